@@ -1,0 +1,86 @@
+/* cli — shared helpers of the subcommands; see cli.h. */
+#include "cli.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "diag.h"
+
+int cli_usage_error(const char *cmd, const char *usage, const char *fmt, ...)
+{
+	va_list ap;
+	fprintf(stderr, "numasim %s: error: ", cmd);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "\nusage: %s\n", usage);
+	return 2;
+}
+
+int cli_parse_long(const char *cmd, const char *opt, const char *arg,
+		   long long min, long long max, long long *out)
+{
+	char *end;
+	errno = 0;
+	long long v = strtoll(arg, &end, 10);
+	if (errno || end == arg || *end != '\0' || v < min || v > max) {
+		fprintf(stderr,
+			"numasim %s: error: %s takes a whole number from %lld to %lld, not '%s'\n",
+			cmd, opt, min, max, arg);
+		return NS_EUSAGE;
+	}
+	*out = v;
+	return NS_OK;
+}
+
+int cli_write_file_atomic(const char *path, const char *buf, size_t len)
+{
+	if (strcmp(path, "-") == 0) {
+		if (fwrite(buf, 1, len, stdout) != len || fflush(stdout) != 0) {
+			fprintf(stderr, "numasim: error: writing standard output: %s\n",
+				strerror(errno));
+			return NS_EIO;
+		}
+		return NS_OK;
+	}
+	size_t plen = strlen(path);
+	char *tmp = malloc(plen + 16);
+	if (!tmp)
+		return NS_ENOMEM;
+	snprintf(tmp, plen + 16, "%s.tmpXXXXXX", path);
+	int fd = mkstemp(tmp);
+	int rc = NS_OK;
+	if (fd < 0) {
+		fprintf(stderr, "%s: error: cannot create output file: %s\n", path,
+			strerror(errno));
+		free(tmp);
+		return NS_EIO;
+	}
+	size_t off = 0;
+	while (off < len) {
+		ssize_t w = write(fd, buf + off, len - off);
+		if (w < 0) {
+			if (errno == EINTR)
+				continue;
+			rc = NS_EIO;
+			break;
+		}
+		off += (size_t)w;
+	}
+	if (rc == NS_OK && fsync(fd) != 0)
+		rc = NS_EIO;
+	if (close(fd) != 0)
+		rc = NS_EIO;
+	if (rc == NS_OK && rename(tmp, path) != 0)
+		rc = NS_EIO;
+	if (rc != NS_OK) {
+		fprintf(stderr, "%s: error: cannot write output file: %s\n", path,
+			strerror(errno));
+		unlink(tmp);
+	}
+	free(tmp);
+	return rc;
+}

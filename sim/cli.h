@@ -1,0 +1,50 @@
+/*
+ * cli — the numasim command line: one function per subcommand, each taking
+ * the arguments after the subcommand name (argv[0] is the subcommand) and
+ * returning the process exit status: 0 success, 1 runtime failure, 2 bad
+ * input or usage (see NS_STATUS_MAP in diag.h).
+ *
+ * Conventions every subcommand follows:
+ *   - `-h`/`--help` prints its usage on stdout and exits 0;
+ *   - a usage error prints "numasim CMD: error: ..." and the usage line on
+ *     stderr and exits 2;
+ *   - errors in input files print file:line:col: error: ... and exit 2;
+ *   - nothing is written to stdout or to an output file before the whole
+ *     result is known to be good (output files are written to a temporary
+ *     name and renamed into place).
+ */
+#ifndef NUMASIM_CLI_H
+#define NUMASIM_CLI_H
+
+#include <stdio.h>
+
+struct cli_command {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+	const char *summary;
+};
+
+int cmd_validate(int argc, char **argv);
+int cmd_topology(int argc, char **argv);
+int cmd_import(int argc, char **argv);
+int cmd_bench(int argc, char **argv);
+
+/* Print "numasim CMD: error: <fmt>" and the usage line; returns 2. */
+int cli_usage_error(const char *cmd, const char *usage, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/*
+ * Parse a whole decimal integer option value in [min, max]; on failure
+ * prints a usage error naming the option and returns NS_EUSAGE.
+ */
+int cli_parse_long(const char *cmd, const char *opt, const char *arg,
+		   long long min, long long max, long long *out);
+
+/*
+ * Write buf (len bytes) to path atomically: a temporary file in the same
+ * directory, fsync, rename.  "-" writes to stdout.  Returns an NS_ status
+ * and prints "path: error: ..." on failure.
+ */
+int cli_write_file_atomic(const char *path, const char *buf, size_t len);
+
+#endif

@@ -1,0 +1,79 @@
+/*
+ * main — the numasim entry point: dispatches to the subcommands of cli.h.
+ * Exit status: 0 success, 1 runtime failure, 2 bad input or usage.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+#include "numasim_config.h"
+
+#include <gsl/gsl_version.h>
+#include <sqlite3.h>
+#include <yaml.h>
+
+static int cmd_version(int argc, char **argv)
+{
+	if (argc > 1 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
+		printf("usage: numasim version\n\nPrints the numasim version and the "
+		       "versions of GSL, libyaml and SQLite it runs with.\n");
+		return 0;
+	}
+	if (argc > 1)
+		return cli_usage_error("version", "numasim version",
+				       "unexpected argument '%s'", argv[1]);
+	printf("numasim %s\ngsl %s\nlibyaml %s\nsqlite %s\n", NUMASIM_VERSION,
+	       gsl_version, yaml_get_version_string(), sqlite3_libversion());
+	return 0;
+}
+
+static const struct cli_command commands[] = {
+	/* name        function        summary */
+	{"version", cmd_version, "print the version and the libraries it was built with"},
+};
+
+#define NR_COMMANDS (sizeof commands / sizeof commands[0])
+
+static void usage(FILE *f)
+{
+	fprintf(f, "usage: numasim [--version] [--help] COMMAND [ARGS...]\n\n"
+		   "numasim simulates Linux NUMA memory allocation.\n\ncommands:\n");
+	for (size_t i = 0; i < NR_COMMANDS; i++)
+		fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
+	fprintf(f, "\n'numasim COMMAND --help' describes a command.\n");
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		usage(stderr);
+		return 2;
+	}
+	const char *cmd = argv[1];
+	if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h")) {
+		usage(stdout);
+		return 0;
+	}
+	if (!strcmp(cmd, "--version")) {
+		printf("numasim %s\n", NUMASIM_VERSION);
+		return 0;
+	}
+	if (!strcmp(cmd, "help")) {
+		if (argc < 3) {
+			usage(stdout);
+			return 0;
+		}
+		cmd = argv[2];
+		for (size_t i = 0; i < NR_COMMANDS; i++)
+			if (!strcmp(cmd, commands[i].name)) {
+				char *hargv[] = {argv[2], "--help", NULL};
+				return commands[i].fn(2, hargv);
+			}
+	}
+	for (size_t i = 0; i < NR_COMMANDS; i++)
+		if (!strcmp(cmd, commands[i].name))
+			return commands[i].fn(argc - 1, argv + 1);
+	fprintf(stderr, "numasim: error: unknown command '%s'\n", cmd);
+	usage(stderr);
+	return 2;
+}
