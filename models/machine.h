@@ -25,8 +25,11 @@
  *
  * Error policy: the loader never asserts on input.  Every problem in a file
  * is reported through struct diag as file:line:col with status NS_EINPUT and
- * nothing is returned.  machine_check() returns NS_EINTERNAL on a broken
- * in-memory machine (a bug, not bad input).
+ * nothing is returned.  The YAML layer (sim/ytree.h) refuses anchors,
+ * aliases, tags, more than one document, files over 16 MiB, nesting deeper
+ * than 64 levels and more than 2^21 nodes before the schema is looked at.
+ * machine_check() returns NS_EINTERNAL on a broken in-memory machine (a bug,
+ * not bad input).
  */
 #ifndef NUMASIM_MACHINE_H
 #define NUMASIM_MACHINE_H
@@ -109,6 +112,9 @@ struct machine_costs {
 	/* Cache-line transfer (HITM) latency by SLIT distance, ascending. */
 	int nr_line_transfer;
 	struct latency_point *line_transfer;
+	/* Cost profile files only (configs/costs/): NULL in machine files. */
+	char *name;
+	char *description;
 };
 
 struct machine_zone {
@@ -159,7 +165,35 @@ static inline int machine_distance(const struct machine *m, int from_id, int to_
 			   m->node_index[to_id]];
 }
 
-/* Memory latency in ns for a SLIT distance (linear between table points). */
+/*
+ * Memory latency in ns for a SLIT distance: linear between table points, the
+ * first point's value at or below its distance, and beyond the last point
+ * proportional to the distance (ns_last * distance / d_last).
+ */
 double machine_memory_latency_ns(const struct machine *m, int distance);
+/* The same lookup on the cache-line transfer table. */
+double machine_line_transfer_ns(const struct machine *m, int distance);
+/* The same lookup on any by-distance table (0.0 for an empty table). */
+double machine_latency_ns(const struct latency_point *p, int nr, int distance);
+/* Total memory of the machine in pages. */
+uint64_t machine_mem_pages(const struct machine *m);
+
+/*
+ * Cost profiles (configs/costs/NAME.yaml): top-level `name` (required),
+ * `description` (optional) and `costs` (required, the same mapping as in a
+ * machine file).  On success *out owns its strings (free them with
+ * machine_costs_free()); on failure *out is all zero and nothing is
+ * allocated.  Path "-" reads standard input.
+ */
+int machine_costs_load_file(const char *path, struct machine_costs *out,
+			    struct diag *d);
+int machine_costs_load_buf(const char *name, const char *buf, size_t len,
+			   struct machine_costs *out, struct diag *d);
+/* Free what a machine_costs owns and zero it (the struct itself is not freed). */
+void machine_costs_free(struct machine_costs *c);
+/* Invariants of a cost set (every figure > 0 with a source, tables
+ * ascending from 10); NS_EINTERNAL naming file on failure. */
+int machine_costs_check(const struct machine_costs *c, const char *file,
+			struct diag *d);
 
 #endif

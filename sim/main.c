@@ -30,6 +30,10 @@ static int cmd_version(int argc, char **argv)
 static const struct cli_command commands[] = {
 	/* name        function        summary */
 	{"version", cmd_version, "print the version and the libraries it was built with"},
+	{"bench", cmd_bench, "measure the simulator's own speed (phold, ...)"},
+	{"validate", cmd_validate, "check machine and cost profile files"},
+	{"topology", cmd_topology, "print a machine's nodes, distances and zonelists"},
+	{"import", cmd_import, "make a machine file from numactl output or sysfs"},
 };
 
 #define NR_COMMANDS (sizeof commands / sizeof commands[0])

@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# Install what numasim needs on Debian 12, and only what is missing.
+set -eu
+pkgs="meson ninja-build pkg-config gcc libc6-dev libgsl-dev libyaml-dev libsqlite3-dev libcmocka-dev jq sqlite3"
+missing=""
+for p in $pkgs; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' || missing="$missing $p"
+done
+if [ -n "$missing" ]; then
+	echo "installing:$missing" >&2
+	export DEBIAN_FRONTEND=noninteractive
+	apt-get update -qq
+	# shellcheck disable=SC2086
+	apt-get install -y -qq --no-install-recommends $missing >&2
+fi

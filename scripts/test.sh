@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# The whole test suite: an optimised build and an ASan+UBSan build, both with
+# -Werror, each running every meson test.  The last line is
+# "N passed, N failed", counted from the builds' meson-logs/testlog.json
+# (meson's own exit status is the failure count mod 256, so it is not
+# trusted alone).  Exits non-zero on any failure or when no test ran.
+set -u
+cd "$(dirname "$0")/.."
+export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
+export ASAN_OPTIONS=detect_leaks=1
+status=0
+builds="build build-asan"
+rm -f build/meson-logs/testlog.json build-asan/meson-logs/testlog.json
+bash scripts/build.sh build --buildtype=release --werror || status=1
+bash scripts/build.sh build-asan --buildtype=debug --werror \
+	-Db_sanitize=address,undefined -Db_lundef=false || status=1
+for b in $builds; do
+	[ -f "$b/build.ninja" ] || continue
+	echo "== meson test -C $b"
+	meson test -C "$b" --print-errorlogs --num-processes 2 || status=1
+done
+summary=$(
+	for b in $builds; do
+		f="$b/meson-logs/testlog.json"
+		[ -f "$f" ] && cat "$f"
+	done | jq -rs '
+		[ .[] | .result ] as $r
+		| ($r | map(select(. == "OK" or . == "EXPECTEDFAIL")) | length) as $p
+		| ($r | map(select(. != "OK" and . != "EXPECTEDFAIL" and . != "SKIP")) | length) as $f
+		| ($r | map(select(. == "SKIP")) | length) as $s
+		| "\($p) passed, \($f) failed" + (if $s > 0 then ", \($s) skipped" else "" end)'
+)
+[ -n "$summary" ] || summary="0 passed, 0 failed"
+passed=${summary%% passed*}
+failed=${summary#*, }
+failed=${failed%% failed*}
+if [ "$passed" = 0 ] || [ "$failed" != 0 ]; then
+	status=1
+fi
+echo "$summary"
+exit $status

@@ -1,0 +1,425 @@
+/*
+ * cache — set-associative caches, the per-node LLC, the coherence
+ * directory and the synthetic address space (see cache.h for the model).
+ *
+ * Design notes.  Every cache is three flat arrays allocated once, set-major:
+ * tags, stamps and LRU ages (1 byte).  A lookup scans only the set's tags
+ * (an 8-way set is one 64-byte host line); the stamp is read on a hit.  A lookup is a linear scan of the set, an LRU
+ * update is one more scan that is skipped when the way is already the most
+ * recent (the common case of repeated accesses to a hot line).  Nothing is
+ * allocated after init.  Invalid ways hold CACHE_TAG_INVALID; the initial
+ * ages are a permutation, so the oldest way is always the victim and the
+ * first assoc fills of a set land in distinct invalid ways.
+ *
+ * Stale copies.  Coherence is decided with stamps instead of invalidation
+ * messages: the directory keeps, per written line, the stamp of its last
+ * write; a copy filled before that stamp is stale when someone else wrote
+ * the line.  A stale copy is refreshed in place by the refill, so a set
+ * never holds a line twice.
+ */
+#include "cache.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "diag.h"
+
+void cache_params_default(struct cache_params *p)
+{
+	memset(p, 0, sizeof *p);
+	p->line_size = 64;
+	p->l1d_size = 32 * 1024;
+	p->l2_size = 1024 * 1024;
+	p->llc_size = 11 * 1408 * 1024;
+	p->l1d_assoc = 8;
+	p->l2_assoc = 16;
+	p->llc_assoc = 11;
+	p->coherence = true;
+	p->dir_assoc = 8;
+	p->dir_entries = 0;
+}
+
+static bool is_pow2(uint64_t x)
+{
+	return x && !(x & (x - 1));
+}
+
+int cache_init(struct cache *c, uint64_t size, uint32_t line_size, int assoc)
+{
+	memset(c, 0, sizeof *c);
+	if (assoc < 1 || assoc > 255 || !is_pow2(line_size))
+		return NS_ERANGE;
+	uint64_t nsets = size / ((uint64_t)line_size * (uint64_t)assoc);
+	if (nsets < 1 || nsets > UINT32_MAX)
+		return NS_ERANGE;
+	c->nsets = (uint32_t)nsets;
+	c->assoc = (uint32_t)assoc;
+	c->pow2 = is_pow2(nsets);
+	c->set_mask = c->pow2 ? c->nsets - 1 : 0;
+	size_t n = (size_t)nsets * (size_t)assoc;
+	c->tag = malloc(n * sizeof *c->tag);
+	c->stamp = calloc(n, sizeof *c->stamp);
+	c->age = malloc(n);
+	if (!c->tag || !c->stamp || !c->age) {
+		cache_free(c);
+		return NS_ENOMEM;
+	}
+	for (size_t i = 0; i < n; i++) {
+		c->tag[i] = CACHE_TAG_INVALID;
+		c->age[i] = (uint8_t)(i % (size_t)assoc);
+	}
+	return NS_OK;
+}
+
+void cache_free(struct cache *c)
+{
+	free(c->tag);
+	free(c->stamp);
+	free(c->age);
+	memset(c, 0, sizeof *c);
+}
+
+/* First way of the set holding `line`. */
+static inline size_t set_base(const struct cache *c, uint64_t line)
+{
+	uint32_t set;
+	if (c->pow2) {
+		set = (uint32_t)line & c->set_mask;
+	} else {
+		uint64_t h = line * 0x9E3779B97F4A7C15ull;
+		set = (uint32_t)(((h >> 32) * (uint64_t)c->nsets) >> 32);
+	}
+	return (size_t)set * c->assoc;
+}
+
+static inline long find(const struct cache *c, size_t base, uint64_t line)
+{
+	const uint64_t *t = c->tag + base;
+	for (uint32_t i = 0; i < c->assoc; i++)
+		if (t[i] == line)
+			return (long)(base + i);
+	return -1;
+}
+
+/* Make way w of the set at base the most recent. */
+static inline void touch(struct cache *c, size_t base, size_t w)
+{
+	uint8_t a = c->age[w];
+	if (a == 0)
+		return;
+	uint8_t *age = c->age + base;
+	for (uint32_t i = 0; i < c->assoc; i++)
+		age[i] += age[i] < a;
+	c->age[w] = 0;
+}
+
+static inline size_t victim(const struct cache *c, size_t base)
+{
+	const uint8_t *age = c->age + base;
+	uint8_t oldest = (uint8_t)(c->assoc - 1);
+	for (uint32_t i = 0; i < c->assoc; i++)
+		if (age[i] == oldest)
+			return base + i;
+	return base; /* unreachable while ages are a permutation */
+}
+
+long cache_lookup(struct cache *c, uint64_t line)
+{
+	size_t base = set_base(c, line);
+	long w = find(c, base, line);
+	if (w >= 0)
+		touch(c, base, (size_t)w);
+	return w;
+}
+
+/* Insert at a known set; w is the way already holding line, or -1. */
+static inline size_t insert_at(struct cache *c, size_t base, long w,
+			       uint64_t line, uint64_t stamp, uint64_t *evicted)
+{
+	size_t v;
+	if (w >= 0) {
+		v = (size_t)w;
+		*evicted = CACHE_TAG_INVALID;
+	} else {
+		v = victim(c, base);
+		*evicted = c->tag[v];
+		c->tag[v] = line;
+	}
+	c->stamp[v] = stamp;
+	touch(c, base, v);
+	return v;
+}
+
+uint64_t cache_insert(struct cache *c, uint64_t line, uint64_t stamp)
+{
+	size_t base = set_base(c, line);
+	uint64_t ev;
+	insert_at(c, base, find(c, base, line), line, stamp, &ev);
+	return ev;
+}
+
+int cache_one_check(const struct cache *c)
+{
+	if (!c->tag || !c->stamp || !c->age || c->assoc < 1 || c->assoc > 255)
+		return NS_EINTERNAL;
+	uint32_t seen[256 / 32];
+	for (uint32_t s = 0; s < c->nsets; s++) {
+		size_t base = (size_t)s * c->assoc;
+		memset(seen, 0, sizeof seen);
+		for (uint32_t i = 0; i < c->assoc; i++) {
+			uint8_t a = c->age[base + i];
+			if (a >= c->assoc || (seen[a / 32] & (1u << (a % 32))))
+				return NS_EINTERNAL;
+			seen[a / 32] |= 1u << (a % 32);
+			uint64_t t = c->tag[base + i];
+			if (t == CACHE_TAG_INVALID)
+				continue;
+			if (set_base(c, t) != base)
+				return NS_EINTERNAL;
+			for (uint32_t j = i + 1; j < c->assoc; j++)
+				if (c->tag[base + j] == t)
+					return NS_EINTERNAL;
+		}
+	}
+	return NS_OK;
+}
+
+static uint64_t round_pow2(uint64_t x)
+{
+	uint64_t p = 1;
+	while (p < x)
+		p <<= 1;
+	return p;
+}
+
+int cache_sys_init(struct cache_sys *cs, const struct cache_params *p,
+		   int nr_cpus, const int *cpu_llc, int nr_llc)
+{
+	memset(cs, 0, sizeof *cs);
+	int rc = NS_ERANGE;
+	if (!is_pow2(p->line_size) || nr_cpus < 1 || nr_llc < 1)
+		return NS_ERANGE;
+	for (int i = 0; i < nr_cpus; i++)
+		if (cpu_llc[i] < 0 || cpu_llc[i] >= nr_llc)
+			return NS_ERANGE;
+	while ((1u << cs->line_shift) < p->line_size)
+		cs->line_shift++;
+	cs->cpu = calloc((size_t)nr_cpus, sizeof *cs->cpu);
+	cs->llc = calloc((size_t)nr_llc, sizeof *cs->llc);
+	if (!cs->cpu || !cs->llc) {
+		rc = NS_ENOMEM;
+		goto out;
+	}
+	cs->nr_cpus = nr_cpus;
+	cs->nr_llc = nr_llc;
+	for (int i = 0; i < nr_cpus; i++) {
+		cs->cpu[i].llc = cpu_llc[i];
+		rc = cache_init(&cs->cpu[i].l1, p->l1d_size, p->line_size, p->l1d_assoc);
+		if (!rc)
+			rc = cache_init(&cs->cpu[i].l2, p->l2_size, p->line_size, p->l2_assoc);
+		if (rc)
+			goto out;
+	}
+	for (int i = 0; i < nr_llc; i++) {
+		rc = cache_init(&cs->llc[i], p->llc_size, p->line_size, p->llc_assoc);
+		if (rc)
+			goto out;
+	}
+	cs->coherence = p->coherence;
+	if (cs->coherence) {
+		uint64_t n = p->dir_entries;
+		if (!n)
+			n = round_pow2(2ull * (uint64_t)nr_cpus *
+				       (p->l2_size >> cs->line_shift));
+		if (!p->dir_entries && n > CACHE_DIR_AUTO_MAX)
+			n = CACHE_DIR_AUTO_MAX;
+		if (n < (uint64_t)p->dir_assoc)
+			n = (uint64_t)p->dir_assoc;
+		rc = cache_init(&cs->dir, n << cs->line_shift, p->line_size,
+				p->dir_assoc);
+		if (rc)
+			goto out;
+		size_t ways = (size_t)cs->dir.nsets * cs->dir.assoc;
+		cs->dir_writer = malloc(ways * sizeof *cs->dir_writer);
+		cs->dir_dirty = calloc(ways, 1);
+		if (!cs->dir_writer || !cs->dir_dirty) {
+			rc = NS_ENOMEM;
+			goto out;
+		}
+		for (size_t i = 0; i < ways; i++)
+			cs->dir_writer[i] = -1;
+	}
+	rc = NS_OK;
+out:
+	if (rc)
+		cache_sys_free(cs);
+	return rc;
+}
+
+void cache_sys_free(struct cache_sys *cs)
+{
+	for (int i = 0; cs->cpu && i < cs->nr_cpus; i++) {
+		cache_free(&cs->cpu[i].l1);
+		cache_free(&cs->cpu[i].l2);
+	}
+	for (int i = 0; cs->llc && i < cs->nr_llc; i++)
+		cache_free(&cs->llc[i]);
+	free(cs->cpu);
+	free(cs->llc);
+	cache_free(&cs->dir);
+	free(cs->dir_writer);
+	free(cs->dir_dirty);
+	memset(cs, 0, sizeof *cs);
+}
+
+static int stamps_check(const struct cache *c, uint64_t gstamp)
+{
+	size_t n = (size_t)c->nsets * c->assoc;
+	for (size_t i = 0; i < n; i++)
+		if (c->stamp[i] > gstamp)
+			return NS_EINTERNAL;
+	return NS_OK;
+}
+
+int cache_check(const struct cache_sys *cs)
+{
+	for (int i = 0; i < cs->nr_cpus; i++) {
+		const struct cache_cpu *pc = &cs->cpu[i];
+		if (pc->llc < 0 || pc->llc >= cs->nr_llc ||
+		    cache_one_check(&pc->l1) || cache_one_check(&pc->l2) ||
+		    stamps_check(&pc->l1, cs->gstamp) ||
+		    stamps_check(&pc->l2, cs->gstamp))
+			return NS_EINTERNAL;
+	}
+	for (int i = 0; i < cs->nr_llc; i++)
+		if (cache_one_check(&cs->llc[i]) ||
+		    stamps_check(&cs->llc[i], cs->gstamp))
+			return NS_EINTERNAL;
+	if (!cs->coherence)
+		return NS_OK;
+	if (cache_one_check(&cs->dir) || stamps_check(&cs->dir, cs->gstamp))
+		return NS_EINTERNAL;
+	size_t ways = (size_t)cs->dir.nsets * cs->dir.assoc;
+	for (size_t i = 0; i < ways; i++) {
+		bool valid = cs->dir.tag[i] != CACHE_TAG_INVALID;
+		int32_t w = cs->dir_writer[i];
+		if (valid ? (w < 0 || w >= cs->nr_cpus) : (w != -1 || cs->dir_dirty[i]))
+			return NS_EINTERNAL;
+	}
+	return NS_OK;
+}
+
+/* Is a copy with this stamp current, given the directory's view? */
+static inline bool fresh(uint64_t stamp, bool remote, uint64_t wstamp)
+{
+	return !remote || stamp >= wstamp;
+}
+
+/* Record a write by cpu in the directory; returns the new stamp. */
+static uint64_t dir_write(struct cache_sys *cs, long d, uint64_t line, int cpu)
+{
+	uint64_t st = ++cs->gstamp;
+	size_t base = set_base(&cs->dir, line);
+	uint64_t ev;
+	size_t v = insert_at(&cs->dir, base, d, line, st, &ev);
+	cs->dir_writer[v] = cpu;
+	cs->dir_dirty[v] = 1;
+	return st;
+}
+
+/*
+ * Does CPU w still hold line in a private cache?  A dirty line its writer
+ * has since evicted was written back: it comes from the LLC or DRAM.
+ */
+static bool held(const struct cache_sys *cs, int w, uint64_t line)
+{
+	const struct cache_cpu *pc = &cs->cpu[w];
+	return find(&pc->l1, set_base(&pc->l1, line), line) >= 0 ||
+	       find(&pc->l2, set_base(&pc->l2, line), line) >= 0;
+}
+
+enum cache_src cache_access(struct cache_sys *cs, int cpu, uint64_t line,
+			    bool write, int *from)
+{
+	struct cache_cpu *pc = &cs->cpu[cpu];
+	long d = -1;
+	bool remote = false;
+	uint64_t wstamp = 0;
+	if (cs->coherence) {
+		d = find(&cs->dir, set_base(&cs->dir, line), line);
+		if (d >= 0) {
+			remote = cs->dir_writer[d] != cpu;
+			wstamp = cs->dir.stamp[d];
+		}
+	}
+	enum cache_src src;
+	size_t b1 = set_base(&pc->l1, line), v1;
+	long w1 = find(&pc->l1, b1, line);
+	if (w1 >= 0 && fresh(pc->l1.stamp[w1], remote, wstamp)) {
+		v1 = (size_t)w1;
+		touch(&pc->l1, b1, v1);
+		src = CACHE_SRC_L1;
+		goto done;
+	}
+	uint64_t ev, now = cs->gstamp;
+	size_t b2 = set_base(&pc->l2, line);
+	long w2 = find(&pc->l2, b2, line);
+	if (w2 >= 0 && fresh(pc->l2.stamp[w2], remote, wstamp)) {
+		touch(&pc->l2, b2, (size_t)w2);
+		src = CACHE_SRC_L2;
+	} else {
+		struct cache *llc = &cs->llc[pc->llc];
+		size_t b3 = set_base(llc, line);
+		long w3 = find(llc, b3, line);
+		if (remote && cs->dir_dirty[d] && held(cs, cs->dir_writer[d], line)) {
+			*from = cs->dir_writer[d];
+			cs->dir_dirty[d] = 0; /* now shared, written back */
+			src = CACHE_SRC_XFER;
+			insert_at(llc, b3, w3, line, now, &ev);
+		} else if (w3 >= 0 && fresh(llc->stamp[w3], remote, wstamp)) {
+			touch(llc, b3, (size_t)w3);
+			src = CACHE_SRC_LLC;
+		} else {
+			src = CACHE_SRC_MEM;
+			insert_at(llc, b3, w3, line, now, &ev);
+		}
+		insert_at(&pc->l2, b2, w2, line, now, &ev);
+	}
+	v1 = insert_at(&pc->l1, b1, w1, line, now, &ev);
+done:
+	if (write && cs->coherence) {
+		uint64_t st = dir_write(cs, d, line, cpu);
+		/*
+		 * The writer's L1 copy and its node's LLC copy carry the new
+		 * stamp (the LLC one serves node neighbours once the line is
+		 * clean again).  Its L2 copy needs none: a CPU's own copies are
+		 * never checked while it is the last writer, and the next
+		 * remote write makes them all stale anyway.
+		 */
+		pc->l1.stamp[v1] = st;
+		struct cache *llc = &cs->llc[pc->llc];
+		long w = find(llc, set_base(llc, line), line);
+		if (w >= 0)
+			llc->stamp[w] = st;
+	}
+	return src;
+}
+
+void cache_as_init(struct cache_as *as)
+{
+	memset(as, 0, sizeof *as);
+}
+
+int cache_as_alloc(struct cache_as *as, int node, uint64_t bytes, uint64_t align,
+		   uint64_t *addr)
+{
+	if (node < 0 || node >= CACHE_AS_MAX_NODES || !is_pow2(align))
+		return NS_ERANGE;
+	const uint64_t window = 1ull << CACHE_AS_SHIFT;
+	uint64_t off = (as->next[node] + align - 1) & ~(align - 1);
+	if (off < as->next[node] || off > window || bytes > window - off)
+		return NS_ERANGE;
+	as->next[node] = off + bytes;
+	*addr = ((uint64_t)(node + 1) << CACHE_AS_SHIFT) + off;
+	return NS_OK;
+}

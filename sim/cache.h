@@ -1,0 +1,157 @@
+/*
+ * cache — the simulated data-cache hierarchy and coherence directory, plus
+ * a synthetic physical address space for modelled objects.
+ *
+ * What it models: per-CPU private L1D and L2, one last-level cache per NUMA
+ * node shared by that node's CPUs (one LLC per socket / SNC cluster / NPS
+ * domain, which is what a SLIT node is on the machines of cost-figures.md),
+ * all set-associative with true LRU replacement; and enough of the
+ * coherence protocol to charge the cross-CPU traffic the allocators cause
+ * (SLUB remote frees, zone->lock and list_lock bouncing): a line last
+ * written by another CPU and not yet read by anyone else comes from that
+ * CPU's cache (a HITM transfer, costed by distance), and copies older than
+ * the last remote write are stale and miss.
+ *
+ * Choices (each a simplification, documented for readers of the results):
+ *   - Inclusion: non-inclusive, non-exclusive (NINE).  A fill from memory or
+ *     from another CPU goes into L1, L2 and the requester's LLC; evictions
+ *     never back-invalidate other levels.  Skylake-SP's and Zen's LLCs are
+ *     victim caches (filled by L2 evictions) and Broadwell's was inclusive;
+ *     NINE sits between them: it over-states LLC hits for lines evicted from
+ *     L2 only where a victim LLC would also hold them, and the capacity the
+ *     model sees is max(L2, LLC) rather than L2 + LLC.
+ *   - Replacement: true LRU with per-way ages 0..assoc-1 (0 = most recent).
+ *   - Index: L1/L2 (and any cache with a power-of-two set count) use the low
+ *     line-address bits; other LLC set counts (Skylake-SP 11-way slices) use
+ *     a multiplicative hash, as the hardware's slice hash spreads lines.
+ *   - Private caches of SMT siblings are not shared; every simulated CPU has
+ *     its own L1D and L2.  Stores and loads are treated alike (write-allocate).
+ *   - Coherence directory: a set-associative table of lines that were
+ *     written, each with its last writer, a write stamp and a dirty flag
+ *     (not yet read by another CPU).  A dirty line is transferred from its
+ *     writer only while the writer still holds it in L1 or L2; once evicted
+ *     it was written back and comes from the LLC or DRAM.  The directory is
+ *     finite like a real snoop filter: when an entry is evicted the line's
+ *     history is forgotten and stale copies elsewhere count as valid
+ *     (under-counting transfers for lines written long ago).  Its default
+ *     size is twice the number of lines all simulated L2s hold, at most
+ *     CACHE_DIR_AUTO_MAX entries (22 bytes each), so a 256-CPU world does
+ *     not spend 100 MB on it.  Sharers are not tracked, so a write to a
+ *     line others hold clean costs no invalidation round trip.
+ *   - Default associativity: L1D 8-way (Skylake 32 KiB), L2 16-way
+ *     (Skylake-SP 1 MiB), LLC 11-way (Skylake-SP 1.375 MiB/slice).
+ *
+ * Address space: cache_as_alloc() hands out synthetic, aligned, never
+ * reused addresses from a 1 TiB window per node id ((id + 1) << 40), so an
+ * address also names its home node (cache_as_node()).
+ *
+ * Invariants (cache_check()): in every set of every cache, valid tags are
+ * distinct and belong to that set, and the ages are a permutation of
+ * 0..assoc-1; directory writers are valid CPU indices; no stamp is ahead of
+ * the global stamp.
+ *
+ * Error policy: init returns NS_ERANGE for impossible geometry (line size
+ * not a power of two, size smaller than one set, associativity outside
+ * 1..255) and NS_ENOMEM; the access path does no checking.
+ */
+#ifndef NUMASIM_CACHE_H
+#define NUMASIM_CACHE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#define CACHE_TAG_INVALID UINT64_MAX
+#define CACHE_DIR_AUTO_MAX (1ull << 20)
+
+/* One set-associative cache. */
+struct cache {
+	uint32_t nsets, assoc;
+	uint32_t set_mask;     /* nsets - 1 when nsets is a power of two, else 0 */
+	bool pow2;
+	uint64_t *tag;         /* [nsets * assoc] line address (addr >> line_shift) */
+	uint64_t *stamp;       /* [nsets * assoc] write stamp when filled/written */
+	uint8_t *age;          /* [nsets * assoc] LRU rank */
+};
+
+struct cache_params {
+	uint32_t line_size, l1d_size, l2_size, llc_size; /* bytes */
+	int l1d_assoc, l2_assoc, llc_assoc;
+	bool coherence;        /* directory on (needed with >1 CPU) */
+	int dir_assoc;
+	uint64_t dir_entries;  /* 0 = 2 x all L2 lines, rounded to a power of two */
+};
+
+/* Associativities 8/16/11, directory 8-way auto-sized, coherence on. */
+void cache_params_default(struct cache_params *p);
+
+struct cache_cpu {
+	struct cache l1, l2;
+	int llc;               /* index into cache_sys.llc */
+};
+
+/* Where an access was served from. */
+enum cache_src {
+	CACHE_SRC_L1 = 0,
+	CACHE_SRC_L2,
+	CACHE_SRC_LLC,
+	CACHE_SRC_MEM,         /* DRAM of the line's home node */
+	CACHE_SRC_XFER,        /* another CPU's cache (dirty line) */
+};
+
+struct cache_sys {
+	int line_shift;
+	int nr_cpus, nr_llc;
+	struct cache_cpu *cpu;
+	struct cache *llc;
+	bool coherence;
+	struct cache dir;
+	int32_t *dir_writer;   /* [dir ways] CPU index */
+	uint8_t *dir_dirty;    /* [dir ways] 1 = only in the writer's cache */
+	uint64_t gstamp;       /* last write stamp handed out */
+};
+
+/*
+ * nr_cpus simulated CPUs; cpu_llc[i] is the LLC index (0..nr_llc-1) CPU i
+ * shares (typically the position of its node).
+ */
+int cache_sys_init(struct cache_sys *cs, const struct cache_params *p,
+		   int nr_cpus, const int *cpu_llc, int nr_llc);
+void cache_sys_free(struct cache_sys *cs);
+int cache_check(const struct cache_sys *cs);
+
+/*
+ * One access by CPU `cpu` to line number `line` (address >> line_shift).
+ * Returns the source; for CACHE_SRC_XFER *from is the CPU that held it.
+ */
+enum cache_src cache_access(struct cache_sys *cs, int cpu, uint64_t line,
+			    bool write, int *from);
+
+/* Single-cache primitives (exposed for tests). */
+int cache_init(struct cache *c, uint64_t size, uint32_t line_size, int assoc);
+void cache_free(struct cache *c);
+/* Look up and, on a hit, make the way most recent: way index or -1. */
+long cache_lookup(struct cache *c, uint64_t line);
+/* Insert (or refresh) a line; returns the evicted tag or CACHE_TAG_INVALID. */
+uint64_t cache_insert(struct cache *c, uint64_t line, uint64_t stamp);
+int cache_one_check(const struct cache *c);
+
+/* Synthetic address space: a 1 TiB window per node id. */
+#define CACHE_AS_SHIFT 40
+#define CACHE_AS_MAX_NODES 1024
+
+struct cache_as {
+	uint64_t next[CACHE_AS_MAX_NODES]; /* offset of the next free byte */
+};
+
+void cache_as_init(struct cache_as *as);
+/* align: a power of two >= 1.  NS_ERANGE on a bad node/align or a full window. */
+int cache_as_alloc(struct cache_as *as, int node, uint64_t bytes, uint64_t align,
+		   uint64_t *addr);
+/* Home node id of an address from cache_as_alloc, -1 otherwise. */
+static inline int cache_as_node(uint64_t addr)
+{
+	uint64_t n = addr >> CACHE_AS_SHIFT;
+	return n >= 1 && n <= CACHE_AS_MAX_NODES ? (int)(n - 1) : -1;
+}
+
+#endif

@@ -1,0 +1,241 @@
+/*
+ * cmd_bench — `numasim bench`: measure the simulator's own speed.
+ *
+ * Benchmarks are rows of one table (name, function, summary), so the
+ * engine and model benchmarks to come (pagealloc, slub, messaging) are one
+ * row each.  Each benchmark parses its own options, runs, and prints a
+ * perf-bench-like summary on stdout only after every repetition succeeded.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "diag.h"
+#include "eventq.h"
+#include "phold.h"
+
+#define BENCH_USAGE "numasim bench BENCHMARK [OPTIONS] | numasim bench --help"
+#define PHOLD_USAGE                                                            \
+	"numasim bench phold [--lps N] [--events M] [--seed S] "               \
+	"[--population P] [--repeat R]"
+#define PHOLD_MAX_REPEAT 1000
+
+struct bench {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+	const char *summary;
+};
+
+static int bench_phold(int argc, char **argv);
+
+static const struct bench benches[] = {
+	/* name     function      summary */
+	{"phold", bench_phold, "PHOLD event-loop throughput (event queue + GSL streams)"},
+};
+
+#define NR_BENCHES (sizeof benches / sizeof benches[0])
+
+static void bench_usage(FILE *f)
+{
+	fprintf(f, "usage: %s\n\nMeasures the simulator's own speed.\n\nbenchmarks:\n",
+		BENCH_USAGE);
+	for (size_t i = 0; i < NR_BENCHES; i++)
+		fprintf(f, "  %-10s %s\n", benches[i].name, benches[i].summary);
+	fprintf(f, "\n'numasim bench BENCHMARK --help' lists a benchmark's options.\n");
+}
+
+static void phold_usage(void)
+{
+	printf("usage: %s\n\n"
+	       "PHOLD: N logical processes; handling an event at one sends a new event\n"
+	       "to a uniformly random LP at now + exponential(mean 1 unit = %d ticks).\n"
+	       "Reports events handled, host seconds, events per second, the final\n"
+	       "simulated time and a checksum that is the same for the same options.\n\n"
+	       "options:\n"
+	       "  --lps N         logical processes (default 1000)\n"
+	       "  --population P  initial events per LP (default 1)\n"
+	       "  --events M      events to handle (default 10000000)\n"
+	       "  --seed S        run seed (default 1)\n"
+	       "  --repeat R      runs; reports min/median/max events/s (default 1)\n",
+	       PHOLD_USAGE, PHOLD_TICKS_PER_UNIT);
+}
+
+struct phold_opt {
+	const char *name;
+	long long min, max;
+	long long *val;
+};
+
+/*
+ * Match argv[*i] against the options; accepts "--opt VALUE" and
+ * "--opt=VALUE".  Returns NS_OK, or NS_EUSAGE after printing the error.
+ */
+static int parse_opt(const struct phold_opt *opts, size_t nr, int argc, char **argv, int *i)
+{
+	const char *arg = argv[*i];
+	for (size_t k = 0; k < nr; k++) {
+		size_t len = strlen(opts[k].name);
+		const char *val;
+		if (strncmp(arg, opts[k].name, len))
+			continue;
+		if (arg[len] == '=') {
+			val = arg + len + 1;
+		} else if (arg[len] == '\0') {
+			if (*i + 1 >= argc) {
+				cli_usage_error("bench phold", PHOLD_USAGE, "%s needs a value",
+						opts[k].name);
+				return NS_EUSAGE;
+			}
+			val = argv[++*i];
+		} else {
+			continue;
+		}
+		return cli_parse_long("bench phold", opts[k].name, val, opts[k].min,
+				      opts[k].max, opts[k].val);
+	}
+	cli_usage_error("bench phold", PHOLD_USAGE, "unknown option '%s'", arg);
+	return NS_EUSAGE;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+/* min, median, max of v[0..n) (sorts v). */
+static void spread(double *v, long long n, double out[3])
+{
+	qsort(v, (size_t)n, sizeof *v, cmp_double);
+	out[0] = v[0];
+	out[1] = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+	out[2] = v[n - 1];
+}
+
+/*
+ * The summary.  Rates are given per wall second (what perf bench reports)
+ * and per CPU second of the benchmark thread, which stays meaningful when
+ * other processes compete for the CPU.
+ */
+static int phold_report(const struct phold_params *p, const struct phold_result *res,
+			long long repeat)
+{
+	double *wall = malloc(2 * (size_t)repeat * sizeof *wall);
+	if (!wall)
+		return NS_ENOMEM;
+	double *cpu = wall + repeat, ws[3], cs[3];
+	for (long long r = 0; r < repeat; r++) {
+		wall[r] = (double)res[r].events / res[r].host_seconds / 1e6;
+		cpu[r] = (double)res[r].events / res[r].cpu_seconds / 1e6;
+	}
+	printf("# Running 'phold' benchmark:\n"
+	       "# %" PRIu32 " LPs x %" PRIu32 " initial events, %" PRIu64
+	       " events per run, seed %" PRIu64 ", %lld run%s\n"
+	       "# engine: %u-ary heap event queue, GSL taus2 stream\n\n",
+	       p->lps, p->population, p->events, p->seed, repeat, repeat == 1 ? "" : "s",
+	       eventq_arity());
+	if (repeat > 1) {
+		printf("  %4s %10s %10s %12s %12s\n", "run", "host s", "cpu s",
+		       "M events/s", "M ev/cpu-s");
+		for (long long r = 0; r < repeat; r++)
+			printf("  %4lld %10.3f %10.3f %12.2f %12.2f\n", r + 1,
+			       res[r].host_seconds, res[r].cpu_seconds, wall[r], cpu[r]);
+		printf("\n");
+	}
+	printf("  %-22s %" PRIu64 "\n", "events:", res[0].events);
+	if (repeat > 1) {
+		spread(wall, repeat, ws);
+		spread(cpu, repeat, cs);
+		printf("  %-22s min %.2f  median %.2f  max %.2f\n", "M events/s:",
+		       ws[0], ws[1], ws[2]);
+		printf("  %-22s min %.2f  median %.2f  max %.2f\n", "M events/cpu-s:",
+		       cs[0], cs[1], cs[2]);
+	} else {
+		printf("  %-22s %.3f\n", "host seconds:", res[0].host_seconds);
+		printf("  %-22s %.3f\n", "cpu seconds:", res[0].cpu_seconds);
+		printf("  %-22s %.2f\n", "M events/s:", wall[0]);
+		printf("  %-22s %.2f\n", "M events/cpu-s:", cpu[0]);
+	}
+	printf("  %-22s %" PRIu64 " ticks (%.3f units)\n", "final simulated time:",
+	       res[0].final_time, (double)res[0].final_time / PHOLD_TICKS_PER_UNIT);
+	printf("  %-22s %" PRIu64 " min, %" PRIu64 " max\n", "events per LP:",
+	       res[0].min_received, res[0].max_received);
+	printf("  %-22s %016" PRIx64 "\n", "checksum:", res[0].checksum);
+	free(wall);
+	return NS_OK;
+}
+
+static int bench_phold(int argc, char **argv)
+{
+	long long lps = 1000, population = 1, events = 10000000, seed = 1, repeat = 1;
+	const struct phold_opt opts[] = {
+		{"--lps", 1, 10000000, &lps},
+		{"--population", 1, 100000, &population},
+		{"--events", 1, 1000000000000LL, &events},
+		{"--seed", 0, INT64_MAX, &seed},
+		{"--repeat", 1, PHOLD_MAX_REPEAT, &repeat},
+	};
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+			phold_usage();
+			return 0;
+		}
+		if (parse_opt(opts, sizeof opts / sizeof opts[0], argc, argv, &i) != NS_OK)
+			return 2;
+	}
+	if (lps * population > (long long)PHOLD_MAX_PENDING)
+		return cli_usage_error("bench phold", PHOLD_USAGE,
+				       "--lps x --population is %lld; at most %u events can be pending",
+				       lps * population, PHOLD_MAX_PENDING);
+
+	struct phold_params p = {
+		.lps = (uint32_t)lps, .population = (uint32_t)population,
+		.events = (uint64_t)events, .seed = (uint64_t)seed,
+	};
+	struct phold_result *res = calloc((size_t)repeat, sizeof *res);
+	if (!res) {
+		fprintf(stderr, "numasim bench: error: %s\n", ns_status_msg(NS_ENOMEM));
+		return 1;
+	}
+	int status = 0;
+	for (long long r = 0; r < repeat; r++) {
+		int rc = phold_run(&p, &res[r]);
+		if (rc != NS_OK) {
+			fprintf(stderr, "numasim bench: error: phold run %lld: %s\n", r + 1,
+				ns_status_msg(rc));
+			status = ns_status_exit(rc);
+			goto out;
+		}
+		if (res[r].checksum != res[0].checksum) {
+			fprintf(stderr, "numasim bench: error: phold run %lld checksum %016" PRIx64
+				" differs from run 1 (%016" PRIx64 "): the engine is not deterministic\n",
+				r + 1, res[r].checksum, res[0].checksum);
+			status = 1;
+			goto out;
+		}
+	}
+	if (phold_report(&p, res, repeat) != NS_OK) {
+		fprintf(stderr, "numasim bench: error: %s\n", ns_status_msg(NS_ENOMEM));
+		status = 1;
+	}
+out:
+	free(res);
+	return status;
+}
+
+int cmd_bench(int argc, char **argv)
+{
+	if (argc < 2)
+		return cli_usage_error("bench", BENCH_USAGE, "no benchmark given");
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+		bench_usage(stdout);
+		return 0;
+	}
+	for (size_t i = 0; i < NR_BENCHES; i++)
+		if (!strcmp(argv[1], benches[i].name))
+			return benches[i].fn(argc - 1, argv + 1);
+	return cli_usage_error("bench", BENCH_USAGE, "unknown benchmark '%s' (try --help)",
+			       argv[1]);
+}

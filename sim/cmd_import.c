@@ -1,0 +1,274 @@
+/*
+ * cmd_import — `numasim import numactl|sysfs ...`: write a machine file
+ * (docs/machine-format.md) from a real box's description, using the
+ * importers of models/import.h.
+ *
+ * The whole file is built and validated (loaded back by the machine
+ * loader) in memory before anything is written; output goes to standard
+ * output or atomically to -o OUT, so a failed import leaves nothing behind.
+ */
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "diag.h"
+#include "import.h"
+#include "ytree.h"
+
+#define IMPORT_USAGE                                                           \
+	"numasim import numactl FILE|- [options]\n"                            \
+	"       numasim import sysfs [ROOT] [options]\n"                       \
+	"       numasim import --list-costs"
+
+static void import_help(void)
+{
+	printf("usage: " IMPORT_USAGE "\n\n"
+	       "Writes a machine file from a real machine's description:\n"
+	       "  numactl FILE   the output of `numactl --hardware` ('-' reads "
+	       "standard input)\n"
+	       "  sysfs [ROOT]   /sys/devices/system/node (and /proc/zoneinfo) under "
+	       "ROOT,\n"
+	       "                 default '/', i.e. this machine\n\n"
+	       "Node ids, CPUs, memory and the SLIT distances come from the input.\n"
+	       "Zone sizes come from ROOT/proc/zoneinfo (present pages) when it is\n"
+	       "there; otherwise each node's total is split into zones by --arch:\n"
+	       "  x86_64  DMA below 16 MiB, DMA32 below 4 GiB, Normal above "
+	       "(default)\n"
+	       "  arm64   DMA in the first 4 GiB, Normal above (Linux v5.11+)\n"
+	       "  none    everything in Normal (ppc64, s390)\n"
+	       "taking memory as contiguous from address 0 in node-id order.\n"
+	       "Cost figures are copied from a cost profile (configs/costs/NAME.yaml).\n"
+	       "The result is loaded back and checked before it is written.\n\n"
+	       "options:\n"
+	       "  -o, --output OUT        write to OUT (atomically) instead of "
+	       "standard output\n"
+	       "  --name NAME             machine name (default: input file name, "
+	       "or\n"
+	       "                          the host name for a live sysfs import)\n"
+	       "  --description TEXT      one-line description (default: a summary)\n"
+	       "  --costs NAME|PATH       cost profile (default: %s for x86_64 and\n"
+	       "                          none, %s for arm64); NAME is looked up in\n"
+	       "                          $NUMASIM_CONFIGS/costs, then in the source\n"
+	       "                          tree's configs/costs\n"
+	       "  --arch x86_64|arm64|none  zone layout when zone sizes are unknown\n"
+	       "  --list-costs            list the cost profiles found and exit\n"
+	       "  -h, --help              show this help\n\n"
+	       "exit status: 0 success, 2 bad input or usage, 1 runtime failure\n",
+	       import_default_costs(IMPORT_ARCH_X86_64),
+	       import_default_costs(IMPORT_ARCH_ARM64));
+}
+
+static int usage_err(const char *fmt, const char *arg)
+{
+	return cli_usage_error("import", IMPORT_USAGE, fmt, arg);
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The command line as typed, for the generated file's header. */
+static char *join_args(int argc, char **argv)
+{
+	size_t n = strlen("numasim") + 1;
+	for (int i = 0; i < argc; i++)
+		n += strlen(argv[i]) + 1;
+	char *s = malloc(n);
+	if (!s)
+		return NULL;
+	strcpy(s, "numasim");
+	for (int i = 0; i < argc; i++) {
+		strcat(s, " ");
+		strcat(s, argv[i]);
+	}
+	return s;
+}
+
+/* Profiles in one costs/ directory, sorted, skipping names seen before. */
+static int list_dir(const char *dir, const char *configs_dir, char ***seen,
+		    int *nseen)
+{
+	char path[4096];
+	snprintf(path, sizeof path, "%s/costs", dir);
+	DIR *dp = opendir(path);
+	if (!dp)
+		return 0;
+	char **names = NULL;
+	int n = 0, shown = 0;
+	struct dirent *e;
+	while ((e = readdir(dp))) {
+		size_t l = strlen(e->d_name);
+		if (l <= 5 || strcmp(e->d_name + l - 5, ".yaml"))
+			continue;
+		char **nn = realloc(names, (size_t)(n + 1) * sizeof *nn);
+		if (!nn)
+			break;
+		names = nn;
+		if (!(names[n] = strndup(e->d_name, l - 5)))
+			break;
+		n++;
+	}
+	closedir(dp);
+	if (n > 1)
+		qsort(names, (size_t)n, sizeof *names, cmp_str);
+	for (int i = 0; i < n; i++) {
+		int dup = 0;
+		for (int j = 0; j < *nseen; j++)
+			dup |= !strcmp((*seen)[j], names[i]);
+		char *block = NULL, *p = NULL, *desc = NULL;
+		struct diag d;
+		diag_init(&d);
+		snprintf(path, sizeof path, "%s/costs/%s.yaml", dir, names[i]);
+		if (dup) {
+			free(names[i]);
+			continue;
+		}
+		if (import_load_costs(path, configs_dir, &block, &p, NULL, &desc,
+				      NULL, &d) == NS_OK)
+			printf("%-16s %s\n%-16s (%s)\n", names[i], desc ? desc : "",
+			       "", path);
+		else
+			printf("%-16s (%s: invalid: %s)\n", names[i], path, d.msg);
+		shown++;
+		free(block);
+		free(p);
+		free(desc);
+		char **ns = realloc(*seen, (size_t)(*nseen + 1) * sizeof *ns);
+		if (ns) {
+			*seen = ns;
+			(*seen)[(*nseen)++] = names[i];
+		} else {
+			free(names[i]);
+		}
+	}
+	free(names);
+	return shown;
+}
+
+static int list_costs(const char *configs_dir)
+{
+	const char *dirs[2];
+	char **seen = NULL;
+	int nseen = 0, found = 0;
+	import_costs_dirs(configs_dir, dirs);
+	for (int i = 0; i < 2; i++)
+		if (dirs[i])
+			found += list_dir(dirs[i], configs_dir, &seen, &nseen);
+	for (int i = 0; i < nseen; i++)
+		free(seen[i]);
+	free(seen);
+	if (!found) {
+		fprintf(stderr, "numasim import: error: no cost profiles found "
+			"(set NUMASIM_CONFIGS to the configs directory)\n");
+		return 1;
+	}
+	return 0;
+}
+
+int cmd_import(int argc, char **argv)
+{
+	struct import_opts o;
+	const char *kind = NULL, *input = NULL, *out = "-";
+	char *command = NULL, *buf = NULL, *text = NULL;
+	size_t len = 0, tlen = 0;
+	struct machine_desc m;
+	struct diag d;
+	int rc = NS_OK, list = 0;
+
+	import_opts_init(&o);
+	machine_desc_init(&m);
+	diag_init(&d);
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		const char *val = i + 1 < argc ? argv[i + 1] : NULL;
+		int takes = !strcmp(a, "-o") || !strcmp(a, "--output") ||
+			    !strcmp(a, "--name") || !strcmp(a, "--description") ||
+			    !strcmp(a, "--costs") || !strcmp(a, "--arch");
+		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+			import_help();
+			return 0;
+		} else if (!strcmp(a, "--list-costs")) {
+			list = 1;
+		} else if (takes && !val) {
+			return usage_err("%s needs a value", a);
+		} else if (takes) {
+			i++;
+			if (!strcmp(a, "-o") || !strcmp(a, "--output"))
+				out = val;
+			else if (!strcmp(a, "--name"))
+				o.name = val;
+			else if (!strcmp(a, "--description"))
+				o.description = val;
+			else if (!strcmp(a, "--costs"))
+				o.costs = val;
+			else {
+				int arch = import_arch_parse(val);
+				if (arch < 0)
+					return usage_err("--arch takes x86_64, arm64 "
+							 "or none, not '%s'", val);
+				o.arch = (enum import_arch)arch;
+			}
+		} else if (a[0] == '-' && a[1] != '\0') {
+			return usage_err("unknown option '%s'", a);
+		} else if (!kind) {
+			kind = a;
+		} else if (!input) {
+			input = a;
+		} else {
+			return usage_err("unexpected argument '%s'", a);
+		}
+	}
+	if (list)
+		return list_costs(o.configs_dir);
+	if (!kind)
+		return usage_err("%s", "give 'numactl FILE' or 'sysfs [ROOT]'");
+	if (strcmp(kind, "numactl") && strcmp(kind, "sysfs"))
+		return usage_err("unknown input kind '%s' (numactl or sysfs)", kind);
+	if (!strcmp(kind, "numactl") && !input)
+		return usage_err("%s", "import numactl needs a FILE ('-' for "
+				 "standard input)");
+	if (o.name && !*o.name)
+		return usage_err("%s", "--name must not be empty");
+	command = join_args(argc, argv);
+	if (!command) {
+		rc = NS_ENOMEM;
+		goto out;
+	}
+	o.command = command;
+	if (!strcmp(kind, "numactl")) {
+		const char *name = ytree_display_name(input);
+		rc = ytree_read_file(input, &buf, &len, &d);
+		if (rc == NS_OK)
+			rc = import_numactl(strcmp(input, "-") ? name : "-", buf, len,
+					    &o, &m, &d);
+		if (rc == NS_EINPUT && !strcmp(input, "-") && !strcmp(d.file, "-"))
+			snprintf(d.file, sizeof d.file, "%s", name);
+	} else {
+		rc = import_sysfs(input ? input : "/", &o, &m, &d);
+	}
+	if (rc == NS_OK)
+		rc = import_render(&m, out, &text, &tlen, &d);
+	if (rc == NS_OK) {
+		rc = cli_write_file_atomic(out, text, tlen);
+		if (rc)
+			goto quiet;   /* cli_write_file_atomic printed the error */
+	}
+out:
+	if (rc != NS_OK) {
+		if (rc == NS_EUSAGE)
+			cli_usage_error("import", IMPORT_USAGE, "%s", d.msg);
+		else if (d.status != NS_OK)
+			diag_print(&d, stderr);
+		else
+			fprintf(stderr, "numasim import: error: %s\n", ns_status_msg(rc));
+	}
+quiet:
+	free(command);
+	free(buf);
+	free(text);
+	machine_desc_free(&m);
+	return ns_status_exit(rc);
+}

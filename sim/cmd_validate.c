@@ -1,0 +1,181 @@
+/*
+ * validate — `numasim validate [--quiet] FILE...`: check machine files and
+ * cost profiles (docs/machine-format.md) without running anything.
+ *
+ * The kind of each file is decided by its top-level keys: `nodes` makes a
+ * machine file, `costs` without `nodes` a cost profile; anything else is
+ * refused as an unknown kind.  Each file is then loaded by its loader, so
+ * validate accepts exactly what the simulator accepts.  Every file is
+ * checked even after a bad one; good files print one "ok" line on stdout,
+ * bad ones their first error on stderr.  Exit status: 0 if all files are
+ * good, 2 if any is bad (1 if the only failures were runtime ones, such as
+ * an unreadable file).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "diag.h"
+#include "machine.h"
+#include "ytree.h"
+
+static const char usage_line[] = "numasim validate [--quiet] FILE...";
+
+static void print_help(void)
+{
+	printf("usage: %s\n\n"
+	       "Checks machine files and cost profiles (docs/machine-format.md).\n"
+	       "A file with a top-level 'nodes' key is a machine file; one with "
+	       "'costs'\nand no 'nodes' is a cost profile.  '-' reads standard "
+	       "input.\n\n"
+	       "For each good file prints\n"
+	       "  FILE: ok (machine NAME: N nodes, M CPUs, X GiB)\n"
+	       "  FILE: ok (cost profile NAME)\n"
+	       "on standard output; for a bad one its first error as\n"
+	       "  FILE:LINE:COL: error: MESSAGE\n"
+	       "on standard error.\n\n"
+	       "options:\n"
+	       "  -q, --quiet   print nothing for good files\n"
+	       "  -h, --help    show this help\n\n"
+	       "exit status: 0 all files good, 2 some file bad, 1 runtime failure\n",
+	       usage_line);
+}
+
+enum file_kind { KIND_MACHINE, KIND_COSTS };
+
+static int classify(const char *name, const char *buf, size_t len,
+		    enum file_kind *kind, struct diag *d)
+{
+	struct ytree *t;
+	char desc[256];
+	int rc = ytree_parse(name, buf, len, &t, d);
+	if (rc)
+		return rc;
+	const struct ynode *root = t->root;
+	if (root->kind != YNODE_MAP) {
+		ynode_describe(root, desc, sizeof desc);
+		rc = ytree_error(t, root, d, "top level must be a mapping, got %s", desc);
+	} else if (ynode_map_get(root, "nodes")) {
+		*kind = KIND_MACHINE;
+	} else if (ynode_map_get(root, "costs")) {
+		*kind = KIND_COSTS;
+	} else {
+		rc = ytree_error(t, root, d,
+				 "unknown file kind: a machine file has a 'nodes' "
+				 "key, a cost profile has 'costs' and no 'nodes'");
+	}
+	ytree_free(t);
+	return rc;
+}
+
+/* "96", "1.5", "0.02": GiB with at most two decimals. */
+static void format_gib(uint64_t bytes, char *buf, size_t len)
+{
+	snprintf(buf, len, "%.2f", (double)bytes / (double)(1ull << 30));
+	char *dot = strchr(buf, '.');
+	if (!dot)
+		return;
+	char *end = buf + strlen(buf) - 1;
+	while (end > dot && *end == '0')
+		*end-- = '\0';
+	if (end == dot)
+		*end = '\0';
+}
+
+static int report_machine(const char *name, const char *buf, size_t len,
+			  int quiet, struct diag *d)
+{
+	struct machine *m;
+	char gib[64];
+	int rc = machine_load_buf(name, buf, len, &m, d);
+	if (rc)
+		return rc;
+	rc = machine_check(m, d);
+	if (rc == NS_OK && !quiet) {
+		format_gib(machine_mem_pages(m) * m->page_size, gib, sizeof gib);
+		printf("%s: ok (machine %s: %d nodes, %d CPUs, %s GiB)\n", name,
+		       m->name, m->nr_nodes, m->nr_cpus, gib);
+	}
+	machine_free(m);
+	return rc;
+}
+
+static int report_costs(const char *name, const char *buf, size_t len,
+			int quiet, struct diag *d)
+{
+	struct machine_costs c;
+	int rc = machine_costs_load_buf(name, buf, len, &c, d);
+	if (rc)
+		return rc;
+	rc = machine_costs_check(&c, name, d);
+	if (rc == NS_OK && !quiet)
+		printf("%s: ok (cost profile %s)\n", name, c.name);
+	machine_costs_free(&c);
+	return rc;
+}
+
+/* Validate one file; returns its process exit status (0, 1 or 2). */
+static int validate_one(const char *path, int quiet)
+{
+	const char *name = ytree_display_name(path);
+	struct diag d;
+	enum file_kind kind = KIND_MACHINE;
+	char *buf = NULL;
+	size_t len = 0;
+	int rc;
+
+	diag_init(&d);
+	rc = ytree_read_file(path, &buf, &len, &d);
+	if (rc == NS_OK)
+		rc = classify(name, buf, len, &kind, &d);
+	if (rc == NS_OK)
+		rc = kind == KIND_MACHINE ? report_machine(name, buf, len, quiet, &d)
+					  : report_costs(name, buf, len, quiet, &d);
+	free(buf);
+	if (rc == NS_OK)
+		return 0;
+	fflush(stdout);
+	diag_print(&d, stderr);
+	return ns_status_exit(rc);
+}
+
+int cmd_validate(int argc, char **argv)
+{
+	int quiet = 0, nfiles = 0, status = 0, dashdash = 0;
+	char **files = calloc((size_t)argc, sizeof *files);
+
+	if (!files) {
+		fprintf(stderr, "numasim validate: error: out of memory\n");
+		return 1;
+	}
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		if (dashdash || a[0] != '-' || a[1] == '\0') {
+			files[nfiles++] = argv[i];
+		} else if (!strcmp(a, "--")) {
+			dashdash = 1;
+		} else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+			print_help();
+			goto out;
+		} else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
+			quiet = 1;
+		} else {
+			status = cli_usage_error("validate", usage_line,
+						 "unknown option '%s'", a);
+			goto out;
+		}
+	}
+	if (nfiles == 0) {
+		status = cli_usage_error("validate", usage_line, "no input files");
+		goto out;
+	}
+	for (int i = 0; i < nfiles; i++) {
+		int e = validate_one(files[i], quiet);
+		if (e > status)
+			status = e;
+	}
+out:
+	free(files);
+	return status;
+}

@@ -1,0 +1,203 @@
+/*
+ * cost — function/site tables and per-variant code layouts.
+ *
+ * Design notes.  Ids are dense small integers so the hot path indexes flat
+ * arrays (profile, site stats, predictor state) without hashing.  Tables
+ * grow by doubling during registration only; a world registers every model
+ * before it builds its layouts and CPUs, after which nothing here changes.
+ * Name lookups are linear: they run when variant files are read, never per
+ * simulated event.
+ */
+#include "cost.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "diag.h"
+
+void cost_tables_init(struct cost_tables *t)
+{
+	memset(t, 0, sizeof *t);
+}
+
+void cost_tables_free(struct cost_tables *t)
+{
+	free(t->fn_names);
+	free(t->sites);
+	memset(t, 0, sizeof *t);
+}
+
+/* Make room for `need` pointers in *arr (capacity *cap, doubling). */
+static int grow(void *arr, int *cap, int need, size_t elem)
+{
+	void **p = arr;
+	if (need <= *cap)
+		return NS_OK;
+	int ncap = *cap ? *cap : 16;
+	while (ncap < need)
+		ncap *= 2;
+	void *n = realloc(*p, (size_t)ncap * elem);
+	if (!n)
+		return NS_ENOMEM;
+	*p = n;
+	*cap = ncap;
+	return NS_OK;
+}
+
+int cost_fn_lookup(const struct cost_tables *t, const char *name)
+{
+	for (int i = 0; i < t->nr_fns; i++)
+		if (strcmp(t->fn_names[i], name) == 0)
+			return i;
+	return -1;
+}
+
+int cost_site_lookup(const struct cost_tables *t, const char *name)
+{
+	for (int i = 0; i < t->nr_sites; i++)
+		if (strcmp(t->sites[i]->name, name) == 0)
+			return i;
+	return -1;
+}
+
+int cost_register_fns(struct cost_tables *t, const char *const *names, int n,
+		      int *base)
+{
+	if (n < 0)
+		return NS_EINTERNAL;
+	for (int i = 0; i < n; i++) {
+		if (!names[i] || cost_fn_lookup(t, names[i]) >= 0)
+			return NS_EINTERNAL;
+		for (int j = 0; j < i; j++)
+			if (strcmp(names[i], names[j]) == 0)
+				return NS_EINTERNAL;
+	}
+	int rc = grow(&t->fn_names, &t->cap_fns, t->nr_fns + n, sizeof *t->fn_names);
+	if (rc)
+		return rc;
+	*base = t->nr_fns;
+	for (int i = 0; i < n; i++)
+		t->fn_names[t->nr_fns++] = names[i];
+	return NS_OK;
+}
+
+int cost_register_sites(struct cost_tables *t, const struct cost_site_def *defs,
+			int n, int *base)
+{
+	if (n < 0)
+		return NS_EINTERNAL;
+	for (int i = 0; i < n; i++) {
+		if (!defs[i].name || !defs[i].desc ||
+		    cost_site_lookup(t, defs[i].name) >= 0)
+			return NS_EINTERNAL;
+		for (int j = 0; j < i; j++)
+			if (strcmp(defs[i].name, defs[j].name) == 0)
+				return NS_EINTERNAL;
+	}
+	int rc = grow(&t->sites, &t->cap_sites, t->nr_sites + n, sizeof *t->sites);
+	if (rc)
+		return rc;
+	*base = t->nr_sites;
+	for (int i = 0; i < n; i++)
+		t->sites[t->nr_sites++] = &defs[i];
+	return NS_OK;
+}
+
+const char *cost_hint_name(enum cost_hint h)
+{
+	switch (h) {
+	case COST_HINT_NONE:
+		return "none";
+	case COST_HINT_LIKELY:
+		return "likely";
+	case COST_HINT_UNLIKELY:
+		return "unlikely";
+	}
+	return "unknown";
+}
+
+/* Cold prediction in taken space: hinted outcome, else fall-through. */
+static uint8_t static_taken(const struct cost_site_layout *s)
+{
+	switch (s->hint) {
+	case COST_HINT_LIKELY:
+		return s->fallthrough != 1;
+	case COST_HINT_UNLIKELY:
+		return s->fallthrough != 0;
+	default:
+		return 0;
+	}
+}
+
+int cost_layout_init(struct cost_layout *l, const struct cost_tables *t,
+		     const char *name)
+{
+	memset(l, 0, sizeof *l);
+	l->name = name;
+	l->nr_fns = t->nr_fns;
+	l->nr_sites = t->nr_sites;
+	/* +1 so empty tables still give distinct non-NULL blocks */
+	l->fn_inline = calloc((size_t)l->nr_fns + 1, sizeof *l->fn_inline);
+	l->site = calloc((size_t)l->nr_sites + 1, sizeof *l->site);
+	if (!l->fn_inline || !l->site) {
+		cost_layout_free(l);
+		return NS_ENOMEM;
+	}
+	for (int i = 0; i < l->nr_sites; i++) {
+		l->site[i].fallthrough = 1;
+		l->site[i].hint = COST_HINT_NONE;
+		l->site[i].static_taken = 0;
+	}
+	return NS_OK;
+}
+
+void cost_layout_free(struct cost_layout *l)
+{
+	free(l->fn_inline);
+	free(l->site);
+	memset(l, 0, sizeof *l);
+}
+
+int cost_layout_set_fn(struct cost_layout *l, int fn, bool inlined)
+{
+	if (fn < 0 || fn >= l->nr_fns)
+		return NS_EINTERNAL;
+	l->fn_inline[fn] = inlined;
+	return NS_OK;
+}
+
+int cost_layout_set_site(struct cost_layout *l, int site, enum cost_hint hint,
+			 int fallthrough)
+{
+	if (site < 0 || site >= l->nr_sites)
+		return NS_EINTERNAL;
+	if (hint != COST_HINT_NONE && hint != COST_HINT_LIKELY &&
+	    hint != COST_HINT_UNLIKELY)
+		return NS_EINTERNAL;
+	if (fallthrough != 0 && fallthrough != 1 && fallthrough != COST_FT_HINTED)
+		return NS_EINTERNAL;
+	struct cost_site_layout *s = &l->site[site];
+	s->hint = (uint8_t)hint;
+	if (fallthrough == COST_FT_HINTED)
+		s->fallthrough = hint != COST_HINT_UNLIKELY;
+	else
+		s->fallthrough = (uint8_t)fallthrough;
+	s->static_taken = static_taken(s);
+	return NS_OK;
+}
+
+int cost_layout_check(const struct cost_layout *l, const struct cost_tables *t)
+{
+	if (l->nr_fns != t->nr_fns || l->nr_sites != t->nr_sites)
+		return NS_EINTERNAL;
+	for (int i = 0; i < l->nr_fns; i++)
+		if (l->fn_inline[i] > 1)
+			return NS_EINTERNAL;
+	for (int i = 0; i < l->nr_sites; i++) {
+		const struct cost_site_layout *s = &l->site[i];
+		if (s->fallthrough > 1 || s->hint > COST_HINT_UNLIKELY ||
+		    s->static_taken != static_taken(s))
+			return NS_EINTERNAL;
+	}
+	return NS_OK;
+}

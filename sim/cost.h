@@ -1,0 +1,124 @@
+/*
+ * cost — the static tables of the cycle-cost model: which modelled kernel
+ * functions and branch sites exist in a world, and, per kernel variant, the
+ * code layout the compiler gave them.
+ *
+ * What it models: the parts of a compiled kernel that the cost model needs
+ * and the source does not say by itself.  Per function: is it a real
+ * out-of-line call or was it inlined (design §4.2: "variants are data").  Per
+ * branch site: the likely()/unlikely() hint written in the source and which
+ * outcome of the condition the compiler placed on the fall-through path
+ * (slub-free.md §4.1: GCC makes the expected successor the fall-through and
+ * moves the other arm out of line, reached by a taken jump).
+ *
+ * Registration.  Each model declares its functions and sites once with an
+ * X-macro list and registers them into the world's tables, which hands back
+ * a base id; global id = base + the model's enum value:
+ *
+ *     #define PA_FUNCS(X) X(get_page_from_freelist) X(next_zones_zonelist)
+ *     #define PA_SITES(X) X(A18, "first_zones_zonelist: nodemask == NULL") \
+ *                         X(A23, "get_page_from_freelist: zone != NULL")
+ *     #define PA_FN_ENUM(name) PA_FN_##name,
+ *     #define PA_SITE_ENUM(id, desc) PA_SITE_##id,
+ *     enum pa_fn { PA_FUNCS(PA_FN_ENUM) PA_NR_FN };
+ *     enum pa_site { PA_SITES(PA_SITE_ENUM) PA_NR_SITE };
+ *     static const char *const pa_fn_names[] = { PA_FUNCS(COST_FN_NAME) };
+ *     static const struct cost_site_def pa_site_defs[] = { PA_SITES(COST_SITE_DEF) };
+ *     ...
+ *     cost_register_fns(t, pa_fn_names, PA_NR_FN, &m->fn_base);
+ *     cost_register_sites(t, pa_site_defs, PA_NR_SITE, &m->site_base);
+ *     cpu_branch(cpu, m->site_base + PA_SITE_A23, zone != NULL);
+ *
+ * The tables hold pointers to the caller's strings (string literals in
+ * practice); they are not copied.  Names are unique among functions and
+ * among sites of one table set (a duplicate is a model bug: NS_EINTERNAL).
+ *
+ * Layout defaults (cost_layout_init): every function out of line; every
+ * site unhinted with fall-through = the condition being true, i.e. the
+ * source order `if (cond) { then-block }` where the then-block follows the
+ * test and `cond == false` jumps over it.  cost_layout_set_site() with
+ * COST_FT_HINTED puts the hinted outcome on the fall-through path, which is
+ * what GCC normally does with a hint.  The static prediction for a cold
+ * site (first encounter) follows from the layout: the hinted outcome if the
+ * site has a hint, otherwise not-taken (the fall-through); see bpred.h.
+ *
+ * Invariants (cost_layout_check()): a layout covers exactly the functions
+ * and sites registered when it was created; fall-through and static
+ * prediction are 0 or 1; the static prediction of a hinted site is the
+ * hinted outcome, of an unhinted site "not taken".
+ *
+ * Error policy: registration and layout set-up return NS_ENOMEM or
+ * NS_EINTERNAL (bad id, duplicate name: model bugs, not user input);
+ * lookups by name (for variant files) return -1 when the name is unknown so
+ * the caller can report it at the input's file:line:col.
+ */
+#ifndef NUMASIM_COST_H
+#define NUMASIM_COST_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/* X-macro helpers for the name tables of a model (see above). */
+#define COST_FN_NAME(name) #name,
+#define COST_SITE_DEF(id, desc) {#id, desc},
+
+struct cost_site_def {
+	const char *name;      /* stable site id from the reference docs: "A18" */
+	const char *desc;      /* one line: the condition as written in the source */
+};
+
+struct cost_tables {
+	int nr_fns, cap_fns;
+	const char **fn_names;
+	int nr_sites, cap_sites;
+	const struct cost_site_def **sites;
+};
+
+void cost_tables_init(struct cost_tables *t);
+void cost_tables_free(struct cost_tables *t);
+/* Append n functions; *base receives the id of names[0]. */
+int cost_register_fns(struct cost_tables *t, const char *const *names, int n,
+		      int *base);
+/* Append n sites; *base receives the id of defs[0]. */
+int cost_register_sites(struct cost_tables *t, const struct cost_site_def *defs,
+			int n, int *base);
+/* Id of a function / site by name, -1 if unknown. */
+int cost_fn_lookup(const struct cost_tables *t, const char *name);
+int cost_site_lookup(const struct cost_tables *t, const char *name);
+
+enum cost_hint {
+	COST_HINT_NONE = 0,
+	COST_HINT_LIKELY,      /* likely(cond): cond expected true */
+	COST_HINT_UNLIKELY,    /* unlikely(cond): cond expected false */
+};
+const char *cost_hint_name(enum cost_hint h);
+
+/* fall-through argument of cost_layout_set_site: the hinted outcome
+ * (or "true" for an unhinted site). */
+#define COST_FT_HINTED (-1)
+
+/* Per-site layout, packed for the hot path (cpu_branch reads it). */
+struct cost_site_layout {
+	uint8_t fallthrough;   /* outcome of cond that falls through: 0/1 */
+	uint8_t hint;          /* enum cost_hint */
+	uint8_t static_taken;  /* cold prediction, in taken space: 0/1 */
+};
+
+struct cost_layout {
+	const char *name;      /* variant name, caller's string */
+	int nr_fns, nr_sites;
+	uint8_t *fn_inline;    /* [nr_fns]: 1 = inlined */
+	struct cost_site_layout *site; /* [nr_sites] */
+};
+
+/* A layout for every function and site registered in t so far (defaults above). */
+int cost_layout_init(struct cost_layout *l, const struct cost_tables *t,
+		     const char *name);
+void cost_layout_free(struct cost_layout *l);
+int cost_layout_set_fn(struct cost_layout *l, int fn, bool inlined);
+/* fallthrough: 0, 1 or COST_FT_HINTED. */
+int cost_layout_set_site(struct cost_layout *l, int site, enum cost_hint hint,
+			 int fallthrough);
+int cost_layout_check(const struct cost_layout *l, const struct cost_tables *t);
+
+#endif

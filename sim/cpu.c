@@ -1,0 +1,593 @@
+/*
+ * cpu — simulated CPUs and their cost primitives (see cpu.h for the model).
+ *
+ * Design notes.  The hot primitives (call, ret, branch, work) are inline in
+ * cpu.h and touch only the CPU's own arrays: the layout's per-site bytes,
+ * the predictor byte, the site's three counters and the clock.  Self cycles
+ * are attributed lazily: the clock runs freely and the difference since the
+ * last attribution is booked to the current function only when the
+ * attribution target changes (out-of-line call or return) or on export, so
+ * a branch costs no profile work at all.  All per-CPU arrays are sized at
+ * set-up from the tables; nothing is allocated afterwards.
+ *
+ * Set-up converts every cost figure once: cycle figures are rounded to
+ * whole cycles, ns figures are multiplied by the clock; the memory and
+ * line-transfer latencies become nr_nodes x nr_nodes matrices indexed by
+ * node position, so a miss costs one table load.
+ */
+#include "cpu.h"
+
+#include <assert.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "diag.h"
+
+static const char *const counter_names[] = {
+#define CPU_COUNTER_NAME(name, desc) #name,
+	CPU_COUNTER_MAP(CPU_COUNTER_NAME)
+#undef CPU_COUNTER_NAME
+};
+static const char *const counter_descs[] = {
+#define CPU_COUNTER_DESC(name, desc) desc,
+	CPU_COUNTER_MAP(CPU_COUNTER_DESC)
+#undef CPU_COUNTER_DESC
+};
+
+const char *cpu_counter_name(enum cpu_counter c)
+{
+	return (unsigned)c < CPU_NR_COUNTERS ? counter_names[c] : "unknown";
+}
+
+const char *cpu_counter_desc(enum cpu_counter c)
+{
+	return (unsigned)c < CPU_NR_COUNTERS ? counter_descs[c] : "unknown";
+}
+
+void cpu_params_default(struct cpu_params *p)
+{
+	bpred_params_default(&p->bpred);
+	cache_params_default(&p->cache);
+	p->stack_depth = 256;
+}
+
+uint32_t cpu_ns_to_cycles(const struct cpu_costs *k, double ns)
+{
+	double c = nearbyint(ns * k->clock_ghz);
+	return c <= 0 ? 0 : c >= (double)UINT32_MAX ? UINT32_MAX : (uint32_t)c;
+}
+
+static uint32_t cycles_of(double v)
+{
+	double c = nearbyint(v);
+	return c <= 0 ? 0 : c >= (double)UINT32_MAX ? UINT32_MAX : (uint32_t)c;
+}
+
+static int costs_init(struct cpu_costs *k, const struct machine_costs *mc)
+{
+	if (!(mc->clock_ghz.value > 0) || !(mc->return_stack.value >= 1))
+		return NS_ERANGE;
+	k->clock_ghz = mc->clock_ghz.value;
+	uint32_t cr = cycles_of(mc->call_return.value);
+	k->call = cr / 2;
+	k->ret = cr - k->call;
+	k->branch = cycles_of(mc->branch.value);
+	k->taken_branch = cycles_of(mc->taken_branch.value);
+	k->mispredict = cycles_of(mc->mispredict.value);
+	k->return_stack = cycles_of(mc->return_stack.value);
+	k->l1d = cycles_of(mc->l1d_latency.value);
+	k->l2 = cycles_of(mc->l2_latency.value);
+	k->llc = cycles_of(mc->llc_latency.value);
+	k->atomic = cycles_of(mc->atomic.value);
+	uint32_t lk = cycles_of(mc->lock_uncontended.value);
+	k->unlock = lk / 2;
+	k->lock = lk - k->unlock;
+	uint32_t irq = cycles_of(mc->irq_save_restore.value);
+	k->irq_restore = irq / 2;
+	k->irq_save = irq - k->irq_restore;
+	k->this_cpu_cmpxchg = cycles_of(mc->this_cpu_cmpxchg.value);
+	return NS_OK;
+}
+
+/*
+ * Fill a by-position latency matrix from a by-distance table
+ * (machine_latency_ns: the interpolation of docs/machine-format.md).
+ */
+static int latency_matrix(uint32_t **out, const struct machine *m,
+			  const struct cpu_costs *k,
+			  const struct latency_point *pts, int npts)
+{
+	int n = m->nr_nodes;
+	if (npts < 1)
+		return NS_ERANGE;
+	uint32_t *mat = malloc((size_t)n * (size_t)n * sizeof *mat);
+	if (!mat)
+		return NS_ENOMEM;
+	for (int i = 0; i < n; i++)
+		for (int j = 0; j < n; j++)
+			mat[i * n + j] = cpu_ns_to_cycles(
+				k, machine_latency_ns(pts, npts, m->distance[i * n + j]));
+	*out = mat;
+	return NS_OK;
+}
+
+static void cpu_free_one(struct cpu *c)
+{
+	bpred_free(&c->bp);
+	free(c->site);
+	free(c->prof);
+	free(c->stack);
+}
+
+static int cpu_init_one(struct cpu_sys *s, struct cpu *c, int idx, int id,
+			const struct cpu_params *p)
+{
+	memset(c, 0, sizeof *c);
+	c->sys = s;
+	c->idx = idx;
+	c->id = id;
+	c->node = s->m->cpu_node[id];
+	c->node_pos = s->m->node_index[c->node];
+	c->max_depth = p->stack_depth;
+	c->attr = -1;
+	int rc = bpred_init(&c->bp, s->tables->nr_sites, &p->bpred);
+	if (rc)
+		return rc;
+	c->site = calloc((size_t)s->tables->nr_sites + 1, sizeof *c->site);
+	c->prof = calloc((size_t)s->tables->nr_fns + 1, sizeof *c->prof);
+	c->stack = calloc((size_t)p->stack_depth + 1, sizeof *c->stack);
+	if (!c->site || !c->prof || !c->stack)
+		return NS_ENOMEM;
+	return NS_OK;
+}
+
+/* Copy the hot figures and layout pointers into every CPU. */
+static void cpus_bind(struct cpu_sys *s)
+{
+	for (int i = 0; i < s->nr_cpus; i++) {
+		struct cpu *c = &s->cpu[i];
+		c->k_branch = s->k.branch;
+		c->k_taken = s->k.taken_branch;
+		c->k_mispredict = s->k.mispredict;
+		c->k_call = s->k.call;
+		c->k_ret = s->k.ret;
+		c->rsb_depth = s->k.return_stack;
+		c->site_layout = s->layout->site;
+		c->fn_inline = s->layout->fn_inline;
+	}
+}
+
+static int valid_cpu(const struct machine *m, int id)
+{
+	return id >= 0 && id <= m->max_cpu && m->cpu_node[id] >= 0 &&
+	       m->cpu_node[id] < MACHINE_MAX_NODES &&
+	       m->node_index[m->cpu_node[id]] >= 0;
+}
+
+int cpu_sys_init(struct cpu_sys *s, const struct machine *m,
+		 const struct cost_tables *t, const struct cost_layout *l,
+		 const struct cpu_params *p, const int *cpus, int n)
+{
+	memset(s, 0, sizeof *s);
+	int *llc = NULL;
+	int rc = NS_ERANGE;
+	if (n < 1 || m->nr_nodes < 1 || p->stack_depth < 1)
+		return NS_ERANGE;
+	if (cost_layout_check(l, t))
+		return NS_EINTERNAL;
+	for (int i = 0; i < n; i++) {
+		if (!valid_cpu(m, cpus[i]))
+			return NS_ERANGE;
+		for (int j = 0; j < i; j++)
+			if (cpus[j] == cpus[i])
+				return NS_ERANGE;
+	}
+	s->m = m;
+	s->tables = t;
+	s->layout = l;
+	s->nr_nodes = m->nr_nodes;
+	rc = costs_init(&s->k, &m->costs);
+	if (rc)
+		goto out;
+	rc = latency_matrix(&s->mem_lat, m, &s->k, m->costs.memory_latency,
+			    m->costs.nr_memory_latency);
+	if (rc)
+		goto out;
+	rc = latency_matrix(&s->xfer_lat, m, &s->k, m->costs.line_transfer,
+			    m->costs.nr_line_transfer);
+	if (rc)
+		goto out;
+	llc = malloc((size_t)n * sizeof *llc);
+	s->cpu = calloc((size_t)n, sizeof *s->cpu);
+	if (!llc || !s->cpu) {
+		rc = NS_ENOMEM;
+		goto out;
+	}
+	for (int i = 0; i < n; i++) {
+		s->nr_cpus = i + 1;
+		rc = cpu_init_one(s, &s->cpu[i], i, cpus[i], p);
+		if (rc)
+			goto out;
+		llc[i] = s->cpu[i].node_pos;
+	}
+	struct cache_params cp = p->cache;
+	const struct machine_costs *mc = &m->costs;
+	if (mc->line_size.value < 1 || mc->l1d_size.value < 1 ||
+	    mc->l2_size.value < 1 || mc->llc_size.value < 1 ||
+	    mc->l1d_size.value > UINT32_MAX || mc->l2_size.value > UINT32_MAX ||
+	    mc->llc_size.value > UINT32_MAX || mc->line_size.value > 4096) {
+		rc = NS_ERANGE;
+		goto out;
+	}
+	cp.line_size = (uint32_t)mc->line_size.value;
+	cp.l1d_size = (uint32_t)mc->l1d_size.value;
+	cp.l2_size = (uint32_t)mc->l2_size.value;
+	cp.llc_size = (uint32_t)mc->llc_size.value;
+	rc = cache_sys_init(&s->cache, &cp, n, llc, m->nr_nodes);
+	if (rc)
+		goto out;
+	cpus_bind(s);
+out:
+	free(llc);
+	if (rc)
+		cpu_sys_free(s);
+	return rc;
+}
+
+void cpu_sys_free(struct cpu_sys *s)
+{
+	for (int i = 0; s->cpu && i < s->nr_cpus; i++)
+		cpu_free_one(&s->cpu[i]);
+	free(s->cpu);
+	free(s->mem_lat);
+	free(s->xfer_lat);
+	cache_sys_free(&s->cache);
+	memset(s, 0, sizeof *s);
+}
+
+int cpu_sys_set_layout(struct cpu_sys *s, const struct cost_layout *l)
+{
+	if (cost_layout_check(l, s->tables))
+		return NS_EINTERNAL;
+	for (int i = 0; i < s->nr_cpus; i++)
+		if (s->cpu[i].depth || s->cpu[i].lost)
+			return NS_EINTERNAL; /* frames carry the old layout */
+	s->layout = l;
+	for (int i = 0; i < s->nr_cpus; i++)
+		bpred_reset(&s->cpu[i].bp);
+	cpus_bind(s);
+	return NS_OK;
+}
+
+struct cpu *cpu_sys_cpu(struct cpu_sys *s, int cpu_id)
+{
+	for (int i = 0; i < s->nr_cpus; i++)
+		if (s->cpu[i].id == cpu_id)
+			return &s->cpu[i];
+	return NULL;
+}
+
+/* Cost of one line and the counters it moves. */
+static uint32_t mem_line(struct cpu *c, uint64_t line, int home_pos, bool write,
+			 enum cache_src *srcp)
+{
+	struct cpu_sys *s = c->sys;
+	int from = -1;
+	enum cache_src src = cache_access(&s->cache, c->idx, line, write, &from);
+	*srcp = src;
+	uint64_t *k = c->ctr;
+	k[CPU_CTR_mem_accesses]++;
+	if (src == CACHE_SRC_L1) {
+		k[CPU_CTR_l1d_hit]++;
+		return s->k.l1d;
+	}
+	k[CPU_CTR_l1d_miss]++;
+	if (src == CACHE_SRC_L2) {
+		k[CPU_CTR_l2_hit]++;
+		return s->k.l2;
+	}
+	k[CPU_CTR_l2_miss]++;
+	if (src == CACHE_SRC_LLC) {
+		k[CPU_CTR_llc_hit]++;
+		return s->k.llc;
+	}
+	k[CPU_CTR_llc_miss]++;
+	if (src == CACHE_SRC_XFER) {
+		k[CPU_CTR_line_transfer]++;
+		return s->xfer_lat[c->node_pos * s->nr_nodes + s->cpu[from].node_pos];
+	}
+	k[home_pos == c->node_pos ? CPU_CTR_mem_local : CPU_CTR_mem_remote]++;
+	return s->mem_lat[c->node_pos * s->nr_nodes + home_pos];
+}
+
+static int home_pos(const struct cpu *c, int node)
+{
+	const struct machine *m = c->sys->m;
+	assert(node >= 0 && node < MACHINE_MAX_NODES && m->node_index[node] >= 0);
+	if (node < 0 || node >= MACHINE_MAX_NODES || m->node_index[node] < 0)
+		return c->node_pos;
+	return m->node_index[node];
+}
+
+uint32_t cpu_mem(struct cpu *c, uint64_t addr, uint32_t bytes, int node, bool write)
+{
+	int shift = c->sys->cache.line_shift;
+	int hp = home_pos(c, node);
+	uint64_t first = addr >> shift;
+	uint64_t last = (addr + (bytes ? bytes - 1 : 0)) >> shift;
+	uint32_t worst = 0;
+	enum cache_src src;
+	for (uint64_t line = first; line <= last; line++) {
+		uint32_t lat = mem_line(c, line, hp, write, &src);
+		if (lat > worst)
+			worst = lat;
+	}
+	c->now += worst;
+	c->ctr[CPU_CTR_mem_stall_cycles] += worst;
+	return worst;
+}
+
+uint32_t cpu_atomic(struct cpu *c, uint64_t addr, int node)
+{
+	enum cache_src src;
+	uint32_t lat = mem_line(c, addr >> c->sys->cache.line_shift,
+			       home_pos(c, node), true, &src);
+	uint32_t cost = c->sys->k.atomic;
+	if (src != CACHE_SRC_L1) {
+		cost += lat;
+		c->ctr[CPU_CTR_mem_stall_cycles] += lat;
+	}
+	c->ctr[CPU_CTR_atomic]++;
+	c->now += cost;
+	return cost;
+}
+
+void cpu_irq_save(struct cpu *c)
+{
+	c->now += c->sys->k.irq_save;
+	c->ctr[CPU_CTR_irq_save]++;
+}
+
+void cpu_irq_restore(struct cpu *c)
+{
+	c->now += c->sys->k.irq_restore;
+}
+
+void cpu_this_cpu_cmpxchg(struct cpu *c)
+{
+	c->now += c->sys->k.this_cpu_cmpxchg;
+	c->ctr[CPU_CTR_this_cpu_cmpxchg]++;
+}
+
+void cpu_advance_to(struct cpu *c, uint64_t t)
+{
+	if (t <= c->now)
+		return;
+	cpu_attribute(c);
+	c->ctr[CPU_CTR_idle_cycles] += t - c->now;
+	c->now = t;
+	c->last = t;
+}
+
+void cpu_lock_init(struct cpu_lock *l)
+{
+	memset(l, 0, sizeof *l);
+	l->holder = -1;
+	l->last = -1;
+}
+
+int cpu_lock(struct cpu *c, struct cpu_lock *l)
+{
+	if (l->holder == c->idx)
+		return NS_EINTERNAL;
+	if (l->holder >= 0)
+		return CPU_LOCK_BUSY;
+	struct cpu_sys *s = c->sys;
+	if (c->now < l->free_at) {
+		uint64_t wait = l->free_at - c->now;
+		c->now = l->free_at;
+		c->ctr[CPU_CTR_lock_contended]++;
+		c->ctr[CPU_CTR_lock_wait_cycles] += wait;
+		l->contended++;
+		l->wait_cycles += wait;
+	}
+	if (l->last >= 0 && l->last != c->idx) {
+		c->now += s->xfer_lat[c->node_pos * s->nr_nodes + s->cpu[l->last].node_pos];
+		c->ctr[CPU_CTR_lock_transfer]++;
+	}
+	c->now += s->k.lock;
+	c->ctr[CPU_CTR_lock_acquire]++;
+	l->acquisitions++;
+	l->holder = c->idx;
+	return NS_OK;
+}
+
+int cpu_unlock(struct cpu *c, struct cpu_lock *l)
+{
+	if (l->holder != c->idx)
+		return NS_EINTERNAL;
+	c->now += c->sys->k.unlock;
+	l->holder = -1;
+	l->last = c->idx;
+	l->free_at = c->now;
+	return NS_OK;
+}
+
+/* --- checks ---------------------------------------------------------- */
+
+int cpu_check(const struct cpu *c)
+{
+	const struct cpu_sys *s = c->sys;
+	int nfn = s->tables->nr_fns;
+	if (c->depth < 0 || c->depth > c->max_depth || c->lost ||
+	    c->ctr[CPU_CTR_stack_overflow] || c->ctr[CPU_CTR_stack_underflow])
+		return NS_EINTERNAL;
+	/* frames per function, outermost flags, attribution target, RSB */
+	int32_t attr = -1;
+	uint32_t ool = 0;
+	for (int i = 0; i < c->depth; i++) {
+		const struct cpu_frame *f = &c->stack[i];
+		if (f->fn < 0 || f->fn >= nfn || f->inl != c->fn_inline[f->fn])
+			return NS_EINTERNAL;
+		int below = 0;
+		for (int j = 0; j < i; j++)
+			below += c->stack[j].fn == f->fn;
+		if (f->outer != (below == 0))
+			return NS_EINTERNAL;
+		if (!f->inl) {
+			if (f->prev_attr != attr)
+				return NS_EINTERNAL;
+			attr = f->fn;
+			ool++;
+		}
+	}
+	if (attr != c->attr || c->rsb > ool || c->rsb > c->rsb_depth)
+		return NS_EINTERNAL;
+	uint64_t self = 0;
+	for (int fn = 0; fn < nfn; fn++) {
+		uint32_t on_stack = 0;
+		for (int i = 0; i < c->depth; i++)
+			on_stack += c->stack[i].fn == fn;
+		if (on_stack != c->prof[fn].active)
+			return NS_EINTERNAL;
+		self += c->prof[fn].self;
+	}
+	if (c->now < c->last || c->now < c->start ||
+	    c->now - c->start != self + c->outside + c->ctr[CPU_CTR_idle_cycles] +
+					 (c->now - c->last))
+		return NS_EINTERNAL;
+	for (int i = 0; i < s->tables->nr_sites; i++)
+		if (c->site[i].taken > c->site[i].executed ||
+		    c->site[i].mispredicted > c->site[i].executed)
+			return NS_EINTERNAL;
+	return bpred_check(&c->bp);
+}
+
+int cpu_sys_check(const struct cpu_sys *s)
+{
+	for (int i = 0; i < s->nr_cpus; i++) {
+		if (s->cpu[i].idx != i || s->cpu[i].sys != s)
+			return NS_EINTERNAL;
+		int rc = cpu_check(&s->cpu[i]);
+		if (rc)
+			return rc;
+	}
+	return cache_check(&s->cache);
+}
+
+/* --- export ---------------------------------------------------------- */
+
+static void derive(struct cpu *c)
+{
+	const struct cost_tables *t = c->sys->tables;
+	uint64_t *k = c->ctr;
+	cpu_attribute(c);
+	k[CPU_CTR_cycles] = c->now - c->start;
+	k[CPU_CTR_busy_cycles] = k[CPU_CTR_cycles] - k[CPU_CTR_idle_cycles];
+	k[CPU_CTR_calls] = k[CPU_CTR_inlined_calls] = 0;
+	for (int fn = 0; fn < t->nr_fns; fn++)
+		k[c->fn_inline[fn] ? CPU_CTR_inlined_calls : CPU_CTR_calls] +=
+			c->prof[fn].calls;
+	k[CPU_CTR_branches] = k[CPU_CTR_branches_taken] = 0;
+	k[CPU_CTR_branch_mispredict] = 0;
+	for (int i = 0; i < t->nr_sites; i++) {
+		k[CPU_CTR_branches] += c->site[i].executed;
+		k[CPU_CTR_branches_taken] += c->site[i].taken;
+		k[CPU_CTR_branch_mispredict] += c->site[i].mispredicted;
+	}
+}
+
+uint64_t cpu_counter(struct cpu *c, enum cpu_counter id)
+{
+	derive(c);
+	return (unsigned)id < CPU_NR_COUNTERS ? c->ctr[id] : 0;
+}
+
+/* CPUs selected by cpu_id (-1 = all): [*lo, *hi); NS_ENOENT if unknown. */
+static int select_cpus(struct cpu_sys *s, int cpu_id, int *lo, int *hi)
+{
+	if (cpu_id < 0) {
+		*lo = 0;
+		*hi = s->nr_cpus;
+		return NS_OK;
+	}
+	struct cpu *c = cpu_sys_cpu(s, cpu_id);
+	if (!c)
+		return NS_ENOENT;
+	*lo = c->idx;
+	*hi = c->idx + 1;
+	return NS_OK;
+}
+
+int cpu_sys_profile(struct cpu_sys *s, int cpu_id, cpu_profile_cb cb, void *arg)
+{
+	int lo, hi, rc = select_cpus(s, cpu_id, &lo, &hi);
+	if (rc)
+		return rc;
+	for (int i = lo; i < hi; i++)
+		cpu_attribute(&s->cpu[i]);
+	for (int fn = 0; fn < s->tables->nr_fns; fn++) {
+		struct cpu_profile_row r = {
+			.function = s->tables->fn_names[fn],
+			.inlined = s->layout->fn_inline[fn],
+		};
+		for (int i = lo; i < hi; i++) {
+			const struct cpu_prof *p = &s->cpu[i].prof[fn];
+			r.calls += p->calls;
+			r.self_cycles += p->self;
+			r.total_cycles += p->total;
+		}
+		if (!r.calls)
+			continue;
+		rc = cb(arg, &r);
+		if (rc)
+			return rc;
+	}
+	return NS_OK;
+}
+
+int cpu_sys_branches(struct cpu_sys *s, int cpu_id, cpu_branch_cb cb, void *arg)
+{
+	int lo, hi, rc = select_cpus(s, cpu_id, &lo, &hi);
+	if (rc)
+		return rc;
+	for (int site = 0; site < s->tables->nr_sites; site++) {
+		struct cpu_branch_row r = {
+			.site = s->tables->sites[site]->name,
+			.desc = s->tables->sites[site]->desc,
+		};
+		for (int i = lo; i < hi; i++) {
+			const struct cpu_site_stat *st = &s->cpu[i].site[site];
+			r.executed += st->executed;
+			r.taken += st->taken;
+			r.mispredicted += st->mispredicted;
+		}
+		if (!r.executed)
+			continue;
+		rc = cb(arg, &r);
+		if (rc)
+			return rc;
+	}
+	return NS_OK;
+}
+
+int cpu_sys_counters(struct cpu_sys *s, cpu_counter_cb cb, void *arg)
+{
+	for (int i = 0; i < s->nr_cpus; i++) {
+		struct cpu *c = &s->cpu[i];
+		derive(c);
+		for (int id = 0; id < CPU_NR_COUNTERS; id++) {
+			struct cpu_counter_row r = {
+				.scope = "cpu",
+				.scope_id = c->id,
+				.name = counter_names[id],
+				.value = c->ctr[id],
+			};
+			int rc = cb(arg, &r);
+			if (rc)
+				return rc;
+		}
+	}
+	return NS_OK;
+}

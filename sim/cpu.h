@@ -1,0 +1,378 @@
+/*
+ * cpu — simulated CPUs: the cycle-cost primitives every kernel model calls.
+ *
+ * What it models: the cost side of executing kernel code on one core, as
+ * design.md §5 lays out.  Each CPU owns a cycle counter, a branch predictor
+ * (bpred.h), a return stack buffer, private caches (cache.h) and a shadow
+ * call stack that attributes cycles to modelled functions like `perf
+ * report` (self and total cycles, call counts).  A world's CPUs share a
+ * struct cpu_sys: the cost figures of the machine converted to cycles, the
+ * latency matrices by node, the per-node LLCs and the coherence directory.
+ *
+ * Primitives and what they charge (k = machine cost figures in cycles):
+ *   cpu_call(c, fn)       out of line: call half of k.call_return (the other
+ *                         half at cpu_ret), one RSB push; inlined: nothing.
+ *   cpu_ret(c)            out of line: ret half; + k.mispredict when the
+ *                         return's RSB entry was overwritten (more than
+ *                         k.return_stack calls deeper) — counted rsb_mispredict.
+ *   cpu_branch(c, s, x)   returns x.  k.branch, + k.taken_branch when x is not
+ *                         the layout's fall-through for s, + k.mispredict when
+ *                         the predictor guessed the other direction.
+ *   cpu_work(c, n)        n cycles of straight-line code.
+ *   cpu_mem(c, a, b, n, w) the lines of [a, a+b) through the caches; a line
+ *                         costs l1d/l2/llc latency at the level that hits,
+ *                         DRAM latency from this CPU's node to home node n
+ *                         when all miss, the line-transfer latency from the
+ *                         holder's node for a line dirty in another CPU's
+ *                         cache.  The lines of one access are fetched in
+ *                         parallel: the access costs its slowest line.  Each
+ *                         access is charged its full load-to-use latency (no
+ *                         overlap with other work; right for the pointer
+ *                         chasing of list heads and struct page).  Meant
+ *                         for objects of a few lines: a bulk copy or clear
+ *                         (bandwidth-bound) is charged line by line.
+ *   cpu_atomic(c, a, n)   k.atomic, plus the cost of bringing the line in
+ *                         exclusively when it is not in L1 (a transfer when
+ *                         another CPU wrote it last).
+ *   cpu_lock / cpu_unlock spinlocks (struct cpu_lock): half of
+ *                         k.lock_uncontended each; + a line transfer when
+ *                         another CPU held the lock last; a waiter's clock
+ *                         jumps to the release time (lock_contended,
+ *                         lock_wait_cycles).
+ *   cpu_irq_save/restore, cpu_this_cpu_cmpxchg: the machine's figures.
+ * Nanosecond figures become cycles with k.clock_ghz, rounded to the nearest
+ * cycle once at set-up.
+ *
+ * Profile semantics.  Cycles accrue to the innermost out-of-line function on
+ * the shadow stack (self), as a sampling profiler without --inline sees
+ * them: an inlined function has no self cycles of its own, they belong to
+ * its out-of-line caller.  Every function, inlined or not, gets calls and
+ * total cycles (inclusive, counted once per outermost activation, so
+ * recursion is not double counted — perf's "children").  Call and return
+ * costs belong to the callee.  Cycles with no out-of-line function on the
+ * stack are "outside"; cycles skipped by cpu_advance_to() are "idle".
+ *
+ * Time and locks in a discrete-event run.  CPUs have independent clocks;
+ * the engine runs each event to completion.  A lock is free or held when a
+ * CPU reaches cpu_lock(): if it was released at a time later than this
+ * CPU's clock, this CPU waited for it (contended); if it is still held (a
+ * critical section that spans events) cpu_lock returns CPU_LOCK_BUSY and
+ * the caller re-queues itself after the holder's release.  The order of
+ * acquisition is the order in which the engine runs the events, which is
+ * exact for critical sections simulated inside one event (the allocator
+ * models) except that a CPU whose event starts later but reaches the lock
+ * earlier in simulated time still waits for the one that ran first.
+ *
+ * Invariants (cpu_check()): shadow-stack depth within bounds and balanced
+ * (no overflow or underflow ever happened); per function, the number of
+ * frames on the stack equals its active count and exactly its lowest frame
+ * is its outermost; the attribution target is the innermost out-of-line
+ * frame; the RSB holds no more entries than out-of-line frames; per site,
+ * taken and mispredicted <= executed; and cycles since start = sum of self
+ * cycles + outside + idle + cycles not yet attributed.
+ *
+ * Error policy: set-up returns NS_ERANGE (machine/cost figures the model
+ * cannot use: a CPU without a node, a latency table without points, cache
+ * geometry) or NS_ENOMEM.  The primitives return no status (they run tens of
+ * millions of times per second); a model bug (unbalanced call/ret, stack
+ * overflow) is recorded in counters that cpu_check() reports.
+ */
+#ifndef NUMASIM_CPU_H
+#define NUMASIM_CPU_H
+
+#include <assert.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "bpred.h"
+#include "cache.h"
+#include "cost.h"
+#include "machine.h"
+
+/*
+ * Counters (scope "cpu"): X(name, description).  The first group is
+ * derived at export time from the profile and site tables; the rest are
+ * kept by the primitives.
+ */
+#define CPU_COUNTER_MAP(X)                                                     \
+	X(cycles, "cycles since the CPU started")                              \
+	X(busy_cycles, "cycles minus idle cycles")                             \
+	X(calls, "out-of-line calls")                                          \
+	X(inlined_calls, "calls of inlined functions")                         \
+	X(branches, "conditional branches executed")                           \
+	X(branches_taken, "branches that left the fall-through path")          \
+	X(branch_mispredict, "mispredicted conditional branches")              \
+	X(idle_cycles, "cycles skipped while idle")                            \
+	X(work_cycles, "straight-line work cycles")                            \
+	X(rsb_mispredict, "returns mispredicted after RSB overflow")          \
+	X(mem_accesses, "cache lines accessed")                                \
+	X(mem_stall_cycles, "cycles charged for memory accesses")              \
+	X(l1d_hit, "lines served by L1D")                                      \
+	X(l1d_miss, "lines missing L1D")                                       \
+	X(l2_hit, "lines served by L2")                                        \
+	X(l2_miss, "lines missing L2")                                         \
+	X(llc_hit, "lines served by the node's LLC")                           \
+	X(llc_miss, "lines missing the LLC (DRAM or another CPU's cache)")     \
+	X(mem_local, "lines from DRAM of this CPU's node")                     \
+	X(mem_remote, "lines from DRAM of another node")                       \
+	X(line_transfer, "dirty lines pulled from another CPU's cache")       \
+	X(atomic, "atomic read-modify-writes")                                 \
+	X(lock_acquire, "spinlock acquisitions")                               \
+	X(lock_contended, "acquisitions that waited for a release")            \
+	X(lock_wait_cycles, "cycles spent waiting for spinlocks")              \
+	X(lock_transfer, "lock acquisitions whose line came from another CPU") \
+	X(irq_save, "local_irq_save calls")                                    \
+	X(this_cpu_cmpxchg, "this_cpu_cmpxchg operations")                     \
+	X(stack_overflow, "calls beyond the shadow stack (model bug)")         \
+	X(stack_underflow, "returns without a call (model bug)")
+
+enum cpu_counter {
+#define CPU_COUNTER_ENUM(name, desc) CPU_CTR_##name,
+	CPU_COUNTER_MAP(CPU_COUNTER_ENUM)
+#undef CPU_COUNTER_ENUM
+	CPU_NR_COUNTERS
+};
+const char *cpu_counter_name(enum cpu_counter c);
+const char *cpu_counter_desc(enum cpu_counter c);
+
+/* The machine's cost figures in whole cycles. */
+struct cpu_costs {
+	double clock_ghz;
+	uint32_t call, ret;            /* halves of call_return */
+	uint32_t branch, taken_branch, mispredict;
+	uint32_t return_stack;         /* RSB entries */
+	uint32_t l1d, l2, llc;
+	uint32_t atomic;
+	uint32_t lock, unlock;         /* halves of lock_uncontended */
+	uint32_t irq_save, irq_restore; /* halves of irq_save_restore */
+	uint32_t this_cpu_cmpxchg;
+};
+
+struct cpu_params {
+	struct bpred_params bpred;
+	/* associativity and directory; sizes and line size come from the machine */
+	struct cache_params cache;
+	int stack_depth;               /* shadow call stack capacity */
+};
+void cpu_params_default(struct cpu_params *p);
+
+struct cpu_frame {
+	int32_t fn;
+	int32_t prev_attr;             /* attribution target before this call */
+	uint64_t enter;                /* clock at the call */
+	uint8_t inl, outer;
+};
+
+struct cpu_prof {
+	uint64_t calls, self, total;
+	uint32_t active;               /* frames of this function on the stack */
+};
+
+struct cpu_site_stat {
+	uint64_t executed, taken, mispredicted;
+};
+
+struct cpu_sys;
+
+struct cpu {
+	uint64_t now;                  /* cycle counter */
+	/* hot figures copied from the costs for locality */
+	uint32_t k_branch, k_taken, k_mispredict, k_call, k_ret;
+	const struct cost_site_layout *site_layout;
+	const uint8_t *fn_inline;
+	struct bpred bp;
+	struct cpu_site_stat *site;
+	struct cpu_prof *prof;
+	struct cpu_frame *stack;
+	int depth, max_depth, lost;
+	int32_t attr;                  /* fn receiving self cycles, -1 = outside */
+	uint64_t last;                 /* clock when self cycles were last attributed */
+	uint64_t outside, start;
+	uint32_t rsb, rsb_depth;
+	int id;                        /* machine CPU number */
+	int idx;                       /* index in cpu_sys.cpu[] and the caches */
+	int node, node_pos;            /* node id and its position in the machine */
+	struct cpu_sys *sys;
+	uint64_t ctr[CPU_NR_COUNTERS];
+};
+
+struct cpu_sys {
+	const struct machine *m;
+	const struct cost_tables *tables;
+	const struct cost_layout *layout;
+	struct cpu_costs k;
+	int nr_nodes;
+	uint32_t *mem_lat;             /* [from_pos * nr_nodes + to_pos] cycles */
+	uint32_t *xfer_lat;            /* same shape, cache-line transfers */
+	struct cache_sys cache;
+	int nr_cpus;
+	struct cpu *cpu;               /* [nr_cpus] */
+};
+
+/*
+ * CPUs cpus[0..n-1] (machine CPU numbers) of machine m, with the functions
+ * and sites of t laid out by l (which must cover all of t).  m, t and l
+ * must outlive the system.
+ */
+int cpu_sys_init(struct cpu_sys *s, const struct machine *m,
+		 const struct cost_tables *t, const struct cost_layout *l,
+		 const struct cpu_params *p, const int *cpus, int n);
+void cpu_sys_free(struct cpu_sys *s);
+/* Switch to another layout of the same tables (clears predictor state). */
+int cpu_sys_set_layout(struct cpu_sys *s, const struct cost_layout *l);
+/* CPU by machine CPU number, NULL if not simulated. */
+struct cpu *cpu_sys_cpu(struct cpu_sys *s, int cpu_id);
+int cpu_sys_check(const struct cpu_sys *s);
+int cpu_check(const struct cpu *c);
+
+/* ns -> cycles with the machine's clock (rounded). */
+uint32_t cpu_ns_to_cycles(const struct cpu_costs *k, double ns);
+
+/* --- hot-path primitives ------------------------------------------------ */
+
+static inline void cpu_attribute(struct cpu *c)
+{
+	uint64_t d = c->now - c->last;
+	if (c->attr >= 0)
+		c->prof[c->attr].self += d;
+	else
+		c->outside += d;
+	c->last = c->now;
+}
+
+static inline void cpu_call(struct cpu *c, int fn)
+{
+	assert(fn >= 0 && fn < c->sys->layout->nr_fns);
+	if (c->depth == c->max_depth) {
+		c->lost++;
+		c->ctr[CPU_CTR_stack_overflow]++;
+		return;
+	}
+	struct cpu_frame *f = &c->stack[c->depth++];
+	struct cpu_prof *p = &c->prof[fn];
+	f->fn = fn;
+	f->enter = c->now;
+	f->outer = p->active++ == 0;
+	f->inl = c->fn_inline[fn];
+	p->calls++;
+	if (f->inl)
+		return;
+	cpu_attribute(c);
+	f->prev_attr = c->attr;
+	c->attr = fn;
+	c->rsb += c->rsb < c->rsb_depth;
+	c->now += c->k_call;
+}
+
+static inline void cpu_ret(struct cpu *c)
+{
+	if (c->lost) {
+		c->lost--;
+		return;
+	}
+	if (c->depth == 0) {
+		c->ctr[CPU_CTR_stack_underflow]++;
+		return;
+	}
+	struct cpu_frame *f = &c->stack[--c->depth];
+	if (!f->inl) {
+		c->now += c->k_ret;
+		if (c->rsb) {
+			c->rsb--;
+		} else {
+			c->now += c->k_mispredict;
+			c->ctr[CPU_CTR_rsb_mispredict]++;
+		}
+		cpu_attribute(c);
+		c->attr = f->prev_attr;
+	}
+	struct cpu_prof *p = &c->prof[f->fn];
+	p->active--;
+	if (f->outer)
+		p->total += c->now - f->enter;
+}
+
+static inline bool cpu_branch(struct cpu *c, int site, bool cond)
+{
+	assert(site >= 0 && site < c->sys->layout->nr_sites);
+	const struct cost_site_layout *sl = &c->site_layout[site];
+	unsigned taken = (unsigned)cond ^ sl->fallthrough;
+	unsigned miss = bpred_predict_update(&c->bp, site, sl->static_taken, taken) ^ taken;
+	struct cpu_site_stat *st = &c->site[site];
+	c->now += c->k_branch + taken * c->k_taken + miss * c->k_mispredict;
+	st->executed++;
+	st->taken += taken;
+	st->mispredicted += miss;
+	return cond;
+}
+
+static inline void cpu_work(struct cpu *c, uint32_t cycles)
+{
+	c->now += cycles;
+	c->ctr[CPU_CTR_work_cycles] += cycles;
+}
+
+/* Memory access; returns the cycles charged. */
+uint32_t cpu_mem(struct cpu *c, uint64_t addr, uint32_t bytes, int node, bool write);
+/* Locked read-modify-write of the line at addr (home node id); returns cycles. */
+uint32_t cpu_atomic(struct cpu *c, uint64_t addr, int node);
+void cpu_irq_save(struct cpu *c);
+void cpu_irq_restore(struct cpu *c);
+void cpu_this_cpu_cmpxchg(struct cpu *c);
+/* Idle until time t (no-op if the clock is already there). */
+void cpu_advance_to(struct cpu *c, uint64_t t);
+
+/* A spinlock as the cost model sees it. */
+struct cpu_lock {
+	int holder;                    /* cpu idx holding it, -1 = free */
+	int last;                      /* cpu idx that held it last, -1 = never */
+	uint64_t free_at;              /* clock of the last release */
+	uint64_t acquisitions, contended, wait_cycles;
+};
+#define CPU_LOCK_BUSY 1                /* held across events: retry later */
+
+void cpu_lock_init(struct cpu_lock *l);
+/* NS_OK (acquired), CPU_LOCK_BUSY, or NS_EINTERNAL (this CPU holds it). */
+int cpu_lock(struct cpu *c, struct cpu_lock *l);
+/* NS_OK, or NS_EINTERNAL when this CPU does not hold it. */
+int cpu_unlock(struct cpu *c, struct cpu_lock *l);
+
+/* --- export ------------------------------------------------------------- */
+
+/* One row of table profile(run_id, function, calls, self_cycles, total_cycles). */
+struct cpu_profile_row {
+	const char *function;
+	bool inlined;
+	uint64_t calls, self_cycles, total_cycles;
+};
+/* One row of table branches(run_id, site, executed, taken, mispredicted). */
+struct cpu_branch_row {
+	const char *site, *desc;
+	uint64_t executed, taken, mispredicted;
+};
+/* One row of table counters(run_id, scope, scope_id, name, value). */
+struct cpu_counter_row {
+	const char *scope;             /* "cpu" */
+	int scope_id;                  /* machine CPU number */
+	const char *name;
+	uint64_t value;
+};
+/* Callbacks return NS_OK to continue; any other value stops and is returned. */
+typedef int (*cpu_profile_cb)(void *arg, const struct cpu_profile_row *r);
+typedef int (*cpu_branch_cb)(void *arg, const struct cpu_branch_row *r);
+typedef int (*cpu_counter_cb)(void *arg, const struct cpu_counter_row *r);
+
+/*
+ * Rows summed over all CPUs (cpu_id < 0) or for one machine CPU number, in
+ * id order, skipping functions never called and sites never executed.
+ * Cycles still pending for frames on the stack are attributed first;
+ * functions still active contribute no total yet.
+ */
+int cpu_sys_profile(struct cpu_sys *s, int cpu_id, cpu_profile_cb cb, void *arg);
+int cpu_sys_branches(struct cpu_sys *s, int cpu_id, cpu_branch_cb cb, void *arg);
+/* Every counter of every CPU (derived counters brought up to date). */
+int cpu_sys_counters(struct cpu_sys *s, cpu_counter_cb cb, void *arg);
+/* Update derived counters of c and return one value. */
+uint64_t cpu_counter(struct cpu *c, enum cpu_counter id);
+
+#endif

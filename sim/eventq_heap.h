@@ -1,0 +1,262 @@
+/*
+ * eventq_heap — the d-ary min-heap behind eventq, written once as a
+ * header template so that eventq.c and bench/bench_eventq.c instantiate the
+ * same code with different arities (no copy to drift out of sync).
+ *
+ * This is a private header of the eventq module: only eventq.c and the
+ * benchmark include it.  Before including it, define
+ *
+ *     EVQ_D       the arity (2, 4, 8, ...), a compile-time constant;
+ *     EVQ_FN(x)   a macro that prefixes x into a unique identifier,
+ *                 e.g.  #define EVQ_FN(x) heap4_##x
+ *
+ * and it defines `struct EVQ_FN(heap)` plus static functions EVQ_FN(init),
+ * EVQ_FN(fini), EVQ_FN(push), EVQ_FN(pop), EVQ_FN(peek), EVQ_FN(size) and
+ * EVQ_FN(check); it #undefs both
+ * parameters at the end so it can be included again with another arity.
+ *
+ * Layout: entries a[0..n) with the root at a[0] and the children of a[i] at
+ * a[D*i+1 .. D*i+D].  Sifting moves a hole instead of swapping, so each
+ * level costs one 24-byte copy.  Refilling the root uses the "bottom-up"
+ * variant (Floyd, Wegener): the hole walks down along the first-ordered
+ * children all the way to a leaf without comparing against the entry being
+ * placed, which then rises from there.  In a discrete-event simulation that
+ * entry (the last one, or a newly scheduled event) is usually among the
+ * latest, so it belongs near the bottom and the walk saves one comparison
+ * per level against the textbook sift-down.  The children of a full node
+ * are compared in a branch-free tournament, since heap comparisons are
+ * coin flips a branch predictor cannot learn.
+ *
+ * Pop leaves the root vacant (`hole`) and the next push fills it from the
+ * root; any other operation first refills it with the last entry.  An
+ * event loop pops one event and pushes about one, so it pays one walk per
+ * event instead of a walk plus two rises.
+ */
+#include <stdlib.h>
+
+#include "diag.h"
+#include "eventq.h"
+
+#if !defined(EVQ_D) || !defined(EVQ_FN)
+#error "define EVQ_D and EVQ_FN before including eventq_heap.h"
+#endif
+_Static_assert(EVQ_D == 2 || EVQ_D == 4 || EVQ_D == 8, "arity must be 2, 4 or 8");
+
+struct EVQ_FN(heap) {
+	struct event *a;
+	size_t n, cap;     /* a[0..n) in use (a[0] vacant while hole) */
+	uint64_t next_seq;
+	int hole;          /* the root was popped and not refilled yet */
+};
+
+static inline int EVQ_FN(before)(const struct event *x, const struct event *y)
+{
+	/* One 128-bit compare (cmp + sbb, no branch): heap comparisons are coin
+	 * flips a branch predictor cannot learn. */
+	__extension__ typedef unsigned __int128 u128;
+	u128 kx = (u128)x->time << 64 | x->seq, ky = (u128)y->time << 64 | y->seq;
+	return kx < ky;
+}
+
+static int EVQ_FN(init)(struct EVQ_FN(heap) *h, size_t cap)
+{
+	h->n = 0;
+	h->next_seq = 0;
+	h->hole = 0;
+	h->cap = cap ? cap : 16;
+	h->a = malloc(h->cap * sizeof *h->a);
+	return h->a ? NS_OK : NS_ENOMEM;
+}
+
+static void EVQ_FN(fini)(struct EVQ_FN(heap) *h)
+{
+	free(h->a);
+	h->a = NULL;
+	h->n = h->cap = 0;
+}
+
+/* Place e at hole i or above it, moving parents that order after e down. */
+static inline void EVQ_FN(sift_up)(struct event *a, size_t i, struct event e)
+{
+	while (i > 0) {
+		size_t p = (i - 1) / EVQ_D;
+		if (!EVQ_FN(before)(&e, &a[p]))
+			break;
+		a[i] = a[p];
+		i = p;
+	}
+	a[i] = e;
+}
+
+/* a if !take else b, computed with a mask so no branch is emitted. */
+static inline size_t EVQ_FN(pick)(size_t a, size_t b, int take)
+{
+	return a ^ ((a ^ b) & ((size_t)0 - (size_t)take));
+}
+
+/* The first-ordered of a[x] and a[y], without a branch. */
+static inline size_t EVQ_FN(first)(const struct event *a, size_t x, size_t y)
+{
+	return EVQ_FN(pick)(x, y, EVQ_FN(before)(&a[y], &a[x]));
+}
+
+/*
+ * The first-ordered of the D entries a[c..c+D): a pairwise tournament of
+ * fixed shape, so the comparisons of one round are independent and the
+ * dependency chain is log2(D) selects long rather than D-1.
+ */
+static inline size_t EVQ_FN(first_of_d)(const struct event *a, size_t c)
+{
+	if (EVQ_D == 2)
+		return EVQ_FN(first)(a, c, c + 1);
+	size_t w01 = EVQ_FN(first)(a, c, c + 1), w23 = EVQ_FN(first)(a, c + 2, c + 3);
+	size_t w03 = EVQ_FN(first)(a, w01, w23);
+	if (EVQ_D == 4)
+		return w03;
+	size_t w45 = EVQ_FN(first)(a, c + 4, c + 5), w67 = EVQ_FN(first)(a, c + 6, c + 7);
+	return EVQ_FN(first)(a, w03, EVQ_FN(first)(a, w45, w67));
+}
+
+/*
+ * Index of the first-ordered child of i among the children below n.  A node
+ * with all D children runs the branch-free tournament; only the one node
+ * with a partial set of children takes the general loop.
+ */
+static inline size_t EVQ_FN(min_child)(const struct event *a, size_t i, size_t n)
+{
+	size_t c = EVQ_D * i + 1, best = c;
+	if (c + EVQ_D <= n)
+		return EVQ_FN(first_of_d)(a, c);
+	for (c++; c < n; c++)
+		best = EVQ_FN(first)(a, best, c);
+	return best;
+}
+
+static int EVQ_FN(grow)(struct EVQ_FN(heap) *h)
+{
+	size_t cap = h->cap * 2;
+	if (cap < h->cap || cap > SIZE_MAX / sizeof *h->a)
+		return NS_ENOMEM;
+	struct event *a = realloc(h->a, cap * sizeof *a);
+	if (!a)
+		return NS_ENOMEM;
+	h->a = a;
+	h->cap = cap;
+	return NS_OK;
+}
+
+/*
+ * One branch-free step of a rise: if e orders before the parent of hole i,
+ * the parent moves down into the hole and the hole moves up; otherwise e
+ * is stored at i and i stays, so a repeated step is a no-op.
+ */
+static inline size_t EVQ_FN(rise_step)(struct event *a, size_t i, const struct event *e)
+{
+	size_t p = (i - (i > 0)) / EVQ_D;
+	int up = (i > 0) & EVQ_FN(before)(e, &a[p]);
+	a[i] = *(up ? &a[p] : e);
+	return EVQ_FN(pick)(i, p, up);
+}
+
+/*
+ * Move the hole at the root down to a leaf along the first-ordered
+ * children, then let e rise from there into its place.  Whether e rises
+ * one level is a coin flip in a hold workload, so the first two levels
+ * use branch-free steps; the loop after them rarely iterates.
+ */
+static inline void EVQ_FN(fill_root)(struct event *a, size_t n, struct event e)
+{
+	size_t i = 0;
+	while (EVQ_D * i + 1 < n) {
+		size_t c = EVQ_FN(min_child)(a, i, n);
+		a[i] = a[c];
+		i = c;
+	}
+	i = EVQ_FN(rise_step)(a, i, &e);
+	i = EVQ_FN(rise_step)(a, i, &e);
+	EVQ_FN(sift_up)(a, i, e);
+}
+
+/* Refill a root hole with the last entry (the textbook pop's second half). */
+static inline void EVQ_FN(settle)(struct EVQ_FN(heap) *h)
+{
+	if (!h->hole)
+		return;
+	h->hole = 0;
+	size_t n = --h->n;
+	if (n > 0)
+		EVQ_FN(fill_root)(h->a, n, h->a[n]);
+}
+
+static inline int EVQ_FN(push)(struct EVQ_FN(heap) *h, uint64_t time,
+			       uint32_t type, uint32_t arg)
+{
+	struct event e = {.time = time, .seq = h->next_seq, .type = type, .arg = arg};
+	if (h->hole) {
+		/* A pop left the root vacant: the new event fills it directly. */
+		h->hole = 0;
+		h->next_seq++;
+		EVQ_FN(fill_root)(h->a, h->n, e);
+		return NS_OK;
+	}
+	if (h->n == h->cap) {
+		int rc = EVQ_FN(grow)(h);
+		if (rc != NS_OK)
+			return rc;
+	}
+	h->next_seq++;
+	EVQ_FN(sift_up)(h->a, h->n++, e);
+	return NS_OK;
+}
+
+/*
+ * Take the root and leave its slot vacant: in an event loop the handler
+ * usually pushes next, and that push fills the hole with one pass from the
+ * root (pop + push cost one pass down and a short rise, not a pass down and
+ * two rises).  Any other operation settles the hole first.
+ */
+static inline int EVQ_FN(pop)(struct EVQ_FN(heap) *h, struct event *out)
+{
+	EVQ_FN(settle)(h);
+	if (h->n == 0)
+		return NS_ENOENT;
+	*out = h->a[0];
+	if (h->n == 1)
+		h->n = 0;
+	else
+		h->hole = 1;
+	return NS_OK;
+}
+
+static inline int EVQ_FN(peek)(struct EVQ_FN(heap) *h, struct event *out)
+{
+	EVQ_FN(settle)(h);
+	if (h->n == 0)
+		return NS_ENOENT;
+	*out = h->a[0];
+	return NS_OK;
+}
+
+static inline size_t EVQ_FN(size)(const struct EVQ_FN(heap) *h)
+{
+	return h->n - (size_t)h->hole;
+}
+
+static int EVQ_FN(check)(const struct EVQ_FN(heap) *h)
+{
+	if (!h->a || h->n > h->cap || (h->hole && h->n < 2))
+		return NS_EINTERNAL;
+	for (size_t i = 0; i < h->n; i++) {
+		size_t p = (i - 1) / EVQ_D;
+		if (h->hole && i == 0)
+			continue; /* vacant */
+		if (h->a[i].seq >= h->next_seq)
+			return NS_EINTERNAL;
+		if (i > 0 && !(h->hole && p == 0) && EVQ_FN(before)(&h->a[i], &h->a[p]))
+			return NS_EINTERNAL;
+	}
+	return NS_OK;
+}
+
+#undef EVQ_D
+#undef EVQ_FN

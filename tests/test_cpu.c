@@ -1,0 +1,502 @@
+/*
+ * Tests for sim/cpu: hand-worked cycle totals on the fixture machine
+ * (tests/cost_fixture.h: call 2 + ret 2, branch 1, taken 2, mispredict 14,
+ * RSB 16, L1 4, L2 14, LLC 40, DRAM 160/280, transfer 90/220 cycles).
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <math.h>
+#include <string.h>
+
+#include "cost_fixture.h"
+#include "cpu.h"
+#include "diag.h"
+
+struct world {
+	struct machine m;
+	struct cost_tables t;
+	struct cost_layout l;
+	struct cpu_sys s;
+};
+
+static int setup_with(void **state, const struct cpu_params *p)
+{
+	struct world *w = calloc(1, sizeof *w);
+	fix_machine(&w->m);
+	if (fix_tables(&w->t) || cost_layout_init(&w->l, &w->t, "test"))
+		return -1;
+	int cpus[] = {0, 1, 2, 3};
+	if (cpu_sys_init(&w->s, &w->m, &w->t, &w->l, p, cpus, 4))
+		return -1;
+	*state = w;
+	return 0;
+}
+
+static int setup(void **state)
+{
+	struct cpu_params p;
+	cpu_params_default(&p);
+	return setup_with(state, &p);
+}
+
+static int teardown(void **state)
+{
+	struct world *w = *state;
+	assert_int_equal(cpu_sys_check(&w->s), NS_OK);
+	cpu_sys_free(&w->s);
+	cost_layout_free(&w->l);
+	cost_tables_free(&w->t);
+	fix_machine_free(&w->m);
+	free(w);
+	return 0;
+}
+
+static void test_costs_converted(void **state)
+{
+	struct world *w = *state;
+	const struct cpu_costs *k = &w->s.k;
+	assert_int_equal(k->call, 2);
+	assert_int_equal(k->ret, 2);
+	assert_int_equal(k->lock + k->unlock, 28);
+	assert_int_equal(k->irq_save + k->irq_restore, 36);
+	assert_int_equal(w->s.mem_lat[0 * 2 + 0], 160);
+	assert_int_equal(w->s.mem_lat[0 * 2 + 1], 280);
+	assert_int_equal(w->s.xfer_lat[1 * 2 + 1], 90);
+	assert_int_equal(w->s.xfer_lat[1 * 2 + 0], 220);
+	/* interpolation and proportional extrapolation (machine-format.md) */
+	assert_true(fabs(machine_latency_ns(fix_mem_lat, 2, 16) - (80 + 60.0 * 6 / 11)) < 1e-9);
+	assert_true(fabs(machine_latency_ns(fix_mem_lat, 2, 32) - 140.0 * 32 / 21) < 1e-9);
+	assert_true(fabs(machine_latency_ns(fix_mem_lat, 2, 10) - 80) < 1e-9);
+	assert_int_equal(cpu_ns_to_cycles(k, 10.3), 21);
+	assert_ptr_equal(cpu_sys_cpu(&w->s, 2), &w->s.cpu[2]);
+	assert_null(cpu_sys_cpu(&w->s, 9));
+	assert_int_equal(w->s.cpu[3].node, 1);
+}
+
+/* leaf_fn: two branches, T1 falls through (predicted), T2 taken + mispredicted */
+static void leaf(struct cpu *c)
+{
+	cpu_call(c, FIX_FN_leaf_fn);
+	cpu_branch(c, FIX_SITE_T1, true);
+	cpu_branch(c, FIX_SITE_T2, false);
+	cpu_ret(c);
+}
+
+static void test_call_two_branches_out_of_line(void **state)
+{
+	struct world *w = *state;
+	struct cpu *c = &w->s.cpu[0];
+	leaf(c);
+	/* call 2 + T1 1 + T2 (1 + taken 2 + mispredict 14) + ret 2 */
+	assert_int_equal(c->now, 22);
+	assert_int_equal(c->prof[FIX_FN_leaf_fn].calls, 1);
+	assert_int_equal(c->prof[FIX_FN_leaf_fn].self, 22);
+	assert_int_equal(c->prof[FIX_FN_leaf_fn].total, 22);
+	assert_int_equal(c->site[FIX_SITE_T2].executed, 1);
+	assert_int_equal(c->site[FIX_SITE_T2].taken, 1);
+	assert_int_equal(c->site[FIX_SITE_T2].mispredicted, 1);
+	assert_int_equal(c->site[FIX_SITE_T1].taken, 0);
+	assert_int_equal(c->site[FIX_SITE_T1].mispredicted, 0);
+	/* second time T2 is still taken (layout) but now predicted: 1 + 2 */
+	leaf(c);
+	assert_int_equal(c->now, 22 + 2 + 1 + 3 + 2);
+	assert_int_equal(cpu_check(c), NS_OK);
+}
+
+static void test_call_two_branches_inlined(void **state)
+{
+	struct world *w = *state;
+	assert_int_equal(cost_layout_set_fn(&w->l, FIX_FN_leaf_fn, true), NS_OK);
+	assert_int_equal(cpu_sys_set_layout(&w->s, &w->l), NS_OK);
+	struct cpu *c = &w->s.cpu[0];
+	leaf(c);
+	assert_int_equal(c->now, 18); /* no call/ret */
+	assert_int_equal(c->prof[FIX_FN_leaf_fn].calls, 1);
+	assert_int_equal(c->prof[FIX_FN_leaf_fn].self, 0);
+	assert_int_equal(c->prof[FIX_FN_leaf_fn].total, 18);
+	/* inside an out-of-line caller the inlined cycles are the caller's */
+	cpu_call(c, FIX_FN_outer_fn);
+	leaf(c);
+	cpu_ret(c);
+	assert_int_equal(c->now, 18 + 2 + (1 + 3) + 2);
+	assert_int_equal(cpu_counter(c, CPU_CTR_inlined_calls), 2);
+	assert_int_equal(cpu_counter(c, CPU_CTR_calls), 1);
+	assert_int_equal(c->prof[FIX_FN_outer_fn].self, 8);
+	assert_int_equal(c->outside, 18);
+	assert_int_equal(cpu_check(c), NS_OK);
+}
+
+static void test_hint_layout(void **state)
+{
+	struct world *w = *state;
+	/* unlikely(err): err == false falls through and is predicted cold */
+	assert_int_equal(cost_layout_set_site(&w->l, FIX_SITE_T3, COST_HINT_UNLIKELY,
+					      COST_FT_HINTED), NS_OK);
+	/* likely(more) but laid out with more == false falling through */
+	assert_int_equal(cost_layout_set_site(&w->l, FIX_SITE_T4, COST_HINT_LIKELY, 0), NS_OK);
+	assert_int_equal(cpu_sys_set_layout(&w->s, &w->l), NS_OK);
+	struct cpu *c = &w->s.cpu[1];
+	assert_false(cpu_branch(c, FIX_SITE_T3, false));
+	assert_int_equal(c->now, 1);
+	assert_true(cpu_branch(c, FIX_SITE_T4, true)); /* taken, predicted */
+	assert_int_equal(c->now, 1 + 3);
+	cpu_branch(c, FIX_SITE_T3, true);              /* taken, mispredicted */
+	assert_int_equal(c->now, 4 + 17);
+}
+
+static void test_predictor_in_cpu(void **state)
+{
+	struct world *w = *state;
+	struct cpu *c = &w->s.cpu[0];
+	/* always true at a site whose fall-through is false: 1 cold mispredict */
+	assert_int_equal(cost_layout_set_site(&w->l, FIX_SITE_T1, COST_HINT_NONE, 0), NS_OK);
+	assert_int_equal(cpu_sys_set_layout(&w->s, &w->l), NS_OK);
+	for (int i = 0; i < 1000; i++)
+		cpu_branch(c, FIX_SITE_T1, true);
+	assert_int_equal(c->site[FIX_SITE_T1].mispredicted, 1);
+	assert_int_equal(c->site[FIX_SITE_T1].taken, 1000);
+	assert_int_equal(c->now, 1000 * 3 + 14);
+	/* alternating with per-site counters: all but the first mispredict */
+	for (int i = 0; i < 100; i++)
+		cpu_branch(c, FIX_SITE_T2, i % 2 == 0);
+	assert_int_equal(c->site[FIX_SITE_T2].mispredicted, 99);
+	/* predictor state is per CPU */
+	cpu_branch(&w->s.cpu[1], FIX_SITE_T1, true);
+	assert_int_equal(w->s.cpu[1].site[FIX_SITE_T1].mispredicted, 1);
+}
+
+static void test_gshare_in_cpu(void **state)
+{
+	(void)state;
+	struct cpu_params p;
+	cpu_params_default(&p);
+	p.bpred.mode = BPRED_GSHARE;
+	p.bpred.table_bits = 12;
+	p.bpred.history_bits = 8;
+	void *st;
+	assert_int_equal(setup_with(&st, &p), 0);
+	struct world *w = st;
+	struct cpu *c = &w->s.cpu[0];
+	for (int i = 0; i < 200; i++)
+		cpu_branch(c, FIX_SITE_T2, i % 2);
+	uint64_t warm = c->site[FIX_SITE_T2].mispredicted;
+	assert_true(warm < 20);
+	for (int i = 0; i < 1000; i++)
+		cpu_branch(c, FIX_SITE_T2, i % 2);
+	assert_int_equal(c->site[FIX_SITE_T2].mispredicted, warm);
+	teardown(&st);
+}
+
+static void nest(struct cpu *c, int depth)
+{
+	cpu_call(c, FIX_FN_rec_fn);
+	if (depth > 1)
+		nest(c, depth - 1);
+	cpu_ret(c);
+}
+
+static void test_rsb_overflow(void **state)
+{
+	struct world *w = *state;
+	struct cpu *c = &w->s.cpu[0];
+	nest(c, 16);
+	assert_int_equal(c->ctr[CPU_CTR_rsb_mispredict], 0);
+	assert_int_equal(c->now, 16 * 4);
+	nest(c, 17);
+	/* the outermost return's entry was overwritten by the 17th call */
+	assert_int_equal(c->ctr[CPU_CTR_rsb_mispredict], 1);
+	assert_int_equal(c->now, 16 * 4 + 17 * 4 + 14);
+	nest(c, 20);
+	assert_int_equal(c->ctr[CPU_CTR_rsb_mispredict], 1 + 4);
+	/* recursion: one function, calls counted each time, total once */
+	assert_int_equal(c->prof[FIX_FN_rec_fn].calls, 16 + 17 + 20);
+	assert_int_equal(c->prof[FIX_FN_rec_fn].total, c->now);
+	assert_int_equal(c->prof[FIX_FN_rec_fn].self, c->now);
+	/* inlined calls use no RSB entries */
+	cost_layout_set_fn(&w->l, FIX_FN_helper_fn, true);
+	assert_int_equal(cpu_sys_set_layout(&w->s, &w->l), NS_OK);
+	uint64_t before = c->ctr[CPU_CTR_rsb_mispredict];
+	cpu_call(c, FIX_FN_helper_fn);
+	nest(c, 16);
+	cpu_ret(c);
+	assert_int_equal(c->ctr[CPU_CTR_rsb_mispredict], before);
+	assert_int_equal(cpu_check(c), NS_OK);
+}
+
+static void test_profile_nested_recursive(void **state)
+{
+	struct world *w = *state;
+	struct cpu *c = &w->s.cpu[2];
+	cpu_work(c, 7);                       /* outside */
+	cpu_call(c, FIX_FN_outer_fn);         /* +2 outer */
+	cpu_work(c, 5);                       /* outer */
+	cpu_call(c, FIX_FN_leaf_fn);          /* +2 leaf */
+	cpu_work(c, 10);
+	assert_int_equal(cpu_check(c), NS_OK); /* mid-flight */
+	cpu_ret(c);                           /* +2 leaf */
+	cpu_work(c, 3);
+	cpu_ret(c);                           /* +2 outer */
+	assert_int_equal(c->prof[FIX_FN_outer_fn].self, 12);
+	assert_int_equal(c->prof[FIX_FN_outer_fn].total, 26);
+	assert_int_equal(c->prof[FIX_FN_leaf_fn].self, 14);
+	assert_int_equal(c->prof[FIX_FN_leaf_fn].total, 14);
+	assert_int_equal(c->outside, 7);
+	/* mutual recursion outer -> rec -> outer -> rec: totals not doubled */
+	uint64_t t0 = c->now;
+	cpu_call(c, FIX_FN_outer_fn);
+	cpu_work(c, 1);
+	cpu_call(c, FIX_FN_rec_fn);
+	cpu_work(c, 1);
+	cpu_call(c, FIX_FN_outer_fn);
+	cpu_work(c, 1);
+	cpu_call(c, FIX_FN_rec_fn);
+	cpu_work(c, 1);
+	assert_int_equal(c->prof[FIX_FN_outer_fn].active, 2);
+	assert_int_equal(cpu_check(c), NS_OK);
+	cpu_ret(c);
+	cpu_ret(c);
+	cpu_ret(c);
+	cpu_ret(c);
+	uint64_t span = c->now - t0;           /* 4 x (2 + 1 + 2) */
+	assert_int_equal(span, 20);
+	assert_int_equal(c->prof[FIX_FN_outer_fn].total, 26 + 20);
+	assert_int_equal(c->prof[FIX_FN_rec_fn].total, 15); /* from its first call */
+	assert_int_equal(c->prof[FIX_FN_outer_fn].self, 12 + 10);
+	assert_int_equal(c->prof[FIX_FN_rec_fn].self, 10);
+	assert_int_equal(c->prof[FIX_FN_outer_fn].calls, 3);
+	/* idle time is neither self nor outside */
+	cpu_advance_to(c, c->now + 1000);
+	assert_int_equal(cpu_counter(c, CPU_CTR_idle_cycles), 1000);
+	assert_int_equal(cpu_counter(c, CPU_CTR_busy_cycles), 7 + 26 + 20);
+	assert_int_equal(cpu_check(c), NS_OK);
+}
+
+static void test_unbalanced_detected(void **state)
+{
+	struct world *w = *state;
+	struct cpu *c = &w->s.cpu[3];
+	cpu_ret(c);
+	assert_int_equal(cpu_check(c), NS_EINTERNAL);
+	c->ctr[CPU_CTR_stack_underflow] = 0;
+	/* overflowing the shadow stack is recorded and stays balanced */
+	for (int i = 0; i < c->max_depth + 3; i++)
+		cpu_call(c, FIX_FN_rec_fn);
+	assert_int_equal(c->lost, 3);
+	for (int i = 0; i < c->max_depth + 3; i++)
+		cpu_ret(c);
+	assert_int_equal(c->depth, 0);
+	assert_int_equal(cpu_check(c), NS_EINTERNAL);
+	c->ctr[CPU_CTR_stack_overflow] = 0;
+	assert_int_equal(cpu_check(c), NS_OK);
+	/* a broken cycle identity is caught */
+	c->outside += 1;
+	assert_int_equal(cpu_check(c), NS_EINTERNAL);
+	c->outside -= 1;
+}
+
+static void test_memory_latency(void **state)
+{
+	struct world *w = *state;
+	struct cpu *c0 = &w->s.cpu[0], *c2 = &w->s.cpu[2];
+	struct cache_as as;
+	cache_as_init(&as);
+	uint64_t a0, a1;
+	assert_int_equal(cache_as_alloc(&as, 0, 4096, 64, &a0), NS_OK);
+	assert_int_equal(cache_as_alloc(&as, 1, 4096, 64, &a1), NS_OK);
+	assert_int_equal(cpu_mem(c0, a0, 8, 0, false), 160);     /* local DRAM */
+	assert_int_equal(cpu_mem(c0, a1, 8, 1, false), 280);     /* remote DRAM */
+	assert_int_equal(cpu_mem(c0, a1, 8, 1, false), 4);       /* L1 */
+	assert_int_equal(cpu_mem(c2, a1 + 64, 8, 1, false), 160); /* local for node 1 */
+	assert_int_equal(c0->now, 160 + 280 + 4);
+	assert_int_equal(c0->ctr[CPU_CTR_mem_local], 1);
+	assert_int_equal(c0->ctr[CPU_CTR_mem_remote], 1);
+	assert_int_equal(c0->ctr[CPU_CTR_l1d_hit], 1);
+	/* CPU 1 shares node 0's LLC */
+	assert_int_equal(cpu_mem(&w->s.cpu[1], a1, 8, 1, false), 40);
+	/* an access spanning two lines costs its slowest line */
+	assert_int_equal(cpu_mem(c0, a0 + 60, 8, 0, false), 160);
+	assert_int_equal(c0->ctr[CPU_CTR_mem_accesses], 5);
+	/* a line written by CPU 2 (node 1) is pulled from its cache */
+	assert_int_equal(cpu_mem(c2, a0 + 1024, 8, 0, true), 280);
+	assert_int_equal(cpu_mem(c0, a0 + 1024, 8, 0, false), 220);
+	assert_int_equal(c0->ctr[CPU_CTR_line_transfer], 1);
+	/* atomics: L1 hit costs the atomic only, a remote writer adds a transfer */
+	assert_int_equal(cpu_atomic(c0, a0, 0), 20);
+	assert_int_equal(cpu_atomic(&w->s.cpu[1], a0, 0), 20 + 90);
+	assert_int_equal(cpu_atomic(c2, a0, 0), 20 + 220);
+	assert_int_equal(c2->ctr[CPU_CTR_atomic], 1);
+	cpu_irq_save(c0);
+	cpu_irq_restore(c0);
+	cpu_this_cpu_cmpxchg(c0);
+	assert_int_equal(c0->now, 160 + 280 + 4 + 160 + 220 + 20 + 36 + 9);
+}
+
+static void test_walk_counts_through_cpu(void **state)
+{
+	struct world *w = *state;
+	struct cpu *c = &w->s.cpu[0];
+	struct cache_as as;
+	cache_as_init(&as);
+	uint64_t buf;
+	/* 64 KiB: bigger than L1 (32 KiB), smaller than L2 (256 KiB) */
+	assert_int_equal(cache_as_alloc(&as, 0, 65536, 4096, &buf), NS_OK);
+	for (int pass = 0; pass < 3; pass++)
+		for (uint64_t off = 0; off < 65536; off += 64)
+			cpu_mem(c, buf + off, 64, 0, false);
+	assert_int_equal(cpu_counter(c, CPU_CTR_mem_local), 1024);
+	assert_int_equal(cpu_counter(c, CPU_CTR_l1d_miss), 3 * 1024);
+	assert_int_equal(cpu_counter(c, CPU_CTR_l2_hit), 2 * 1024);
+	assert_int_equal(cpu_counter(c, CPU_CTR_l1d_hit), 0);
+	assert_int_equal(c->now, 1024 * 160 + 2 * 1024 * 14);
+}
+
+static void test_lock_contention(void **state)
+{
+	struct world *w = *state;
+	struct cpu *a = &w->s.cpu[0], *b = &w->s.cpu[2], *a2 = &w->s.cpu[1];
+	struct cpu_lock l;
+	cpu_lock_init(&l);
+	assert_int_equal(cpu_lock(a, &l), NS_OK);    /* uncontended: 14 */
+	assert_int_equal(a->now, 14);
+	assert_int_equal(cpu_lock(a, &l), NS_EINTERNAL);
+	assert_int_equal(cpu_lock(b, &l), CPU_LOCK_BUSY);
+	assert_int_equal(cpu_unlock(b, &l), NS_EINTERNAL);
+	cpu_work(a, 100);
+	assert_int_equal(cpu_unlock(a, &l), NS_OK);  /* released at 128 */
+	assert_int_equal(l.free_at, 128);
+	cpu_advance_to(b, 50);
+	assert_int_equal(cpu_lock(b, &l), NS_OK);
+	/* waits 78 to the release, pulls the line from node 0 (220), locks (14) */
+	assert_int_equal(b->now, 128 + 220 + 14);
+	assert_int_equal(b->ctr[CPU_CTR_lock_contended], 1);
+	assert_int_equal(b->ctr[CPU_CTR_lock_wait_cycles], 78);
+	assert_int_equal(b->ctr[CPU_CTR_lock_transfer], 1);
+	assert_int_equal(cpu_unlock(b, &l), NS_OK);  /* free at 376 */
+	/* a CPU of node 1's neighbour arrives after the release: no wait, transfer */
+	cpu_advance_to(a2, 1000);
+	assert_int_equal(cpu_lock(a2, &l), NS_OK);
+	assert_int_equal(a2->now, 1000 + 220 + 14);
+	assert_int_equal(a2->ctr[CPU_CTR_lock_contended], 0);
+	assert_int_equal(cpu_unlock(a2, &l), NS_OK);
+	/* the same CPU again: uncontended, no transfer */
+	assert_int_equal(cpu_lock(a2, &l), NS_OK);
+	assert_int_equal(a2->now, 1000 + 220 + 14 + 14 + 14);
+	assert_int_equal(cpu_unlock(a2, &l), NS_OK);
+	assert_int_equal(l.acquisitions, 4);
+	assert_int_equal(l.contended, 1);
+}
+
+struct collect {
+	int rows;
+	uint64_t sum;
+	char last[64];
+};
+
+static int prof_cb(void *arg, const struct cpu_profile_row *r)
+{
+	struct collect *c = arg;
+	c->rows++;
+	c->sum += r->self_cycles;
+	strncpy(c->last, r->function, sizeof c->last - 1);
+	return NS_OK;
+}
+
+static int br_cb(void *arg, const struct cpu_branch_row *r)
+{
+	struct collect *c = arg;
+	c->rows++;
+	c->sum += r->mispredicted;
+	strncpy(c->last, r->site, sizeof c->last - 1);
+	return NS_OK;
+}
+
+static int ctr_cb(void *arg, const struct cpu_counter_row *r)
+{
+	struct collect *c = arg;
+	c->rows++;
+	if (strcmp(r->name, "l1d_miss") == 0 && r->scope_id == 2)
+		c->sum += r->value;
+	assert_string_equal(r->scope, "cpu");
+	return c->rows == 1000 ? NS_EIO : NS_OK;
+}
+
+static void test_export(void **state)
+{
+	struct world *w = *state;
+	leaf(&w->s.cpu[0]);
+	leaf(&w->s.cpu[2]);
+	cpu_call(&w->s.cpu[2], FIX_FN_outer_fn);
+	cpu_work(&w->s.cpu[2], 9);
+	cpu_mem(&w->s.cpu[2], 2ull << 40, 8, 1, false);
+	struct collect c = {0};
+	assert_int_equal(cpu_sys_profile(&w->s, -1, prof_cb, &c), NS_OK);
+	/* leaf (2 CPUs) and outer (still active: self so far, no total) */
+	assert_int_equal(c.rows, 2);
+	assert_int_equal(c.sum, 22 + 22 + 2 + 9 + 160);
+	assert_string_equal(c.last, "leaf_fn"); /* id order */
+	memset(&c, 0, sizeof c);
+	assert_int_equal(cpu_sys_profile(&w->s, 0, prof_cb, &c), NS_OK);
+	assert_int_equal(c.rows, 1);
+	assert_int_equal(cpu_sys_profile(&w->s, 42, prof_cb, &c), NS_ENOENT);
+	memset(&c, 0, sizeof c);
+	assert_int_equal(cpu_sys_branches(&w->s, -1, br_cb, &c), NS_OK);
+	assert_int_equal(c.rows, 2);
+	assert_int_equal(c.sum, 2);
+	assert_string_equal(c.last, "T2");
+	memset(&c, 0, sizeof c);
+	assert_int_equal(cpu_sys_counters(&w->s, ctr_cb, &c), NS_OK);
+	assert_int_equal(c.rows, 4 * CPU_NR_COUNTERS);
+	assert_int_equal(c.sum, 1);
+	assert_string_equal(cpu_counter_name(CPU_CTR_lock_contended), "lock_contended");
+	assert_int_equal(cpu_counter(&w->s.cpu[2], CPU_CTR_branches), 2);
+	assert_int_equal(cpu_counter(&w->s.cpu[2], CPU_CTR_cycles), 22 + 2 + 9 + 160);
+	cpu_ret(&w->s.cpu[2]);
+}
+
+static void test_bad_setup(void **state)
+{
+	struct world *w = *state;
+	struct cpu_params p;
+	cpu_params_default(&p);
+	struct cpu_sys s;
+	int bad[] = {7};
+	assert_int_equal(cpu_sys_init(&s, &w->m, &w->t, &w->l, &p, bad, 1), NS_ERANGE);
+	int dup[] = {1, 1};
+	assert_int_equal(cpu_sys_init(&s, &w->m, &w->t, &w->l, &p, dup, 2), NS_ERANGE);
+	int ok[] = {1};
+	w->m.costs.nr_line_transfer = 0;
+	assert_int_equal(cpu_sys_init(&s, &w->m, &w->t, &w->l, &p, ok, 1), NS_ERANGE);
+	w->m.costs.nr_line_transfer = 2;
+	w->m.costs.line_size.value = 48;
+	assert_int_equal(cpu_sys_init(&s, &w->m, &w->t, &w->l, &p, ok, 1), NS_ERANGE);
+	w->m.costs.line_size.value = 64;
+	assert_int_equal(cpu_sys_init(&s, &w->m, &w->t, &w->l, &p, ok, 1), NS_OK);
+	assert_int_equal(cpu_sys_check(&s), NS_OK);
+	cpu_sys_free(&s);
+}
+
+#define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		T(test_costs_converted),
+		T(test_call_two_branches_out_of_line),
+		T(test_call_two_branches_inlined),
+		T(test_hint_layout),
+		T(test_predictor_in_cpu),
+		cmocka_unit_test(test_gshare_in_cpu),
+		T(test_rsb_overflow),
+		T(test_profile_nested_recursive),
+		T(test_unbalanced_detected),
+		T(test_memory_latency),
+		T(test_walk_counts_through_cpu),
+		T(test_lock_contention),
+		T(test_export),
+		T(test_bad_setup),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
