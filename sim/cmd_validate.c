@@ -94,8 +94,9 @@ static int report_machine(const char *name, const char *buf, size_t len,
 	rc = machine_check(m, d);
 	if (rc == NS_OK && !quiet) {
 		format_gib(machine_mem_pages(m) * m->page_size, gib, sizeof gib);
-		printf("%s: ok (machine %s: %d nodes, %d CPUs, %s GiB)\n", name,
-		       m->name, m->nr_nodes, m->nr_cpus, gib);
+		printf("%s: ok (machine %s: %d node%s, %d CPU%s, %s GiB)\n", name,
+		       m->name, m->nr_nodes, m->nr_nodes == 1 ? "" : "s",
+		       m->nr_cpus, m->nr_cpus == 1 ? "" : "s", gib);
 	}
 	machine_free(m);
 	return rc;
