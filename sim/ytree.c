@@ -390,7 +390,7 @@ static int on_scalar(struct builder *b, const yaml_event_t *ev)
 	if (memchr(val, '\0', len))
 		return mark_err(b, ev->start_mark,
 				"NUL characters are not allowed in YAML scalars");
-	struct ynode *n;
+	struct ynode *n = NULL;
 	if ((rc = new_node(b, YNODE_SCALAR, ev, &n)) != NS_OK)
 		return rc;
 	char *s = arena_strdup(b->t->arena, val, len);
@@ -432,7 +432,7 @@ static int on_start(struct builder *b, const yaml_event_t *ev, enum ynode_kind k
 				"YAML nesting deeper than %d levels",
 				b->lim->max_depth < YTREE_MAX_DEPTH ? b->lim->max_depth
 								    : YTREE_MAX_DEPTH);
-	struct ynode *n;
+	struct ynode *n = NULL;
 	if ((rc = new_node(b, kind, ev, &n)) != NS_OK)
 		return rc;
 	struct frame *f = &b->stack[b->depth++];
