@@ -1,0 +1,133 @@
+/*
+ * pagealloc — the Linux v4.6/v4.7 page allocator around commit 682a3385
+ * ("mm, page_alloc: inline the fast path of the zonelist iterator"):
+ * zones, buddy free lists, per-cpu page lists, watermarks, the fair zone
+ * allocation policy, the zonelist iterator in both forms, and the order-0
+ * fast paths of alloc_pages() and __free_pages(), charged to the cycle-cost
+ * model (sim/cpu.h) at the numbered sites of
+ * ../shared/reference/zonelist-and-page-alloc.md §7 (A01..A52, F01..F14).
+ *
+ * Variants (data, design §4.2): PRE = v4.6 + series patches 1-4 (the
+ * seed's parent, benchmark label statinline-v1r20); POST = PRE + 682a3385
+ * (optiter-v1r20).  The model is one code path with the diff's switches.
+ *
+ * This header is the contract between the model and its callers (the
+ * workloads in scenarios/, the run command, tests).  Internals live in
+ * pagealloc.c (and its helper modules).
+ *
+ * Error policy: set-up returns NS_ERANGE / NS_EINPUT (with a diag message)
+ * for configurations the model cannot represent, NS_ENOMEM on allocation
+ * failure.  Allocation failure of the simulated kernel is not an error: the
+ * page pointer is NULL (and counted).  pa_check() returns NS_EINTERNAL
+ * when an invariant is broken (a model bug).
+ */
+#ifndef NUMASIM_PAGEALLOC_H
+#define NUMASIM_PAGEALLOC_H
+
+#include <stdint.h>
+
+#include "cost.h"
+#include "cpu.h"
+#include "diag.h"
+#include "machine.h"
+#include "zonelist.h"
+
+/* GFP bits (v4.6 include/linux/gfp.h values). */
+#define PA_GFP_DMA 0x01u
+#define PA_GFP_HIGHMEM 0x02u
+#define PA_GFP_DMA32 0x04u
+#define PA_GFP_MOVABLE 0x08u
+#define PA_GFP_RECLAIMABLE 0x10u
+#define PA_GFP_HIGH 0x20u
+#define PA_GFP_IO 0x40u
+#define PA_GFP_FS 0x80u
+#define PA_GFP_COLD 0x100u
+#define PA_GFP_NOWARN 0x200u
+#define PA_GFP_ZERO 0x8000u
+#define PA_GFP_HARDWALL 0x20000u
+#define PA_GFP_THISNODE 0x40000u
+#define PA_GFP_ATOMIC 0x80000u
+#define PA_GFP_DIRECT_RECLAIM 0x400000u
+#define PA_GFP_KSWAPD_RECLAIM 0x2000000u
+#define PA_GFP_KERNEL (PA_GFP_DIRECT_RECLAIM | PA_GFP_KSWAPD_RECLAIM | PA_GFP_IO | PA_GFP_FS)
+
+/* Parse "GFP_KERNEL", "GFP_KERNEL|__GFP_NOWARN", "GFP_ATOMIC", ... */
+int pa_gfp_parse(const char *s, uint32_t *gfp);
+
+enum pa_iter_variant {
+	PA_ITER_PRE,   /* "pre-682a3385": out-of-line next_zones_zonelist always */
+	PA_ITER_POST,  /* "682a3385": inline fast path, __next_zones_zonelist otherwise */
+};
+const char *pa_iter_name(enum pa_iter_variant v);
+int pa_iter_parse(const char *s);   /* -1 if unknown */
+
+struct pa_config {
+	enum pa_iter_variant iter;
+	struct zonelist_opts zl;        /* how the zonelists are built */
+	int cpusets_enabled;            /* a non-root cpuset exists (static key on) */
+	int nr_mems_allowed;            /* current->mems_allowed: node ids; */
+	int mems_allowed[MACHINE_MAX_NODES]; /* 0 entries = all memory nodes */
+	uint32_t min_free_kbytes;       /* 0 = computed as init_per_zone_wmark_min */
+	uint32_t watermark_scale_factor;/* default 10 */
+	int thp_min_free;               /* apply set_recommended_min_free_kbytes */
+	uint32_t percpu_pagelist_fraction; /* 0 = zone_batchsize() */
+	/* per-pagealloc cost parameters (documented estimates, identical for
+	 * both variants) are internal to the model; see docs/pagealloc-model.md */
+};
+void pa_config_default(struct pa_config *c);
+
+struct pa_world;
+struct pa_page;                     /* opaque handle of a struct page */
+
+/*
+ * Register the model's functions and sites in t (once per table set), and
+ * fill a layout for the variant (inlining of next_zones_zonelist, the
+ * likely/unlikely hints of the sites).
+ */
+int pa_register(struct cost_tables *t, int *fn_base, int *site_base);
+int pa_layout(struct cost_layout *l, const struct cost_tables *t,
+	      int fn_base, int site_base, enum pa_iter_variant v);
+
+/*
+ * A page allocator over machine m for CPUs of s (built over tables that
+ * pa_register() filled).  m and s must outlive the world.
+ */
+int pa_world_create(const struct machine *m, const struct pa_config *cfg,
+		    struct cpu_sys *s, int fn_base, int site_base,
+		    struct pa_world **out, struct diag *d);
+void pa_world_destroy(struct pa_world *w);
+
+/* alloc_pages(gfp, order) on CPU c with the default mempolicy
+ * (alloc_pages_current).  Returns NULL when the simulated kernel fails. */
+struct pa_page *pa_alloc_pages(struct pa_world *w, struct cpu *c, uint32_t gfp,
+			       unsigned int order);
+/* __free_pages(page, order) on CPU c. */
+void pa_free_pages(struct pa_world *w, struct cpu *c, struct pa_page *page,
+		   unsigned int order);
+
+/* The page's pfn and node (for workloads and traces). */
+uint64_t pa_page_pfn(const struct pa_world *w, const struct pa_page *p);
+int pa_page_node(const struct pa_world *w, const struct pa_page *p);
+
+/*
+ * Invariants: per zone, free pages in the buddy + pages on pcp lists +
+ * allocated pages = managed pages; free lists well-formed (each block
+ * aligned, of its order, buddy-free flags consistent, no two free buddies
+ * of the same order left unmerged); pcp counts match list lengths;
+ * NR_FREE_PAGES matches the buddy.
+ */
+int pa_check(const struct pa_world *w, struct diag *d);
+
+/*
+ * Counters with kernel names (vmstat: pgalloc_dma, pgalloc_dma32,
+ * pgalloc_normal, pgalloc_movable, pgfree, nr_free_pages, ...; numastat:
+ * numa_hit, numa_miss, numa_foreign, local_node, other_node; model
+ * events: pcp_refill, pcp_drain, zone_fair_depleted, ...).  The callback is
+ * called once per (scope, scope id, name, value); scope is "zone" with id
+ * "NODE/ZONE" (e.g. "0/Normal") or "node" with the node id.
+ */
+typedef int (*pa_counter_fn)(void *arg, const char *scope, const char *scope_id,
+			     const char *name, int64_t value);
+int pa_counters(const struct pa_world *w, pa_counter_fn fn, void *arg);
+
+#endif
