@@ -1,17 +1,19 @@
 /*
- * bench_eventq — event-queue throughput: binary vs 4-ary vs 8-ary heap.
+ * bench_eventq — event-queue throughput: binary vs 4-ary vs 8-ary heap vs
+ * radix heap.
  *
- * Instantiates sim/eventq_heap.h three times (the same code eventq.c uses)
- * and runs the classic "hold" workload on each: fill the queue with Q
+ * Instantiates sim/eventq_heap.h three times (the same code eventq.c uses),
+ * includes the radix heap of sim/eventq_radix.h, and runs the classic
+ * "hold" workload on each: fill the queue with Q
  * events, then repeat {pop the first event, push one at its time + an
  * exponential delay} for OPS operations.  That is the queue's access pattern
  * under PHOLD and under the workloads, where each handled event schedules
  * about one more.  Delays come from a precomputed table (mean 1000 ticks) so
  * the figures measure the heap, not the random number generator.
  *
- * Every arity must pop exactly the same (time, seq) sequence, because
+ * Every variant must pop exactly the same (time, seq) sequence, because
  * (time, seq) is a total order; the benchmark hashes the popped sequence and
- * exits 1 if the hashes differ or a heap fails its invariant check.  With
+ * exits 1 if the hashes differ or a queue fails its invariant check.  With
  * --smoke it runs tiny sizes only, as a correctness test.
  *
  * usage: bench_eventq [--ops N] [--repeat R] [--smoke]
@@ -70,8 +72,8 @@ static uint64_t mix(uint64_t h, const struct event *e)
 }
 
 /*
- * One hold run per arity, generated from a macro so the three loops are
- * the same source; each calls its own inlined push/pop.
+ * One hold run per variant, generated from a macro so the loops are the
+ * same source; each calls its own inlined push/pop.
  */
 #define DEFINE_HOLD(P)                                                         \
 	static struct hold_result P##_hold(const uint64_t *delay, size_t q,    \
