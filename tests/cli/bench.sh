@@ -4,14 +4,7 @@
 # (exit 2, nothing on stdout, "numasim bench...: error:" on stderr).
 set -u
 
-NUMASIM=${NUMASIM:?NUMASIM must name the numasim binary}
-fails=0
-checks=0
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-
-ok() { checks=$((checks + 1)); }
-bad() { checks=$((checks + 1)); fails=$((fails + 1)); echo "FAIL: $*"; }
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 # run_err NAME ARGS...: must exit 2 with empty stdout and an error on stderr
 run_err() {
@@ -63,5 +56,4 @@ run_err zero-repeat phold --repeat 0
 run_err huge-lps phold --lps 99999999999999999999
 run_err too-many-pending phold --lps 10000000 --population 100000
 
-echo "$checks checks, $fails failed"
-[ $fails -eq 0 ]
+finish

@@ -7,19 +7,11 @@
 # stdout), usage errors and determinism.
 set -u
 
-NUMASIM=${NUMASIM:?NUMASIM must name the numasim binary}
-SRC=${NUMASIM_SRC:?NUMASIM_SRC must name the source root}
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 FX=$SRC/tests/fixtures/numactl
 SYS=$SRC/tests/fixtures/sysfs
-fails=0
-checks=0
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 
-command -v jq >/dev/null || { echo "SKIP: jq not installed"; exit 77; }
-
-ok() { checks=$((checks + 1)); }
-bad() { checks=$((checks + 1)); fails=$((fails + 1)); echo "FAIL: $*"; }
+need_jq
 
 # What a numactl fixture says, as JSON {ids, cpus, pages, distance},
 # read with awk independently of the C parser.
@@ -187,5 +179,4 @@ else bad "-o OUT created on error"; fi
 
 "$NUMASIM" import --help | grep -q '^usage: numasim import numactl' && ok || bad "--help"
 
-echo "$checks checks, $fails failed"
-[ "$fails" -eq 0 ]
+finish

@@ -4,18 +4,10 @@
 # stdin, and usage/input errors (exit 2, nothing on stdout).
 set -u
 
-NUMASIM=${NUMASIM:?NUMASIM must name the numasim binary}
-SRC=${NUMASIM_SRC:?NUMASIM_SRC must name the source root}
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 M=$SRC/tests/machines
-fails=0
-checks=0
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 
-command -v jq >/dev/null || { echo "SKIP: jq not installed"; exit 77; }
-
-ok() { checks=$((checks + 1)); }
-bad() { checks=$((checks + 1)); fails=$((fails + 1)); echo "FAIL: $*"; }
+need_jq
 
 # expect_line FILE LINE: the exact line must occur in FILE
 expect_line() {
@@ -191,5 +183,4 @@ run_err "no online node" --x86-boot "$tmp/tiny.yaml"
 "$NUMASIM" topology --help >"$tmp/out" && grep -q "^usage: numasim topology" "$tmp/out" && ok || bad "--help"
 "$NUMASIM" help topology >"$tmp/out" && grep -q "free" "$tmp/out" && ok || bad "help topology"
 
-echo "$checks checks, $fails failed"
-[ "$fails" -eq 0 ]
+finish

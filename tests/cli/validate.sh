@@ -4,17 +4,9 @@
 # (every file still checked, exit 2), unknown kinds, missing files, usage.
 set -u
 
-NUMASIM=${NUMASIM:?NUMASIM must name the numasim binary}
-SRC=${NUMASIM_SRC:?NUMASIM_SRC must name the source root}
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 M=$SRC/tests/machines
 B=$SRC/tests/bad/machines
-fails=0
-checks=0
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-
-ok() { checks=$((checks + 1)); }
-bad() { checks=$((checks + 1)); fails=$((fails + 1)); echo "FAIL: $*"; }
 
 # run EXPECTED_RC ARGS...: run validate, check the exit status
 run() {
@@ -98,5 +90,4 @@ grep -q "^usage: numasim validate" "$tmp/out" && ok || bad "--help"
 	bad "numasim help validate"
 "$NUMASIM" --help | grep -q "^  validate " && ok || bad "validate missing from numasim --help"
 
-echo "$checks checks, $fails failed"
-[ $fails -eq 0 ]
+finish
