@@ -1,9 +1,10 @@
 /*
  * bench_eventq — event-queue throughput: binary vs 4-ary vs 8-ary heap vs
- * radix heap.
+ * radix heap vs ladder queue.
  *
- * Instantiates sim/eventq_heap.h three times (the same code eventq.c uses),
- * includes the radix heap of sim/eventq_radix.h, and runs the classic
+ * Instantiates sim/eventq_heap.h three times, includes the radix heap of
+ * sim/eventq_radix.h and the ladder queue of sim/eventq_ladder.h (the same
+ * code eventq.c uses), and runs the classic
  * "hold" workload on each: fill the queue with Q
  * events, then repeat {pop the first event, push one at its time + an
  * exponential delay} for OPS operations.  That is the queue's access pattern
@@ -39,6 +40,7 @@
 #define EVQ_FN(x) heap8_##x
 #include "eventq_heap.h"
 
+#include "eventq_ladder.h"
 #include "eventq_radix.h"
 
 #define DELAYS 65536 /* power of two: index by mask */
@@ -108,6 +110,7 @@ DEFINE_HOLD(heap2)
 DEFINE_HOLD(heap4)
 DEFINE_HOLD(heap8)
 DEFINE_HOLD(rdx)
+DEFINE_HOLD(lq)
 
 typedef struct hold_result (*hold_fn)(const uint64_t *, size_t, uint64_t);
 
@@ -119,6 +122,7 @@ static const struct {
 	{"4-ary", heap4_hold},
 	{"8-ary", heap8_hold},
 	{"radix", rdx_hold},
+	{"ladder", lq_hold},
 };
 #define NR_VARIANTS (sizeof variants / sizeof variants[0])
 
@@ -198,7 +202,7 @@ int main(int argc, char **argv)
 				rate[k] = (double)ops / r.seconds / 1e6;
 			}
 			if (!r.ok || (v > 0 && r.hash != ref_hash)) {
-				fprintf(stderr, "\nbench_eventq: %s heap failed at queue size %zu\n",
+				fprintf(stderr, "\nbench_eventq: %s queue failed at queue size %zu\n",
 					variants[v].name, q);
 				status = 1;
 				continue;

@@ -43,13 +43,24 @@
 #define PA_GFP_FS 0x80u
 #define PA_GFP_COLD 0x100u
 #define PA_GFP_NOWARN 0x200u
+#define PA_GFP_REPEAT 0x400u
+#define PA_GFP_NOFAIL 0x800u
+#define PA_GFP_NORETRY 0x1000u
+#define PA_GFP_MEMALLOC 0x2000u
+#define PA_GFP_COMP 0x4000u
 #define PA_GFP_ZERO 0x8000u
+#define PA_GFP_NOMEMALLOC 0x10000u
 #define PA_GFP_HARDWALL 0x20000u
 #define PA_GFP_THISNODE 0x40000u
 #define PA_GFP_ATOMIC 0x80000u
 #define PA_GFP_DIRECT_RECLAIM 0x400000u
+#define PA_GFP_OTHER_NODE 0x800000u
+#define PA_GFP_WRITE 0x1000000u
 #define PA_GFP_KSWAPD_RECLAIM 0x2000000u
 #define PA_GFP_KERNEL (PA_GFP_DIRECT_RECLAIM | PA_GFP_KSWAPD_RECLAIM | PA_GFP_IO | PA_GFP_FS)
+#define PA_GFP_USER (PA_GFP_KERNEL | PA_GFP_HARDWALL)
+#define PA_GFP_GFP_ATOMIC (PA_GFP_HIGH | PA_GFP_ATOMIC | PA_GFP_KSWAPD_RECLAIM) /* GFP_ATOMIC */
+#define PA_GFP_HIGHUSER_MOVABLE (PA_GFP_USER | PA_GFP_HIGHMEM | PA_GFP_MOVABLE)
 
 /* Parse "GFP_KERNEL", "GFP_KERNEL|__GFP_NOWARN", "GFP_ATOMIC", ... */
 int pa_gfp_parse(const char *s, uint32_t *gfp);
@@ -71,6 +82,10 @@ struct pa_config {
 	uint32_t watermark_scale_factor;/* default 10 */
 	int thp_min_free;               /* apply set_recommended_min_free_kbytes */
 	uint32_t percpu_pagelist_fraction; /* 0 = zone_batchsize() */
+	uint32_t zone_reclaim_mode;     /* vm.zone_reclaim_mode; only 0 is modelled */
+	/* synthetic address space shared with other models of the same
+	 * world (NULL: the page allocator uses a private one) */
+	struct cache_as *as;
 	/* per-pagealloc cost parameters (documented estimates, identical for
 	 * both variants) are internal to the model; see docs/pagealloc-model.md */
 };
@@ -105,6 +120,20 @@ struct pa_page *pa_alloc_pages(struct pa_world *w, struct cpu *c, uint32_t gfp,
 void pa_free_pages(struct pa_world *w, struct cpu *c, struct pa_page *page,
 		   unsigned int order);
 
+/* drain_local_pages(NULL) on CPU c: every zone's pcp lists of this CPU
+ * go back to the buddy lists (free_pcppages_bulk under zone->lock). */
+void pa_drain_local_pages(struct pa_world *w, struct cpu *c);
+
+/*
+ * for_each_zone_zonelist_nodemask() over node's zonelist (kind) with
+ * high_zoneidx, as the variant's iterator does it on CPU c (costs charged):
+ * nodemask NULL or current->mems_allowed (use_mems_allowed).  Writes up to
+ * max zones as (node id, zone type) and returns how many the walk visited.
+ */
+int pa_zonelist_walk(struct pa_world *w, struct cpu *c, int node, enum zonelist_kind kind,
+		     enum zone_type high, int use_mems_allowed, int *nodes,
+		     enum zone_type *types, int max);
+
 /* The page's pfn and node (for workloads and traces). */
 uint64_t pa_page_pfn(const struct pa_world *w, const struct pa_page *p);
 int pa_page_node(const struct pa_world *w, const struct pa_page *p);
@@ -117,6 +146,34 @@ int pa_page_node(const struct pa_world *w, const struct pa_page *p);
  * NR_FREE_PAGES matches the buddy.
  */
 int pa_check(const struct pa_world *w, struct diag *d);
+
+/*
+ * Introspection for tests, reports and workloads: one zone's state (node
+ * id, zone type) as seen by CPU cpu_id's per-cpu pageset (cpu_id < 0: the
+ * first simulated CPU).  NS_ENOENT if the zone or CPU is not modelled.
+ * Walks the zone's free lists (O(free blocks)).
+ */
+#define PA_MAX_ORDER 11
+#define PA_NR_MIGRATETYPES 6    /* UNMOVABLE MOVABLE RECLAIMABLE HIGHATOMIC CMA ISOLATE */
+struct pa_zone_info {
+	uint64_t start_pfn, managed;
+	int64_t watermark[3];           /* MIN, LOW, HIGH */
+	int64_t lowmem_reserve[NR_ZONE_TYPES];
+	int64_t nr_free_pages;          /* NR_FREE_PAGES: atomic + per-cpu deltas */
+	int64_t nr_free_pages_atomic;   /* zone_page_state(): what the allocator reads */
+	int64_t alloc_batch;            /* NR_ALLOC_BATCH: atomic + per-cpu deltas */
+	int fair_depleted;              /* ZONE_FAIR_DEPLETED */
+	uint64_t nr_free[PA_MAX_ORDER]; /* free_area[o].nr_free */
+	uint64_t nr_free_mt[PA_MAX_ORDER][PA_NR_MIGRATETYPES]; /* list lengths */
+	uint64_t allocated;             /* pages handed out and not freed */
+	int pcp_count, pcp_high, pcp_batch; /* this CPU's pageset */
+	int pcp_list[3];                /* per pcp migratetype */
+	int stat_threshold;
+};
+int pa_zone_get_info(const struct pa_world *w, int node, enum zone_type t, int cpu_id,
+		     struct pa_zone_info *out);
+/* min_free_kbytes the world computed (or was given). */
+uint32_t pa_min_free_kbytes(const struct pa_world *w);
 
 /*
  * Counters with kernel names (vmstat: pgalloc_dma, pgalloc_dma32,

@@ -28,6 +28,8 @@ int cmd_validate(int argc, char **argv);
 int cmd_topology(int argc, char **argv);
 int cmd_import(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
+int cmd_run(int argc, char **argv);
+int cmd_report(int argc, char **argv);
 
 /* Print "numasim CMD: error: <fmt>" and the usage line; returns 2. */
 int cli_usage_error(const char *cmd, const char *usage, const char *fmt, ...)

@@ -14,6 +14,7 @@
 #include "cli.h"
 #include "diag.h"
 #include "eventq.h"
+#include "pagealloc_bench.h"
 #include "phold.h"
 
 #define BENCH_USAGE "numasim bench BENCHMARK [OPTIONS] | numasim bench --help"
@@ -33,6 +34,7 @@ static int bench_phold(int argc, char **argv);
 static const struct bench benches[] = {
 	/* name     function      summary */
 	{"phold", bench_phold, "PHOLD event-loop throughput (event queue + GSL streams)"},
+	{"pagealloc", pagealloc_bench_main, "page allocator model: order-0 alloc+free pairs/s, full costs"},
 };
 
 #define NR_BENCHES (sizeof benches / sizeof benches[0])
@@ -133,9 +135,9 @@ static int phold_report(const struct phold_params *p, const struct phold_result 
 	printf("# Running 'phold' benchmark:\n"
 	       "# %" PRIu32 " LPs x %" PRIu32 " initial events, %" PRIu64
 	       " events per run, seed %" PRIu64 ", %lld run%s\n"
-	       "# engine: %u-ary heap event queue, GSL taus2 stream\n\n",
+	       "# engine: %s for events, GSL taus2 stream\n\n",
 	       p->lps, p->population, p->events, p->seed, repeat, repeat == 1 ? "" : "s",
-	       eventq_arity());
+	       eventq_kind());
 	if (repeat > 1) {
 		printf("  %4s %10s %10s %12s %12s\n", "run", "host s", "cpu s",
 		       "M events/s", "M ev/cpu-s");

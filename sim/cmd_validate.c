@@ -1,9 +1,12 @@
 /*
- * validate — `numasim validate [--quiet] FILE...`: check machine files and
- * cost profiles (docs/machine-format.md) without running anything.
+ * validate — `numasim validate [--quiet] FILE...`: check machine files, cost
+ * profiles (docs/machine-format.md) and scenarios (docs/scenario-format.md)
+ * without running anything.
  *
- * The kind of each file is decided by its top-level keys: `nodes` makes a
- * machine file, `costs` without `nodes` a cost profile; anything else is
+ * The kind of each file is decided by its top-level keys: `workload` makes
+ * a scenario (its machine is loaded and every point's world built once, so
+ * validate accepts what `numasim run` accepts), `nodes` a machine file,
+ * `costs` without `nodes` a cost profile; anything else is
  * refused as an unknown kind.  Each file is then loaded by its loader, so
  * validate accepts exactly what the simulator accepts.  Every file is
  * checked even after a bad one; good files print one "ok" line on stdout,
@@ -18,6 +21,8 @@
 #include "cli.h"
 #include "diag.h"
 #include "machine.h"
+#include "run.h"
+#include "scenario.h"
 #include "ytree.h"
 
 static const char usage_line[] = "numasim validate [--quiet] FILE...";
@@ -25,13 +30,15 @@ static const char usage_line[] = "numasim validate [--quiet] FILE...";
 static void print_help(void)
 {
 	printf("usage: %s\n\n"
-	       "Checks machine files and cost profiles (docs/machine-format.md).\n"
-	       "A file with a top-level 'nodes' key is a machine file; one with "
-	       "'costs'\nand no 'nodes' is a cost profile.  '-' reads standard "
-	       "input.\n\n"
+	       "Checks machine files and cost profiles (docs/machine-format.md)\n"
+	       "and scenarios (docs/scenario-format.md).  A file with a top-level\n"
+	       "'workload' key is a scenario (its machine file is checked too);\n"
+	       "one with 'nodes' a machine file; one with 'costs' and no 'nodes' a\n"
+	       "cost profile.  '-' reads standard input.\n\n"
 	       "For each good file prints\n"
 	       "  FILE: ok (machine NAME: N nodes, M CPUs, X GiB)\n"
 	       "  FILE: ok (cost profile NAME)\n"
+	       "  FILE: ok (scenario NAME: machine M, P points x R repetitions = N runs)\n"
 	       "on standard output; for a bad one its first error as\n"
 	       "  FILE:LINE:COL: error: MESSAGE\n"
 	       "on standard error.\n\n"
@@ -42,7 +49,7 @@ static void print_help(void)
 	       usage_line);
 }
 
-enum file_kind { KIND_MACHINE, KIND_COSTS };
+enum file_kind { KIND_MACHINE, KIND_COSTS, KIND_SCENARIO };
 
 static int classify(const char *name, const char *buf, size_t len,
 		    enum file_kind *kind, struct diag *d)
@@ -56,6 +63,8 @@ static int classify(const char *name, const char *buf, size_t len,
 	if (root->kind != YNODE_MAP) {
 		ynode_describe(root, desc, sizeof desc);
 		rc = ytree_error(t, root, d, "top level must be a mapping, got %s", desc);
+	} else if (scenario_is_scenario_root(root)) {
+		*kind = KIND_SCENARIO;
 	} else if (ynode_map_get(root, "nodes")) {
 		*kind = KIND_MACHINE;
 	} else if (ynode_map_get(root, "costs")) {
@@ -116,6 +125,24 @@ static int report_costs(const char *name, const char *buf, size_t len,
 	return rc;
 }
 
+static int report_scenario(const char *name, const char *buf, size_t len,
+			   int quiet, struct diag *d)
+{
+	struct scenario *s;
+	int rc = scenario_load_buf(name, buf, len, &s, d);
+	if (rc)
+		return rc;
+	rc = run_preflight(s, d);
+	if (rc == NS_OK && !quiet)
+		printf("%s: ok (scenario %s: machine %s, %d point%s x %lld "
+		       "repetition%s = %lld run%s)\n", name, s->name, s->machine->name,
+		       s->nr_points, s->nr_points == 1 ? "" : "s", s->repetitions,
+		       s->repetitions == 1 ? "" : "s", scenario_nr_runs(s),
+		       scenario_nr_runs(s) == 1 ? "" : "s");
+	scenario_free(s);
+	return rc;
+}
+
 /* Validate one file; returns its process exit status (0, 1 or 2). */
 static int validate_one(const char *path, int quiet)
 {
@@ -130,7 +157,9 @@ static int validate_one(const char *path, int quiet)
 	rc = ytree_read_file(path, &buf, &len, &d);
 	if (rc == NS_OK)
 		rc = classify(name, buf, len, &kind, &d);
-	if (rc == NS_OK)
+	if (rc == NS_OK && kind == KIND_SCENARIO)
+		rc = report_scenario(name, buf, len, quiet, &d);
+	else if (rc == NS_OK)
 		rc = kind == KIND_MACHINE ? report_machine(name, buf, len, quiet, &d)
 					  : report_costs(name, buf, len, quiet, &d);
 	free(buf);

@@ -31,9 +31,11 @@ static const struct cli_command commands[] = {
 	/* name        function        summary */
 	{"version", cmd_version, "print the version and the libraries it was built with"},
 	{"bench", cmd_bench, "measure the simulator's own speed (phold, ...)"},
-	{"validate", cmd_validate, "check machine and cost profile files"},
+	{"validate", cmd_validate, "check machine, cost profile and scenario files"},
 	{"topology", cmd_topology, "print a machine's nodes, distances and zonelists"},
 	{"import", cmd_import, "make a machine file from numactl output or sysfs"},
+	{"run", cmd_run, "run a scenario and store its results"},
+	{"report", cmd_report, "print profile, branches and tables of a results database"},
 };
 
 #define NR_COMMANDS (sizeof commands / sizeof commands[0])

@@ -62,9 +62,13 @@ run 2 "$tmp/x.yaml"
 same "$tmp/err" "$tmp/x.yaml:8:30: error: zone size '99999999999TiB' overflows 64 bits"
 
 # unknown kind, missing file, directory
-printf 'workload: pagealloc\n' >"$tmp/s.yaml"
+printf 'workloads: pagealloc\n' >"$tmp/s.yaml"
 run 2 "$tmp/s.yaml"
 same "$tmp/err" "$tmp/s.yaml:1:1: error: unknown file kind: a machine file has a 'nodes' key, a cost profile has 'costs' and no 'nodes'"
+# a 'workload' key makes a scenario (docs/scenario-format.md)
+printf 'workload: pagealloc\n' >"$tmp/s.yaml"
+run 2 "$tmp/s.yaml"
+same "$tmp/err" "$tmp/s.yaml:1:1: error: missing required key 'name' in scenario file"
 run 2 "$tmp/does-not-exist.yaml"
 same "$tmp/err" "$tmp/does-not-exist.yaml: error: cannot open: No such file or directory"
 run 2 "$tmp"

@@ -1,0 +1,77 @@
+/*
+ * wl_pagealloc — the mmtests "pagealloc" microbenchmark as a workload
+ * (shared/reference/pagealloc-bench.md §2: stap-scripts/pagealloc-micro.stp
+ * and ExtractPagealloc.pm of mmtests 35eb2d39, April 2016).
+ *
+ * For every order and every batch size N, in that order, on one CPU of one
+ * world (allocator state carries over from one batch size to the next, as
+ * it does on a real kernel between the script's module loads):
+ *
+ *     cycles_alloc = cycles_free = 0
+ *     repeat outer times:
+ *         repeat inner times:
+ *             cond_resched()                  (not timed, not modelled)
+ *             t = rdtsc; N+1 x alloc_pages(gfp, order) into pages[];
+ *             cycles_alloc += rdtsc - t
+ *             t = rdtsc; N+1 x if (pages[i]) __free_pages(pages[i], order);
+ *             cycles_free += rdtsc - t
+ *         cycles_alloc = cycles_alloc / inner / N     (integer divisions,
+ *         cycles_free  = cycles_free  / inner / N      NOT reset afterwards)
+ *         sample: alloc = cycles_alloc, free = cycles_free
+ *
+ * "rdtsc - t" of a timed block is the simulated cycles the block took on
+ * the CPU plus timing_overhead_cycles (the two rdtsc and the loop set-up,
+ * which the model does not execute).  Time unit: the TSC ticks at the
+ * nominal clock and the machine's clock_ghz is the nominal clock, so
+ * simulated cycles are TSC ticks.  The pages[] array (vmalloc'ed in the
+ * script) is a simulated object on the CPU's node: the loops touch it one
+ * cache line at a time (its first slot), so its footprint competes with
+ * struct pages in the simulated caches.
+ *
+ * Results: per (order, batch) the outer samples of alloc and free per page
+ * (total = alloc + free is derived by the caller); the first `drop` are
+ * kept here too and marked by result.drop.
+ *
+ * Error policy: NS_ENOMEM when the result arrays cannot be allocated;
+ * WL_STOPPED when *stop became non-zero (checked once per inner
+ * iteration); allocation failures of the simulated kernel are counted, not
+ * errors.  Nothing is printed.
+ */
+#ifndef NUMASIM_WL_PAGEALLOC_H
+#define NUMASIM_WL_PAGEALLOC_H
+
+#include <signal.h>
+#include <stdint.h>
+
+#include "cpu.h"
+#include "pagealloc.h"
+#include "scenario.h"
+
+#define WL_STOPPED 1                      /* interrupted by *stop */
+/* x86_64 v4.6 VMALLOC_START: where the simulated pages[] array lives. */
+#define WL_PAGEALLOC_ARRAY_ADDR 0xffffc90000000000ull
+
+struct wl_pagealloc_series {
+	unsigned order;
+	uint32_t batch;
+	uint64_t *alloc, *free;           /* [outer] cycles per page, as printed */
+};
+
+struct wl_pagealloc_result {
+	uint32_t outer, drop;
+	int nr_series;
+	struct wl_pagealloc_series *series;
+	uint64_t *values;                 /* backing store of the sample arrays */
+	uint64_t alloc_failed;            /* alloc_pages returned NULL */
+	uint64_t allocs, frees;           /* calls made */
+	uint64_t timed_cycles;            /* simulated cycles inside timed blocks */
+};
+
+/* Run the benchmark of p on CPU c of world w. */
+int wl_pagealloc_run(struct pa_world *w, struct cpu *c,
+		     const struct scn_pagealloc *p,
+		     const volatile sig_atomic_t *stop,
+		     struct wl_pagealloc_result *r);
+void wl_pagealloc_result_free(struct wl_pagealloc_result *r);
+
+#endif

@@ -1,0 +1,724 @@
+/*
+ * Tests for models/pagealloc: buddy split and merge with hand-worked pfns,
+ * pcp batch/high refill and drain, watermark fallback to a remote node,
+ * the fair zone allocation policy, both zonelist iterator variants with and
+ * without a nodemask (including the profile facts of 682a3385), orders
+ * 1..4, the min_free_kbytes/watermark/lowmem_reserve formulas on the
+ * reference's worked example, and determinism.  pa_check() runs after
+ * every test.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cpu.h"
+#include "diag.h"
+#include "machine.h"
+#include "pagealloc.h"
+
+#define COSTS                                                                  \
+	"sources: [test]\n"                                                    \
+	"costs:\n"                                                             \
+	"  clock_ghz: {value: 2.5, source: t}\n"                               \
+	"  call_return: {value: 4, source: t}\n"                               \
+	"  branch: {value: 1, source: t}\n"                                    \
+	"  taken_branch: {value: 1, source: t}\n"                              \
+	"  mispredict: {value: 16, source: t}\n"                               \
+	"  return_stack: {value: 16, source: t}\n"                             \
+	"  line_size: {value: 64, source: t}\n"                                \
+	"  l1d_size: {value: 32KiB, source: t}\n"                              \
+	"  l1d_latency: {value: 4, source: t}\n"                               \
+	"  l2_size: {value: 256KiB, source: t}\n"                              \
+	"  l2_latency: {value: 12, source: t}\n"                               \
+	"  llc_size: {value: 4MiB, source: t}\n"                               \
+	"  llc_latency: {value: 44, source: t}\n"                              \
+	"  atomic: {value: 6, source: t}\n"                                    \
+	"  lock_uncontended: {value: 28, source: t}\n"                         \
+	"  irq_save_restore: {value: 37, source: t}\n"                         \
+	"  this_cpu_cmpxchg: {value: 9, source: t}\n"                          \
+	"  memory_latency:\n"                                                  \
+	"    - {distance: 10, ns: 84, source: t}\n"                            \
+	"    - {distance: 21, ns: 136, source: t}\n"                           \
+	"  line_transfer:\n"                                                   \
+	"    - {distance: 10, ns: 45, source: t}\n"                            \
+	"    - {distance: 21, ns: 110, source: t}\n"
+
+/* 1 node, Normal 64 MiB = 16 MAX_ORDER blocks; batch 3, high 18. */
+static const char m_one[] =
+	"name: one\nnodes:\n  - id: 0\n    cpus: \"0\"\n    zones:\n"
+	"      - {type: Normal, size: 64MiB}\n"
+	"distance:\n  - [10]\n" COSTS;
+
+/* 2 nodes of Normal 64 MiB, one CPU each. */
+static const char m_two[] =
+	"name: two\nnodes:\n  - id: 0\n    cpus: \"0\"\n    zones:\n"
+	"      - {type: Normal, size: 64MiB}\n"
+	"  - id: 1\n    cpus: \"1\"\n    zones:\n"
+	"      - {type: Normal, size: 64MiB}\n"
+	"distance:\n  - [10, 21]\n  - [21, 10]\n" COSTS;
+
+/* node 0: DMA32 64 MiB + Normal 128 MiB (fair policy), node 1: Normal. */
+static const char m_fair[] =
+	"name: fair\nnodes:\n  - id: 0\n    cpus: \"0\"\n    zones:\n"
+	"      - {type: DMA32, size: 64MiB}\n"
+	"      - {type: Normal, size: 128MiB}\n"
+	"  - id: 1\n    cpus: \"1\"\n    zones:\n"
+	"      - {type: Normal, size: 128MiB}\n"
+	"distance:\n  - [10, 21]\n  - [21, 10]\n" COSTS;
+
+/* seed-like small: node 0 DMA + DMA32 + Normal, node 1 Normal. */
+static const char m_seedlike[] =
+	"name: seedlike\nnodes:\n  - id: 0\n    cpus: \"0\"\n    zones:\n"
+	"      - {type: DMA, size: 16MiB}\n"
+	"      - {type: DMA32, size: 64MiB}\n"
+	"      - {type: Normal, size: 1GiB}\n"
+	"  - id: 1\n    cpus: \"1\"\n    zones:\n"
+	"      - {type: Normal, size: 1GiB}\n"
+	"distance:\n  - [10, 21]\n  - [21, 10]\n" COSTS;
+
+/* The worked example of zonelist-and-page-alloc.md §8.2. */
+static const char m_example[] =
+	"name: example\nnodes:\n  - id: 0\n    cpus: \"0\"\n    zones:\n"
+	"      - {type: DMA, size: 15904KiB}\n"
+	"      - {type: DMA32, size: 3000000KiB}\n"
+	"      - {type: Normal, size: 63960000KiB}\n"
+	"  - id: 1\n    cpus: \"1\"\n    zones:\n"
+	"      - {type: Normal, size: 66000000KiB}\n"
+	"distance:\n  - [10, 21]\n  - [21, 10]\n" COSTS;
+
+struct tw {
+	struct machine *m;
+	struct cost_tables t;
+	struct cost_layout l;
+	struct cpu_sys s;
+	int fn_base, site_base;
+	struct pa_world *w;
+};
+
+static struct tw *tw_create_m(struct machine *m, const struct pa_config *cfg)
+{
+	struct tw *t = calloc(1, sizeof *t);
+	struct diag d;
+	diag_init(&d);
+	assert_non_null(t);
+	t->m = m;
+	cost_tables_init(&t->t);
+	assert_int_equal(pa_register(&t->t, &t->fn_base, &t->site_base), NS_OK);
+	assert_int_equal(cost_layout_init(&t->l, &t->t, pa_iter_name(cfg->iter)), NS_OK);
+	assert_int_equal(pa_layout(&t->l, &t->t, t->fn_base, t->site_base, cfg->iter), NS_OK);
+	assert_int_equal(cost_layout_check(&t->l, &t->t), NS_OK);
+	int cpus[MACHINE_MAX_CPUS], n = 0;
+	for (int c = 0; c <= m->max_cpu && n < 64; c++)
+		if (m->cpu_node[c] >= 0)
+			cpus[n++] = c;
+	struct cpu_params p;
+	cpu_params_default(&p);
+	assert_int_equal(cpu_sys_init(&t->s, m, &t->t, &t->l, &p, cpus, n), NS_OK);
+	int rc = pa_world_create(m, cfg, &t->s, t->fn_base, t->site_base, &t->w, &d);
+	if (rc != NS_OK)
+		diag_print(&d, stderr);
+	assert_int_equal(rc, NS_OK);
+	return t;
+}
+
+static struct tw *tw_create(const char *yaml, const struct pa_config *cfg)
+{
+	struct machine *m = NULL;
+	struct diag d;
+	diag_init(&d);
+	int rc = machine_load_buf("test.yaml", yaml, strlen(yaml), &m, &d);
+	if (rc != NS_OK)
+		diag_print(&d, stderr);
+	assert_int_equal(rc, NS_OK);
+	return tw_create_m(m, cfg);
+}
+
+static void tw_check(struct tw *t)
+{
+	struct diag d;
+	diag_init(&d);
+	int rc = pa_check(t->w, &d);
+	if (rc != NS_OK)
+		diag_print(&d, stderr);
+	assert_int_equal(rc, NS_OK);
+}
+
+static void tw_destroy(struct tw *t)
+{
+	tw_check(t);
+	pa_world_destroy(t->w);
+	cpu_sys_free(&t->s);
+	cost_layout_free(&t->l);
+	cost_tables_free(&t->t);
+	machine_free(t->m);
+	free(t);
+}
+
+static struct pa_zone_info zinfo(struct tw *t, int node, enum zone_type z, int cpu)
+{
+	struct pa_zone_info i;
+	assert_int_equal(pa_zone_get_info(t->w, node, z, cpu, &i), NS_OK);
+	return i;
+}
+
+struct ctr_q {
+	const char *scope, *id, *name;
+	int64_t value;
+	int found;
+};
+
+static int ctr_cb(void *arg, const char *scope, const char *id, const char *name, int64_t v)
+{
+	struct ctr_q *q = arg;
+	if (!strcmp(scope, q->scope) && !strcmp(id, q->id) && !strcmp(name, q->name)) {
+		q->value = v;
+		q->found = 1;
+	}
+	return NS_OK;
+}
+
+static int64_t ctr(struct tw *t, const char *scope, const char *id, const char *name)
+{
+	struct ctr_q q = {scope, id, name, 0, 0};
+	assert_int_equal(pa_counters(t->w, ctr_cb, &q), NS_OK);
+	assert_true(q.found);
+	return q.value;
+}
+
+static uint64_t fn_calls(struct tw *t, const char *name)
+{
+	int id = cost_fn_lookup(&t->t, name);
+	assert_true(id >= 0);
+	uint64_t n = 0;
+	for (int k = 0; k < t->s.nr_cpus; k++)
+		n += t->s.cpu[k].prof[id].calls;
+	return n;
+}
+
+static struct pa_config cfg_default(enum pa_iter_variant v)
+{
+	struct pa_config c;
+	pa_config_default(&c);
+	c.iter = v;
+	return c;
+}
+
+/* --- buddy ---------------------------------------------------------------- */
+
+static void test_buddy_split_merge(void **state)
+{
+	(void)state;
+	struct pa_config cfg = cfg_default(PA_ITER_POST);
+	struct tw *t = tw_create(m_one, &cfg);
+	struct cpu *c = &t->s.cpu[0];
+	struct pa_zone_info z = zinfo(t, 0, ZONE_NORMAL, 0);
+	assert_int_equal(z.managed, 16384);
+	assert_int_equal(z.nr_free[10], 16);
+	assert_int_equal(z.nr_free_mt[10][1], 16);     /* all MOVABLE at boot */
+	assert_int_equal(z.pcp_batch, 3);
+	assert_int_equal(z.pcp_high, 18);
+
+	/* GFP_KERNEL = UNMOVABLE: falls back, steals the head order-10 block
+	 * (the highest pfn, 15360), splits it; rmqueue_bulk takes 3 pages. */
+	struct pa_page *p = pa_alloc_pages(t->w, c, PA_GFP_KERNEL, 0);
+	assert_non_null(p);
+	uint64_t base = z.start_pfn + 15 * 1024;
+	assert_int_equal(pa_page_pfn(t->w, p), base);
+	z = zinfo(t, 0, ZONE_NORMAL, 0);
+	assert_int_equal(z.nr_free[10], 15);
+	assert_int_equal(z.nr_free[0], 1);             /* base + 3 */
+	assert_int_equal(z.nr_free[1], 0);             /* base + 2 went to the pcp */
+	for (int o = 2; o < 10; o++) {
+		assert_int_equal(z.nr_free[o], 1);
+		assert_int_equal(z.nr_free_mt[o][0], 1); /* UNMOVABLE lists */
+	}
+	assert_int_equal(z.pcp_count, 2);
+	assert_int_equal(z.pcp_list[0], 2);
+	assert_int_equal(z.nr_free_pages, 16384 - 3);
+	assert_int_equal(z.allocated, 1);
+	assert_int_equal(ctr(t, "zone", "0/Normal", "fallback"), 1);
+	assert_int_equal(ctr(t, "zone", "0/Normal", "steal_pageblock"), 2);
+	tw_check(t);
+
+	/* next two come from the pcp list in ascending pfn order */
+	struct pa_page *q = pa_alloc_pages(t->w, c, PA_GFP_KERNEL, 0);
+	struct pa_page *r = pa_alloc_pages(t->w, c, PA_GFP_KERNEL, 0);
+	assert_int_equal(pa_page_pfn(t->w, q), base + 1);
+	assert_int_equal(pa_page_pfn(t->w, r), base + 2);
+	/* the fourth refills: base+3 (order 0); base+4 from the order-2
+	 * block, whose halves base+6 (order 1) and base+5 (order 0) go back;
+	 * then base+5 again from order 0 */
+	struct pa_page *s4 = pa_alloc_pages(t->w, c, PA_GFP_KERNEL, 0);
+	assert_int_equal(pa_page_pfn(t->w, s4), base + 3);
+	z = zinfo(t, 0, ZONE_NORMAL, 0);
+	assert_int_equal(z.nr_free[0], 0);
+	assert_int_equal(z.nr_free[1], 1);             /* base + 6 */
+	assert_int_equal(z.nr_free[2], 0);
+	assert_int_equal(z.pcp_count, 2);              /* base + 4, base + 5 */
+	tw_check(t);
+
+	pa_free_pages(t->w, c, p, 0);
+	pa_free_pages(t->w, c, q, 0);
+	pa_free_pages(t->w, c, r, 0);
+	pa_free_pages(t->w, c, s4, 0);
+	z = zinfo(t, 0, ZONE_NORMAL, 0);
+	assert_int_equal(z.pcp_count, 6);
+	assert_int_equal(z.allocated, 0);
+	tw_check(t);
+	pa_drain_local_pages(t->w, c);
+	z = zinfo(t, 0, ZONE_NORMAL, 0);
+	assert_int_equal(z.pcp_count, 0);
+	for (int o = 0; o < 10; o++)
+		assert_int_equal(z.nr_free[o], 0);
+	assert_int_equal(z.nr_free[10], 16);
+	assert_int_equal(z.nr_free_mt[10][0], 1);      /* the stolen block stays UNMOVABLE */
+	assert_int_equal(z.nr_free_pages, 16384);
+	assert_int_equal(ctr(t, "zone", "0/Normal", "block_merge"), 1);
+	tw_destroy(t);
+}
+
+static void test_orders_1_to_4(void **state)
+{
+	(void)state;
+	struct pa_config cfg = cfg_default(PA_ITER_PRE);
+	struct tw *t = tw_create(m_one, &cfg);
+	struct cpu *c = &t->s.cpu[0];
+	struct pa_page *pages[4][8];
+	for (unsigned o = 1; o <= 4; o++)
+		for (int i = 0; i < 8; i++) {
+			pages[o - 1][i] = pa_alloc_pages(t->w, c, PA_GFP_KERNEL, o);
+			assert_non_null(pages[o - 1][i]);
+			assert_int_equal(pa_page_pfn(t->w, pages[o - 1][i]) & ((1u << o) - 1), 0);
+			tw_check(t);
+		}
+	struct pa_zone_info z = zinfo(t, 0, ZONE_NORMAL, 0);
+	assert_int_equal(z.allocated, 8 * (2 + 4 + 8 + 16));
+	assert_int_equal(z.pcp_count, 0);              /* order > 0 bypasses the pcp */
+	assert_int_equal(z.nr_free_pages, 16384 - 240);
+	/* distinct pages */
+	for (unsigned o = 1; o <= 4; o++)
+		for (int i = 0; i < 8; i++)
+			for (int j = 0; j < i; j++)
+				assert_true(pa_page_pfn(t->w, pages[o - 1][i]) !=
+					    pa_page_pfn(t->w, pages[o - 1][j]));
+	for (unsigned o = 4; o >= 1; o--)
+		for (int i = 0; i < 8; i++) {
+			pa_free_pages(t->w, c, pages[o - 1][i], o);
+			tw_check(t);
+		}
+	z = zinfo(t, 0, ZONE_NORMAL, 0);
+	assert_int_equal(z.nr_free[10], 16);
+	assert_int_equal(z.nr_free_pages, 16384);
+	assert_int_equal(z.allocated, 0);
+	tw_destroy(t);
+}
+
+/* MAX_ORDER-1 blocks are handed out whole (no per-page metadata) and
+ * merge back; an order-9 request splits one block. */
+static void test_order_9_10(void **state)
+{
+	(void)state;
+	struct pa_config cfg = cfg_default(PA_ITER_POST);
+	struct tw *t = tw_create(m_one, &cfg);
+	struct cpu *c = &t->s.cpu[0];
+	struct pa_page *a = pa_alloc_pages(t->w, c, PA_GFP_KERNEL, 10);
+	struct pa_page *b = pa_alloc_pages(t->w, c, PA_GFP_KERNEL, 9);
+	struct pa_page *b2 = pa_alloc_pages(t->w, c, PA_GFP_KERNEL, 9);
+	assert_non_null(a);
+	assert_non_null(b);
+	assert_non_null(b2);
+	uint64_t start = zinfo(t, 0, ZONE_NORMAL, 0).start_pfn;
+	assert_int_equal(pa_page_pfn(t->w, a), start + 15 * 1024);
+	assert_int_equal(pa_page_pfn(t->w, b), start + 14 * 1024);
+	assert_int_equal(pa_page_pfn(t->w, b2), start + 14 * 1024 + 512);
+	assert_null(pa_alloc_pages(t->w, c, PA_GFP_KERNEL, 11));
+	tw_check(t);
+	pa_free_pages(t->w, c, b, 9);
+	pa_free_pages(t->w, c, a, 10);
+	pa_free_pages(t->w, c, b2, 9);
+	struct pa_zone_info z = zinfo(t, 0, ZONE_NORMAL, 0);
+	assert_int_equal(z.nr_free[10], 16);
+	assert_int_equal(z.nr_free[9], 0);
+	assert_int_equal(z.nr_free_pages, 16384);
+	assert_int_equal(ctr(t, "zone", "0/Normal", "block_merge"), 1);
+	tw_destroy(t);
+}
+
+/* --- pcp ------------------------------------------------------------------ */
+
+static void test_pcp_batch_high(void **state)
+{
+	(void)state;
+	struct machine *m = NULL;
+	struct diag d;
+	diag_init(&d);
+	const char *src = getenv("NUMASIM_SRC");
+	char path[4096];
+	snprintf(path, sizeof path, "%s/configs/seed-2016-2s.yaml", src ? src : ".");
+	assert_int_equal(machine_load_file(path, &m, &d), NS_OK);
+	struct pa_config cfg = cfg_default(PA_ITER_POST);
+	struct tw *t = tw_create_m(m, &cfg);
+	struct cpu *c = &t->s.cpu[0];
+	struct pa_zone_info z = zinfo(t, 0, ZONE_NORMAL, 0);
+	assert_int_equal(z.pcp_batch, 31);
+	assert_int_equal(z.pcp_high, 186);
+	struct pa_zone_info dma = zinfo(t, 0, ZONE_DMA, 0);
+	assert_int_equal(dma.pcp_batch, 1);
+	assert_int_equal(dma.pcp_high, 0);
+
+	static struct pa_page *pg[200];
+	for (int i = 0; i < 200; i++)
+		assert_non_null(pg[i] = pa_alloc_pages(t->w, c, PA_GFP_KERNEL, 0));
+	z = zinfo(t, 0, ZONE_NORMAL, 0);
+	assert_int_equal(ctr(t, "zone", "0/Normal", "pcp_refill"), 7);
+	assert_int_equal(z.pcp_count, 7 * 31 - 200);
+	for (int i = 0; i < 200; i++)
+		pa_free_pages(t->w, c, pg[i], 0);
+	/* 17 + 169 = 186 -> drain 31 -> 155; +31 = 186 -> drain -> 155 */
+	z = zinfo(t, 0, ZONE_NORMAL, 0);
+	assert_int_equal(ctr(t, "zone", "0/Normal", "pcp_drain"), 2);
+	assert_int_equal(ctr(t, "zone", "0/Normal", "pcp_drain_pages"), 62);
+	assert_int_equal(z.pcp_count, 155);
+	tw_check(t);
+
+	/* DMA: high 0, batch 1: every alloc refills one, every free drains */
+	struct pa_page *a = pa_alloc_pages(t->w, c, PA_GFP_KERNEL | PA_GFP_DMA, 0);
+	assert_non_null(a);
+	assert_int_equal(pa_page_node(t->w, a), 0);
+	dma = zinfo(t, 0, ZONE_DMA, 0);
+	assert_int_equal(dma.pcp_count, 0);
+	assert_int_equal(ctr(t, "zone", "0/DMA", "pcp_refill"), 1);
+	pa_free_pages(t->w, c, a, 0);
+	dma = zinfo(t, 0, ZONE_DMA, 0);
+	assert_int_equal(dma.pcp_count, 0);
+	assert_int_equal(ctr(t, "zone", "0/DMA", "pcp_drain"), 1);
+	assert_int_equal(ctr(t, "zone", "0/DMA", "pgalloc_dma"), 1);
+	tw_destroy(t);
+}
+
+/* --- watermarks ----------------------------------------------------------- */
+
+static void test_watermark_remote_fallback(void **state)
+{
+	(void)state;
+	struct pa_config cfg = cfg_default(PA_ITER_POST);
+	struct tw *t = tw_create(m_two, &cfg);
+	struct cpu *c = &t->s.cpu[0];
+	struct pa_zone_info z0 = zinfo(t, 0, ZONE_NORMAL, 0);
+	/* 32768 lowmem pages: min_free_kbytes = int_sqrt(131072*16) = 1448,
+	 * pages_min 362, per zone min 181, gap max(45, 16) = 45 */
+	assert_int_equal(pa_min_free_kbytes(t->w), 1448);
+	assert_int_equal(z0.watermark[0], 181);
+	assert_int_equal(z0.watermark[1], 226);
+	assert_int_equal(z0.watermark[2], 271);
+	static struct pa_page *pg[16384];
+	int n = 0;
+	while (n < 16384) {
+		pg[n] = pa_alloc_pages(t->w, c, PA_GFP_KERNEL, 0);
+		assert_non_null(pg[n]);
+		if (pa_page_node(t->w, pg[n++]) == 1)
+			break;
+		assert_int_equal(ctr(t, "node", "1", "numa_miss"), 0);
+	}
+	assert_true(n < 16384);
+	/* the first remote page came when node 0 failed its low watermark:
+	 * the allocator saw the atomic counter (lagging by the per-cpu delta) */
+	z0 = zinfo(t, 0, ZONE_NORMAL, 0);
+	assert_true(z0.nr_free_pages_atomic <= z0.watermark[1]);
+	assert_true(z0.nr_free_pages + z0.pcp_count + (int64_t)z0.allocated == 16384);
+	assert_int_equal(ctr(t, "zone", "1/Normal", "numa_miss"), 1);
+	assert_int_equal(ctr(t, "zone", "0/Normal", "numa_foreign"), 1);
+	assert_int_equal(ctr(t, "node", "0", "local_node"), n - 1);
+	assert_int_equal(ctr(t, "node", "0", "numa_hit"), n - 1);
+	assert_int_equal(ctr(t, "node", "1", "local_node"), 0);
+	assert_true(ctr(t, "zone", "0/Normal", "wmark_fail") >= 1);
+	tw_check(t);
+	for (int i = 0; i < n; i++)
+		pa_free_pages(t->w, c, pg[i], 0);
+	tw_destroy(t);
+}
+
+static void test_watermark_example(void **state)
+{
+	(void)state;
+	struct pa_config cfg = cfg_default(PA_ITER_PRE);
+	struct tw *t = tw_create(m_example, &cfg);
+	assert_int_equal(pa_min_free_kbytes(t->w), 46126);
+	struct pa_zone_info n0 = zinfo(t, 0, ZONE_NORMAL, -1);
+	struct pa_zone_info d32 = zinfo(t, 0, ZONE_DMA32, -1);
+	struct pa_zone_info dma = zinfo(t, 0, ZONE_DMA, -1);
+	assert_int_equal(n0.watermark[0], 5546);
+	assert_int_equal(n0.watermark[1], 21536);
+	assert_int_equal(n0.watermark[2], 37526);
+	assert_int_equal(n0.alloc_batch, 15990);
+	assert_int_equal(d32.watermark[0], 260);
+	assert_int_equal(d32.watermark[1], 1010);
+	assert_int_equal(d32.watermark[2], 1760);
+	assert_int_equal(dma.watermark[0], 1);
+	assert_int_equal(dma.watermark[1], 4);
+	assert_int_equal(dma.watermark[2], 7);
+	assert_int_equal(dma.lowmem_reserve[ZONE_DMA], 0);
+	assert_int_equal(dma.lowmem_reserve[ZONE_DMA32], 2929);
+	assert_int_equal(dma.lowmem_reserve[ZONE_NORMAL], 65390);
+	assert_int_equal(d32.lowmem_reserve[ZONE_DMA32], 0);
+	assert_int_equal(d32.lowmem_reserve[ZONE_NORMAL], 62460);
+	/* stat_threshold: 2 CPUs, Normal 15.99 M pages = 487 units of
+	 * 128 MiB: 2 * fls(2) * (1 + fls(487)) = 2 * 2 * 10 = 40 */
+	assert_int_equal(n0.stat_threshold, 40);
+	tw_destroy(t);
+
+	/* THP raise: 4 populated zones -> 512 * 4 * 11 pages = 90112 KiB */
+	cfg.thp_min_free = 1;
+	t = tw_create(m_example, &cfg);
+	assert_int_equal(pa_min_free_kbytes(t->w), 90112);
+	tw_destroy(t);
+}
+
+/* --- fair zone allocation policy ----------------------------------------- */
+
+static void test_fair_policy(void **state)
+{
+	(void)state;
+	struct pa_config cfg = cfg_default(PA_ITER_POST);
+	struct tw *t = tw_create(m_fair, &cfg);
+	struct cpu *c = &t->s.cpu[0];
+	struct pa_zone_info n0 = zinfo(t, 0, ZONE_NORMAL, 0);
+	struct pa_zone_info d32 = zinfo(t, 0, ZONE_DMA32, 0);
+	int64_t bn = n0.watermark[2] - n0.watermark[1];
+	int64_t bd = d32.watermark[2] - d32.watermark[1];
+	assert_true(bn > 0 && bd > 0);
+	enum { N = 3000 };
+	static struct pa_page *pg[N];
+	int switches = 0, prev = -1;
+	for (int i = 0; i < N; i++) {
+		pg[i] = pa_alloc_pages(t->w, c, PA_GFP_KERNEL, 0);
+		assert_non_null(pg[i]);
+		assert_int_equal(pa_page_node(t->w, pg[i]), 0);   /* never remote */
+		uint64_t pfn = pa_page_pfn(t->w, pg[i]);
+		int in_dma32 = pfn < n0.start_pfn;
+		if (prev >= 0 && in_dma32 != prev)
+			switches++;
+		prev = in_dma32;
+	}
+	int64_t an = ctr(t, "zone", "0/Normal", "pgalloc_normal");
+	int64_t ad = ctr(t, "zone", "0/DMA32", "pgalloc_dma32");
+	assert_int_equal(an + ad, N);
+	/* both zones served, in proportion to their batches (with the pcp
+	 * batching and per-cpu vmstat lag as slack) */
+	assert_true(ad > 0 && an > ad);
+	assert_true(switches >= 4);
+	assert_true(ctr(t, "zone", "0/Normal", "zone_fair_depleted") >= 2);
+	assert_true(ctr(t, "zone", "0/DMA32", "zone_fair_depleted") >= 2);
+	assert_true(ctr(t, "zone", "0/Normal", "fair_reset") >= 2);
+	assert_int_equal(ctr(t, "node", "0", "numa_hit"), N);
+	tw_check(t);
+	for (int i = 0; i < N; i++)
+		pa_free_pages(t->w, c, pg[i], 0);
+	tw_destroy(t);
+}
+
+/* --- iterator ------------------------------------------------------------- */
+
+static void check_walk(struct tw *t, int node, enum zone_type high, int mems,
+		       const int *en, const enum zone_type *et, int n)
+{
+	int nodes[16];
+	enum zone_type types[16];
+	int got = pa_zonelist_walk(t->w, &t->s.cpu[0], node, ZONELIST_FALLBACK, high, mems,
+				   nodes, types, 16);
+	assert_int_equal(got, n);
+	for (int i = 0; i < n; i++) {
+		assert_int_equal(nodes[i], en[i]);
+		assert_int_equal(types[i], et[i]);
+	}
+}
+
+static void walks(enum pa_iter_variant v)
+{
+	struct pa_config cfg = cfg_default(v);
+	cfg.cpusets_enabled = 1;
+	cfg.nr_mems_allowed = 1;
+	cfg.mems_allowed[0] = 1;
+	struct tw *t = tw_create(m_seedlike, &cfg);
+	/* node 0's list: 0/Normal 0/DMA32 0/DMA 1/Normal */
+	const int n_all[] = {0, 0, 0, 1};
+	const enum zone_type t_all[] = {ZONE_NORMAL, ZONE_DMA32, ZONE_DMA, ZONE_NORMAL};
+	check_walk(t, 0, ZONE_NORMAL, 0, n_all, t_all, 4);
+	check_walk(t, 0, ZONE_DMA32, 0, n_all + 1, t_all + 1, 2);
+	check_walk(t, 0, ZONE_DMA, 0, n_all + 2, t_all + 2, 1);
+	/* node 1's list: 1/Normal 0/Normal 0/DMA32 0/DMA */
+	const int n1[] = {1, 0, 0, 0};
+	const enum zone_type t1[] = {ZONE_NORMAL, ZONE_NORMAL, ZONE_DMA32, ZONE_DMA};
+	check_walk(t, 1, ZONE_NORMAL, 0, n1, t1, 4);
+	check_walk(t, 1, ZONE_DMA32, 0, n1 + 2, t1 + 2, 2);
+	/* with current->mems_allowed = {1} */
+	check_walk(t, 0, ZONE_NORMAL, 1, n_all + 3, t_all + 3, 1);
+	check_walk(t, 0, ZONE_DMA32, 1, NULL, NULL, 0);
+	check_walk(t, 1, ZONE_NORMAL, 1, n1, t1, 1);
+	tw_destroy(t);
+}
+
+static void test_iterator_walks(void **state)
+{
+	(void)state;
+	walks(PA_ITER_PRE);
+	walks(PA_ITER_POST);
+}
+
+/* Run n order-0 alloc+free pairs after a warm-up; returns out-of-line calls
+ * of next_zones_zonelist / __next_zones_zonelist per allocation (x1000). */
+static void profile_run(enum pa_iter_variant v, int cpusets, uint32_t gfp, int nb,
+			uint64_t *nzl, uint64_t *nnzl, uint64_t *cycles)
+{
+	struct pa_config cfg = cfg_default(v);
+	cfg.cpusets_enabled = cpusets;
+	/* NR_ALLOC_BATCH of 10 % of the zone: no fair-policy depletion (and
+	 * so no extra iterator step) during the 1664 allocations */
+	cfg.watermark_scale_factor = 1000;
+	struct tw *t = tw_create(m_seedlike, &cfg);
+	struct cpu *c = &t->s.cpu[0];
+	struct pa_page *pg[16];
+	assert_true(nb <= 16);
+	for (int r = 0; r < 4; r++) {
+		for (int i = 0; i < nb; i++)
+			pg[i] = pa_alloc_pages(t->w, c, gfp, 0);
+		for (int i = 0; i < nb; i++)
+			pa_free_pages(t->w, c, pg[i], 0);
+	}
+	uint64_t a0 = fn_calls(t, "next_zones_zonelist");
+	uint64_t b0 = fn_calls(t, "__next_zones_zonelist");
+	uint64_t refill0 = (uint64_t)ctr(t, "zone", "0/Normal", "pcp_refill") +
+			   (uint64_t)ctr(t, "zone", "0/DMA32", "pcp_refill");
+	uint64_t c0 = c->now;
+	for (int r = 0; r < 100; r++) {
+		for (int i = 0; i < nb; i++)
+			pg[i] = pa_alloc_pages(t->w, c, gfp, 0);
+		for (int i = 0; i < nb; i++)
+			pa_free_pages(t->w, c, pg[i], 0);
+	}
+	assert_int_equal(ctr(t, "zone", "0/Normal", "zone_fair_depleted"), 0);
+	/* pure pcp hits: no refill in the measured part */
+	assert_int_equal((uint64_t)ctr(t, "zone", "0/Normal", "pcp_refill") +
+				 (uint64_t)ctr(t, "zone", "0/DMA32", "pcp_refill"),
+			 refill0);
+	int inl = t->l.fn_inline[cost_fn_lookup(&t->t, "next_zones_zonelist")];
+	*nzl = inl ? 0 : fn_calls(t, "next_zones_zonelist") - a0;
+	*nnzl = fn_calls(t, "__next_zones_zonelist") - b0;
+	*cycles = c->now - c0;
+	tw_destroy(t);
+}
+
+static void test_iterator_profile(void **state)
+{
+	(void)state;
+	uint64_t nzl, nnzl, cyc_pre, cyc_post, cyc;
+	profile_run(PA_ITER_PRE, 0, PA_GFP_KERNEL, 16, &nzl, &nnzl, &cyc_pre);
+	assert_int_equal(nzl, 2 * 1600);           /* exactly twice per allocation */
+	assert_int_equal(nnzl, 0);
+	profile_run(PA_ITER_POST, 0, PA_GFP_KERNEL, 16, &nzl, &nnzl, &cyc_post);
+	assert_int_equal(nzl, 0);                  /* inlined: never called */
+	assert_int_equal(nnzl, 0);                 /* and the slow part not either */
+	assert_true(cyc_post < cyc_pre);
+	/* POST with cpusets: the nodemask forces __next_zones_zonelist */
+	profile_run(PA_ITER_POST, 1, PA_GFP_KERNEL, 16, &nzl, &nnzl, &cyc);
+	assert_int_equal(nzl, 0);
+	assert_int_equal(nnzl, 2 * 1600);
+	/* PRE with cpusets: still two calls per allocation */
+	profile_run(PA_ITER_PRE, 1, PA_GFP_KERNEL, 16, &nzl, &nnzl, &cyc);
+	assert_int_equal(nzl, 2 * 1600);
+	/* POST, GFP_DMA32: the head entry (Normal) is above the limit; 2
+	 * pages per round stay within DMA32's pcp (batch 3, high 18) */
+	profile_run(PA_ITER_POST, 0, PA_GFP_KERNEL | PA_GFP_DMA32, 2, &nzl, &nnzl, &cyc);
+	assert_int_equal(nnzl, 2 * 200);
+}
+
+static void test_cpuset_remote(void **state)
+{
+	(void)state;
+	for (int v = PA_ITER_PRE; v <= PA_ITER_POST; v++) {
+		struct pa_config cfg = cfg_default((enum pa_iter_variant)v);
+		cfg.cpusets_enabled = 1;
+		cfg.nr_mems_allowed = 1;
+		cfg.mems_allowed[0] = 1;
+		struct tw *t = tw_create(m_seedlike, &cfg);
+		struct pa_page *p = pa_alloc_pages(t->w, &t->s.cpu[0], PA_GFP_KERNEL, 0);
+		assert_non_null(p);
+		assert_int_equal(pa_page_node(t->w, p), 1);
+		assert_int_equal(ctr(t, "zone", "1/Normal", "numa_miss"), 1);
+		assert_int_equal(ctr(t, "zone", "1/Normal", "numa_foreign"), 1);
+		pa_free_pages(t->w, &t->s.cpu[0], p, 0);
+		tw_destroy(t);
+	}
+}
+
+/* --- determinism and gfp parsing ----------------------------------------- */
+
+static uint64_t det_run(uint64_t *sum)
+{
+	struct pa_config cfg = cfg_default(PA_ITER_PRE);
+	struct tw *t = tw_create(m_fair, &cfg);
+	static struct pa_page *pg[500];
+	uint64_t s = 0;
+	for (int r = 0; r < 3; r++) {
+		for (int i = 0; i < 500; i++) {
+			pg[i] = pa_alloc_pages(t->w, &t->s.cpu[i & 1], PA_GFP_KERNEL, (unsigned)(i % 3));
+			s = s * 31 + pa_page_pfn(t->w, pg[i]);
+		}
+		for (int i = 0; i < 500; i++)
+			pa_free_pages(t->w, &t->s.cpu[(i + r) & 1], pg[i], (unsigned)(i % 3));
+	}
+	uint64_t cyc = t->s.cpu[0].now * 3 + t->s.cpu[1].now;
+	tw_destroy(t);
+	*sum = s;
+	return cyc;
+}
+
+static void test_determinism(void **state)
+{
+	(void)state;
+	uint64_t s1, s2;
+	uint64_t c1 = det_run(&s1), c2 = det_run(&s2);
+	assert_int_equal(c1, c2);
+	assert_int_equal(s1, s2);
+}
+
+static void test_gfp_parse(void **state)
+{
+	(void)state;
+	uint32_t g;
+	assert_int_equal(pa_gfp_parse("GFP_KERNEL|__GFP_NOWARN", &g), NS_OK);
+	assert_int_equal(g, PA_GFP_KERNEL | PA_GFP_NOWARN);
+	assert_int_equal(pa_gfp_parse("GFP_ATOMIC", &g), NS_OK);
+	assert_int_equal(g, 0x20u | 0x80000u | 0x2000000u);
+	assert_int_equal(pa_gfp_parse("GFP_KERNEL|", &g), NS_EINPUT);
+	assert_int_equal(pa_gfp_parse("GFP_KERNEL||__GFP_COLD", &g), NS_EINPUT);
+	assert_int_equal(pa_gfp_parse("GFP_BOGUS", &g), NS_EINPUT);
+	assert_int_equal(pa_gfp_parse("", &g), NS_EINPUT);
+	assert_int_equal(pa_iter_parse("pre-682a3385"), PA_ITER_PRE);
+	assert_int_equal(pa_iter_parse("682a3385"), PA_ITER_POST);
+	assert_int_equal(pa_iter_parse("nope"), -1);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_buddy_split_merge),
+		cmocka_unit_test(test_orders_1_to_4),
+		cmocka_unit_test(test_order_9_10),
+		cmocka_unit_test(test_pcp_batch_high),
+		cmocka_unit_test(test_watermark_remote_fallback),
+		cmocka_unit_test(test_watermark_example),
+		cmocka_unit_test(test_fair_policy),
+		cmocka_unit_test(test_iterator_walks),
+		cmocka_unit_test(test_iterator_profile),
+		cmocka_unit_test(test_cpuset_remote),
+		cmocka_unit_test(test_determinism),
+		cmocka_unit_test(test_gfp_parse),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,427 @@
+/*
+ * Tests for scenarios/scenario (and the pagealloc workload's arithmetic):
+ * loading the shipped scenarios, defaults, sweep expansion (cartesian
+ * order, baseline first, labels, kernel models), the run plan
+ * (repetition-major, seeds), flattened params, mmtests' default batch
+ * sizes, errors with file:line:col, scenario_check on a corrupted
+ * scenario, and one tiny pagealloc run whose sample must equal the
+ * simulated cycles plus the timing overhead.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cost.h"
+#include "cpu.h"
+#include "diag.h"
+#include "numasim_config.h"
+#include "pagealloc.h"
+#include "run.h"
+#include "scenario.h"
+#include "wl_pagealloc.h"
+
+static const char *src_root(void)
+{
+	const char *s = getenv("NUMASIM_SRC");
+	return s && *s ? s : NUMASIM_SOURCE_ROOT;
+}
+
+static char *src_path(const char *rel)
+{
+	static char buf[4096];
+	snprintf(buf, sizeof buf, "%s/%s", src_root(), rel);
+	return buf;
+}
+
+/* A scenario text with the seed machine by absolute path and BODY. */
+static char *scenario_text(const char *body)
+{
+	static char buf[16384];
+	snprintf(buf, sizeof buf, "name: t\nmachine: %s/configs/seed-2016-2s.yaml\n%s",
+		 src_root(), body);
+	return buf;
+}
+
+static struct scenario *load_ok(const char *body)
+{
+	struct scenario *s = NULL;
+	struct diag d;
+	diag_init(&d);
+	const char *t = scenario_text(body);
+	int rc = scenario_load_buf("t.yaml", t, strlen(t), &s, &d);
+	if (rc)
+		diag_print(&d, stderr);
+	assert_int_equal(rc, NS_OK);
+	assert_non_null(s);
+	assert_int_equal(scenario_check(s, &d), NS_OK);
+	return s;
+}
+
+/* Load BODY expecting an error at line:col whose message contains want. */
+static void load_bad(const char *body, int line, int col, const char *want)
+{
+	struct scenario *s = (struct scenario *)1;
+	struct diag d;
+	diag_init(&d);
+	const char *t = scenario_text(body);
+	int rc = scenario_load_buf("t.yaml", t, strlen(t), &s, &d);
+	if (rc != NS_EINPUT || d.line != line || d.col != col || !strstr(d.msg, want)) {
+		fprintf(stderr, "wanted %d:%d '%s', got rc %d ", line, col, want, rc);
+		diag_print(&d, stderr);
+	}
+	assert_int_equal(rc, NS_EINPUT);
+	assert_null(s);
+	assert_string_equal(d.file, "t.yaml");
+	assert_int_equal(d.line, line);
+	assert_int_equal(d.col, col);
+	assert_non_null(strstr(d.msg, want));
+}
+
+static void test_tiny_file(void **state)
+{
+	(void)state;
+	struct scenario *s = NULL;
+	struct diag d;
+	diag_init(&d);
+	assert_int_equal(scenario_load_file(src_path("tests/scenarios/tiny-pagealloc.yaml"),
+					    &s, &d), NS_OK);
+	assert_string_equal(s->name, "tiny-pagealloc");
+	assert_string_equal(s->machine->name, "seed-2016-2s");
+	assert_int_equal(strlen(s->sha256), 64);
+	assert_int_equal(strlen(s->machine_sha256), 64);
+	assert_non_null(strstr(s->machine_path, "tests/scenarios/../../configs/seed-2016-2s.yaml"));
+	assert_int_equal(s->nr_points, 2);
+	assert_int_equal(s->nr_axes, 1);
+	assert_string_equal(s->points[0].label, "zonelist_iter=pre-682a3385");
+	assert_string_equal(s->points[1].label, "zonelist_iter=682a3385");
+	assert_string_equal(s->points[0].column, "pre-682a3385");
+	assert_string_equal(s->points[1].column, "682a3385");
+	assert_int_equal(s->points[0].cfg.iter, PA_ITER_PRE);
+	assert_int_equal(s->points[1].cfg.iter, PA_ITER_POST);
+	assert_string_equal(s->points[0].kernel_model, "v4.6+patches1-4");
+	assert_string_equal(s->points[1].kernel_model, "v4.6+patches1-4+682a3385");
+	assert_int_equal(s->pa.nr_batches, 4);
+	assert_int_equal(s->pa.batches[3], 512);
+	assert_int_equal(s->pa.inner, 20);
+	assert_int_equal(s->pa.outer, SCN_PA_OUTER_DEFAULT);
+	assert_int_equal(s->pa.drop, SCN_PA_DROP_DEFAULT);
+	assert_int_equal(s->pa.gfp, PA_GFP_KERNEL | PA_GFP_NOWARN);
+	assert_int_equal(s->seed, 7);
+	assert_int_equal(scenario_nr_runs(s), 2);
+	scenario_free(s);
+}
+
+static void test_seed_file(void **state)
+{
+	(void)state;
+	struct scenario *s = NULL;
+	struct diag d;
+	diag_init(&d);
+	assert_int_equal(scenario_load_file(src_path("scenarios/seed-zonelist.yaml"), &s, &d),
+			 NS_OK);
+	assert_int_equal(s->nr_points, 2);
+	assert_int_equal(s->pa.nr_batches, 0);   /* mmtests' default */
+	uint32_t b[SCN_MAX_BATCHES];
+	assert_int_equal(scn_pagealloc_batches(&s->pa, 0, b), 15);
+	assert_int_equal(b[14], 16384);
+	scenario_free(s);
+}
+
+static void test_defaults(void **state)
+{
+	(void)state;
+	struct scenario *s = load_ok("workload: {type: pagealloc}\n");
+	struct pa_config def;
+	pa_config_default(&def);
+	assert_int_equal(s->nr_points, 1);
+	assert_int_equal(s->nr_axes, 0);
+	assert_int_equal(s->points[0].cfg.iter, def.iter);
+	assert_string_equal(s->points[0].label,
+			    def.iter == PA_ITER_POST ? "zonelist_iter=682a3385"
+						     : "zonelist_iter=pre-682a3385");
+	assert_int_equal(s->pa.inner, 10000);
+	assert_int_equal(s->pa.outer, 15);
+	assert_int_equal(s->pa.drop, 2);
+	assert_int_equal(s->pa.cpu, 0);
+	assert_int_equal(s->pa.timing_overhead, SCN_PA_TIMING_OVERHEAD_DEFAULT);
+	assert_int_equal(s->pa.nr_orders, 1);
+	assert_int_equal(s->pa.orders[0], 0);
+	assert_int_equal(s->repetitions, 1);
+	assert_int_equal(s->seed, 1);
+	assert_string_equal(s->points[0].knob[SCN_KNOB_mems_allowed].text, "all");
+	scenario_set_inner(s, 3);
+	assert_int_equal(s->pa.inner, 3);
+	scenario_free(s);
+}
+
+static void test_default_batches(void **state)
+{
+	(void)state;
+	struct scn_pagealloc p = {0};
+	uint32_t b[SCN_MAX_BATCHES];
+	int n = scn_pagealloc_batches(&p, 0, b);
+	assert_int_equal(n, 15);
+	for (int i = 0; i < n; i++)
+		assert_int_equal(b[i], 1u << i);
+	/* order 4: batch < 32768 >> 4 = 2048 */
+	n = scn_pagealloc_batches(&p, 4, b);
+	assert_int_equal(n, 11);
+	assert_int_equal(b[10], 1024);
+	/* order 10: 32768 >> 10 = 32 -> 1..16 */
+	n = scn_pagealloc_batches(&p, 10, b);
+	assert_int_equal(n, 5);
+	assert_int_equal(b[4], 16);
+}
+
+static void test_two_axes(void **state)
+{
+	(void)state;
+	struct scenario *s = load_ok(
+		"workload: {type: pagealloc, batches: [1]}\n"
+		"kernel:\n"
+		"  zonelist_iter: [682a3385, pre-682a3385]\n"
+		"  cpusets: on\n"
+		"  min_free_kbytes: [0, 4096, 65536]\n"
+		"repetitions: 2\n"
+		"seed: 100\n");
+	assert_int_equal(s->nr_axes, 2);
+	assert_int_equal(s->nr_points, 6);
+	/* first axis slowest; point 0 is every axis's first value */
+	assert_string_equal(s->points[0].label, "zonelist_iter=682a3385,min_free_kbytes=0");
+	assert_string_equal(s->points[1].label, "zonelist_iter=682a3385,min_free_kbytes=4096");
+	assert_string_equal(s->points[3].label, "zonelist_iter=pre-682a3385,min_free_kbytes=0");
+	assert_string_equal(s->points[5].column, "pre-682a3385,65536");
+	assert_int_equal(s->points[2].cfg.min_free_kbytes, 65536);
+	assert_int_equal(s->points[4].cfg.iter, PA_ITER_PRE);
+	for (int p = 0; p < 6; p++)
+		assert_int_equal(s->points[p].cfg.cpusets_enabled, 1);
+	/* plan: repetition-major, seed + repetition */
+	assert_int_equal(scenario_nr_runs(s), 12);
+	int point;
+	long long rep;
+	uint64_t seed;
+	scenario_run_at(s, 0, &point, &rep, &seed);
+	assert_int_equal(point, 0);
+	assert_int_equal(rep, 0);
+	assert_int_equal(seed, 100);
+	scenario_run_at(s, 7, &point, &rep, &seed);
+	assert_int_equal(point, 1);
+	assert_int_equal(rep, 1);
+	assert_int_equal(seed, 101);
+	scenario_free(s);
+}
+
+struct params {
+	int n, have_iter, have_inner;
+	char iter[64];
+	long long inner;
+};
+
+static int collect(void *arg, const char *key, const char *text, long long num)
+{
+	struct params *p = arg;
+	p->n++;
+	if (!strcmp(key, "kernel.zonelist_iter")) {
+		assert_non_null(text);
+		snprintf(p->iter, sizeof p->iter, "%s", text);
+		p->have_iter = 1;
+	}
+	if (!strcmp(key, "workload.inner_iterations")) {
+		assert_null(text);
+		p->inner = num;
+		p->have_inner = 1;
+	}
+	return 0;
+}
+
+static void test_params(void **state)
+{
+	(void)state;
+	struct scenario *s = load_ok(
+		"workload: {type: pagealloc, inner_iterations: 77}\n"
+		"kernel: {zonelist_iter: [pre-682a3385, 682a3385]}\n");
+	struct params p = {0};
+	assert_int_equal(scenario_params(s, 1, collect, &p), 0);
+	assert_true(p.have_iter && p.have_inner);
+	assert_string_equal(p.iter, "682a3385");
+	assert_int_equal(p.inner, 77);
+	assert_true(p.n >= 3 + SCN_NR_KNOBS + 10);
+	scenario_free(s);
+}
+
+static void test_mems_allowed(void **state)
+{
+	(void)state;
+	struct scenario *s = load_ok(
+		"workload: {type: pagealloc}\n"
+		"kernel: {cpusets: [on, off], mems_allowed: \"1\"}\n");
+	assert_int_equal(s->points[0].cfg.nr_mems_allowed, 1);
+	assert_int_equal(s->points[0].cfg.mems_allowed[0], 1);
+	assert_string_equal(s->points[0].knob[SCN_KNOB_mems_allowed].text, "1");
+	/* without a cpuset the task may use every node */
+	assert_int_equal(s->points[1].cfg.nr_mems_allowed, 0);
+	assert_string_equal(s->points[1].knob[SCN_KNOB_mems_allowed].text, "all");
+	scenario_free(s);
+}
+
+static void test_errors(void **state)
+{
+	(void)state;
+	/* scenario_text puts name on line 1 and machine on line 2 */
+	load_bad("workload: {type: pagealloc}\nkernel: {zonelist_iter: [pre-682a3385, x]}\n",
+		 4, 40, "unknown zonelist_iter 'x'");
+	load_bad("workload: {type: pagealloc}\nkernel:\n  cpuset: on\n", 5, 3,
+		 "did you mean 'cpusets'?");
+	load_bad("workload: {type: pagealloc, orders: [3, 11]}\n", 3, 41,
+		 "order must be between 0 and 10");
+	load_bad("workload: {type: pagealloc, outer_samples: 3, drop_samples: 3}\n", 3, 61,
+		 "must be less than outer_samples");
+	load_bad("workload: {type: pagealloc, cpu: 99}\n", 3, 34, "CPU 99 is not a CPU");
+	load_bad("workload: {type: pagealloc, gfp: \"GFP_KERNEL|__GFP_NOWAR\"}\n", 3, 34,
+		 "unknown gfp mask");
+	load_bad("workload: {type: slab}\n", 3, 18, "unknown workload type 'slab'");
+	load_bad("workload: {type: pagealloc}\nkernel: {zonelist_iter: []}\n", 4, 25,
+		 "an empty list gives no runs");
+	load_bad("workload: {type: pagealloc}\nseed: 1.5\n", 4, 7, "seed must be");
+	load_bad("workload: {type: pagealloc}\nrepetitions: 0\n", 4, 14,
+		 "repetitions must be between 1 and 10000");
+	load_bad("kernel: {}\n", 1, 1, "missing required key 'workload'");
+}
+
+static void test_machine_errors(void **state)
+{
+	(void)state;
+	struct scenario *s = NULL;
+	struct diag d;
+	const char *t = "name: x\nmachine: /nonexistent/m.yaml\nworkload: {type: pagealloc}\n";
+	diag_init(&d);
+	assert_int_equal(scenario_load_buf("x.yaml", t, strlen(t), &s, &d), NS_EINPUT);
+	assert_null(s);
+	assert_int_equal(d.line, 2);
+	assert_int_equal(d.col, 10);
+	assert_non_null(strstr(d.msg, "cannot read machine file '/nonexistent/m.yaml'"));
+	/* a bad machine file reports its own position */
+	char path[4096];
+	snprintf(path, sizeof path, "%s/tests/bad/machines/distance-string.yaml", src_root());
+	char text[8192];
+	snprintf(text, sizeof text, "name: x\nmachine: %s\nworkload: {type: pagealloc}\n",
+		 path);
+	diag_init(&d);
+	assert_int_equal(scenario_load_buf("x.yaml", text, strlen(text), &s, &d), NS_EINPUT);
+	assert_string_equal(d.file, path);
+	assert_true(d.line > 1);
+}
+
+static void test_check_corrupt(void **state)
+{
+	(void)state;
+	struct scenario *s = load_ok("workload: {type: pagealloc}\n");
+	struct diag d;
+	diag_init(&d);
+	s->pa.drop = s->pa.outer;
+	assert_int_equal(scenario_check(s, &d), NS_EINTERNAL);
+	s->pa.drop = 2;
+	diag_init(&d);
+	s->nr_points = 2;
+	assert_int_equal(scenario_check(s, &d), NS_EINTERNAL);
+	s->nr_points = 1;
+	diag_init(&d);
+	s->pa.cpu = 1000;
+	assert_int_equal(scenario_check(s, &d), NS_EINTERNAL);
+	s->pa.cpu = 0;
+	diag_init(&d);
+	assert_int_equal(scenario_check(s, &d), NS_OK);
+	scenario_free(s);
+}
+
+/*
+ * One inner iteration, one sample, N = 1: the printed alloc + free must
+ * be the simulated cycles of both blocks plus two timing overheads.
+ */
+static void test_workload_arithmetic(void **state)
+{
+	(void)state;
+	struct scenario *s = load_ok(
+		"workload: {type: pagealloc, batches: [1], inner_iterations: 1,\n"
+		"           outer_samples: 1, drop_samples: 0,\n"
+		"           timing_overhead_cycles: 1000}\n");
+	struct cost_tables t;
+	struct cost_layout l;
+	struct cpu_sys sys;
+	struct cpu_params cp;
+	struct pa_world *w = NULL;
+	struct wl_pagealloc_result r;
+	struct diag d;
+	int fb, sb, cpus[1] = {0};
+
+	diag_init(&d);
+	cost_tables_init(&t);
+	assert_int_equal(pa_register(&t, &fb, &sb), NS_OK);
+	assert_int_equal(cost_layout_init(&l, &t, "test"), NS_OK);
+	assert_int_equal(pa_layout(&l, &t, fb, sb, s->points[0].cfg.iter), NS_OK);
+	cpu_params_default(&cp);
+	assert_int_equal(cpu_sys_init(&sys, s->machine, &t, &l, &cp, cpus, 1), NS_OK);
+	assert_int_equal(pa_world_create(s->machine, &s->points[0].cfg, &sys, fb, sb,
+					 &w, &d), NS_OK);
+	assert_int_equal(wl_pagealloc_run(w, cpu_sys_cpu(&sys, 0), &s->pa, NULL, &r),
+			 NS_OK);
+	assert_int_equal(r.nr_series, 1);
+	assert_int_equal(r.allocs, 2);
+	assert_int_equal(r.frees, 2);
+	assert_int_equal(r.alloc_failed, 0);
+	assert_true(r.timed_cycles > 0);
+	assert_int_equal(r.series[0].alloc[0] + r.series[0].free[0],
+			 r.timed_cycles + 2000);
+	assert_true(r.series[0].alloc[0] > 1000);
+	assert_int_equal(pa_check(w, &d), NS_OK);
+	wl_pagealloc_result_free(&r);
+
+	/* a stop flag already set stops before the first timed block */
+	volatile sig_atomic_t stop = 1;
+	assert_int_equal(wl_pagealloc_run(w, cpu_sys_cpu(&sys, 0), &s->pa, &stop, &r),
+			 WL_STOPPED);
+	assert_int_equal(r.nr_series, 0);
+	wl_pagealloc_result_free(&r);
+
+	pa_world_destroy(w);
+	cpu_sys_free(&sys);
+	cost_layout_free(&l);
+	cost_tables_free(&t);
+	scenario_free(s);
+}
+
+static void test_preflight(void **state)
+{
+	(void)state;
+	struct scenario *s = load_ok(
+		"workload: {type: pagealloc}\n"
+		"kernel: {zonelist_iter: [pre-682a3385, 682a3385]}\n");
+	struct diag d;
+	diag_init(&d);
+	assert_int_equal(run_preflight(s, &d), NS_OK);
+	scenario_free(s);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_tiny_file),
+		cmocka_unit_test(test_seed_file),
+		cmocka_unit_test(test_defaults),
+		cmocka_unit_test(test_default_batches),
+		cmocka_unit_test(test_two_axes),
+		cmocka_unit_test(test_params),
+		cmocka_unit_test(test_mems_allowed),
+		cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_machine_errors),
+		cmocka_unit_test(test_check_corrupt),
+		cmocka_unit_test(test_workload_arithmetic),
+		cmocka_unit_test(test_preflight),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
