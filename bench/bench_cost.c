@@ -221,14 +221,15 @@ int main(int argc, char **argv)
 	c0 = c->now;
 	t0 = now_s();
 	for (long long i = 0; i < mems; i++)
-		cpu_mem(c, small + ((uint64_t)(i * 64) & (16 * 1024 - 1)), 8, 0, i & 1);
+		cpu_mem(c, small + ((uint64_t)(i * 64) & (16 * 1024 - 1)), 8, 0,
+			(i & 1) ? CPU_STORE : CPU_LOAD_DEP);
 	r = (struct result){"mem (L1 working set)", (double)mems, now_s() - t0, c->now - c0};
 	report(&r);
 	c0 = c->now;
 	t0 = now_s();
 	for (long long i = 0; i < mems; i++) {
 		uint64_t off = (xorshift(&rng) & ((4 << 20) - 1)) & ~63ull;
-		cpu_mem(c, big + off, 8, 1, false);
+		cpu_mem(c, big + off, 8, 1, CPU_LOAD_DEP);
 	}
 	r = (struct result){"mem (4 MiB random)", (double)mems, now_s() - t0, c->now - c0};
 	report(&r);
@@ -245,9 +246,9 @@ int main(int argc, char **argv)
 		for (int k = 0; k < 6; k++)
 			sum += cpu_branch(c, sb + site + k,
 					  (uint32_t)(x >> (8 * k)) << 8 < thresh[site + k]);
-		cpu_mem(c, small + ((x >> 20) & (16 * 1024 - 64)), 8, 0, false);
-		cpu_mem(c, small + ((x >> 34) & (16 * 1024 - 64)), 8, 0, true);
-		cpu_mem(c, big + ((x >> 40) & ((4 << 20) - 64)), 8, 1, false);
+		cpu_mem(c, small + ((x >> 20) & (16 * 1024 - 64)), 8, 0, CPU_LOAD_DEP);
+		cpu_mem(c, small + ((x >> 34) & (16 * 1024 - 64)), 8, 0, CPU_STORE);
+		cpu_mem(c, big + ((x >> 40) & ((4 << 20) - 64)), 8, 1, CPU_LOAD_DEP);
 		cpu_work(c, 5);
 		cpu_ret(c);
 	}

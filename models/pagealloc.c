@@ -24,7 +24,9 @@
  * Costs.  Every modelled struct (struct page in a per-node vmemmap, struct
  * zone, per-cpu pagesets, zonelists, the task's mems_allowed, the pageblock
  * bitmap, per-cpu vmstat areas) has a synthetic address from cache_as, and
- * the code charges loads and stores where the kernel does them.  Branch
+ * the code charges loads and stores where the kernel does them, each with
+ * its kind (dependent load, independent load, store: cpu.h's out-of-order
+ * rule; docs/pagealloc-model.md §4.1 lists the rule at every site).  Branch
  * sites are named by the reference's numbers (A01..A52, F01..F14, with
  * letter suffixes where one number covers several conditionals) or by
  * "function:what" for the slow parts.  Straight-line work between sites is
@@ -638,37 +640,37 @@ static inline void work(struct cpu *c, enum pa_work k)
 }
 
 /*
- * A load or store of one word.  Within one call into the model only this
- * CPU runs, so an access to the line of this CPU's previous access (with
- * no other cache access in between) is an L1 hit on the most recent way,
- * exactly what the cache model would return and with no state change
- * (for a store: when the previous access was a store too, so the
- * coherence directory already names this CPU as the writer): it is
- * charged as such without the host-side lookup.  Every other cache
- * access (cpu_atomic) and every entry into the model resets the memo.
+ * A load or store of one word, of a kind (cpu.h: CPU_LOAD_DEP when the
+ * code needs the value at once, CPU_LOAD when nothing waits for it,
+ * CPU_STORE; docs/pagealloc-model.md "Access kinds" gives the rules used
+ * at every site).  Within one call into the model only this CPU runs, so
+ * an access to the line of this CPU's previous access (with no other cache
+ * access in between) is an L1 hit on the most recent way, exactly what the
+ * cache model would return and with no state change (for a store: when the
+ * previous access was a store too, so the coherence directory already
+ * names this CPU as the writer): it is charged as such without the
+ * host-side lookup.  Every other cache access (cpu_atomic) and every entry
+ * into the model resets the memo.
  */
 static inline void mem_bytes(struct cpu *c, const struct pa_world *w, uint64_t addr,
-			     uint32_t bytes, int node, bool write)
+			     uint32_t bytes, int node, enum cpu_access kind)
 {
 	struct pa_cpuinfo *ci = &w->cpus[c->idx];
 	uint64_t line = addr >> c->sys->cache.line_shift;
+	bool write = kind >= CPU_STORE;
 	if (line == ci->last_line && (!write || ci->last_write)) {
-		uint32_t l1 = c->sys->k.l1d;
-		c->now += l1;
-		c->ctr[CPU_CTR_mem_accesses]++;
-		c->ctr[CPU_CTR_l1d_hit]++;
-		c->ctr[CPU_CTR_mem_stall_cycles] += l1;
+		cpu_mem_l1_again(c, kind);
 		return;
 	}
-	cpu_mem(c, addr, bytes, node, write);
+	cpu_mem(c, addr, bytes, node, kind);
 	ci->last_line = (addr + bytes - 1) >> c->sys->cache.line_shift == line ? line : UINT64_MAX;
 	ci->last_write = write;
 }
 
 static inline void mem(struct cpu *c, const struct pa_world *w, uint64_t addr, int node,
-		       bool write)
+		       enum cpu_access kind)
 {
-	mem_bytes(c, w, addr, 8, node, write);
+	mem_bytes(c, w, addr, 8, node, kind);
 }
 
 static inline void atomic_rmw(struct cpu *c, const struct pa_world *w, uint64_t addr, int node)
@@ -719,16 +721,16 @@ static inline struct pa_page *block_page(struct pa_block *b, unsigned off)
 /* Charge an access to a struct page (flags, _count, lru, private share
  * its first line). */
 static inline void mem_page(struct cpu *c, const struct pa_world *w, const struct pa_page *p,
-			    bool write)
+			    enum cpu_access kind)
 {
-	mem(c, w, p->addr, page_node(w, p), write);
+	mem(c, w, p->addr, page_node(w, p), kind);
 }
 
 /* A list node: a struct page or a list head inside a zone / pageset. */
 static inline void mem_node(struct cpu *c, const struct pa_world *w, const struct pa_page *p,
-			    int head_node, bool write)
+			    int head_node, enum cpu_access kind)
 {
-	mem(c, w, p->addr, p->block == UINT32_MAX ? head_node : page_node(w, p), write);
+	mem(c, w, p->addr, p->block == UINT32_MAX ? head_node : page_node(w, p), kind);
 }
 
 static inline void list_init(struct pa_page *h, uint64_t addr)
@@ -765,16 +767,26 @@ static inline void list_del(struct pa_page *p)
 	p->next = p->prev = NULL;
 }
 
-/* list_add / list_add_tail / list_del with their memory traffic: the new
- * or removed node and its two neighbours (head_node: home of the head). */
+/*
+ * list_add / list_add_tail / list_del (<linux/list.h>, !DEBUG_LIST) with
+ * their memory traffic (head_node: home of the head).  list_add(new, head)
+ * loads head->next (head->prev for the tail) and stores next->prev,
+ * new->next, new->prev, head->next; list_del(entry) loads entry->prev and
+ * entry->next, stores next->prev and prev->next, and poisons entry's two
+ * pointers.  The loads feed only store addresses, and stores never stall
+ * (cpu.h), so they are CPU_LOAD: their latency is off the critical path
+ * unless they miss.  A caller that then tests the node's fields charges
+ * that load itself.
+ */
 static void c_list_add(struct cpu *c, const struct pa_world *w, struct pa_page *n,
 		       struct pa_page *h, int head_node, bool tail)
 {
 	struct pa_page *nb = tail ? h->prev : h->next;
-	mem_node(c, w, h, head_node, true);
+	mem_node(c, w, h, head_node, CPU_LOAD);
 	if (nb != h)
-		mem_node(c, w, nb, head_node, true);
-	mem_node(c, w, n, head_node, true);
+		mem_node(c, w, nb, head_node, CPU_STORE);
+	mem_node(c, w, n, head_node, CPU_STORE);
+	mem_node(c, w, h, head_node, CPU_STORE);
 	if (tail)
 		list_add_tail(n, h);
 	else
@@ -784,10 +796,11 @@ static void c_list_add(struct cpu *c, const struct pa_world *w, struct pa_page *
 static void c_list_del(struct cpu *c, const struct pa_world *w, struct pa_page *p,
 		       int head_node)
 {
-	mem_node(c, w, p, head_node, true);
-	mem_node(c, w, p->next, head_node, true);
+	mem_node(c, w, p, head_node, CPU_LOAD);
+	mem_node(c, w, p->next, head_node, CPU_STORE);
 	if (p->prev != p->next)
-		mem_node(c, w, p->prev, head_node, true);
+		mem_node(c, w, p->prev, head_node, CPU_STORE);
+	mem_node(c, w, p, head_node, CPU_STORE);
 	list_del(p);
 }
 
@@ -842,7 +855,7 @@ static int get_pfnblock_migratetype(struct cpu *c, const struct pa_world *w,
 	uint64_t pb = (page_pfn(w, p) - z->start_pfn) >> PAGEBLOCK_ORDER;
 	call(c, w, FN_get_pfnblock_flags_mask);
 	work(c, W_pfnblock);
-	mem(c, w, z->usemap + (pb * 4 / 64) * 8, z->node, false);
+	mem(c, w, z->usemap + (pb * 4 / 64) * 8, z->node, CPU_LOAD_DEP);
 	cpu_ret(c);
 	return pb_get(w, p);
 }
@@ -945,8 +958,9 @@ static void __mod_zone_page_state(struct cpu *c, struct pa_world *w, struct pa_z
 	struct pa_pcp *pcp = this_pcp(c, z);
 	call(c, w, FN___mod_zone_page_state);
 	work(c, W_mod_zone_page_state);
-	mem(c, w, z->addr + ZOFF_PAGESET, z->node, false);
-	mem(c, w, pcp->addr + PCPOFF_DIFF + pa_stat_idx[i], c->node, true);
+	mem(c, w, z->addr + ZOFF_PAGESET, z->node, CPU_LOAD_DEP);
+	mem(c, w, pcp->addr + PCPOFF_DIFF + pa_stat_idx[i], c->node, CPU_LOAD_DEP);
+	mem(c, w, pcp->addr + PCPOFF_DIFF + pa_stat_idx[i], c->node, CPU_STORE);
 	int64_t x = delta + pcp->diff[i];
 	int64_t t = pcp->stat_threshold;
 	if (br(c, w, S_A39a, x > t) || br(c, w, S_A39b, x < -t)) {
@@ -963,8 +977,10 @@ static void __inc_zone_state(struct cpu *c, struct pa_world *w, struct pa_zone *
 	struct pa_pcp *pcp = this_pcp(c, z);
 	call(c, w, FN___inc_zone_state);
 	work(c, W_inc_zone_state);
-	mem(c, w, z->addr + ZOFF_PAGESET, z->node, false);
-	mem(c, w, pcp->addr + PCPOFF_DIFF + pa_stat_idx[i], c->node, true);
+	mem(c, w, z->addr + ZOFF_PAGESET, z->node, CPU_LOAD_DEP);
+	/* __this_cpu_inc_return: the new value is tested at once */
+	mem(c, w, pcp->addr + PCPOFF_DIFF + pa_stat_idx[i], c->node, CPU_LOAD_DEP);
+	mem(c, w, pcp->addr + PCPOFF_DIFF + pa_stat_idx[i], c->node, CPU_STORE);
 	int64_t v = ++pcp->diff[i];
 	int64_t t = pcp->stat_threshold;
 	if (br(c, w, S_A42c, v > t)) {
@@ -982,8 +998,9 @@ static void mod_zone_page_state(struct cpu *c, struct pa_world *w, struct pa_zon
 	struct pa_pcp *pcp = this_pcp(c, z);
 	call(c, w, FN_mod_zone_page_state);
 	work(c, W_mod_zone_page_state);
-	mem(c, w, pcp->addr + PCPOFF_DIFF + pa_stat_idx[i], c->node, true);
+	mem(c, w, pcp->addr + PCPOFF_DIFF + pa_stat_idx[i], c->node, CPU_LOAD_DEP);
 	cpu_this_cpu_cmpxchg(c);
+	mem(c, w, pcp->addr + PCPOFF_DIFF + pa_stat_idx[i], c->node, CPU_STORE);
 	int64_t n = delta + pcp->diff[i];
 	int64_t t = pcp->stat_threshold;
 	if (br(c, w, S_mod_state_fold, n > t || n < -t)) {
@@ -998,7 +1015,7 @@ static void mod_zone_page_state(struct cpu *c, struct pa_world *w, struct pa_zon
 static inline void count_vm_event(struct cpu *c, const struct pa_world *w, int slot)
 {
 	const struct pa_cpuinfo *ci = &w->cpus[c->idx];
-	mem(c, w, ci->percpu + PERCPU_EVENTS + 8u * (unsigned)slot, c->node, true);
+	mem(c, w, ci->percpu + PERCPU_EVENTS + 8u * (unsigned)slot, c->node, CPU_STORE);
 }
 
 /* --- the zonelist iterator (mm/mmzone.c, include/linux/mmzone.h) -------- */
@@ -1006,7 +1023,8 @@ static inline void count_vm_event(struct cpu *c, const struct pa_world *w, int s
 static inline void mem_zoneref(struct cpu *c, const struct pa_world *w, const struct pa_node *n,
 			       int kind, int i)
 {
-	mem_bytes(c, w, n->zl_addr[kind] + (uint64_t)i * ZONEREF_SIZE, ZONEREF_SIZE, n->id, false);
+	mem_bytes(c, w, n->zl_addr[kind] + (uint64_t)i * ZONEREF_SIZE, ZONEREF_SIZE, n->id,
+		  CPU_LOAD_DEP);
 }
 
 /* zref_in_nodemask(): z->zone->node (a load from the zone) + a bit test
@@ -1014,10 +1032,12 @@ static inline void mem_zoneref(struct cpu *c, const struct pa_world *w, const st
 static bool zref_in_nodemask(struct cpu *c, const struct pa_world *w, const struct pa_zoneref *z,
 			     const uint64_t *nodes)
 {
-	mem(c, w, z->zone->addr + ZOFF_NODE, z->zone->node, false);
+	/* z->zone (in the zoneref just loaded) -> zone->node -> the mask word
+	 * it indexes -> the branch: one chain */
+	mem(c, w, z->zone->addr + ZOFF_NODE, z->zone->node, CPU_LOAD_DEP);
 	int node = z->zone->node;
 	uint64_t mask_addr = w->cpus[c->idx].task + TASK_MEMS_ALLOWED + (uint64_t)(node >> 6) * 8;
-	mem(c, w, mask_addr, w->cpus[c->idx].numa_node, false);
+	mem(c, w, mask_addr, w->cpus[c->idx].numa_node, CPU_LOAD_DEP);
 	return node_isset(nodes, node);
 }
 
@@ -1121,7 +1141,7 @@ static void expand(struct cpu *c, struct pa_world *w, struct pa_zone *z, struct 
 		size >>= 1;
 		struct pa_page *half = &b->detail[page->off + size];
 		c_list_add(c, w, half, &z->free_area[high].list[mt], z->node, false);
-		mem(c, w, zaddr_nr_free(z, high), z->node, true);
+		mem(c, w, zaddr_nr_free(z, high), z->node, CPU_STORE);
 		z->free_area[high].nr_free++;
 		set_page_order(half, high);
 	}
@@ -1136,7 +1156,7 @@ static struct pa_page *take_free_block(struct cpu *c, struct pa_world *w, struct
 	struct pa_page *page = head->next;
 	c_list_del(c, w, page, z->node);
 	rmv_page_order(page);
-	mem(c, w, zaddr_nr_free(z, o), z->node, true);
+	mem(c, w, zaddr_nr_free(z, o), z->node, CPU_STORE);
 	z->free_area[o].nr_free--;
 	if (o == BLOCK_ORDER && order < BLOCK_ORDER && !page_block(w, page)->detail)
 		page = block_split(w, page_block(w, page));
@@ -1151,7 +1171,7 @@ static struct pa_page *__rmqueue_smallest(struct cpu *c, struct pa_world *w, str
 	for (int o = order; br(c, w, S_smallest_loop, o < MAX_ORDER); o++) {
 		work(c, W_smallest_probe);
 		struct pa_page *head = &z->free_area[o].list[mt];
-		mem(c, w, head->addr, z->node, false);
+		mem(c, w, head->addr, z->node, CPU_LOAD_DEP);
 		if (br(c, w, S_smallest_empty, list_empty(head)))
 			continue;
 		work(c, W_smallest_take);
@@ -1181,7 +1201,7 @@ static int move_freepages_block(struct cpu *c, struct pa_world *w, struct pa_zon
 	for (unsigned off = start; br(c, w, S_move_freepages_loop, off < end);) {
 		work(c, W_move_freepages_page);
 		struct pa_page *p = block_page(b, b->detail ? off : 0);
-		mem_page(c, w, p, false);
+		mem_page(c, w, p, CPU_LOAD_DEP);
 		if (br(c, w, S_move_freepages_buddy, p->state != PS_BUDDY)) {
 			off++;
 			if (!b->detail)
@@ -1218,7 +1238,7 @@ static int find_suitable_fallback(struct cpu *c, const struct pa_world *w, struc
 {
 	call(c, w, FN_find_suitable_fallback);
 	int ret = -1;
-	mem(c, w, zaddr_nr_free(z, o), z->node, false);
+	mem(c, w, zaddr_nr_free(z, o), z->node, CPU_LOAD_DEP);
 	if (br(c, w, S_suitable_nr_free, z->free_area[o].nr_free == 0))
 		goto out;
 	*can_steal = false;
@@ -1226,7 +1246,7 @@ static int find_suitable_fallback(struct cpu *c, const struct pa_world *w, struc
 		if (br(c, w, S_suitable_end, mt >= MT_PCPTYPES || i == 2))
 			break;
 		int f = pa_fallbacks[mt][i];
-		mem(c, w, zaddr_free_list(z, o, f), z->node, false);
+		mem(c, w, zaddr_free_list(z, o, f), z->node, CPU_LOAD_DEP);
 		if (br(c, w, S_suitable_empty, list_empty(&z->free_area[o].list[f])))
 			continue;
 		if (can_steal_fallback(c, w, o, mt))
@@ -1253,7 +1273,7 @@ static void steal_suitable_fallback(struct cpu *c, struct pa_world *w, struct pa
 			unsigned idx = (page->off >> PAGEBLOCK_ORDER) + pb;
 			uint64_t pbn = (b->pfn + ((uint64_t)idx << PAGEBLOCK_ORDER) - z->start_pfn) >>
 				       PAGEBLOCK_ORDER;
-			mem(c, w, z->usemap + (pbn * 4 / 64) * 8, z->node, true);
+			mem(c, w, z->usemap + (pbn * 4 / 64) * 8, z->node, CPU_STORE);
 			b->pb_mt[idx] = (uint8_t)start_mt;
 			z->ev[EV_steal_pageblock]++;
 		}
@@ -1320,7 +1340,7 @@ static bool page_is_buddy(struct cpu *c, const struct pa_world *w, struct pa_blo
 		return false;
 	}
 	struct pa_page *buddy = block_page(b, boff);
-	mem_page(c, w, buddy, false);
+	mem_page(c, w, buddy, CPU_LOAD_DEP);
 	*out = buddy;
 	if (br(c, w, S_page_is_buddy_flag, buddy->state == PS_BUDDY) &&
 	    br(c, w, S_page_is_buddy_order, buddy->order == order)) {
@@ -1353,7 +1373,7 @@ static void __free_one_page(struct cpu *c, struct pa_world *w, struct pa_page *p
 				break;
 			}
 			c_list_del(c, w, buddy, z->node);
-			mem(c, w, zaddr_nr_free(z, order), z->node, true);
+			mem(c, w, zaddr_nr_free(z, order), z->node, CPU_STORE);
 			z->free_area[order].nr_free--;
 			rmv_page_order(buddy);
 			idx &= bidx;
@@ -1368,7 +1388,7 @@ static void __free_one_page(struct cpu *c, struct pa_world *w, struct pa_page *p
 	work(c, W_free_one_done);
 	if (order == BLOCK_ORDER && b->detail)
 		page = block_unsplit(w, b);
-	mem_page(c, w, page, true);
+	mem_page(c, w, page, CPU_STORE);
 	set_page_order(page, order);
 	page->mt = (uint8_t)mt;
 	bool tail = false;
@@ -1380,7 +1400,7 @@ static void __free_one_page(struct cpu *c, struct pa_world *w, struct pa_page *p
 			  page_is_buddy(c, w, b, hbuddy, order + 1, &hb));
 	}
 	c_list_add(c, w, page, &z->free_area[order].list[mt], z->node, tail);
-	mem(c, w, zaddr_nr_free(z, order), z->node, true);
+	mem(c, w, zaddr_nr_free(z, order), z->node, CPU_STORE);
 	z->free_area[order].nr_free++;
 	cpu_ret(c);
 }
@@ -1421,7 +1441,7 @@ static void free_pcppages_bulk(struct cpu *c, struct pa_world *w, struct pa_zone
 	work(c, W_pcpbulk);
 	int mt = 0, batch_free = 0, to_free = count;
 	cpu_lock(c, &z->lock);
-	mem(c, w, zaddr_stat(z, NR_PAGES_SCANNED), z->node, false);
+	mem(c, w, zaddr_stat(z, NR_PAGES_SCANNED), z->node, CPU_LOAD_DEP);
 	int64_t scanned = zone_page_state(z, NR_PAGES_SCANNED);
 	if (br(c, w, S_pcpbulk_nr_scanned, scanned != 0))
 		__mod_zone_page_state(c, w, z, NR_PAGES_SCANNED, -scanned);
@@ -1433,7 +1453,7 @@ static void free_pcppages_bulk(struct cpu *c, struct pa_world *w, struct pa_zone
 			if (br(c, w, S_pcpbulk_wrap, ++mt == MT_PCPTYPES))
 				mt = 0;
 			list = &pcp->lists[mt];
-			mem(c, w, list->addr, c->node, false);
+			mem(c, w, list->addr, c->node, CPU_LOAD_DEP);
 		} while (br(c, w, S_pcpbulk_empty, list_empty(list)));
 		if (br(c, w, S_pcpbulk_only_one, batch_free == MT_PCPTYPES))
 			batch_free = to_free;
@@ -1441,6 +1461,8 @@ static void free_pcppages_bulk(struct cpu *c, struct pa_world *w, struct pa_zone
 			work(c, W_pcpbulk_page);
 			struct pa_page *page = list->prev;
 			c_list_del(c, w, page, c->node);
+			/* mt = get_pcppage_migratetype(page) selects the free list */
+			mem_page(c, w, page, CPU_LOAD_DEP);
 			page->state = PS_NONE;
 			page->pcp_cpu = -1;
 			int pmt = page->mt;
@@ -1470,10 +1492,10 @@ static void zone_statistics(struct cpu *c, struct pa_world *w, struct pa_zone *p
 	enum pa_stat local_stat = NUMA_LOCAL;
 	if (br(c, w, S_A42a, gfp & PA_GFP_OTHER_NODE)) {
 		local_stat = NUMA_OTHER;
-		mem(c, w, pref->addr + ZOFF_NODE, pref->node, false);
+		mem(c, w, pref->addr + ZOFF_NODE, pref->node, CPU_LOAD);
 		local_nid = pref->node;
 	}
-	mem(c, w, z->addr + ZOFF_NODE, z->node, false);
+	mem(c, w, z->addr + ZOFF_NODE, z->node, CPU_LOAD_DEP);
 	if (br(c, w, S_A42b, z->node == local_nid)) {
 		__inc_zone_state(c, w, z, NUMA_HIT);
 		__inc_zone_state(c, w, z, local_stat);
@@ -1495,18 +1517,19 @@ static struct pa_page *buffered_rmqueue(struct cpu *c, struct pa_world *w, struc
 		work(c, W_buffered_pcp);
 		cpu_irq_save(c);
 		struct pa_pcp *pcp = this_pcp(c, z);
-		mem(c, w, z->addr + ZOFF_PAGESET, z->node, false);
+		/* this_cpu_ptr(zone->pageset) -> lists[mt].next (tested) -> page */
+		mem(c, w, z->addr + ZOFF_PAGESET, z->node, CPU_LOAD_DEP);
 		struct pa_page *list = &pcp->lists[mt];
-		mem(c, w, list->addr, c->node, false);
+		mem(c, w, list->addr, c->node, CPU_LOAD_DEP);
 		if (br(c, w, S_A36a, list_empty(list))) {
-			mem(c, w, pcp->addr, c->node, false);    /* pcp->batch */
+			mem(c, w, pcp->addr, c->node, CPU_LOAD_DEP);    /* pcp->batch */
 			pcp->count += rmqueue_bulk(c, w, z, 0, pcp->batch, list, mt, cold);
 			if (br(c, w, S_A36b, list_empty(list)))
 				goto failed;
 		}
 		page = br(c, w, S_A37, cold) ? list->prev : list->next;
 		c_list_del(c, w, page, c->node);
-		mem(c, w, pcp->addr, c->node, true);             /* pcp->count-- */
+		mem(c, w, pcp->addr, c->node, CPU_STORE);        /* pcp->count--, unread */
 		pcp->count--;
 		page->pcp_cpu = -1;
 	} else {
@@ -1523,9 +1546,9 @@ static struct pa_page *buffered_rmqueue(struct cpu *c, struct pa_world *w, struc
 		__mod_zone_page_state(c, w, z, NR_FREE_PAGES, -(int64_t)(1 << order));
 	}
 	__mod_zone_page_state(c, w, z, NR_ALLOC_BATCH, -(int64_t)(1 << order));
-	mem(c, w, zaddr_stat(z, NR_ALLOC_BATCH), z->node, false);
+	mem(c, w, zaddr_stat(z, NR_ALLOC_BATCH), z->node, CPU_LOAD_DEP);
 	if (br(c, w, S_A40a, z->vm_stat[NR_ALLOC_BATCH] <= 0)) {
-		mem(c, w, z->addr + ZOFF_FLAGS, z->node, false);
+		mem(c, w, z->addr + ZOFF_FLAGS, z->node, CPU_LOAD_DEP);
 		if (br(c, w, S_A40b, !z->fair_depleted)) {
 			atomic_rmw(c, w, z->addr + ZOFF_FLAGS, z->node);   /* set_bit */
 			z->fair_depleted = 1;
@@ -1559,7 +1582,7 @@ static int check_new_page(struct cpu *c, struct pa_world *w, const struct pa_blo
 			  unsigned off)
 {
 	call(c, w, FN_check_new_page);
-	mem(c, w, b->addr + (uint64_t)off * STRUCT_PAGE_SIZE, w->zones[b->zone].node, false);
+	mem(c, w, b->addr + (uint64_t)off * STRUCT_PAGE_SIZE, w->zones[b->zone].node, CPU_LOAD_DEP);
 	bool bad = false;
 	bad |= br(c, w, S_A45a, false);                 /* _mapcount == -1 */
 	bad |= br(c, w, S_A45b, false);                 /* mapping */
@@ -1584,7 +1607,7 @@ static int prep_new_page(struct cpu *c, struct pa_world *w, struct pa_page *page
 		}
 	}
 	work(c, W_prep_new_page);
-	mem_page(c, w, page, true);                     /* private, _count */
+	mem_page(c, w, page, CPU_STORE);                /* private, _count */
 	page->count = 1;
 	if (br(c, w, S_A45i, gfp & PA_GFP_ZERO)) {
 		/* clear_highpage per page: 64 lines each, bandwidth-bound */
@@ -1593,7 +1616,7 @@ static int prep_new_page(struct cpu *c, struct pa_world *w, struct pa_page *page
 			for (unsigned l = 0; l < 4096 / 64; l++)
 				mem_bytes(c, w, ((uint64_t)(page_node(w, page) + 1) << CACHE_AS_SHIFT) +
 						   (1ull << 39) + ((va + l * 64) & ((1ull << 39) - 1)),
-					64, page_node(w, page), true);
+					64, page_node(w, page), CPU_STORE_BULK);
 		}
 	}
 	if (br(c, w, S_A45j, order != 0))
@@ -1611,8 +1634,8 @@ static void reset_alloc_batches(struct cpu *c, struct pa_world *w, struct pa_zon
 		struct pa_zone *z = n->zones[t];
 		work(c, W_reset_batch_zone);
 		if (z) {
-			mem(c, w, z->addr + ZOFF_WATERMARK, z->node, false);
-			mem(c, w, zaddr_stat(z, NR_ALLOC_BATCH), z->node, false);
+			mem(c, w, z->addr + ZOFF_WATERMARK, z->node, CPU_LOAD);
+			mem(c, w, zaddr_stat(z, NR_ALLOC_BATCH), z->node, CPU_LOAD_DEP);
 			mod_zone_page_state(c, w, z, NR_ALLOC_BATCH,
 					    z->watermark[2] - z->watermark[1] -
 						    z->vm_stat[NR_ALLOC_BATCH]);
@@ -1636,10 +1659,11 @@ static bool __cpuset_node_allowed(struct cpu *c, struct pa_world *w, int node, u
 	const struct pa_cpuinfo *ci = &w->cpus[c->idx];
 	if (br(c, w, S_cpuset_in_interrupt, false))
 		goto out;
-	mem(c, w, ci->task + TASK_MEMS_ALLOWED + (uint64_t)(node >> 6) * 8, ci->numa_node, false);
+	mem(c, w, ci->task + TASK_MEMS_ALLOWED + (uint64_t)(node >> 6) * 8, ci->numa_node,
+	    CPU_LOAD_DEP);
 	if (br(c, w, S_cpuset_isset, node_isset(w->nodemask, node)))
 		goto out;
-	mem(c, w, ci->task + TASK_FLAGS, ci->numa_node, false);
+	mem(c, w, ci->task + TASK_FLAGS, ci->numa_node, CPU_LOAD_DEP);
 	if (br(c, w, S_cpuset_memdie, false))
 		goto out;
 	if (br(c, w, S_cpuset_hardwall, gfp & PA_GFP_HARDWALL)) {
@@ -1650,7 +1674,7 @@ static bool __cpuset_node_allowed(struct cpu *c, struct pa_world *w, int node, u
 		goto out;
 	cpu_irq_save(c);
 	cpu_lock(c, &w->callback_lock);
-	mem(c, w, w->callback_lock_addr, w->m->nodes[0].id, false);
+	mem(c, w, w->callback_lock_addr, w->m->nodes[0].id, CPU_LOAD_DEP);
 	cpu_unlock(c, &w->callback_lock);
 	cpu_irq_restore(c);
 out:
@@ -1665,7 +1689,10 @@ static bool zone_watermark_ok(struct cpu *c, struct pa_world *w, struct pa_zone 
 	call(c, w, FN___zone_watermark_ok);
 	work(c, W_watermark);
 	bool ok = false;
-	mem(c, w, zaddr_stat(z, NR_FREE_PAGES), z->node, false);
+	/* free pages, highatomic, CMA free, lowmem_reserve and the mark (loaded
+	 * by the caller) are independent loads feeding one compare (A30d): they
+	 * overlap, the last one waits */
+	mem(c, w, zaddr_stat(z, NR_FREE_PAGES), z->node, CPU_LOAD);
 	int64_t free_pages = zone_page_state(z, NR_FREE_PAGES);
 	int64_t min = mark;
 	bool harder = alloc_flags & ALLOC_HARDER;
@@ -1673,16 +1700,16 @@ static bool zone_watermark_ok(struct cpu *c, struct pa_world *w, struct pa_zone 
 	if (br(c, w, S_A30a, alloc_flags & ALLOC_HIGH))
 		min -= min / 2;
 	if (br(c, w, S_A30b, !harder)) {
-		mem(c, w, z->addr + ZOFF_HIGHATOMIC, z->node, false);
+		mem(c, w, z->addr + ZOFF_HIGHATOMIC, z->node, CPU_LOAD);
 		free_pages -= z->nr_reserved_highatomic;
 	} else {
 		min -= min / 4;
 	}
 	if (br(c, w, S_A30c, !(alloc_flags & ALLOC_CMA))) {
-		mem(c, w, zaddr_stat(z, NR_FREE_CMA_PAGES), z->node, false);
+		mem(c, w, zaddr_stat(z, NR_FREE_CMA_PAGES), z->node, CPU_LOAD);
 		free_pages -= zone_page_state(z, NR_FREE_CMA_PAGES);
 	}
-	mem(c, w, z->addr + ZOFF_LOWMEM + 8u * (unsigned)classzone_idx, z->node, false);
+	mem(c, w, z->addr + ZOFF_LOWMEM + 8u * (unsigned)classzone_idx, z->node, CPU_LOAD_DEP);
 	if (br(c, w, S_A30d, free_pages <= min + z->lowmem_reserve[classzone_idx]))
 		goto out;
 	if (br(c, w, S_A30e, order == 0)) {
@@ -1691,7 +1718,7 @@ static bool zone_watermark_ok(struct cpu *c, struct pa_world *w, struct pa_zone 
 	}
 	for (int o = order; br(c, w, S_wmark_order_loop, o < MAX_ORDER); o++) {
 		work(c, W_watermark_order);
-		mem(c, w, zaddr_nr_free(z, o), z->node, false);
+		mem(c, w, zaddr_nr_free(z, o), z->node, CPU_LOAD_DEP);
 		if (br(c, w, S_wmark_nr_free, z->free_area[o].nr_free == 0))
 			continue;
 		if (br(c, w, S_wmark_harder, harder)) {
@@ -1699,7 +1726,7 @@ static bool zone_watermark_ok(struct cpu *c, struct pa_world *w, struct pa_zone 
 			goto out;
 		}
 		for (int mt = 0; mt < MT_PCPTYPES; mt++) {
-			mem(c, w, zaddr_free_list(z, o, mt), z->node, false);
+			mem(c, w, zaddr_free_list(z, o, mt), z->node, CPU_LOAD_DEP);
 			if (br(c, w, S_wmark_list, !list_empty(&z->free_area[o].list[mt]))) {
 				ok = true;
 				goto out;
@@ -1740,7 +1767,7 @@ zonelist_scan:
 			call(c, w, FN_cpuset_zone_allowed);
 			bool allowed = true;
 			if (!br(c, w, S_A24c, false)) {           /* nr_cpusets() > 1 */
-				mem(c, w, zone->addr + ZOFF_NODE, zone->node, false);
+				mem(c, w, zone->addr + ZOFF_NODE, zone->node, CPU_LOAD_DEP);
 				allowed = __cpuset_node_allowed(c, w, zone->node, gfp);
 			}
 			cpu_ret(c);
@@ -1748,11 +1775,13 @@ zonelist_scan:
 				continue;
 		}
 		if (br(c, w, S_A25, alloc_flags & ALLOC_FAIR)) {
-			mem(c, w, zone->addr + ZOFF_NODE, zone->node, false);
-			mem(c, w, ac->preferred_zone->addr + ZOFF_NODE, ac->preferred_zone->node, false);
+			/* zone_local(): two independent loads, one compare */
+			mem(c, w, zone->addr + ZOFF_NODE, zone->node, CPU_LOAD);
+			mem(c, w, ac->preferred_zone->addr + ZOFF_NODE, ac->preferred_zone->node,
+			    CPU_LOAD_DEP);
 			if (br(c, w, S_A26, zone->node != ac->preferred_zone->node))
 				break;
-			mem(c, w, zone->addr + ZOFF_FLAGS, zone->node, false);
+			mem(c, w, zone->addr + ZOFF_FLAGS, zone->node, CPU_LOAD_DEP);
 			if (br(c, w, S_A27, zone->fair_depleted)) {
 				nr_fair_skipped++;
 				zone->ev[EV_fair_skip]++;
@@ -1762,7 +1791,7 @@ zonelist_scan:
 		if (br(c, w, S_A28, ac->spread_dirty_pages != 0))
 			continue;        /* zone_dirty_ok() not modelled: no dirty pages */
 		mem(c, w, zone->addr + ZOFF_WATERMARK + 8u * (unsigned)(alloc_flags & ALLOC_WMARK_MASK),
-		    zone->node, false);
+		    zone->node, CPU_LOAD);          /* the mark: one of A30d's operands */
 		int64_t mark = zone->watermark[alloc_flags & ALLOC_WMARK_MASK];
 		if (br(c, w, S_A31, !zone_watermark_ok(c, w, zone, order, mark, ac->classzone_idx,
 						       alloc_flags))) {
@@ -1915,7 +1944,9 @@ retry_cpuset:
 	const uint64_t *pref_mask = ac.nodemask;
 	if (!post && !pref_mask) {
 		/* PRE: ac.nodemask ?: &cpuset_current_mems_allowed */
-		mem(c, w, ci->percpu + PERCPU_CURRENT, ci->numa_node, false);
+		/* current (per-cpu) -> current->mems_allowed word in
+		 * zref_in_nodemask: a chain */
+		mem(c, w, ci->percpu + PERCPU_CURRENT, ci->numa_node, CPU_LOAD_DEP);
 		pref_mask = w->nodemask;
 	}
 	int zi = first_zones_zonelist(c, w, zl_node, zl_kind, ac.high_zoneidx, pref_mask,
@@ -1950,11 +1981,13 @@ struct pa_page *pa_alloc_pages(struct pa_world *w, struct cpu *c, uint32_t gfp,
 	/* pol = &default_policy; if (!in_interrupt() && !THISNODE) get_task_policy */
 	if (br(c, w, S_A02a, true) && br(c, w, S_A02b, !(gfp & PA_GFP_THISNODE))) {
 		call(c, w, FN_get_task_policy);
-		mem(c, w, ci->percpu + PERCPU_CURRENT, ci->numa_node, false);
-		mem(c, w, ci->task + TASK_MEMPOLICY, ci->numa_node, false);
+		/* current -> p->mempolicy (tested) -> preferred_node_policy[nid].mode
+		 * (tested): a chain */
+		mem(c, w, ci->percpu + PERCPU_CURRENT, ci->numa_node, CPU_LOAD_DEP);
+		mem(c, w, ci->task + TASK_MEMPOLICY, ci->numa_node, CPU_LOAD_DEP);
 		if (!br(c, w, S_A03a, false) && br(c, w, S_A03b, true)) {
 			const struct pa_node *pn = &w->nodes[ci->node_pos];
-			mem(c, w, pn->policy_addr, w->m->nodes[0].id, false);
+			mem(c, w, pn->policy_addr, w->m->nodes[0].id, CPU_LOAD_DEP);
 			br(c, w, S_A03c, true);
 		}
 		cpu_ret(c);
@@ -1983,7 +2016,7 @@ static bool free_pages_check(struct cpu *c, struct pa_world *w, const struct pa_
 			     unsigned off)
 {
 	call(c, w, FN_free_pages_check);
-	mem(c, w, b->addr + (uint64_t)off * STRUCT_PAGE_SIZE, w->zones[b->zone].node, false);
+	mem(c, w, b->addr + (uint64_t)off * STRUCT_PAGE_SIZE, w->zones[b->zone].node, CPU_LOAD_DEP);
 	bool bad = false;
 	bad |= br(c, w, S_F05f, false);                /* _mapcount */
 	bad |= br(c, w, S_F05g, false);                /* mapping */
@@ -2025,7 +2058,7 @@ static void free_one_page(struct cpu *c, struct pa_world *w, struct pa_zone *z,
 {
 	call(c, w, FN_free_one_page);
 	cpu_lock(c, &z->lock);
-	mem(c, w, zaddr_stat(z, NR_PAGES_SCANNED), z->node, false);
+	mem(c, w, zaddr_stat(z, NR_PAGES_SCANNED), z->node, CPU_LOAD_DEP);
 	int64_t scanned = zone_page_state(z, NR_PAGES_SCANNED);
 	if (br(c, w, S_free_one_page_scanned, scanned != 0))
 		__mod_zone_page_state(c, w, z, NR_PAGES_SCANNED, -scanned);
@@ -2044,7 +2077,7 @@ static void free_hot_cold_page(struct cpu *c, struct pa_world *w, struct pa_page
 	if (br(c, w, S_F05o, !free_pages_prepare(c, w, page, 0)))
 		goto out;
 	int mt = get_pfnblock_migratetype(c, w, page);
-	mem_page(c, w, page, true);                     /* set_pcppage_migratetype */
+	mem_page(c, w, page, CPU_STORE);                /* set_pcppage_migratetype */
 	page->mt = (uint8_t)mt;
 	cpu_irq_save(c);
 	count_vm_event(c, w, 0);                        /* PGFREE */
@@ -2059,11 +2092,13 @@ static void free_hot_cold_page(struct cpu *c, struct pa_world *w, struct pa_page
 		mt = MT_MOVABLE;
 	}
 	struct pa_pcp *pcp = this_pcp(c, z);
-	mem(c, w, z->addr + ZOFF_PAGESET, z->node, false);
+	mem(c, w, z->addr + ZOFF_PAGESET, z->node, CPU_LOAD_DEP);
 	c_list_add(c, w, page, &pcp->lists[mt], c->node, !br(c, w, S_F11, !cold));
 	page->state = PS_PCP;
 	page->pcp_cpu = (int16_t)c->idx;
-	mem(c, w, pcp->addr, c->node, true);
+	/* pcp->count++ then tested against pcp->high (F13) */
+	mem(c, w, pcp->addr, c->node, CPU_LOAD_DEP);
+	mem(c, w, pcp->addr, c->node, CPU_STORE);
 	pcp->count++;
 	if (br(c, w, S_F13, pcp->count >= pcp->high)) {
 		int batch = pcp->batch;

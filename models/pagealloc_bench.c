@@ -68,7 +68,7 @@ static void pab_usage(void)
 	       "  --order O       allocation order 0..4 (default 0)\n"
 	       "  --repeat R      runs (default 1); rates are reported per run\n"
 	       "  --profile N     print the N functions with most self cycles (default 8)\n"
-	       "  --bpred M       branch predictor model: bimodal (default) or gshare\n",
+	       "  --bpred M       branch predictor model: gshare (default) or bimodal\n",
 	       PAB_USAGE);
 }
 
@@ -82,7 +82,7 @@ static int pab_parse(int argc, char **argv, struct pab_opts *o)
 	o->repeat = 1;
 	o->profile = 8;
 	o->variant = PA_ITER_POST;
-	o->bpred = BPRED_BIMODAL;
+	o->bpred = BPRED_GSHARE;
 	struct {
 		const char *name;
 		long long min, max, *val;
@@ -272,6 +272,7 @@ static void print_counters(struct pab_world *b, uint64_t pairs)
 	static const enum cpu_counter ids[] = {
 		CPU_CTR_calls, CPU_CTR_branches, CPU_CTR_branches_taken, CPU_CTR_branch_mispredict,
 		CPU_CTR_work_cycles, CPU_CTR_mem_accesses, CPU_CTR_mem_stall_cycles,
+		CPU_CTR_mem_load_dep, CPU_CTR_mem_load, CPU_CTR_mem_store, CPU_CTR_l1d_hit,
 		CPU_CTR_l1d_miss, CPU_CTR_l2_miss, CPU_CTR_llc_miss, CPU_CTR_atomic,
 		CPU_CTR_lock_acquire, CPU_CTR_irq_save,
 	};

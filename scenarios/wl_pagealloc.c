@@ -40,7 +40,7 @@ static void run_series(struct pa_world *w, struct cpu *c,
 				if (i % slots_per_line == 0)
 					cpu_mem(c, WL_PAGEALLOC_ARRAY_ADDR +
 						(uint64_t)i * sizeof(void *),
-						sizeof(void *), c->node, true);
+						sizeof(void *), c->node, CPU_STORE);
 				r->alloc_failed += pages[i] == NULL;
 			}
 			uint64_t t1 = c->now;
@@ -49,7 +49,7 @@ static void run_series(struct pa_world *w, struct cpu *c,
 				if (i % slots_per_line == 0)
 					cpu_mem(c, WL_PAGEALLOC_ARRAY_ADDR +
 						(uint64_t)i * sizeof(void *),
-						sizeof(void *), c->node, false);
+						sizeof(void *), c->node, CPU_LOAD_DEP);
 				if (pages[i])
 					pa_free_pages(w, c, pages[i], order);
 			}

@@ -15,7 +15,8 @@
 
 void bpred_params_default(struct bpred_params *p)
 {
-	p->mode = BPRED_BIMODAL;
+	/* bpred.h "Default": the K8/K10 global-history table */
+	p->mode = BPRED_GSHARE;
 	p->table_bits = 14;
 	p->history_bits = 12;
 }

@@ -30,6 +30,25 @@
  * site's counter (bimodal) is set to the weak state of the outcome it saw;
  * gshare table entries start weakly not-taken.
  *
+ * Default: gshare, 2^14 two-bit counters, 12 history bits.  Every x86
+ * core of the last twenty years predicts from global history, because the
+ * direction of a branch depends on the path that led to it, not only on
+ * its address: AMD's K8 (Athlon 64 / Opteron) has a "global history bimodal
+ * counter" table of 16384 2-bit counters indexed by the outcomes of the
+ * last 8 conditional branches and branch-address bits (AMD Software
+ * Optimization Guide for AMD64 Processors, 25112 rev. 3.06, 2005, §A.6);
+ * K10 lengthened the history to 12 bits; Intel combined a global predictor
+ * with loop and indirect predictors from the Pentium M on (Gochman et al.,
+ * Intel Technology Journal 7(2), 2003; not re-read here), and both vendors
+ * moved to TAGE-like designs later (below).  The defaults are the K8 table
+ * size and the K10 history length.  A per-site bimodal counter cannot see
+ * the call context: a site reached from two callers with opposite outcomes
+ * -- v4.6's out-of-line next_zones_zonelist() tests `nodes == NULL` once
+ * for the preferred-zone lookup (a nodemask) and once for the zone loop
+ * (NULL) in every allocation -- alternates and a 2-bit counter mispredicts
+ * it about every other time, which no real core does.  BPRED_BIMODAL stays
+ * available (struct cpu_params.bpred.mode) as the history-free bound.
+ *
  * What real predictors do differently.  Current cores use TAGE-like
  * predictors (Intel since Haswell, AMD Zen 2+ "TAGE", Arm N1's hybrid):
  * several tables indexed by geometrically growing global-history lengths
@@ -39,14 +58,16 @@
  * branch, and share state between SMT siblings and with other code (the
  * whole kernel and user space compete for entries).  Their table sizes and
  * hash functions are undocumented.  A model of them would add dozens of
- * unsourced parameters and be tuned to nothing.  The bimodal mode gives the
- * per-site, history-free behaviour that dominates on the allocator fast
- * paths (heavily biased branches: costs come from cold sites and from the
- * rare direction); gshare shows what correlation adds.  Both err in the
- * same direction against TAGE: they mispredict more on patterns TAGE learns
- * and never lose state to unrelated code, so absolute mispredict counts are
- * a bound and differences between variants are what to read.
- *
+ * unsourced parameters and be tuned to nothing.  gshare is the simplest
+ * documented predictor with the property that matters on the allocator
+ * fast paths (patterns that repeat with the call path are learnt; heavily
+ * biased branches cost only their cold encounter and their rare
+ * direction).  It errs against TAGE in both directions: a 12-branch
+ * history misses correlations further back, and its table never loses
+ * state to unrelated code (only the simulated branches run), so absolute
+ * mispredict counts are indicative and differences between variants are
+ * what to read.
+
  * Invariants (bpred_check()): every counter is 0..3, every site state is a
  * counter or BPRED_COLD (bimodal) / 0 or BPRED_COLD (gshare), the history
  * fits in history_bits.
@@ -71,7 +92,7 @@ struct bpred_params {
 	int history_bits;      /* gshare: global history length */
 };
 
-/* Defaults: bimodal; gshare 14 table bits, 12 history bits when selected. */
+/* Defaults: gshare, 14 table bits, 12 history bits (see above). */
 void bpred_params_default(struct bpred_params *p);
 const char *bpred_mode_name(enum bpred_mode m);
 

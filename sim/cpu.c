@@ -79,6 +79,7 @@ static int costs_init(struct cpu_costs *k, const struct machine_costs *mc)
 	k->l1d = cycles_of(mc->l1d_latency.value);
 	k->l2 = cycles_of(mc->l2_latency.value);
 	k->llc = cycles_of(mc->llc_latency.value);
+	k->mem_slot = 1;      /* one load/store issue slot (cpu.h, OoO rule) */
 	k->atomic = cycles_of(mc->atomic.value);
 	uint32_t lk = cycles_of(mc->lock_uncontended.value);
 	k->unlock = lk / 2;
@@ -152,6 +153,8 @@ static void cpus_bind(struct cpu_sys *s)
 		c->k_mispredict = s->k.mispredict;
 		c->k_call = s->k.call;
 		c->k_ret = s->k.ret;
+		c->k_l1d = s->k.l1d;
+		c->k_mem_slot = s->k.mem_slot;
 		c->rsb_depth = s->k.return_stack;
 		c->site_layout = s->layout->site;
 		c->fn_inline = s->layout->fn_inline;
@@ -310,22 +313,36 @@ static int home_pos(const struct cpu *c, int node)
 	return m->node_index[node];
 }
 
-uint32_t cpu_mem(struct cpu *c, uint64_t addr, uint32_t bytes, int node, bool write)
+_Static_assert(CPU_CTR_mem_load + 0 == CPU_CTR_mem_load_dep + (int)CPU_LOAD &&
+		       CPU_CTR_mem_store + 0 == CPU_CTR_mem_load_dep + (int)CPU_STORE &&
+		       CPU_CTR_mem_store_bulk + 0 == CPU_CTR_mem_load_dep + (int)CPU_STORE_BULK,
+	       "per-kind counters follow enum cpu_access");
+
+uint32_t cpu_mem(struct cpu *c, uint64_t addr, uint32_t bytes, int node,
+		 enum cpu_access kind)
 {
 	int shift = c->sys->cache.line_shift;
 	int hp = home_pos(c, node);
 	uint64_t first = addr >> shift;
 	uint64_t last = (addr + (bytes ? bytes - 1 : 0)) >> shift;
+	bool write = kind >= CPU_STORE;
 	uint32_t worst = 0;
+	bool all_l1 = true;
 	enum cache_src src;
 	for (uint64_t line = first; line <= last; line++) {
 		uint32_t lat = mem_line(c, line, hp, write, &src);
+		all_l1 &= src == CACHE_SRC_L1;
 		if (lat > worst)
 			worst = lat;
 	}
-	c->now += worst;
-	c->ctr[CPU_CTR_mem_stall_cycles] += worst;
-	return worst;
+	/* the out-of-order rule (cpu.h): only dependent loads wait for an L1
+	 * hit, no load (nor bulk store) hides a miss, stores never stall */
+	uint32_t cost = kind == CPU_STORE || (all_l1 && kind != CPU_LOAD_DEP)
+				? c->k_mem_slot : worst;
+	c->now += cost;
+	c->ctr[CPU_CTR_mem_stall_cycles] += cost;
+	c->ctr[CPU_CTR_mem_load_dep + (int)kind]++;
+	return cost;
 }
 
 uint32_t cpu_atomic(struct cpu *c, uint64_t addr, int node)

@@ -19,18 +19,36 @@
  *                         the layout's fall-through for s, + k.mispredict when
  *                         the predictor guessed the other direction.
  *   cpu_work(c, n)        n cycles of straight-line code.
- *   cpu_mem(c, a, b, n, w) the lines of [a, a+b) through the caches; a line
- *                         costs l1d/l2/llc latency at the level that hits,
- *                         DRAM latency from this CPU's node to home node n
- *                         when all miss, the line-transfer latency from the
- *                         holder's node for a line dirty in another CPU's
- *                         cache.  The lines of one access are fetched in
- *                         parallel: the access costs its slowest line.  Each
- *                         access is charged its full load-to-use latency (no
- *                         overlap with other work; right for the pointer
- *                         chasing of list heads and struct page).  Meant
- *                         for objects of a few lines: a bulk copy or clear
+ *   cpu_mem(c, a, b, n, kind)  the lines of [a, a+b) through the caches;
+ *                         the line's level is the L1D, L2, LLC, DRAM from
+ *                         this CPU's node to home node n when all miss, or a
+ *                         line transfer from the holder's node for a line
+ *                         dirty in another CPU's cache.  The lines of one
+ *                         access are fetched in parallel (the slowest line
+ *                         counts).  What the access costs depends on its
+ *                         kind (the out-of-order rule below):
+ *                           CPU_LOAD_DEP  the code needs the value at once
+ *                                         (list->next chasing, a pointer
+ *                                         loaded then dereferenced, a value
+ *                                         tested by the next branch): the
+ *                                         full latency of its level, k.l1d
+ *                                         for an L1 hit;
+ *                           CPU_LOAD      an independent load: k.mem_slot
+ *                                         (1 cycle) on an L1 hit, the full
+ *                                         L2/LLC/DRAM/transfer latency on a
+ *                                         miss;
+ *                           CPU_STORE     k.mem_slot wherever the line is;
+ *                           CPU_STORE_BULK  a store in a bulk clear or copy
+ *                                         (enough to fill the store
+ *                                         buffer): charged as CPU_LOAD, the
+ *                                         miss latency is the RFO's.
+ *                         Every kind updates caches and coherence alike (a
+ *                         store takes the line exclusively).  Meant for
+ *                         objects of a few lines: a bulk copy or clear
  *                         (bandwidth-bound) is charged line by line.
+ *   cpu_mem_l1_again(c, kind)  an access the caller knows hits the line of
+ *                         its previous access (no cache lookup, no state
+ *                         change): the L1 cost of the kind.
  *   cpu_atomic(c, a, n)   k.atomic, plus the cost of bringing the line in
  *                         exclusively when it is not in L1 (a transfer when
  *                         another CPU wrote it last).
@@ -42,6 +60,37 @@
  *   cpu_irq_save/restore, cpu_this_cpu_cmpxchg: the machine's figures.
  * Nanosecond figures become cycles with k.clock_ghz, rounded to the nearest
  * cycle once at set-up.
+ *
+ * The out-of-order rule for memory.  Every core in cost-figures.md is out
+ * of order with a window far larger than a fast path's distance between
+ * loads (ROB 224 on Skylake-SP and Zen 2, 128 on Neoverse N1 and TaiShan
+ * v110 [cost-figures.md §1]; 192 on Haswell/Broadwell per Intel's
+ * optimization manual; two load ports on all of them).  A load that hits
+ * L1 and whose value the next instructions do not need at once executes
+ * under the other work: it costs one issue slot (k.mem_slot = 1 cycle),
+ * not its 4-5 cycle load-to-use latency.  The latency is paid where it
+ * lies on the critical path: a dependent load (CPU_LOAD_DEP) stalls for
+ * it.  Of several independent loads that feed one test, the model code
+ * marks the last CPU_LOAD_DEP and the others CPU_LOAD (they overlap); a
+ * load whose value only feeds store addresses or data is CPU_LOAD (stores
+ * do not stall, so nothing waits).  Misses are not hidden for any load (an
+ * L2 hit of 12-14 cycles or a DRAM access is longer than the straight-line
+ * work that could cover it on these short paths), so a miss costs its
+ * level's full latency as before.  Stores retire into the store buffer
+ * (Intel's optimization manual: 56 entries on Skylake, 42 on
+ * Haswell/Broadwell; no figure in cost-figures.md) and their line is
+ * fetched (RFO) in the background; the fast paths issue a few stores
+ * between long runs of other work, so the simple rule is that stores never
+ * stall: a store costs one slot wherever its line is, and its miss still
+ * moves the line (caches, coherence directory) for later accesses.  Locked
+ * operations (cpu_atomic, locks) drain the store buffer and keep their
+ * full cost.  A run of stores long enough to fill the store buffer
+ * (clearing a page: 64 lines) is marked CPU_STORE_BULK by its caller and
+ * waits for each line's RFO.  What the rule leaves out: a store buffer
+ * filled by the scattered stores of a long loop, memory-level parallelism
+ * between independent misses (each miss is charged in full), and the
+ * latency of a dependent chain hidden by unrelated work (charged in full).
+ * Branches, calls and straight-line work are still charged serially.
  *
  * Profile semantics.  Cycles accrue to the innermost out-of-line function on
  * the shadow stack (self), as a sampling profiler without --inline sees
@@ -107,6 +156,10 @@
 	X(rsb_mispredict, "returns mispredicted after RSB overflow")          \
 	X(mem_accesses, "cache lines accessed")                                \
 	X(mem_stall_cycles, "cycles charged for memory accesses")              \
+	X(mem_load_dep, "dependent loads (latency on the critical path)")      \
+	X(mem_load, "independent loads (L1 latency hidden)")                   \
+	X(mem_store, "stores (into the store buffer)")                         \
+	X(mem_store_bulk, "stores of bulk clears and copies")                  \
 	X(l1d_hit, "lines served by L1D")                                      \
 	X(l1d_miss, "lines missing L1D")                                       \
 	X(l2_hit, "lines served by L2")                                        \
@@ -142,6 +195,7 @@ struct cpu_costs {
 	uint32_t branch, taken_branch, mispredict;
 	uint32_t return_stack;         /* RSB entries */
 	uint32_t l1d, l2, llc;
+	uint32_t mem_slot;             /* an access off the critical path: 1 */
 	uint32_t atomic;
 	uint32_t lock, unlock;         /* halves of lock_uncontended */
 	uint32_t irq_save, irq_restore; /* halves of irq_save_restore */
@@ -178,6 +232,7 @@ struct cpu {
 	uint64_t now;                  /* cycle counter */
 	/* hot figures copied from the costs for locality */
 	uint32_t k_branch, k_taken, k_mispredict, k_call, k_ret;
+	uint32_t k_l1d, k_mem_slot;
 	const struct cost_site_layout *site_layout;
 	const uint8_t *fn_inline;
 	struct bpred bp;
@@ -312,8 +367,29 @@ static inline void cpu_work(struct cpu *c, uint32_t cycles)
 	c->ctr[CPU_CTR_work_cycles] += cycles;
 }
 
+/* Kinds of memory access (the out-of-order rule in the header comment). */
+enum cpu_access {
+	CPU_LOAD_DEP = 0,              /* value needed at once: full latency */
+	CPU_LOAD,                      /* independent load: L1 latency hidden */
+	CPU_STORE,                     /* into the store buffer: never stalls */
+	CPU_STORE_BULK,                /* store of a bulk clear/copy: waits for RFO */
+};
+
 /* Memory access; returns the cycles charged. */
-uint32_t cpu_mem(struct cpu *c, uint64_t addr, uint32_t bytes, int node, bool write);
+uint32_t cpu_mem(struct cpu *c, uint64_t addr, uint32_t bytes, int node,
+		 enum cpu_access kind);
+
+/* An access to the line of this CPU's previous access, which the caller
+ * knows is an L1 hit changing no cache state: charged without a lookup. */
+static inline void cpu_mem_l1_again(struct cpu *c, enum cpu_access kind)
+{
+	uint32_t cost = kind == CPU_LOAD_DEP ? c->k_l1d : c->k_mem_slot;
+	c->now += cost;
+	c->ctr[CPU_CTR_mem_accesses]++;
+	c->ctr[CPU_CTR_l1d_hit]++;
+	c->ctr[CPU_CTR_mem_stall_cycles] += cost;
+	c->ctr[CPU_CTR_mem_load_dep + (int)kind]++;
+}
 /* Locked read-modify-write of the line at addr (home node id); returns cycles. */
 uint32_t cpu_atomic(struct cpu *c, uint64_t addr, int node);
 void cpu_irq_save(struct cpu *c);

@@ -27,6 +27,7 @@ static void test_cold_static_rule(void **state)
 	(void)state;
 	struct bpred_params p;
 	bpred_params_default(&p);
+	p.mode = BPRED_BIMODAL;
 	struct bpred bp;
 	assert_int_equal(bpred_init(&bp, 4, &p), NS_OK);
 	/* cold: the static prediction is used whatever the outcome */
@@ -47,6 +48,7 @@ static void test_always_taken_learns(void **state)
 	(void)state;
 	struct bpred_params p;
 	bpred_params_default(&p);
+	p.mode = BPRED_BIMODAL;
 	struct bpred bp;
 	assert_int_equal(bpred_init(&bp, 2, &p), NS_OK);
 	const unsigned taken[] = {1};
@@ -66,6 +68,7 @@ static void test_alternating_bimodal(void **state)
 	(void)state;
 	struct bpred_params p;
 	bpred_params_default(&p);
+	p.mode = BPRED_BIMODAL;
 	struct bpred bp;
 	assert_int_equal(bpred_init(&bp, 1, &p), NS_OK);
 	/*
@@ -109,6 +112,50 @@ static void test_gshare_learns_alternation(void **state)
 	bpred_free(&bp);
 }
 
+/*
+ * The default predictor is gshare (K8 table, K10 history) and captures call
+ * context: site 0 is reached after site 1 with outcome 0 and after site 2
+ * with outcome 1 (v4.6's `nodes == NULL` test in next_zones_zonelist, once
+ * for the preferred-zone lookup and once for the zone loop).  A per-site
+ * 2-bit counter mispredicts it every other time.
+ */
+static int run_context(struct bpred *bp, int iters, int skip)
+{
+	int miss = 0;
+	for (int i = 0; i < iters; i++) {
+		bpred_predict_update(bp, 1, 0, 1);
+		unsigned p = bpred_predict_update(bp, 0, 0, 0);
+		miss += i >= skip && p != 0;
+		bpred_predict_update(bp, 2, 0, 0);
+		bpred_predict_update(bp, 3, 0, 1);
+		p = bpred_predict_update(bp, 0, 0, 1);
+		miss += i >= skip && p != 1;
+	}
+	return miss;
+}
+
+static void test_default_gshare_call_context(void **state)
+{
+	(void)state;
+	struct bpred_params p;
+	bpred_params_default(&p);
+	assert_int_equal(p.mode, BPRED_GSHARE);
+	assert_int_equal(p.table_bits, 14);
+	assert_int_equal(p.history_bits, 12);
+	struct bpred bp;
+	assert_int_equal(bpred_init(&bp, 4, &p), NS_OK);
+	int warm = run_context(&bp, 20, 0);
+	assert_true(warm >= 1 && warm <= 12);
+	assert_int_equal(run_context(&bp, 1000, 0), 0);
+	assert_int_equal(bpred_check(&bp), NS_OK);
+	bpred_free(&bp);
+	p.mode = BPRED_BIMODAL;
+	assert_int_equal(bpred_init(&bp, 4, &p), NS_OK);
+	run_context(&bp, 20, 0);
+	assert_true(run_context(&bp, 1000, 0) >= 1000);
+	bpred_free(&bp);
+}
+
 static void test_params_and_check(void **state)
 {
 	(void)state;
@@ -136,6 +183,7 @@ int main(void)
 		cmocka_unit_test(test_always_taken_learns),
 		cmocka_unit_test(test_alternating_bimodal),
 		cmocka_unit_test(test_gshare_learns_alternation),
+		cmocka_unit_test(test_default_gshare_call_context),
 		cmocka_unit_test(test_params_and_check),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

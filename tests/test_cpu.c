@@ -42,6 +42,16 @@ static int setup(void **state)
 	return setup_with(state, &p);
 }
 
+/* Per-site 2-bit counters (the predictor that tests of exact per-site
+ * costs assume; the default gshare has a warm-up per history). */
+static int setup_bimodal(void **state)
+{
+	struct cpu_params p;
+	cpu_params_default(&p);
+	p.bpred.mode = BPRED_BIMODAL;
+	return setup_with(state, &p);
+}
+
 static int teardown(void **state)
 {
 	struct world *w = *state;
@@ -306,22 +316,23 @@ static void test_memory_latency(void **state)
 	uint64_t a0, a1;
 	assert_int_equal(cache_as_alloc(&as, 0, 4096, 64, &a0), NS_OK);
 	assert_int_equal(cache_as_alloc(&as, 1, 4096, 64, &a1), NS_OK);
-	assert_int_equal(cpu_mem(c0, a0, 8, 0, false), 160);     /* local DRAM */
-	assert_int_equal(cpu_mem(c0, a1, 8, 1, false), 280);     /* remote DRAM */
-	assert_int_equal(cpu_mem(c0, a1, 8, 1, false), 4);       /* L1 */
-	assert_int_equal(cpu_mem(c2, a1 + 64, 8, 1, false), 160); /* local for node 1 */
+	assert_int_equal(cpu_mem(c0, a0, 8, 0, CPU_LOAD_DEP), 160);     /* local DRAM */
+	assert_int_equal(cpu_mem(c0, a1, 8, 1, CPU_LOAD_DEP), 280);     /* remote DRAM */
+	assert_int_equal(cpu_mem(c0, a1, 8, 1, CPU_LOAD_DEP), 4);       /* L1 */
+	assert_int_equal(cpu_mem(c2, a1 + 64, 8, 1, CPU_LOAD_DEP), 160); /* local for node 1 */
 	assert_int_equal(c0->now, 160 + 280 + 4);
 	assert_int_equal(c0->ctr[CPU_CTR_mem_local], 1);
 	assert_int_equal(c0->ctr[CPU_CTR_mem_remote], 1);
 	assert_int_equal(c0->ctr[CPU_CTR_l1d_hit], 1);
 	/* CPU 1 shares node 0's LLC */
-	assert_int_equal(cpu_mem(&w->s.cpu[1], a1, 8, 1, false), 40);
+	assert_int_equal(cpu_mem(&w->s.cpu[1], a1, 8, 1, CPU_LOAD_DEP), 40);
 	/* an access spanning two lines costs its slowest line */
-	assert_int_equal(cpu_mem(c0, a0 + 60, 8, 0, false), 160);
+	assert_int_equal(cpu_mem(c0, a0 + 60, 8, 0, CPU_LOAD_DEP), 160);
 	assert_int_equal(c0->ctr[CPU_CTR_mem_accesses], 5);
-	/* a line written by CPU 2 (node 1) is pulled from its cache */
-	assert_int_equal(cpu_mem(c2, a0 + 1024, 8, 0, true), 280);
-	assert_int_equal(cpu_mem(c0, a0 + 1024, 8, 0, false), 220);
+	/* a line written by CPU 2 (node 1) is pulled from its cache; the store
+	 * itself went to the store buffer (one slot) */
+	assert_int_equal(cpu_mem(c2, a0 + 1024, 8, 0, CPU_STORE), 1);
+	assert_int_equal(cpu_mem(c0, a0 + 1024, 8, 0, CPU_LOAD_DEP), 220);
 	assert_int_equal(c0->ctr[CPU_CTR_line_transfer], 1);
 	/* atomics: L1 hit costs the atomic only, a remote writer adds a transfer */
 	assert_int_equal(cpu_atomic(c0, a0, 0), 20);
@@ -345,12 +356,53 @@ static void test_walk_counts_through_cpu(void **state)
 	assert_int_equal(cache_as_alloc(&as, 0, 65536, 4096, &buf), NS_OK);
 	for (int pass = 0; pass < 3; pass++)
 		for (uint64_t off = 0; off < 65536; off += 64)
-			cpu_mem(c, buf + off, 64, 0, false);
+			cpu_mem(c, buf + off, 64, 0, CPU_LOAD_DEP);
 	assert_int_equal(cpu_counter(c, CPU_CTR_mem_local), 1024);
 	assert_int_equal(cpu_counter(c, CPU_CTR_l1d_miss), 3 * 1024);
 	assert_int_equal(cpu_counter(c, CPU_CTR_l2_hit), 2 * 1024);
 	assert_int_equal(cpu_counter(c, CPU_CTR_l1d_hit), 0);
 	assert_int_equal(c->now, 1024 * 160 + 2 * 1024 * 14);
+}
+
+/* The out-of-order rule: only dependent loads pay an L1 hit's latency, no
+ * load hides a miss, stores never stall but still move the line. */
+static void test_access_kinds(void **state)
+{
+	struct world *w = *state;
+	struct cpu *c0 = &w->s.cpu[0], *c2 = &w->s.cpu[2];
+	struct cache_as as;
+	cache_as_init(&as);
+	uint64_t a;
+	assert_int_equal(cache_as_alloc(&as, 0, 4096, 64, &a), NS_OK);
+	assert_int_equal(c0->sys->k.mem_slot, 1);
+	/* independent load: a miss costs the full DRAM latency, a hit a slot */
+	assert_int_equal(cpu_mem(c0, a, 8, 0, CPU_LOAD), 160);
+	assert_int_equal(cpu_mem(c0, a, 8, 0, CPU_LOAD), 1);
+	assert_int_equal(cpu_mem(c0, a, 8, 0, CPU_LOAD_DEP), 4);
+	/* a store that misses costs a slot and leaves the line in L1 ... */
+	assert_int_equal(cpu_mem(c0, a + 64, 8, 0, CPU_STORE), 1);
+	assert_int_equal(cpu_mem(c0, a + 64, 8, 0, CPU_LOAD_DEP), 4);
+	assert_int_equal(c0->ctr[CPU_CTR_l1d_miss], 2);
+	/* ... dirty: another CPU's load pulls it over (node 1 from node 0) */
+	assert_int_equal(cpu_mem(c2, a + 64, 8, 0, CPU_LOAD), 220);
+	/* a load spanning an L1 line and a missing one is not hidden */
+	assert_int_equal(cpu_mem(c0, a + 120, 16, 0, CPU_LOAD), 160);
+	/* bulk stores wait for the RFO on a miss, a slot on a hit */
+	assert_int_equal(cpu_mem(c0, a + 256, 64, 0, CPU_STORE_BULK), 160);
+	assert_int_equal(cpu_mem(c0, a + 256, 64, 0, CPU_STORE_BULK), 1);
+	/* the caller-known repeat costs the kind's L1 price */
+	uint64_t t = c0->now;
+	cpu_mem_l1_again(c0, CPU_LOAD_DEP);
+	cpu_mem_l1_again(c0, CPU_LOAD);
+	cpu_mem_l1_again(c0, CPU_STORE);
+	assert_int_equal(c0->now - t, 4 + 1 + 1);
+	assert_int_equal(c0->now, 160 + 1 + 4 + 1 + 4 + 160 + 160 + 1 + 6);
+	assert_int_equal(c0->ctr[CPU_CTR_mem_stall_cycles], c0->now);
+	assert_int_equal(c0->ctr[CPU_CTR_mem_load_dep], 3);
+	assert_int_equal(c0->ctr[CPU_CTR_mem_load], 4);
+	assert_int_equal(c0->ctr[CPU_CTR_mem_store], 2);
+	assert_int_equal(c0->ctr[CPU_CTR_mem_store_bulk], 2);
+	assert_int_equal(c0->ctr[CPU_CTR_mem_accesses], 12);  /* lines */
 }
 
 static void test_lock_contention(void **state)
@@ -430,7 +482,7 @@ static void test_export(void **state)
 	leaf(&w->s.cpu[2]);
 	cpu_call(&w->s.cpu[2], FIX_FN_outer_fn);
 	cpu_work(&w->s.cpu[2], 9);
-	cpu_mem(&w->s.cpu[2], 2ull << 40, 8, 1, false);
+	cpu_mem(&w->s.cpu[2], 2ull << 40, 8, 1, CPU_LOAD_DEP);
 	struct collect c = {0};
 	assert_int_equal(cpu_sys_profile(&w->s, -1, prof_cb, &c), NS_OK);
 	/* leaf (2 CPUs) and outer (still active: self so far, no total) */
@@ -484,16 +536,17 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		T(test_costs_converted),
-		T(test_call_two_branches_out_of_line),
-		T(test_call_two_branches_inlined),
+		cmocka_unit_test_setup_teardown(test_call_two_branches_out_of_line, setup_bimodal, teardown),
+		cmocka_unit_test_setup_teardown(test_call_two_branches_inlined, setup_bimodal, teardown),
 		T(test_hint_layout),
-		T(test_predictor_in_cpu),
+		cmocka_unit_test_setup_teardown(test_predictor_in_cpu, setup_bimodal, teardown),
 		cmocka_unit_test(test_gshare_in_cpu),
 		T(test_rsb_overflow),
 		T(test_profile_nested_recursive),
 		T(test_unbalanced_detected),
 		T(test_memory_latency),
 		T(test_walk_counts_through_cpu),
+		T(test_access_kinds),
 		T(test_lock_contention),
 		T(test_export),
 		T(test_bad_setup),

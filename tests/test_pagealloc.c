@@ -571,10 +571,17 @@ static void test_iterator_walks(void **state)
 }
 
 /* Run n order-0 alloc+free pairs after a warm-up; returns out-of-line calls
- * of next_zones_zonelist / __next_zones_zonelist per allocation (x1000). */
+ * of next_zones_zonelist / __next_zones_zonelist per allocation (x1000)
+ * and, when kinds is not NULL, the measured part's dependent loads,
+ * independent loads, stores and mispredicts. */
 static void profile_run(enum pa_iter_variant v, int cpusets, uint32_t gfp, int nb,
-			uint64_t *nzl, uint64_t *nnzl, uint64_t *cycles)
+			uint64_t *nzl, uint64_t *nnzl, uint64_t *cycles, uint64_t kinds[4])
 {
+	static const enum cpu_counter kind_ctr[4] = {
+		CPU_CTR_mem_load_dep, CPU_CTR_mem_load, CPU_CTR_mem_store,
+		CPU_CTR_branch_mispredict,
+	};
+	uint64_t k0[4];
 	struct pa_config cfg = cfg_default(v);
 	cfg.cpusets_enabled = cpusets;
 	/* NR_ALLOC_BATCH of 10 % of the zone: no fair-policy depletion (and
@@ -595,6 +602,8 @@ static void profile_run(enum pa_iter_variant v, int cpusets, uint32_t gfp, int n
 	uint64_t refill0 = (uint64_t)ctr(t, "zone", "0/Normal", "pcp_refill") +
 			   (uint64_t)ctr(t, "zone", "0/DMA32", "pcp_refill");
 	uint64_t c0 = c->now;
+	for (int k = 0; k < 4; k++)
+		k0[k] = cpu_counter(c, kind_ctr[k]);
 	for (int r = 0; r < 100; r++) {
 		for (int i = 0; i < nb; i++)
 			pg[i] = pa_alloc_pages(t->w, c, gfp, 0);
@@ -610,30 +619,46 @@ static void profile_run(enum pa_iter_variant v, int cpusets, uint32_t gfp, int n
 	*nzl = inl ? 0 : fn_calls(t, "next_zones_zonelist") - a0;
 	*nnzl = fn_calls(t, "__next_zones_zonelist") - b0;
 	*cycles = c->now - c0;
+	for (int k = 0; kinds && k < 4; k++)
+		kinds[k] = cpu_counter(c, kind_ctr[k]) - k0[k];
 	tw_destroy(t);
 }
 
 static void test_iterator_profile(void **state)
 {
 	(void)state;
-	uint64_t nzl, nnzl, cyc_pre, cyc_post, cyc;
-	profile_run(PA_ITER_PRE, 0, PA_GFP_KERNEL, 16, &nzl, &nnzl, &cyc_pre);
+	uint64_t nzl, nnzl, cyc_pre, cyc_post, cyc, kpre[4], kpost[4];
+	profile_run(PA_ITER_PRE, 0, PA_GFP_KERNEL, 16, &nzl, &nnzl, &cyc_pre, kpre);
 	assert_int_equal(nzl, 2 * 1600);           /* exactly twice per allocation */
 	assert_int_equal(nnzl, 0);
-	profile_run(PA_ITER_POST, 0, PA_GFP_KERNEL, 16, &nzl, &nnzl, &cyc_post);
+	profile_run(PA_ITER_POST, 0, PA_GFP_KERNEL, 16, &nzl, &nnzl, &cyc_post, kpost);
 	assert_int_equal(nzl, 0);                  /* inlined: never called */
 	assert_int_equal(nnzl, 0);                 /* and the slow part not either */
 	assert_true(cyc_post < cyc_pre);
+	/* PRE's extra loads are one dependent chain of 3 (current, z->zone->node,
+	 * the mems_allowed word); independent loads and stores are the same */
+	assert_int_equal(kpre[0] - kpost[0], 3 * 1600);
+	assert_int_equal(kpre[1], kpost[1]);
+	assert_int_equal(kpre[2], kpost[2]);
+	/* cycles per allocation, mispredicts aside: 2 x call+ret (4), 3 x L1
+	 * load-to-use (4), one branch (1) taken (1), 2 cycles of set-up work */
+	int64_t dmis = (int64_t)kpre[3] - (int64_t)kpost[3];
+	assert_int_equal((int64_t)(cyc_pre - cyc_post) - 16 * dmis,
+			 1600 * (2 * 4 + 3 * 4 + 1 + 1 + 2));
+	/* the default global-history predictor learns PRE's alternating
+	 * `nodes == NULL` site: no extra mispredicts in PRE */
+	assert_int_equal(kpre[3], kpost[3]);
+	assert_true(kpre[3] < 1600 / 10);          /* round ends only */
 	/* POST with cpusets: the nodemask forces __next_zones_zonelist */
-	profile_run(PA_ITER_POST, 1, PA_GFP_KERNEL, 16, &nzl, &nnzl, &cyc);
+	profile_run(PA_ITER_POST, 1, PA_GFP_KERNEL, 16, &nzl, &nnzl, &cyc, NULL);
 	assert_int_equal(nzl, 0);
 	assert_int_equal(nnzl, 2 * 1600);
 	/* PRE with cpusets: still two calls per allocation */
-	profile_run(PA_ITER_PRE, 1, PA_GFP_KERNEL, 16, &nzl, &nnzl, &cyc);
+	profile_run(PA_ITER_PRE, 1, PA_GFP_KERNEL, 16, &nzl, &nnzl, &cyc, NULL);
 	assert_int_equal(nzl, 2 * 1600);
 	/* POST, GFP_DMA32: the head entry (Normal) is above the limit; 2
 	 * pages per round stay within DMA32's pcp (batch 3, high 18) */
-	profile_run(PA_ITER_POST, 0, PA_GFP_KERNEL | PA_GFP_DMA32, 2, &nzl, &nnzl, &cyc);
+	profile_run(PA_ITER_POST, 0, PA_GFP_KERNEL | PA_GFP_DMA32, 2, &nzl, &nnzl, &cyc, NULL);
 	assert_int_equal(nnzl, 2 * 200);
 }
 
