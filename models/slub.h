@@ -1,0 +1,266 @@
+/*
+ * slub — the Linux v5.9 SLUB allocator (mm/slub.c) around commit c270cf30
+ * ("mm/slub.c: branch optimization in free slowpath", v5.10-rc1): cache
+ * geometry (calculate_sizes / calculate_order), the per-cpu active slab with
+ * its lockless freelist and transaction id, per-cpu partial chains, per-node
+ * partial lists, the allocation fast and slow paths (slab_alloc_node,
+ * ___slab_alloc, get_partial_node, acquire_slab, new_slab, deactivate_slab)
+ * and the free paths (do_slab_free, __slab_free with its cmpxchg_double
+ * retry loop, put_cpu_partial, unfreeze_partials, discard_slab), charged
+ * to the cycle-cost model (sim/cpu.h) at the numbered sites of
+ * ../shared/reference/slub-free.md (S0..S10, PRE6a, PRE6b, PRE7, POST6,
+ * POST7, P1..P3, U1) and at "function:what" sites elsewhere.
+ * docs/slub-model.md is the long description.
+ *
+ * Variants (data, design §4.2): PRE = v5.9, POST = PRE + c270cf30.  The
+ * only behavioural code difference is the `!n` block of __slab_free; the
+ * layout of its sites (which outcome falls through) comes from
+ * slub_layout() per variant, compiler (gcc/clang: the fall-through of
+ * unhinted sites) and CONFIG_SLUB_STATS (whether stat() increments and
+ * PRE's separate `if (was_frozen)` test exist at all).
+ *
+ * Slabs take their pages from the page allocator model (pa_alloc_pages on
+ * the allocating CPU, pa_free_pages on discard); both models must share one
+ * synthetic address space (slub_config.as) so their cache lines agree.
+ *
+ * Objects are handles (slub_obj_t, 0 = NULL): a cache, a slab of that
+ * cache's pool and an index in the slab.  Their synthetic addresses
+ * (slub_obj_addr) lie in the direct map of the slab's pages.
+ *
+ * Invariants (slub_check()): per cache, objects allocated - freed = Σ over
+ * slabs of inuse - Σ over CPUs of the length of their lockless freelists;
+ * every object is exactly once on a freelist or handed out; freelists are
+ * acyclic chains within their slab; page->freelist == NULL ⇔ inuse ==
+ * objects for every slab (outside a cmpxchg window); frozen slabs are
+ * exactly the CPU slabs and the per-cpu partial slabs; node partial lists
+ * are well-formed, hold unfrozen slabs of their node only and match
+ * nr_partial; node slab/object counts match the pool.
+ *
+ * Error policy: set-up returns NS_ERANGE (a size or flag the model cannot
+ * represent, too many caches), NS_EINPUT (duplicate cache name) with a diag
+ * message where one is given, NS_ENOMEM on host allocation failure.  An
+ * allocation the simulated kernel cannot satisfy returns 0 (counted).
+ * Freeing a handle that is not an allocated object of the cache is a caller
+ * bug: NS_EINTERNAL, nothing changes.  slub_check() returns NS_EINTERNAL
+ * when an invariant is broken (a model bug).
+ */
+#ifndef NUMASIM_SLUB_H
+#define NUMASIM_SLUB_H
+
+#include <stdint.h>
+
+#include "cache.h"
+#include "cost.h"
+#include "cpu.h"
+#include "diag.h"
+#include "machine.h"
+#include "pagealloc.h"
+
+/*
+ * enum stat_item of include/linux/slub_def.h (value = index), with the
+ * sysfs file name (/sys/kernel/slab/<cache>/<name>) and a description.
+ */
+#define SLUB_STAT_ITEMS(X)                                                     \
+	X(ALLOC_FASTPATH, "alloc_fastpath", "allocation from the cpu freelist") \
+	X(ALLOC_SLOWPATH, "alloc_slowpath", "allocation through ___slab_alloc") \
+	X(FREE_FASTPATH, "free_fastpath", "free to the cpu freelist")          \
+	X(FREE_SLOWPATH, "free_slowpath", "free through __slab_free")          \
+	X(FREE_FROZEN, "free_frozen", "free to a frozen slab")                 \
+	X(FREE_ADD_PARTIAL, "free_add_partial", "slab put on a node partial list") \
+	X(FREE_REMOVE_PARTIAL, "free_remove_partial", "empty slab taken off a partial list") \
+	X(ALLOC_FROM_PARTIAL, "alloc_from_partial", "cpu slab taken from a node partial list") \
+	X(ALLOC_SLAB, "alloc_slab", "cpu slab newly allocated")                \
+	X(ALLOC_REFILL, "alloc_refill", "cpu freelist refilled from the cpu slab") \
+	X(ALLOC_NODE_MISMATCH, "alloc_node_mismatch", "cpu slab on the wrong node") \
+	X(FREE_SLAB, "free_slab", "slab returned to the page allocator")       \
+	X(CPUSLAB_FLUSH, "cpuslab_flush", "cpu slab flushed")                  \
+	X(DEACTIVATE_FULL, "deactivate_full", "cpu slab deactivated full")     \
+	X(DEACTIVATE_EMPTY, "deactivate_empty", "slab deactivated empty and freed") \
+	X(DEACTIVATE_TO_HEAD, "deactivate_to_head", "deactivated to partial list head") \
+	X(DEACTIVATE_TO_TAIL, "deactivate_to_tail", "deactivated to partial list tail") \
+	X(DEACTIVATE_REMOTE_FREES, "deactivate_remote_frees", "deactivated slab had remote frees") \
+	X(DEACTIVATE_BYPASS, "deactivate_bypass", "exhausted cpu slab dropped without list work") \
+	X(ORDER_FALLBACK, "order_fallback", "slab allocated at the minimum order") \
+	X(CMPXCHG_DOUBLE_CPU_FAIL, "cmpxchg_double_cpu_fail", "per-cpu cmpxchg_double retries") \
+	X(CMPXCHG_DOUBLE_FAIL, "cmpxchg_double_fail", "slab cmpxchg_double retries") \
+	X(CPU_PARTIAL_ALLOC, "cpu_partial_alloc", "cpu slab taken from the per-cpu partial chain") \
+	X(CPU_PARTIAL_FREE, "cpu_partial_free", "full slab frozen onto the per-cpu chain by a free") \
+	X(CPU_PARTIAL_NODE, "cpu_partial_node", "node partial slab moved to the per-cpu chain") \
+	X(CPU_PARTIAL_DRAIN, "cpu_partial_drain", "per-cpu partial chain drained")
+
+enum slub_stat {
+#define SLUB_STAT_ENUM(id, name, desc) SLUB_##id,
+	SLUB_STAT_ITEMS(SLUB_STAT_ENUM)
+#undef SLUB_STAT_ENUM
+	SLUB_NR_STATS
+};
+const char *slub_stat_name(enum slub_stat s);   /* "free_frozen" */
+const char *slub_stat_desc(enum slub_stat s);
+
+/* Cache flags (kernel values, include/linux/slab.h). */
+#define SLUB_HWCACHE_ALIGN 0x00002000u     /* SLAB_HWCACHE_ALIGN */
+#define SLUB_PANIC 0x00040000u             /* SLAB_PANIC (no effect here) */
+#define SLUB_TYPESAFE_BY_RCU 0x00080000u   /* free pointer appended */
+#define SLUB_KMALLOC 0x00100000u           /* SLAB_KMALLOC */
+#define SLUB_FLAGS_KNOWN (SLUB_HWCACHE_ALIGN | SLUB_PANIC | SLUB_TYPESAFE_BY_RCU | SLUB_KMALLOC)
+
+#define SLUB_NUMA_NO_NODE (-1)
+
+enum slub_variant {
+	SLUB_PRE,      /* "v5.9": two unhinted tests in the !n block */
+	SLUB_POST,     /* "c270cf30": likely(was_frozen) / else if (new.frozen) */
+};
+const char *slub_variant_name(enum slub_variant v);
+int slub_variant_parse(const char *s);          /* -1 if unknown */
+
+enum slub_compiler {
+	SLUB_GCC,      /* fall-through of unhinted sites as GCC lays them out */
+	SLUB_CLANG,
+};
+const char *slub_compiler_name(enum slub_compiler c);
+int slub_compiler_parse(const char *s);         /* -1 if unknown */
+
+struct slub_config {
+	enum slub_variant variant;
+	enum slub_compiler compiler;    /* compiler_layout gcc|clang */
+	int stats;                      /* CONFIG_SLUB_STATS (slub_stats on|off) */
+	int cpu_partial;                /* CONFIG_SLUB_CPU_PARTIAL */
+	int nr_cpu_ids;                 /* 0: the machine's (highest CPU + 1) */
+	unsigned slub_min_objects;      /* boot parameters; 0 = computed */
+	unsigned slub_min_order;        /* default 0 */
+	unsigned slub_max_order;        /* default PAGE_ALLOC_COSTLY_ORDER = 3 */
+	uint32_t gfp;                   /* gfp of slab page allocations (GFP_KERNEL) */
+	struct cache_as *as;            /* required: the page allocator's address space */
+};
+void slub_config_default(struct slub_config *c);
+
+typedef uint64_t slub_obj_t;    /* 0 = NULL */
+struct slub_world;
+struct slub_cache;
+
+/* Register functions and sites (once per table set); fill a layout. */
+int slub_register(struct cost_tables *t, int *fn_base, int *site_base);
+int slub_layout(struct cost_layout *l, const struct cost_tables *t, int fn_base,
+		int site_base, const struct slub_config *cfg);
+
+/* A SLUB over machine m, CPUs of s and page allocator pa (all must
+ * outlive the world).  The layout in s must come from slub_layout() with
+ * the same variant/compiler/stats. */
+int slub_world_create(const struct machine *m, const struct slub_config *cfg,
+		      struct cpu_sys *s, struct pa_world *pa, int fn_base, int site_base,
+		      struct slub_world **out, struct diag *d);
+/* Frees the model's host memory.  Slab pages are not given back to the
+ * page allocator (destroy that world afterwards, as a whole). */
+void slub_world_destroy(struct slub_world *w);
+
+/* kmem_cache_create(name, size, align, flags, NULL): no merging, no ctor. */
+int slub_cache_create(struct slub_world *w, const char *name, unsigned size,
+		      unsigned align, unsigned flags, struct slub_cache **out,
+		      struct diag *d);
+/* create_kmalloc_caches(0): kmalloc-8 .. kmalloc-(2 * PAGE_SIZE), -96, -192. */
+int slub_kmalloc_create(struct slub_world *w, struct diag *d);
+/* kmalloc_slab(size): NULL for 0 or sizes above the largest kmalloc cache. */
+struct slub_cache *slub_kmalloc_cache(const struct slub_world *w, size_t size);
+struct slub_cache *slub_cache_find(const struct slub_world *w, const char *name);
+
+/* kmem_cache_alloc_node(s, gfp, node) on CPU c (node: SLUB_NUMA_NO_NODE or a
+ * node id of the machine).  0 when no slab page could be had (or node is
+ * not a node of the machine).  New slabs always come from the CPU's
+ * default-policy page allocation (see docs/slub-model.md). */
+slub_obj_t slub_alloc(struct slub_world *w, struct cpu *c, struct slub_cache *s, int node);
+/* kmem_cache_free(s, x) on CPU c (s NULL: kfree, cache from the object). */
+int slub_free(struct slub_world *w, struct cpu *c, struct slub_cache *s, slub_obj_t x);
+/* kmem_cache_free_bulk(s, n, p): build_detached_freelist groups (look-ahead
+ * 3) freed with one slab_free each; entries of p are set to 0 as the
+ * kernel does.  Validates every entry first (NS_EINTERNAL, nothing freed). */
+int slub_free_bulk(struct slub_world *w, struct cpu *c, struct slub_cache *s, size_t n,
+		   slub_obj_t *p);
+/* __flush_cpu_slab(s, cpu) for CPU c: flush_slab + unfreeze_partials. */
+void slub_flush_cpu(struct slub_world *w, struct cpu *c, struct slub_cache *s);
+/* The sysfs cpu_partial value (no flush: call slub_flush_cpu as flush_all would). */
+int slub_set_cpu_partial(struct slub_cache *s, unsigned objects);
+
+/*
+ * Concurrency hook: called inside every __slab_free attempt after the
+ * snapshot of page->freelist/counters (and after the speculative list_lock)
+ * and before the cmpxchg_double, with the CPU doing the free, the object
+ * and the attempt number (0 first).  The hook may change the slab (e.g.
+ * slub_free of another object of it on another CPU); the cmpxchg then
+ * fails (CMPXCHG_DOUBLE_FAIL), S1 drops the lock and the loop retries.
+ * The hook must not need the node list_lock that the interrupted free may
+ * hold (a sequential model cannot interleave the spin).  NULL removes it.
+ */
+typedef void (*slub_race_fn)(void *arg, struct slub_world *w, struct cpu *c, slub_obj_t x,
+			     int attempt);
+void slub_set_race_hook(struct slub_world *w, slub_race_fn fn, void *arg);
+
+/* Introspection. */
+const char *slub_cache_name(const struct slub_cache *s);
+uint64_t slub_obj_addr(const struct slub_world *w, slub_obj_t x);
+struct slub_cache *slub_obj_cache(const struct slub_world *w, slub_obj_t x);
+
+struct slub_cache_info {
+	unsigned object_size, size, align, offset, flags;
+	unsigned order, objects;        /* s->oo */
+	unsigned min_order, min_objects;/* s->min */
+	unsigned max_order, max_objects;/* s->max */
+	unsigned long min_partial;
+	unsigned cpu_partial;
+	int has_cpu_partial;
+	uint64_t allocated, freed;      /* objects handed out / returned */
+	uint64_t slabs, pages_failed;   /* slabs alive; slab allocations that failed */
+};
+int slub_cache_info(const struct slub_cache *s, struct slub_cache_info *out);
+
+enum slub_loc {
+	SLUB_LOC_CPU_SLAB,      /* c->page of some CPU (frozen) */
+	SLUB_LOC_CPU_PARTIAL,   /* on a CPU's partial chain (frozen) */
+	SLUB_LOC_NODE_PARTIAL,  /* on its node's partial list */
+	SLUB_LOC_FULL,          /* unfrozen, on no list */
+};
+const char *slub_loc_name(enum slub_loc l);
+struct slub_slab_info {
+	enum slub_loc loc;
+	int cpu;                        /* owner for CPU_SLAB / CPU_PARTIAL, else -1 */
+	int node;                       /* node of the slab's pages */
+	unsigned inuse, objects, frozen;
+	unsigned page_free;             /* length of page->freelist */
+	uint64_t pfn;
+};
+/* The slab holding object x (which may be allocated or free). */
+int slub_slab_info(const struct slub_world *w, slub_obj_t x, struct slub_slab_info *out);
+
+struct slub_cpu_info {
+	int has_page;                   /* c->page != NULL */
+	slub_obj_t page_obj;            /* first object of c->page (for slub_slab_info) */
+	unsigned freelist;              /* length of c->freelist */
+	unsigned partial_slabs;         /* length of the partial chain */
+	int pages, pobjects;            /* the chain head's counters (0 if empty) */
+	uint64_t tid;
+};
+int slub_cpu_info(const struct slub_world *w, const struct slub_cache *s, int cpu_id,
+		  struct slub_cpu_info *out);
+struct slub_node_info {
+	unsigned long nr_partial, nr_slabs, total_objects;
+	unsigned partial_empty;         /* slabs on the partial list with inuse 0 */
+};
+int slub_node_info(const struct slub_world *w, const struct slub_cache *s, int node_id,
+		   struct slub_node_info *out);
+
+/* A stat item of a cache for one machine CPU, or summed (cpu_id < 0). */
+uint64_t slub_stat(const struct slub_world *w, const struct slub_cache *s, int cpu_id,
+		   enum slub_stat item);
+
+/*
+ * Counters: scope "cache" (id = cache name; the 26 stat items summed over
+ * CPUs, objects, objects_allocated, objects_freed, slabs, alloc_failed),
+ * "cache_cpu" (id "CACHE/CPU": the stat items) and "cache_node" (id
+ * "CACHE/NODE": nr_partial, nr_slabs, total_objects), docs/schema.md.
+ */
+typedef int (*slub_counter_fn)(void *arg, const char *scope, const char *scope_id,
+			       const char *name, int64_t value);
+int slub_counters(const struct slub_world *w, slub_counter_fn fn, void *arg);
+
+int slub_check(const struct slub_world *w, struct diag *d);
+
+#endif

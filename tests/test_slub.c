@@ -1,0 +1,1139 @@
+/*
+ * Tests for models/slub: cache geometry against hand-computed values of
+ * the kernel's formulas (calculate_order, set_min_partial,
+ * set_cpu_partial) for several nr_cpu_ids; every reachable outcome of
+ * __slab_free (slub-free.md §3 and §6: cases A-E, B1-B3, drains with and
+ * without discards) for both variants and both compiler layouts, checking
+ * the exact stat deltas, which sites ran (from the CPU's site stats) and
+ * the slab's resulting location; the allocation paths (fast, slab, refill,
+ * bypass, cpu partial, node partial, node mismatch); a forced cmpxchg
+ * retry through the race hook; conservation under random alloc/free on two
+ * CPUs of different nodes; counters; determinism.  slub_check() and
+ * pa_check() run at the end of every test.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cpu.h"
+#include "diag.h"
+#include "machine.h"
+#include "pagealloc.h"
+#include "rng.h"
+#include "slub.h"
+
+#define COSTS                                                                  \
+	"sources: [test]\n"                                                    \
+	"costs:\n"                                                             \
+	"  clock_ghz: {value: 2.5, source: t}\n"                               \
+	"  call_return: {value: 4, source: t}\n"                               \
+	"  branch: {value: 1, source: t}\n"                                    \
+	"  taken_branch: {value: 1, source: t}\n"                              \
+	"  mispredict: {value: 16, source: t}\n"                               \
+	"  return_stack: {value: 16, source: t}\n"                             \
+	"  line_size: {value: 64, source: t}\n"                                \
+	"  l1d_size: {value: 32KiB, source: t}\n"                              \
+	"  l1d_latency: {value: 4, source: t}\n"                               \
+	"  l2_size: {value: 256KiB, source: t}\n"                              \
+	"  l2_latency: {value: 12, source: t}\n"                               \
+	"  llc_size: {value: 4MiB, source: t}\n"                               \
+	"  llc_latency: {value: 44, source: t}\n"                              \
+	"  atomic: {value: 6, source: t}\n"                                    \
+	"  lock_uncontended: {value: 28, source: t}\n"                         \
+	"  irq_save_restore: {value: 37, source: t}\n"                         \
+	"  this_cpu_cmpxchg: {value: 9, source: t}\n"                          \
+	"  memory_latency:\n"                                                  \
+	"    - {distance: 10, ns: 84, source: t}\n"                            \
+	"    - {distance: 21, ns: 136, source: t}\n"                           \
+	"  line_transfer:\n"                                                   \
+	"    - {distance: 10, ns: 45, source: t}\n"                            \
+	"    - {distance: 21, ns: 110, source: t}\n"
+
+/* 2 nodes of Normal 64 MiB, one CPU each: CPU 0 on node 0, CPU 1 on node 1. */
+static const char m_two[] =
+	"name: two\nnodes:\n  - id: 0\n    cpus: \"0\"\n    zones:\n"
+	"      - {type: Normal, size: 64MiB}\n"
+	"  - id: 1\n    cpus: \"1\"\n    zones:\n"
+	"      - {type: Normal, size: 64MiB}\n"
+	"distance:\n  - [10, 21]\n  - [21, 10]\n" COSTS;
+
+struct tw {
+	struct machine *m;
+	struct cost_tables t;
+	struct cost_layout l;
+	struct cpu_sys s;
+	struct cache_as as;
+	int pa_fn, pa_site, sl_fn, sl_site;
+	struct pa_world *pa;
+	struct slub_world *w;
+	struct slub_cache *k64, *k512, *skb;
+};
+
+static struct tw *tw_create(const struct slub_config *in)
+{
+	struct tw *t = calloc(1, sizeof *t);
+	assert_non_null(t);
+	struct diag d;
+	diag_init(&d);
+	int rc = machine_load_buf("test.yaml", m_two, strlen(m_two), &t->m, &d);
+	if (rc != NS_OK)
+		diag_print(&d, stderr);
+	assert_int_equal(rc, NS_OK);
+	cache_as_init(&t->as);
+	struct slub_config cfg = *in;
+	cfg.as = &t->as;
+	struct pa_config pc;
+	pa_config_default(&pc);
+	pc.as = &t->as;
+	cost_tables_init(&t->t);
+	assert_int_equal(pa_register(&t->t, &t->pa_fn, &t->pa_site), NS_OK);
+	assert_int_equal(slub_register(&t->t, &t->sl_fn, &t->sl_site), NS_OK);
+	assert_int_equal(cost_layout_init(&t->l, &t->t, slub_variant_name(cfg.variant)), NS_OK);
+	assert_int_equal(pa_layout(&t->l, &t->t, t->pa_fn, t->pa_site, pc.iter), NS_OK);
+	assert_int_equal(slub_layout(&t->l, &t->t, t->sl_fn, t->sl_site, &cfg), NS_OK);
+	assert_int_equal(cost_layout_check(&t->l, &t->t), NS_OK);
+	int cpus[2] = {0, 1};
+	struct cpu_params p;
+	cpu_params_default(&p);
+	assert_int_equal(cpu_sys_init(&t->s, t->m, &t->t, &t->l, &p, cpus, 2), NS_OK);
+	assert_int_equal(pa_world_create(t->m, &pc, &t->s, t->pa_fn, t->pa_site, &t->pa, &d), NS_OK);
+	rc = slub_world_create(t->m, &cfg, &t->s, t->pa, t->sl_fn, t->sl_site, &t->w, &d);
+	if (rc != NS_OK)
+		diag_print(&d, stderr);
+	assert_int_equal(rc, NS_OK);
+	assert_int_equal(slub_kmalloc_create(t->w, &d), NS_OK);
+	assert_int_equal(slub_cache_create(t->w, "skbuff_head_cache", 224, 0,
+					   SLUB_HWCACHE_ALIGN | SLUB_PANIC, &t->skb, &d),
+			 NS_OK);
+	t->k64 = slub_cache_find(t->w, "kmalloc-64");
+	t->k512 = slub_cache_find(t->w, "kmalloc-512");
+	assert_non_null(t->k64);
+	assert_non_null(t->k512);
+	return t;
+}
+
+static void tw_check(struct tw *t)
+{
+	struct diag d;
+	diag_init(&d);
+	int rc = slub_check(t->w, &d);
+	if (rc != NS_OK)
+		diag_print(&d, stderr);
+	assert_int_equal(rc, NS_OK);
+	rc = pa_check(t->pa, &d);
+	if (rc != NS_OK)
+		diag_print(&d, stderr);
+	assert_int_equal(rc, NS_OK);
+	assert_int_equal(cpu_sys_check(&t->s), NS_OK);
+}
+
+static void tw_destroy(struct tw *t)
+{
+	tw_check(t);
+	slub_world_destroy(t->w);
+	pa_world_destroy(t->pa);
+	cpu_sys_free(&t->s);
+	cost_layout_free(&t->l);
+	cost_tables_free(&t->t);
+	machine_free(t->m);
+	free(t);
+}
+
+static struct cpu *cpu(struct tw *t, int id)
+{
+	struct cpu *c = cpu_sys_cpu(&t->s, id);
+	assert_non_null(c);
+	return c;
+}
+
+static slub_obj_t alloc(struct tw *t, int cpu_id, struct slub_cache *s)
+{
+	slub_obj_t x = slub_alloc(t->w, cpu(t, cpu_id), s, SLUB_NUMA_NO_NODE);
+	assert_true(x != 0);
+	return x;
+}
+
+static void fr(struct tw *t, int cpu_id, struct slub_cache *s, slub_obj_t x)
+{
+	assert_int_equal(slub_free(t->w, cpu(t, cpu_id), s, x), NS_OK);
+}
+
+static struct slub_slab_info slab(struct tw *t, slub_obj_t x)
+{
+	struct slub_slab_info i;
+	assert_int_equal(slub_slab_info(t->w, x, &i), NS_OK);
+	return i;
+}
+
+static struct slub_cache_info cinfo(struct slub_cache *s)
+{
+	struct slub_cache_info i;
+	assert_int_equal(slub_cache_info(s, &i), NS_OK);
+	return i;
+}
+
+/* Stats and sites of one CPU, to compare before/after an operation. */
+struct snapshot {
+	uint64_t stat[SLUB_NR_STATS];
+	struct cpu_site_stat site[512];
+};
+
+static void snap(struct tw *t, struct slub_cache *s, int cpu_id, struct snapshot *o)
+{
+	for (int i = 0; i < SLUB_NR_STATS; i++)
+		o->stat[i] = slub_stat(t->w, s, cpu_id, (enum slub_stat)i);
+	assert_true(t->t.nr_sites <= 512);
+	memcpy(o->site, cpu(t, cpu_id)->site, (size_t)t->t.nr_sites * sizeof o->site[0]);
+}
+
+/* Every stat item's delta equals want (items not listed: 0). */
+static void expect_stats(struct tw *t, struct slub_cache *s, int cpu_id,
+			 const struct snapshot *before, const int *want)
+{
+	for (int i = 0; i < SLUB_NR_STATS; i++) {
+		uint64_t d = slub_stat(t->w, s, cpu_id, (enum slub_stat)i) - before->stat[i];
+		if (d != (uint64_t)want[i])
+			fprintf(stderr, "stat %s: %llu, want %d\n", slub_stat_name((enum slub_stat)i),
+				(unsigned long long)d, want[i]);
+		assert_int_equal(d, want[i]);
+	}
+}
+
+static int site_id(struct tw *t, const char *name)
+{
+	int id = cost_site_lookup(&t->t, name);
+	assert_true(id >= 0);
+	return id;
+}
+
+static uint64_t ran(struct tw *t, int cpu_id, const struct snapshot *b, const char *name)
+{
+	int id = site_id(t, name);
+	return cpu(t, cpu_id)->site[id].executed - b->site[id].executed;
+}
+
+static uint64_t taken(struct tw *t, int cpu_id, const struct snapshot *b, const char *name)
+{
+	int id = site_id(t, name);
+	return cpu(t, cpu_id)->site[id].taken - b->site[id].taken;
+}
+
+static struct slub_config cfg_of(enum slub_variant v, enum slub_compiler c, int stats)
+{
+	struct slub_config cfg;
+	slub_config_default(&cfg);
+	cfg.variant = v;
+	cfg.compiler = c;
+	cfg.stats = stats;
+	return cfg;
+}
+
+/* --- geometry ----------------------------------------------------------------- */
+
+static void expect_geo(struct slub_cache *s, unsigned size, unsigned order, unsigned objects,
+		       unsigned long min_partial, unsigned cpu_partial)
+{
+	struct slub_cache_info i = cinfo(s);
+	if (i.size != size || i.order != order || i.objects != objects ||
+	    i.min_partial != min_partial || i.cpu_partial != cpu_partial)
+		fprintf(stderr, "%s: size %u o%u/%u min_partial %lu cpu_partial %u\n",
+			slub_cache_name(s), i.size, i.order, i.objects, i.min_partial,
+			i.cpu_partial);
+	assert_int_equal(i.size, size);
+	assert_int_equal(i.order, order);
+	assert_int_equal(i.objects, objects);
+	assert_int_equal(i.min_partial, min_partial);
+	assert_int_equal(i.cpu_partial, cpu_partial);
+}
+
+static void test_geometry_two_cpus(void **state)
+{
+	(void)state;
+	struct slub_config cfg = cfg_of(SLUB_PRE, SLUB_GCC, 1);
+	struct tw *t = tw_create(&cfg);
+	/* nr_cpu_ids 2: min_objects = 4 * (fls(2) + 1) = 12 */
+	/* kmalloc-64: 12 * 64 = 768 -> order 0, 4096 % 64 = 0: o0/64;
+	 * ilog2(64) / 2 = 3 -> 5; < 256 -> 30 */
+	expect_geo(t->k64, 64, 0, 64, 5, 30);
+	/* kmalloc-512: 12 * 512 = 6144 -> get_order 1: o1/16; 13 */
+	expect_geo(t->k512, 512, 1, 16, 5, 13);
+	struct slub_cache_info i = cinfo(t->k512);
+	assert_int_equal(i.min_order, 0);
+	assert_int_equal(i.min_objects, 8);
+	assert_int_equal(i.align, 512);
+	/* kmalloc-4k: objects at order 3 = 8 < 12 -> 8 -> o3/8;
+	 * ilog2(4096) / 2 = 6; size >= PAGE_SIZE -> 2 */
+	expect_geo(slub_cache_find(t->w, "kmalloc-4k"), 4096, 3, 8, 6, 2);
+	/* skbuff_head_cache: 224 with HWCACHE_ALIGN: 64-byte aligned -> 256;
+	 * 12 * 256 = 3072 -> o0/16; free pointer at ALIGN(112, 8) */
+	expect_geo(t->skb, 256, 0, 16, 5, 13);
+	i = cinfo(t->skb);
+	assert_int_equal(i.object_size, 224);
+	assert_int_equal(i.align, 64);
+	assert_int_equal(i.offset, 112);
+	/* kmalloc-96: 12 * 96 = 1152 -> o0: 4096 % 96 = 64 <= 256 -> o0/42 */
+	expect_geo(slub_cache_find(t->w, "kmalloc-96"), 96, 0, 42, 5, 30);
+	/* kmalloc-8: free pointer at offset 0, o0/512 */
+	expect_geo(slub_cache_find(t->w, "kmalloc-8"), 8, 0, 512, 5, 30);
+	assert_int_equal(cinfo(slub_cache_find(t->w, "kmalloc-8")).offset, 0);
+	/* kmalloc-8k: o3/4, min order 1 */
+	expect_geo(slub_cache_find(t->w, "kmalloc-8k"), 8192, 3, 4, 6, 2);
+	assert_int_equal(cinfo(slub_cache_find(t->w, "kmalloc-8k")).min_order, 1);
+	/* kmalloc_slab */
+	assert_ptr_equal(slub_kmalloc_cache(t->w, 448), t->k512);
+	assert_ptr_equal(slub_kmalloc_cache(t->w, 65), slub_cache_find(t->w, "kmalloc-96"));
+	assert_ptr_equal(slub_kmalloc_cache(t->w, 130), slub_cache_find(t->w, "kmalloc-192"));
+	assert_ptr_equal(slub_kmalloc_cache(t->w, 1), slub_cache_find(t->w, "kmalloc-8"));
+	assert_null(slub_kmalloc_cache(t->w, 8193));
+	assert_null(slub_kmalloc_cache(t->w, 0));
+	tw_destroy(t);
+}
+
+/* The table of slub-free.md §8 for other nr_cpu_ids. */
+static void test_geometry_table(void **state)
+{
+	(void)state;
+	static const struct {
+		int n;
+		const char *name;
+		unsigned size, order, objects;
+	} rows[] = {
+		/* N=8: 4 * (4 + 1) = 20 */
+		{8, "kmalloc-192", 192, 0, 21},   /* 3840 -> o0, 4096 % 192 = 64 <= 256 */
+		{8, "kmalloc-256", 256, 1, 32},   /* 5120 -> o1 */
+		{8, "kmalloc-512", 512, 2, 32},   /* 10240 -> o2 */
+		{8, "skbuff_head_cache", 256, 1, 32},
+		/* N=16: 4 * (5 + 1) = 24 */
+		{16, "kmalloc-192", 192, 1, 42},  /* 4608 -> o1, 8192 % 192 = 128 <= 512 */
+		{16, "kmalloc-1k", 1024, 3, 32},  /* 24576 -> o3 */
+		/* N=128: 4 * (8 + 1) = 36 */
+		{128, "kmalloc-128", 128, 1, 64}, /* 4608 -> o1 */
+		{128, "kmalloc-256", 256, 2, 64}, /* 9216 -> o2 */
+		{128, "kmalloc-512", 512, 3, 64}, /* 18432 -> o3 */
+		{128, "kmalloc-2k", 2048, 3, 16}, /* min(36, 16) = 16 -> o3 */
+		{128, "skbuff_head_cache", 256, 2, 64},
+		/* N=4: 4 * (3 + 1) = 16 */
+		{4, "kmalloc-1k", 1024, 2, 16},
+		{4, "kmalloc-192", 192, 0, 21},
+	};
+	for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+		struct slub_config cfg = cfg_of(SLUB_POST, SLUB_GCC, 1);
+		cfg.nr_cpu_ids = rows[i].n;
+		struct tw *t = tw_create(&cfg);
+		struct slub_cache *s = slub_cache_find(t->w, rows[i].name);
+		assert_non_null(s);
+		struct slub_cache_info ci = cinfo(s);
+		if (ci.order != rows[i].order || ci.objects != rows[i].objects)
+			fprintf(stderr, "N=%d %s: o%u/%u\n", rows[i].n, rows[i].name, ci.order,
+				ci.objects);
+		assert_int_equal(ci.size, rows[i].size);
+		assert_int_equal(ci.order, rows[i].order);
+		assert_int_equal(ci.objects, rows[i].objects);
+		tw_destroy(t);
+	}
+	/* slub_min_objects / slub_max_order boot parameters */
+	struct slub_config cfg = cfg_of(SLUB_PRE, SLUB_GCC, 1);
+	cfg.slub_min_objects = 64;
+	cfg.slub_max_order = 1;
+	struct tw *t = tw_create(&cfg);
+	/* kmalloc-512: max objects at order 1 = 16 -> 16 -> o1/16 */
+	expect_geo(t->k512, 512, 1, 16, 5, 13);
+	/* kmalloc-4k: order_objects(1) = 2: 2 objects -> o1/2 */
+	expect_geo(slub_cache_find(t->w, "kmalloc-4k"), 4096, 1, 2, 6, 2);
+	struct diag d;
+	diag_init(&d);
+	struct slub_cache *x;
+	assert_int_equal(slub_cache_create(t->w, "kmalloc-64", 64, 0, 0, &x, &d), NS_EINPUT);
+	assert_non_null(strstr(d.msg, "exists"));
+	diag_init(&d);
+	assert_int_equal(slub_cache_create(t->w, "big", 3 * 4096, 0, 0, &x, &d), NS_ERANGE);
+	diag_init(&d);
+	assert_int_equal(slub_cache_create(t->w, "bad/name", 64, 0, 0, &x, &d), NS_ERANGE);
+	diag_init(&d);
+	assert_int_equal(slub_cache_create(t->w, "flags", 64, 0, 0x1u, &x, &d), NS_ERANGE);
+	diag_init(&d);
+	assert_int_equal(slub_cache_create(t->w, "rcu", 64, 0, SLUB_TYPESAFE_BY_RCU, &x, &d),
+			 NS_OK);
+	assert_int_equal(cinfo(x).offset, 64);
+	assert_int_equal(cinfo(x).size, 72);
+	tw_destroy(t);
+}
+
+/* --- free-path outcomes ------------------------------------------------------------ */
+
+/* n full slabs of s made on CPU 0; objs receives every object (n * per). */
+static slub_obj_t *make_full(struct tw *t, struct slub_cache *s, int n, int per)
+{
+	slub_obj_t *o = calloc((size_t)(n * per + 1), sizeof *o);
+	assert_non_null(o);
+	for (int i = 0; i <= n * per; i++)
+		o[i] = alloc(t, 0, s);
+	/* the extra allocation bypassed the last full slab */
+	for (int i = 0; i < n; i++) {
+		struct slub_slab_info si = slab(t, o[i * per]);
+		assert_int_equal(si.loc, SLUB_LOC_FULL);
+		assert_int_equal(si.inuse, per);
+		assert_int_equal(slab(t, o[i * per + per - 1]).pfn, si.pfn);
+	}
+	return o;
+}
+
+#define WANT(...) {__VA_ARGS__}
+
+struct layout_case {
+	enum slub_variant v;
+	enum slub_compiler c;
+};
+static const struct layout_case layouts[] = {
+	{SLUB_PRE, SLUB_GCC}, {SLUB_POST, SLUB_GCC}, {SLUB_PRE, SLUB_CLANG}, {SLUB_POST, SLUB_CLANG},
+};
+
+/* The !n block's sites for (was_frozen, new_frozen) = case. */
+static void expect_n_block(struct tw *t, const struct layout_case *l, int cpu_id,
+			   const struct snapshot *b, int was_frozen, int new_frozen)
+{
+	if (l->v == SLUB_PRE) {
+		assert_int_equal(ran(t, cpu_id, b, "PRE6a"), 1);
+		assert_int_equal(ran(t, cpu_id, b, "PRE6b"), new_frozen ? 1 : 0);
+		assert_int_equal(ran(t, cpu_id, b, "PRE7"), 1);
+		assert_int_equal(ran(t, cpu_id, b, "POST6") + ran(t, cpu_id, b, "POST7"), 0);
+		if (was_frozen) {
+			/* §4.2: GCC falls through every test, clang branches on was_frozen */
+			assert_int_equal(taken(t, cpu_id, b, "PRE6a"), 0);
+			assert_int_equal(taken(t, cpu_id, b, "PRE6b"), l->c == SLUB_CLANG ? 1 : 0);
+			assert_int_equal(taken(t, cpu_id, b, "PRE7"), 0);
+		}
+	} else {
+		assert_int_equal(ran(t, cpu_id, b, "POST6"), 1);
+		assert_int_equal(ran(t, cpu_id, b, "POST7"), was_frozen ? 0 : 1);
+		assert_int_equal(taken(t, cpu_id, b, "POST6"), was_frozen ? 0 : 1);
+		assert_int_equal(ran(t, cpu_id, b, "PRE6a") + ran(t, cpu_id, b, "PRE6b") +
+					 ran(t, cpu_id, b, "PRE7"),
+				 0);
+	}
+}
+
+/* Cases A (cpu slab and cpu partial), B, C, E, D with cpu partial on. */
+static void test_free_cases(void **state)
+{
+	(void)state;
+	for (size_t li = 0; li < sizeof layouts / sizeof layouts[0]; li++) {
+		const struct layout_case *l = &layouts[li];
+		struct slub_config cfg = cfg_of(l->v, l->c, 1);
+		struct tw *t = tw_create(&cfg);
+		struct slub_cache *s = t->k64;
+		struct snapshot b;
+
+		/* A: CPU 0's active slab, freed on CPU 1 (remote) */
+		slub_obj_t a0 = alloc(t, 0, s), a1 = alloc(t, 0, s);
+		snap(t, s, 1, &b);
+		fr(t, 1, s, a1);
+		expect_stats(t, s, 1, &b, (int[SLUB_NR_STATS])WANT([SLUB_FREE_SLOWPATH] = 1,
+								   [SLUB_FREE_FROZEN] = 1));
+		expect_n_block(t, l, 1, &b, 1, 1);
+		assert_int_equal(ran(t, 1, &b, "S5"), 1);
+		assert_int_equal(ran(t, 1, &b, "S2a"), 1);
+		assert_int_equal(ran(t, 1, &b, "S2b"), 1);
+		assert_int_equal(ran(t, 1, &b, "S2c"), 1);   /* prior NULL: was_frozen tested */
+		assert_int_equal(taken(t, 1, &b, "S2c"), 1);
+		assert_int_equal(ran(t, 1, &b, "S3a"), 0);
+		assert_int_equal(ran(t, 1, &b, "S8a"), 0);
+		struct slub_slab_info si = slab(t, a0);
+		assert_int_equal(si.loc, SLUB_LOC_CPU_SLAB);
+		assert_int_equal(si.cpu, 0);
+		assert_int_equal(si.page_free, 1);
+		assert_int_equal(si.inuse, 63);
+		/* the fast path on CPU 0 */
+		snap(t, s, 0, &b);
+		fr(t, 0, s, a0);
+		expect_stats(t, s, 0, &b, (int[SLUB_NR_STATS])WANT([SLUB_FREE_FASTPATH] = 1));
+		assert_int_equal(ran(t, 0, &b, "free_fast"), 1);
+		assert_int_equal(ran(t, 0, &b, "S5"), 0);
+		assert_int_equal(slab(t, a0).inuse, 63);   /* fast frees leave inuse */
+		tw_check(t);
+
+		/* B: a FULL slab freed on CPU 1 joins CPU 1's partial chain */
+		slub_obj_t *o = make_full(t, s, 7, 64);
+		snap(t, s, 1, &b);
+		fr(t, 1, s, o[1]);
+		expect_stats(t, s, 1, &b, (int[SLUB_NR_STATS])WANT([SLUB_FREE_SLOWPATH] = 1,
+								   [SLUB_CPU_PARTIAL_FREE] = 1));
+		expect_n_block(t, l, 1, &b, 0, 1);
+		assert_int_equal(ran(t, 1, &b, "S3b"), 1);
+		assert_int_equal(ran(t, 1, &b, "P1"), 1);
+		assert_int_equal(ran(t, 1, &b, "P2a"), 0);  /* empty chain: no drain test */
+		assert_int_equal(ran(t, 1, &b, "P3"), 1);
+		si = slab(t, o[0]);
+		assert_int_equal(si.loc, SLUB_LOC_CPU_PARTIAL);
+		assert_int_equal(si.cpu, 1);
+		assert_int_equal(si.frozen, 1);
+		struct slub_cpu_info ci;
+		assert_int_equal(slub_cpu_info(t->w, s, 1, &ci), NS_OK);
+		assert_int_equal(ci.partial_slabs, 1);
+		assert_int_equal(ci.pages, 1);
+		assert_int_equal(ci.pobjects, 1);
+
+		/* A on a CPU-partial slab: frozen, owner CPU 1, freed on CPU 0 */
+		snap(t, s, 0, &b);
+		fr(t, 0, s, o[2]);
+		expect_stats(t, s, 0, &b, (int[SLUB_NR_STATS])WANT([SLUB_FREE_SLOWPATH] = 1,
+								   [SLUB_FREE_FROZEN] = 1));
+		expect_n_block(t, l, 0, &b, 1, 1);
+		assert_int_equal(slab(t, o[0]).loc, SLUB_LOC_CPU_PARTIAL);
+
+		/* B again for slabs 1..6, then flush CPU 1: six slabs go to node 0's list */
+		for (int i = 1; i < 7; i++)
+			fr(t, 1, s, o[i * 64]);
+		snap(t, s, 1, &b);
+		slub_flush_cpu(t->w, cpu(t, 1), s);
+		expect_stats(t, s, 1, &b, (int[SLUB_NR_STATS])WANT([SLUB_FREE_ADD_PARTIAL] = 7));
+		struct slub_node_info ni;
+		assert_int_equal(slub_node_info(t->w, s, 0, &ni), NS_OK);
+		assert_int_equal(ni.nr_partial, 7);
+		tw_check(t);
+
+		/* C: node-partial slab, stays non-empty: no lock, no stat */
+		uint64_t locks = cpu(t, 1)->ctr[CPU_CTR_lock_acquire];
+		snap(t, s, 1, &b);
+		fr(t, 1, s, o[3]);
+		expect_stats(t, s, 1, &b, (int[SLUB_NR_STATS])WANT([SLUB_FREE_SLOWPATH] = 1));
+		expect_n_block(t, l, 1, &b, 0, 0);
+		assert_int_equal(ran(t, 1, &b, "S2a"), 1);
+		assert_int_equal(ran(t, 1, &b, "S2b"), 1);
+		assert_int_equal(ran(t, 1, &b, "S2c"), 0);
+		assert_int_equal(cpu(t, 1)->ctr[CPU_CTR_lock_acquire], locks);
+		assert_int_equal(slab(t, o[0]).loc, SLUB_LOC_NODE_PARTIAL);
+
+		/* D: empty slab 0 while nr_partial (7) >= min_partial (5): freed */
+		fr(t, 1, s, o[0]);
+		for (int i = 4; i < 63; i++)
+			fr(t, 1, s, o[i]);
+		uint64_t pfn = slab(t, o[0]).pfn;
+		snap(t, s, 1, &b);
+		fr(t, 1, s, o[63]);
+		expect_stats(t, s, 1, &b, (int[SLUB_NR_STATS])WANT([SLUB_FREE_SLOWPATH] = 1,
+								   [SLUB_FREE_REMOVE_PARTIAL] = 1,
+								   [SLUB_FREE_SLAB] = 1));
+		assert_int_equal(ran(t, 1, &b, "S5"), 1);
+		assert_int_equal(taken(t, 1, &b, "S5"), 1);   /* likely(!n) missed */
+		assert_int_equal(ran(t, 1, &b, "S8b"), 1);
+		assert_int_equal(ran(t, 1, &b, "S10"), 1);
+		assert_int_equal(ran(t, 1, &b, "PRE6a") + ran(t, 1, &b, "POST6"), 0);
+		assert_int_equal(slub_node_info(t->w, s, 0, &ni), NS_OK);
+		assert_int_equal(ni.nr_partial, 6);
+		assert_int_equal(slub_slab_info(t->w, o[0], &si), NS_ENOENT);
+		(void)pfn;
+
+		/* E: empty slabs 1 and 2 (D: nr_partial 6 -> 4), then slab 3: kept */
+		for (int k = 1; k <= 2; k++)
+			for (int i = 1; i < 64; i++)
+				fr(t, 1, s, o[k * 64 + i]);
+		assert_int_equal(slub_node_info(t->w, s, 0, &ni), NS_OK);
+		assert_int_equal(ni.nr_partial, 4);
+		for (int i = 2; i < 64; i++)
+			fr(t, 1, s, o[3 * 64 + i]);
+		snap(t, s, 1, &b);
+		fr(t, 1, s, o[3 * 64 + 1]);
+		expect_stats(t, s, 1, &b, (int[SLUB_NR_STATS])WANT([SLUB_FREE_SLOWPATH] = 1));
+		assert_int_equal(ran(t, 1, &b, "S8a"), 1);
+		assert_int_equal(ran(t, 1, &b, "S8b"), 1);
+		assert_int_equal(taken(t, 1, &b, "S8b"), 0);
+		assert_int_equal(ran(t, 1, &b, "S9a"), 1);
+		assert_int_equal(ran(t, 1, &b, "S10"), 0);
+		si = slab(t, o[3 * 64]);
+		assert_int_equal(si.loc, SLUB_LOC_NODE_PARTIAL);
+		assert_int_equal(si.inuse, 0);
+		assert_int_equal(slub_node_info(t->w, s, 0, &ni), NS_OK);
+		assert_int_equal(ni.nr_partial, 4);
+		assert_int_equal(ni.partial_empty, 1);
+		/* bad frees are refused and change nothing */
+		slub_obj_t dup[3] = {o[4 * 64 + 1], o[4 * 64 + 2], o[4 * 64 + 1]};
+		assert_int_equal(slub_free_bulk(t->w, cpu(t, 1), s, 3, dup), NS_EINTERNAL);
+		assert_true(dup[0] == o[4 * 64 + 1] && dup[2] == o[4 * 64 + 1]);
+		tw_check(t);
+		assert_int_equal(slub_free(t->w, cpu(t, 1), s, o[3 * 64]), NS_EINTERNAL);
+		assert_int_equal(slub_free(t->w, cpu(t, 1), t->k512, o[4 * 64]), NS_EINTERNAL);
+		assert_int_equal(slub_free(t->w, cpu(t, 1), s, 12345), NS_EINTERNAL);
+		free(o);
+		tw_destroy(t);
+	}
+}
+
+/* Drains: pobjects > cpu_partial at the next put, kept and discarded slabs. */
+static void test_free_drain(void **state)
+{
+	(void)state;
+	for (size_t li = 0; li < sizeof layouts / sizeof layouts[0]; li++) {
+		const struct layout_case *l = &layouts[li];
+		struct slub_config cfg = cfg_of(l->v, l->c, 1);
+		struct tw *t = tw_create(&cfg);
+		struct slub_cache *s = t->k512;   /* 16 objects, cpu_partial 13, min_partial 5 */
+		struct snapshot b;
+		slub_obj_t *o = make_full(t, s, 9, 16);
+		/* slab 0: a bulk free of 14 objects on CPU 1: B with pobjects 14 */
+		slub_obj_t bulk[16];
+		for (int i = 0; i < 14; i++)
+			bulk[i] = o[i];
+		snap(t, s, 1, &b);
+		assert_int_equal(slub_free_bulk(t->w, cpu(t, 1), s, 14, bulk), NS_OK);
+		expect_stats(t, s, 1, &b, (int[SLUB_NR_STATS])WANT([SLUB_FREE_SLOWPATH] = 1,
+								   [SLUB_CPU_PARTIAL_FREE] = 1));
+		for (int i = 0; i < 14; i++)
+			assert_true(bulk[i] == 0);
+		struct slub_cpu_info ci;
+		assert_int_equal(slub_cpu_info(t->w, s, 1, &ci), NS_OK);
+		assert_int_equal(ci.pobjects, 14);
+		/* slab 1: one free: 14 > 13 drains slab 0 to node 0's tail, then slab 1 is put */
+		snap(t, s, 1, &b);
+		fr(t, 1, s, o[16]);
+		expect_stats(t, s, 1, &b, (int[SLUB_NR_STATS])WANT([SLUB_FREE_SLOWPATH] = 1,
+								   [SLUB_FREE_ADD_PARTIAL] = 1,
+								   [SLUB_CPU_PARTIAL_DRAIN] = 1,
+								   [SLUB_CPU_PARTIAL_FREE] = 1));
+		assert_int_equal(ran(t, 1, &b, "P2b"), 1);
+		assert_int_equal(ran(t, 1, &b, "U1"), 1);
+		expect_n_block(t, l, 1, &b, 0, 1);
+		assert_int_equal(slab(t, o[0]).loc, SLUB_LOC_NODE_PARTIAL);
+		assert_int_equal(slab(t, o[16]).loc, SLUB_LOC_CPU_PARTIAL);
+		assert_int_equal(slub_cpu_info(t->w, s, 1, &ci), NS_OK);
+		assert_int_equal(ci.partial_slabs, 1);
+		assert_int_equal(ci.pobjects, 1);
+		/* slabs 2..5: one free each, then a flush: 5 slabs on node 0 */
+		for (int k = 2; k <= 5; k++)
+			fr(t, 1, s, o[k * 16]);
+		slub_flush_cpu(t->w, cpu(t, 1), s);
+		struct slub_node_info ni;
+		assert_int_equal(slub_node_info(t->w, s, 0, &ni), NS_OK);
+		assert_int_equal(ni.nr_partial, 6);
+		/* slab 6 emptied by one bulk free (FULL and empty in one call: still B) */
+		for (int i = 0; i < 16; i++)
+			bulk[i] = o[6 * 16 + i];
+		snap(t, s, 1, &b);
+		assert_int_equal(slub_free_bulk(t->w, cpu(t, 1), s, 16, bulk), NS_OK);
+		expect_stats(t, s, 1, &b, (int[SLUB_NR_STATS])WANT([SLUB_FREE_SLOWPATH] = 1,
+								   [SLUB_CPU_PARTIAL_FREE] = 1));
+		struct slub_slab_info si = slab(t, o[6 * 16]);
+		assert_int_equal(si.loc, SLUB_LOC_CPU_PARTIAL);
+		assert_int_equal(si.inuse, 0);
+		/* slab 7: the drain discards empty slab 6 (nr_partial 6 >= 5) */
+		snap(t, s, 1, &b);
+		fr(t, 1, s, o[7 * 16]);
+		expect_stats(t, s, 1, &b, (int[SLUB_NR_STATS])WANT([SLUB_FREE_SLOWPATH] = 1,
+								   [SLUB_DEACTIVATE_EMPTY] = 1,
+								   [SLUB_FREE_SLAB] = 1,
+								   [SLUB_CPU_PARTIAL_DRAIN] = 1,
+								   [SLUB_CPU_PARTIAL_FREE] = 1));
+		assert_int_equal(taken(t, 1, &b, "U1"), 1);   /* unlikely() was wrong */
+		assert_int_equal(slub_slab_info(t->w, o[6 * 16], &si), NS_ENOENT);
+		/* cpu_partial 0 (sysfs): P3 unfreezes at once */
+		assert_int_equal(slub_set_cpu_partial(s, 0), NS_OK);
+		snap(t, s, 1, &b);
+		fr(t, 1, s, o[8 * 16]);
+		/* the chain (slab 7, pobjects 1 > 0) drains first, then P3 unfreezes slab 8 */
+		expect_stats(t, s, 1, &b, (int[SLUB_NR_STATS])WANT([SLUB_FREE_SLOWPATH] = 1,
+								   [SLUB_FREE_ADD_PARTIAL] = 2,
+								   [SLUB_CPU_PARTIAL_DRAIN] = 1,
+								   [SLUB_CPU_PARTIAL_FREE] = 1));
+		assert_int_equal(taken(t, 1, &b, "P3"), 1);
+		assert_int_equal(slab(t, o[8 * 16]).loc, SLUB_LOC_NODE_PARTIAL);
+		assert_int_equal(slab(t, o[7 * 16]).loc, SLUB_LOC_NODE_PARTIAL);
+		free(o);
+		tw_destroy(t);
+	}
+}
+
+/* B1-B3: no cpu partial (CONFIG_SLUB_CPU_PARTIAL=n). */
+static void test_free_no_cpu_partial(void **state)
+{
+	(void)state;
+	for (size_t li = 0; li < sizeof layouts / sizeof layouts[0]; li++) {
+		const struct layout_case *l = &layouts[li];
+		struct slub_config cfg = cfg_of(l->v, l->c, 1);
+		cfg.cpu_partial = 0;
+		struct tw *t = tw_create(&cfg);
+		struct slub_cache *s = t->k512;
+		assert_int_equal(cinfo(s).cpu_partial, 0);
+		assert_int_equal(slub_set_cpu_partial(s, 5), NS_ERANGE);
+		struct snapshot b;
+		slub_obj_t *o = make_full(t, s, 8, 16);
+		/* B2: slab 0 emptied in one bulk free, nr_partial 0 < 5: kept, add_partial */
+		slub_obj_t bulk[16];
+		memcpy(bulk, o, sizeof bulk);
+		snap(t, s, 1, &b);
+		assert_int_equal(slub_free_bulk(t->w, cpu(t, 1), s, 16, bulk), NS_OK);
+		expect_stats(t, s, 1, &b, (int[SLUB_NR_STATS])WANT([SLUB_FREE_SLOWPATH] = 1,
+								   [SLUB_FREE_ADD_PARTIAL] = 1));
+		assert_int_equal(ran(t, 1, &b, "S3a"), 1);
+		assert_int_equal(taken(t, 1, &b, "S5"), 1);
+		assert_int_equal(ran(t, 1, &b, "S9b"), 1);
+		struct slub_slab_info si = slab(t, o[0]);
+		assert_int_equal(si.loc, SLUB_LOC_NODE_PARTIAL);
+		assert_int_equal(si.inuse, 0);
+		/* B1: slabs 1..5, one free each: FULL -> node partial tail */
+		for (int k = 1; k <= 5; k++) {
+			snap(t, s, 1, &b);
+			fr(t, 1, s, o[k * 16]);
+			expect_stats(t, s, 1, &b, (int[SLUB_NR_STATS])WANT([SLUB_FREE_SLOWPATH] = 1,
+									   [SLUB_FREE_ADD_PARTIAL] = 1));
+			assert_int_equal(slab(t, o[k * 16 + 1]).loc, SLUB_LOC_NODE_PARTIAL);
+		}
+		struct slub_node_info ni;
+		assert_int_equal(slub_node_info(t->w, s, 0, &ni), NS_OK);
+		assert_int_equal(ni.nr_partial, 6);
+		/* B3: slab 6 emptied in one call with nr_partial >= 5: freed, no REMOVE_PARTIAL */
+		memcpy(bulk, &o[6 * 16], sizeof bulk);
+		snap(t, s, 1, &b);
+		assert_int_equal(slub_free_bulk(t->w, cpu(t, 1), s, 16, bulk), NS_OK);
+		expect_stats(t, s, 1, &b, (int[SLUB_NR_STATS])WANT([SLUB_FREE_SLOWPATH] = 1,
+								   [SLUB_FREE_SLAB] = 1));
+		assert_int_equal(ran(t, 1, &b, "S10"), 1);
+		assert_int_equal(taken(t, 1, &b, "S10"), 1);   /* prior == NULL */
+		assert_int_equal(slub_slab_info(t->w, o[6 * 16], &si), NS_ENOENT);
+		/* A and C are unchanged without cpu partial */
+		snap(t, s, 1, &b);
+		fr(t, 1, s, o[17]);
+		expect_stats(t, s, 1, &b, (int[SLUB_NR_STATS])WANT([SLUB_FREE_SLOWPATH] = 1));
+		expect_n_block(t, l, 1, &b, 0, 0);
+		slub_obj_t a = alloc(t, 0, s);
+		snap(t, s, 1, &b);
+		fr(t, 1, s, a);
+		expect_stats(t, s, 1, &b, (int[SLUB_NR_STATS])WANT([SLUB_FREE_SLOWPATH] = 1,
+								   [SLUB_FREE_FROZEN] = 1));
+		free(o);
+		tw_destroy(t);
+	}
+}
+
+/*
+ * CONFIG_SLUB_STATS=n: PRE's `if (was_frozen)` does not exist and both
+ * variants test `new.frozen && !was_frozen`, GCC new.frozen first, clang
+ * was_frozen first (slub-free.md §4.2).
+ */
+static void test_stats_off(void **state)
+{
+	(void)state;
+	for (size_t li = 0; li < sizeof layouts / sizeof layouts[0]; li++) {
+		const struct layout_case *l = &layouts[li];
+		struct slub_config cfg = cfg_of(l->v, l->c, 0);
+		struct tw *t = tw_create(&cfg);
+		struct slub_cache *s = t->k64;
+		struct snapshot b;
+		const char *s_new = l->v == SLUB_PRE ? "PRE6a" : "POST7";
+		const char *s_was = l->v == SLUB_PRE ? "PRE6b" : "POST6";
+		alloc(t, 0, s);
+		slub_obj_t a = alloc(t, 0, s);
+		snap(t, s, 1, &b);
+		fr(t, 1, s, a);
+		/* (1,1): the model still counts the event */
+		expect_stats(t, s, 1, &b, (int[SLUB_NR_STATS])WANT([SLUB_FREE_SLOWPATH] = 1,
+								   [SLUB_FREE_FROZEN] = 1));
+		assert_int_equal(ran(t, 1, &b, "PRE7"), 0);
+		assert_int_equal(ran(t, 1, &b, s_was), 1);
+		assert_int_equal(ran(t, 1, &b, s_new), l->c == SLUB_GCC ? 1 : 0);
+		/* GCC: every test falls through in both variants; clang: PRE's
+		 * was_frozen test is taken, POST's (hinted) falls through */
+		assert_int_equal(taken(t, 1, &b, s_was) + taken(t, 1, &b, s_new),
+				 l->c == SLUB_CLANG && l->v == SLUB_PRE ? 1 : 0);
+		/* (0,1): a full slab (of another cache) freed on CPU 1 */
+		s = t->k512;
+		slub_obj_t *o = make_full(t, s, 1, 16);
+		snap(t, s, 1, &b);
+		fr(t, 1, s, o[9]);
+		expect_stats(t, s, 1, &b, (int[SLUB_NR_STATS])WANT([SLUB_FREE_SLOWPATH] = 1,
+								   [SLUB_CPU_PARTIAL_FREE] = 1));
+		assert_int_equal(ran(t, 1, &b, s_was), 1);
+		assert_int_equal(ran(t, 1, &b, s_new), 1);
+		assert_int_equal(slab(t, o[9]).loc, SLUB_LOC_CPU_PARTIAL);
+		/* (0,0): the same slab after a flush, partial and staying so */
+		slub_flush_cpu(t->w, cpu(t, 1), s);
+		snap(t, s, 1, &b);
+		fr(t, 1, s, o[10]);
+		expect_stats(t, s, 1, &b, (int[SLUB_NR_STATS])WANT([SLUB_FREE_SLOWPATH] = 1));
+		assert_int_equal(ran(t, 1, &b, s_new) + ran(t, 1, &b, s_was), l->c == SLUB_GCC ? 1 : 2);
+		free(o);
+		tw_destroy(t);
+	}
+}
+
+/*
+ * Cycle cost of one FREE_FROZEN free (case A) in fresh worlds: everything
+ * before the !n block is identical, so PRE - POST is the block's difference
+ * (slub-free.md §4.2): with GCC and stats, PRE runs two more not-taken,
+ * correctly predicted unhinted tests and pushes one callee-saved register.
+ * Both worlds allocate the same synthetic addresses, so memory costs agree.
+ */
+static uint64_t frozen_free_cycles(enum slub_variant v, enum slub_compiler cc, int stats)
+{
+	struct slub_config cfg = cfg_of(v, cc, stats);
+	struct tw *t = tw_create(&cfg);
+	alloc(t, 0, t->k64);
+	slub_obj_t a = alloc(t, 0, t->k64);
+	uint64_t before = cpu(t, 1)->now;
+	fr(t, 1, t->k64, a);
+	uint64_t d = cpu(t, 1)->now - before;
+	tw_destroy(t);
+	return d;
+}
+
+static void test_frozen_free_cost(void **state)
+{
+	(void)state;
+	struct slub_config cfg = cfg_of(SLUB_PRE, SLUB_GCC, 1);
+	struct tw *t = tw_create(&cfg);
+	uint32_t k_branch = cpu(t, 0)->k_branch;
+	tw_destroy(t);
+	uint64_t pre = frozen_free_cycles(SLUB_PRE, SLUB_GCC, 1);
+	uint64_t post = frozen_free_cycles(SLUB_POST, SLUB_GCC, 1);
+	assert_int_equal(pre - post, 2 * k_branch + 1);
+	/* without stats GCC emits the same code for both (§4.2) */
+	pre = frozen_free_cycles(SLUB_PRE, SLUB_GCC, 0);
+	post = frozen_free_cycles(SLUB_POST, SLUB_GCC, 0);
+	assert_int_equal(pre, post);
+	/* clang without stats: PRE takes a branch on was_frozen, POST falls through */
+	assert_true(frozen_free_cycles(SLUB_PRE, SLUB_CLANG, 0) >
+		    frozen_free_cycles(SLUB_POST, SLUB_CLANG, 0));
+	/* clang: PRE's was_frozen test is a taken branch, 3 vs 1 registers */
+	uint64_t cpre = frozen_free_cycles(SLUB_PRE, SLUB_CLANG, 1);
+	uint64_t cpost = frozen_free_cycles(SLUB_POST, SLUB_CLANG, 1);
+	assert_true(cpre - cpost > 2 * k_branch + 1);
+	assert_int_equal(cpost, frozen_free_cycles(SLUB_POST, SLUB_CLANG, 1));
+}
+
+/* --- allocation paths ----------------------------------------------------------- */
+
+static void test_alloc_paths(void **state)
+{
+	(void)state;
+	struct slub_config cfg = cfg_of(SLUB_POST, SLUB_GCC, 1);
+	struct tw *t = tw_create(&cfg);
+	struct slub_cache *s = t->k64;
+	struct snapshot b;
+	snap(t, s, 0, &b);
+	slub_obj_t x = alloc(t, 0, s);
+	expect_stats(t, s, 0, &b, (int[SLUB_NR_STATS])WANT([SLUB_ALLOC_SLOWPATH] = 1,
+							   [SLUB_ALLOC_SLAB] = 1));
+	struct slub_slab_info si = slab(t, x);
+	assert_int_equal(si.loc, SLUB_LOC_CPU_SLAB);
+	assert_int_equal(si.node, 0);   /* the CPU's node */
+	assert_int_equal(si.inuse, 64);
+	assert_int_equal(si.page_free, 0);
+	struct slub_cpu_info ci;
+	assert_int_equal(slub_cpu_info(t->w, s, 0, &ci), NS_OK);
+	assert_int_equal(ci.freelist, 63);
+	uint64_t tid = ci.tid;
+	snap(t, s, 0, &b);
+	slub_obj_t y = alloc(t, 0, s);
+	expect_stats(t, s, 0, &b, (int[SLUB_NR_STATS])WANT([SLUB_ALLOC_FASTPATH] = 1));
+	assert_int_equal(slub_obj_addr(t->w, y) - slub_obj_addr(t->w, x), 64);
+	assert_int_equal(slub_cpu_info(t->w, s, 0, &ci), NS_OK);
+	assert_int_equal(ci.tid, tid + 1);
+	assert_ptr_equal(slub_obj_cache(t->w, y), s);
+	/* exhaust the slab with one remote free in it: ALLOC_REFILL */
+	slub_obj_t o[64];
+	o[0] = x;
+	o[1] = y;
+	for (int i = 2; i < 64; i++)
+		o[i] = alloc(t, 0, s);
+	fr(t, 1, s, o[5]);
+	snap(t, s, 0, &b);
+	slub_obj_t r = alloc(t, 0, s);
+	expect_stats(t, s, 0, &b, (int[SLUB_NR_STATS])WANT([SLUB_ALLOC_SLOWPATH] = 1,
+							   [SLUB_ALLOC_REFILL] = 1));
+	assert_true(r == o[5]);
+	/* exhausted without remote frees: DEACTIVATE_BYPASS + ALLOC_SLAB */
+	snap(t, s, 0, &b);
+	slub_obj_t z = alloc(t, 0, s);
+	expect_stats(t, s, 0, &b, (int[SLUB_NR_STATS])WANT([SLUB_ALLOC_SLOWPATH] = 1,
+							   [SLUB_DEACTIVATE_BYPASS] = 1,
+							   [SLUB_ALLOC_SLAB] = 1));
+	assert_int_equal(slab(t, x).loc, SLUB_LOC_FULL);
+	/* CPU 1 frees into the full slab (B): CPU 1 then allocates from it */
+	fr(t, 1, s, o[7]);
+	snap(t, s, 1, &b);
+	r = alloc(t, 1, s);
+	expect_stats(t, s, 1, &b, (int[SLUB_NR_STATS])WANT([SLUB_ALLOC_SLOWPATH] = 1,
+							   [SLUB_CPU_PARTIAL_ALLOC] = 1,
+							   [SLUB_ALLOC_REFILL] = 1));
+	assert_true(r == o[7]);
+	si = slab(t, r);
+	assert_int_equal(si.loc, SLUB_LOC_CPU_SLAB);
+	assert_int_equal(si.cpu, 1);
+	assert_int_equal(si.node, 0);   /* a remote slab handed out on node 1's CPU */
+	/* node mismatch: CPU 0 asks for node 1 while its slab is on node 0 */
+	snap(t, s, 0, &b);
+	slub_obj_t m = slub_alloc(t->w, cpu(t, 0), s, 1);
+	assert_true(m != 0);
+	expect_stats(t, s, 0, &b, (int[SLUB_NR_STATS])WANT([SLUB_ALLOC_SLOWPATH] = 1,
+							   [SLUB_ALLOC_NODE_MISMATCH] = 1,
+							   [SLUB_DEACTIVATE_TO_HEAD] = 1,
+							   [SLUB_ALLOC_SLAB] = 1));
+	assert_int_equal(slab(t, z).loc, SLUB_LOC_NODE_PARTIAL);
+	assert_int_equal(slub_alloc(t->w, cpu(t, 0), s, 7), 0);   /* no node 7 */
+	tw_destroy(t);
+}
+
+/* get_partial_node: the first slab becomes the cpu slab, more join the chain. */
+static void test_alloc_from_partial(void **state)
+{
+	(void)state;
+	struct slub_config cfg = cfg_of(SLUB_PRE, SLUB_GCC, 1);
+	struct tw *t = tw_create(&cfg);
+	struct slub_cache *s = t->k512;   /* 16 objects, cpu_partial 13: stop above 6 */
+	slub_obj_t *o = make_full(t, s, 6, 16);
+	/* 2 free objects in each of slabs 0..5, freed on CPU 1 (B, then A) */
+	for (int k = 0; k < 6; k++) {
+		fr(t, 1, s, o[k * 16]);
+		fr(t, 1, s, o[k * 16 + 1]);
+	}
+	slub_flush_cpu(t->w, cpu(t, 1), s);
+	struct slub_node_info ni;
+	assert_int_equal(slub_node_info(t->w, s, 0, &ni), NS_OK);
+	assert_int_equal(ni.nr_partial, 6);
+	/* use up CPU 0's slab (15 objects left on its freelist) */
+	for (int i = 0; i < 15; i++)
+		alloc(t, 0, s);
+	struct snapshot b;
+	snap(t, s, 0, &b);
+	slub_obj_t x = alloc(t, 0, s);
+	/* available: 2 (cpu slab), +2, +2, +2 = 8 > 13 / 2 -> 4 slabs taken */
+	expect_stats(t, s, 0, &b, (int[SLUB_NR_STATS])WANT([SLUB_ALLOC_SLOWPATH] = 1,
+							   [SLUB_DEACTIVATE_BYPASS] = 1,
+							   [SLUB_ALLOC_FROM_PARTIAL] = 1,
+							   [SLUB_CPU_PARTIAL_NODE] = 3));
+	assert_int_equal(slab(t, x).loc, SLUB_LOC_CPU_SLAB);
+	/* the chain was LIFO (slab 5 first), unfreeze_partials adds to the tail:
+	 * node 0's list runs 5, 4, ..., 0 and the head is taken first */
+	assert_true(slab(t, x).pfn == slab(t, o[5 * 16]).pfn);
+	assert_int_equal(slab(t, o[4 * 16]).loc, SLUB_LOC_CPU_PARTIAL);
+	assert_int_equal(slab(t, o[1 * 16]).loc, SLUB_LOC_NODE_PARTIAL);
+	struct slub_cpu_info ci;
+	assert_int_equal(slub_cpu_info(t->w, s, 0, &ci), NS_OK);
+	assert_int_equal(ci.partial_slabs, 3);
+	assert_int_equal(ci.pobjects, 6);
+	assert_int_equal(ci.freelist, 1);
+	assert_int_equal(slub_node_info(t->w, s, 0, &ni), NS_OK);
+	assert_int_equal(ni.nr_partial, 2);
+	/* CPU 1 (node 1, nothing on node 1): get_any_partial only takes from
+	 * nodes with more than min_partial (5) partial slabs -> a new slab */
+	snap(t, s, 1, &b);
+	slub_obj_t y = alloc(t, 1, s);
+	expect_stats(t, s, 1, &b, (int[SLUB_NR_STATS])WANT([SLUB_ALLOC_SLOWPATH] = 1,
+							   [SLUB_ALLOC_SLAB] = 1));
+	assert_int_equal(slab(t, y).node, 1);
+	free(o);
+	tw_destroy(t);
+}
+
+/* The race hook: a concurrent free into the same slab forces one retry. */
+struct race {
+	struct tw *t;
+	slub_obj_t other;
+	int fired, inside;
+};
+
+static void race_hook(void *arg, struct slub_world *w, struct cpu *c, slub_obj_t x, int attempt)
+{
+	struct race *r = arg;
+	(void)x;
+	if (r->inside || attempt != 0 || r->fired || c->id != 1)
+		return;
+	r->inside = 1;
+	assert_int_equal(slub_free(w, cpu(r->t, 0), NULL, r->other), NS_OK);
+	r->inside = 0;
+	r->fired = 1;
+}
+
+static void test_race_retry(void **state)
+{
+	(void)state;
+	struct slub_config cfg = cfg_of(SLUB_POST, SLUB_GCC, 1);
+	struct tw *t = tw_create(&cfg);
+	struct slub_cache *s = t->k64;
+	slub_obj_t *o = make_full(t, s, 1, 64);
+	fr(t, 1, s, o[0]);
+	slub_flush_cpu(t->w, cpu(t, 1), s);
+	assert_int_equal(slab(t, o[1]).loc, SLUB_LOC_NODE_PARTIAL);
+	struct race r = {t, o[2], 0, 0};
+	slub_set_race_hook(t->w, race_hook, &r);
+	struct snapshot b;
+	snap(t, s, 1, &b);
+	fr(t, 1, s, o[1]);
+	slub_set_race_hook(t->w, NULL, NULL);
+	assert_int_equal(r.fired, 1);
+	expect_stats(t, s, 1, &b, (int[SLUB_NR_STATS])WANT([SLUB_FREE_SLOWPATH] = 1,
+							   [SLUB_CMPXCHG_DOUBLE_FAIL] = 1));
+	assert_int_equal(ran(t, 1, &b, "S4"), 2);
+	assert_int_equal(ran(t, 1, &b, "S1"), 2);
+	struct slub_slab_info si = slab(t, o[1]);
+	assert_int_equal(si.inuse, 61);
+	assert_int_equal(si.page_free, 3);
+	free(o);
+	tw_destroy(t);
+}
+
+/* --- conservation, counters, determinism ------------------------------------------ */
+
+struct sum {
+	uint64_t h;
+	int rows;
+};
+
+static int sum_cb(void *arg, const char *scope, const char *id, const char *name, int64_t v)
+{
+	struct sum *s = arg;
+	for (const char *p = scope; *p; p++)
+		s->h = s->h * 131 + (uint8_t)*p;
+	for (const char *p = id; *p; p++)
+		s->h = s->h * 131 + (uint8_t)*p;
+	for (const char *p = name; *p; p++)
+		s->h = s->h * 131 + (uint8_t)*p;
+	s->h = s->h * 1000003 + (uint64_t)v;
+	s->rows++;
+	return NS_OK;
+}
+
+struct find {
+	const char *scope, *id, *name;
+	int64_t v;
+	int found;
+};
+
+static int find_cb(void *arg, const char *scope, const char *id, const char *name, int64_t v)
+{
+	struct find *f = arg;
+	if (!strcmp(scope, f->scope) && !strcmp(id, f->id) && !strcmp(name, f->name)) {
+		f->v = v;
+		f->found++;
+	}
+	return NS_OK;
+}
+
+static int64_t counter(struct tw *t, const char *scope, const char *id, const char *name)
+{
+	struct find f = {scope, id, name, 0, 0};
+	assert_int_equal(slub_counters(t->w, find_cb, &f), NS_OK);
+	assert_int_equal(f.found, 1);
+	return f.v;
+}
+
+#define LIVE_MAX 3000
+
+/* Random alloc/free on CPUs 0 and 1 (different nodes); returns a digest. */
+static uint64_t run_random(enum slub_variant v, uint64_t seed, int steps)
+{
+	struct slub_config cfg = cfg_of(v, SLUB_GCC, 1);
+	struct tw *t = tw_create(&cfg);
+	struct slub_cache *caches[3] = {t->k64, t->k512, t->skb};
+	slub_obj_t *live = calloc(LIVE_MAX, sizeof *live);
+	assert_non_null(live);
+	int nlive = 0;
+	uint64_t r = seed;
+	for (int i = 0; i < steps; i++) {
+		/* an allocation-heavy first half, a free-heavy second half */
+		uint64_t op = rng_splitmix64(&r) % 100;
+		op = i < steps / 2 ? op * 52 / 70 : 45 + op * 55 / 100;
+		int c = (int)(rng_splitmix64(&r) % 2);
+		if ((op < 52 && nlive < LIVE_MAX) || nlive == 0) {
+			struct slub_cache *s = caches[rng_splitmix64(&r) % 3];
+			live[nlive++] = alloc(t, c, s);
+		} else if (op < 97) {
+			int k = (int)(rng_splitmix64(&r) % (uint64_t)nlive);
+			fr(t, c, NULL, live[k]);
+			live[k] = live[--nlive];
+		} else if (op < 99) {
+			int n = nlive < 8 ? nlive : 8;
+			assert_int_equal(slub_free_bulk(t->w, cpu(t, c), NULL, (size_t)n,
+							&live[nlive - n]),
+					 NS_OK);
+			nlive -= n;
+		} else {
+			slub_flush_cpu(t->w, cpu(t, c), caches[rng_splitmix64(&r) % 3]);
+		}
+		if (i % 500 == 0)
+			tw_check(t);
+	}
+	tw_check(t);
+	uint64_t handed = 0;
+	for (int i = 0; i < 3; i++) {
+		struct slub_cache_info ci = cinfo(caches[i]);
+		handed += ci.allocated - ci.freed;
+	}
+	assert_int_equal(handed, nlive);
+	/* counters: a cache total is the sum of its CPUs */
+	int64_t tot = counter(t, "cache", "kmalloc-64", "free_slowpath");
+	assert_int_equal(tot, counter(t, "cache_cpu", "kmalloc-64/0", "free_slowpath") +
+				      counter(t, "cache_cpu", "kmalloc-64/1", "free_slowpath"));
+	assert_true(tot > 0);
+	assert_true(counter(t, "cache", "skbuff_head_cache", "free_frozen") > 0);
+	assert_true(counter(t, "cache", "kmalloc-512", "free_slowpath") > 0);
+	assert_true(counter(t, "cache", "kmalloc-64", "cpu_partial_free") > 0);
+	assert_true(counter(t, "cache", "kmalloc-64", "alloc_refill") > 0);
+	assert_true(counter(t, "cache_node", "kmalloc-64/0", "nr_slabs") +
+			    counter(t, "cache_node", "kmalloc-64/1", "nr_slabs") ==
+		    counter(t, "cache", "kmalloc-64", "slabs"));
+	struct sum sm = {0, 0};
+	assert_int_equal(slub_counters(t->w, sum_cb, &sm), NS_OK);
+	/* free everything: nothing handed out */
+	for (int i = 0; i < nlive; i++)
+		fr(t, i % 2, NULL, live[i]);
+	for (int i = 0; i < 3; i++) {
+		struct slub_cache_info ci = cinfo(caches[i]);
+		assert_int_equal(ci.allocated, ci.freed);
+	}
+	uint64_t h = sm.h ^ cpu(t, 0)->now * 31 ^ cpu(t, 1)->now;
+	free(live);
+	tw_destroy(t);
+	return h;
+}
+
+static void test_random_conservation(void **state)
+{
+	(void)state;
+	uint64_t a = run_random(SLUB_PRE, 42, 6000);
+	uint64_t b = run_random(SLUB_PRE, 42, 6000);
+	assert_true(a == b);
+	uint64_t c = run_random(SLUB_PRE, 43, 6000);
+	assert_true(a != c);
+	uint64_t d = run_random(SLUB_POST, 42, 6000);
+	assert_true(d == run_random(SLUB_POST, 42, 6000));
+}
+
+static void test_names(void **state)
+{
+	(void)state;
+	assert_string_equal(slub_stat_name(SLUB_ALLOC_FASTPATH), "alloc_fastpath");
+	assert_string_equal(slub_stat_name(SLUB_FREE_FROZEN), "free_frozen");
+	assert_string_equal(slub_stat_name(SLUB_CPU_PARTIAL_DRAIN), "cpu_partial_drain");
+	assert_int_equal(SLUB_NR_STATS, 26);
+	assert_int_equal(SLUB_CPU_PARTIAL_FREE, 23);
+	assert_int_equal(slub_variant_parse("v5.9"), SLUB_PRE);
+	assert_int_equal(slub_variant_parse("c270cf30"), SLUB_POST);
+	assert_int_equal(slub_variant_parse("x"), -1);
+	assert_int_equal(slub_compiler_parse("clang"), SLUB_CLANG);
+	assert_int_equal(slub_compiler_parse("icc"), -1);
+	assert_string_equal(slub_loc_name(SLUB_LOC_CPU_PARTIAL), "cpu_partial");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_names),
+		cmocka_unit_test(test_geometry_two_cpus),
+		cmocka_unit_test(test_geometry_table),
+		cmocka_unit_test(test_free_cases),
+		cmocka_unit_test(test_free_drain),
+		cmocka_unit_test(test_free_no_cpu_partial),
+		cmocka_unit_test(test_stats_off),
+		cmocka_unit_test(test_frozen_free_cost),
+		cmocka_unit_test(test_alloc_paths),
+		cmocka_unit_test(test_alloc_from_partial),
+		cmocka_unit_test(test_race_retry),
+		cmocka_unit_test(test_random_conservation),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
