@@ -16,8 +16,11 @@ bash scripts/build.sh build-asan --buildtype=debug --werror \
 	-Db_sanitize=address,undefined -Db_lundef=false || status=1
 for b in $builds; do
 	[ -f "$b/build.ninja" ] || continue
+	# Sanitizer builds run several times slower: give their tests more time.
+	mult=1
+	[ "$b" = build-asan ] && mult=4
 	echo "== meson test -C $b"
-	meson test -C "$b" --print-errorlogs --num-processes 2 || status=1
+	meson test -C "$b" --print-errorlogs --num-processes 2 --timeout-multiplier $mult || status=1
 done
 summary=$(
 	for b in $builds; do
