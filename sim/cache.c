@@ -2,14 +2,30 @@
  * cache — set-associative caches, the per-node LLC, the coherence
  * directory and the synthetic address space (see cache.h for the model).
  *
- * Design notes.  Every cache is three flat arrays allocated once, set-major:
- * tags, stamps and LRU ages (1 byte).  A lookup scans only the set's tags
- * (an 8-way set is one 64-byte host line); the stamp is read on a hit.  A lookup is a linear scan of the set, an LRU
- * update is one more scan that is skipped when the way is already the most
- * recent (the common case of repeated accesses to a hot line).  Nothing is
- * allocated after init.  Invalid ways hold CACHE_TAG_INVALID; the initial
- * ages are a permutation, so the oldest way is always the victim and the
- * first assoc fills of a set land in distinct invalid ways.
+ * Design notes.  Every cache is flat arrays allocated once, set-major:
+ * tags, stamps and LRU ages (1 byte), plus per set the way of age 0 (mru).
+ * An L1 lookup tries the mru way first (repeated accesses to a hot line);
+ * every lookup scans the set's tags without an early exit (an 8-way set is
+ * one 64-byte host line; a data-dependent loop exit was the model's most
+ * mispredicted host branch).  An LRU update is skipped when the way is
+ * already the most recent, is a swap when it was second (two lines taking
+ * turns in a set), and a scan of the ages otherwise.  Nothing is allocated
+ * after init.
+ * Invalid ways hold CACHE_TAG_INVALID; the initial ages are a permutation,
+ * so the oldest way is always the victim and the first assoc fills of a set
+ * land in distinct invalid ways.
+ *
+ * Speed without changing results.  The model's outcomes are defined by the
+ * plain algorithm (probe the directory, then L1, L2, LLC; tests/test_cache.c
+ * keeps it as a reference and compares every result and every array on a
+ * long random trace).  The shortcuts only skip work whose outcome is
+ * already known: an L1 hit on the mru way changes no state without the
+ * directory or, for a load, when the L1 claims (cache.h, struct cache_cpu)
+ * prove the copy fresh, so it is decided inline in cache.h; the claims
+ * spare the directory probe in the slow path too, and the LLC way hint the
+ * LLC set lookup of a write hit.  Claims are kept true where the directory
+ * changes (dir_write: a new writer, an evicted entry, a new entry) and
+ * checked by cache_check().
  *
  * Stale copies.  Coherence is decided with stamps instead of invalidation
  * messages: the directory keeps, per written line, the stamp of its last
@@ -60,7 +76,8 @@ int cache_init(struct cache *c, uint64_t size, uint32_t line_size, int assoc)
 	c->tag = malloc(n * sizeof *c->tag);
 	c->stamp = calloc(n, sizeof *c->stamp);
 	c->age = malloc(n);
-	if (!c->tag || !c->stamp || !c->age) {
+	c->mru = calloc(nsets, 1); /* way 0 starts with age 0 */
+	if (!c->tag || !c->stamp || !c->age || !c->mru) {
 		cache_free(c);
 		return NS_ENOMEM;
 	}
@@ -76,41 +93,71 @@ void cache_free(struct cache *c)
 	free(c->tag);
 	free(c->stamp);
 	free(c->age);
+	free(c->mru);
 	memset(c, 0, sizeof *c);
+}
+
+/* A set: its index and its first way. */
+struct set {
+	uint32_t idx;
+	size_t base;
+};
+
+static inline struct set set_of(const struct cache *c, uint64_t line)
+{
+	uint32_t idx = cache_set(c, line);
+	return (struct set){idx, (size_t)idx * c->assoc};
 }
 
 /* First way of the set holding `line`. */
 static inline size_t set_base(const struct cache *c, uint64_t line)
 {
-	uint32_t set;
-	if (c->pow2) {
-		set = (uint32_t)line & c->set_mask;
-	} else {
-		uint64_t h = line * 0x9E3779B97F4A7C15ull;
-		set = (uint32_t)(((h >> 32) * (uint64_t)c->nsets) >> 32);
-	}
-	return (size_t)set * c->assoc;
+	return set_of(c, line).base;
 }
 
-static inline long find(const struct cache *c, size_t base, uint64_t line)
+/*
+ * Way holding line, or -1: a scan of the set without an early exit, so the
+ * host's branch predictor does not have to guess the way.
+ */
+static inline long find(const struct cache *c, struct set s, uint64_t line)
 {
-	const uint64_t *t = c->tag + base;
+	const uint64_t *t = c->tag + s.base;
+	long hit = -1;
 	for (uint32_t i = 0; i < c->assoc; i++)
-		if (t[i] == line)
-			return (long)(base + i);
-	return -1;
+		hit = t[i] == line ? (long)i : hit;
+	return hit < 0 ? -1 : (long)s.base + hit;
 }
 
-/* Make way w of the set at base the most recent. */
-static inline void touch(struct cache *c, size_t base, size_t w)
+/*
+ * find() trying the most recent way first: for the L1s, whose sets are hot
+ * in the host's cache and see repeated accesses to one line.  (In the big
+ * caches the mru byte would be one more host cache miss in front of the
+ * tags.)
+ */
+static inline long find_mru(const struct cache *c, struct set s, uint64_t line)
+{
+	size_t m = s.base + c->mru[s.idx];
+	if (c->tag[m] == line)
+		return (long)m;
+	return find(c, s, line);
+}
+
+/* Make way w of set s the most recent. */
+static inline void touch(struct cache *c, struct set s, size_t w)
 {
 	uint8_t a = c->age[w];
 	if (a == 0)
 		return;
-	uint8_t *age = c->age + base;
-	for (uint32_t i = 0; i < c->assoc; i++)
-		age[i] += age[i] < a;
+	uint8_t *age = c->age + s.base;
+	if (a == 1) {
+		/* two lines taking turns in a set: swap with the most recent */
+		age[c->mru[s.idx]] = 1;
+	} else {
+		for (uint32_t i = 0; i < c->assoc; i++)
+			age[i] += age[i] < a;
+	}
 	c->age[w] = 0;
+	c->mru[s.idx] = (uint8_t)(w - s.base);
 }
 
 static inline size_t victim(const struct cache *c, size_t base)
@@ -125,15 +172,15 @@ static inline size_t victim(const struct cache *c, size_t base)
 
 long cache_lookup(struct cache *c, uint64_t line)
 {
-	size_t base = set_base(c, line);
-	long w = find(c, base, line);
+	struct set s = set_of(c, line);
+	long w = find(c, s, line);
 	if (w >= 0)
-		touch(c, base, (size_t)w);
+		touch(c, s, (size_t)w);
 	return w;
 }
 
 /* Insert at a known set; w is the way already holding line, or -1. */
-static inline size_t insert_at(struct cache *c, size_t base, long w,
+static inline size_t insert_at(struct cache *c, struct set s, long w,
 			       uint64_t line, uint64_t stamp, uint64_t *evicted)
 {
 	size_t v;
@@ -141,30 +188,34 @@ static inline size_t insert_at(struct cache *c, size_t base, long w,
 		v = (size_t)w;
 		*evicted = CACHE_TAG_INVALID;
 	} else {
-		v = victim(c, base);
+		v = victim(c, s.base);
+		c->fills++;
 		*evicted = c->tag[v];
 		c->tag[v] = line;
 	}
 	c->stamp[v] = stamp;
-	touch(c, base, v);
+	touch(c, s, v);
 	return v;
 }
 
 uint64_t cache_insert(struct cache *c, uint64_t line, uint64_t stamp)
 {
-	size_t base = set_base(c, line);
+	struct set s = set_of(c, line);
 	uint64_t ev;
-	insert_at(c, base, find(c, base, line), line, stamp, &ev);
+	insert_at(c, s, find(c, s, line), line, stamp, &ev);
 	return ev;
 }
 
 int cache_one_check(const struct cache *c)
 {
-	if (!c->tag || !c->stamp || !c->age || c->assoc < 1 || c->assoc > 255)
+	if (!c->tag || !c->stamp || !c->age || !c->mru || c->assoc < 1 ||
+	    c->assoc > 255)
 		return NS_EINTERNAL;
 	uint32_t seen[256 / 32];
 	for (uint32_t s = 0; s < c->nsets; s++) {
 		size_t base = (size_t)s * c->assoc;
+		if (c->mru[s] >= c->assoc || c->age[base + c->mru[s]] != 0)
+			return NS_EINTERNAL;
 		memset(seen, 0, sizeof seen);
 		for (uint32_t i = 0; i < c->assoc; i++) {
 			uint8_t a = c->age[base + i];
@@ -214,12 +265,23 @@ int cache_sys_init(struct cache_sys *cs, const struct cache_params *p,
 	cs->nr_llc = nr_llc;
 	for (int i = 0; i < nr_cpus; i++) {
 		cs->cpu[i].llc = cpu_llc[i];
-		rc = cache_init(&cs->cpu[i].l1, p->l1d_size, p->line_size, p->l1d_assoc);
+		struct cache_cpu *pc = &cs->cpu[i];
+		rc = cache_init(&pc->l1, p->l1d_size, p->line_size, p->l1d_assoc);
 		if (!rc)
-			rc = cache_init(&cs->cpu[i].l2, p->l2_size, p->line_size, p->l2_assoc);
+			rc = cache_init(&pc->l2, p->l2_size, p->line_size, p->l2_assoc);
 		if (rc)
 			goto out;
+		size_t ways = (size_t)pc->l1.nsets * pc->l1.assoc;
+		pc->own = calloc(ways, sizeof *pc->own);
+		pc->clean = calloc(ways, sizeof *pc->clean);
+		pc->llc_way = calloc(ways, sizeof *pc->llc_way);
+		pc->llc_fills = calloc(ways, sizeof *pc->llc_fills);
+		if (!pc->own || !pc->clean || !pc->llc_way || !pc->llc_fills) {
+			rc = NS_ENOMEM;
+			goto out;
+		}
 	}
+	cs->dir_epoch = 1;
 	for (int i = 0; i < nr_llc; i++) {
 		rc = cache_init(&cs->llc[i], p->llc_size, p->line_size, p->llc_assoc);
 		if (rc)
@@ -261,6 +323,10 @@ void cache_sys_free(struct cache_sys *cs)
 	for (int i = 0; cs->cpu && i < cs->nr_cpus; i++) {
 		cache_free(&cs->cpu[i].l1);
 		cache_free(&cs->cpu[i].l2);
+		free(cs->cpu[i].own);
+		free(cs->cpu[i].clean);
+		free(cs->cpu[i].llc_way);
+		free(cs->cpu[i].llc_fills);
 	}
 	for (int i = 0; cs->llc && i < cs->nr_llc; i++)
 		cache_free(&cs->llc[i]);
@@ -278,6 +344,32 @@ static int stamps_check(const struct cache *c, uint64_t gstamp)
 	for (size_t i = 0; i < n; i++)
 		if (c->stamp[i] > gstamp)
 			return NS_EINTERNAL;
+	return NS_OK;
+}
+
+/* The L1 claims of CPU i (struct cache_cpu) are true. */
+static int claims_check(const struct cache_sys *cs, int i)
+{
+	const struct cache_cpu *pc = &cs->cpu[i];
+	size_t ways = (size_t)cs->dir.nsets * cs->dir.assoc;
+	size_t n = (size_t)pc->l1.nsets * pc->l1.assoc;
+	const struct cache *llc = &cs->llc[pc->llc];
+	size_t llc_ways = (size_t)llc->nsets * llc->assoc;
+	for (size_t w = 0; w < n; w++) {
+		uint64_t t = pc->l1.tag[w], k = pc->own[w];
+		if (k && (t == CACHE_TAG_INVALID || k > ways ||
+			  cs->dir.tag[k - 1] != t || cs->dir_writer[k - 1] != i))
+			return NS_EINTERNAL;
+		if (pc->clean[w] > cs->dir_epoch || pc->llc_way[w] > llc_ways ||
+		    pc->llc_fills[w] > llc->fills)
+			return NS_EINTERNAL;
+		if (pc->llc_way[w] && pc->llc_fills[w] == llc->fills &&
+		    llc->tag[pc->llc_way[w] - 1] != t)
+			return NS_EINTERNAL;
+		if (pc->clean[w] == cs->dir_epoch &&
+		    (t == CACHE_TAG_INVALID || find(&cs->dir, set_of(&cs->dir, t), t) >= 0))
+			return NS_EINTERNAL;
+	}
 	return NS_OK;
 }
 
@@ -306,6 +398,9 @@ int cache_check(const struct cache_sys *cs)
 		if (valid ? (w < 0 || w >= cs->nr_cpus) : (w != -1 || cs->dir_dirty[i]))
 			return NS_EINTERNAL;
 	}
+	for (int i = 0; i < cs->nr_cpus; i++)
+		if (claims_check(cs, i))
+			return NS_EINTERNAL;
 	return NS_OK;
 }
 
@@ -315,16 +410,35 @@ static inline bool fresh(uint64_t stamp, bool remote, uint64_t wstamp)
 	return !remote || stamp >= wstamp;
 }
 
-/* Record a write by cpu in the directory; returns the new stamp. */
-static uint64_t dir_write(struct cache_sys *cs, long d, uint64_t line, int cpu)
+/* CPU w's L1 no longer owns line (another writer, or its entry went). */
+static void disown(struct cache_sys *cs, int w, uint64_t line)
+{
+	struct cache_cpu *pc = &cs->cpu[w];
+	long v = find_mru(&pc->l1, set_of(&pc->l1, line), line);
+	if (v >= 0)
+		pc->own[v] = 0;
+}
+
+/*
+ * Record a write by cpu in the directory (d: the line's way or -1);
+ * returns the way.  Keeps the L1 claims true: the previous writer and the
+ * writer of an evicted entry lose ownership, a new entry ends every
+ * "no entry" claim (the epoch).
+ */
+static size_t dir_write(struct cache_sys *cs, long d, uint64_t line, int cpu)
 {
 	uint64_t st = ++cs->gstamp;
-	size_t base = set_base(&cs->dir, line);
 	uint64_t ev;
-	size_t v = insert_at(&cs->dir, base, d, line, st, &ev);
+	if (d >= 0 && cs->dir_writer[d] != cpu)
+		disown(cs, cs->dir_writer[d], line);
+	size_t v = insert_at(&cs->dir, set_of(&cs->dir, line), d, line, st, &ev);
+	if (ev != CACHE_TAG_INVALID)
+		disown(cs, cs->dir_writer[v], ev);
+	if (d < 0)
+		cs->dir_epoch++;
 	cs->dir_writer[v] = cpu;
 	cs->dir_dirty[v] = 1;
-	return st;
+	return v;
 }
 
 /*
@@ -334,27 +448,33 @@ static uint64_t dir_write(struct cache_sys *cs, long d, uint64_t line, int cpu)
 static bool held(const struct cache_sys *cs, int w, uint64_t line)
 {
 	const struct cache_cpu *pc = &cs->cpu[w];
-	return find(&pc->l1, set_base(&pc->l1, line), line) >= 0 ||
-	       find(&pc->l2, set_base(&pc->l2, line), line) >= 0;
+	return find_mru(&pc->l1, set_of(&pc->l1, line), line) >= 0 ||
+	       find(&pc->l2, set_of(&pc->l2, line), line) >= 0;
 }
 
-enum cache_src cache_access(struct cache_sys *cs, int cpu, uint64_t line,
-			    bool write, int *from)
+enum cache_src cache_access_slow(struct cache_sys *cs, int cpu, uint64_t line,
+				 bool write, int *from)
 {
 	struct cache_cpu *pc = &cs->cpu[cpu];
+	struct set b1 = set_of(&pc->l1, line);
+	size_t v1;
+	long w1 = find_mru(&pc->l1, b1, line);
 	long d = -1;
 	bool remote = false;
 	uint64_t wstamp = 0;
 	if (cs->coherence) {
-		d = find(&cs->dir, set_base(&cs->dir, line), line);
-		if (d >= 0) {
-			remote = cs->dir_writer[d] != cpu;
-			wstamp = cs->dir.stamp[d];
+		/* the L1 claims answer without a directory probe when they can */
+		if (w1 >= 0 && pc->own[w1]) {
+			d = (long)pc->own[w1] - 1;
+		} else if (w1 < 0 || pc->clean[w1] != cs->dir_epoch) {
+			d = find(&cs->dir, set_of(&cs->dir, line), line);
+			if (d >= 0) {
+				remote = cs->dir_writer[d] != cpu;
+				wstamp = cs->dir.stamp[d];
+			}
 		}
 	}
 	enum cache_src src;
-	size_t b1 = set_base(&pc->l1, line), v1;
-	long w1 = find(&pc->l1, b1, line);
 	if (w1 >= 0 && fresh(pc->l1.stamp[w1], remote, wstamp)) {
 		v1 = (size_t)w1;
 		touch(&pc->l1, b1, v1);
@@ -362,14 +482,14 @@ enum cache_src cache_access(struct cache_sys *cs, int cpu, uint64_t line,
 		goto done;
 	}
 	uint64_t ev, now = cs->gstamp;
-	size_t b2 = set_base(&pc->l2, line);
+	struct set b2 = set_of(&pc->l2, line);
 	long w2 = find(&pc->l2, b2, line);
 	if (w2 >= 0 && fresh(pc->l2.stamp[w2], remote, wstamp)) {
 		touch(&pc->l2, b2, (size_t)w2);
 		src = CACHE_SRC_L2;
 	} else {
 		struct cache *llc = &cs->llc[pc->llc];
-		size_t b3 = set_base(llc, line);
+		struct set b3 = set_of(llc, line);
 		long w3 = find(llc, b3, line);
 		if (remote && cs->dir_dirty[d] && held(cs, cs->dir_writer[d], line)) {
 			*from = cs->dir_writer[d];
@@ -386,9 +506,19 @@ enum cache_src cache_access(struct cache_sys *cs, int cpu, uint64_t line,
 		insert_at(&pc->l2, b2, w2, line, now, &ev);
 	}
 	v1 = insert_at(&pc->l1, b1, w1, line, now, &ev);
+	if (w1 < 0)
+		pc->llc_way[v1] = 0; /* the way's LLC claim was about its old line */
 done:
-	if (write && cs->coherence) {
-		uint64_t st = dir_write(cs, d, line, cpu);
+	if (!cs->coherence)
+		return src;
+	if (!write) {
+		pc->own[v1] = d >= 0 && !remote ? (uint64_t)d + 1 : 0;
+		pc->clean[v1] = d < 0 ? cs->dir_epoch : 0;
+	} else {
+		size_t dv = dir_write(cs, d, line, cpu);
+		uint64_t st = cs->gstamp;
+		pc->own[v1] = (uint64_t)dv + 1;
+		pc->clean[v1] = 0;
 		/*
 		 * The writer's L1 copy and its node's LLC copy carry the new
 		 * stamp (the LLC one serves node neighbours once the line is
@@ -398,7 +528,11 @@ done:
 		 */
 		pc->l1.stamp[v1] = st;
 		struct cache *llc = &cs->llc[pc->llc];
-		long w = find(llc, set_base(llc, line), line);
+		long w = (long)pc->llc_way[v1] - 1;
+		if (w < 0 || (pc->llc_fills[v1] != llc->fills && llc->tag[w] != line))
+			w = find(llc, set_of(llc, line), line);
+		pc->llc_way[v1] = (uint64_t)(w + 1);
+		pc->llc_fills[v1] = llc->fills;
 		if (w >= 0)
 			llc->stamp[w] = st;
 	}

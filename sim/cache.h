@@ -46,9 +46,10 @@
  * address also names its home node (cache_as_node()).
  *
  * Invariants (cache_check()): in every set of every cache, valid tags are
- * distinct and belong to that set, and the ages are a permutation of
- * 0..assoc-1; directory writers are valid CPU indices; no stamp is ahead of
- * the global stamp.
+ * distinct and belong to that set, the ages are a permutation of
+ * 0..assoc-1 and the mru way has age 0; directory writers are valid CPU
+ * indices; no stamp is ahead of the global stamp; every L1 claim (struct
+ * cache_cpu) holds.
  *
  * Error policy: init returns NS_ERANGE for impossible geometry (line size
  * not a power of two, size smaller than one set, associativity outside
@@ -58,6 +59,7 @@
 #define NUMASIM_CACHE_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #define CACHE_TAG_INVALID UINT64_MAX
@@ -71,6 +73,8 @@ struct cache {
 	uint64_t *tag;         /* [nsets * assoc] line address (addr >> line_shift) */
 	uint64_t *stamp;       /* [nsets * assoc] write stamp when filled/written */
 	uint8_t *age;          /* [nsets * assoc] LRU rank */
+	uint8_t *mru;          /* [nsets] the way of age 0 (the most recent) */
+	uint64_t fills;        /* ways given a new line so far */
 };
 
 struct cache_params {
@@ -84,9 +88,26 @@ struct cache_params {
 /* Associativities 8/16/11, directory 8-way auto-sized, coherence on. */
 void cache_params_default(struct cache_params *p);
 
+/*
+ * Per L1 way, what is known of the directory's view of the line it holds
+ * (valid with coherence on, so an L1 hit need not probe the directory):
+ * own[w] = k + 1 means directory way k holds the line with this CPU as its
+ * last writer; clean[w] == cache_sys.dir_epoch means the directory had no
+ * entry for the line and none has been created since.  Either way the copy
+ * cannot be stale.  Both are claims, not caches of state: 0 (and an old
+ * epoch) only mean "ask the directory".  llc_way[w] = k + 1: the line was
+ * in way k of the CPU's LLC at its last write, and still is when
+ * llc_fills[w] equals the LLC's fills (no LLC way refilled since), so a
+ * write hit updates the LLC copy's stamp without an LLC set lookup (with
+ * one tag check after refills).
+ */
 struct cache_cpu {
 	struct cache l1, l2;
 	int llc;               /* index into cache_sys.llc */
+	uint64_t *own;         /* [l1 ways] */
+	uint64_t *clean;       /* [l1 ways] */
+	uint64_t *llc_way;     /* [l1 ways] */
+	uint64_t *llc_fills;   /* [l1 ways] */
 };
 
 /* Where an access was served from. */
@@ -108,6 +129,7 @@ struct cache_sys {
 	int32_t *dir_writer;   /* [dir ways] CPU index */
 	uint8_t *dir_dirty;    /* [dir ways] 1 = only in the writer's cache */
 	uint64_t gstamp;       /* last write stamp handed out */
+	uint64_t dir_epoch;    /* directory entries created, + 1 */
 };
 
 /*
@@ -119,12 +141,40 @@ int cache_sys_init(struct cache_sys *cs, const struct cache_params *p,
 void cache_sys_free(struct cache_sys *cs);
 int cache_check(const struct cache_sys *cs);
 
+/* Set index of a line (see "Index" above). */
+static inline uint32_t cache_set(const struct cache *c, uint64_t line)
+{
+	if (c->pow2)
+		return (uint32_t)line & c->set_mask;
+	uint64_t h = line * 0x9E3779B97F4A7C15ull;
+	return (uint32_t)(((h >> 32) * (uint64_t)c->nsets) >> 32);
+}
+
+/* cache_access() for everything but the inline fast path below. */
+enum cache_src cache_access_slow(struct cache_sys *cs, int cpu, uint64_t line,
+				 bool write, int *from);
+
 /*
  * One access by CPU `cpu` to line number `line` (address >> line_shift).
  * Returns the source; for CACHE_SRC_XFER *from is the CPU that held it.
+ *
+ * Inline fast path: a hit on the most recent way of an L1 set changes no
+ * state (no LRU move) when the directory is off, or for a load whose copy
+ * struct cache_cpu proves fresh; it returns at once.  Everything else goes
+ * through cache_access_slow().
  */
-enum cache_src cache_access(struct cache_sys *cs, int cpu, uint64_t line,
-			    bool write, int *from);
+static inline enum cache_src cache_access(struct cache_sys *cs, int cpu,
+					  uint64_t line, bool write, int *from)
+{
+	const struct cache_cpu *pc = &cs->cpu[cpu];
+	uint32_t set = cache_set(&pc->l1, line);
+	size_t w = (size_t)set * pc->l1.assoc + pc->l1.mru[set];
+	if (pc->l1.tag[w] == line &&
+	    (!cs->coherence ||
+	     (!write && (pc->own[w] || pc->clean[w] == cs->dir_epoch))))
+		return CACHE_SRC_L1;
+	return cache_access_slow(cs, cpu, line, write, from);
+}
 
 /* Single-cache primitives (exposed for tests). */
 int cache_init(struct cache *c, uint64_t size, uint32_t line_size, int assoc);

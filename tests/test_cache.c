@@ -1,8 +1,10 @@
 /* Tests for sim/cache: set-associative LRU, hierarchy, coherence, addresses. */
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 #include <cmocka.h>
 
 #include "cache.h"
@@ -215,6 +217,383 @@ static void test_address_space(void **state)
 	assert_int_equal(cache_as_alloc(&as, 1023, 2, 1, &a), NS_ERANGE);
 }
 
+/*
+ * Differential test: a plain reference of the cache model (the original
+ * straightforward implementation: linear scans, age-rank LRU, directory
+ * probe on every access) runs the same pseudo-random trace as the
+ * optimised cache.c; every result, every `from`, and at checkpoints every
+ * tag, stamp, age, directory writer/dirty flag and the global stamp must
+ * agree.
+ */
+struct ref_cache {
+	uint32_t nsets, assoc;
+	bool pow2;
+	uint64_t *tag, *stamp;
+	uint8_t *age;
+};
+
+static void ref_init(struct ref_cache *c, uint64_t size, uint32_t line_size, int assoc)
+{
+	c->nsets = (uint32_t)(size / ((uint64_t)line_size * (uint64_t)assoc));
+	c->assoc = (uint32_t)assoc;
+	c->pow2 = !(c->nsets & (c->nsets - 1));
+	size_t n = (size_t)c->nsets * c->assoc;
+	c->tag = test_malloc(n * sizeof *c->tag);
+	c->stamp = test_calloc(n, sizeof *c->stamp);
+	c->age = test_malloc(n);
+	for (size_t i = 0; i < n; i++) {
+		c->tag[i] = CACHE_TAG_INVALID;
+		c->age[i] = (uint8_t)(i % c->assoc);
+	}
+}
+
+static void ref_free(struct ref_cache *c)
+{
+	test_free(c->tag);
+	test_free(c->stamp);
+	test_free(c->age);
+}
+
+static size_t ref_base(const struct ref_cache *c, uint64_t line)
+{
+	uint64_t set;
+	if (c->pow2)
+		set = line % c->nsets;
+	else
+		set = ((((line * 0x9E3779B97F4A7C15ull) >> 32) * c->nsets) >> 32);
+	return (size_t)set * c->assoc;
+}
+
+static long ref_find(const struct ref_cache *c, uint64_t line)
+{
+	size_t b = ref_base(c, line);
+	for (uint32_t i = 0; i < c->assoc; i++)
+		if (c->tag[b + i] == line)
+			return (long)(b + i);
+	return -1;
+}
+
+static void ref_touch(struct ref_cache *c, size_t w)
+{
+	size_t b = w - w % c->assoc;
+	uint8_t a = c->age[w];
+	for (uint32_t i = 0; i < c->assoc; i++)
+		if (c->age[b + i] < a)
+			c->age[b + i]++;
+	c->age[w] = 0;
+}
+
+/* Insert or refresh; returns the way. */
+static size_t ref_insert(struct ref_cache *c, uint64_t line, uint64_t stamp)
+{
+	long w = ref_find(c, line);
+	size_t v;
+	if (w >= 0) {
+		v = (size_t)w;
+	} else {
+		size_t b = ref_base(c, line);
+		v = b;
+		for (uint32_t i = 0; i < c->assoc; i++)
+			if (c->age[b + i] == c->assoc - 1)
+				v = b + i;
+		c->tag[v] = line;
+	}
+	c->stamp[v] = stamp;
+	ref_touch(c, v);
+	return v;
+}
+
+#define REF_CPUS 6
+
+struct ref_sys {
+	int nr_cpus;
+	int llc_of[REF_CPUS];
+	struct ref_cache l1[REF_CPUS], l2[REF_CPUS], llc[REF_CPUS];
+	int nr_llc;
+	bool coherence;
+	struct ref_cache dir;
+	int32_t *writer;
+	uint8_t *dirty;
+	uint64_t gstamp;
+};
+
+static bool ref_fresh(const struct ref_cache *c, long w, bool remote, uint64_t ws)
+{
+	return w >= 0 && (!remote || c->stamp[w] >= ws);
+}
+
+static enum cache_src ref_access(struct ref_sys *r, int cpu, uint64_t line, bool write,
+				 int *from)
+{
+	long d = r->coherence ? ref_find(&r->dir, line) : -1;
+	bool remote = d >= 0 && r->writer[d] != cpu;
+	uint64_t ws = d >= 0 ? r->dir.stamp[d] : 0, now = r->gstamp;
+	struct ref_cache *l1 = &r->l1[cpu], *l2 = &r->l2[cpu], *llc = &r->llc[r->llc_of[cpu]];
+	enum cache_src src;
+	long w1 = ref_find(l1, line);
+	size_t v1;
+	if (ref_fresh(l1, w1, remote, ws)) {
+		v1 = (size_t)w1;
+		ref_touch(l1, v1);
+		src = CACHE_SRC_L1;
+	} else {
+		long w2 = ref_find(l2, line);
+		if (ref_fresh(l2, w2, remote, ws)) {
+			ref_touch(l2, (size_t)w2);
+			src = CACHE_SRC_L2;
+		} else {
+			long w3 = ref_find(llc, line);
+			int wr = remote ? r->writer[d] : -1;
+			if (remote && r->dirty[d] &&
+			    (ref_find(&r->l1[wr], line) >= 0 || ref_find(&r->l2[wr], line) >= 0)) {
+				*from = wr;
+				r->dirty[d] = 0;
+				src = CACHE_SRC_XFER;
+				ref_insert(llc, line, now);
+			} else if (ref_fresh(llc, w3, remote, ws)) {
+				ref_touch(llc, (size_t)w3);
+				src = CACHE_SRC_LLC;
+			} else {
+				src = CACHE_SRC_MEM;
+				ref_insert(llc, line, now);
+			}
+			ref_insert(l2, line, now);
+		}
+		v1 = ref_insert(l1, line, now);
+	}
+	if (write && r->coherence) {
+		uint64_t st = ++r->gstamp;
+		size_t v = ref_insert(&r->dir, line, st);
+		r->writer[v] = cpu;
+		r->dirty[v] = 1;
+		l1->stamp[v1] = st;
+		long w = ref_find(llc, line);
+		if (w >= 0)
+			llc->stamp[w] = st;
+	}
+	return src;
+}
+
+static void ref_sys_init(struct ref_sys *r, const struct cache_params *p, int nr_cpus,
+			 const int *llc_of, int nr_llc, const struct cache_sys *cs)
+{
+	memset(r, 0, sizeof *r);
+	r->nr_cpus = nr_cpus;
+	r->nr_llc = nr_llc;
+	for (int i = 0; i < nr_cpus; i++) {
+		r->llc_of[i] = llc_of[i];
+		ref_init(&r->l1[i], p->l1d_size, p->line_size, p->l1d_assoc);
+		ref_init(&r->l2[i], p->l2_size, p->line_size, p->l2_assoc);
+	}
+	for (int i = 0; i < nr_llc; i++)
+		ref_init(&r->llc[i], p->llc_size, p->line_size, p->llc_assoc);
+	r->coherence = p->coherence;
+	if (r->coherence) {
+		/* same directory geometry as the model (its sizing rule is not
+		 * what is under test here) */
+		ref_init(&r->dir, (uint64_t)cs->dir.nsets * cs->dir.assoc * p->line_size,
+			 p->line_size, (int)cs->dir.assoc);
+		size_t n = (size_t)r->dir.nsets * r->dir.assoc;
+		r->writer = test_malloc(n * sizeof *r->writer);
+		r->dirty = test_calloc(n, 1);
+		for (size_t i = 0; i < n; i++)
+			r->writer[i] = -1;
+	}
+}
+
+static void ref_sys_free(struct ref_sys *r)
+{
+	for (int i = 0; i < r->nr_cpus; i++) {
+		ref_free(&r->l1[i]);
+		ref_free(&r->l2[i]);
+	}
+	for (int i = 0; i < r->nr_llc; i++)
+		ref_free(&r->llc[i]);
+	if (r->coherence) {
+		ref_free(&r->dir);
+		test_free(r->writer);
+		test_free(r->dirty);
+	}
+}
+
+static void same_cache(const struct cache *c, const struct ref_cache *r)
+{
+	assert_int_equal(c->nsets, r->nsets);
+	assert_int_equal(c->assoc, r->assoc);
+	size_t n = (size_t)r->nsets * r->assoc;
+	assert_memory_equal(c->tag, r->tag, n * sizeof *r->tag);
+	assert_memory_equal(c->stamp, r->stamp, n * sizeof *r->stamp);
+	assert_memory_equal(c->age, r->age, n);
+}
+
+static void same_sys(const struct cache_sys *cs, const struct ref_sys *r)
+{
+	assert_int_equal(cs->gstamp, r->gstamp);
+	for (int i = 0; i < r->nr_cpus; i++) {
+		same_cache(&cs->cpu[i].l1, &r->l1[i]);
+		same_cache(&cs->cpu[i].l2, &r->l2[i]);
+	}
+	for (int i = 0; i < r->nr_llc; i++)
+		same_cache(&cs->llc[i], &r->llc[i]);
+	if (!r->coherence)
+		return;
+	same_cache(&cs->dir, &r->dir);
+	size_t n = (size_t)r->dir.nsets * r->dir.assoc;
+	assert_memory_equal(cs->dir_writer, r->writer, n * sizeof *r->writer);
+	assert_memory_equal(cs->dir_dirty, r->dirty, n);
+}
+
+static uint64_t splitmix(uint64_t *s)
+{
+	uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
+	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+	z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+	return z ^ (z >> 31);
+}
+
+/*
+ * A trace shaped like the allocator models': most accesses go to a few hot
+ * lines per CPU (repeats, so MRU fast paths are exercised), some to lines
+ * shared by all CPUs (lock and list-head bouncing, written by several),
+ * the rest to a wide range (misses, evictions at every level and in the
+ * directory).
+ */
+static uint64_t trace_line(uint64_t *s, int cpu, uint64_t wide)
+{
+	uint64_t r = splitmix(s);
+	unsigned kind = (unsigned)(r % 100);
+	r >>= 8;
+	if (kind < 55)
+		return 0x1000 + (uint64_t)cpu * 64 + r % 12;  /* private hot */
+	if (kind < 75)
+		return 0x9000 + r % 24;                      /* shared hot */
+	if (kind < 85)
+		return 0x9000 + (r % 24) * 64;               /* one-set conflicts */
+	return 0x100000 + r % wide;                          /* wide */
+}
+
+struct diff_case {
+	uint32_t l1, l2, llc;
+	int l1a, l2a, llca;
+	bool coherence;
+	uint64_t dir_entries;
+	int nr_cpus, nr_llc;
+	uint64_t wide;
+	long steps;
+};
+
+static void run_diff(const struct diff_case *dc, uint64_t seed)
+{
+	struct cache_params p;
+	cache_params_default(&p);
+	p.l1d_size = dc->l1;
+	p.l2_size = dc->l2;
+	p.llc_size = dc->llc;
+	p.l1d_assoc = dc->l1a;
+	p.l2_assoc = dc->l2a;
+	p.llc_assoc = dc->llca;
+	p.coherence = dc->coherence;
+	p.dir_entries = dc->dir_entries;
+	int llc_of[REF_CPUS];
+	for (int i = 0; i < dc->nr_cpus; i++)
+		llc_of[i] = i * dc->nr_llc / dc->nr_cpus;
+	struct cache_sys cs;
+	assert_int_equal(cache_sys_init(&cs, &p, dc->nr_cpus, llc_of, dc->nr_llc), NS_OK);
+	struct ref_sys *r = test_malloc(sizeof *r);
+	ref_sys_init(r, &p, dc->nr_cpus, llc_of, dc->nr_llc, &cs);
+	long count[5] = {0};
+	uint64_t s = seed;
+	int cpu = 0;
+	for (long step = 0; step < dc->steps; step++) {
+		uint64_t rr = splitmix(&s);
+		if (rr % 8 == 0) /* runs of accesses by one CPU, like events */
+			cpu = (int)((rr >> 8) % (uint64_t)dc->nr_cpus);
+		bool write = (rr >> 20) % 3 == 0;
+		uint64_t line = trace_line(&s, cpu, dc->wide);
+		int f1 = -1, f2 = -1;
+		enum cache_src a = cache_access(&cs, cpu, line, write, &f1);
+		enum cache_src b = ref_access(r, cpu, line, write, &f2);
+		if (a != b || f1 != f2)
+			fail_msg("step %ld cpu %d line %#llx write %d: model %d/%d, reference %d/%d",
+				 step, cpu, (unsigned long long)line, write, a, f1, b, f2);
+		count[a]++;
+		if (step % 4096 == 4095) {
+			same_sys(&cs, r);
+			assert_int_equal(cache_check(&cs), NS_OK);
+		}
+	}
+	same_sys(&cs, r);
+	assert_int_equal(cache_check(&cs), NS_OK);
+	/* the trace reached every source (else the comparison proves little) */
+	for (int i = 0; i < 5; i++)
+		if (i != CACHE_SRC_XFER || (dc->coherence && dc->nr_cpus > 1))
+			assert_true(count[i] > 0);
+	ref_sys_free(r);
+	test_free(r);
+	cache_sys_free(&cs);
+}
+
+static void test_differential(void **state)
+{
+	(void)state;
+	static const struct diff_case cases[] = {
+		/* tiny caches, hashed LLC, tiny directory: constant evictions */
+		{1024, 2048, 11 * 64 * 7, 8, 16, 11, true, 64, 4, 2, 4000, 120000},
+		/* default-like geometry, several LLCs, auto-sized directory */
+		{32 * 1024, 256 * 1024, 11 * 1408 * 1024, 8, 16, 11, true, 0, 6, 3, 1 << 16,
+		 120000},
+		/* odd associativities, hashed L1 (5 sets), power-of-two LLC,
+		 * 2-set directory */
+		{3 * 64 * 5, 5 * 64 * 8, 64 * 1024, 3, 5, 16, true, 16, 3, 1, 3000, 80000},
+		/* one CPU, no directory (the benchmark's configuration) */
+		{32 * 1024, 1024 * 1024, 11 * 1408 * 1024, 8, 16, 11, false, 0, 1, 1, 1 << 15,
+		 80000},
+		/* several CPUs without coherence, hashed L1 (6 sets) */
+		{1536, 4096, 8192, 4, 4, 4, false, 0, 4, 2, 2000, 60000},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+		run_diff(&cases[i], 0x5eed + i);
+}
+
+/* cache_lookup / cache_insert against the reference on one cache. */
+static void test_differential_single(void **state)
+{
+	(void)state;
+	static const int assocs[] = {1, 4, 8, 11, 16};
+	for (size_t k = 0; k < sizeof assocs / sizeof assocs[0]; k++) {
+		struct cache c;
+		struct ref_cache r;
+		uint64_t size = (uint64_t)assocs[k] * 64 * (k % 2 ? 7 : 8);
+		assert_int_equal(cache_init(&c, size, 64, assocs[k]), NS_OK);
+		ref_init(&r, size, 64, assocs[k]);
+		uint64_t s = 99 + k;
+		for (int i = 0; i < 50000; i++) {
+			uint64_t x = splitmix(&s);
+			uint64_t line = x % 3 ? (x >> 8) % 40 : (x >> 8) % 400;
+			if (x & (1ull << 60)) {
+				long w = cache_lookup(&c, line);
+				long rw = ref_find(&r, line);
+				if (rw >= 0)
+					ref_touch(&r, (size_t)rw);
+				assert_int_equal(w, rw);
+			} else {
+				size_t b = ref_base(&r, line);
+				long had = ref_find(&r, line);
+				uint64_t ev = had >= 0 ? CACHE_TAG_INVALID : r.tag[b];
+				for (uint32_t j = 0; had < 0 && j < r.assoc; j++)
+					if (r.age[b + j] == r.assoc - 1)
+						ev = r.tag[b + j];
+				ref_insert(&r, line, (uint64_t)i);
+				assert_int_equal(cache_insert(&c, line, (uint64_t)i), ev);
+			}
+		}
+		same_cache(&c, &r);
+		assert_int_equal(cache_one_check(&c), NS_OK);
+		ref_free(&r);
+		cache_free(&c);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -227,6 +606,8 @@ int main(void)
 		cmocka_unit_test(test_written_back_line),
 		cmocka_unit_test(test_bad_geometry),
 		cmocka_unit_test(test_address_space),
+		cmocka_unit_test(test_differential),
+		cmocka_unit_test(test_differential_single),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
