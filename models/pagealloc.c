@@ -2215,21 +2215,15 @@ int pa_layout(struct cost_layout *l, const struct cost_tables *t, int fn_base, i
 	    site_base + PA_NR_SITE > t->nr_sites || l->nr_fns != t->nr_fns ||
 	    l->nr_sites != t->nr_sites)
 		return NS_EINTERNAL;
-	for (int f = 0; f < PA_NR_FN; f++) {
-		int rc = cost_layout_set_fn(l, fn_base + f, false);
-		if (rc != NS_OK)
-			return rc;
-	}
-	static const enum pa_fn inl[] = {
+	static const int inl[] = {
 #define PA_INL(name) FN_##name,
 		PA_INLINE_FUNCS(PA_INL)
 #undef PA_INL
 	};
-	for (size_t i = 0; i < sizeof inl / sizeof inl[0]; i++) {
-		int rc = cost_layout_set_fn(l, fn_base + (int)inl[i], true);
-		if (rc != NS_OK)
-			return rc;
-	}
+	int rc0 = cost_layout_set_model_fns(l, fn_base, PA_NR_FN, inl,
+						 sizeof inl / sizeof inl[0]);
+	if (rc0 != NS_OK)
+		return rc0;
 	/* the diff: next_zones_zonelist becomes an __always_inline wrapper */
 	int rc = cost_layout_set_fn(l, fn_base + FN_next_zones_zonelist, v == PA_ITER_POST);
 	if (rc != NS_OK)

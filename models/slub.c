@@ -1521,21 +1521,15 @@ int slub_layout(struct cost_layout *l, const struct cost_tables *t, int fn_base,
 	    site_base + SLUB_NR_SITE > t->nr_sites || l->nr_fns != t->nr_fns ||
 	    l->nr_sites != t->nr_sites || (unsigned)cfg->compiler > SLUB_CLANG)
 		return NS_EINTERNAL;
-	for (int f = 0; f < SLUB_NR_FN; f++) {
-		int rc = cost_layout_set_fn(l, fn_base + f, false);
-		if (rc != NS_OK)
-			return rc;
-	}
-	static const enum slub_fn inl[] = {
+	static const int inl[] = {
 #define SLUB_INL(name) FN_##name,
 		SLUB_INLINE_FUNCS(SLUB_INL)
 #undef SLUB_INL
 	};
-	for (size_t i = 0; i < sizeof inl / sizeof inl[0]; i++) {
-		int rc = cost_layout_set_fn(l, fn_base + (int)inl[i], true);
-		if (rc != NS_OK)
-			return rc;
-	}
+	int rc0 = cost_layout_set_model_fns(l, fn_base, SLUB_NR_FN, inl,
+						 sizeof inl / sizeof inl[0]);
+	if (rc0 != NS_OK)
+		return rc0;
 	for (int s = 0; s < SLUB_NR_SITE; s++) {
 		int rc = cost_layout_set_site(l, site_base + s,
 					      (enum cost_hint)slub_site_layout[s].hint,

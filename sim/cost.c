@@ -166,6 +166,21 @@ int cost_layout_set_fn(struct cost_layout *l, int fn, bool inlined)
 	return NS_OK;
 }
 
+int cost_layout_set_model_fns(struct cost_layout *l, int fn_base, int nr,
+			      const int *inl, size_t nr_inl)
+{
+	if (fn_base < 0 || nr < 0 || fn_base + nr > l->nr_fns)
+		return NS_EINTERNAL;
+	for (int f = 0; f < nr; f++)
+		l->fn_inline[fn_base + f] = false;
+	for (size_t i = 0; i < nr_inl; i++) {
+		if (inl[i] < 0 || inl[i] >= nr)
+			return NS_EINTERNAL;
+		l->fn_inline[fn_base + inl[i]] = true;
+	}
+	return NS_OK;
+}
+
 int cost_layout_set_site(struct cost_layout *l, int site, enum cost_hint hint,
 			 int fallthrough)
 {

@@ -56,6 +56,7 @@
 #define NUMASIM_COST_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 /* X-macro helpers for the name tables of a model (see above). */
@@ -116,6 +117,12 @@ int cost_layout_init(struct cost_layout *l, const struct cost_tables *t,
 		     const char *name);
 void cost_layout_free(struct cost_layout *l);
 int cost_layout_set_fn(struct cost_layout *l, int fn, bool inlined);
+/*
+ * A model's functions fn_base .. fn_base+nr-1 out of line, except the
+ * model-relative ids inl[0..nr_inl-1], which are inlined.
+ */
+int cost_layout_set_model_fns(struct cost_layout *l, int fn_base, int nr,
+			      const int *inl, size_t nr_inl);
 /* fallthrough: 0, 1 or COST_FT_HINTED. */
 int cost_layout_set_site(struct cost_layout *l, int site, enum cost_hint hint,
 			 int fallthrough);
