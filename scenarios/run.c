@@ -22,6 +22,8 @@
 #include "cost.h"
 #include "cpu.h"
 #include "pagealloc.h"
+#include "slub.h"
+#include "wl_messaging.h"
 #include "wl_pagealloc.h"
 
 struct sim_run {
@@ -33,9 +35,16 @@ struct sim_run {
 	struct cost_layout layout;
 	int have_tables, have_layout, have_sys;
 	int fn_base, site_base;
+	int sl_fn_base, sl_site_base;   /* SLUB's functions and sites (messaging) */
 	struct cpu_sys sys;
+	struct cache_as as;             /* shared by the page allocator and SLUB */
+	struct pa_config pa_cfg;
+	struct slub_config sl_cfg;
 	struct pa_world *w;
+	struct slub_world *sw;
+	struct slub_cache *skb, *data;
 	struct wl_pagealloc_result res;
+	struct wl_msg_result mres;
 	int64_t started_ns;
 	double host_s;
 	int status;          /* NS_OK, WL_STOPPED, or the setup/run error */
@@ -62,6 +71,8 @@ static int64_t real_now_ns(void)
 
 static void sim_free(struct sim_run *r)
 {
+	slub_world_destroy(r->sw);
+	r->sw = NULL;
 	pa_world_destroy(r->w);
 	r->w = NULL;
 	if (r->have_sys)
@@ -74,39 +85,121 @@ static void sim_free(struct sim_run *r)
 	wl_pagealloc_result_free(&r->res);
 }
 
+/* The CPUs a run simulates: the pagealloc task's CPU, or every CPU of the
+ * machine for messaging.  *n = 0 on allocation failure. */
+static int *run_cpus(const struct scenario *s, int *n)
+{
+	const struct machine *m = s->machine;
+	int *cpus = calloc((size_t)(m->nr_cpus > 0 ? m->nr_cpus : 1), sizeof *cpus);
+	*n = 0;
+	if (!cpus)
+		return NULL;
+	if (s->workload == SCN_WL_PAGEALLOC) {
+		cpus[(*n)++] = s->pa.cpu;
+		return cpus;
+	}
+	for (int c = 0; c <= m->max_cpu; c++)
+		if (m->cpu_node[c] >= 0)
+			cpus[(*n)++] = c;
+	return cpus;
+}
+
+/* SLUB over the run's page allocator, with the caches messaging uses. */
+static int slub_setup(const struct scenario *s, struct sim_run *r)
+{
+	const struct scn_point *pt = &s->points[r->point];
+	int rc;
+
+	if ((rc = slub_world_create(s->machine, &r->sl_cfg, &r->sys, r->w, r->sl_fn_base,
+				    r->sl_site_base, &r->sw, &r->d)) ||
+	    (rc = slub_kmalloc_create(r->sw, &r->d)) ||
+	    (rc = slub_cache_create(r->sw, "skbuff_head_cache", WL_MSG_SKB_HEAD, 0,
+				    SLUB_HWCACHE_ALIGN | SLUB_PANIC, &r->skb, &r->d)))
+		return diag_set(&r->d, rc, s->path, 0, 0,
+				"point %s: the SLUB model cannot be set up: %s", pt->label,
+				r->d.msg[0] ? r->d.msg : ns_status_msg(rc));
+	r->data = slub_kmalloc_cache(r->sw, WL_MSG_DATA_ALLOC);
+	if (!r->data)
+		return diag_set(&r->d, NS_EINTERNAL, s->path, 0, 0,
+				"no kmalloc cache for %d bytes", WL_MSG_DATA_ALLOC);
+	return NS_OK;
+}
+
 static int sim_setup(const struct scenario *s, struct sim_run *r)
 {
 	const struct scn_point *pt = &s->points[r->point];
+	int messaging = s->workload == SCN_WL_MESSAGING;
 	struct cpu_params cp;
-	int cpus[1] = {s->pa.cpu};
-	int rc;
+	int ncpus, rc;
 
+	cache_as_init(&r->as);
+	r->pa_cfg = pt->cfg;
+	r->sl_cfg = pt->slub;
+	if (messaging) {
+		r->pa_cfg.as = &r->as;
+		r->sl_cfg.as = &r->as;
+	}
 	cost_tables_init(&r->tables);
 	r->have_tables = 1;
 	if ((rc = pa_register(&r->tables, &r->fn_base, &r->site_base)))
 		return diag_set(&r->d, rc, s->path, 0, 0,
 				"cannot register the page allocator model: %s",
 				ns_status_msg(rc));
+	if (messaging && (rc = slub_register(&r->tables, &r->sl_fn_base, &r->sl_site_base)))
+		return diag_set(&r->d, rc, s->path, 0, 0,
+				"cannot register the SLUB model: %s", ns_status_msg(rc));
 	if ((rc = cost_layout_init(&r->layout, &r->tables, pt->label)))
 		return diag_set(&r->d, rc, s->path, 0, 0, "out of memory");
 	r->have_layout = 1;
 	if ((rc = pa_layout(&r->layout, &r->tables, r->fn_base, r->site_base,
-			    pt->cfg.iter)))
+			    pt->cfg.iter)) ||
+	    (messaging && (rc = slub_layout(&r->layout, &r->tables, r->sl_fn_base,
+					    r->sl_site_base, &r->sl_cfg))))
 		return diag_set(&r->d, rc, s->path, 0, 0,
 				"cannot lay out variant %s: %s", pt->label,
 				ns_status_msg(rc));
 	cpu_params_default(&cp);
-	if ((rc = cpu_sys_init(&r->sys, s->machine, &r->tables, &r->layout, &cp,
-			       cpus, 1)))
+	int *cpus = run_cpus(s, &ncpus);
+	if (!cpus)
+		return diag_set(&r->d, NS_ENOMEM, s->path, 0, 0, "out of memory");
+	rc = cpu_sys_init(&r->sys, s->machine, &r->tables, &r->layout, &cp, cpus, ncpus);
+	free(cpus);
+	if (rc)
 		return diag_set(&r->d, rc, s->machine_path, 0, 0,
 				"cannot simulate the CPUs of machine '%s': %s",
 				s->machine->name, ns_status_msg(rc));
 	r->have_sys = 1;
-	if ((rc = pa_world_create(s->machine, &pt->cfg, &r->sys, r->fn_base,
+	if ((rc = pa_world_create(s->machine, &r->pa_cfg, &r->sys, r->fn_base,
 				  r->site_base, &r->w, &r->d)))
 		return diag_set(&r->d, rc, s->path, 0, 0,
 				"point %s: the page allocator model cannot be set "
 				"up: %s", pt->label, ns_status_msg(rc));
+	return messaging ? slub_setup(s, r) : NS_OK;
+}
+
+static int run_messaging(const struct scenario *s, const struct run_opts *o,
+			 struct sim_run *r)
+{
+	struct wl_msg_params p;
+	wl_msg_params_default(&p);
+	p.groups = s->msg.groups;
+	p.loops = s->msg.loops;
+	p.inflight_limit = s->msg.inflight_limit;
+	p.send_cycles = s->msg.send_cycles;
+	p.recv_cycles = s->msg.recv_cycles;
+	p.ctx_switch_cycles = s->msg.ctx_switch_cycles;
+	int rc = wl_messaging_run(r->sw, &r->sys, r->skb, r->data, &p, r->seed, o->stop,
+				  &r->mres);
+	if (rc == WL_MSG_STOPPED)
+		return WL_STOPPED;
+	if (rc == NS_ERANGE)
+		return diag_set(&r->d, rc, s->path, 0, 0,
+				"%s, repetition %lld: the simulated kernel ran out of slab "
+				"memory", s->points[r->point].label, r->rep);
+	if (rc)
+		return diag_set(&r->d, rc, s->path, 0, 0,
+				"%s, repetition %lld: the messaging workload failed: %s",
+				s->points[r->point].label, r->rep, ns_status_msg(rc));
 	return NS_OK;
 }
 
@@ -133,11 +226,15 @@ static void simulate(const struct scenario *s, const struct run_opts *o,
 	scenario_run_at(s, r->index, &r->point, &r->rep, &r->seed);
 	r->started_ns = real_now_ns();
 	r->status = sim_setup(s, r);
-	if (r->status == NS_OK) {
+	if (r->status == NS_OK && s->workload == SCN_WL_MESSAGING) {
+		r->status = run_messaging(s, o, r);
+	} else if (r->status == NS_OK) {
 		struct cpu *c = cpu_sys_cpu(&r->sys, s->pa.cpu);
 		r->status = wl_pagealloc_run(r->w, c, &s->pa, o->stop, &r->res);
 	}
-	if (r->status == NS_OK) {
+	if (r->status == NS_OK && r->sw)
+		r->check_rc = slub_check(r->sw, &r->d);
+	if (r->status == NS_OK && r->check_rc == NS_OK) {
 		r->check_rc = pa_check(r->w, &r->d);
 		if (r->check_rc == NS_OK && (r->check_rc = cpu_sys_check(&r->sys)))
 			diag_set(&r->d, r->check_rc, s->path, 0, 0,
@@ -281,6 +378,32 @@ static int put_results(struct writer *w)
 			    "cycles");
 }
 
+static int put_msg_results(struct writer *w)
+{
+	const struct wl_msg_result *m = &w->r->mres;
+	const struct {
+		const char *name, *unit;
+		double v;
+	} rows[] = {
+		{"total_time_s", "s", m->total_time_s},
+		{"messages", "count", (double)m->messages},
+		{"end_cycles", "cycles", (double)m->end_cycles},
+		{"ctx_switches", "count", (double)m->ctx_switches},
+		{"preemptions", "count", (double)m->preemptions},
+		{"sender_blocks", "count", (double)m->sender_blocks},
+		{"receiver_blocks", "count", (double)m->receiver_blocks},
+		{"wakeups", "count", (double)m->wakeups},
+		{"events", "count", (double)m->events},
+		{"alloc_failed", "count", (double)m->alloc_failed},
+	};
+	for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+		int rc = store_metric(w->st, w->id, rows[i].name, rows[i].v, rows[i].unit);
+		if (rc)
+			return rc;
+	}
+	return NS_OK;
+}
+
 static int write_run(struct store *st, const struct scenario *s,
 		     const struct run_opts *o, struct sim_run *r, int64_t *id)
 {
@@ -309,8 +432,9 @@ static int write_run(struct store *st, const struct scenario *s,
 	if ((rc = store_run_begin(st, &info, &w.id)))
 		return rc;
 	if ((rc = scenario_params(s, r->point, put_param, &w)) ||
-	    (rc = put_results(&w)) ||
+	    (rc = (r->sw ? put_msg_results(&w) : put_results(&w))) ||
 	    (rc = pa_counters(r->w, put_pa_counter, &w)) ||
+	    (r->sw && (rc = slub_counters(r->sw, put_pa_counter, &w))) ||
 	    (rc = cpu_sys_counters(&r->sys, put_cpu_counter, &w)) ||
 	    (rc = cpu_sys_profile(&r->sys, -1, put_profile, &w)) ||
 	    (rc = cpu_sys_branches(&r->sys, -1, put_branch, &w))) {

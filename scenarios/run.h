@@ -26,7 +26,12 @@
  * total = alloc + free of the same sample) in `samples`; in `metrics` their
  * arithmetic mean under the series name and the minimum as NAME.min (unit
  * cycles/op), plus allocs, frees, alloc_failed (count) and timed_cycles
- * (cycles).
+ * (cycles).  The messaging workload (every CPU of the machine, SLUB over
+ * the page allocator sharing one address space) stores total_time_s (s),
+ * messages, end_cycles, ctx_switches, preemptions, sender_blocks,
+ * receiver_blocks, wakeups, events and alloc_failed in `metrics`, and
+ * SLUB's counters (slub_counters) besides the page allocator's; a run
+ * whose slub_check fails is stored as failed like any invariant break.
  */
 #ifndef NUMASIM_RUN_H
 #define NUMASIM_RUN_H

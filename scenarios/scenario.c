@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "cpulist.h"
+#include "wl_messaging.h"
 #include "ytree.h"
 #include "zonelist.h"
 
@@ -45,7 +46,13 @@ const char *scn_knob_name(enum scn_knob k)
 
 const char *scn_workload_name(enum scn_workload_type t)
 {
-	return t == SCN_WL_PAGEALLOC ? "pagealloc" : "?";
+	return t == SCN_WL_PAGEALLOC ? "pagealloc" : t == SCN_WL_MESSAGING ? "messaging" : "?";
+}
+
+int scn_knob_is_slub(enum scn_knob k)
+{
+	return k == SCN_KNOB_slab_free_layout || k == SCN_KNOB_slub_stats ||
+	       k == SCN_KNOB_compiler_layout;
 }
 
 int scn_pagealloc_batches(const struct scn_pagealloc *p, unsigned order,
@@ -303,6 +310,69 @@ static int parse_pagealloc(struct loader *l, const struct ynode *n)
 	return NS_OK;
 }
 
+enum { M_TYPE, M_GROUPS, M_LOOPS, M_MODE, M_LIMIT, M_SEND, M_RECV, M_CTXSW, NR_M };
+
+static int parse_messaging(struct loader *l, const struct ynode *n)
+{
+	static const struct ytree_field fields[NR_M] = {
+		[M_TYPE] = {"type", 1},
+		[M_GROUPS] = {"groups", 1},
+		[M_LOOPS] = {"loops", 1},
+		[M_MODE] = {"mode", 0},
+		[M_LIMIT] = {"inflight_limit", 0},
+		[M_SEND] = {"send_cycles", 0},
+		[M_RECV] = {"recv_cycles", 0},
+		[M_CTXSW] = {"ctx_switch_cycles", 0},
+	};
+	struct scn_messaging *p = &l->s->msg;
+	const struct ynode *v[NR_M];
+	struct wl_msg_params def;
+	long long loops;
+	int rc;
+
+	if ((rc = ytree_fields(l->t, n, "workload 'messaging'", fields, NR_M, v, l->d)))
+		return rc;
+	wl_msg_params_default(&def);
+	p->inflight_limit = def.inflight_limit;
+	p->send_cycles = def.send_cycles;
+	p->recv_cycles = def.recv_cycles;
+	p->ctx_switch_cycles = def.ctx_switch_cycles;
+	if ((rc = get_u32(l, v[M_GROUPS], "groups", 1, SCN_MSG_MAX_GROUPS, &p->groups)))
+		return rc;
+	if ((rc = ytree_int(l->t, v[M_LOOPS], "loops", 1, SCN_MSG_MAX_LOOPS, &loops, l->d)))
+		return rc;
+	p->loops = (uint64_t)loops;
+	if (v[M_MODE]) {
+		const char *mode;
+		if ((rc = ytree_string(l->t, v[M_MODE], "mode", 1, &mode, l->d)))
+			return rc;
+		if (!strcmp(mode, "pipe"))
+			return err(l, v[M_MODE], "mode 'pipe' is not modelled (no slab "
+				   "traffic per message); use mode: socket");
+		if (strcmp(mode, "socket")) {
+			char q[128];
+			ytree_quote(mode, v[M_MODE]->len, q, sizeof q);
+			return err(l, v[M_MODE], "unknown mode '%s' (expected socket)", q);
+		}
+	}
+	if (v[M_LIMIT] && (rc = get_u32(l, v[M_LIMIT], "inflight_limit", 1, 1000000,
+					&p->inflight_limit)))
+		return rc;
+	if (v[M_SEND] && (rc = get_u32(l, v[M_SEND], "send_cycles", 0, 100000000,
+				       &p->send_cycles)))
+		return rc;
+	if (v[M_RECV] && (rc = get_u32(l, v[M_RECV], "recv_cycles", 0, 100000000,
+				       &p->recv_cycles)))
+		return rc;
+	if (v[M_CTXSW] && (rc = get_u32(l, v[M_CTXSW], "ctx_switch_cycles", 0, 100000000,
+					&p->ctx_switch_cycles)))
+		return rc;
+	if (l->s->machine->nr_cpus < 1)
+		return err(l, n, "machine '%s' has no CPU to run the workload on",
+			   l->s->machine->name);
+	return NS_OK;
+}
+
 static int parse_workload(struct loader *l, const struct ynode *n)
 {
 	const struct ynode *type;
@@ -317,9 +387,14 @@ static int parse_workload(struct loader *l, const struct ynode *n)
 		return err(l, n, "missing required key 'type' in workload");
 	if ((rc = ytree_string(l->t, type, "workload type", 1, &ts, l->d)))
 		return rc;
+	if (!strcmp(ts, "messaging")) {
+		l->s->workload = SCN_WL_MESSAGING;
+		return parse_messaging(l, n);
+	}
 	if (strcmp(ts, "pagealloc")) {
 		ytree_quote(ts, type->len, q, sizeof q);
-		return err(l, type, "unknown workload type '%s' (known: pagealloc)", q);
+		return err(l, type, "unknown workload type '%s' (known: pagealloc, "
+			   "messaging)", q);
 	}
 	l->s->workload = SCN_WL_PAGEALLOC;
 	return parse_pagealloc(l, n);
@@ -396,6 +471,14 @@ static int parse_mems(struct loader *l, const struct ynode *n,
 }
 
 static int zl_order_parse(const char *s) { return zonelist_order_parse(s); }
+static int slab_layout_parse(const char *s)
+{
+	return !strcmp(s, "pre-c270cf30") ? SLUB_PRE : !strcmp(s, "c270cf30") ? SLUB_POST : -1;
+}
+static const char *slab_layout_name(enum slub_variant v)
+{
+	return v == SLUB_POST ? "c270cf30" : "pre-c270cf30";
+}
 static int zl_cpus_parse(const char *s) { return zonelist_cpus_at_build_parse(s); }
 static int zl_memless_parse(const char *s) { return zonelist_memoryless_parse(s); }
 
@@ -473,6 +556,25 @@ static int apply_knob(struct loader *l, enum scn_knob k, const struct ynode *n,
 				   "or at least 8 (the sysctl's minimum), got %lld", v);
 		c->percpu_pagelist_fraction = (uint32_t)v;
 		break;
+	case SCN_KNOB_slab_free_layout:
+		if ((rc = parse_named(l, n, "slab_free_layout", slab_layout_parse,
+				      "pre-c270cf30 or c270cf30", &x)))
+			return rc;
+		pt->slub.variant = (enum slub_variant)x;
+		val->text = slab_layout_name(pt->slub.variant);
+		break;
+	case SCN_KNOB_slub_stats:
+		if ((rc = parse_onoff(l, n, "slub_stats", &pt->slub.stats)))
+			return rc;
+		val->text = pt->slub.stats ? "on" : "off";
+		break;
+	case SCN_KNOB_compiler_layout:
+		if ((rc = parse_named(l, n, "compiler_layout", slub_compiler_parse,
+				      "gcc or clang", &x)))
+			return rc;
+		pt->slub.compiler = (enum slub_compiler)x;
+		val->text = slub_compiler_name(pt->slub.compiler);
+		break;
 	case SCN_NR_KNOBS:
 		break;
 	}
@@ -504,6 +606,9 @@ static void default_knobs(struct scn_point *pt)
 		case SCN_KNOB_watermark_scale_factor: v->num = c->watermark_scale_factor; break;
 		case SCN_KNOB_thp_min_free: v->text = c->thp_min_free ? "on" : "off"; break;
 		case SCN_KNOB_percpu_pagelist_fraction: v->num = c->percpu_pagelist_fraction; break;
+		case SCN_KNOB_slab_free_layout: v->text = slab_layout_name(pt->slub.variant); break;
+		case SCN_KNOB_slub_stats: v->text = pt->slub.stats ? "on" : "off"; break;
+		case SCN_KNOB_compiler_layout: v->text = slub_compiler_name(pt->slub.compiler); break;
 		case SCN_NR_KNOBS: break;
 		}
 	}
@@ -532,13 +637,15 @@ static void make_labels(struct scenario *s, struct scn_point *pt)
 		if (off >= SCN_LABEL_MAX)
 			off = SCN_LABEL_MAX;
 	}
+	enum scn_knob main_knob = s->workload == SCN_WL_MESSAGING ? SCN_KNOB_slab_free_layout
+								  : SCN_KNOB_zonelist_iter;
 	if (s->nr_axes == 0)
-		snprintf(pt->label, SCN_LABEL_MAX, "zonelist_iter=%s",
-			 pt->knob[SCN_KNOB_zonelist_iter].text);
+		snprintf(pt->label, SCN_LABEL_MAX, "%s=%s", knob_names[main_knob],
+			 pt->knob[main_knob].text);
 	if (s->nr_axes == 1) {
 		value_text(&pt->knob[s->axes[0].knob], pt->column, SCN_LABEL_MAX);
 	} else if (s->nr_axes == 0) {
-		snprintf(pt->column, SCN_LABEL_MAX, "%s", pt->knob[SCN_KNOB_zonelist_iter].text);
+		snprintf(pt->column, SCN_LABEL_MAX, "%s", pt->knob[main_knob].text);
 	} else {
 		for (int a = 0; a < s->nr_axes; a++) {
 			value_text(&pt->knob[s->axes[a].knob], vt, sizeof vt);
@@ -549,8 +656,11 @@ static void make_labels(struct scenario *s, struct scn_point *pt)
 				coff = SCN_LABEL_MAX;
 		}
 	}
-	pt->kernel_model = pt->cfg.iter == PA_ITER_POST ? "v4.6+patches1-4+682a3385"
-							: "v4.6+patches1-4";
+	if (s->workload == SCN_WL_MESSAGING)
+		pt->kernel_model = pt->slub.variant == SLUB_POST ? "v5.9+c270cf30" : "v5.9";
+	else
+		pt->kernel_model = pt->cfg.iter == PA_ITER_POST ? "v4.6+patches1-4+682a3385"
+								: "v4.6+patches1-4";
 }
 
 static int parse_kernel(struct loader *l, const struct ynode *n)
@@ -570,6 +680,9 @@ static int parse_kernel(struct loader *l, const struct ynode *n)
 		return err(l, n, "'kernel' must be a mapping of knobs (or left out)");
 	for (int k = 0; k < SCN_NR_KNOBS; k++) {
 		const struct ynode *x = v[k];
+		if (x && scn_knob_is_slub((enum scn_knob)k) && s->workload != SCN_WL_MESSAGING)
+			return err(l, x, "kernel.%s applies to the SLUB model, which only "
+				   "the messaging workload uses", knob_names[k]);
 		if (!x || x->kind != YNODE_SEQ)
 			continue;
 		if (x->nr == 0)
@@ -602,6 +715,7 @@ static int parse_kernel(struct loader *l, const struct ynode *n)
 			rest /= s->axes[a].nr;
 		}
 		pa_config_default(&pt->cfg);
+		slub_config_default(&pt->slub);
 		for (int k = 0, a = 0; k < SCN_NR_KNOBS; k++) {
 			const struct ynode *x = v[k];
 			if (!x)
@@ -776,6 +890,16 @@ int scenario_check(const struct scenario *s, struct diag *d)
 			      "point %d: knob %s has the wrong kind of value", p,
 			      knob_names[k]);
 	}
+	CHECK(s->repetitions >= 1 && s->repetitions <= SCN_MAX_REPETITIONS,
+	      "repetitions %lld", s->repetitions);
+	if (s->workload == SCN_WL_MESSAGING) {
+		const struct scn_messaging *mg = &s->msg;
+		CHECK(mg->groups >= 1 && mg->groups <= SCN_MSG_MAX_GROUPS && mg->loops >= 1 &&
+		      mg->loops <= (uint64_t)SCN_MSG_MAX_LOOPS && mg->inflight_limit >= 1,
+		      "messaging groups %u loops %llu limit %u", mg->groups,
+		      (unsigned long long)mg->loops, mg->inflight_limit);
+		return NS_OK;
+	}
 	const struct scn_pagealloc *pa = &s->pa;
 	const struct machine *m = s->machine;
 	CHECK(pa->cpu >= 0 && pa->cpu <= m->max_cpu && m->cpu_node[pa->cpu] >= 0,
@@ -840,6 +964,8 @@ int scenario_params(const struct scenario *s, int point, scn_param_fn fn,
 	P_TEXT("machine", s->machine_ref);
 	P_TEXT("machine.name", s->machine->name);
 	for (int k = 0; k < SCN_NR_KNOBS; k++) {
+		if (scn_knob_is_slub((enum scn_knob)k) && s->workload != SCN_WL_MESSAGING)
+			continue;
 		snprintf(key, sizeof key, "kernel.%s", knob_names[k]);
 		if (pt->knob[k].text)
 			P_TEXT(key, pt->knob[k].text);
@@ -847,6 +973,18 @@ int scenario_params(const struct scenario *s, int point, scn_param_fn fn,
 			P_NUM(key, pt->knob[k].num);
 	}
 	P_TEXT("workload.type", scn_workload_name(s->workload));
+	if (s->workload == SCN_WL_MESSAGING) {
+		P_NUM("workload.groups", s->msg.groups);
+		P_NUM("workload.loops", s->msg.loops);
+		P_TEXT("workload.mode", "socket");
+		P_NUM("workload.inflight_limit", s->msg.inflight_limit);
+		P_NUM("workload.send_cycles", s->msg.send_cycles);
+		P_NUM("workload.recv_cycles", s->msg.recv_cycles);
+		P_NUM("workload.ctx_switch_cycles", s->msg.ctx_switch_cycles);
+		P_NUM("repetitions", s->repetitions);
+		P_NUM("seed", s->seed);
+		return NS_OK;
+	}
 	list_text(pa->orders, NULL, pa->nr_orders, buf, sizeof buf);
 	P_TEXT("workload.orders", buf);
 	if (pa->nr_batches) {

@@ -8,9 +8,12 @@
  * machine file (relative to the scenario file), the kernel knobs of the
  * page allocator model (models/pagealloc.h struct pa_config: the
  * zonelist-iterator variant pre-682a3385 / 682a3385, cpusets, the task's
- * mems_allowed, zonelist order, min_free_kbytes, ...) and a workload (for
- * now `pagealloc`, the mmtests page allocator microbenchmark of
- * shared/reference/pagealloc-bench.md).
+ * mems_allowed, zonelist order, min_free_kbytes, ...) and of the SLUB model
+ * (models/slub.h: slab_free_layout pre-c270cf30 / c270cf30, slub_stats,
+ * compiler_layout), and a workload: `pagealloc`, the mmtests page
+ * allocator microbenchmark of shared/reference/pagealloc-bench.md, or
+ * `messaging`, perf bench sched messaging (shared/reference/
+ * sched-messaging.md).
  *
  * Sweeps.  Any value under `kernel:` may be a list instead of a scalar;
  * each list is an axis and the plan's points are the cartesian product of
@@ -45,6 +48,7 @@
 #include "machine.h"
 #include "pagealloc.h"
 #include "sha256.h"
+#include "slub.h"
 
 #define SCN_MAX_POINTS 4096       /* points of one plan */
 #define SCN_MAX_AXIS_VALUES 256   /* values of one axis */
@@ -82,7 +86,10 @@
 	X(min_free_kbytes, 'i')                                                \
 	X(watermark_scale_factor, 'i')                                         \
 	X(thp_min_free, 's')                                                   \
-	X(percpu_pagelist_fraction, 'i')
+	X(percpu_pagelist_fraction, 'i')                                      \
+	X(slab_free_layout, 's')                                               \
+	X(slub_stats, 's')                                                     \
+	X(compiler_layout, 's')
 
 enum scn_knob {
 #define SCN_KNOB_ENUM(key, kind) SCN_KNOB_##key,
@@ -92,7 +99,11 @@ enum scn_knob {
 };
 const char *scn_knob_name(enum scn_knob k);
 
-enum scn_workload_type { SCN_WL_PAGEALLOC };
+/* The SLUB knobs (slab_free_layout, slub_stats, compiler_layout) apply to
+ * the messaging workload only. */
+int scn_knob_is_slub(enum scn_knob k);
+
+enum scn_workload_type { SCN_WL_PAGEALLOC, SCN_WL_MESSAGING };
 const char *scn_workload_name(enum scn_workload_type t);
 
 /* The pagealloc workload's parameters (pagealloc-bench.md §2). */
@@ -118,6 +129,20 @@ struct scn_pagealloc {
 int scn_pagealloc_batches(const struct scn_pagealloc *p, unsigned order,
 			  uint32_t *out);
 
+/*
+ * The messaging workload's parameters (perf bench sched messaging, socket
+ * mode: scenarios/wl_messaging.h).  The cost estimates not listed here
+ * keep wl_msg_params_default()'s values.
+ */
+#define SCN_MSG_MAX_GROUPS 1000
+#define SCN_MSG_MAX_LOOPS 1000000000ll
+struct scn_messaging {
+	uint32_t groups;                /* -g */
+	uint64_t loops;                 /* -l */
+	uint32_t inflight_limit;        /* messages per connection (278) */
+	uint32_t send_cycles, recv_cycles, ctx_switch_cycles;
+};
+
 /* One kernel knob's resolved value at a point. */
 struct scn_value {
 	const char *text;               /* text knobs: canonical or as written */
@@ -132,6 +157,7 @@ struct scn_axis {
 
 struct scn_point {
 	struct pa_config cfg;
+	struct slub_config slub;        /* variant, compiler, stats (as: unset) */
 	struct scn_value knob[SCN_NR_KNOBS];
 	int axis_value[SCN_NR_KNOBS];   /* value index per axis */
 	char label[SCN_LABEL_MAX];      /* "zonelist_iter=682a3385" */
@@ -153,6 +179,7 @@ struct scenario {
 	struct machine *machine;
 	enum scn_workload_type workload;
 	struct scn_pagealloc pa;
+	struct scn_messaging msg;
 	long long repetitions;
 	uint64_t seed;
 	int nr_axes;

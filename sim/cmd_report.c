@@ -3,7 +3,9 @@
  * database holds, run by run, like `perf report` plus mmtests' compare:
  * the run's identity, its simulated profile (top functions by self
  * cycles), its branch sites (top by executions), and for pagealloc runs
- * the comparison table of each invocation's runs (analysis/table.h).
+ * the comparison table of each invocation's runs (analysis/table.h), for
+ * messaging runs the seed-format summary, t-tests, SLUB stats and
+ * __slab_free branch table of each invocation's runs (analysis/msgreport.h).
  *
  * The database is opened read-only (docs/schema.md): a missing file, a file
  * that is not a numasim database, or an unknown --run id exits 2 with a
@@ -17,6 +19,7 @@
 
 #include "cli.h"
 #include "diag.h"
+#include "msgreport.h"
 #include "store.h"
 #include "table.h"
 
@@ -177,27 +180,30 @@ static int print_runs(struct rep *r, int64_t only, int *found)
 	return rc;
 }
 
-/* The pagealloc table of each invocation (or of the one run). */
-static int print_tables(struct rep *r, int64_t only)
+/* The table of each invocation's runs of a workload (pagealloc or
+ * messaging), or of the one run. */
+static int print_tables(struct rep *r, int64_t only, const char *workload)
 {
+	int messaging = !strcmp(workload, "messaging");
 	sqlite3_stmt *inv = NULL, *ids = NULL;
 	int64_t *run = NULL;
 	int rc = NS_OK, s;
 
 	if (sqlite3_prepare_v2(r->db,
 			       "SELECT invocation, scenario FROM runs WHERE workload = "
-			       "'pagealloc' AND status = 'ok' AND (?1 = 0 OR run_id = ?1) "
+			       "?2 AND status = 'ok' AND (?1 = 0 OR run_id = ?1) "
 			       "GROUP BY invocation, scenario ORDER BY min(run_id)", -1, &inv,
 			       NULL) != SQLITE_OK ||
 	    sqlite3_prepare_v2(r->db,
 			       "SELECT run_id FROM runs WHERE invocation = ?1 AND scenario = ?2 "
-			       "AND workload = 'pagealloc' AND status = 'ok' AND "
+			       "AND workload = ?4 AND status = 'ok' AND "
 			       "(?3 = 0 OR run_id = ?3) ORDER BY run_id", -1, &ids,
 			       NULL) != SQLITE_OK) {
 		rc = db_err(r);
 		goto out;
 	}
 	sqlite3_bind_int64(inv, 1, only);
+	sqlite3_bind_text(inv, 2, workload, -1, SQLITE_STATIC);
 	while ((s = sqlite3_step(inv)) == SQLITE_ROW) {
 		int n = 0, cap = 16;
 		free(run);
@@ -210,6 +216,7 @@ static int print_tables(struct rep *r, int64_t only)
 		sqlite3_bind_text(ids, 1, col_text(inv, 0), -1, SQLITE_TRANSIENT);
 		sqlite3_bind_text(ids, 2, col_text(inv, 1), -1, SQLITE_TRANSIENT);
 		sqlite3_bind_int64(ids, 3, only);
+		sqlite3_bind_text(ids, 4, workload, -1, SQLITE_STATIC);
 		int si;
 		while ((si = sqlite3_step(ids)) == SQLITE_ROW) {
 			if (n == cap) {
@@ -226,12 +233,15 @@ static int print_tables(struct rep *r, int64_t only)
 			rc = db_err(r);
 			goto out;
 		}
-		fprintf(r->f, "\npagealloc: scenario %s, runs %" PRId64 "..%" PRId64
-			" (invocation %s)\n\n", col_text(inv, 1), run[0], run[n - 1],
+		fprintf(r->f, "\n%s: scenario %s, runs %" PRId64 "..%" PRId64
+			" (invocation %s)\n\n", workload, col_text(inv, 1), run[0], run[n - 1],
 			col_text(inv, 0));
-		if ((rc = table_pagealloc(r->db, run, n, TABLE_MIN | TABLE_AMEAN, r->f,
-					  r->d)) == NS_ENOENT) {
-			fprintf(r->f, "(no pagealloc samples)\n");
+		rc = messaging ? msgreport_print(r->db, run, n, r->f, r->d)
+			       : table_pagealloc(r->db, run, n, TABLE_MIN | TABLE_AMEAN, r->f,
+						 r->d);
+		if (rc == NS_ENOENT) {
+			fprintf(r->f, "%s\n", messaging ? "(no messaging results)"
+							: "(no pagealloc samples)");
 			rc = NS_OK;
 			diag_init(r->d);
 		}
@@ -298,7 +308,9 @@ int cmd_report(int argc, char **argv)
 	if (rc == NS_OK && !found)
 		fprintf(f, "%s: no runs\n", path);
 	if (rc == NS_OK)
-		rc = print_tables(&r, only);
+		rc = print_tables(&r, only, "pagealloc");
+	if (rc == NS_OK)
+		rc = print_tables(&r, only, "messaging");
 	fclose(f);
 	if (rc)
 		goto fail;

@@ -20,6 +20,7 @@
 
 #include "cli.h"
 #include "diag.h"
+#include "msgreport.h"
 #include "run.h"
 #include "scenario.h"
 #include "store.h"
@@ -47,8 +48,11 @@ static void print_help(void)
 	       "Each run is written to the results database in one transaction\n"
 	       "(docs/schema.md); then the mmtests-style table of the runs (Min per\n"
 	       "alloc, free and total series, base column first) is printed on\n"
-	       "standard output, built from the database rows.  Progress, the\n"
-	       "database path and the wall time go to standard error.\n\n"
+	       "standard output, built from the database rows; for a messaging\n"
+	       "scenario, perf bench's Total time per run, the seed-format summary,\n"
+	       "Welch t-tests, the SLUB stats and the __slab_free branch table\n"
+	       "instead.  Progress, the database path and the wall time go to\n"
+	       "standard error.\n\n"
 	       "options:\n"
 	       "  --db FILE     results database (default ./%s; created if missing,\n"
 	       "                runs are appended)\n"
@@ -132,7 +136,7 @@ static int parse_args(int argc, char **argv, struct run_args *a)
 	return 0;
 }
 
-static void print_table(struct store *st, const struct run_outcome *out)
+static void print_table(struct store *st, const struct run_outcome *out, int messaging)
 {
 	struct diag d;
 	char *buf = NULL;
@@ -141,8 +145,10 @@ static void print_table(struct store *st, const struct run_outcome *out)
 	diag_init(&d);
 	if (!f)
 		return;
-	int rc = table_pagealloc(store_sqlite(st), out->run_ids, out->nr_stored,
-				 TABLE_MIN, f, &d);
+	int rc = messaging
+		? msgreport_print(store_sqlite(st), out->run_ids, out->nr_stored, f, &d)
+		: table_pagealloc(store_sqlite(st), out->run_ids, out->nr_stored,
+				  TABLE_MIN, f, &d);
 	fclose(f);
 	if (rc == NS_OK)
 		fwrite(buf, 1, len, stdout);
@@ -193,7 +199,7 @@ int cmd_run(int argc, char **argv)
 	};
 	rc = run_scenario(s, st, &o, &out, &d);
 	if (rc == NS_OK)
-		print_table(st, &out);
+		print_table(st, &out, s->workload == SCN_WL_MESSAGING);
 	fflush(stdout);
 	if (out.nr_stored > 0)
 		fprintf(stderr, "numasim run: %d run%s stored in %s (run_id %" PRId64

@@ -132,6 +132,60 @@ static void test_seed_file(void **state)
 	scenario_free(s);
 }
 
+static void test_messaging_file(void **state)
+{
+	(void)state;
+	struct scenario *s = NULL;
+	struct diag d;
+	diag_init(&d);
+	assert_int_equal(scenario_load_file(src_path("scenarios/seed-slub.yaml"), &s, &d),
+			 NS_OK);
+	assert_int_equal(s->workload, SCN_WL_MESSAGING);
+	assert_string_equal(scn_workload_name(s->workload), "messaging");
+	assert_int_equal(s->nr_points, 2);
+	assert_int_equal(s->repetitions, 10);
+	assert_int_equal(s->msg.groups, 20);
+	assert_int_equal(s->msg.loops, 100);
+	assert_int_equal(s->msg.inflight_limit, 278);
+	assert_string_equal(s->points[0].label, "slab_free_layout=pre-c270cf30");
+	assert_string_equal(s->points[1].column, "c270cf30");
+	assert_string_equal(s->points[0].kernel_model, "v5.9");
+	assert_string_equal(s->points[1].kernel_model, "v5.9+c270cf30");
+	assert_int_equal(s->points[0].slub.variant, SLUB_PRE);
+	assert_int_equal(s->points[1].slub.variant, SLUB_POST);
+	assert_int_equal(s->points[1].slub.stats, 1);
+	assert_int_equal(s->points[1].slub.compiler, SLUB_GCC);
+	scenario_free(s);
+	/* no axis: the label names the layout; clang, stats off, a limit */
+	s = load_ok("workload: {type: messaging, groups: 1, loops: 5, inflight_limit: 9}\n"
+		    "kernel: {slab_free_layout: c270cf30, slub_stats: off, "
+		    "compiler_layout: clang}\n");
+	assert_string_equal(s->points[0].label, "slab_free_layout=c270cf30");
+	assert_int_equal(s->points[0].slub.stats, 0);
+	assert_int_equal(s->points[0].slub.compiler, SLUB_CLANG);
+	assert_int_equal(s->msg.inflight_limit, 9);
+	scenario_free(s);
+	/* sweeping two SLUB knobs */
+	s = load_ok("workload: {type: messaging, groups: 1, loops: 5}\n"
+		    "kernel: {slub_stats: [on, off], compiler_layout: [gcc, clang]}\n");
+	assert_int_equal(s->nr_points, 4);
+	assert_string_equal(s->points[3].label, "slub_stats=off,compiler_layout=clang");
+	scenario_free(s);
+}
+
+static void test_messaging_errors(void **state)
+{
+	(void)state;
+	load_bad("workload: {type: messaging, loops: 5}\n", 3, 11, "groups");
+	load_bad("workload: {type: messaging, groups: 0, loops: 5}\n", 3, 37, "groups");
+	load_bad("workload: {type: messaging, groups: 1, loops: 5, mode: pipe}\n", 3, 56,
+		 "not modelled");
+	load_bad("workload: {type: messaging, groups: 1, loops: 5}\n"
+		 "kernel: {slab_free_layout: post}\n", 4, 28, "unknown slab_free_layout");
+	load_bad("workload: {type: pagealloc}\nkernel: {slub_stats: on}\n", 4, 22,
+		 "only the messaging workload");
+}
+
 static void test_defaults(void **state)
 {
 	(void)state;
@@ -250,7 +304,8 @@ static void test_params(void **state)
 	assert_true(p.have_iter && p.have_inner);
 	assert_string_equal(p.iter, "682a3385");
 	assert_int_equal(p.inner, 77);
-	assert_true(p.n >= 3 + SCN_NR_KNOBS + 10);
+	/* every knob but the three SLUB ones (messaging only) */
+	assert_true(p.n >= 3 + SCN_NR_KNOBS - 3 + 10);
 	scenario_free(s);
 }
 
@@ -412,6 +467,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_tiny_file),
 		cmocka_unit_test(test_seed_file),
+		cmocka_unit_test(test_messaging_file),
+		cmocka_unit_test(test_messaging_errors),
 		cmocka_unit_test(test_defaults),
 		cmocka_unit_test(test_default_batches),
 		cmocka_unit_test(test_two_axes),

@@ -1,0 +1,403 @@
+/*
+ * msgreport — the sched-messaging report; see msgreport.h.
+ *
+ * Design notes.  The runs are read once (point, variant, repetition,
+ * total_time_s) and grouped by point; everything else is one small query
+ * per printed line, bound to the point's run ids.  The report is written
+ * to a memory stream and copied to f at the end, so an error leaves f
+ * untouched.
+ */
+#include "msgreport.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "slub.h"
+#include "stats.h"
+
+#define VARIANT_MAX 512
+
+struct mpoint {
+	int point;
+	char variant[VARIANT_MAX];
+	int n, cap;
+	int64_t *ids;
+	long long *reps;
+	double *t;
+};
+
+struct rep {
+	sqlite3 *db;
+	struct diag *d;
+	FILE *g;
+	int nr;
+	struct mpoint *pts;
+};
+
+static int db_err(struct rep *r, const char *what)
+{
+	return diag_set(r->d, NS_EDB, "DB", 0, 0, "%s: %s", what, sqlite3_errmsg(r->db));
+}
+
+static int oom(struct rep *r)
+{
+	return diag_set(r->d, NS_ENOMEM, "DB", 0, 0, "out of memory");
+}
+
+static struct mpoint *point_of(struct rep *r, int point, const char *variant)
+{
+	for (int i = 0; i < r->nr; i++)
+		if (r->pts[i].point == point)
+			return &r->pts[i];
+	struct mpoint *np = realloc(r->pts, (size_t)(r->nr + 1) * sizeof *np);
+	if (!np)
+		return NULL;
+	r->pts = np;
+	int at = r->nr;
+	while (at > 0 && r->pts[at - 1].point > point)
+		at--;
+	memmove(&r->pts[at + 1], &r->pts[at], (size_t)(r->nr - at) * sizeof *np);
+	r->nr++;
+	struct mpoint *p = &r->pts[at];
+	memset(p, 0, sizeof *p);
+	p->point = point;
+	snprintf(p->variant, sizeof p->variant, "%s", variant);
+	return p;
+}
+
+static int add_run(struct mpoint *p, int64_t id, long long rep, double t)
+{
+	if (p->n == p->cap) {
+		int cap = p->cap ? 2 * p->cap : 16;
+		int64_t *ids = realloc(p->ids, (size_t)cap * sizeof *ids);
+		if (ids)
+			p->ids = ids;
+		long long *reps = realloc(p->reps, (size_t)cap * sizeof *reps);
+		if (reps)
+			p->reps = reps;
+		double *t2 = realloc(p->t, (size_t)cap * sizeof *t2);
+		if (t2)
+			p->t = t2;
+		if (!ids || !reps || !t2)
+			return NS_ENOMEM;
+		p->cap = cap;
+	}
+	p->ids[p->n] = id;
+	p->reps[p->n] = rep;
+	p->t[p->n++] = t;
+	return NS_OK;
+}
+
+static int load_runs(struct rep *r, const int64_t *ids, int n)
+{
+	static const char sql[] =
+		"SELECT r.point, r.variant, r.repetition, m.value FROM runs r "
+		"JOIN metrics m ON m.run_id = r.run_id AND m.name = 'total_time_s' "
+		"WHERE r.run_id = ?1";
+	sqlite3_stmt *st = NULL;
+	int rc = NS_OK;
+
+	if (sqlite3_prepare_v2(r->db, sql, -1, &st, NULL) != SQLITE_OK)
+		return db_err(r, "cannot read the runs");
+	for (int i = 0; i < n && rc == NS_OK; i++) {
+		sqlite3_reset(st);
+		sqlite3_bind_int64(st, 1, ids[i]);
+		int s = sqlite3_step(st);
+		if (s == SQLITE_DONE) {
+			rc = diag_set(r->d, NS_ENOENT, "DB", 0, 0,
+				      "run %lld has no total_time_s metric (not a "
+				      "messaging run)", (long long)ids[i]);
+			break;
+		}
+		if (s != SQLITE_ROW) {
+			rc = db_err(r, "cannot read the runs");
+			break;
+		}
+		const char *v = (const char *)sqlite3_column_text(st, 1);
+		struct mpoint *p = point_of(r, sqlite3_column_int(st, 0), v ? v : "?");
+		if (!p || add_run(p, ids[i], sqlite3_column_int64(st, 2),
+				  sqlite3_column_double(st, 3)) != NS_OK)
+			rc = oom(r);
+	}
+	sqlite3_finalize(st);
+	return rc;
+}
+
+/* Decimals giving about six significant digits for values up to vmax. */
+static int decimals(const struct rep *r)
+{
+	double vmax = 0;
+	for (int i = 0; i < r->nr; i++)
+		for (int k = 0; k < r->pts[i].n; k++)
+			vmax = fabs(r->pts[i].t[k]) > vmax ? fabs(r->pts[i].t[k]) : vmax;
+	int dec = vmax > 0 ? 5 - (int)floor(log10(vmax)) : 3;
+	return dec < 3 ? 3 : dec > 12 ? 12 : dec;
+}
+
+static void print_runs(struct rep *r, int dec)
+{
+	fprintf(r->g, "# perf bench sched messaging, per run\n");
+	for (int i = 0; i < r->nr; i++)
+		for (int k = 0; k < r->pts[i].n; k++)
+			fprintf(r->g, "%s rep %lld: Total time: %.*f [sec]\n",
+				r->pts[i].variant, r->pts[i].reps[k], dec, r->pts[i].t[k]);
+}
+
+static void print_welch(struct rep *r, const char *what, const struct stats_welch *w)
+{
+	fprintf(r->g, "%s: diff %+.6g s, Welch t = %.3f, df = %.1f, p = %.4f (two-sided)%s\n",
+		what, w->diff, w->t, w->df, w->p,
+		w->p < 0.05 ? ": significant at 5%" : ": not significant at 5%");
+}
+
+static void print_summary(struct rep *r, int dec)
+{
+	struct stats_summary *sm = calloc((size_t)r->nr, sizeof *sm);
+	int *ok = calloc((size_t)r->nr, sizeof *ok);
+	static const char *const rows[] = {"max.", "min.", "avg.", "stdev."};
+
+	int wd = 14;
+	if (!sm || !ok)
+		goto out;
+	for (int i = 0; i < r->nr; i++)
+		if ((int)strlen(r->pts[i].variant) > wd)
+			wd = (int)strlen(r->pts[i].variant);
+	for (int i = 0; i < r->nr; i++)
+		ok[i] = stats_summary(r->pts[i].t, (size_t)r->pts[i].n, &sm[i]) == NS_OK;
+	fprintf(r->g, "\n# Total time [sec] over repetitions (seed format)\n%-8s", "");
+	for (int i = 0; i < r->nr; i++)
+		fprintf(r->g, " %*s", wd, r->pts[i].variant);
+	fputc('\n', r->g);
+	for (int row = 0; row < 4; row++) {
+		fprintf(r->g, "%-8s", rows[row]);
+		for (int i = 0; i < r->nr; i++) {
+			const struct stats_summary *s = &sm[i];
+			double v = row == 0 ? s->max : row == 1 ? s->min : row == 2 ? s->mean
+										: s->stdev;
+			if (ok[i])
+				fprintf(r->g, " %*.*f", wd, dec, v);
+			else
+				fprintf(r->g, " %*s", wd, "-");
+		}
+		fputc('\n', r->g);
+	}
+	fprintf(r->g, "%-8s", "runs");
+	for (int i = 0; i < r->nr; i++)
+		fprintf(r->g, " %*d", wd, r->pts[i].n);
+	fputc('\n', r->g);
+	fputc('\n', r->g);
+	for (int i = 1; i < r->nr; i++) {
+		struct stats_welch w;
+		char what[2 * VARIANT_MAX + 16];
+		snprintf(what, sizeof what, "%s - %s", r->pts[0].variant, r->pts[i].variant);
+		if (ok[0] && ok[i] && stats_welch_summary(&sm[0], &sm[i], &w) == NS_OK)
+			print_welch(r, what, &w);
+		else
+			fprintf(r->g, "%s: Welch t-test needs at least 2 runs per variant\n", what);
+	}
+	struct stats_welch w;
+	if (stats_welch(MSGREPORT_SEED_PRE_AVG, MSGREPORT_SEED_PRE_SD, MSGREPORT_SEED_N,
+			MSGREPORT_SEED_POST_AVG, MSGREPORT_SEED_POST_SD, MSGREPORT_SEED_N,
+			&w) == NS_OK)
+		print_welch(r, "seed's published numbers (189.154 sd 1.37 vs 188.086 sd 0.99, "
+			    "n=10 each)", &w);
+out:
+	free(sm);
+	free(ok);
+}
+
+static int print_stat(struct rep *r, sqlite3_stmt *tot, sqlite3_stmt *per, int64_t id,
+		      const char *cache, const char *name)
+{
+	char lo[256], hi[256];
+	snprintf(lo, sizeof lo, "%s/", cache);
+	snprintf(hi, sizeof hi, "%s0", cache);
+	sqlite3_reset(tot);
+	sqlite3_bind_int64(tot, 1, id);
+	sqlite3_bind_text(tot, 2, cache, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(tot, 3, name, -1, SQLITE_TRANSIENT);
+	int s = sqlite3_step(tot);
+	if (s != SQLITE_ROW && s != SQLITE_DONE)
+		return db_err(r, "cannot read the SLUB counters");
+	long long total = s == SQLITE_ROW ? sqlite3_column_int64(tot, 0) : 0;
+	fprintf(r->g, "%-24s %lld", name, total);
+	sqlite3_reset(per);
+	sqlite3_bind_int64(per, 1, id);
+	sqlite3_bind_text(per, 2, lo, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(per, 3, hi, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(per, 4, name, -1, SQLITE_TRANSIENT);
+	while ((s = sqlite3_step(per)) == SQLITE_ROW)
+		fprintf(r->g, " C%lld=%lld", sqlite3_column_int64(per, 0),
+			sqlite3_column_int64(per, 1));
+	if (s != SQLITE_DONE)
+		return db_err(r, "cannot read the SLUB counters");
+	fputc('\n', r->g);
+	return NS_OK;
+}
+
+static int print_slub_stats(struct rep *r)
+{
+	static const char tot_sql[] =
+		"SELECT value FROM counters WHERE run_id = ?1 AND scope = 'cache' "
+		"AND scope_id = ?2 AND name = ?3";
+	static const char per_sql[] =
+		"SELECT CAST(substr(scope_id, instr(scope_id, '/') + 1) AS INTEGER) AS cpu, "
+		"value FROM counters WHERE run_id = ?1 AND scope = 'cache_cpu' "
+		"AND scope_id >= ?2 AND scope_id < ?3 AND name = ?4 AND value <> 0 "
+		"ORDER BY cpu";
+	static const char *const caches[] = {"skbuff_head_cache", "kmalloc-512"};
+	sqlite3_stmt *tot = NULL, *per = NULL;
+	int rc = NS_OK;
+
+	if (sqlite3_prepare_v2(r->db, tot_sql, -1, &tot, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(r->db, per_sql, -1, &per, NULL) != SQLITE_OK) {
+		rc = db_err(r, "cannot read the SLUB counters");
+		goto out;
+	}
+	for (int i = 0; i < r->nr && rc == NS_OK; i++) {
+		const struct mpoint *p = &r->pts[i];
+		for (int c = 0; c < 2 && rc == NS_OK; c++) {
+			fprintf(r->g, "\n# /sys/kernel/slab/%s/<stat> of %s, repetition %lld "
+				"(run %lld)\n", caches[c], p->variant, p->reps[0],
+				(long long)p->ids[0]);
+			for (int k = 0; k < SLUB_NR_STATS && rc == NS_OK; k++)
+				rc = print_stat(r, tot, per, p->ids[0], caches[c],
+						slub_stat_name((enum slub_stat)k));
+		}
+	}
+out:
+	sqlite3_finalize(tot);
+	sqlite3_finalize(per);
+	return rc;
+}
+
+/* Sites of __slab_free in the reference's order. */
+static const char *const free_sites[] = {
+	"S0", "S1", "S2a", "S2b", "S2c", "S3a", "S3b", "S4", "S5", "S6", "S7",
+	"S8a", "S8b", "S9a", "S9b", "S10", "PRE6a", "PRE6b", "PRE7", "POST6", "POST7",
+};
+#define NR_FREE_SITES (sizeof free_sites / sizeof free_sites[0])
+
+static int sum_point(struct rep *r, sqlite3_stmt *st, const struct mpoint *p,
+		     const char *site, long long out[3])
+{
+	out[0] = out[1] = out[2] = 0;
+	for (int k = 0; k < p->n; k++) {
+		sqlite3_reset(st);
+		sqlite3_bind_int64(st, 1, p->ids[k]);
+		sqlite3_bind_text(st, 2, site, -1, SQLITE_STATIC);
+		int s = sqlite3_step(st);
+		if (s == SQLITE_ROW)
+			for (int j = 0; j < 3; j++)
+				out[j] += sqlite3_column_int64(st, j);
+		else if (s != SQLITE_DONE)
+			return db_err(r, "cannot read the branch statistics");
+	}
+	return NS_OK;
+}
+
+static int print_branches(struct rep *r)
+{
+	static const char sql[] =
+		"SELECT executed, taken, mispredicted FROM branches WHERE run_id = ?1 "
+		"AND site = ?2";
+	static const char slow_sql[] =
+		"SELECT value, 0, 0 FROM counters WHERE run_id = ?1 AND scope = 'cache' "
+		"AND name = 'free_slowpath' AND scope_id = ?2";
+	sqlite3_stmt *st = NULL, *slow = NULL;
+	long long (*all)[3] = calloc((size_t)r->nr, sizeof *all);
+	long long *frees = calloc((size_t)r->nr, sizeof *frees);
+	int rc = NS_OK;
+
+	if (!all || !frees) {
+		rc = oom(r);
+		goto out;
+	}
+	if (sqlite3_prepare_v2(r->db, sql, -1, &st, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(r->db, slow_sql, -1, &slow, NULL) != SQLITE_OK) {
+		rc = db_err(r, "cannot read the branch statistics");
+		goto out;
+	}
+	fprintf(r->g, "\n# __slab_free branch sites, summed over each variant's runs: "
+		"executed taken mispredicted\n%-8s", "site");
+	for (int i = 0; i < r->nr; i++)
+		fprintf(r->g, " %38s", r->pts[i].variant);
+	fputc('\n', r->g);
+	for (size_t k = 0; k < NR_FREE_SITES && rc == NS_OK; k++) {
+		long long v[3];
+		char line[4096];
+		int any = 0, off = snprintf(line, sizeof line, "%-8s", free_sites[k]);
+		for (int i = 0; i < r->nr && rc == NS_OK; i++) {
+			rc = sum_point(r, st, &r->pts[i], free_sites[k], v);
+			any |= v[0] != 0;
+			for (int j = 0; j < 3; j++)
+				all[i][j] += v[j];
+			if (off < (int)sizeof line)
+				off += snprintf(line + off, sizeof line - (size_t)off,
+						" %12lld %12lld %12lld", v[0], v[1], v[2]);
+		}
+		if (rc == NS_OK && any)
+			fprintf(r->g, "%s\n", line);
+	}
+	for (int i = 0; i < r->nr && rc == NS_OK; i++) {
+		long long a[3], b[3];
+		if ((rc = sum_point(r, slow, &r->pts[i], "skbuff_head_cache", a)) ||
+		    (rc = sum_point(r, slow, &r->pts[i], "kmalloc-512", b)))
+			break;
+		frees[i] = a[0] + b[0];
+	}
+	if (rc)
+		goto out;
+	fprintf(r->g, "%-8s", "all");
+	for (int i = 0; i < r->nr; i++)
+		fprintf(r->g, " %12lld %12lld %12lld", all[i][0], all[i][1], all[i][2]);
+	fprintf(r->g, "\n%-8s", "/slow");
+	for (int i = 0; i < r->nr; i++) {
+		double f = frees[i] ? (double)frees[i] : 1;
+		fprintf(r->g, " %12.4f %12.4f %12.4f", (double)all[i][0] / f,
+			(double)all[i][1] / f, (double)all[i][2] / f);
+	}
+	fprintf(r->g, "\n(/slow: per free_slowpath of skbuff_head_cache and kmalloc-512)\n");
+out:
+	sqlite3_finalize(st);
+	sqlite3_finalize(slow);
+	free(all);
+	free(frees);
+	return rc;
+}
+
+int msgreport_print(sqlite3 *db, const int64_t *run_ids, int nr_runs, FILE *f,
+		    struct diag *d)
+{
+	struct rep r = {.db = db, .d = d};
+	char *buf = NULL;
+	size_t len = 0;
+	int rc;
+
+	r.g = open_memstream(&buf, &len);
+	if (!r.g)
+		return oom(&r);
+	rc = load_runs(&r, run_ids, nr_runs);
+	if (rc == NS_OK && r.nr == 0)
+		rc = diag_set(d, NS_ENOENT, "DB", 0, 0, "no messaging runs to report");
+	if (rc == NS_OK) {
+		int dec = decimals(&r);
+		print_runs(&r, dec);
+		print_summary(&r, dec);
+		rc = print_slub_stats(&r);
+	}
+	if (rc == NS_OK)
+		rc = print_branches(&r);
+	fclose(r.g);
+	if (rc == NS_OK)
+		fwrite(buf, 1, len, f);
+	free(buf);
+	for (int i = 0; i < r.nr; i++) {
+		free(r.pts[i].ids);
+		free(r.pts[i].reps);
+		free(r.pts[i].t);
+	}
+	free(r.pts);
+	return rc;
+}

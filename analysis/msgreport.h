@@ -1,0 +1,47 @@
+/*
+ * msgreport — the report of `perf bench sched messaging` runs
+ * (scenarios/wl_messaging.h) built from a results database
+ * (docs/schema.md), for the second seed's comparison
+ * (shared/seeds/002_c47bc9d4f045b386.txt, shared/reference/slub-free.md
+ * §4.3):
+ *
+ *  1. per run, perf bench's line "Total time: 0.123 [sec]";
+ *  2. the seed-format summary over repetitions, one column per sweep point
+ *     (point order, the first is the baseline): max., min., avg., stdev.
+ *     (sample standard deviation) of the metric total_time_s;
+ *  3. Welch's t-test (analysis/stats.h) of every point against the
+ *     baseline, and the same test of the seed's published numbers;
+ *  4. per point, the SLUB stats of skbuff_head_cache and kmalloc-512 of
+ *     the point's first stored run as /sys/kernel/slab/<cache>/<stat>
+ *     shows them with CONFIG_SLUB_STATS: the total, then C<cpu>=<count>
+ *     for every CPU with a non-zero count;
+ *  5. the per-site branch table of __slab_free (S0..S10, PRE6a, PRE6b,
+ *     PRE7, POST6, POST7): executed, taken and mispredicted per point,
+ *     summed over the point's runs, and branches per slow-path free.
+ *
+ * Error policy: NS_ENOENT when the runs have no total_time_s metric
+ * (not messaging runs), NS_EDB on an SQLite error, NS_ENOMEM; the message
+ * goes to d.  Output is written to f only when the whole report has been
+ * built.
+ */
+#ifndef NUMASIM_MSGREPORT_H
+#define NUMASIM_MSGREPORT_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include <sqlite3.h>
+
+#include "diag.h"
+
+/* The seed's published figures (10 runs each, seconds). */
+#define MSGREPORT_SEED_N 10
+#define MSGREPORT_SEED_PRE_AVG 189.154
+#define MSGREPORT_SEED_PRE_SD 1.37
+#define MSGREPORT_SEED_POST_AVG 188.086
+#define MSGREPORT_SEED_POST_SD 0.99
+
+int msgreport_print(sqlite3 *db, const int64_t *run_ids, int nr_runs, FILE *f,
+		    struct diag *d);
+
+#endif

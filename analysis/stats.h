@@ -1,0 +1,41 @@
+/*
+ * stats — summary statistics of repeated runs and Welch's two-sample
+ * t-test, as used to judge a benchmark claim such as the second seed's
+ * (perf bench sched messaging, 10 runs per kernel: shared/reference/
+ * slub-free.md §4.3).
+ *
+ * Summary: max, min, arithmetic mean and the sample standard deviation
+ * (divisor n - 1, what the seed's "stdev." and most spreadsheets print).
+ * Welch: t = (mean1 - mean2) / sqrt(s1²/n1 + s2²/n2), degrees of freedom
+ * by Welch–Satterthwaite, two-sided p = 2 * gsl_cdf_tdist_Q(|t|, df).
+ * When both variances are zero, t is 0 with p = 1 for equal means, and
+ * ±infinity with p = 0 otherwise; df is then n1 + n2 - 2.
+ *
+ * Error policy: NS_ERANGE for fewer than two values per sample (or a
+ * negative standard deviation, a non-finite input); nothing is written to
+ * *out then.  No state, nothing printed.
+ */
+#ifndef NUMASIM_STATS_H
+#define NUMASIM_STATS_H
+
+#include <stddef.h>
+
+struct stats_summary {
+	size_t n;
+	double max, min, mean, stdev;
+};
+
+struct stats_welch {
+	double diff;            /* mean1 - mean2 */
+	double se;              /* standard error of the difference */
+	double t, df, p;        /* p: two-sided */
+};
+
+int stats_summary(const double *x, size_t n, struct stats_summary *out);
+int stats_welch(double mean1, double sd1, size_t n1, double mean2, double sd2, size_t n2,
+		struct stats_welch *out);
+/* Welch's test of two samples' summaries. */
+int stats_welch_summary(const struct stats_summary *a, const struct stats_summary *b,
+			struct stats_welch *out);
+
+#endif

@@ -1,0 +1,308 @@
+/*
+ * msg_bench — see msg_bench.h.
+ *
+ * Design notes.  One world per benchmark: cost tables with the page
+ * allocator and SLUB registered, one layout, simulated CPUs, the page
+ * allocator and SLUB sharing one address space, the kmalloc caches and
+ * skbuff_head_cache — the same construction as a messaging run of
+ * `numasim run`.  Host time is CLOCK_MONOTONIC around the measured loop
+ * only (world set-up excluded).
+ */
+#include "msg_bench.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "cli.h"
+#include "cost.h"
+#include "cpu.h"
+#include "diag.h"
+#include "machine.h"
+#include "pagealloc.h"
+#include "slub.h"
+#include "wl_messaging.h"
+
+#define SLUB_USAGE "numasim bench slub [--machine FILE] [--pairs N] [--batch N] [--variant pre|post]"
+#define MSG_USAGE                                                              \
+	"numasim bench messaging [--machine FILE] [--groups G] [--loops L] "    \
+	"[--variant pre|post] [--seed S]"
+#define DEFAULT_MACHINE "configs/skylake-2s.yaml"
+
+struct mb_world {
+	struct machine *m;
+	struct cost_tables t;
+	struct cost_layout l;
+	struct cpu_sys s;
+	struct cache_as as;
+	int have_t, have_l, have_s;
+	struct pa_world *pa;
+	struct slub_world *w;
+	struct slub_cache *skb, *k512;
+};
+
+static double mono_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static void mb_free(struct mb_world *b)
+{
+	slub_world_destroy(b->w);
+	pa_world_destroy(b->pa);
+	if (b->have_s)
+		cpu_sys_free(&b->s);
+	if (b->have_l)
+		cost_layout_free(&b->l);
+	if (b->have_t)
+		cost_tables_free(&b->t);
+	machine_free(b->m);
+}
+
+/* The world over every CPU of the machine (all = 1) or its first CPU of
+ * each of the first two nodes. */
+static int mb_setup(struct mb_world *b, const char *machine, enum slub_variant v, int all,
+		    struct diag *d)
+{
+	struct slub_config sc;
+	struct pa_config pc;
+	struct cpu_params cp;
+	int pa_fn, pa_site, sl_fn, sl_site, n = 0, rc;
+
+	if ((rc = machine_load_file(machine, &b->m, d)))
+		return rc;
+	cache_as_init(&b->as);
+	slub_config_default(&sc);
+	sc.variant = v;
+	sc.as = &b->as;
+	pa_config_default(&pc);
+	pc.as = &b->as;
+	cost_tables_init(&b->t);
+	b->have_t = 1;
+	if ((rc = pa_register(&b->t, &pa_fn, &pa_site)) ||
+	    (rc = slub_register(&b->t, &sl_fn, &sl_site)))
+		return diag_set(d, rc, machine, 0, 0, "cannot register the models");
+	if ((rc = cost_layout_init(&b->l, &b->t, slub_variant_name(v))))
+		return diag_set(d, rc, machine, 0, 0, "out of memory");
+	b->have_l = 1;
+	if ((rc = pa_layout(&b->l, &b->t, pa_fn, pa_site, pc.iter)) ||
+	    (rc = slub_layout(&b->l, &b->t, sl_fn, sl_site, &sc)))
+		return diag_set(d, rc, machine, 0, 0, "cannot lay out the models");
+	int *cpus = calloc((size_t)b->m->nr_cpus + 1, sizeof *cpus);
+	if (!cpus)
+		return diag_set(d, NS_ENOMEM, machine, 0, 0, "out of memory");
+	for (int p = 0; p < b->m->nr_nodes && (all || n < 2); p++)
+		for (int k = 0; k < b->m->nodes[p].nr_cpus && (all || k < 1); k++)
+			cpus[n++] = b->m->nodes[p].cpus[k];
+	cpu_params_default(&cp);
+	rc = n ? cpu_sys_init(&b->s, b->m, &b->t, &b->l, &cp, cpus, n) : NS_EINPUT;
+	free(cpus);
+	if (rc)
+		return diag_set(d, rc, machine, 0, 0, "cannot simulate the machine's CPUs");
+	b->have_s = 1;
+	if ((rc = pa_world_create(b->m, &pc, &b->s, pa_fn, pa_site, &b->pa, d)) ||
+	    (rc = slub_world_create(b->m, &sc, &b->s, b->pa, sl_fn, sl_site, &b->w, d)) ||
+	    (rc = slub_kmalloc_create(b->w, d)) ||
+	    (rc = slub_cache_create(b->w, "skbuff_head_cache", WL_MSG_SKB_HEAD, 0,
+				    SLUB_HWCACHE_ALIGN | SLUB_PANIC, &b->skb, d)))
+		return diag_set(d, rc, machine, 0, 0, "cannot set up the models");
+	b->k512 = slub_kmalloc_cache(b->w, WL_MSG_DATA_ALLOC);
+	return b->k512 ? NS_OK : diag_set(d, NS_EINTERNAL, machine, 0, 0, "no kmalloc-512");
+}
+
+static int mb_check(struct mb_world *b, struct diag *d)
+{
+	int rc = slub_check(b->w, d);
+	return rc ? rc : pa_check(b->pa, d);
+}
+
+/* Options: --machine, --variant and the numeric ones in nums. */
+struct num_opt {
+	const char *name;
+	long long min, max, *val;
+};
+
+static int parse_opts(const char *cmd, const char *usage, int argc, char **argv,
+		      const char **machine, enum slub_variant *v, struct num_opt *nums,
+		      size_t nr_nums, void (*help)(void))
+{
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+			help();
+			return 1;
+		}
+		if (strncmp(a, "--", 2))
+			return cli_usage_error(cmd, usage, "unexpected argument '%s'", a);
+		if (i + 1 >= argc)
+			return cli_usage_error(cmd, usage, "%s needs a value", a);
+		const char *val = argv[++i];
+		if (!strcmp(a, "--machine")) {
+			if (!*val)
+				return cli_usage_error(cmd, usage, "--machine needs a file name");
+			*machine = val;
+			continue;
+		}
+		if (!strcmp(a, "--variant")) {
+			int x = slub_variant_parse(val);
+			if (x < 0)
+				return cli_usage_error(cmd, usage,
+						       "--variant '%s': expected pre or post", val);
+			*v = (enum slub_variant)x;
+			continue;
+		}
+		size_t k;
+		for (k = 0; k < nr_nums; k++)
+			if (!strcmp(a, nums[k].name))
+				break;
+		if (k == nr_nums)
+			return cli_usage_error(cmd, usage, "unknown option '%s'", a);
+		if (cli_parse_long(cmd, nums[k].name, val, nums[k].min, nums[k].max,
+				   nums[k].val) != NS_OK)
+			return 2;
+	}
+	return 0;
+}
+
+static void slub_help(void)
+{
+	printf("usage: %s\n\n"
+	       "Simulated kmalloc(448) + kfree pairs per host second with the full cost\n"
+	       "model: each round allocates --batch objects on the first CPU of node 0\n"
+	       "and frees them on the first CPU of the next node (the remote frees of\n"
+	       "sched messaging; the same CPU on a one-node machine).\n\n"
+	       "options:\n"
+	       "  --machine FILE  machine file (default %s)\n"
+	       "  --pairs N       alloc+free pairs (default 5000000)\n"
+	       "  --batch N       objects per round (default 64)\n"
+	       "  --variant V     pre | post (v5.9 | c270cf30; default pre)\n",
+	       SLUB_USAGE, DEFAULT_MACHINE);
+}
+
+static void msg_help(void)
+{
+	printf("usage: %s\n\n"
+	       "Simulated messages per host second of perf bench sched messaging\n"
+	       "(socket mode) over every CPU of the machine, full cost model; also\n"
+	       "prints the simulated Total time.\n\n"
+	       "options:\n"
+	       "  --machine FILE  machine file (default %s)\n"
+	       "  --groups G      -g (default 20)\n"
+	       "  --loops L       -l (default 50)\n"
+	       "  --variant V     pre | post (default pre)\n"
+	       "  --seed S        run seed (default 1)\n",
+	       MSG_USAGE, DEFAULT_MACHINE);
+}
+
+int msg_bench_slub_main(int argc, char **argv)
+{
+	const char *machine = DEFAULT_MACHINE;
+	enum slub_variant v = SLUB_PRE;
+	long long pairs = 5000000, batch = 64;
+	struct num_opt nums[] = {
+		{"--pairs", 1, 1000000000000LL, &pairs},
+		{"--batch", 1, 1 << 20, &batch},
+	};
+	struct mb_world b = {0};
+	struct diag d;
+	slub_obj_t *objs = NULL;
+	int st = parse_opts("bench slub", SLUB_USAGE, argc, argv, &machine, &v, nums, 2,
+			    slub_help);
+	if (st)
+		return st == 1 ? 0 : st;
+	diag_init(&d);
+	int rc = mb_setup(&b, machine, v, 0, &d);
+	objs = calloc((size_t)batch, sizeof *objs);
+	if (rc == NS_OK && !objs)
+		rc = diag_set(&d, NS_ENOMEM, "bench slub", 0, 0, "out of memory");
+	if (rc)
+		goto out;
+	struct cpu *ca = &b.s.cpu[0], *cf = &b.s.cpu[b.s.nr_cpus - 1];
+	uint64_t done = 0, c0 = ca->now + cf->now, failed = 0;
+	double t0 = mono_s();
+	while (done < (uint64_t)pairs && rc == NS_OK) {
+		uint64_t n = (uint64_t)pairs - done < (uint64_t)batch ? (uint64_t)pairs - done
+								    : (uint64_t)batch;
+		for (uint64_t i = 0; i < n; i++) {
+			objs[i] = slub_alloc(b.w, ca, b.k512, SLUB_NUMA_NO_NODE);
+			failed += objs[i] == 0;
+		}
+		cpu_advance_to(cf, ca->now);
+		for (uint64_t i = 0; i < n && rc == NS_OK; i++)
+			if (objs[i])
+				rc = slub_free(b.w, cf, b.k512, objs[i]);
+		cpu_advance_to(ca, cf->now);
+		done += n;
+	}
+	double host = mono_s() - t0;
+	if (rc == NS_OK)
+		rc = mb_check(&b, &d);
+	if (rc == NS_OK) {
+		printf("# Running 'slub' benchmark: kmalloc-512 alloc on CPU %d, free on CPU %d (%s, %s)\n",
+		       ca->id, cf->id, b.m->name, slub_variant_name(v));
+		printf("%" PRIu64 " pairs in %.3f s: %.3f M pairs/s (host)\n", done, host,
+		       (double)done / host / 1e6);
+		printf("simulated: %.1f cycles per pair (both CPUs, idle excluded), %" PRIu64
+		       " failed allocations\n",
+		       (double)(ca->now + cf->now - c0 - ca->ctr[CPU_CTR_idle_cycles] -
+				cf->ctr[CPU_CTR_idle_cycles]) / (double)(done ? done : 1),
+		       failed);
+	}
+out:
+	if (rc)
+		diag_print(&d, stderr);
+	free(objs);
+	mb_free(&b);
+	return rc ? ns_status_exit(rc) : 0;
+}
+
+int msg_bench_messaging_main(int argc, char **argv)
+{
+	const char *machine = DEFAULT_MACHINE;
+	enum slub_variant v = SLUB_PRE;
+	long long groups = 20, loops = 50, seed = 1;
+	struct num_opt nums[] = {
+		{"--groups", 1, 1000, &groups},
+		{"--loops", 1, 1000000000LL, &loops},
+		{"--seed", 0, INT64_MAX, &seed},
+	};
+	struct mb_world b = {0};
+	struct diag d;
+	struct wl_msg_params p;
+	struct wl_msg_result r;
+	int st = parse_opts("bench messaging", MSG_USAGE, argc, argv, &machine, &v, nums, 3,
+			    msg_help);
+	if (st)
+		return st == 1 ? 0 : st;
+	diag_init(&d);
+	int rc = mb_setup(&b, machine, v, 1, &d);
+	if (rc)
+		goto out;
+	wl_msg_params_default(&p);
+	p.groups = (uint32_t)groups;
+	p.loops = (uint64_t)loops;
+	double t0 = mono_s();
+	rc = wl_messaging_run(b.w, &b.s, b.skb, b.k512, &p, (uint64_t)seed, NULL, &r);
+	double host = mono_s() - t0;
+	if (rc)
+		rc = diag_set(&d, rc, "bench messaging", 0, 0, "the workload failed: %s",
+			      ns_status_msg(rc));
+	if (rc == NS_OK)
+		rc = mb_check(&b, &d);
+	if (rc == NS_OK) {
+		printf("# Running 'sched/messaging' benchmark: %lld groups, %lld loops, %d CPUs "
+		       "(%s, %s)\n", groups, loops, b.s.nr_cpus, b.m->name, slub_variant_name(v));
+		printf("Total time: %.6f [sec] (simulated)\n", r.total_time_s);
+		printf("%" PRIu64 " messages in %.3f s: %.3f M messages/s (host), %" PRIu64
+		       " events\n", r.messages, host, (double)r.messages / host / 1e6, r.events);
+	}
+out:
+	if (rc)
+		diag_print(&d, stderr);
+	mb_free(&b);
+	return rc ? ns_status_exit(rc) : 0;
+}

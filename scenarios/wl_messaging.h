@@ -1,0 +1,104 @@
+/*
+ * wl_messaging — `perf bench sched messaging` in socket mode
+ * (shared/reference/sched-messaging.md) as a workload over the SLUB model
+ * (models/slub.h), with a small scheduler model on the event engine
+ * (sim/ctx.h).
+ *
+ * Benchmark structure (ref §1): `groups` groups of 20 senders and 20
+ * receivers; receiver j of a group owns connection j of the group, and all
+ * 20 senders of the group write to all 20 connections:
+ *
+ *     sender:   for i in 0..loops-1: for j in 0..19: write(conn[j], 100 B)
+ *     receiver: read 20 * loops messages of 100 B from its connection
+ *
+ * Kernel work per message (ref §2): on the sender's CPU
+ * slub_alloc(skbuff_head_cache) then slub_alloc(kmalloc-512) (448 B of data
+ * + skb_shared_info) plus `send_cycles` of straight-line socket path; on
+ * the receiver's CPU slub_free(kmalloc-512) then
+ * slub_free(skbuff_head_cache) plus `recv_cycles`.  The straight-line costs
+ * are identical for both SLUB layouts, so any difference between layouts
+ * comes from the SLUB model.
+ *
+ * Scheduler model.  Every task is pinned to one simulated CPU: task t
+ * (senders of group 0, receivers of group 0, senders of group 1, ...) runs
+ * on CPU t mod nr_cpus of the cpu_sys (round-robin, so a group's senders
+ * and receivers are spread over all CPUs and both sockets, and one CPU runs
+ * senders and receivers over time, as the reference's §3 expects).  Each
+ * CPU has a FIFO run queue; a CPU runs one task at a time, one message
+ * operation per event; a task runs until it blocks, finishes, or has used
+ * `timeslice_cycles` while another task waits (then it goes to the tail).
+ * Switching to a task costs `ctx_switch_cycles`.  A sender blocks when its
+ * connection has `inflight_limit` messages outstanding (sk_sndbuf /
+ * truesize: 212992 / 768 = 278 by default, shared by the group's 20
+ * senders); a receiver that frees a message wakes the connection's blocked
+ * senders once at most inflight_limit / 4 are outstanding (unix_writable:
+ * wmem_alloc << 2 <= sndbuf).  A receiver blocks on an empty connection and
+ * is woken by the next write.  A wake-up costs the waker `wake_cycles`
+ * (try_to_wake_up); an idle CPU starts the woken task after
+ * `wake_latency_cycles` plus a uniform random jitter in
+ * [0, wake_jitter_cycles] (the run's random stream: this is what makes
+ * repetitions with different seeds differ).  The start order of each CPU's
+ * run queue is shuffled with the same stream (the parent's wake-up order).
+ *
+ * Time.  Each CPU has its own clock (cpu->now, cycles).  A message becomes
+ * visible to its receiver at the sender's clock after the write; a
+ * receiver whose clock is behind waits for it.  Total time is the largest
+ * CPU clock when every task has finished, in seconds at the machine's
+ * clock_ghz, as perf bench prints it.
+ *
+ * Error policy: NS_EINPUT for parameters out of range (zero groups, loops,
+ * limit or timeslice; no CPUs); NS_ENOMEM when host memory runs out;
+ * NS_ERANGE when the simulated kernel cannot allocate an object
+ * (result.alloc_failed is then 1); NS_EINTERNAL when the run ends with
+ * tasks still blocked (a model bug); WL_MSG_STOPPED when *stop became
+ * non-zero.  Nothing is printed.
+ */
+#ifndef NUMASIM_WL_MESSAGING_H
+#define NUMASIM_WL_MESSAGING_H
+
+#include <signal.h>
+#include <stdint.h>
+
+#include "cpu.h"
+#include "slub.h"
+
+#define WL_MSG_STOPPED 1
+#define WL_MSG_FDS 20                     /* num_fds: senders = receivers per group */
+#define WL_MSG_DATASIZE 100               /* bytes per message */
+#define WL_MSG_SKB_HEAD 224               /* sizeof(struct sk_buff), ref §2 */
+#define WL_MSG_DATA_ALLOC 448             /* SKB_DATA_ALIGN(100) + shared info */
+
+struct wl_msg_params {
+	uint32_t groups;                  /* -g */
+	uint64_t loops;                   /* -l */
+	uint32_t inflight_limit;          /* messages per connection, default 278 */
+	uint32_t send_cycles;             /* rest of unix_stream_sendmsg + syscall */
+	uint32_t recv_cycles;             /* rest of unix_stream_recvmsg + syscall */
+	uint32_t ctx_switch_cycles;       /* schedule() + switch_to */
+	uint32_t wake_cycles;             /* try_to_wake_up, charged to the waker */
+	uint32_t wake_latency_cycles;     /* idle CPU: IPI + idle exit */
+	uint32_t wake_jitter_cycles;      /* uniform extra on an idle wake-up */
+	uint64_t timeslice_cycles;        /* preemption when others wait */
+};
+/* The defaults; wl_messaging.c's design notes give the estimates. */
+void wl_msg_params_default(struct wl_msg_params *p);
+
+struct wl_msg_result {
+	uint64_t messages;                /* written and read */
+	uint64_t end_cycles;              /* largest CPU clock at the end */
+	double total_time_s;              /* end_cycles / clock */
+	uint64_t ctx_switches, preemptions;
+	uint64_t sender_blocks, receiver_blocks, wakeups;
+	uint64_t events;                  /* engine events */
+	uint64_t alloc_failed;
+};
+
+/*
+ * Run the benchmark on every CPU of s (whose layout and world w must
+ * match), with skb = skbuff_head_cache and data = kmalloc-512 of w.
+ */
+int wl_messaging_run(struct slub_world *w, struct cpu_sys *s, struct slub_cache *skb,
+		     struct slub_cache *data, const struct wl_msg_params *p, uint64_t seed,
+		     const volatile sig_atomic_t *stop, struct wl_msg_result *r);
+
+#endif

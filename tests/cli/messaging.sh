@@ -1,0 +1,127 @@
+#!/usr/bin/env bash
+# CLI tests for the messaging workload through `numasim run`: the tiny
+# sched-messaging scenario (both __slab_free layouts, 3 repetitions) into a
+# scratch database; the runs, params, total_time_s metrics, SLUB counters
+# and __slab_free branch rows in the database; the printed report (per-run
+# Total time lines, the seed-format summary, the Welch t-test lines, the
+# sysfs-style SLUB stats, the branch table); FREE_FROZEN the majority of
+# FREE_SLOWPATH; determinism (a second run prints the same report);
+# strict validation of the workload and the SLUB knobs; numasim bench
+# slub and messaging; numasim report on the stored runs.
+set -u
+
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+command -v sqlite3 >/dev/null || { echo "SKIP: sqlite3 not installed"; exit 77; }
+
+TINY=$SRC/tests/scenarios/tiny-messaging.yaml
+db=$tmp/m.db
+
+q() { sqlite3 -readonly "$1" "$2"; }
+check() {
+	if [ "$2" = "$3" ]; then ok; else bad "$1: got '$2', want '$3'"; fi
+}
+run_err() {
+	local name=$1; shift
+	"$NUMASIM" "$@" >"$tmp/eout" 2>"$tmp/eerr"
+	local rc=$?
+	if [ $rc -ne 2 ]; then bad "$name: exit $rc, expected 2"; cat "$tmp/eerr"; return; fi
+	if [ -s "$tmp/eout" ]; then bad "$name: wrote to stdout"; return; fi
+	if ! grep -q "error:" "$tmp/eerr"; then bad "$name: no error message"; cat "$tmp/eerr"; return; fi
+	ok
+}
+
+"$NUMASIM" run -q "$TINY" --db "$db" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+check "run exit" "$rc" 0
+[ $rc -eq 0 ] || cat "$tmp/err"
+
+# --- database rows --------------------------------------------------------------
+check "runs" "$(q "$db" "SELECT count(*) FROM runs WHERE status = 'ok' AND workload = 'messaging'")" 6
+check "variants" "$(q "$db" "SELECT group_concat(DISTINCT variant) FROM runs")" \
+	"slab_free_layout=pre-c270cf30,slab_free_layout=c270cf30"
+check "seeds" "$(q "$db" "SELECT group_concat(seed) FROM (SELECT DISTINCT seed FROM runs ORDER BY seed)")" "11,12,13"
+check "kernel models" "$(q "$db" "SELECT group_concat(DISTINCT kernel_model) FROM runs")" "v5.9,v5.9+c270cf30"
+check "total_time_s metrics" "$(q "$db" "SELECT count(*) FROM metrics WHERE name = 'total_time_s' AND value > 0 AND unit = 's'")" 6
+check "messages" "$(q "$db" "SELECT group_concat(DISTINCT value) FROM metrics WHERE name = 'messages'")" "16000.0"
+check "params" "$(q "$db" "SELECT value FROM params WHERE run_id = 2 AND key = 'kernel.slab_free_layout'")" "c270cf30"
+check "params groups" "$(q "$db" "SELECT value FROM params WHERE run_id = 1 AND key = 'workload.groups'")" "2"
+check "conservation" "$(q "$db" "SELECT count(*) FROM counters a JOIN counters b ON a.run_id = b.run_id AND a.scope_id = b.scope_id
+	WHERE a.scope = 'cache' AND b.scope = 'cache' AND a.name = 'objects_allocated' AND b.name = 'objects_freed'
+	AND a.scope_id IN ('skbuff_head_cache', 'kmalloc-512') AND a.value = b.value AND a.value = 16000")" 12
+check "frozen majority" "$(q "$db" "SELECT count(*) FROM counters a JOIN counters b ON a.run_id = b.run_id AND a.scope_id = b.scope_id
+	WHERE a.scope = 'cache' AND b.scope = 'cache' AND a.name = 'free_frozen' AND b.name = 'free_slowpath'
+	AND a.scope_id IN ('skbuff_head_cache', 'kmalloc-512') AND 2 * a.value > b.value")" 12
+check "per-cpu stats" "$(q "$db" "SELECT count(*) > 0 FROM counters WHERE scope = 'cache_cpu' AND scope_id GLOB 'kmalloc-512/*' AND name = 'free_frozen' AND value > 0")" 1
+check "pre sites" "$(q "$db" "SELECT count(DISTINCT site) FROM branches JOIN runs USING (run_id) WHERE point = 0 AND site IN ('PRE6a', 'PRE6b', 'PRE7') AND executed > 0")" 3
+check "post sites" "$(q "$db" "SELECT count(DISTINCT site) FROM branches JOIN runs USING (run_id) WHERE point = 1 AND site IN ('POST6', 'POST7') AND executed > 0")" 2
+
+# --- printed report ---------------------------------------------------------------
+check "per-run lines" "$(grep -c ' rep [0-2]: Total time: [0-9.]* \[sec\]$' "$tmp/out")" 6
+for row in max. min. avg. stdev.; do
+	grep -q "^$row  *[0-9.]* *[0-9.]*$" "$tmp/out" && ok || bad "summary row $row"
+done
+grep -q "^slab_free_layout=pre-c270cf30 - slab_free_layout=c270cf30: diff .* Welch t = .*, df = .*, p = 0\.[0-9]* (two-sided)" "$tmp/out" &&
+	ok || bad "t-test line"
+grep -q "^seed's published numbers .*Welch t = 1\.998, df = 16\.4, p = 0\.0626 (two-sided): not significant at 5%$" "$tmp/out" &&
+	ok || bad "seed t-test line"
+check "sysfs blocks" "$(grep -c '^# /sys/kernel/slab/\(skbuff_head_cache\|kmalloc-512\)/<stat>' "$tmp/out")" 4
+check "stat lines" "$(grep -c '^free_frozen  *[0-9]* C[0-9]*=' "$tmp/out")" 4
+check "stat items" "$(grep -c '^[a-z_]*  *[0-9][0-9]*\( C[0-9]*=[0-9]*\)*$' "$tmp/out")" $((4 * 26))
+grep -q "^PRE6a  *[0-9]" "$tmp/out" && grep -q "^POST6 " "$tmp/out" && grep -q "^S2a " "$tmp/out" &&
+	ok || bad "branch table rows"
+grep -q "^/slow " "$tmp/out" && ok || bad "per-free branch row"
+
+# --- determinism --------------------------------------------------------------------
+"$NUMASIM" run -q "$TINY" --db "$tmp/m2.db" >"$tmp/out2" 2>/dev/null
+sed 's/(run [0-9]*)//' "$tmp/out" >"$tmp/o1"
+sed 's/(run [0-9]*)//' "$tmp/out2" >"$tmp/o2"
+cmp -s "$tmp/o1" "$tmp/o2" && ok || { bad "second run prints a different report"; diff "$tmp/o1" "$tmp/o2" | head; }
+check "same metrics" "$(q "$tmp/m2.db" "SELECT group_concat(value) FROM metrics WHERE name = 'total_time_s' ORDER BY run_id")" \
+	"$(q "$db" "SELECT group_concat(value) FROM metrics WHERE name = 'total_time_s' ORDER BY run_id")"
+
+# --- strict validation ------------------------------------------------------------------
+mk() { sed "$1" "$TINY" >"$tmp/bad.yaml"; sed -i "s#\.\./\.\./configs#$SRC/configs#" "$tmp/bad.yaml"; }
+mk 's/mode: socket/mode: pipe/'
+run_err "pipe mode" run "$tmp/bad.yaml" --db "$tmp/bad.db"
+grep -q "mode 'pipe' is not modelled" "$tmp/eerr" && ok || bad "pipe message"
+mk 's/mode: socket/mode: sockets/'
+run_err "bad mode" run "$tmp/bad.yaml" --db "$tmp/bad.db"
+mk 's/groups: 2/groups: 0/'
+run_err "zero groups" run "$tmp/bad.yaml" --db "$tmp/bad.db"
+mk 's/loops: 20/loops: -1/'
+run_err "negative loops" run "$tmp/bad.yaml" --db "$tmp/bad.db"
+mk 's/loops: 20/loops: 20\n  colour: blue/'
+run_err "unknown key" run "$tmp/bad.yaml" --db "$tmp/bad.db"
+mk 's/pre-c270cf30, c270cf30/pre-c270cf30, v5.10/'
+run_err "bad layout" run "$tmp/bad.yaml" --db "$tmp/bad.db"
+grep -q "unknown slab_free_layout 'v5.10' (expected pre-c270cf30 or c270cf30)" "$tmp/eerr" && ok || bad "layout message"
+mk 's/slub_stats: on/slub_stats: maybe/'
+run_err "bad slub_stats" run "$tmp/bad.yaml" --db "$tmp/bad.db"
+mk 's/compiler_layout: gcc/compiler_layout: icc/'
+run_err "bad compiler" run "$tmp/bad.yaml" --db "$tmp/bad.db"
+[ -e "$tmp/bad.db" ] && bad "a bad scenario created a database" || ok
+# SLUB knobs in a pagealloc scenario
+sed "s#\.\./\.\./configs#$SRC/configs#; s/^kernel:/kernel:\n  slub_stats: off/" \
+	"$SRC/tests/scenarios/tiny-pagealloc.yaml" >"$tmp/pa.yaml"
+run_err "slub knob with pagealloc" run "$tmp/pa.yaml" --db "$tmp/bad.db"
+grep -q "kernel.slub_stats applies to the SLUB model" "$tmp/eerr" && ok || bad "slub knob message"
+
+# --- numasim report on the stored runs ------------------------------------------------
+"$NUMASIM" report "$db" >"$tmp/rep" 2>"$tmp/reperr"
+check "report exit" "$?" 0
+grep -q "^messaging: scenario tiny-messaging, runs 1\.\.6 " "$tmp/rep" && ok || bad "report header"
+# the report's tables are the ones `numasim run` printed
+sed -n '/^# perf bench sched messaging, per run$/,$p' "$tmp/rep" | sed 's/(run [0-9]*)//' >"$tmp/rep1"
+cmp -s "$tmp/rep1" "$tmp/o1" && ok || { bad "report differs from run's output"; diff "$tmp/o1" "$tmp/rep1" | head; }
+
+# --- numasim bench slub / messaging ---------------------------------------------------
+"$NUMASIM" bench slub --pairs 20000 --machine "$SRC/configs/skylake-2s.yaml" >"$tmp/bs" 2>&1 &&
+	grep -q "^20000 pairs in [0-9.]* s: [0-9.]* M pairs/s (host)$" "$tmp/bs" && ok || { bad "bench slub"; cat "$tmp/bs"; }
+"$NUMASIM" bench messaging --groups 1 --loops 5 --variant post --machine "$SRC/configs/skylake-2s.yaml" >"$tmp/bm" 2>&1 &&
+	grep -q "^Total time: [0-9.]* \[sec\] (simulated)$" "$tmp/bm" &&
+	grep -q "^2000 messages in [0-9.]* s: " "$tmp/bm" && ok || { bad "bench messaging"; cat "$tmp/bm"; }
+run_err "bench slub bad variant" bench slub --variant x
+run_err "bench messaging zero groups" bench messaging --groups 0
+run_err "bench messaging bad machine" bench messaging --machine "$tmp/none.yaml"
+
+finish

@@ -1,0 +1,98 @@
+/*
+ * Tests for analysis/stats: summaries and Welch's t-test against values
+ * computed by hand (independent Python: Welch–Satterthwaite df and a
+ * Simpson integration of the t density for p), including the second
+ * seed's published numbers (slub-free.md §4.3: t ≈ 2.0, p ≈ 0.06).
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <math.h>
+
+#include "diag.h"
+#include "stats.h"
+
+static void near(double got, double want, double tol)
+{
+	if (fabs(got - want) > tol) {
+		print_error("got %.12g want %.12g\n", got, want);
+		fail();
+	}
+}
+
+static void test_summary(void **state)
+{
+	(void)state;
+	const double x[] = {3, 1, 5, 2, 4};
+	struct stats_summary s;
+	assert_int_equal(stats_summary(x, 5, &s), NS_OK);
+	assert_int_equal(s.n, 5);
+	near(s.max, 5, 0);
+	near(s.min, 1, 0);
+	near(s.mean, 3, 1e-15);
+	near(s.stdev, sqrt(2.5), 1e-15);       /* 10 / 4 */
+	assert_int_equal(stats_summary(x, 1, &s), NS_ERANGE);
+	const double bad[] = {1, NAN};
+	assert_int_equal(stats_summary(bad, 2, &s), NS_ERANGE);
+}
+
+static void test_welch_seed(void **state)
+{
+	(void)state;
+	struct stats_welch w;
+	assert_int_equal(stats_welch(189.154, 1.37, 10, 188.086, 0.99, 10, &w), NS_OK);
+	near(w.diff, 1.068, 1e-12);
+	near(w.t, 1.9980949975, 1e-9);
+	near(w.df, 16.3855258292, 1e-9);
+	near(w.p, 0.0625829918, 1e-7);
+}
+
+static void test_welch_samples(void **state)
+{
+	(void)state;
+	const double x[] = {1, 2, 3, 4, 5}, y[] = {2, 4, 6, 8, 10, 12};
+	struct stats_summary a, b;
+	struct stats_welch w;
+	assert_int_equal(stats_summary(x, 5, &a), NS_OK);
+	assert_int_equal(stats_summary(y, 6, &b), NS_OK);
+	assert_int_equal(stats_welch_summary(&a, &b, &w), NS_OK);
+	near(w.t, -2.3763541031, 1e-9);
+	near(w.df, 6.9722557298, 1e-9);
+	near(w.p, 0.0492843382, 1e-7);
+	/* symmetric */
+	struct stats_welch v;
+	assert_int_equal(stats_welch_summary(&b, &a, &v), NS_OK);
+	near(v.t, -w.t, 1e-12);
+	near(v.p, w.p, 1e-12);
+}
+
+static void test_welch_degenerate(void **state)
+{
+	(void)state;
+	struct stats_welch w;
+	assert_int_equal(stats_welch(5, 0, 3, 5, 0, 4, &w), NS_OK);
+	near(w.t, 0, 0);
+	near(w.p, 1, 0);
+	near(w.df, 5, 0);
+	assert_int_equal(stats_welch(6, 0, 3, 5, 0, 4, &w), NS_OK);
+	assert_true(isinf(w.t) && w.t > 0);
+	near(w.p, 0, 0);
+	/* equal means with spread: t = 0, p = 1 */
+	assert_int_equal(stats_welch(5, 1, 10, 5, 2, 10, &w), NS_OK);
+	near(w.p, 1, 1e-12);
+	assert_int_equal(stats_welch(5, 1, 1, 5, 2, 10, &w), NS_ERANGE);
+	assert_int_equal(stats_welch(5, -1, 4, 5, 2, 10, &w), NS_ERANGE);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_summary),
+		cmocka_unit_test(test_welch_seed),
+		cmocka_unit_test(test_welch_samples),
+		cmocka_unit_test(test_welch_degenerate),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
