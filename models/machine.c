@@ -78,20 +78,11 @@ static int nomem(struct loader *l)
 	return diag_set(l->d, NS_ENOMEM, l->t->name, 0, 0, "out of memory");
 }
 
-/* A string stored in the machine: one line of printable text. */
+/* One line of printable text, copied (ytree_text). */
 static int get_text(struct loader *l, const struct ynode *n, const char *what,
 		    int nonempty, char **out)
 {
-	const char *s;
-	int rc = ytree_string(l->t, n, what, nonempty, &s, l->d);
-	if (rc)
-		return rc;
-	for (size_t i = 0; i < n->len; i++)
-		if ((unsigned char)s[i] < 0x20 || s[i] == 0x7f)
-			return err(l, n, "%s must be one line of text without "
-				   "control characters", what);
-	*out = strdup(s);
-	return *out ? NS_OK : nomem(l);
+	return ytree_text(l->t, n, what, nonempty, out, l->d);
 }
 
 /* ---- sizes ---------------------------------------------------------------- */

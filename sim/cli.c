@@ -36,6 +36,22 @@ int cli_parse_long(const char *cmd, const char *opt, const char *arg,
 	return NS_OK;
 }
 
+char *cli_join_args(int argc, char **argv)
+{
+	size_t len = strlen("numasim") + 1;
+	for (int i = 0; i < argc; i++)
+		len += strlen(argv[i]) + 1;
+	char *s = malloc(len);
+	if (!s)
+		return NULL;
+	strcpy(s, "numasim");
+	for (int i = 0; i < argc; i++) {
+		strcat(s, " ");
+		strcat(s, argv[i]);
+	}
+	return s;
+}
+
 int cli_write_file_atomic(const char *path, const char *buf, size_t len)
 {
 	if (strcmp(path, "-") == 0) {

@@ -49,4 +49,8 @@ int cli_parse_long(const char *cmd, const char *opt, const char *arg,
  */
 int cli_write_file_atomic(const char *path, const char *buf, size_t len);
 
+/* "numasim ARG0 ARG1 ..." (malloc'ed; NULL when out of memory): the
+ * command line as typed, for provenance in outputs and databases. */
+char *cli_join_args(int argc, char **argv);
+
 #endif

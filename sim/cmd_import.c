@@ -70,23 +70,6 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* The command line as typed, for the generated file's header. */
-static char *join_args(int argc, char **argv)
-{
-	size_t n = strlen("numasim") + 1;
-	for (int i = 0; i < argc; i++)
-		n += strlen(argv[i]) + 1;
-	char *s = malloc(n);
-	if (!s)
-		return NULL;
-	strcpy(s, "numasim");
-	for (int i = 0; i < argc; i++) {
-		strcat(s, " ");
-		strcat(s, argv[i]);
-	}
-	return s;
-}
-
 /* Profiles in one costs/ directory, sorted, skipping names seen before. */
 static int list_dir(const char *dir, const char *configs_dir, char ***seen,
 		    int *nseen)
@@ -232,7 +215,7 @@ int cmd_import(int argc, char **argv)
 				 "standard input)");
 	if (o.name && !*o.name)
 		return usage_err("%s", "--name must not be empty");
-	command = join_args(argc, argv);
+	command = cli_join_args(argc, argv);
 	if (!command) {
 		rc = NS_ENOMEM;
 		goto out;

@@ -68,23 +68,6 @@ static void print_help(void)
 	       usage_line, RUN_DEFAULT_DB);
 }
 
-/* "numasim run a b c" for the runs' provenance. */
-static char *join_command(int argc, char **argv)
-{
-	size_t len = strlen("numasim") + 1;
-	for (int i = 0; i < argc; i++)
-		len += strlen(argv[i]) + 1;
-	char *s = malloc(len);
-	if (!s)
-		return NULL;
-	strcpy(s, "numasim");
-	for (int i = 0; i < argc; i++) {
-		strcat(s, " ");
-		strcat(s, argv[i]);
-	}
-	return s;
-}
-
 struct run_args {
 	const char *scenario, *db;
 	int quiet;
@@ -176,7 +159,7 @@ int cmd_run(int argc, char **argv)
 		scenario_set_inner(s, (uint32_t)a.inner);
 	if ((rc = run_preflight(s, &d)))
 		goto fail;
-	command = join_command(argc, argv);
+	command = cli_join_args(argc, argv);
 	if (!command) {
 		rc = diag_set(&d, NS_ENOMEM, "numasim run", 0, 0, "out of memory");
 		goto fail;

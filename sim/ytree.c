@@ -750,6 +750,21 @@ int ytree_string(const struct ytree *t, const struct ynode *n,
 	return NS_OK;
 }
 
+int ytree_text(const struct ytree *t, const struct ynode *n, const char *what,
+	       int nonempty, char **out, struct diag *d)
+{
+	const char *s;
+	int rc = ytree_string(t, n, what, nonempty, &s, d);
+	if (rc)
+		return rc;
+	for (size_t i = 0; i < n->len; i++)
+		if ((unsigned char)s[i] < 0x20 || s[i] == 0x7f)
+			return ytree_error(t, n, d, "%s must be one line of text without "
+					   "control characters", what);
+	*out = strdup(s);
+	return *out ? NS_OK : diag_set(d, NS_ENOMEM, t->name, 0, 0, "out of memory");
+}
+
 int ytree_is_int_text(const char *s, size_t len)
 {
 	size_t i = 0;

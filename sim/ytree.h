@@ -135,6 +135,10 @@ int ytree_expect_seq(const struct ytree *t, const struct ynode *n,
 int ytree_string(const struct ytree *t, const struct ynode *n,
 		 const char *what, int nonempty, const char **out,
 		 struct diag *d);
+/* One line of printable text (no control characters), copied with
+ * malloc into *out; NS_ENOMEM (reported in d) if the copy fails. */
+int ytree_text(const struct ytree *t, const struct ynode *n, const char *what,
+	       int nonempty, char **out, struct diag *d);
 /* A plain decimal integer in [min, max]. */
 int ytree_int(const struct ytree *t, const struct ynode *n, const char *what,
 	      long long min, long long max, long long *out, struct diag *d);
