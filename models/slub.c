@@ -1445,9 +1445,9 @@ int slub_free_bulk(struct slub_world *w, struct cpu *c, struct slub_cache *s, si
 		while (!object && size);
 		if (!object)
 			break;
-		struct slub_cache *cs;
-		uint32_t id;
-		uint16_t idx;
+		struct slub_cache *cs = NULL;
+		uint32_t id = 0;
+		uint16_t idx = 0;
 		decode(w, object, &cs, &id, &idx);
 		uint16_t *nx = nextp(cs, id);
 		work(c, W_bulk_object);
@@ -1463,9 +1463,9 @@ int slub_free_bulk(struct slub_world *w, struct cpu *c, struct slub_cache *s, si
 			object = p[--size];
 			if (!object)
 				continue;
-			struct slub_cache *os;
-			uint32_t oid;
-			uint16_t oidx;
+			struct slub_cache *os = NULL;
+			uint32_t oid = 0;
+			uint16_t oidx = 0;
 			decode(w, object, &os, &oid, &oidx);
 			work(c, W_bulk_object);
 			slub_mem(c, os->slab[oid].meta, CPU_LOAD_DEP);
