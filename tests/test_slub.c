@@ -24,35 +24,11 @@
 #include "diag.h"
 #include "machine.h"
 #include "pagealloc.h"
+#include "test_costs_yaml.h"
 #include "rng.h"
 #include "slub.h"
 
-#define COSTS                                                                  \
-	"sources: [test]\n"                                                    \
-	"costs:\n"                                                             \
-	"  clock_ghz: {value: 2.5, source: t}\n"                               \
-	"  call_return: {value: 4, source: t}\n"                               \
-	"  branch: {value: 1, source: t}\n"                                    \
-	"  taken_branch: {value: 1, source: t}\n"                              \
-	"  mispredict: {value: 16, source: t}\n"                               \
-	"  return_stack: {value: 16, source: t}\n"                             \
-	"  line_size: {value: 64, source: t}\n"                                \
-	"  l1d_size: {value: 32KiB, source: t}\n"                              \
-	"  l1d_latency: {value: 4, source: t}\n"                               \
-	"  l2_size: {value: 256KiB, source: t}\n"                              \
-	"  l2_latency: {value: 12, source: t}\n"                               \
-	"  llc_size: {value: 4MiB, source: t}\n"                               \
-	"  llc_latency: {value: 44, source: t}\n"                              \
-	"  atomic: {value: 6, source: t}\n"                                    \
-	"  lock_uncontended: {value: 28, source: t}\n"                         \
-	"  irq_save_restore: {value: 37, source: t}\n"                         \
-	"  this_cpu_cmpxchg: {value: 9, source: t}\n"                          \
-	"  memory_latency:\n"                                                  \
-	"    - {distance: 10, ns: 84, source: t}\n"                            \
-	"    - {distance: 21, ns: 136, source: t}\n"                           \
-	"  line_transfer:\n"                                                   \
-	"    - {distance: 10, ns: 45, source: t}\n"                            \
-	"    - {distance: 21, ns: 110, source: t}\n"
+#define COSTS TEST_COSTS_YAML
 
 /* 2 nodes of Normal 64 MiB, one CPU each: CPU 0 on node 0, CPU 1 on node 1. */
 static const char m_two[] =
