@@ -606,6 +606,8 @@ struct pa_world {
 	uint64_t vm_stat_addr;         /* global vm_stat[] */
 	uint64_t callback_lock_addr;
 	struct cpu_lock callback_lock;
+	pa_trace_fn trace;             /* numasim trace, else NULL */
+	void *trace_arg;
 };
 
 /* alloc_context */
@@ -1968,8 +1970,8 @@ out_ret:
 	return page;
 }
 
-struct pa_page *pa_alloc_pages(struct pa_world *w, struct cpu *c, uint32_t gfp,
-			       unsigned int order)
+static struct pa_page *alloc_pages_current(struct pa_world *w, struct cpu *c, uint32_t gfp,
+					  unsigned int order)
 {
 	if (order >= MAX_ORDER)
 		return NULL;
@@ -2130,8 +2132,35 @@ out:
 	cpu_ret(c);
 }
 
+void pa_set_trace_hook(struct pa_world *w, pa_trace_fn fn, void *arg)
+{
+	w->trace = fn;
+	w->trace_arg = arg;
+}
+
+static void trace_page(struct pa_world *w, const struct cpu *c, const struct pa_page *page,
+		       unsigned order, uint32_t gfp, int alloc)
+{
+	struct pa_trace_event e = {
+		.alloc = alloc, .pfn = pa_page_pfn(w, page), .order = order, .gfp = gfp,
+		.node = pa_page_node(w, page), .cpu = c->id,
+	};
+	w->trace(w->trace_arg, &e);
+}
+
+struct pa_page *pa_alloc_pages(struct pa_world *w, struct cpu *c, uint32_t gfp,
+			       unsigned int order)
+{
+	struct pa_page *page = alloc_pages_current(w, c, gfp, order);
+	if (w->trace && page)
+		trace_page(w, c, page, order, gfp, 1);
+	return page;
+}
+
 void pa_free_pages(struct pa_world *w, struct cpu *c, struct pa_page *page, unsigned int order)
 {
+	if (w->trace)
+		trace_page(w, c, page, order, 0, 0);
 	memo_reset(w, c);
 	call(c, w, FN___free_pages);
 	work(c, W_free_pages);

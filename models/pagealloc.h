@@ -120,6 +120,21 @@ struct pa_page *pa_alloc_pages(struct pa_world *w, struct cpu *c, uint32_t gfp,
 void pa_free_pages(struct pa_world *w, struct cpu *c, struct pa_page *page,
 		   unsigned int order);
 
+/*
+ * Trace hook (numasim trace, kmem:mm_page_alloc / mm_page_free): called
+ * after every successful pa_alloc_pages and before every pa_free_pages.
+ * NULL (the default) removes it.
+ */
+struct pa_trace_event {
+	int alloc;                      /* 1 mm_page_alloc, 0 mm_page_free */
+	uint64_t pfn;
+	unsigned order;
+	uint32_t gfp;                   /* 0 for frees */
+	int node, cpu;                  /* page's node, machine CPU id */
+};
+typedef void (*pa_trace_fn)(void *arg, const struct pa_trace_event *e);
+void pa_set_trace_hook(struct pa_world *w, pa_trace_fn fn, void *arg);
+
 /* drain_local_pages(NULL) on CPU c: every zone's pcp lists of this CPU
  * go back to the buddy lists (free_pcppages_bulk under zone->lock). */
 void pa_drain_local_pages(struct pa_world *w, struct cpu *c);

@@ -408,6 +408,10 @@ struct slub_world {
 	struct slub_cache *caches[SLUB_MAX_CACHES];
 	slub_race_fn race;
 	void *race_arg;
+	slub_trace_fn trace;
+	void *trace_arg;
+	struct slub_free_trace *tr;    /* the traced __slab_free, else NULL */
+	struct slub_free_trace trbuf;
 };
 
 /* --- small helpers ---------------------------------------------------------- */
@@ -421,8 +425,12 @@ static inline void slub_mem(struct cpu *c, uint64_t addr, enum cpu_access kind)
 	cpu_mem(c, addr, 8, cache_as_node(addr), kind);
 }
 
+static void trace_site(struct slub_free_trace *t, enum slub_site s, bool cond);
+
 static inline bool br(struct cpu *c, const struct slub_world *w, enum slub_site s, bool cond)
 {
+	if (w->tr)   /* only while numasim trace records a __slab_free */
+		trace_site(w->tr, s, cond);
 	return cpu_branch(c, w->site_base + (int)s, cond);
 }
 
@@ -473,6 +481,8 @@ static void stat_inc(struct cpu *c, struct slub_cache *s, enum slub_stat si)
 {
 	struct slub_kcpu *k = kcpu(s, c);
 	k->stat[si]++;
+	if (s->w->tr && s->w->tr->nr_stats < SLUB_TRACE_MAX_STATS)
+		s->w->tr->stats[s->w->tr->nr_stats++] = si;
 	if (s->w->cfg.stats)   /* raw_cpu_inc(s->cpu_slab->stat[si]) */
 		slub_mem(c, k->addr + KCPU_OFF_STAT + 4u * (unsigned)si, CPU_STORE);
 }
@@ -812,6 +822,62 @@ static void put_cpu_partial(struct cpu *c, struct slub_cache *s, uint32_t id, bo
 	cpu_ret(c);
 }
 
+/* --- tracing (numasim trace) ----------------------------------------------- */
+
+static void trace_site(struct slub_free_trace *t, enum slub_site s, bool cond)
+{
+	if (t->nr_sites < SLUB_TRACE_MAX_SITES) {
+		t->sites[t->nr_sites].name = slub_site_defs[s].name;
+		t->sites[t->nr_sites].outcome = cond;
+		t->nr_sites++;
+	}
+}
+
+/* The state before the call: the slab, its node and the CPU's chain. */
+static struct slub_free_trace *trace_begin(struct cpu *c, struct slub_cache *s, uint32_t id,
+					   unsigned cnt)
+{
+	struct slub_world *w = s->w;
+	struct slub_free_trace *t = &w->trbuf;
+	const struct slub_slab *sl = &s->slab[id];
+	const struct slub_kcpu *k = kcpu(s, c);
+	memset(t, 0, sizeof *t);
+	t->cache = s->name;
+	t->cpu = c->id;
+	t->variant = w->cfg.variant;
+	t->has_cpu_partial = s->has_cpu_partial;
+	t->frozen = sl->frozen;
+	t->inuse = sl->inuse;
+	t->objects = sl->objects;
+	t->freelist_empty = sl->freelist == NIL16;
+	t->cnt = cnt;
+	t->node = sl->node;
+	t->nr_partial = get_node(s, sl->node)->nr_partial;
+	t->min_partial = s->min_partial;
+	t->cpu_partial_limit = s->cpu_partial;
+	if (k->partial != NIL32) {
+		t->cpu_partial_pages = s->slab[k->partial].pages;
+		t->cpu_partial_pobjects = s->slab[k->partial].pobjects;
+	}
+	for (uint32_t p = k->partial; p != NIL32; p = s->slab[p].pnext, t->nr_chain++) {
+		if (t->chain_shown < SLUB_TRACE_MAX_CHAIN) {
+			struct slub_trace_slab *e = &t->chain[t->chain_shown++];
+			e->objects = s->slab[p].objects;
+			e->inuse = s->slab[p].inuse;
+			e->node = s->slab[p].node;
+		}
+	}
+	t->path = "unlocked";
+	w->tr = t;
+	return t;
+}
+
+void slub_set_trace_hook(struct slub_world *w, slub_trace_fn fn, void *arg)
+{
+	w->trace = fn;
+	w->trace_arg = arg;
+}
+
 /* --- __slab_free ------------------------------------------------------------- */
 
 /*
@@ -883,6 +949,9 @@ static void slab_free_slow(struct cpu *c, struct slub_cache *s, uint32_t id, uin
 			   uint16_t tail, unsigned cnt)
 {
 	struct slub_world *w = s->w;
+	struct slub_free_trace *t = NULL;
+	if (w->trace && !w->tr)
+		t = trace_begin(c, s, id, cnt);
 	call(c, w, FN___slab_free);
 	work(c, W_slab_free_entry);
 	stat_inc(c, s, SLUB_FREE_SLOWPATH);
@@ -919,7 +988,10 @@ static void slab_free_slow(struct cpu *c, struct slub_cache *s, uint32_t id, uin
 			}
 		}
 		if (w->race) {
+			struct slub_free_trace *saved = w->tr;
+			w->tr = NULL;   /* the racing free is a call of its own */
 			w->race(w->race_arg, w, c, make_obj(s, id, head), attempt);
+			w->tr = saved;
 			sl = &s->slab[id];
 		}
 		cpu_atomic(c, sl->meta + PAGE_OFF_FREELIST, sl->node);
@@ -935,8 +1007,13 @@ static void slab_free_slow(struct cpu *c, struct slub_cache *s, uint32_t id, uin
 	}
 	if (br(c, w, S_S5, n == NULL)) {
 		free_unlocked(c, s, id, was_frozen, new_frozen);
+		if (t)
+			t->path = was_frozen ? "free_frozen"
+				: new_frozen ? "cpu_partial_free" : "unlocked";
 		goto out;
 	}
+	if (t)
+		t->path = "locked";
 	/* list_lock of the slab's node held, slab not frozen */
 	slub_mem(c, n->addr + KNODE_OFF_NR_PARTIAL, CPU_LOAD_DEP);
 	slub_mem(c, s->addr + KCACHE_OFF_MIN_PARTIAL, CPU_LOAD);
@@ -946,12 +1023,16 @@ static void slab_free_slow(struct cpu *c, struct slub_cache *s, uint32_t id, uin
 		remove_full(c, s);
 		add_partial(c, s, n, id, true);
 		stat_inc(c, s, SLUB_FREE_ADD_PARTIAL);
+		if (t)
+			t->path = "add_partial";
 	}
 	work(c, W_slab_free_tail);
 	unlock_node(c, n);
 	cpu_irq_restore(c);
 	goto out;
 slab_empty:
+	if (t)
+		t->path = "discard";
 	if (br(c, w, S_S10, prior != NIL16)) {
 		remove_partial(c, s, n, id);
 		stat_inc(c, s, SLUB_FREE_REMOVE_PARTIAL);
@@ -964,6 +1045,10 @@ slab_empty:
 	discard_slab(c, s, id);
 out:
 	cpu_ret(c);
+	if (t) {
+		w->tr = NULL;
+		w->trace(w->trace_arg, t);
+	}
 }
 
 /* do_slab_free: the fast path when the slab is this CPU's active slab. */

@@ -194,6 +194,48 @@ typedef void (*slub_race_fn)(void *arg, struct slub_world *w, struct cpu *c, slu
 			     int attempt);
 void slub_set_race_hook(struct slub_world *w, slub_race_fn fn, void *arg);
 
+/*
+ * Trace hook (numasim trace): called once per __slab_free call, after it
+ * returned, with the state before the call and what it did.  Sites and
+ * stats are recorded only while a hook is set (one predictable branch per
+ * site otherwise).  The record is valid during the call only.  NULL
+ * removes it.
+ */
+#define SLUB_TRACE_MAX_SITES 48
+#define SLUB_TRACE_MAX_STATS 16
+#define SLUB_TRACE_MAX_CHAIN 64
+struct slub_trace_slab {
+	unsigned objects, inuse;
+	int node;
+};
+struct slub_trace_site {
+	const char *name;               /* "S5", "PRE6b", "P1", ... */
+	int outcome;
+};
+struct slub_free_trace {
+	const char *cache;
+	int cpu;                        /* machine CPU id of the freeing CPU */
+	enum slub_variant variant;
+	int has_cpu_partial, frozen, freelist_empty;
+	unsigned inuse, objects, cnt;   /* inuse before the call */
+	int node;                       /* the slab's node */
+	unsigned long nr_partial, min_partial; /* nr_partial of node, before */
+	unsigned cpu_partial_limit;     /* s->cpu_partial */
+	unsigned nr_chain;              /* slabs on the CPU's partial chain */
+	unsigned chain_shown;           /* entries filled in chain[] */
+	struct slub_trace_slab chain[SLUB_TRACE_MAX_CHAIN];
+	int cpu_partial_pages, cpu_partial_pobjects; /* head's counters, 0 if none */
+	unsigned nr_stats, nr_sites;    /* capped at the array sizes */
+	enum slub_stat stats[SLUB_TRACE_MAX_STATS];
+	struct slub_trace_site sites[SLUB_TRACE_MAX_SITES];
+	const char *path;               /* "free_frozen", "cpu_partial_free",
+					 * "unlocked" (no list work), "locked"
+					 * (list_lock, no list change),
+					 * "add_partial" or "discard" */
+};
+typedef void (*slub_trace_fn)(void *arg, const struct slub_free_trace *t);
+void slub_set_trace_hook(struct slub_world *w, slub_trace_fn fn, void *arg);
+
 /* Introspection. */
 const char *slub_cache_name(const struct slub_cache *s);
 uint64_t slub_obj_addr(const struct slub_world *w, slub_obj_t x);

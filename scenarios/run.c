@@ -218,6 +218,9 @@ int run_preflight(const struct scenario *s, struct diag *d)
 	return NS_OK;
 }
 
+static void run_and_check(const struct scenario *s, const struct run_opts *o,
+			  struct sim_run *r);
+
 static void simulate(const struct scenario *s, const struct run_opts *o,
 		     struct sim_run *r)
 {
@@ -226,6 +229,14 @@ static void simulate(const struct scenario *s, const struct run_opts *o,
 	scenario_run_at(s, r->index, &r->point, &r->rep, &r->seed);
 	r->started_ns = real_now_ns();
 	r->status = sim_setup(s, r);
+	run_and_check(s, o, r);
+	r->host_s = mono_now() - t0;
+}
+
+/* The workload on a built world, then the invariant walks. */
+static void run_and_check(const struct scenario *s, const struct run_opts *o,
+			  struct sim_run *r)
+{
 	if (r->status == NS_OK && s->workload == SCN_WL_MESSAGING) {
 		r->status = run_messaging(s, o, r);
 	} else if (r->status == NS_OK) {
@@ -240,7 +251,36 @@ static void simulate(const struct scenario *s, const struct run_opts *o,
 			diag_set(&r->d, r->check_rc, s->path, 0, 0,
 				 "simulated CPU invariants broken after the run");
 	}
-	r->host_s = mono_now() - t0;
+}
+
+int run_each(const struct scenario *s, const volatile sig_atomic_t *stop,
+	     run_world_fn fn, void *arg, struct diag *d)
+{
+	struct run_opts o = {.jobs = 1, .stop = stop};
+	long long n = scenario_nr_runs(s);
+	int rc = NS_OK;
+	struct sim_run *r = malloc(sizeof *r);
+	if (!r)
+		return diag_set(d, NS_ENOMEM, s->path, 0, 0, "out of memory");
+	for (long long i = 0; i < n && rc == NS_OK; i++) {
+		memset(r, 0, sizeof *r);
+		diag_init(&r->d);
+		r->index = i;
+		scenario_run_at(s, i, &r->point, &r->rep, &r->seed);
+		r->status = sim_setup(s, r);
+		if (r->status == NS_OK)
+			r->status = fn(arg, s->points[r->point].label, r->rep, r->w, r->sw);
+		run_and_check(s, &o, r);
+		if (r->status == WL_STOPPED) {
+			rc = RUN_STOPPED;
+		} else if (r->status || r->check_rc) {
+			rc = r->status ? r->status : r->check_rc;
+			*d = r->d;
+		}
+		sim_free(r);
+	}
+	free(r);
+	return rc;
 }
 
 /* ---- writing a run --------------------------------------------------------- */

@@ -75,4 +75,18 @@ int run_scenario(const struct scenario *s, struct store *st,
 		 struct diag *d);
 void run_outcome_free(struct run_outcome *out);
 
+/*
+ * numasim trace: simulate every run of the plan in plan order, one at a
+ * time, without a database; fn is called on each built world before its
+ * workload (to set hooks) and its non-zero status stops the plan.
+ * Returns NS_OK, RUN_STOPPED, the first setup/workload error or
+ * NS_EINTERNAL for broken invariants (message in d).
+ */
+struct pa_world;
+struct slub_world;
+typedef int (*run_world_fn)(void *arg, const char *point, long long rep,
+			    struct pa_world *pa, struct slub_world *sw);
+int run_each(const struct scenario *s, const volatile sig_atomic_t *stop,
+	     run_world_fn fn, void *arg, struct diag *d);
+
 #endif

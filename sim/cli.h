@@ -29,6 +29,7 @@ int cmd_topology(int argc, char **argv);
 int cmd_import(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
 int cmd_run(int argc, char **argv);
+int cmd_trace(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 
 /* Print "numasim CMD: error: <fmt>" and the usage line; returns 2. */

@@ -36,6 +36,7 @@ static const struct cli_command commands[] = {
 	{"import", cmd_import, "make a machine file from numactl output or sysfs"},
 	{"run", cmd_run, "run a scenario and store its results"},
 	{"report", cmd_report, "print profile, branches and tables of a results database"},
+	{"trace", cmd_trace, "print model events of a scenario as JSON lines"},
 };
 
 #define NR_COMMANDS (sizeof commands / sizeof commands[0])

@@ -1,0 +1,344 @@
+/*
+ * trace — `numasim trace SCENARIO --events LIST [--format jsonl] [--limit N]
+ * [-o FILE]`: simulate every run of a scenario (no database) with the
+ * models' trace hooks set and print one JSON object per event: each
+ * __slab_free call (slub.h: struct slub_free_trace) and, on request, each
+ * page allocation and free in the style of the kmem:mm_page_alloc and
+ * kmem:mm_page_free tracepoints.
+ *
+ * Design notes.  Records go to a memory stream and are written (stdout,
+ * or atomically to -o FILE) only when every run finished and passed its
+ * invariant walk, so an error leaves no partial output.  --limit counts
+ * the records of each run; when a run reached it, the hooks are removed
+ * so the rest of the run is simulated at full speed.  The models call the
+ * hooks only when set: normal runs pay one predictable branch.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "diag.h"
+#include "pagealloc.h"
+#include "run.h"
+#include "scenario.h"
+#include "slub.h"
+
+static const char usage_line[] =
+	"numasim trace SCENARIO --events slab_free[,page_alloc,page_free] "
+	"[--format jsonl] [--limit N] [-o FILE]";
+
+enum { EV_SLAB_FREE = 1, EV_PAGE_ALLOC = 2, EV_PAGE_FREE = 4 };
+
+struct trace_args {
+	const char *scenario, *out;
+	unsigned events;
+	long long limit;                /* per run, 0 = no limit */
+};
+
+struct tracer {
+	const struct trace_args *a;
+	FILE *f;
+	const char *point;
+	long long rep;
+	long long emitted;              /* records of the current run */
+	struct pa_world *pa;
+	struct slub_world *sw;
+};
+
+static void print_help(void)
+{
+	printf("usage: %s\n\n"
+	       "Simulates every run of a scenario (no database) and prints one JSON\n"
+	       "object per line for each traced event:\n"
+	       "  slab_free   each __slab_free call: the slab, node and per-cpu partial\n"
+	       "              state before it, the stat items it incremented and the\n"
+	       "              branch sites it evaluated, in order (docs/slub-model.md)\n"
+	       "  page_alloc  kmem:mm_page_alloc (pfn, order, gfp, migratetype, node, cpu)\n"
+	       "  page_free   kmem:mm_page_free (pfn, order, node, cpu)\n"
+	       "Every record names its run (point, repetition).\n\n"
+	       "options:\n"
+	       "  --events LIST  comma-separated event names (required)\n"
+	       "  --format jsonl output format (the only one, default)\n"
+	       "  --limit N      at most N records per run\n"
+	       "  -o FILE        write to FILE (atomically) instead of standard output\n"
+	       "  -h, --help     show this help\n\n"
+	       "exit status: 0 ok, 1 runtime failure, 2 bad input or usage\n",
+	       usage_line);
+}
+
+static int parse_events(const char *v, unsigned *ev)
+{
+	const char *p = v;
+	*ev = 0;
+	while (*p) {
+		size_t n = strcspn(p, ",");
+		if (n == 9 && !strncmp(p, "slab_free", n))
+			*ev |= EV_SLAB_FREE;
+		else if (n == 10 && !strncmp(p, "page_alloc", n))
+			*ev |= EV_PAGE_ALLOC;
+		else if (n == 9 && !strncmp(p, "page_free", n))
+			*ev |= EV_PAGE_FREE;
+		else
+			return cli_usage_error("trace", usage_line,
+					       "unknown event '%.*s' in '%s' (slab_free, "
+					       "page_alloc, page_free)", (int)n, p, v);
+		p += n;
+		if (*p == ',' && *++p == '\0')
+			break;
+	}
+	if (!*ev || p[-1] == ',')
+		return cli_usage_error("trace", usage_line, "bad --events list '%s'", v);
+	return 0;
+}
+
+static int parse_args(int argc, char **argv, struct trace_args *a)
+{
+	for (int i = 1; i < argc; i++) {
+		const char *o = argv[i];
+		if (!strcmp(o, "-h") || !strcmp(o, "--help")) {
+			print_help();
+			return 1;
+		}
+		if (!strcmp(o, "--events") || !strcmp(o, "--format") ||
+		    !strcmp(o, "--limit") || !strcmp(o, "-o")) {
+			if (i + 1 >= argc)
+				return cli_usage_error("trace", usage_line,
+						       "option '%s' needs a value", o);
+			const char *v = argv[++i];
+			if (!strcmp(o, "--events")) {
+				if (parse_events(v, &a->events))
+					return 2;
+			} else if (!strcmp(o, "--format")) {
+				if (strcmp(v, "jsonl"))
+					return cli_usage_error("trace", usage_line,
+							       "unknown format '%s' (jsonl)", v);
+			} else if (!strcmp(o, "--limit")) {
+				if (cli_parse_long("trace", "--limit", v, 1, 1000000000000LL,
+						   &a->limit))
+					return 2;
+			} else {
+				if (!*v)
+					return cli_usage_error("trace", usage_line,
+							       "-o needs a file name");
+				a->out = v;
+			}
+		} else if (o[0] == '-' && o[1] != '\0') {
+			return cli_usage_error("trace", usage_line, "unknown option '%s'", o);
+		} else if (a->scenario) {
+			return cli_usage_error("trace", usage_line,
+					       "more than one scenario ('%s', '%s')",
+					       a->scenario, o);
+		} else {
+			a->scenario = o;
+		}
+	}
+	if (!a->scenario)
+		return cli_usage_error("trace", usage_line, "no scenario file");
+	if (!a->events)
+		return cli_usage_error("trace", usage_line, "no --events given");
+	return 0;
+}
+
+/* A JSON string: quotes, backslashes and control characters escaped. */
+static void json_str(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		if (*p == '"' || *p == '\\')
+			fprintf(f, "\\%c", *p);
+		else if (*p == '\n')
+			fputs("\\n", f);
+		else if (*p == '\t')
+			fputs("\\t", f);
+		else if (*p < 0x20 || *p == 0x7f)
+			fprintf(f, "\\u%04x", *p);
+		else
+			fputc(*p, f);
+	}
+	fputc('"', f);
+}
+
+static const char *tf(int b)
+{
+	return b ? "true" : "false";
+}
+
+/* Stop tracing a run that reached --limit. */
+static void count_record(struct tracer *t)
+{
+	if (++t->emitted < t->a->limit || !t->a->limit)
+		return;
+	pa_set_trace_hook(t->pa, NULL, NULL);
+	if (t->sw)
+		slub_set_trace_hook(t->sw, NULL, NULL);
+}
+
+static void run_ident(struct tracer *t, const char *event)
+{
+	fputs("{\"event\":", t->f);
+	json_str(t->f, event);
+	fputs(",\"point\":", t->f);
+	json_str(t->f, t->point);
+	fprintf(t->f, ",\"repetition\":%lld", t->rep);
+}
+
+static void on_slab_free(void *arg, const struct slub_free_trace *e)
+{
+	struct tracer *t = arg;
+	FILE *f = t->f;
+	run_ident(t, "slab_free");
+	fputs(",\"cache\":", f);
+	json_str(f, e->cache);
+	fprintf(f, ",\"cpu\":%d,\"variant\":\"%s\",\"has_cpu_partial\":%s,\"frozen\":%s,"
+		"\"inuse\":%u,\"objects\":%u,\"freelist_empty\":%s,\"cnt\":%u,\"node\":%d,"
+		"\"nr_partial\":%lu,\"min_partial\":%lu,\"cpu_partial_limit\":%u,"
+		"\"cpu_partial\":[",
+		e->cpu, e->variant == SLUB_PRE ? "pre" : "post", tf(e->has_cpu_partial),
+		tf(e->frozen), e->inuse, e->objects, tf(e->freelist_empty), e->cnt, e->node,
+		e->nr_partial, e->min_partial, e->cpu_partial_limit);
+	for (unsigned i = 0; i < e->chain_shown; i++)
+		fprintf(f, "%s{\"objects\":%u,\"inuse\":%u,\"node\":%d}", i ? "," : "",
+			e->chain[i].objects, e->chain[i].inuse, e->chain[i].node);
+	fprintf(f, "],\"cpu_partial_pages\":%d,\"cpu_partial_pobjects\":%d,\"stats\":[",
+		e->cpu_partial_pages, e->cpu_partial_pobjects);
+	for (unsigned i = 0; i < e->nr_stats; i++) {
+		fputs(i ? "," : "", f);
+		json_str(f, slub_stat_name(e->stats[i]));
+	}
+	fputs("],\"sites\":[", f);
+	for (unsigned i = 0; i < e->nr_sites; i++) {
+		fputs(i ? ",[" : "[", f);
+		json_str(f, e->sites[i].name);
+		fprintf(f, ",%s]", tf(e->sites[i].outcome));
+	}
+	fputs("],\"path\":", f);
+	json_str(f, e->path);
+	fputs("}\n", f);
+	count_record(t);
+}
+
+/* show_gfp_flags: the composite names first, then the remaining bits. */
+static void gfp_str(FILE *f, uint32_t gfp)
+{
+	static const struct { const char *name; uint32_t bits; } names[] = {
+		{"GFP_HIGHUSER_MOVABLE", PA_GFP_HIGHUSER_MOVABLE},
+		{"GFP_USER", PA_GFP_USER},
+		{"GFP_KERNEL", PA_GFP_KERNEL},
+		{"GFP_ATOMIC", PA_GFP_GFP_ATOMIC},
+		{"__GFP_DMA", PA_GFP_DMA}, {"__GFP_HIGHMEM", PA_GFP_HIGHMEM},
+		{"__GFP_DMA32", PA_GFP_DMA32}, {"__GFP_MOVABLE", PA_GFP_MOVABLE},
+		{"__GFP_RECLAIMABLE", PA_GFP_RECLAIMABLE}, {"__GFP_HIGH", PA_GFP_HIGH},
+		{"__GFP_IO", PA_GFP_IO}, {"__GFP_FS", PA_GFP_FS},
+		{"__GFP_COLD", PA_GFP_COLD}, {"__GFP_NOWARN", PA_GFP_NOWARN},
+		{"__GFP_REPEAT", PA_GFP_REPEAT}, {"__GFP_NOFAIL", PA_GFP_NOFAIL},
+		{"__GFP_NORETRY", PA_GFP_NORETRY}, {"__GFP_MEMALLOC", PA_GFP_MEMALLOC},
+		{"__GFP_COMP", PA_GFP_COMP}, {"__GFP_ZERO", PA_GFP_ZERO},
+		{"__GFP_NOMEMALLOC", PA_GFP_NOMEMALLOC}, {"__GFP_HARDWALL", PA_GFP_HARDWALL},
+		{"__GFP_THISNODE", PA_GFP_THISNODE}, {"__GFP_ATOMIC", PA_GFP_ATOMIC},
+		{"__GFP_DIRECT_RECLAIM", PA_GFP_DIRECT_RECLAIM},
+		{"__GFP_OTHER_NODE", PA_GFP_OTHER_NODE}, {"__GFP_WRITE", PA_GFP_WRITE},
+		{"__GFP_KSWAPD_RECLAIM", PA_GFP_KSWAPD_RECLAIM},
+	};
+	uint32_t left = gfp;
+	int first = 1;
+	fputc('"', f);
+	for (size_t i = 0; i < sizeof names / sizeof names[0] && left; i++) {
+		if ((left & names[i].bits) != names[i].bits)
+			continue;
+		fprintf(f, "%s%s", first ? "" : "|", names[i].name);
+		left &= ~names[i].bits;
+		first = 0;
+	}
+	if (left)
+		fprintf(f, "%s0x%" PRIx32, first ? "" : "|", left);
+	else if (first)
+		fputs("0", f);
+	fputc('"', f);
+}
+
+/* gfpflags_to_migratetype: UNMOVABLE 0, MOVABLE 1, RECLAIMABLE 2. */
+static int migratetype(uint32_t gfp)
+{
+	return gfp & PA_GFP_MOVABLE ? 1 : gfp & PA_GFP_RECLAIMABLE ? 2 : 0;
+}
+
+static void on_page(void *arg, const struct pa_trace_event *e)
+{
+	struct tracer *t = arg;
+	if (!(t->a->events & (e->alloc ? EV_PAGE_ALLOC : EV_PAGE_FREE)))
+		return;
+	run_ident(t, e->alloc ? "mm_page_alloc" : "mm_page_free");
+	fprintf(t->f, ",\"pfn\":%" PRIu64 ",\"order\":%u", e->pfn, e->order);
+	if (e->alloc) {
+		fputs(",\"gfp\":", t->f);
+		gfp_str(t->f, e->gfp);
+		fprintf(t->f, ",\"migratetype\":%d", migratetype(e->gfp));
+	}
+	fprintf(t->f, ",\"node\":%d,\"cpu\":%d}\n", e->node, e->cpu);
+	count_record(t);
+}
+
+static int on_world(void *arg, const char *point, long long rep, struct pa_world *pa,
+		    struct slub_world *sw)
+{
+	struct tracer *t = arg;
+	t->point = point;
+	t->rep = rep;
+	t->emitted = 0;
+	t->pa = pa;
+	t->sw = sw;
+	if (t->a->events & (EV_PAGE_ALLOC | EV_PAGE_FREE))
+		pa_set_trace_hook(pa, on_page, t);
+	if (sw && (t->a->events & EV_SLAB_FREE))
+		slub_set_trace_hook(sw, on_slab_free, t);
+	return NS_OK;
+}
+
+int cmd_trace(int argc, char **argv)
+{
+	struct trace_args a = {0};
+	struct scenario *s = NULL;
+	struct tracer t = {.a = &a};
+	volatile sig_atomic_t no_stop = 0;
+	char *buf = NULL;
+	size_t len = 0;
+	struct diag d;
+	int status, rc;
+
+	diag_init(&d);
+	if ((status = parse_args(argc, argv, &a)))
+		return status == 1 ? 0 : status;
+	if ((rc = scenario_load_file(a.scenario, &s, &d)) || (rc = run_preflight(s, &d)))
+		goto fail;
+	t.f = open_memstream(&buf, &len);
+	if (!t.f) {
+		rc = diag_set(&d, NS_ENOMEM, "numasim trace", 0, 0, "out of memory");
+		goto fail;
+	}
+	rc = run_each(s, &no_stop, on_world, &t, &d);
+	if (fclose(t.f) && rc == NS_OK)
+		rc = diag_set(&d, NS_ENOMEM, "numasim trace", 0, 0, "out of memory");
+	t.f = NULL;
+	if (rc)
+		goto fail;
+	if (a.out) {
+		if ((rc = cli_write_file_atomic(a.out, buf, len))) {
+			status = ns_status_exit(rc);   /* the message is printed */
+			goto out;
+		}
+	} else if (fwrite(buf, 1, len, stdout) != len || fflush(stdout)) {
+		rc = diag_set(&d, NS_EIO, "numasim trace", 0, 0, "cannot write standard output");
+		goto fail;
+	}
+	status = 0;
+	goto out;
+fail:
+	diag_print(&d, stderr);
+	status = ns_status_exit(rc);
+out:
+	free(buf);
+	scenario_free(s);
+	return status;
+}
