@@ -388,17 +388,11 @@ enum pa_site { PA_SITES(PA_SITE_ENUM) PA_NR_SITE };
 static const char *const pa_fn_names[] = {PA_FUNCS(COST_FN_NAME)};
 static const struct cost_site_def pa_site_defs[] = {PA_SITES(PA_SITE_DEF)};
 
-#define HINT_N COST_HINT_NONE
-#define HINT_L COST_HINT_LIKELY
-#define HINT_U COST_HINT_UNLIKELY
-#define FT_T 1
-#define FT_F 0
-#define FT_H COST_FT_HINTED
 static const struct {
 	uint8_t hint;
 	int8_t ft;
 } pa_site_layout[] = {
-#define PA_SITE_LAYOUT(id, desc, hint, ft) {HINT_##hint, FT_##ft},
+#define PA_SITE_LAYOUT(id, desc, hint, ft) {COST_HINT_##hint, COST_FT_##ft},
 	PA_SITES(PA_SITE_LAYOUT)
 #undef PA_SITE_LAYOUT
 };

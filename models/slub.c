@@ -255,17 +255,11 @@ enum slub_site { SLUB_SITES(SLUB_SITE_ENUM) SLUB_NR_SITE };
 static const char *const slub_fn_names[] = {SLUB_FUNCS(COST_FN_NAME)};
 static const struct cost_site_def slub_site_defs[] = {SLUB_SITES(SLUB_SITE_DEF)};
 
-#define HINT_N COST_HINT_NONE
-#define HINT_L COST_HINT_LIKELY
-#define HINT_U COST_HINT_UNLIKELY
-#define FT_T 1
-#define FT_F 0
-#define FT_H COST_FT_HINTED
 static const struct {
 	uint8_t hint;
 	int8_t ft[2];
 } slub_site_layout[] = {
-#define SLUB_SITE_LAYOUT(id, desc, hint, gcc, clang) {HINT_##hint, {FT_##gcc, FT_##clang}},
+#define SLUB_SITE_LAYOUT(id, desc, hint, gcc, clang) {COST_HINT_##hint, {COST_FT_##gcc, COST_FT_##clang}},
 	SLUB_SITES(SLUB_SITE_LAYOUT)
 #undef SLUB_SITE_LAYOUT
 };

@@ -98,6 +98,19 @@ const char *cost_hint_name(enum cost_hint h);
  * (or "true" for an unhinted site). */
 #define COST_FT_HINTED (-1)
 
+/*
+ * Short names for the site tables of the models' X-macro lists: a site
+ * declares its hint as N (none), L (likely) or U (unlikely) and its
+ * fall-through as T (condition true), F (false) or H (the hinted outcome),
+ * pasted as COST_HINT_##h and COST_FT_##f.
+ */
+#define COST_HINT_N COST_HINT_NONE
+#define COST_HINT_L COST_HINT_LIKELY
+#define COST_HINT_U COST_HINT_UNLIKELY
+#define COST_FT_T 1
+#define COST_FT_F 0
+#define COST_FT_H COST_FT_HINTED
+
 /* Per-site layout, packed for the hot path (cpu_branch reads it). */
 struct cost_site_layout {
 	uint8_t fallthrough;   /* outcome of cond that falls through: 0/1 */
