@@ -72,6 +72,24 @@ enum pa_iter_variant {
 const char *pa_iter_name(enum pa_iter_variant v);
 int pa_iter_parse(const char *s);   /* -1 if unknown */
 
+/*
+ * The task's mempolicy (mm/mempolicy.c v4.6, set_mempolicy(2) / numactl):
+ * DEFAULT = no task policy (p->mempolicy NULL: the default policy,
+ * preferred_node_policy[numa_node_id()], allocates on the local node);
+ * LOCAL = MPOL_PREFERRED with MPOL_F_LOCAL (numactl --localalloc); BIND,
+ * PREFERRED and INTERLEAVE with pa_config.mpol_nodes (numactl --membind,
+ * --preferred, --interleave).
+ */
+enum pa_mpol {
+	PA_MPOL_DEFAULT,
+	PA_MPOL_LOCAL,
+	PA_MPOL_BIND,
+	PA_MPOL_PREFERRED,
+	PA_MPOL_INTERLEAVE,
+};
+const char *pa_mpol_name(enum pa_mpol m);  /* "default", "local", ... */
+int pa_mpol_parse(const char *s);          /* -1 if unknown */
+
 struct pa_config {
 	enum pa_iter_variant iter;
 	struct zonelist_opts zl;        /* how the zonelists are built */
@@ -83,6 +101,9 @@ struct pa_config {
 	int thp_min_free;               /* apply set_recommended_min_free_kbytes */
 	uint32_t percpu_pagelist_fraction; /* 0 = zone_batchsize() */
 	uint32_t zone_reclaim_mode;     /* vm.zone_reclaim_mode; only 0 is modelled */
+	enum pa_mpol mpol;              /* the task's mempolicy (default: none) */
+	int nr_mpol_nodes;              /* its nodes (BIND, PREFERRED: 1, */
+	int mpol_nodes[MACHINE_MAX_NODES]; /* INTERLEAVE), ascending node ids */
 	/* synthetic address space shared with other models of the same
 	 * world (NULL: the page allocator uses a private one) */
 	struct cache_as *as;

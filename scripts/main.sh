@@ -1,8 +1,12 @@
 #!/usr/bin/env bash
 # The main job: install what is missing, build an optimised numasim and
-# reproduce the first seed (682a3385's mmtests pagealloc table) on the
-# shipped 2016 2-socket machine.  The runs are appended to
-# results/seed-zonelist.db; the tables printed come from that database.
+# reproduce both seeds on shipped machines:
+#  1. 682a3385 (the inlined zonelist iterator): mmtests' pagealloc table on
+#     the 2016 2-socket machine, runs appended to results/seed-zonelist.db;
+#  2. c270cf30 (likely(was_frozen) first in __slab_free): perf bench sched
+#     messaging, 10 runs per layout, on the Skylake 2-socket machine, runs
+#     appended to results/seed-slub.db, with the Welch t-test.
+# Every table printed comes from those databases.
 set -eu
 cd "$(dirname "$0")/.."
 bash scripts/deps.sh
@@ -18,3 +22,7 @@ echo
 last=$(sqlite3 "$db" 'SELECT max(run_id) FROM runs')
 echo "== numasim report $db --run $last --top 12 (the last run: 682a3385)"
 build/numasim report "$db" --run "$last" --top 12
+echo
+db2=results/seed-slub.db
+echo "== numasim run scenarios/seed-slub.yaml --db $db2 --jobs 2"
+build/numasim run scenarios/seed-slub.yaml --db "$db2" --jobs 2
