@@ -64,3 +64,13 @@ int stats_welch_summary(const struct stats_summary *a, const struct stats_summar
 {
 	return stats_welch(a->mean, a->stdev, a->n, b->mean, b->stdev, b->n, out);
 }
+
+int stats_welch_ci(const struct stats_welch *w, double level, double *lo, double *hi)
+{
+	if (!(level > 0 && level < 1) || !(w->df > 0))
+		return NS_ERANGE;
+	double half = w->se > 0 ? gsl_cdf_tdist_Pinv((1 + level) / 2, w->df) * w->se : 0;
+	*lo = w->diff - half;
+	*hi = w->diff + half;
+	return NS_OK;
+}

@@ -34,6 +34,13 @@ struct stats_welch {
 int stats_summary(const double *x, size_t n, struct stats_summary *out);
 int stats_welch(double mean1, double sd1, size_t n1, double mean2, double sd2, size_t n2,
 		struct stats_welch *out);
+/*
+ * The two-sided confidence interval at level (0.95 for 95 %) of the
+ * difference w->diff: diff -/+ t_{df, (1 + level) / 2} * se, with GSL's
+ * Student-t quantile; [diff, diff] when se is 0.  NS_ERANGE for a level
+ * outside (0, 1).
+ */
+int stats_welch_ci(const struct stats_welch *w, double level, double *lo, double *hi);
 /* Welch's test of two samples' summaries. */
 int stats_welch_summary(const struct stats_summary *a, const struct stats_summary *b,
 			struct stats_welch *out);

@@ -238,10 +238,63 @@ static const char *const schema_v1[] = {
 	NULL,
 };
 
+/*
+ * Version 1 -> 2: the v_* views, the stable query interface of `numasim
+ * query` and `export` (docs/schema.md "Views for queries"): every child
+ * table with the identity of its run, so queries need no join.  Views
+ * only: a read-only connection to a version-1 file creates the same views
+ * as TEMP views (see temp_views()), so the step must stay views-only.
+ */
+#define V_IDENT                                                                \
+	"r.run_id, r.scenario, r.point, r.repetition, r.seed, r.machine,\n"     \
+	"       r.workload, r.variant, r.kernel_model, r.status"
+static const char *const schema_v2[] = {
+	"CREATE VIEW v_runs AS\n"
+	"SELECT " V_IDENT ",\n"
+	"       r.scenario_file, r.scenario_sha256, r.machine_file,\n"
+	"       r.machine_sha256, r.tool_version, r.host, r.command,\n"
+	"       r.invocation, r.started, r.finished, r.duration_s, r.message,\n"
+	"       p.params, p.params_json\n"
+	"FROM runs r JOIN run_params p ON p.run_id = r.run_id",
+	"CREATE VIEW v_params AS\n"
+	"SELECT " V_IDENT ", p.key, p.value\n"
+	"FROM runs r JOIN params p ON p.run_id = r.run_id",
+	"CREATE VIEW v_metrics AS\n"
+	"SELECT " V_IDENT ", m.name, m.value, m.unit\n"
+	"FROM runs r JOIN metrics m ON m.run_id = r.run_id",
+	"CREATE VIEW v_samples AS\n"
+	"SELECT " V_IDENT ", s.metric, s.idx, s.value\n"
+	"FROM runs r JOIN samples s ON s.run_id = r.run_id",
+	"CREATE VIEW v_counters AS\n"
+	"SELECT " V_IDENT ", c.scope, c.scope_id, c.node, c.cpu, c.object,\n"
+	"       c.name, c.value\n"
+	"FROM runs r JOIN counter_values c ON c.run_id = r.run_id",
+	"CREATE VIEW v_profile AS\n"
+	"SELECT " V_IDENT ", p.function, p.inlined, p.calls, p.self_cycles,\n"
+	"       p.total_cycles, p.self_pct, p.cycles_per_call\n"
+	"FROM runs r JOIN profile_report p ON p.run_id = r.run_id",
+	"CREATE VIEW v_branches AS\n"
+	"SELECT " V_IDENT ", b.site, b.function, b.fallthrough, b.executed,\n"
+	"       b.taken, b.mispredicted, b.cond_true, b.taken_pct,\n"
+	"       b.mispredict_pct\n"
+	"FROM runs r JOIN branch_stats b ON b.run_id = r.run_id",
+	NULL,
+};
+
+#define NR_QUERY_VIEWS (sizeof schema_v2 / sizeof schema_v2[0] - 1)
+
 /* migrations[v] takes a database from version v to v + 1. */
 static const char *const *const migrations[STORE_SCHEMA_VERSION] = {
 	schema_v1,
+	schema_v2,
 };
+
+/*
+ * The first version whose migrations to STORE_SCHEMA_VERSION are views
+ * only: a read-only connection opens files from this version on and
+ * creates the missing views as TEMP views.
+ */
+#define STORE_READONLY_MIN_VERSION 1
 
 /* The tables a database of the current version must have. */
 static const char *const required_tables[] = {
@@ -305,6 +358,8 @@ struct store {
 	char *path;             /* as given, for messages */
 	struct diag *d;         /* caller's, may be NULL */
 	int readonly;
+	int64_t version;        /* the file's schema version (read-only
+				   connections may see an older one) */
 	int64_t open_run;       /* run whose transaction is open; 0 none */
 	sqlite3_stmt *stmt[ST_COUNT]; /* prepared at open (read-write only) */
 	char host[256];
@@ -555,7 +610,7 @@ static int classify(struct store *s, int64_t app, int64_t version,
 		return fail(s, NS_EINPUT, "database schema version %" PRId64
 			    " is newer than this numasim supports (%d); "
 			    "upgrade numasim", version, STORE_SCHEMA_VERSION);
-	if (version < STORE_SCHEMA_VERSION && s->readonly)
+	if (version < STORE_READONLY_MIN_VERSION && s->readonly)
 		return fail(s, NS_EINPUT, "database schema version %" PRId64
 			    " is older than this numasim's (%d); open it "
 			    "read-write once to upgrade it", version,
@@ -667,6 +722,32 @@ static int setup_rdwr(struct store *s, int need_migration)
 	return r;
 }
 
+/*
+ * A read-only connection to an older file: the views its missing
+ * migrations would add, as TEMP views of this connection (the file is
+ * not touched; the steps are views only, see STORE_READONLY_MIN_VERSION).
+ */
+static int temp_views(struct store *s, int64_t version)
+{
+	int r = NS_OK;
+	for (int64_t v = version; r == NS_OK && v < STORE_SCHEMA_VERSION; v++)
+		for (const char *const *step = migrations[v];
+		     r == NS_OK && *step; step++) {
+			static const char create[] = "CREATE VIEW ";
+			if (strncmp(*step, create, sizeof create - 1) != 0)
+				return fail(s, NS_EINTERNAL, "migration to "
+					    "version %" PRId64 " is not views "
+					    "only", v + 1);
+			char *sql = sqlite3_mprintf("CREATE TEMP VIEW %s",
+						    *step + sizeof create - 1);
+			if (!sql)
+				return fail(s, NS_ENOMEM, "out of memory");
+			r = exec_sql(s, sql, "cannot create the query views");
+			sqlite3_free(sql);
+		}
+	return r;
+}
+
 int store_open(const char *path, int flags, struct store **out,
 	       struct diag *d)
 {
@@ -681,6 +762,7 @@ int store_open(const char *path, int flags, struct store **out,
 		return diag_set(d, NS_ENOMEM, path, 0, 0, "out of memory");
 	s->d = d;
 	s->readonly = (flags & STORE_RDONLY) != 0;
+	s->version = STORE_SCHEMA_VERSION;
 	s->path = strdup(path);
 	int r = s->path ? NS_OK : diag_set(d, NS_ENOMEM, path, 0, 0,
 					   "out of memory");
@@ -697,8 +779,12 @@ int store_open(const char *path, int flags, struct store **out,
 	if (r == NS_OK && s->readonly)
 		r = check_tables(s);
 	if (r == NS_OK && s->readonly)
+		r = temp_views(s, version);
+	if (r == NS_OK && s->readonly)
 		r = exec_sql(s, "PRAGMA query_only = ON",
 			     "cannot set the connection's pragmas");
+	if (r == NS_OK && s->readonly)
+		s->version = version;
 	if (r == NS_OK && !s->readonly)
 		r = setup_rdwr(s, empty || version < STORE_SCHEMA_VERSION);
 	if (r != NS_OK) {
@@ -1262,12 +1348,25 @@ int store_check(struct store *s, int flags)
 			return fail(s, NS_EINTERNAL, "store invariant: "
 				    "statement %d %s prepared", i,
 				    s->readonly ? "is" : "is not");
+	if (s->version > STORE_SCHEMA_VERSION ||
+	    s->version < (s->readonly ? STORE_READONLY_MIN_VERSION
+				      : STORE_SCHEMA_VERSION))
+		return fail(s, NS_EINTERNAL, "store invariant: open at schema "
+			    "version %" PRId64, s->version);
 	int r = expect_int(s, "PRAGMA application_id", STORE_APPLICATION_ID);
 	if (r == NS_OK)
-		r = expect_int(s, "PRAGMA user_version", STORE_SCHEMA_VERSION);
+		r = expect_int(s, "PRAGMA user_version", s->version);
 	if (r == NS_OK)
 		r = expect_int(s, "SELECT max(version) FROM schema_version",
-			       STORE_SCHEMA_VERSION);
+			       s->version);
+	if (r == NS_OK)
+		r = expect_int(s, "SELECT count(*) FROM sqlite_schema s, "
+			       "sqlite_temp_schema t WHERE s.name = t.name", 0);
+	if (r == NS_OK)
+		r = expect_int(s, "SELECT count(*) FROM (SELECT name FROM "
+			       "sqlite_schema UNION SELECT name FROM "
+			       "sqlite_temp_schema) WHERE name GLOB 'v_*'",
+			       (int64_t)NR_QUERY_VIEWS);
 	if (r == NS_OK && !s->readonly)
 		r = expect_int(s, "PRAGMA foreign_keys", 1);
 	if (r == NS_OK)

@@ -23,10 +23,15 @@
  * refused file is never modified.  Read-only mode (for query and report
  * commands) never creates or writes the database file (SQLite may create
  * its empty -wal/-shm side files for locking) and refuses a missing file
- * with NS_ENOENT.
+ * with NS_ENOENT; it accepts files of older schema versions whose later
+ * migrations only add views (from version 1 on) and creates those views
+ * as TEMP views of the connection, so the v_* query views (docs/schema.md)
+ * exist on every connection.
  *
  * Invariants (store_check): application_id == STORE_APPLICATION_ID and
- * user_version == MAX(schema_version.version) == STORE_SCHEMA_VERSION;
+ * user_version == MAX(schema_version.version) == STORE_SCHEMA_VERSION (an
+ * older version only on read-only connections); the v_* views exist, in
+ * the schema or as TEMP views, and no TEMP object shadows the schema's;
  * journal_mode is WAL and foreign keys are enforced; a run transaction is
  * open exactly when open_run != 0; outside a run no committed row has
  * status 'running' and every child row references an existing run.
@@ -58,7 +63,7 @@
 #include "diag.h"
 
 /* Bump on every schema change; see "Versioning" in docs/schema.md. */
-#define STORE_SCHEMA_VERSION 1
+#define STORE_SCHEMA_VERSION 2
 /* PRAGMA application_id of numasim databases: "NSIM" in ASCII. */
 #define STORE_APPLICATION_ID 0x4E53494D
 /* How long a writer waits for another process's write lock. */

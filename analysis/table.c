@@ -20,7 +20,7 @@ static const char *const op_names[] = {"alloc", "free", "total"};
 struct col {
 	int64_t point;
 	char *variant, *model;
-	char head[256];
+	char head[TABLE_HEAD_MAX];
 };
 
 struct row {
@@ -225,18 +225,15 @@ static int row_cmp(const void *a, const void *b)
 	return 0;
 }
 
-/*
- * Header line 2: if every variant is "k=v[,k=v...]" with the same keys,
- * the values joined by ","; otherwise the whole variant.
- */
-static void make_heads(struct tab *t)
+void table_variant_heads(const char *const *variants, int n,
+			 char (*heads)[TABLE_HEAD_MAX])
 {
 	int same = 1;
 	char keys0[256] = "";
-	for (int i = 0; i < t->nr_cols && same; i++) {
+	for (int i = 0; i < n && same; i++) {
 		char keys[256] = "";
 		size_t off = 0;
-		const char *p = t->cols[i].variant;
+		const char *p = variants[i];
 		while (*p && same) {
 			const char *eq = strchr(p, '=');
 			const char *comma = strchr(p, ',');
@@ -255,25 +252,39 @@ static void make_heads(struct tab *t)
 		else if (strcmp(keys, keys0))
 			same = 0;
 	}
-	for (int i = 0; i < t->nr_cols; i++) {
-		struct col *c = &t->cols[i];
+	for (int i = 0; i < n; i++) {
+		char *h = heads[i];
 		if (!same) {
-			snprintf(c->head, sizeof c->head, "%s", c->variant);
+			snprintf(h, TABLE_HEAD_MAX, "%s", variants[i]);
 			continue;
 		}
 		size_t off = 0;
-		const char *p = c->variant;
-		c->head[0] = '\0';
+		const char *p = variants[i];
+		h[0] = '\0';
 		while (*p) {
 			const char *eq = strchr(p, '=');
 			const char *comma = strchr(eq, ',');
 			size_t vl = comma ? (size_t)(comma - eq - 1) : strlen(eq + 1);
-			off += (size_t)snprintf(c->head + off,
-						off < sizeof c->head ? sizeof c->head - off : 0,
+			off += (size_t)snprintf(h + off, off < TABLE_HEAD_MAX ? TABLE_HEAD_MAX - off : 0,
 						"%s%.*s", off ? "," : "", (int)vl, eq + 1);
 			p = comma ? comma + 1 : eq + 1 + vl;
 		}
 	}
+}
+
+static void make_heads(struct tab *t)
+{
+	const char **v = malloc((size_t)t->nr_cols * sizeof *v + 1);
+	char (*heads)[TABLE_HEAD_MAX] = malloc((size_t)t->nr_cols * sizeof *heads + 1);
+	for (int i = 0; v && heads && i < t->nr_cols; i++)
+		v[i] = t->cols[i].variant;
+	if (v && heads)
+		table_variant_heads(v, t->nr_cols, heads);
+	for (int i = 0; i < t->nr_cols; i++)
+		snprintf(t->cols[i].head, sizeof t->cols[i].head, "%s",
+			 v && heads ? heads[i] : t->cols[i].variant);
+	free(v);
+	free(heads);
 }
 
 static void print_table(const struct tab *t, unsigned stats, FILE *f)

@@ -46,6 +46,16 @@ enum table_stat {
 #define TABLE_FIELD_WIDTH 17
 #define TABLE_COMPARE_WIDTH 6
 
+/*
+ * Second header line of variant columns: when every variant is
+ * "k=v[,k=v...]" with the same keys, heads[i] is the values joined by ","
+ * (zonelist_iter=682a3385 -> 682a3385); otherwise the whole variant.
+ * Heads are cut at TABLE_HEAD_MAX - 1 characters.
+ */
+#define TABLE_HEAD_MAX 256
+void table_variant_heads(const char *const *variants, int n,
+			 char (*heads)[TABLE_HEAD_MAX]);
+
 int table_pagealloc(sqlite3 *db, const int64_t *run_ids, int nr_runs,
 		    unsigned stats, FILE *f, struct diag *d);
 

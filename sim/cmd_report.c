@@ -1,14 +1,25 @@
 /*
- * report — `numasim report DB [--run ID] [--top N]`: what a results
- * database holds, run by run, like `perf report` plus mmtests' compare:
- * the run's identity, its simulated profile (top functions by self
- * cycles), its branch sites (top by executions), and for pagealloc runs
- * the comparison table of each invocation's runs (analysis/table.h), for
- * messaging runs the seed-format summary, t-tests, SLUB stats and
+ * report — `numasim report DB [--runs] [--run ID] [--top N]`.
+ *
+ * By default one page of text about a results database: how many runs
+ * (ok / failed), the scenarios, machines, workloads, variants (with their
+ * kernel models) and policies (the policy.* parameters) they cover; per
+ * workload the compare table of analysis/compare.h by variant (Min and
+ * Amean rows of the workload's main metrics: pagealloc's alloc/free/total
+ * series, messaging's total_time_s; Welch's t-test); the simulated
+ * profile's top functions by self cycles and the branch-site table, as
+ * means per run of each variant (top 15 unless --top says otherwise).
+ *
+ * With --runs (or --run ID): run by run, like `perf report` plus mmtests'
+ * compare: the run's identity, its simulated profile (top functions by
+ * self cycles), its branch sites (top by executions), and for pagealloc
+ * runs the comparison table of each invocation's runs (analysis/table.h),
+ * for messaging runs the seed-format summary, t-tests, SLUB stats and
  * __slab_free branch table of each invocation's runs (analysis/msgreport.h).
  *
  * The database is opened read-only (docs/schema.md): a missing file, a file
- * that is not a numasim database, or an unknown --run id exits 2 with a
+ * that is not a numasim database, a database without runs (summary) or
+ * an unknown --run id exits 2 with a
  * message and nothing on standard output.  The report is composed in
  * memory and written only when complete.
  */
@@ -18,19 +29,27 @@
 #include <string.h>
 
 #include "cli.h"
+#include "compare.h"
 #include "diag.h"
 #include "msgreport.h"
+#include "sqlout.h"
 #include "store.h"
 #include "table.h"
 
 #define REPORT_DEFAULT_TOP 20
+#define SUMMARY_DEFAULT_TOP 15
 
-static const char usage_line[] = "numasim report DB [--run ID] [--top N]";
+static const char usage_line[] = "numasim report DB [--runs] [--run ID] [--top N]";
 
 static void print_help(void)
 {
 	printf("usage: %s\n\n"
-	       "Prints, for every run of a results database (or the one given with\n"
+	       "Prints one page about a results database: runs, scenarios, machines,\n"
+	       "workloads, variants and policies; per workload the mmtests-style compare\n"
+	       "table by variant (Min, Amean, Welch's t-test; numasim compare prints\n"
+	       "all rows); the simulated profile's top functions (self cycles per run)\n"
+	       "and the branch sites (executions, mispredicts per run) by variant.\n\n"
+	       "With --runs, prints instead, for every run (or the one given with\n"
 	       "--run): its scenario, variant, seed and status; the simulated\n"
 	       "profile like perf report (function, calls, self cycles, self %%,\n"
 	       "total cycles, cycles per call), top N by self cycles; the branch\n"
@@ -39,9 +58,10 @@ static void print_help(void)
 	       "Amean per series, base column first) of each `numasim run`\n"
 	       "invocation.  The database is opened read-only.\n\n"
 	       "options:\n"
-	       "  --run ID   only this run (and its table)\n"
-	       "  --top N    rows of the profile and branch tables (default %d,\n"
-	       "             0 = all)\n"
+	       "  --runs     the per-run report\n"
+	       "  --run ID   the per-run report of this run only (and its table)\n"
+	       "  --top N    rows of the profile and branch tables (default 15 in the\n"
+	       "             summary, %d per run; 0 = all)\n"
 	       "  -h, --help show this help\n\n"
 	       "exit status: 0 ok, 1 database error, 2 bad usage, missing file,\n"
 	       "not a numasim database or unknown run\n",
@@ -257,10 +277,150 @@ out:
 	return rc;
 }
 
+/* A titled sqlout table of one query; "(none)" when it has no rows. */
+static int summary_query(struct rep *r, const char *title, const char *sql)
+{
+	char *b = NULL;
+	size_t len = 0;
+	long long n = 0;
+	FILE *g = open_memstream(&b, &len);
+	if (!g)
+		return diag_set(r->d, NS_ENOMEM, r->path, 0, 0, "out of memory");
+	sqlite3_stmt *st = NULL;
+	int rc = NS_OK;
+	if (sqlite3_prepare_v2(r->db, sql, -1, &st, NULL) != SQLITE_OK)
+		rc = db_err(r);
+	if (rc == NS_OK) {
+		sqlite3_bind_int64(st, 1, r->top > 0 ? r->top : -1);
+		rc = sqlout_statement(st, SQLOUT_TABLE, g, &n, r->path, r->d);
+	}
+	sqlite3_finalize(st);
+	fclose(g);
+	if (rc == NS_OK) {
+		fprintf(r->f, "\n%s\n", title);
+		if (n)
+			fwrite(b, 1, len, r->f);
+		else
+			fprintf(r->f, "(none)\n");
+	}
+	free(b);
+	return rc;
+}
+
+/* The main metrics of a workload for its compare table. */
+static const char *workload_metrics(const char *w)
+{
+	if (!strcmp(w, "pagealloc"))
+		return "alloc-odr*,free-odr*,total-odr*,!*.min";
+	if (!strcmp(w, "messaging"))
+		return "total_time_s";
+	return NULL;
+}
+
+static int summary_compare(struct rep *r, const char *workload)
+{
+	char where[300];
+	const char *wl[1] = {where};
+	struct compare_opts o = {.metrics = workload_metrics(workload), .where = wl,
+				 .nr_where = 1, .rows = COMPARE_ROW_MIN | COMPARE_ROW_AMEAN};
+	struct compare *c = NULL;
+	snprintf(where, sizeof where, "workload=%s", workload);
+	int rc = compare_new(&o, r->path, r->d, &c);
+	if (rc == NS_OK)
+		rc = compare_load(c, r->db, r->path);
+	if (rc == NS_OK) {
+		fprintf(r->f, "\nCompare: %s runs by variant (numasim compare %s --where "
+			"workload=%s%s%s%s for all rows)\n", workload, r->path, workload,
+			o.metrics ? " --metric '" : "", o.metrics ? o.metrics : "",
+			o.metrics ? "'" : "");
+		rc = compare_print(c, r->f);
+	}
+	compare_free(c);
+	return rc;
+}
+
+static int print_summary(struct rep *r)
+{
+	static const char overview[] =
+		"SELECT count(*) AS runs, sum(status = 'ok') AS ok, sum(status = 'failed') "
+		"AS failed, count(DISTINCT scenario) AS scenarios, count(DISTINCT invocation) "
+		"AS invocations, min(started) AS first, max(finished) AS last FROM runs "
+		"WHERE ?1 <> 0";
+	static const char machines[] =
+		"SELECT machine, substr(machine_sha256, 1, 12) AS sha256, count(*) AS runs, "
+		"group_concat(DISTINCT workload) AS workloads FROM runs WHERE ?1 <> 0 "
+		"GROUP BY machine, machine_sha256 ORDER BY min(run_id)";
+	static const char variants[] =
+		"SELECT workload, variant, group_concat(DISTINCT kernel_model) AS kernel_model, "
+		"count(*) AS runs, count(DISTINCT point) AS points FROM runs WHERE ?1 <> 0 "
+		"GROUP BY workload, variant ORDER BY min(run_id)";
+	static const char policies[] =
+		"SELECT key, group_concat(DISTINCT CAST(value AS TEXT)) AS \"values\", "
+		"count(DISTINCT run_id) AS runs FROM params WHERE ?1 <> 0 AND (key GLOB "
+		"'policy.*' OR key IN ('kernel.cpusets', 'kernel.mems_allowed')) "
+		"GROUP BY key ORDER BY key";
+	static const char profile[] =
+		"WITH top AS (SELECT function FROM v_profile WHERE status = 'ok' GROUP BY "
+		"function ORDER BY sum(self_cycles) DESC, function LIMIT ?1) "
+		"SELECT p.function, p.variant, round(avg(p.calls), 1) AS calls_per_run, "
+		"round(avg(p.self_cycles), 1) AS self_cycles_per_run, "
+		"round(avg(p.self_pct), 2) AS self_pct FROM v_profile p JOIN top USING "
+		"(function) WHERE p.status = 'ok' GROUP BY p.function, p.variant ORDER BY "
+		"(SELECT sum(self_cycles) FROM v_profile q WHERE q.function = p.function) "
+		"DESC, p.function, min(p.run_id)";
+	static const char branches[] =
+		"WITH top AS (SELECT site FROM v_branches WHERE status = 'ok' GROUP BY site "
+		"ORDER BY sum(executed) DESC, site LIMIT ?1) "
+		"SELECT b.site, b.function, b.variant, round(avg(b.executed), 1) AS "
+		"executed_per_run, round(100.0 * sum(b.taken) / nullif(sum(b.executed), 0), "
+		"2) AS taken_pct, round(avg(b.mispredicted), 1) AS mispredicted_per_run, "
+		"round(100.0 * sum(b.mispredicted) / nullif(sum(b.executed), 0), 2) AS "
+		"mispredict_pct FROM v_branches b JOIN top USING (site) WHERE b.status = "
+		"'ok' GROUP BY b.site, b.variant ORDER BY (SELECT sum(executed) FROM "
+		"v_branches q WHERE q.site = b.site) DESC, b.site, min(b.run_id)";
+	sqlite3_stmt *wl = NULL;
+	int rc, s;
+
+	int64_t nruns = 0;
+	if (sqlite3_prepare_v2(r->db, "SELECT count(*) FROM runs", -1, &wl, NULL) != SQLITE_OK)
+		return db_err(r);
+	if (sqlite3_step(wl) == SQLITE_ROW)
+		nruns = sqlite3_column_int64(wl, 0);
+	sqlite3_finalize(wl);
+	wl = NULL;
+	if (nruns == 0)
+		return diag_set(r->d, NS_EINPUT, r->path, 0, 0, "no runs in this database");
+	fprintf(r->f, "numasim report: %s\n", r->path);
+	if ((rc = summary_query(r, "Runs", overview)) ||
+	    (rc = summary_query(r, "Machines", machines)) ||
+	    (rc = summary_query(r, "Variants", variants)) ||
+	    (rc = summary_query(r, "Policies (policy.* parameters)", policies)))
+		return rc;
+	if (sqlite3_prepare_v2(r->db, "SELECT DISTINCT workload FROM runs WHERE status = "
+			       "'ok' ORDER BY workload", -1, &wl, NULL) != SQLITE_OK)
+		return db_err(r);
+	while (rc == NS_OK && (s = sqlite3_step(wl)) == SQLITE_ROW)
+		rc = summary_compare(r, col_text(wl, 0));
+	if (rc == NS_OK && s != SQLITE_DONE)
+		rc = db_err(r);
+	sqlite3_finalize(wl);
+	char title[128];
+	snprintf(title, sizeof title, "Profile: top %lld functions by self cycles, "
+		 "mean per run of each variant", r->top);
+	if (rc == NS_OK)
+		rc = summary_query(r, title, profile);
+	snprintf(title, sizeof title, "Branch sites: top %lld by executions, per run of "
+		 "each variant", r->top);
+	if (rc == NS_OK)
+		rc = summary_query(r, title, branches);
+	return rc;
+}
+
 int cmd_report(int argc, char **argv)
 {
 	const char *path = NULL;
-	long long only = 0, top = REPORT_DEFAULT_TOP;
+	long long only = 0, top = -1;
+	int runs = 0;
 	struct store *st = NULL;
 	struct diag d;
 	char *buf = NULL;
@@ -274,7 +434,9 @@ int cmd_report(int argc, char **argv)
 			print_help();
 			return 0;
 		}
-		if (!strcmp(o, "--run") || !strcmp(o, "--top")) {
+		if (!strcmp(o, "--runs")) {
+			runs = 1;
+		} else if (!strcmp(o, "--run") || !strcmp(o, "--top")) {
 			if (i + 1 >= argc)
 				return cli_usage_error("report", usage_line,
 						       "option '%s' needs a value", o);
@@ -300,7 +462,20 @@ int cmd_report(int argc, char **argv)
 		rc = diag_set(&d, NS_ENOMEM, path, 0, 0, "out of memory");
 		goto fail;
 	}
+	if (only)
+		runs = 1;
+	if (top < 0)
+		top = runs ? REPORT_DEFAULT_TOP : SUMMARY_DEFAULT_TOP;
 	struct rep r = {.db = store_sqlite(st), .path = path, .f = f, .top = top, .d = &d};
+	if (!runs) {
+		rc = print_summary(&r);
+		fclose(f);
+		if (rc)
+			goto fail;
+		fwrite(buf, 1, len, stdout);
+		status = 0;
+		goto out;
+	}
 	rc = print_runs(&r, only, &found);
 	if (rc == NS_OK && only && !found)
 		rc = diag_set(&d, NS_ENOENT, path, 0, 0, "no run %lld in this database",

@@ -49,6 +49,26 @@ static void test_welch_seed(void **state)
 	near(w.p, 0.0625829918, 1e-7);
 }
 
+/* The 95 % interval of the seed's difference contains 0 (p = 0.06 > 0.05)
+ * and is diff -/+ about 2.12 standard errors (t quantile at df 16.4). */
+static void test_welch_ci(void **state)
+{
+	(void)state;
+	struct stats_welch w;
+	double lo, hi, lo99, hi99;
+	assert_int_equal(stats_welch(189.154, 1.37, 10, 188.086, 0.99, 10, &w), NS_OK);
+	assert_int_equal(stats_welch_ci(&w, 0.95, &lo, &hi), NS_OK);
+	assert_true(lo < 0 && hi > 0);
+	assert_true(fabs((lo + hi) / 2 - w.diff) < 1e-12);
+	assert_true((hi - lo) / 2 > 2.10 * w.se && (hi - lo) / 2 < 2.13 * w.se);
+	assert_int_equal(stats_welch_ci(&w, 0.99, &lo99, &hi99), NS_OK);
+	assert_true(lo99 < lo && hi99 > hi);
+	assert_int_equal(stats_welch_ci(&w, 1.0, &lo, &hi), NS_ERANGE);
+	assert_int_equal(stats_welch(5, 0, 3, 4, 0, 3, &w), NS_OK);
+	assert_int_equal(stats_welch_ci(&w, 0.95, &lo, &hi), NS_OK);
+	assert_true(lo == 1 && hi == 1);
+}
+
 static void test_welch_samples(void **state)
 {
 	(void)state;
@@ -91,6 +111,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_summary),
 		cmocka_unit_test(test_welch_seed),
+		cmocka_unit_test(test_welch_ci),
 		cmocka_unit_test(test_welch_samples),
 		cmocka_unit_test(test_welch_degenerate),
 	};

@@ -250,7 +250,8 @@ static void test_create_and_reopen(void **state)
 	/* Reopen: the schema is kept (not re-created) and the run is there. */
 	s = open_rw(path);
 	db = store_sqlite(s);
-	assert_int_equal(q_int(db, "SELECT count(*) FROM schema_version"), 1);
+	assert_int_equal(q_int(db, "SELECT count(*) FROM schema_version"),
+			 STORE_SCHEMA_VERSION);
 	assert_int_equal(q_int(db, "SELECT count(*) FROM runs"), 1);
 	assert_int_equal(commit_small_run(s, 0, 1, 101), 2);
 	assert_int_equal(store_check(s, STORE_CHECK_DATA), NS_OK);
@@ -784,6 +785,54 @@ static void test_readonly(void **state)
 	free(after);
 }
 
+/*
+ * A version-1 file (no v_* views): read-only opens accept it untouched and
+ * add the views as TEMP views; a read-write open upgrades it in place.
+ */
+static void test_version1_file(void **state)
+{
+	(void)state;
+	const char *path = tmp_path("v1.db");
+	struct store *s = open_rw(path);
+	commit_small_run(s, 0, 0, 100);
+	store_close(s);
+	sqlite3 *db = raw_open(path);
+	assert_int_equal(raw_exec(db, "DROP VIEW v_runs; DROP VIEW v_params; "
+				      "DROP VIEW v_metrics; DROP VIEW v_samples; "
+				      "DROP VIEW v_counters; DROP VIEW v_profile; "
+				      "DROP VIEW v_branches; DELETE FROM "
+				      "schema_version WHERE version = 2; "
+				      "PRAGMA user_version = 1"), SQLITE_OK);
+	sqlite3_close(db);
+	size_t len0, len1;
+	char *before = slurp(path, &len0);
+	struct diag d;
+	diag_init(&d);
+	assert_int_equal(store_open(path, STORE_RDONLY, &s, &d), NS_OK);
+	assert_int_equal(store_check(s, STORE_CHECK_DATA), NS_OK);
+	db = store_sqlite(s);
+	assert_int_equal(q_int(db, "SELECT count(*) FROM sqlite_temp_schema "
+			       "WHERE type = 'view' AND name GLOB 'v_*'"), 7);
+	assert_int_equal(q_int(db, "SELECT count(*) FROM v_metrics"),
+			 q_int(db, "SELECT count(*) FROM metrics"));
+	assert_int_equal(q_int(db, "SELECT count(*) FROM v_runs WHERE "
+			       "status = 'ok'"), 1);
+	store_close(s);
+	char *after = slurp(path, &len1);
+	assert_int_equal(len0, len1);
+	assert_memory_equal(before, after, len0);
+	free(before);
+	free(after);
+
+	s = open_rw(path);
+	assert_int_equal(store_check(s, STORE_CHECK_DATA), NS_OK);
+	db = store_sqlite(s);
+	assert_int_equal(q_int(db, "SELECT count(*) FROM sqlite_schema WHERE "
+			       "type = 'view' AND name GLOB 'v_*'"), 7);
+	assert_int_equal(q_int(db, "PRAGMA user_version"), STORE_SCHEMA_VERSION);
+	store_close(s);
+}
+
 static void test_reader_sees_only_committed(void **state)
 {
 	(void)state;
@@ -1034,6 +1083,7 @@ int main(void)
 		cmocka_unit_test(test_non_sqlite_refused),
 		cmocka_unit_test(test_empty_file_gets_schema),
 		cmocka_unit_test(test_readonly),
+		cmocka_unit_test(test_version1_file),
 		cmocka_unit_test(test_reader_sees_only_committed),
 		cmocka_unit_test(test_crash_before_commit),
 		cmocka_unit_test(test_foreign_keys),

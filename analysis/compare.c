@@ -1,0 +1,795 @@
+/*
+ * compare — mmtests-style tables with Welch's t-test; see compare.h.
+ *
+ * Design notes.  Loading is three queries per database: the selected runs
+ * with their group value (the key resolved to a `runs` column from a fixed
+ * list or to a correlated `params` lookup bound as a parameter, so no user
+ * text is pasted into SQL), the names of the sample series, and the values
+ * (metrics rows for metrics without samples, sample rows otherwise).  Run
+ * ids are only meaningful inside one database, so the run -> group map is
+ * rebuilt per database.  Observations are kept per (metric, group) in
+ * growing arrays; the statistics are computed at print time into a
+ * memory stream, so a failure prints nothing.
+ */
+#include "compare.h"
+
+#include <assert.h>
+#include <ctype.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "stats.h"
+#include "table.h"
+
+struct obs {
+	size_t n, cap;
+	double *v;
+};
+
+struct group {
+	char *value;
+	char *model;       /* the group's kernel model, "" when mixed */
+	char head[TABLE_HEAD_MAX];
+};
+
+struct metric {
+	char *name;
+	char *unit;
+	struct obs *obs;   /* [cap_groups] */
+};
+
+struct compare {
+	struct compare_opts o;
+	const char *origin;
+	struct diag *d;
+	int nr_groups, cap_groups;
+	struct group *groups;
+	int nr_metrics, cap_metrics;
+	struct metric *metrics;
+	long long nr_runs;
+	/* per database being loaded: run_id -> group */
+	long long *run_ids;
+	int *run_group;
+	size_t nr_map;
+};
+
+static const char *const run_columns[] = {
+	"variant", "kernel_model", "machine", "workload", "scenario", "point",
+	"repetition", "seed", "host", "tool_version", "invocation",
+	"machine_sha256", "scenario_sha256", "machine_file", "scenario_file",
+};
+#define NR_RUN_COLUMNS (sizeof run_columns / sizeof run_columns[0])
+
+int compare_key_is_column(const char *key)
+{
+	for (size_t i = 0; i < NR_RUN_COLUMNS; i++)
+		if (!strcmp(key, run_columns[i]))
+			return 1;
+	return 0;
+}
+
+int compare_lower_is_better(const char *unit)
+{
+	static const char *const t[] = {"cycles", "cycles/op", "ns", "ns/op", "s",
+					"ms", "us", "sec", "seconds"};
+	for (size_t i = 0; unit && i < sizeof t / sizeof t[0]; i++)
+		if (!strcmp(unit, t[i]))
+			return 1;
+	return 0;
+}
+
+int compare_natural(const char *a, const char *b)
+{
+	while (*a && *b) {
+		if (isdigit((unsigned char)*a) && isdigit((unsigned char)*b)) {
+			while (*a == '0' && isdigit((unsigned char)a[1]))
+				a++;
+			while (*b == '0' && isdigit((unsigned char)b[1]))
+				b++;
+			size_t la = 0, lb = 0;
+			while (isdigit((unsigned char)a[la]))
+				la++;
+			while (isdigit((unsigned char)b[lb]))
+				lb++;
+			if (la != lb)
+				return la < lb ? -1 : 1;
+			int c = strncmp(a, b, la);
+			if (c)
+				return c;
+			a += la;
+			b += lb;
+			continue;
+		}
+		if (*a != *b)
+			return (unsigned char)*a < (unsigned char)*b ? -1 : 1;
+		a++;
+		b++;
+	}
+	return *a ? 1 : *b ? -1 : 0;
+}
+
+int compare_metric_selected(const char *globs, const char *name)
+{
+	if (!globs || !*globs)
+		return 1;
+	int any_include = 0, included = 0;
+	const char *p = globs;
+	while (*p) {
+		const char *e = strchr(p, ',');
+		size_t len = e ? (size_t)(e - p) : strlen(p);
+		char g[256];
+		int neg = len > 0 && *p == '!';
+		snprintf(g, sizeof g, "%.*s", (int)(len - (size_t)neg), p + neg);
+		if (g[0]) {
+			int m = sqlite3_strglob(g, name) == 0;
+			if (neg && m)
+				return 0;
+			if (!neg) {
+				any_include = 1;
+				included |= m;
+			}
+		}
+		p = e ? e + 1 : p + len;
+	}
+	return any_include ? included : 1;
+}
+
+static int oom(struct compare *c)
+{
+	return diag_set(c->d, NS_ENOMEM, c->origin, 0, 0, "out of memory");
+}
+
+static int db_err(struct compare *c, sqlite3 *db, const char *dbname)
+{
+	return diag_set(c->d, NS_EDB, dbname, 0, 0, "%s", sqlite3_errmsg(db));
+}
+
+int compare_new(const struct compare_opts *o, const char *origin, struct diag *d,
+		struct compare **out)
+{
+	struct compare *c = calloc(1, sizeof *c);
+	*out = NULL;
+	if (!c)
+		return diag_set(d, NS_ENOMEM, origin, 0, 0, "out of memory");
+	c->o = *o;
+	if (!c->o.by)
+		c->o.by = "variant";
+	if (!(c->o.alpha > 0))
+		c->o.alpha = 0.05;
+	if (!c->o.rows)
+		c->o.rows = 31;
+	c->origin = origin;
+	c->d = d;
+	if (c->o.alpha >= 1) {
+		compare_free(c);
+		return diag_set(d, NS_EINPUT, origin, 0, 0, "alpha must be in (0, 1)");
+	}
+	for (int i = 0; i < o->nr_where; i++)
+		if (!strchr(o->where[i], '=') || o->where[i][0] == '=') {
+			compare_free(c);
+			return diag_set(d, NS_EINPUT, origin, 0, 0,
+					"--where takes KEY=VALUE, not '%s'", o->where[i]);
+		}
+	*out = c;
+	return NS_OK;
+}
+
+void compare_free(struct compare *c)
+{
+	if (!c)
+		return;
+	for (int i = 0; i < c->nr_groups; i++) {
+		free(c->groups[i].value);
+		free(c->groups[i].model);
+	}
+	for (int m = 0; m < c->nr_metrics; m++) {
+		for (int g = 0; g < c->cap_groups; g++)
+			free(c->metrics[m].obs[g].v);
+		free(c->metrics[m].obs);
+		free(c->metrics[m].name);
+		free(c->metrics[m].unit);
+	}
+	free(c->groups);
+	free(c->metrics);
+	free(c->run_ids);
+	free(c->run_group);
+	free(c);
+}
+
+int compare_nr_groups(const struct compare *c)
+{
+	return c->nr_groups;
+}
+
+int compare_nr_metrics(const struct compare *c)
+{
+	return c->nr_metrics;
+}
+
+/* Grow every metric's obs array when groups are added. */
+static int grow_groups(struct compare *c)
+{
+	int cap = c->cap_groups ? 2 * c->cap_groups : 8;
+	struct group *ng = realloc(c->groups, (size_t)cap * sizeof *ng);
+	if (!ng)
+		return NS_ENOMEM;
+	c->groups = ng;
+	for (int m = 0; m < c->nr_metrics; m++) {
+		struct obs *no = realloc(c->metrics[m].obs, (size_t)cap * sizeof *no);
+		if (!no)
+			return NS_ENOMEM;
+		memset(no + c->cap_groups, 0, (size_t)(cap - c->cap_groups) * sizeof *no);
+		c->metrics[m].obs = no;
+	}
+	c->cap_groups = cap;
+	return NS_OK;
+}
+
+static int group_of(struct compare *c, const char *value, const char *model)
+{
+	for (int i = 0; i < c->nr_groups; i++)
+		if (!strcmp(c->groups[i].value, value)) {
+			if (strcmp(c->groups[i].model, model))
+				c->groups[i].model[0] = '\0';
+			return i;
+		}
+	if (c->nr_groups == c->cap_groups && grow_groups(c) != NS_OK)
+		return -1;
+	struct group *g = &c->groups[c->nr_groups];
+	memset(g, 0, sizeof *g);
+	g->value = strdup(value);
+	g->model = strdup(model);
+	if (!g->value || !g->model) {
+		free(g->value);
+		free(g->model);
+		return -1;
+	}
+	return c->nr_groups++;
+}
+
+static struct metric *metric_of(struct compare *c, const char *name)
+{
+	for (int m = 0; m < c->nr_metrics; m++)
+		if (!strcmp(c->metrics[m].name, name))
+			return &c->metrics[m];
+	if (c->nr_metrics == c->cap_metrics) {
+		int cap = c->cap_metrics ? 2 * c->cap_metrics : 32;
+		struct metric *nm = realloc(c->metrics, (size_t)cap * sizeof *nm);
+		if (!nm)
+			return NULL;
+		c->metrics = nm;
+		c->cap_metrics = cap;
+	}
+	struct metric *m = &c->metrics[c->nr_metrics];
+	memset(m, 0, sizeof *m);
+	m->name = strdup(name);
+	m->obs = calloc((size_t)(c->cap_groups ? c->cap_groups : 1), sizeof *m->obs);
+	if (!m->name || !m->obs) {
+		free(m->name);
+		free(m->obs);
+		return NULL;
+	}
+	c->nr_metrics++;
+	return m;
+}
+
+static int obs_add(struct obs *o, double v)
+{
+	if (o->n == o->cap) {
+		size_t cap = o->cap ? 2 * o->cap : 16;
+		double *nv = realloc(o->v, cap * sizeof *nv);
+		if (!nv)
+			return NS_ENOMEM;
+		o->v = nv;
+		o->cap = cap;
+	}
+	o->v[o->n++] = v;
+	return NS_OK;
+}
+
+char *compare_key_sql(const char *key, int param)
+{
+	if (compare_key_is_column(key))
+		return sqlite3_mprintf("coalesce(CAST(r.%s AS TEXT), '~')", key);
+	return sqlite3_mprintf("coalesce((SELECT CAST(p.value AS TEXT) FROM params p "
+			       "WHERE p.run_id = r.run_id AND p.key = ?%d), '~')", param);
+}
+
+int compare_key_check(sqlite3 *db, const char *dbname, const char *key, struct diag *d)
+{
+	sqlite3_stmt *st;
+	if (compare_key_is_column(key))
+		return NS_OK;
+	if (sqlite3_prepare_v2(db, "SELECT 1 FROM params WHERE key = ?1 LIMIT 1", -1, &st,
+			       NULL) != SQLITE_OK)
+		return diag_set(d, NS_EDB, dbname, 0, 0, "%s", sqlite3_errmsg(db));
+	sqlite3_bind_text(st, 1, key, -1, SQLITE_STATIC);
+	int s = sqlite3_step(st);
+	sqlite3_finalize(st);
+	if (s == SQLITE_ROW)
+		return NS_OK;
+	if (s != SQLITE_DONE)
+		return diag_set(d, NS_EDB, dbname, 0, 0, "%s", sqlite3_errmsg(db));
+	return diag_set(d, NS_EINPUT, dbname, 0, 0, "unknown key '%s': not a runs "
+			"column (variant, kernel_model, machine, workload, scenario, "
+			"point, ...) nor a parameter of any run (list them with `numasim "
+			"query %s \"SELECT DISTINCT key FROM params\"`)", key, dbname);
+}
+
+/* The SELECT of the runs: run_id, group value, kernel_model. */
+static char *runs_sql(struct compare *c)
+{
+	char *sql = NULL, *g = compare_key_sql(c->o.by, 1);
+	if (!g)
+		return NULL;
+	sql = sqlite3_mprintf("SELECT r.run_id, %s, r.kernel_model FROM runs r WHERE "
+			      "r.status = 'ok'", g);
+	sqlite3_free(g);
+	for (int i = 0; sql && i < c->o.nr_where; i++) {
+		const char *w = c->o.where[i];
+		char key[256];
+		snprintf(key, sizeof key, "%.*s", (int)(strchr(w, '=') - w), w);
+		char *e = compare_key_sql(key, 2 + 2 * i);
+		char *n = e ? sqlite3_mprintf("%s AND %s = ?%d", sql, e, 3 + 2 * i) : NULL;
+		sqlite3_free(e);
+		sqlite3_free(sql);
+		sql = n;
+	}
+	char *n = sql ? sqlite3_mprintf("%s ORDER BY r.point, r.run_id", sql) : NULL;
+	sqlite3_free(sql);
+	return n;
+}
+
+static int bind_runs(struct compare *c, sqlite3_stmt *st)
+{
+	sqlite3_bind_text(st, 1, c->o.by, -1, SQLITE_STATIC);
+	for (int i = 0; i < c->o.nr_where; i++) {
+		const char *w = c->o.where[i], *eq = strchr(w, '=');
+		sqlite3_bind_text(st, 2 + 2 * i, w, (int)(eq - w), SQLITE_TRANSIENT);
+		sqlite3_bind_text(st, 3 + 2 * i, eq + 1, -1, SQLITE_STATIC);
+	}
+	return NS_OK;
+}
+
+static int map_add(struct compare *c, long long id, int g, size_t *cap)
+{
+	if (c->nr_map == *cap) {
+		size_t nc = *cap ? 2 * *cap : 64;
+		long long *ni = realloc(c->run_ids, nc * sizeof *ni);
+		if (ni)
+			c->run_ids = ni;
+		int *ng = realloc(c->run_group, nc * sizeof *ng);
+		if (ng)
+			c->run_group = ng;
+		if (!ni || !ng)
+			return NS_ENOMEM;
+		*cap = nc;
+	}
+	c->run_ids[c->nr_map] = id;
+	c->run_group[c->nr_map++] = g;
+	return NS_OK;
+}
+
+/* Group of a run id of the database being loaded (ids ascend per point,
+ * so a linear search is fine for the few hundred runs of a database). */
+static int run_group(const struct compare *c, long long id)
+{
+	for (size_t i = 0; i < c->nr_map; i++)
+		if (c->run_ids[i] == id)
+			return c->run_group[i];
+	return -1;
+}
+
+static int load_runs(struct compare *c, sqlite3 *db, const char *dbname)
+{
+	sqlite3_stmt *st = NULL;
+	size_t cap = 0;
+	int rc = NS_OK, s;
+	char *sql = runs_sql(c);
+
+	c->nr_map = 0;
+	if (!sql)
+		return oom(c);
+	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK) {
+		rc = db_err(c, db, dbname);
+		goto out;
+	}
+	bind_runs(c, st);
+	while ((s = sqlite3_step(st)) == SQLITE_ROW) {
+		const char *v = (const char *)sqlite3_column_text(st, 1);
+		const char *m = (const char *)sqlite3_column_text(st, 2);
+		int g = group_of(c, v ? v : "~", m ? m : "");
+		if (g < 0 || map_add(c, sqlite3_column_int64(st, 0), g, &cap) != NS_OK) {
+			rc = oom(c);
+			goto out;
+		}
+		c->nr_runs++;
+	}
+	if (s != SQLITE_DONE)
+		rc = db_err(c, db, dbname);
+out:
+	sqlite3_finalize(st);
+	sqlite3_free(sql);
+	return rc;
+}
+
+/* Add rows (run_id, name, value, unit) of sql to the observations. */
+static int load_values(struct compare *c, sqlite3 *db, const char *dbname, const char *sql)
+{
+	sqlite3_stmt *st = NULL;
+	int rc = NS_OK, s;
+	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
+		return db_err(c, db, dbname);
+	while ((s = sqlite3_step(st)) == SQLITE_ROW) {
+		const char *name = (const char *)sqlite3_column_text(st, 1);
+		int g = run_group(c, sqlite3_column_int64(st, 0));
+		if (g < 0 || !name || !compare_metric_selected(c->o.metrics, name))
+			continue;
+		struct metric *m = metric_of(c, name);
+		if (!m || obs_add(&m->obs[g], sqlite3_column_double(st, 2)) != NS_OK) {
+			rc = oom(c);
+			break;
+		}
+		const char *unit = (const char *)sqlite3_column_text(st, 3);
+		if (!m->unit && unit && !(m->unit = strdup(unit))) {
+			rc = oom(c);
+			break;
+		}
+	}
+	if (rc == NS_OK && s != SQLITE_DONE)
+		rc = db_err(c, db, dbname);
+	sqlite3_finalize(st);
+	return rc;
+}
+
+int compare_load(struct compare *c, sqlite3 *db, const char *dbname)
+{
+	static const char metrics_sql[] =
+		"SELECT m.run_id, m.name, m.value, m.unit FROM metrics m "
+		"WHERE m.value IS NOT NULL AND NOT EXISTS (SELECT 1 FROM samples s "
+		"WHERE s.metric = m.name) ORDER BY m.run_id, m.name";
+	static const char samples_sql[] =
+		"SELECT s.run_id, s.metric, s.value, m.unit FROM samples s "
+		"LEFT JOIN metrics m ON m.run_id = s.run_id AND m.name = s.metric "
+		"ORDER BY s.run_id, s.metric, s.idx";
+	int rc = compare_key_check(db, dbname, c->o.by, c->d);
+	for (int i = 0; rc == NS_OK && i < c->o.nr_where; i++) {
+		char key[256];
+		const char *w = c->o.where[i];
+		snprintf(key, sizeof key, "%.*s", (int)(strchr(w, '=') - w), w);
+		rc = compare_key_check(db, dbname, key, c->d);
+	}
+	if (rc == NS_OK)
+		rc = load_runs(c, db, dbname);
+	if (rc == NS_OK)
+		rc = load_values(c, db, dbname, metrics_sql);
+	if (rc == NS_OK)
+		rc = load_values(c, db, dbname, samples_sql);
+	return rc;
+}
+
+/* Per (metric, group) statistics, NaN where undefined. */
+struct st5 {
+	size_t n;
+	double min, mean, sd, cv, max;
+};
+
+static struct st5 summarize(const struct obs *o)
+{
+	struct st5 s = {.n = o->n, .min = NAN, .mean = NAN, .sd = NAN, .cv = NAN, .max = NAN};
+	struct stats_summary sm;
+	if (o->n == 1)
+		s.min = s.mean = s.max = o->v[0];
+	if (o->n >= 2 && stats_summary(o->v, o->n, &sm) == NS_OK) {
+		s.min = sm.min;
+		s.mean = sm.mean;
+		s.max = sm.max;
+		s.sd = sm.stdev;
+		s.cv = sm.mean != 0 ? 100.0 * sm.stdev / fabs(sm.mean) : NAN;
+	}
+	return s;
+}
+
+static int metric_cmp(const void *a, const void *b)
+{
+	return compare_natural(((const struct metric *)a)->name,
+			       ((const struct metric *)b)->name);
+}
+
+static int find_baseline(struct compare *c, int *base)
+{
+	*base = 0;
+	if (!c->o.baseline)
+		return NS_OK;
+	for (int g = 0; g < c->nr_groups; g++)
+		if (!strcmp(c->groups[g].value, c->o.baseline) ||
+		    !strcmp(c->groups[g].head, c->o.baseline)) {
+			*base = g;
+			return NS_OK;
+		}
+	char list[512] = "";
+	size_t off = 0;
+	for (int g = 0; g < c->nr_groups && off < sizeof list; g++)
+		off += (size_t)snprintf(list + off, sizeof list - off, "%s'%s'", g ? ", " : "",
+					c->groups[g].value);
+	return diag_set(c->d, NS_EINPUT, c->origin, 0, 0, "unknown baseline '%s' for "
+			"--by %s (groups: %s)", c->o.baseline, c->o.by, list);
+}
+
+static void make_heads(struct compare *c)
+{
+	int is_variant = !strcmp(c->o.by, "variant");
+	const char **v = malloc((size_t)c->nr_groups * sizeof *v + 1);
+	char (*h)[TABLE_HEAD_MAX] = malloc((size_t)c->nr_groups * sizeof *h + 1);
+	for (int g = 0; v && g < c->nr_groups; g++)
+		v[g] = c->groups[g].value;
+	if (is_variant && v && h)
+		table_variant_heads(v, c->nr_groups, h);
+	for (int g = 0; g < c->nr_groups; g++)
+		snprintf(c->groups[g].head, TABLE_HEAD_MAX, "%s",
+			 is_variant && v && h ? h[g] : c->groups[g].value);
+	free(v);
+	free(h);
+}
+
+/* Decimals for a metric: 2 from 100 up, more for small values (~5 digits). */
+static int metric_decimals(const struct st5 *s, int ng)
+{
+	double vmax = 0;
+	for (int g = 0; g < ng; g++)
+		if (isfinite(s[g].max))
+			vmax = fmax(vmax, fmax(fabs(s[g].max), fabs(s[g].min)));
+	int dec = vmax > 0 ? 3 - (int)floor(log10(vmax)) : 2;
+	return dec < 2 ? 2 : dec > 9 ? 9 : dec;
+}
+
+static double pct(double base, double x, int lower_better)
+{
+	if (!isfinite(base) || !isfinite(x) || base == 0)
+		return NAN;
+	return (lower_better ? base - x : x - base) * 100.0 / fabs(base);
+}
+
+struct layout {
+	int opw, colw, fieldw;
+};
+
+static void print_heads(const struct compare *c, const struct layout *l, FILE *f)
+{
+	int is_variant = !strcmp(c->o.by, "variant");
+	fprintf(f, "%*s", TABLE_STAT_WIDTH + 1 + l->opw, "");
+	for (int g = 0; g < c->nr_groups; g++)
+		fprintf(f, "%*s", l->colw, is_variant ? c->groups[g].model : c->o.by);
+	fprintf(f, "\n%*s", TABLE_STAT_WIDTH + 1 + l->opw, "");
+	for (int g = 0; g < c->nr_groups; g++)
+		fprintf(f, "%*s", l->colw, c->groups[g].head);
+	fputc('\n', f);
+}
+
+static void print_cell(FILE *f, const struct layout *l, double v, double p, int dec)
+{
+	if (!isfinite(v)) {
+		fprintf(f, "%*s (%*s)", l->fieldw, "-", TABLE_COMPARE_WIDTH + 1, "n/a");
+		return;
+	}
+	fprintf(f, "%*.*f", l->fieldw, dec, v);
+	if (isfinite(p))
+		fprintf(f, " (%*.2f%%)", TABLE_COMPARE_WIDTH, p);
+	else
+		fprintf(f, " (%*s)", TABLE_COMPARE_WIDTH + 1, "n/a");
+}
+
+static void print_rows(const struct compare *c, const struct layout *l, struct st5 *const *s,
+		       const int *dec, int base, FILE *f)
+{
+	static const char *const names[] = {"Min", "Amean", "Stddev", "CoeffVar", "Max"};
+	for (int row = 0; row < 5; row++)
+		for (int m = 0; m < c->nr_metrics && (c->o.rows & (1u << row)); m++) {
+			const struct metric *me = &c->metrics[m];
+			int lb = compare_lower_is_better(me->unit);
+			fprintf(f, "%-*s %-*s", TABLE_STAT_WIDTH, names[row], l->opw, me->name);
+			for (int g = 0; g < c->nr_groups; g++) {
+				const struct st5 *x = &s[m][g], *b = &s[m][base];
+				double v = row == 0 ? x->min : row == 1 ? x->mean : row == 2 ? x->sd
+					 : row == 3 ? x->cv : x->max;
+				double bv = row == 0 ? b->min : row == 1 ? b->mean : row == 2 ? b->sd
+					  : row == 3 ? b->cv : b->max;
+				print_cell(f, l, v, pct(bv, v, lb), row == 3 ? 2 : dec[m]);
+			}
+			fputc('\n', f);
+		}
+}
+
+/* One t-test field: "p=0.0123* [-1.20, +3.40]" or "n/a". */
+static void welch_field(const struct compare *c, const struct metric *m, int g, int base,
+			int dec, char *buf, size_t len)
+{
+	const struct obs *a = &m->obs[g], *b = &m->obs[base];
+	struct stats_summary sa, sb;
+	struct stats_welch w;
+	double lo, hi;
+	if (stats_summary(a->v, a->n, &sa) || stats_summary(b->v, b->n, &sb) ||
+	    stats_welch_summary(&sa, &sb, &w) || stats_welch_ci(&w, 1 - c->o.alpha, &lo, &hi)) {
+		snprintf(buf, len, "n/a (n < 2)");
+		return;
+	}
+	snprintf(buf, len, "p%s%.4f%c [%+.*f, %+.*f]", w.p < 1e-4 ? "<" : "=",
+		 w.p < 1e-4 ? 1e-4 : w.p, w.p < c->o.alpha ? '*' : ' ', dec, lo, dec, hi);
+}
+
+static void print_welch(const struct compare *c, const struct layout *l, const int *dec,
+			int base, FILE *f)
+{
+	char buf[128];
+	int w = 0;
+	for (int m = 0; m < c->nr_metrics; m++)
+		for (int g = 0; g < c->nr_groups; g++)
+			if (g != base) {
+				welch_field(c, &c->metrics[m], g, base, dec[m], buf, sizeof buf);
+				w = (int)strlen(buf) > w ? (int)strlen(buf) : w;
+			}
+	for (int g = 0; g < c->nr_groups; g++)
+		w = (int)strlen(c->groups[g].head) > w ? (int)strlen(c->groups[g].head) : w;
+	fprintf(f, "\nWelch t-test against %s (two-sided; * p < %g; [%g%% confidence "
+		"interval of mean - baseline mean])\n%*s", c->groups[base].head, c->o.alpha,
+		100 * (1 - c->o.alpha), TABLE_STAT_WIDTH + 1 + l->opw, "");
+	for (int g = 0; g < c->nr_groups; g++)
+		if (g != base)
+			fprintf(f, "  %*s", w, c->groups[g].head);
+	fputc('\n', f);
+	for (int m = 0; m < c->nr_metrics; m++) {
+		fprintf(f, "%-*s %-*s", TABLE_STAT_WIDTH, "Welch", l->opw, c->metrics[m].name);
+		for (int g = 0; g < c->nr_groups; g++)
+			if (g != base) {
+				welch_field(c, &c->metrics[m], g, base, dec[m], buf, sizeof buf);
+				fprintf(f, "  %*s", w, buf);
+			}
+		fputc('\n', f);
+	}
+}
+
+/* The seed's layout: max./min./avg./stdev./n per group, Welch lines. */
+static void print_seed(const struct compare *c, struct st5 *const *s, const int *dec,
+		       int base, FILE *f)
+{
+	static const char *const names[] = {"max.", "min.", "avg.", "stdev."};
+	int w = 14;
+	for (int g = 0; g < c->nr_groups; g++)
+		w = (int)strlen(c->groups[g].value) > w ? (int)strlen(c->groups[g].value) : w;
+	for (int m = 0; m < c->nr_metrics; m++) {
+		const struct metric *me = &c->metrics[m];
+		int d = dec[m] + 2;
+		fprintf(f, "%s# %s [%s] (seed format)\n%-8s", m ? "\n" : "", me->name,
+			me->unit ? me->unit : "?", "");
+		for (int g = 0; g < c->nr_groups; g++)
+			fprintf(f, " %*s", w, c->groups[g].value);
+		fputc('\n', f);
+		for (int row = 0; row < 4; row++) {
+			fprintf(f, "%-8s", names[row]);
+			for (int g = 0; g < c->nr_groups; g++) {
+				const struct st5 *x = &s[m][g];
+				double v = row == 0 ? x->max : row == 1 ? x->min : row == 2 ? x->mean
+											 : x->sd;
+				if (isfinite(v))
+					fprintf(f, " %*.*f", w, d, v);
+				else
+					fprintf(f, " %*s", w, "-");
+			}
+			fputc('\n', f);
+		}
+		fprintf(f, "%-8s", "n");
+		for (int g = 0; g < c->nr_groups; g++)
+			fprintf(f, " %*zu", w, s[m][g].n);
+		fputc('\n', f);
+		for (int g = 0; g < c->nr_groups; g++) {
+			struct stats_summary sa, sb;
+			struct stats_welch wt;
+			const struct obs *a = &me->obs[base], *b = &me->obs[g];
+			if (g == base)
+				continue;
+			fprintf(f, "%s - %s: ", c->groups[base].value, c->groups[g].value);
+			if (stats_summary(a->v, a->n, &sa) || stats_summary(b->v, b->n, &sb) ||
+			    stats_welch_summary(&sa, &sb, &wt)) {
+				fprintf(f, "Welch t-test needs at least 2 values per group\n");
+				continue;
+			}
+			fprintf(f, "diff %+.6g, Welch t = %.3f, df = %.1f, p = %.4f (two-sided): "
+				"%ssignificant at %g%%\n", wt.diff, wt.t, wt.df, wt.p,
+				wt.p < c->o.alpha ? "" : "not ", 100 * c->o.alpha);
+		}
+	}
+}
+
+static struct layout make_layout(const struct compare *c)
+{
+	struct layout l = {.opw = 0, .colw = TABLE_FIELD_WIDTH + TABLE_COMPARE_WIDTH + 4};
+	int is_variant = !strcmp(c->o.by, "variant");
+	for (int m = 0; m < c->nr_metrics; m++) {
+		int n = (int)strlen(c->metrics[m].name);
+		l.opw = n > l.opw ? n : l.opw;
+	}
+	for (int g = 0; g < c->nr_groups; g++) {
+		int n1 = (int)strlen(is_variant ? c->groups[g].model : c->o.by) + 1;
+		int n2 = (int)strlen(c->groups[g].head) + 1;
+		l.colw = n1 > l.colw ? n1 : l.colw;
+		l.colw = n2 > l.colw ? n2 : l.colw;
+	}
+	l.fieldw = l.colw - TABLE_COMPARE_WIDTH - 4;
+	return l;
+}
+
+int compare_print(struct compare *c, FILE *f)
+{
+	struct st5 **s = NULL;
+	int *dec = NULL, base = 0, rc = NS_OK;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *g = NULL;
+
+	if (c->nr_runs == 0)
+		return diag_set(c->d, NS_EINPUT, c->origin, 0, 0, "no runs with status 'ok'%s "
+				"to compare", c->o.nr_where ? " match the --where filters" : "");
+	if (c->nr_metrics == 0)
+		return diag_set(c->d, NS_EINPUT, c->origin, 0, 0, "no metric %s%s",
+				c->o.metrics ? "matches " : "in the runs",
+				c->o.metrics ? c->o.metrics : "");
+	assert(compare_check(c) == NS_OK);
+	qsort(c->metrics, (size_t)c->nr_metrics, sizeof *c->metrics, metric_cmp);
+	make_heads(c);
+	if ((rc = find_baseline(c, &base)))
+		return rc;
+	s = calloc((size_t)c->nr_metrics, sizeof *s);
+	dec = calloc((size_t)c->nr_metrics, sizeof *dec);
+	if (!s || !dec || !(g = open_memstream(&buf, &len))) {
+		rc = oom(c);
+		goto out;
+	}
+	for (int m = 0; m < c->nr_metrics; m++) {
+		if (!(s[m] = calloc((size_t)c->nr_groups, sizeof **s))) {
+			rc = oom(c);
+			goto out;
+		}
+		for (int k = 0; k < c->nr_groups; k++)
+			s[m][k] = summarize(&c->metrics[m].obs[k]);
+		dec[m] = metric_decimals(s[m], c->nr_groups);
+	}
+	struct layout l = make_layout(c);
+	if (c->o.seed_style) {
+		print_seed(c, s, dec, base, g);
+	} else {
+		print_heads(c, &l, g);
+		print_rows(c, &l, s, dec, base, g);
+		if (c->nr_groups > 1)
+			print_welch(c, &l, dec, base, g);
+	}
+	fclose(g);
+	g = NULL;
+	fwrite(buf, 1, len, f);
+out:
+	if (g)
+		fclose(g);
+	free(buf);
+	for (int m = 0; s && m < c->nr_metrics; m++)
+		free(s[m]);
+	free(s);
+	free(dec);
+	return rc;
+}
+
+int compare_check(const struct compare *c)
+{
+	if (c->nr_groups > c->cap_groups || c->nr_metrics > c->cap_metrics)
+		return NS_EINTERNAL;
+	for (int g = 0; g < c->nr_groups; g++)
+		for (int k = g + 1; k < c->nr_groups; k++)
+			if (!strcmp(c->groups[g].value, c->groups[k].value))
+				return NS_EINTERNAL;
+	for (int m = 0; m < c->nr_metrics; m++)
+		for (int g = 0; g < c->cap_groups; g++) {
+			const struct obs *o = &c->metrics[m].obs[g];
+			if (o->n > o->cap || (g >= c->nr_groups && o->n))
+				return NS_EINTERNAL;
+		}
+	return NS_OK;
+}

@@ -1,0 +1,115 @@
+/*
+ * compare — mmtests-style comparison of groups of runs from one or more
+ * results databases (docs/schema.md), with Welch's t-test: the engine of
+ * `numasim compare` and of the tables in `numasim report`.
+ *
+ * Groups.  Every run with status 'ok' (passing the --where filters)
+ * belongs to the group named by its value of the grouping key: a column
+ * of `runs` (variant, kernel_model, machine, workload, scenario, point,
+ * repetition, seed, host, tool_version, invocation, machine_sha256,
+ * scenario_sha256) or a `params` key (policy.mempolicy,
+ * workload.inner_iterations, kernel.zonelist_iter, ...; a run without the
+ * key is in group "~").  Groups are ordered by first appearance (database
+ * order, then sweep point, then run id), the first is the baseline unless
+ * one is named.  Runs of several databases with the same value pool.
+ *
+ * Observations.  For a metric name that has rows in `samples` (a series
+ * such as pagealloc's alloc-odr0-1, 13 kept samples per run), the group's
+ * observations are all its samples of that series over its runs (mmtests
+ * pools iterations the same way); for any other metric, one observation
+ * per run: the `metrics` value (NULLs skipped).  A series' unit is its
+ * metric's unit.
+ *
+ * Table (mmtests Compare.pm layout, analysis/table.h widths): two header
+ * lines (for --by variant the kernel model and the short variant as in
+ * the seed's table; otherwise the key and the value), then rows Min,
+ * Amean, Stddev (n - 1), CoeffVar (Stddev / Amean in percent) and Max per
+ * metric, each value followed by the change against the baseline column
+ * in percent with mmtests' sign convention: for time-like units (cycles,
+ * cycles/op, ns, ns/op, s, ms, us) (base - x) / base, so positive means
+ * better (fewer cycles); for every other unit (x - base) / base.  Metrics
+ * are sorted by name with digit runs compared as numbers (alloc-odr0-2
+ * before alloc-odr0-16).  Then a Welch t-test block: per metric and
+ * non-baseline column the two-sided p-value of mean(column) =
+ * mean(baseline) ("p<0.0001" below that), marked '*' below alpha, and the (1 - alpha) confidence
+ * interval of mean(column) - mean(baseline) (analysis/stats.h, GSL).
+ *
+ * Seed style (seed_style = 1): the layout of the second seed's commit
+ * message and of analysis/msgreport.h, per metric "# NAME [UNIT] over
+ * N observations (seed format)", the rows max., min., avg., stdev. and n
+ * with one column per group, then per non-baseline group the line
+ * "BASE - GROUP: diff D, Welch t = T, df = DF, p = P (two-sided):
+ * [not ]significant at A" (D = mean(baseline) - mean(group), as the
+ * seed subtracts the patched kernel's average from the old one's).
+ *
+ * Error policy: NS_EINPUT with "numasim compare: error: ..." style
+ * messages (origin given by the caller) for an unknown key, a metric glob
+ * matching nothing, no runs, an unknown baseline; NS_EDB for SQLite
+ * errors (origin: the database path); NS_ENOMEM.  compare_print writes
+ * only complete output.
+ */
+#ifndef NUMASIM_COMPARE_H
+#define NUMASIM_COMPARE_H
+
+#include <stdio.h>
+
+#include <sqlite3.h>
+
+#include "diag.h"
+
+struct compare_opts {
+	const char *by;         /* grouping key; NULL: "variant" */
+	const char *baseline;   /* group value (or its short head); NULL: first */
+	const char *metrics;    /* comma-separated globs, "!glob" excludes; NULL: all */
+	const char *const *where; /* KEY=VALUE filters, all must hold */
+	int nr_where;
+	double alpha;           /* significance level; 0: 0.05 */
+	unsigned rows;          /* COMPARE_ROW_* mask; 0: all five */
+	int seed_style;         /* 1: the seed's max./min./avg./stdev. layout */
+};
+
+enum {
+	COMPARE_ROW_MIN = 1,
+	COMPARE_ROW_AMEAN = 2,
+	COMPARE_ROW_STDDEV = 4,
+	COMPARE_ROW_COEFFVAR = 8,
+	COMPARE_ROW_MAX = 16,
+};
+
+struct compare;
+
+int compare_new(const struct compare_opts *o, const char *origin, struct diag *d,
+		struct compare **out);
+void compare_free(struct compare *c);
+/* Add the runs of one database (dbname for messages). */
+int compare_load(struct compare *c, sqlite3 *db, const char *dbname);
+/* Check, sort and print the table and the t-test block. */
+int compare_print(struct compare *c, FILE *f);
+/* Groups and metrics loaded so far (after compare_load). */
+int compare_nr_groups(const struct compare *c);
+int compare_nr_metrics(const struct compare *c);
+
+/* 1 when the unit is time-like (lower is better). */
+int compare_lower_is_better(const char *unit);
+/* strcmp with digit runs compared as numbers. */
+int compare_natural(const char *a, const char *b);
+/* Whether name passes a comma-separated glob list ("!" excludes). */
+int compare_metric_selected(const char *globs, const char *name);
+/* The runs column a key names (1) or a params key (0); for SQL. */
+int compare_key_is_column(const char *key);
+
+/*
+ * SQL for a run's value of key as text ('~' when missing), over `runs r`:
+ * the column, or a params lookup whose key is bound to parameter ?param.
+ * sqlite3_mprintf'ed (sqlite3_free it); NULL when out of memory.
+ */
+char *compare_key_sql(const char *key, int param);
+
+/* NS_OK when key is a runs column or a params key of some run of db;
+ * NS_EINPUT with "DB: error: unknown key ..." otherwise. */
+int compare_key_check(sqlite3 *db, const char *dbname, const char *key, struct diag *d);
+
+/* Checks internal consistency (tests and debug builds). */
+int compare_check(const struct compare *c);
+
+#endif

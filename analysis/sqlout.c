@@ -1,0 +1,362 @@
+/*
+ * sqlout — result sets as table, CSV or JSON; see sqlout.h.
+ *
+ * Design notes.  CSV and JSON stream: each row is written as it is
+ * stepped.  The table format needs every column's width first, so it
+ * keeps the rows' cell texts in one growing array (cells[row * ncol +
+ * col], NULL for SQL NULL) and prints at the end.  Numbers keep SQLite's
+ * own text form in the table (what the sqlite3 shell prints) and 17
+ * significant digits in CSV and JSON, where round trips matter more than
+ * looks.
+ */
+#include "sqlout.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+int sqlout_parse_format(const char *name, enum sqlout_format *out)
+{
+	static const char *const names[] = {"table", "csv", "json"};
+	for (int i = 0; i < 3; i++)
+		if (!strcmp(name, names[i])) {
+			*out = (enum sqlout_format)i;
+			return NS_OK;
+		}
+	return NS_EUSAGE;
+}
+
+void sqlout_csv_field(FILE *f, const char *s, size_t len)
+{
+	int quote = 0;
+	for (size_t i = 0; i < len && !quote; i++)
+		quote = s[i] == ',' || s[i] == '"' || s[i] == '\r' || s[i] == '\n';
+	if (!quote) {
+		fwrite(s, 1, len, f);
+		return;
+	}
+	fputc('"', f);
+	for (size_t i = 0; i < len; i++) {
+		if (s[i] == '"')
+			fputc('"', f);
+		fputc(s[i], f);
+	}
+	fputc('"', f);
+}
+
+void sqlout_json_string(FILE *f, const char *s, size_t len)
+{
+	fputc('"', f);
+	for (size_t i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)s[i];
+		switch (c) {
+		case '"': fputs("\\\"", f); break;
+		case '\\': fputs("\\\\", f); break;
+		case '\n': fputs("\\n", f); break;
+		case '\r': fputs("\\r", f); break;
+		case '\t': fputs("\\t", f); break;
+		default:
+			if (c < 0x20)
+				fprintf(f, "\\u%04x", c);
+			else
+				fputc(c, f);
+		}
+	}
+	fputc('"', f);
+}
+
+/* A BLOB as lowercase hex (malloc'ed). */
+static char *blob_hex(sqlite3_stmt *st, int i)
+{
+	const unsigned char *b = sqlite3_column_blob(st, i);
+	int n = sqlite3_column_bytes(st, i);
+	char *s = malloc((size_t)n * 2 + 1);
+	if (!s)
+		return NULL;
+	for (int k = 0; k < n; k++)
+		snprintf(s + 2 * k, 3, "%02x", b[k]);
+	s[2 * n] = '\0';
+	return s;
+}
+
+/* A value as text for CSV: NULL -> "", REAL with 17 digits. */
+static int csv_value(FILE *f, sqlite3_stmt *st, int i)
+{
+	char num[40];
+	switch (sqlite3_column_type(st, i)) {
+	case SQLITE_NULL:
+		return NS_OK;
+	case SQLITE_FLOAT:
+		snprintf(num, sizeof num, "%.17g", sqlite3_column_double(st, i));
+		fputs(num, f);
+		return NS_OK;
+	case SQLITE_BLOB: {
+		char *h = blob_hex(st, i);
+		if (!h)
+			return NS_ENOMEM;
+		fputs(h, f);
+		free(h);
+		return NS_OK;
+	}
+	default: {
+		const char *t = (const char *)sqlite3_column_text(st, i);
+		sqlout_csv_field(f, t ? t : "", (size_t)sqlite3_column_bytes(st, i));
+		return NS_OK;
+	}
+	}
+}
+
+static int json_value(FILE *f, sqlite3_stmt *st, int i)
+{
+	switch (sqlite3_column_type(st, i)) {
+	case SQLITE_NULL:
+		fputs("null", f);
+		return NS_OK;
+	case SQLITE_INTEGER:
+		fprintf(f, "%lld", (long long)sqlite3_column_int64(st, i));
+		return NS_OK;
+	case SQLITE_FLOAT: {
+		double v = sqlite3_column_double(st, i);
+		if (isfinite(v))
+			fprintf(f, "%.17g", v);
+		else
+			fputs("null", f);
+		return NS_OK;
+	}
+	case SQLITE_BLOB: {
+		char *h = blob_hex(st, i);
+		if (!h)
+			return NS_ENOMEM;
+		sqlout_json_string(f, h, strlen(h));
+		free(h);
+		return NS_OK;
+	}
+	default: {
+		const char *t = (const char *)sqlite3_column_text(st, i);
+		sqlout_json_string(f, t ? t : "", (size_t)sqlite3_column_bytes(st, i));
+		return NS_OK;
+	}
+	}
+}
+
+struct cells {
+	int ncol;
+	size_t n, cap;     /* cells used / allocated */
+	char **v;          /* row-major; NULL = SQL NULL */
+	unsigned char *num; /* per column: 1 if every non-NULL value is a number */
+};
+
+static int cells_add(struct cells *c, const char *s)
+{
+	if (c->n == c->cap) {
+		size_t cap = c->cap ? 2 * c->cap : 256;
+		char **nv = realloc(c->v, cap * sizeof *nv);
+		if (!nv)
+			return NS_ENOMEM;
+		c->v = nv;
+		c->cap = cap;
+	}
+	c->v[c->n] = NULL;
+	if (s && !(c->v[c->n] = strdup(s)))
+		return NS_ENOMEM;
+	c->n++;
+	return NS_OK;
+}
+
+static int table_row(struct cells *c, sqlite3_stmt *st)
+{
+	for (int i = 0; i < c->ncol; i++) {
+		int t = sqlite3_column_type(st, i);
+		char *h = NULL;
+		const char *s = NULL;
+		if (t == SQLITE_BLOB) {
+			if (!(h = blob_hex(st, i)))
+				return NS_ENOMEM;
+			s = h;
+		} else if (t != SQLITE_NULL) {
+			s = (const char *)sqlite3_column_text(st, i);
+			if (!s)
+				return NS_ENOMEM;
+		}
+		if (t == SQLITE_TEXT || t == SQLITE_BLOB)
+			c->num[i] = 0;
+		int r = cells_add(c, s);
+		free(h);
+		if (r != NS_OK)
+			return r;
+	}
+	return NS_OK;
+}
+
+/* Print a cell in w characters, cutting long text with "..."; the last
+ * column is not padded on the right (no trailing blanks). */
+static void put_cell(FILE *f, const char *s, int w, int right, int last)
+{
+	int len = (int)strlen(s);
+	if (len > w) {
+		fprintf(f, "%.*s...", w - 3, s);
+		return;
+	}
+	if (last && !right)
+		fputs(s, f);
+	else
+		fprintf(f, right ? "%*s" : "%-*s", w, s);
+}
+
+static void table_print(FILE *f, sqlite3_stmt *st, const struct cells *c)
+{
+	int *w = calloc((size_t)c->ncol, sizeof *w);
+	size_t rows = c->ncol ? c->n / (size_t)c->ncol : 0;
+	if (!w)
+		return;
+	for (int i = 0; i < c->ncol; i++) {
+		w[i] = (int)strlen(sqlite3_column_name(st, i));
+		for (size_t r = 0; r < rows; r++) {
+			const char *s = c->v[r * (size_t)c->ncol + (size_t)i];
+			int l = s ? (int)strlen(s) : 0;
+			w[i] = l > w[i] ? l : w[i];
+		}
+		w[i] = w[i] > SQLOUT_TABLE_MAXW ? SQLOUT_TABLE_MAXW : w[i];
+	}
+	for (int i = 0; i < c->ncol; i++) {
+		fputs(i ? "  " : "", f);
+		put_cell(f, sqlite3_column_name(st, i), w[i], c->num[i] && rows,
+			 i == c->ncol - 1);
+	}
+	fputc('\n', f);
+	for (int i = 0; i < c->ncol; i++) {
+		fputs(i ? "  " : "", f);
+		for (int k = 0; k < w[i]; k++)
+			fputc('-', f);
+	}
+	fputc('\n', f);
+	for (size_t r = 0; r < rows; r++) {
+		for (int i = 0; i < c->ncol; i++) {
+			const char *s = c->v[r * (size_t)c->ncol + (size_t)i];
+			fputs(i ? "  " : "", f);
+			put_cell(f, s ? s : "", w[i], c->num[i], i == c->ncol - 1);
+		}
+		fputc('\n', f);
+	}
+	fprintf(f, "(%zu row%s)\n", rows, rows == 1 ? "" : "s");
+	free(w);
+}
+
+static void csv_header(FILE *f, sqlite3_stmt *st, int ncol)
+{
+	for (int i = 0; i < ncol; i++) {
+		const char *n = sqlite3_column_name(st, i);
+		fputs(i ? "," : "", f);
+		sqlout_csv_field(f, n, strlen(n));
+	}
+	fputs("\r\n", f);
+}
+
+static int stream_row(FILE *f, sqlite3_stmt *st, int ncol, enum sqlout_format fmt,
+		      long long row)
+{
+	int r = NS_OK;
+	if (fmt == SQLOUT_CSV) {
+		for (int i = 0; i < ncol && r == NS_OK; i++) {
+			fputs(i ? "," : "", f);
+			r = csv_value(f, st, i);
+		}
+		fputs("\r\n", f);
+		return r;
+	}
+	fputs(row ? ",\n  {" : "\n  {", f);
+	for (int i = 0; i < ncol && r == NS_OK; i++) {
+		const char *n = sqlite3_column_name(st, i);
+		fputs(i ? ", " : "", f);
+		sqlout_json_string(f, n, strlen(n));
+		fputs(": ", f);
+		r = json_value(f, st, i);
+	}
+	fputc('}', f);
+	return r;
+}
+
+int sqlout_statement(sqlite3_stmt *st, enum sqlout_format fmt, FILE *f,
+		     long long *nrows, const char *origin, struct diag *d)
+{
+	int ncol = sqlite3_column_count(st);
+	struct cells c = {.ncol = ncol};
+	long long n = 0;
+	int rc = NS_OK, s;
+
+	if (fmt == SQLOUT_TABLE && ncol > 0 &&
+	    !(c.num = malloc((size_t)ncol))) {
+		rc = NS_ENOMEM;
+		goto out;
+	}
+	if (c.num)
+		memset(c.num, 1, (size_t)ncol);
+	if (fmt == SQLOUT_CSV)
+		csv_header(f, st, ncol);
+	if (fmt == SQLOUT_JSON)
+		fputc('[', f);
+	while ((s = sqlite3_step(st)) == SQLITE_ROW) {
+		rc = fmt == SQLOUT_TABLE ? table_row(&c, st) : stream_row(f, st, ncol, fmt, n);
+		if (rc != NS_OK)
+			goto out;
+		n++;
+	}
+	if (s != SQLITE_DONE) {
+		rc = diag_set(d, NS_EDB, origin, 0, 0, "%s",
+			      sqlite3_errmsg(sqlite3_db_handle(st)));
+		goto out;
+	}
+	if (fmt == SQLOUT_JSON)
+		fputs(n ? "\n]\n" : "]\n", f);
+	if (fmt == SQLOUT_TABLE)
+		table_print(f, st, &c);
+	if (nrows)
+		*nrows = n;
+out:
+	if (rc == NS_ENOMEM)
+		diag_set(d, NS_ENOMEM, origin, 0, 0, "out of memory");
+	for (size_t i = 0; i < c.n; i++)
+		free(c.v[i]);
+	free(c.v);
+	free(c.num);
+	return rc;
+}
+
+/* Whether text holds nothing but white space, semicolons and comments. */
+static int only_blank(sqlite3 *db, const char *tail)
+{
+	sqlite3_stmt *st = NULL;
+	const char *next = NULL;
+	int rc = sqlite3_prepare_v2(db, tail, -1, &st, &next);
+	int blank = rc == SQLITE_OK && st == NULL;
+	sqlite3_finalize(st);
+	return blank;
+}
+
+int sqlout_sql(sqlite3 *db, const char *sql, enum sqlout_format fmt, FILE *f,
+	       long long *nrows, const char *origin, struct diag *d)
+{
+	sqlite3_stmt *st = NULL;
+	const char *tail = NULL;
+	int rc;
+
+	if (sqlite3_prepare_v2(db, sql, -1, &st, &tail) != SQLITE_OK)
+		return diag_set(d, NS_EINPUT, origin, 0, 0, "bad SQL: %s",
+				sqlite3_errmsg(db));
+	if (!st)
+		return diag_set(d, NS_EINPUT, origin, 0, 0, "no SQL statement given");
+	if (tail && !only_blank(db, tail)) {
+		rc = diag_set(d, NS_EINPUT, origin, 0, 0, "more than one SQL statement "
+			      "(give one statement; the rest starts at '%.30s')", tail);
+		goto out;
+	}
+	if (!sqlite3_stmt_readonly(st)) {
+		rc = diag_set(d, NS_EINPUT, origin, 0, 0, "refusing a statement that "
+			      "writes: databases are opened read-only ('%.40s')", sql);
+		goto out;
+	}
+	rc = sqlout_statement(st, fmt, f, nrows, origin, d);
+out:
+	sqlite3_finalize(st);
+	return rc;
+}

@@ -1,0 +1,65 @@
+/*
+ * sqlout — result sets of SQL statements on a results database printed as
+ * text tables, CSV or JSON, for `numasim query` and `numasim export`.
+ *
+ * Formats:
+ *   table  a header line, a rule of dashes and one line per row, columns
+ *          as wide as their widest value (capped at SQLOUT_TABLE_MAXW,
+ *          longer text is cut with "..."), numbers right-aligned, text
+ *          left-aligned, NULL printed as an empty field; then "(N rows)";
+ *   csv    RFC 4180: a header record, CRLF line ends, fields quoted when
+ *          they contain a comma, a double quote, CR or LF (quotes doubled);
+ *          NULL is an empty field, REAL values with 17 significant digits
+ *          (they read back to the same double), BLOBs as hex;
+ *   json   one array of objects, one object per row with the column names
+ *          as keys; INTEGER and REAL as JSON numbers (REAL with 17
+ *          significant digits; infinities, which JSON cannot hold, as
+ *          null), TEXT as strings with JSON escapes, NULL as null, BLOBs
+ *          as hex strings.  Duplicate column names keep their order.
+ *
+ * sqlout_statement() runs one prepared statement to its end and writes its
+ * rows to f; sqlout_sql() prepares exactly one statement from text and
+ * refuses statements that would write (sqlite3_stmt_readonly), more than
+ * one statement, or empty text.
+ *
+ * Error policy: NS_EUSAGE for a bad format name; NS_EINPUT for SQL that
+ * does not compile, writes, or is not exactly one statement (the user's
+ * input); NS_EDB when stepping fails; NS_ENOMEM.  Messages go to d with
+ * the given origin (a database path or "numasim query").  Output goes to
+ * f as the rows come: callers that must print nothing on failure pass a
+ * memory stream.  No state.
+ */
+#ifndef NUMASIM_SQLOUT_H
+#define NUMASIM_SQLOUT_H
+
+#include <stdio.h>
+
+#include <sqlite3.h>
+
+#include "diag.h"
+
+enum sqlout_format {
+	SQLOUT_TABLE,
+	SQLOUT_CSV,
+	SQLOUT_JSON,
+};
+
+/* Widest column in table format (characters). */
+#define SQLOUT_TABLE_MAXW 60
+
+/* "table", "csv", "json" -> *out; NS_EUSAGE otherwise. */
+int sqlout_parse_format(const char *name, enum sqlout_format *out);
+
+/* Run st to completion; rows to f.  *nrows (may be NULL) counts them. */
+int sqlout_statement(sqlite3_stmt *st, enum sqlout_format fmt, FILE *f,
+		     long long *nrows, const char *origin, struct diag *d);
+
+/* Prepare one read-only statement from sql, run it, finalize it. */
+int sqlout_sql(sqlite3 *db, const char *sql, enum sqlout_format fmt, FILE *f,
+	       long long *nrows, const char *origin, struct diag *d);
+
+/* Write s as a CSV field / a JSON string (with quotes) to f. */
+void sqlout_csv_field(FILE *f, const char *s, size_t len);
+void sqlout_json_string(FILE *f, const char *s, size_t len);
+
+#endif

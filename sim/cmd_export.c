@@ -1,0 +1,155 @@
+/*
+ * export — `numasim export DB --format csv|json [--table NAME | --query
+ * SQL] [-o FILE]`: a table, a view or a query's result of a results
+ * database (opened read-only) as RFC 4180 CSV or a JSON array of objects
+ * (analysis/sqlout.h), to standard output or atomically to FILE
+ * (cli_write_file_atomic: a temporary file renamed into place, so a
+ * failed export leaves no partial file).  NAME must be a table or view of
+ * the database (docs/schema.md); an unknown one exits 2.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "diag.h"
+#include "sqlout.h"
+#include "store.h"
+
+static const char usage_line[] =
+	"numasim export DB --format csv|json [--table NAME | --query SQL] [-o FILE]";
+
+static void print_help(void)
+{
+	printf("usage: %s\n\n"
+	       "Writes a table or view (default: v_metrics) or the result of one\n"
+	       "read-only SQL query of a results database as CSV (RFC 4180: header\n"
+	       "record, CRLF, quoted fields) or JSON (an array of objects keyed by\n"
+	       "column name).  The database is opened read-only.\n\n"
+	       "options:\n"
+	       "  --format F    csv or json (required)\n"
+	       "  --table NAME  a table or view: runs, params, metrics, samples,\n"
+	       "                counters, profile, branches, v_runs, v_metrics, ...\n"
+	       "  --query SQL   one SELECT statement instead of a table\n"
+	       "  -o FILE       write FILE atomically instead of standard output\n"
+	       "  -h, --help    show this help\n\n"
+	       "exit status: 0 ok, 1 database or write error, 2 bad usage, unknown\n"
+	       "table, bad SQL, missing or foreign database\n", usage_line);
+}
+
+struct eopts {
+	const char *path, *table, *query, *out, *format;
+};
+
+static int parse(int argc, char **argv, struct eopts *e)
+{
+	for (int i = 1; i < argc; i++) {
+		const char *o = argv[i];
+		const char **slot = !strcmp(o, "--format") ? &e->format
+				    : !strcmp(o, "--table") ? &e->table
+				    : !strcmp(o, "--query") ? &e->query
+				    : !strcmp(o, "-o") || !strcmp(o, "--output") ? &e->out : NULL;
+		if (slot) {
+			if (i + 1 >= argc)
+				return cli_usage_error("export", usage_line,
+						       "option '%s' needs a value", o);
+			*slot = argv[++i];
+		} else if (o[0] == '-' && o[1] != '\0') {
+			return cli_usage_error("export", usage_line, "unknown option '%s'", o);
+		} else if (e->path) {
+			return cli_usage_error("export", usage_line,
+					       "more than one database ('%s', '%s')", e->path, o);
+		} else {
+			e->path = o;
+		}
+	}
+	if (!e->path)
+		return cli_usage_error("export", usage_line, "no database file");
+	if (!e->format)
+		return cli_usage_error("export", usage_line, "--format csv|json is required");
+	if (e->table && e->query)
+		return cli_usage_error("export", usage_line,
+				       "give either --table or --query, not both");
+	return 0;
+}
+
+/* Whether name is a table or view of the database (main or temp). */
+static int table_exists(sqlite3 *db, const char *name, int *exists)
+{
+	sqlite3_stmt *st;
+	if (sqlite3_prepare_v2(db, "SELECT 1 FROM (SELECT name, type FROM sqlite_schema "
+			       "UNION ALL SELECT name, type FROM sqlite_temp_schema) "
+			       "WHERE type IN ('table', 'view') AND name = ?1 AND "
+			       "name NOT LIKE 'sqlite_%'", -1, &st, NULL) != SQLITE_OK)
+		return NS_EDB;
+	sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
+	int s = sqlite3_step(st);
+	*exists = s == SQLITE_ROW;
+	sqlite3_finalize(st);
+	return s == SQLITE_ROW || s == SQLITE_DONE ? NS_OK : NS_EDB;
+}
+
+int cmd_export(int argc, char **argv)
+{
+	struct eopts e = {0};
+	enum sqlout_format fmt;
+	struct store *st = NULL;
+	struct diag d;
+	char *buf = NULL, *sql = NULL;
+	size_t len = 0;
+	int rc, status, exists = 0;
+
+	diag_init(&d);
+	for (int i = 1; i < argc; i++)
+		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+			print_help();
+			return 0;
+		}
+	if ((status = parse(argc, argv, &e)))
+		return status;
+	if (sqlout_parse_format(e.format, &fmt) || fmt == SQLOUT_TABLE)
+		return cli_usage_error("export", usage_line,
+				       "unknown format '%s' (csv or json)", e.format);
+	if ((rc = store_open(e.path, STORE_RDONLY, &st, &d)))
+		goto fail;
+	sqlite3 *db = store_sqlite(st);
+	if (!e.query) {
+		const char *t = e.table ? e.table : "v_metrics";
+		if (table_exists(db, t, &exists)) {
+			rc = diag_set(&d, NS_EDB, e.path, 0, 0, "%s", sqlite3_errmsg(db));
+			goto fail;
+		}
+		if (!exists) {
+			rc = diag_set(&d, NS_EINPUT, e.path, 0, 0, "no table or view '%s' "
+				      "(docs/schema.md lists them)", t);
+			goto fail;
+		}
+		sql = sqlite3_mprintf("SELECT * FROM \"%w\"", t);
+		if (!sql) {
+			rc = diag_set(&d, NS_ENOMEM, "numasim export", 0, 0, "out of memory");
+			goto fail;
+		}
+	}
+	FILE *f = open_memstream(&buf, &len);
+	if (!f) {
+		rc = diag_set(&d, NS_ENOMEM, "numasim export", 0, 0, "out of memory");
+		goto fail;
+	}
+	rc = sqlout_sql(db, e.query ? e.query : sql, fmt, f, NULL, "numasim export", &d);
+	fclose(f);
+	if (rc)
+		goto fail;
+	if ((rc = cli_write_file_atomic(e.out ? e.out : "-", buf, len)))
+		goto fail_quiet;
+	status = 0;
+	goto out;
+fail:
+	diag_print(&d, stderr);
+fail_quiet:
+	status = ns_status_exit(rc);
+out:
+	sqlite3_free(sql);
+	free(buf);
+	store_close(st);
+	return status;
+}

@@ -1,0 +1,245 @@
+/*
+ * plot — `numasim plot DB [--metric GLOB [--x KEY]] [--bars WHAT] [--by KEY]
+ * [--top N] [--logx|--linx] -o FILE.svg|FILE.png`: the charts of
+ * analysis/plot.h (docs/plots.md).  SVG is written by numasim itself; PNG
+ * through gnuplot (pngcairo terminal), found on PATH or named by
+ * $NUMASIM_GNUPLOT, with a clear error when it is not installed.  The
+ * output file appears only when complete (SVG: cli_write_file_atomic;
+ * PNG: gnuplot writes a temporary name that is renamed into place).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "diag.h"
+#include "plot.h"
+#include "store.h"
+
+static const char usage_line[] =
+	"numasim plot DB (--metric GLOB [--x KEY] | --bars profile|executed|taken|"
+	"mispredicted) [--by KEY] [--top N] [--logx|--linx] -o FILE.svg|FILE.png";
+
+static void print_help(void)
+{
+	printf("usage: %s\n\n"
+	       "Draws a chart of a results database (opened read-only):\n"
+	       "  --metric GLOB  line plot: the metrics matching GLOB against --x, one\n"
+	       "                 line per group, the mean with min-max error bars.\n"
+	       "                 --x name (default) takes x from the number after the\n"
+	       "                 last '-' of the metric name (pagealloc's batch size:\n"
+	       "                 --metric 'alloc-odr0-*'); --x KEY takes a numeric\n"
+	       "                 parameter or runs column (workload.inner_iterations)\n"
+	       "  --bars WHAT    bar chart: profile (self cycles of the top functions)\n"
+	       "                 or executed, taken, mispredicted (branch sites), the\n"
+	       "                 mean per run of each group\n"
+	       "  --by KEY       one line / bar per value of KEY (default variant; a\n"
+	       "                 runs column or a parameter, as in numasim compare)\n"
+	       "  --top N        bar charts: the N largest categories (default 15)\n"
+	       "  --logx, --linx force a log2 / linear x axis (default: log when x\n"
+	       "                 spans a factor of 100 or more)\n"
+	       "  -o FILE        FILE.svg (written by numasim) or FILE.png (needs\n"
+	       "                 gnuplot, package gnuplot-nox; $NUMASIM_GNUPLOT names\n"
+	       "                 another binary)\n"
+	       "  -h, --help     show this help\n\n"
+	       "exit status: 0 ok, 1 database or gnuplot failure, 2 bad usage, missing\n"
+	       "or foreign database, unknown key or metric, no gnuplot for PNG\n", usage_line);
+}
+
+struct popts {
+	const char *path, *metric, *x, *bars, *by, *out;
+	long long top;
+	int logx;
+};
+
+static int ends_with(const char *s, const char *suf)
+{
+	size_t a = strlen(s), b = strlen(suf);
+	return a > b && !strcmp(s + a - b, suf);
+}
+
+static int parse(int argc, char **argv, struct popts *o)
+{
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		const char **slot = !strcmp(a, "--metric") ? &o->metric
+				    : !strcmp(a, "--x") ? &o->x
+				    : !strcmp(a, "--bars") ? &o->bars
+				    : !strcmp(a, "--by") ? &o->by
+				    : !strcmp(a, "-o") || !strcmp(a, "--output") ? &o->out : NULL;
+		if (slot || !strcmp(a, "--top")) {
+			if (i + 1 >= argc)
+				return cli_usage_error("plot", usage_line,
+						       "option '%s' needs a value", a);
+			if (slot)
+				*slot = argv[++i];
+			else if (cli_parse_long("plot", "--top", argv[++i], 1, 1000, &o->top))
+				return 2;
+		} else if (!strcmp(a, "--logx") || !strcmp(a, "--linx")) {
+			o->logx = a[2] == 'l' && a[3] == 'o';
+		} else if (a[0] == '-' && a[1] != '\0') {
+			return cli_usage_error("plot", usage_line, "unknown option '%s'", a);
+		} else if (o->path) {
+			return cli_usage_error("plot", usage_line,
+					       "more than one database ('%s', '%s')", o->path, a);
+		} else {
+			o->path = a;
+		}
+	}
+	if (!o->path)
+		return cli_usage_error("plot", usage_line, "no database file");
+	if (!o->out)
+		return cli_usage_error("plot", usage_line, "no output file (-o FILE.svg|FILE.png)");
+	if (!ends_with(o->out, ".svg") && !ends_with(o->out, ".png"))
+		return cli_usage_error("plot", usage_line,
+				       "the output file must end in .svg or .png, not '%s'", o->out);
+	if (!o->metric == !o->bars)
+		return cli_usage_error("plot", usage_line,
+				       "give either --metric GLOB (line plot) or --bars WHAT");
+	if (o->bars && o->x)
+		return cli_usage_error("plot", usage_line, "--x is for line plots (--metric)");
+	return 0;
+}
+
+/* The gnuplot binary: $NUMASIM_GNUPLOT or "gnuplot" on PATH; NULL if none. */
+static char *find_gnuplot(void)
+{
+	const char *env = getenv("NUMASIM_GNUPLOT");
+	if (env && *env)
+		return access(env, X_OK) == 0 ? strdup(env) : NULL;
+	const char *path = getenv("PATH");
+	char *dirs = strdup(path && *path ? path : "/usr/bin:/bin"), *save = NULL;
+	char *found = NULL;
+	for (char *dir = dirs ? strtok_r(dirs, ":", &save) : NULL; dir && !found;
+	     dir = strtok_r(NULL, ":", &save)) {
+		size_t len = strlen(dir) + sizeof "/gnuplot";
+		char *cand = malloc(len);
+		if (cand && snprintf(cand, len, "%s/gnuplot", dir) > 0 && access(cand, X_OK) == 0)
+			found = cand;
+		else
+			free(cand);
+	}
+	free(dirs);
+	return found;
+}
+
+/* Run gnuplot on the script; it writes tmp, which is renamed to out. */
+static int write_png(const struct plot *p, const char *out, struct diag *d)
+{
+	char *gp = find_gnuplot(), *tmp = NULL, *script = NULL;
+	size_t len = 0;
+	int rc = NS_OK;
+	if (!gp)
+		return diag_set(d, NS_EINPUT, out, 0, 0, "PNG output needs gnuplot, which is "
+				"not installed (install gnuplot-nox, or write FILE.svg: numasim "
+				"draws SVG itself)");
+	size_t tl = strlen(out) + 16;
+	tmp = malloc(tl);
+	FILE *f = tmp ? open_memstream(&script, &len) : NULL;
+	if (!f) {
+		rc = diag_set(d, NS_ENOMEM, out, 0, 0, "out of memory");
+		goto out;
+	}
+	snprintf(tmp, tl, "%s.tmp%ld.png", out, (long)getpid());
+	plot_gnuplot(p, tmp, f);
+	fclose(f);
+	char *const argv[] = {gp, NULL};
+	int pipefd[2];
+	if (pipe(pipefd) != 0) {
+		rc = diag_set(d, NS_EIO, out, 0, 0, "cannot run gnuplot: %s", strerror(errno));
+		goto out;
+	}
+	pid_t pid = fork();
+	if (pid == 0) {
+		dup2(pipefd[0], 0);
+		close(pipefd[0]);
+		close(pipefd[1]);
+		execv(gp, argv);
+		_exit(127);
+	}
+	close(pipefd[0]);
+	size_t off = 0;
+	while (pid > 0 && off < len) {
+		ssize_t w = write(pipefd[1], script + off, len - off);
+		if (w <= 0)
+			break;
+		off += (size_t)w;
+	}
+	close(pipefd[1]);
+	int ws = 0;
+	if (pid < 0 || waitpid(pid, &ws, 0) < 0 || !WIFEXITED(ws) || WEXITSTATUS(ws) != 0 ||
+	    access(tmp, F_OK) != 0) {
+		rc = diag_set(d, NS_EIO, out, 0, 0, "gnuplot (%s) failed to draw the PNG "
+			      "(exit status %d)", gp, WIFEXITED(ws) ? WEXITSTATUS(ws) : -1);
+		unlink(tmp);
+		goto out;
+	}
+	if (rename(tmp, out) != 0) {
+		rc = diag_set(d, NS_EIO, out, 0, 0, "cannot write: %s", strerror(errno));
+		unlink(tmp);
+	}
+out:
+	free(gp);
+	free(tmp);
+	free(script);
+	return rc;
+}
+
+int cmd_plot(int argc, char **argv)
+{
+	struct popts o = {.top = 15, .logx = -1};
+	struct store *st = NULL;
+	struct plot p;
+	struct diag d;
+	char *buf = NULL;
+	size_t len = 0;
+	int rc, status;
+
+	diag_init(&d);
+	plot_init(&p, PLOT_LINE);
+	for (int i = 1; i < argc; i++)
+		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+			print_help();
+			return 0;
+		}
+	if ((status = parse(argc, argv, &o)))
+		return status;
+	plot_init(&p, o.metric ? PLOT_LINE : PLOT_BAR);
+	p.logx = o.logx;
+	if ((rc = store_open(o.path, STORE_RDONLY, &st, &d)))
+		goto fail;
+	rc = o.metric ? plot_load_line(&p, store_sqlite(st), o.path, o.metric, o.x, o.by, &d)
+		      : plot_load_bars(&p, store_sqlite(st), o.path, o.bars, o.by, (int)o.top, &d);
+	if (rc == NS_OK && plot_check(&p) != NS_OK)
+		rc = diag_set(&d, NS_EINTERNAL, "numasim plot", 0, 0, "inconsistent plot data");
+	if (rc)
+		goto fail;
+	if (ends_with(o.out, ".png")) {
+		if ((rc = write_png(&p, o.out, &d)))
+			goto fail;
+	} else {
+		FILE *f = open_memstream(&buf, &len);
+		if (!f) {
+			rc = diag_set(&d, NS_ENOMEM, "numasim plot", 0, 0, "out of memory");
+			goto fail;
+		}
+		plot_svg(&p, f);
+		fclose(f);
+		if ((rc = cli_write_file_atomic(o.out, buf, len)))
+			goto fail_quiet;
+	}
+	status = 0;
+	goto out;
+fail:
+	diag_print(&d, stderr);
+fail_quiet:
+	status = ns_status_exit(rc);
+out:
+	free(buf);
+	plot_free(&p);
+	store_close(st);
+	return status;
+}

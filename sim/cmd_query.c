@@ -1,0 +1,102 @@
+/*
+ * query — `numasim query DB SQL [--format table|csv|json]`: one SQL
+ * statement on a results database opened read-only (SQLITE_OPEN_READONLY
+ * and PRAGMA query_only, analysis/store.h), printed by analysis/sqlout.h.
+ * A statement that would write is refused before it runs, so the file
+ * stays byte-for-byte unchanged; the v_* views of docs/schema.md exist on
+ * every connection.  Output is printed only when the whole result is
+ * known.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "diag.h"
+#include "sqlout.h"
+#include "store.h"
+
+static const char usage_line[] = "numasim query DB SQL [--format table|csv|json]";
+
+static void print_help(void)
+{
+	printf("usage: %s\n\n"
+	       "Runs one SQL statement on a results database and prints its rows.  The\n"
+	       "database is opened read-only: statements that write (INSERT, DELETE,\n"
+	       "UPDATE, CREATE, DROP, ...) are refused and the file is never changed.\n"
+	       "Views for the common joins: v_runs, v_params, v_metrics, v_samples,\n"
+	       "v_counters, v_profile, v_branches (docs/schema.md lists every table,\n"
+	       "view, column and unit, with example queries).\n\n"
+	       "options:\n"
+	       "  --format F   table (default: aligned columns and a row count), csv\n"
+	       "               (RFC 4180, with a header) or json (an array of objects)\n"
+	       "  -h, --help   show this help\n\n"
+	       "example:\n"
+	       "  numasim query results.db \"SELECT variant, avg(value) FROM v_metrics\n"
+	       "                           WHERE name = 'total_time_s' GROUP BY variant\"\n\n"
+	       "exit status: 0 ok, 1 database error, 2 bad usage, bad SQL, a writing\n"
+	       "statement, missing or foreign database\n", usage_line);
+}
+
+int cmd_query(int argc, char **argv)
+{
+	const char *path = NULL, *sql = NULL;
+	enum sqlout_format fmt = SQLOUT_TABLE;
+	struct store *st = NULL;
+	struct diag d;
+	char *buf = NULL;
+	size_t len = 0;
+	int rc, status;
+
+	diag_init(&d);
+	for (int i = 1; i < argc; i++) {
+		const char *o = argv[i];
+		if (!strcmp(o, "-h") || !strcmp(o, "--help")) {
+			print_help();
+			return 0;
+		}
+		if (!strcmp(o, "--format")) {
+			if (i + 1 >= argc)
+				return cli_usage_error("query", usage_line,
+						       "option '--format' needs a value");
+			if (sqlout_parse_format(argv[++i], &fmt))
+				return cli_usage_error("query", usage_line, "unknown format "
+						       "'%s' (table, csv or json)", argv[i]);
+		} else if (o[0] == '-' && o[1] != '\0' && (!path || sql)) {
+			return cli_usage_error("query", usage_line, "unknown option '%s'", o);
+		} else if (!path) {
+			path = o;
+		} else if (!sql) {
+			sql = o;
+		} else {
+			return cli_usage_error("query", usage_line, "unexpected argument '%s' "
+					       "(quote the SQL as one argument)", o);
+		}
+	}
+	if (!path || !sql)
+		return cli_usage_error("query", usage_line, path ? "no SQL statement"
+							   : "no database file");
+	if ((rc = store_open(path, STORE_RDONLY, &st, &d)))
+		goto fail;
+	FILE *f = open_memstream(&buf, &len);
+	if (!f) {
+		rc = diag_set(&d, NS_ENOMEM, "numasim query", 0, 0, "out of memory");
+		goto fail;
+	}
+	rc = sqlout_sql(store_sqlite(st), sql, fmt, f, NULL, "numasim query", &d);
+	fclose(f);
+	if (rc)
+		goto fail;
+	if ((rc = cli_write_file_atomic("-", buf, len)))
+		goto fail_quiet;
+	status = 0;
+	goto out;
+fail:
+	diag_print(&d, stderr);
+fail_quiet:
+	status = ns_status_exit(rc);
+out:
+	free(buf);
+	store_close(st);
+	return status;
+}

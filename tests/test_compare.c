@@ -1,0 +1,213 @@
+/*
+ * Tests for analysis/compare: on a hand-made database, grouping by
+ * variant and by a parameter, observations from samples vs metrics,
+ * Min/Amean/Stddev/CoeffVar/Max values and the mmtests sign convention,
+ * the Welch p-value against GSL-free reference figures, natural sorting,
+ * metric globs, baselines, the errors, and compare_check.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compare.h"
+#include "diag.h"
+
+static const char schema[] =
+	"CREATE TABLE runs (run_id INTEGER PRIMARY KEY, status TEXT, point INT, variant TEXT,"
+	" kernel_model TEXT, workload TEXT, machine TEXT);"
+	"CREATE TABLE params (run_id INT, key TEXT, value ANY);"
+	"CREATE TABLE metrics (run_id INT, name TEXT, value REAL, unit TEXT);"
+	"CREATE TABLE samples (run_id INT, metric TEXT, idx INT, value REAL);"
+	"INSERT INTO runs VALUES (1, 'ok', 0, 'it=old', 'v1', 'w', 'm'),"
+	" (2, 'ok', 1, 'it=new', 'v1+p', 'w', 'm'), (3, 'ok', 0, 'it=old', 'v1', 'w', 'm'),"
+	" (4, 'ok', 1, 'it=new', 'v1+p', 'w', 'm'), (5, 'failed', 1, 'it=new', 'v1+p', 'w', 'm');"
+	"INSERT INTO params VALUES (1, 'policy.mempolicy', 'bind'), (2, 'policy.mempolicy', 'bind'),"
+	" (3, 'policy.mempolicy', 'local'), (4, 'policy.mempolicy', 'local');"
+	/* time: old 10, 12 ; new 8, 9 ; ops/s old 100, 100 new 110, 130 */
+	"INSERT INTO metrics VALUES (1, 'time', 10, 's'), (3, 'time', 12, 's'),"
+	" (2, 'time', 8, 's'), (4, 'time', 9, 's'), (5, 'time', 1, 's'),"
+	" (1, 'rate', 100, 'ops/s'), (3, 'rate', 100, 'ops/s'), (2, 'rate', 110, 'ops/s'),"
+	" (4, 'rate', 130, 'ops/s'), (1, 'x-10', 99, 'cycles/op'), (2, 'x-10', 99, 'cycles/op');"
+	"INSERT INTO samples VALUES (1, 'x-10', 0, 4), (1, 'x-10', 1, 6), (2, 'x-10', 0, 2),"
+	" (2, 'x-10', 1, 2), (1, 'x-2', 0, 1), (1, 'x-2', 1, 1), (2, 'x-2', 0, 1), (2, 'x-2', 1, 1);";
+
+static char *cmp(sqlite3 *db, struct compare_opts o, int *rc, struct diag *d)
+{
+	struct compare *c = NULL;
+	char *buf = NULL;
+	size_t len = 0;
+	diag_init(d);
+	*rc = compare_new(&o, "test", d, &c);
+	if (*rc == NS_OK)
+		*rc = compare_load(c, db, "db");
+	FILE *f = open_memstream(&buf, &len);
+	if (*rc == NS_OK)
+		*rc = compare_print(c, f);
+	if (c)
+		assert_int_equal(compare_check(c), NS_OK);
+	fclose(f);
+	compare_free(c);
+	return buf;
+}
+
+static const char *line(const char *out, const char *prefix)
+{
+	const char *p = out;
+	while (p && *p) {
+		if (!strncmp(p, prefix, strlen(prefix)))
+			return p;
+		p = strchr(p, '\n');
+		p = p ? p + 1 : NULL;
+	}
+	fail_msg("no line '%s' in:\n%s", prefix, out);
+	return NULL;
+}
+
+/* The line starting with prefix contains want. */
+static void expect_in(const char *out, const char *prefix, const char *want)
+{
+	const char *l = line(out, prefix);
+	const char *e = strchr(l, '\n');
+	size_t n = e ? (size_t)(e - l) : strlen(l);
+	char buf[512];
+	snprintf(buf, sizeof buf, "%.*s", (int)n, l);
+	if (!strstr(buf, want))
+		fail_msg("line '%s' lacks '%s'", buf, want);
+}
+
+static void test_table(void **state)
+{
+	sqlite3 *db = *state;
+	struct diag d;
+	int rc;
+	char *o = cmp(db, (struct compare_opts){0}, &rc, &d);
+	assert_int_equal(rc, NS_OK);
+	/* header: kernel models, then the short variants */
+	assert_non_null(strstr(o, "v1                       v1+p\n"));
+	assert_non_null(strstr(o, "old                        new\n"));
+	/* time: lower is better -> new is 23.64 % better; failed run 5 ignored */
+	expect_in(o, "Amean    time", "11.00 (  0.00%)             8.50 ( 22.73%)");
+	expect_in(o, "Min      time", "10.00 (  0.00%)             8.00 ( 20.00%)");
+	/* ops/s: higher is positive */
+	expect_in(o, "Amean    rate", "( 20.00%)");
+	expect_in(o, "Stddev   rate", "0.00");
+	/* x-10 comes from the samples (4, 6 vs 2, 2), not the metric 99 */
+	expect_in(o, "Amean    x-10", "5.000 (  0.00%)            2.000 ( 60.00%)");
+	expect_in(o, "Max      x-10", "6.000 (");
+	expect_in(o, "CoeffVar x-10", "28.28");
+	/* natural order: x-2 before x-10 */
+	assert_true(line(o, "Min      x-2") < line(o, "Min      x-10"));
+	/* Welch: time old (10, 12) vs new (8, 9): t = -2.5/sqrt(2.5/2 + 0.5/2) */
+	expect_in(o, "Welch    time", "p=0.1");
+	expect_in(o, "Welch    x-2", "p=1.0000  [+0.000, +0.000]");
+	free(o);
+}
+
+static void test_options(void **state)
+{
+	sqlite3 *db = *state;
+	struct diag d;
+	int rc;
+	const char *w[] = {"policy.mempolicy=bind"};
+	char *o = cmp(db, (struct compare_opts){.by = "policy.mempolicy", .metrics = "time,rate,!rate"},
+		      &rc, &d);
+	assert_int_equal(rc, NS_OK);
+	assert_non_null(strstr(o, "bind                      local\n"));
+	assert_null(strstr(o, "rate"));
+	expect_in(o, "Amean    time", "9.00 (  0.00%)            10.50 (-16.67%)");
+	free(o);
+	o = cmp(db, (struct compare_opts){.metrics = "time", .where = w, .nr_where = 1,
+					  .baseline = "new", .rows = COMPARE_ROW_MIN}, &rc, &d);
+	assert_int_equal(rc, NS_OK);
+	expect_in(o, "Min      time", "10.00 (-25.00%)             8.00 (  0.00%)");
+	assert_null(strstr(o, "Amean"));
+	assert_non_null(strstr(o, "n/a (n < 2)"));
+	free(o);
+	struct { struct compare_opts o; const char *msg; } bad[] = {
+		{{.by = "nosuch"}, "unknown key 'nosuch'"},
+		{{.metrics = "zz*"}, "no metric matches zz*"},
+		{{.baseline = "zz"}, "unknown baseline 'zz'"},
+		{{.where = (const char *[]){"machine=none"}, .nr_where = 1}, "no runs"},
+		{{.where = (const char *[]){"=x"}, .nr_where = 1}, "KEY=VALUE"},
+	};
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		o = cmp(db, bad[i].o, &rc, &d);
+		assert_int_equal(rc, NS_EINPUT);
+		assert_true(!o || !*o);
+		if (!strstr(d.msg, bad[i].msg))
+			fail_msg("'%s' lacks '%s'", d.msg, bad[i].msg);
+		free(o);
+	}
+}
+
+static void test_seed_style(void **state)
+{
+	sqlite3 *db = *state;
+	struct diag d;
+	int rc;
+	char *o = cmp(db, (struct compare_opts){.metrics = "time", .seed_style = 1}, &rc, &d);
+	assert_int_equal(rc, NS_OK);
+	expect_in(o, "# time", "# time [s] (seed format)");
+	expect_in(o, "max.", "12.0000");
+	expect_in(o, "min.", " 8.0000");
+	expect_in(o, "avg.", "11.0000");
+	expect_in(o, "stdev.", "1.4142");
+	expect_in(o, "n ", "2");
+	/* old - new = 11 - 8.5 */
+	expect_in(o, "it=old - it=new:", "diff +2.5, Welch t = 2.236, df = 1.5, p = 0.");
+	expect_in(o, "it=old - it=new:", "not significant at 5%");
+	assert_null(strstr(o, "Amean"));
+	free(o);
+}
+
+static void test_helpers(void **state)
+{
+	(void)state;
+	assert_true(compare_natural("a-2", "a-10") < 0);
+	assert_true(compare_natural("a-10", "a-10.min") < 0);
+	assert_true(compare_natural("a-010", "a-10") == 0);
+	assert_true(compare_natural("b", "a-1") > 0);
+	assert_true(compare_metric_selected(NULL, "x"));
+	assert_true(compare_metric_selected("a*,!*.min", "a-1"));
+	assert_false(compare_metric_selected("a*,!*.min", "a-1.min"));
+	assert_true(compare_metric_selected("!*.min", "b"));
+	assert_false(compare_metric_selected("a*", "b"));
+	assert_true(compare_lower_is_better("cycles/op"));
+	assert_true(compare_lower_is_better("s"));
+	assert_false(compare_lower_is_better("ops/s"));
+	assert_false(compare_lower_is_better(NULL));
+	assert_true(compare_key_is_column("variant"));
+	assert_false(compare_key_is_column("variant; DROP TABLE runs"));
+}
+
+static int setup(void **state)
+{
+	sqlite3 *db;
+	if (sqlite3_open(":memory:", &db) != SQLITE_OK ||
+	    sqlite3_exec(db, schema, NULL, NULL, NULL) != SQLITE_OK)
+		return -1;
+	*state = db;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	sqlite3_close(*state);
+	return 0;
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_table),
+		cmocka_unit_test(test_options),
+		cmocka_unit_test(test_seed_style),
+		cmocka_unit_test(test_helpers),
+	};
+	return cmocka_run_group_tests(tests, setup, teardown);
+}

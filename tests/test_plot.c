@@ -1,0 +1,201 @@
+/*
+ * Tests for analysis/plot: loading a line plot from samples (x from the
+ * metric name, mean with min-max bars, names without a number skipped)
+ * and from metrics against a parameter, bar charts of profile and branch
+ * rows (top N, mean per run, zero for missing categories), the SVG's
+ * structure (well-formed enough to count elements: one series group per
+ * group, labels, log axis), determinism, the gnuplot script, plot_check
+ * and the errors.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "diag.h"
+#include "plot.h"
+
+static const char schema[] =
+	"CREATE TABLE runs (run_id INTEGER PRIMARY KEY, status TEXT, point INT, variant TEXT,"
+	" kernel_model TEXT, workload TEXT, machine TEXT);"
+	"CREATE TABLE params (run_id INT, key TEXT, value ANY);"
+	"CREATE TABLE metrics (run_id INT, name TEXT, value REAL, unit TEXT);"
+	"CREATE TABLE samples (run_id INT, metric TEXT, idx INT, value REAL);"
+	"CREATE TABLE profile (run_id INT, function TEXT, self_cycles INT);"
+	"CREATE TABLE branches (run_id INT, site TEXT, executed INT, taken INT, mispredicted INT);"
+	"INSERT INTO runs VALUES (1, 'ok', 0, 'a', 'k', 'w', 'm'), (2, 'ok', 1, 'b', 'k', 'w', 'm'),"
+	" (3, 'ok', 0, 'a', 'k', 'w', 'm'), (4, 'failed', 0, 'a', 'k', 'w', 'm');"
+	"INSERT INTO params VALUES (1, 'n', 10), (2, 'n', 10), (3, 'n', 20), (1, 's', 'x');"
+	"INSERT INTO metrics VALUES (1, 'm', 5, 's'), (2, 'm', 7, 's'), (3, 'm', 9, 's'),"
+	" (4, 'm', 100, 's');"
+	"INSERT INTO samples VALUES (1, 'c-1', 0, 10), (1, 'c-1', 1, 20), (3, 'c-1', 0, 30),"
+	" (1, 'c-1024', 0, 5), (2, 'c-1', 0, 8), (2, 'c-1024', 0, 4), (1, 'c-1.min', 0, 1);"
+	"INSERT INTO profile VALUES (1, 'f', 100), (3, 'f', 300), (1, 'g', 50), (2, 'f', 10),"
+	" (2, 'h', 1);"
+	"INSERT INTO branches VALUES (1, 'S1', 10, 5, 2), (2, 'S1', 10, 5, 4), (2, 'S2', 9, 1, 1);";
+
+static char *svg(const struct plot *p)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	assert_int_equal(plot_svg(p, f), NS_OK);
+	fclose(f);
+	return buf;
+}
+
+static int count(const char *s, const char *what)
+{
+	int n = 0;
+	size_t off = 0, len = strlen(s), wl = strlen(what);
+	for (; off + wl <= len; off++)
+		n += memcmp(s + off, what, wl) == 0;
+	return n;
+}
+
+static void test_line_from_samples(void **state)
+{
+	sqlite3 *db = *state;
+	struct plot p;
+	struct diag d;
+	diag_init(&d);
+	plot_init(&p, PLOT_LINE);
+	assert_int_equal(plot_load_line(&p, db, "db", "c-*", NULL, NULL, &d), NS_OK);
+	assert_int_equal(plot_check(&p), NS_OK);
+	assert_int_equal(p.nr_series, 2);
+	assert_string_equal(p.series[0].name, "a");
+	assert_int_equal(p.series[0].n, 2);
+	assert_true(p.series[0].x[0] == 1 && p.series[0].x[1] == 1024);
+	assert_true(fabs(p.series[0].y[0] - 20) < 1e-12); /* (10 + 20 + 30) / 3 */
+	assert_true(p.series[0].lo[0] == 10 && p.series[0].hi[0] == 30);
+	char *s = svg(&p);
+	assert_int_equal(count(s, "<g class=\"series\""), 2);
+	assert_int_equal(count(s, "<circle"), 4);
+	assert_int_equal(count(s, "class=\"errorbar\""), 4);
+	assert_non_null(strstr(s, "(log scale)"));
+	assert_non_null(strstr(s, "class=\"xlabel\""));
+	assert_non_null(strstr(s, "class=\"ylabel\""));
+	assert_int_equal(count(s, "<svg"), 1);
+	assert_int_equal(count(s, "</svg>"), 1);
+	char *s2 = svg(&p);
+	assert_string_equal(s, s2);
+	free(s2);
+	free(s);
+	char *g = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&g, &len);
+	assert_int_equal(plot_gnuplot(&p, "out'x.png", f), NS_OK);
+	fclose(f);
+	assert_non_null(strstr(g, "set output 'out''x.png'"));
+	assert_non_null(strstr(g, "set logscale x 2"));
+	assert_int_equal(count(g, "EOD\n"), 4);
+	free(g);
+	plot_free(&p);
+}
+
+static void test_line_from_param(void **state)
+{
+	sqlite3 *db = *state;
+	struct plot p;
+	struct diag d;
+	diag_init(&d);
+	plot_init(&p, PLOT_LINE);
+	assert_int_equal(plot_load_line(&p, db, "db", "m", "n", "workload", &d), NS_OK);
+	assert_int_equal(plot_check(&p), NS_OK);
+	assert_int_equal(p.nr_series, 1);
+	assert_int_equal(p.series[0].n, 2);
+	assert_true(p.series[0].y[0] == 6 && p.series[0].y[1] == 9); /* (5 + 7) / 2, 9 */
+	char *s = svg(&p);
+	assert_null(strstr(s, "(log scale)"));
+	assert_non_null(strstr(s, ">n</text>"));
+	free(s);
+	plot_free(&p);
+	diag_init(&d);
+	plot_init(&p, PLOT_LINE);
+	assert_int_equal(plot_load_line(&p, db, "db", "m", "s", NULL, &d), NS_EINPUT);
+	assert_non_null(strstr(d.msg, "non-numeric"));
+	plot_free(&p);
+}
+
+static void test_bars(void **state)
+{
+	sqlite3 *db = *state;
+	struct plot p;
+	struct diag d;
+	diag_init(&d);
+	plot_init(&p, PLOT_BAR);
+	assert_int_equal(plot_load_bars(&p, db, "db", "profile", NULL, 2, &d), NS_OK);
+	assert_int_equal(plot_check(&p), NS_OK);
+	assert_int_equal(p.nr_cats, 2);
+	assert_string_equal(p.cats[0], "f");
+	assert_string_equal(p.cats[1], "g");
+	assert_int_equal(p.nr_series, 2);
+	assert_true(p.series[0].y[0] == 200 && p.series[0].y[1] == 25); /* a: 2 runs */
+	assert_true(p.series[1].y[0] == 10 && p.series[1].y[1] == 0);
+	char *s = svg(&p);
+	assert_int_equal(count(s, "<g class=\"series\""), 2);
+	assert_int_equal(count(s, "<title>"), 4);
+	free(s);
+	plot_free(&p);
+	plot_init(&p, PLOT_BAR);
+	assert_int_equal(plot_load_bars(&p, db, "db", "mispredicted", NULL, 0, &d), NS_OK);
+	assert_int_equal(p.nr_cats, 2);
+	assert_true(p.series[0].y[0] == 1); /* a: 2 mispredicts over 2 runs */
+	assert_true(p.series[1].y[0] == 4 && p.series[1].y[1] == 1);
+	plot_free(&p);
+}
+
+static void test_errors(void **state)
+{
+	sqlite3 *db = *state;
+	struct plot p;
+	struct diag d;
+	const char *what[] = {"pie", "profile", "profile"};
+	for (int i = 0; i < 2; i++) {
+		diag_init(&d);
+		plot_init(&p, PLOT_LINE);
+		assert_int_equal(plot_load_line(&p, db, "db", i ? "c-*" : "zz*", NULL,
+						i ? "nosuch" : NULL, &d), NS_EINPUT);
+		assert_non_null(strstr(d.msg, i ? "unknown key" : "no metric matches"));
+		plot_free(&p);
+	}
+	diag_init(&d);
+	plot_init(&p, PLOT_BAR);
+	assert_int_equal(plot_load_bars(&p, db, "db", what[0], NULL, 5, &d), NS_EINPUT);
+	plot_free(&p);
+	plot_init(&p, PLOT_LINE);
+	assert_int_equal(plot_svg(&p, stderr), NS_EINTERNAL);
+	plot_free(&p);
+}
+
+static int setup(void **state)
+{
+	sqlite3 *db;
+	if (sqlite3_open(":memory:", &db) != SQLITE_OK ||
+	    sqlite3_exec(db, schema, NULL, NULL, NULL) != SQLITE_OK)
+		return -1;
+	*state = db;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	sqlite3_close(*state);
+	return 0;
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_line_from_samples),
+		cmocka_unit_test(test_line_from_param),
+		cmocka_unit_test(test_bars),
+		cmocka_unit_test(test_errors),
+	};
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
