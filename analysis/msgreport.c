@@ -367,6 +367,99 @@ out:
 	return rc;
 }
 
+/* Sum of a cache counter over a point's runs and both caches. */
+static int sum_cache(struct rep *r, sqlite3_stmt *st, const struct mpoint *p, const char *name,
+		     double *out)
+{
+	static const char *const caches[] = {"skbuff_head_cache", "kmalloc-512"};
+	*out = 0;
+	for (int k = 0; k < p->n; k++)
+		for (int c = 0; c < 2; c++) {
+			sqlite3_reset(st);
+			sqlite3_bind_int64(st, 1, p->ids[k]);
+			sqlite3_bind_text(st, 2, caches[c], -1, SQLITE_STATIC);
+			sqlite3_bind_text(st, 3, name, -1, SQLITE_STATIC);
+			int s = sqlite3_step(st);
+			if (s == SQLITE_ROW)
+				*out += sqlite3_column_double(st, 0);
+			else if (s != SQLITE_DONE)
+				return db_err(r, "cannot read the SLUB counters");
+		}
+	return NS_OK;
+}
+
+/*
+ * The FREE_FROZEN path per free (the model's free_frozen_* counters): the
+ * `!n` block's branches, taken branches and mispredicts, the cycles of the
+ * whole __slab_free call, and what the cycle difference to the first point
+ * amounts to: cycles per free x FREE_FROZEN frees per run / (CPUs x
+ * end_cycles), the share of the CPUs' time (Total time is the busiest
+ * CPU's clock, so a saving spread evenly over the CPUs shortens it by
+ * about that share).
+ */
+static int print_frozen(struct rep *r)
+{
+	static const char sql[] =
+		"SELECT value FROM counters WHERE run_id = ?1 AND scope = 'cache' "
+		"AND scope_id = ?2 AND name = ?3";
+	static const char cpus_sql[] =
+		"SELECT count(*) FROM counters WHERE run_id = ?1 AND scope = 'cache_cpu' "
+		"AND name = 'free_slowpath' AND scope_id LIKE 'kmalloc-512/%'";
+	static const char end_sql[] =
+		"SELECT value FROM metrics WHERE run_id = ?1 AND name = 'end_cycles'";
+	static const char *const names[] = {
+		"free_frozen", "free_slowpath", "free_frozen_branches",
+		"free_frozen_branches_taken", "free_frozen_mispredicts", "free_frozen_cycles",
+	};
+	sqlite3_stmt *st = NULL, *cs = NULL, *es = NULL;
+	double base_cyc = 0;
+	int rc = NS_OK;
+
+	if (sqlite3_prepare_v2(r->db, sql, -1, &st, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(r->db, cpus_sql, -1, &cs, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(r->db, end_sql, -1, &es, NULL) != SQLITE_OK) {
+		rc = db_err(r, "cannot read the SLUB counters");
+		goto out;
+	}
+	fprintf(r->g, "\n# FREE_FROZEN path per free (both caches, all runs): share of "
+		"free_slowpath; the !n block's branches, taken, mispredicted; cycles of the "
+		"__slab_free call; cycle difference to the first column x FREE_FROZEN frees "
+		"/ (CPUs x end_cycles)\n");
+	for (int i = 0; i < r->nr && rc == NS_OK; i++) {
+		const struct mpoint *p = &r->pts[i];
+		double v[6], end = 0, cpus = 0;
+		for (int k = 0; k < 6 && rc == NS_OK; k++)
+			rc = sum_cache(r, st, p, names[k], &v[k]);
+		for (int k = 0; k < p->n && rc == NS_OK; k++) {
+			sqlite3_reset(es);
+			sqlite3_bind_int64(es, 1, p->ids[k]);
+			sqlite3_reset(cs);
+			sqlite3_bind_int64(cs, 1, p->ids[k]);
+			if (sqlite3_step(es) != SQLITE_ROW || sqlite3_step(cs) != SQLITE_ROW) {
+				rc = db_err(r, "cannot read the run's end_cycles");
+				break;
+			}
+			end += sqlite3_column_double(es, 0);
+			cpus = sqlite3_column_double(cs, 0);
+		}
+		if (rc)
+			break;
+		double ff = v[0] > 0 ? v[0] : 1;
+		double cyc = v[5] / ff;
+		if (i == 0)
+			base_cyc = cyc;
+		double share = end > 0 && cpus > 0 ? (base_cyc - cyc) * v[0] / (cpus * end) : 0;
+		fprintf(r->g, "%-38s share %.4f  block %.4f %.4f %.4f  cycles %.2f  diff %+.2f "
+			"cycles = %+.4f %% of CPU time\n", p->variant, v[0] / (v[1] > 0 ? v[1] : 1),
+			v[2] / ff, v[3] / ff, v[4] / ff, cyc, base_cyc - cyc, 100 * share);
+	}
+out:
+	sqlite3_finalize(st);
+	sqlite3_finalize(cs);
+	sqlite3_finalize(es);
+	return rc;
+}
+
 int msgreport_print(sqlite3 *db, const int64_t *run_ids, int nr_runs, FILE *f,
 		    struct diag *d)
 {
@@ -389,6 +482,8 @@ int msgreport_print(sqlite3 *db, const int64_t *run_ids, int nr_runs, FILE *f,
 	}
 	if (rc == NS_OK)
 		rc = print_branches(&r);
+	if (rc == NS_OK)
+		rc = print_frozen(&r);
 	fclose(r.g);
 	if (rc == NS_OK)
 		fwrite(buf, 1, len, f);

@@ -384,6 +384,9 @@ struct slub_cache {
 	uint32_t *free_ids;            /* unused pool entries (LIFO) */
 	uint32_t nr_free_ids;
 	uint64_t allocated, freed, pages_failed;
+	/* the FREE_FROZEN calls of __slab_free: the `!n` block's sites
+	 * (the code the variants differ in) and the call's cycles, summed */
+	uint64_t ff_branches, ff_taken, ff_mispredicts, ff_cycles;
 };
 
 struct slub_world {
@@ -934,6 +937,38 @@ static void free_unlocked(struct cpu *c, struct slub_cache *s, uint32_t id, bool
 	}
 }
 
+/* The !n block's sites: the only code that differs between the variants. */
+static const enum slub_site block_sites[] = {S_PRE6a, S_PRE6b, S_PRE7, S_POST6, S_POST7};
+
+static void block_sum(const struct cpu *c, const struct slub_world *w, uint64_t v[3])
+{
+	v[0] = v[1] = v[2] = 0;
+	for (size_t i = 0; i < sizeof block_sites / sizeof block_sites[0]; i++) {
+		const struct cpu_site_stat *st = &c->site[w->site_base + (int)block_sites[i]];
+		v[0] += st->executed;
+		v[1] += st->taken;
+		v[2] += st->mispredicted;
+	}
+}
+
+/*
+ * free_unlocked for a frozen slab, counting the block's branches and the
+ * call's cycles (up to the return: cpu_ret's cost is the same for every
+ * path and left out) into the cache's free_frozen_* counters.
+ */
+static void free_frozen_counted(struct cpu *c, struct slub_cache *s, uint32_t id,
+				bool new_frozen, uint64_t t0)
+{
+	uint64_t a[3], b[3];
+	block_sum(c, s->w, a);
+	free_unlocked(c, s, id, true, new_frozen);
+	block_sum(c, s->w, b);
+	s->ff_branches += b[0] - a[0];
+	s->ff_taken += b[1] - a[1];
+	s->ff_mispredicts += b[2] - a[2];
+	s->ff_cycles += c->now - t0;
+}
+
 /*
  * __slab_free(s, page, head, tail, cnt): the chain head..tail (linked
  * through next[]) of cnt objects of slab id goes in front of
@@ -946,6 +981,7 @@ static void slab_free_slow(struct cpu *c, struct slub_cache *s, uint32_t id, uin
 	struct slub_free_trace *t = NULL;
 	if (w->trace && !w->tr)
 		t = trace_begin(c, s, id, cnt);
+	const uint64_t t0 = c->now;
 	call(c, w, FN___slab_free);
 	work(c, W_slab_free_entry);
 	stat_inc(c, s, SLUB_FREE_SLOWPATH);
@@ -1000,7 +1036,10 @@ static void slab_free_slow(struct cpu *c, struct slub_cache *s, uint32_t id, uin
 		stat_inc(c, s, SLUB_CMPXCHG_DOUBLE_FAIL);
 	}
 	if (br(c, w, S_S5, n == NULL)) {
-		free_unlocked(c, s, id, was_frozen, new_frozen);
+		if (was_frozen)
+			free_frozen_counted(c, s, id, new_frozen, t0);
+		else
+			free_unlocked(c, s, id, was_frozen, new_frozen);
 		if (t)
 			t->path = was_frozen ? "free_frozen"
 				: new_frozen ? "cpu_partial_free" : "unlocked";
@@ -2150,6 +2189,10 @@ int slub_counters(const struct slub_world *w, slub_counter_fn fn, void *arg)
 			{"objects_freed", info.freed},
 			{"slabs", info.slabs},
 			{"alloc_failed", info.pages_failed},
+			{"free_frozen_branches", s->ff_branches},
+			{"free_frozen_branches_taken", s->ff_taken},
+			{"free_frozen_mispredicts", s->ff_mispredicts},
+			{"free_frozen_cycles", s->ff_cycles},
 		};
 		for (size_t i = 0; i < sizeof extra / sizeof extra[0]; i++)
 			if ((rc = fn(arg, "cache", s->name, extra[i].name, (int64_t)extra[i].v)) != NS_OK)

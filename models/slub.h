@@ -295,7 +295,11 @@ uint64_t slub_stat(const struct slub_world *w, const struct slub_cache *s, int c
 
 /*
  * Counters: scope "cache" (id = cache name; the 26 stat items summed over
- * CPUs, objects, objects_allocated, objects_freed, slabs, alloc_failed),
+ * CPUs, objects, objects_allocated, objects_freed, slabs, alloc_failed,
+ * and the model's FREE_FROZEN path figures free_frozen_branches,
+ * free_frozen_branches_taken, free_frozen_mispredicts (the `!n` block's
+ * sites, the only code the variants differ in) and free_frozen_cycles (the
+ * whole call)),
  * "cache_cpu" (id "CACHE/CPU": the stat items) and "cache_node" (id
  * "CACHE/NODE": nr_partial, nr_slabs, total_objects), docs/schema.md.
  */

@@ -299,6 +299,10 @@ int msg_bench_messaging_main(int argc, char **argv)
 		printf("Total time: %.6f [sec] (simulated)\n", r.total_time_s);
 		printf("%" PRIu64 " messages in %.3f s: %.3f M messages/s (host), %" PRIu64
 		       " events\n", r.messages, host, (double)r.messages / host / 1e6, r.events);
+		printf("scheduler: %" PRIu64 " context switches, %" PRIu64 " preemptions (%" PRIu64
+		       " by wake-up), %" PRIu64 " sender and %" PRIu64 " receiver blocks\n",
+		       r.ctx_switches, r.preemptions, r.wake_preemptions, r.sender_blocks,
+		       r.receiver_blocks);
 	}
 out:
 	if (rc)

@@ -25,8 +25,13 @@
  *   wake_cycles 400: try_to_wake_up on the waker's CPU.
  *   wake_latency_cycles 2000 and wake_jitter_cycles 1000: reschedule IPI
  *     and exit from a shallow idle state.
- *   timeslice_cycles 6000000: ~3 ms, CFS's minimum granularity scaled for
- *     many CPUs.
+ *   hz 250 (Kconfig's default CONFIG_HZ_250); sched_latency_ns 6000000,
+ *     min_granularity_ns 750000, wakeup_granularity_ns 1000000: v5.9's
+ *     sysctl_sched_latency, sysctl_sched_min_granularity and
+ *     sysctl_sched_wakeup_granularity before the log scaling (fair.c),
+ *     scaled in setup() by 1 + ilog2(min(nr_cpus, 8)) as
+ *     get_update_sysctl_factor() does.  sched_nr_latency is their ratio
+ *     (8), vruntime advances 1:1 with cycles (nice 0: NICE_0_LOAD).
  * They set the absolute Total time; the SLUB share of a message is what
  * the layouts change.
  */
@@ -55,6 +60,7 @@ struct conn {                             /* receiver j of a group */
 };
 
 struct task {
+	uint64_t vruntime;                /* cycles, CFS's se->vruntime */
 	uint32_t group, idx;              /* idx in 0..19 */
 	int sender;
 	int cpu;                          /* index in cpu_sys.cpu[] */
@@ -62,13 +68,26 @@ struct task {
 	uint64_t done;                    /* messages written or read */
 };
 
+/* One CPU's cfs_rq.  The runnable tasks other than the running one are
+ * kept in enqueue order (at most ~nr_tasks / nr_cpus, a dozen for -g 20 on
+ * 72 CPUs), so the first smallest vruntime is the rbtree's leftmost with
+ * its FIFO order among equal keys. */
 struct rq {
-	uint32_t *q;                      /* ring of task ids */
-	uint32_t cap, head, count;
+	uint32_t *q;                      /* runnable task ids, enqueue order */
+	uint32_t cap, count;
 	int64_t cur;                      /* running task or -1 */
-	uint64_t slice_end;
+	int64_t next, last;               /* CFS buddies or -1 */
+	int64_t prev;                     /* just switched out while runnable, or -1 */
+	uint64_t min_vruntime;
+	uint64_t exec_start;              /* clock up to which cur's vruntime is charged */
+	uint64_t pick_clock;              /* clock when cur was picked (slice start) */
+	uint64_t next_tick;
+	int resched;                      /* 0, RS_TICK or RS_WAKE (need_resched) */
 	int scheduled;                    /* a step event is pending */
 };
+
+enum { RS_TICK = 1, RS_WAKE = 2 };
+#define SCHED_NR_LATENCY 8
 
 struct msgw {
 	struct slub_world *w;
@@ -83,6 +102,7 @@ struct msgw {
 	uint32_t nr_tasks;
 	uint64_t per_task;                /* 20 * loops */
 	uint32_t wake_below;              /* wake senders at <= this many in flight */
+	uint64_t latency, min_gran, wakeup_gran, tick;  /* cycles, scaled sysctls */
 	struct wl_msg_result *r;
 };
 
@@ -97,21 +117,134 @@ void wl_msg_params_default(struct wl_msg_params *p)
 	p->wake_cycles = 400;
 	p->wake_latency_cycles = 2000;
 	p->wake_jitter_cycles = 1000;
-	p->timeslice_cycles = 6000000;
+	p->hz = 250;
+	p->sched_latency_ns = 6000000;
+	p->min_granularity_ns = 750000;
+	p->wakeup_granularity_ns = 1000000;
+	p->wakeup_preemption = 1;
 }
 
 static void rq_push(struct rq *q, uint32_t t)
 {
-	q->q[(q->head + q->count) % q->cap] = t;
-	q->count++;
+	q->q[q->count++] = t;
 }
 
-static uint32_t rq_pop(struct rq *q)
+static void rq_remove_at(struct rq *q, uint32_t i)
 {
-	uint32_t t = q->q[q->head];
-	q->head = (q->head + 1) % q->cap;
+	memmove(&q->q[i], &q->q[i + 1], (q->count - i - 1) * sizeof *q->q);
 	q->count--;
-	return t;
+}
+
+/* Position of the leftmost entity (first smallest vruntime); count > 0. */
+static uint32_t rq_leftmost(const struct msgw *m, const struct rq *q)
+{
+	uint32_t best = 0;
+	uint64_t v = m->tasks[q->q[0]].vruntime;
+	for (uint32_t i = 1; i < q->count; i++)
+		if (m->tasks[q->q[i]].vruntime < v) {
+			v = m->tasks[q->q[i]].vruntime;
+			best = i;
+		}
+	return best;
+}
+
+/* update_min_vruntime: monotonic, the smaller of curr and the leftmost. */
+static void update_min_vruntime(const struct msgw *m, struct rq *q)
+{
+	uint64_t v = q->min_vruntime;
+	int have = 0;
+	if (q->cur >= 0) {
+		v = m->tasks[q->cur].vruntime;
+		have = 1;
+	}
+	if (q->count) {
+		uint64_t l = m->tasks[q->q[rq_leftmost(m, q)]].vruntime;
+		v = have && v < l ? v : l;
+	}
+	if (v > q->min_vruntime)
+		q->min_vruntime = v;
+}
+
+/* update_curr: charge the running task's vruntime up to now. */
+static void update_curr(const struct msgw *m, struct rq *q, uint64_t now)
+{
+	if (q->cur >= 0 && now > q->exec_start) {
+		m->tasks[q->cur].vruntime += now - q->exec_start;
+		q->exec_start = now;
+	}
+	update_min_vruntime(m, q);
+}
+
+/* wakeup_preempt_entity(curr, se): 1 when curr is more than the wake-up
+ * granularity ahead of se, -1 when it is not ahead, else 0. */
+static int wakeup_preempt_entity(const struct msgw *m, uint64_t curr, uint64_t se)
+{
+	int64_t vdiff = (int64_t)(curr - se);
+	if (vdiff <= 0)
+		return -1;
+	return vdiff > (int64_t)m->wakeup_gran ? 1 : 0;
+}
+
+/* sched_slice for equal weights: __sched_period(nr) / nr. */
+static uint64_t sched_slice(const struct msgw *m, uint32_t nr_running)
+{
+	uint64_t period = nr_running > SCHED_NR_LATENCY ? nr_running * m->min_gran : m->latency;
+	return period / nr_running;
+}
+
+/* pick_next_entity after put_prev: leftmost, unless a buddy (last, then
+ * next) is within the wake-up granularity of it; clear_buddies. */
+static uint32_t pick_next(struct msgw *m, struct rq *q)
+{
+	uint32_t li = rq_leftmost(m, q);
+	uint64_t left = m->tasks[q->q[li]].vruntime;
+	int64_t se = q->q[li];
+	if (q->last >= 0 && wakeup_preempt_entity(m, m->tasks[q->last].vruntime, left) < 1)
+		se = q->last;
+	if (q->next >= 0 && wakeup_preempt_entity(m, m->tasks[q->next].vruntime, left) < 1)
+		se = q->next;
+	if (q->next == se)
+		q->next = -1;
+	if (q->last == se)
+		q->last = -1;
+	if (se != q->q[li])
+		for (li = 0; q->q[li] != (uint32_t)se; li++)
+			;
+	rq_remove_at(q, li);
+	return (uint32_t)se;
+}
+
+/* check_preempt_wakeup for woken task t on q (t already enqueued). */
+static void check_preempt_wakeup(struct msgw *m, struct rq *q, uint32_t t)
+{
+	if (!m->p->wakeup_preemption || q->cur < 0 || q->resched)
+		return;
+	if (wakeup_preempt_entity(m, m->tasks[q->cur].vruntime, m->tasks[t].vruntime) != 1)
+		return;
+	q->next = t;
+	q->resched = RS_WAKE;
+	if (q->count + 1 >= SCHED_NR_LATENCY)
+		q->last = q->cur;
+}
+
+/* check_preempt_tick, at a tick while q->cur runs. */
+static void check_preempt_tick(struct msgw *m, struct rq *q, uint64_t now)
+{
+	update_curr(m, q, now);
+	if (!q->count || q->resched)
+		return;
+	uint64_t ideal = sched_slice(m, q->count + 1);
+	uint64_t delta_exec = now - q->pick_clock;
+	if (delta_exec > ideal) {
+		q->resched = RS_TICK;
+		return;
+	}
+	if (delta_exec < m->min_gran)
+		return;
+	uint64_t l = m->tasks[q->q[rq_leftmost(m, q)]].vruntime;
+	int64_t d = (int64_t)(m->tasks[q->cur].vruntime - l);
+	if (d > (int64_t)ideal)
+		q->resched = RS_TICK;
 }
 
 /* Task t becomes runnable on its CPU; the waker's clock is `when`. */
@@ -119,13 +252,19 @@ static int wake(struct msgw *m, uint32_t t, uint64_t when)
 {
 	struct task *tk = &m->tasks[t];
 	struct rq *q = &m->rqs[tk->cpu];
+	struct cpu *c = &m->s->cpu[tk->cpu];
 
+	/* enqueue_entity(ENQUEUE_WAKEUP): update_curr, place_entity */
+	update_curr(m, q, c->now);
+	uint64_t thresh = m->latency / 2;
+	if (q->min_vruntime > thresh && tk->vruntime < q->min_vruntime - thresh)
+		tk->vruntime = q->min_vruntime - thresh;
 	tk->state = T_RUNNABLE;
 	rq_push(q, t);
 	m->r->wakeups++;
+	check_preempt_wakeup(m, q, t);
 	if (q->scheduled)
 		return NS_OK;
-	struct cpu *c = &m->s->cpu[tk->cpu];
 	uint64_t jitter = m->p->wake_jitter_cycles
 		? rng_uniform_int(m->rng, m->p->wake_jitter_cycles + 1) : 0;
 	cpu_advance_to(c, when + m->p->wake_latency_cycles + jitter);
@@ -228,28 +367,49 @@ static int step(struct msgw *m, int ci)
 			q->scheduled = 0;         /* idle until a wake-up */
 			return NS_OK;
 		}
-		q->cur = rq_pop(q);
-		m->tasks[q->cur].state = T_RUNNING;
-		cpu_work(c, m->p->ctx_switch_cycles);
-		m->r->ctx_switches++;
-		q->slice_end = c->now + m->p->timeslice_cycles;
+		uint32_t t = pick_next(m, q);
+		if ((int64_t)t != q->prev) {
+			cpu_work(c, m->p->ctx_switch_cycles);
+			m->r->ctx_switches++;
+			if (q->prev >= 0) {
+				m->r->preemptions++;
+				m->r->wake_preemptions += q->resched == RS_WAKE;
+			}
+		}
+		q->cur = t;
+		q->prev = -1;
+		q->resched = 0;
+		m->tasks[t].state = T_RUNNING;
+		q->exec_start = c->now;
+		q->pick_clock = c->now;
 	}
 	struct task *tk = &m->tasks[q->cur];
 	enum step_out out = OP_CONT;
 	int rc = tk->sender ? do_send(m, tk, c, &out) : do_recv(m, tk, c, &out);
 	if (rc != NS_OK)
 		return rc;
-	if (out == OP_BLOCK) {
-		tk->state = T_BLOCKED;
+	if (c->now >= q->next_tick) {
+		q->next_tick = (c->now / m->tick + 1) * m->tick;
+		if (out == OP_CONT)
+			check_preempt_tick(m, q, c->now);
+	}
+	if (out != OP_CONT) {
+		/* dequeue_entity(DEQUEUE_SLEEP): update_curr, clear_buddies */
+		update_curr(m, q, c->now);
+		tk->state = out == OP_BLOCK ? T_BLOCKED : T_DONE;
+		if (q->next == q->cur)
+			q->next = -1;
+		if (q->last == q->cur)
+			q->last = -1;
 		q->cur = -1;
-	} else if (out == OP_DONE) {
-		tk->state = T_DONE;
-		q->cur = -1;
-	} else if (c->now >= q->slice_end && q->count) {
+		q->resched = 0;
+	} else if (q->resched) {
+		/* put_prev_entity: back in the tree; pick_next_entity decides */
+		update_curr(m, q, c->now);
 		tk->state = T_RUNNABLE;
 		rq_push(q, (uint32_t)q->cur);
+		q->prev = q->cur;
 		q->cur = -1;
-		m->r->preemptions++;
 	}
 	return sim_ctx_schedule_at(m->ctx, c->now, EV_STEP, (uint32_t)ci);
 }
@@ -262,6 +422,15 @@ static int setup(struct msgw *m)
 	m->nr_tasks = p->groups * 2 * WL_MSG_FDS;
 	m->per_task = (uint64_t)WL_MSG_FDS * p->loops;
 	m->wake_below = p->inflight_limit / 4;
+	/* get_update_sysctl_factor(), SCHED_TUNABLESCALING_LOG */
+	uint32_t factor = 1, cpus = n < 8 ? (uint32_t)n : 8;
+	while (cpus >>= 1)
+		factor++;
+	double ghz = m->s->k.clock_ghz;
+	m->latency = (uint64_t)((double)p->sched_latency_ns * factor * ghz + 0.5);
+	m->min_gran = (uint64_t)((double)p->min_granularity_ns * factor * ghz + 0.5);
+	m->wakeup_gran = (uint64_t)((double)p->wakeup_granularity_ns * factor * ghz + 0.5);
+	m->tick = (uint64_t)(1e9 / p->hz * ghz + 0.5);
 	m->tasks = calloc(m->nr_tasks, sizeof *m->tasks);
 	m->conns = calloc((size_t)p->groups * WL_MSG_FDS, sizeof *m->conns);
 	m->rqs = calloc((size_t)n, sizeof *m->rqs);
@@ -274,6 +443,7 @@ static int setup(struct msgw *m)
 			return NS_ENOMEM;
 		m->rqs[i].cap = cap;
 		m->rqs[i].cur = -1;
+		m->rqs[i].next = m->rqs[i].last = m->rqs[i].prev = -1;
 	}
 	for (uint32_t i = 0; i < p->groups * WL_MSG_FDS; i++) {
 		m->conns[i].ring = calloc(p->inflight_limit, sizeof *m->conns[i].ring);
@@ -353,8 +523,9 @@ static void teardown(struct msgw *m)
 
 static int params_ok(const struct wl_msg_params *p, const struct cpu_sys *s)
 {
-	return p->groups > 0 && p->loops > 0 && p->inflight_limit > 0 &&
-	       p->timeslice_cycles > 0 && s->nr_cpus > 0 &&
+	return p->groups > 0 && p->loops > 0 && p->inflight_limit > 0 && p->hz > 0 &&
+	       p->hz <= 100000 && p->sched_latency_ns > 0 && p->min_granularity_ns > 0 &&
+	       s->nr_cpus > 0 && s->k.clock_ghz > 0 &&
 	       p->groups <= UINT32_MAX / (2 * WL_MSG_FDS) &&
 	       p->loops <= UINT64_MAX / WL_MSG_FDS / 2 / p->groups;
 }

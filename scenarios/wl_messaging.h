@@ -24,10 +24,27 @@
  * on CPU t mod nr_cpus of the cpu_sys (round-robin, so a group's senders
  * and receivers are spread over all CPUs and both sockets, and one CPU runs
  * senders and receivers over time, as the reference's §3 expects).  Each
- * CPU has a FIFO run queue; a CPU runs one task at a time, one message
- * operation per event; a task runs until it blocks, finishes, or has used
- * `timeslice_cycles` while another task waits (then it goes to the tail).
- * Switching to a task costs `ctx_switch_cycles`.  A sender blocks when its
+ * CPU runs one task at a time, one message operation (one write or read
+ * system call) per event, and chooses tasks as v5.9 CFS does for nice-0
+ * tasks (kernel/sched/fair.c): every task has a vruntime that grows by the
+ * cycles it runs; `pick_next_entity` takes the smallest vruntime, or the
+ * "next" buddy (the task that preempted) / the "last" buddy (the task it
+ * preempted, when nr_running >= sched_nr_latency) if it is within the
+ * wake-up granularity of the leftmost; a woken task is placed at
+ * max(its vruntime, min_vruntime - sched_latency / 2) (`place_entity`,
+ * GENTLE_FAIR_SLEEPERS) and preempts the running task when the running
+ * task's vruntime exceeds its own by more than the wake-up granularity
+ * (`check_preempt_wakeup` / `wakeup_preempt_entity`, WAKEUP_PREEMPTION);
+ * the preemption takes effect when the running task's current system call
+ * returns (no CONFIG_PREEMPTION).  At every scheduler tick (`hz`) the
+ * running task is preempted when it ran longer than its ideal slice
+ * (sched_latency / nr_running, at least min_granularity: `sched_slice`) or,
+ * after min_granularity, when it is ahead of the leftmost by more than that
+ * slice (`check_preempt_tick`).  The three sysctls are the kernel's base
+ * values scaled by 1 + ilog2(min(nr_cpus, 8)) (SCHED_TUNABLESCALING_LOG):
+ * on 8 or more CPUs latency 24 ms, min_granularity 3 ms, wake-up
+ * granularity 4 ms.  Switching to another task costs `ctx_switch_cycles`.
+ * A sender blocks when its
  * connection has `inflight_limit` messages outstanding (sk_sndbuf /
  * truesize: 212992 / 768 = 278 by default, shared by the group's 20
  * senders); a receiver that frees a message wakes the connection's blocked
@@ -39,6 +56,9 @@
  * [0, wake_jitter_cycles] (the run's random stream: this is what makes
  * repetitions with different seeds differ).  The start order of each CPU's
  * run queue is shuffled with the same stream (the parent's wake-up order).
+ * Not modelled: load balancing and wake-affine migration (tasks stay on
+ * their CPU), START_DEBIT for the forked tasks (all start at vruntime 0),
+ * tick phase (ticks at multiples of the tick period on every CPU).
  *
  * Time.  Each CPU has its own clock (cpu->now, cycles).  A message becomes
  * visible to its receiver at the sender's clock after the write; a
@@ -78,7 +98,11 @@ struct wl_msg_params {
 	uint32_t wake_cycles;             /* try_to_wake_up, charged to the waker */
 	uint32_t wake_latency_cycles;     /* idle CPU: IPI + idle exit */
 	uint32_t wake_jitter_cycles;      /* uniform extra on an idle wake-up */
-	uint64_t timeslice_cycles;        /* preemption when others wait */
+	uint32_t hz;                      /* CONFIG_HZ: scheduler tick rate, default 250 */
+	uint32_t sched_latency_ns;        /* unscaled sysctl bases (fair.c): 6000000 */
+	uint32_t min_granularity_ns;      /* 750000 */
+	uint32_t wakeup_granularity_ns;   /* 1000000 */
+	int wakeup_preemption;            /* sched_feat(WAKEUP_PREEMPTION), default 1 */
 };
 /* The defaults; wl_messaging.c's design notes give the estimates. */
 void wl_msg_params_default(struct wl_msg_params *p);
@@ -87,7 +111,9 @@ struct wl_msg_result {
 	uint64_t messages;                /* written and read */
 	uint64_t end_cycles;              /* largest CPU clock at the end */
 	double total_time_s;              /* end_cycles / clock */
-	uint64_t ctx_switches, preemptions;
+	uint64_t ctx_switches;
+	uint64_t preemptions;             /* switches away from a runnable task */
+	uint64_t wake_preemptions;        /* of which by check_preempt_wakeup */
 	uint64_t sender_blocks, receiver_blocks, wakeups;
 	uint64_t events;                  /* engine events */
 	uint64_t alloc_failed;

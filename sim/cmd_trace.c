@@ -20,14 +20,18 @@
 
 #include "cli.h"
 #include "diag.h"
+#include "json.h"
 #include "pagealloc.h"
 #include "run.h"
 #include "scenario.h"
+#include "scenario_cli.h"
 #include "slub.h"
 
 static const char usage_line[] =
 	"numasim trace SCENARIO --events slab_free[,page_alloc,page_free] "
-	"[--format jsonl] [--limit N] [-o FILE]";
+	"[--format jsonl] [--limit N] [-o FILE]\n"
+	"             [--set KEY=VALUE]... [--sweep KEY=V1,V2]... [--machine M] "
+	"[--workload W]";
 
 enum { EV_SLAB_FREE = 1, EV_PAGE_ALLOC = 2, EV_PAGE_FREE = 4 };
 
@@ -35,6 +39,7 @@ struct trace_args {
 	const char *scenario, *out;
 	unsigned events;
 	long long limit;                /* per run, 0 = no limit */
+	struct scn_cli sc;              /* --set, --sweep, --machine, --workload */
 };
 
 struct tracer {
@@ -63,6 +68,8 @@ static void print_help(void)
 	       "  --format jsonl output format (the only one, default)\n"
 	       "  --limit N      at most N records per run\n"
 	       "  -o FILE        write to FILE (atomically) instead of standard output\n"
+	       "  --set, --sweep, --machine, --workload\n"
+	       "                 as for `numasim run` (docs/scenario-format.md)\n"
 	       "  -h, --help     show this help\n\n"
 	       "exit status: 0 ok, 1 runtime failure, 2 bad input or usage\n",
 	       usage_line);
@@ -95,12 +102,19 @@ static int parse_events(const char *v, unsigned *ev)
 
 static int parse_args(int argc, char **argv, struct trace_args *a)
 {
+	if (scn_cli_init(&a->sc, "trace", usage_line, argc))
+		return 2;
 	for (int i = 1; i < argc; i++) {
 		const char *o = argv[i];
 		if (!strcmp(o, "-h") || !strcmp(o, "--help")) {
 			print_help();
 			return 1;
 		}
+		int sc = scn_cli_option(&a->sc, argc, argv, &i);
+		if (sc == 2)
+			return 2;
+		if (sc)
+			continue;
 		if (!strcmp(o, "--events") || !strcmp(o, "--format") ||
 		    !strcmp(o, "--limit") || !strcmp(o, "-o")) {
 			if (i + 1 >= argc)
@@ -134,30 +148,11 @@ static int parse_args(int argc, char **argv, struct trace_args *a)
 			a->scenario = o;
 		}
 	}
-	if (!a->scenario)
+	if (!a->scenario && !scn_cli_adhoc(&a->sc))
 		return cli_usage_error("trace", usage_line, "no scenario file");
 	if (!a->events)
 		return cli_usage_error("trace", usage_line, "no --events given");
 	return 0;
-}
-
-/* A JSON string: quotes, backslashes and control characters escaped. */
-static void json_str(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-		if (*p == '"' || *p == '\\')
-			fprintf(f, "\\%c", *p);
-		else if (*p == '\n')
-			fputs("\\n", f);
-		else if (*p == '\t')
-			fputs("\\t", f);
-		else if (*p < 0x20 || *p == 0x7f)
-			fprintf(f, "\\u%04x", *p);
-		else
-			fputc(*p, f);
-	}
-	fputc('"', f);
 }
 
 static const char *tf(int b)
@@ -178,9 +173,9 @@ static void count_record(struct tracer *t)
 static void run_ident(struct tracer *t, const char *event)
 {
 	fputs("{\"event\":", t->f);
-	json_str(t->f, event);
+	json_write_string(t->f, event);
 	fputs(",\"point\":", t->f);
-	json_str(t->f, t->point);
+	json_write_string(t->f, t->point);
 	fprintf(t->f, ",\"repetition\":%lld", t->rep);
 }
 
@@ -190,7 +185,7 @@ static void on_slab_free(void *arg, const struct slub_free_trace *e)
 	FILE *f = t->f;
 	run_ident(t, "slab_free");
 	fputs(",\"cache\":", f);
-	json_str(f, e->cache);
+	json_write_string(f, e->cache);
 	fprintf(f, ",\"cpu\":%d,\"variant\":\"%s\",\"has_cpu_partial\":%s,\"frozen\":%s,"
 		"\"inuse\":%u,\"objects\":%u,\"freelist_empty\":%s,\"cnt\":%u,\"node\":%d,"
 		"\"nr_partial\":%lu,\"min_partial\":%lu,\"cpu_partial_limit\":%u,"
@@ -205,16 +200,16 @@ static void on_slab_free(void *arg, const struct slub_free_trace *e)
 		e->cpu_partial_pages, e->cpu_partial_pobjects);
 	for (unsigned i = 0; i < e->nr_stats; i++) {
 		fputs(i ? "," : "", f);
-		json_str(f, slub_stat_name(e->stats[i]));
+		json_write_string(f, slub_stat_name(e->stats[i]));
 	}
 	fputs("],\"sites\":[", f);
 	for (unsigned i = 0; i < e->nr_sites; i++) {
 		fputs(i ? ",[" : "[", f);
-		json_str(f, e->sites[i].name);
+		json_write_string(f, e->sites[i].name);
 		fprintf(f, ",%s]", tf(e->sites[i].outcome));
 	}
 	fputs("],\"path\":", f);
-	json_str(f, e->path);
+	json_write_string(f, e->path);
 	fputs("}\n", f);
 	count_record(t);
 }
@@ -308,9 +303,11 @@ int cmd_trace(int argc, char **argv)
 	int status, rc;
 
 	diag_init(&d);
-	if ((status = parse_args(argc, argv, &a)))
+	if ((status = parse_args(argc, argv, &a))) {
+		scn_cli_free(&a.sc);
 		return status == 1 ? 0 : status;
-	if ((rc = scenario_load_file(a.scenario, &s, &d)) || (rc = run_preflight(s, &d)))
+	}
+	if ((rc = scn_cli_load(&a.sc, a.scenario, &s, &d)) || (rc = run_preflight(s, &d)))
 		goto fail;
 	t.f = open_memstream(&buf, &len);
 	if (!t.f) {
@@ -340,5 +337,6 @@ fail:
 out:
 	free(buf);
 	scenario_free(s);
+	scn_cli_free(&a.sc);
 	return status;
 }

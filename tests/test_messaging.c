@@ -3,8 +3,10 @@
  * workload over the SLUB model.  Every message is allocated and freed
  * (slub_check, pa_check, object counts of both caches), the run is
  * deterministic for a seed and differs for another, FREE_FROZEN is the
- * majority of the slow-path frees on the shipped 2-socket machine, a small
- * in-flight limit makes senders block, bad parameters are refused.
+ * majority of the slow-path frees on the shipped 2-socket machine at a
+ * small volume, a small in-flight limit makes senders block, CFS wake-up
+ * preemption happens and raises the FREE_FROZEN share, bad parameters are
+ * refused.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -128,6 +130,34 @@ static void run_ok(struct mw *t, const struct wl_msg_params *p, uint64_t seed,
 	assert_int_equal(rc, NS_OK);
 }
 
+/* The counters a cache exports: objects in use, slabs, and the per-node
+ * slab and object totals summed. */
+struct cons {
+	const char *cache;
+	size_t len;
+	int64_t objects, slabs, node_slabs, node_objects, node_partial;
+};
+
+static int cons_cb(void *arg, const char *scope, const char *id, const char *name, int64_t v)
+{
+	struct cons *c = arg;
+	if (!strcmp(scope, "cache") && !strcmp(id, c->cache)) {
+		if (!strcmp(name, "objects"))
+			c->objects = v;
+		else if (!strcmp(name, "slabs"))
+			c->slabs = v;
+	} else if (!strcmp(scope, "cache_node") && !strncmp(id, c->cache, c->len) &&
+		   id[c->len] == '/') {
+		if (!strcmp(name, "nr_slabs"))
+			c->node_slabs += v;
+		else if (!strcmp(name, "total_objects"))
+			c->node_objects += v;
+		else if (!strcmp(name, "nr_partial"))
+			c->node_partial += v;
+	}
+	return NS_OK;
+}
+
 static void test_conservation(void **state)
 {
 	(void)state;
@@ -153,6 +183,18 @@ static void test_conservation(void **state)
 				 slub_stat(t->w, cs[i], -1, SLUB_FREE_SLOWPATH);
 		assert_int_equal(allocs, msgs);
 		assert_int_equal(frees, msgs);
+		/* after the run: nothing in use; the slabs on the nodes' counts
+		 * are the cache's slabs, each with its objects */
+		struct cons c = {.cache = slub_cache_name(cs[i])};
+		c.len = strlen(c.cache);
+		assert_int_equal(slub_counters(t->w, cons_cb, &c), NS_OK);
+		assert_int_equal(c.objects, 0);
+		assert_true(c.slabs > 0);
+		assert_int_equal(c.node_slabs, c.slabs);
+		assert_int_equal(c.slabs, (int64_t)ci.slabs);
+		assert_true(c.node_objects <= c.slabs * (int64_t)ci.objects &&
+			    c.node_objects >= c.slabs * (int64_t)ci.min_objects);
+		assert_true(c.node_partial <= c.slabs);
 	}
 	mw_destroy(t);
 }
@@ -225,6 +267,55 @@ static void test_blocking(void **state)
 	mw_destroy(t);
 }
 
+/*
+ * CFS wake-up preemption (check_preempt_wakeup): once the receivers' vruntime
+ * lags the running task's by more than the wake-up granularity, a woken receiver
+ * preempts the sender at its next system-call return, drains its connection
+ * early and the frees reach slabs that are still frozen.  Without the
+ * feature (sched_feat WAKEUP_PREEMPTION off) no wake-up preempts.
+ */
+static double frozen_share(struct mw *t)
+{
+	double slow = 0, fz = 0;
+	struct slub_cache *cs[2] = {t->skb, t->k512};
+	for (int i = 0; i < 2; i++) {
+		slow += (double)slub_stat(t->w, cs[i], -1, SLUB_FREE_SLOWPATH);
+		fz += (double)slub_stat(t->w, cs[i], -1, SLUB_FREE_FROZEN);
+	}
+	return fz / slow;
+}
+
+static void test_wakeup_preemption(void **state)
+{
+	(void)state;
+	struct wl_msg_params p;
+	struct wl_msg_result on, off;
+	/* a run of a few ms: vruntimes on a CPU stay within about 0.1 ms of
+	 * each other, so a sched_wakeup_granularity_ns of 10 us (sysctl) */
+	small_params(&p, 1, 200);
+	p.wakeup_granularity_ns = 10000;
+	struct mw *t = mw_create("client-1node.yaml", SLUB_PRE);
+	run_ok(t, &p, 9, &on);
+	double share_on = frozen_share(t);
+	mw_destroy(t);
+	p.wakeup_preemption = 0;
+	t = mw_create("client-1node.yaml", SLUB_PRE);
+	run_ok(t, &p, 9, &off);
+	double share_off = frozen_share(t);
+	mw_destroy(t);
+	print_message("wake-up preemption on: %llu of %llu preemptions, %llu switches, "
+		      "FREE_FROZEN %.3f; off: %llu preemptions, FREE_FROZEN %.3f\n",
+		      (unsigned long long)on.wake_preemptions,
+		      (unsigned long long)on.preemptions, (unsigned long long)on.ctx_switches,
+		      share_on, (unsigned long long)off.preemptions, share_off);
+	assert_int_equal(on.messages, off.messages);
+	assert_true(on.wake_preemptions > 0);
+	assert_true(on.wake_preemptions <= on.preemptions);
+	assert_true(on.preemptions < on.ctx_switches);
+	assert_int_equal(off.wake_preemptions, 0);
+	assert_true(share_on > share_off);
+}
+
 static void test_bad_params(void **state)
 {
 	(void)state;
@@ -241,6 +332,14 @@ static void test_bad_params(void **state)
 	p.inflight_limit = 0;
 	assert_int_equal(wl_messaging_run(t->w, &t->s, t->skb, t->k512, &p, 1, NULL, &r),
 			 NS_EINPUT);
+	small_params(&p, 1, 1);
+	p.hz = 0;
+	assert_int_equal(wl_messaging_run(t->w, &t->s, t->skb, t->k512, &p, 1, NULL, &r),
+			 NS_EINPUT);
+	small_params(&p, 1, 1);
+	p.sched_latency_ns = 0;
+	assert_int_equal(wl_messaging_run(t->w, &t->s, t->skb, t->k512, &p, 1, NULL, &r),
+			 NS_EINPUT);
 	mw_destroy(t);
 }
 
@@ -251,6 +350,7 @@ int main(void)
 		cmocka_unit_test(test_determinism),
 		cmocka_unit_test(test_free_frozen_majority),
 		cmocka_unit_test(test_blocking),
+		cmocka_unit_test(test_wakeup_preemption),
 		cmocka_unit_test(test_bad_params),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

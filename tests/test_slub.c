@@ -50,13 +50,20 @@ struct tw {
 	struct slub_cache *k64, *k512, *skb;
 };
 
-static struct tw *tw_create(const struct slub_config *in)
+/* One node, CPUs 0 and 1 (get_any_partial has no other node to try). */
+static const char m_one[] =
+	"name: one\nnodes:\n  - id: 0\n    cpus: \"0-1\"\n    zones:\n"
+	"      - {type: Normal, size: 128MiB}\n"
+	"distance:\n  - [10]\n" COSTS;
+
+static struct tw *tw_create_bp(const struct slub_config *in, const char *machine,
+			       enum bpred_mode mode)
 {
 	struct tw *t = calloc(1, sizeof *t);
 	assert_non_null(t);
 	struct diag d;
 	diag_init(&d);
-	int rc = machine_load_buf("test.yaml", m_two, strlen(m_two), &t->m, &d);
+	int rc = machine_load_buf("test.yaml", machine, strlen(machine), &t->m, &d);
 	if (rc != NS_OK)
 		diag_print(&d, stderr);
 	assert_int_equal(rc, NS_OK);
@@ -76,6 +83,7 @@ static struct tw *tw_create(const struct slub_config *in)
 	int cpus[2] = {0, 1};
 	struct cpu_params p;
 	cpu_params_default(&p);
+	p.bpred.mode = mode;
 	assert_int_equal(cpu_sys_init(&t->s, t->m, &t->t, &t->l, &p, cpus, 2), NS_OK);
 	assert_int_equal(pa_world_create(t->m, &pc, &t->s, t->pa_fn, t->pa_site, &t->pa, &d), NS_OK);
 	rc = slub_world_create(t->m, &cfg, &t->s, t->pa, t->sl_fn, t->sl_site, &t->w, &d);
@@ -91,6 +99,13 @@ static struct tw *tw_create(const struct slub_config *in)
 	assert_non_null(t->k64);
 	assert_non_null(t->k512);
 	return t;
+}
+
+static struct tw *tw_create(const struct slub_config *in)
+{
+	struct cpu_params p;
+	cpu_params_default(&p);
+	return tw_create_bp(in, m_two, p.bpred.mode);
 }
 
 static void tw_check(struct tw *t)
@@ -997,6 +1012,129 @@ static int64_t counter(struct tw *t, const char *scope, const char *id, const ch
 	return f.v;
 }
 
+/*
+ * The FREE_FROZEN path figures (free_frozen_* counters) on one fixed
+ * stream of kmalloc-512 objects in flight between two CPUs of one node
+ * (with two nodes get_any_partial's defrag lottery reads the cycle
+ * counter, so the variants' costs would change the stream), as in sched
+ * messaging: bursts allocated on one CPU, freed in FIFO order on the other
+ * in bursts of another length, the roles swapping now and then.  The
+ * stream does not depend on costs, so every variant sees the same
+ * sequence of __slab_free outcomes (FREE_FROZEN, CPU_PARTIAL_FREE, frees
+ * to node-partial slabs) and only the !n block differs.
+ */
+struct ff_fig {
+	int64_t ff, slow, branches, taken, mispredicts, cycles;
+};
+
+#define FF_RING 4096
+
+static struct ff_fig frozen_stream(enum slub_variant v, enum slub_compiler cc, int stats,
+				   enum bpred_mode mode)
+{
+	struct slub_config cfg = cfg_of(v, cc, stats);
+	struct tw *t = tw_create_bp(&cfg, m_one, mode);
+	slub_obj_t ring[FF_RING];
+	uint32_t head = 0, count = 0;
+	uint64_t r = 2020;
+	int src = 0;
+	for (int round = 0; round < 3000; round++) {
+		if (rng_splitmix64(&r) % 64 == 0)
+			src ^= 1;
+		uint32_t na = 1 + (uint32_t)(rng_splitmix64(&r) % 48);
+		uint32_t nf = 1 + (uint32_t)(rng_splitmix64(&r) % 40);
+		for (uint32_t i = 0; i < na && count < FF_RING; i++)
+			ring[(head + count++) % FF_RING] = alloc(t, src, t->k512);
+		cpu_advance_to(cpu(t, !src), cpu(t, src)->now);
+		for (uint32_t i = 0; i < nf && count; i++, count--, head = (head + 1) % FF_RING)
+			fr(t, !src, t->k512, ring[head]);
+		cpu_advance_to(cpu(t, src), cpu(t, !src)->now);
+	}
+	for (; count; count--, head = (head + 1) % FF_RING)
+		fr(t, 1, t->k512, ring[head]);
+	struct ff_fig f = {
+		counter(t, "cache", "kmalloc-512", "free_frozen"),
+		counter(t, "cache", "kmalloc-512", "free_slowpath"),
+		counter(t, "cache", "kmalloc-512", "free_frozen_branches"),
+		counter(t, "cache", "kmalloc-512", "free_frozen_branches_taken"),
+		counter(t, "cache", "kmalloc-512", "free_frozen_mispredicts"),
+		counter(t, "cache", "kmalloc-512", "free_frozen_cycles"),
+	};
+	assert_int_equal(cinfo(t->k512).allocated, cinfo(t->k512).freed);
+	tw_destroy(t);
+	return f;
+}
+
+static void test_frozen_stream(void **state)
+{
+	(void)state;
+	const enum slub_compiler ccs[2] = {SLUB_GCC, SLUB_CLANG};
+	for (int ci = 0; ci < 2; ci++)
+		for (int mode = 0; mode < 2; mode++) {
+			enum bpred_mode bm = mode ? BPRED_GSHARE : BPRED_BIMODAL;
+			struct ff_fig pre = frozen_stream(SLUB_PRE, ccs[ci], 1, bm);
+			struct ff_fig post = frozen_stream(SLUB_POST, ccs[ci], 1, bm);
+			/* the same stream: the same outcomes, a real mix of them */
+			assert_int_equal(pre.ff, post.ff);
+			assert_int_equal(pre.slow, post.slow);
+			assert_true(pre.ff > pre.slow / 4 && pre.ff < pre.slow);
+			/* with stats: PRE runs PRE6a, PRE6b, PRE7; POST only POST6 */
+			assert_int_equal(pre.branches, 3 * pre.ff);
+			assert_int_equal(post.branches, post.ff);
+			assert_int_equal(post.taken, 0);
+			assert_int_equal(pre.taken, ccs[ci] == SLUB_CLANG ? pre.ff : 0);
+			/* POST6 sees the was_frozen outcomes PRE7 sees, PRE adds the
+			 * PRE6a/PRE6b tests: with a per-site predictor POST cannot
+			 * mispredict more; with global history the two streams of
+			 * outcomes differ, so allow 0.1 % of the frees either way */
+			if (bm == BPRED_BIMODAL)
+				assert_true(post.mispredicts <= pre.mispredicts);
+			else
+				assert_true(post.mispredicts <= pre.mispredicts + pre.ff / 1000);
+			assert_true(post.cycles < pre.cycles);
+			/* without stats and GCC both emit new.frozen then was_frozen */
+			struct ff_fig pre0 = frozen_stream(SLUB_PRE, ccs[ci], 0, bm);
+			struct ff_fig post0 = frozen_stream(SLUB_POST, ccs[ci], 0, bm);
+			assert_int_equal(pre0.ff, pre.ff);
+			assert_int_equal(pre0.branches, post0.branches);
+			if (ccs[ci] == SLUB_GCC) {
+				assert_int_equal(pre0.branches, 2 * pre0.ff);
+				assert_int_equal(pre0.taken, 0);
+				assert_int_equal(post0.taken, 0);
+				if (bm == BPRED_BIMODAL) {
+					/* identical code: identical figures */
+					assert_int_equal(pre0.mispredicts, post0.mispredicts);
+					assert_int_equal(pre0.cycles, post0.cycles);
+				} else {
+					/* only the sites' places in the shared table differ */
+					assert_true(llabs(pre0.mispredicts - post0.mispredicts) <=
+						    pre0.ff / 1000);
+					assert_true(llabs(pre0.cycles - post0.cycles) <= pre0.ff);
+				}
+			} else {
+				/* clang: was_frozen first; PRE's is taken, POST's falls through */
+				assert_int_equal(pre0.branches, pre0.ff);
+				assert_int_equal(pre0.taken, pre0.ff);
+				assert_int_equal(post0.taken, 0);
+				assert_true(post0.cycles < pre0.cycles);
+			}
+			print_message("frozen stream %s %s: ff %lld/%lld slow; mispredicts, cycles per "
+				      "FREE_FROZEN free: stats on PRE %.4f %.2f POST %.4f %.2f; stats "
+				      "off PRE %.4f %.2f POST %.4f %.2f\n",
+				      ccs[ci] == SLUB_GCC ? "gcc" : "clang",
+				      bm == BPRED_GSHARE ? "gshare" : "bimodal", (long long)pre.ff,
+				      (long long)pre.slow,
+				      (double)pre.mispredicts / (double)pre.ff,
+				      (double)pre.cycles / (double)pre.ff,
+				      (double)post.mispredicts / (double)post.ff,
+				      (double)post.cycles / (double)post.ff,
+				      (double)pre0.mispredicts / (double)pre0.ff,
+				      (double)pre0.cycles / (double)pre0.ff,
+				      (double)post0.mispredicts / (double)post0.ff,
+				      (double)post0.cycles / (double)post0.ff);
+		}
+}
+
 #define LIVE_MAX 3000
 
 /* Random alloc/free on CPUs 0 and 1 (different nodes); returns a digest. */
@@ -1106,6 +1244,7 @@ int main(void)
 		cmocka_unit_test(test_free_no_cpu_partial),
 		cmocka_unit_test(test_stats_off),
 		cmocka_unit_test(test_frozen_free_cost),
+		cmocka_unit_test(test_frozen_stream),
 		cmocka_unit_test(test_alloc_paths),
 		cmocka_unit_test(test_alloc_from_partial),
 		cmocka_unit_test(test_race_retry),
