@@ -33,6 +33,17 @@
  * charged per function from the table PA_WORK (instructions at an assumed
  * 2 instructions per cycle), identical for PRE and POST.
  *
+ * Mempolicies (docs/policies.md).  alloc_pages_current() follows v4.6:
+ * the task's policy (pa_config.mpol; &default_policy = MPOL_PREFERRED |
+ * MPOL_F_LOCAL in interrupt or with __GFP_THISNODE), then
+ * alloc_page_interleave(interleave_nodes()) or __alloc_pages_nodemask()
+ * with policy_zonelist() and policy_nodemask().  The model keeps one task
+ * per simulated CPU (struct pa_cpuinfo: its struct mempolicy address and
+ * il_next); the policy's node set is one world-wide mask (w->mpol_mask),
+ * already cut to the cpuset's mems as mpol_set_nodemask() does.
+ * zone_statistics() counts with series patch 3's rule unless pa_config.
+ * zone_stats selects plain v4.6's.
+ *
  * Variants.  The only differences between PRE and POST are those of the
  * diff: the iterator (out-of-line next_zones_zonelist vs inline wrapper +
  * __next_zones_zonelist), __alloc_pages_nodemask's flags and nodemask
@@ -192,12 +203,17 @@ static const char *const pa_nevent_name[] = {
 	X(free_pcppages_bulk)                                                  \
 	X(__free_one_page)                                                     \
 	X(__free_pages_ok)                                                     \
-	X(free_one_page)
+	X(free_one_page)                                                       \
+	X(alloc_page_interleave)                                               \
+	X(interleave_nodes)                                                    \
+	X(find_next_bit)                                                       \
+	X(inc_zone_page_state)
 
 /* Inlined in a 2016 gcc build (both variants), except next_zones_zonelist
  * which the layout decides per variant. */
 #define PA_INLINE_FUNCS(X)                                                     \
 	X(get_task_policy) X(policy_zonelist) X(policy_nodemask)               \
+	X(interleave_nodes)                                                    \
 	X(first_zones_zonelist) X(cpuset_zone_allowed) X(__zone_watermark_ok)  \
 	X(buffered_rmqueue) X(__rmqueue_smallest) X(expand)                    \
 	X(__rmqueue_fallback) X(find_suitable_fallback) X(zone_statistics)     \
@@ -378,7 +394,17 @@ static const char *const pa_nevent_name[] = {
 	X(slowpath_atomic, "gfp_to_alloc_flags: atomic (!DIRECT_RECLAIM)", N, T) \
 	X(slowpath_nomemalloc, "gfp_to_alloc_flags: !(gfp_mask & __GFP_NOMEMALLOC)", N, T) \
 	X(slowpath_cpuset_nodemask, "PRE __alloc_pages_slowpath: !(ALLOC_CPUSET) && !ac->nodemask", N, T) \
-	X(slowpath_page, "__alloc_pages_slowpath: page -> got_pg", N, F)
+	X(slowpath_page, "__alloc_pages_slowpath: page -> got_pg", N, F)       \
+	/* mempolicy sites, appended so that the older sites keep their ids \
+	 * (the branch predictor indexes by site id) */                     \
+	X(A05a, "interleave_nodes: next >= MAX_NUMNODES (wrap to first_node)", N, F) \
+	X(A05b, "interleave_nodes: next < MAX_NUMNODES", N, T)                 \
+	X(A05c, "alloc_page_interleave: page && page_zone(page) == zonelist_zone(_zonerefs)", N, T) \
+	X(A06d, "policy_zonelist: case MPOL_BIND: unlikely(gfp & __GFP_THISNODE)", U, H) \
+	X(A07b, "apply_policy_zone: zone >= dynamic_policy_zone", N, T)        \
+	X(A07c, "cpuset_nodemask_valid_mems_allowed: nodes_intersects()", N, T) \
+	X(A42d, "v4.6 zone_statistics: z->zone_pgdat == preferred_zone->zone_pgdat", N, T) \
+	X(A42e, "v4.6 zone_statistics: z->node == (OTHER_NODE ? preferred : numa_node_id())", N, T)
 
 #define PA_FN_ENUM(name) FN_##name,
 #define PA_SITE_ENUM(id, desc, hint, ft) S_##id,
@@ -405,6 +431,10 @@ static const struct {
 #define PA_IPC 2
 #define PA_WORK(X)                                                             \
 	X(alloc_pages_current, 12)                                             \
+	X(interleave_nodes, 6)                                                 \
+	X(find_next_bit, 10)                                                   \
+	X(alloc_page_interleave, 8)                                            \
+	X(policy_nodemask, 4)                                                  \
 	X(alloc_nodemask, 34)                                                  \
 	X(cond_resched, 4)                                                     \
 	X(gpfl_entry, 6)                                                       \
@@ -562,7 +592,14 @@ struct pa_cpuinfo {
 	int node_pos;
 	uint64_t percpu;               /* current_task, vm_event_states */
 	uint64_t task;                 /* task_struct: mempolicy, mems_allowed */
+	uint64_t mpol;                 /* the task's struct mempolicy */
+	int il_next;                   /* current->il_next (interleave cursor) */
 };
+/* struct mempolicy (v4.6): refcnt, mode, flags, v (preferred_node or
+ * nodes), w (cpuset_mems_allowed) */
+#define MPOL_OFF_MODE 4
+#define MPOL_OFF_FLAGS 6
+#define MPOL_OFF_V 8
 #define PERCPU_CURRENT 0
 #define PERCPU_EVENTS 64
 #define TASK_MEMPOLICY 0
@@ -594,6 +631,9 @@ struct pa_world {
 	struct pa_cpuinfo *cpus;       /* [s->nr_cpus] */
 	struct pa_detail_pool pool;
 	uint64_t nodemask[MACHINE_MAX_NODES / 64]; /* current->mems_allowed */
+	uint64_t mpol_mask[MACHINE_MAX_NODES / 64]; /* pol->v.nodes (BIND, INTERLEAVE) */
+	int mpol_first;                /* first_node(pol->v.nodes) / preferred_node */
+	int mpol_apply_zone;           /* BIND: dynamic_policy_zone */
 	int nr_online_nodes;
 	int mobility_disabled;         /* page_group_by_mobility_disabled */
 	uint32_t min_free_kbytes;
@@ -1032,8 +1072,11 @@ static bool zref_in_nodemask(struct cpu *c, const struct pa_world *w, const stru
 	 * it indexes -> the branch: one chain */
 	mem(c, w, z->zone->addr + ZOFF_NODE, z->zone->node, CPU_LOAD_DEP);
 	int node = z->zone->node;
-	uint64_t mask_addr = w->cpus[c->idx].task + TASK_MEMS_ALLOWED + (uint64_t)(node >> 6) * 8;
-	mem(c, w, mask_addr, w->cpus[c->idx].numa_node, CPU_LOAD_DEP);
+	const struct pa_cpuinfo *ci = &w->cpus[c->idx];
+	uint64_t mask_addr = (nodes == w->mpol_mask ? ci->mpol + MPOL_OFF_V
+						    : ci->task + TASK_MEMS_ALLOWED) +
+			     (uint64_t)(node >> 6) * 8;
+	mem(c, w, mask_addr, ci->numa_node, CPU_LOAD_DEP);
 	return node_isset(nodes, node);
 }
 
@@ -1486,6 +1529,27 @@ static void zone_statistics(struct cpu *c, struct pa_world *w, struct pa_zone *p
 	work(c, W_zone_statistics);
 	int local_nid = w->cpus[c->idx].numa_node;
 	enum pa_stat local_stat = NUMA_LOCAL;
+	if (w->cfg.zone_stats == PA_ZSTAT_V46) {
+		/* v4.6: hit/miss against the preferred zone's node, then
+		 * local/other against numa_node_id() (or the preferred node
+		 * with __GFP_OTHER_NODE) */
+		mem(c, w, pref->addr + ZOFF_NODE, pref->node, CPU_LOAD);
+		mem(c, w, z->addr + ZOFF_NODE, z->node, CPU_LOAD_DEP);
+		if (br(c, w, S_A42d, z->node == pref->node)) {
+			__inc_zone_state(c, w, z, NUMA_HIT);
+		} else {
+			__inc_zone_state(c, w, z, NUMA_MISS);
+			__inc_zone_state(c, w, pref, NUMA_FOREIGN);
+		}
+		if (br(c, w, S_A42a, gfp & PA_GFP_OTHER_NODE))
+			local_nid = pref->node;
+		if (br(c, w, S_A42e, z->node == local_nid))
+			__inc_zone_state(c, w, z, NUMA_LOCAL);
+		else
+			__inc_zone_state(c, w, z, NUMA_OTHER);
+		cpu_ret(c);
+		return;
+	}
 	if (br(c, w, S_A42a, gfp & PA_GFP_OTHER_NODE)) {
 		local_stat = NUMA_OTHER;
 		mem(c, w, pref->addr + ZOFF_NODE, pref->node, CPU_LOAD);
@@ -1964,44 +2028,225 @@ out_ret:
 	return page;
 }
 
+/*
+ * inc_zone_page_state(page, item) (mm/vmstat.c, x86: mod_state with
+ * this_cpu_cmpxchg, overstep mode 1): out of line, irq-safe.
+ */
+static void inc_zone_page_state(struct cpu *c, struct pa_world *w, struct pa_zone *z,
+				enum pa_stat i)
+{
+	struct pa_pcp *pcp = this_pcp(c, z);
+	call(c, w, FN_inc_zone_page_state);
+	work(c, W_mod_zone_page_state);
+	mem(c, w, z->addr + ZOFF_PAGESET, z->node, CPU_LOAD_DEP);
+	mem(c, w, pcp->addr + PCPOFF_DIFF + pa_stat_idx[i], c->node, CPU_LOAD_DEP);
+	cpu_this_cpu_cmpxchg(c);
+	mem(c, w, pcp->addr + PCPOFF_DIFF + pa_stat_idx[i], c->node, CPU_STORE);
+	int64_t n = 1 + pcp->diff[i];
+	int64_t t = pcp->stat_threshold;
+	if (br(c, w, S_mod_state_fold, n > t || n < -t)) {
+		int64_t os = t >> 1;
+		zone_page_state_add(c, w, z, i, n + os);
+		n = -os;
+	}
+	pcp->diff[i] = (int32_t)n;
+	cpu_ret(c);
+}
+
+/* Words of a nodemask that the machine's node ids reach (MAX_NUMNODES of
+ * the modelled kernel: NODES_SHIFT 6 gives one word for up to 64 nodes). */
+static int node_words(const struct pa_world *w)
+{
+	return (w->m->nodes[w->m->nr_nodes - 1].id >> 6) + 1;
+}
+
+/* find_next_bit / find_first_bit over a nodemask (lib/find_bit.c, out of
+ * line): the next set bit after n (n = -1: the first), MACHINE_MAX_NODES
+ * if none.  Charges one load per word scanned. */
+static int find_next_node(struct cpu *c, const struct pa_world *w, const uint64_t *mask,
+			  uint64_t mask_addr, int n)
+{
+	call(c, w, FN_find_next_bit);
+	work(c, W_find_next_bit);
+	const struct pa_cpuinfo *ci = &w->cpus[c->idx];
+	int found = MACHINE_MAX_NODES;
+	for (int k = (n + 1) >> 6; n + 1 < MACHINE_MAX_NODES && k < node_words(w); k++) {
+		mem(c, w, mask_addr + (uint64_t)k * 8, ci->numa_node, CPU_LOAD_DEP);
+		uint64_t word = mask[k];
+		if (k == (n + 1) >> 6)
+			word &= ~0ull << ((n + 1) & 63);
+		if (word) {
+			int b = 0;
+			while (!(word & 1)) {
+				word >>= 1;
+				b++;
+			}
+			found = k * 64 + b;
+			break;
+		}
+	}
+	cpu_ret(c);
+	return found;
+}
+
+/* interleave_nodes(pol): returns current->il_next and advances it to the
+ * next node of the set, wrapping to first_node(). */
+static int interleave_nodes(struct cpu *c, struct pa_world *w)
+{
+	struct pa_cpuinfo *ci = &w->cpus[c->idx];
+	call(c, w, FN_interleave_nodes);
+	work(c, W_interleave_nodes);
+	mem(c, w, ci->task + TASK_FLAGS + 8, ci->numa_node, CPU_LOAD_DEP);   /* il_next */
+	int nid = ci->il_next;
+	int next = find_next_node(c, w, w->mpol_mask, ci->mpol + MPOL_OFF_V, nid);
+	if (br(c, w, S_A05a, next >= MACHINE_MAX_NODES))
+		next = find_next_node(c, w, w->mpol_mask, ci->mpol + MPOL_OFF_V, -1);
+	if (br(c, w, S_A05b, next < MACHINE_MAX_NODES)) {
+		mem(c, w, ci->task + TASK_FLAGS + 8, ci->numa_node, CPU_STORE);
+		ci->il_next = next;
+	}
+	cpu_ret(c);
+	return nid;
+}
+
+static struct pa_node *node_of(const struct pa_world *w, int nid)
+{
+	return &w->nodes[w->m->node_index[nid]];
+}
+
+/* alloc_page_interleave(gfp, order, nid): node nid's zonelist, no
+ * nodemask; NUMA_INTERLEAVE_HIT when the page came from the list's first
+ * zone. */
+static struct pa_page *alloc_page_interleave(struct cpu *c, struct pa_world *w, uint32_t gfp,
+					     unsigned order, int nid)
+{
+	call(c, w, FN_alloc_page_interleave);
+	work(c, W_alloc_page_interleave);
+	struct pa_node *pn = node_of(w, nid);
+	int kind = br(c, w, S_A06c, gfp & PA_GFP_THISNODE) ? ZONELIST_NOFALLBACK
+							    : ZONELIST_FALLBACK;
+	struct pa_page *page = __alloc_pages_nodemask(c, w, gfp, order, pn, kind, NULL);
+	struct pa_zone *first = pn->zonerefs[kind][0].zone;
+	if (page) {
+		mem_page(c, w, page, CPU_LOAD);
+		mem_zoneref(c, w, pn, kind, 0);
+	}
+	if (br(c, w, S_A05c, page && page_zone(w, page) == first))
+		inc_zone_page_state(c, w, first, NUMA_INTERLEAVE_HIT);
+	cpu_ret(c);
+	return page;
+}
+
+/*
+ * get_task_policy(current): the task's mempolicy when it has one, else
+ * preferred_node_policy[numa_node_id()] (MPOL_PREFERRED of the local
+ * node).  Charges the loads of current, p->mempolicy and the policy's mode.
+ */
+static void get_task_policy(struct cpu *c, struct pa_world *w)
+{
+	const struct pa_cpuinfo *ci = &w->cpus[c->idx];
+	call(c, w, FN_get_task_policy);
+	/* current -> p->mempolicy (tested) -> ...mode (tested): a chain */
+	mem(c, w, ci->percpu + PERCPU_CURRENT, ci->numa_node, CPU_LOAD_DEP);
+	mem(c, w, ci->task + TASK_MEMPOLICY, ci->numa_node, CPU_LOAD_DEP);
+	if (!br(c, w, S_A03a, w->cfg.mpol != PA_MPOL_DEFAULT) && br(c, w, S_A03b, true)) {
+		const struct pa_node *pn = &w->nodes[ci->node_pos];
+		mem(c, w, pn->policy_addr, w->m->nodes[0].id, CPU_LOAD_DEP);
+		br(c, w, S_A03c, true);
+	}
+	cpu_ret(c);
+}
+
+/* policy_zonelist(gfp, pol, nd): which node's zonelist (and kind). */
+static struct pa_node *policy_zonelist(struct cpu *c, struct pa_world *w, uint32_t gfp,
+				       enum pa_mpol mode, int *kind)
+{
+	const struct pa_cpuinfo *ci = &w->cpus[c->idx];
+	int nd = ci->numa_node;
+	call(c, w, FN_policy_zonelist);
+	/* pol->flags and pol->v share the line of pol->mode, loaded by the
+	 * caller: charged once there */
+	if (br(c, w, S_A06a, mode != PA_MPOL_BIND)) {
+		/* MPOL_PREFERRED (default, local, preferred) */
+		if (br(c, w, S_A06b, mode != PA_MPOL_LOCAL) && mode == PA_MPOL_PREFERRED)
+			nd = w->mpol_first;
+	} else if (br(c, w, S_A06d, gfp & PA_GFP_THISNODE) && !node_isset(w->mpol_mask, nd)) {
+		/* unreachable from alloc_pages_current (THISNODE takes the
+		 * default policy); kept for the shape of the switch */
+		nd = w->mpol_first;
+	}
+	*kind = br(c, w, S_A06c, gfp & PA_GFP_THISNODE) ? ZONELIST_NOFALLBACK : ZONELIST_FALLBACK;
+	cpu_ret(c);
+	return node_of(w, nd);
+}
+
+/* policy_nodemask(gfp, pol): the BIND nodes when the allocation's zone is
+ * at least the dynamic policy zone and they intersect mems_allowed. */
+static const uint64_t *policy_nodemask(struct cpu *c, struct pa_world *w, uint32_t gfp,
+				       enum pa_mpol mode)
+{
+	const struct pa_cpuinfo *ci = &w->cpus[c->idx];
+	const uint64_t *mask = NULL;
+	call(c, w, FN_policy_nodemask);
+	if (br(c, w, S_A07, mode == PA_MPOL_BIND) &&
+	    br(c, w, S_A07b, gfp_zone(gfp) >= w->mpol_apply_zone)) {
+		/* nodes_intersects(pol->v.nodes, current->mems_allowed):
+		 * bitmap_intersects over the machine's node words */
+		work(c, W_policy_nodemask);
+		bool meet = false;
+		for (int k = 0; k < node_words(w); k++) {
+			mem(c, w, ci->mpol + MPOL_OFF_V + 8u * (unsigned)k, ci->numa_node, CPU_LOAD);
+			mem(c, w, ci->task + TASK_MEMS_ALLOWED + 8u * (unsigned)k, ci->numa_node,
+			    CPU_LOAD_DEP);
+			meet |= (w->mpol_mask[k] & w->nodemask[k]) != 0;
+		}
+		if (br(c, w, S_A07c, meet))
+			mask = w->mpol_mask;
+	}
+	cpu_ret(c);
+	return mask;
+}
+
+/*
+ * alloc_pages_current (mm/mempolicy.c v4.6): the task's policy (default_
+ * policy in interrupt or with __GFP_THISNODE), then either
+ * alloc_page_interleave(interleave_nodes()) or __alloc_pages_nodemask
+ * with policy_zonelist() and policy_nodemask(), inside the cpuset
+ * seqcount retry.
+ */
 static struct pa_page *alloc_pages_current(struct pa_world *w, struct cpu *c, uint32_t gfp,
 					  unsigned int order)
 {
 	if (order >= MAX_ORDER)
 		return NULL;
-	const struct pa_cpuinfo *ci = &w->cpus[c->idx];
 	memo_reset(w, c);
 	call(c, w, FN_alloc_pages_current);
 	work(c, W_alloc_pages_current);
 	struct pa_page *page;
+	/* pol = &default_policy: MPOL_PREFERRED with MPOL_F_LOCAL, i.e. what
+	 * the model calls LOCAL; get_task_policy() gives the task's policy or
+	 * preferred_node_policy[nid] (DEFAULT: MPOL_PREFERRED, not F_LOCAL) */
+	enum pa_mpol mode = PA_MPOL_LOCAL;
 	/* pol = &default_policy; if (!in_interrupt() && !THISNODE) get_task_policy */
 	if (br(c, w, S_A02a, true) && br(c, w, S_A02b, !(gfp & PA_GFP_THISNODE))) {
-		call(c, w, FN_get_task_policy);
-		/* current -> p->mempolicy (tested) -> preferred_node_policy[nid].mode
-		 * (tested): a chain */
-		mem(c, w, ci->percpu + PERCPU_CURRENT, ci->numa_node, CPU_LOAD_DEP);
-		mem(c, w, ci->task + TASK_MEMPOLICY, ci->numa_node, CPU_LOAD_DEP);
-		if (!br(c, w, S_A03a, false) && br(c, w, S_A03b, true)) {
-			const struct pa_node *pn = &w->nodes[ci->node_pos];
-			mem(c, w, pn->policy_addr, w->m->nodes[0].id, CPU_LOAD_DEP);
-			br(c, w, S_A03c, true);
-		}
-		cpu_ret(c);
+		get_task_policy(c, w);
+		mode = w->cfg.mpol;
+		if (mode != PA_MPOL_DEFAULT)           /* pol->mode of the task's policy */
+			mem(c, w, w->cpus[c->idx].mpol + MPOL_OFF_MODE, c->node, CPU_LOAD_DEP);
 	}
+retry_cpuset:
 	br(c, w, S_A04, w->cfg.cpusets_enabled);     /* read_mems_allowed_begin */
-	br(c, w, S_A05, false);                        /* MPOL_INTERLEAVE */
-	call(c, w, FN_policy_zonelist);
-	br(c, w, S_A06a, true);
-	br(c, w, S_A06b, true);                        /* preferred node = local */
-	int kind = br(c, w, S_A06c, gfp & PA_GFP_THISNODE) ? ZONELIST_NOFALLBACK
-							    : ZONELIST_FALLBACK;
-	cpu_ret(c);
-	call(c, w, FN_policy_nodemask);
-	br(c, w, S_A07, false);
-	cpu_ret(c);
-	page = __alloc_pages_nodemask(c, w, gfp, order, &w->nodes[ci->node_pos], kind, NULL);
-	if (br(c, w, S_A52, page == NULL))
-		br(c, w, S_A52b, false);
+	if (br(c, w, S_A05, mode == PA_MPOL_INTERLEAVE)) {
+		page = alloc_page_interleave(c, w, gfp, order, interleave_nodes(c, w));
+	} else {
+		int kind;
+		struct pa_node *zl = policy_zonelist(c, w, gfp, mode, &kind);
+		const uint64_t *mask = policy_nodemask(c, w, gfp, mode);
+		page = __alloc_pages_nodemask(c, w, gfp, order, zl, kind, mask);
+	}
+	/* mems_allowed never changes during a run: the retry is not taken */
+	if (br(c, w, S_A52, page == NULL) && br(c, w, S_A52b, false))
+		goto retry_cpuset;
 	cpu_ret(c);
 	return page;
 }
@@ -2259,6 +2504,60 @@ int pa_layout(struct cost_layout *l, const struct cost_tables *t, int fn_base, i
 			return rc;
 	}
 	return NS_OK;
+}
+
+static const char *const pa_mpol_names[] = {
+	[PA_MPOL_DEFAULT] = "default", [PA_MPOL_LOCAL] = "local", [PA_MPOL_BIND] = "bind",
+	[PA_MPOL_PREFERRED] = "preferred", [PA_MPOL_INTERLEAVE] = "interleave",
+};
+
+const char *pa_mpol_name(enum pa_mpol m)
+{
+	return (unsigned)m <= PA_MPOL_INTERLEAVE ? pa_mpol_names[m] : "unknown";
+}
+
+int pa_mpol_parse(const char *s)
+{
+	for (int i = 0; s && i <= PA_MPOL_INTERLEAVE; i++)
+		if (!strcmp(s, pa_mpol_names[i]))
+			return i;
+	return -1;
+}
+
+const char *pa_zone_stats_name(enum pa_zone_stats z)
+{
+	return z == PA_ZSTAT_SERIES ? "b9f00e147f27" : z == PA_ZSTAT_V46 ? "v4.6" : "unknown";
+}
+
+int pa_zone_stats_parse(const char *s)
+{
+	if (s && !strcmp(s, "b9f00e147f27"))
+		return PA_ZSTAT_SERIES;
+	if (s && !strcmp(s, "v4.6"))
+		return PA_ZSTAT_V46;
+	return -1;
+}
+
+uint64_t pa_page_vaddr(const struct pa_world *w, const struct pa_page *p)
+{
+	/* the direct-map address prep_new_page's clear_highpage uses */
+	uint64_t va = page_pfn(w, p) << 12;
+	return ((uint64_t)(page_node(w, p) + 1) << CACHE_AS_SHIFT) + (1ull << 39) +
+	       (va & ((1ull << 39) - 1));
+}
+
+void pa_lock_stats(const struct pa_world *w, struct pa_lock_stats *out)
+{
+	memset(out, 0, sizeof *out);
+	for (int i = 0; i < w->nr_zones; i++) {
+		const struct cpu_lock *l = &w->zones[i].lock;
+		out->zone_acquisitions += l->acquisitions;
+		out->zone_contended += l->contended;
+		out->zone_wait_cycles += l->wait_cycles;
+	}
+	out->other_acquisitions = w->callback_lock.acquisitions;
+	out->other_contended = w->callback_lock.contended;
+	out->other_wait_cycles = w->callback_lock.wait_cycles;
 }
 
 const char *pa_iter_name(enum pa_iter_variant v)
@@ -2723,6 +3022,8 @@ static int setup_cpus(struct pa_world *w, struct diag *d)
 		int rc = alloc_addr(w, c->node, 256, 64, &ci->percpu, d);
 		if (rc == NS_OK)
 			rc = alloc_addr(w, c->node, 256, 64, &ci->task, d);
+		if (rc == NS_OK)
+			rc = alloc_addr(w, c->node, 64, 64, &ci->mpol, d);
 		if (rc != NS_OK)
 			return rc;
 	}
@@ -2750,6 +3051,79 @@ static int setup_nodemask(struct pa_world *w, struct diag *d)
 					"pagealloc: mems_allowed node %d has no memory", id);
 		w->nodemask[id >> 6] |= 1ull << (id & 63);
 	}
+	return NS_OK;
+}
+
+static bool node_has_memory(const struct pa_world *w, int id)
+{
+	return id >= 0 && id < MACHINE_MAX_NODES && w->m->node_index[id] >= 0 &&
+	       w->m->nodes[w->m->node_index[id]].mem_pages != 0;
+}
+
+/*
+ * set_mempolicy(2) as numactl issues it (mm/mempolicy.c v4.6 mpol_new,
+ * mpol_set_nodemask): the nodes must have memory; BIND and INTERLEAVE
+ * take a non-empty set, PREFERRED exactly one node, DEFAULT and LOCAL
+ * none.  The set is intersected with cpuset_current_mems_allowed, and an
+ * empty intersection fails (EINVAL in the kernel, NS_EINPUT here).
+ * current->il_next starts at the first node of the set.
+ */
+static int setup_mempolicy(struct pa_world *w, struct diag *d)
+{
+	const struct pa_config *c = &w->cfg;
+	memset(w->mpol_mask, 0, sizeof w->mpol_mask);
+	w->mpol_first = -1;
+	w->mpol_apply_zone = w->zl->policy_zone;
+	if ((unsigned)c->mpol > PA_MPOL_INTERLEAVE)
+		return diag_set(d, NS_EINPUT, NULL, 0, 0, "pagealloc: unknown mempolicy %d",
+				(int)c->mpol);
+	if (c->nr_mpol_nodes < 0 || c->nr_mpol_nodes > MACHINE_MAX_NODES)
+		return diag_set(d, NS_ERANGE, NULL, 0, 0, "pagealloc: bad mempolicy node count %d",
+				c->nr_mpol_nodes);
+	bool takes = c->mpol == PA_MPOL_BIND || c->mpol == PA_MPOL_PREFERRED ||
+		     c->mpol == PA_MPOL_INTERLEAVE;
+	if (!takes && c->nr_mpol_nodes)
+		return diag_set(d, NS_EINPUT, NULL, 0, 0, "pagealloc: mempolicy %s takes no nodes",
+				pa_mpol_name(c->mpol));
+	if (takes && !c->nr_mpol_nodes)
+		return diag_set(d, NS_EINPUT, NULL, 0, 0, "pagealloc: mempolicy %s needs nodes",
+				pa_mpol_name(c->mpol));
+	if (c->mpol == PA_MPOL_PREFERRED && c->nr_mpol_nodes != 1)
+		return diag_set(d, NS_EINPUT, NULL, 0, 0,
+				"pagealloc: mempolicy preferred takes exactly one node, not %d",
+				c->nr_mpol_nodes);
+	if (!takes)
+		return NS_OK;
+	for (int i = 0; i < c->nr_mpol_nodes; i++) {
+		int id = c->mpol_nodes[i];
+		if (!node_has_memory(w, id))
+			return diag_set(d, NS_EINPUT, NULL, 0, 0,
+					"pagealloc: mempolicy node %d has no memory", id);
+		w->mpol_mask[id >> 6] |= 1ull << (id & 63);
+	}
+	bool any = false, high = false;
+	for (int k = 0; k < MACHINE_MAX_NODES / 64; k++) {
+		w->mpol_mask[k] &= w->nodemask[k];
+		any |= w->mpol_mask[k] != 0;
+	}
+	if (!any)
+		return diag_set(d, NS_EINPUT, NULL, 0, 0,
+				"pagealloc: the %s nodes lie outside the cpuset's mems "
+				"(set_mempolicy fails with EINVAL)", pa_mpol_name(c->mpol));
+	for (int id = 0; id < MACHINE_MAX_NODES; id++) {
+		if (!node_isset(w->mpol_mask, id))
+			continue;
+		if (w->mpol_first < 0)
+			w->mpol_first = id;
+		const struct machine_node *mn = &w->m->nodes[w->m->node_index[id]];
+		for (int k = 0; k < mn->nr_zones; k++)
+			high |= mn->zones[k].type < ZONE_MOVABLE && mn->zones[k].pages;
+	}
+	/* apply_policy_zone(): Movable when no policy node has N_HIGH_MEMORY */
+	if (!high)
+		w->mpol_apply_zone = ZONE_MOVABLE;
+	for (int k = 0; k < w->s->nr_cpus; k++)
+		w->cpus[k].il_next = w->mpol_first;
 	return NS_OK;
 }
 
@@ -2809,6 +3183,8 @@ int pa_world_create(const struct machine *m, const struct pa_config *cfg, struct
 		rc = setup_cpus(w, d);
 	if (rc == NS_OK)
 		rc = setup_nodemask(w, d);
+	if (rc == NS_OK)
+		rc = setup_mempolicy(w, d);
 	if (rc != NS_OK)
 		goto fail;
 	/* build_all_zonelists: mobility grouping off on tiny machines */
@@ -2959,6 +3335,12 @@ int pa_check(const struct pa_world *w, struct diag *d)
 		if (rc != NS_OK)
 			return rc;
 	}
+	for (int k = 0; k < w->s->nr_cpus; k++)
+		CHECK(w->cfg.mpol != PA_MPOL_INTERLEAVE ||
+			      (w->cpus[k].il_next >= 0 && w->cpus[k].il_next < MACHINE_MAX_NODES &&
+			       node_isset(w->mpol_mask, w->cpus[k].il_next)),
+		      "pagealloc: CPU %d's il_next %d is not an interleave node", w->s->cpu[k].id,
+		      w->cpus[k].il_next);
 	for (int k = 0; k < w->s->nr_cpus; k++) {
 		int rc = cpu_check(&w->s->cpu[k]);
 		if (rc != NS_OK)

@@ -90,6 +90,23 @@ enum pa_mpol {
 const char *pa_mpol_name(enum pa_mpol m);  /* "default", "local", ... */
 int pa_mpol_parse(const char *s);          /* -1 if unknown */
 
+/*
+ * Which counting rule zone_statistics() follows.  SERIES (the default) is
+ * the code of both modelled variants: series patch 3 (mainline
+ * b9f00e147f27) counts NUMA_HIT + NUMA_LOCAL when the page's node is the
+ * CPU's node (numa_node_id()), else NUMA_MISS on the page's zone and
+ * NUMA_FOREIGN on the preferred zone, and no LOCAL/OTHER.  V46 is plain
+ * v4.6 (and mainline again since the fix of b9f00e147f27): NUMA_HIT when
+ * the page's node is the preferred zone's node, else NUMA_MISS on the zone
+ * and NUMA_FOREIGN on the preferred zone; independently NUMA_LOCAL or
+ * NUMA_OTHER against numa_node_id().  The two differ only when the
+ * preferred zone is not on the CPU's node (bind/preferred/interleave to a
+ * remote node) or on fallback.  docs/policies.md.
+ */
+enum pa_zone_stats { PA_ZSTAT_SERIES, PA_ZSTAT_V46 };
+const char *pa_zone_stats_name(enum pa_zone_stats z); /* "b9f00e147f27", "v4.6" */
+int pa_zone_stats_parse(const char *s);               /* -1 if unknown */
+
 struct pa_config {
 	enum pa_iter_variant iter;
 	struct zonelist_opts zl;        /* how the zonelists are built */
@@ -104,6 +121,7 @@ struct pa_config {
 	enum pa_mpol mpol;              /* the task's mempolicy (default: none) */
 	int nr_mpol_nodes;              /* its nodes (BIND, PREFERRED: 1, */
 	int mpol_nodes[MACHINE_MAX_NODES]; /* INTERLEAVE), ascending node ids */
+	enum pa_zone_stats zone_stats;  /* numastat counting rule (SERIES) */
 	/* synthetic address space shared with other models of the same
 	 * world (NULL: the page allocator uses a private one) */
 	struct cache_as *as;
@@ -133,8 +151,10 @@ int pa_world_create(const struct machine *m, const struct pa_config *cfg,
 		    struct pa_world **out, struct diag *d);
 void pa_world_destroy(struct pa_world *w);
 
-/* alloc_pages(gfp, order) on CPU c with the default mempolicy
- * (alloc_pages_current).  Returns NULL when the simulated kernel fails. */
+/* alloc_pages(gfp, order) on CPU c (alloc_pages_current) with the task's
+ * mempolicy pa_config.mpol.  The model keeps one task per simulated CPU:
+ * its interleave cursor (il_next) starts at the first interleave node.
+ * Returns NULL when the simulated kernel fails. */
 struct pa_page *pa_alloc_pages(struct pa_world *w, struct cpu *c, uint32_t gfp,
 			       unsigned int order);
 /* __free_pages(page, order) on CPU c. */
@@ -173,6 +193,20 @@ int pa_zonelist_walk(struct pa_world *w, struct cpu *c, int node, enum zonelist_
 /* The page's pfn and node (for workloads and traces). */
 uint64_t pa_page_pfn(const struct pa_world *w, const struct pa_page *p);
 int pa_page_node(const struct pa_world *w, const struct pa_page *p);
+/* The synthetic address of the page's first data byte in the direct map
+ * (the address clear_highpage uses): for workloads touching their pages. */
+uint64_t pa_page_vaddr(const struct pa_world *w, const struct pa_page *p);
+
+/*
+ * Spinlock statistics summed over every zone->lock of the world (and,
+ * separately, cpuset's callback_lock): acquisitions, acquisitions that
+ * waited, cycles waited (sim/cpu.h struct cpu_lock).
+ */
+struct pa_lock_stats {
+	uint64_t zone_acquisitions, zone_contended, zone_wait_cycles;
+	uint64_t other_acquisitions, other_contended, other_wait_cycles;
+};
+void pa_lock_stats(const struct pa_world *w, struct pa_lock_stats *out);
 
 /*
  * Invariants: per zone, free pages in the buddy + pages on pcp lists +

@@ -59,9 +59,11 @@ struct wl_par_params {
 	double think_cycles;              /* mean work between ops, >= 0 */
 	uint32_t gfp;                     /* page allocations' gfp mask */
 };
-/* Defaults: tasks = nr_cpus, ops 20000, page_share 0.5, orders {0},
- * object_sizes {64, 512}, lifetime 16, remote_free 0, think 200 cycles,
- * GFP_KERNEL.  cpus must be filled by the caller. */
+/* Defaults: tasks = nr_cpus (tasks 0 means one task per placement CPU),
+ * ops 20000, page_share 0.5, orders {0}, object_sizes {64, 512}, lifetime
+ * 16, remote_free 0, think 200 cycles, GFP_KERNEL.  cpus must be filled by
+ * the caller.  wl_parallel.c's design notes define an operation and its
+ * cost (cycles_per_op) exactly. */
 void wl_par_params_default(struct wl_par_params *p);
 
 struct wl_par_result {

@@ -1,0 +1,551 @@
+/*
+ * wl_parallel — K tasks allocating and freeing pages and slab objects
+ * concurrently; see wl_parallel.h.
+ *
+ * Design notes.
+ *
+ * Engine.  One event = one model call of one CPU (a free or the
+ * allocation).  A CPU runs one operation of one task at a time, a step per
+ * event; when it ends, the CPU picks the next of its unfinished tasks
+ * (round-robin, so several tasks on one CPU take turns on its clock; no
+ * context-switch cost is charged).  Each next event is scheduled at the
+ * CPU's clock after the step (after the think time when an operation
+ * ended).  Events run in (time, sequence) order,
+ * so the CPUs' operations interleave in simulated time: a CPU entering
+ * zone->lock or a node's list_lock at a time before another CPU's release
+ * waits (sim/cpu.h cpu_lock), which is how contention appears.  Every
+ * critical section of the models lies inside one call, so no lock is ever
+ * held across events.
+ *
+ * An operation of task t (its ops-th), in steps:
+ *   1. the frees handed to t by other tasks whose hand-over time has come
+ *      (remote frees, see below);
+ *   2. t's own allocations whose lifetime ended (due <= ops): each is freed
+ *      by t, or - with probability remote_free - handed to another task
+ *      chosen uniformly, which frees it at its first operation at or after
+ *      the hand-over time (t's clock then);
+ *   3. one allocation: a page (probability page_share, order uniform from
+ *      orders[]) through alloc_pages with the world's mempolicy and cpuset,
+ *      or a kmalloc object (size uniform from object_sizes[]) through SLUB;
+ *      the task then writes the first line of it (initialisation), and the
+ *      task that frees it reads that line first - so a remote free pulls
+ *      the line from the owner's cache, and a page on a remote node costs
+ *      remote memory latency.  Its lifetime is ceil(Exp(lifetime)) >= 1 of
+ *      t's later operations.
+ * The cycles of steps 1-3 (lock waits included) are the operation's cost;
+ * cycles_per_op is their sum over all tasks divided by the operations.
+ * Think time (Exp(think_cycles), straight-line work outside the models)
+ * follows each operation and is not part of the cost.
+ *
+ * Randomness: task t draws from stream t + 1 of the run's seed only, so
+ * results depend on the seed and the parameters, not on the host.
+ *
+ * Lock contention.  zone->lock figures come from pa_lock_stats(); the
+ * list_lock figures are the CPUs' lock counters minus every page allocator
+ * lock (the SLUB model's node list_lock is the only other spinlock of the
+ * world), both as differences over the run.
+ *
+ * Memory.  Live items sit in a per-task binary heap ordered by (due,
+ * sequence); hand-overs in a per-task array.  Both grow by doubling, so
+ * after the first operations nothing is allocated per event.  At the end
+ * (every task done) each task frees what was handed to it, then what it
+ * still owns, in task order, so every allocation is freed exactly once.
+ */
+#include "wl_parallel.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cpu.h"
+#include "ctx.h"
+#include "pagealloc.h"
+#include "slub.h"
+
+enum { EV_OP = 1 };
+enum { K_PAGE, K_OBJ };
+
+struct item {
+	uint64_t due;                     /* owner's op index it dies at */
+	uint64_t seq;                     /* tie break: allocation order */
+	uint64_t handle;                  /* struct pa_page * or slub_obj_t */
+	uint64_t addr;                    /* first data line */
+	int node;                         /* its home node */
+	uint8_t kind;
+	uint8_t sub;                      /* page order / object size index */
+};
+
+struct handover {
+	uint64_t at;                      /* clock of the hand-over */
+	struct item it;
+};
+
+struct task {
+	int cpu;                          /* index in cpu_sys.cpu[] */
+	struct rng *rng;
+	uint64_t done;                    /* operations done */
+	uint64_t cycles;                  /* cycles of its operations */
+	struct item *heap;
+	size_t nr, cap;
+	struct handover *in;
+	size_t nr_in, cap_in;
+};
+
+struct pcpu {
+	uint32_t *tasks;                  /* tasks placed on this CPU */
+	uint32_t nr, next;                /* count, round-robin cursor */
+	uint32_t unfinished;
+	int64_t cur;                      /* task in the middle of an op, or -1 */
+	uint64_t op_start;                /* its clock when the op began */
+};
+
+struct parw {
+	struct pa_world *pa;
+	struct slub_world *sw;
+	struct cpu_sys *s;
+	const struct wl_par_params *p;
+	struct wl_par_result *r;
+	struct sim_ctx *ctx;
+	struct slub_cache *caches[WL_PAR_MAX_SIZES];
+	uint32_t nr_tasks;
+	struct task *tasks;
+	struct pcpu *cpus;                /* [s->nr_cpus] */
+	uint64_t seq;
+};
+
+void wl_par_params_default(struct wl_par_params *p)
+{
+	memset(p, 0, sizeof *p);
+	p->tasks = 0;                     /* 0: one task per placement CPU */
+	p->ops = 20000;
+	p->page_share = 0.5;
+	p->nr_orders = 1;
+	p->orders[0] = 0;
+	p->nr_sizes = 2;
+	p->object_sizes[0] = 64;
+	p->object_sizes[1] = 512;
+	p->lifetime = 16;
+	p->remote_free = 0;
+	p->think_cycles = 200;
+	p->gfp = PA_GFP_KERNEL;
+}
+
+/* --- heaps and hand-overs ----------------------------------------------- */
+
+static int item_before(const struct item *a, const struct item *b)
+{
+	return a->due < b->due || (a->due == b->due && a->seq < b->seq);
+}
+
+static int heap_push(struct task *t, const struct item *it)
+{
+	if (t->nr == t->cap) {
+		size_t cap = t->cap ? 2 * t->cap : 64;
+		struct item *h = realloc(t->heap, cap * sizeof *h);
+		if (!h)
+			return NS_ENOMEM;
+		t->heap = h;
+		t->cap = cap;
+	}
+	size_t i = t->nr++;
+	while (i > 0 && item_before(it, &t->heap[(i - 1) / 2])) {
+		t->heap[i] = t->heap[(i - 1) / 2];
+		i = (i - 1) / 2;
+	}
+	t->heap[i] = *it;
+	return NS_OK;
+}
+
+static struct item heap_pop(struct task *t)
+{
+	struct item top = t->heap[0];
+	struct item last = t->heap[--t->nr];
+	size_t i = 0;
+	for (;;) {
+		size_t l = 2 * i + 1, m = i;
+		const struct item *cur = &last;
+		if (l < t->nr && item_before(&t->heap[l], cur)) {
+			m = l;
+			cur = &t->heap[l];
+		}
+		if (l + 1 < t->nr && item_before(&t->heap[l + 1], cur))
+			m = l + 1;
+		if (m == i)
+			break;
+		t->heap[i] = t->heap[m];
+		i = m;
+	}
+	if (t->nr)
+		t->heap[i] = last;
+	return top;
+}
+
+static int handover_push(struct task *t, uint64_t at, const struct item *it)
+{
+	if (t->nr_in == t->cap_in) {
+		size_t cap = t->cap_in ? 2 * t->cap_in : 16;
+		struct handover *h = realloc(t->in, cap * sizeof *h);
+		if (!h)
+			return NS_ENOMEM;
+		t->in = h;
+		t->cap_in = cap;
+	}
+	t->in[t->nr_in].at = at;
+	t->in[t->nr_in].it = *it;
+	t->nr_in++;
+	return NS_OK;
+}
+
+/* --- the operations ----------------------------------------------------- */
+
+/* Free it on CPU c: read its first line, then __free_pages / kfree. */
+static int free_item(struct parw *w, struct cpu *c, const struct item *it)
+{
+	cpu_mem(c, it->addr, 8, it->node, CPU_LOAD_DEP);
+	if (it->kind == K_PAGE) {
+		pa_free_pages(w->pa, c, (struct pa_page *)(uintptr_t)it->handle, it->sub);
+		w->r->page_frees++;
+		return NS_OK;
+	}
+	int rc = slub_free(w->sw, c, w->caches[it->sub], (slub_obj_t)it->handle);
+	if (rc == NS_OK)
+		w->r->obj_frees++;
+	return rc;
+}
+
+/* Everything handed to t, freed on CPU c (the end of the run). */
+static int take_all_handovers(struct parw *w, struct task *t, struct cpu *c)
+{
+	for (size_t i = 0; i < t->nr_in; i++) {
+		cpu_advance_to(c, t->in[i].at);
+		int rc = free_item(w, c, &t->in[i].it);
+		if (rc != NS_OK)
+			return rc;
+		w->r->remote_frees++;
+	}
+	t->nr_in = 0;
+	return NS_OK;
+}
+
+/* One hand-over to t whose time has come, freed on c: 1 if there was one. */
+static int take_handover(struct parw *w, struct task *t, struct cpu *c, int *rc)
+{
+	for (size_t i = 0; i < t->nr_in; i++) {
+		if (t->in[i].at > c->now)
+			continue;
+		struct item it = t->in[i].it;
+		t->in[i] = t->in[--t->nr_in];
+		*rc = free_item(w, c, &it);
+		w->r->remote_frees++;
+		return 1;
+	}
+	return 0;
+}
+
+/* One of t's own allocations that died: freed here or handed over.
+ * Returns 1 if there was one. */
+static int expire_one(struct parw *w, uint32_t ti, struct cpu *c, int *rc)
+{
+	struct task *t = &w->tasks[ti];
+	if (!t->nr || t->heap[0].due > t->done)
+		return 0;
+	struct item it = heap_pop(t);
+	if (w->nr_tasks > 1 && w->p->remote_free > 0 && rng_uniform(t->rng) < w->p->remote_free) {
+		uint32_t o = rng_uniform_int(t->rng, w->nr_tasks - 1);
+		o += o >= ti;
+		*rc = handover_push(&w->tasks[o], c->now, &it);
+		return 1;
+	}
+	*rc = free_item(w, c, &it);
+	return 1;
+}
+
+static uint64_t lifetime(struct parw *w, struct task *t)
+{
+	double l = ceil(rng_exponential(t->rng, w->p->lifetime));
+	return l < 1 ? 1 : l > 1e15 ? (uint64_t)1e15 : (uint64_t)l;
+}
+
+/* One allocation of task t on CPU c. */
+static int allocate(struct parw *w, struct task *t, struct cpu *c)
+{
+	const struct wl_par_params *p = w->p;
+	struct item it = {.seq = w->seq++};
+	if (p->page_share >= 1 || (p->page_share > 0 && rng_uniform(t->rng) < p->page_share)) {
+		uint32_t k = p->nr_orders > 1 ? rng_uniform_int(t->rng, (uint32_t)p->nr_orders) : 0;
+		unsigned order = p->orders[k];
+		struct pa_page *pg = pa_alloc_pages(w->pa, c, p->gfp, order);
+		w->r->page_allocs++;
+		if (!pg) {
+			w->r->alloc_failed++;
+			return NS_OK;
+		}
+		it.kind = K_PAGE;
+		it.sub = (uint8_t)order;
+		it.handle = (uint64_t)(uintptr_t)pg;
+		it.addr = pa_page_vaddr(w->pa, pg);
+		it.node = pa_page_node(w->pa, pg);
+	} else {
+		uint32_t k = p->nr_sizes > 1 ? rng_uniform_int(t->rng, (uint32_t)p->nr_sizes) : 0;
+		slub_obj_t x = slub_alloc(w->sw, c, w->caches[k], SLUB_NUMA_NO_NODE);
+		w->r->obj_allocs++;
+		if (!x) {
+			w->r->alloc_failed++;
+			return NS_OK;
+		}
+		it.kind = K_OBJ;
+		it.sub = (uint8_t)k;
+		it.handle = x;
+		it.addr = slub_obj_addr(w->sw, x);
+		it.node = cache_as_node(it.addr);
+	}
+	cpu_mem(c, it.addr, 64, it.node, CPU_STORE);   /* the owner initialises it */
+	it.due = t->done + lifetime(w, t);
+	return heap_push(t, &it);
+}
+
+/*
+ * The event of CPU ci: one step of the operation of its current task (one
+ * hand-over free, one own free or hand-over, or the allocation that ends
+ * the operation), starting the next unfinished task's operation (round-
+ * robin) when none is in progress.  One model call per event keeps each
+ * event short, so the engine's order of lock acquisitions stays close to
+ * the order in simulated time.
+ */
+static int step(struct parw *w, int ci)
+{
+	struct pcpu *pc = &w->cpus[ci];
+	struct cpu *c = &w->s->cpu[ci];
+	if (pc->cur < 0) {
+		uint32_t ti;
+		do {
+			ti = pc->tasks[pc->next];
+			pc->next = (pc->next + 1) % pc->nr;
+		} while (w->tasks[ti].done >= w->p->ops);
+		pc->cur = ti;
+		pc->op_start = c->now;
+	}
+	uint32_t ti = (uint32_t)pc->cur;
+	struct task *t = &w->tasks[ti];
+	int rc = NS_OK;
+	if (take_handover(w, t, c, &rc) || expire_one(w, ti, c, &rc)) {
+		if (rc != NS_OK)
+			return rc;
+		return sim_ctx_schedule_at(w->ctx, c->now, EV_OP, (uint32_t)ci);
+	}
+	if ((rc = allocate(w, t, c)) != NS_OK)
+		return rc;
+	t->done++;
+	w->r->ops++;
+	t->cycles += c->now - pc->op_start;
+	pc->cur = -1;
+	if (w->p->think_cycles > 0)
+		cpu_work(c, (uint32_t)fmin(rng_exponential(t->rng, w->p->think_cycles), 4e9));
+	if (t->done == w->p->ops)
+		pc->unfinished--;
+	if (!pc->unfinished)
+		return NS_OK;
+	return sim_ctx_schedule_at(w->ctx, c->now, EV_OP, (uint32_t)ci);
+}
+
+/* --- set-up, checks, the run ----------------------------------------------- */
+
+static int bad(struct diag *d, const char *msg, double v)
+{
+	return diag_set(d, NS_EINPUT, NULL, 0, 0, "parallel workload: %s (%g)", msg, v);
+}
+
+static int check_params(struct parw *w, struct diag *d)
+{
+	const struct wl_par_params *p = w->p;
+	if (p->nr_cpus < 1 || p->nr_cpus > WL_PAR_MAX_CPUS)
+		return bad(d, "needs 1 to 8192 placement CPUs", p->nr_cpus);
+	if (p->tasks > WL_PAR_MAX_TASKS)
+		return bad(d, "tasks must be at most 4096", p->tasks);
+	if (p->ops < 1)
+		return bad(d, "ops must be at least 1", (double)p->ops);
+	if (!(p->page_share >= 0 && p->page_share <= 1))
+		return bad(d, "page_share must lie in [0, 1]", p->page_share);
+	if (!(p->remote_free >= 0 && p->remote_free <= 1))
+		return bad(d, "remote_free must lie in [0, 1]", p->remote_free);
+	if (!(p->lifetime >= 1 && p->lifetime <= 1e12))
+		return bad(d, "lifetime must be at least 1 operation", p->lifetime);
+	if (!(p->think_cycles >= 0 && p->think_cycles <= 1e9))
+		return bad(d, "think_cycles must lie in [0, 1e9]", p->think_cycles);
+	if (p->page_share > 0) {
+		if (p->nr_orders < 1 || p->nr_orders > WL_PAR_MAX_ORDERS)
+			return bad(d, "page allocations need 1 to 11 orders", p->nr_orders);
+		for (int i = 0; i < p->nr_orders; i++)
+			if (p->orders[i] >= WL_PAR_MAX_ORDERS)
+				return bad(d, "page order above MAX_ORDER - 1", p->orders[i]);
+		if (!w->pa)
+			return bad(d, "page allocations need the page allocator", 0);
+	}
+	if (p->page_share < 1) {
+		if (p->nr_sizes < 1 || p->nr_sizes > WL_PAR_MAX_SIZES)
+			return bad(d, "object allocations need 1 to 16 sizes", p->nr_sizes);
+		if (!w->sw)
+			return bad(d, "object allocations need the SLUB model", 0);
+		for (int i = 0; i < p->nr_sizes; i++) {
+			w->caches[i] = slub_kmalloc_cache(w->sw, p->object_sizes[i]);
+			if (!w->caches[i])
+				return bad(d, "no kmalloc cache serves object size",
+					   p->object_sizes[i]);
+		}
+	}
+	for (int i = 0; i < p->nr_cpus; i++)
+		if (!cpu_sys_cpu(w->s, p->cpus[i]))
+			return diag_set(d, NS_EINPUT, NULL, 0, 0,
+					"parallel workload: CPU %d is not simulated", p->cpus[i]);
+	return NS_OK;
+}
+
+static int setup(struct parw *w, uint64_t seed)
+{
+	const struct wl_par_params *p = w->p;
+	w->nr_tasks = p->tasks ? p->tasks : (uint32_t)p->nr_cpus;
+	w->tasks = calloc(w->nr_tasks, sizeof *w->tasks);
+	w->cpus = calloc((size_t)w->s->nr_cpus, sizeof *w->cpus);
+	if (!w->tasks || !w->cpus)
+		return NS_ENOMEM;
+	int rc = sim_ctx_create(seed, (size_t)w->s->nr_cpus * 2, &w->ctx);
+	if (rc != NS_OK)
+		return rc;
+	for (uint32_t i = 0; i < w->nr_tasks; i++) {
+		struct task *t = &w->tasks[i];
+		t->cpu = cpu_sys_cpu(w->s, p->cpus[i % (uint32_t)p->nr_cpus])->idx;
+		if ((rc = sim_ctx_rng(w->ctx, i + 1, &t->rng)) != NS_OK)
+			return rc;
+		w->cpus[t->cpu].nr++;
+	}
+	for (int k = 0; k < w->s->nr_cpus; k++) {
+		struct pcpu *pc = &w->cpus[k];
+		if (pc->nr && !(pc->tasks = calloc(pc->nr, sizeof *pc->tasks)))
+			return NS_ENOMEM;
+		pc->unfinished = pc->nr;
+		pc->nr = 0;
+		pc->cur = -1;
+	}
+	for (uint32_t i = 0; i < w->nr_tasks; i++) {
+		struct pcpu *pc = &w->cpus[w->tasks[i].cpu];
+		pc->tasks[pc->nr++] = i;
+	}
+	for (int k = 0; k < w->s->nr_cpus; k++)
+		if (w->cpus[k].nr &&
+		    (rc = sim_ctx_schedule_at(w->ctx, w->s->cpu[k].now, EV_OP, (uint32_t)k)))
+			return rc;
+	return NS_OK;
+}
+
+/* Everything still handed over or alive, freed task by task. */
+static int drain(struct parw *w)
+{
+	for (uint32_t i = 0; i < w->nr_tasks; i++) {
+		struct task *t = &w->tasks[i];
+		struct cpu *c = &w->s->cpu[t->cpu];
+		int rc = take_all_handovers(w, t, c);
+		while (rc == NS_OK && t->nr) {
+			struct item it = heap_pop(t);
+			rc = free_item(w, c, &it);
+		}
+		if (rc != NS_OK)
+			return rc;
+	}
+	return NS_OK;
+}
+
+static void teardown(struct parw *w)
+{
+	if (w->tasks)
+		for (uint32_t i = 0; i < w->nr_tasks; i++) {
+			free(w->tasks[i].heap);
+			free(w->tasks[i].in);
+		}
+	if (w->cpus)
+		for (int k = 0; k < w->s->nr_cpus; k++)
+			free(w->cpus[k].tasks);
+	free(w->tasks);
+	free(w->cpus);
+	sim_ctx_destroy(w->ctx);
+}
+
+struct lock_sums {
+	uint64_t contended, wait;
+	struct pa_lock_stats pa;
+};
+
+static void lock_sums(const struct parw *w, struct lock_sums *ls)
+{
+	ls->contended = ls->wait = 0;
+	for (int k = 0; k < w->s->nr_cpus; k++) {
+		ls->contended += w->s->cpu[k].ctr[CPU_CTR_lock_contended];
+		ls->wait += w->s->cpu[k].ctr[CPU_CTR_lock_wait_cycles];
+	}
+	if (w->pa)
+		pa_lock_stats(w->pa, &ls->pa);
+	else
+		memset(&ls->pa, 0, sizeof ls->pa);
+}
+
+static void finish(struct parw *w, const struct lock_sums *a)
+{
+	struct wl_par_result *r = w->r;
+	struct lock_sums b;
+	lock_sums(w, &b);
+	uint64_t cycles = 0;
+	for (uint32_t i = 0; i < w->nr_tasks; i++)
+		cycles += w->tasks[i].cycles;
+	r->cycles_per_op = r->ops ? (double)cycles / (double)r->ops : 0;
+	for (int k = 0; k < w->s->nr_cpus; k++)
+		if (w->s->cpu[k].now > r->end_cycles)
+			r->end_cycles = w->s->cpu[k].now;
+	r->zone_lock_contended = b.pa.zone_contended - a->pa.zone_contended;
+	r->zone_lock_wait_cycles = b.pa.zone_wait_cycles - a->pa.zone_wait_cycles;
+	uint64_t pa_cont = r->zone_lock_contended + b.pa.other_contended - a->pa.other_contended;
+	uint64_t pa_wait = r->zone_lock_wait_cycles + b.pa.other_wait_cycles -
+			   a->pa.other_wait_cycles;
+	r->list_lock_contended = b.contended - a->contended - pa_cont;
+	r->list_lock_wait_cycles = b.wait - a->wait - pa_wait;
+	r->events = w->ctx ? w->ctx->events : 0;
+}
+
+int wl_parallel_run(struct pa_world *pa, struct slub_world *sw, struct cpu_sys *s,
+		    const struct wl_par_params *p, uint64_t seed,
+		    const volatile sig_atomic_t *stop, struct wl_par_result *r,
+		    struct diag *d)
+{
+	struct parw w = {.pa = pa, .sw = sw, .s = s, .p = p, .r = r};
+	struct lock_sums before;
+	struct event ev;
+	uint32_t tick = 0;
+	memset(r, 0, sizeof *r);
+	int rc = check_params(&w, d);
+	if (rc != NS_OK)
+		return rc;
+	lock_sums(&w, &before);
+	rc = setup(&w, seed);
+	while (rc == NS_OK && sim_ctx_next(w.ctx, &ev) == NS_OK) {
+		if ((++tick & 0xfff) == 0 && stop && *stop) {
+			r->stopped = 1;
+			goto out;
+		}
+		rc = step(&w, (int)ev.arg);
+	}
+	if (rc == NS_OK)
+		rc = drain(&w);
+	if (rc == NS_OK && (r->page_allocs - r->alloc_failed + r->obj_allocs !=
+			    r->page_frees + r->obj_frees))
+		rc = diag_set(d, NS_EINTERNAL, NULL, 0, 0,
+			      "parallel workload: %llu allocations but %llu frees",
+			      (unsigned long long)(r->page_allocs + r->obj_allocs - r->alloc_failed),
+			      (unsigned long long)(r->page_frees + r->obj_frees));
+	else if (rc == NS_ENOMEM)
+		diag_set(d, rc, NULL, 0, 0, "parallel workload: out of memory");
+	else if (rc != NS_OK)
+		diag_set(d, rc, NULL, 0, 0, "parallel workload: a model call failed (%s)",
+			 ns_status_msg(rc));
+	finish(&w, &before);
+out:
+	teardown(&w);
+	return rc;
+}

@@ -1,0 +1,328 @@
+/*
+ * Tests for scenarios/wl_parallel: every allocation is freed exactly once
+ * (result counts, slub caches, pa_check/slub_check), a seed gives the same
+ * run and another seed a different one, many tasks on one node contend for
+ * zone->lock where one task never waits, remote_free > 0 produces remote
+ * frees (and 0 none), several tasks may share a CPU, a bind mempolicy
+ * keeps the workload's pages on its node, and bad parameters are refused.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cpu.h"
+#include "diag.h"
+#include "machine.h"
+#include "pagealloc.h"
+#include "slub.h"
+#include "test_costs_yaml.h"
+#include "wl_parallel.h"
+
+/* 2 nodes of 4 CPUs and 256 MiB each. */
+static const char m_two[] =
+	"name: par\nnodes:\n"
+	"  - {id: 0, cpus: \"0-3\", zones: [{type: Normal, size: 256MiB}]}\n"
+	"  - {id: 1, cpus: \"4-7\", zones: [{type: Normal, size: 256MiB}]}\n"
+	"distance:\n  - [10, 21]\n  - [21, 10]\n" TEST_COSTS_YAML;
+
+struct pw {
+	struct machine *m;
+	struct cost_tables t;
+	struct cost_layout l;
+	struct cpu_sys s;
+	struct cache_as as;
+	int pa_fn, pa_site, sl_fn, sl_site;
+	struct pa_world *pa;
+	struct slub_world *w;
+};
+
+static struct pw *pw_create(const struct pa_config *pcfg)
+{
+	struct pw *t = calloc(1, sizeof *t);
+	assert_non_null(t);
+	struct diag d;
+	diag_init(&d);
+	assert_int_equal(machine_load_buf("par.yaml", m_two, strlen(m_two), &t->m, &d), NS_OK);
+	cache_as_init(&t->as);
+	struct slub_config cfg;
+	slub_config_default(&cfg);
+	cfg.as = &t->as;
+	struct pa_config pc;
+	if (pcfg)
+		pc = *pcfg;
+	else
+		pa_config_default(&pc);
+	pc.as = &t->as;
+	cost_tables_init(&t->t);
+	assert_int_equal(pa_register(&t->t, &t->pa_fn, &t->pa_site), NS_OK);
+	assert_int_equal(slub_register(&t->t, &t->sl_fn, &t->sl_site), NS_OK);
+	assert_int_equal(cost_layout_init(&t->l, &t->t, "par"), NS_OK);
+	assert_int_equal(pa_layout(&t->l, &t->t, t->pa_fn, t->pa_site, pc.iter), NS_OK);
+	assert_int_equal(slub_layout(&t->l, &t->t, t->sl_fn, t->sl_site, &cfg), NS_OK);
+	int cpus[8] = {0, 1, 2, 3, 4, 5, 6, 7};
+	struct cpu_params p;
+	cpu_params_default(&p);
+	assert_int_equal(cpu_sys_init(&t->s, t->m, &t->t, &t->l, &p, cpus, 8), NS_OK);
+	assert_int_equal(pa_world_create(t->m, &pc, &t->s, t->pa_fn, t->pa_site, &t->pa, &d),
+			 NS_OK);
+	assert_int_equal(slub_world_create(t->m, &cfg, &t->s, t->pa, t->sl_fn, t->sl_site,
+					   &t->w, &d),
+			 NS_OK);
+	assert_int_equal(slub_kmalloc_create(t->w, &d), NS_OK);
+	return t;
+}
+
+static void pw_destroy(struct pw *t)
+{
+	struct diag d;
+	diag_init(&d);
+	int rc = slub_check(t->w, &d);
+	if (rc == NS_OK)
+		rc = pa_check(t->pa, &d);
+	if (rc != NS_OK)
+		diag_print(&d, stderr);
+	assert_int_equal(rc, NS_OK);
+	assert_int_equal(cpu_sys_check(&t->s), NS_OK);
+	slub_world_destroy(t->w);
+	pa_world_destroy(t->pa);
+	cpu_sys_free(&t->s);
+	cost_layout_free(&t->l);
+	cost_tables_free(&t->t);
+	machine_free(t->m);
+	free(t);
+}
+
+static struct wl_par_params *params(const int *cpus, int n, uint32_t tasks, uint64_t ops)
+{
+	static struct wl_par_params p;
+	wl_par_params_default(&p);
+	p.nr_cpus = n;
+	for (int i = 0; i < n; i++)
+		p.cpus[i] = cpus[i];
+	p.tasks = tasks;
+	p.ops = ops;
+	return &p;
+}
+
+struct ctr_q {
+	const char *id, *name;
+	int64_t value;
+};
+
+static int ctr_cb(void *arg, const char *scope, const char *id, const char *name, int64_t v)
+{
+	struct ctr_q *q = arg;
+	if (!strcmp(scope, "zone") && !strcmp(id, q->id) && !strcmp(name, q->name))
+		q->value = v;
+	return NS_OK;
+}
+
+static int64_t zone_ctr(struct pw *t, const char *id, const char *name)
+{
+	struct ctr_q q = {id, name, -1};
+	assert_int_equal(pa_counters(t->pa, ctr_cb, &q), NS_OK);
+	return q.value;
+}
+
+static int run(struct pw *t, const struct wl_par_params *p, uint64_t seed,
+	       struct wl_par_result *r)
+{
+	struct diag d;
+	diag_init(&d);
+	int rc = wl_parallel_run(t->pa, t->w, &t->s, p, seed, NULL, r, &d);
+	if (rc != NS_OK)
+		diag_print(&d, stderr);
+	return rc;
+}
+
+static const int all8[] = {0, 1, 2, 3, 4, 5, 6, 7};
+static const int node0[] = {0, 1, 2, 3};
+
+static void test_conservation(void **state)
+{
+	(void)state;
+	struct pw *t = pw_create(NULL);
+	struct wl_par_params *p = params(all8, 8, 0, 2000);
+	p->remote_free = 0.3;
+	p->nr_orders = 3;
+	p->orders[1] = 1;
+	p->orders[2] = 3;
+	p->nr_sizes = 3;
+	p->object_sizes[2] = 2048;
+	struct wl_par_result r;
+	assert_int_equal(run(t, p, 7, &r), NS_OK);
+	assert_int_equal(r.ops, 8 * 2000);
+	assert_int_equal(r.page_allocs + r.obj_allocs, r.ops);
+	assert_int_equal(r.alloc_failed, 0);
+	assert_int_equal(r.page_allocs, r.page_frees);
+	assert_int_equal(r.obj_allocs, r.obj_frees);
+	assert_true(r.page_allocs > 6000 && r.page_allocs < 10000);
+	assert_true(r.cycles_per_op > 50);
+	assert_true(r.end_cycles > 0 && r.events >= r.ops);
+	static const uint32_t sizes[] = {64, 512, 2048};
+	for (int i = 0; i < 3; i++) {
+		struct slub_cache_info ci;
+		assert_int_equal(slub_cache_info(slub_kmalloc_cache(t->w, sizes[i]), &ci), NS_OK);
+		assert_true(ci.allocated > 0);
+		assert_int_equal(ci.allocated, ci.freed);
+	}
+	/* no page is left allocated but the slabs SLUB keeps */
+	pw_destroy(t);
+}
+
+static void test_determinism(void **state)
+{
+	(void)state;
+	struct wl_par_result r[3];
+	uint64_t now[3];
+	for (int k = 0; k < 3; k++) {
+		struct pw *t = pw_create(NULL);
+		struct wl_par_params *p = params(all8, 8, 12, 1000);
+		p->remote_free = 0.2;
+		assert_int_equal(run(t, p, k == 2 ? 99 : 5, &r[k]), NS_OK);
+		now[k] = 0;
+		for (int c = 0; c < 8; c++)
+			now[k] = now[k] * 31 + t->s.cpu[c].now;
+		pw_destroy(t);
+	}
+	assert_memory_equal(&r[0], &r[1], sizeof r[0]);
+	assert_int_equal(now[0], now[1]);
+	assert_true(now[0] != now[2]);
+	assert_true(r[0].page_allocs != r[2].page_allocs || r[0].end_cycles != r[2].end_cycles);
+}
+
+/* Page traffic big enough to refill and drain the pcp lists. */
+static void contention_run(const int *cpus, int n, struct wl_par_result *r)
+{
+	struct pw *t = pw_create(NULL);
+	struct wl_par_params *p = params(cpus, n, 0, 3000);
+	p->page_share = 1;
+	p->lifetime = 400;
+	p->think_cycles = 50;
+	assert_int_equal(run(t, p, 1, r), NS_OK);
+	pw_destroy(t);
+}
+
+static void test_contention(void **state)
+{
+	(void)state;
+	struct wl_par_result one, four;
+	contention_run(node0, 1, &one);
+	contention_run(node0, 4, &four);
+	print_message("zone->lock: 1 task %llu contended; 4 tasks on node 0: %llu contended, "
+		      "%llu cycles waited; cycles/op %.1f -> %.1f\n",
+		      (unsigned long long)one.zone_lock_contended,
+		      (unsigned long long)four.zone_lock_contended,
+		      (unsigned long long)four.zone_lock_wait_cycles, one.cycles_per_op,
+		      four.cycles_per_op);
+	assert_int_equal(one.zone_lock_contended, 0);
+	assert_int_equal(one.list_lock_contended, 0);
+	assert_true(four.zone_lock_contended > 0);
+	assert_true(four.zone_lock_wait_cycles > 0);
+	assert_true(four.cycles_per_op > one.cycles_per_op);
+}
+
+static void test_list_lock_contention(void **state)
+{
+	(void)state;
+	struct pw *t = pw_create(NULL);
+	struct wl_par_params *p = params(node0, 4, 0, 4000);
+	p->page_share = 0;
+	p->nr_sizes = 1;
+	p->object_sizes[0] = 2048;
+	p->remote_free = 0.5;
+	p->lifetime = 64;
+	p->think_cycles = 20;
+	struct wl_par_result r;
+	assert_int_equal(run(t, p, 3, &r), NS_OK);
+	print_message("list_lock: %llu contended, %llu cycles waited, %llu remote frees\n",
+		      (unsigned long long)r.list_lock_contended,
+		      (unsigned long long)r.list_lock_wait_cycles,
+		      (unsigned long long)r.remote_frees);
+	assert_true(r.list_lock_contended > 0);
+	pw_destroy(t);
+}
+
+static void test_remote_frees(void **state)
+{
+	(void)state;
+	for (int k = 0; k < 2; k++) {
+		struct pw *t = pw_create(NULL);
+		struct wl_par_params *p = params(all8, 8, 0, 1500);
+		p->remote_free = k ? 0.25 : 0;
+		struct wl_par_result r;
+		assert_int_equal(run(t, p, 11, &r), NS_OK);
+		if (k) {
+			/* about a quarter of the frees */
+			double share = (double)r.remote_frees / (double)(r.page_frees + r.obj_frees);
+			assert_true(share > 0.2 && share < 0.3);
+		} else {
+			assert_int_equal(r.remote_frees, 0);
+		}
+		pw_destroy(t);
+	}
+}
+
+static void test_shared_cpu_and_bind(void **state)
+{
+	(void)state;
+	struct pa_config pc;
+	pa_config_default(&pc);
+	pc.mpol = PA_MPOL_BIND;
+	pc.nr_mpol_nodes = 1;
+	pc.mpol_nodes[0] = 1;
+	struct pw *t = pw_create(&pc);
+	static const int cpu0[] = {0};
+	struct wl_par_params *p = params(cpu0, 1, 3, 800);  /* 3 tasks on CPU 0 */
+	p->page_share = 1;
+	struct wl_par_result r;
+	assert_int_equal(run(t, p, 2, &r), NS_OK);
+	assert_int_equal(r.ops, 2400);
+	struct pa_zone_info zi;
+	assert_int_equal(pa_zone_get_info(t->pa, 0, ZONE_NORMAL, -1, &zi), NS_OK);
+	assert_int_equal(zi.allocated, 0);
+	assert_int_equal(zone_ctr(t, "0/Normal", "pgalloc_normal"), 0);
+	assert_int_equal(zone_ctr(t, "1/Normal", "pgalloc_normal"), 2400);
+	pw_destroy(t);
+}
+
+static void test_bad_params(void **state)
+{
+	(void)state;
+	struct pw *t = pw_create(NULL);
+	struct wl_par_result r;
+	struct diag d;
+	struct wl_par_params *p = params(all8, 8, 0, 10);
+	p->object_sizes[0] = 1u << 20;
+	diag_init(&d);
+	assert_int_equal(wl_parallel_run(t->pa, t->w, &t->s, p, 1, NULL, &r, &d), NS_EINPUT);
+	assert_non_null(strstr(d.msg, "kmalloc"));
+	static const int nine[] = {9};
+	p = params(nine, 1, 0, 10);
+	diag_init(&d);
+	assert_int_equal(wl_parallel_run(t->pa, t->w, &t->s, p, 1, NULL, &r, &d), NS_EINPUT);
+	p = params(all8, 8, 0, 10);
+	p->remote_free = 1.5;
+	diag_init(&d);
+	assert_int_equal(wl_parallel_run(t->pa, t->w, &t->s, p, 1, NULL, &r, &d), NS_EINPUT);
+	pw_destroy(t);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_conservation),
+		cmocka_unit_test(test_determinism),
+		cmocka_unit_test(test_contention),
+		cmocka_unit_test(test_list_lock_contention),
+		cmocka_unit_test(test_remote_frees),
+		cmocka_unit_test(test_shared_cpu_and_bind),
+		cmocka_unit_test(test_bad_params),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
