@@ -10,6 +10,15 @@
  * by slot in plan order.  At most `jobs` runs are claimed beyond the last
  * written one, which bounds memory to `jobs` worlds.  A world shares only
  * read-only data with other threads (the scenario and its machine).
+ *
+ * The plan loop works on a to-do list (the plan minus, with --resume, the
+ * runs the database already holds) and, under MPI, deals its positions
+ * round-robin to the ranks: rank 0 writes position after position, its
+ * own from its pool and the others' as database images received from
+ * their ranks (store_image.h), so the database receives the same runs in
+ * the same order as from a serial run; the workers write each run into a
+ * scratch store and send its image.  Round-robin needs no coordination
+ * and, for a sweep of similar runs, balances as well as a work queue.
  */
 #include "run.h"
 
@@ -18,13 +27,18 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "cost.h"
 #include "cpu.h"
 #include "pagealloc.h"
+#include "progress.h"
+#include "run_mpi.h"
 #include "slub.h"
+#include "store_image.h"
 #include "wl_messaging.h"
 #include "wl_pagealloc.h"
+#include "wl_parallel.h"
 
 struct sim_run {
 	long long index;
@@ -45,6 +59,7 @@ struct sim_run {
 	struct slub_cache *skb, *data;
 	struct wl_pagealloc_result res;
 	struct wl_msg_result mres;
+	struct wl_par_result pres;      /* workload parallel */
 	int64_t started_ns;
 	double host_s;
 	int status;          /* NS_OK, WL_STOPPED, or the setup/run error */
@@ -85,23 +100,12 @@ static void sim_free(struct sim_run *r)
 	wl_pagealloc_result_free(&r->res);
 }
 
-/* The CPUs a run simulates: the pagealloc task's CPU, or every CPU of the
- * machine for messaging.  *n = 0 on allocation failure. */
-static int *run_cpus(const struct scenario *s, int *n)
+/* The CPUs a run simulates: the point's placement (scenario.h: the
+ * pagealloc task's CPU, policy.cpus, or every CPU of the machine). */
+static const int *run_cpus(const struct scenario *s, int point, int *n)
 {
-	const struct machine *m = s->machine;
-	int *cpus = calloc((size_t)(m->nr_cpus > 0 ? m->nr_cpus : 1), sizeof *cpus);
-	*n = 0;
-	if (!cpus)
-		return NULL;
-	if (s->workload == SCN_WL_PAGEALLOC) {
-		cpus[(*n)++] = s->pa.cpu;
-		return cpus;
-	}
-	for (int c = 0; c <= m->max_cpu; c++)
-		if (m->cpu_node[c] >= 0)
-			cpus[(*n)++] = c;
-	return cpus;
+	*n = s->points[point].nr_cpus;
+	return s->points[point].cpus;
 }
 
 /* SLUB over the run's page allocator, with the caches messaging uses. */
@@ -110,7 +114,7 @@ static int slub_setup(const struct scenario *s, struct sim_run *r)
 	const struct scn_point *pt = &s->points[r->point];
 	int rc;
 
-	if ((rc = slub_world_create(s->machine, &r->sl_cfg, &r->sys, r->w, r->sl_fn_base,
+	if ((rc = slub_world_create(pt->machine, &r->sl_cfg, &r->sys, r->w, r->sl_fn_base,
 				    r->sl_site_base, &r->sw, &r->d)) ||
 	    (rc = slub_kmalloc_create(r->sw, &r->d)) ||
 	    (rc = slub_cache_create(r->sw, "skbuff_head_cache", WL_MSG_SKB_HEAD, 0,
@@ -128,7 +132,8 @@ static int slub_setup(const struct scenario *s, struct sim_run *r)
 static int sim_setup(const struct scenario *s, struct sim_run *r)
 {
 	const struct scn_point *pt = &s->points[r->point];
-	int messaging = s->workload == SCN_WL_MESSAGING;
+	/* messaging and parallel run SLUB over the page allocator */
+	int messaging = s->workload == SCN_WL_MESSAGING || s->workload == SCN_WL_PARALLEL;
 	struct cpu_params cp;
 	int ncpus, rc;
 
@@ -159,17 +164,14 @@ static int sim_setup(const struct scenario *s, struct sim_run *r)
 				"cannot lay out variant %s: %s", pt->label,
 				ns_status_msg(rc));
 	cpu_params_default(&cp);
-	int *cpus = run_cpus(s, &ncpus);
-	if (!cpus)
-		return diag_set(&r->d, NS_ENOMEM, s->path, 0, 0, "out of memory");
-	rc = cpu_sys_init(&r->sys, s->machine, &r->tables, &r->layout, &cp, cpus, ncpus);
-	free(cpus);
+	const int *cpus = run_cpus(s, r->point, &ncpus);
+	rc = cpu_sys_init(&r->sys, pt->machine, &r->tables, &r->layout, &cp, cpus, ncpus);
 	if (rc)
-		return diag_set(&r->d, rc, s->machine_path, 0, 0,
+		return diag_set(&r->d, rc, pt->machine_path, 0, 0,
 				"cannot simulate the CPUs of machine '%s': %s",
-				s->machine->name, ns_status_msg(rc));
+				pt->machine->name, ns_status_msg(rc));
 	r->have_sys = 1;
-	if ((rc = pa_world_create(s->machine, &r->pa_cfg, &r->sys, r->fn_base,
+	if ((rc = pa_world_create(pt->machine, &r->pa_cfg, &r->sys, r->fn_base,
 				  r->site_base, &r->w, &r->d)))
 		return diag_set(&r->d, rc, s->path, 0, 0,
 				"point %s: the page allocator model cannot be set "
@@ -182,12 +184,13 @@ static int run_messaging(const struct scenario *s, const struct run_opts *o,
 {
 	struct wl_msg_params p;
 	wl_msg_params_default(&p);
-	p.groups = s->msg.groups;
-	p.loops = s->msg.loops;
-	p.inflight_limit = s->msg.inflight_limit;
-	p.send_cycles = s->msg.send_cycles;
-	p.recv_cycles = s->msg.recv_cycles;
-	p.ctx_switch_cycles = s->msg.ctx_switch_cycles;
+	const struct scn_messaging *m = &s->points[r->point].msg;
+	p.groups = m->groups;
+	p.loops = m->loops;
+	p.inflight_limit = m->inflight_limit;
+	p.send_cycles = m->send_cycles;
+	p.recv_cycles = m->recv_cycles;
+	p.ctx_switch_cycles = m->ctx_switch_cycles;
 	int rc = wl_messaging_run(r->sw, &r->sys, r->skb, r->data, &p, r->seed, o->stop,
 				  &r->mres);
 	if (rc == WL_MSG_STOPPED)
@@ -221,6 +224,24 @@ int run_preflight(const struct scenario *s, struct diag *d)
 static void run_and_check(const struct scenario *s, const struct run_opts *o,
 			  struct sim_run *r);
 
+/* The parallel workload with the point's parameters and placement. */
+static int run_parallel(const struct scenario *s, const struct run_opts *o,
+			struct sim_run *r)
+{
+	const struct scn_point *pt = &s->points[r->point];
+	if (!pt->par)
+		return diag_set(&r->d, NS_EINTERNAL, s->path, 0, 0,
+				"point %s: no parallel workload parameters", pt->label);
+	int rc = wl_parallel_run(r->w, r->sw, &r->sys, pt->par, r->seed, o->stop, &r->pres,
+				 &r->d);
+	if (rc == NS_OK && r->pres.stopped)
+		return WL_STOPPED;
+	if (rc)
+		return diag_set(&r->d, rc, s->path, 0, 0, "%s, repetition %lld: %s", pt->label,
+				r->rep, r->d.msg[0] ? r->d.msg : ns_status_msg(rc));
+	return NS_OK;
+}
+
 static void simulate(const struct scenario *s, const struct run_opts *o,
 		     struct sim_run *r)
 {
@@ -239,9 +260,12 @@ static void run_and_check(const struct scenario *s, const struct run_opts *o,
 {
 	if (r->status == NS_OK && s->workload == SCN_WL_MESSAGING) {
 		r->status = run_messaging(s, o, r);
+	} else if (r->status == NS_OK && s->workload == SCN_WL_PARALLEL) {
+		r->status = run_parallel(s, o, r);
 	} else if (r->status == NS_OK) {
-		struct cpu *c = cpu_sys_cpu(&r->sys, s->pa.cpu);
-		r->status = wl_pagealloc_run(r->w, c, &s->pa, o->stop, &r->res);
+		const struct scn_pagealloc *pa = &s->points[r->point].pa;
+		struct cpu *c = cpu_sys_cpu(&r->sys, pa->cpu);
+		r->status = wl_pagealloc_run(r->w, c, pa, o->stop, &r->res);
 	}
 	if (r->status == NS_OK && r->sw)
 		r->check_rc = slub_check(r->sw, &r->d);
@@ -418,6 +442,37 @@ static int put_results(struct writer *w)
 			    "cycles");
 }
 
+/* The parallel workload's metrics (wl_parallel.h struct wl_par_result). */
+static int put_par_results(struct writer *w)
+{
+	const struct wl_par_result *m = &w->r->pres;
+	const struct {
+		const char *name, *unit;
+		double v;
+	} rows[] = {
+		{"ops", "count", (double)m->ops},
+		{"cycles_per_op", "cycles/op", m->cycles_per_op},
+		{"end_cycles", "cycles", (double)m->end_cycles},
+		{"page_allocs", "count", (double)m->page_allocs},
+		{"page_frees", "count", (double)m->page_frees},
+		{"obj_allocs", "count", (double)m->obj_allocs},
+		{"obj_frees", "count", (double)m->obj_frees},
+		{"remote_frees", "count", (double)m->remote_frees},
+		{"alloc_failed", "count", (double)m->alloc_failed},
+		{"zone_lock_contended", "count", (double)m->zone_lock_contended},
+		{"zone_lock_wait_cycles", "cycles", (double)m->zone_lock_wait_cycles},
+		{"list_lock_contended", "count", (double)m->list_lock_contended},
+		{"list_lock_wait_cycles", "cycles", (double)m->list_lock_wait_cycles},
+		{"events", "count", (double)m->events},
+	};
+	for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+		int rc = store_metric(w->st, w->id, rows[i].name, rows[i].v, rows[i].unit);
+		if (rc)
+			return rc;
+	}
+	return NS_OK;
+}
+
 static int put_msg_results(struct writer *w)
 {
 	const struct wl_msg_result *m = &w->r->mres;
@@ -456,14 +511,15 @@ static int write_run(struct store *st, const struct scenario *s,
 		.point = r->point,
 		.repetition = r->rep,
 		.seed = r->seed,
-		.machine = s->machine->name,
-		.machine_file = s->machine_path,
-		.machine_sha256 = s->machine_sha256,
-		.machine_text = s->machine_text,
+		.machine = pt->machine->name,
+		.machine_file = pt->machine_path,
+		.machine_sha256 = pt->machine_sha256,
+		.machine_text = pt->machine_text,
 		.workload = scn_workload_name(s->workload),
 		.variant = pt->label,
 		.kernel_model = pt->kernel_model,
 		.command = o->command,
+		.invocation = o->invocation,
 		.started_ns = r->started_ns,
 	};
 	struct writer w = {.st = st, .r = r};
@@ -472,7 +528,8 @@ static int write_run(struct store *st, const struct scenario *s,
 	if ((rc = store_run_begin(st, &info, &w.id)))
 		return rc;
 	if ((rc = scenario_params(s, r->point, put_param, &w)) ||
-	    (rc = (r->sw ? put_msg_results(&w) : put_results(&w))) ||
+	    (rc = (s->workload == SCN_WL_PARALLEL ? put_par_results(&w)
+		   : r->sw ? put_msg_results(&w) : put_results(&w))) ||
 	    (rc = pa_counters(r->w, put_pa_counter, &w)) ||
 	    (r->sw && (rc = slub_counters(r->sw, put_pa_counter, &w))) ||
 	    (rc = cpu_sys_counters(&r->sys, put_cpu_counter, &w)) ||
@@ -496,16 +553,82 @@ static int write_run(struct store *st, const struct scenario *s,
 
 /* ---- the plan --------------------------------------------------------------- */
 
+/* One thread's part of a preflight: points first, first + stride, ... */
+struct preflight {
+	const struct scenario *s;
+	int first, stride;
+	int bad_point;          /* its lowest failing point, or nr_points */
+	int rc;
+	struct diag d;
+};
+
+static void *preflight_part(void *arg)
+{
+	struct preflight *pf = arg;
+	pf->bad_point = pf->s->nr_points;
+	pf->rc = NS_OK;
+	for (int p = pf->first; p < pf->s->nr_points; p += pf->stride) {
+		struct sim_run r = {.point = p};
+		diag_init(&r.d);
+		int rc = sim_setup(pf->s, &r);
+		sim_free(&r);
+		if (rc) {
+			pf->rc = rc;
+			pf->d = r.d;
+			pf->bad_point = p;
+			break;
+		}
+	}
+	return NULL;
+}
+
+int run_preflight_share(const struct scenario *s, int jobs, int rank, int size,
+			struct diag *d)
+{
+	struct preflight pf[RUN_MAX_JOBS];
+	pthread_t th[RUN_MAX_JOBS];
+	int nth = 1, best = 0;
+
+	jobs = jobs < 1 ? 1 : jobs > RUN_MAX_JOBS ? RUN_MAX_JOBS : jobs;
+	size = size < 1 ? 1 : size;
+	for (int t = 0; t < jobs; t++)
+		pf[t] = (struct preflight){.s = s, .first = rank + size * t,
+					   .stride = size * jobs};
+	for (; nth < jobs; nth++)
+		if (pthread_create(&th[nth], NULL, preflight_part, &pf[nth]))
+			break;
+	/* parts whose thread did not start run here */
+	for (int t = nth; t < jobs; t++)
+		preflight_part(&pf[t]);
+	preflight_part(&pf[0]);
+	for (int t = 1; t < nth; t++)
+		pthread_join(th[t], NULL);
+	for (int t = 1; t < jobs; t++)
+		if (pf[t].bad_point < pf[best].bad_point)
+			best = t;
+	if (pf[best].rc)
+		*d = pf[best].d;
+	return pf[best].rc;
+}
+
+/*
+ * The simulations of this process: local item k is plan index idx[k].
+ * With jobs > 1 worker threads claim items in order and park finished
+ * ones in slot k % jobs; pool_take hands them to the main thread in
+ * order.  With jobs == 1 there are no threads and pool_take simulates.
+ */
 struct pool {
 	const struct scenario *s;
 	const struct run_opts *o;
+	const long long *idx;
 	pthread_mutex_t mu;
 	pthread_cond_t cv;
-	struct sim_run *slot;   /* [jobs]: run i lives in slot i % jobs */
-	int jobs;
-	long long next;         /* next run index to claim */
-	long long written;      /* runs consumed by the writer */
-	long long end;          /* claim limit (plan size, or lowered to stop) */
+	struct sim_run *slot;   /* [jobs] */
+	int jobs, nth;
+	pthread_t th[RUN_MAX_JOBS];
+	long long next;         /* next item to claim */
+	long long written;      /* items released by the main thread */
+	long long end;          /* claim limit (items, or lowered to stop) */
 };
 
 static void *worker(void *arg)
@@ -517,10 +640,10 @@ static void *worker(void *arg)
 			pthread_cond_wait(&p->cv, &p->mu);
 		if (p->next >= p->end)
 			break;
-		long long i = p->next++;
-		struct sim_run *r = &p->slot[i % p->jobs];
+		long long k = p->next++;
+		struct sim_run *r = &p->slot[k % p->jobs];
 		memset(r, 0, sizeof *r);
-		r->index = i;
+		r->index = p->idx[k];
 		pthread_mutex_unlock(&p->mu);
 		simulate(p->s, p->o, r);
 		pthread_mutex_lock(&p->mu);
@@ -531,121 +654,447 @@ static void *worker(void *arg)
 	return NULL;
 }
 
-static void progress(const struct run_opts *o, const struct scenario *s,
-		     const struct sim_run *r, long long planned, int64_t id)
+static int pool_start(struct pool *p, const struct scenario *s,
+		      const struct run_opts *o, const long long *idx, long long n,
+		      struct diag *d)
 {
-	if (!o->progress)
-		return;
-	fprintf(o->progress, "numasim run: [%lld/%lld] %s rep %lld: %.1f s, run %" PRId64
-		"%s\n", r->index + 1, planned, s->points[r->point].label, r->rep,
-		r->host_s, id, r->check_rc ? " FAILED" : "");
-	fflush(o->progress);
+	memset(p, 0, sizeof *p);
+	p->s = s;
+	p->o = o;
+	p->idx = idx;
+	p->end = n;
+	p->jobs = o->jobs < 1 ? 1 : o->jobs > RUN_MAX_JOBS ? RUN_MAX_JOBS : o->jobs;
+	if (p->jobs > n)
+		p->jobs = n > 0 ? (int)n : 1;
+	p->slot = calloc((size_t)p->jobs, sizeof *p->slot);
+	if (!p->slot)
+		return diag_set(d, NS_ENOMEM, s->path, 0, 0, "out of memory");
+	pthread_mutex_init(&p->mu, NULL);
+	pthread_cond_init(&p->cv, NULL);
+	if (p->jobs == 1)
+		return NS_OK;
+	for (; p->nth < p->jobs; p->nth++)
+		if (pthread_create(&p->th[p->nth], NULL, worker, p)) {
+			pthread_mutex_lock(&p->mu);
+			p->end = p->next;
+			pthread_mutex_unlock(&p->mu);
+			return diag_set(d, NS_ENOMEM, s->path, 0, 0,
+					"cannot start simulation threads");
+		}
+	return NS_OK;
 }
 
-/* Consume run i (simulated): write it, or decide to stop.  Returns NS_OK
- * to go on. */
-static int consume(struct pool *p, struct store *st, struct sim_run *r,
-		   struct run_outcome *out, struct diag *d)
+/* The simulated item k, or NULL when the plan was cut before it. */
+static struct sim_run *pool_take(struct pool *p, long long k)
 {
-	int64_t id = 0;
+	struct sim_run *r = &p->slot[k % p->jobs];
+	if (p->jobs == 1) {
+		if (k >= p->end)
+			return NULL;
+		memset(r, 0, sizeof *r);
+		r->index = p->idx[k];
+		simulate(p->s, p->o, r);
+		p->next = k + 1;
+		return r;
+	}
+	pthread_mutex_lock(&p->mu);
+	while (k < p->end && !(k < p->next && r->done))
+		pthread_cond_wait(&p->cv, &p->mu);
+	int claimed = k < p->next;
+	pthread_mutex_unlock(&p->mu);
+	return claimed ? r : NULL;
+}
+
+static void pool_release(struct pool *p, long long k)
+{
+	struct sim_run *r = &p->slot[k % p->jobs];
+	sim_free(r);
+	pthread_mutex_lock(&p->mu);
+	r->done = 0;
+	p->written = k + 1;
+	pthread_cond_broadcast(&p->cv);
+	pthread_mutex_unlock(&p->mu);
+}
+
+/* Claim nothing more, drop the items being simulated, join the threads. */
+static void pool_stop(struct pool *p)
+{
+	if (!p->slot)
+		return;
+	pthread_mutex_lock(&p->mu);
+	if (p->end > p->next)
+		p->end = p->next;
+	pthread_cond_broadcast(&p->cv);
+	pthread_mutex_unlock(&p->mu);
+	for (long long k = p->written; pool_take(p, k); k++)
+		pool_release(p, k);
+	for (int i = 0; i < p->nth; i++)
+		pthread_join(p->th[i], NULL);
+	pthread_cond_destroy(&p->cv);
+	pthread_mutex_destroy(&p->mu);
+	free(p->slot);
+	p->slot = NULL;
+}
+
+/*
+ * One invocation's plan: the to-do list (plan indexes in plan order, the
+ * runs --resume found complete left out), who simulates position j (rank
+ * j % size; everything here without MPI), and the run id of every plan
+ * index that has one (kept from the database or just written).
+ */
+struct plan {
+	const struct scenario *s;
+	const struct run_opts *o;
+	struct store *st;
+	struct run_outcome *out;
+	struct diag *d;
+	long long *todo;        /* [nr_todo] plan indexes */
+	long long nr_todo;
+	long long *local;       /* [nr_local] this rank's plan indexes */
+	long long *local_pos;   /* [nr_local] their positions in todo */
+	long long nr_local;
+	int64_t *ids;           /* [planned] run id per plan index, 0: none */
+	int rank, size;
+	char invocation[320];
+};
+
+static int plan_nomem(struct plan *pl)
+{
+	return diag_set(pl->d, NS_ENOMEM, pl->s->path, 0, 0, "out of memory");
+}
+
+/*
+ * --resume: the newest 'ok' run of every (point, repetition) of this
+ * scenario hash whose machine is the point's machine (an edited machine
+ * file makes its runs stale).
+ */
+static int plan_find_done(struct plan *pl)
+{
+	const struct scenario *s = pl->s;
+	long long planned = pl->out->planned;
+	long long *at = malloc((size_t)planned * sizeof *at);
+	sqlite3 *db = store_sqlite(pl->st);
+	sqlite3_stmt *q = NULL;
 	int rc;
+
+	if (!at)
+		return plan_nomem(pl);
+	for (long long i = 0; i < planned; i++) {
+		int pt;
+		long long rep;
+		uint64_t seed;
+		scenario_run_at(s, i, &pt, &rep, &seed);
+		at[rep * s->nr_points + pt] = i;
+	}
+	rc = sqlite3_prepare_v2(db, "SELECT point, repetition, machine_sha256, "
+				"max(run_id) FROM runs WHERE scenario_sha256 = ?1 AND "
+				"status = 'ok' GROUP BY point, repetition, machine_sha256",
+				-1, &q, NULL);
+	if (rc == SQLITE_OK)
+		sqlite3_bind_text(q, 1, s->sha256, -1, SQLITE_STATIC);
+	while (rc == SQLITE_OK && (rc = sqlite3_step(q)) == SQLITE_ROW) {
+		int64_t pt = sqlite3_column_int64(q, 0), rep = sqlite3_column_int64(q, 1);
+		const char *msha = (const char *)sqlite3_column_text(q, 2);
+		int64_t id = sqlite3_column_int64(q, 3);
+		rc = SQLITE_OK;
+		if (pt < 0 || pt >= s->nr_points || rep < 0 || rep >= s->repetitions ||
+		    !msha || strcmp(msha, s->points[pt].machine_sha256))
+			continue;
+		long long i = at[rep * s->nr_points + pt];
+		if (id > pl->ids[i])
+			pl->ids[i] = id;
+	}
+	if (rc != SQLITE_DONE)
+		rc = diag_set(pl->d, NS_EDB, store_path(pl->st), 0, 0,
+			      "cannot look up the runs to resume: %s", sqlite3_errmsg(db));
+	else
+		rc = NS_OK;
+	sqlite3_finalize(q);
+	free(at);
+	return rc;
+}
+
+/* Rank 0 (or a serial run) builds the to-do list; MPI ranks receive it. */
+static int plan_todo(struct plan *pl)
+{
+	long long planned = pl->out->planned;
+	int rc;
+	pl->todo = malloc((size_t)planned * sizeof *pl->todo);
+	if (!pl->todo)
+		return plan_nomem(pl);
+	rc = NS_OK;
+	if (pl->rank == 0) {
+		if (pl->o->resume)
+			rc = plan_find_done(pl);
+		for (long long i = 0; i < planned && rc == NS_OK; i++)
+			if (!pl->ids[i])
+				pl->todo[pl->nr_todo++] = i;
+		if (rc)
+			pl->nr_todo = -1;   /* tells the workers to give up */
+	}
+	if (pl->size > 1) {
+		int r = run_mpi_bcast(pl->o->mpi, &pl->nr_todo, sizeof pl->nr_todo);
+		if (r == NS_OK && pl->nr_todo < 0)
+			r = rc ? rc : diag_set(pl->d, NS_EIO, pl->s->path, 0, 0,
+					       "MPI rank 0 could not plan the runs");
+		if (r == NS_OK)
+			r = run_mpi_bcast(pl->o->mpi, pl->todo,
+					  (size_t)pl->nr_todo * sizeof *pl->todo);
+		if (r == NS_OK)
+			r = run_mpi_bcast(pl->o->mpi, pl->invocation, sizeof pl->invocation);
+		rc = rc ? rc : r;
+	}
+	if (rc)
+		return rc;
+	pl->out->nr_skipped = planned - pl->nr_todo;
+	pl->local = malloc((size_t)(pl->nr_todo + 1) * sizeof *pl->local);
+	pl->local_pos = malloc((size_t)(pl->nr_todo + 1) * sizeof *pl->local_pos);
+	if (!pl->local || !pl->local_pos)
+		return plan_nomem(pl);
+	for (long long j = pl->rank; j < pl->nr_todo; j += pl->size) {
+		pl->local_pos[pl->nr_local] = j;
+		pl->local[pl->nr_local++] = pl->todo[j];
+	}
+	return NS_OK;
+}
+
+static void plan_free(struct plan *pl)
+{
+	free(pl->todo);
+	free(pl->local);
+	free(pl->local_pos);
+	free(pl->ids);
+}
+
+/* A simulated run: write it (*id), or say why the plan stops. */
+static int consume(struct plan *pl, struct store *st, struct sim_run *r,
+		   int64_t *id)
+{
+	int rc;
+	*id = 0;
 	if (r->status == WL_STOPPED)
 		return RUN_STOPPED;
 	if (r->status) {
-		*d = r->d;
+		*pl->d = r->d;
 		return r->status;
 	}
-	if ((rc = write_run(st, p->s, p->o, r, &id)))
+	if ((rc = write_run(st, pl->s, pl->o, r, id)))
 		return rc;
-	out->run_ids[out->nr_stored++] = id;
-	progress(p->o, p->s, r, out->planned, id);
-	if (r->check_rc) {
-		out->nr_failed++;
-		diag_set(d, NS_EINTERNAL, p->s->path, 0, 0,
-			 "run %" PRId64 " (%s, repetition %lld) failed its invariant "
-			 "check: %s", id, p->s->points[r->point].label, r->rep, r->d.msg);
-		return NS_EINTERNAL;
-	}
+	if (r->check_rc)
+		return diag_set(pl->d, NS_EINTERNAL, pl->s->path, 0, 0,
+				"run %" PRId64 " (%s, repetition %lld) failed its "
+				"invariant check: %s", *id,
+				pl->s->points[r->point].label, r->rep, r->d.msg);
 	return NS_OK;
+}
+
+static void stored(struct plan *pl, long long i, int64_t id, int failed)
+{
+	struct run_outcome *out = pl->out;
+	pl->ids[i] = id;
+	if (out->nr_stored++ == 0)
+		out->first_stored = id;
+	out->last_stored = id;
+	out->nr_failed += failed;
+	if (pl->o->bar)
+		progress_update(pl->o->bar, out->nr_skipped + out->nr_stored, mono_now());
+}
+
+/* Rank 0: position j comes from worker `from` (MPI). */
+static int take_remote(struct plan *pl, int from, long long j, int *ended)
+{
+	struct run_mpi_msg m;
+	int64_t id = 0;
+	int rc = run_mpi_recv(pl->o->mpi, from, pl->o->stop, &m);
+	if (rc)
+		return rc;
+	if (m.kind == RUN_MPI_END) {
+		ended[from] = 1;
+		rc = m.status ? m.status : NS_EINTERNAL;
+		if (rc != RUN_STOPPED)
+			diag_set(pl->d, rc, pl->s->path, 0, 0, "MPI rank %d: %s", from,
+				 m.len ? (const char *)m.data : "ended early");
+	} else if (m.pos != j) {
+		rc = diag_set(pl->d, NS_EINTERNAL, pl->s->path, 0, 0, "MPI rank %d "
+			      "sent run %lld of the plan, expected %lld", from, m.pos, j);
+	} else if ((rc = store_image_import(pl->st, m.data, m.len, &id, pl->d)) == NS_OK) {
+		stored(pl, pl->todo[j], id, m.status != 0);
+		if (m.status)
+			rc = diag_set(pl->d, NS_EINTERNAL, pl->s->path, 0, 0,
+				      "run %" PRId64 " (simulated by MPI rank %d) failed "
+				      "its invariant check; see its message", id, from);
+	}
+	run_mpi_msg_free(&m);
+	return rc;
+}
+
+/* Rank 0 at the end: one control message per worker, then its END. */
+static int finish_workers(struct plan *pl, int rc, int *ended)
+{
+	for (int w = 1; w < pl->size; w++) {
+		int r = run_mpi_control(pl->o->mpi, w, rc != NS_OK);
+		while (r == NS_OK && !ended[w]) {
+			struct run_mpi_msg m;
+			if ((r = run_mpi_recv(pl->o->mpi, w, NULL, &m)))
+				break;
+			if (m.kind == RUN_MPI_END) {
+				ended[w] = 1;
+				if (rc == NS_OK && m.status) {
+					rc = m.status;
+					diag_set(pl->d, rc, pl->s->path, 0, 0, "MPI rank %d: %s",
+						 w, m.len ? (const char *)m.data : "failed");
+				}
+			}
+			run_mpi_msg_free(&m);
+		}
+		if (r && rc == NS_OK)
+			rc = r;
+	}
+	return rc;
+}
+
+/* Rank 0, or the only process: write the to-do list in order. */
+static int plan_write(struct plan *pl)
+{
+	struct pool p;
+	long long k = 0;
+	int *ended = calloc((size_t)pl->size, sizeof *ended);
+	int rc = ended ? pool_start(&p, pl->s, pl->o, pl->local, pl->nr_local, pl->d)
+		       : plan_nomem(pl);
+	for (long long j = 0; j < pl->nr_todo && rc == NS_OK; j++) {
+		int from = (int)(j % pl->size);
+		if (pl->o->stop && *pl->o->stop) {
+			rc = RUN_STOPPED;
+			break;
+		}
+		if (from != 0) {
+			rc = take_remote(pl, from, j, ended);
+		} else {
+			struct sim_run *r = pool_take(&p, k);
+			int64_t id;
+			if (!r)
+				break;
+			pl->out->sim_s += r->host_s;
+			rc = consume(pl, pl->st, r, &id);
+			if (id)
+				stored(pl, r->index, id, r->check_rc != 0);
+			pool_release(&p, k++);
+		}
+		if (rc == NS_OK && pl->o->stop && *pl->o->stop)
+			rc = RUN_STOPPED;
+	}
+	pool_stop(&p);
+	if (ended && pl->size > 1)
+		rc = finish_workers(pl, rc, ended);
+	free(ended);
+	return rc;
+}
+
+/* An MPI worker: simulate its share, send each run as an image. */
+static int plan_send(struct plan *pl)
+{
+	struct run_mpi *mpi = pl->o->mpi;
+	struct store *scratch = NULL;
+	struct pool p = {0};
+	int rc = store_image_scratch(&scratch, pl->d);
+	if (rc == NS_OK)
+		rc = pool_start(&p, pl->s, pl->o, pl->local, pl->nr_local, pl->d);
+	for (long long k = 0; k < pl->nr_local && rc == NS_OK; k++) {
+		int stop = 0;
+		if ((rc = run_mpi_poll_stop(mpi, &stop)) || stop) {
+			rc = rc ? rc : RUN_STOPPED;
+			break;
+		}
+		struct sim_run *r = pool_take(&p, k);
+		if (!r)
+			break;
+		int64_t id;
+		int crc = consume(pl, scratch, r, &id);
+		if (id) {
+			struct run_mpi_msg m = {.kind = RUN_MPI_RESULT, .pos = pl->local_pos[k],
+						.status = r->check_rc != 0};
+			rc = store_image_take(scratch, &m.data, &m.len, pl->d);
+			if (rc == NS_OK)
+				rc = run_mpi_send(mpi, &m);
+			store_image_free(m.data);
+		}
+		if (rc == NS_OK)
+			rc = crc;
+		pool_release(&p, k);
+		if (rc == NS_OK && pl->o->stop && *pl->o->stop)
+			rc = RUN_STOPPED;
+	}
+	pool_stop(&p);
+	store_close(scratch);
+	const char *msg = rc && rc != RUN_STOPPED ? pl->d->msg : "";
+	struct run_mpi_msg end = {.kind = RUN_MPI_END, .status = rc,
+				  .data = (unsigned char *)(uintptr_t)msg,
+				  .len = strlen(msg)};
+	int r = run_mpi_send(mpi, &end);
+	if (r == NS_OK)
+		r = run_mpi_wait(mpi);
+	return rc ? rc : r;
+}
+
+/* out->run_ids: the plan's runs in plan order. */
+static void plan_ids(struct plan *pl)
+{
+	struct run_outcome *out = pl->out;
+	out->run_ids = (int64_t *)pl->ids;
+	pl->ids = NULL;
+	for (long long i = 0; i < out->planned; i++)
+		if (out->run_ids[i])
+			out->run_ids[out->nr_ids++] = out->run_ids[i];
+}
+
+/* "host:pid:time", like the store's own (store.h), for an MPI job. */
+static void mpi_invocation(const struct run_opts *o, char *buf, size_t len)
+{
+	char host[256], when[32];
+	time_t now = time(NULL);
+	struct tm tm;
+	if (o->invocation) {
+		snprintf(buf, len, "%s", o->invocation);
+		return;
+	}
+	if (gethostname(host, sizeof host) != 0)
+		snprintf(host, sizeof host, "unknown");
+	host[sizeof host - 1] = '\0';
+	gmtime_r(&now, &tm);
+	strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", &tm);
+	snprintf(buf, len, "%s:%ld:%s:mpi", host, (long)getpid(), when);
 }
 
 int run_scenario(const struct scenario *s, struct store *st,
 		 const struct run_opts *o, struct run_outcome *out,
 		 struct diag *d)
 {
-	struct pool p = {.s = s, .o = o};
-	pthread_t th[RUN_MAX_JOBS];
-	int nth = 0, rc = NS_OK;
+	struct run_opts oo = *o;
+	struct plan pl = {.s = s, .o = &oo, .st = st, .out = out, .d = d,
+			  .rank = 0, .size = 1};
 	double t0 = mono_now();
+	int rc;
 
 	memset(out, 0, sizeof *out);
 	out->planned = scenario_nr_runs(s);
-	p.end = out->planned;
-	p.jobs = o->jobs < 1 ? 1 : o->jobs > RUN_MAX_JOBS ? RUN_MAX_JOBS : o->jobs;
-	if (p.jobs > p.end)
-		p.jobs = (int)p.end;
-	out->run_ids = calloc((size_t)out->planned, sizeof *out->run_ids);
-	p.slot = calloc((size_t)p.jobs, sizeof *p.slot);
-	if (!out->run_ids || !p.slot) {
-		free(p.slot);
-		return diag_set(d, NS_ENOMEM, s->path, 0, 0, "out of memory");
+	if (o->mpi) {
+		pl.rank = run_mpi_rank(o->mpi);
+		pl.size = run_mpi_size(o->mpi);
+		/* one invocation for the runs of every rank: rank 0's */
+		mpi_invocation(o, pl.invocation, sizeof pl.invocation);
+		oo.invocation = pl.invocation;
 	}
-	pthread_mutex_init(&p.mu, NULL);
-	pthread_cond_init(&p.cv, NULL);
-	if (p.jobs == 1) {
-		for (long long i = 0; i < p.end && rc == NS_OK; i++) {
-			struct sim_run *r = &p.slot[0];
-			memset(r, 0, sizeof *r);
-			r->index = i;
-			simulate(s, o, r);
-			out->sim_s += r->host_s;
-			rc = consume(&p, st, r, out, d);
-			sim_free(r);
-			if (rc == NS_OK && o->stop && *o->stop)
-				rc = RUN_STOPPED;
-		}
-		goto done;
-	}
-	for (; nth < p.jobs; nth++)
-		if (pthread_create(&th[nth], NULL, worker, &p)) {
-			rc = diag_set(d, NS_ENOMEM, s->path, 0, 0,
-				      "cannot start simulation threads");
-			pthread_mutex_lock(&p.mu);
-			p.end = p.next;
-			pthread_mutex_unlock(&p.mu);
-			break;
-		}
-	for (long long i = 0; i < out->planned; i++) {
-		struct sim_run *r = &p.slot[i % p.jobs];
-		pthread_mutex_lock(&p.mu);
-		/* run i is claimed (or will be, unless the plan was cut short) */
-		while (i < p.end && !(i < p.next && r->done))
-			pthread_cond_wait(&p.cv, &p.mu);
-		int claimed = i < p.next;
-		pthread_mutex_unlock(&p.mu);
-		if (!claimed)
-			break;
-		if (rc == NS_OK) {
-			out->sim_s += r->host_s;
-			rc = consume(&p, st, r, out, d);
-			if (rc == NS_OK && o->stop && *o->stop)
-				rc = RUN_STOPPED;
-		}
-		sim_free(r);
-		pthread_mutex_lock(&p.mu);
-		r->done = 0;
-		p.written = i + 1;
-		if (rc != NS_OK && p.end > p.next)
-			p.end = p.next;   /* claim nothing more; drain the claimed */
-		pthread_cond_broadcast(&p.cv);
-		pthread_mutex_unlock(&p.mu);
-	}
-	for (int i = 0; i < nth; i++)
-		pthread_join(th[i], NULL);
-done:
-	pthread_cond_destroy(&p.cv);
-	pthread_mutex_destroy(&p.mu);
-	free(p.slot);
+	pl.ids = calloc((size_t)out->planned, sizeof *pl.ids);
+	rc = pl.ids ? plan_todo(&pl) : plan_nomem(&pl);
+	if (rc == NS_OK && pl.rank == 0 && o->bar)
+		progress_init(o->bar, o->bar->f, out->planned, out->nr_skipped, t0);
+	if (rc == NS_OK)
+		rc = pl.rank == 0 ? plan_write(&pl) : plan_send(&pl);
+	if (o->bar && pl.rank == 0)
+		progress_finish(o->bar);
+	if (pl.rank == 0 && pl.ids)
+		plan_ids(&pl);
+	plan_free(&pl);
 	out->wall_s = mono_now() - t0;
 	return rc;
 }

@@ -13,6 +13,25 @@
  * world per thread, and still written in plan order, so run ids, rows and
  * printed output do not depend on the number of jobs.
  *
+ * Resuming (opts.resume): a (point, repetition) of the plan that already
+ * has a run with status 'ok' in the database, with the same scenario hash
+ * (runs.scenario_sha256: the effective hash, scenario.h) and the point's
+ * machine hash, is not run again; its newest such run stands for it in
+ * run_ids, so the table covers the whole plan.  Runs that failed or were
+ * never committed are run again.  The to-do list keeps plan order and
+ * seeds (a run's seed depends on its plan index only), so a resumed plan
+ * ends with the same rows as an uninterrupted one.
+ *
+ * Distribution (opts.mpi, run_mpi.h): every rank calls run_scenario with
+ * the same scenario; rank 0 passes the database, the others NULL.
+ * Position j of the to-do list is simulated by rank j % size; rank 0
+ * writes every run in to-do order, so the rows equal a serial run's
+ * (except host and timestamps).  Only rank 0 fills *out's ids.
+ *
+ * Durability: each run is one transaction (store.h), so an interrupt,
+ * even SIGKILL or a power loss, leaves only whole runs: committed ones
+ * with status 'ok' or 'failed', never one with status 'running'.
+ *
  * Failure policy.  A run whose model invariants are broken after the
  * workload (a model bug) is written with status 'failed' and the checker's
  * message, keeping its rows for diagnosis; the remaining runs are not
@@ -32,6 +51,12 @@
  * receiver_blocks, wakeups, events and alloc_failed in `metrics`, and
  * SLUB's counters (slub_counters) besides the page allocator's; a run
  * whose slub_check fails is stored as failed like any invariant break.
+ * The parallel workload (scenarios/wl_parallel.h; SLUB over the page
+ * allocator as for messaging, tasks on the point's placement CPUs) stores
+ * ops, cycles_per_op (cycles/op), end_cycles, page_allocs, page_frees,
+ * obj_allocs, obj_frees, remote_frees, alloc_failed, zone_lock_contended,
+ * zone_lock_wait_cycles, list_lock_contended, list_lock_wait_cycles and
+ * events (docs/policies.md §5), and both models' counters.
  */
 #ifndef NUMASIM_RUN_H
 #define NUMASIM_RUN_H
@@ -47,20 +72,32 @@
 #define RUN_STOPPED 1
 #define RUN_MAX_JOBS 64
 
+struct progress;
+struct run_mpi;
+
 struct run_opts {
 	int jobs;                         /* worlds simulated at once, >= 1 */
 	const char *command;              /* command line, for provenance */
+	const char *invocation;           /* runs.invocation; NULL: the store's
+					     (under MPI: rank 0's host:pid) */
 	const volatile sig_atomic_t *stop; /* set asynchronously to stop */
-	FILE *progress;                   /* one line per run, or NULL */
+	struct progress *bar;             /* progress bar (its f set), or NULL;
+					     run_scenario inits and erases it */
+	int resume;                       /* skip runs the database holds */
+	struct run_mpi *mpi;              /* spread over MPI ranks, or NULL */
 };
 
 struct run_outcome {
 	long long planned;                /* runs in the plan */
+	long long nr_skipped;             /* already in the database (--resume) */
 	int nr_stored;                    /* runs written (ok or failed) */
 	int nr_failed;
-	int64_t *run_ids;                 /* [nr_stored] in plan order */
+	int64_t first_stored, last_stored; /* run ids of the first/last written */
+	int64_t *run_ids;                 /* [nr_ids] the plan's runs in plan
+					     order: kept (--resume) and written */
+	int nr_ids;
 	double wall_s;                    /* host seconds for the whole plan */
-	double sim_s;                     /* host seconds spent simulating */
+	double sim_s;                     /* host seconds simulating (rank 0) */
 };
 
 /*
@@ -69,6 +106,15 @@ struct run_outcome {
  * touched (numasim run, numasim validate).
  */
 int run_preflight(const struct scenario *s, struct diag *d);
+/*
+ * The same for the points p with p % size == rank (an MPI rank's share;
+ * rank 0, size 1: all) on `jobs` threads; the error reported is the one
+ * of the lowest failing point, as in run_preflight.  A world costs about
+ * as much to build as a short run (the cache model's arrays), so numasim
+ * run spreads this over its jobs and ranks.
+ */
+int run_preflight_share(const struct scenario *s, int jobs, int rank, int size,
+			struct diag *d);
 
 int run_scenario(const struct scenario *s, struct store *st,
 		 const struct run_opts *o, struct run_outcome *out,

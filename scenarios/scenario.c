@@ -5,14 +5,27 @@
  * Design notes.  Like the machine loader, loading is a walk of the strict
  * ytree over the schema, every value converted and checked as it is read,
  * the first problem ending the walk.  The tree is kept for the scenario's
- * lifetime: the knob texts of the points (labels, params) point into it,
- * so expansion copies nothing.  Expansion resolves every point of the plan
- * at load time (at most SCN_MAX_POINTS): each point's pa_config is built
- * from pa_config_default() plus the knobs, so a bad value in any axis, or a
- * bad combination, is reported before anything runs.  The machine named by
- * the scenario is loaded here too (its bytes are kept for provenance), so
- * knobs and workload parameters that name nodes or CPUs are checked
- * against it.
+ * lifetime: texts of the points (labels, params) point into it, so
+ * expansion copies nothing.
+ *
+ * Sweeps and overrides are "settings": a dotted key ("kernel.zonelist_iter",
+ * "workload.inner_iterations", "overrides.costs.mispredict") with either one
+ * value node (a fixed setting: `overrides:` scalars, --set) or a list of
+ * value nodes (an axis: lists under `kernel:`, `sweep:`, `overrides:` lists,
+ * --sweep).  Every point is resolved by the same walk of the file, in which
+ * each section's fields are first looked up among the settings (the point's
+ * value of an axis, or the fixed value) and only then taken from the file.
+ * So a swept or overridden value is checked by exactly the code that checks
+ * it in the file, at its own node; a setting that no lookup consumed at
+ * point 0 names no value of the scenario and is an error.  Command-line
+ * values are parsed as YAML into trees of their own named "\001N"; an error
+ * at such a node is rewritten to `PROG: error: --set KEY=VALUE: message`.
+ *
+ * Machines are memoised: points with the same machine file and the same
+ * override values share one scn_machine (read, overridden, loaded, checked
+ * and hashed once).  Overrides are written into the machine file's text at
+ * the byte range of the target scalar before it is loaded, so the stored
+ * machine text is the machine that was simulated.
  */
 #include "scenario.h"
 
@@ -46,13 +59,26 @@ const char *scn_knob_name(enum scn_knob k)
 
 const char *scn_workload_name(enum scn_workload_type t)
 {
-	return t == SCN_WL_PAGEALLOC ? "pagealloc" : t == SCN_WL_MESSAGING ? "messaging" : "?";
+	switch (t) {
+	case SCN_WL_PAGEALLOC: return "pagealloc";
+	case SCN_WL_MESSAGING: return "messaging";
+	case SCN_WL_PARALLEL: return "parallel";
+	}
+	return "?";
 }
 
 int scn_knob_is_slub(enum scn_knob k)
 {
 	return k == SCN_KNOB_slab_free_layout || k == SCN_KNOB_slub_stats ||
 	       k == SCN_KNOB_compiler_layout;
+}
+
+static int knob_lookup(const char *name)
+{
+	for (int k = 0; k < SCN_NR_KNOBS; k++)
+		if (!strcmp(knob_names[k], name))
+			return k;
+	return -1;
 }
 
 int scn_pagealloc_batches(const struct scn_pagealloc *p, unsigned order,
@@ -74,11 +100,55 @@ int scn_pagealloc_batches(const struct scn_pagealloc *p, unsigned order,
 
 /* ---- loader context ------------------------------------------------------ */
 
+/* A dotted key with a fixed value or an axis of values. */
+struct setting {
+	char *key;
+	const struct ynode *at;         /* where it was given (for errors) */
+	const struct ynode *one;        /* fixed value, or NULL for an axis */
+	const struct ynode **vals;      /* axis values [nr] (malloc'ed) */
+	int nr;
+	int axis;                       /* axis index, -1 for a fixed value */
+	int used;                       /* consumed by a lookup at point 0 */
+	int cli;                        /* from the command line */
+};
+
 struct loader {
 	const struct ytree *t;
 	struct diag *d;
 	struct scenario *s;
+	const struct scn_opts *o;
+	struct setting *set;
+	int nr_set, cap_set;
+	struct scn_point *pt;           /* the point being resolved */
+	const struct ynode *top_workload, *top_kernel, *top_policy;
 };
+
+/* The tree a node belongs to: a command-line value's own tree, or the file. */
+static int in_subtree(const struct ynode *r, const struct ynode *n, int depth)
+{
+	if (r == n)
+		return 1;
+	size_t items = r->kind == YNODE_MAP ? 2 * r->nr : r->kind == YNODE_SEQ ? r->nr : 0;
+	for (size_t j = 0; depth > 0 && j < items; j++)
+		if (in_subtree(r->items[j], n, depth - 1))
+			return 1;
+	return 0;
+}
+
+static const struct ytree *tree_of(const struct loader *l, const struct ynode *n)
+{
+	const struct scenario *s = l->s;
+	for (int i = 0; i < s->nr_cli; i++)
+		if (in_subtree(s->cli_trees[i]->root, n, 4))
+			return s->cli_trees[i];
+	return l->t;
+}
+#define TT(n) tree_of(l, (n))
+
+static int is_cli(const struct loader *l, const struct ynode *n)
+{
+	return tree_of(l, n) != l->t;
+}
 
 static int err(struct loader *l, const struct ynode *n, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
@@ -86,7 +156,7 @@ static int err(struct loader *l, const struct ynode *n, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	int rc = diag_vset(l->d, NS_EINPUT, l->t->name, n->line, n->col, fmt, ap);
+	int rc = diag_vset(l->d, NS_EINPUT, TT(n)->name, n->line, n->col, fmt, ap);
 	va_end(ap);
 	return rc;
 }
@@ -100,7 +170,97 @@ static int nomem(struct loader *l)
 static int get_text(struct loader *l, const struct ynode *n, const char *what,
 		    int nonempty, char **out)
 {
-	return ytree_text(l->t, n, what, nonempty, out, l->d);
+	return ytree_text(TT(n), n, what, nonempty, out, l->d);
+}
+
+/* The value of a setting at the point being resolved; marks it used. */
+static const struct ynode *lookup(struct loader *l, const char *key)
+{
+	for (int i = 0; i < l->nr_set; i++) {
+		struct setting *st = &l->set[i];
+		if (strcmp(st->key, key))
+			continue;
+		st->used = 1;
+		return st->axis < 0 ? st->one : st->vals[l->pt->axis_value[st->axis]];
+	}
+	return NULL;
+}
+
+/* Section fields: the file's values (ytree_fields with every key optional,
+ * so a setting can supply a required one), replaced by settings
+ * "prefix.key"; then the required ones checked. */
+static int section_fields(struct loader *l, const struct ynode *n,
+			  const char *prefix, const char *what,
+			  const struct ytree_field *fields, size_t nr,
+			  const struct ynode **v)
+{
+	struct ytree_field opt[32];
+	char key[128];
+	int rc;
+
+	for (size_t i = 0; i < nr; i++) {
+		opt[i] = fields[i];
+		opt[i].required = 0;
+		v[i] = NULL;
+	}
+	if (n && (rc = ytree_fields(l->t, n, what, opt, nr, v, l->d)))
+		return rc;
+	/* a sweep of the whole section: each value a mapping of its keys */
+	const struct ynode *sec = lookup(l, prefix), *sv[32];
+	if (sec) {
+		if ((rc = ytree_fields(TT(sec), sec, what, opt, nr, sv, l->d)))
+			return rc;
+		for (size_t i = 0; i < nr; i++) {
+			if (!sv[i])
+				continue;
+			if (!strcmp(fields[i].key, "type"))
+				return err(l, sv[i], "workload.type cannot be swept: a "
+					   "plan runs one workload");
+			if (v[i])
+				return err(l, sv[i], "'%s.%s' is given both under '%s:' "
+					   "(line %d) and in the sweep of '%s'", prefix,
+					   fields[i].key, prefix, v[i]->line, prefix);
+			v[i] = sv[i];
+		}
+	}
+	for (size_t i = 0; i < nr; i++) {
+		snprintf(key, sizeof key, "%s.%s", prefix, fields[i].key);
+		const struct ynode *x = lookup(l, key);
+		if (x)
+			v[i] = x;
+	}
+	for (size_t i = 0; i < nr; i++)
+		if (fields[i].required && !v[i])
+			return err(l, n, "missing required key '%s' in %s", fields[i].key,
+				   what);
+	return NS_OK;
+}
+
+/* A node's value as label / params text: the scalar, or "[a,b]". */
+static void node_text(const struct ynode *n, char *buf, size_t len)
+{
+	if (n->kind == YNODE_SCALAR) {
+		snprintf(buf, len, "%s", n->str);
+		return;
+	}
+	if (n->kind == YNODE_MAP) {     /* a section value: its values, ':' */
+		size_t off = 0;
+		buf[0] = '\0';
+		for (size_t i = 0; i < n->nr && off < len; i++) {
+			const struct ynode *x = n->items[2 * i + 1];
+			off += (size_t)snprintf(buf + off, len - off, "%s%s", i ? ":" : "",
+						x->kind == YNODE_SCALAR ? x->str : "...");
+		}
+		return;
+	}
+	size_t off = (size_t)snprintf(buf, len, "[");
+	for (size_t i = 0; i < n->nr && off < len; i++) {
+		const struct ynode *x = n->items[i];
+		off += (size_t)snprintf(buf + off, len - off, "%s%s", i ? "," : "",
+					x->kind == YNODE_SCALAR ? x->str : "...");
+	}
+	if (off < len)
+		snprintf(buf + off, len - off, "]");
 }
 
 /* ---- machine ------------------------------------------------------------- */
@@ -121,34 +281,496 @@ static char *resolve_path(const char *scenario_path, const char *ref)
 	return p;
 }
 
-static int load_machine(struct loader *l, const struct ynode *n)
+/* Byte offset of 1-based line:col in buf (columns count UTF-8 characters,
+ * as libyaml's marks do). */
+static size_t pos_offset(const char *buf, size_t len, int line, int col)
 {
-	struct scenario *s = l->s;
+	size_t off = 0;
+	for (int ln = 1; ln < line && off < len; off++)
+		if (buf[off] == '\n')
+			ln++;
+	for (int c = 1; c < col && off < len; c++) {
+		off++;
+		while (off < len && ((unsigned char)buf[off] & 0xc0) == 0x80)
+			off++;
+	}
+	return off;
+}
+
+/* An override value as YAML text: plain when it is a plain token, else
+ * double-quoted. */
+static int yaml_value(const struct ynode *v, char *buf, size_t len)
+{
+	int plain = v->style == YSTYLE_PLAIN && v->len > 0;
+	for (size_t i = 0; plain && i < v->len; i++) {
+		char c = v->str[i];
+		plain = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+			(c >= '0' && c <= '9') || strchr("._+-/", c);
+	}
+	if (plain)
+		return snprintf(buf, len, "%s", v->str) < (int)len ? 0 : -1;
+	size_t o = 0;
+	buf[o++] = '"';
+	for (size_t i = 0; i < v->len; i++) {
+		unsigned char c = (unsigned char)v->str[i];
+		if (o + 6 >= len)
+			return -1;
+		if (c == '"' || c == '\\')
+			buf[o++] = '\\';
+		if (c < 0x20) {
+			o += (size_t)snprintf(buf + o, len - o, "\\x%02x", c);
+			continue;
+		}
+		buf[o++] = (char)c;
+	}
+	buf[o++] = '"';
+	buf[o] = '\0';
+	return 0;
+}
+
+struct splice {
+	size_t from, to;                /* byte range of the target scalar */
+	int line;                       /* its line in the machine file */
+	char text[256];
+	const struct ynode *val;        /* the override value */
+	const char *path;               /* dotted path in the machine file */
+};
+
+static int cmp_splice(const void *a, const void *b)
+{
+	const struct splice *x = a, *y = b;
+	return x->from < y->from ? 1 : x->from > y->from ? -1 : 0;
+}
+
+/* Find the scalar at dotted path in the machine tree; a mapping with a
+ * `value` key (a cost figure) stands for its value. */
+static int find_target(struct loader *l, const struct ytree *mt, const char *path,
+		       const struct ynode *at, const struct ynode **out)
+{
+	const struct ynode *n = mt->root;
+	char seg[128];
+	const char *p = path;
+
+	while (*p) {
+		size_t sl = strcspn(p, ".");
+		if (sl == 0 || sl >= sizeof seg)
+			return err(l, at, "machine override '%s': empty or too long "
+				   "path segment", path);
+		memcpy(seg, p, sl);
+		seg[sl] = '\0';
+		p += sl + (p[sl] == '.');
+		if (n->kind == YNODE_MAP) {
+			n = ynode_map_get(n, seg);
+		} else if (n->kind == YNODE_SEQ && ytree_is_int_text(seg, sl)) {
+			long long i = atoll(seg);
+			n = i >= 0 && (size_t)i < n->nr ? n->items[i] : NULL;
+		} else {
+			n = NULL;
+		}
+		if (!n)
+			return err(l, at, "machine override '%s': machine file '%s' has "
+				   "no value at '%.*s' (list items are numbered from 0)",
+				   path, mt->name, (int)(p - path - (*p ? 1 : 0)), path);
+	}
+	if (n->kind == YNODE_MAP && ynode_map_get(n, "value"))
+		n = ynode_map_get(n, "value");
+	if (n->kind != YNODE_SCALAR)
+		return err(l, at, "machine override '%s': the machine file's value "
+			   "there is a %s; overrides replace single values", path,
+			   n->kind == YNODE_MAP ? "mapping" : "list");
+	if (n->style == YSTYLE_BLOCK)
+		return err(l, at, "machine override '%s': cannot replace a block "
+			   "scalar", path);
+	*out = n;
+	return NS_OK;
+}
+
+/* Write the overrides into text (a new malloc'ed buffer in *out). */
+static int apply_overrides(struct loader *l, const char *path, const char *text,
+			   size_t len, struct splice *sp, int nsp, char **out,
+			   size_t *out_len)
+{
+	struct ytree *mt = NULL;
+	int rc = ytree_parse(path, text, len, &mt, l->d);
+	if (rc)
+		return rc;
+	for (int i = 0; i < nsp && rc == NS_OK; i++) {
+		const struct ynode *tn = NULL;
+		const struct ynode *at = sp[i].val;
+		if ((rc = find_target(l, mt, sp[i].path, at, &tn)))
+			break;
+		sp[i].from = pos_offset(text, len, tn->line, tn->col);
+		sp[i].to = pos_offset(text, len, tn->end_line, tn->end_col);
+		sp[i].line = tn->line;
+		if (sp[i].val->kind != YNODE_SCALAR || ynode_is_null(sp[i].val))
+			rc = err(l, at, "machine override '%s' needs a single value",
+				 sp[i].path);
+		else if (yaml_value(sp[i].val, sp[i].text, sizeof sp[i].text))
+			rc = err(l, at, "machine override '%s': value too long", sp[i].path);
+	}
+	ytree_free(mt);
+	if (rc)
+		return rc;
+	qsort(sp, (size_t)nsp, sizeof *sp, cmp_splice);
+	for (int i = 0; i + 1 < nsp; i++)
+		if (sp[i + 1].to > sp[i].from)
+			return err(l, sp[i].val, "machine overrides '%s' and '%s' change "
+				   "the same value", sp[i].path, sp[i + 1].path);
+	size_t cap = len + 1;
+	for (int i = 0; i < nsp; i++)
+		cap += strlen(sp[i].text);
+	char *buf = malloc(cap);
+	if (!buf)
+		return nomem(l);
+	memcpy(buf, text, len + 1);
+	size_t cur = len;
+	for (int i = 0; i < nsp; i++) {     /* descending offsets */
+		size_t tl = strlen(sp[i].text), tail = cur - sp[i].to;
+		memmove(buf + sp[i].from + tl, buf + sp[i].to, tail + 1);
+		memcpy(buf + sp[i].from, sp[i].text, tl);
+		cur = sp[i].from + tl + tail;
+	}
+	*out = buf;
+	*out_len = cur;
+	return NS_OK;
+}
+
+/* Load a memo entry's machine; an error on a line an override wrote is
+ * reported at the override's value. */
+static int load_memo_machine(struct loader *l, struct scn_machine *mm,
+			     const struct splice *sp, int nsp)
+{
+	struct diag md;
 	uint8_t dig[SHA256_DIGEST_LEN];
 	int rc;
 
-	if ((rc = get_text(l, n, "machine", 1, &s->machine_ref)))
-		return rc;
-	s->machine_path = resolve_path(s->path, s->machine_ref);
-	if (!s->machine_path)
-		return nomem(l);
-	/* A missing machine file is an error of the scenario, at `machine:`. */
-	struct diag md;
 	diag_init(&md);
-	rc = ytree_read_file(s->machine_path, &s->machine_text,
-			     &s->machine_text_len, &md);
+	rc = machine_load_buf(mm->path, mm->text, mm->text_len, &mm->machine, &md);
+	if (rc == NS_OK)
+		rc = machine_check(mm->machine, &md);
+	if (rc) {
+		for (int i = 0; i < nsp; i++)
+			if (md.line == sp[i].line)
+				return err(l, sp[i].val, "machine override '%s': %s",
+					   sp[i].path, md.msg);
+		*l->d = md;
+		return rc;
+	}
+	sha256(mm->text, mm->text_len, dig);
+	sha256_hex(dig, mm->sha256);
+	return NS_OK;
+}
+
+/* The point's machine: from the memo, or read, overridden and loaded. */
+static int get_machine(struct loader *l, const struct ynode *n)
+{
+	struct scenario *s = l->s;
+	struct splice sp[SCN_MAX_OVERRIDES];
+	char *ref = NULL, *path = NULL, *key = NULL, vt[256];
+	size_t klen = 0;
+	FILE *kf = NULL;
+	int nsp = 0, rc;
+
+	if ((rc = get_text(l, n, "machine", 1, &ref)))
+		return rc;
+	path = is_cli(l, n) ? strdup(ref) : resolve_path(s->path, ref);
+	kf = path ? open_memstream(&key, &klen) : NULL;
+	if (!kf) {
+		rc = nomem(l);
+		goto out;
+	}
+	fprintf(kf, "%s", path);
+	for (int i = 0; i < l->nr_set; i++) {
+		struct setting *st = &l->set[i];
+		if (strncmp(st->key, "overrides.", 10))
+			continue;
+		if (nsp == SCN_MAX_OVERRIDES) {
+			rc = err(l, st->at, "more than %d machine overrides",
+				 SCN_MAX_OVERRIDES);
+			goto out;
+		}
+		memset(&sp[nsp], 0, sizeof sp[nsp]);
+		sp[nsp].path = st->key + 10;
+		sp[nsp].val = lookup(l, st->key);
+		node_text(sp[nsp].val, vt, sizeof vt);
+		fprintf(kf, "\n%s=%s", sp[nsp].path, vt);
+		nsp++;
+	}
+	if (fclose(kf)) {
+		kf = NULL;
+		rc = nomem(l);
+		goto out;
+	}
+	kf = NULL;
+	for (int i = 0; i < s->nr_machines; i++)
+		if (!strcmp(s->machines[i].key, key)) {
+			l->pt->mach = &s->machines[i];
+			goto out;
+		}
+	struct scn_machine *mm = &s->machines[s->nr_machines];
+	char *raw = NULL;
+	size_t raw_len = 0;
+	struct diag rd;
+	diag_init(&rd);
+	rc = ytree_read_file(path, &raw, &raw_len, &rd);
+	if (rc == NS_ENOMEM) {
+		rc = nomem(l);
+		goto out;
+	}
+	if (rc) {
+		rc = err(l, n, "cannot read machine file '%s': %s", path,
+			 rd.msg[0] ? rd.msg : ns_status_msg(rc));
+		goto out;
+	}
+	if (nsp) {
+		rc = apply_overrides(l, path, raw, raw_len, sp, nsp, &mm->text,
+				     &mm->text_len);
+		free(raw);
+		if (rc)
+			goto out;
+	} else {
+		mm->text = raw;
+		mm->text_len = raw_len;
+	}
+	mm->ref = ref;
+	mm->path = path;
+	mm->key = key;
+	ref = path = key = NULL;
+	s->nr_machines++;
+	l->pt->mach = mm;
+	rc = load_memo_machine(l, mm, sp, nsp);
+out:
+	if (kf)
+		fclose(kf);
+	free(ref);
+	free(path);
+	free(key);
+	return rc;
+}
+
+/* ---- policy and placement ------------------------------------------------ */
+
+/* A node list of memory nodes of the machine ("0-1,4"). */
+static int parse_nodes_text(struct loader *l, const struct ynode *n, const char *s,
+			    const char *what, int *out, int *nr_out)
+{
+	const struct machine *m = l->pt->machine;
+	char errbuf[128];
+	size_t errpos = 0;
+	int *nodes = NULL, nr = 0, rc;
+
+	if (!strcmp(s, "all")) {        /* numactl's "all": every memory node */
+		for (int i = 0; i < m->nr_nodes; i++)
+			if (m->nodes[i].mem_pages)
+				out[nr++] = m->nodes[i].id;
+		*nr_out = nr;
+		return nr ? NS_OK : err(l, n, "%s: machine '%s' has no memory node",
+					what, m->name);
+	}
+	rc = cpulist_parse(s, MACHINE_MAX_NODES, 0, &nodes, &nr, &errpos, errbuf,
+			   sizeof errbuf);
 	if (rc == NS_ENOMEM)
 		return nomem(l);
 	if (rc)
-		return err(l, n, "cannot read machine file '%s': %s",
-			   s->machine_path, md.msg[0] ? md.msg : ns_status_msg(rc));
-	if ((rc = machine_load_buf(s->machine_path, s->machine_text,
-				   s->machine_text_len, &s->machine, l->d)))
+		return err(l, n, "%s: %s (a node list like \"0-1,3\")", what, errbuf);
+	for (int i = 0; i < nr && rc == NS_OK; i++) {
+		int id = nodes[i];
+		if (m->node_index[id] < 0)
+			rc = err(l, n, "%s: node %d is not a node of machine '%s'", what,
+				 id, m->name);
+		else if (m->nodes[m->node_index[id]].mem_pages == 0)
+			rc = err(l, n, "%s: node %d has no memory", what, id);
+		else
+			out[i] = id;
+	}
+	if (rc == NS_OK && nr == 0)
+		rc = err(l, n, "%s must name at least one node", what);
+	if (rc == NS_OK)
+		*nr_out = nr;
+	free(nodes);
+	return rc;
+}
+
+static int parse_nodes(struct loader *l, const struct ynode *n, const char *what,
+		       int *out, int *nr_out)
+{
+	const char *s;
+	int rc = ytree_string(TT(n), n, what, 1, &s, l->d);
+	return rc ? rc : parse_nodes_text(l, n, s, what, out, nr_out);
+}
+
+static int parse_cpuset(struct loader *l, const struct ynode *n)
+{
+	struct pa_config *c = &l->pt->cfg;
+	const char *s;
+	int rc = ytree_string(TT(n), n, "policy.cpuset", 1, &s, l->d);
+	if (rc)
 		return rc;
-	if ((rc = machine_check(s->machine, l->d)))
+	l->pt->policy.cpuset = s;
+	if (!strcmp(s, "none")) {
+		c->cpusets_enabled = 0;
+		c->nr_mems_allowed = 0;
+		return NS_OK;
+	}
+	c->cpusets_enabled = 1;
+	if (!strcmp(s, "all")) {
+		c->nr_mems_allowed = 0;     /* every memory node */
+		return NS_OK;
+	}
+	if (s[0] >= '0' && s[0] <= '9')
+		return parse_nodes(l, n, "policy.cpuset", c->mems_allowed,
+				   &c->nr_mems_allowed);
+	char q[128];
+	ytree_quote(s, n->len, q, sizeof q);
+	return err(l, n, "policy.cpuset must be 'none', 'all' or a node list "
+		   "like \"0-1,4\", got '%s'", q);
+}
+
+static int in_list(const int *v, int n, int x)
+{
+	for (int i = 0; i < n; i++)
+		if (v[i] == x)
+			return 1;
+	return 0;
+}
+
+/* mempolicy + nodes, as set_mempolicy(2) takes them: the nodes are masked
+ * by the cpuset's mems (mpol_set_nodemask), an empty result is EINVAL. */
+static int parse_mempolicy(struct loader *l, const struct ynode *mp,
+			   const struct ynode *nodes, const struct ynode *sec)
+{
+	struct pa_config *c = &l->pt->cfg;
+	int ids[MACHINE_MAX_NODES], nr = 0, rc, x;
+	const char *s = "default", *inline_nodes = NULL;
+	char mode[32];
+
+	if (mp) {
+		if ((rc = ytree_string(TT(mp), mp, "policy.mempolicy", 1, &s, l->d)))
+			return rc;
+		/* "interleave:0-1": the mode with its nodes, so that one axis
+		 * can sweep modes that take different nodes */
+		size_t ml = strcspn(s, ":");
+		inline_nodes = s[ml] ? s + ml + 1 : NULL;
+		snprintf(mode, sizeof mode, "%.*s", (int)(ml < sizeof mode ? ml : 0), s);
+		if ((x = pa_mpol_parse(mode)) < 0) {
+			char q[128];
+			ytree_quote(s, mp->len, q, sizeof q);
+			return err(l, mp, "unknown policy.mempolicy '%s' (expected default, "
+				   "local, bind, preferred or interleave, optionally with "
+				   "':NODES')", q);
+		}
+		c->mpol = (enum pa_mpol)x;
+		s = pa_mpol_name(c->mpol);
+	}
+	l->pt->policy.mempolicy = mp ? mp->str : "default";
+	int wants = c->mpol == PA_MPOL_BIND || c->mpol == PA_MPOL_PREFERRED ||
+		    c->mpol == PA_MPOL_INTERLEAVE;
+	if (inline_nodes && nodes)
+		return err(l, nodes, "policy.nodes given twice: in policy.mempolicy "
+			   "'%s' and here", mp->str);
+	if (!nodes && !inline_nodes && wants)
+		return err(l, mp, "policy.mempolicy '%s' needs policy.nodes (numactl "
+			   "--%s=NODES) or '%s:NODES'", s,
+			   c->mpol == PA_MPOL_BIND ? "membind" : s, s);
+	if ((nodes || inline_nodes) && !wants)
+		return err(l, nodes ? nodes : mp, "policy.nodes is not used by "
+			   "mempolicy '%s' (only bind, preferred and interleave take "
+			   "nodes)", pa_mpol_name(c->mpol));
+	if (!nodes && !inline_nodes)
+		return NS_OK;
+	if (nodes && (rc = parse_nodes(l, nodes, "policy.nodes", ids, &nr)))
 		return rc;
-	sha256(s->machine_text, s->machine_text_len, dig);
-	sha256_hex(dig, s->machine_sha256);
+	if (!nodes && (rc = parse_nodes_text(l, mp, inline_nodes, "policy.mempolicy "
+					     "nodes", ids, &nr)))
+		return rc;
+	if (!nodes)
+		nodes = mp;
+	l->pt->policy.nodes = nodes == mp ? inline_nodes : nodes->str;
+	if (c->mpol == PA_MPOL_PREFERRED && nr != 1)
+		return err(l, nodes, "mempolicy 'preferred' takes exactly one node "
+			   "(numactl --preferred=NODE), got %d", nr);
+	c->nr_mpol_nodes = 0;
+	for (int i = 0; i < nr; i++)
+		if (!c->cpusets_enabled || c->nr_mems_allowed == 0 ||
+		    in_list(c->mems_allowed, c->nr_mems_allowed, ids[i]))
+			c->mpol_nodes[c->nr_mpol_nodes++] = ids[i];
+	if (c->nr_mpol_nodes == 0)
+		return err(l, nodes, "policy.nodes: no node of '%s' is in the cpuset's "
+			   "mems (set_mempolicy would fail with EINVAL)",
+			   l->pt->policy.nodes);
+	(void)sec;
+	return NS_OK;
+}
+
+static int parse_cpus(struct loader *l, const struct ynode *n)
+{
+	const struct machine *m = l->pt->machine;
+	struct scn_point *pt = l->pt;
+	char errbuf[128];
+	size_t errpos = 0;
+	int *cpus = NULL, nr = 0, rc;
+	const char *s;
+
+	if ((rc = ytree_string(TT(n), n, "policy.cpus", 1, &s, l->d)))
+		return rc;
+	rc = cpulist_parse(s, MACHINE_MAX_CPUS, 0, &cpus, &nr, &errpos, errbuf,
+			   sizeof errbuf);
+	if (rc == NS_ENOMEM)
+		return nomem(l);
+	if (rc)
+		return err(l, n, "policy.cpus: %s (a CPU list like \"0-3,8\")", errbuf);
+	for (int i = 0; i < nr && rc == NS_OK; i++)
+		if (cpus[i] > m->max_cpu || m->cpu_node[cpus[i]] < 0)
+			rc = err(l, n, "policy.cpus: CPU %d is not a CPU of machine '%s' "
+				 "(%d CPUs)", cpus[i], m->name, m->nr_cpus);
+	if (rc == NS_OK && nr == 0)
+		rc = err(l, n, "policy.cpus must name at least one CPU");
+	if (rc) {
+		free(cpus);
+		return rc;
+	}
+	pt->policy.cpus = s;
+	pt->cpus = cpus;
+	pt->nr_cpus = nr;
+	return NS_OK;
+}
+
+enum { P_CPUSET, P_MEMPOLICY, P_NODES, P_CPUS, NR_P };
+
+static int parse_policy(struct loader *l)
+{
+	static const struct ytree_field fields[NR_P] = {
+		[P_CPUSET] = {"cpuset", 0}, [P_MEMPOLICY] = {"mempolicy", 0},
+		[P_NODES] = {"nodes", 0},   [P_CPUS] = {"cpus", 0},
+	};
+	const struct ynode *sec = l->top_policy, *v[NR_P];
+	struct scn_point *pt = l->pt;
+	int rc;
+
+	pt->policy = (struct scn_policy){"none", "default", "", ""};
+	if (sec && ynode_is_null(sec))
+		return err(l, sec, "'policy' must be a mapping (or left out)");
+	if ((rc = section_fields(l, sec, "policy", "policy", fields, NR_P, v)))
+		return rc;
+	if (v[P_CPUSET] && (rc = parse_cpuset(l, v[P_CPUSET])))
+		return rc;
+	if ((rc = parse_mempolicy(l, v[P_MEMPOLICY], v[P_NODES], sec)))
+		return rc;
+	return v[P_CPUS] ? parse_cpus(l, v[P_CPUS]) : NS_OK;
+}
+
+/* Every CPU of the machine (messaging, parallel without policy.cpus). */
+static int all_cpus(struct loader *l)
+{
+	const struct machine *m = l->pt->machine;
+	struct scn_point *pt = l->pt;
+	pt->cpus = calloc((size_t)(m->nr_cpus > 0 ? m->nr_cpus : 1), sizeof *pt->cpus);
+	if (!pt->cpus)
+		return nomem(l);
+	pt->nr_cpus = 0;
+	for (int c = 0; c <= m->max_cpu; c++)
+		if (m->cpu_node[c] >= 0)
+			pt->cpus[pt->nr_cpus++] = c;
 	return NS_OK;
 }
 
@@ -158,40 +780,55 @@ static int get_u32(struct loader *l, const struct ynode *n, const char *what,
 		   long long min, long long max, uint32_t *out)
 {
 	long long v;
-	int rc = ytree_int(l->t, n, what, min, max, &v, l->d);
+	int rc = ytree_int(TT(n), n, what, min, max, &v, l->d);
 	if (rc == NS_OK)
 		*out = (uint32_t)v;
 	return rc;
 }
 
-static int parse_orders(struct loader *l, const struct ynode *n,
-			struct scn_pagealloc *p)
+static int get_frac(struct loader *l, const struct ynode *n, const char *what,
+		    double min, double max, double *out)
+{
+	double v;
+	int rc = ytree_number(TT(n), n, what, &v, l->d);
+	if (rc)
+		return rc;
+	if (v < min || v > max)
+		return err(l, n, "%s must be between %g and %g, got %g", what, min,
+			   max, v);
+	*out = v;
+	return NS_OK;
+}
+
+/* A list of distinct orders 0..SCN_MAX_ORDER-1, or one integer. */
+static int parse_orders(struct loader *l, const struct ynode *n, unsigned *orders,
+			int *nr_orders)
 {
 	int rc;
 	long long v;
 	if (n->kind == YNODE_SCALAR) {
-		if ((rc = ytree_int(l->t, n, "order", 0, SCN_MAX_ORDER - 1, &v, l->d)))
+		if ((rc = ytree_int(TT(n), n, "order", 0, SCN_MAX_ORDER - 1, &v, l->d)))
 			return rc;
-		p->orders[0] = (unsigned)v;
-		p->nr_orders = 1;
+		orders[0] = (unsigned)v;
+		*nr_orders = 1;
 		return NS_OK;
 	}
-	if ((rc = ytree_expect_seq(l->t, n, "'orders'", l->d)))
+	if ((rc = ytree_expect_seq(TT(n), n, "'orders'", l->d)))
 		return rc;
 	if (n->nr == 0)
 		return err(l, n, "'orders' must list at least one order");
 	if (n->nr > SCN_MAX_ORDER)
 		return err(l, n, "'orders' lists %zu orders; there are only %d "
 			   "(0..%d)", n->nr, SCN_MAX_ORDER, SCN_MAX_ORDER - 1);
-	p->nr_orders = 0;
+	*nr_orders = 0;
 	for (size_t i = 0; i < n->nr; i++) {
-		if ((rc = ytree_int(l->t, n->items[i], "order", 0, SCN_MAX_ORDER - 1,
+		if ((rc = ytree_int(TT(n), n->items[i], "order", 0, SCN_MAX_ORDER - 1,
 				    &v, l->d)))
 			return rc;
-		for (int j = 0; j < p->nr_orders; j++)
-			if (p->orders[j] == (unsigned)v)
+		for (int j = 0; j < *nr_orders; j++)
+			if (orders[j] == (unsigned)v)
 				return err(l, n->items[i], "order %lld is listed twice", v);
-		p->orders[p->nr_orders++] = (unsigned)v;
+		orders[(*nr_orders)++] = (unsigned)v;
 	}
 	return NS_OK;
 }
@@ -200,7 +837,7 @@ static int parse_batches(struct loader *l, const struct ynode *n,
 			 struct scn_pagealloc *p)
 {
 	int rc;
-	if ((rc = ytree_expect_seq(l->t, n, "'batches'", l->d)))
+	if ((rc = ytree_expect_seq(TT(n), n, "'batches'", l->d)))
 		return rc;
 	if (n->nr == 0)
 		return err(l, n, "'batches' must list at least one batch size "
@@ -221,6 +858,21 @@ static int parse_batches(struct loader *l, const struct ynode *n,
 	return NS_OK;
 }
 
+static int parse_gfp(struct loader *l, const struct ynode *n, const struct ynode *sec,
+		     const char **text, uint32_t *gfp)
+{
+	int rc;
+	if (n && (rc = ytree_string(TT(n), n, "gfp", 1, text, l->d)))
+		return rc;
+	if (pa_gfp_parse(*text, gfp) != NS_OK) {
+		char q[128];
+		ytree_quote(*text, strlen(*text), q, sizeof q);
+		return err(l, n ? n : sec, "unknown gfp mask '%s' "
+			   "(write flags as the kernel does: GFP_KERNEL|__GFP_NOWARN)", q);
+	}
+	return NS_OK;
+}
+
 enum { W_TYPE, W_ORDERS, W_BATCHES, W_INNER, W_OUTER, W_DROP, W_GFP, W_CPU,
        W_OVERHEAD, NR_W };
 
@@ -237,13 +889,15 @@ static int parse_pagealloc(struct loader *l, const struct ynode *n)
 		[W_CPU] = {"cpu", 0},
 		[W_OVERHEAD] = {"timing_overhead_cycles", 0},
 	};
-	struct scn_pagealloc *p = &l->s->pa;
-	const struct machine *m = l->s->machine;
+	struct scn_point *pt = l->pt;
+	struct scn_pagealloc *p = &pt->pa;
+	const struct machine *m = pt->machine;
 	const struct ynode *v[NR_W];
 	long long cpu;
 	int rc;
 
-	if ((rc = ytree_fields(l->t, n, "workload 'pagealloc'", fields, NR_W, v, l->d)))
+	if ((rc = section_fields(l, n, "workload", "workload 'pagealloc'", fields,
+				 NR_W, v)))
 		return rc;
 	p->nr_orders = 1;
 	p->orders[0] = 0;
@@ -252,7 +906,7 @@ static int parse_pagealloc(struct loader *l, const struct ynode *n)
 	p->drop = SCN_PA_DROP_DEFAULT;
 	p->gfp_text = SCN_PA_GFP_DEFAULT;
 	p->timing_overhead = SCN_PA_TIMING_OVERHEAD_DEFAULT;
-	if (v[W_ORDERS] && (rc = parse_orders(l, v[W_ORDERS], p)))
+	if (v[W_ORDERS] && (rc = parse_orders(l, v[W_ORDERS], p->orders, &p->nr_orders)))
 		return rc;
 	if (v[W_BATCHES] && (rc = parse_batches(l, v[W_BATCHES], p)))
 		return rc;
@@ -269,23 +923,21 @@ static int parse_pagealloc(struct loader *l, const struct ynode *n)
 		return err(l, v[W_DROP] ? v[W_DROP] : n,
 			   "drop_samples (%u) must be less than outer_samples (%u): "
 			   "no sample would be kept", p->drop, p->outer);
-	if (v[W_GFP] && (rc = ytree_string(l->t, v[W_GFP], "gfp", 1, &p->gfp_text,
-					   l->d)))
+	if ((rc = parse_gfp(l, v[W_GFP], n, &p->gfp_text, &p->gfp)))
 		return rc;
-	if (pa_gfp_parse(p->gfp_text, &p->gfp) != NS_OK) {
-		char q[128];
-		ytree_quote(p->gfp_text, strlen(p->gfp_text), q, sizeof q);
-		return err(l, v[W_GFP] ? v[W_GFP] : n, "unknown gfp mask '%s' "
-			   "(write flags as the kernel does: GFP_KERNEL|__GFP_NOWARN)", q);
-	}
+	if (v[W_CPU] && pt->nr_cpus)
+		return err(l, v[W_CPU], "give the task's CPU either as workload.cpu or "
+			   "as policy.cpus, not both");
 	if (v[W_CPU]) {
-		if ((rc = ytree_int(l->t, v[W_CPU], "cpu", 0, MACHINE_MAX_CPUS - 1,
-				    &cpu, l->d)))
+		if ((rc = ytree_int(TT(v[W_CPU]), v[W_CPU], "cpu", 0,
+				    MACHINE_MAX_CPUS - 1, &cpu, l->d)))
 			return rc;
 		if (cpu > m->max_cpu || m->cpu_node[cpu] < 0)
 			return err(l, v[W_CPU], "CPU %lld is not a CPU of machine '%s' "
 				   "(%d CPUs)", cpu, m->name, m->nr_cpus);
 		p->cpu = (int)cpu;
+	} else if (pt->nr_cpus) {
+		p->cpu = pt->cpus[0];
 	} else {
 		p->cpu = -1;
 		for (int c = 0; c <= m->max_cpu && p->cpu < 0; c++)
@@ -298,6 +950,15 @@ static int parse_pagealloc(struct loader *l, const struct ynode *n)
 	if (v[W_OVERHEAD] && (rc = get_u32(l, v[W_OVERHEAD], "timing_overhead_cycles",
 					   0, 1000000, &p->timing_overhead)))
 		return rc;
+	if (pt->nr_cpus) {        /* policy.cpus: the task runs on the first */
+		pt->nr_cpus = 1;
+	} else {                    /* placement: the one task's CPU */
+		pt->cpus = malloc(sizeof *pt->cpus);
+		if (!pt->cpus)
+			return nomem(l);
+		pt->cpus[0] = p->cpu;
+		pt->nr_cpus = 1;
+	}
 	return NS_OK;
 }
 
@@ -315,13 +976,14 @@ static int parse_messaging(struct loader *l, const struct ynode *n)
 		[M_RECV] = {"recv_cycles", 0},
 		[M_CTXSW] = {"ctx_switch_cycles", 0},
 	};
-	struct scn_messaging *p = &l->s->msg;
+	struct scn_messaging *p = &l->pt->msg;
 	const struct ynode *v[NR_M];
 	struct wl_msg_params def;
 	long long loops;
 	int rc;
 
-	if ((rc = ytree_fields(l->t, n, "workload 'messaging'", fields, NR_M, v, l->d)))
+	if ((rc = section_fields(l, n, "workload", "workload 'messaging'", fields,
+				 NR_M, v)))
 		return rc;
 	wl_msg_params_default(&def);
 	p->inflight_limit = def.inflight_limit;
@@ -330,12 +992,13 @@ static int parse_messaging(struct loader *l, const struct ynode *n)
 	p->ctx_switch_cycles = def.ctx_switch_cycles;
 	if ((rc = get_u32(l, v[M_GROUPS], "groups", 1, SCN_MSG_MAX_GROUPS, &p->groups)))
 		return rc;
-	if ((rc = ytree_int(l->t, v[M_LOOPS], "loops", 1, SCN_MSG_MAX_LOOPS, &loops, l->d)))
+	if ((rc = ytree_int(TT(v[M_LOOPS]), v[M_LOOPS], "loops", 1, SCN_MSG_MAX_LOOPS,
+			    &loops, l->d)))
 		return rc;
 	p->loops = (uint64_t)loops;
 	if (v[M_MODE]) {
 		const char *mode;
-		if ((rc = ytree_string(l->t, v[M_MODE], "mode", 1, &mode, l->d)))
+		if ((rc = ytree_string(TT(v[M_MODE]), v[M_MODE], "mode", 1, &mode, l->d)))
 			return rc;
 		if (!strcmp(mode, "pipe"))
 			return err(l, v[M_MODE], "mode 'pipe' is not modelled (no slab "
@@ -358,46 +1021,144 @@ static int parse_messaging(struct loader *l, const struct ynode *n)
 	if (v[M_CTXSW] && (rc = get_u32(l, v[M_CTXSW], "ctx_switch_cycles", 0, 100000000,
 					&p->ctx_switch_cycles)))
 		return rc;
-	if (l->s->machine->nr_cpus < 1)
+	if (l->pt->machine->nr_cpus < 1)
 		return err(l, n, "machine '%s' has no CPU to run the workload on",
-			   l->s->machine->name);
+			   l->pt->machine->name);
+	return l->pt->nr_cpus ? NS_OK : all_cpus(l);
+}
+
+enum { PL_TYPE, PL_TASKS, PL_OPS, PL_SHARE, PL_ORDERS, PL_SIZES, PL_LIFE,
+       PL_REMOTE, PL_THINK, PL_GFP, NR_PL };
+
+static int parse_sizes(struct loader *l, const struct ynode *n,
+		       struct wl_par_params *p)
+{
+	int rc;
+	if (n->kind == YNODE_SCALAR) {
+		p->nr_sizes = 1;
+		return get_u32(l, n, "object size", 1, SCN_PAR_MAX_OBJECT, &p->object_sizes[0]);
+	}
+	if ((rc = ytree_expect_seq(TT(n), n, "'object_sizes'", l->d)))
+		return rc;
+	if (n->nr == 0 || n->nr > WL_PAR_MAX_SIZES)
+		return err(l, n, "'object_sizes' must list 1 to %d sizes, got %zu",
+			   WL_PAR_MAX_SIZES, n->nr);
+	p->nr_sizes = 0;
+	for (size_t i = 0; i < n->nr; i++)
+		if ((rc = get_u32(l, n->items[i], "object size", 1, SCN_PAR_MAX_OBJECT,
+				  &p->object_sizes[p->nr_sizes++])))
+			return rc;
 	return NS_OK;
 }
 
-static int parse_workload(struct loader *l, const struct ynode *n)
+static int parse_parallel(struct loader *l, const struct ynode *n)
 {
-	const struct ynode *type;
+	static const struct ytree_field fields[NR_PL] = {
+		[PL_TYPE] = {"type", 1},          [PL_TASKS] = {"tasks", 0},
+		[PL_OPS] = {"ops", 0},            [PL_SHARE] = {"page_share", 0},
+		[PL_ORDERS] = {"orders", 0},      [PL_SIZES] = {"object_sizes", 0},
+		[PL_LIFE] = {"lifetime", 0},      [PL_REMOTE] = {"remote_free", 0},
+		[PL_THINK] = {"think_cycles", 0}, [PL_GFP] = {"gfp", 0},
+	};
+	struct scn_point *pt = l->pt;
+	const struct ynode *v[NR_PL];
+	const char *gfp_text = "GFP_KERNEL";
+	long long x;
+	int rc;
+
+	if ((rc = section_fields(l, n, "workload", "workload 'parallel'", fields,
+				 NR_PL, v)))
+		return rc;
+	if (!pt->nr_cpus && (rc = all_cpus(l)))
+		return rc;
+	struct wl_par_params *p = pt->par = malloc(sizeof *pt->par);
+	if (!p)
+		return nomem(l);
+	wl_par_params_default(p);
+	p->nr_cpus = pt->nr_cpus;
+	memcpy(p->cpus, pt->cpus, (size_t)pt->nr_cpus * sizeof *p->cpus);
+	p->tasks = (uint32_t)(pt->nr_cpus < WL_PAR_MAX_TASKS ? pt->nr_cpus
+							      : WL_PAR_MAX_TASKS);
+	if (v[PL_TASKS] && (rc = get_u32(l, v[PL_TASKS], "tasks", 1, WL_PAR_MAX_TASKS,
+					 &p->tasks)))
+		return rc;
+	if (v[PL_OPS]) {
+		if ((rc = ytree_int(TT(v[PL_OPS]), v[PL_OPS], "ops", 1, SCN_PAR_MAX_OPS,
+				    &x, l->d)))
+			return rc;
+		p->ops = (uint64_t)x;
+	}
+	if (v[PL_SHARE] && (rc = get_frac(l, v[PL_SHARE], "page_share", 0, 1,
+					  &p->page_share)))
+		return rc;
+	if (v[PL_ORDERS] && (rc = parse_orders(l, v[PL_ORDERS], p->orders,
+					       &p->nr_orders)))
+		return rc;
+	if (v[PL_SIZES] && (rc = parse_sizes(l, v[PL_SIZES], p)))
+		return rc;
+	if (v[PL_LIFE] && (rc = get_frac(l, v[PL_LIFE], "lifetime", 1, 1e9,
+					 &p->lifetime)))
+		return rc;
+	if (v[PL_REMOTE] && (rc = get_frac(l, v[PL_REMOTE], "remote_free", 0, 1,
+					   &p->remote_free)))
+		return rc;
+	if (v[PL_THINK] && (rc = get_frac(l, v[PL_THINK], "think_cycles", 0, 1e9,
+					  &p->think_cycles)))
+		return rc;
+	if (v[PL_REMOTE] && p->remote_free > 0 && p->tasks < 2)
+		return err(l, v[PL_REMOTE], "remote_free needs at least 2 tasks "
+			   "(another task frees the object)");
+	if (v[PL_GFP] && (rc = parse_gfp(l, v[PL_GFP], n, &gfp_text, &p->gfp)))
+		return rc;
+	pt->par_gfp = gfp_text;
+	return NS_OK;
+}
+
+static int parse_workload(struct loader *l)
+{
+	const struct ynode *n = l->top_workload;
+	switch (l->s->workload) {
+	case SCN_WL_MESSAGING: return parse_messaging(l, n);
+	case SCN_WL_PARALLEL: return parse_parallel(l, n);
+	case SCN_WL_PAGEALLOC: break;
+	}
+	return parse_pagealloc(l, n);
+}
+
+/* The workload's type, once per scenario (it cannot be swept). */
+static int workload_type(struct loader *l)
+{
+	const struct ynode *n = l->top_workload, *type;
 	const char *ts;
 	char q[128];
 	int rc;
 
 	if ((rc = ytree_expect_map(l->t, n, "'workload'", l->d)))
 		return rc;
-	type = ynode_map_get(n, "type");
+	type = lookup(l, "workload.type");
+	if (!type)
+		type = ynode_map_get(n, "type");
 	if (!type)
 		return err(l, n, "missing required key 'type' in workload");
-	if ((rc = ytree_string(l->t, type, "workload type", 1, &ts, l->d)))
+	if ((rc = ytree_string(TT(type), type, "workload type", 1, &ts, l->d)))
 		return rc;
-	if (!strcmp(ts, "messaging")) {
-		l->s->workload = SCN_WL_MESSAGING;
-		return parse_messaging(l, n);
-	}
-	if (strcmp(ts, "pagealloc")) {
-		ytree_quote(ts, type->len, q, sizeof q);
-		return err(l, type, "unknown workload type '%s' (known: pagealloc, "
-			   "messaging)", q);
-	}
-	l->s->workload = SCN_WL_PAGEALLOC;
-	return parse_pagealloc(l, n);
+	for (int w = SCN_WL_PAGEALLOC; w <= SCN_WL_PARALLEL; w++)
+		if (!strcmp(ts, scn_workload_name((enum scn_workload_type)w))) {
+			l->s->workload = (enum scn_workload_type)w;
+			return NS_OK;
+		}
+	ytree_quote(ts, type->len, q, sizeof q);
+	return err(l, type, "unknown workload type '%s' (known: pagealloc, "
+		   "messaging, parallel)", q);
 }
 
-/* ---- kernel knobs and the plan ------------------------------------------- */
+/* ---- kernel knobs -------------------------------------------------------- */
 
 static int parse_onoff(struct loader *l, const struct ynode *n, const char *what,
 		       int *out)
 {
 	const char *s;
-	int rc = ytree_string(l->t, n, what, 1, &s, l->d);
+	int rc = ytree_string(TT(n), n, what, 1, &s, l->d);
 	if (rc)
 		return rc;
 	if (!strcmp(s, "on") || !strcmp(s, "off")) {
@@ -413,7 +1174,7 @@ static int parse_named(struct loader *l, const struct ynode *n, const char *what
 		       int (*parse)(const char *), const char *choices, int *out)
 {
 	const char *s;
-	int rc = ytree_string(l->t, n, what, 1, &s, l->d);
+	int rc = ytree_string(TT(n), n, what, 1, &s, l->d);
 	if (rc)
 		return rc;
 	int v = parse(s);
@@ -424,41 +1185,6 @@ static int parse_named(struct loader *l, const struct ynode *n, const char *what
 	char q[128];
 	ytree_quote(s, n->len, q, sizeof q);
 	return err(l, n, "unknown %s '%s' (expected %s)", what, q, choices);
-}
-
-static int parse_mems(struct loader *l, const struct ynode *n,
-		      struct pa_config *c)
-{
-	const struct machine *m = l->s->machine;
-	char errbuf[128];
-	size_t errpos = 0;
-	int *nodes = NULL, nr = 0, rc;
-	const char *s;
-
-	if ((rc = ytree_string(l->t, n, "mems_allowed", 1, &s, l->d)))
-		return rc;
-	rc = cpulist_parse(s, MACHINE_MAX_NODES, 0, &nodes, &nr, &errpos, errbuf,
-			   sizeof errbuf);
-	if (rc == NS_ENOMEM)
-		return nomem(l);
-	if (rc)
-		return err(l, n, "mems_allowed: %s (a node list like \"0-1,3\")", errbuf);
-	for (int i = 0; i < nr && rc == NS_OK; i++) {
-		int id = nodes[i];
-		if (m->node_index[id] < 0)
-			rc = err(l, n, "mems_allowed: node %d is not a node of machine "
-				 "'%s'", id, m->name);
-		else if (m->nodes[m->node_index[id]].mem_pages == 0)
-			rc = err(l, n, "mems_allowed: node %d has no memory", id);
-		else
-			c->mems_allowed[i] = id;
-	}
-	if (rc == NS_OK && nr == 0)
-		rc = err(l, n, "mems_allowed must name at least one node");
-	if (rc == NS_OK)
-		c->nr_mems_allowed = nr;
-	free(nodes);
-	return rc;
 }
 
 static int zl_order_parse(const char *s) { return zonelist_order_parse(s); }
@@ -492,14 +1218,6 @@ static int apply_knob(struct loader *l, enum scn_knob k, const struct ynode *n,
 		c->iter = (enum pa_iter_variant)x;
 		val->text = pa_iter_name(c->iter);
 		break;
-	case SCN_KNOB_cpusets:
-		if ((rc = parse_onoff(l, n, "cpusets", &c->cpusets_enabled)))
-			return rc;
-		val->text = c->cpusets_enabled ? "on" : "off";
-		break;
-	case SCN_KNOB_mems_allowed:
-		rc = parse_mems(l, n, c);
-		break;
 	case SCN_KNOB_zonelist_order:
 		if ((rc = parse_named(l, n, "zonelist_order", zl_order_parse,
 				      "node or zone", &x)))
@@ -522,13 +1240,13 @@ static int apply_knob(struct loader *l, enum scn_knob k, const struct ynode *n,
 		val->text = zonelist_memoryless_name(c->zl.memoryless);
 		break;
 	case SCN_KNOB_min_free_kbytes:
-		if ((rc = ytree_int(l->t, n, "min_free_kbytes", 0, INT32_MAX, &v, l->d)))
+		if ((rc = ytree_int(TT(n), n, "min_free_kbytes", 0, INT32_MAX, &v, l->d)))
 			return rc;
 		c->min_free_kbytes = (uint32_t)v;
 		break;
 	case SCN_KNOB_watermark_scale_factor:
 		/* sysctl range of vm.watermark_scale_factor (v4.6): 1..1000 */
-		if ((rc = ytree_int(l->t, n, "watermark_scale_factor", 1, 1000, &v, l->d)))
+		if ((rc = ytree_int(TT(n), n, "watermark_scale_factor", 1, 1000, &v, l->d)))
 			return rc;
 		c->watermark_scale_factor = (uint32_t)v;
 		break;
@@ -539,7 +1257,7 @@ static int apply_knob(struct loader *l, enum scn_knob k, const struct ynode *n,
 		break;
 	case SCN_KNOB_percpu_pagelist_fraction:
 		/* vm.percpu_pagelist_fraction: 0 (default sizing) or >= 8 */
-		if ((rc = ytree_int(l->t, n, "percpu_pagelist_fraction", 0, INT32_MAX,
+		if ((rc = ytree_int(TT(n), n, "percpu_pagelist_fraction", 0, INT32_MAX,
 				    &v, l->d)))
 			return rc;
 		if (v != 0 && v < 8)
@@ -586,8 +1304,6 @@ static void default_knobs(struct scn_point *pt)
 			continue;
 		switch ((enum scn_knob)k) {
 		case SCN_KNOB_zonelist_iter: v->text = pa_iter_name(c->iter); break;
-		case SCN_KNOB_cpusets: v->text = c->cpusets_enabled ? "on" : "off"; break;
-		case SCN_KNOB_mems_allowed: v->text = "all"; break;
 		case SCN_KNOB_zonelist_order: v->text = zonelist_order_name(c->zl.order); break;
 		case SCN_KNOB_zonelist_cpus_at_build:
 			v->text = zonelist_cpus_at_build_name(c->zl.cpus_at_build);
@@ -605,6 +1321,57 @@ static void default_knobs(struct scn_point *pt)
 	}
 }
 
+/* The hint for the knobs that moved to the policy section. */
+static const char *moved_knob(const char *key)
+{
+	if (!strcmp(key, "cpusets"))
+		return "kernel.cpusets moved to policy.cpuset (none, all or a node "
+		       "list: 'cpusets: on' is 'cpuset: all')";
+	if (!strcmp(key, "mems_allowed"))
+		return "kernel.mems_allowed moved to policy.cpuset (the cpuset's "
+		       "mems, a node list like \"0-1\")";
+	return NULL;
+}
+
+static int uses_slub(const struct scenario *s)
+{
+	return s->workload != SCN_WL_PAGEALLOC;
+}
+
+static int parse_kernel(struct loader *l)
+{
+	struct ytree_field fields[SCN_NR_KNOBS];
+	const struct ynode *n = l->top_kernel, *v[SCN_NR_KNOBS];
+	struct scn_point *pt = l->pt;
+	int rc;
+
+	for (int k = 0; k < SCN_NR_KNOBS; k++)
+		fields[k] = (struct ytree_field){knob_names[k], 0};
+	if (n && ynode_is_null(n))
+		return err(l, n, "'kernel' must be a mapping of knobs (or left out)");
+	for (size_t i = 0; n && n->kind == YNODE_MAP && i < n->nr; i++) {
+		const struct ynode *key = n->items[2 * i];
+		const char *hint = key->kind == YNODE_SCALAR ? moved_knob(key->str) : NULL;
+		if (hint)
+			return err(l, key, "%s", hint);
+	}
+	if ((rc = section_fields(l, n, "kernel", "kernel", fields, SCN_NR_KNOBS, v)))
+		return rc;
+	for (int k = 0; k < SCN_NR_KNOBS; k++) {
+		const struct ynode *x = v[k];
+		if (!x)
+			continue;
+		if (scn_knob_is_slub((enum scn_knob)k) && !uses_slub(l->s))
+			return err(l, x, "kernel.%s applies to the SLUB model, which the "
+				   "pagealloc workload does not use", knob_names[k]);
+		if ((rc = apply_knob(l, (enum scn_knob)k, x, pt)))
+			return rc;
+	}
+	return NS_OK;
+}
+
+/* ---- labels -------------------------------------------------------------- */
+
 static void value_text(const struct scn_value *v, char *buf, size_t len)
 {
 	if (v->text)
@@ -613,91 +1380,514 @@ static void value_text(const struct scn_value *v, char *buf, size_t len)
 		snprintf(buf, len, "%lld", v->num);
 }
 
-static void make_labels(struct scenario *s, struct scn_point *pt)
+/* Axis a's value at the point: a knob's canonical text, else as written. */
+static void axis_text(const struct loader *l, const struct scn_point *pt, int a,
+		      char *buf, size_t len)
 {
+	const struct scenario *s = l->s;
+	if (s->axes[a].knob >= 0) {
+		value_text(&pt->knob[s->axes[a].knob], buf, len);
+		return;
+	}
+	for (int i = 0; i < l->nr_set; i++)
+		if (l->set[i].axis == a) {
+			node_text(l->set[i].vals[pt->axis_value[a]], buf, len);
+			return;
+		}
+	snprintf(buf, len, "?");
+}
+
+static void append(char *buf, size_t *off, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static void append(char *buf, size_t *off, const char *fmt, ...)
+{
+	va_list ap;
+	if (*off >= SCN_LABEL_MAX)
+		return;
+	va_start(ap, fmt);
+	*off += (size_t)vsnprintf(buf + *off, SCN_LABEL_MAX - *off, fmt, ap);
+	va_end(ap);
+}
+
+static void make_labels(const struct loader *l, struct scn_point *pt)
+{
+	const struct scenario *s = l->s;
 	char vt[SCN_LABEL_MAX];
 	size_t off = 0, coff = 0;
 
 	pt->label[0] = pt->column[0] = '\0';
 	for (int a = 0; a < s->nr_axes; a++) {
-		const struct scn_value *v = &pt->knob[s->axes[a].knob];
-		value_text(v, vt, sizeof vt);
-		off += (size_t)snprintf(pt->label + off, off < SCN_LABEL_MAX ? SCN_LABEL_MAX - off : 0,
-					"%s%s=%s", a ? "," : "",
-					knob_names[s->axes[a].knob], vt);
-		if (off >= SCN_LABEL_MAX)
-			off = SCN_LABEL_MAX;
+		axis_text(l, pt, a, vt, sizeof vt);
+		append(pt->label, &off, "%s%s=%s", a ? "," : "", s->axes[a].name, vt);
+		append(pt->column, &coff, "%s%s", a ? "," : "", vt);
 	}
 	enum scn_knob main_knob = s->workload == SCN_WL_MESSAGING ? SCN_KNOB_slab_free_layout
 								  : SCN_KNOB_zonelist_iter;
-	if (s->nr_axes == 0)
+	if (s->nr_axes == 0) {
 		snprintf(pt->label, SCN_LABEL_MAX, "%s=%s", knob_names[main_knob],
 			 pt->knob[main_knob].text);
-	if (s->nr_axes == 1) {
-		value_text(&pt->knob[s->axes[0].knob], pt->column, SCN_LABEL_MAX);
-	} else if (s->nr_axes == 0) {
 		snprintf(pt->column, SCN_LABEL_MAX, "%s", pt->knob[main_knob].text);
-	} else {
-		for (int a = 0; a < s->nr_axes; a++) {
-			value_text(&pt->knob[s->axes[a].knob], vt, sizeof vt);
-			coff += (size_t)snprintf(pt->column + coff,
-						 coff < SCN_LABEL_MAX ? SCN_LABEL_MAX - coff : 0,
-						 "%s%s", a ? "," : "", vt);
-			if (coff >= SCN_LABEL_MAX)
-				coff = SCN_LABEL_MAX;
-		}
 	}
-	if (s->workload == SCN_WL_MESSAGING)
+	int post = pt->cfg.iter == PA_ITER_POST;
+	switch (s->workload) {
+	case SCN_WL_MESSAGING:
 		pt->kernel_model = pt->slub.variant == SLUB_POST ? "v5.9+c270cf30" : "v5.9";
-	else
-		pt->kernel_model = pt->cfg.iter == PA_ITER_POST ? "v4.6+patches1-4+682a3385"
-								: "v4.6+patches1-4";
+		break;
+	case SCN_WL_PARALLEL:
+		pt->kernel_model = pt->slub.variant == SLUB_POST
+			? (post ? "v4.6+patches1-4+682a3385+c270cf30" : "v4.6+patches1-4+c270cf30")
+			: (post ? "v4.6+patches1-4+682a3385" : "v4.6+patches1-4");
+		break;
+	case SCN_WL_PAGEALLOC:
+		pt->kernel_model = post ? "v4.6+patches1-4+682a3385" : "v4.6+patches1-4";
+		break;
+	}
 }
 
-static int parse_kernel(struct loader *l, const struct ynode *n)
+/* ---- one point ------------------------------------------------------------ */
+
+static int resolve_point(struct loader *l, const struct ynode *machine_node)
 {
-	struct ytree_field fields[SCN_NR_KNOBS];
-	const struct ynode *v[SCN_NR_KNOBS] = {0};
-	struct scenario *s = l->s;
-	long long points = 1;
+	struct scn_point *pt = l->pt;
+	const struct ynode *mn = lookup(l, "machine");
 	int rc;
 
-	for (int k = 0; k < SCN_NR_KNOBS; k++)
-		fields[k] = (struct ytree_field){knob_names[k], 0};
-	if (n && !ynode_is_null(n) &&
-	    (rc = ytree_fields(l->t, n, "kernel", fields, SCN_NR_KNOBS, v, l->d)))
+	if (!mn)
+		mn = machine_node;
+	if ((rc = get_machine(l, mn)))
 		return rc;
-	if (n && ynode_is_null(n))
-		return err(l, n, "'kernel' must be a mapping of knobs (or left out)");
-	for (int k = 0; k < SCN_NR_KNOBS; k++) {
-		const struct ynode *x = v[k];
-		if (x && scn_knob_is_slub((enum scn_knob)k) && s->workload != SCN_WL_MESSAGING)
-			return err(l, x, "kernel.%s applies to the SLUB model, which only "
-				   "the messaging workload uses", knob_names[k]);
+	pt->machine = pt->mach->machine;
+	pt->machine_ref = pt->mach->ref;
+	pt->machine_path = pt->mach->path;
+	pt->machine_text = pt->mach->text;
+	pt->machine_text_len = pt->mach->text_len;
+	pt->machine_sha256 = pt->mach->sha256;
+	pa_config_default(&pt->cfg);
+	slub_config_default(&pt->slub);
+	if ((rc = parse_policy(l)) || (rc = parse_workload(l)) || (rc = parse_kernel(l)))
+		return rc;
+	default_knobs(pt);
+	make_labels(l, pt);
+	return NS_OK;
+}
+
+/* ---- settings: sweeps, overrides, --set, --sweep --------------------------- */
+
+/* The setting for key, created if missing (*created says which). */
+static int setting_for(struct loader *l, const char *key, struct setting **out,
+		       int *created)
+{
+	for (int i = 0; i < l->nr_set; i++)
+		if (!strcmp(l->set[i].key, key)) {
+			*out = &l->set[i];
+			*created = 0;
+			return NS_OK;
+		}
+	if (l->nr_set == l->cap_set) {
+		int cap = l->cap_set ? 2 * l->cap_set : 16;
+		struct setting *n = realloc(l->set, (size_t)cap * sizeof *n);
+		if (!n)
+			return nomem(l);
+		l->set = n;
+		l->cap_set = cap;
+	}
+	struct setting *st = &l->set[l->nr_set];
+	memset(st, 0, sizeof *st);
+	st->key = strdup(key);
+	if (!st->key)
+		return nomem(l);
+	st->axis = -1;
+	l->nr_set++;
+	*out = st;
+	*created = 1;
+	return NS_OK;
+}
+
+/* What an axis of a key takes: workload parameters may be lists (orders),
+ * whole sections are mappings, everything else scalars. */
+enum { VAL_SCALARS, VAL_LISTS, VAL_MAPS };
+static int value_kind(const char *key)
+{
+	if (!strcmp(key, "kernel") || !strcmp(key, "workload") || !strcmp(key, "policy"))
+		return VAL_MAPS;
+	return strncmp(key, "workload.", 9) ? VAL_SCALARS : VAL_LISTS;
+}
+
+/* Make st an axis over the items of list (checked here). */
+static int set_axis(struct loader *l, struct setting *st, const struct ynode *list,
+		    int kind)
+{
+	if (list->nr == 0)
+		return err(l, list, "%s: an empty list gives no runs; list at least "
+			   "one value", st->key);
+	if (list->nr > SCN_MAX_AXIS_VALUES)
+		return err(l, list, "%s lists %zu values; at most %d", st->key,
+			   list->nr, SCN_MAX_AXIS_VALUES);
+	for (size_t i = 0; i < list->nr; i++) {
+		enum ynode_kind k = list->items[i]->kind;
+		if (kind == VAL_MAPS && k != YNODE_MAP)
+			return err(l, list->items[i], "%s: a sweep of the whole section "
+				   "takes mappings of its keys ({mempolicy: bind, nodes: "
+				   "\"1\"})", st->key);
+		if (kind != VAL_MAPS && (k == YNODE_MAP ||
+					 (kind == VAL_SCALARS && k != YNODE_SCALAR)))
+			return err(l, list->items[i], "%s: sweep values must be scalars "
+				   "(a list of lists is not a sweep)", st->key);
+	}
+	free(st->vals);
+	st->vals = malloc(list->nr * sizeof *st->vals);
+	if (!st->vals)
+		return nomem(l);
+	for (size_t i = 0; i < list->nr; i++)
+		st->vals[i] = list->items[i];
+	st->nr = (int)list->nr;
+	st->one = NULL;
+	st->axis = 0;             /* numbered in assign_axes */
+	return NS_OK;
+}
+
+static void set_fixed(struct setting *st, const struct ynode *v)
+{
+	free(st->vals);
+	st->vals = NULL;
+	st->nr = 0;
+	st->one = v;
+	st->axis = -1;
+}
+
+/*
+ * Is key a key settings may name?  NULL if so, else the reason.  Sweeps
+ * refuse the plan-level keys: repetitions and seed define the repetitions
+ * of every point, name and description the scenario, workload.type its
+ * workload.
+ */
+static const char *bad_key(const char *key, int sweep)
+{
+	static const char *const fixed[] = {"name", "description", "seed",
+					    "repetitions", "workload.type"};
+	for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++)
+		if (!strcmp(key, fixed[i]))
+			return !sweep ? NULL
+			       : i < 2 ? "the scenario's name and description cannot be swept"
+			       : i < 4 ? "seed and repetitions cannot be swept: repetition r "
+					 "of every point uses seed + r (set 'repetitions' for "
+					 "more runs per point)"
+				       : "workload.type cannot be swept: a plan runs one "
+					 "workload (write one scenario per workload)";
+	if (!strcmp(key, "machine") || !strcmp(key, "kernel") ||
+	    !strcmp(key, "workload") || !strcmp(key, "policy"))
+		return NULL;
+	if (!strncmp(key, "kernel.", 7)) {
+		if (moved_knob(key + 7))
+			return moved_knob(key + 7);
+		return knob_lookup(key + 7) >= 0 ? NULL : "unknown kernel knob";
+	}
+	static const char *const prefix[] = {"workload.", "policy.", "overrides."};
+	for (size_t i = 0; i < sizeof prefix / sizeof prefix[0]; i++)
+		if (!strncmp(key, prefix[i], strlen(prefix[i])) && key[strlen(prefix[i])] &&
+		    key[strlen(key) - 1] != '.')
+			return NULL;
+	return "unknown key (known: machine, kernel.KNOB, workload.PARAM, policy.KEY, "
+	       "overrides.PATH, and for --set also name, description, seed, "
+	       "repetitions)";
+}
+
+/* The section node of a file key ("workload.x" -> the workload mapping's
+ * value of x), for "given twice" errors. */
+static const struct ynode *file_value(const struct loader *l, const char *key)
+{
+	static const char *const sec[] = {"kernel.", "workload.", "policy."};
+	const struct ynode *top[] = {l->top_kernel, l->top_workload, l->top_policy};
+	for (int i = 0; i < 3; i++) {
+		size_t n = strlen(sec[i]);
+		if (!strncmp(key, sec[i], n) && top[i] && top[i]->kind == YNODE_MAP)
+			return ynode_map_get(top[i], key + n);
+	}
+	return NULL;
+}
+
+static int kernel_lists(struct loader *l)
+{
+	const struct ynode *k = l->top_kernel;
+	struct setting *st;
+	char key[64];
+	int created, rc;
+
+	if (!k || k->kind != YNODE_MAP)
+		return NS_OK;
+	for (int i = 0; i < SCN_NR_KNOBS; i++) {
+		const struct ynode *x = ynode_map_get(k, knob_names[i]);
 		if (!x || x->kind != YNODE_SEQ)
 			continue;
-		if (x->nr == 0)
-			return err(l, x, "kernel.%s: an empty list gives no runs; "
-				   "list at least one value", knob_names[k]);
-		if (x->nr > SCN_MAX_AXIS_VALUES)
-			return err(l, x, "kernel.%s lists %zu values; at most %d",
-				   knob_names[k], x->nr, SCN_MAX_AXIS_VALUES);
-		for (size_t i = 0; i < x->nr; i++)
-			if (x->items[i]->kind != YNODE_SCALAR)
-				return err(l, x->items[i], "kernel.%s: sweep values must be "
-					   "scalars (a list of lists is not a sweep)",
-					   knob_names[k]);
-		s->axes[s->nr_axes++] = (struct scn_axis){(enum scn_knob)k, (int)x->nr};
-		points *= (long long)x->nr;
+		snprintf(key, sizeof key, "kernel.%s", knob_names[i]);
+		if ((rc = setting_for(l, key, &st, &created)))
+			return rc;
+		st->at = x;
+		if ((rc = set_axis(l, st, x, VAL_SCALARS)))
+			return rc;
+	}
+	return NS_OK;
+}
+
+/* `overrides:` (machine values) and `sweep:` of the file. */
+static int file_map(struct loader *l, const struct ynode *n, int sweep)
+{
+	const char *what = sweep ? "'sweep'" : "'overrides'";
+	char key[256], q[128];
+	struct setting *st;
+	int created, rc;
+
+	if (!n)
+		return NS_OK;
+	if ((rc = ytree_expect_map(l->t, n, what, l->d)))
+		return rc;
+	for (size_t i = 0; i < n->nr; i++) {
+		const struct ynode *k = n->items[2 * i], *v = n->items[2 * i + 1];
+		const char *ks;
+		if ((rc = ytree_string(l->t, k, sweep ? "sweep key" : "override key", 1,
+				       &ks, l->d)))
+			return rc;
+		if (snprintf(key, sizeof key, "%s%s", sweep ? "" : "overrides.", ks) >=
+		    (int)sizeof key)
+			return err(l, k, "key too long");
+		const char *why = bad_key(key, sweep);
+		ytree_quote(ks, k->len, q, sizeof q);
+		if (why)
+			return err(l, k, "%s '%s': %s", sweep ? "sweep" : "override", q, why);
+		const struct ynode *twice = file_value(l, key);
+		if (twice)
+			return err(l, k, "'%s' is also given at line %d; give it in one "
+				   "place", key, twice->line);
+		if (!strcmp(key, "machine") && ynode_map_get(l->t->root, "machine"))
+			return err(l, k, "the machines are given by 'machine:' too; drop "
+				   "one of them");
+		if ((rc = setting_for(l, key, &st, &created)))
+			return rc;
+		if (!created)
+			return err(l, k, "'%s' is given twice (under 'sweep:' and "
+				   "'overrides:', or twice)", key);
+		st->at = k;
+		if (v->kind == YNODE_SEQ) {
+			if ((rc = set_axis(l, st, v, value_kind(key))))
+				return rc;
+		} else if (sweep) {
+			return err(l, v, "sweep '%s' needs a list of values", q);
+		} else if (v->kind != YNODE_SCALAR || ynode_is_null(v)) {
+			return err(l, v, "override '%s' needs a value or a list of values "
+				   "(write the full dotted path: costs.mispredict: 20)", q);
+		} else {
+			set_fixed(st, v);
+		}
+	}
+	return NS_OK;
+}
+
+/* The "\001N" tree name of command-line argument N. */
+static int cli_tree(struct loader *l, const char *text, size_t len,
+		    struct ytree **out)
+{
+	struct scenario *s = l->s;
+	char name[32];
+	snprintf(name, sizeof name, "\001%d", s->nr_cli);
+	int rc = ytree_parse(name, text, len, out, l->d);
+	if (rc)
+		return rc;
+	s->cli_trees[s->nr_cli++] = *out;
+	return NS_OK;
+}
+
+static int cli_err(struct loader *l, const char *arg, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static int cli_err(struct loader *l, const char *arg, const char *fmt, ...)
+{
+	char msg[DIAG_MSG_MAX];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	return diag_set(l->d, NS_EINPUT, l->o->prog, 0, 0, "%s: %s", arg, msg);
+}
+
+/* One --set KEY=VALUE or --sweep KEY=V1,V2 (args[i] = "--set K=V"). */
+static int cli_setting(struct loader *l, int i)
+{
+	const char *arg = l->s->cli_args[i];
+	int sweep = !strncmp(arg, "--sweep ", 8);
+	int machine = !strncmp(arg, "--machine ", 10);
+	const char *sp = strchr(arg, ' ');
+	const char *kv = sp ? sp + 1 : arg;
+	const char *eq = machine ? NULL : strchr(kv, '=');
+	struct setting *st;
+	struct ytree *t;
+	char key[256];
+	int created, rc;
+
+	if (eq && (size_t)(eq - kv) >= sizeof key)
+		return cli_err(l, arg, "key too long");
+	if (eq)
+		snprintf(key, sizeof key, "%.*s", (int)(eq - kv), kv);
+	else if (machine)
+		snprintf(key, sizeof key, "machine");
+	else
+		return cli_err(l, arg, "expected KEY=VALUE");
+	const char *why = bad_key(key, sweep);
+	if (why)
+		return cli_err(l, arg, "'%s': %s", key, why);
+	const char *val = eq ? eq + 1 : kv;
+	if (sweep) {
+		size_t vl = strlen(val);
+		char *list = malloc(vl + 3);
+		if (!list)
+			return nomem(l);
+		list[0] = '[';
+		memcpy(list + 1, val, vl);
+		memcpy(list + 1 + vl, "]", 2);
+		rc = cli_tree(l, list, vl + 2, &t);
+		free(list);
+	} else {
+		rc = cli_tree(l, val, strlen(val), &t);
+	}
+	if (rc)
+		return rc;
+	if ((rc = setting_for(l, key, &st, &created)))
+		return rc;
+	st->at = t->root;
+	st->cli = 1;
+	if (!sweep) {
+		if (value_kind(key) == VAL_MAPS && t->root->kind != YNODE_MAP)
+			return cli_err(l, arg, "'%s' takes a mapping of its keys "
+				       "({KEY: VALUE, ...})", key);
+		set_fixed(st, t->root);
+		return NS_OK;
+	}
+	if (t->root->kind != YNODE_SEQ)
+		return cli_err(l, arg, "expected KEY=V1,V2,...");
+	return set_axis(l, st, t->root, value_kind(key));
+}
+
+/* Number the axes in settings order; the plan size. */
+static int assign_axes(struct loader *l)
+{
+	struct scenario *s = l->s;
+	long long points = 1;
+
+	s->nr_axes = 0;
+	for (int i = 0; i < l->nr_set; i++) {
+		struct setting *st = &l->set[i];
+		if (st->axis < 0)
+			continue;
+		if (s->nr_axes == SCN_MAX_AXES)
+			return err(l, st->at, "more than %d sweep axes", SCN_MAX_AXES);
+		struct scn_axis *a = &s->axes[s->nr_axes];
+		a->knob = strncmp(st->key, "kernel.", 7) ? -1 : knob_lookup(st->key + 7);
+		a->nr = st->nr;
+		a->key = strdup(st->key);
+		if (!a->key)
+			return nomem(l);
+		a->name = a->knob >= 0 ? knob_names[a->knob] : a->key;
+		st->axis = s->nr_axes++;
+		points *= st->nr;
 		if (points > SCN_MAX_POINTS)
-			return err(l, x, "the sweep has more than %d points (the "
-				   "product of the list lengths under 'kernel')",
-				   SCN_MAX_POINTS);
+			return err(l, st->at, "the sweep has more than %d points (the product of "
+				   "the axes' list lengths)", SCN_MAX_POINTS);
 	}
 	s->nr_points = (int)points;
-	s->points = calloc((size_t)points, sizeof *s->points);
-	if (!s->points)
+	return NS_OK;
+}
+
+/* A setting nothing consumed at point 0 names no value of the scenario. */
+static int unused_settings(struct loader *l)
+{
+	for (int i = 0; i < l->nr_set; i++) {
+		const struct setting *st = &l->set[i];
+		if (st->used)
+			continue;
+		if (!strncmp(st->key, "workload.", 9))
+			return err(l, st->at, "'%s': workload '%s' has no parameter '%s'",
+				   st->key, scn_workload_name(l->s->workload), st->key + 9);
+		if (!strncmp(st->key, "policy.", 7))
+			return err(l, st->at, "'%s': policy has no key '%s' (known: cpuset, "
+				   "mempolicy, nodes, cpus)", st->key, st->key + 7);
+		return err(l, st->at, "'%s' names no value of this scenario", st->key);
+	}
+	return NS_OK;
+}
+
+/* ---- top level ------------------------------------------------------------ */
+
+enum { F_NAME, F_DESC, F_MACHINE, F_KERNEL, F_WORKLOAD, F_POLICY, F_SWEEP,
+       F_OVERRIDES, F_REPS, F_SEED, NR_F };
+
+static const struct ynode *top(struct loader *l, const char *key,
+			       const struct ynode *file)
+{
+	const struct ynode *n = lookup(l, key);
+	return n ? n : file;
+}
+
+static int parse_plan_keys(struct loader *l, const struct ynode **v)
+{
+	struct scenario *s = l->s;
+	const struct ynode *n;
+	long long seed = 1;
+	int rc;
+
+	if ((rc = get_text(l, top(l, "name", v[F_NAME]), "name", 1, &s->name)))
+		return rc;
+	if ((n = top(l, "description", v[F_DESC])) &&
+	    (rc = get_text(l, n, "description", 0, &s->description)))
+		return rc;
+	s->repetitions = 1;
+	if ((n = top(l, "repetitions", v[F_REPS])) &&
+	    (rc = ytree_int(TT(n), n, "repetitions", 1, SCN_MAX_REPETITIONS,
+			    &s->repetitions, l->d)))
+		return rc;
+	if ((n = top(l, "seed", v[F_SEED])) &&
+	    (rc = ytree_int(TT(n), n, "seed", 0, INT64_MAX - SCN_MAX_REPETITIONS,
+			    &seed, l->d)))
+		return rc;
+	s->seed = (uint64_t)seed;
+	return NS_OK;
+}
+
+static int parse_scenario(struct loader *l)
+{
+	static const struct ytree_field fields[NR_F] = {
+		[F_NAME] = {"name", 1},         [F_DESC] = {"description", 0},
+		[F_MACHINE] = {"machine", 0},   [F_KERNEL] = {"kernel", 0},
+		[F_WORKLOAD] = {"workload", 1}, [F_POLICY] = {"policy", 0},
+		[F_SWEEP] = {"sweep", 0},       [F_OVERRIDES] = {"overrides", 0},
+		[F_REPS] = {"repetitions", 0},  [F_SEED] = {"seed", 0},
+	};
+	struct scenario *s = l->s;
+	const struct ynode *v[NR_F];
+	int rc;
+
+	if ((rc = ytree_fields(l->t, l->t->root, "scenario file", fields, NR_F, v,
+			       l->d)))
+		return rc;
+	l->top_kernel = v[F_KERNEL];
+	l->top_workload = v[F_WORKLOAD];
+	l->top_policy = v[F_POLICY];
+	if ((rc = kernel_lists(l)) || (rc = file_map(l, v[F_OVERRIDES], 0)) ||
+	    (rc = file_map(l, v[F_SWEEP], 1)))
+		return rc;
+	for (int i = 0; i < s->nr_cli_args; i++)
+		if ((rc = cli_setting(l, i)))
+			return rc;
+	if ((rc = assign_axes(l)))
+		return rc;
+	s->points = calloc((size_t)s->nr_points, sizeof *s->points);
+	s->machines = calloc((size_t)s->nr_points, sizeof *s->machines);
+	if (!s->points || !s->machines)
 		return nomem(l);
+	l->pt = &s->points[0];
+	if ((rc = parse_plan_keys(l, v)))
+		return rc;
+	if (!v[F_MACHINE] && !lookup(l, "machine"))
+		return err(l, l->t->root, "missing required key 'machine' in scenario file");
+	if ((rc = workload_type(l)))
+		return rc;
 	for (int p = 0; p < s->nr_points; p++) {
 		struct scn_point *pt = &s->points[p];
 		int rest = p;
@@ -705,67 +1895,22 @@ static int parse_kernel(struct loader *l, const struct ynode *n)
 			pt->axis_value[a] = rest % s->axes[a].nr;
 			rest /= s->axes[a].nr;
 		}
-		pa_config_default(&pt->cfg);
-		slub_config_default(&pt->slub);
-		for (int k = 0, a = 0; k < SCN_NR_KNOBS; k++) {
-			const struct ynode *x = v[k];
-			if (!x)
-				continue;
-			if (x->kind == YNODE_SEQ)
-				x = x->items[pt->axis_value[a++]];
-			if ((rc = apply_knob(l, (enum scn_knob)k, x, pt)))
-				return rc;
-		}
-		/* Without a cpuset every task's mems_allowed is all memory
-		 * nodes (cpuset.c: top_cpuset tracks N_MEMORY). */
-		if (!pt->cfg.cpusets_enabled && pt->cfg.nr_mems_allowed) {
-			pt->cfg.nr_mems_allowed = 0;
-			pt->knob[SCN_KNOB_mems_allowed].set = 0;
-		}
-		default_knobs(pt);
-		make_labels(s, pt);
+		l->pt = pt;
+		if ((rc = resolve_point(l, v[F_MACHINE])))
+			return rc;
+		if (p == 0 && (rc = unused_settings(l)))
+			return rc;
 	}
+	const struct scn_point *p0 = &s->points[0];
+	s->machine = p0->mach->machine;
+	s->machine_ref = p0->machine_ref;
+	s->machine_path = p0->machine_path;
+	s->machine_text = p0->machine_text;
+	s->machine_text_len = p0->machine_text_len;
+	s->machine_sha256 = p0->machine_sha256;
+	s->pa = p0->pa;
+	s->msg = p0->msg;
 	return NS_OK;
-}
-
-/* ---- top level ------------------------------------------------------------ */
-
-enum { F_NAME, F_DESC, F_MACHINE, F_KERNEL, F_WORKLOAD, F_REPS, F_SEED, NR_F };
-
-static int parse_scenario(struct loader *l)
-{
-	static const struct ytree_field fields[NR_F] = {
-		[F_NAME] = {"name", 1},         [F_DESC] = {"description", 0},
-		[F_MACHINE] = {"machine", 1},   [F_KERNEL] = {"kernel", 0},
-		[F_WORKLOAD] = {"workload", 1}, [F_REPS] = {"repetitions", 0},
-		[F_SEED] = {"seed", 0},
-	};
-	struct scenario *s = l->s;
-	const struct ynode *v[NR_F];
-	long long seed = 1;
-	int rc;
-
-	if ((rc = ytree_fields(l->t, l->t->root, "scenario file", fields, NR_F, v,
-			       l->d)))
-		return rc;
-	if ((rc = get_text(l, v[F_NAME], "name", 1, &s->name)))
-		return rc;
-	if (v[F_DESC] && (rc = get_text(l, v[F_DESC], "description", 0,
-					&s->description)))
-		return rc;
-	s->repetitions = 1;
-	if (v[F_REPS] && (rc = ytree_int(l->t, v[F_REPS], "repetitions", 1,
-					 SCN_MAX_REPETITIONS, &s->repetitions, l->d)))
-		return rc;
-	if (v[F_SEED] && (rc = ytree_int(l->t, v[F_SEED], "seed", 0,
-					 INT64_MAX - SCN_MAX_REPETITIONS, &seed, l->d)))
-		return rc;
-	s->seed = (uint64_t)seed;
-	if ((rc = load_machine(l, v[F_MACHINE])))
-		return rc;
-	if ((rc = parse_workload(l, v[F_WORKLOAD])))
-		return rc;
-	return parse_kernel(l, v[F_KERNEL]);
 }
 
 int scenario_is_scenario_root(const struct ynode *root)
@@ -773,15 +1918,79 @@ int scenario_is_scenario_root(const struct ynode *root)
 	return root && root->kind == YNODE_MAP && ynode_map_get(root, "workload");
 }
 
-static int load(const char *name, const char *path, char *buf, size_t len,
-		struct scenario **out, struct diag *d)
+/* An error at a command-line value's node, as `PROG: error: ARG: msg`. */
+static void rewrite_cli_diag(const struct scenario *s, const struct scn_opts *o,
+			     struct diag *d)
 {
-	struct loader l = {0};
+	if (d->file[0] != '\001')
+		return;
+	int i = atoi(d->file + 1);
+	char msg[DIAG_MSG_MAX];
+	snprintf(msg, sizeof msg, "%s", d->msg);
+	int status = d->status;
+	diag_init(d);
+	diag_set(d, status, o->prog, 0, 0, "%s: %s",
+		 i >= 0 && i < s->nr_cli_args ? s->cli_args[i] : "?", msg);
+}
+
+/* "--set K=V" / "--sweep K=V" texts of the options, in command-line order. */
+static int copy_cli_args(struct scenario *s, const struct scn_opts *o)
+{
+	int n = o ? o->nr_args : 0;
+	s->cli_args = calloc((size_t)(n ? n : 1), sizeof *s->cli_args);
+	s->cli_trees = calloc((size_t)(n ? n : 1), sizeof *s->cli_trees);
+	if (!s->cli_args || !s->cli_trees)
+		return NS_ENOMEM;
+	for (int i = 0; i < n; i++) {
+		const struct scn_arg *a = &o->args[i];
+		const char *opt = a->kind == SCN_ARG_SWEEP ? "--sweep"
+				  : a->kind == SCN_ARG_MACHINE ? "--machine" : "--set";
+		size_t len = strlen(opt) + strlen(a->text) + 2;
+		if (!(s->cli_args[i] = malloc(len)))
+			return NS_ENOMEM;
+		snprintf(s->cli_args[i], len, "%s %s", opt, a->text);
+		s->nr_cli_args++;
+	}
+	return NS_OK;
+}
+
+/*
+ * The effective scenario text: the file's bytes followed by one comment
+ * line "# --set KEY=VALUE" per command-line option, in order.  It is what
+ * is parsed (the comments change nothing), stored and hashed, so the
+ * sha256 identifies the file and the options together.
+ */
+static int effective_text(struct scenario *s)
+{
 	uint8_t dig[SHA256_DIGEST_LEN];
+	size_t len = s->text_len;
+	for (int i = 0; i < s->nr_cli_args; i++)
+		len += strlen(s->cli_args[i]) + 3;
+	if (len != s->text_len) {
+		char *t = realloc(s->text, len + 1);
+		if (!t)
+			return NS_ENOMEM;
+		s->text = t;
+		for (int i = 0; i < s->nr_cli_args; i++)
+			s->text_len += (size_t)sprintf(t + s->text_len, "\n# %s",
+						       s->cli_args[i]);
+	}
+	sha256(s->text, s->text_len, dig);
+	sha256_hex(dig, s->sha256);
+	return NS_OK;
+}
+
+static int load(const char *name, const char *path, char *buf, size_t len,
+		const struct scn_opts *o, struct scenario **out, struct diag *d)
+{
+	static const struct scn_opts none = {.prog = "numasim"};
+	struct loader l = {0};
 	struct scenario *s = calloc(1, sizeof *s);
 	int rc;
 
 	*out = NULL;
+	if (!o)
+		o = &none;
 	if (!s) {
 		free(buf);
 		return diag_set(d, NS_ENOMEM, name, 0, 0, "out of memory");
@@ -789,27 +1998,45 @@ static int load(const char *name, const char *path, char *buf, size_t len,
 	s->text = buf;
 	s->text_len = len;
 	s->path = strdup(path);
-	if (!s->path) {
+	if (!s->path || copy_cli_args(s, o) || effective_text(s)) {
 		rc = diag_set(d, NS_ENOMEM, name, 0, 0, "out of memory");
 		goto out;
 	}
-	sha256(buf, len, dig);
-	sha256_hex(dig, s->sha256);
-	if ((rc = ytree_parse(name, buf, len, &s->tree, d)))
+	if ((rc = ytree_parse(name, s->text, s->text_len, &s->tree, d)))
 		goto out;
 	l.t = s->tree;
 	l.d = d;
 	l.s = s;
+	l.o = o;
 	if ((rc = parse_scenario(&l)))
 		goto out;
 	rc = scenario_check(s, d);
 out:
+	for (int i = 0; i < l.nr_set; i++) {
+		free(l.set[i].key);
+		free(l.set[i].vals);
+	}
+	free(l.set);
 	if (rc) {
+		rewrite_cli_diag(s, o, d);
 		scenario_free(s);
 		return rc;
 	}
 	*out = s;
 	return NS_OK;
+}
+
+int scenario_load(const char *path, const char *buf, size_t len,
+		  const struct scn_opts *o, struct scenario **out, struct diag *d)
+{
+	const char *name = ytree_display_name(path);
+	char *copy = malloc(len + 1);
+	*out = NULL;
+	if (!copy)
+		return diag_set(d, NS_ENOMEM, name, 0, 0, "out of memory");
+	memcpy(copy, buf, len);
+	copy[len] = '\0';
+	return load(name, path, copy, len, o, out, d);
 }
 
 int scenario_load_buf(const char *name, const char *buf, size_t len,
@@ -821,10 +2048,11 @@ int scenario_load_buf(const char *name, const char *buf, size_t len,
 		return diag_set(d, NS_ENOMEM, name, 0, 0, "out of memory");
 	memcpy(copy, buf, len);
 	copy[len] = '\0';
-	return load(name, name, copy, len, out, d);
+	return load(name, name, copy, len, NULL, out, d);
 }
 
-int scenario_load_file(const char *path, struct scenario **out, struct diag *d)
+int scenario_load_file_opts(const char *path, const struct scn_opts *o,
+			    struct scenario **out, struct diag *d)
 {
 	char *buf;
 	size_t len;
@@ -832,7 +2060,52 @@ int scenario_load_file(const char *path, struct scenario **out, struct diag *d)
 	int rc = ytree_read_file(path, &buf, &len, d);
 	if (rc)
 		return rc;
-	return load(ytree_display_name(path), path, buf, len, out, d);
+	return load(ytree_display_name(path), path, buf, len, o, out, d);
+}
+
+int scenario_load_file(const char *path, struct scenario **out, struct diag *d)
+{
+	return scenario_load_file_opts(path, NULL, out, d);
+}
+
+/*
+ * The one-off scenario of `numasim run --machine M --workload W`: a text
+ * naming the workload with quick defaults, the machine given as the first
+ * command-line setting ("--machine M"), so its errors name the option.
+ */
+int scenario_load_adhoc(const char *machine, const char *workload,
+			const struct scn_opts *o, struct scenario **out,
+			struct diag *d)
+{
+	static const char *const bodies[] = {
+		"  type: pagealloc\n  orders: [0]\n  batches: [1, 8, 64, 512]\n"
+		"  inner_iterations: 20\n",
+		"  type: messaging\n  groups: 10\n  loops: 100\n",
+		"  type: parallel\n",
+	};
+	static const char *const names[] = {"pagealloc", "messaging", "parallel"};
+	struct scn_opts ao = *o;
+	char text[512];
+	int w = -1, rc;
+
+	*out = NULL;
+	for (int i = 0; i < 3; i++)
+		if (!strcmp(workload, names[i]))
+			w = i;
+	if (w < 0)
+		return diag_set(d, NS_EINPUT, o->prog, 0, 0, "--workload %s: unknown "
+				"workload (known: pagealloc, messaging, parallel)", workload);
+	snprintf(text, sizeof text, "name: adhoc\nworkload:\n%s", bodies[w]);
+	ao.args = calloc((size_t)o->nr_args + 1, sizeof *ao.args);
+	if (!ao.args)
+		return diag_set(d, NS_ENOMEM, o->prog, 0, 0, "out of memory");
+	ao.args[0] = (struct scn_arg){SCN_ARG_MACHINE, machine};
+	if (o->nr_args)
+		memcpy(ao.args + 1, o->args, (size_t)o->nr_args * sizeof *ao.args);
+	ao.nr_args = o->nr_args + 1;
+	rc = scenario_load("adhoc", text, strlen(text), &ao, out, d);
+	free(ao.args);
+	return rc;
 }
 
 void scenario_free(struct scenario *s)
@@ -843,11 +2116,28 @@ void scenario_free(struct scenario *s)
 	free(s->name);
 	free(s->description);
 	free(s->text);
-	free(s->machine_ref);
-	free(s->machine_path);
-	free(s->machine_text);
-	machine_free(s->machine);
+	for (int p = 0; s->points && p < s->nr_points; p++) {
+		free(s->points[p].cpus);
+		free(s->points[p].par);
+	}
 	free(s->points);
+	for (int i = 0; i < s->nr_machines; i++) {
+		struct scn_machine *m = &s->machines[i];
+		free(m->ref);
+		free(m->path);
+		free(m->key);
+		free(m->text);
+		machine_free(m->machine);
+	}
+	free(s->machines);
+	for (int a = 0; a < s->nr_axes; a++)
+		free(s->axes[a].key);
+	for (int i = 0; i < s->nr_cli; i++)
+		ytree_free(s->cli_trees[i]);
+	free(s->cli_trees);
+	for (int i = 0; i < s->nr_cli_args; i++)
+		free(s->cli_args[i]);
+	free(s->cli_args);
 	ytree_free(s->tree);
 	free(s);
 }
@@ -858,43 +2148,14 @@ void scenario_free(struct scenario *s)
 			return diag_set(d, NS_EINTERNAL, s->path, 0, 0, __VA_ARGS__); \
 	} while (0)
 
-int scenario_check(const struct scenario *s, struct diag *d)
+static int check_pagealloc(const struct scenario *s, const struct scn_point *pt,
+			   struct diag *d)
 {
-	long long prod = 1;
-	CHECK(s->machine, "scenario without a machine");
-	CHECK(s->nr_axes >= 0 && s->nr_axes <= SCN_NR_KNOBS, "bad axis count %d",
-	      s->nr_axes);
-	for (int a = 0; a < s->nr_axes; a++) {
-		CHECK(s->axes[a].nr >= 1 && s->axes[a].nr <= SCN_MAX_AXIS_VALUES,
-		      "axis %d has %d values", a, s->axes[a].nr);
-		prod *= s->axes[a].nr;
-	}
-	CHECK(s->nr_points >= 1 && s->nr_points <= SCN_MAX_POINTS &&
-	      prod == s->nr_points, "%d points for axes giving %lld",
-	      s->nr_points, prod);
-	for (int p = 0; p < s->nr_points; p++) {
-		const struct scn_point *pt = &s->points[p];
-		CHECK(pt->label[0] && pt->column[0] && pt->kernel_model,
-		      "point %d has no label", p);
-		for (int k = 0; k < SCN_NR_KNOBS; k++)
-			CHECK((knob_kinds[k] == 's') == (pt->knob[k].text != NULL),
-			      "point %d: knob %s has the wrong kind of value", p,
-			      knob_names[k]);
-	}
-	CHECK(s->repetitions >= 1 && s->repetitions <= SCN_MAX_REPETITIONS,
-	      "repetitions %lld", s->repetitions);
-	if (s->workload == SCN_WL_MESSAGING) {
-		const struct scn_messaging *mg = &s->msg;
-		CHECK(mg->groups >= 1 && mg->groups <= SCN_MSG_MAX_GROUPS && mg->loops >= 1 &&
-		      mg->loops <= (uint64_t)SCN_MSG_MAX_LOOPS && mg->inflight_limit >= 1,
-		      "messaging groups %u loops %llu limit %u", mg->groups,
-		      (unsigned long long)mg->loops, mg->inflight_limit);
-		return NS_OK;
-	}
-	const struct scn_pagealloc *pa = &s->pa;
-	const struct machine *m = s->machine;
+	const struct scn_pagealloc *pa = &pt->pa;
+	const struct machine *m = pt->machine;
 	CHECK(pa->cpu >= 0 && pa->cpu <= m->max_cpu && m->cpu_node[pa->cpu] >= 0,
 	      "workload CPU %d not in the machine", pa->cpu);
+	CHECK(pt->nr_cpus == 1 && pt->cpus[0] == pa->cpu, "pagealloc placement");
 	CHECK(pa->nr_orders >= 1 && pa->nr_orders <= SCN_MAX_ORDER, "%d orders",
 	      pa->nr_orders);
 	for (int i = 0; i < pa->nr_orders; i++)
@@ -906,6 +2167,66 @@ int scenario_check(const struct scenario *s, struct diag *d)
 		      "batch %u", pa->batches[i]);
 	CHECK(pa->inner >= 1 && pa->outer >= 1 && pa->drop < pa->outer,
 	      "inner %u outer %u drop %u", pa->inner, pa->outer, pa->drop);
+	return NS_OK;
+}
+
+static int check_point(const struct scenario *s, int p, struct diag *d)
+{
+	const struct scn_point *pt = &s->points[p];
+	CHECK(pt->mach && pt->machine == pt->mach->machine && pt->machine &&
+	      pt->machine_path == pt->mach->path && pt->machine_text == pt->mach->text,
+	      "point %d has no machine", p);
+	CHECK(pt->mach >= s->machines && pt->mach < s->machines + s->nr_machines,
+	      "point %d: machine outside the memo", p);
+	CHECK(pt->label[0] && pt->column[0] && pt->kernel_model,
+	      "point %d has no label", p);
+	for (int k = 0; k < SCN_NR_KNOBS; k++)
+		CHECK((knob_kinds[k] == 's') == (pt->knob[k].text != NULL),
+		      "point %d: knob %s has the wrong kind of value", p, knob_names[k]);
+	for (int a = 0; a < s->nr_axes; a++)
+		CHECK(pt->axis_value[a] >= 0 && pt->axis_value[a] < s->axes[a].nr,
+		      "point %d: axis %d value %d", p, a, pt->axis_value[a]);
+	CHECK(pt->nr_cpus >= 1 && pt->cpus, "point %d has no CPU", p);
+	for (int i = 0; i < pt->nr_cpus; i++)
+		CHECK(pt->cpus[i] >= 0 && pt->cpus[i] <= pt->machine->max_cpu &&
+		      pt->machine->cpu_node[pt->cpus[i]] >= 0,
+		      "point %d: CPU %d not in the machine", p, pt->cpus[i]);
+	CHECK((s->workload == SCN_WL_PARALLEL) == (pt->par != NULL),
+	      "point %d: parallel parameters", p);
+	if (pt->par)
+		CHECK(pt->par->nr_cpus == pt->nr_cpus && pt->par->tasks >= 1,
+		      "point %d: parallel placement", p);
+	if (s->workload == SCN_WL_MESSAGING) {
+		const struct scn_messaging *mg = &pt->msg;
+		CHECK(mg->groups >= 1 && mg->groups <= SCN_MSG_MAX_GROUPS && mg->loops >= 1 &&
+		      mg->loops <= (uint64_t)SCN_MSG_MAX_LOOPS && mg->inflight_limit >= 1,
+		      "messaging groups %u loops %llu limit %u", mg->groups,
+		      (unsigned long long)mg->loops, mg->inflight_limit);
+	}
+	return s->workload == SCN_WL_PAGEALLOC ? check_pagealloc(s, pt, d) : NS_OK;
+}
+
+int scenario_check(const struct scenario *s, struct diag *d)
+{
+	long long prod = 1;
+	int rc;
+	CHECK(s->machine, "scenario without a machine");
+	CHECK(s->nr_axes >= 0 && s->nr_axes <= SCN_MAX_AXES, "bad axis count %d",
+	      s->nr_axes);
+	for (int a = 0; a < s->nr_axes; a++) {
+		CHECK(s->axes[a].nr >= 1 && s->axes[a].nr <= SCN_MAX_AXIS_VALUES &&
+		      s->axes[a].key && s->axes[a].name,
+		      "axis %d has %d values", a, s->axes[a].nr);
+		prod *= s->axes[a].nr;
+	}
+	CHECK(s->nr_points >= 1 && s->nr_points <= SCN_MAX_POINTS &&
+	      prod == s->nr_points, "%d points for axes giving %lld",
+	      s->nr_points, prod);
+	CHECK(s->nr_machines >= 1 && s->nr_machines <= s->nr_points,
+	      "%d machines for %d points", s->nr_machines, s->nr_points);
+	for (int p = 0; p < s->nr_points; p++)
+		if ((rc = check_point(s, p, d)))
+			return rc;
 	CHECK(s->repetitions >= 1 && s->repetitions <= SCN_MAX_REPETITIONS,
 	      "repetitions %lld", s->repetitions);
 	return NS_OK;
@@ -916,6 +2237,8 @@ int scenario_check(const struct scenario *s, struct diag *d)
 void scenario_set_inner(struct scenario *s, uint32_t inner)
 {
 	s->pa.inner = inner;
+	for (int p = 0; p < s->nr_points; p++)
+		s->points[p].pa.inner = inner;
 }
 
 long long scenario_nr_runs(const struct scenario *s)
@@ -941,41 +2264,15 @@ static void list_text(const unsigned *u, const uint32_t *b, int n, char *buf,
 					u ? u[i] : b[i]);
 }
 
-int scenario_params(const struct scenario *s, int point, scn_param_fn fn,
-		    void *arg)
-{
-	const struct scn_point *pt = &s->points[point];
-	const struct scn_pagealloc *pa = &s->pa;
-	char key[64], buf[1024];
-	int rc;
-
 #define P_TEXT(k, t) do { if ((rc = fn(arg, (k), (t), 0))) return rc; } while (0)
 #define P_NUM(k, n) do { if ((rc = fn(arg, (k), NULL, (long long)(n)))) return rc; } while (0)
-	P_TEXT("name", s->name);
-	P_TEXT("machine", s->machine_ref);
-	P_TEXT("machine.name", s->machine->name);
-	for (int k = 0; k < SCN_NR_KNOBS; k++) {
-		if (scn_knob_is_slub((enum scn_knob)k) && s->workload != SCN_WL_MESSAGING)
-			continue;
-		snprintf(key, sizeof key, "kernel.%s", knob_names[k]);
-		if (pt->knob[k].text)
-			P_TEXT(key, pt->knob[k].text);
-		else
-			P_NUM(key, pt->knob[k].num);
-	}
-	P_TEXT("workload.type", scn_workload_name(s->workload));
-	if (s->workload == SCN_WL_MESSAGING) {
-		P_NUM("workload.groups", s->msg.groups);
-		P_NUM("workload.loops", s->msg.loops);
-		P_TEXT("workload.mode", "socket");
-		P_NUM("workload.inflight_limit", s->msg.inflight_limit);
-		P_NUM("workload.send_cycles", s->msg.send_cycles);
-		P_NUM("workload.recv_cycles", s->msg.recv_cycles);
-		P_NUM("workload.ctx_switch_cycles", s->msg.ctx_switch_cycles);
-		P_NUM("repetitions", s->repetitions);
-		P_NUM("seed", s->seed);
-		return NS_OK;
-	}
+#define P_REAL(k, x) do { snprintf(buf, sizeof buf, "%g", (x)); P_TEXT((k), buf); } while (0)
+
+static int params_pagealloc(const struct scn_pagealloc *pa, scn_param_fn fn,
+			    void *arg)
+{
+	char buf[1024];
+	int rc;
 	list_text(pa->orders, NULL, pa->nr_orders, buf, sizeof buf);
 	P_TEXT("workload.orders", buf);
 	if (pa->nr_batches) {
@@ -991,9 +2288,103 @@ int scenario_params(const struct scenario *s, int point, scn_param_fn fn,
 	P_NUM("workload.gfp_mask", pa->gfp);
 	P_NUM("workload.cpu", pa->cpu);
 	P_NUM("workload.timing_overhead_cycles", pa->timing_overhead);
-	P_NUM("repetitions", s->repetitions);
-	P_NUM("seed", s->seed);
-#undef P_TEXT
-#undef P_NUM
 	return NS_OK;
 }
+
+static int params_messaging(const struct scn_messaging *m, scn_param_fn fn,
+			    void *arg)
+{
+	int rc;
+	P_NUM("workload.groups", m->groups);
+	P_NUM("workload.loops", m->loops);
+	P_TEXT("workload.mode", "socket");
+	P_NUM("workload.inflight_limit", m->inflight_limit);
+	P_NUM("workload.send_cycles", m->send_cycles);
+	P_NUM("workload.recv_cycles", m->recv_cycles);
+	P_NUM("workload.ctx_switch_cycles", m->ctx_switch_cycles);
+	return NS_OK;
+}
+
+static int params_parallel(const struct scn_point *pt, scn_param_fn fn, void *arg)
+{
+	const struct wl_par_params *p = pt->par;
+	char buf[1024];
+	int rc;
+	P_NUM("workload.tasks", p->tasks);
+	P_NUM("workload.ops", p->ops);
+	P_REAL("workload.page_share", p->page_share);
+	list_text(p->orders, NULL, p->nr_orders, buf, sizeof buf);
+	P_TEXT("workload.orders", buf);
+	list_text(NULL, p->object_sizes, p->nr_sizes, buf, sizeof buf);
+	P_TEXT("workload.object_sizes", buf);
+	P_REAL("workload.lifetime", p->lifetime);
+	P_REAL("workload.remote_free", p->remote_free);
+	P_REAL("workload.think_cycles", p->think_cycles);
+	P_TEXT("workload.gfp", pt->par_gfp);
+	P_NUM("workload.gfp_mask", p->gfp);
+	return NS_OK;
+}
+
+/* overrides.<path> = value, from the machine memo key ("path\nk=v\n..."). */
+static int params_overrides(const struct scn_machine *mm, scn_param_fn fn, void *arg)
+{
+	char key[300];
+	const char *p = strchr(mm->key, '\n');
+	int rc;
+	while (p) {
+		const char *line = p + 1, *eq = strchr(line, '=');
+		p = strchr(line, '\n');
+		size_t kl = eq ? (size_t)(eq - line) : 0;
+		if (!eq || kl + 11 > sizeof key)
+			continue;
+		snprintf(key, sizeof key, "overrides.%.*s", (int)kl, line);
+		size_t vl = p ? (size_t)(p - eq - 1) : strlen(eq + 1);
+		char val[256];
+		snprintf(val, sizeof val, "%.*s", (int)vl, eq + 1);
+		P_TEXT(key, val);
+	}
+	return NS_OK;
+}
+
+int scenario_params(const struct scenario *s, int point, scn_param_fn fn,
+		    void *arg)
+{
+	const struct scn_point *pt = &s->points[point];
+	char key[64], buf[4096];
+	int rc;
+
+	P_TEXT("name", s->name);
+	P_TEXT("machine", pt->machine_ref);
+	P_TEXT("machine.name", pt->machine->name);
+	if ((rc = params_overrides(pt->mach, fn, arg)))
+		return rc;
+	for (int k = 0; k < SCN_NR_KNOBS; k++) {
+		if (scn_knob_is_slub((enum scn_knob)k) && !uses_slub(s))
+			continue;
+		snprintf(key, sizeof key, "kernel.%s", knob_names[k]);
+		if (pt->knob[k].text)
+			P_TEXT(key, pt->knob[k].text);
+		else
+			P_NUM(key, pt->knob[k].num);
+	}
+	P_TEXT("policy.cpuset", pt->policy.cpuset);
+	P_TEXT("policy.mempolicy", pt->policy.mempolicy);
+	if (pt->policy.nodes[0])
+		P_TEXT("policy.nodes", pt->policy.nodes);
+	cpulist_format(pt->cpus, pt->nr_cpus, buf, sizeof buf);
+	P_TEXT("policy.cpus", buf);
+	P_TEXT("workload.type", scn_workload_name(s->workload));
+	switch (s->workload) {
+	case SCN_WL_MESSAGING: rc = params_messaging(&pt->msg, fn, arg); break;
+	case SCN_WL_PARALLEL: rc = params_parallel(pt, fn, arg); break;
+	case SCN_WL_PAGEALLOC: rc = params_pagealloc(&pt->pa, fn, arg); break;
+	}
+	if (rc)
+		return rc;
+	P_NUM("repetitions", s->repetitions);
+	P_NUM("seed", s->seed);
+	return NS_OK;
+}
+#undef P_TEXT
+#undef P_NUM
+#undef P_REAL

@@ -7,34 +7,47 @@
  * What it models: the experiment, not the kernel.  A scenario names a
  * machine file (relative to the scenario file), the kernel knobs of the
  * page allocator model (models/pagealloc.h struct pa_config: the
- * zonelist-iterator variant pre-682a3385 / 682a3385, cpusets, the task's
- * mems_allowed, zonelist order, min_free_kbytes, ...) and of the SLUB model
+ * zonelist-iterator variant pre-682a3385 / 682a3385, zonelist order,
+ * min_free_kbytes, ...) and of the SLUB model
  * (models/slub.h: slab_free_layout pre-c270cf30 / c270cf30, slub_stats,
  * compiler_layout), and a workload: `pagealloc`, the mmtests page
- * allocator microbenchmark of shared/reference/pagealloc-bench.md, or
+ * allocator microbenchmark of shared/reference/pagealloc-bench.md,
  * `messaging`, perf bench sched messaging (shared/reference/
- * sched-messaging.md).
+ * sched-messaging.md), or `parallel` (scenarios/wl_parallel.h).
  *
- * Sweeps.  Any value under `kernel:` may be a list instead of a scalar;
- * each list is an axis and the plan's points are the cartesian product of
- * the axes, the first-listed axis varying slowest, so point 0 takes every
- * axis's first value: the baseline of comparisons.  A point's label names
- * the axis values, "zonelist_iter=682a3385" or
- * "zonelist_iter=682a3385,cpusets=on"; without axes the label is
- * "zonelist_iter=V" (the model's variant).  Runs are points x repetitions,
- * repetition-major (every point's repetition 0, then repetition 1, ...);
- * repetition r of every point uses seed + r, so the variants of one
- * repetition see the same random streams (common random numbers).
+ * Policy (`policy:`): the task's cpuset (none / all / node list: the
+ * cpusets_enabled() static key and mems_allowed), its mempolicy (default,
+ * local, bind, preferred, interleave with nodes) and the CPUs its tasks
+ * run on, resolved into each point's pa_config and placement.
+ *
+ * Sweeps.  An axis is a dotted key with a list of values: a list under
+ * `kernel:` or `overrides:`, an entry of `sweep:` (any scalar of the file:
+ * machine, kernel.*, workload.*, policy.*, overrides.*), or --sweep.  The
+ * plan's points are the cartesian product of the axes, the first axis
+ * varying slowest, so point 0 takes every axis's first value: the
+ * baseline of comparisons.  A point's label names the axis values,
+ * "zonelist_iter=682a3385" or "zonelist_iter=682a3385,policy.cpuset=all";
+ * without axes the label is "zonelist_iter=V" (the model's variant).
+ * `overrides:` change values of the machine file (dotted paths); every
+ * point has its own resolved world (machine, workload parameters, policy,
+ * placement), machines memoised per distinct (file, override values).
+ * Runs are points x repetitions, repetition-major (every point's
+ * repetition 0, then repetition 1, ...); repetition r of every point uses
+ * seed + r, so the variants of one repetition see the same random streams
+ * (common random numbers).
  *
  * Invariants (scenario_check): 1 <= nr_points <= SCN_MAX_POINTS and
  * nr_points is the product of the axis lengths; every point has a resolved
- * pa_config and label; every axis has at least one value (a one-element
- * list is an axis of one value); the workload's CPU belongs to a node of
- * the machine; orders < SCN_MAX_ORDER, batches > 0; drop < outer.
+ * pa_config, label, machine from the memo and at least one placement CPU
+ * of its machine; every axis has at least one value; pagealloc: the
+ * task's CPU is the placement, orders < SCN_MAX_ORDER, batches > 0, drop <
+ * outer; parallel points (only they) have par.
  *
  * Error policy: every problem in the scenario file is NS_EINPUT with the
  * offending node's file:line:col in the diag; a bad machine file reports
- * the machine file's own position.  On failure nothing is returned and
+ * the machine file's own position (an overridden value: the override's).
+ * Command-line values (--set, --sweep, --machine) are reported as
+ * "PROG: error: --set KEY=VALUE: message" without a position.  On failure nothing is returned and
  * nothing stays allocated.  scenario_check returns NS_EINTERNAL on a
  * broken in-memory scenario.
  */
@@ -49,6 +62,7 @@
 #include "pagealloc.h"
 #include "sha256.h"
 #include "slub.h"
+#include "wl_parallel.h"
 
 #define SCN_MAX_POINTS 4096       /* points of one plan */
 #define SCN_MAX_AXIS_VALUES 256   /* values of one axis */
@@ -57,6 +71,9 @@
 #define SCN_MAX_BATCH (1u << 24)  /* pages of one batch */
 #define SCN_MAX_REPETITIONS 10000
 #define SCN_LABEL_MAX 512
+#define SCN_MAX_OVERRIDES 64      /* machine overrides of one point */
+#define SCN_PAR_MAX_OPS 1000000000ll
+#define SCN_PAR_MAX_OBJECT 8192   /* KMALLOC_MAX_CACHE_SIZE (2 pages) */
 
 /* mmtests pagealloc defaults (pagealloc-bench.md §2) */
 #define SCN_PA_INNER_DEFAULT 10000
@@ -78,8 +95,6 @@
 /* Kernel knobs: X(key, kind) with kind 's' (text) or 'i' (integer). */
 #define SCN_KNOB_MAP(X)                                                        \
 	X(zonelist_iter, 's')                                                  \
-	X(cpusets, 's')                                                        \
-	X(mems_allowed, 's')                                                   \
 	X(zonelist_order, 's')                                                 \
 	X(zonelist_cpus_at_build, 's')                                         \
 	X(memoryless, 's')                                                     \
@@ -103,7 +118,7 @@ const char *scn_knob_name(enum scn_knob k);
  * the messaging workload only. */
 int scn_knob_is_slub(enum scn_knob k);
 
-enum scn_workload_type { SCN_WL_PAGEALLOC, SCN_WL_MESSAGING };
+enum scn_workload_type { SCN_WL_PAGEALLOC, SCN_WL_MESSAGING, SCN_WL_PARALLEL };
 const char *scn_workload_name(enum scn_workload_type t);
 
 /* The pagealloc workload's parameters (pagealloc-bench.md §2). */
@@ -150,43 +165,124 @@ struct scn_value {
 	int set;                        /* given in the file (else default) */
 };
 
+/*
+ * A sweep axis: a dotted key ("kernel.zonelist_iter", "workload.inner_iterations",
+ * "policy.mempolicy", "machine", "overrides.costs.mispredict_cycles") and its
+ * values.  knob is the kernel knob for "kernel.*" keys, else -1.
+ */
 struct scn_axis {
-	enum scn_knob knob;
+	int knob;                       /* enum scn_knob, or -1 */
 	int nr;                         /* values */
+	char *key;                      /* dotted key (owned by the scenario) */
+	const char *name;               /* in labels: knob name or dotted key */
 };
 
+/*
+ * One distinct machine of a plan: a machine file plus the `overrides:`
+ * applied to it, loaded once however many points use it.  text is the
+ * effective machine file (the file's bytes with the override values
+ * written in), the one loaded and hashed and stored as runs.machine_text.
+ */
+struct scn_machine {
+	char *ref;                      /* `machine:` as written */
+	char *path;                     /* resolved against the scenario's dir */
+	char *key;                      /* memo key: path + overrides */
+	char *text;                     /* effective machine file */
+	size_t text_len;
+	char sha256[SHA256_HEX_LEN + 1];
+	struct machine *machine;
+};
+
+/* The `policy:` section of a point as written (defaults filled in):
+ * cpuset "none", mempolicy "default", nodes "" and cpus "" when absent. */
+struct scn_policy {
+	const char *cpuset, *mempolicy, *nodes, *cpus;
+};
+
+#define SCN_MAX_AXES 32
+
+/*
+ * One point of the plan: everything a run of it needs, resolved.  The
+ * pointers point into the scenario (its machine memo, its tree) and live as
+ * long as the scenario.
+ */
 struct scn_point {
-	struct pa_config cfg;
+	struct pa_config cfg;           /* kernel knobs + policy (cpuset, mempolicy) */
 	struct slub_config slub;        /* variant, compiler, stats (as: unset) */
 	struct scn_value knob[SCN_NR_KNOBS];
-	int axis_value[SCN_NR_KNOBS];   /* value index per axis */
+	int axis_value[SCN_MAX_AXES];   /* value index per axis */
 	char label[SCN_LABEL_MAX];      /* "zonelist_iter=682a3385" */
 	char column[SCN_LABEL_MAX];     /* table header: "682a3385" */
 	const char *kernel_model;       /* "v4.6+patches1-4", ... */
+
+	/* the point's world */
+	const struct scn_machine *mach; /* machine file + overrides (memoised) */
+	const struct machine *machine;  /* == mach->machine */
+	const char *machine_ref;        /* == mach->ref, mach->path, ... */
+	const char *machine_path;
+	const char *machine_text;
+	size_t machine_text_len;
+	const char *machine_sha256;
+	struct scn_pagealloc pa;        /* workload pagealloc */
+	struct scn_messaging msg;       /* workload messaging */
+	struct wl_par_params *par;      /* workload parallel (else NULL); its
+					 * nr_cpus/cpus are the placement */
+	const char *par_gfp;            /* parallel: gfp as written */
+	struct scn_policy policy;       /* policy texts (params) */
+	/* Task placement (policy.cpus, machine CPU ids, at least one):
+	 * pagealloc: { pa.cpu }; messaging: policy.cpus or every CPU of the
+	 * machine; parallel: policy.cpus or every CPU (task i on cpus[i % n]). */
+	int nr_cpus;
+	int *cpus;
 };
 
 struct scenario {
 	char *path;                     /* as given ("-" = stdin) */
 	char *name, *description;
-	char *text;                     /* the file's bytes, NUL-terminated */
+	char *text;                     /* the file's bytes + "\n# --set K=V" per
+					 * option (NUL-terminated); sha256 is its hash */
 	size_t text_len;
 	char sha256[SHA256_HEX_LEN + 1];
-	char *machine_ref;              /* `machine:` as written */
-	char *machine_path;             /* resolved against the scenario's dir */
-	char *machine_text;
+	/* Point 0's machine and workload parameters (for printing; runs use
+	 * the point's own): pointers into the machine memo. */
+	const char *machine_ref;
+	const char *machine_path;
+	const char *machine_text;
 	size_t machine_text_len;
-	char machine_sha256[SHA256_HEX_LEN + 1];
+	const char *machine_sha256;
 	struct machine *machine;
-	enum scn_workload_type workload;
+	enum scn_workload_type workload;  /* one per plan (not sweepable) */
 	struct scn_pagealloc pa;
 	struct scn_messaging msg;
 	long long repetitions;
 	uint64_t seed;
 	int nr_axes;
-	struct scn_axis axes[SCN_NR_KNOBS];
+	struct scn_axis axes[SCN_MAX_AXES];
+	int nr_machines;                /* distinct machines of the plan */
+	struct scn_machine *machines;   /* [nr_machines] */
 	int nr_points;
 	struct scn_point *points;       /* [nr_points] */
 	struct ytree *tree;             /* the parsed file; texts point into it */
+	int nr_cli_args;                /* "--set K=V", "--sweep K=V1,V2", */
+	char **cli_args;                /* "--machine M": in sha256 and errors */
+	int nr_cli;                     /* their values parsed as YAML */
+	struct ytree **cli_trees;
+};
+
+/*
+ * Command-line settings (numasim run/validate/trace --set, --sweep,
+ * --machine): text is "KEY=VALUE", "KEY=V1,V2,..." or the machine path.
+ * prog prefixes errors about them: "numasim run: error: --set K=V: ...".
+ */
+enum scn_arg_kind { SCN_ARG_SET, SCN_ARG_SWEEP, SCN_ARG_MACHINE };
+struct scn_arg {
+	enum scn_arg_kind kind;
+	const char *text;
+};
+struct scn_opts {
+	const char *prog;
+	int nr_args;
+	struct scn_arg *args;
 };
 
 /* Load, check and expand a scenario file (and its machine); "-" = stdin. */
@@ -194,6 +290,21 @@ int scenario_load_file(const char *path, struct scenario **out, struct diag *d);
 /* The same from a buffer; name is used in messages and for relative paths. */
 int scenario_load_buf(const char *name, const char *buf, size_t len,
 		      struct scenario **out, struct diag *d);
+/*
+ * With command-line settings (o may be NULL): --set values replace the
+ * file's value or axis of their key, --sweep values make (or replace) an
+ * axis.  The scenario's sha256 is then that of the file's bytes followed,
+ * per option in order, by "\n--set KEY=VALUE" ("\n--sweep ...").
+ */
+int scenario_load_file_opts(const char *path, const struct scn_opts *o,
+			    struct scenario **out, struct diag *d);
+/* path is used for relative machine paths, its display name in messages. */
+int scenario_load(const char *path, const char *buf, size_t len,
+		  const struct scn_opts *o, struct scenario **out, struct diag *d);
+/* The scenario "adhoc" of `--machine M --workload W` (docs/scenario-format.md). */
+int scenario_load_adhoc(const char *machine, const char *workload,
+			const struct scn_opts *o, struct scenario **out,
+			struct diag *d);
 void scenario_free(struct scenario *s);
 int scenario_check(const struct scenario *s, struct diag *d);
 

@@ -31,6 +31,10 @@ int cmd_bench(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 int cmd_trace(int argc, char **argv);
 int cmd_report(int argc, char **argv);
+int cmd_compare(int argc, char **argv);
+int cmd_query(int argc, char **argv);
+int cmd_export(int argc, char **argv);
+int cmd_plot(int argc, char **argv);
 
 /* Print "numasim CMD: error: <fmt>" and the usage line; returns 2. */
 int cli_usage_error(const char *cmd, const char *usage, const char *fmt, ...)

@@ -1,8 +1,16 @@
 /*
- * run — `numasim run SCENARIO [--db FILE] [--quiet] [--inner N] [--jobs J]`:
- * simulate a scenario's run plan (scenarios/run.h), store every run in a
- * results database (docs/schema.md) and print the mmtests-style comparison
- * table of the runs, built from the rows just written (analysis/table.h).
+ * run — `numasim run SCENARIO [--db FILE] [--quiet] [--inner N] [--jobs J]
+ * [--resume] [--mpi]`: simulate a scenario's run plan (scenarios/run.h),
+ * store every run in a results database (docs/schema.md) and print the
+ * mmtests-style comparison table of the runs, built from the rows just
+ * written (analysis/table.h).  docs/running.md is the user's guide.
+ *
+ * Output: the table on stdout; on stderr a progress bar when both stdout
+ * and stderr are terminals, then one summary line (none with --quiet).
+ * Under MPI (--mpi, scenarios/run_mpi.h) every rank loads and checks the
+ * scenario, the ranks agree on the outcome before going on (so a bad
+ * input stops all of them, each saying what it saw), and rank 0 alone
+ * opens the database and prints.
  *
  * Everything is loaded and checked before the database is opened: a bad
  * scenario or machine file, a bad option or a configuration the model
@@ -13,16 +21,22 @@
  * a handler has no other way to reach the run).
  */
 #include <inttypes.h>
+#include <malloc.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
+#include "compare.h"
 #include "diag.h"
 #include "msgreport.h"
+#include "progress.h"
 #include "run.h"
+#include "run_mpi.h"
 #include "scenario.h"
+#include "scenario_cli.h"
 #include "store.h"
 #include "table.h"
 
@@ -30,7 +44,9 @@
 #define EXIT_INTERRUPTED 130
 
 static const char usage_line[] =
-	"numasim run SCENARIO [--db FILE] [--quiet] [--inner N] [--jobs J]";
+	"numasim run SCENARIO [--db FILE] [--quiet] [--inner N] [--jobs J] [--resume] [--mpi]\n"
+	"             [--set KEY=VALUE]... [--sweep KEY=V1,V2,...]... [--machine M]\n"
+	"       numasim run --machine M --workload W [options]";
 
 static volatile sig_atomic_t run_stop;
 
@@ -51,7 +67,8 @@ static void print_help(void)
 	       "standard output, built from the database rows; for a messaging\n"
 	       "scenario, perf bench's Total time per run, the seed-format summary,\n"
 	       "Welch t-tests, the SLUB stats and the __slab_free branch table\n"
-	       "instead.  Progress, the database path and the wall time go to\n"
+	       "instead.  A progress bar (when stdout and stderr are terminals)\n"
+	       "and a summary line (runs stored, database, wall time) go to\n"
 	       "standard error.\n\n"
 	       "options:\n"
 	       "  --db FILE     results database (default ./%s; created if missing,\n"
@@ -59,33 +76,66 @@ static void print_help(void)
 	       "  --inner N     override workload.inner_iterations (quick looks)\n"
 	       "  --jobs J      simulate J runs at once (threads; default 1); the\n"
 	       "                results and run order do not depend on J\n"
-	       "  -q, --quiet   no progress lines\n"
+	       "  --resume      skip the runs the database already holds (status ok,\n"
+	       "                same scenario hash, point and repetition); the\n"
+	       "                table covers the whole plan\n"
+	       "  --mpi         spread the runs over the ranks of an MPI job\n"
+	       "                (mpirun -n K numasim run ... --mpi; srun under\n"
+	       "                Slurm); rank 0 writes the database%s\n"
+	       "  --set KEY=VALUE      set a scenario value (KEY as in the file:\n"
+	       "                workload.inner_iterations, policy.cpuset, kernel.KNOB,\n"
+	       "                overrides.PATH for a machine value, seed, ...); it\n"
+	       "                replaces the file's value or sweep of KEY\n"
+	       "  --sweep KEY=V1,V2,... make KEY an axis of the sweep (replacing the\n"
+	       "                file's value or list of KEY); values are YAML\n"
+	       "  --machine M   the machine file (relative to the current directory)\n"
+	       "  --workload W  without a scenario file: the one-off scenario 'adhoc'\n"
+	       "                of workload pagealloc, messaging or parallel with\n"
+	       "                quick defaults on machine M\n"
+	       "                The options go into the stored scenario sha256\n"
+	       "                (docs/scenario-format.md)\n"
+	       "  -q, --quiet   no progress bar, no summary line\n"
 	       "  -h, --help    show this help\n\n"
-	       "Ctrl-C stops after the current inner iteration: committed runs stay\n"
-	       "in the database, the unfinished ones are dropped (exit 130).\n\n"
+	       "Ctrl-C or SIGTERM stops after the current inner iteration: committed\n"
+	       "runs stay in the database, the unfinished ones are dropped (exit\n"
+	       "130); every run is one transaction, so even SIGKILL leaves whole\n"
+	       "runs only, and --resume finishes the plan.  See docs/running.md.\n\n"
 	       "exit status: 0 ok, 1 runtime failure (a run failed its invariant\n"
 	       "check: stored as 'failed'), 2 bad input or usage, 130 interrupted\n",
-	       usage_line, RUN_DEFAULT_DB);
+	       usage_line, RUN_DEFAULT_DB,
+	       run_mpi_available() ? "" : "\n                (not in this build: no MPI)");
 }
 
 struct run_args {
 	const char *scenario, *db;
-	int quiet;
+	int quiet, resume, mpi;
 	long long inner, jobs;
+	struct scn_cli sc;              /* --set, --sweep, --machine, --workload */
 };
 
 static int parse_args(int argc, char **argv, struct run_args *a)
 {
 	a->db = RUN_DEFAULT_DB;
 	a->jobs = 1;
+	if (scn_cli_init(&a->sc, "run", usage_line, argc))
+		return 2;
 	for (int i = 1; i < argc; i++) {
 		const char *o = argv[i];
 		if (!strcmp(o, "-h") || !strcmp(o, "--help")) {
 			print_help();
 			return 1;
 		}
+		int sc = scn_cli_option(&a->sc, argc, argv, &i);
+		if (sc == 2)
+			return 2;
+		if (sc)
+			continue;
 		if (!strcmp(o, "-q") || !strcmp(o, "--quiet")) {
 			a->quiet = 1;
+		} else if (!strcmp(o, "--resume")) {
+			a->resume = 1;
+		} else if (!strcmp(o, "--mpi")) {
+			a->mpi = 1;
 		} else if (!strcmp(o, "--db") || !strcmp(o, "--inner") ||
 			   !strcmp(o, "--jobs")) {
 			if (i + 1 >= argc)
@@ -114,12 +164,43 @@ static int parse_args(int argc, char **argv, struct run_args *a)
 			a->scenario = o;
 		}
 	}
-	if (!a->scenario)
+	if (!a->scenario && !scn_cli_adhoc(&a->sc))
 		return cli_usage_error("run", usage_line, "no scenario file");
+	/* --resume identifies runs by the scenario hash, which --inner is
+	 * not part of (--set values are) */
+	if (a->resume && a->inner)
+		return cli_usage_error("run", usage_line, "--inner cannot be combined "
+				       "with --resume; use --set "
+				       "workload.inner_iterations=N, which is part "
+				       "of the scenario hash");
 	return 0;
 }
 
-static void print_table(struct store *st, const struct run_outcome *out, int messaging)
+/*
+ * The parallel workload has no mmtests series: its table is numasim
+ * compare's (every metric, Min .. Max, Welch block) over this plan's runs,
+ * grouped by point label, selected by the effective scenario hash (so a
+ * --resume'd plan shows all its runs).
+ */
+static int print_compare(struct store *st, const struct scenario *s, FILE *f,
+			 struct diag *d)
+{
+	char where[16 + SHA256_HEX_LEN + 1];
+	const char *w[1] = {where};
+	struct compare *c = NULL;
+	snprintf(where, sizeof where, "scenario_sha256=%s", s->sha256);
+	struct compare_opts o = {.by = "variant", .where = w, .nr_where = 1};
+	int rc = compare_new(&o, "numasim run", d, &c);
+	if (rc == NS_OK)
+		rc = compare_load(c, store_sqlite(st), store_path(st));
+	if (rc == NS_OK)
+		rc = compare_print(c, f);
+	compare_free(c);
+	return rc;
+}
+
+static void print_table(struct store *st, const struct run_outcome *out,
+			const struct scenario *s)
 {
 	struct diag d;
 	char *buf = NULL;
@@ -128,10 +209,14 @@ static void print_table(struct store *st, const struct run_outcome *out, int mes
 	diag_init(&d);
 	if (!f)
 		return;
-	int rc = messaging
-		? msgreport_print(store_sqlite(st), out->run_ids, out->nr_stored, f, &d)
-		: table_pagealloc(store_sqlite(st), out->run_ids, out->nr_stored,
-				  TABLE_MIN, f, &d);
+	int rc;
+	if (s->workload == SCN_WL_MESSAGING)
+		rc = msgreport_print(store_sqlite(st), out->run_ids, out->nr_ids, f, &d);
+	else if (s->workload == SCN_WL_PARALLEL)
+		rc = print_compare(st, s, f, &d);
+	else
+		rc = table_pagealloc(store_sqlite(st), out->run_ids, out->nr_ids,
+				     TABLE_MIN, f, &d);
 	fclose(f);
 	if (rc == NS_OK)
 		fwrite(buf, 1, len, stdout);
@@ -140,55 +225,141 @@ static void print_table(struct store *st, const struct run_outcome *out, int mes
 	free(buf);
 }
 
+/*
+ * MPI ranks agree on a setup step: *done is set once the ranks know of a
+ * failure (no more collective steps then); a rank that is fine while
+ * another failed stops quietly (*peer).
+ */
+static int agree(struct run_mpi *m, int rc, int *peer, int *done)
+{
+	int any = 0;
+	if (!m)
+		return rc;
+	int r = run_mpi_max(m, rc != NS_OK, &any);
+	if (r || any)
+		*done = 1;
+	if (r)
+		return r;
+	*peer = rc == NS_OK && any;
+	return *peer ? NS_EINPUT : rc;
+}
+
+/* Every rank must simulate the same plan: compare with rank 0's hash. */
+static int same_scenario(struct run_mpi *m, const struct scenario *s,
+			 struct diag *d)
+{
+	char sha[sizeof s->sha256];
+	memcpy(sha, s->sha256, sizeof sha);
+	int rc = run_mpi_bcast(m, sha, sizeof sha);
+	if (rc == NS_OK && memcmp(sha, s->sha256, sizeof sha))
+		rc = diag_set(d, NS_EINPUT, s->path, 0, 0, "MPI rank %d reads a "
+			      "different scenario than rank 0 (sha256 %.12s... vs "
+			      "%.12s...): are the files the same on every node?",
+			      run_mpi_rank(m), s->sha256, sha);
+	return rc;
+}
+
+static void summary(const struct run_args *a, const struct run_outcome *out)
+{
+	if (a->quiet || (out->nr_stored == 0 && out->nr_skipped == 0))
+		return;
+	fprintf(stderr, "numasim run: %d run%s stored in %s", out->nr_stored,
+		out->nr_stored == 1 ? "" : "s", a->db);
+	if (out->nr_stored > 0)
+		fprintf(stderr, " (run_id %" PRId64 "..%" PRId64 ")", out->first_stored,
+			out->last_stored);
+	if (a->resume)
+		fprintf(stderr, ", %lld of %lld skipped (already complete)",
+			out->nr_skipped, out->planned);
+	fprintf(stderr, ", wall time %.1f s", out->wall_s);
+	if (out->nr_stored > 0 && out->wall_s > 0)
+		fprintf(stderr, ", %.1f runs/s", out->nr_stored / out->wall_s);
+	fputc('\n', stderr);
+}
+
+/*
+ * A world is built and torn down for every run (and for every point by
+ * the preflight).  With glibc's default thresholds its cache-model arrays
+ * (megabytes each) are mmap'ed or trimmed back to the kernel at every
+ * free and faulted in again at the next build, which cost more than a
+ * short run itself (3-4x the wall time of a sweep, docs/running.md):
+ * keep freed memory in the heap instead.
+ */
+static void keep_freed_memory(void)
+{
+	mallopt(M_MMAP_THRESHOLD, 32 << 20);
+	mallopt(M_TRIM_THRESHOLD, 1 << 30);
+}
+
 int cmd_run(int argc, char **argv)
 {
 	struct run_args a = {0};
 	struct scenario *s = NULL;
 	struct store *st = NULL;
 	struct run_outcome out = {0};
+	struct run_mpi *mpi = NULL;
+	struct progress bar = {0};
 	char *command = NULL;
 	struct diag d;
-	int status, rc;
+	int status, rc, rank = 0, peer = 0, agreed = 0;
 
 	diag_init(&d);
-	if ((status = parse_args(argc, argv, &a)))
+	keep_freed_memory();
+	if ((status = parse_args(argc, argv, &a))) {
+		scn_cli_free(&a.sc);
 		return status == 1 ? 0 : status;
-	if ((rc = scenario_load_file(a.scenario, &s, &d)))
-		goto fail;
-	if (a.inner)
-		scenario_set_inner(s, (uint32_t)a.inner);
-	if ((rc = run_preflight(s, &d)))
-		goto fail;
-	command = cli_join_args(argc, argv);
-	if (!command) {
-		rc = diag_set(&d, NS_ENOMEM, "numasim run", 0, 0, "out of memory");
+	}
+	if (a.mpi && (rc = run_mpi_init(&argc, &argv, &mpi, &d))) {
+		agreed = 1;
 		goto fail;
 	}
-	if ((rc = store_open(a.db, STORE_RDWR, &st, &d)))
-		goto fail;
-
+	rank = mpi ? run_mpi_rank(mpi) : 0;
+	/* from the start: an interrupt while loading stops before the first run */
 	struct sigaction sa;
 	memset(&sa, 0, sizeof sa);
 	sa.sa_handler = on_signal;
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
+	if ((rc = scn_cli_load(&a.sc, a.scenario, &s, &d)))
+		goto fail;
+	if (a.inner)
+		scenario_set_inner(s, (uint32_t)a.inner);
+	if ((rc = run_preflight_share(s, (int)a.jobs, rank,
+				      mpi ? run_mpi_size(mpi) : 1, &d)))
+		goto fail;
+	command = cli_join_args(argc, argv);
+	if (!command) {
+		rc = diag_set(&d, NS_ENOMEM, "numasim run", 0, 0, "out of memory");
+		goto fail;
+	}
+	if ((rc = agree(mpi, NS_OK, &peer, &agreed)) ||
+	    (mpi && (rc = same_scenario(mpi, s, &d))) ||
+	    (rank == 0 && (rc = store_open(a.db, STORE_RDWR, &st, &d))) ||
+	    (rc = agree(mpi, NS_OK, &peer, &agreed)))
+		goto fail;
+	agreed = 1;   /* from here on failures travel with the runs */
 
 	struct run_opts o = {
 		.jobs = (int)a.jobs,
 		.command = command,
 		.stop = &run_stop,
-		.progress = a.quiet ? NULL : stderr,
+		.bar = !a.quiet && rank == 0 && isatty(STDOUT_FILENO) &&
+		       isatty(STDERR_FILENO) ? &bar : NULL,
+		.resume = a.resume,
+		.mpi = mpi,
 	};
+	bar.f = stderr;
 	rc = run_scenario(s, st, &o, &out, &d);
-	if (rc == NS_OK)
-		print_table(st, &out, s->workload == SCN_WL_MESSAGING);
+	if (rank != 0) {
+		/* a worker's failure reached rank 0, which reports it */
+		status = rc == RUN_STOPPED ? EXIT_INTERRUPTED : ns_status_exit(rc);
+		goto out;
+	}
+	if (rc == NS_OK && out.nr_ids > 0)
+		print_table(st, &out, s);
 	fflush(stdout);
-	if (out.nr_stored > 0)
-		fprintf(stderr, "numasim run: %d run%s stored in %s (run_id %" PRId64
-			"..%" PRId64 "), wall time %.1f s\n", out.nr_stored,
-			out.nr_stored == 1 ? "" : "s", a.db, out.run_ids[0],
-			out.run_ids[out.nr_stored - 1], out.wall_s);
+	summary(&a, &out);
 	if (rc == RUN_STOPPED) {
 		fprintf(stderr, "numasim run: interrupted: %d of %lld runs stored in %s\n",
 			out.nr_stored, out.planned, a.db);
@@ -201,12 +372,22 @@ int cmd_run(int argc, char **argv)
 	goto out;
 fail:
 	fflush(stdout);
-	diag_print(&d, stderr);
+	if (mpi && !agreed) {
+		int any;
+		run_mpi_max(mpi, 1, &any);   /* the step the other ranks wait in */
+	}
+	if (!peer)
+		diag_print(&d, stderr);
+	else if (rank == 0)
+		fprintf(stderr, "numasim run: error: another MPI rank failed (see "
+			"its message)\n");
 	status = ns_status_exit(rc);
 out:
 	run_outcome_free(&out);
 	store_close(st);
 	scenario_free(s);
+	scn_cli_free(&a.sc);
 	free(command);
+	run_mpi_finalize(mpi);
 	return status;
 }

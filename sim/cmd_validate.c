@@ -23,9 +23,12 @@
 #include "machine.h"
 #include "run.h"
 #include "scenario.h"
+#include "scenario_cli.h"
 #include "ytree.h"
 
-static const char usage_line[] = "numasim validate [--quiet] FILE...";
+static const char usage_line[] =
+	"numasim validate [--quiet] [--set KEY=VALUE]... [--sweep KEY=V1,V2]... FILE...\n"
+	"       numasim validate --machine M --workload W [--set KEY=VALUE]...";
 
 static void print_help(void)
 {
@@ -43,6 +46,10 @@ static void print_help(void)
 	       "  FILE:LINE:COL: error: MESSAGE\n"
 	       "on standard error.\n\n"
 	       "options:\n"
+	       "  --set KEY=VALUE, --sweep KEY=V1,V2,..., --machine M\n"
+	       "                apply to every scenario as `numasim run` applies\n"
+	       "                them; with --machine M --workload W and no FILE the\n"
+	       "                one-off scenario 'adhoc' is checked\n"
 	       "  -q, --quiet   print nothing for good files\n"
 	       "  -h, --help    show this help\n\n"
 	       "exit status: 0 all files good, 2 some file bad, 1 runtime failure\n",
@@ -125,17 +132,20 @@ static int report_costs(const char *name, const char *buf, size_t len,
 	return rc;
 }
 
-static int report_scenario(const char *name, const char *buf, size_t len,
-			   int quiet, struct diag *d)
+static int report_scenario(const char *path, const char *buf, size_t len,
+			   int quiet, const struct scn_cli *sc, struct diag *d)
 {
+	const char *name = path ? ytree_display_name(path) : "adhoc";
 	struct scenario *s;
-	int rc = scenario_load_buf(name, buf, len, &s, d);
+	int rc = path ? scenario_load(path, buf, len, &sc->o, &s, d)
+		      : scn_cli_load(sc, NULL, &s, d);
 	if (rc)
 		return rc;
 	rc = run_preflight(s, d);
 	if (rc == NS_OK && !quiet)
 		printf("%s: ok (scenario %s: machine %s, %d point%s x %lld "
-		       "repetition%s = %lld run%s)\n", name, s->name, s->machine->name,
+		       "repetition%s = %lld run%s)\n", name, s->name,
+		       s->nr_machines == 1 ? s->machine->name : "(several)",
 		       s->nr_points, s->nr_points == 1 ? "" : "s", s->repetitions,
 		       s->repetitions == 1 ? "" : "s", scenario_nr_runs(s),
 		       scenario_nr_runs(s) == 1 ? "" : "s");
@@ -144,7 +154,7 @@ static int report_scenario(const char *name, const char *buf, size_t len,
 }
 
 /* Validate one file; returns its process exit status (0, 1 or 2). */
-static int validate_one(const char *path, int quiet)
+static int validate_one(const char *path, int quiet, const struct scn_cli *sc)
 {
 	const char *name = ytree_display_name(path);
 	struct diag d;
@@ -158,7 +168,7 @@ static int validate_one(const char *path, int quiet)
 	if (rc == NS_OK)
 		rc = classify(name, buf, len, &kind, &d);
 	if (rc == NS_OK && kind == KIND_SCENARIO)
-		rc = report_scenario(name, buf, len, quiet, &d);
+		rc = report_scenario(path, buf, len, quiet, sc, &d);
 	else if (rc == NS_OK)
 		rc = kind == KIND_MACHINE ? report_machine(name, buf, len, quiet, &d)
 					  : report_costs(name, buf, len, quiet, &d);
@@ -170,13 +180,29 @@ static int validate_one(const char *path, int quiet)
 	return ns_status_exit(rc);
 }
 
+/* --machine M --workload W without files: the adhoc scenario. */
+static int validate_adhoc(int quiet, const struct scn_cli *sc)
+{
+	struct diag d;
+	diag_init(&d);
+	int rc = report_scenario(NULL, NULL, 0, quiet, sc, &d);
+	if (rc == NS_OK)
+		return 0;
+	fflush(stdout);
+	diag_print(&d, stderr);
+	return ns_status_exit(rc);
+}
+
 int cmd_validate(int argc, char **argv)
 {
-	int quiet = 0, nfiles = 0, status = 0, dashdash = 0;
+	int quiet = 0, nfiles = 0, status = 0, dashdash = 0, k;
 	char **files = calloc((size_t)argc, sizeof *files);
+	struct scn_cli sc;
 
-	if (!files) {
+	if (scn_cli_init(&sc, "validate", usage_line, argc) || !files) {
 		fprintf(stderr, "numasim validate: error: out of memory\n");
+		scn_cli_free(&sc);
+		free(files);
 		return 1;
 	}
 	for (int i = 1; i < argc; i++) {
@@ -190,22 +216,32 @@ int cmd_validate(int argc, char **argv)
 			goto out;
 		} else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
 			quiet = 1;
+		} else if ((k = scn_cli_option(&sc, argc, argv, &i))) {
+			if (k == 2) {
+				status = 2;
+				goto out;
+			}
 		} else {
 			status = cli_usage_error("validate", usage_line,
 						 "unknown option '%s'", a);
 			goto out;
 		}
 	}
+	if (nfiles == 0 && scn_cli_adhoc(&sc)) {
+		status = validate_adhoc(quiet, &sc);
+		goto out;
+	}
 	if (nfiles == 0) {
 		status = cli_usage_error("validate", usage_line, "no input files");
 		goto out;
 	}
 	for (int i = 0; i < nfiles; i++) {
-		int e = validate_one(files[i], quiet);
+		int e = validate_one(files[i], quiet, &sc);
 		if (e > status)
 			status = e;
 	}
 out:
+	scn_cli_free(&sc);
 	free(files);
 	return status;
 }

@@ -37,6 +37,10 @@ static const struct cli_command commands[] = {
 	{"run", cmd_run, "run a scenario and store its results"},
 	{"report", cmd_report, "print profile, branches and tables of a results database"},
 	{"trace", cmd_trace, "print model events of a scenario as JSON lines"},
+	{"compare", cmd_compare, "mmtests-style tables of runs with Welch's t-test"},
+	{"query", cmd_query, "run a read-only SQL query on a results database"},
+	{"export", cmd_export, "write a table or query of a results database as CSV/JSON"},
+	{"plot", cmd_plot, "plot metrics, profiles or branch sites as SVG or PNG"},
 };
 
 #define NR_COMMANDS (sizeof commands / sizeof commands[0])

@@ -183,7 +183,7 @@ static void test_messaging_errors(void **state)
 	load_bad("workload: {type: messaging, groups: 1, loops: 5}\n"
 		 "kernel: {slab_free_layout: post}\n", 4, 28, "unknown slab_free_layout");
 	load_bad("workload: {type: pagealloc}\nkernel: {slub_stats: on}\n", 4, 22,
-		 "only the messaging workload");
+		 "which the pagealloc workload does not use");
 }
 
 static void test_defaults(void **state)
@@ -207,9 +207,18 @@ static void test_defaults(void **state)
 	assert_int_equal(s->pa.orders[0], 0);
 	assert_int_equal(s->repetitions, 1);
 	assert_int_equal(s->seed, 1);
-	assert_string_equal(s->points[0].knob[SCN_KNOB_mems_allowed].text, "all");
+	assert_string_equal(s->points[0].policy.cpuset, "none");
+	assert_string_equal(s->points[0].policy.mempolicy, "default");
+	assert_int_equal(s->points[0].cfg.cpusets_enabled, 0);
+	assert_int_equal(s->points[0].cfg.mpol, PA_MPOL_DEFAULT);
+	assert_int_equal(s->points[0].nr_cpus, 1);
+	assert_int_equal(s->points[0].cpus[0], 0);
+	assert_int_equal(s->nr_machines, 1);
+	assert_ptr_equal(s->points[0].machine, s->machine);
+	assert_null(s->points[0].par);
 	scenario_set_inner(s, 3);
 	assert_int_equal(s->pa.inner, 3);
+	assert_int_equal(s->points[0].pa.inner, 3);
 	scenario_free(s);
 }
 
@@ -239,8 +248,8 @@ static void test_two_axes(void **state)
 		"workload: {type: pagealloc, batches: [1]}\n"
 		"kernel:\n"
 		"  zonelist_iter: [682a3385, pre-682a3385]\n"
-		"  cpusets: on\n"
 		"  min_free_kbytes: [0, 4096, 65536]\n"
+		"policy: {cpuset: all}\n"
 		"repetitions: 2\n"
 		"seed: 100\n");
 	assert_int_equal(s->nr_axes, 2);
@@ -309,18 +318,25 @@ static void test_params(void **state)
 	scenario_free(s);
 }
 
-static void test_mems_allowed(void **state)
+static void test_policy_cpuset(void **state)
 {
 	(void)state;
 	struct scenario *s = load_ok(
 		"workload: {type: pagealloc}\n"
-		"kernel: {cpusets: [on, off], mems_allowed: \"1\"}\n");
+		"sweep: {policy.cpuset: [\"1\", none, all]}\n");
+	assert_int_equal(s->nr_points, 3);
+	assert_int_equal(s->points[0].cfg.cpusets_enabled, 1);
 	assert_int_equal(s->points[0].cfg.nr_mems_allowed, 1);
 	assert_int_equal(s->points[0].cfg.mems_allowed[0], 1);
-	assert_string_equal(s->points[0].knob[SCN_KNOB_mems_allowed].text, "1");
-	/* without a cpuset the task may use every node */
+	assert_string_equal(s->points[0].policy.cpuset, "1");
+	assert_string_equal(s->points[0].label, "policy.cpuset=1");
+	/* without a cpuset the task may use every node, and the key is off */
+	assert_int_equal(s->points[1].cfg.cpusets_enabled, 0);
 	assert_int_equal(s->points[1].cfg.nr_mems_allowed, 0);
-	assert_string_equal(s->points[1].knob[SCN_KNOB_mems_allowed].text, "all");
+	/* a cpuset of every node still turns cpusets_enabled() on */
+	assert_int_equal(s->points[2].cfg.cpusets_enabled, 1);
+	assert_int_equal(s->points[2].cfg.nr_mems_allowed, 0);
+	assert_string_equal(s->points[2].column, "all");
 	scenario_free(s);
 }
 
@@ -330,8 +346,10 @@ static void test_errors(void **state)
 	/* scenario_text puts name on line 1 and machine on line 2 */
 	load_bad("workload: {type: pagealloc}\nkernel: {zonelist_iter: [pre-682a3385, x]}\n",
 		 4, 40, "unknown zonelist_iter 'x'");
-	load_bad("workload: {type: pagealloc}\nkernel:\n  cpuset: on\n", 5, 3,
-		 "did you mean 'cpusets'?");
+	load_bad("workload: {type: pagealloc}\nkernel:\n  cpusets: on\n", 5, 3,
+		 "kernel.cpusets moved to policy.cpuset");
+	load_bad("workload: {type: pagealloc}\nkernel:\n  zonelist_itr: x\n", 5, 3,
+		 "did you mean 'zonelist_iter'?");
 	load_bad("workload: {type: pagealloc, orders: [3, 11]}\n", 3, 41,
 		 "order must be between 0 and 10");
 	load_bad("workload: {type: pagealloc, outer_samples: 3, drop_samples: 3}\n", 3, 61,
@@ -378,20 +396,230 @@ static void test_check_corrupt(void **state)
 	struct scenario *s = load_ok("workload: {type: pagealloc}\n");
 	struct diag d;
 	diag_init(&d);
-	s->pa.drop = s->pa.outer;
+	s->points[0].pa.drop = s->points[0].pa.outer;
 	assert_int_equal(scenario_check(s, &d), NS_EINTERNAL);
-	s->pa.drop = 2;
+	s->points[0].pa.drop = 2;
 	diag_init(&d);
 	s->nr_points = 2;
 	assert_int_equal(scenario_check(s, &d), NS_EINTERNAL);
 	s->nr_points = 1;
 	diag_init(&d);
-	s->pa.cpu = 1000;
+	s->points[0].pa.cpu = 1000;
 	assert_int_equal(scenario_check(s, &d), NS_EINTERNAL);
-	s->pa.cpu = 0;
+	s->points[0].pa.cpu = 0;
 	diag_init(&d);
 	assert_int_equal(scenario_check(s, &d), NS_OK);
 	scenario_free(s);
+}
+
+
+/* sweep: any scalar; axes in the order kernel lists, overrides, sweep. */
+static void test_generic_sweep(void **state)
+{
+	(void)state;
+	struct scenario *s = load_ok(
+		"workload: {type: pagealloc, batches: [1]}\n"
+		"kernel: {zonelist_iter: [pre-682a3385, 682a3385]}\n"
+		"sweep:\n"
+		"  workload.inner_iterations: [5, 7, 9]\n"
+		"  policy.mempolicy: [local, \"interleave:0-1\"]\n");
+	assert_int_equal(s->nr_axes, 3);
+	assert_int_equal(s->nr_points, 12);
+	assert_string_equal(s->axes[0].key, "kernel.zonelist_iter");
+	assert_string_equal(s->axes[1].key, "workload.inner_iterations");
+	assert_string_equal(s->axes[2].key, "policy.mempolicy");
+	assert_string_equal(s->points[0].label,
+			    "zonelist_iter=pre-682a3385,workload.inner_iterations=5,"
+			    "policy.mempolicy=local");
+	assert_string_equal(s->points[11].label,
+			    "zonelist_iter=682a3385,workload.inner_iterations=9,"
+			    "policy.mempolicy=interleave:0-1");
+	assert_string_equal(s->points[3].column, "pre-682a3385,7,interleave:0-1");
+	assert_string_equal(s->points[3].policy.nodes, "0-1");
+	assert_int_equal(s->points[0].pa.inner, 5);
+	assert_int_equal(s->points[2].pa.inner, 7);
+	assert_int_equal(s->points[11].pa.inner, 9);
+	assert_int_equal(s->points[1].cfg.mpol, PA_MPOL_INTERLEAVE);
+	assert_int_equal(s->points[1].cfg.nr_mpol_nodes, 2);
+	assert_int_equal(s->points[0].cfg.mpol, PA_MPOL_LOCAL);
+	assert_int_equal(s->points[6].cfg.iter, PA_ITER_POST);
+	/* one machine for every point */
+	assert_int_equal(s->nr_machines, 1);
+	for (int p = 0; p < 12; p++)
+		assert_ptr_equal(s->points[p].machine, s->points[0].machine);
+	/* params carry the axis values */
+	struct params pr = {0};
+	assert_int_equal(scenario_params(s, 11, collect, &pr), 0);
+	assert_int_equal(pr.inner, 9);
+	assert_string_equal(pr.iter, "682a3385");
+	scenario_free(s);
+}
+
+/* a sweep of a whole section: each value a mapping of its keys */
+static void test_section_sweep(void **state)
+{
+	(void)state;
+	struct scenario *s = load_ok(
+		"workload: {type: pagealloc}\n"
+		"sweep:\n"
+		"  policy:\n"
+		"    - {mempolicy: local}\n"
+		"    - {mempolicy: bind, nodes: \"1\"}\n"
+		"    - {mempolicy: interleave, nodes: all}\n");
+	assert_int_equal(s->nr_points, 3);
+	assert_string_equal(s->points[0].label, "policy=local");
+	assert_string_equal(s->points[1].label, "policy=bind:1");
+	assert_string_equal(s->points[2].label, "policy=interleave:all");
+	assert_int_equal(s->points[1].cfg.mpol, PA_MPOL_BIND);
+	assert_int_equal(s->points[1].cfg.mpol_nodes[0], 1);
+	assert_int_equal(s->points[2].cfg.nr_mpol_nodes, 2);
+	scenario_free(s);
+	load_bad("workload: {type: pagealloc}\nsweep:\n  policy: [{mempolicy: local, node: 1}]\n",
+		 5, 31, "unknown key 'node' in policy");
+	load_bad("workload: {type: pagealloc}\npolicy: {mempolicy: local}\n"
+		 "sweep:\n  policy: [{mempolicy: local}]\n",
+		 6, 24, "'policy.mempolicy' is given both under 'policy:'");
+	load_bad("workload: {type: pagealloc}\nsweep:\n  policy: [local]\n", 5, 12,
+		 "a sweep of the whole section takes mappings");
+}
+
+/* overrides: the machine text gets the value; memo per distinct value. */
+static void test_overrides(void **state)
+{
+	(void)state;
+	struct scenario *s = load_ok(
+		"workload: {type: pagealloc, batches: [1]}\n"
+		"kernel: {zonelist_iter: [pre-682a3385, 682a3385]}\n"
+		"overrides:\n"
+		"  costs.mispredict: [14, 20]\n"
+		"  costs.l2_latency: 13\n"
+		"  distance.0.1: 31\n");
+	assert_int_equal(s->nr_points, 4);
+	assert_int_equal(s->nr_machines, 2);
+	assert_string_equal(s->points[1].label,
+			    "zonelist_iter=pre-682a3385,overrides.costs.mispredict=20");
+	/* points 0 and 2 (mispredict 14) share a machine, 1 and 3 the other */
+	assert_ptr_equal(s->points[0].machine, s->points[2].machine);
+	assert_ptr_equal(s->points[1].machine, s->points[3].machine);
+	assert_ptr_not_equal(s->points[0].machine, s->points[1].machine);
+	assert_true(s->points[0].machine->costs.mispredict.value == 14);
+	assert_true(s->points[1].machine->costs.mispredict.value == 20);
+	assert_true(s->points[1].machine->costs.l2_latency.value == 13);
+	assert_int_equal(machine_distance(s->points[1].machine, 0, 1), 31);
+	assert_string_not_equal(s->points[0].machine_sha256, s->points[1].machine_sha256);
+	assert_non_null(strstr(s->points[1].machine_text, "mispredict: {value: 20,"));
+	assert_non_null(strstr(s->points[1].machine_text, "  - [10, 31]"));
+	assert_null(strstr(s->points[1].machine_text, "mispredict: {value: 16,"));
+	scenario_free(s);
+}
+
+static struct scenario *load_opts(const char *body, struct scn_arg *args, int n,
+				  struct diag *d, int *rc)
+{
+	struct scenario *s = NULL;
+	struct scn_opts o = {.prog = "numasim run", .nr_args = n, .args = args};
+	const char *t = scenario_text(body);
+	diag_init(d);
+	*rc = scenario_load("t.yaml", t, strlen(t), &o, &s, d);
+	return s;
+}
+
+/* --set replaces values and axes, --sweep adds or replaces axes; the
+ * options are in the text and its sha256. */
+static void test_cli_settings(void **state)
+{
+	(void)state;
+	const char *body = "workload: {type: pagealloc, inner_iterations: 4}\n"
+			   "kernel: {zonelist_iter: [pre-682a3385, 682a3385]}\n";
+	struct scn_arg args[] = {
+		{SCN_ARG_SET, "kernel.zonelist_iter=682a3385"},
+		{SCN_ARG_SWEEP, "workload.inner_iterations=2,3"},
+		{SCN_ARG_SET, "seed=9"},
+	};
+	struct diag d;
+	int rc;
+	struct scenario *s = load_opts(body, args, 3, &d, &rc);
+	if (rc)
+		diag_print(&d, stderr);
+	assert_int_equal(rc, NS_OK);
+	assert_int_equal(s->nr_axes, 1);
+	assert_int_equal(s->nr_points, 2);
+	assert_string_equal(s->points[1].label, "workload.inner_iterations=3");
+	assert_int_equal(s->points[0].cfg.iter, PA_ITER_POST);
+	assert_int_equal(s->seed, 9);
+	assert_non_null(strstr(s->text, "\n# --set kernel.zonelist_iter=682a3385\n"
+				"# --sweep workload.inner_iterations=2,3\n# --set seed=9"));
+	struct scenario *plain = load_ok(body);
+	assert_string_not_equal(plain->sha256, s->sha256);
+	scenario_free(plain);
+	scenario_free(s);
+
+	/* bad values: numasim run: error: --set K=V: ... */
+	struct scn_arg bad[] = {{SCN_ARG_SET, "workload.inner_iterations=x"}};
+	s = load_opts(body, bad, 1, &d, &rc);
+	assert_int_equal(rc, NS_EINPUT);
+	assert_null(s);
+	assert_string_equal(d.file, "numasim run");
+	assert_int_equal(d.line, 0);
+	assert_non_null(strstr(d.msg, "--set workload.inner_iterations=x: "
+			       "inner_iterations must be"));
+	struct scn_arg bad2[] = {{SCN_ARG_SWEEP, "repetitions=1,2"}};
+	s = load_opts(body, bad2, 1, &d, &rc);
+	assert_int_equal(rc, NS_EINPUT);
+	assert_non_null(strstr(d.msg, "--sweep repetitions=1,2: 'repetitions': seed "
+			       "and repetitions cannot be swept"));
+	struct scn_arg bad3[] = {{SCN_ARG_SET, "policy.cpu=1"}};
+	s = load_opts(body, bad3, 1, &d, &rc);
+	assert_int_equal(rc, NS_EINPUT);
+	assert_non_null(strstr(d.msg, "policy has no key 'cpu'"));
+}
+
+/* policy and placement of the three workloads; the adhoc scenario. */
+static void test_policy_placement(void **state)
+{
+	(void)state;
+	struct scenario *s = load_ok(
+		"workload: {type: pagealloc}\n"
+		"policy: {cpuset: \"0-1\", mempolicy: preferred, nodes: \"1\", cpus: \"17,3\"}\n");
+	assert_int_equal(s->points[0].cfg.cpusets_enabled, 1);
+	assert_int_equal(s->points[0].cfg.nr_mems_allowed, 2);
+	assert_int_equal(s->points[0].cfg.mpol, PA_MPOL_PREFERRED);
+	assert_int_equal(s->points[0].cfg.mpol_nodes[0], 1);
+	assert_int_equal(s->points[0].nr_cpus, 1);   /* the task's first CPU */
+	assert_int_equal(s->points[0].pa.cpu, s->points[0].cpus[0]);
+	scenario_free(s);
+	s = load_ok("workload: {type: messaging, groups: 1, loops: 1}\n"
+		    "policy: {cpus: \"4-7\"}\n");
+	assert_int_equal(s->points[0].nr_cpus, 4);
+	assert_int_equal(s->points[0].cpus[3], 7);
+	scenario_free(s);
+	s = load_ok("workload: {type: parallel, tasks: 3, remote_free: 0.5, "
+		    "object_sizes: [32, 256], orders: [0, 2]}\n"
+		    "policy: {cpus: \"0,32\"}\n");
+	assert_non_null(s->points[0].par);
+	assert_int_equal(s->points[0].par->tasks, 3);
+	assert_int_equal(s->points[0].par->nr_cpus, 2);
+	assert_int_equal(s->points[0].par->cpus[1], 32);
+	assert_int_equal(s->points[0].par->nr_sizes, 2);
+	assert_int_equal(s->points[0].par->orders[1], 2);
+	assert_true(s->points[0].par->remote_free == 0.5);
+	scenario_free(s);
+
+	struct scn_opts o = {.prog = "numasim run"};
+	struct diag d;
+	diag_init(&d);
+	assert_int_equal(scenario_load_adhoc(src_path("configs/seed-2016-2s.yaml"),
+					     "parallel", &o, &s, &d), NS_OK);
+	assert_string_equal(s->name, "adhoc");
+	assert_int_equal(s->workload, SCN_WL_PARALLEL);
+	assert_int_equal(s->points[0].nr_cpus, 64);
+	assert_int_equal(s->points[0].par->tasks, 64);
+	scenario_free(s);
+	diag_init(&d);
+	assert_int_equal(scenario_load_adhoc("/nonexistent.yaml", "pagealloc", &o, &s, &d),
+			 NS_EINPUT);
+	assert_string_equal(d.file, "numasim run");
+	assert_non_null(strstr(d.msg, "--machine /nonexistent.yaml: cannot read"));
 }
 
 /*
@@ -473,10 +701,15 @@ int main(void)
 		cmocka_unit_test(test_default_batches),
 		cmocka_unit_test(test_two_axes),
 		cmocka_unit_test(test_params),
-		cmocka_unit_test(test_mems_allowed),
+		cmocka_unit_test(test_policy_cpuset),
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_machine_errors),
 		cmocka_unit_test(test_check_corrupt),
+		cmocka_unit_test(test_generic_sweep),
+		cmocka_unit_test(test_overrides),
+		cmocka_unit_test(test_section_sweep),
+		cmocka_unit_test(test_cli_settings),
+		cmocka_unit_test(test_policy_placement),
 		cmocka_unit_test(test_workload_arithmetic),
 		cmocka_unit_test(test_preflight),
 	};

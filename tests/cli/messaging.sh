@@ -107,7 +107,7 @@ run_err "slub knob with pagealloc" run "$tmp/pa.yaml" --db "$tmp/bad.db"
 grep -q "kernel.slub_stats applies to the SLUB model" "$tmp/eerr" && ok || bad "slub knob message"
 
 # --- numasim report on the stored runs ------------------------------------------------
-"$NUMASIM" report "$db" >"$tmp/rep" 2>"$tmp/reperr"
+"$NUMASIM" report "$db" --runs >"$tmp/rep" 2>"$tmp/reperr"
 check "report exit" "$?" 0
 grep -q "^messaging: scenario tiny-messaging, runs 1\.\.6 " "$tmp/rep" && ok || bad "report header"
 # the report's tables are the ones `numasim run` printed

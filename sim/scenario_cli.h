@@ -1,0 +1,54 @@
+/*
+ * scenario_cli — the scenario options shared by `numasim run`, `validate`
+ * and `trace`: --set KEY=VALUE, --sweep KEY=V1,V2,..., --machine M and
+ * --workload W (docs/scenario-format.md, "From the command line").
+ *
+ * What it does: collects the options in command-line order (their order
+ * is part of the effective scenario's sha256) and loads either the
+ * scenario file with them applied, or, with --machine and --workload and
+ * no file, the one-off scenario "adhoc".  With a scenario file, --machine M
+ * replaces its machine (a path relative to the current directory).
+ *
+ * Error policy: a malformed option is a usage error (`numasim CMD: error:
+ * ...`, status 2) from scn_cli_option; bad values are reported by the
+ * loader as `numasim CMD: error: --set KEY=VALUE: ...` (NS_EINPUT).
+ * scn_cli_free releases what scn_cli_init allocated; nothing else is held.
+ */
+#ifndef NUMASIM_SCENARIO_CLI_H
+#define NUMASIM_SCENARIO_CLI_H
+
+#include "diag.h"
+#include "scenario.h"
+
+struct scn_cli {
+	char prog[32];                  /* "numasim run" */
+	const char *cmd, *usage;        /* for usage errors */
+	struct scn_opts o;              /* args: [argc] */
+	const char *workload;           /* --workload W */
+	int have_machine;
+};
+
+/* Prepare for up to argc options; NS_ENOMEM (printed) on failure. */
+int scn_cli_init(struct scn_cli *c, const char *cmd, const char *usage, int argc);
+void scn_cli_free(struct scn_cli *c);
+
+/*
+ * If argv[*i] is one of the options, consume it (and its value, advancing
+ * *i) and return 1; 0 if it is not one of them; 2 after printing a usage
+ * error.
+ */
+int scn_cli_option(struct scn_cli *c, int argc, char **argv, int *i);
+
+/* Is a scenario file optional (--machine and --workload were given)? */
+int scn_cli_adhoc(const struct scn_cli *c);
+
+/*
+ * Load the scenario: path (NULL with --machine/--workload) with the
+ * options applied.  A usage problem (a file and --workload, --workload
+ * without --machine, no file at all) is NS_EUSAGE in d ("numasim CMD:
+ * error: ..."); bad values NS_EINPUT.
+ */
+int scn_cli_load(const struct scn_cli *c, const char *path, struct scenario **s,
+		 struct diag *d);
+
+#endif

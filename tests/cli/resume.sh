@@ -1,0 +1,129 @@
+#!/usr/bin/env bash
+# `numasim run --resume` and interruptions (docs/running.md): a sweep
+# killed with SIGKILL at random moments leaves a database that passes
+# PRAGMA integrity_check with no half-written run (no status 'running', no
+# orphan rows); --resume then completes it, and the result equals an
+# uninterrupted run row for row (tests/cli/rows.sh).  Also: SIGTERM stops
+# cleanly (exit 130), a resume of a complete plan runs nothing and prints
+# the whole plan's table, a different scenario (another hash) is not
+# skipped, failed-free output with --quiet is empty on stderr.
+set -u
+
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+. "$(dirname "${BASH_SOURCE[0]}")/rows.sh"
+command -v sqlite3 >/dev/null || { echo "SKIP: sqlite3 not installed"; exit 77; }
+
+SWEEP=$SRC/tests/scenarios/sweep-small.yaml
+q() { sqlite3 -readonly "$1" "$2"; }
+check() {
+	if [ "$2" = "$3" ]; then ok; else bad "$1: got '$2', want '$3'"; fi
+}
+
+# --- the reference: one uninterrupted run -------------------------------------
+"$NUMASIM" run "$SWEEP" --db "$tmp/ref.db" >"$tmp/ref.out" 2>"$tmp/ref.err"
+check "reference exit" "$?" 0
+check "reference runs" "$(q "$tmp/ref.db" "SELECT count(*) FROM runs WHERE status = 'ok'")" 20
+# not a terminal: nothing on stderr but the summary line
+check "stderr is one line" "$(wc -l <"$tmp/ref.err")" 1
+grep -q "^numasim run: 20 runs stored in $tmp/ref.db (run_id 1..20), wall time [0-9.]* s, [0-9.]* runs/s$" \
+	"$tmp/ref.err" && ok || { bad "summary line"; cat "$tmp/ref.err"; }
+
+# --- SIGKILL at random moments, then --resume --------------------------------------
+# Each round resumes the plan and is killed at a random moment: 0-0.4 s
+# after its first commit (the plan takes seconds); rounds go on until one
+# kill has landed in the middle of the plan (some runs committed, not
+# all), at most 8 rounds.
+db=$tmp/killed.db
+mid=0
+for round in 1 2 3 4 5 6 7 8; do
+	before=0
+	[ -e "$db" ] && before=$(q "$db" "SELECT count(*) FROM runs")
+	"$NUMASIM" run "$SWEEP" --db "$db" --resume --jobs $((round % 2 + 1)) -q \
+		>/dev/null 2>"$tmp/kill.err" &
+	pid=$!
+	# wait for this round's first commit, then a random 0-0.4 s
+	for _ in $(seq 400); do
+		[ -e "$db" ] && [ "$(q "$db" "SELECT count(*) FROM runs" 2>/dev/null || echo 0)" -gt "$before" ] && break
+		kill -0 $pid 2>/dev/null || break
+		sleep 0.02
+	done
+	sleep "0.$(printf '%03d' $((RANDOM % 400)))"
+	kill -KILL $pid 2>/dev/null
+	wait $pid 2>/dev/null
+	rc=$?
+	n=$(q "$db" "SELECT count(*) FROM runs")
+	echo "round $round: exit $rc, runs committed $before -> $n"
+	check "round $round integrity" "$(q "$db" "PRAGMA integrity_check")" ok
+	check "round $round foreign keys" "$(q "$db" "PRAGMA foreign_key_check")" ""
+	check "round $round no running run" "$(q "$db" "SELECT count(*) FROM runs WHERE status <> 'ok'")" 0
+	# every committed run is whole: all its samples (2 batches x 3 series x
+	# 3 kept samples) and its branch rows
+	check "round $round whole runs" \
+		"$(q "$db" "SELECT count(*) FROM runs r WHERE (SELECT count(*) FROM samples s WHERE s.run_id = r.run_id) <> 6 * 3 OR (SELECT count(*) FROM branches b WHERE b.run_id = r.run_id) = 0")" 0
+	check "round $round no duplicates" \
+		"$(q "$db" "SELECT count(*) FROM (SELECT point, repetition FROM runs GROUP BY 1, 2 HAVING count(*) > 1)")" 0
+	if [ $rc -eq 137 ] && [ "$n" -gt "$before" ] && [ "$n" -lt 20 ]; then
+		mid=1
+		break
+	fi
+	[ "$n" -ge 20 ] && rm -f "$db" "$db-wal" "$db-shm"   # finished: start over
+done
+check "a kill landed mid-plan" "$mid" 1
+"$NUMASIM" run "$SWEEP" --db "$db" --resume >"$tmp/res.out" 2>"$tmp/res.err"
+check "resume exit" "$?" 0
+grep -q "^numasim run: [0-9]* runs\? stored in $db.*, [0-9]* of 20 skipped (already complete), wall time" \
+	"$tmp/res.err" && ok || { bad "resume summary"; cat "$tmp/res.err"; }
+check "resumed runs" "$(q "$db" "SELECT count(*) FROM runs WHERE status = 'ok'")" 20
+check "resumed integrity" "$(q "$db" "PRAGMA integrity_check")" ok
+same_rows "killed + resumed vs uninterrupted" "$tmp/ref.db" "$db"
+cmp -s "$tmp/ref.out" "$tmp/res.out" && ok || bad "resumed table differs from the uninterrupted one"
+
+# --- resuming a complete plan: nothing runs, the whole table is printed -----------------
+"$NUMASIM" run "$SWEEP" --db "$db" --resume >"$tmp/res2.out" 2>"$tmp/res2.err"
+check "complete resume exit" "$?" 0
+grep -q "^numasim run: 0 runs stored in $db, 20 of 20 skipped (already complete)" "$tmp/res2.err" && ok ||
+	{ bad "complete resume summary"; cat "$tmp/res2.err"; }
+cmp -s "$tmp/ref.out" "$tmp/res2.out" && ok || bad "complete resume table differs"
+check "nothing added" "$(q "$db" "SELECT count(*) FROM runs")" 20
+"$NUMASIM" run "$SWEEP" --db "$db" --resume -q >/dev/null 2>"$tmp/res3.err"
+[ ! -s "$tmp/res3.err" ] && ok || bad "--quiet wrote to stderr"
+
+# --- another scenario (another hash) is not taken for done ---------------------------------
+sed 's/^seed: 11$/seed: 12/' "$SWEEP" >"$tmp/other.yaml"
+sed -i "s|^machine: .*|machine: $SRC/configs/seed-2016-2s.yaml|" "$tmp/other.yaml"
+"$NUMASIM" run "$tmp/other.yaml" --db "$db" --resume -q >/dev/null 2>&1
+check "other scenario exit" "$?" 0
+check "other scenario ran" "$(q "$db" "SELECT count(*) FROM runs")" 40
+
+# --- --set is part of the hash: another value runs again, the same value resumes -----------
+"$NUMASIM" run "$SWEEP" --db "$tmp/set.db" --set workload.inner_iterations=3 -q >/dev/null 2>&1
+check "--set run" "$?" 0
+"$NUMASIM" run "$SWEEP" --db "$tmp/set.db" --set workload.inner_iterations=3 --resume >/dev/null 2>"$tmp/set.err"
+grep -q "^numasim run: 0 runs stored in .*, 20 of 20 skipped" "$tmp/set.err" && ok || { bad "--set resume"; cat "$tmp/set.err"; }
+"$NUMASIM" run "$SWEEP" --db "$tmp/set.db" --set workload.inner_iterations=4 --resume >/dev/null 2>"$tmp/set.err"
+grep -q "^numasim run: 20 runs stored in .*, 0 of 20 skipped" "$tmp/set.err" && ok || { bad "--set other value"; cat "$tmp/set.err"; }
+# --inner is outside the hash: refused with --resume
+"$NUMASIM" run "$SWEEP" --db "$tmp/set.db" --inner 3 --resume >"$tmp/o" 2>"$tmp/e"
+check "--inner --resume exit" "$?" 2
+grep -q "error: --inner cannot be combined with --resume" "$tmp/e" && ok || bad "--inner --resume message"
+
+# --- a failed run is run again ------------------------------------------------------------
+cp "$tmp/ref.db" "$tmp/f.db"
+sqlite3 "$tmp/f.db" "UPDATE runs SET status = 'failed', message = 'test' WHERE point = 3 AND repetition = 1"
+"$NUMASIM" run "$SWEEP" --db "$tmp/f.db" --resume -q >/dev/null 2>&1
+check "failed rerun exit" "$?" 0
+check "failed rerun" "$(q "$tmp/f.db" "SELECT count(*) || ' ' || max(run_id) FROM runs WHERE point = 3 AND repetition = 1 AND status = 'ok'")" "1 21"
+
+# --- SIGTERM stops cleanly ---------------------------------------------------------------
+"$NUMASIM" run "$SWEEP" --db "$tmp/term.db" --inner 100000 -q >"$tmp/tout" 2>"$tmp/terr" &
+pid=$!
+sleep 1
+kill -TERM $pid
+wait $pid
+check "SIGTERM exit" "$?" 130
+grep -q "^numasim run: interrupted: [0-9]* of 20 runs stored in $tmp/term.db" "$tmp/terr" && ok ||
+	{ bad "SIGTERM message"; cat "$tmp/terr"; }
+check "SIGTERM integrity" "$(q "$tmp/term.db" "PRAGMA integrity_check")" ok
+check "SIGTERM no running run" "$(q "$tmp/term.db" "SELECT count(*) FROM runs WHERE status <> 'ok'")" 0
+
+finish
