@@ -88,7 +88,7 @@ rc=$?
 # (mpirun itself in the background: a function or timeout(1) would be a
 # subshell that keeps SIGINT ignored, as background jobs of scripts do)
 mpirun --allow-run-as-root --oversubscribe -n 2 "$NUMASIM" run "$SWEEP" --db "$tmp/i.db" --mpi \
-	--set workload.inner_iterations=1000 >/dev/null 2>"$tmp/i.err" &
+	--set workload.inner_iterations=20000 >/dev/null 2>"$tmp/i.err" &
 pid=$!
 for _ in $(seq 1000); do
 	[ "$(q "$tmp/i.db" "SELECT count(*) FROM runs" 2>/dev/null || echo 0)" -gt 0 ] && break
