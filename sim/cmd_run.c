@@ -32,6 +32,7 @@
 #include "compare.h"
 #include "diag.h"
 #include "msgreport.h"
+#include "pointtab.h"
 #include "progress.h"
 #include "run.h"
 #include "run_mpi.h"
@@ -199,6 +200,24 @@ static int print_compare(struct store *st, const struct scenario *s, FILE *f,
 	return rc;
 }
 
+/*
+ * Past a handful of points the seed's layout (a column per point) is too
+ * wide to read: a pagealloc sweep then gets one row per point with its
+ * axis values (analysis/pointtab.h); `numasim compare` gives the full
+ * mmtests table of any subset.
+ */
+#define RUN_WIDE_TABLE_POINTS 6
+
+static int print_points(struct store *st, const struct run_outcome *out,
+			const struct scenario *s, FILE *f, struct diag *d)
+{
+	const char *axes[SCN_MAX_AXES];
+	for (int i = 0; i < s->nr_axes; i++)
+		axes[i] = s->axes[i].key;
+	return pointtab_print(store_sqlite(st), out->run_ids, out->nr_ids, axes,
+			      s->nr_axes, f, d);
+}
+
 static void print_table(struct store *st, const struct run_outcome *out,
 			const struct scenario *s)
 {
@@ -214,6 +233,8 @@ static void print_table(struct store *st, const struct run_outcome *out,
 		rc = msgreport_print(store_sqlite(st), out->run_ids, out->nr_ids, f, &d);
 	else if (s->workload == SCN_WL_PARALLEL)
 		rc = print_compare(st, s, f, &d);
+	else if (s->nr_points > RUN_WIDE_TABLE_POINTS)
+		rc = print_points(st, out, s, f, &d);
 	else
 		rc = table_pagealloc(store_sqlite(st), out->run_ids, out->nr_ids,
 				     TABLE_MIN, f, &d);

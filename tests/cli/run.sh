@@ -183,4 +183,15 @@ grep -q "^numasim run: interrupted: 0 of 2 runs stored in $tmp/int.db" "$tmp/ier
 [ ! -s "$tmp/iout" ] && ok || bad "interrupted run printed a table"
 check "no runs after interrupt" "$(q "$tmp/int.db" "SELECT count(*) FROM runs")" 0
 
+# --- a sweep of more than 6 points: one row per point ------------------------------
+"$NUMASIM" run "$SRC/tests/scenarios/sweep-small.yaml" --db "$tmp/pt.db" -q >"$tmp/pt" 2>/dev/null
+check "point table exit" "$?" 0
+check "point table rows" "$(grep -c '^ *[0-9]' "$tmp/pt")" 10
+grep -q '^point  kernel.zonelist_iter  kernel.watermark_scale_factor  alloc-odr0-1  alloc-odr0-8$' \
+	"$tmp/pt" && ok || { bad "point table header"; cat "$tmp/pt"; }
+# each row's Min equals the smallest stored sample of the point's runs
+want=$(q "$tmp/pt.db" "SELECT CAST(min(s.value) AS INTEGER) FROM samples s JOIN runs r USING (run_id)
+	WHERE r.point = 9 AND s.metric = 'alloc-odr0-8'")
+check "point 9 min" "$(awk '$1 == 9 { print $5 }' "$tmp/pt")" "$want"
+
 finish
