@@ -448,7 +448,11 @@ int compare_load(struct compare *c, sqlite3 *db, const char *dbname)
 	static const char metrics_sql[] =
 		"SELECT m.run_id, m.name, m.value, m.unit FROM metrics m "
 		"WHERE m.value IS NOT NULL AND NOT EXISTS (SELECT 1 FROM samples s "
-		"WHERE s.metric = m.name) ORDER BY m.run_id, m.name";
+		"WHERE s.run_id = m.run_id AND s.metric = m.name) "
+		/* NAME.min of a series is its Min row already */
+		"AND NOT (m.name GLOB '*.min' AND EXISTS (SELECT 1 FROM samples s "
+		"WHERE s.run_id = m.run_id AND s.metric = substr(m.name, 1, length(m.name) - 4))) "
+		"ORDER BY m.run_id, m.name";
 	static const char samples_sql[] =
 		"SELECT s.run_id, s.metric, s.value, m.unit FROM samples s "
 		"LEFT JOIN metrics m ON m.run_id = s.run_id AND m.name = s.metric "
