@@ -1,6 +1,8 @@
 /* cli — shared helpers of the subcommands; see cli.h. */
 #include "cli.h"
 
+#include <malloc.h>
+
 #include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -99,4 +101,18 @@ int cli_write_file_atomic(const char *path, const char *buf, size_t len)
 	}
 	free(tmp);
 	return rc;
+}
+
+/*
+ * A world is built and torn down for every run (and for every point by
+ * the preflight).  With glibc's default thresholds its cache-model arrays
+ * (megabytes each) are mmap'ed or trimmed back to the kernel at every
+ * free and faulted in again at the next build, which cost more than a
+ * short run itself (3-4x the wall time of a sweep, docs/running.md):
+ * keep freed memory in the heap instead.
+ */
+void cli_keep_freed_memory(void)
+{
+	mallopt(M_MMAP_THRESHOLD, 32 << 20);
+	mallopt(M_TRIM_THRESHOLD, 1 << 30);
 }

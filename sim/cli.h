@@ -58,4 +58,11 @@ int cli_write_file_atomic(const char *path, const char *buf, size_t len);
  * command line as typed, for provenance in outputs and databases. */
 char *cli_join_args(int argc, char **argv);
 
+/*
+ * Commands that build a world per run or point (run, validate, trace):
+ * keep freed memory in the heap instead of returning it to the kernel at
+ * every world's teardown (glibc mallopt; docs/running.md has the figures).
+ */
+void cli_keep_freed_memory(void);
+
 #endif

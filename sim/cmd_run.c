@@ -21,7 +21,6 @@
  * a handler has no other way to reach the run).
  */
 #include <inttypes.h>
-#include <malloc.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -298,20 +297,6 @@ static void summary(const struct run_args *a, const struct run_outcome *out)
 	fputc('\n', stderr);
 }
 
-/*
- * A world is built and torn down for every run (and for every point by
- * the preflight).  With glibc's default thresholds its cache-model arrays
- * (megabytes each) are mmap'ed or trimmed back to the kernel at every
- * free and faulted in again at the next build, which cost more than a
- * short run itself (3-4x the wall time of a sweep, docs/running.md):
- * keep freed memory in the heap instead.
- */
-static void keep_freed_memory(void)
-{
-	mallopt(M_MMAP_THRESHOLD, 32 << 20);
-	mallopt(M_TRIM_THRESHOLD, 1 << 30);
-}
-
 int cmd_run(int argc, char **argv)
 {
 	struct run_args a = {0};
@@ -325,7 +310,7 @@ int cmd_run(int argc, char **argv)
 	int status, rc, rank = 0, peer = 0, agreed = 0;
 
 	diag_init(&d);
-	keep_freed_memory();
+	cli_keep_freed_memory();
 	if ((status = parse_args(argc, argv, &a))) {
 		scn_cli_free(&a.sc);
 		return status == 1 ? 0 : status;

@@ -303,6 +303,7 @@ int cmd_trace(int argc, char **argv)
 	int status, rc;
 
 	diag_init(&d);
+	cli_keep_freed_memory();      /* a world per run of the plan */
 	if ((status = parse_args(argc, argv, &a))) {
 		scn_cli_free(&a.sc);
 		return status == 1 ? 0 : status;

@@ -199,6 +199,7 @@ int cmd_validate(int argc, char **argv)
 	char **files = calloc((size_t)argc, sizeof *files);
 	struct scn_cli sc;
 
+	cli_keep_freed_memory();      /* the preflight builds every point's world */
 	if (scn_cli_init(&sc, "validate", usage_line, argc) || !files) {
 		fprintf(stderr, "numasim validate: error: out of memory\n");
 		scn_cli_free(&sc);
