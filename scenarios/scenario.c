@@ -121,6 +121,7 @@ struct loader {
 	int nr_set, cap_set;
 	struct scn_point *pt;           /* the point being resolved */
 	const struct ynode *top_workload, *top_kernel, *top_policy;
+	const struct ynode *cpuset_local;  /* policy.cpuset: local, to resolve */
 };
 
 /* The tree a node belongs to: a command-line value's own tree, or the file. */
@@ -617,13 +618,48 @@ static int parse_cpuset(struct loader *l, const struct ynode *n)
 		c->nr_mems_allowed = 0;     /* every memory node */
 		return NS_OK;
 	}
+	if (!strcmp(s, "local")) {
+		l->cpuset_local = n;        /* needs the task's CPU and zonelists */
+		return NS_OK;
+	}
 	if (s[0] >= '0' && s[0] <= '9')
 		return parse_nodes(l, n, "policy.cpuset", c->mems_allowed,
 				   &c->nr_mems_allowed);
 	char q[128];
 	ytree_quote(s, n->len, q, sizeof q);
-	return err(l, n, "policy.cpuset must be 'none', 'all' or a node list "
-		   "like \"0-1,4\", got '%s'", q);
+	return err(l, n, "policy.cpuset must be 'none', 'all', 'local' or a node "
+		   "list like \"0-1,4\", got '%s'", q);
+}
+
+/*
+ * policy.cpuset: local -- a cpuset of the task's own memory node:
+ * numa_mem_id() of its (first) CPU, i.e. local_memory_node() of the CPU's
+ * node: the node of the first zone of that node's fallback zonelist that
+ * GFP_KERNEL may use (first_zones_zonelist(.., gfp_zone(GFP_KERNEL), ..)).
+ * For a CPU on a memoryless node this is the nearest node with memory,
+ * which is what a cpuset can hold (cpuset.mems only takes N_MEMORY nodes).
+ * Costs one zonelist build per point that uses it.
+ */
+static int resolve_cpuset_local(struct loader *l)
+{
+	struct scn_point *pt = l->pt;
+	struct zonelists *zl = NULL;
+	int rc = zonelist_build(pt->machine, &pt->cfg.zl, &zl, l->d);
+	if (rc)
+		return rc;
+	int node = pt->nr_cpus > 0 ? zl->cpu_to_node[pt->cpus[0]] : -1;
+	const struct zonelist *z = node >= 0 ? zonelist_get(zl, node, ZONELIST_FALLBACK) : NULL;
+	int mem = -1;
+	for (int i = 0; z && i < z->nr && mem < 0; i++)
+		if (z->zonerefs[i].zone_idx <= ZONE_NORMAL)
+			mem = z->zonerefs[i].node;
+	zonelist_free(zl);
+	if (mem < 0)
+		return err(l, l->cpuset_local, "policy.cpuset: local: the task's CPU "
+			   "has no node with memory to fall back to");
+	pt->cfg.mems_allowed[0] = mem;
+	pt->cfg.nr_mems_allowed = 1;
+	return NS_OK;
 }
 
 static int in_list(const int *v, int n, int x)
@@ -1464,7 +1500,10 @@ static int resolve_point(struct loader *l, const struct ynode *machine_node)
 	pt->machine_sha256 = pt->mach->sha256;
 	pa_config_default(&pt->cfg);
 	slub_config_default(&pt->slub);
+	l->cpuset_local = NULL;
 	if ((rc = parse_policy(l)) || (rc = parse_workload(l)) || (rc = parse_kernel(l)))
+		return rc;
+	if (l->cpuset_local && (rc = resolve_cpuset_local(l)))
 		return rc;
 	default_knobs(pt);
 	make_labels(l, pt);

@@ -59,6 +59,18 @@ check "pre-682a3385: no __next_zones_zonelist" "$(val pre-682a3385 all "$nnz")" 
 check_true "the cpuset adds more with 682a3385 than with its parent" \
 	"$(q "$db" "SELECT ($post_all - $post_none) > ($pre_all - $pre_none)")"
 
+# policy.cpuset: local is numa_mem_id() of the task's CPU: on tr3960x-nps4
+# CPU 0 sits on the memoryless node 0, whose nearest memory node is 1
+"$NUMASIM" run -q scenarios/cpuset-vs-nocpuset.yaml --db "$tmp/loc.db" \
+	--set machine=configs/tr3960x-nps4.yaml --set policy.cpuset=local \
+	--set kernel.zonelist_iter=682a3385 --set 'workload.batches=[16]' \
+	--set workload.inner_iterations=5 --set workload.outer_samples=2 \
+	--set workload.drop_samples=1 >/dev/null 2>"$tmp/err"
+check "cpuset local run" "$?" 0
+check "cpuset local: pages from node 1 only" \
+	"$(q "$tmp/loc.db" "SELECT group_concat(DISTINCT scope_id) FROM counters
+		WHERE name IN ('numa_hit', 'numa_miss') AND scope = 'node' AND value > 0")" 1
+
 # --- the parallel workload -------------------------------------------------------------
 cat >"$tmp/par.yaml" <<EOY
 name: par
