@@ -23,97 +23,29 @@
 #include "pagealloc.h"
 #include "slub.h"
 #include "wl_messaging.h"
+#include "world_fixture.h"
 
-struct mw {
-	struct machine *m;
-	struct cost_tables t;
-	struct cost_layout l;
-	struct cpu_sys s;
-	struct cache_as as;
-	int pa_fn, pa_site, sl_fn, sl_site;
-	struct pa_world *pa;
-	struct slub_world *w;
-	struct slub_cache *skb, *k512;
-};
-
-static struct mw *mw_create(const char *machine, enum slub_variant v)
+static struct wfx *mw_create(const char *machine, enum slub_variant v)
 {
-	struct mw *t = calloc(1, sizeof *t);
-	assert_non_null(t);
+	struct machine *m = NULL;
+	struct slub_config cfg;
 	struct diag d;
-	diag_init(&d);
 	char path[4096];
 	const char *src = getenv("NUMASIM_SRC");
+	diag_init(&d);
 	snprintf(path, sizeof path, "%s/configs/%s", src ? src : ".", machine);
-	int rc = machine_load_file(path, &t->m, &d);
-	if (rc != NS_OK)
-		diag_print(&d, stderr);
-	assert_int_equal(rc, NS_OK);
-	cache_as_init(&t->as);
-	struct slub_config cfg;
+	wfx_ok(machine_load_file(path, &m, &d), &d);
 	slub_config_default(&cfg);
 	cfg.variant = v;
 	cfg.stats = 1;
-	cfg.as = &t->as;
-	struct pa_config pc;
-	pa_config_default(&pc);
-	pc.as = &t->as;
-	cost_tables_init(&t->t);
-	assert_int_equal(pa_register(&t->t, &t->pa_fn, &t->pa_site), NS_OK);
-	assert_int_equal(slub_register(&t->t, &t->sl_fn, &t->sl_site), NS_OK);
-	assert_int_equal(cost_layout_init(&t->l, &t->t, slub_variant_name(v)), NS_OK);
-	assert_int_equal(pa_layout(&t->l, &t->t, t->pa_fn, t->pa_site, pc.iter), NS_OK);
-	assert_int_equal(slub_layout(&t->l, &t->t, t->sl_fn, t->sl_site, &cfg), NS_OK);
-	int *cpus = calloc((size_t)t->m->nr_cpus, sizeof *cpus);
-	assert_non_null(cpus);
-	int n = 0;
-	for (int c = 0; c <= t->m->max_cpu; c++)
-		if (t->m->cpu_node[c] >= 0)
-			cpus[n++] = c;
-	struct cpu_params p;
-	cpu_params_default(&p);
-	assert_int_equal(cpu_sys_init(&t->s, t->m, &t->t, &t->l, &p, cpus, n), NS_OK);
-	free(cpus);
-	assert_int_equal(pa_world_create(t->m, &pc, &t->s, t->pa_fn, t->pa_site, &t->pa, &d),
-			 NS_OK);
-	assert_int_equal(slub_world_create(t->m, &cfg, &t->s, t->pa, t->sl_fn, t->sl_site,
-					   &t->w, &d),
-			 NS_OK);
-	assert_int_equal(slub_kmalloc_create(t->w, &d), NS_OK);
-	assert_int_equal(slub_cache_create(t->w, "skbuff_head_cache", WL_MSG_SKB_HEAD, 0,
-					   SLUB_HWCACHE_ALIGN | SLUB_PANIC, &t->skb, &d),
-			 NS_OK);
+	struct wfx_opts o = {.slub = &cfg, .bpred_mode = -1};
+	struct wfx *t = wfx_create(m, &o);
+	wfx_ok(slub_cache_create(t->w, "skbuff_head_cache", WL_MSG_SKB_HEAD, 0,
+				 SLUB_HWCACHE_ALIGN | SLUB_PANIC, &t->skb, &d), &d);
 	t->k512 = slub_kmalloc_cache(t->w, WL_MSG_DATA_ALLOC);
 	assert_non_null(t->k512);
 	assert_string_equal(slub_cache_name(t->k512), "kmalloc-512");
 	return t;
-}
-
-static void mw_check(struct mw *t)
-{
-	struct diag d;
-	diag_init(&d);
-	int rc = slub_check(t->w, &d);
-	if (rc != NS_OK)
-		diag_print(&d, stderr);
-	assert_int_equal(rc, NS_OK);
-	rc = pa_check(t->pa, &d);
-	if (rc != NS_OK)
-		diag_print(&d, stderr);
-	assert_int_equal(rc, NS_OK);
-	assert_int_equal(cpu_sys_check(&t->s), NS_OK);
-}
-
-static void mw_destroy(struct mw *t)
-{
-	mw_check(t);
-	slub_world_destroy(t->w);
-	pa_world_destroy(t->pa);
-	cpu_sys_free(&t->s);
-	cost_layout_free(&t->l);
-	cost_tables_free(&t->t);
-	machine_free(t->m);
-	free(t);
 }
 
 static void small_params(struct wl_msg_params *p, uint32_t groups, uint64_t loops)
@@ -123,7 +55,7 @@ static void small_params(struct wl_msg_params *p, uint32_t groups, uint64_t loop
 	p->loops = loops;
 }
 
-static void run_ok(struct mw *t, const struct wl_msg_params *p, uint64_t seed,
+static void run_ok(struct wfx *t, const struct wl_msg_params *p, uint64_t seed,
 		   struct wl_msg_result *r)
 {
 	int rc = wl_messaging_run(t->w, &t->s, t->skb, t->k512, p, seed, NULL, r);
@@ -161,7 +93,7 @@ static int cons_cb(void *arg, const char *scope, const char *id, const char *nam
 static void test_conservation(void **state)
 {
 	(void)state;
-	struct mw *t = mw_create("skylake-2s.yaml", SLUB_PRE);
+	struct wfx *t = mw_create("skylake-2s.yaml", SLUB_PRE);
 	struct wl_msg_params p;
 	struct wl_msg_result r;
 	small_params(&p, 2, 30);
@@ -196,7 +128,7 @@ static void test_conservation(void **state)
 			    c.node_objects >= c.slabs * (int64_t)ci.min_objects);
 		assert_true(c.node_partial <= c.slabs);
 	}
-	mw_destroy(t);
+	wfx_destroy(t);
 }
 
 static void test_determinism(void **state)
@@ -205,17 +137,17 @@ static void test_determinism(void **state)
 	struct wl_msg_params p;
 	struct wl_msg_result a, b, c;
 	small_params(&p, 1, 40);
-	struct mw *t = mw_create("skylake-2s.yaml", SLUB_POST);
+	struct wfx *t = mw_create("skylake-2s.yaml", SLUB_POST);
 	run_ok(t, &p, 7, &a);
 	uint64_t ff_a = slub_stat(t->w, t->skb, -1, SLUB_FREE_FROZEN);
-	mw_destroy(t);
+	wfx_destroy(t);
 	t = mw_create("skylake-2s.yaml", SLUB_POST);
 	run_ok(t, &p, 7, &b);
 	uint64_t ff_b = slub_stat(t->w, t->skb, -1, SLUB_FREE_FROZEN);
-	mw_destroy(t);
+	wfx_destroy(t);
 	t = mw_create("skylake-2s.yaml", SLUB_POST);
 	run_ok(t, &p, 8, &c);
-	mw_destroy(t);
+	wfx_destroy(t);
 	assert_int_equal(a.end_cycles, b.end_cycles);
 	assert_int_equal(a.events, b.events);
 	assert_int_equal(a.ctx_switches, b.ctx_switches);
@@ -229,7 +161,7 @@ static void test_free_frozen_majority(void **state)
 	(void)state;
 	const enum slub_variant vs[2] = {SLUB_PRE, SLUB_POST};
 	for (int v = 0; v < 2; v++) {
-		struct mw *t = mw_create("skylake-2s.yaml", vs[v]);
+		struct wfx *t = mw_create("skylake-2s.yaml", vs[v]);
 		struct wl_msg_params p;
 		struct wl_msg_result r;
 		small_params(&p, 4, 60);
@@ -241,14 +173,14 @@ static void test_free_frozen_majority(void **state)
 			assert_true(slow > 0);
 			assert_true(2 * frozen > slow);
 		}
-		mw_destroy(t);
+		wfx_destroy(t);
 	}
 }
 
 static void test_blocking(void **state)
 {
 	(void)state;
-	struct mw *t = mw_create("skylake-2s.yaml", SLUB_PRE);
+	struct wfx *t = mw_create("skylake-2s.yaml", SLUB_PRE);
 	struct wl_msg_params p;
 	struct wl_msg_result r;
 	small_params(&p, 1, 50);
@@ -257,14 +189,14 @@ static void test_blocking(void **state)
 	assert_true(r.sender_blocks > 0);
 	assert_true(r.wakeups > 0);
 	assert_int_equal(r.messages, 20ull * 20 * 50);
-	mw_destroy(t);
+	wfx_destroy(t);
 	/* with the default limit and few messages nobody reaches the limit */
 	t = mw_create("skylake-2s.yaml", SLUB_PRE);
 	small_params(&p, 1, 2);
 	run_ok(t, &p, 5, &r);
 	assert_int_equal(r.sender_blocks, 0);
 	assert_true(r.receiver_blocks > 0);
-	mw_destroy(t);
+	wfx_destroy(t);
 }
 
 /*
@@ -274,7 +206,7 @@ static void test_blocking(void **state)
  * early and the frees reach slabs that are still frozen.  Without the
  * feature (sched_feat WAKEUP_PREEMPTION off) no wake-up preempts.
  */
-static double frozen_share(struct mw *t)
+static double frozen_share(struct wfx *t)
 {
 	double slow = 0, fz = 0;
 	struct slub_cache *cs[2] = {t->skb, t->k512};
@@ -294,15 +226,15 @@ static void test_wakeup_preemption(void **state)
 	 * each other, so a sched_wakeup_granularity_ns of 10 us (sysctl) */
 	small_params(&p, 1, 200);
 	p.wakeup_granularity_ns = 10000;
-	struct mw *t = mw_create("client-1node.yaml", SLUB_PRE);
+	struct wfx *t = mw_create("client-1node.yaml", SLUB_PRE);
 	run_ok(t, &p, 9, &on);
 	double share_on = frozen_share(t);
-	mw_destroy(t);
+	wfx_destroy(t);
 	p.wakeup_preemption = 0;
 	t = mw_create("client-1node.yaml", SLUB_PRE);
 	run_ok(t, &p, 9, &off);
 	double share_off = frozen_share(t);
-	mw_destroy(t);
+	wfx_destroy(t);
 	print_message("wake-up preemption on: %llu of %llu preemptions, %llu switches, "
 		      "FREE_FROZEN %.3f; off: %llu preemptions, FREE_FROZEN %.3f\n",
 		      (unsigned long long)on.wake_preemptions,
@@ -319,7 +251,7 @@ static void test_wakeup_preemption(void **state)
 static void test_bad_params(void **state)
 {
 	(void)state;
-	struct mw *t = mw_create("skylake-2s.yaml", SLUB_PRE);
+	struct wfx *t = mw_create("skylake-2s.yaml", SLUB_PRE);
 	struct wl_msg_params p;
 	struct wl_msg_result r;
 	small_params(&p, 0, 10);
@@ -340,7 +272,7 @@ static void test_bad_params(void **state)
 	p.sched_latency_ns = 0;
 	assert_int_equal(wl_messaging_run(t->w, &t->s, t->skb, t->k512, &p, 1, NULL, &r),
 			 NS_EINPUT);
-	mw_destroy(t);
+	wfx_destroy(t);
 }
 
 int main(void)

@@ -22,6 +22,7 @@
 #include "slub.h"
 #include "test_costs_yaml.h"
 #include "wl_parallel.h"
+#include "world_fixture.h"
 
 /* 2 nodes of 4 CPUs and 256 MiB each. */
 static const char m_two[] =
@@ -30,71 +31,15 @@ static const char m_two[] =
 	"  - {id: 1, cpus: \"4-7\", zones: [{type: Normal, size: 256MiB}]}\n"
 	"distance:\n  - [10, 21]\n  - [21, 10]\n" TEST_COSTS_YAML;
 
-struct pw {
-	struct machine *m;
-	struct cost_tables t;
-	struct cost_layout l;
-	struct cpu_sys s;
-	struct cache_as as;
-	int pa_fn, pa_site, sl_fn, sl_site;
-	struct pa_world *pa;
-	struct slub_world *w;
-};
-
-static struct pw *pw_create(const struct pa_config *pcfg)
+static struct wfx *pw_create(const struct pa_config *pcfg)
 {
-	struct pw *t = calloc(1, sizeof *t);
-	assert_non_null(t);
+	struct machine *m = NULL;
 	struct diag d;
 	diag_init(&d);
-	assert_int_equal(machine_load_buf("par.yaml", m_two, strlen(m_two), &t->m, &d), NS_OK);
-	cache_as_init(&t->as);
-	struct slub_config cfg;
-	slub_config_default(&cfg);
-	cfg.as = &t->as;
-	struct pa_config pc;
-	if (pcfg)
-		pc = *pcfg;
-	else
-		pa_config_default(&pc);
-	pc.as = &t->as;
-	cost_tables_init(&t->t);
-	assert_int_equal(pa_register(&t->t, &t->pa_fn, &t->pa_site), NS_OK);
-	assert_int_equal(slub_register(&t->t, &t->sl_fn, &t->sl_site), NS_OK);
-	assert_int_equal(cost_layout_init(&t->l, &t->t, "par"), NS_OK);
-	assert_int_equal(pa_layout(&t->l, &t->t, t->pa_fn, t->pa_site, pc.iter), NS_OK);
-	assert_int_equal(slub_layout(&t->l, &t->t, t->sl_fn, t->sl_site, &cfg), NS_OK);
-	int cpus[8] = {0, 1, 2, 3, 4, 5, 6, 7};
-	struct cpu_params p;
-	cpu_params_default(&p);
-	assert_int_equal(cpu_sys_init(&t->s, t->m, &t->t, &t->l, &p, cpus, 8), NS_OK);
-	assert_int_equal(pa_world_create(t->m, &pc, &t->s, t->pa_fn, t->pa_site, &t->pa, &d),
-			 NS_OK);
-	assert_int_equal(slub_world_create(t->m, &cfg, &t->s, t->pa, t->sl_fn, t->sl_site,
-					   &t->w, &d),
-			 NS_OK);
-	assert_int_equal(slub_kmalloc_create(t->w, &d), NS_OK);
-	return t;
-}
-
-static void pw_destroy(struct pw *t)
-{
-	struct diag d;
-	diag_init(&d);
-	int rc = slub_check(t->w, &d);
-	if (rc == NS_OK)
-		rc = pa_check(t->pa, &d);
-	if (rc != NS_OK)
-		diag_print(&d, stderr);
-	assert_int_equal(rc, NS_OK);
-	assert_int_equal(cpu_sys_check(&t->s), NS_OK);
-	slub_world_destroy(t->w);
-	pa_world_destroy(t->pa);
-	cpu_sys_free(&t->s);
-	cost_layout_free(&t->l);
-	cost_tables_free(&t->t);
-	machine_free(t->m);
-	free(t);
+	wfx_ok(machine_load_buf("par.yaml", m_two, strlen(m_two), &m, &d), &d);
+	static const int cpus[8] = {0, 1, 2, 3, 4, 5, 6, 7};
+	struct wfx_opts o = {.pa = pcfg, .cpus = cpus, .nr_cpus = 8, .bpred_mode = -1};
+	return wfx_create(m, &o);
 }
 
 static struct wl_par_params *params(const int *cpus, int n, uint32_t tasks, uint64_t ops)
@@ -122,14 +67,14 @@ static int ctr_cb(void *arg, const char *scope, const char *id, const char *name
 	return NS_OK;
 }
 
-static int64_t zone_ctr(struct pw *t, const char *id, const char *name)
+static int64_t zone_ctr(struct wfx *t, const char *id, const char *name)
 {
 	struct ctr_q q = {id, name, -1};
 	assert_int_equal(pa_counters(t->pa, ctr_cb, &q), NS_OK);
 	return q.value;
 }
 
-static int run(struct pw *t, const struct wl_par_params *p, uint64_t seed,
+static int run(struct wfx *t, const struct wl_par_params *p, uint64_t seed,
 	       struct wl_par_result *r)
 {
 	struct diag d;
@@ -146,7 +91,7 @@ static const int node0[] = {0, 1, 2, 3};
 static void test_conservation(void **state)
 {
 	(void)state;
-	struct pw *t = pw_create(NULL);
+	struct wfx *t = pw_create(NULL);
 	struct wl_par_params *p = params(all8, 8, 0, 2000);
 	p->remote_free = 0.3;
 	p->nr_orders = 3;
@@ -172,7 +117,7 @@ static void test_conservation(void **state)
 		assert_int_equal(ci.allocated, ci.freed);
 	}
 	/* no page is left allocated but the slabs SLUB keeps */
-	pw_destroy(t);
+	wfx_destroy(t);
 }
 
 static void test_determinism(void **state)
@@ -181,14 +126,14 @@ static void test_determinism(void **state)
 	struct wl_par_result r[3];
 	uint64_t now[3];
 	for (int k = 0; k < 3; k++) {
-		struct pw *t = pw_create(NULL);
+		struct wfx *t = pw_create(NULL);
 		struct wl_par_params *p = params(all8, 8, 12, 1000);
 		p->remote_free = 0.2;
 		assert_int_equal(run(t, p, k == 2 ? 99 : 5, &r[k]), NS_OK);
 		now[k] = 0;
 		for (int c = 0; c < 8; c++)
 			now[k] = now[k] * 31 + t->s.cpu[c].now;
-		pw_destroy(t);
+		wfx_destroy(t);
 	}
 	assert_memory_equal(&r[0], &r[1], sizeof r[0]);
 	assert_int_equal(now[0], now[1]);
@@ -199,13 +144,13 @@ static void test_determinism(void **state)
 /* Page traffic big enough to refill and drain the pcp lists. */
 static void contention_run(const int *cpus, int n, struct wl_par_result *r)
 {
-	struct pw *t = pw_create(NULL);
+	struct wfx *t = pw_create(NULL);
 	struct wl_par_params *p = params(cpus, n, 0, 3000);
 	p->page_share = 1;
 	p->lifetime = 400;
 	p->think_cycles = 50;
 	assert_int_equal(run(t, p, 1, r), NS_OK);
-	pw_destroy(t);
+	wfx_destroy(t);
 }
 
 static void test_contention(void **state)
@@ -230,7 +175,7 @@ static void test_contention(void **state)
 static void test_list_lock_contention(void **state)
 {
 	(void)state;
-	struct pw *t = pw_create(NULL);
+	struct wfx *t = pw_create(NULL);
 	struct wl_par_params *p = params(node0, 4, 0, 4000);
 	p->page_share = 0;
 	p->nr_sizes = 1;
@@ -245,14 +190,14 @@ static void test_list_lock_contention(void **state)
 		      (unsigned long long)r.list_lock_wait_cycles,
 		      (unsigned long long)r.remote_frees);
 	assert_true(r.list_lock_contended > 0);
-	pw_destroy(t);
+	wfx_destroy(t);
 }
 
 static void test_remote_frees(void **state)
 {
 	(void)state;
 	for (int k = 0; k < 2; k++) {
-		struct pw *t = pw_create(NULL);
+		struct wfx *t = pw_create(NULL);
 		struct wl_par_params *p = params(all8, 8, 0, 1500);
 		p->remote_free = k ? 0.25 : 0;
 		struct wl_par_result r;
@@ -264,7 +209,7 @@ static void test_remote_frees(void **state)
 		} else {
 			assert_int_equal(r.remote_frees, 0);
 		}
-		pw_destroy(t);
+		wfx_destroy(t);
 	}
 }
 
@@ -276,7 +221,7 @@ static void test_shared_cpu_and_bind(void **state)
 	pc.mpol = PA_MPOL_BIND;
 	pc.nr_mpol_nodes = 1;
 	pc.mpol_nodes[0] = 1;
-	struct pw *t = pw_create(&pc);
+	struct wfx *t = pw_create(&pc);
 	static const int cpu0[] = {0};
 	struct wl_par_params *p = params(cpu0, 1, 3, 800);  /* 3 tasks on CPU 0 */
 	p->page_share = 1;
@@ -288,13 +233,13 @@ static void test_shared_cpu_and_bind(void **state)
 	assert_int_equal(zi.allocated, 0);
 	assert_int_equal(zone_ctr(t, "0/Normal", "pgalloc_normal"), 0);
 	assert_int_equal(zone_ctr(t, "1/Normal", "pgalloc_normal"), 2400);
-	pw_destroy(t);
+	wfx_destroy(t);
 }
 
 static void test_bad_params(void **state)
 {
 	(void)state;
-	struct pw *t = pw_create(NULL);
+	struct wfx *t = pw_create(NULL);
 	struct wl_par_result r;
 	struct diag d;
 	struct wl_par_params *p = params(all8, 8, 0, 10);
@@ -310,7 +255,7 @@ static void test_bad_params(void **state)
 	p->remote_free = 1.5;
 	diag_init(&d);
 	assert_int_equal(wl_parallel_run(t->pa, t->w, &t->s, p, 1, NULL, &r, &d), NS_EINPUT);
-	pw_destroy(t);
+	wfx_destroy(t);
 }
 
 int main(void)

@@ -27,6 +27,7 @@
 #include "test_costs_yaml.h"
 #include "rng.h"
 #include "slub.h"
+#include "world_fixture.h"
 
 #define COSTS TEST_COSTS_YAML
 
@@ -38,62 +39,24 @@ static const char m_two[] =
 	"      - {type: Normal, size: 64MiB}\n"
 	"distance:\n  - [10, 21]\n  - [21, 10]\n" COSTS;
 
-struct tw {
-	struct machine *m;
-	struct cost_tables t;
-	struct cost_layout l;
-	struct cpu_sys s;
-	struct cache_as as;
-	int pa_fn, pa_site, sl_fn, sl_site;
-	struct pa_world *pa;
-	struct slub_world *w;
-	struct slub_cache *k64, *k512, *skb;
-};
-
 /* One node, CPUs 0 and 1 (get_any_partial has no other node to try). */
 static const char m_one[] =
 	"name: one\nnodes:\n  - id: 0\n    cpus: \"0-1\"\n    zones:\n"
 	"      - {type: Normal, size: 128MiB}\n"
 	"distance:\n  - [10]\n" COSTS;
 
-static struct tw *tw_create_bp(const struct slub_config *in, const char *machine,
-			       enum bpred_mode mode)
+static struct wfx *tw_create_bp(const struct slub_config *in, const char *machine,
+				enum bpred_mode mode)
 {
-	struct tw *t = calloc(1, sizeof *t);
-	assert_non_null(t);
+	struct machine *m = NULL;
 	struct diag d;
 	diag_init(&d);
-	int rc = machine_load_buf("test.yaml", machine, strlen(machine), &t->m, &d);
-	if (rc != NS_OK)
-		diag_print(&d, stderr);
-	assert_int_equal(rc, NS_OK);
-	cache_as_init(&t->as);
-	struct slub_config cfg = *in;
-	cfg.as = &t->as;
-	struct pa_config pc;
-	pa_config_default(&pc);
-	pc.as = &t->as;
-	cost_tables_init(&t->t);
-	assert_int_equal(pa_register(&t->t, &t->pa_fn, &t->pa_site), NS_OK);
-	assert_int_equal(slub_register(&t->t, &t->sl_fn, &t->sl_site), NS_OK);
-	assert_int_equal(cost_layout_init(&t->l, &t->t, slub_variant_name(cfg.variant)), NS_OK);
-	assert_int_equal(pa_layout(&t->l, &t->t, t->pa_fn, t->pa_site, pc.iter), NS_OK);
-	assert_int_equal(slub_layout(&t->l, &t->t, t->sl_fn, t->sl_site, &cfg), NS_OK);
-	assert_int_equal(cost_layout_check(&t->l, &t->t), NS_OK);
-	int cpus[2] = {0, 1};
-	struct cpu_params p;
-	cpu_params_default(&p);
-	p.bpred.mode = mode;
-	assert_int_equal(cpu_sys_init(&t->s, t->m, &t->t, &t->l, &p, cpus, 2), NS_OK);
-	assert_int_equal(pa_world_create(t->m, &pc, &t->s, t->pa_fn, t->pa_site, &t->pa, &d), NS_OK);
-	rc = slub_world_create(t->m, &cfg, &t->s, t->pa, t->sl_fn, t->sl_site, &t->w, &d);
-	if (rc != NS_OK)
-		diag_print(&d, stderr);
-	assert_int_equal(rc, NS_OK);
-	assert_int_equal(slub_kmalloc_create(t->w, &d), NS_OK);
-	assert_int_equal(slub_cache_create(t->w, "skbuff_head_cache", 224, 0,
-					   SLUB_HWCACHE_ALIGN | SLUB_PANIC, &t->skb, &d),
-			 NS_OK);
+	wfx_ok(machine_load_buf("test.yaml", machine, strlen(machine), &m, &d), &d);
+	static const int cpus[2] = {0, 1};
+	struct wfx_opts o = {.slub = in, .cpus = cpus, .nr_cpus = 2, .bpred_mode = (int)mode};
+	struct wfx *t = wfx_create(m, &o);
+	wfx_ok(slub_cache_create(t->w, "skbuff_head_cache", 224, 0,
+				 SLUB_HWCACHE_ALIGN | SLUB_PANIC, &t->skb, &d), &d);
 	t->k64 = slub_cache_find(t->w, "kmalloc-64");
 	t->k512 = slub_cache_find(t->w, "kmalloc-512");
 	assert_non_null(t->k64);
@@ -101,60 +64,33 @@ static struct tw *tw_create_bp(const struct slub_config *in, const char *machine
 	return t;
 }
 
-static struct tw *tw_create(const struct slub_config *in)
+static struct wfx *tw_create(const struct slub_config *in)
 {
 	struct cpu_params p;
 	cpu_params_default(&p);
 	return tw_create_bp(in, m_two, p.bpred.mode);
 }
 
-static void tw_check(struct tw *t)
-{
-	struct diag d;
-	diag_init(&d);
-	int rc = slub_check(t->w, &d);
-	if (rc != NS_OK)
-		diag_print(&d, stderr);
-	assert_int_equal(rc, NS_OK);
-	rc = pa_check(t->pa, &d);
-	if (rc != NS_OK)
-		diag_print(&d, stderr);
-	assert_int_equal(rc, NS_OK);
-	assert_int_equal(cpu_sys_check(&t->s), NS_OK);
-}
-
-static void tw_destroy(struct tw *t)
-{
-	tw_check(t);
-	slub_world_destroy(t->w);
-	pa_world_destroy(t->pa);
-	cpu_sys_free(&t->s);
-	cost_layout_free(&t->l);
-	cost_tables_free(&t->t);
-	machine_free(t->m);
-	free(t);
-}
-
-static struct cpu *cpu(struct tw *t, int id)
+static struct cpu *cpu(struct wfx *t, int id)
 {
 	struct cpu *c = cpu_sys_cpu(&t->s, id);
 	assert_non_null(c);
 	return c;
 }
 
-static slub_obj_t alloc(struct tw *t, int cpu_id, struct slub_cache *s)
+static slub_obj_t alloc(struct wfx *t, int cpu_id, struct slub_cache *s)
 {
 	slub_obj_t x = slub_alloc(t->w, cpu(t, cpu_id), s, SLUB_NUMA_NO_NODE);
 	assert_true(x != 0);
 	return x;
 }
 
-static void fr(struct tw *t, int cpu_id, struct slub_cache *s, slub_obj_t x)
+static void fr(struct wfx *t, int cpu_id, struct slub_cache *s, slub_obj_t x)
 {
 	assert_int_equal(slub_free(t->w, cpu(t, cpu_id), s, x), NS_OK);
 }
 
-static struct slub_slab_info slab(struct tw *t, slub_obj_t x)
+static struct slub_slab_info slab(struct wfx *t, slub_obj_t x)
 {
 	struct slub_slab_info i;
 	assert_int_equal(slub_slab_info(t->w, x, &i), NS_OK);
@@ -174,7 +110,7 @@ struct snapshot {
 	struct cpu_site_stat site[512];
 };
 
-static void snap(struct tw *t, struct slub_cache *s, int cpu_id, struct snapshot *o)
+static void snap(struct wfx *t, struct slub_cache *s, int cpu_id, struct snapshot *o)
 {
 	for (int i = 0; i < SLUB_NR_STATS; i++)
 		o->stat[i] = slub_stat(t->w, s, cpu_id, (enum slub_stat)i);
@@ -183,7 +119,7 @@ static void snap(struct tw *t, struct slub_cache *s, int cpu_id, struct snapshot
 }
 
 /* Every stat item's delta equals want (items not listed: 0). */
-static void expect_stats(struct tw *t, struct slub_cache *s, int cpu_id,
+static void expect_stats(struct wfx *t, struct slub_cache *s, int cpu_id,
 			 const struct snapshot *before, const int *want)
 {
 	for (int i = 0; i < SLUB_NR_STATS; i++) {
@@ -195,20 +131,20 @@ static void expect_stats(struct tw *t, struct slub_cache *s, int cpu_id,
 	}
 }
 
-static int site_id(struct tw *t, const char *name)
+static int site_id(struct wfx *t, const char *name)
 {
 	int id = cost_site_lookup(&t->t, name);
 	assert_true(id >= 0);
 	return id;
 }
 
-static uint64_t ran(struct tw *t, int cpu_id, const struct snapshot *b, const char *name)
+static uint64_t ran(struct wfx *t, int cpu_id, const struct snapshot *b, const char *name)
 {
 	int id = site_id(t, name);
 	return cpu(t, cpu_id)->site[id].executed - b->site[id].executed;
 }
 
-static uint64_t taken(struct tw *t, int cpu_id, const struct snapshot *b, const char *name)
+static uint64_t taken(struct wfx *t, int cpu_id, const struct snapshot *b, const char *name)
 {
 	int id = site_id(t, name);
 	return cpu(t, cpu_id)->site[id].taken - b->site[id].taken;
@@ -246,7 +182,7 @@ static void test_geometry_two_cpus(void **state)
 {
 	(void)state;
 	struct slub_config cfg = cfg_of(SLUB_PRE, SLUB_GCC, 1);
-	struct tw *t = tw_create(&cfg);
+	struct wfx *t = tw_create(&cfg);
 	/* nr_cpu_ids 2: min_objects = 4 * (fls(2) + 1) = 12 */
 	/* kmalloc-64: 12 * 64 = 768 -> order 0, 4096 % 64 = 0: o0/64;
 	 * ilog2(64) / 2 = 3 -> 5; < 256 -> 30 */
@@ -282,7 +218,7 @@ static void test_geometry_two_cpus(void **state)
 	assert_ptr_equal(slub_kmalloc_cache(t->w, 1), slub_cache_find(t->w, "kmalloc-8"));
 	assert_null(slub_kmalloc_cache(t->w, 8193));
 	assert_null(slub_kmalloc_cache(t->w, 0));
-	tw_destroy(t);
+	wfx_destroy(t);
 }
 
 /* The table of slub-free.md §8 for other nr_cpu_ids. */
@@ -315,7 +251,7 @@ static void test_geometry_table(void **state)
 	for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
 		struct slub_config cfg = cfg_of(SLUB_POST, SLUB_GCC, 1);
 		cfg.nr_cpu_ids = rows[i].n;
-		struct tw *t = tw_create(&cfg);
+		struct wfx *t = tw_create(&cfg);
 		struct slub_cache *s = slub_cache_find(t->w, rows[i].name);
 		assert_non_null(s);
 		struct slub_cache_info ci = cinfo(s);
@@ -325,13 +261,13 @@ static void test_geometry_table(void **state)
 		assert_int_equal(ci.size, rows[i].size);
 		assert_int_equal(ci.order, rows[i].order);
 		assert_int_equal(ci.objects, rows[i].objects);
-		tw_destroy(t);
+		wfx_destroy(t);
 	}
 	/* slub_min_objects / slub_max_order boot parameters */
 	struct slub_config cfg = cfg_of(SLUB_PRE, SLUB_GCC, 1);
 	cfg.slub_min_objects = 64;
 	cfg.slub_max_order = 1;
-	struct tw *t = tw_create(&cfg);
+	struct wfx *t = tw_create(&cfg);
 	/* kmalloc-512: max objects at order 1 = 16 -> 16 -> o1/16 */
 	expect_geo(t->k512, 512, 1, 16, 5, 13);
 	/* kmalloc-4k: order_objects(1) = 2: 2 objects -> o1/2 */
@@ -352,13 +288,13 @@ static void test_geometry_table(void **state)
 			 NS_OK);
 	assert_int_equal(cinfo(x).offset, 64);
 	assert_int_equal(cinfo(x).size, 72);
-	tw_destroy(t);
+	wfx_destroy(t);
 }
 
 /* --- free-path outcomes ------------------------------------------------------------ */
 
 /* n full slabs of s made on CPU 0; objs receives every object (n * per). */
-static slub_obj_t *make_full(struct tw *t, struct slub_cache *s, int n, int per)
+static slub_obj_t *make_full(struct wfx *t, struct slub_cache *s, int n, int per)
 {
 	slub_obj_t *o = calloc((size_t)(n * per + 1), sizeof *o);
 	assert_non_null(o);
@@ -385,7 +321,7 @@ static const struct layout_case layouts[] = {
 };
 
 /* The !n block's sites for (was_frozen, new_frozen) = case. */
-static void expect_n_block(struct tw *t, const struct layout_case *l, int cpu_id,
+static void expect_n_block(struct wfx *t, const struct layout_case *l, int cpu_id,
 			   const struct snapshot *b, int was_frozen, int new_frozen)
 {
 	if (l->v == SLUB_PRE) {
@@ -416,7 +352,7 @@ static void test_free_cases(void **state)
 	for (size_t li = 0; li < sizeof layouts / sizeof layouts[0]; li++) {
 		const struct layout_case *l = &layouts[li];
 		struct slub_config cfg = cfg_of(l->v, l->c, 1);
-		struct tw *t = tw_create(&cfg);
+		struct wfx *t = tw_create(&cfg);
 		struct slub_cache *s = t->k64;
 		struct snapshot b;
 
@@ -446,7 +382,7 @@ static void test_free_cases(void **state)
 		assert_int_equal(ran(t, 0, &b, "free_fast"), 1);
 		assert_int_equal(ran(t, 0, &b, "S5"), 0);
 		assert_int_equal(slab(t, a0).inuse, 63);   /* fast frees leave inuse */
-		tw_check(t);
+		wfx_check(t);
 
 		/* B: a FULL slab freed on CPU 1 joins CPU 1's partial chain */
 		slub_obj_t *o = make_full(t, s, 7, 64);
@@ -486,7 +422,7 @@ static void test_free_cases(void **state)
 		struct slub_node_info ni;
 		assert_int_equal(slub_node_info(t->w, s, 0, &ni), NS_OK);
 		assert_int_equal(ni.nr_partial, 7);
-		tw_check(t);
+		wfx_check(t);
 
 		/* C: node-partial slab, stays non-empty: no lock, no stat */
 		uint64_t locks = cpu(t, 1)->ctr[CPU_CTR_lock_acquire];
@@ -546,12 +482,12 @@ static void test_free_cases(void **state)
 		slub_obj_t dup[3] = {o[4 * 64 + 1], o[4 * 64 + 2], o[4 * 64 + 1]};
 		assert_int_equal(slub_free_bulk(t->w, cpu(t, 1), s, 3, dup), NS_EINTERNAL);
 		assert_true(dup[0] == o[4 * 64 + 1] && dup[2] == o[4 * 64 + 1]);
-		tw_check(t);
+		wfx_check(t);
 		assert_int_equal(slub_free(t->w, cpu(t, 1), s, o[3 * 64]), NS_EINTERNAL);
 		assert_int_equal(slub_free(t->w, cpu(t, 1), t->k512, o[4 * 64]), NS_EINTERNAL);
 		assert_int_equal(slub_free(t->w, cpu(t, 1), s, 12345), NS_EINTERNAL);
 		free(o);
-		tw_destroy(t);
+		wfx_destroy(t);
 	}
 }
 
@@ -562,7 +498,7 @@ static void test_free_drain(void **state)
 	for (size_t li = 0; li < sizeof layouts / sizeof layouts[0]; li++) {
 		const struct layout_case *l = &layouts[li];
 		struct slub_config cfg = cfg_of(l->v, l->c, 1);
-		struct tw *t = tw_create(&cfg);
+		struct wfx *t = tw_create(&cfg);
 		struct slub_cache *s = t->k512;   /* 16 objects, cpu_partial 13, min_partial 5 */
 		struct snapshot b;
 		slub_obj_t *o = make_full(t, s, 9, 16);
@@ -634,7 +570,7 @@ static void test_free_drain(void **state)
 		assert_int_equal(slab(t, o[8 * 16]).loc, SLUB_LOC_NODE_PARTIAL);
 		assert_int_equal(slab(t, o[7 * 16]).loc, SLUB_LOC_NODE_PARTIAL);
 		free(o);
-		tw_destroy(t);
+		wfx_destroy(t);
 	}
 }
 
@@ -646,7 +582,7 @@ static void test_free_no_cpu_partial(void **state)
 		const struct layout_case *l = &layouts[li];
 		struct slub_config cfg = cfg_of(l->v, l->c, 1);
 		cfg.cpu_partial = 0;
-		struct tw *t = tw_create(&cfg);
+		struct wfx *t = tw_create(&cfg);
 		struct slub_cache *s = t->k512;
 		assert_int_equal(cinfo(s).cpu_partial, 0);
 		assert_int_equal(slub_set_cpu_partial(s, 5), NS_ERANGE);
@@ -696,7 +632,7 @@ static void test_free_no_cpu_partial(void **state)
 		expect_stats(t, s, 1, &b, (int[SLUB_NR_STATS])WANT([SLUB_FREE_SLOWPATH] = 1,
 								   [SLUB_FREE_FROZEN] = 1));
 		free(o);
-		tw_destroy(t);
+		wfx_destroy(t);
 	}
 }
 
@@ -711,7 +647,7 @@ static void test_stats_off(void **state)
 	for (size_t li = 0; li < sizeof layouts / sizeof layouts[0]; li++) {
 		const struct layout_case *l = &layouts[li];
 		struct slub_config cfg = cfg_of(l->v, l->c, 0);
-		struct tw *t = tw_create(&cfg);
+		struct wfx *t = tw_create(&cfg);
 		struct slub_cache *s = t->k64;
 		struct snapshot b;
 		const char *s_new = l->v == SLUB_PRE ? "PRE6a" : "POST7";
@@ -747,7 +683,7 @@ static void test_stats_off(void **state)
 		expect_stats(t, s, 1, &b, (int[SLUB_NR_STATS])WANT([SLUB_FREE_SLOWPATH] = 1));
 		assert_int_equal(ran(t, 1, &b, s_new) + ran(t, 1, &b, s_was), l->c == SLUB_GCC ? 1 : 2);
 		free(o);
-		tw_destroy(t);
+		wfx_destroy(t);
 	}
 }
 
@@ -761,13 +697,13 @@ static void test_stats_off(void **state)
 static uint64_t frozen_free_cycles(enum slub_variant v, enum slub_compiler cc, int stats)
 {
 	struct slub_config cfg = cfg_of(v, cc, stats);
-	struct tw *t = tw_create(&cfg);
+	struct wfx *t = tw_create(&cfg);
 	alloc(t, 0, t->k64);
 	slub_obj_t a = alloc(t, 0, t->k64);
 	uint64_t before = cpu(t, 1)->now;
 	fr(t, 1, t->k64, a);
 	uint64_t d = cpu(t, 1)->now - before;
-	tw_destroy(t);
+	wfx_destroy(t);
 	return d;
 }
 
@@ -775,9 +711,9 @@ static void test_frozen_free_cost(void **state)
 {
 	(void)state;
 	struct slub_config cfg = cfg_of(SLUB_PRE, SLUB_GCC, 1);
-	struct tw *t = tw_create(&cfg);
+	struct wfx *t = tw_create(&cfg);
 	uint32_t k_branch = cpu(t, 0)->k_branch;
-	tw_destroy(t);
+	wfx_destroy(t);
 	uint64_t pre = frozen_free_cycles(SLUB_PRE, SLUB_GCC, 1);
 	uint64_t post = frozen_free_cycles(SLUB_POST, SLUB_GCC, 1);
 	assert_int_equal(pre - post, 2 * k_branch + 1);
@@ -801,7 +737,7 @@ static void test_alloc_paths(void **state)
 {
 	(void)state;
 	struct slub_config cfg = cfg_of(SLUB_POST, SLUB_GCC, 1);
-	struct tw *t = tw_create(&cfg);
+	struct wfx *t = tw_create(&cfg);
 	struct slub_cache *s = t->k64;
 	struct snapshot b;
 	snap(t, s, 0, &b);
@@ -865,7 +801,7 @@ static void test_alloc_paths(void **state)
 							   [SLUB_ALLOC_SLAB] = 1));
 	assert_int_equal(slab(t, z).loc, SLUB_LOC_NODE_PARTIAL);
 	assert_int_equal(slub_alloc(t->w, cpu(t, 0), s, 7), 0);   /* no node 7 */
-	tw_destroy(t);
+	wfx_destroy(t);
 }
 
 /* get_partial_node: the first slab becomes the cpu slab, more join the chain. */
@@ -873,7 +809,7 @@ static void test_alloc_from_partial(void **state)
 {
 	(void)state;
 	struct slub_config cfg = cfg_of(SLUB_PRE, SLUB_GCC, 1);
-	struct tw *t = tw_create(&cfg);
+	struct wfx *t = tw_create(&cfg);
 	struct slub_cache *s = t->k512;   /* 16 objects, cpu_partial 13: stop above 6 */
 	slub_obj_t *o = make_full(t, s, 6, 16);
 	/* 2 free objects in each of slabs 0..5, freed on CPU 1 (B, then A) */
@@ -917,12 +853,12 @@ static void test_alloc_from_partial(void **state)
 							   [SLUB_ALLOC_SLAB] = 1));
 	assert_int_equal(slab(t, y).node, 1);
 	free(o);
-	tw_destroy(t);
+	wfx_destroy(t);
 }
 
 /* The race hook: a concurrent free into the same slab forces one retry. */
 struct race {
-	struct tw *t;
+	struct wfx *t;
 	slub_obj_t other;
 	int fired, inside;
 };
@@ -943,7 +879,7 @@ static void test_race_retry(void **state)
 {
 	(void)state;
 	struct slub_config cfg = cfg_of(SLUB_POST, SLUB_GCC, 1);
-	struct tw *t = tw_create(&cfg);
+	struct wfx *t = tw_create(&cfg);
 	struct slub_cache *s = t->k64;
 	slub_obj_t *o = make_full(t, s, 1, 64);
 	fr(t, 1, s, o[0]);
@@ -964,7 +900,7 @@ static void test_race_retry(void **state)
 	assert_int_equal(si.inuse, 61);
 	assert_int_equal(si.page_free, 3);
 	free(o);
-	tw_destroy(t);
+	wfx_destroy(t);
 }
 
 /* --- conservation, counters, determinism ------------------------------------------ */
@@ -1004,7 +940,7 @@ static int find_cb(void *arg, const char *scope, const char *id, const char *nam
 	return NS_OK;
 }
 
-static int64_t counter(struct tw *t, const char *scope, const char *id, const char *name)
+static int64_t counter(struct wfx *t, const char *scope, const char *id, const char *name)
 {
 	struct find f = {scope, id, name, 0, 0};
 	assert_int_equal(slub_counters(t->w, find_cb, &f), NS_OK);
@@ -1033,7 +969,7 @@ static struct ff_fig frozen_stream(enum slub_variant v, enum slub_compiler cc, i
 				   enum bpred_mode mode)
 {
 	struct slub_config cfg = cfg_of(v, cc, stats);
-	struct tw *t = tw_create_bp(&cfg, m_one, mode);
+	struct wfx *t = tw_create_bp(&cfg, m_one, mode);
 	slub_obj_t ring[FF_RING];
 	uint32_t head = 0, count = 0;
 	uint64_t r = 2020;
@@ -1061,7 +997,7 @@ static struct ff_fig frozen_stream(enum slub_variant v, enum slub_compiler cc, i
 		counter(t, "cache", "kmalloc-512", "free_frozen_cycles"),
 	};
 	assert_int_equal(cinfo(t->k512).allocated, cinfo(t->k512).freed);
-	tw_destroy(t);
+	wfx_destroy(t);
 	return f;
 }
 
@@ -1141,7 +1077,7 @@ static void test_frozen_stream(void **state)
 static uint64_t run_random(enum slub_variant v, uint64_t seed, int steps)
 {
 	struct slub_config cfg = cfg_of(v, SLUB_GCC, 1);
-	struct tw *t = tw_create(&cfg);
+	struct wfx *t = tw_create(&cfg);
 	struct slub_cache *caches[3] = {t->k64, t->k512, t->skb};
 	slub_obj_t *live = calloc(LIVE_MAX, sizeof *live);
 	assert_non_null(live);
@@ -1169,9 +1105,9 @@ static uint64_t run_random(enum slub_variant v, uint64_t seed, int steps)
 			slub_flush_cpu(t->w, cpu(t, c), caches[rng_splitmix64(&r) % 3]);
 		}
 		if (i % 500 == 0)
-			tw_check(t);
+			wfx_check(t);
 	}
-	tw_check(t);
+	wfx_check(t);
 	uint64_t handed = 0;
 	for (int i = 0; i < 3; i++) {
 		struct slub_cache_info ci = cinfo(caches[i]);
@@ -1201,7 +1137,7 @@ static uint64_t run_random(enum slub_variant v, uint64_t seed, int steps)
 	}
 	uint64_t h = sm.h ^ cpu(t, 0)->now * 31 ^ cpu(t, 1)->now;
 	free(live);
-	tw_destroy(t);
+	wfx_destroy(t);
 	return h;
 }
 
