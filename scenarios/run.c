@@ -11,8 +11,8 @@
  * written one, which bounds memory to `jobs` worlds.  A world shares only
  * read-only data with other threads (the scenario and its machine).
  *
- * The plan loop works on a to-do list (the plan minus, with --resume, the
- * runs the database already holds) and, under MPI, deals its positions
+ * The plan loop works on the list of pending runs (the plan minus, with
+ * --resume, the runs the database already holds) and, under MPI, deals its positions
  * round-robin to the ranks: rank 0 writes position after position, its
  * own from its pool and the others' as database images received from
  * their ranks (store_image.h), so the database receives the same runs in
@@ -737,7 +737,7 @@ static void pool_stop(struct pool *p)
 }
 
 /*
- * One invocation's plan: the to-do list (plan indexes in plan order, the
+ * One invocation's plan: the list of pending runs (plan indexes in plan order, the
  * runs --resume found complete left out), who simulates position j (rank
  * j % size; everything here without MPI), and the run id of every plan
  * index that has one (kept from the database or just written).
@@ -748,10 +748,10 @@ struct plan {
 	struct store *st;
 	struct run_outcome *out;
 	struct diag *d;
-	long long *todo;        /* [nr_todo] plan indexes */
-	long long nr_todo;
+	long long *pending;        /* [nr_pending] plan indexes */
+	long long nr_pending;
 	long long *local;       /* [nr_local] this rank's plan indexes */
-	long long *local_pos;   /* [nr_local] their positions in todo */
+	long long *local_pos;   /* [nr_local] their positions in pending */
 	long long nr_local;
 	int64_t *ids;           /* [planned] run id per plan index, 0: none */
 	int rank, size;
@@ -814,13 +814,13 @@ static int plan_find_done(struct plan *pl)
 	return rc;
 }
 
-/* Rank 0 (or a serial run) builds the to-do list; MPI ranks receive it. */
-static int plan_todo(struct plan *pl)
+/* Rank 0 (or a serial run) builds the list of pending runs; MPI ranks receive it. */
+static int plan_pending(struct plan *pl)
 {
 	long long planned = pl->out->planned;
 	int rc;
-	pl->todo = malloc((size_t)planned * sizeof *pl->todo);
-	if (!pl->todo)
+	pl->pending = malloc((size_t)planned * sizeof *pl->pending);
+	if (!pl->pending)
 		return plan_nomem(pl);
 	rc = NS_OK;
 	if (pl->rank == 0) {
@@ -828,39 +828,39 @@ static int plan_todo(struct plan *pl)
 			rc = plan_find_done(pl);
 		for (long long i = 0; i < planned && rc == NS_OK; i++)
 			if (!pl->ids[i])
-				pl->todo[pl->nr_todo++] = i;
+				pl->pending[pl->nr_pending++] = i;
 		if (rc)
-			pl->nr_todo = -1;   /* tells the workers to give up */
+			pl->nr_pending = -1;   /* tells the workers to give up */
 	}
 	if (pl->size > 1) {
-		int r = run_mpi_bcast(pl->o->mpi, &pl->nr_todo, sizeof pl->nr_todo);
-		if (r == NS_OK && pl->nr_todo < 0)
+		int r = run_mpi_bcast(pl->o->mpi, &pl->nr_pending, sizeof pl->nr_pending);
+		if (r == NS_OK && pl->nr_pending < 0)
 			r = rc ? rc : diag_set(pl->d, NS_EIO, pl->s->path, 0, 0,
 					       "MPI rank 0 could not plan the runs");
 		if (r == NS_OK)
-			r = run_mpi_bcast(pl->o->mpi, pl->todo,
-					  (size_t)pl->nr_todo * sizeof *pl->todo);
+			r = run_mpi_bcast(pl->o->mpi, pl->pending,
+					  (size_t)pl->nr_pending * sizeof *pl->pending);
 		if (r == NS_OK)
 			r = run_mpi_bcast(pl->o->mpi, pl->invocation, sizeof pl->invocation);
 		rc = rc ? rc : r;
 	}
 	if (rc)
 		return rc;
-	pl->out->nr_skipped = planned - pl->nr_todo;
-	pl->local = malloc((size_t)(pl->nr_todo + 1) * sizeof *pl->local);
-	pl->local_pos = malloc((size_t)(pl->nr_todo + 1) * sizeof *pl->local_pos);
+	pl->out->nr_skipped = planned - pl->nr_pending;
+	pl->local = malloc((size_t)(pl->nr_pending + 1) * sizeof *pl->local);
+	pl->local_pos = malloc((size_t)(pl->nr_pending + 1) * sizeof *pl->local_pos);
 	if (!pl->local || !pl->local_pos)
 		return plan_nomem(pl);
-	for (long long j = pl->rank; j < pl->nr_todo; j += pl->size) {
+	for (long long j = pl->rank; j < pl->nr_pending; j += pl->size) {
 		pl->local_pos[pl->nr_local] = j;
-		pl->local[pl->nr_local++] = pl->todo[j];
+		pl->local[pl->nr_local++] = pl->pending[j];
 	}
 	return NS_OK;
 }
 
 static void plan_free(struct plan *pl)
 {
-	free(pl->todo);
+	free(pl->pending);
 	free(pl->local);
 	free(pl->local_pos);
 	free(pl->ids);
@@ -918,7 +918,7 @@ static int take_remote(struct plan *pl, int from, long long j, int *ended)
 		rc = diag_set(pl->d, NS_EINTERNAL, pl->s->path, 0, 0, "MPI rank %d "
 			      "sent run %lld of the plan, expected %lld", from, m.pos, j);
 	} else if ((rc = store_image_import(pl->st, m.data, m.len, &id, pl->d)) == NS_OK) {
-		stored(pl, pl->todo[j], id, m.status != 0);
+		stored(pl, pl->pending[j], id, m.status != 0);
 		if (m.status)
 			rc = diag_set(pl->d, NS_EINTERNAL, pl->s->path, 0, 0,
 				      "run %" PRId64 " (simulated by MPI rank %d) failed "
@@ -953,7 +953,7 @@ static int finish_workers(struct plan *pl, int rc, int *ended)
 	return rc;
 }
 
-/* Rank 0, or the only process: write the to-do list in order. */
+/* Rank 0, or the only process: write the list of pending runs in order. */
 static int plan_write(struct plan *pl)
 {
 	struct pool p;
@@ -961,7 +961,7 @@ static int plan_write(struct plan *pl)
 	int *ended = calloc((size_t)pl->size, sizeof *ended);
 	int rc = ended ? pool_start(&p, pl->s, pl->o, pl->local, pl->nr_local, pl->d)
 		       : plan_nomem(pl);
-	for (long long j = 0; j < pl->nr_todo && rc == NS_OK; j++) {
+	for (long long j = 0; j < pl->nr_pending && rc == NS_OK; j++) {
 		int from = (int)(j % pl->size);
 		if (pl->o->stop && *pl->o->stop) {
 			rc = RUN_STOPPED;
@@ -1085,7 +1085,7 @@ int run_scenario(const struct scenario *s, struct store *st,
 		oo.invocation = pl.invocation;
 	}
 	pl.ids = calloc((size_t)out->planned, sizeof *pl.ids);
-	rc = pl.ids ? plan_todo(&pl) : plan_nomem(&pl);
+	rc = pl.ids ? plan_pending(&pl) : plan_nomem(&pl);
 	if (rc == NS_OK && pl.rank == 0 && o->bar)
 		progress_init(o->bar, o->bar->f, out->planned, out->nr_skipped, t0);
 	if (rc == NS_OK)

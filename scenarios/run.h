@@ -18,14 +18,14 @@
  * (runs.scenario_sha256: the effective hash, scenario.h) and the point's
  * machine hash, is not run again; its newest such run stands for it in
  * run_ids, so the table covers the whole plan.  Runs that failed or were
- * never committed are run again.  The to-do list keeps plan order and
+ * never committed are run again.  The list of pending runs keeps plan order and
  * seeds (a run's seed depends on its plan index only), so a resumed plan
  * ends with the same rows as an uninterrupted one.
  *
  * Distribution (opts.mpi, run_mpi.h): every rank calls run_scenario with
  * the same scenario; rank 0 passes the database, the others NULL.
- * Position j of the to-do list is simulated by rank j % size; rank 0
- * writes every run in to-do order, so the rows equal a serial run's
+ * Position j of the list of pending runs is simulated by rank j % size; rank 0
+ * writes every run in pending-list order, so the rows equal a serial run's
  * (except host and timestamps).  Only rank 0 fills *out's ids.
  *
  * Durability: each run is one transaction (store.h), so an interrupt,

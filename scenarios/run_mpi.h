@@ -38,7 +38,7 @@ enum run_mpi_kind { RUN_MPI_RESULT, RUN_MPI_END };
 
 struct run_mpi_msg {
 	int kind;                 /* enum run_mpi_kind */
-	long long pos;            /* RESULT: position in the plan's to-do list */
+	long long pos;            /* RESULT: position in the plan's list of pending runs */
 	int status;               /* END: NS_OK, RUN_STOPPED or the error */
 	unsigned char *data;      /* RESULT: the run's image; END: the error
 				     message (NUL-terminated, may be "") */

@@ -22,6 +22,7 @@
 #include "cpu.h"
 #include "diag.h"
 #include "machine.h"
+#include "pa_fixture.h"
 #include "pagealloc.h"
 #include "test_costs_yaml.h"
 
@@ -54,101 +55,11 @@ static const char m_seedlike[] =
 	"  - {id: 1, cpus: \"1\", zones: [{type: Normal, size: 1GiB}]}\n"
 	"distance:\n  - [10, 21]\n  - [21, 10]\n" COSTS;
 
-struct tw {
-	struct machine *m;
-	struct cost_tables t;
-	struct cost_layout l;
-	struct cpu_sys s;
-	int fn_base, site_base;
-	struct pa_world *w;
-};
-
-static int tw_try(const char *yaml, const struct pa_config *cfg, struct tw **out,
-		  struct diag *d)
-{
-	struct tw *t = calloc(1, sizeof *t);
-	assert_non_null(t);
-	assert_int_equal(machine_load_buf("test.yaml", yaml, strlen(yaml), &t->m, d), NS_OK);
-	cost_tables_init(&t->t);
-	assert_int_equal(pa_register(&t->t, &t->fn_base, &t->site_base), NS_OK);
-	assert_int_equal(cost_layout_init(&t->l, &t->t, pa_iter_name(cfg->iter)), NS_OK);
-	assert_int_equal(pa_layout(&t->l, &t->t, t->fn_base, t->site_base, cfg->iter), NS_OK);
-	int cpus[64], n = 0;
-	for (int c = 0; c <= t->m->max_cpu && n < 64; c++)
-		if (t->m->cpu_node[c] >= 0)
-			cpus[n++] = c;
-	struct cpu_params p;
-	cpu_params_default(&p);
-	assert_int_equal(cpu_sys_init(&t->s, t->m, &t->t, &t->l, &p, cpus, n), NS_OK);
-	int rc = pa_world_create(t->m, cfg, &t->s, t->fn_base, t->site_base, &t->w, d);
-	*out = t;
-	return rc;
-}
-
-static struct tw *tw_create(const char *yaml, const struct pa_config *cfg)
-{
-	struct diag d;
-	diag_init(&d);
-	struct tw *t;
-	int rc = tw_try(yaml, cfg, &t, &d);
-	if (rc != NS_OK)
-		diag_print(&d, stderr);
-	assert_int_equal(rc, NS_OK);
-	return t;
-}
-
-static void tw_destroy(struct tw *t)
-{
-	if (t->w) {
-		struct diag d;
-		diag_init(&d);
-		int rc = pa_check(t->w, &d);
-		if (rc != NS_OK)
-			diag_print(&d, stderr);
-		assert_int_equal(rc, NS_OK);
-	}
-	pa_world_destroy(t->w);
-	cpu_sys_free(&t->s);
-	cost_layout_free(&t->l);
-	cost_tables_free(&t->t);
-	machine_free(t->m);
-	free(t);
-}
-
-struct ctr_q {
-	const char *scope, *id, *name;
-	int64_t value;
-	int found;
-};
-
-static int ctr_cb(void *arg, const char *scope, const char *id, const char *name, int64_t v)
-{
-	struct ctr_q *q = arg;
-	if (!strcmp(scope, q->scope) && !strcmp(id, q->id) && !strcmp(name, q->name)) {
-		q->value = v;
-		q->found = 1;
-	}
-	return NS_OK;
-}
-
 static int64_t node_ctr(struct tw *t, int node, const char *name)
 {
 	char id[16];
 	snprintf(id, sizeof id, "%d", node);
-	struct ctr_q q = {"node", id, name, 0, 0};
-	assert_int_equal(pa_counters(t->w, ctr_cb, &q), NS_OK);
-	assert_true(q.found);
-	return q.value;
-}
-
-static uint64_t fn_calls(struct tw *t, const char *name)
-{
-	int id = cost_fn_lookup(&t->t, name);
-	assert_true(id >= 0);
-	uint64_t n = 0;
-	for (int k = 0; k < t->s.nr_cpus; k++)
-		n += t->s.cpu[k].prof[id].calls;
-	return n;
+	return ctr(t, "node", id, name);
 }
 
 static struct pa_config cfg_mpol(enum pa_mpol m, const int *nodes, int n)

@@ -19,6 +19,7 @@
 #include "cpu.h"
 #include "diag.h"
 #include "machine.h"
+#include "pa_fixture.h"
 #include "pagealloc.h"
 #include "test_costs_yaml.h"
 
@@ -67,113 +68,11 @@ static const char m_example[] =
 	"      - {type: Normal, size: 66000000KiB}\n"
 	"distance:\n  - [10, 21]\n  - [21, 10]\n" COSTS;
 
-struct tw {
-	struct machine *m;
-	struct cost_tables t;
-	struct cost_layout l;
-	struct cpu_sys s;
-	int fn_base, site_base;
-	struct pa_world *w;
-};
-
-static struct tw *tw_create_m(struct machine *m, const struct pa_config *cfg)
-{
-	struct tw *t = calloc(1, sizeof *t);
-	struct diag d;
-	diag_init(&d);
-	assert_non_null(t);
-	t->m = m;
-	cost_tables_init(&t->t);
-	assert_int_equal(pa_register(&t->t, &t->fn_base, &t->site_base), NS_OK);
-	assert_int_equal(cost_layout_init(&t->l, &t->t, pa_iter_name(cfg->iter)), NS_OK);
-	assert_int_equal(pa_layout(&t->l, &t->t, t->fn_base, t->site_base, cfg->iter), NS_OK);
-	assert_int_equal(cost_layout_check(&t->l, &t->t), NS_OK);
-	int cpus[MACHINE_MAX_CPUS], n = 0;
-	for (int c = 0; c <= m->max_cpu && n < 64; c++)
-		if (m->cpu_node[c] >= 0)
-			cpus[n++] = c;
-	struct cpu_params p;
-	cpu_params_default(&p);
-	assert_int_equal(cpu_sys_init(&t->s, m, &t->t, &t->l, &p, cpus, n), NS_OK);
-	int rc = pa_world_create(m, cfg, &t->s, t->fn_base, t->site_base, &t->w, &d);
-	if (rc != NS_OK)
-		diag_print(&d, stderr);
-	assert_int_equal(rc, NS_OK);
-	return t;
-}
-
-static struct tw *tw_create(const char *yaml, const struct pa_config *cfg)
-{
-	struct machine *m = NULL;
-	struct diag d;
-	diag_init(&d);
-	int rc = machine_load_buf("test.yaml", yaml, strlen(yaml), &m, &d);
-	if (rc != NS_OK)
-		diag_print(&d, stderr);
-	assert_int_equal(rc, NS_OK);
-	return tw_create_m(m, cfg);
-}
-
-static void tw_check(struct tw *t)
-{
-	struct diag d;
-	diag_init(&d);
-	int rc = pa_check(t->w, &d);
-	if (rc != NS_OK)
-		diag_print(&d, stderr);
-	assert_int_equal(rc, NS_OK);
-}
-
-static void tw_destroy(struct tw *t)
-{
-	tw_check(t);
-	pa_world_destroy(t->w);
-	cpu_sys_free(&t->s);
-	cost_layout_free(&t->l);
-	cost_tables_free(&t->t);
-	machine_free(t->m);
-	free(t);
-}
-
 static struct pa_zone_info zinfo(struct tw *t, int node, enum zone_type z, int cpu)
 {
 	struct pa_zone_info i;
 	assert_int_equal(pa_zone_get_info(t->w, node, z, cpu, &i), NS_OK);
 	return i;
-}
-
-struct ctr_q {
-	const char *scope, *id, *name;
-	int64_t value;
-	int found;
-};
-
-static int ctr_cb(void *arg, const char *scope, const char *id, const char *name, int64_t v)
-{
-	struct ctr_q *q = arg;
-	if (!strcmp(scope, q->scope) && !strcmp(id, q->id) && !strcmp(name, q->name)) {
-		q->value = v;
-		q->found = 1;
-	}
-	return NS_OK;
-}
-
-static int64_t ctr(struct tw *t, const char *scope, const char *id, const char *name)
-{
-	struct ctr_q q = {scope, id, name, 0, 0};
-	assert_int_equal(pa_counters(t->w, ctr_cb, &q), NS_OK);
-	assert_true(q.found);
-	return q.value;
-}
-
-static uint64_t fn_calls(struct tw *t, const char *name)
-{
-	int id = cost_fn_lookup(&t->t, name);
-	assert_true(id >= 0);
-	uint64_t n = 0;
-	for (int k = 0; k < t->s.nr_cpus; k++)
-		n += t->s.cpu[k].prof[id].calls;
-	return n;
 }
 
 static struct pa_config cfg_default(enum pa_iter_variant v)
