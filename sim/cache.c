@@ -32,11 +32,29 @@
  * write; a copy filled before that stamp is stale when someone else wrote
  * the line.  A stale copy is refreshed in place by the refill, so a set
  * never holds a line twice.
+ *
+ * Repeated writes.  A store by the line's last writer, when no other CPU
+ * has filled a copy since that writer's previous store (the L1 excl
+ * claim), takes no new stamp: the directory keeps the previous write's
+ * stamp and no copy's stamp changes.  This is exact, not an approximation:
+ * stamps are only ever compared (copy >= last write, for copies of other
+ * CPUs and the LLCs), and with no fill by another CPU in between, every
+ * such copy is either older than the previous write (stale under both
+ * stamps) or newer than the latest one (fresh under both).  So freshness,
+ * and every result, is the same as with a stamp per store; the directory's
+ * LRU order is still updated.  Claims keep it true: excl is set by a
+ * write, and cleared by a refill of the L1 way, by disown(), and when a
+ * transfer from this CPU serves another CPU (the first fill by anyone else
+ * after a write is always that transfer while the writer holds the line:
+ * the line is dirty).  tests/test_cache.c checks every result against a
+ * reference that stamps every store, and compares the freshness of every
+ * copy.
  */
 #include "cache.h"
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "diag.h"
 
@@ -60,7 +78,8 @@ static bool is_pow2(uint64_t x)
 	return x && !(x & (x - 1));
 }
 
-int cache_init(struct cache *c, uint64_t size, uint32_t line_size, int assoc)
+/* Geometry of a cache (no arrays yet); NS_ERANGE when impossible. */
+static int cache_geom(struct cache *c, uint64_t size, uint32_t line_size, int assoc)
 {
 	memset(c, 0, sizeof *c);
 	if (assoc < 1 || assoc > 255 || !is_pow2(line_size))
@@ -72,19 +91,41 @@ int cache_init(struct cache *c, uint64_t size, uint32_t line_size, int assoc)
 	c->assoc = (uint32_t)assoc;
 	c->pow2 = is_pow2(nsets);
 	c->set_mask = c->pow2 ? c->nsets - 1 : 0;
-	size_t n = (size_t)nsets * (size_t)assoc;
+	return NS_OK;
+}
+
+static size_t cache_ways(const struct cache *c)
+{
+	return (size_t)c->nsets * c->assoc;
+}
+
+/* Empty state: every way invalid, ages a permutation, way 0 the mru. */
+static void cache_clear(struct cache *c)
+{
+	size_t n = cache_ways(c);
+	for (size_t i = 0; i < n; i++) {
+		c->tag[i] = CACHE_TAG_INVALID;
+		c->age[i] = (uint8_t)(i % c->assoc);
+	}
+	memset(c->stamp, 0, n * sizeof *c->stamp);
+	memset(c->mru, 0, c->nsets);
+}
+
+int cache_init(struct cache *c, uint64_t size, uint32_t line_size, int assoc)
+{
+	int rc = cache_geom(c, size, line_size, assoc);
+	if (rc)
+		return rc;
+	size_t n = cache_ways(c);
 	c->tag = malloc(n * sizeof *c->tag);
-	c->stamp = calloc(n, sizeof *c->stamp);
+	c->stamp = malloc(n * sizeof *c->stamp);
 	c->age = malloc(n);
-	c->mru = calloc(nsets, 1); /* way 0 starts with age 0 */
+	c->mru = malloc(c->nsets);
 	if (!c->tag || !c->stamp || !c->age || !c->mru) {
 		cache_free(c);
 		return NS_ENOMEM;
 	}
-	for (size_t i = 0; i < n; i++) {
-		c->tag[i] = CACHE_TAG_INVALID;
-		c->age[i] = (uint8_t)(i % (size_t)assoc);
-	}
+	cache_clear(c);
 	return NS_OK;
 }
 
@@ -243,6 +284,123 @@ static uint64_t round_pow2(uint64_t x)
 	return p;
 }
 
+/*
+ * The arena.  A cache_sys keeps every array in one anonymous mapping,
+ * 64-byte aligned so an 8-way set of tags is one host cache line, and asks
+ * for transparent huge pages: the arrays of a 72-CPU machine are ~50 MB
+ * touched at random, and with 4 KiB pages nearly every L2, LLC or
+ * directory set looked up was also a host TLB miss.  carve() runs twice:
+ * with no base it only counts the bytes, then it hands out the pointers.
+ * (madvise failing, or THP off, only costs speed.)
+ */
+struct arena {
+	char *base;
+	size_t used;
+};
+
+#define ARENA_ALIGN ((size_t)64)
+#define HUGE_PAGE ((size_t)2 << 20)
+
+static void *arena_take(struct arena *a, size_t bytes)
+{
+	size_t off = a->used;
+	a->used += (bytes + ARENA_ALIGN - 1) & ~(ARENA_ALIGN - 1);
+	return a->base ? a->base + off : NULL;
+}
+
+static void carve_cache(struct cache *c, struct arena *a)
+{
+	size_t n = cache_ways(c);
+	c->tag = arena_take(a, n * sizeof *c->tag);
+	c->stamp = arena_take(a, n * sizeof *c->stamp);
+	c->age = arena_take(a, n);
+	c->mru = arena_take(a, c->nsets);
+}
+
+/* Every array of cs (geometry already set) from the arena. */
+static void carve(struct cache_sys *cs, struct arena *a)
+{
+	for (int i = 0; i < cs->nr_cpus; i++) {
+		struct cache_cpu *pc = &cs->cpu[i];
+		carve_cache(&pc->l1, a);
+		carve_cache(&pc->l2, a);
+		size_t ways = cache_ways(&pc->l1);
+		pc->own = arena_take(a, ways * sizeof *pc->own);
+		pc->clean = arena_take(a, ways * sizeof *pc->clean);
+		pc->llc_way = arena_take(a, ways * sizeof *pc->llc_way);
+		pc->llc_fills = arena_take(a, ways * sizeof *pc->llc_fills);
+		pc->excl = arena_take(a, ways);
+	}
+	for (int i = 0; i < cs->nr_llc; i++)
+		carve_cache(&cs->llc[i], a);
+	if (cs->coherence) {
+		carve_cache(&cs->dir, a);
+		size_t ways = cache_ways(&cs->dir);
+		cs->dir_writer = arena_take(a, ways * sizeof *cs->dir_writer);
+		cs->dir_dirty = arena_take(a, ways);
+	}
+}
+
+/* Map `bytes` (zeroed), 2 MiB aligned, huge pages asked for. */
+static int arena_map(struct cache_sys *cs, size_t bytes)
+{
+	size_t len = bytes + HUGE_PAGE;
+	void *m = mmap(NULL, len, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (m == MAP_FAILED)
+		return NS_ENOMEM;
+	cs->map = m;
+	cs->map_len = len;
+	uintptr_t b = ((uintptr_t)m + HUGE_PAGE - 1) & ~(uintptr_t)(HUGE_PAGE - 1);
+	(void)madvise((void *)b, bytes, MADV_HUGEPAGE);
+	return NS_OK;
+}
+
+static int sys_geometry(struct cache_sys *cs, const struct cache_params *p)
+{
+	for (int i = 0; i < cs->nr_cpus; i++) {
+		struct cache_cpu *pc = &cs->cpu[i];
+		int rc = cache_geom(&pc->l1, p->l1d_size, p->line_size, p->l1d_assoc);
+		if (!rc)
+			rc = cache_geom(&pc->l2, p->l2_size, p->line_size, p->l2_assoc);
+		if (rc)
+			return rc;
+	}
+	for (int i = 0; i < cs->nr_llc; i++) {
+		int rc = cache_geom(&cs->llc[i], p->llc_size, p->line_size, p->llc_assoc);
+		if (rc)
+			return rc;
+	}
+	if (!cs->coherence)
+		return NS_OK;
+	uint64_t n = p->dir_entries;
+	if (!n)
+		n = round_pow2(2ull * (uint64_t)cs->nr_cpus *
+			       (p->l2_size >> cs->line_shift));
+	if (!p->dir_entries && n > CACHE_DIR_AUTO_MAX)
+		n = CACHE_DIR_AUTO_MAX;
+	if (n < (uint64_t)p->dir_assoc)
+		n = (uint64_t)p->dir_assoc;
+	return cache_geom(&cs->dir, n << cs->line_shift, p->line_size, p->dir_assoc);
+}
+
+/* The empty state of every array (the mapping starts zeroed). */
+static void sys_clear(struct cache_sys *cs)
+{
+	for (int i = 0; i < cs->nr_cpus; i++) {
+		cache_clear(&cs->cpu[i].l1);
+		cache_clear(&cs->cpu[i].l2);
+	}
+	for (int i = 0; i < cs->nr_llc; i++)
+		cache_clear(&cs->llc[i]);
+	if (!cs->coherence)
+		return;
+	cache_clear(&cs->dir);
+	size_t ways = cache_ways(&cs->dir);
+	for (size_t i = 0; i < ways; i++)
+		cs->dir_writer[i] = -1;
+}
+
 int cache_sys_init(struct cache_sys *cs, const struct cache_params *p,
 		   int nr_cpus, const int *cpu_llc, int nr_llc)
 {
@@ -263,54 +421,23 @@ int cache_sys_init(struct cache_sys *cs, const struct cache_params *p,
 	}
 	cs->nr_cpus = nr_cpus;
 	cs->nr_llc = nr_llc;
-	for (int i = 0; i < nr_cpus; i++) {
+	for (int i = 0; i < nr_cpus; i++)
 		cs->cpu[i].llc = cpu_llc[i];
-		struct cache_cpu *pc = &cs->cpu[i];
-		rc = cache_init(&pc->l1, p->l1d_size, p->line_size, p->l1d_assoc);
-		if (!rc)
-			rc = cache_init(&pc->l2, p->l2_size, p->line_size, p->l2_assoc);
-		if (rc)
-			goto out;
-		size_t ways = (size_t)pc->l1.nsets * pc->l1.assoc;
-		pc->own = calloc(ways, sizeof *pc->own);
-		pc->clean = calloc(ways, sizeof *pc->clean);
-		pc->llc_way = calloc(ways, sizeof *pc->llc_way);
-		pc->llc_fills = calloc(ways, sizeof *pc->llc_fills);
-		if (!pc->own || !pc->clean || !pc->llc_way || !pc->llc_fills) {
-			rc = NS_ENOMEM;
-			goto out;
-		}
-	}
 	cs->dir_epoch = 1;
-	for (int i = 0; i < nr_llc; i++) {
-		rc = cache_init(&cs->llc[i], p->llc_size, p->line_size, p->llc_assoc);
-		if (rc)
-			goto out;
-	}
 	cs->coherence = p->coherence;
-	if (cs->coherence) {
-		uint64_t n = p->dir_entries;
-		if (!n)
-			n = round_pow2(2ull * (uint64_t)nr_cpus *
-				       (p->l2_size >> cs->line_shift));
-		if (!p->dir_entries && n > CACHE_DIR_AUTO_MAX)
-			n = CACHE_DIR_AUTO_MAX;
-		if (n < (uint64_t)p->dir_assoc)
-			n = (uint64_t)p->dir_assoc;
-		rc = cache_init(&cs->dir, n << cs->line_shift, p->line_size,
-				p->dir_assoc);
-		if (rc)
-			goto out;
-		size_t ways = (size_t)cs->dir.nsets * cs->dir.assoc;
-		cs->dir_writer = malloc(ways * sizeof *cs->dir_writer);
-		cs->dir_dirty = calloc(ways, 1);
-		if (!cs->dir_writer || !cs->dir_dirty) {
-			rc = NS_ENOMEM;
-			goto out;
-		}
-		for (size_t i = 0; i < ways; i++)
-			cs->dir_writer[i] = -1;
-	}
+	rc = sys_geometry(cs, p);
+	if (rc)
+		goto out;
+	struct arena a = {NULL, 0};
+	carve(cs, &a);
+	rc = arena_map(cs, a.used);
+	if (rc)
+		goto out;
+	a.base = (char *)(((uintptr_t)cs->map + HUGE_PAGE - 1) &
+			  ~(uintptr_t)(HUGE_PAGE - 1));
+	a.used = 0;
+	carve(cs, &a);
+	sys_clear(cs);
 	rc = NS_OK;
 out:
 	if (rc)
@@ -320,21 +447,10 @@ out:
 
 void cache_sys_free(struct cache_sys *cs)
 {
-	for (int i = 0; cs->cpu && i < cs->nr_cpus; i++) {
-		cache_free(&cs->cpu[i].l1);
-		cache_free(&cs->cpu[i].l2);
-		free(cs->cpu[i].own);
-		free(cs->cpu[i].clean);
-		free(cs->cpu[i].llc_way);
-		free(cs->cpu[i].llc_fills);
-	}
-	for (int i = 0; cs->llc && i < cs->nr_llc; i++)
-		cache_free(&cs->llc[i]);
+	if (cs->map)
+		munmap(cs->map, cs->map_len);
 	free(cs->cpu);
 	free(cs->llc);
-	cache_free(&cs->dir);
-	free(cs->dir_writer);
-	free(cs->dir_dirty);
 	memset(cs, 0, sizeof *cs);
 }
 
@@ -343,6 +459,35 @@ static int stamps_check(const struct cache *c, uint64_t gstamp)
 	size_t n = (size_t)c->nsets * c->assoc;
 	for (size_t i = 0; i < n; i++)
 		if (c->stamp[i] > gstamp)
+			return NS_EINTERNAL;
+	return NS_OK;
+}
+
+/* Is a copy of line, as cache c holds it, one a fill made after stamp ws? */
+static bool copy_since(const struct cache *c, uint64_t line, uint64_t ws)
+{
+	long v = find(c, set_of(c, line), line);
+	return v >= 0 && c->stamp[v] >= ws;
+}
+
+/*
+ * The excl claim of CPU i's L1 way w: it owns the line, the line is dirty,
+ * and no other CPU's private cache or other node's LLC holds a copy filled
+ * since the last write.
+ */
+static int excl_check(const struct cache_sys *cs, int i, size_t w)
+{
+	const struct cache_cpu *pc = &cs->cpu[i];
+	uint64_t t = pc->l1.tag[w], k = pc->own[w];
+	if (!k || !cs->dir_dirty[k - 1])
+		return NS_EINTERNAL;
+	uint64_t ws = cs->dir.stamp[k - 1];
+	for (int j = 0; j < cs->nr_cpus; j++)
+		if (j != i && (copy_since(&cs->cpu[j].l1, t, ws) ||
+			       copy_since(&cs->cpu[j].l2, t, ws)))
+			return NS_EINTERNAL;
+	for (int j = 0; j < cs->nr_llc; j++)
+		if (j != pc->llc && copy_since(&cs->llc[j], t, ws))
 			return NS_EINTERNAL;
 	return NS_OK;
 }
@@ -368,6 +513,8 @@ static int claims_check(const struct cache_sys *cs, int i)
 			return NS_EINTERNAL;
 		if (pc->clean[w] == cs->dir_epoch &&
 		    (t == CACHE_TAG_INVALID || find(&cs->dir, set_of(&cs->dir, t), t) >= 0))
+			return NS_EINTERNAL;
+		if (pc->excl[w] > 1 || (pc->excl[w] && excl_check(cs, i, w)))
 			return NS_EINTERNAL;
 	}
 	return NS_OK;
@@ -415,8 +562,10 @@ static void disown(struct cache_sys *cs, int w, uint64_t line)
 {
 	struct cache_cpu *pc = &cs->cpu[w];
 	long v = find_mru(&pc->l1, set_of(&pc->l1, line), line);
-	if (v >= 0)
+	if (v >= 0) {
 		pc->own[v] = 0;
+		pc->excl[v] = 0;
+	}
 }
 
 /*
@@ -444,12 +593,15 @@ static size_t dir_write(struct cache_sys *cs, long d, uint64_t line, int cpu)
 /*
  * Does CPU w still hold line in a private cache?  A dirty line its writer
  * has since evicted was written back: it comes from the LLC or DRAM.
+ * When w serves a copy from its L1, its excl claim ends there.
  */
-static bool held(const struct cache_sys *cs, int w, uint64_t line)
+static bool held(struct cache_sys *cs, int w, uint64_t line)
 {
-	const struct cache_cpu *pc = &cs->cpu[w];
-	return find_mru(&pc->l1, set_of(&pc->l1, line), line) >= 0 ||
-	       find(&pc->l2, set_of(&pc->l2, line), line) >= 0;
+	struct cache_cpu *pc = &cs->cpu[w];
+	long v = find_mru(&pc->l1, set_of(&pc->l1, line), line);
+	if (v >= 0)
+		pc->excl[v] = 0;
+	return v >= 0 || find(&pc->l2, set_of(&pc->l2, line), line) >= 0;
 }
 
 enum cache_src cache_access_slow(struct cache_sys *cs, int cpu, uint64_t line,
@@ -506,11 +658,19 @@ enum cache_src cache_access_slow(struct cache_sys *cs, int cpu, uint64_t line,
 		insert_at(&pc->l2, b2, w2, line, now, &ev);
 	}
 	v1 = insert_at(&pc->l1, b1, w1, line, now, &ev);
-	if (w1 < 0)
-		pc->llc_way[v1] = 0; /* the way's LLC claim was about its old line */
+	if (w1 < 0) {
+		/* the way's claims were about its old line */
+		pc->llc_way[v1] = 0;
+		pc->excl[v1] = 0;
+	}
 done:
 	if (!cs->coherence)
 		return src;
+	if (write && pc->excl[v1]) {
+		/* a repeated write (see "Repeated writes"): only the LRU moves */
+		touch(&cs->dir, set_of(&cs->dir, line), (size_t)d);
+		return src;
+	}
 	if (!write) {
 		pc->own[v1] = d >= 0 && !remote ? (uint64_t)d + 1 : 0;
 		pc->clean[v1] = d < 0 ? cs->dir_epoch : 0;
@@ -519,6 +679,7 @@ done:
 		uint64_t st = cs->gstamp;
 		pc->own[v1] = (uint64_t)dv + 1;
 		pc->clean[v1] = 0;
+		pc->excl[v1] = 1;
 		/*
 		 * The writer's L1 copy and its node's LLC copy carry the new
 		 * stamp (the LLC one serves node neighbours once the line is

@@ -99,7 +99,10 @@ void cache_params_default(struct cache_params *p);
  * in way k of the CPU's LLC at its last write, and still is when
  * llc_fills[w] equals the LLC's fills (no LLC way refilled since), so a
  * write hit updates the LLC copy's stamp without an LLC set lookup (with
- * one tag check after refills).
+ * one tag check after refills).  excl[w] = 1: the own claim holds and no
+ * other CPU has filled a copy of the line since this CPU last wrote it
+ * (the line is still dirty and only here); a repeated write then needs
+ * no new stamp (see "Repeated writes" in cache.c).
  */
 struct cache_cpu {
 	struct cache l1, l2;
@@ -108,6 +111,7 @@ struct cache_cpu {
 	uint64_t *clean;       /* [l1 ways] */
 	uint64_t *llc_way;     /* [l1 ways] */
 	uint64_t *llc_fills;   /* [l1 ways] */
+	uint8_t *excl;         /* [l1 ways] */
 };
 
 /* Where an access was served from. */
@@ -130,6 +134,8 @@ struct cache_sys {
 	uint8_t *dir_dirty;    /* [dir ways] 1 = only in the writer's cache */
 	uint64_t gstamp;       /* last write stamp handed out */
 	uint64_t dir_epoch;    /* directory entries created, + 1 */
+	void *map;             /* the mapping every array lives in (cache.c) */
+	size_t map_len;
 };
 
 /*
@@ -159,9 +165,11 @@ enum cache_src cache_access_slow(struct cache_sys *cs, int cpu, uint64_t line,
  * Returns the source; for CACHE_SRC_XFER *from is the CPU that held it.
  *
  * Inline fast path: a hit on the most recent way of an L1 set changes no
- * state (no LRU move) when the directory is off, or for a load whose copy
- * struct cache_cpu proves fresh; it returns at once.  Everything else goes
- * through cache_access_slow().
+ * state (no LRU move) when the directory is off, for a load whose copy
+ * struct cache_cpu proves fresh, or for a store to a line this CPU holds
+ * exclusively (excl) whose directory entry is already the most recent of
+ * its set; it returns at once.  Everything else goes through
+ * cache_access_slow().
  */
 static inline enum cache_src cache_access(struct cache_sys *cs, int cpu,
 					  uint64_t line, bool write, int *from)
@@ -171,7 +179,8 @@ static inline enum cache_src cache_access(struct cache_sys *cs, int cpu,
 	size_t w = (size_t)set * pc->l1.assoc + pc->l1.mru[set];
 	if (pc->l1.tag[w] == line &&
 	    (!cs->coherence ||
-	     (!write && (pc->own[w] || pc->clean[w] == cs->dir_epoch))))
+	     (!write ? pc->own[w] || pc->clean[w] == cs->dir_epoch
+		     : pc->excl[w] && cs->dir.age[pc->own[w] - 1] == 0)))
 		return CACHE_SRC_L1;
 	return cache_access_slow(cs, cpu, line, write, from);
 }
