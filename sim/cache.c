@@ -104,10 +104,9 @@ static void cache_clear(struct cache *c)
 {
 	size_t n = cache_ways(c);
 	for (size_t i = 0; i < n; i++) {
-		c->tag[i] = CACHE_TAG_INVALID;
-		c->age[i] = (uint8_t)(i % c->assoc);
+		c->way[i].tag = CACHE_TAG_INVALID;
+		c->way[i].sa = i % c->assoc;
 	}
-	memset(c->stamp, 0, n * sizeof *c->stamp);
 	memset(c->mru, 0, c->nsets);
 }
 
@@ -117,11 +116,9 @@ int cache_init(struct cache *c, uint64_t size, uint32_t line_size, int assoc)
 	if (rc)
 		return rc;
 	size_t n = cache_ways(c);
-	c->tag = malloc(n * sizeof *c->tag);
-	c->stamp = malloc(n * sizeof *c->stamp);
-	c->age = malloc(n);
+	c->way = malloc(n * sizeof *c->way);
 	c->mru = malloc(c->nsets);
-	if (!c->tag || !c->stamp || !c->age || !c->mru) {
+	if (!c->way || !c->mru) {
 		cache_free(c);
 		return NS_ENOMEM;
 	}
@@ -131,9 +128,7 @@ int cache_init(struct cache *c, uint64_t size, uint32_t line_size, int assoc)
 
 void cache_free(struct cache *c)
 {
-	free(c->tag);
-	free(c->stamp);
-	free(c->age);
+	free(c->way);
 	free(c->mru);
 	memset(c, 0, sizeof *c);
 }
@@ -162,10 +157,10 @@ static inline size_t set_base(const struct cache *c, uint64_t line)
  */
 static inline long find(const struct cache *c, struct set s, uint64_t line)
 {
-	const uint64_t *t = c->tag + s.base;
+	const struct cache_way *t = c->way + s.base;
 	long hit = -1;
 	for (uint32_t i = 0; i < c->assoc; i++)
-		hit = t[i] == line ? (long)i : hit;
+		hit = t[i].tag == line ? (long)i : hit;
 	return hit < 0 ? -1 : (long)s.base + hit;
 }
 
@@ -178,35 +173,51 @@ static inline long find(const struct cache *c, struct set s, uint64_t line)
 static inline long find_mru(const struct cache *c, struct set s, uint64_t line)
 {
 	size_t m = s.base + c->mru[s.idx];
-	if (c->tag[m] == line)
+	if (c->way[m].tag == line)
 		return (long)m;
 	return find(c, s, line);
+}
+
+static inline void set_age(struct cache_way *w, uint8_t a)
+{
+	w->sa = (w->sa & ~(uint64_t)0xff) | a;
+}
+
+static inline void set_stamp(struct cache_way *w, uint64_t stamp)
+{
+	w->sa = stamp << 9 | (w->sa & 0x1ff);
+}
+
+static inline void set_flag(struct cache_way *w, bool on)
+{
+	w->sa = (w->sa & ~CACHE_WAY_FLAG) | (on ? CACHE_WAY_FLAG : 0);
 }
 
 /* Make way w of set s the most recent. */
 static inline void touch(struct cache *c, struct set s, size_t w)
 {
-	uint8_t a = c->age[w];
+	uint8_t a = cache_way_age(&c->way[w]);
 	if (a == 0)
 		return;
-	uint8_t *age = c->age + s.base;
+	struct cache_way *set = c->way + s.base;
 	if (a == 1) {
 		/* two lines taking turns in a set: swap with the most recent */
-		age[c->mru[s.idx]] = 1;
+		set_age(&set[c->mru[s.idx]], 1);
 	} else {
+		/* ranks below a move up one (no carry: they are < a <= 254) */
 		for (uint32_t i = 0; i < c->assoc; i++)
-			age[i] += age[i] < a;
+			set[i].sa += cache_way_age(&set[i]) < a;
 	}
-	c->age[w] = 0;
+	set_age(&c->way[w], 0);
 	c->mru[s.idx] = (uint8_t)(w - s.base);
 }
 
 static inline size_t victim(const struct cache *c, size_t base)
 {
-	const uint8_t *age = c->age + base;
+	const struct cache_way *set = c->way + base;
 	uint8_t oldest = (uint8_t)(c->assoc - 1);
 	for (uint32_t i = 0; i < c->assoc; i++)
-		if (age[i] == oldest)
+		if (cache_way_age(&set[i]) == oldest)
 			return base + i;
 	return base; /* unreachable while ages are a permutation */
 }
@@ -231,10 +242,10 @@ static inline size_t insert_at(struct cache *c, struct set s, long w,
 	} else {
 		v = victim(c, s.base);
 		c->fills++;
-		*evicted = c->tag[v];
-		c->tag[v] = line;
+		*evicted = c->way[v].tag;
+		c->way[v].tag = line;
 	}
-	c->stamp[v] = stamp;
+	set_stamp(&c->way[v], stamp);
 	touch(c, s, v);
 	return v;
 }
@@ -249,27 +260,26 @@ uint64_t cache_insert(struct cache *c, uint64_t line, uint64_t stamp)
 
 int cache_one_check(const struct cache *c)
 {
-	if (!c->tag || !c->stamp || !c->age || !c->mru || c->assoc < 1 ||
-	    c->assoc > 255)
+	if (!c->way || !c->mru || c->assoc < 1 || c->assoc > 255)
 		return NS_EINTERNAL;
 	uint32_t seen[256 / 32];
 	for (uint32_t s = 0; s < c->nsets; s++) {
 		size_t base = (size_t)s * c->assoc;
-		if (c->mru[s] >= c->assoc || c->age[base + c->mru[s]] != 0)
+		if (c->mru[s] >= c->assoc || cache_way_age(&c->way[base + c->mru[s]]) != 0)
 			return NS_EINTERNAL;
 		memset(seen, 0, sizeof seen);
 		for (uint32_t i = 0; i < c->assoc; i++) {
-			uint8_t a = c->age[base + i];
+			uint8_t a = cache_way_age(&c->way[base + i]);
 			if (a >= c->assoc || (seen[a / 32] & (1u << (a % 32))))
 				return NS_EINTERNAL;
 			seen[a / 32] |= 1u << (a % 32);
-			uint64_t t = c->tag[base + i];
+			uint64_t t = c->way[base + i].tag;
 			if (t == CACHE_TAG_INVALID)
 				continue;
 			if (set_base(c, t) != base)
 				return NS_EINTERNAL;
 			for (uint32_t j = i + 1; j < c->assoc; j++)
-				if (c->tag[base + j] == t)
+				if (c->way[base + j].tag == t)
 					return NS_EINTERNAL;
 		}
 	}
@@ -311,9 +321,7 @@ static void *arena_take(struct arena *a, size_t bytes)
 static void carve_cache(struct cache *c, struct arena *a)
 {
 	size_t n = cache_ways(c);
-	c->tag = arena_take(a, n * sizeof *c->tag);
-	c->stamp = arena_take(a, n * sizeof *c->stamp);
-	c->age = arena_take(a, n);
+	c->way = arena_take(a, n * sizeof *c->way);
 	c->mru = arena_take(a, c->nsets);
 }
 
@@ -337,7 +345,6 @@ static void carve(struct cache_sys *cs, struct arena *a)
 		carve_cache(&cs->dir, a);
 		size_t ways = cache_ways(&cs->dir);
 		cs->dir_writer = arena_take(a, ways * sizeof *cs->dir_writer);
-		cs->dir_dirty = arena_take(a, ways);
 	}
 }
 
@@ -458,7 +465,7 @@ static int stamps_check(const struct cache *c, uint64_t gstamp)
 {
 	size_t n = (size_t)c->nsets * c->assoc;
 	for (size_t i = 0; i < n; i++)
-		if (c->stamp[i] > gstamp)
+		if (cache_way_stamp(&c->way[i]) > gstamp)
 			return NS_EINTERNAL;
 	return NS_OK;
 }
@@ -467,7 +474,7 @@ static int stamps_check(const struct cache *c, uint64_t gstamp)
 static bool copy_since(const struct cache *c, uint64_t line, uint64_t ws)
 {
 	long v = find(c, set_of(c, line), line);
-	return v >= 0 && c->stamp[v] >= ws;
+	return v >= 0 && cache_way_stamp(&c->way[v]) >= ws;
 }
 
 /*
@@ -478,10 +485,10 @@ static bool copy_since(const struct cache *c, uint64_t line, uint64_t ws)
 static int excl_check(const struct cache_sys *cs, int i, size_t w)
 {
 	const struct cache_cpu *pc = &cs->cpu[i];
-	uint64_t t = pc->l1.tag[w], k = pc->own[w];
-	if (!k || !cs->dir_dirty[k - 1])
+	uint64_t t = pc->l1.way[w].tag, k = pc->own[w];
+	if (!k || !cache_way_flag(&cs->dir.way[k - 1]))
 		return NS_EINTERNAL;
-	uint64_t ws = cs->dir.stamp[k - 1];
+	uint64_t ws = cache_way_stamp(&cs->dir.way[k - 1]);
 	for (int j = 0; j < cs->nr_cpus; j++)
 		if (j != i && (copy_since(&cs->cpu[j].l1, t, ws) ||
 			       copy_since(&cs->cpu[j].l2, t, ws)))
@@ -501,15 +508,15 @@ static int claims_check(const struct cache_sys *cs, int i)
 	const struct cache *llc = &cs->llc[pc->llc];
 	size_t llc_ways = (size_t)llc->nsets * llc->assoc;
 	for (size_t w = 0; w < n; w++) {
-		uint64_t t = pc->l1.tag[w], k = pc->own[w];
+		uint64_t t = pc->l1.way[w].tag, k = pc->own[w];
 		if (k && (t == CACHE_TAG_INVALID || k > ways ||
-			  cs->dir.tag[k - 1] != t || cs->dir_writer[k - 1] != i))
+			  cs->dir.way[k - 1].tag != t || cs->dir_writer[k - 1] != i))
 			return NS_EINTERNAL;
 		if (pc->clean[w] > cs->dir_epoch || pc->llc_way[w] > llc_ways ||
 		    pc->llc_fills[w] > llc->fills)
 			return NS_EINTERNAL;
 		if (pc->llc_way[w] && pc->llc_fills[w] == llc->fills &&
-		    llc->tag[pc->llc_way[w] - 1] != t)
+		    llc->way[pc->llc_way[w] - 1].tag != t)
 			return NS_EINTERNAL;
 		if (pc->clean[w] == cs->dir_epoch &&
 		    (t == CACHE_TAG_INVALID || find(&cs->dir, set_of(&cs->dir, t), t) >= 0))
@@ -522,6 +529,8 @@ static int claims_check(const struct cache_sys *cs, int i)
 
 int cache_check(const struct cache_sys *cs)
 {
+	if (cs->gstamp > CACHE_STAMP_MAX)
+		return NS_EINTERNAL;
 	for (int i = 0; i < cs->nr_cpus; i++) {
 		const struct cache_cpu *pc = &cs->cpu[i];
 		if (pc->llc < 0 || pc->llc >= cs->nr_llc ||
@@ -540,9 +549,10 @@ int cache_check(const struct cache_sys *cs)
 		return NS_EINTERNAL;
 	size_t ways = (size_t)cs->dir.nsets * cs->dir.assoc;
 	for (size_t i = 0; i < ways; i++) {
-		bool valid = cs->dir.tag[i] != CACHE_TAG_INVALID;
+		bool valid = cs->dir.way[i].tag != CACHE_TAG_INVALID;
 		int32_t w = cs->dir_writer[i];
-		if (valid ? (w < 0 || w >= cs->nr_cpus) : (w != -1 || cs->dir_dirty[i]))
+		if (valid ? (w < 0 || w >= cs->nr_cpus)
+			  : (w != -1 || cache_way_flag(&cs->dir.way[i])))
 			return NS_EINTERNAL;
 	}
 	for (int i = 0; i < cs->nr_cpus; i++)
@@ -586,7 +596,7 @@ static size_t dir_write(struct cache_sys *cs, long d, uint64_t line, int cpu)
 	if (d < 0)
 		cs->dir_epoch++;
 	cs->dir_writer[v] = cpu;
-	cs->dir_dirty[v] = 1;
+	set_flag(&cs->dir.way[v], true);
 	return v;
 }
 
@@ -619,15 +629,18 @@ enum cache_src cache_access_slow(struct cache_sys *cs, int cpu, uint64_t line,
 		if (w1 >= 0 && pc->own[w1]) {
 			d = (long)pc->own[w1] - 1;
 		} else if (w1 < 0 || pc->clean[w1] != cs->dir_epoch) {
-			d = find(&cs->dir, set_of(&cs->dir, line), line);
+			struct set bd = set_of(&cs->dir, line);
+			/* the writer is read next: fetch it with the tags */
+			__builtin_prefetch(cs->dir_writer + bd.base);
+			d = find(&cs->dir, bd, line);
 			if (d >= 0) {
 				remote = cs->dir_writer[d] != cpu;
-				wstamp = cs->dir.stamp[d];
+				wstamp = cache_way_stamp(&cs->dir.way[d]);
 			}
 		}
 	}
 	enum cache_src src;
-	if (w1 >= 0 && fresh(pc->l1.stamp[w1], remote, wstamp)) {
+	if (w1 >= 0 && fresh(cache_way_stamp(&pc->l1.way[w1]), remote, wstamp)) {
 		v1 = (size_t)w1;
 		touch(&pc->l1, b1, v1);
 		src = CACHE_SRC_L1;
@@ -636,19 +649,20 @@ enum cache_src cache_access_slow(struct cache_sys *cs, int cpu, uint64_t line,
 	uint64_t ev, now = cs->gstamp;
 	struct set b2 = set_of(&pc->l2, line);
 	long w2 = find(&pc->l2, b2, line);
-	if (w2 >= 0 && fresh(pc->l2.stamp[w2], remote, wstamp)) {
+	if (w2 >= 0 && fresh(cache_way_stamp(&pc->l2.way[w2]), remote, wstamp)) {
 		touch(&pc->l2, b2, (size_t)w2);
 		src = CACHE_SRC_L2;
 	} else {
 		struct cache *llc = &cs->llc[pc->llc];
 		struct set b3 = set_of(llc, line);
 		long w3 = find(llc, b3, line);
-		if (remote && cs->dir_dirty[d] && held(cs, cs->dir_writer[d], line)) {
+		if (remote && cache_way_flag(&cs->dir.way[d]) &&
+		    held(cs, cs->dir_writer[d], line)) {
 			*from = cs->dir_writer[d];
-			cs->dir_dirty[d] = 0; /* now shared, written back */
+			set_flag(&cs->dir.way[d], false); /* now shared, written back */
 			src = CACHE_SRC_XFER;
 			insert_at(llc, b3, w3, line, now, &ev);
-		} else if (w3 >= 0 && fresh(llc->stamp[w3], remote, wstamp)) {
+		} else if (w3 >= 0 && fresh(cache_way_stamp(&llc->way[w3]), remote, wstamp)) {
 			touch(llc, b3, (size_t)w3);
 			src = CACHE_SRC_LLC;
 		} else {
@@ -687,15 +701,15 @@ done:
 		 * never checked while it is the last writer, and the next
 		 * remote write makes them all stale anyway.
 		 */
-		pc->l1.stamp[v1] = st;
+		set_stamp(&pc->l1.way[v1], st);
 		struct cache *llc = &cs->llc[pc->llc];
 		long w = (long)pc->llc_way[v1] - 1;
-		if (w < 0 || (pc->llc_fills[v1] != llc->fills && llc->tag[w] != line))
+		if (w < 0 || (pc->llc_fills[v1] != llc->fills && llc->way[w].tag != line))
 			w = find(llc, set_of(llc, line), line);
 		pc->llc_way[v1] = (uint64_t)(w + 1);
 		pc->llc_fills[v1] = llc->fills;
 		if (w >= 0)
-			llc->stamp[w] = st;
+			set_stamp(&llc->way[w], st);
 	}
 	return src;
 }

@@ -65,14 +65,44 @@
 #define CACHE_TAG_INVALID UINT64_MAX
 #define CACHE_DIR_AUTO_MAX (1ull << 20)
 
+/*
+ * One way of a set: the line it holds and, packed in one word, the stamp
+ * of its fill or last write, a flag (the directory's dirty bit) and its
+ * LRU rank.  A lookup that scans a set's tags thereby brings the stamp,
+ * flag and ranks it needs next into the host's cache with them (the
+ * model's time is host cache misses; 16 bytes a way, where separate arrays
+ * cost 17-18 and up to four more misses).  Stamps are below 2^55
+ * (cache_check()).
+ */
+struct cache_way {
+	uint64_t tag;          /* line address (addr >> line_shift) or CACHE_TAG_INVALID */
+	uint64_t sa;           /* stamp << 9 | flag << 8 | LRU rank (0 = most recent) */
+};
+
+#define CACHE_STAMP_MAX ((UINT64_C(1) << 55) - 1)
+#define CACHE_WAY_FLAG ((uint64_t)0x100)
+
+static inline uint64_t cache_way_stamp(const struct cache_way *w)
+{
+	return w->sa >> 9;
+}
+
+static inline bool cache_way_flag(const struct cache_way *w)
+{
+	return w->sa & CACHE_WAY_FLAG;
+}
+
+static inline uint8_t cache_way_age(const struct cache_way *w)
+{
+	return (uint8_t)w->sa;
+}
+
 /* One set-associative cache. */
 struct cache {
 	uint32_t nsets, assoc;
 	uint32_t set_mask;     /* nsets - 1 when nsets is a power of two, else 0 */
 	bool pow2;
-	uint64_t *tag;         /* [nsets * assoc] line address (addr >> line_shift) */
-	uint64_t *stamp;       /* [nsets * assoc] write stamp when filled/written */
-	uint8_t *age;          /* [nsets * assoc] LRU rank */
+	struct cache_way *way; /* [nsets * assoc], set-major */
 	uint8_t *mru;          /* [nsets] the way of age 0 (the most recent) */
 	uint64_t fills;        /* ways given a new line so far */
 };
@@ -131,7 +161,7 @@ struct cache_sys {
 	bool coherence;
 	struct cache dir;
 	int32_t *dir_writer;   /* [dir ways] CPU index */
-	uint8_t *dir_dirty;    /* [dir ways] 1 = only in the writer's cache */
+	/* the flag of a directory way: dirty, only in the writer's cache */
 	uint64_t gstamp;       /* last write stamp handed out */
 	uint64_t dir_epoch;    /* directory entries created, + 1 */
 	void *map;             /* the mapping every array lives in (cache.c) */
@@ -177,10 +207,10 @@ static inline enum cache_src cache_access(struct cache_sys *cs, int cpu,
 	const struct cache_cpu *pc = &cs->cpu[cpu];
 	uint32_t set = cache_set(&pc->l1, line);
 	size_t w = (size_t)set * pc->l1.assoc + pc->l1.mru[set];
-	if (pc->l1.tag[w] == line &&
+	if (pc->l1.way[w].tag == line &&
 	    (!cs->coherence ||
 	     (!write ? pc->own[w] || pc->clean[w] == cs->dir_epoch
-		     : pc->excl[w] && cs->dir.age[pc->own[w] - 1] == 0)))
+		     : pc->excl[w] && cache_way_age(&cs->dir.way[pc->own[w] - 1]) == 0)))
 		return CACHE_SRC_L1;
 	return cache_access_slow(cs, cpu, line, write, from);
 }

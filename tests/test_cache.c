@@ -36,16 +36,16 @@ static void test_check_catches_corruption(void **state)
 	for (uint64_t l = 0; l < 100; l++)
 		cache_insert(&c, l * 7, 0);
 	assert_int_equal(cache_one_check(&c), NS_OK);
-	uint8_t a = c.age[3];
-	c.age[3] = c.age[4];
+	uint64_t sa = c.way[3].sa;
+	c.way[3].sa = (sa & ~(uint64_t)0xff) | cache_way_age(&c.way[4]);
 	assert_int_equal(cache_one_check(&c), NS_EINTERNAL); /* not a permutation */
-	c.age[3] = a;
-	uint64_t t = c.tag[1];
-	c.tag[1] = c.tag[0];
+	c.way[3].sa = sa;
+	uint64_t t = c.way[1].tag;
+	c.way[1].tag = c.way[0].tag;
 	assert_int_equal(cache_one_check(&c), NS_EINTERNAL); /* duplicate tag */
-	c.tag[1] = t + 1;                                /* wrong set */
+	c.way[1].tag = t + 1;                            /* wrong set */
 	assert_int_equal(cache_one_check(&c), NS_EINTERNAL);
-	c.tag[1] = t;
+	c.way[1].tag = t;
 	assert_int_equal(cache_one_check(&c), NS_OK);
 	cache_free(&c);
 }
@@ -424,8 +424,10 @@ static void same_cache(const struct cache *c, const struct ref_cache *r)
 	assert_int_equal(c->nsets, r->nsets);
 	assert_int_equal(c->assoc, r->assoc);
 	size_t n = (size_t)r->nsets * r->assoc;
-	assert_memory_equal(c->tag, r->tag, n * sizeof *r->tag);
-	assert_memory_equal(c->age, r->age, n);
+	for (size_t w = 0; w < n; w++) {
+		assert_int_equal(c->way[w].tag, r->tag[w]);
+		assert_int_equal(cache_way_age(&c->way[w]), r->age[w]);
+	}
 }
 
 /*
@@ -444,7 +446,7 @@ static void same_fresh(const struct cache_sys *cs, const struct ref_sys *rs,
 		long k = ref_find(&rs->dir, t);
 		if (k < 0 || rs->writer[k] == owner)
 			continue;
-		bool ours = c->stamp[w] >= cs->dir.stamp[k];
+		bool ours = cache_way_stamp(&c->way[w]) >= cache_way_stamp(&cs->dir.way[k]);
 		bool ref = r->stamp[w] >= rs->dir.stamp[k];
 		if (ours != ref)
 			fail_msg("line %#llx: copy %s in the model, %s in the reference",
@@ -467,7 +469,8 @@ static void same_sys(const struct cache_sys *cs, const struct ref_sys *r)
 	same_cache(&cs->dir, &r->dir);
 	size_t n = (size_t)r->dir.nsets * r->dir.assoc;
 	assert_memory_equal(cs->dir_writer, r->writer, n * sizeof *r->writer);
-	assert_memory_equal(cs->dir_dirty, r->dirty, n);
+	for (size_t i = 0; i < n; i++)
+		assert_int_equal(cache_way_flag(&cs->dir.way[i]), r->dirty[i]);
 	for (int i = 0; i < r->nr_cpus; i++) {
 		same_fresh(cs, r, &cs->cpu[i].l1, &r->l1[i], i);
 		same_fresh(cs, r, &cs->cpu[i].l2, &r->l2[i], i);
