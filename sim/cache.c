@@ -2,12 +2,14 @@
  * cache — set-associative caches, the per-node LLC, the coherence
  * directory and the synthetic address space (see cache.h for the model).
  *
- * Design notes.  Every cache is flat arrays allocated once, set-major:
- * tags, stamps and LRU ages (1 byte), plus per set the way of age 0 (mru).
+ * Design notes.  Every cache is one array of 16-byte ways (struct
+ * cache_way: tag, and stamp | flag | LRU rank packed in one word),
+ * set-major, plus per set the way of age 0 (mru); a cache_sys carves all
+ * its arrays from one mapping (the arena, below).
  * An L1 lookup tries the mru way first (repeated accesses to a hot line);
  * every lookup scans the set's tags without an early exit (an 8-way set is
- * one 64-byte host line; a data-dependent loop exit was the model's most
- * mispredicted host branch).  An LRU update is skipped when the way is
+ * two 64-byte host lines, fetched together; a data-dependent loop exit was
+ * the model's most mispredicted host branch).  An LRU update is skipped when the way is
  * already the most recent, is a swap when it was second (two lines taking
  * turns in a set), and a scan of the ages otherwise.  Nothing is allocated
  * after init.
@@ -17,8 +19,9 @@
  *
  * Speed without changing results.  The model's outcomes are defined by the
  * plain algorithm (probe the directory, then L1, L2, LLC; tests/test_cache.c
- * keeps it as a reference and compares every result and every array on a
- * long random trace).  The shortcuts only skip work whose outcome is
+ * keeps it as a reference and compares every result, every tag, rank,
+ * writer and dirty bit, and the freshness of every copy on long random
+ * traces).  The shortcuts only skip work whose outcome is
  * already known: an L1 hit on the mru way changes no state without the
  * directory or, for a load, when the L1 claims (cache.h, struct cache_cpu)
  * prove the copy fresh, so it is decided inline in cache.h; the claims

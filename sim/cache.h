@@ -35,7 +35,7 @@
  *     history is forgotten and stale copies elsewhere count as valid
  *     (under-counting transfers for lines written long ago).  Its default
  *     size is twice the number of lines all simulated L2s hold, at most
- *     CACHE_DIR_AUTO_MAX entries (22 bytes each), so a 256-CPU world does
+ *     CACHE_DIR_AUTO_MAX entries (20 bytes each), so a 256-CPU world does
  *     not spend 100 MB on it.  Sharers are not tracked, so a write to a
  *     line others hold clean costs no invalidation round trip.
  *   - Default associativity: L1D 8-way (Skylake 32 KiB), L2 16-way
