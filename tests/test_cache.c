@@ -155,6 +155,58 @@ static void test_coherence(void **state)
 	cache_sys_free(&cs);
 }
 
+/* L1 way of CPU cpu holding line, or -1 (through the public lookup). */
+static long l1_way(struct cache_sys *cs, int cpu, uint64_t line)
+{
+	struct cache *l1 = &cs->cpu[cpu].l1;
+	uint32_t set = cache_set(l1, line);
+	for (uint32_t i = 0; i < l1->assoc; i++)
+		if (l1->way[(size_t)set * l1->assoc + i].tag == line)
+			return (long)((size_t)set * l1->assoc + i);
+	return -1;
+}
+
+/*
+ * Repeated writes (cache.c): a store by the last writer with no copy made
+ * by anyone else since its previous store takes no new stamp; the first
+ * foreign copy ends that (the excl claim), and cache_check() catches a
+ * claim that is not true.
+ */
+static void test_repeated_writes(void **state)
+{
+	(void)state;
+	struct cache_params p;
+	sys_params(&p);
+	struct cache_sys cs;
+	int llc[2] = {0, 1};
+	assert_int_equal(cache_sys_init(&cs, &p, 2, llc, 2), NS_OK);
+	int from = -1;
+	assert_int_equal(cache_access(&cs, 0, 9, true, &from), CACHE_SRC_MEM);
+	uint64_t g = cs.gstamp;
+	long w = l1_way(&cs, 0, 9);
+	assert_true(w >= 0);
+	assert_int_equal(cs.cpu[0].excl[w], 1);
+	for (int i = 0; i < 5; i++)
+		assert_int_equal(cache_access(&cs, 0, 9, true, &from), CACHE_SRC_L1);
+	assert_int_equal(cs.gstamp, g);          /* no stamp for the repeats */
+	assert_int_equal(cache_check(&cs), NS_OK);
+	/* CPU 1 copies the line: the claim ends, the next store is stamped */
+	assert_int_equal(cache_access(&cs, 1, 9, false, &from), CACHE_SRC_XFER);
+	assert_int_equal(from, 0);
+	assert_int_equal(cs.cpu[0].excl[w], 0);
+	/* a claim that is not true (CPU 1 holds a copy newer than the write) */
+	cs.cpu[0].excl[w] = 1;
+	assert_int_equal(cache_check(&cs), NS_EINTERNAL);
+	cs.cpu[0].excl[w] = 0;
+	assert_int_equal(cache_check(&cs), NS_OK);
+	assert_int_equal(cache_access(&cs, 0, 9, true, &from), CACHE_SRC_L1);
+	assert_int_equal(cs.gstamp, g + 1);
+	/* CPU 1's copy is stale now: its next read is a transfer again */
+	assert_int_equal(cache_access(&cs, 1, 9, false, &from), CACHE_SRC_XFER);
+	assert_int_equal(cache_check(&cs), NS_OK);
+	cache_sys_free(&cs);
+}
+
 static void test_written_back_line(void **state)
 {
 	(void)state;
@@ -639,6 +691,7 @@ int main(void)
 		cmocka_unit_test(test_walk_bigger_than_l1),
 		cmocka_unit_test(test_llc_shared_by_node),
 		cmocka_unit_test(test_coherence),
+		cmocka_unit_test(test_repeated_writes),
 		cmocka_unit_test(test_written_back_line),
 		cmocka_unit_test(test_bad_geometry),
 		cmocka_unit_test(test_address_space),
