@@ -367,6 +367,56 @@ out:
 	return rc;
 }
 
+/*
+ * The scheduler's side of each point: the mean per run of the workload's
+ * scheduling metrics, with the change against the first point.  In a
+ * schedule-bound benchmark a few cycles on the receiver's path change how
+ * often receivers block and are woken, which can move Total time more than
+ * the cycles themselves (docs/slub-model.md §11.3).
+ */
+static int print_sched(struct rep *r)
+{
+	static const char sql[] =
+		"SELECT value FROM metrics WHERE run_id = ?1 AND name = ?2";
+	static const char *const names[] = {
+		"ctx_switches", "wakeups", "preemptions", "sender_blocks", "receiver_blocks",
+	};
+	enum { NR_SCHED = sizeof names / sizeof names[0] };
+	double base[NR_SCHED] = {0};
+	sqlite3_stmt *st = NULL;
+	int rc = NS_OK;
+
+	if (sqlite3_prepare_v2(r->db, sql, -1, &st, NULL) != SQLITE_OK)
+		return db_err(r, "cannot read the scheduler metrics");
+	fprintf(r->g, "\n# Scheduler, mean per run (%% against the first point)\n");
+	for (int i = 0; i < r->nr && rc == NS_OK; i++) {
+		const struct mpoint *p = &r->pts[i];
+		fprintf(r->g, "%-38s", p->variant);
+		for (int k = 0; k < NR_SCHED && rc == NS_OK; k++) {
+			double sum = 0;
+			for (int j = 0; j < p->n; j++) {
+				sqlite3_reset(st);
+				sqlite3_bind_int64(st, 1, p->ids[j]);
+				sqlite3_bind_text(st, 2, names[k], -1, SQLITE_STATIC);
+				int s = sqlite3_step(st);
+				if (s == SQLITE_ROW)
+					sum += sqlite3_column_double(st, 0);
+				else if (s != SQLITE_DONE)
+					rc = db_err(r, "cannot read the scheduler metrics");
+			}
+			double mean = p->n > 0 ? sum / p->n : 0;
+			if (i == 0)
+				base[k] = mean;
+			fprintf(r->g, "  %s %.0f", names[k], mean);
+			if (i > 0 && base[k] > 0)
+				fprintf(r->g, " (%+.2f %%)", 100 * (mean - base[k]) / base[k]);
+		}
+		fprintf(r->g, "\n");
+	}
+	sqlite3_finalize(st);
+	return rc;
+}
+
 /* Sum of a cache counter over a point's runs and both caches. */
 static int sum_cache(struct rep *r, sqlite3_stmt *st, const struct mpoint *p, const char *name,
 		     double *out)
@@ -478,6 +528,9 @@ int msgreport_print(sqlite3 *db, const int64_t *run_ids, int nr_runs, FILE *f,
 		int dec = decimals(&r);
 		print_runs(&r, dec);
 		print_summary(&r, dec);
+		rc = print_sched(&r);
+	}
+	if (rc == NS_OK) {
 		rc = print_slub_stats(&r);
 	}
 	if (rc == NS_OK)

@@ -70,6 +70,11 @@ check "stat items" "$(grep -c '^[a-z_]*  *[0-9][0-9]*\( C[0-9]*=[0-9]*\)*$' "$tm
 grep -q "^PRE6a  *[0-9]" "$tmp/out" && grep -q "^POST6 " "$tmp/out" && grep -q "^S2a " "$tmp/out" &&
 	ok || bad "branch table rows"
 grep -q "^/slow " "$tmp/out" && ok || bad "per-free branch row"
+grep -q '^# Scheduler, mean per run' "$tmp/out" && ok || bad "scheduler block"
+check "scheduler rows" "$(grep -c '^slab_free_layout=[a-z0-9-]*  *ctx_switches [0-9]* .*receiver_blocks [0-9]*' "$tmp/out")" 2
+ctx0=$(printf '%.0f' "$(q "$db" "SELECT avg(value) FROM metrics JOIN runs USING (run_id) WHERE name = 'ctx_switches' AND point = 0")")
+check "scheduler mean" "$(grep '^slab_free_layout=pre-c270cf30  *ctx_switches' "$tmp/out" | sed 's/.*ctx_switches \([0-9]*\).*/\1/')" "$ctx0"
+grep -q '^slab_free_layout=c270cf30  *ctx_switches [0-9]* ([+-][0-9.]* %)' "$tmp/out" && ok || bad "scheduler change"
 
 # --- determinism --------------------------------------------------------------------
 "$NUMASIM" run -q "$TINY" --db "$tmp/m2.db" >"$tmp/out2" 2>/dev/null
