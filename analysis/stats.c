@@ -7,6 +7,7 @@
 
 #include <gsl/gsl_cdf.h>
 #include <math.h>
+#include <stdlib.h>
 
 #include "diag.h"
 
@@ -57,6 +58,20 @@ int stats_welch(double mean1, double sd1, size_t n1, double mean2, double sd2, s
 	}
 	*out = w;
 	return NS_OK;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+void stats_spread(double *v, size_t n, double out[3])
+{
+	qsort(v, n, sizeof *v, cmp_double);
+	out[0] = v[0];
+	out[1] = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+	out[2] = v[n - 1];
 }
 
 int stats_welch_summary(const struct stats_summary *a, const struct stats_summary *b,

@@ -41,6 +41,8 @@ int stats_welch(double mean1, double sd1, size_t n1, double mean2, double sd2, s
  * outside (0, 1).
  */
 int stats_welch_ci(const struct stats_welch *w, double level, double *lo, double *hi);
+/* min, median and max of v[0..n) into out[0..2] (sorts v); n >= 1. */
+void stats_spread(double *v, size_t n, double out[3]);
 /* Welch's test of two samples' summaries. */
 int stats_welch_summary(const struct stats_summary *a, const struct stats_summary *b,
 			struct stats_welch *out);

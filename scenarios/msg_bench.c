@@ -6,11 +6,16 @@
  * allocator and SLUB sharing one address space, the kmalloc caches and
  * skbuff_head_cache — the same construction as a messaging run of
  * `numasim run`.  Host time is CLOCK_MONOTONIC around the measured loop
- * only (world set-up excluded).
+ * only (world set-up excluded), CPU time the process's over the same span.
+ * With --repeat R every run builds its world afresh and must simulate
+ * exactly what the first did (the simulation is deterministic; a
+ * difference is reported as an internal error), so the spread of the
+ * host rates is the host's, not the model's.
  */
 #include "msg_bench.h"
 
 #include <inttypes.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,12 +28,15 @@
 #include "machine.h"
 #include "pagealloc.h"
 #include "slub.h"
+#include "stats.h"
 #include "wl_messaging.h"
 
-#define SLUB_USAGE "numasim bench slub [--machine FILE] [--pairs N] [--batch N] [--variant pre|post]"
+#define SLUB_USAGE                                                             \
+	"numasim bench slub [--machine FILE] [--pairs N] [--batch N] "          \
+	"[--variant pre|post] [--repeat R]"
 #define MSG_USAGE                                                              \
 	"numasim bench messaging [--machine FILE] [--groups G] [--loops L] "    \
-	"[--variant pre|post] [--seed S]"
+	"[--variant pre|post] [--seed S] [--repeat R]"
 #define DEFAULT_MACHINE "configs/skylake-2s.yaml"
 
 struct mb_world {
@@ -43,11 +51,52 @@ struct mb_world {
 	struct slub_cache *skb, *k512;
 };
 
-static double mono_s(void)
+static double clock_s(clockid_t id)
 {
 	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
+	clock_gettime(id, &ts);
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* Host time of one measured span. */
+struct span {
+	double wall0, cpu0, wall, cpu;
+};
+
+static void span_start(struct span *t)
+{
+	t->wall0 = clock_s(CLOCK_MONOTONIC);
+	t->cpu0 = clock_s(CLOCK_PROCESS_CPUTIME_ID);
+}
+
+static void span_stop(struct span *t)
+{
+	t->wall = clock_s(CLOCK_MONOTONIC) - t->wall0;
+	t->cpu = clock_s(CLOCK_PROCESS_CPUTIME_ID) - t->cpu0;
+}
+
+/*
+ * With more than one run: each run's rate per host second and per CPU
+ * second, then min/median/max of both (items: what is counted, in
+ * millions).  rate[] and cpu[] (repeat entries each) are scratch.
+ */
+static void print_spread(const char *items, uint64_t n, const struct span *t,
+			 long long repeat, double *rate, double *cpu)
+{
+	double rs[3], cs[3];
+	for (long long r = 0; r < repeat; r++) {
+		rate[r] = (double)n / t[r].wall / 1e6;
+		cpu[r] = (double)n / t[r].cpu / 1e6;
+		printf("run %lld: %" PRIu64 " %s in %.3f s: %.3f M %s/s (host), %.3f M %s "
+		       "per CPU second\n", r + 1, n, items, t[r].wall, rate[r], items,
+		       cpu[r], items);
+	}
+	stats_spread(rate, (size_t)repeat, rs);
+	stats_spread(cpu, (size_t)repeat, cs);
+	printf("M %s/s (host) over %lld runs: min %.3f  median %.3f  max %.3f\n", items,
+	       repeat, rs[0], rs[1], rs[2]);
+	printf("M %s per CPU second: min %.3f  median %.3f  max %.3f\n", items, cs[0], cs[1],
+	       cs[2]);
 }
 
 static void mb_free(struct mb_world *b)
@@ -179,7 +228,9 @@ static void slub_help(void)
 	       "  --machine FILE  machine file (default %s)\n"
 	       "  --pairs N       alloc+free pairs (default 5000000)\n"
 	       "  --batch N       objects per round (default 64)\n"
-	       "  --variant V     pre | post (v5.9 | c270cf30; default pre)\n",
+	       "  --variant V     pre | post (v5.9 | c270cf30; default pre)\n"
+	       "  --repeat R      runs, each on a fresh world; reports min/median/max\n"
+	       "                  (default 1)\n",
 	       SLUB_USAGE, DEFAULT_MACHINE);
 }
 
@@ -194,36 +245,33 @@ static void msg_help(void)
 	       "  --groups G      -g (default 20)\n"
 	       "  --loops L       -l (default 50)\n"
 	       "  --variant V     pre | post (default pre)\n"
-	       "  --seed S        run seed (default 1)\n",
+	       "  --seed S        run seed (default 1)\n"
+	       "  --repeat R      runs, each on a fresh world; reports min/median/max\n"
+	       "                  (default 1)\n",
 	       MSG_USAGE, DEFAULT_MACHINE);
 }
 
-int msg_bench_slub_main(int argc, char **argv)
+/* What one bench slub run simulated (the host time is in a span). */
+struct slub_run {
+	uint64_t done, cycles, failed;
+	int cpu_alloc, cpu_free;
+};
+
+static int slub_once(const char *machine, enum slub_variant v, long long pairs,
+		     long long batch, char *name, size_t name_len, struct slub_run *o,
+		     struct span *t, struct diag *d)
 {
-	const char *machine = DEFAULT_MACHINE;
-	enum slub_variant v = SLUB_PRE;
-	long long pairs = 5000000, batch = 64;
-	struct num_opt nums[] = {
-		{"--pairs", 1, 1000000000000LL, &pairs},
-		{"--batch", 1, 1 << 20, &batch},
-	};
 	struct mb_world b = {0};
-	struct diag d;
 	slub_obj_t *objs = NULL;
-	int st = parse_opts("bench slub", SLUB_USAGE, argc, argv, &machine, &v, nums, 2,
-			    slub_help);
-	if (st)
-		return st == 1 ? 0 : st;
-	diag_init(&d);
-	int rc = mb_setup(&b, machine, v, 0, &d);
+	int rc = mb_setup(&b, machine, v, 0, d);
 	objs = calloc((size_t)batch, sizeof *objs);
 	if (rc == NS_OK && !objs)
-		rc = diag_set(&d, NS_ENOMEM, "bench slub", 0, 0, "out of memory");
+		rc = diag_set(d, NS_ENOMEM, "bench slub", 0, 0, "out of memory");
 	if (rc)
 		goto out;
 	struct cpu *ca = &b.s.cpu[0], *cf = &b.s.cpu[b.s.nr_cpus - 1];
 	uint64_t done = 0, c0 = ca->now + cf->now, failed = 0;
-	double t0 = mono_s();
+	span_start(t);
 	while (done < (uint64_t)pairs && rc == NS_OK) {
 		uint64_t n = (uint64_t)pairs - done < (uint64_t)batch ? (uint64_t)pairs - done
 								    : (uint64_t)batch;
@@ -238,75 +286,162 @@ int msg_bench_slub_main(int argc, char **argv)
 		cpu_advance_to(ca, cf->now);
 		done += n;
 	}
-	double host = mono_s() - t0;
+	span_stop(t);
+	if (rc)
+		rc = diag_set(d, rc, "bench slub", 0, 0, "the model failed: %s", ns_status_msg(rc));
 	if (rc == NS_OK)
-		rc = mb_check(&b, &d);
-	if (rc == NS_OK) {
-		printf("# Running 'slub' benchmark: kmalloc-512 alloc on CPU %d, free on CPU %d (%s, %s)\n",
-		       ca->id, cf->id, b.m->name, slub_variant_name(v));
-		printf("%" PRIu64 " pairs in %.3f s: %.3f M pairs/s (host)\n", done, host,
-		       (double)done / host / 1e6);
-		printf("simulated: %.1f cycles per pair (both CPUs, idle excluded), %" PRIu64
-		       " failed allocations\n",
-		       (double)(ca->now + cf->now - c0 - ca->ctr[CPU_CTR_idle_cycles] -
-				cf->ctr[CPU_CTR_idle_cycles]) / (double)(done ? done : 1),
-		       failed);
+		rc = mb_check(&b, d);
+	o->done = done;
+	o->cycles = ca->now + cf->now - c0 - ca->ctr[CPU_CTR_idle_cycles] -
+		    cf->ctr[CPU_CTR_idle_cycles];
+	o->failed = failed;
+	o->cpu_alloc = ca->id;
+	o->cpu_free = cf->id;
+	snprintf(name, name_len, "%s", b.m->name);
+out:
+	free(objs);
+	mb_free(&b);
+	return rc;
+}
+
+int msg_bench_slub_main(int argc, char **argv)
+{
+	const char *machine = DEFAULT_MACHINE;
+	enum slub_variant v = SLUB_PRE;
+	long long pairs = 5000000, batch = 64, repeat = 1;
+	struct num_opt nums[] = {
+		{"--pairs", 1, 1000000000000LL, &pairs},
+		{"--batch", 1, 1 << 20, &batch},
+		{"--repeat", 1, 1000, &repeat},
+	};
+	struct diag d;
+	char name[256] = "";
+	int st = parse_opts("bench slub", SLUB_USAGE, argc, argv, &machine, &v, nums, 3,
+			    slub_help);
+	if (st)
+		return st == 1 ? 0 : st;
+	diag_init(&d);
+	struct slub_run o[2];
+	struct span *t = calloc((size_t)repeat, sizeof *t);
+	double *rate = calloc(2 * (size_t)repeat, sizeof *rate);
+	int rc = t && rate ? NS_OK : diag_set(&d, NS_ENOMEM, "bench slub", 0, 0, "out of memory");
+	for (long long r = 0; r < repeat && rc == NS_OK; r++) {
+		struct slub_run *x = &o[r > 0];
+		rc = slub_once(machine, v, pairs, batch, name, sizeof name, x, &t[r], &d);
+		if (rc == NS_OK && r > 0 &&
+		    (x->cycles != o[0].cycles || x->failed != o[0].failed || x->done != o[0].done))
+			rc = diag_set(&d, NS_EINTERNAL, "bench slub", 0, 0,
+				      "run %lld simulated other cycles than run 1", r + 1);
 	}
+	if (rc)
+		goto out;
+	printf("# Running 'slub' benchmark: kmalloc-512 alloc on CPU %d, free on CPU %d (%s, %s)\n",
+	       o[0].cpu_alloc, o[0].cpu_free, name, slub_variant_name(v));
+	if (repeat == 1)
+		printf("%" PRIu64 " pairs in %.3f s: %.3f M pairs/s (host)\n", o[0].done,
+		       t[0].wall, (double)o[0].done / t[0].wall / 1e6);
+	else
+		print_spread("pairs", o[0].done, t, repeat, rate, rate + repeat);
+	printf("simulated: %.1f cycles per pair (both CPUs, idle excluded), %" PRIu64
+	       " failed allocations%s\n",
+	       (double)o[0].cycles / (double)(o[0].done ? o[0].done : 1), o[0].failed,
+	       repeat > 1 ? ", the same in every run" : "");
 out:
 	if (rc)
 		diag_print(&d, stderr);
-	free(objs);
-	mb_free(&b);
+	free(t);
+	free(rate);
 	return rc ? ns_status_exit(rc) : 0;
+}
+
+/* One bench messaging run on a fresh world; name: the machine's. */
+static int msg_once(const char *machine, enum slub_variant v, const struct wl_msg_params *p,
+		    uint64_t seed, char *name, size_t name_len, int *nr_cpus,
+		    struct wl_msg_result *r, struct span *t, struct diag *d)
+{
+	struct mb_world b = {0};
+	int rc = mb_setup(&b, machine, v, 1, d);
+	if (rc)
+		goto out;
+	span_start(t);
+	rc = wl_messaging_run(b.w, &b.s, b.skb, b.k512, p, seed, NULL, r);
+	span_stop(t);
+	if (rc)
+		rc = diag_set(d, rc, "bench messaging", 0, 0, "the workload failed: %s",
+			      ns_status_msg(rc));
+	if (rc == NS_OK)
+		rc = mb_check(&b, d);
+	*nr_cpus = b.s.nr_cpus;
+	snprintf(name, name_len, "%s", b.m->name);
+out:
+	mb_free(&b);
+	return rc;
+}
+
+/* Two runs simulated the same thing. */
+static bool same_msg_result(const struct wl_msg_result *a, const struct wl_msg_result *b)
+{
+	return a->total_time_s == b->total_time_s && a->messages == b->messages &&
+	       a->events == b->events && a->ctx_switches == b->ctx_switches &&
+	       a->preemptions == b->preemptions;
 }
 
 int msg_bench_messaging_main(int argc, char **argv)
 {
 	const char *machine = DEFAULT_MACHINE;
 	enum slub_variant v = SLUB_PRE;
-	long long groups = 20, loops = 50, seed = 1;
+	long long groups = 20, loops = 50, seed = 1, repeat = 1;
 	struct num_opt nums[] = {
 		{"--groups", 1, 1000, &groups},
 		{"--loops", 1, 1000000000LL, &loops},
 		{"--seed", 0, INT64_MAX, &seed},
+		{"--repeat", 1, 1000, &repeat},
 	};
-	struct mb_world b = {0};
 	struct diag d;
 	struct wl_msg_params p;
-	struct wl_msg_result r;
-	int st = parse_opts("bench messaging", MSG_USAGE, argc, argv, &machine, &v, nums, 3,
+	struct wl_msg_result r[2];
+	char name[256] = "";
+	int nr_cpus = 0;
+	int st = parse_opts("bench messaging", MSG_USAGE, argc, argv, &machine, &v, nums, 4,
 			    msg_help);
 	if (st)
 		return st == 1 ? 0 : st;
 	diag_init(&d);
-	int rc = mb_setup(&b, machine, v, 1, &d);
-	if (rc)
-		goto out;
 	wl_msg_params_default(&p);
 	p.groups = (uint32_t)groups;
 	p.loops = (uint64_t)loops;
-	double t0 = mono_s();
-	rc = wl_messaging_run(b.w, &b.s, b.skb, b.k512, &p, (uint64_t)seed, NULL, &r);
-	double host = mono_s() - t0;
-	if (rc)
-		rc = diag_set(&d, rc, "bench messaging", 0, 0, "the workload failed: %s",
-			      ns_status_msg(rc));
-	if (rc == NS_OK)
-		rc = mb_check(&b, &d);
-	if (rc == NS_OK) {
-		printf("# Running 'sched/messaging' benchmark: %lld groups, %lld loops, %d CPUs "
-		       "(%s, %s)\n", groups, loops, b.s.nr_cpus, b.m->name, slub_variant_name(v));
-		printf("Total time: %.6f [sec] (simulated)\n", r.total_time_s);
-		printf("%" PRIu64 " messages in %.3f s: %.3f M messages/s (host), %" PRIu64
-		       " events\n", r.messages, host, (double)r.messages / host / 1e6, r.events);
-		printf("scheduler: %" PRIu64 " context switches, %" PRIu64 " preemptions (%" PRIu64
-		       " by wake-up), %" PRIu64 " sender and %" PRIu64 " receiver blocks\n",
-		       r.ctx_switches, r.preemptions, r.wake_preemptions, r.sender_blocks,
-		       r.receiver_blocks);
+	struct span *t = calloc((size_t)repeat, sizeof *t);
+	double *rate = calloc(2 * (size_t)repeat, sizeof *rate);
+	int rc = t && rate ? NS_OK
+			   : diag_set(&d, NS_ENOMEM, "bench messaging", 0, 0, "out of memory");
+	for (long long k = 0; k < repeat && rc == NS_OK; k++) {
+		rc = msg_once(machine, v, &p, (uint64_t)seed, name, sizeof name, &nr_cpus,
+			      &r[k > 0], &t[k], &d);
+		if (rc == NS_OK && k > 0 && !same_msg_result(&r[0], &r[1]))
+			rc = diag_set(&d, NS_EINTERNAL, "bench messaging", 0, 0,
+				      "run %lld simulated another schedule than run 1", k + 1);
 	}
+	if (rc)
+		goto out;
+	printf("# Running 'sched/messaging' benchmark: %lld groups, %lld loops, %d CPUs "
+	       "(%s, %s)\n", groups, loops, nr_cpus, name, slub_variant_name(v));
+	printf("Total time: %.6f [sec] (simulated)\n", r[0].total_time_s);
+	if (repeat == 1)
+		printf("%" PRIu64 " messages in %.3f s: %.3f M messages/s (host), %" PRIu64
+		       " events\n", r[0].messages, t[0].wall,
+		       (double)r[0].messages / t[0].wall / 1e6, r[0].events);
+	else
+		print_spread("messages", r[0].messages, t, repeat, rate, rate + repeat);
+	if (repeat > 1)
+		printf("%" PRIu64 " events per run\n", r[0].events);
+	printf("scheduler: %" PRIu64 " context switches, %" PRIu64 " preemptions (%" PRIu64
+	       " by wake-up), %" PRIu64 " sender and %" PRIu64 " receiver blocks%s\n",
+	       r[0].ctx_switches, r[0].preemptions, r[0].wake_preemptions, r[0].sender_blocks,
+	       r[0].receiver_blocks, repeat > 1 ? "; the same in every run" : "");
 out:
 	if (rc)
 		diag_print(&d, stderr);
-	mb_free(&b);
+	free(t);
+	free(rate);
 	return rc ? ns_status_exit(rc) : 0;
 }

@@ -17,6 +17,7 @@
 #include "msg_bench.h"
 #include "pagealloc_bench.h"
 #include "phold.h"
+#include "stats.h"
 
 #define BENCH_USAGE "numasim bench BENCHMARK [OPTIONS] | numasim bench --help"
 #define PHOLD_USAGE                                                            \
@@ -104,21 +105,6 @@ static int parse_opt(const struct phold_opt *opts, size_t nr, int argc, char **a
 	return NS_EUSAGE;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
-}
-
-/* min, median, max of v[0..n) (sorts v). */
-static void spread(double *v, long long n, double out[3])
-{
-	qsort(v, (size_t)n, sizeof *v, cmp_double);
-	out[0] = v[0];
-	out[1] = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-	out[2] = v[n - 1];
-}
-
 /*
  * The summary.  Rates are given per wall second (what perf bench reports)
  * and per CPU second of the benchmark thread, which stays meaningful when
@@ -151,8 +137,8 @@ static int phold_report(const struct phold_params *p, const struct phold_result 
 	}
 	printf("  %-22s %" PRIu64 "\n", "events:", res[0].events);
 	if (repeat > 1) {
-		spread(wall, repeat, ws);
-		spread(cpu, repeat, cs);
+		stats_spread(wall, (size_t)repeat, ws);
+		stats_spread(cpu, (size_t)repeat, cs);
 		printf("  %-22s min %.2f  median %.2f  max %.2f\n", "M events/s:",
 		       ws[0], ws[1], ws[2]);
 		printf("  %-22s min %.2f  median %.2f  max %.2f\n", "M events/cpu-s:",

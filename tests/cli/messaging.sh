@@ -125,6 +125,14 @@ cmp -s "$tmp/rep1" "$tmp/o1" && ok || { bad "report differs from run's output"; 
 "$NUMASIM" bench messaging --groups 1 --loops 5 --variant post --machine "$SRC/configs/skylake-2s.yaml" >"$tmp/bm" 2>&1 &&
 	grep -q "^Total time: [0-9.]* \[sec\] (simulated)$" "$tmp/bm" &&
 	grep -q "^2000 messages in [0-9.]* s: " "$tmp/bm" && ok || { bad "bench messaging"; cat "$tmp/bm"; }
+"$NUMASIM" bench slub --pairs 5000 --repeat 2 --machine "$SRC/configs/skylake-2s.yaml" >"$tmp/bs2" 2>&1 && ok || bad "bench slub --repeat"
+check "bench slub runs" "$(grep -c '^run [12]: 5000 pairs in [0-9.]* s: [0-9.]* M pairs/s (host), [0-9.]* M pairs per CPU second$' "$tmp/bs2")" 2
+grep -q '^M pairs/s (host) over 2 runs: min [0-9.]*  median [0-9.]*  max [0-9.]*$' "$tmp/bs2" && ok || bad "bench slub spread"
+grep -q '^simulated: [0-9.]* cycles per pair .*, the same in every run$' "$tmp/bs2" && ok || bad "bench slub same"
+"$NUMASIM" bench messaging --groups 1 --loops 5 --variant post --repeat 3 --machine "$SRC/configs/skylake-2s.yaml" >"$tmp/bm3" 2>&1 && ok || bad "bench messaging --repeat"
+check "bench messaging runs" "$(grep -c '^run [1-3]: 2000 messages in ' "$tmp/bm3")" 3
+check "bench messaging total" "$(grep '^Total time' "$tmp/bm3")" "$(grep '^Total time' "$tmp/bm")"
+run_err "bench slub zero repeat" bench slub --repeat 0
 run_err "bench slub bad variant" bench slub --variant x
 run_err "bench messaging zero groups" bench messaging --groups 0
 run_err "bench messaging bad machine" bench messaging --machine "$tmp/none.yaml"
