@@ -38,6 +38,25 @@ static void test_summary(void **state)
 	assert_int_equal(stats_summary(bad, 2, &s), NS_ERANGE);
 }
 
+static void test_spread(void **state)
+{
+	(void)state;
+	double odd[] = {5, 1, 4, 2, 3}, even[] = {0.4, 0.1, 0.3, 0.2}, one[] = {7}, out[3];
+	stats_spread(odd, 5, out);
+	near(out[0], 1, 0);
+	near(out[1], 3, 0);
+	near(out[2], 5, 0);
+	near(odd[0], 1, 0); /* sorted in place */
+	stats_spread(even, 4, out);
+	near(out[0], 0.1, 0);
+	near(out[1], 0.25, 1e-15);
+	near(out[2], 0.4, 0);
+	stats_spread(one, 1, out);
+	near(out[0], 7, 0);
+	near(out[1], 7, 0);
+	near(out[2], 7, 0);
+}
+
 static void test_welch_seed(void **state)
 {
 	(void)state;
@@ -110,6 +129,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_summary),
+		cmocka_unit_test(test_spread),
 		cmocka_unit_test(test_welch_seed),
 		cmocka_unit_test(test_welch_ci),
 		cmocka_unit_test(test_welch_samples),
