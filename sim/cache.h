@@ -194,23 +194,29 @@ enum cache_src cache_access_slow(struct cache_sys *cs, int cpu, uint64_t line,
  * One access by CPU `cpu` to line number `line` (address >> line_shift).
  * Returns the source; for CACHE_SRC_XFER *from is the CPU that held it.
  *
- * Inline fast path: a hit on the most recent way of an L1 set changes no
+ * Inline fast path (cache_l1_fast(), true when it applies): a hit on the most recent way of an L1 set changes no
  * state (no LRU move) when the directory is off, for a load whose copy
  * struct cache_cpu proves fresh, or for a store to a line this CPU holds
  * exclusively (excl) whose directory entry is already the most recent of
  * its set; it returns at once.  Everything else goes through
  * cache_access_slow().
  */
-static inline enum cache_src cache_access(struct cache_sys *cs, int cpu,
-					  uint64_t line, bool write, int *from)
+static inline bool cache_l1_fast(const struct cache_sys *cs, int cpu, uint64_t line,
+				 bool write)
 {
 	const struct cache_cpu *pc = &cs->cpu[cpu];
 	uint32_t set = cache_set(&pc->l1, line);
 	size_t w = (size_t)set * pc->l1.assoc + pc->l1.mru[set];
-	if (pc->l1.way[w].tag == line &&
-	    (!cs->coherence ||
-	     (!write ? pc->own[w] || pc->clean[w] == cs->dir_epoch
-		     : pc->excl[w] && cache_way_age(&cs->dir.way[pc->own[w] - 1]) == 0)))
+	return pc->l1.way[w].tag == line &&
+	       (!cs->coherence ||
+		(!write ? pc->own[w] || pc->clean[w] == cs->dir_epoch
+			: pc->excl[w] && cache_way_age(&cs->dir.way[pc->own[w] - 1]) == 0));
+}
+
+static inline enum cache_src cache_access(struct cache_sys *cs, int cpu,
+					  uint64_t line, bool write, int *from)
+{
+	if (cache_l1_fast(cs, cpu, line, write))
 		return CACHE_SRC_L1;
 	return cache_access_slow(cs, cpu, line, write, from);
 }

@@ -318,8 +318,8 @@ _Static_assert(CPU_CTR_mem_load + 0 == CPU_CTR_mem_load_dep + (int)CPU_LOAD &&
 		       CPU_CTR_mem_store_bulk + 0 == CPU_CTR_mem_load_dep + (int)CPU_STORE_BULK,
 	       "per-kind counters follow enum cpu_access");
 
-uint32_t cpu_mem(struct cpu *c, uint64_t addr, uint32_t bytes, int node,
-		 enum cpu_access kind)
+uint32_t cpu_mem_slow(struct cpu *c, uint64_t addr, uint32_t bytes, int node,
+		      enum cpu_access kind)
 {
 	int shift = c->sys->cache.line_shift;
 	int hp = home_pos(c, node);
