@@ -155,15 +155,42 @@ static inline size_t set_base(const struct cache *c, uint64_t line)
 }
 
 /*
+ * Associativity as a constant.  The way loops below are written once and
+ * instantiated for the associativities the machines use (L1D 8, L2 16,
+ * LLC 11, directory 8: cache_params_default()), so the compiler unrolls
+ * them into straight-line compares and conditional moves; any other
+ * associativity takes the same code with a run-time bound.  WAYS_SWITCH
+ * expands `body` with `n` bound to that constant.
+ */
+#define WAYS_SWITCH(assoc, body)                                               \
+	do {                                                                   \
+		switch (assoc) {                                               \
+		case 8: { const uint32_t n = 8; body; } break;                  \
+		case 11: { const uint32_t n = 11; body; } break;                \
+		case 16: { const uint32_t n = 16; body; } break;                \
+		default: { const uint32_t n = (assoc); body; } break;           \
+		}                                                              \
+	} while (0)
+
+/* Index of the way of t[0..n-1] holding line, or -1 (no early exit). */
+static inline __attribute__((always_inline)) long scan_tags(const struct cache_way *t,
+							    uint64_t line, uint32_t n)
+{
+	long hit = -1;
+	for (uint32_t i = 0; i < n; i++)
+		hit = t[i].tag == line ? (long)i : hit;
+	return hit;
+}
+
+/*
  * Way holding line, or -1: a scan of the set without an early exit, so the
  * host's branch predictor does not have to guess the way.
  */
 static inline long find(const struct cache *c, struct set s, uint64_t line)
 {
 	const struct cache_way *t = c->way + s.base;
-	long hit = -1;
-	for (uint32_t i = 0; i < c->assoc; i++)
-		hit = t[i].tag == line ? (long)i : hit;
+	long hit;
+	WAYS_SWITCH(c->assoc, hit = scan_tags(t, line, n));
 	return hit < 0 ? -1 : (long)s.base + hit;
 }
 
@@ -196,6 +223,14 @@ static inline void set_flag(struct cache_way *w, bool on)
 	w->sa = (w->sa & ~CACHE_WAY_FLAG) | (on ? CACHE_WAY_FLAG : 0);
 }
 
+/* Every way of set[0..n-1] younger than a one rank older. */
+static inline __attribute__((always_inline)) void age_up(struct cache_way *set, uint8_t a,
+							 uint32_t n)
+{
+	for (uint32_t i = 0; i < n; i++)
+		set[i].sa += cache_way_age(&set[i]) < a;
+}
+
 /* Make way w of set s the most recent. */
 static inline void touch(struct cache *c, struct set s, size_t w)
 {
@@ -208,21 +243,28 @@ static inline void touch(struct cache *c, struct set s, size_t w)
 		set_age(&set[c->mru[s.idx]], 1);
 	} else {
 		/* ranks below a move up one (no carry: they are < a <= 254) */
-		for (uint32_t i = 0; i < c->assoc; i++)
-			set[i].sa += cache_way_age(&set[i]) < a;
+		WAYS_SWITCH(c->assoc, age_up(set, a, n));
 	}
 	set_age(&c->way[w], 0);
 	c->mru[s.idx] = (uint8_t)(w - s.base);
 }
 
+/* The way of set[0..n-1] with the oldest rank (n - 1), scanned whole. */
+static inline __attribute__((always_inline)) uint32_t scan_oldest(const struct cache_way *set,
+								  uint32_t n)
+{
+	uint32_t v = 0; /* stays 0 only if unreachable: ages are a permutation */
+	for (uint32_t i = 0; i < n; i++)
+		v = cache_way_age(&set[i]) == n - 1 ? i : v;
+	return v;
+}
+
 static inline size_t victim(const struct cache *c, size_t base)
 {
 	const struct cache_way *set = c->way + base;
-	uint8_t oldest = (uint8_t)(c->assoc - 1);
-	for (uint32_t i = 0; i < c->assoc; i++)
-		if (cache_way_age(&set[i]) == oldest)
-			return base + i;
-	return base; /* unreachable while ages are a permutation */
+	uint32_t v;
+	WAYS_SWITCH(c->assoc, v = scan_oldest(set, n));
+	return base + v;
 }
 
 long cache_lookup(struct cache *c, uint64_t line)
