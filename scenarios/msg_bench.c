@@ -33,7 +33,7 @@
 
 #define SLUB_USAGE                                                             \
 	"numasim bench slub [--machine FILE] [--pairs N] [--batch N] "          \
-	"[--variant pre|post] [--repeat R]"
+	"[--free remote|local] [--variant pre|post] [--repeat R]"
 #define MSG_USAGE                                                              \
 	"numasim bench messaging [--machine FILE] [--groups G] [--loops L] "    \
 	"[--variant pre|post] [--seed S] [--repeat R]"
@@ -175,9 +175,10 @@ struct num_opt {
 	long long min, max, *val;
 };
 
+/* local: NULL when the command has no --free option. */
 static int parse_opts(const char *cmd, const char *usage, int argc, char **argv,
 		      const char **machine, enum slub_variant *v, struct num_opt *nums,
-		      size_t nr_nums, void (*help)(void))
+		      size_t nr_nums, bool *local, void (*help)(void))
 {
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
@@ -194,6 +195,13 @@ static int parse_opts(const char *cmd, const char *usage, int argc, char **argv,
 			if (!*val)
 				return cli_usage_error(cmd, usage, "--machine needs a file name");
 			*machine = val;
+			continue;
+		}
+		if (local && !strcmp(a, "--free")) {
+			if (strcmp(val, "remote") && strcmp(val, "local"))
+				return cli_usage_error(cmd, usage,
+						       "--free '%s': expected remote or local", val);
+			*local = !strcmp(val, "local");
 			continue;
 		}
 		if (!strcmp(a, "--variant")) {
@@ -223,11 +231,14 @@ static void slub_help(void)
 	       "Simulated kmalloc(448) + kfree pairs per host second with the full cost\n"
 	       "model: each round allocates --batch objects on the first CPU of node 0\n"
 	       "and frees them on the first CPU of the next node (the remote frees of\n"
-	       "sched messaging; the same CPU on a one-node machine).\n\n"
+	       "sched messaging, through __slab_free; the same CPU on a one-node\n"
+	       "machine), or with --free local on the allocating CPU (the fast path of\n"
+	       "a kmalloc/kfree loop).\n\n"
 	       "options:\n"
 	       "  --machine FILE  machine file (default %s)\n"
 	       "  --pairs N       alloc+free pairs (default 5000000)\n"
 	       "  --batch N       objects per round (default 64)\n"
+	       "  --free WHERE    remote | local (default remote)\n"
 	       "  --variant V     pre | post (v5.9 | c270cf30; default pre)\n"
 	       "  --repeat R      runs, each on a fresh world; reports min/median/max\n"
 	       "                  (default 1)\n",
@@ -258,8 +269,8 @@ struct slub_run {
 };
 
 static int slub_once(const char *machine, enum slub_variant v, long long pairs,
-		     long long batch, char *name, size_t name_len, struct slub_run *o,
-		     struct span *t, struct diag *d)
+		     long long batch, bool local, char *name, size_t name_len,
+		     struct slub_run *o, struct span *t, struct diag *d)
 {
 	struct mb_world b = {0};
 	slub_obj_t *objs = NULL;
@@ -269,7 +280,7 @@ static int slub_once(const char *machine, enum slub_variant v, long long pairs,
 		rc = diag_set(d, NS_ENOMEM, "bench slub", 0, 0, "out of memory");
 	if (rc)
 		goto out;
-	struct cpu *ca = &b.s.cpu[0], *cf = &b.s.cpu[b.s.nr_cpus - 1];
+	struct cpu *ca = &b.s.cpu[0], *cf = local ? ca : &b.s.cpu[b.s.nr_cpus - 1];
 	uint64_t done = 0, c0 = ca->now + cf->now, failed = 0;
 	span_start(t);
 	while (done < (uint64_t)pairs && rc == NS_OK) {
@@ -292,8 +303,9 @@ static int slub_once(const char *machine, enum slub_variant v, long long pairs,
 	if (rc == NS_OK)
 		rc = mb_check(&b, d);
 	o->done = done;
-	o->cycles = ca->now + cf->now - c0 - ca->ctr[CPU_CTR_idle_cycles] -
-		    cf->ctr[CPU_CTR_idle_cycles];
+	o->cycles = local ? ca->now - ca->ctr[CPU_CTR_idle_cycles] - c0 / 2
+			  : ca->now + cf->now - c0 - ca->ctr[CPU_CTR_idle_cycles] -
+				    cf->ctr[CPU_CTR_idle_cycles];
 	o->failed = failed;
 	o->cpu_alloc = ca->id;
 	o->cpu_free = cf->id;
@@ -316,8 +328,9 @@ int msg_bench_slub_main(int argc, char **argv)
 	};
 	struct diag d;
 	char name[256] = "";
+	bool local = false;
 	int st = parse_opts("bench slub", SLUB_USAGE, argc, argv, &machine, &v, nums, 3,
-			    slub_help);
+			    &local, slub_help);
 	if (st)
 		return st == 1 ? 0 : st;
 	diag_init(&d);
@@ -327,7 +340,7 @@ int msg_bench_slub_main(int argc, char **argv)
 	int rc = t && rate ? NS_OK : diag_set(&d, NS_ENOMEM, "bench slub", 0, 0, "out of memory");
 	for (long long r = 0; r < repeat && rc == NS_OK; r++) {
 		struct slub_run *x = &o[r > 0];
-		rc = slub_once(machine, v, pairs, batch, name, sizeof name, x, &t[r], &d);
+		rc = slub_once(machine, v, pairs, batch, local, name, sizeof name, x, &t[r], &d);
 		if (rc == NS_OK && r > 0 &&
 		    (x->cycles != o[0].cycles || x->failed != o[0].failed || x->done != o[0].done))
 			rc = diag_set(&d, NS_EINTERNAL, "bench slub", 0, 0,
@@ -342,9 +355,10 @@ int msg_bench_slub_main(int argc, char **argv)
 		       t[0].wall, (double)o[0].done / t[0].wall / 1e6);
 	else
 		print_spread("pairs", o[0].done, t, repeat, rate, rate + repeat);
-	printf("simulated: %.1f cycles per pair (both CPUs, idle excluded), %" PRIu64
+	printf("simulated: %.1f cycles per pair (%s, idle excluded), %" PRIu64
 	       " failed allocations%s\n",
-	       (double)o[0].cycles / (double)(o[0].done ? o[0].done : 1), o[0].failed,
+	       (double)o[0].cycles / (double)(o[0].done ? o[0].done : 1),
+	       local ? "one CPU" : "both CPUs", o[0].failed,
 	       repeat > 1 ? ", the same in every run" : "");
 out:
 	if (rc)
@@ -402,7 +416,7 @@ int msg_bench_messaging_main(int argc, char **argv)
 	struct wl_msg_result r[2];
 	char name[256] = "";
 	int nr_cpus = 0;
-	int st = parse_opts("bench messaging", MSG_USAGE, argc, argv, &machine, &v, nums, 4,
+	int st = parse_opts("bench messaging", MSG_USAGE, argc, argv, &machine, &v, nums, 4, NULL,
 			    msg_help);
 	if (st)
 		return st == 1 ? 0 : st;

@@ -132,6 +132,15 @@ grep -q '^simulated: [0-9.]* cycles per pair .*, the same in every run$' "$tmp/b
 "$NUMASIM" bench messaging --groups 1 --loops 5 --variant post --repeat 3 --machine "$SRC/configs/skylake-2s.yaml" >"$tmp/bm3" 2>&1 && ok || bad "bench messaging --repeat"
 check "bench messaging runs" "$(grep -c '^run [1-3]: 2000 messages in ' "$tmp/bm3")" 3
 check "bench messaging total" "$(grep '^Total time' "$tmp/bm3")" "$(grep '^Total time' "$tmp/bm")"
+# --free local: alloc and free on one CPU (fast paths), cheaper than remote frees
+"$NUMASIM" bench slub --pairs 5000 --free local --machine "$SRC/configs/skylake-2s.yaml" >"$tmp/bsl" 2>&1 && ok || bad "bench slub --free local"
+grep -q "alloc on CPU 0, free on CPU 0 " "$tmp/bsl" && ok || { bad "bench slub local CPUs"; cat "$tmp/bsl"; }
+local_cyc=$(sed -n 's/^simulated: \([0-9.]*\) cycles per pair (one CPU, idle excluded).*/\1/p' "$tmp/bsl")
+remote_cyc=$(sed -n 's/^simulated: \([0-9.]*\) cycles per pair (both CPUs, idle excluded).*/\1/p' "$tmp/bs2")
+awk -v l="$local_cyc" -v r="$remote_cyc" 'BEGIN { exit !(l > 0 && r > l) }' && ok ||
+	bad "local pairs ($local_cyc cycles) should cost less than remote ($remote_cyc)"
+run_err "bench slub bad free" bench slub --free elsewhere
+grep -q "expected remote or local" "$tmp/eerr" && ok || bad "bench slub bad free message"
 run_err "bench slub zero repeat" bench slub --repeat 0
 run_err "bench slub bad variant" bench slub --variant x
 run_err "bench messaging zero groups" bench messaging --groups 0
