@@ -271,14 +271,10 @@ struct cpu *cpu_sys_cpu(struct cpu_sys *s, int cpu_id)
 	return NULL;
 }
 
-/* Cost of one line and the counters it moves. */
-static uint32_t mem_line(struct cpu *c, uint64_t line, int home_pos, bool write,
-			 enum cache_src *srcp)
+/* Cost of a line served from src (from: the holder of a transfer). */
+static uint32_t line_cost(struct cpu *c, enum cache_src src, int from, int home_pos)
 {
 	struct cpu_sys *s = c->sys;
-	int from = -1;
-	enum cache_src src = cache_access(&s->cache, c->idx, line, write, &from);
-	*srcp = src;
 	uint64_t *k = c->ctr;
 	k[CPU_CTR_mem_accesses]++;
 	if (src == CACHE_SRC_L1) {
@@ -304,6 +300,15 @@ static uint32_t mem_line(struct cpu *c, uint64_t line, int home_pos, bool write,
 	return s->mem_lat[c->node_pos * s->nr_nodes + home_pos];
 }
 
+/* Cost of one line and the counters it moves. */
+static uint32_t mem_line(struct cpu *c, uint64_t line, int home_pos, bool write,
+			 enum cache_src *srcp)
+{
+	int from = -1;
+	*srcp = cache_access(&c->sys->cache, c->idx, line, write, &from);
+	return line_cost(c, *srcp, from, home_pos);
+}
+
 static int home_pos(const struct cpu *c, int node)
 {
 	const struct machine *m = c->sys->m;
@@ -317,6 +322,28 @@ _Static_assert(CPU_CTR_mem_load + 0 == CPU_CTR_mem_load_dep + (int)CPU_LOAD &&
 		       CPU_CTR_mem_store + 0 == CPU_CTR_mem_load_dep + (int)CPU_STORE &&
 		       CPU_CTR_mem_store_bulk + 0 == CPU_CTR_mem_load_dep + (int)CPU_STORE_BULK,
 	       "per-kind counters follow enum cpu_access");
+
+/* The charge of an access whose slowest line came from worst (cpu.h). */
+static uint32_t mem_charge(struct cpu *c, enum cpu_access kind, bool all_l1, uint32_t worst)
+{
+	/* the out-of-order rule (cpu.h): only dependent loads wait for an L1
+	 * hit, no load (nor bulk store) hides a miss, stores never stall */
+	uint32_t cost = kind == CPU_STORE || (all_l1 && kind != CPU_LOAD_DEP)
+				? c->k_mem_slot : worst;
+	c->now += cost;
+	c->ctr[CPU_CTR_mem_stall_cycles] += cost;
+	c->ctr[CPU_CTR_mem_load_dep + (int)kind]++;
+	return cost;
+}
+
+uint32_t cpu_mem_line_slow(struct cpu *c, uint64_t line, int node, enum cpu_access kind)
+{
+	int from = -1;
+	enum cache_src src = cache_access_slow(&c->sys->cache, c->idx, line,
+					       kind >= CPU_STORE, &from);
+	uint32_t lat = line_cost(c, src, from, home_pos(c, node));
+	return mem_charge(c, kind, src == CACHE_SRC_L1, lat);
+}
 
 uint32_t cpu_mem_slow(struct cpu *c, uint64_t addr, uint32_t bytes, int node,
 		      enum cpu_access kind)
@@ -335,14 +362,7 @@ uint32_t cpu_mem_slow(struct cpu *c, uint64_t addr, uint32_t bytes, int node,
 		if (lat > worst)
 			worst = lat;
 	}
-	/* the out-of-order rule (cpu.h): only dependent loads wait for an L1
-	 * hit, no load (nor bulk store) hides a miss, stores never stall */
-	uint32_t cost = kind == CPU_STORE || (all_l1 && kind != CPU_LOAD_DEP)
-				? c->k_mem_slot : worst;
-	c->now += cost;
-	c->ctr[CPU_CTR_mem_stall_cycles] += cost;
-	c->ctr[CPU_CTR_mem_load_dep + (int)kind]++;
-	return cost;
+	return mem_charge(c, kind, all_l1, worst);
 }
 
 uint32_t cpu_atomic(struct cpu *c, uint64_t addr, int node)

@@ -375,9 +375,13 @@ enum cpu_access {
 	CPU_STORE_BULK,                /* store of a bulk clear/copy: waits for RFO */
 };
 
-/* cpu_mem() for everything but its inline fast path. */
+/* cpu_mem() for accesses over several lines. */
 uint32_t cpu_mem_slow(struct cpu *c, uint64_t addr, uint32_t bytes, int node,
 		      enum cpu_access kind);
+/* cpu_mem() for one line that cache_l1_fast() did not decide: straight to
+ * cache_access_slow() (which decides every case; the fast path only
+ * shortcuts some). */
+uint32_t cpu_mem_line_slow(struct cpu *c, uint64_t line, int node, enum cpu_access kind);
 
 /* An access to the line of this CPU's previous access, which the caller
  * knows is an L1 hit changing no cache state: charged without a lookup. */
@@ -406,10 +410,11 @@ static inline uint32_t cpu_mem(struct cpu *c, uint64_t addr, uint32_t bytes, int
 {
 	const struct cache_sys *cs = &c->sys->cache;
 	uint64_t line = addr >> cs->line_shift;
-	if (((addr + (bytes ? bytes - 1 : 0)) >> cs->line_shift) == line &&
-	    cache_l1_fast(cs, c->idx, line, kind >= CPU_STORE))
+	if (((addr + (bytes ? bytes - 1 : 0)) >> cs->line_shift) != line)
+		return cpu_mem_slow(c, addr, bytes, node, kind);
+	if (cache_l1_fast(cs, c->idx, line, kind >= CPU_STORE))
 		return cpu_mem_l1_again(c, kind);
-	return cpu_mem_slow(c, addr, bytes, node, kind);
+	return cpu_mem_line_slow(c, line, node, kind);
 }
 /* Locked read-modify-write of the line at addr (home node id); returns cycles. */
 uint32_t cpu_atomic(struct cpu *c, uint64_t addr, int node);
