@@ -194,12 +194,13 @@ enum cache_src cache_access_slow(struct cache_sys *cs, int cpu, uint64_t line,
  * One access by CPU `cpu` to line number `line` (address >> line_shift).
  * Returns the source; for CACHE_SRC_XFER *from is the CPU that held it.
  *
- * Inline fast path (cache_l1_fast(), true when it applies): a hit on the most recent way of an L1 set changes no
- * state (no LRU move) when the directory is off, for a load whose copy
- * struct cache_cpu proves fresh, or for a store to a line this CPU holds
- * exclusively (excl) whose directory entry is already the most recent of
- * its set; it returns at once.  Everything else goes through
- * cache_access_slow().
+ * Inline fast path (cache_l1_fast(), true when it applies; cpu_mem() in
+ * cpu.h calls it directly): a hit on the most recent way of an L1 set
+ * changes no state (no LRU move) when the directory is off, for a load
+ * whose copy struct cache_cpu proves fresh, or for a store to a line this
+ * CPU holds exclusively (excl) whose directory entry is already the most
+ * recent of its set; it returns at once.  Everything else goes through
+ * cache_access_slow(), which decides every case.
  */
 static inline bool cache_l1_fast(const struct cache_sys *cs, int cpu, uint64_t line,
 				 bool write)
