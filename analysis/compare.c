@@ -11,7 +11,7 @@
  * growing arrays; the statistics are computed at print time into a
  * memory stream, so a failure prints nothing.
  */
-#include "compare.h"
+#include "analysis/compare.h"
 
 #include <assert.h>
 #include <ctype.h>
@@ -19,8 +19,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "stats.h"
-#include "table.h"
+#include "analysis/stats.h"
+#include "analysis/table.h"
 
 struct obs {
 	size_t n, cap;

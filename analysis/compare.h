@@ -55,7 +55,7 @@
 
 #include <sqlite3.h>
 
-#include "diag.h"
+#include "base/diag.h"
 
 struct compare_opts {
 	const char *by;         /* grouping key; NULL: "variant" */

@@ -7,14 +7,14 @@
  * to a memory stream and copied to f at the end, so an error leaves f
  * untouched.
  */
-#include "msgreport.h"
+#include "analysis/messaging_report.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "slub.h"
-#include "stats.h"
+#include "models/slub.h"
+#include "analysis/stats.h"
 
 #define VARIANT_MAX 512
 

@@ -32,7 +32,7 @@
 
 #include <sqlite3.h>
 
-#include "diag.h"
+#include "base/diag.h"
 
 /* The seed's published figures (10 runs each, seconds). */
 #define MSGREPORT_SEED_N 10

@@ -10,14 +10,14 @@
  * axis 1..16384 reads like mmtests' graphs.  Numbers are printed with a
  * fixed number of decimals, so output is byte-for-byte reproducible.
  */
-#include "plot.h"
+#include "analysis/plot.h"
 
 #include <ctype.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "compare.h"
+#include "analysis/compare.h"
 
 #define ML 90   /* margins: left, right (legend), top, bottom */
 #define MR 200

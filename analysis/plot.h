@@ -39,7 +39,7 @@
 
 #include <sqlite3.h>
 
-#include "diag.h"
+#include "base/diag.h"
 
 enum plot_kind {
 	PLOT_LINE,

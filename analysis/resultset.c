@@ -9,7 +9,7 @@
  * significant digits in CSV and JSON, where round trips matter more than
  * looks.
  */
-#include "sqlout.h"
+#include "analysis/resultset.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -36,7 +36,7 @@
 
 #include <sqlite3.h>
 
-#include "diag.h"
+#include "base/diag.h"
 
 enum sqlout_format {
 	SQLOUT_TABLE,

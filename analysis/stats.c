@@ -3,13 +3,13 @@
  * variance use two passes (mean first, then squared deviations), which is
  * exact enough for run times that differ in their fourth digit.
  */
-#include "stats.h"
+#include "analysis/stats.h"
 
 #include <gsl/gsl_cdf.h>
 #include <math.h>
 #include <stdlib.h>
 
-#include "diag.h"
+#include "base/diag.h"
 
 int stats_summary(const double *x, size_t n, struct stats_summary *out)
 {

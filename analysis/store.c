@@ -30,7 +30,7 @@
  * back (SQLite may already have rolled back on I/O or full-disk errors;
  * partial runs must never be committed by a later call).
  */
-#include "store.h"
+#include "analysis/store.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -44,7 +44,7 @@
 #include <unistd.h>
 
 #include "numasim_config.h"
-#include "sha256.h"
+#include "base/sha256.h"
 
 #define SHA256_CHECK(col)                                                      \
 	"CHECK (length(" col ") = 64 AND " col " NOT GLOB '*[^0-9a-f]*')"

@@ -60,7 +60,7 @@
 
 #include <sqlite3.h>
 
-#include "diag.h"
+#include "base/diag.h"
 
 /* Bump on every schema change; see "Versioning" in docs/schema.md. */
 #define STORE_SCHEMA_VERSION 2

@@ -12,7 +12,7 @@
  * image of a WAL database is marked rollback-journal before loading,
  * since an in-memory database cannot be in WAL mode.
  */
-#include "store_image.h"
+#include "analysis/store_image.h"
 
 #include <inttypes.h>
 #include <stdio.h>

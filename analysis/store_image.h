@@ -33,8 +33,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "diag.h"
-#include "store.h"
+#include "base/diag.h"
+#include "analysis/store.h"
 
 int store_image_scratch(struct store **out, struct diag *d);
 /*

@@ -5,12 +5,12 @@
  * complete.  Cost: two queries per point plus one for the series names;
  * a 4096-point plan reads 8k small result sets, well under a second.
  */
-#include "pointtab.h"
+#include "analysis/sweep_table.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "compare.h"
+#include "analysis/compare.h"
 
 #define PT_ORIGIN "results database"
 #define PT_COL_MIN 12

@@ -24,7 +24,7 @@
 
 #include <sqlite3.h>
 
-#include "diag.h"
+#include "base/diag.h"
 
 int pointtab_print(sqlite3 *db, const int64_t *run_ids, int nr_runs,
 		   const char *const *axes, int nr_axes, FILE *f, struct diag *d);

@@ -8,7 +8,7 @@
  * ids are integers, so the IN list is built as text without any quoting
  * concern.
  */
-#include "table.h"
+#include "analysis/table.h"
 
 #include <inttypes.h>
 #include <stdlib.h>

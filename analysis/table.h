@@ -34,7 +34,7 @@
 
 #include <sqlite3.h>
 
-#include "diag.h"
+#include "base/diag.h"
 
 enum table_stat {
 	TABLE_MIN = 1,

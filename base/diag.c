@@ -1,5 +1,5 @@
 /* diag — status table and first-error diagnostics; see diag.h. */
-#include "diag.h"
+#include "base/diag.h"
 
 #include <string.h>
 

@@ -2,7 +2,7 @@
  * json — see json.h.  Both entry points walk the input one character at a
  * time through next_piece(), which yields the bytes to emit for it.
  */
-#include "json.h"
+#include "base/json.h"
 
 #include <string.h>
 

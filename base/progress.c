@@ -8,11 +8,11 @@
  * is what a sweep of similar runs needs; before the first unit it is
  * unknown ("--:--").
  */
-#include "progress.h"
+#include "base/progress.h"
 
 #include <string.h>
 
-#include "diag.h"
+#include "base/diag.h"
 
 #define BAR_CELLS 24
 

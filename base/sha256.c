@@ -1,5 +1,5 @@
 /* sha256 — FIPS 180-4 SHA-256; see sha256.h. */
-#include "sha256.h"
+#include "base/sha256.h"
 
 #include <string.h>
 

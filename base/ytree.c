@@ -11,7 +11,7 @@
  * strings and child arrays live in one chunked bump arena, so a tree of a
  * million nodes costs a few hundred mallocs and is freed in one walk.
  */
-#include "ytree.h"
+#include "base/ytree.h"
 
 #include <ctype.h>
 #include <errno.h>

@@ -32,7 +32,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "diag.h"
+#include "base/diag.h"
 
 #define YTREE_MAX_BYTES ((size_t)16 << 20) /* 16 MiB */
 #define YTREE_MAX_DEPTH 64

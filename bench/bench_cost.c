@@ -19,9 +19,9 @@
 #include <string.h>
 #include <time.h>
 
-#include "cost.h"
-#include "cpu.h"
-#include "diag.h"
+#include "sim/hw/cost.h"
+#include "sim/hw/cpu.h"
+#include "base/diag.h"
 
 #define NFN 16
 #define NSITE 256

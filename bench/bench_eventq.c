@@ -26,22 +26,22 @@
 #include <string.h>
 #include <time.h>
 
-#include "diag.h"
+#include "base/diag.h"
 
 #define EVQ_D 2
 #define EVQ_FN(x) heap2_##x
-#include "eventq_heap.h"
+#include "sim/eventq_heap.h"
 
 #define EVQ_D 4
 #define EVQ_FN(x) heap4_##x
-#include "eventq_heap.h"
+#include "sim/eventq_heap.h"
 
 #define EVQ_D 8
 #define EVQ_FN(x) heap8_##x
-#include "eventq_heap.h"
+#include "sim/eventq_heap.h"
 
-#include "eventq_ladder.h"
-#include "eventq_radix.h"
+#include "sim/eventq_ladder.h"
+#include "sim/eventq_radix.h"
 
 #define DELAYS 65536 /* power of two: index by mask */
 

@@ -1,5 +1,5 @@
 /* cli — shared helpers of the subcommands; see cli.h. */
-#include "cli.h"
+#include "cli/cli.h"
 
 #include <malloc.h>
 
@@ -9,7 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "diag.h"
+#include "base/diag.h"
 
 int cli_usage_error(const char *cmd, const char *usage, const char *fmt, ...)
 {

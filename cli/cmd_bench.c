@@ -11,13 +11,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
-#include "diag.h"
-#include "eventq.h"
-#include "msg_bench.h"
-#include "pagealloc_bench.h"
-#include "phold.h"
-#include "stats.h"
+#include "cli/cli.h"
+#include "base/diag.h"
+#include "sim/eventq.h"
+#include "scenarios/bench_slub_messaging.h"
+#include "scenarios/bench_pagealloc.h"
+#include "sim/phold.h"
+#include "analysis/stats.h"
 
 #define BENCH_USAGE "numasim bench BENCHMARK [OPTIONS] | numasim bench --help"
 #define PHOLD_USAGE                                                            \

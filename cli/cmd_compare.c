@@ -10,10 +10,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
-#include "compare.h"
-#include "diag.h"
-#include "store.h"
+#include "cli/cli.h"
+#include "analysis/compare.h"
+#include "base/diag.h"
+#include "analysis/store.h"
 
 static const char usage_line[] =
 	"numasim compare DB [DB...] [--by KEY] [--baseline VALUE] [--metric GLOBS] "

@@ -12,10 +12,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
-#include "diag.h"
-#include "import.h"
-#include "ytree.h"
+#include "cli/cli.h"
+#include "base/diag.h"
+#include "sim/hw/import.h"
+#include "base/ytree.h"
 
 #define IMPORT_USAGE                                                           \
 	"numasim import numactl FILE|- [options]\n"                            \

@@ -14,10 +14,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "cli.h"
-#include "diag.h"
-#include "plot.h"
-#include "store.h"
+#include "cli/cli.h"
+#include "base/diag.h"
+#include "analysis/plot.h"
+#include "analysis/store.h"
 
 static const char usage_line[] =
 	"numasim plot DB (--metric GLOB [--x KEY] | --bars profile|executed|taken|"

@@ -11,10 +11,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
-#include "diag.h"
-#include "sqlout.h"
-#include "store.h"
+#include "cli/cli.h"
+#include "base/diag.h"
+#include "analysis/resultset.h"
+#include "analysis/store.h"
 
 static const char usage_line[] = "numasim query DB SQL [--format table|csv|json]";
 

@@ -28,13 +28,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
-#include "compare.h"
-#include "diag.h"
-#include "msgreport.h"
-#include "sqlout.h"
-#include "store.h"
-#include "table.h"
+#include "cli/cli.h"
+#include "analysis/compare.h"
+#include "base/diag.h"
+#include "analysis/messaging_report.h"
+#include "analysis/resultset.h"
+#include "analysis/store.h"
+#include "analysis/table.h"
 
 #define REPORT_DEFAULT_TOP 20
 #define SUMMARY_DEFAULT_TOP 15

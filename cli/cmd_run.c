@@ -27,18 +27,18 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cli.h"
-#include "compare.h"
-#include "diag.h"
-#include "msgreport.h"
-#include "pointtab.h"
-#include "progress.h"
-#include "run.h"
-#include "run_mpi.h"
-#include "scenario.h"
-#include "scenario_cli.h"
-#include "store.h"
-#include "table.h"
+#include "cli/cli.h"
+#include "analysis/compare.h"
+#include "base/diag.h"
+#include "analysis/messaging_report.h"
+#include "analysis/sweep_table.h"
+#include "base/progress.h"
+#include "scenarios/run.h"
+#include "scenarios/run_mpi.h"
+#include "scenarios/scenario.h"
+#include "cli/scenario_cli.h"
+#include "analysis/store.h"
+#include "analysis/table.h"
 
 #define RUN_DEFAULT_DB "results.db"
 #define EXIT_INTERRUPTED 130

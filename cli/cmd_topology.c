@@ -12,11 +12,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
-#include "cpulist.h"
-#include "diag.h"
-#include "machine.h"
-#include "zonelist.h"
+#include "cli/cli.h"
+#include "sim/hw/cpulist.h"
+#include "base/diag.h"
+#include "sim/hw/machine.h"
+#include "models/zonelist.h"
 
 #define TOPO_USAGE                                                             \
 	"numasim topology MACHINE|- [--format text|json] "                     \

@@ -18,14 +18,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
-#include "diag.h"
-#include "json.h"
-#include "pagealloc.h"
-#include "run.h"
-#include "scenario.h"
-#include "scenario_cli.h"
-#include "slub.h"
+#include "cli/cli.h"
+#include "base/diag.h"
+#include "base/json.h"
+#include "models/page_alloc.h"
+#include "scenarios/run.h"
+#include "scenarios/scenario.h"
+#include "cli/scenario_cli.h"
+#include "models/slub.h"
 
 static const char usage_line[] =
 	"numasim trace SCENARIO --events slab_free[,page_alloc,page_free] "

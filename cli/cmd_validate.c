@@ -18,13 +18,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
-#include "diag.h"
-#include "machine.h"
-#include "run.h"
-#include "scenario.h"
-#include "scenario_cli.h"
-#include "ytree.h"
+#include "cli/cli.h"
+#include "base/diag.h"
+#include "sim/hw/machine.h"
+#include "scenarios/run.h"
+#include "scenarios/scenario.h"
+#include "cli/scenario_cli.h"
+#include "base/ytree.h"
 
 static const char usage_line[] =
 	"numasim validate [--quiet] [--set KEY=VALUE]... [--sweep KEY=V1,V2]... FILE...\n"

@@ -2,13 +2,13 @@
  * scenario_cli — --set/--sweep/--machine/--workload for the scenario
  * commands; see scenario_cli.h.
  */
-#include "scenario_cli.h"
+#include "cli/scenario_cli.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
+#include "cli/cli.h"
 
 int scn_cli_init(struct scn_cli *c, const char *cmd, const char *usage, int argc)
 {

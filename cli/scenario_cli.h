@@ -17,8 +17,8 @@
 #ifndef NUMASIM_SCENARIO_CLI_H
 #define NUMASIM_SCENARIO_CLI_H
 
-#include "diag.h"
-#include "scenario.h"
+#include "base/diag.h"
+#include "scenarios/scenario.h"
 
 struct scn_cli {
 	char prog[32];                  /* "numasim run" */

@@ -51,7 +51,7 @@
  * PRE passes mems_allowed to the preferred-zone lookup), and the slowpath's
  * PRE-only preferred-zone recomputation.
  */
-#include "pagealloc.h"
+#include "models/page_alloc.h"
 
 #include <assert.h>
 #include <inttypes.h>

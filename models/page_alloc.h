@@ -26,11 +26,11 @@
 
 #include <stdint.h>
 
-#include "cost.h"
-#include "cpu.h"
-#include "diag.h"
-#include "machine.h"
-#include "zonelist.h"
+#include "sim/hw/cost.h"
+#include "sim/hw/cpu.h"
+#include "base/diag.h"
+#include "sim/hw/machine.h"
+#include "models/zonelist.h"
 
 /* GFP bits (v4.6 include/linux/gfp.h values). */
 #define PA_GFP_DMA 0x01u

@@ -43,7 +43,7 @@
  * that §4.2 of the reference observed per variant/compiler/stats is
  * charged from slub_spill[] when the block runs.
  */
-#include "slub.h"
+#include "models/slub.h"
 
 #include <assert.h>
 #include <inttypes.h>

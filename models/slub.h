@@ -49,12 +49,12 @@
 
 #include <stdint.h>
 
-#include "cache.h"
-#include "cost.h"
-#include "cpu.h"
-#include "diag.h"
-#include "machine.h"
-#include "pagealloc.h"
+#include "sim/hw/cache.h"
+#include "sim/hw/cost.h"
+#include "sim/hw/cpu.h"
+#include "base/diag.h"
+#include "sim/hw/machine.h"
+#include "models/page_alloc.h"
 
 /*
  * enum stat_item of include/linux/slub_def.h (value = index), with the

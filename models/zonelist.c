@@ -24,7 +24,7 @@
  * state.  All arrays are sized from the machine up front; nothing is
  * allocated inside the build loops.
  */
-#include "zonelist.h"
+#include "models/zonelist.h"
 
 #include <assert.h>
 #include <stdlib.h>

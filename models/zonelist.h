@@ -44,8 +44,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "diag.h"
-#include "machine.h"
+#include "base/diag.h"
+#include "sim/hw/machine.h"
 
 #define NUMA_NO_NODE (-1)
 /* include/linux/topology.h; not overridden on x86. */

@@ -8,7 +8,7 @@
  * only).  The page array is allocated once; the timed loop does no host
  * allocation after the first rounds (the model's detail pool warms up).
  */
-#include "pagealloc_bench.h"
+#include "scenarios/bench_pagealloc.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -17,12 +17,12 @@
 #include <sys/resource.h>
 #include <time.h>
 
-#include "cli.h"
-#include "cost.h"
-#include "cpu.h"
-#include "diag.h"
-#include "machine.h"
-#include "pagealloc.h"
+#include "cli/cli.h"
+#include "sim/hw/cost.h"
+#include "sim/hw/cpu.h"
+#include "base/diag.h"
+#include "sim/hw/machine.h"
+#include "models/page_alloc.h"
 
 #define PAB_USAGE                                                              \
 	"numasim bench pagealloc [--machine FILE] [--pairs N] [--variant pre|post] " \

@@ -12,7 +12,7 @@
  * difference is reported as an internal error), so the spread of the
  * host rates is the host's, not the model's.
  */
-#include "msg_bench.h"
+#include "scenarios/bench_slub_messaging.h"
 
 #include <inttypes.h>
 #include <stdbool.h>
@@ -21,15 +21,15 @@
 #include <string.h>
 #include <time.h>
 
-#include "cli.h"
-#include "cost.h"
-#include "cpu.h"
-#include "diag.h"
-#include "machine.h"
-#include "pagealloc.h"
-#include "slub.h"
-#include "stats.h"
-#include "wl_messaging.h"
+#include "cli/cli.h"
+#include "sim/hw/cost.h"
+#include "sim/hw/cpu.h"
+#include "base/diag.h"
+#include "sim/hw/machine.h"
+#include "models/page_alloc.h"
+#include "models/slub.h"
+#include "analysis/stats.h"
+#include "scenarios/wl_messaging.h"
 
 #define SLUB_USAGE                                                             \
 	"numasim bench slub [--machine FILE] [--pairs N] [--batch N] "          \

@@ -20,7 +20,7 @@
  * scratch store and send its image.  Round-robin needs no coordination
  * and, for a sweep of similar runs, balances as well as a work queue.
  */
-#include "run.h"
+#include "scenarios/run.h"
 
 #include <inttypes.h>
 #include <pthread.h>
@@ -29,16 +29,16 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cost.h"
-#include "cpu.h"
-#include "pagealloc.h"
-#include "progress.h"
-#include "run_mpi.h"
-#include "slub.h"
-#include "store_image.h"
-#include "wl_messaging.h"
-#include "wl_pagealloc.h"
-#include "wl_parallel.h"
+#include "sim/hw/cost.h"
+#include "sim/hw/cpu.h"
+#include "models/page_alloc.h"
+#include "base/progress.h"
+#include "scenarios/run_mpi.h"
+#include "models/slub.h"
+#include "analysis/store_image.h"
+#include "scenarios/wl_messaging.h"
+#include "scenarios/wl_pagealloc.h"
+#include "scenarios/wl_parallel.h"
 
 struct sim_run {
 	long long index;

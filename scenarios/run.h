@@ -65,9 +65,9 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "diag.h"
-#include "scenario.h"
-#include "store.h"
+#include "base/diag.h"
+#include "scenarios/scenario.h"
+#include "analysis/store.h"
 
 #define RUN_STOPPED 1
 #define RUN_MAX_JOBS 64

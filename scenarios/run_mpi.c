@@ -12,7 +12,7 @@
  * 2 ms: Open MPI's blocking calls spin a core, which on an oversubscribed
  * node would steal it from the simulating ranks.
  */
-#include "run_mpi.h"
+#include "scenarios/run_mpi.h"
 
 #include <limits.h>
 #include <stdint.h>
@@ -22,7 +22,7 @@
 
 #include <mpi.h>
 
-#include "run.h"
+#include "scenarios/run.h"
 
 #define RUN_MPI_WINDOW 4
 #define TAG_MSG 1

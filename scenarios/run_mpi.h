@@ -32,7 +32,7 @@
 #include <signal.h>
 #include <stddef.h>
 
-#include "diag.h"
+#include "base/diag.h"
 
 enum run_mpi_kind { RUN_MPI_RESULT, RUN_MPI_END };
 

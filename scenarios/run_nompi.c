@@ -4,7 +4,7 @@
  * was built without MPI (NS_EUSAGE, exit 2).  The other functions are
  * unreachable without a successful run_mpi_init and say so.
  */
-#include "run_mpi.h"
+#include "scenarios/run_mpi.h"
 
 int run_mpi_available(void)
 {

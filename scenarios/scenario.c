@@ -27,7 +27,7 @@
  * the byte range of the target scalar before it is loaded, so the stored
  * machine text is the machine that was simulated.
  */
-#include "scenario.h"
+#include "scenarios/scenario.h"
 
 #include <limits.h>
 #include <stdarg.h>
@@ -35,10 +35,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cpulist.h"
-#include "wl_messaging.h"
-#include "ytree.h"
-#include "zonelist.h"
+#include "sim/hw/cpulist.h"
+#include "scenarios/wl_messaging.h"
+#include "base/ytree.h"
+#include "models/zonelist.h"
 
 static const char *const knob_names[SCN_NR_KNOBS] = {
 #define SCN_KNOB_NAME(key, kind) #key,

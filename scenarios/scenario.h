@@ -57,12 +57,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "diag.h"
-#include "machine.h"
-#include "pagealloc.h"
-#include "sha256.h"
-#include "slub.h"
-#include "wl_parallel.h"
+#include "base/diag.h"
+#include "sim/hw/machine.h"
+#include "models/page_alloc.h"
+#include "base/sha256.h"
+#include "models/slub.h"
+#include "scenarios/wl_parallel.h"
 
 #define SCN_MAX_POINTS 4096       /* points of one plan */
 #define SCN_MAX_AXIS_VALUES 256   /* values of one axis */

@@ -35,13 +35,13 @@
  * They set the absolute Total time; the SLUB share of a message is what
  * the layouts change.
  */
-#include "wl_messaging.h"
+#include "scenarios/wl_messaging.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "ctx.h"
-#include "diag.h"
+#include "sim/ctx.h"
+#include "base/diag.h"
 
 enum { EV_STEP = 1 };
 enum task_state { T_RUNNABLE, T_RUNNING, T_BLOCKED, T_DONE };

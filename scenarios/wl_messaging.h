@@ -79,8 +79,8 @@
 #include <signal.h>
 #include <stdint.h>
 
-#include "cpu.h"
-#include "slub.h"
+#include "sim/hw/cpu.h"
+#include "models/slub.h"
 
 #define WL_MSG_STOPPED 1
 #define WL_MSG_FDS 20                     /* num_fds: senders = receivers per group */

@@ -10,12 +10,12 @@
  * divisions in the script's order, so the samples are exactly what the
  * script would print for the simulated cycle counts.
  */
-#include "wl_pagealloc.h"
+#include "scenarios/wl_pagealloc.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "diag.h"
+#include "base/diag.h"
 
 static void run_series(struct pa_world *w, struct cpu *c,
 		       const struct scn_pagealloc *p, unsigned order,

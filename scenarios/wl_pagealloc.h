@@ -43,9 +43,9 @@
 #include <signal.h>
 #include <stdint.h>
 
-#include "cpu.h"
-#include "pagealloc.h"
-#include "scenario.h"
+#include "sim/hw/cpu.h"
+#include "models/page_alloc.h"
+#include "scenarios/scenario.h"
 
 #define WL_STOPPED 1                      /* interrupted by *stop */
 /* x86_64 v4.6 VMALLOC_START: where the simulated pages[] array lives. */

@@ -51,16 +51,16 @@
  * (every task done) each task frees what was handed to it, then what it
  * still owns, in task order, so every allocation is freed exactly once.
  */
-#include "wl_parallel.h"
+#include "scenarios/wl_parallel.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "cpu.h"
-#include "ctx.h"
-#include "pagealloc.h"
-#include "slub.h"
+#include "sim/hw/cpu.h"
+#include "sim/ctx.h"
+#include "models/page_alloc.h"
+#include "models/slub.h"
 
 enum { EV_OP = 1 };
 enum { K_PAGE, K_OBJ };

@@ -37,7 +37,7 @@
 #include <signal.h>
 #include <stdint.h>
 
-#include "diag.h"
+#include "base/diag.h"
 
 #define WL_PAR_MAX_TASKS 4096
 #define WL_PAR_MAX_CPUS 8192

@@ -9,12 +9,12 @@
  * so models fetch their streams at setup and the event loop never
  * allocates except when the queue outgrows its largest size so far.
  */
-#include "ctx.h"
+#include "sim/ctx.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "diag.h"
+#include "base/diag.h"
 
 int sim_ctx_create(uint64_t run_seed, size_t queue_hint, struct sim_ctx **out)
 {

@@ -35,9 +35,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "diag.h"
-#include "eventq.h"
-#include "rng.h"
+#include "base/diag.h"
+#include "sim/eventq.h"
+#include "sim/rng.h"
 
 #define SIM_CTX_MAX_STREAMS 65536u
 

@@ -36,13 +36,13 @@
  * benchmark checks this by hashing both sequences), and runs are identical
  * across the change.
  */
-#include "eventq.h"
+#include "sim/eventq.h"
 
 #include <stdlib.h>
 
-#include "diag.h"
+#include "base/diag.h"
 
-#include "eventq_ladder.h"
+#include "sim/eventq_ladder.h"
 
 struct eventq {
 	struct lq_heap h;

@@ -40,8 +40,8 @@
  */
 #include <stdlib.h>
 
-#include "diag.h"
-#include "eventq.h"
+#include "base/diag.h"
+#include "sim/eventq.h"
 
 #if !defined(EVQ_D) || !defined(EVQ_FN)
 #error "define EVQ_D and EVQ_FN before including eventq_heap.h"

@@ -59,8 +59,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "diag.h"
-#include "eventq.h"
+#include "base/diag.h"
+#include "sim/eventq.h"
 
 #define LQ_THRES 50        /* a bucket with more events is split, if it can be */
 #define LQ_MAX_RUNGS 8

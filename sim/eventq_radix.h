@@ -26,8 +26,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "diag.h"
-#include "eventq.h"
+#include "base/diag.h"
+#include "sim/eventq.h"
 
 #define RDX_BUCKETS 129 /* 0 holds only a key equal to last: (0, 0) before any pop */
 #define RDX_NIL UINT32_MAX

@@ -10,13 +10,13 @@
  * every handled event was counted at exactly one LP and the population of
  * pending events is unchanged.
  */
-#include "phold.h"
+#include "sim/phold.h"
 
 #include <stdlib.h>
 #include <time.h>
 
-#include "ctx.h"
-#include "diag.h"
+#include "sim/ctx.h"
+#include "base/diag.h"
 
 #define PHOLD_EV_MSG 1u
 

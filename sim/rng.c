@@ -8,14 +8,14 @@
  */
 #define HAVE_INLINE 1
 
-#include "rng.h"
+#include "sim/rng.h"
 
 #include <assert.h>
 #include <gsl/gsl_rng.h>
 #include <math.h>
 #include <string.h>
 
-#include "diag.h"
+#include "base/diag.h"
 
 #define GOLDEN_GAMMA 0x9E3779B97F4A7C15ULL
 

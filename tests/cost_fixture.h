@@ -17,8 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cost.h"
-#include "machine.h"
+#include "sim/hw/cost.h"
+#include "sim/hw/machine.h"
 
 #define FIX_FUNCS(X) X(outer_fn) X(leaf_fn) X(helper_fn) X(rec_fn)
 #define FIX_SITES(X)                                                           \

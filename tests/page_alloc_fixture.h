@@ -9,11 +9,11 @@
 #ifndef NUMASIM_TEST_PA_FIXTURE_H
 #define NUMASIM_TEST_PA_FIXTURE_H
 
-#include "cost.h"
-#include "cpu.h"
-#include "diag.h"
-#include "machine.h"
-#include "pagealloc.h"
+#include "sim/hw/cost.h"
+#include "sim/hw/cpu.h"
+#include "base/diag.h"
+#include "sim/hw/machine.h"
+#include "models/page_alloc.h"
 
 #define TW_MAX_CPUS 64
 

@@ -5,8 +5,8 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "bpred.h"
-#include "diag.h"
+#include "sim/hw/bpred.h"
+#include "base/diag.h"
 
 /* Run n outcomes (taken space) of one site; return the mispredicts. */
 static int run(struct bpred *bp, int site, unsigned static_taken,

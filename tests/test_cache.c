@@ -7,8 +7,8 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "cache.h"
-#include "diag.h"
+#include "sim/hw/cache.h"
+#include "base/diag.h"
 
 static void test_lru_single_set(void **state)
 {

@@ -14,8 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "compare.h"
-#include "diag.h"
+#include "analysis/compare.h"
+#include "base/diag.h"
 
 static const char schema[] =
 	"CREATE TABLE runs (run_id INTEGER PRIMARY KEY, status TEXT, point INT, variant TEXT,"

@@ -5,8 +5,8 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "cost_fixture.h"
-#include "diag.h"
+#include "tests/cost_fixture.h"
+#include "base/diag.h"
 
 /* A second model, declared with the same X-macro pattern. */
 #define SL_FUNCS(X) X(__slab_free) X(put_cpu_partial)

@@ -11,9 +11,9 @@
 #include <math.h>
 #include <string.h>
 
-#include "cost_fixture.h"
-#include "cpu.h"
-#include "diag.h"
+#include "tests/cost_fixture.h"
+#include "sim/hw/cpu.h"
+#include "base/diag.h"
 
 struct world {
 	struct machine m;

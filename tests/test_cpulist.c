@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cpulist.h"
-#include "diag.h"
+#include "sim/hw/cpulist.h"
+#include "base/diag.h"
 
 static void test_ranges(void **state)
 {

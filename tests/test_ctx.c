@@ -5,8 +5,8 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "ctx.h"
-#include "diag.h"
+#include "sim/ctx.h"
+#include "base/diag.h"
 
 static void test_run_loop_advances_time(void **state)
 {

@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "diag.h"
-#include "eventq.h"
+#include "base/diag.h"
+#include "sim/eventq.h"
 
 static uint64_t next_rand(uint64_t *s)
 {

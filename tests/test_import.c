@@ -15,10 +15,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "diag.h"
-#include "emit.h"
-#include "import.h"
-#include "machine.h"
+#include "base/diag.h"
+#include "sim/hw/emit.h"
+#include "sim/hw/import.h"
+#include "sim/hw/machine.h"
 #include "numasim_config.h"
 
 #define MB_PAGES(mb) ((uint64_t)(mb) * 256)

@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "json.h"
+#include "base/json.h"
 
 /* json_write_string's output through a memory stream. */
 static char *written(const char *s)

@@ -14,11 +14,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "diag.h"
-#include "machine.h"
+#include "base/diag.h"
+#include "sim/hw/machine.h"
 #include "numasim_config.h"
-#include "sha256.h"
-#include "ytree.h"
+#include "base/sha256.h"
+#include "base/ytree.h"
 
 #define COSTS                                                                  \
 	"costs:\n"                                                             \

@@ -17,13 +17,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cpu.h"
-#include "diag.h"
-#include "machine.h"
-#include "pagealloc.h"
-#include "slub.h"
-#include "wl_messaging.h"
-#include "world_fixture.h"
+#include "sim/hw/cpu.h"
+#include "base/diag.h"
+#include "sim/hw/machine.h"
+#include "models/page_alloc.h"
+#include "models/slub.h"
+#include "scenarios/wl_messaging.h"
+#include "tests/world_fixture.h"
 
 static struct wfx *mw_create(const char *machine, enum slub_variant v)
 {

@@ -16,12 +16,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cpu.h"
-#include "diag.h"
-#include "machine.h"
-#include "pa_fixture.h"
-#include "pagealloc.h"
-#include "test_costs_yaml.h"
+#include "sim/hw/cpu.h"
+#include "base/diag.h"
+#include "sim/hw/machine.h"
+#include "tests/page_alloc_fixture.h"
+#include "models/page_alloc.h"
+#include "tests/test_costs_yaml.h"
 
 #define COSTS TEST_COSTS_YAML
 

@@ -15,14 +15,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cpu.h"
-#include "diag.h"
-#include "machine.h"
-#include "pagealloc.h"
-#include "slub.h"
-#include "test_costs_yaml.h"
-#include "wl_parallel.h"
-#include "world_fixture.h"
+#include "sim/hw/cpu.h"
+#include "base/diag.h"
+#include "sim/hw/machine.h"
+#include "models/page_alloc.h"
+#include "models/slub.h"
+#include "tests/test_costs_yaml.h"
+#include "scenarios/wl_parallel.h"
+#include "tests/world_fixture.h"
 
 /* 2 nodes of 4 CPUs and 256 MiB each. */
 static const char m_two[] =

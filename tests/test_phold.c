@@ -5,8 +5,8 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "diag.h"
-#include "phold.h"
+#include "base/diag.h"
+#include "sim/phold.h"
 
 /* phold_run(10 LPs, population 1, 1000 events, seed 1); see test_pinned_checksum. */
 #define PHOLD_PINNED_TIME 103123u

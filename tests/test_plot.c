@@ -17,8 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "diag.h"
-#include "plot.h"
+#include "base/diag.h"
+#include "analysis/plot.h"
 
 static const char schema[] =
 	"CREATE TABLE runs (run_id INTEGER PRIMARY KEY, status TEXT, point INT, variant TEXT,"

@@ -14,8 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "diag.h"
-#include "progress.h"
+#include "base/diag.h"
+#include "base/progress.h"
 
 static void test_format(void **state)
 {

@@ -13,8 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "diag.h"
-#include "sqlout.h"
+#include "base/diag.h"
+#include "analysis/resultset.h"
 
 static const char rows_sql[] =
 	"SELECT * FROM (VALUES (1, 'a,b', 2.5), (22, 'say \"hi\"', NULL), "

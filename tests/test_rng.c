@@ -6,8 +6,8 @@
 #include <cmocka.h>
 #include <math.h>
 
-#include "diag.h"
-#include "rng.h"
+#include "base/diag.h"
+#include "sim/rng.h"
 
 static void test_same_seed_same_sequence(void **state)
 {

@@ -16,14 +16,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cost.h"
-#include "cpu.h"
-#include "diag.h"
+#include "sim/hw/cost.h"
+#include "sim/hw/cpu.h"
+#include "base/diag.h"
 #include "numasim_config.h"
-#include "pagealloc.h"
-#include "run.h"
-#include "scenario.h"
-#include "wl_pagealloc.h"
+#include "models/page_alloc.h"
+#include "scenarios/run.h"
+#include "scenarios/scenario.h"
+#include "scenarios/wl_pagealloc.h"
 
 static const char *src_root(void)
 {

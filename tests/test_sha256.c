@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sha256.h"
+#include "base/sha256.h"
 
 static void expect_digest(const void *data, size_t len, const char *hex)
 {

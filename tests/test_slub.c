@@ -20,14 +20,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cpu.h"
-#include "diag.h"
-#include "machine.h"
-#include "pagealloc.h"
-#include "test_costs_yaml.h"
-#include "rng.h"
-#include "slub.h"
-#include "world_fixture.h"
+#include "sim/hw/cpu.h"
+#include "base/diag.h"
+#include "sim/hw/machine.h"
+#include "models/page_alloc.h"
+#include "tests/test_costs_yaml.h"
+#include "sim/rng.h"
+#include "models/slub.h"
+#include "tests/world_fixture.h"
 
 #define COSTS TEST_COSTS_YAML
 

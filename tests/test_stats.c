@@ -11,8 +11,8 @@
 #include <cmocka.h>
 #include <math.h>
 
-#include "diag.h"
-#include "stats.h"
+#include "base/diag.h"
+#include "analysis/stats.h"
 
 static void near(double got, double want, double tol)
 {

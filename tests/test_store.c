@@ -21,9 +21,9 @@
 
 #include <sqlite3.h>
 
-#include "diag.h"
+#include "base/diag.h"
 #include "numasim_config.h"
-#include "store.h"
+#include "analysis/store.h"
 
 static char tmpdir[256];
 

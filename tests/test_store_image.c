@@ -22,9 +22,9 @@
 
 #include <sqlite3.h>
 
-#include "diag.h"
-#include "store.h"
-#include "store_image.h"
+#include "base/diag.h"
+#include "analysis/store.h"
+#include "analysis/store_image.h"
 
 #define SCENARIO_TEXT "name: pagealloc-order0\n"
 #define MACHINE_TEXT "name: epyc-7601-8n\n"

@@ -17,9 +17,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "diag.h"
-#include "store.h"
-#include "table.h"
+#include "base/diag.h"
+#include "analysis/store.h"
+#include "analysis/table.h"
 
 static const int batches[15] = {1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024,
 				2048, 4096, 8192, 16384};

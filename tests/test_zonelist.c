@@ -17,9 +17,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "diag.h"
-#include "machine.h"
-#include "zonelist.h"
+#include "base/diag.h"
+#include "sim/hw/machine.h"
+#include "models/zonelist.h"
 
 /* ---- building machines in memory ---- */
 

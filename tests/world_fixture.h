@@ -12,13 +12,13 @@
 #ifndef NUMASIM_TEST_WORLD_FIXTURE_H
 #define NUMASIM_TEST_WORLD_FIXTURE_H
 
-#include "cache.h"
-#include "cost.h"
-#include "cpu.h"
-#include "diag.h"
-#include "machine.h"
-#include "pagealloc.h"
-#include "slub.h"
+#include "sim/hw/cache.h"
+#include "sim/hw/cost.h"
+#include "sim/hw/cpu.h"
+#include "base/diag.h"
+#include "sim/hw/machine.h"
+#include "models/page_alloc.h"
+#include "models/slub.h"
 
 struct wfx {
 	struct machine *m;

@@ -6,12 +6,12 @@
  * saturating update and a store.  The mode test is a host branch that never
  * changes within a run, so the host predicts it perfectly.
  */
-#include "bpred.h"
+#include "sim/hw/bpred.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "diag.h"
+#include "base/diag.h"
 
 void bpred_params_default(struct bpred_params *p)
 {

@@ -53,13 +53,13 @@
  * reference that stamps every store, and compares the freshness of every
  * copy.
  */
-#include "cache.h"
+#include "sim/hw/cache.h"
 
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 
-#include "diag.h"
+#include "base/diag.h"
 
 void cache_params_default(struct cache_params *p)
 {

@@ -8,12 +8,12 @@
  * Name lookups are linear: they run when variant files are read, never per
  * simulated event.
  */
-#include "cost.h"
+#include "sim/hw/cost.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "diag.h"
+#include "base/diag.h"
 
 void cost_tables_init(struct cost_tables *t)
 {

@@ -15,14 +15,14 @@
  * line-transfer latencies become nr_nodes x nr_nodes matrices indexed by
  * node position, so a miss costs one table load.
  */
-#include "cpu.h"
+#include "sim/hw/cpu.h"
 
 #include <assert.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "diag.h"
+#include "base/diag.h"
 
 static const char *const counter_names[] = {
 #define CPU_COUNTER_NAME(name, desc) #name,

@@ -133,10 +133,10 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "bpred.h"
-#include "cache.h"
-#include "cost.h"
-#include "machine.h"
+#include "sim/hw/bpred.h"
+#include "sim/hw/cache.h"
+#include "sim/hw/cost.h"
+#include "sim/hw/machine.h"
 
 /*
  * Counters (scope "cpu"): X(name, description).  The first group is

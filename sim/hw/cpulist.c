@@ -1,5 +1,5 @@
 /* cpulist — Linux cpulist parsing and printing; see cpulist.h. */
-#include "cpulist.h"
+#include "sim/hw/cpulist.h"
 
 #include <ctype.h>
 #include <limits.h>
@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "diag.h"
+#include "base/diag.h"
 
 static int parse_uint(const char *s, size_t *pos, int max, int *out)
 {

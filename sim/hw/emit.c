@@ -1,13 +1,13 @@
 /* emit — machine file writer; see emit.h. */
-#include "emit.h"
+#include "sim/hw/emit.h"
 
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "cpulist.h"
-#include "diag.h"
+#include "sim/hw/cpulist.h"
+#include "base/diag.h"
 
 void emit_buf_init(struct emit_buf *b)
 {

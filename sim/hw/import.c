@@ -15,7 +15,7 @@
  * Rendering always goes through machine_load_buf(), so what leaves this
  * module is a file the rest of numasim accepts.
  */
-#include "import.h"
+#include "sim/hw/import.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -26,8 +26,8 @@
 
 #include <yaml.h>
 
-#include "cpulist.h"
-#include "machine.h"
+#include "sim/hw/cpulist.h"
+#include "sim/hw/machine.h"
 #include "numasim_config.h"
 
 #define MiB ((uint64_t)1 << 20)

@@ -72,8 +72,8 @@
 
 #include <stddef.h>
 
-#include "diag.h"
-#include "emit.h"
+#include "base/diag.h"
+#include "sim/hw/emit.h"
 
 #define IMPORT_ARCH_MAP(X)                                                     \
 	X(X86_64, "x86_64")                                                    \

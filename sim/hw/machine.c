@@ -14,7 +14,7 @@
  * positive integer, anything else = a positive number).  Cost profiles
  * (configs/costs/NAME.yaml) share the same parser for their `costs` mapping.
  */
-#include "machine.h"
+#include "sim/hw/machine.h"
 
 #include <ctype.h>
 #include <limits.h>
@@ -25,9 +25,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cpulist.h"
-#include "sha256.h"
-#include "ytree.h"
+#include "sim/hw/cpulist.h"
+#include "base/sha256.h"
+#include "base/ytree.h"
 
 #define PAGE_SIZE_MIN 4096u
 #define PAGE_SIZE_MAX 65536u

@@ -38,7 +38,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "diag.h"
+#include "base/diag.h"
 
 #define MACHINE_MAX_NODES 1024  /* MAX_NUMNODES with NODES_SHIFT=10 (MAXSMP) */
 #define MACHINE_MAX_CPUS 8192   /* NR_CPUS with MAXSMP */
