@@ -35,7 +35,7 @@
  * interval of mean(column) - mean(baseline) (analysis/stats.h, GSL).
  *
  * Seed style (seed_style = 1): the layout of the second seed's commit
- * message and of analysis/msgreport.h, per metric "# NAME [UNIT] over
+ * message and of analysis/messaging_report.h, per metric "# NAME [UNIT] over
  * N observations (seed format)", the rows max., min., avg., stdev. and n
  * with one column per group, then per non-baseline group the line
  * "BASE - GROUP: diff D, Welch t = T, df = DF, p = P (two-sided):

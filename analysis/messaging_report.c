@@ -1,5 +1,5 @@
 /*
- * msgreport — the sched-messaging report; see msgreport.h.
+ * messaging_report — the sched-messaging report; see messaging_report.h.
  *
  * Design notes.  The runs are read once (point, variant, repetition,
  * total_time_s) and grouped by point; everything else is one small query
@@ -197,8 +197,8 @@ static void print_summary(struct rep *r, int dec)
 			fprintf(r->g, "%s: Welch t-test needs at least 2 runs per variant\n", what);
 	}
 	struct stats_welch w;
-	if (stats_welch(MSGREPORT_SEED_PRE_AVG, MSGREPORT_SEED_PRE_SD, MSGREPORT_SEED_N,
-			MSGREPORT_SEED_POST_AVG, MSGREPORT_SEED_POST_SD, MSGREPORT_SEED_N,
+	if (stats_welch(MESSAGING_REPORT_SEED_PRE_AVG, MESSAGING_REPORT_SEED_PRE_SD, MESSAGING_REPORT_SEED_N,
+			MESSAGING_REPORT_SEED_POST_AVG, MESSAGING_REPORT_SEED_POST_SD, MESSAGING_REPORT_SEED_N,
 			&w) == NS_OK)
 		print_welch(r, "seed's published numbers (189.154 sd 1.37 vs 188.086 sd 0.99, "
 			    "n=10 each)", &w);
@@ -510,7 +510,7 @@ out:
 	return rc;
 }
 
-int msgreport_print(sqlite3 *db, const int64_t *run_ids, int nr_runs, FILE *f,
+int messaging_report_print(sqlite3 *db, const int64_t *run_ids, int nr_runs, FILE *f,
 		    struct diag *d)
 {
 	struct rep r = {.db = db, .d = d};

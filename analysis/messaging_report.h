@@ -1,5 +1,5 @@
 /*
- * msgreport — the report of `perf bench sched messaging` runs
+ * messaging_report — the report of `perf bench sched messaging` runs
  * (scenarios/wl_messaging.h) built from a results database
  * (docs/schema.md), for the second seed's comparison
  * (shared/seeds/002_c47bc9d4f045b386.txt, shared/reference/slub-free.md
@@ -35,13 +35,13 @@
 #include "base/diag.h"
 
 /* The seed's published figures (10 runs each, seconds). */
-#define MSGREPORT_SEED_N 10
-#define MSGREPORT_SEED_PRE_AVG 189.154
-#define MSGREPORT_SEED_PRE_SD 1.37
-#define MSGREPORT_SEED_POST_AVG 188.086
-#define MSGREPORT_SEED_POST_SD 0.99
+#define MESSAGING_REPORT_SEED_N 10
+#define MESSAGING_REPORT_SEED_PRE_AVG 189.154
+#define MESSAGING_REPORT_SEED_PRE_SD 1.37
+#define MESSAGING_REPORT_SEED_POST_AVG 188.086
+#define MESSAGING_REPORT_SEED_POST_SD 0.99
 
-int msgreport_print(sqlite3 *db, const int64_t *run_ids, int nr_runs, FILE *f,
+int messaging_report_print(sqlite3 *db, const int64_t *run_ids, int nr_runs, FILE *f,
 		    struct diag *d);
 
 #endif

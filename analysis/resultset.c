@@ -1,5 +1,5 @@
 /*
- * sqlout — result sets as table, CSV or JSON; see sqlout.h.
+ * resultset — result sets as table, CSV or JSON; see resultset.h.
  *
  * Design notes.  CSV and JSON stream: each row is written as it is
  * stepped.  The table format needs every column's width first, so it
@@ -15,18 +15,18 @@
 #include <stdlib.h>
 #include <string.h>
 
-int sqlout_parse_format(const char *name, enum sqlout_format *out)
+int resultset_parse_format(const char *name, enum resultset_format *out)
 {
 	static const char *const names[] = {"table", "csv", "json"};
 	for (int i = 0; i < 3; i++)
 		if (!strcmp(name, names[i])) {
-			*out = (enum sqlout_format)i;
+			*out = (enum resultset_format)i;
 			return NS_OK;
 		}
 	return NS_EUSAGE;
 }
 
-void sqlout_csv_field(FILE *f, const char *s, size_t len)
+void resultset_csv_field(FILE *f, const char *s, size_t len)
 {
 	int quote = 0;
 	for (size_t i = 0; i < len && !quote; i++)
@@ -44,7 +44,7 @@ void sqlout_csv_field(FILE *f, const char *s, size_t len)
 	fputc('"', f);
 }
 
-void sqlout_json_string(FILE *f, const char *s, size_t len)
+void resultset_json_string(FILE *f, const char *s, size_t len)
 {
 	fputc('"', f);
 	for (size_t i = 0; i < len; i++) {
@@ -100,7 +100,7 @@ static int csv_value(FILE *f, sqlite3_stmt *st, int i)
 	}
 	default: {
 		const char *t = (const char *)sqlite3_column_text(st, i);
-		sqlout_csv_field(f, t ? t : "", (size_t)sqlite3_column_bytes(st, i));
+		resultset_csv_field(f, t ? t : "", (size_t)sqlite3_column_bytes(st, i));
 		return NS_OK;
 	}
 	}
@@ -127,13 +127,13 @@ static int json_value(FILE *f, sqlite3_stmt *st, int i)
 		char *h = blob_hex(st, i);
 		if (!h)
 			return NS_ENOMEM;
-		sqlout_json_string(f, h, strlen(h));
+		resultset_json_string(f, h, strlen(h));
 		free(h);
 		return NS_OK;
 	}
 	default: {
 		const char *t = (const char *)sqlite3_column_text(st, i);
-		sqlout_json_string(f, t ? t : "", (size_t)sqlite3_column_bytes(st, i));
+		resultset_json_string(f, t ? t : "", (size_t)sqlite3_column_bytes(st, i));
 		return NS_OK;
 	}
 	}
@@ -216,7 +216,7 @@ static void table_print(FILE *f, sqlite3_stmt *st, const struct cells *c)
 			int l = s ? (int)strlen(s) : 0;
 			w[i] = l > w[i] ? l : w[i];
 		}
-		w[i] = w[i] > SQLOUT_TABLE_MAXW ? SQLOUT_TABLE_MAXW : w[i];
+		w[i] = w[i] > RESULTSET_TABLE_MAXW ? RESULTSET_TABLE_MAXW : w[i];
 	}
 	for (int i = 0; i < c->ncol; i++) {
 		fputs(i ? "  " : "", f);
@@ -247,16 +247,16 @@ static void csv_header(FILE *f, sqlite3_stmt *st, int ncol)
 	for (int i = 0; i < ncol; i++) {
 		const char *n = sqlite3_column_name(st, i);
 		fputs(i ? "," : "", f);
-		sqlout_csv_field(f, n, strlen(n));
+		resultset_csv_field(f, n, strlen(n));
 	}
 	fputs("\r\n", f);
 }
 
-static int stream_row(FILE *f, sqlite3_stmt *st, int ncol, enum sqlout_format fmt,
+static int stream_row(FILE *f, sqlite3_stmt *st, int ncol, enum resultset_format fmt,
 		      long long row)
 {
 	int r = NS_OK;
-	if (fmt == SQLOUT_CSV) {
+	if (fmt == RESULTSET_CSV) {
 		for (int i = 0; i < ncol && r == NS_OK; i++) {
 			fputs(i ? "," : "", f);
 			r = csv_value(f, st, i);
@@ -268,7 +268,7 @@ static int stream_row(FILE *f, sqlite3_stmt *st, int ncol, enum sqlout_format fm
 	for (int i = 0; i < ncol && r == NS_OK; i++) {
 		const char *n = sqlite3_column_name(st, i);
 		fputs(i ? ", " : "", f);
-		sqlout_json_string(f, n, strlen(n));
+		resultset_json_string(f, n, strlen(n));
 		fputs(": ", f);
 		r = json_value(f, st, i);
 	}
@@ -276,7 +276,7 @@ static int stream_row(FILE *f, sqlite3_stmt *st, int ncol, enum sqlout_format fm
 	return r;
 }
 
-int sqlout_statement(sqlite3_stmt *st, enum sqlout_format fmt, FILE *f,
+int resultset_statement(sqlite3_stmt *st, enum resultset_format fmt, FILE *f,
 		     long long *nrows, const char *origin, struct diag *d)
 {
 	int ncol = sqlite3_column_count(st);
@@ -284,19 +284,19 @@ int sqlout_statement(sqlite3_stmt *st, enum sqlout_format fmt, FILE *f,
 	long long n = 0;
 	int rc = NS_OK, s;
 
-	if (fmt == SQLOUT_TABLE && ncol > 0 &&
+	if (fmt == RESULTSET_TABLE && ncol > 0 &&
 	    !(c.num = malloc((size_t)ncol))) {
 		rc = NS_ENOMEM;
 		goto out;
 	}
 	if (c.num)
 		memset(c.num, 1, (size_t)ncol);
-	if (fmt == SQLOUT_CSV)
+	if (fmt == RESULTSET_CSV)
 		csv_header(f, st, ncol);
-	if (fmt == SQLOUT_JSON)
+	if (fmt == RESULTSET_JSON)
 		fputc('[', f);
 	while ((s = sqlite3_step(st)) == SQLITE_ROW) {
-		rc = fmt == SQLOUT_TABLE ? table_row(&c, st) : stream_row(f, st, ncol, fmt, n);
+		rc = fmt == RESULTSET_TABLE ? table_row(&c, st) : stream_row(f, st, ncol, fmt, n);
 		if (rc != NS_OK)
 			goto out;
 		n++;
@@ -306,9 +306,9 @@ int sqlout_statement(sqlite3_stmt *st, enum sqlout_format fmt, FILE *f,
 			      sqlite3_errmsg(sqlite3_db_handle(st)));
 		goto out;
 	}
-	if (fmt == SQLOUT_JSON)
+	if (fmt == RESULTSET_JSON)
 		fputs(n ? "\n]\n" : "]\n", f);
-	if (fmt == SQLOUT_TABLE)
+	if (fmt == RESULTSET_TABLE)
 		table_print(f, st, &c);
 	if (nrows)
 		*nrows = n;
@@ -333,7 +333,7 @@ static int only_blank(sqlite3 *db, const char *tail)
 	return blank;
 }
 
-int sqlout_sql(sqlite3 *db, const char *sql, enum sqlout_format fmt, FILE *f,
+int resultset_sql(sqlite3 *db, const char *sql, enum resultset_format fmt, FILE *f,
 	       long long *nrows, const char *origin, struct diag *d)
 {
 	sqlite3_stmt *st = NULL;
@@ -355,7 +355,7 @@ int sqlout_sql(sqlite3 *db, const char *sql, enum sqlout_format fmt, FILE *f,
 			      "writes: databases are opened read-only ('%.40s')", sql);
 		goto out;
 	}
-	rc = sqlout_statement(st, fmt, f, nrows, origin, d);
+	rc = resultset_statement(st, fmt, f, nrows, origin, d);
 out:
 	sqlite3_finalize(st);
 	return rc;

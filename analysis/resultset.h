@@ -1,10 +1,10 @@
 /*
- * sqlout — result sets of SQL statements on a results database printed as
+ * resultset — result sets of SQL statements on a results database printed as
  * text tables, CSV or JSON, for `numasim query` and `numasim export`.
  *
  * Formats:
  *   table  a header line, a rule of dashes and one line per row, columns
- *          as wide as their widest value (capped at SQLOUT_TABLE_MAXW,
+ *          as wide as their widest value (capped at RESULTSET_TABLE_MAXW,
  *          longer text is cut with "..."), numbers right-aligned, text
  *          left-aligned, NULL printed as an empty field; then "(N rows)";
  *   csv    RFC 4180: a header record, CRLF line ends, fields quoted when
@@ -17,8 +17,8 @@
  *          null), TEXT as strings with JSON escapes, NULL as null, BLOBs
  *          as hex strings.  Duplicate column names keep their order.
  *
- * sqlout_statement() runs one prepared statement to its end and writes its
- * rows to f; sqlout_sql() prepares exactly one statement from text and
+ * resultset_statement() runs one prepared statement to its end and writes its
+ * rows to f; resultset_sql() prepares exactly one statement from text and
  * refuses statements that would write (sqlite3_stmt_readonly), more than
  * one statement, or empty text.
  *
@@ -38,28 +38,28 @@
 
 #include "base/diag.h"
 
-enum sqlout_format {
-	SQLOUT_TABLE,
-	SQLOUT_CSV,
-	SQLOUT_JSON,
+enum resultset_format {
+	RESULTSET_TABLE,
+	RESULTSET_CSV,
+	RESULTSET_JSON,
 };
 
 /* Widest column in table format (characters). */
-#define SQLOUT_TABLE_MAXW 60
+#define RESULTSET_TABLE_MAXW 60
 
 /* "table", "csv", "json" -> *out; NS_EUSAGE otherwise. */
-int sqlout_parse_format(const char *name, enum sqlout_format *out);
+int resultset_parse_format(const char *name, enum resultset_format *out);
 
 /* Run st to completion; rows to f.  *nrows (may be NULL) counts them. */
-int sqlout_statement(sqlite3_stmt *st, enum sqlout_format fmt, FILE *f,
+int resultset_statement(sqlite3_stmt *st, enum resultset_format fmt, FILE *f,
 		     long long *nrows, const char *origin, struct diag *d);
 
 /* Prepare one read-only statement from sql, run it, finalize it. */
-int sqlout_sql(sqlite3 *db, const char *sql, enum sqlout_format fmt, FILE *f,
+int resultset_sql(sqlite3 *db, const char *sql, enum resultset_format fmt, FILE *f,
 	       long long *nrows, const char *origin, struct diag *d);
 
 /* Write s as a CSV field / a JSON string (with quotes) to f. */
-void sqlout_csv_field(FILE *f, const char *s, size_t len);
-void sqlout_json_string(FILE *f, const char *s, size_t len);
+void resultset_csv_field(FILE *f, const char *s, size_t len);
+void resultset_json_string(FILE *f, const char *s, size_t len);
 
 #endif

@@ -1,5 +1,5 @@
 /*
- * pointtab — per-point summary of a pagealloc sweep (pointtab.h).
+ * sweep_table — per-point summary of a pagealloc sweep (sweep_table.h).
  *
  * Built in memory first (an open_memstream buffer), written to f only when
  * complete.  Cost: two queries per point plus one for the series names;
@@ -175,7 +175,7 @@ static int axis_width(sqlite3 *db, const char *in, const char *axis, int *w, str
 	return rc;
 }
 
-int pointtab_print(sqlite3 *db, const int64_t *run_ids, int nr_runs,
+int sweep_table_print(sqlite3 *db, const int64_t *run_ids, int nr_runs,
 		   const char *const *axes, int nr_axes, FILE *f, struct diag *d)
 {
 	char *in = in_list(run_ids, nr_runs), **series = NULL, *buf = NULL;

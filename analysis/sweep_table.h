@@ -1,5 +1,5 @@
 /*
- * pointtab — the per-point summary `numasim run` prints for a pagealloc
+ * sweep_table — the per-point summary `numasim run` prints for a pagealloc
  * sweep with many points: one row per sweep point (in plan order) naming
  * the point's axis values, and one column per allocation series with its
  * minimum over the point's runs (mmtests' Min row of the seed's table,
@@ -26,7 +26,7 @@
 
 #include "base/diag.h"
 
-int pointtab_print(sqlite3 *db, const int64_t *run_ids, int nr_runs,
+int sweep_table_print(sqlite3 *db, const int64_t *run_ids, int nr_runs,
 		   const char *const *axes, int nr_axes, FILE *f, struct diag *d);
 
 #endif

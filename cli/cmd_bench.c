@@ -36,9 +36,9 @@ static int bench_phold(int argc, char **argv);
 static const struct bench benches[] = {
 	/* name     function      summary */
 	{"phold", bench_phold, "PHOLD event-loop throughput (event queue + GSL streams)"},
-	{"pagealloc", pagealloc_bench_main, "page allocator model: order-0 alloc+free pairs/s, full costs"},
-	{"slub", msg_bench_slub_main, "SLUB model: kmalloc-512 alloc+remote free pairs/s, full costs"},
-	{"messaging", msg_bench_messaging_main, "sched messaging workload: messages/s over all CPUs"},
+	{"pagealloc", bench_pagealloc_main, "page allocator model: order-0 alloc+free pairs/s, full costs"},
+	{"slub", bench_slub_main, "SLUB model: kmalloc-512 alloc+remote free pairs/s, full costs"},
+	{"messaging", bench_messaging_main, "sched messaging workload: messages/s over all CPUs"},
 };
 
 #define NR_BENCHES (sizeof benches / sizeof benches[0])

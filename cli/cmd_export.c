@@ -2,7 +2,7 @@
  * export — `numasim export DB --format csv|json [--table NAME | --query
  * SQL] [-o FILE]`: a table, a view or a query's result of a results
  * database (opened read-only) as RFC 4180 CSV or a JSON array of objects
- * (analysis/sqlout.h), to standard output or atomically to FILE
+ * (analysis/resultset.h), to standard output or atomically to FILE
  * (cli_write_file_atomic: a temporary file renamed into place, so a
  * failed export leaves no partial file).  NAME must be a table or view of
  * the database (docs/schema.md); an unknown one exits 2.
@@ -92,7 +92,7 @@ static int table_exists(sqlite3 *db, const char *name, int *exists)
 int cmd_export(int argc, char **argv)
 {
 	struct eopts e = {0};
-	enum sqlout_format fmt;
+	enum resultset_format fmt;
 	struct store *st = NULL;
 	struct diag d;
 	char *buf = NULL, *sql = NULL;
@@ -107,7 +107,7 @@ int cmd_export(int argc, char **argv)
 		}
 	if ((status = parse(argc, argv, &e)))
 		return status;
-	if (sqlout_parse_format(e.format, &fmt) || fmt == SQLOUT_TABLE)
+	if (resultset_parse_format(e.format, &fmt) || fmt == RESULTSET_TABLE)
 		return cli_usage_error("export", usage_line,
 				       "unknown format '%s' (csv or json)", e.format);
 	if ((rc = store_open(e.path, STORE_RDONLY, &st, &d)))
@@ -135,7 +135,7 @@ int cmd_export(int argc, char **argv)
 		rc = diag_set(&d, NS_ENOMEM, "numasim export", 0, 0, "out of memory");
 		goto fail;
 	}
-	rc = sqlout_sql(db, e.query ? e.query : sql, fmt, f, NULL, "numasim export", &d);
+	rc = resultset_sql(db, e.query ? e.query : sql, fmt, f, NULL, "numasim export", &d);
 	fclose(f);
 	if (rc)
 		goto fail;

@@ -1,7 +1,7 @@
 /*
  * query — `numasim query DB SQL [--format table|csv|json]`: one SQL
  * statement on a results database opened read-only (SQLITE_OPEN_READONLY
- * and PRAGMA query_only, analysis/store.h), printed by analysis/sqlout.h.
+ * and PRAGMA query_only, analysis/store.h), printed by analysis/resultset.h.
  * A statement that would write is refused before it runs, so the file
  * stays byte-for-byte unchanged; the v_* views of docs/schema.md exist on
  * every connection.  Output is printed only when the whole result is
@@ -41,7 +41,7 @@ static void print_help(void)
 int cmd_query(int argc, char **argv)
 {
 	const char *path = NULL, *sql = NULL;
-	enum sqlout_format fmt = SQLOUT_TABLE;
+	enum resultset_format fmt = RESULTSET_TABLE;
 	struct store *st = NULL;
 	struct diag d;
 	char *buf = NULL;
@@ -59,7 +59,7 @@ int cmd_query(int argc, char **argv)
 			if (i + 1 >= argc)
 				return cli_usage_error("query", usage_line,
 						       "option '--format' needs a value");
-			if (sqlout_parse_format(argv[++i], &fmt))
+			if (resultset_parse_format(argv[++i], &fmt))
 				return cli_usage_error("query", usage_line, "unknown format "
 						       "'%s' (table, csv or json)", argv[i]);
 		} else if (o[0] == '-' && o[1] != '\0' && (!path || sql)) {
@@ -83,7 +83,7 @@ int cmd_query(int argc, char **argv)
 		rc = diag_set(&d, NS_ENOMEM, "numasim query", 0, 0, "out of memory");
 		goto fail;
 	}
-	rc = sqlout_sql(store_sqlite(st), sql, fmt, f, NULL, "numasim query", &d);
+	rc = resultset_sql(store_sqlite(st), sql, fmt, f, NULL, "numasim query", &d);
 	fclose(f);
 	if (rc)
 		goto fail;

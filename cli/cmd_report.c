@@ -15,7 +15,7 @@
  * self cycles), its branch sites (top by executions), and for pagealloc
  * runs the comparison table of each invocation's runs (analysis/table.h),
  * for messaging runs the seed-format summary, t-tests, SLUB stats and
- * __slab_free branch table of each invocation's runs (analysis/msgreport.h).
+ * __slab_free branch table of each invocation's runs (analysis/messaging_report.h).
  *
  * The database is opened read-only (docs/schema.md): a missing file, a file
  * that is not a numasim database, a database without runs (summary) or
@@ -256,7 +256,7 @@ static int print_tables(struct rep *r, int64_t only, const char *workload)
 		fprintf(r->f, "\n%s: scenario %s, runs %" PRId64 "..%" PRId64
 			" (invocation %s)\n\n", workload, col_text(inv, 1), run[0], run[n - 1],
 			col_text(inv, 0));
-		rc = messaging ? msgreport_print(r->db, run, n, r->f, r->d)
+		rc = messaging ? messaging_report_print(r->db, run, n, r->f, r->d)
 			       : table_pagealloc(r->db, run, n, TABLE_MIN | TABLE_AMEAN, r->f,
 						 r->d);
 		if (rc == NS_ENOENT) {
@@ -277,7 +277,7 @@ out:
 	return rc;
 }
 
-/* A titled sqlout table of one query; "(none)" when it has no rows. */
+/* A titled resultset table of one query; "(none)" when it has no rows. */
 static int summary_query(struct rep *r, const char *title, const char *sql)
 {
 	char *b = NULL;
@@ -292,7 +292,7 @@ static int summary_query(struct rep *r, const char *title, const char *sql)
 		rc = db_err(r);
 	if (rc == NS_OK) {
 		sqlite3_bind_int64(st, 1, r->top > 0 ? r->top : -1);
-		rc = sqlout_statement(st, SQLOUT_TABLE, g, &n, r->path, r->d);
+		rc = resultset_statement(st, RESULTSET_TABLE, g, &n, r->path, r->d);
 	}
 	sqlite3_finalize(st);
 	fclose(g);

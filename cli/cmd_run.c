@@ -204,7 +204,7 @@ static int print_compare(struct store *st, const struct scenario *s, FILE *f,
 /*
  * Past a handful of points the seed's layout (a column per point) is too
  * wide to read: a pagealloc sweep then gets one row per point with its
- * axis values (analysis/pointtab.h); `numasim compare` gives the full
+ * axis values (analysis/sweep_table.h); `numasim compare` gives the full
  * mmtests table of any subset.
  */
 #define RUN_WIDE_TABLE_POINTS 6
@@ -215,7 +215,7 @@ static int print_points(struct store *st, const struct run_outcome *out,
 	const char *axes[SCN_MAX_AXES];
 	for (int i = 0; i < s->nr_axes; i++)
 		axes[i] = s->axes[i].key;
-	return pointtab_print(store_sqlite(st), out->run_ids, out->nr_ids, axes,
+	return sweep_table_print(store_sqlite(st), out->run_ids, out->nr_ids, axes,
 			      s->nr_axes, f, d);
 }
 
@@ -231,7 +231,7 @@ static void print_table(struct store *st, const struct run_outcome *out,
 		return;
 	int rc;
 	if (s->workload == SCN_WL_MESSAGING)
-		rc = msgreport_print(store_sqlite(st), out->run_ids, out->nr_ids, f, &d);
+		rc = messaging_report_print(store_sqlite(st), out->run_ids, out->nr_ids, f, &d);
 	else if (s->workload == SCN_WL_PARALLEL)
 		rc = print_compare(st, s, f, &d);
 	else if (s->nr_points > RUN_WIDE_TABLE_POINTS)

@@ -48,7 +48,7 @@ struct tracer {
 	const char *point;
 	long long rep;
 	long long emitted;              /* records of the current run */
-	struct pa_world *pa;
+	struct mm_world *pa;
 	struct slub_world *sw;
 };
 
@@ -165,7 +165,7 @@ static void count_record(struct tracer *t)
 {
 	if (++t->emitted < t->a->limit || !t->a->limit)
 		return;
-	pa_set_trace_hook(t->pa, NULL, NULL);
+	mm_set_trace_hook(t->pa, NULL, NULL);
 	if (t->sw)
 		slub_set_trace_hook(t->sw, NULL, NULL);
 }
@@ -218,23 +218,23 @@ static void on_slab_free(void *arg, const struct slub_free_trace *e)
 static void gfp_str(FILE *f, uint32_t gfp)
 {
 	static const struct { const char *name; uint32_t bits; } names[] = {
-		{"GFP_HIGHUSER_MOVABLE", PA_GFP_HIGHUSER_MOVABLE},
-		{"GFP_USER", PA_GFP_USER},
-		{"GFP_KERNEL", PA_GFP_KERNEL},
-		{"GFP_ATOMIC", PA_GFP_GFP_ATOMIC},
-		{"__GFP_DMA", PA_GFP_DMA}, {"__GFP_HIGHMEM", PA_GFP_HIGHMEM},
-		{"__GFP_DMA32", PA_GFP_DMA32}, {"__GFP_MOVABLE", PA_GFP_MOVABLE},
-		{"__GFP_RECLAIMABLE", PA_GFP_RECLAIMABLE}, {"__GFP_HIGH", PA_GFP_HIGH},
-		{"__GFP_IO", PA_GFP_IO}, {"__GFP_FS", PA_GFP_FS},
-		{"__GFP_COLD", PA_GFP_COLD}, {"__GFP_NOWARN", PA_GFP_NOWARN},
-		{"__GFP_REPEAT", PA_GFP_REPEAT}, {"__GFP_NOFAIL", PA_GFP_NOFAIL},
-		{"__GFP_NORETRY", PA_GFP_NORETRY}, {"__GFP_MEMALLOC", PA_GFP_MEMALLOC},
-		{"__GFP_COMP", PA_GFP_COMP}, {"__GFP_ZERO", PA_GFP_ZERO},
-		{"__GFP_NOMEMALLOC", PA_GFP_NOMEMALLOC}, {"__GFP_HARDWALL", PA_GFP_HARDWALL},
-		{"__GFP_THISNODE", PA_GFP_THISNODE}, {"__GFP_ATOMIC", PA_GFP_ATOMIC},
-		{"__GFP_DIRECT_RECLAIM", PA_GFP_DIRECT_RECLAIM},
-		{"__GFP_OTHER_NODE", PA_GFP_OTHER_NODE}, {"__GFP_WRITE", PA_GFP_WRITE},
-		{"__GFP_KSWAPD_RECLAIM", PA_GFP_KSWAPD_RECLAIM},
+		{"GFP_HIGHUSER_MOVABLE", GFP_HIGHUSER_MOVABLE},
+		{"GFP_USER", GFP_USER},
+		{"GFP_KERNEL", GFP_KERNEL},
+		{"GFP_ATOMIC", GFP_ATOMIC},
+		{"__GFP_DMA", __GFP_DMA}, {"__GFP_HIGHMEM", __GFP_HIGHMEM},
+		{"__GFP_DMA32", __GFP_DMA32}, {"__GFP_MOVABLE", __GFP_MOVABLE},
+		{"__GFP_RECLAIMABLE", __GFP_RECLAIMABLE}, {"__GFP_HIGH", __GFP_HIGH},
+		{"__GFP_IO", __GFP_IO}, {"__GFP_FS", __GFP_FS},
+		{"__GFP_COLD", __GFP_COLD}, {"__GFP_NOWARN", __GFP_NOWARN},
+		{"__GFP_REPEAT", __GFP_REPEAT}, {"__GFP_NOFAIL", __GFP_NOFAIL},
+		{"__GFP_NORETRY", __GFP_NORETRY}, {"__GFP_MEMALLOC", __GFP_MEMALLOC},
+		{"__GFP_COMP", __GFP_COMP}, {"__GFP_ZERO", __GFP_ZERO},
+		{"__GFP_NOMEMALLOC", __GFP_NOMEMALLOC}, {"__GFP_HARDWALL", __GFP_HARDWALL},
+		{"__GFP_THISNODE", __GFP_THISNODE}, {"__GFP_ATOMIC", __GFP_ATOMIC},
+		{"__GFP_DIRECT_RECLAIM", __GFP_DIRECT_RECLAIM},
+		{"__GFP_OTHER_NODE", __GFP_OTHER_NODE}, {"__GFP_WRITE", __GFP_WRITE},
+		{"__GFP_KSWAPD_RECLAIM", __GFP_KSWAPD_RECLAIM},
 	};
 	uint32_t left = gfp;
 	int first = 1;
@@ -256,10 +256,10 @@ static void gfp_str(FILE *f, uint32_t gfp)
 /* gfpflags_to_migratetype: UNMOVABLE 0, MOVABLE 1, RECLAIMABLE 2. */
 static int migratetype(uint32_t gfp)
 {
-	return gfp & PA_GFP_MOVABLE ? 1 : gfp & PA_GFP_RECLAIMABLE ? 2 : 0;
+	return gfp & __GFP_MOVABLE ? 1 : gfp & __GFP_RECLAIMABLE ? 2 : 0;
 }
 
-static void on_page(void *arg, const struct pa_trace_event *e)
+static void on_page(void *arg, const struct mm_trace_event *e)
 {
 	struct tracer *t = arg;
 	if (!(t->a->events & (e->alloc ? EV_PAGE_ALLOC : EV_PAGE_FREE)))
@@ -275,7 +275,7 @@ static void on_page(void *arg, const struct pa_trace_event *e)
 	count_record(t);
 }
 
-static int on_world(void *arg, const char *point, long long rep, struct pa_world *pa,
+static int on_world(void *arg, const char *point, long long rep, struct mm_world *pa,
 		    struct slub_world *sw)
 {
 	struct tracer *t = arg;
@@ -285,7 +285,7 @@ static int on_world(void *arg, const char *point, long long rep, struct pa_world
 	t->pa = pa;
 	t->sw = sw;
 	if (t->a->events & (EV_PAGE_ALLOC | EV_PAGE_FREE))
-		pa_set_trace_hook(pa, on_page, t);
+		mm_set_trace_hook(pa, on_page, t);
 	if (sw && (t->a->events & EV_SLAB_FREE))
 		slub_set_trace_hook(sw, on_slab_free, t);
 	return NS_OK;

@@ -6,7 +6,7 @@
  *
  * Memory representation.  pfns are laid out node by node, zone by zone in
  * ascending type order, every zone starting on a MAX_ORDER block boundary
- * (1024 pages).  Metadata exists per MAX_ORDER block (struct pa_block, ~80
+ * (1024 pages).  Metadata exists per MAX_ORDER block (struct pfn_block, ~80
  * bytes, 20 MiB for 1 TiB): the block's two pageblock migratetypes and an
  * embedded struct page for its first pfn, which is all a block needs while
  * it is a whole free order-10 block or an allocated order-10 page.  The
@@ -18,7 +18,7 @@
  * detail for ever (its pages can never merge to order 10).
  *
  * The kernel's lists (free_area[o].free_list[mt], pcp->lists[mt]) are
- * intrusive circular lists of struct pa_page with sentinel heads, as in
+ * intrusive circular lists of struct page with sentinel heads, as in
  * <linux/list.h>; list order is the kernel's.
  *
  * Costs.  Every modelled struct (struct page in a per-node vmemmap, struct
@@ -30,18 +30,18 @@
  * sites are named by the reference's numbers (A01..A52, F01..F14, with
  * letter suffixes where one number covers several conditionals) or by
  * "function:what" for the slow parts.  Straight-line work between sites is
- * charged per function from the table PA_WORK (instructions at an assumed
+ * charged per function from the table MM_WORK (instructions at an assumed
  * 2 instructions per cycle), identical for PRE and POST.
  *
  * Mempolicies (docs/policies.md).  alloc_pages_current() follows v4.6:
- * the task's policy (pa_config.mpol; &default_policy = MPOL_PREFERRED |
+ * the task's policy (mm_config.mpol; &default_policy = MPOL_PREFERRED |
  * MPOL_F_LOCAL in interrupt or with __GFP_THISNODE), then
  * alloc_page_interleave(interleave_nodes()) or __alloc_pages_nodemask()
  * with policy_zonelist() and policy_nodemask().  The model keeps one task
- * per simulated CPU (struct pa_cpuinfo: its struct mempolicy address and
+ * per simulated CPU (struct mm_cpu: its struct mempolicy address and
  * il_next); the policy's node set is one world-wide mask (w->mpol_mask),
  * already cut to the cpuset's mems as mpol_set_nodemask() does.
- * zone_statistics() counts with series patch 3's rule unless pa_config.
+ * zone_statistics() counts with series patch 3's rule unless mm_config.
  * zone_stats selects plain v4.6's.
  *
  * Variants.  The only differences between PRE and POST are those of the
@@ -59,7 +59,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MAX_ORDER PA_MAX_ORDER
 #define BLOCK_ORDER (MAX_ORDER - 1)
 #define BLOCK_PAGES (1u << BLOCK_ORDER)
 #define PAGEBLOCK_ORDER 9
@@ -85,8 +84,8 @@ enum {
 #define ALLOC_CMA 0x80
 #define ALLOC_FAIR 0x100
 
-/* zone_stat_item subset; PA_STAT_IDX is the v4.6 enum position (address). */
-#define PA_STATS(X)                                                            \
+/* zone_stat_item subset; MM_STAT_IDX is the v4.6 enum position (address). */
+#define MM_STATS(X)                                                            \
 	X(NR_FREE_PAGES, 0, "nr_free_pages")                                   \
 	X(NR_ALLOC_BATCH, 1, "nr_alloc_batch")                                 \
 	X(NR_PAGES_SCANNED, 21, "nr_pages_scanned")                            \
@@ -97,25 +96,25 @@ enum {
 	X(NUMA_INTERLEAVE_HIT, 35, "interleave_hit")                           \
 	X(NUMA_LOCAL, 36, "local_node")                                        \
 	X(NUMA_OTHER, 37, "other_node")
-enum pa_stat {
-#define PA_STAT_ENUM(id, idx, name) id,
-	PA_STATS(PA_STAT_ENUM)
-#undef PA_STAT_ENUM
-	PA_NR_STAT
+enum mm_stat {
+#define MM_STAT_ENUM(id, idx, name) id,
+	MM_STATS(MM_STAT_ENUM)
+#undef MM_STAT_ENUM
+	MM_NR_STAT
 };
-static const uint8_t pa_stat_idx[] = {
-#define PA_STAT_IDX(id, idx, name) idx,
-	PA_STATS(PA_STAT_IDX)
-#undef PA_STAT_IDX
+static const uint8_t mm_stat_idx[] = {
+#define MM_STAT_IDX(id, idx, name) idx,
+	MM_STATS(MM_STAT_IDX)
+#undef MM_STAT_IDX
 };
-static const char *const pa_stat_name[] = {
-#define PA_STAT_NAME(id, idx, name) name,
-	PA_STATS(PA_STAT_NAME)
-#undef PA_STAT_NAME
+static const char *const mm_stat_name[] = {
+#define MM_STAT_NAME(id, idx, name) name,
+	MM_STATS(MM_STAT_NAME)
+#undef MM_STAT_NAME
 };
 
 /* Model events per zone (scope "zone"). */
-#define PA_EVENTS(X)                                                           \
+#define MM_EVENTS(X)                                                           \
 	X(pgalloc, "pages allocated from the zone (PGALLOC)")                  \
 	X(pgfree, "pages freed to the zone (PGFREE)")                          \
 	X(pcp_refill, "rmqueue_bulk calls")                                    \
@@ -130,39 +129,39 @@ static const char *const pa_stat_name[] = {
 	X(steal_pageblock, "pageblocks retyped by fallback stealing")          \
 	X(block_split, "MAX_ORDER blocks given per-page metadata")             \
 	X(block_merge, "MAX_ORDER blocks merged back")
-enum pa_event {
-#define PA_EVENT_ENUM(id, desc) EV_##id,
-	PA_EVENTS(PA_EVENT_ENUM)
-#undef PA_EVENT_ENUM
-	PA_NR_EVENT
+enum mm_event {
+#define MM_EVENT_ENUM(id, desc) EV_##id,
+	MM_EVENTS(MM_EVENT_ENUM)
+#undef MM_EVENT_ENUM
+	MM_NR_EVENT
 };
-static const char *const pa_event_name[] = {
-#define PA_EVENT_NAME(id, desc) #id,
-	PA_EVENTS(PA_EVENT_NAME)
-#undef PA_EVENT_NAME
+static const char *const mm_event_name[] = {
+#define MM_EVENT_NAME(id, desc) #id,
+	MM_EVENTS(MM_EVENT_NAME)
+#undef MM_EVENT_NAME
 };
 
 /* Node-scope model events. */
-#define PA_NEVENTS(X)                                                          \
+#define MM_NEVENTS(X)                                                          \
 	X(slowpath, "__alloc_pages_slowpath entries")                          \
 	X(kswapd_wake, "wake_all_kswapds calls (counted, no reclaim modelled)") \
 	X(alloc_fail, "allocations that returned NULL")                        \
 	X(rescan, "get_page_from_freelist zonelist rescans")
-enum pa_nevent {
-#define PA_NEVENT_ENUM(id, desc) NEV_##id,
-	PA_NEVENTS(PA_NEVENT_ENUM)
-#undef PA_NEVENT_ENUM
-	PA_NR_NEVENT
+enum mm_nevent {
+#define MM_NEVENT_ENUM(id, desc) NEV_##id,
+	MM_NEVENTS(MM_NEVENT_ENUM)
+#undef MM_NEVENT_ENUM
+	MM_NR_NEVENT
 };
-static const char *const pa_nevent_name[] = {
-#define PA_NEVENT_NAME(id, desc) #id,
-	PA_NEVENTS(PA_NEVENT_NAME)
-#undef PA_NEVENT_NAME
+static const char *const mm_nevent_name[] = {
+#define MM_NEVENT_NAME(id, desc) #id,
+	MM_NEVENTS(MM_NEVENT_NAME)
+#undef MM_NEVENT_NAME
 };
 
 /* --- cost tables ------------------------------------------------------- */
 
-#define PA_FUNCS(X)                                                            \
+#define MM_FUNCS(X)                                                            \
 	X(alloc_pages_current)                                                 \
 	X(get_task_policy)                                                     \
 	X(policy_zonelist)                                                     \
@@ -211,7 +210,7 @@ static const char *const pa_nevent_name[] = {
 
 /* Inlined in a 2016 gcc build (both variants), except next_zones_zonelist
  * which the layout decides per variant. */
-#define PA_INLINE_FUNCS(X)                                                     \
+#define MM_INLINE_FUNCS(X)                                                     \
 	X(get_task_policy) X(policy_zonelist) X(policy_nodemask)               \
 	X(interleave_nodes)                                                    \
 	X(first_zones_zonelist) X(cpuset_zone_allowed) X(__zone_watermark_ok)  \
@@ -227,7 +226,7 @@ static const char *const pa_nevent_name[] = {
  * false falls through (the body is a jump: goto/continue/break/return, or
  * the loop-continue test of a rotated loop), H = the hinted outcome.
  */
-#define PA_SITES(X)                                                            \
+#define MM_SITES(X)                                                            \
 	X(A02a, "alloc_pages_current: !in_interrupt()", N, T)                  \
 	X(A02b, "alloc_pages_current: !(gfp & __GFP_THISNODE)", N, T)          \
 	X(A03a, "get_task_policy: pol = p->mempolicy; if (pol) return", N, F)  \
@@ -406,30 +405,30 @@ static const char *const pa_nevent_name[] = {
 	X(A42d, "v4.6 zone_statistics: z->zone_pgdat == preferred_zone->zone_pgdat", N, T) \
 	X(A42e, "v4.6 zone_statistics: z->node == (OTHER_NODE ? preferred : numa_node_id())", N, T)
 
-#define PA_FN_ENUM(name) FN_##name,
-#define PA_SITE_ENUM(id, desc, hint, ft) S_##id,
-#define PA_SITE_DEF(id, desc, hint, ft) {#id, desc},
-enum pa_fn { PA_FUNCS(PA_FN_ENUM) PA_NR_FN };
-enum pa_site { PA_SITES(PA_SITE_ENUM) PA_NR_SITE };
-static const char *const pa_fn_names[] = {PA_FUNCS(COST_FN_NAME)};
-static const struct cost_site_def pa_site_defs[] = {PA_SITES(PA_SITE_DEF)};
+#define MM_FN_ENUM(name) FN_##name,
+#define MM_SITE_ENUM(id, desc, hint, ft) S_##id,
+#define MM_SITE_DEF(id, desc, hint, ft) {#id, desc},
+enum mm_fn { MM_FUNCS(MM_FN_ENUM) MM_NR_FN };
+enum mm_site { MM_SITES(MM_SITE_ENUM) MM_NR_SITE };
+static const char *const mm_fn_names[] = {MM_FUNCS(COST_FN_NAME)};
+static const struct cost_site_def mm_site_defs[] = {MM_SITES(MM_SITE_DEF)};
 
 static const struct {
 	uint8_t hint;
 	int8_t ft;
-} pa_site_layout[] = {
-#define PA_SITE_LAYOUT(id, desc, hint, ft) {COST_HINT_##hint, COST_FT_##ft},
-	PA_SITES(PA_SITE_LAYOUT)
-#undef PA_SITE_LAYOUT
+} mm_site_layout[] = {
+#define MM_SITE_LAYOUT(id, desc, hint, ft) {COST_HINT_##hint, COST_FT_##ft},
+	MM_SITES(MM_SITE_LAYOUT)
+#undef MM_SITE_LAYOUT
 };
 
 /*
  * Straight-line work between the modelled sites, in instructions, read
  * from v4.6 (docs/pagealloc-model.md has the reasoning per row).  Charged
- * at PA_IPC instructions per cycle.
+ * at MM_IPC instructions per cycle.
  */
-#define PA_IPC 2
-#define PA_WORK(X)                                                             \
+#define MM_IPC 2
+#define MM_WORK(X)                                                             \
 	X(alloc_pages_current, 12)                                             \
 	X(interleave_nodes, 6)                                                 \
 	X(find_next_bit, 10)                                                   \
@@ -474,29 +473,29 @@ static const struct {
 	X(free_pages_ok, 14)                                                   \
 	X(reset_batch_zone, 10)                                                \
 	X(slowpath, 30)
-enum pa_work {
-#define PA_WORK_ENUM(name, insns) W_##name,
-	PA_WORK(PA_WORK_ENUM)
-#undef PA_WORK_ENUM
-	PA_NR_WORK
+enum mm_work {
+#define MM_WORK_ENUM(name, insns) W_##name,
+	MM_WORK(MM_WORK_ENUM)
+#undef MM_WORK_ENUM
+	MM_NR_WORK
 };
-static const uint32_t pa_work_cycles[] = {
-#define PA_WORK_CYC(name, insns) (insns + PA_IPC - 1) / PA_IPC,
-	PA_WORK(PA_WORK_CYC)
-#undef PA_WORK_CYC
+static const uint32_t mm_work_cycles[] = {
+#define MM_WORK_CYC(name, insns) (insns + MM_IPC - 1) / MM_IPC,
+	MM_WORK(MM_WORK_CYC)
+#undef MM_WORK_CYC
 };
 
 /* --- data structures --------------------------------------------------- */
 
-enum pa_page_state { PS_NONE, PS_BUDDY, PS_PCP, PS_ALLOC, PS_HEAD_SENTINEL };
+enum page_state { PS_NONE, PS_BUDDY, PS_PCP, PS_ALLOC, PS_HEAD_SENTINEL };
 
-struct pa_page {
-	struct pa_page *next, *prev;   /* page->lru */
+struct page {
+	struct page *next, *prev;   /* page->lru */
 	uint64_t addr;                 /* synthetic address of the struct page */
 	uint32_t block;                /* index in w->blocks (UINT32_MAX: list head) */
 	uint16_t off;                  /* pfn offset in the block */
 	uint8_t order;                 /* page_private() while PageBuddy */
-	uint8_t state;                 /* enum pa_page_state (PageBuddy = PS_BUDDY) */
+	uint8_t state;                 /* enum page_state (PageBuddy = PS_BUDDY) */
 	uint8_t mt;                    /* get/set_pcppage_migratetype */
 	uint8_t pad;
 	int16_t pcp_cpu;               /* PS_PCP: owning CPU index */
@@ -504,9 +503,9 @@ struct pa_page {
 	int32_t alloc_order;           /* PS_ALLOC: order it was allocated with */
 };
 
-struct pa_block {
-	struct pa_page head;           /* struct page of pfn offset 0 while no detail */
-	struct pa_page *detail;        /* [BLOCK_PAGES] once split */
+struct pfn_block {
+	struct page head;           /* struct page of pfn offset 0 while no detail */
+	struct page *detail;        /* [BLOCK_PAGES] once split */
 	uint64_t pfn;
 	uint64_t addr;                 /* synthetic address of its first struct page */
 	uint32_t zone;
@@ -514,15 +513,15 @@ struct pa_block {
 	uint8_t pb_mt[BLOCK_PAGES / PAGEBLOCK_PAGES];
 };
 
-struct pa_free_area {
-	struct pa_page list[MT_TYPES];
+struct free_area {
+	struct page list[MT_TYPES];
 	uint64_t nr_free;
 };
 
-struct pa_pcp {
+struct per_cpu_pages {
 	int count, high, batch;
-	struct pa_page lists[MT_PCPTYPES];
-	int32_t diff[PA_NR_STAT];      /* vm_stat_diff (s8 in the kernel) */
+	struct page lists[MT_PCPTYPES];
+	int32_t diff[MM_NR_STAT];      /* vm_stat_diff (s8 in the kernel) */
 	int stat_threshold;
 	uint64_t addr;                 /* synthetic struct per_cpu_pageset */
 };
@@ -546,7 +545,7 @@ struct pa_pcp {
 #define PCPOFF_DIFF 66
 #define PCP_STRUCT_SIZE 128
 
-struct pa_zone {
+struct zone {
 	int node, node_pos;
 	enum zone_type type;
 	int id;
@@ -555,37 +554,37 @@ struct pa_zone {
 	int64_t watermark[3];
 	int64_t nr_reserved_highatomic;
 	int64_t lowmem_reserve[NR_ZONE_TYPES];
-	int64_t vm_stat[PA_NR_STAT];   /* zone atomics */
+	int64_t vm_stat[MM_NR_STAT];   /* zone atomics */
 	int fair_depleted;
 	int has_isolate_pageblock;
 	uint64_t allocated;
-	uint64_t ev[PA_NR_EVENT];
-	struct pa_free_area free_area[MAX_ORDER];
+	uint64_t ev[MM_NR_EVENT];
+	struct free_area free_area[MAX_ORDER];
 	struct cpu_lock lock;
-	struct pa_pcp *pcp;            /* [nr_cpus of the cpu_sys] */
+	struct per_cpu_pages *pcp;            /* [nr_cpus of the cpu_sys] */
 	uint64_t addr;                 /* struct zone */
 	uint64_t usemap;               /* pageblock_flags bitmap */
 	uint64_t vmemmap;              /* struct page of start_pfn */
 };
 
-struct pa_zoneref {
-	struct pa_zone *zone;          /* NULL: sentinel */
+struct mm_zoneref {
+	struct zone *zone;          /* NULL: sentinel */
 	int zone_idx;
 };
 
-struct pa_node {
+struct pglist_data {
 	int id;
 	int online;
-	struct pa_zone *zones[NR_ZONE_TYPES];  /* node_zones[], NULL if empty */
+	struct zone *zones[NR_ZONE_TYPES];  /* node_zones[], NULL if empty */
 	int nr_zonerefs[MAX_ZONELISTS];
-	struct pa_zoneref *zonerefs[MAX_ZONELISTS];
+	struct mm_zoneref *zonerefs[MAX_ZONELISTS];
 	uint64_t zl_addr[MAX_ZONELISTS];
-	uint64_t ev[PA_NR_NEVENT];
+	uint64_t ev[MM_NR_NEVENT];
 	uint64_t policy_addr;          /* preferred_node_policy[node] */
 };
 
 /* Per simulated CPU: the running task and the per-cpu areas. */
-struct pa_cpuinfo {
+struct mm_cpu {
 	uint64_t last_line;            /* line of this CPU's previous access */
 	bool last_write;               /* ... and whether it was a store */
 	int numa_node;                 /* numa_node_id() (after x86 remapping) */
@@ -606,30 +605,30 @@ struct pa_cpuinfo {
 #define TASK_FLAGS 8
 #define TASK_MEMS_ALLOWED 64
 
-struct pa_detail_pool {
-	struct pa_page **free;
+struct page_detail_pool {
+	struct page **free;
 	size_t nr, cap;
 	size_t total;                  /* details ever allocated */
-	struct pa_page **all;          /* every detail, for destruction */
+	struct page **all;          /* every detail, for destruction */
 	size_t nr_all, cap_all;
 };
 
-struct pa_world {
+struct mm_world {
 	const struct machine *m;
-	struct pa_config cfg;
+	struct mm_config cfg;
 	struct cpu_sys *s;
 	int fn_base, site_base;
 	struct zonelists *zl;
 	struct cache_as own_as;
 	struct cache_as *as;
 	int nr_zones;
-	struct pa_zone *zones;
+	struct zone *zones;
 	int nr_nodes;
-	struct pa_node *nodes;         /* by machine position */
+	struct pglist_data *nodes;         /* by machine position */
 	uint64_t nr_blocks;
-	struct pa_block *blocks;
-	struct pa_cpuinfo *cpus;       /* [s->nr_cpus] */
-	struct pa_detail_pool pool;
+	struct pfn_block *blocks;
+	struct mm_cpu *cpus;       /* [s->nr_cpus] */
+	struct page_detail_pool pool;
 	uint64_t nodemask[MACHINE_MAX_NODES / 64]; /* current->mems_allowed */
 	uint64_t mpol_mask[MACHINE_MAX_NODES / 64]; /* pol->v.nodes (BIND, INTERLEAVE) */
 	int mpol_first;                /* first_node(pol->v.nodes) / preferred_node */
@@ -640,16 +639,16 @@ struct pa_world {
 	uint64_t vm_stat_addr;         /* global vm_stat[] */
 	uint64_t callback_lock_addr;
 	struct cpu_lock callback_lock;
-	pa_trace_fn trace;             /* numasim trace, else NULL */
+	mm_trace_fn trace;             /* numasim trace, else NULL */
 	void *trace_arg;
 };
 
 /* alloc_context */
-struct pa_ac {
-	struct pa_node *zl_node;       /* owner of the zonelist */
+struct alloc_context {
+	struct pglist_data *zl_node;       /* owner of the zonelist */
 	int zl_kind;
 	const uint64_t *nodemask;      /* NULL or w->nodemask */
-	struct pa_zone *preferred_zone;
+	struct zone *preferred_zone;
 	int classzone_idx;
 	int migratetype;
 	int high_zoneidx;
@@ -658,21 +657,21 @@ struct pa_ac {
 
 /* --- small helpers ----------------------------------------------------- */
 
-static inline int fn_id(const struct pa_world *w, enum pa_fn f) { return w->fn_base + (int)f; }
+static inline int fn_id(const struct mm_world *w, enum mm_fn f) { return w->fn_base + (int)f; }
 
-static inline bool br(struct cpu *c, const struct pa_world *w, enum pa_site s, bool cond)
+static inline bool br(struct cpu *c, const struct mm_world *w, enum mm_site s, bool cond)
 {
 	return cpu_branch(c, w->site_base + (int)s, cond);
 }
 
-static inline void call(struct cpu *c, const struct pa_world *w, enum pa_fn f)
+static inline void call(struct cpu *c, const struct mm_world *w, enum mm_fn f)
 {
 	cpu_call(c, w->fn_base + (int)f);
 }
 
-static inline void work(struct cpu *c, enum pa_work k)
+static inline void work(struct cpu *c, enum mm_work k)
 {
-	cpu_work(c, pa_work_cycles[k]);
+	cpu_work(c, mm_work_cycles[k]);
 }
 
 /*
@@ -688,10 +687,10 @@ static inline void work(struct cpu *c, enum pa_work k)
  * host-side lookup.  Every other cache access (cpu_atomic) and every entry
  * into the model resets the memo.
  */
-static inline void mem_bytes(struct cpu *c, const struct pa_world *w, uint64_t addr,
+static inline void mem_bytes(struct cpu *c, const struct mm_world *w, uint64_t addr,
 			     uint32_t bytes, int node, enum cpu_access kind)
 {
-	struct pa_cpuinfo *ci = &w->cpus[c->idx];
+	struct mm_cpu *ci = &w->cpus[c->idx];
 	uint64_t line = addr >> c->sys->cache.line_shift;
 	bool write = kind >= CPU_STORE;
 	if (line == ci->last_line && (!write || ci->last_write)) {
@@ -703,19 +702,19 @@ static inline void mem_bytes(struct cpu *c, const struct pa_world *w, uint64_t a
 	ci->last_write = write;
 }
 
-static inline void mem(struct cpu *c, const struct pa_world *w, uint64_t addr, int node,
+static inline void mem(struct cpu *c, const struct mm_world *w, uint64_t addr, int node,
 		       enum cpu_access kind)
 {
 	mem_bytes(c, w, addr, 8, node, kind);
 }
 
-static inline void atomic_rmw(struct cpu *c, const struct pa_world *w, uint64_t addr, int node)
+static inline void atomic_rmw(struct cpu *c, const struct mm_world *w, uint64_t addr, int node)
 {
 	w->cpus[c->idx].last_line = UINT64_MAX;
 	cpu_atomic(c, addr, node);
 }
 
-static inline void memo_reset(const struct pa_world *w, const struct cpu *c)
+static inline void memo_reset(const struct mm_world *w, const struct cpu *c)
 {
 	w->cpus[c->idx].last_line = UINT64_MAX;
 }
@@ -726,29 +725,29 @@ static inline bool node_isset(const uint64_t *mask, int node)
 	return (mask[node >> 6] >> (node & 63)) & 1;
 }
 
-static inline struct pa_block *page_block(const struct pa_world *w, const struct pa_page *p)
+static inline struct pfn_block *page_block(const struct mm_world *w, const struct page *p)
 {
 	return &w->blocks[p->block];
 }
 
-static inline struct pa_zone *page_zone(const struct pa_world *w, const struct pa_page *p)
+static inline struct zone *page_zone(const struct mm_world *w, const struct page *p)
 {
 	return &w->zones[w->blocks[p->block].zone];
 }
 
-static inline uint64_t page_pfn(const struct pa_world *w, const struct pa_page *p)
+static inline uint64_t page_pfn(const struct mm_world *w, const struct page *p)
 {
 	return w->blocks[p->block].pfn + p->off;
 }
 
-static inline int page_node(const struct pa_world *w, const struct pa_page *p)
+static inline int page_node(const struct mm_world *w, const struct page *p)
 {
 	return w->zones[w->blocks[p->block].zone].node;
 }
 
 /* The struct page at offset off of block b (off 0 when the block has no
  * detail: only its first page exists as an object). */
-static inline struct pa_page *block_page(struct pa_block *b, unsigned off)
+static inline struct page *block_page(struct pfn_block *b, unsigned off)
 {
 	assert(b->detail || off == 0);
 	return b->detail ? &b->detail[off] : &b->head;
@@ -756,20 +755,20 @@ static inline struct pa_page *block_page(struct pa_block *b, unsigned off)
 
 /* Charge an access to a struct page (flags, _count, lru, private share
  * its first line). */
-static inline void mem_page(struct cpu *c, const struct pa_world *w, const struct pa_page *p,
+static inline void mem_page(struct cpu *c, const struct mm_world *w, const struct page *p,
 			    enum cpu_access kind)
 {
 	mem(c, w, p->addr, page_node(w, p), kind);
 }
 
 /* A list node: a struct page or a list head inside a zone / pageset. */
-static inline void mem_node(struct cpu *c, const struct pa_world *w, const struct pa_page *p,
+static inline void mem_node(struct cpu *c, const struct mm_world *w, const struct page *p,
 			    int head_node, enum cpu_access kind)
 {
 	mem(c, w, p->addr, p->block == UINT32_MAX ? head_node : page_node(w, p), kind);
 }
 
-static inline void list_init(struct pa_page *h, uint64_t addr)
+static inline void list_init(struct page *h, uint64_t addr)
 {
 	memset(h, 0, sizeof *h);
 	h->next = h->prev = h;
@@ -778,9 +777,9 @@ static inline void list_init(struct pa_page *h, uint64_t addr)
 	h->state = PS_HEAD_SENTINEL;
 }
 
-static inline bool list_empty(const struct pa_page *h) { return h->next == h; }
+static inline bool list_empty(const struct page *h) { return h->next == h; }
 
-static inline void list_add(struct pa_page *n, struct pa_page *h)
+static inline void list_add(struct page *n, struct page *h)
 {
 	n->next = h->next;
 	n->prev = h;
@@ -788,7 +787,7 @@ static inline void list_add(struct pa_page *n, struct pa_page *h)
 	h->next = n;
 }
 
-static inline void list_add_tail(struct pa_page *n, struct pa_page *h)
+static inline void list_add_tail(struct page *n, struct page *h)
 {
 	n->prev = h->prev;
 	n->next = h;
@@ -796,7 +795,7 @@ static inline void list_add_tail(struct pa_page *n, struct pa_page *h)
 	h->prev = n;
 }
 
-static inline void list_del(struct pa_page *p)
+static inline void list_del(struct page *p)
 {
 	p->next->prev = p->prev;
 	p->prev->next = p->next;
@@ -814,10 +813,10 @@ static inline void list_del(struct pa_page *p)
  * unless they miss.  A caller that then tests the node's fields charges
  * that load itself.
  */
-static void c_list_add(struct cpu *c, const struct pa_world *w, struct pa_page *n,
-		       struct pa_page *h, int head_node, bool tail)
+static void c_list_add(struct cpu *c, const struct mm_world *w, struct page *n,
+		       struct page *h, int head_node, bool tail)
 {
-	struct pa_page *nb = tail ? h->prev : h->next;
+	struct page *nb = tail ? h->prev : h->next;
 	mem_node(c, w, h, head_node, CPU_LOAD);
 	if (nb != h)
 		mem_node(c, w, nb, head_node, CPU_STORE);
@@ -829,7 +828,7 @@ static void c_list_add(struct cpu *c, const struct pa_world *w, struct pa_page *
 		list_add(n, h);
 }
 
-static void c_list_del(struct cpu *c, const struct pa_world *w, struct pa_page *p,
+static void c_list_del(struct cpu *c, const struct mm_world *w, struct page *p,
 		       int head_node)
 {
 	mem_node(c, w, p, head_node, CPU_LOAD);
@@ -840,29 +839,29 @@ static void c_list_del(struct cpu *c, const struct pa_world *w, struct pa_page *
 	list_del(p);
 }
 
-static inline uint64_t zaddr_free_list(const struct pa_zone *z, int o, int mt)
+static inline uint64_t zaddr_free_list(const struct zone *z, int o, int mt)
 {
 	return z->addr + ZOFF_FREE_AREA + (uint64_t)o * ZOFF_FREE_AREA_SIZE + (uint64_t)mt * 16;
 }
 
-static inline uint64_t zaddr_nr_free(const struct pa_zone *z, int o)
+static inline uint64_t zaddr_nr_free(const struct zone *z, int o)
 {
 	return z->addr + ZOFF_FREE_AREA + (uint64_t)o * ZOFF_FREE_AREA_SIZE + 96;
 }
 
-static inline uint64_t zaddr_stat(const struct pa_zone *z, enum pa_stat i)
+static inline uint64_t zaddr_stat(const struct zone *z, enum mm_stat i)
 {
-	return z->addr + ZOFF_VMSTAT + 8u * pa_stat_idx[i];
+	return z->addr + ZOFF_VMSTAT + 8u * mm_stat_idx[i];
 }
 
 /* zone_page_state(): the atomic, negative clamps to 0 (SMP). */
-static inline int64_t zone_page_state(const struct pa_zone *z, enum pa_stat i)
+static inline int64_t zone_page_state(const struct zone *z, enum mm_stat i)
 {
 	return z->vm_stat[i] < 0 ? 0 : z->vm_stat[i];
 }
 
-static int64_t zone_stat_snapshot(const struct pa_world *w, const struct pa_zone *z,
-				  enum pa_stat i)
+static int64_t zone_stat_snapshot(const struct mm_world *w, const struct zone *z,
+				  enum mm_stat i)
 {
 	int64_t v = z->vm_stat[i];
 	for (int k = 0; k < w->s->nr_cpus; k++)
@@ -872,22 +871,22 @@ static int64_t zone_stat_snapshot(const struct pa_world *w, const struct pa_zone
 
 /* --- pageblock migratetypes -------------------------------------------- */
 
-static inline int pb_get(const struct pa_world *w, const struct pa_page *p)
+static inline int pb_get(const struct mm_world *w, const struct page *p)
 {
 	return w->blocks[p->block].pb_mt[p->off >> PAGEBLOCK_ORDER];
 }
 
-static inline void pb_set(struct pa_world *w, const struct pa_page *p, int mt)
+static inline void pb_set(struct mm_world *w, const struct page *p, int mt)
 {
 	w->blocks[p->block].pb_mt[p->off >> PAGEBLOCK_ORDER] = (uint8_t)mt;
 }
 
 /* get_pfnblock_flags_mask(): out of line in v4.6; reads one word of the
  * zone's usemap (4 bits per pageblock). */
-static int get_pfnblock_migratetype(struct cpu *c, const struct pa_world *w,
-				    const struct pa_page *p)
+static int get_pfnblock_migratetype(struct cpu *c, const struct mm_world *w,
+				    const struct page *p)
 {
-	const struct pa_zone *z = page_zone(w, p);
+	const struct zone *z = page_zone(w, p);
 	uint64_t pb = (page_pfn(w, p) - z->start_pfn) >> PAGEBLOCK_ORDER;
 	call(c, w, FN_get_pfnblock_flags_mask);
 	work(c, W_pfnblock);
@@ -898,15 +897,15 @@ static int get_pfnblock_migratetype(struct cpu *c, const struct pa_world *w,
 
 /* --- detail pool -------------------------------------------------------- */
 
-static struct pa_page *detail_get(struct pa_world *w)
+static struct page *detail_get(struct mm_world *w)
 {
-	struct pa_detail_pool *p = &w->pool;
+	struct page_detail_pool *p = &w->pool;
 	if (p->nr)
 		return p->free[--p->nr];
 	if (p->nr_all == p->cap_all) {
 		size_t cap = p->cap_all ? 2 * p->cap_all : 64;
-		struct pa_page **a = realloc(p->all, cap * sizeof *a);
-		struct pa_page **f = realloc(p->free, cap * sizeof *f);
+		struct page **a = realloc(p->all, cap * sizeof *a);
+		struct page **f = realloc(p->free, cap * sizeof *f);
 		if (a)
 			p->all = a;
 		if (f)
@@ -915,7 +914,7 @@ static struct pa_page *detail_get(struct pa_world *w)
 			return NULL;
 		p->cap_all = p->cap = cap;
 	}
-	struct pa_page *d = malloc(BLOCK_PAGES * sizeof *d);
+	struct page *d = malloc(BLOCK_PAGES * sizeof *d);
 	if (!d)
 		return NULL;
 	p->all[p->nr_all++] = d;
@@ -923,16 +922,16 @@ static struct pa_page *detail_get(struct pa_world *w)
 	return d;
 }
 
-static void detail_put(struct pa_world *w, struct pa_page *d)
+static void detail_put(struct mm_world *w, struct page *d)
 {
 	w->pool.free[w->pool.nr++] = d;   /* cap == cap_all >= every detail */
 }
 
 /* Give block b per-page metadata; its head page (not on any list) moves to
  * detail[0].  Returns detail[0]. */
-static struct pa_page *block_split(struct pa_world *w, struct pa_block *b)
+static struct page *block_split(struct mm_world *w, struct pfn_block *b)
 {
-	struct pa_page *d = detail_get(w);
+	struct page *d = detail_get(w);
 	if (!d) {
 		/* Host out of memory in the middle of the simulated kernel's
 		 * critical section: nothing sensible can continue. */
@@ -941,7 +940,7 @@ static struct pa_page *block_split(struct pa_world *w, struct pa_block *b)
 	}
 	uint32_t bi = (uint32_t)(b - w->blocks);
 	for (unsigned i = 0; i < BLOCK_PAGES; i++) {
-		struct pa_page *p = &d[i];
+		struct page *p = &d[i];
 		memset(p, 0, sizeof *p);
 		p->addr = b->addr + (uint64_t)i * STRUCT_PAGE_SIZE;
 		p->block = bi;
@@ -959,9 +958,9 @@ static struct pa_page *block_split(struct pa_world *w, struct pa_block *b)
 }
 
 /* The block merged back to one order-10 block: drop its detail. */
-static struct pa_page *block_unsplit(struct pa_world *w, struct pa_block *b)
+static struct page *block_unsplit(struct mm_world *w, struct pfn_block *b)
 {
-	struct pa_page *d = b->detail;
+	struct page *d = b->detail;
 	b->head.order = d[0].order;
 	b->head.state = d[0].state;
 	b->head.mt = d[0].mt;
@@ -975,28 +974,28 @@ static struct pa_page *block_unsplit(struct pa_world *w, struct pa_block *b)
 
 /* --- vmstat (mm/vmstat.c) ----------------------------------------------- */
 
-static void zone_page_state_add(struct cpu *c, struct pa_world *w, struct pa_zone *z,
-				enum pa_stat i, int64_t x)
+static void zone_page_state_add(struct cpu *c, struct mm_world *w, struct zone *z,
+				enum mm_stat i, int64_t x)
 {
 	atomic_rmw(c, w, zaddr_stat(z, i), z->node);
-	atomic_rmw(c, w, w->vm_stat_addr + 8u * pa_stat_idx[i], w->m->nodes[0].id);
+	atomic_rmw(c, w, w->vm_stat_addr + 8u * mm_stat_idx[i], w->m->nodes[0].id);
 	z->vm_stat[i] += x;
 }
 
-static inline struct pa_pcp *this_pcp(const struct cpu *c, struct pa_zone *z)
+static inline struct per_cpu_pages *this_pcp(const struct cpu *c, struct zone *z)
 {
 	return &z->pcp[c->idx];
 }
 
-static void __mod_zone_page_state(struct cpu *c, struct pa_world *w, struct pa_zone *z,
-				  enum pa_stat i, int64_t delta)
+static void __mod_zone_page_state(struct cpu *c, struct mm_world *w, struct zone *z,
+				  enum mm_stat i, int64_t delta)
 {
-	struct pa_pcp *pcp = this_pcp(c, z);
+	struct per_cpu_pages *pcp = this_pcp(c, z);
 	call(c, w, FN___mod_zone_page_state);
 	work(c, W_mod_zone_page_state);
 	mem(c, w, z->addr + ZOFF_PAGESET, z->node, CPU_LOAD_DEP);
-	mem(c, w, pcp->addr + PCPOFF_DIFF + pa_stat_idx[i], c->node, CPU_LOAD_DEP);
-	mem(c, w, pcp->addr + PCPOFF_DIFF + pa_stat_idx[i], c->node, CPU_STORE);
+	mem(c, w, pcp->addr + PCPOFF_DIFF + mm_stat_idx[i], c->node, CPU_LOAD_DEP);
+	mem(c, w, pcp->addr + PCPOFF_DIFF + mm_stat_idx[i], c->node, CPU_STORE);
 	int64_t x = delta + pcp->diff[i];
 	int64_t t = pcp->stat_threshold;
 	if (br(c, w, S_A39a, x > t) || br(c, w, S_A39b, x < -t)) {
@@ -1007,16 +1006,16 @@ static void __mod_zone_page_state(struct cpu *c, struct pa_world *w, struct pa_z
 	cpu_ret(c);
 }
 
-static void __inc_zone_state(struct cpu *c, struct pa_world *w, struct pa_zone *z,
-			     enum pa_stat i)
+static void __inc_zone_state(struct cpu *c, struct mm_world *w, struct zone *z,
+			     enum mm_stat i)
 {
-	struct pa_pcp *pcp = this_pcp(c, z);
+	struct per_cpu_pages *pcp = this_pcp(c, z);
 	call(c, w, FN___inc_zone_state);
 	work(c, W_inc_zone_state);
 	mem(c, w, z->addr + ZOFF_PAGESET, z->node, CPU_LOAD_DEP);
 	/* __this_cpu_inc_return: the new value is tested at once */
-	mem(c, w, pcp->addr + PCPOFF_DIFF + pa_stat_idx[i], c->node, CPU_LOAD_DEP);
-	mem(c, w, pcp->addr + PCPOFF_DIFF + pa_stat_idx[i], c->node, CPU_STORE);
+	mem(c, w, pcp->addr + PCPOFF_DIFF + mm_stat_idx[i], c->node, CPU_LOAD_DEP);
+	mem(c, w, pcp->addr + PCPOFF_DIFF + mm_stat_idx[i], c->node, CPU_STORE);
 	int64_t v = ++pcp->diff[i];
 	int64_t t = pcp->stat_threshold;
 	if (br(c, w, S_A42c, v > t)) {
@@ -1028,15 +1027,15 @@ static void __inc_zone_state(struct cpu *c, struct pa_world *w, struct pa_zone *
 }
 
 /* mod_zone_page_state (x86: this_cpu_cmpxchg based mod_state, overstep 0). */
-static void mod_zone_page_state(struct cpu *c, struct pa_world *w, struct pa_zone *z,
-				enum pa_stat i, int64_t delta)
+static void mod_zone_page_state(struct cpu *c, struct mm_world *w, struct zone *z,
+				enum mm_stat i, int64_t delta)
 {
-	struct pa_pcp *pcp = this_pcp(c, z);
+	struct per_cpu_pages *pcp = this_pcp(c, z);
 	call(c, w, FN_mod_zone_page_state);
 	work(c, W_mod_zone_page_state);
-	mem(c, w, pcp->addr + PCPOFF_DIFF + pa_stat_idx[i], c->node, CPU_LOAD_DEP);
+	mem(c, w, pcp->addr + PCPOFF_DIFF + mm_stat_idx[i], c->node, CPU_LOAD_DEP);
 	cpu_this_cpu_cmpxchg(c);
-	mem(c, w, pcp->addr + PCPOFF_DIFF + pa_stat_idx[i], c->node, CPU_STORE);
+	mem(c, w, pcp->addr + PCPOFF_DIFF + mm_stat_idx[i], c->node, CPU_STORE);
 	int64_t n = delta + pcp->diff[i];
 	int64_t t = pcp->stat_threshold;
 	if (br(c, w, S_mod_state_fold, n > t || n < -t)) {
@@ -1048,15 +1047,15 @@ static void mod_zone_page_state(struct cpu *c, struct pa_world *w, struct pa_zon
 }
 
 /* __count_zone_vm_events / __count_vm_event: a per-cpu counter. */
-static inline void count_vm_event(struct cpu *c, const struct pa_world *w, int slot)
+static inline void count_vm_event(struct cpu *c, const struct mm_world *w, int slot)
 {
-	const struct pa_cpuinfo *ci = &w->cpus[c->idx];
+	const struct mm_cpu *ci = &w->cpus[c->idx];
 	mem(c, w, ci->percpu + PERCPU_EVENTS + 8u * (unsigned)slot, c->node, CPU_STORE);
 }
 
 /* --- the zonelist iterator (mm/mmzone.c, include/linux/mmzone.h) -------- */
 
-static inline void mem_zoneref(struct cpu *c, const struct pa_world *w, const struct pa_node *n,
+static inline void mem_zoneref(struct cpu *c, const struct mm_world *w, const struct pglist_data *n,
 			       int kind, int i)
 {
 	mem_bytes(c, w, n->zl_addr[kind] + (uint64_t)i * ZONEREF_SIZE, ZONEREF_SIZE, n->id,
@@ -1065,14 +1064,14 @@ static inline void mem_zoneref(struct cpu *c, const struct pa_world *w, const st
 
 /* zref_in_nodemask(): z->zone->node (a load from the zone) + a bit test
  * of the nodemask (a load from it, e.g. current->mems_allowed). */
-static bool zref_in_nodemask(struct cpu *c, const struct pa_world *w, const struct pa_zoneref *z,
+static bool zref_in_nodemask(struct cpu *c, const struct mm_world *w, const struct mm_zoneref *z,
 			     const uint64_t *nodes)
 {
 	/* z->zone (in the zoneref just loaded) -> zone->node -> the mask word
 	 * it indexes -> the branch: one chain */
 	mem(c, w, z->zone->addr + ZOFF_NODE, z->zone->node, CPU_LOAD_DEP);
 	int node = z->zone->node;
-	const struct pa_cpuinfo *ci = &w->cpus[c->idx];
+	const struct mm_cpu *ci = &w->cpus[c->idx];
 	uint64_t mask_addr = (nodes == w->mpol_mask ? ci->mpol + MPOL_OFF_V
 						    : ci->task + TASK_MEMS_ALLOWED) +
 			     (uint64_t)(node >> 6) * 8;
@@ -1082,11 +1081,11 @@ static bool zref_in_nodemask(struct cpu *c, const struct pa_world *w, const stru
 
 /* The out-of-line body: next_zones_zonelist in PRE, __next_zones_zonelist
  * in POST (the diff renamed it, the body is unchanged). */
-static int next_zones_zonelist_body(struct cpu *c, const struct pa_world *w,
-				    const struct pa_node *n, int kind, int i, int high,
+static int next_zones_zonelist_body(struct cpu *c, const struct mm_world *w,
+				    const struct pglist_data *n, int kind, int i, int high,
 				    const uint64_t *nodes)
 {
-	const struct pa_zoneref *zr = n->zonerefs[kind];
+	const struct mm_zoneref *zr = n->zonerefs[kind];
 	work(c, W_nzl_body);
 	if (br(c, w, S_nzl_nodes_null, nodes == NULL)) {
 		for (;;) {
@@ -1114,11 +1113,11 @@ static int next_zones_zonelist_body(struct cpu *c, const struct pa_world *w,
 
 /* next_zones_zonelist(z, highest_zoneidx, nodes) as the variant has it;
  * returns the zoneref index. */
-static int next_zones_zonelist(struct cpu *c, const struct pa_world *w,
-			       const struct pa_node *n, int kind, int i, int high,
+static int next_zones_zonelist(struct cpu *c, const struct mm_world *w,
+			       const struct pglist_data *n, int kind, int i, int high,
 			       const uint64_t *nodes)
 {
-	if (w->cfg.iter == PA_ITER_PRE) {
+	if (w->cfg.iter == MMZONE_ITER_PRE) {
 		call(c, w, FN_next_zones_zonelist);
 		i = next_zones_zonelist_body(c, w, n, kind, i, high, nodes);
 		cpu_ret(c);
@@ -1142,9 +1141,9 @@ static int next_zones_zonelist(struct cpu *c, const struct pa_world *w,
 }
 
 /* first_zones_zonelist(zl, high, nodes, &zone): inline in both. */
-static int first_zones_zonelist(struct cpu *c, const struct pa_world *w,
-				const struct pa_node *n, int kind, int high,
-				const uint64_t *nodes, struct pa_zone **zone)
+static int first_zones_zonelist(struct cpu *c, const struct mm_world *w,
+				const struct pglist_data *n, int kind, int high,
+				const uint64_t *nodes, struct zone **zone)
 {
 	call(c, w, FN_first_zones_zonelist);
 	int i = next_zones_zonelist(c, w, n, kind, 0, high, nodes);
@@ -1155,30 +1154,30 @@ static int first_zones_zonelist(struct cpu *c, const struct pa_world *w,
 
 /* --- buddy allocator (zone->lock held) ---------------------------------- */
 
-static inline void set_page_order(struct pa_page *p, int order)
+static inline void set_page_order(struct page *p, int order)
 {
 	p->order = (uint8_t)order;
 	p->state = PS_BUDDY;
 }
 
-static inline void rmv_page_order(struct pa_page *p)
+static inline void rmv_page_order(struct page *p)
 {
 	p->state = PS_NONE;
 	p->order = 0;
 }
 
 /* expand(): hand the upper halves back, at the head of the lists. */
-static void expand(struct cpu *c, struct pa_world *w, struct pa_zone *z, struct pa_page *page,
+static void expand(struct cpu *c, struct mm_world *w, struct zone *z, struct page *page,
 		   int low, int high, int mt)
 {
-	struct pa_block *b = page_block(w, page);
+	struct pfn_block *b = page_block(w, page);
 	call(c, w, FN_expand);
 	unsigned size = 1u << high;
 	while (br(c, w, S_expand_loop, high > low)) {
 		work(c, W_expand_step);
 		high--;
 		size >>= 1;
-		struct pa_page *half = &b->detail[page->off + size];
+		struct page *half = &b->detail[page->off + size];
 		c_list_add(c, w, half, &z->free_area[high].list[mt], z->node, false);
 		mem(c, w, zaddr_nr_free(z, high), z->node, CPU_STORE);
 		z->free_area[high].nr_free++;
@@ -1189,10 +1188,10 @@ static void expand(struct cpu *c, struct pa_world *w, struct pa_zone *z, struct 
 
 /* Unlink the head block of a free list at order o: returns its page, with
  * the block split into per-page metadata when a smaller order is wanted. */
-static struct pa_page *take_free_block(struct cpu *c, struct pa_world *w, struct pa_zone *z,
-				       struct pa_page *head, int o, int order)
+static struct page *take_free_block(struct cpu *c, struct mm_world *w, struct zone *z,
+				       struct page *head, int o, int order)
 {
-	struct pa_page *page = head->next;
+	struct page *page = head->next;
 	c_list_del(c, w, page, z->node);
 	rmv_page_order(page);
 	mem(c, w, zaddr_nr_free(z, o), z->node, CPU_STORE);
@@ -1202,14 +1201,14 @@ static struct pa_page *take_free_block(struct cpu *c, struct pa_world *w, struct
 	return page;
 }
 
-static struct pa_page *__rmqueue_smallest(struct cpu *c, struct pa_world *w, struct pa_zone *z,
+static struct page *__rmqueue_smallest(struct cpu *c, struct mm_world *w, struct zone *z,
 					  int order, int mt)
 {
 	call(c, w, FN___rmqueue_smallest);
-	struct pa_page *page = NULL;
+	struct page *page = NULL;
 	for (int o = order; br(c, w, S_smallest_loop, o < MAX_ORDER); o++) {
 		work(c, W_smallest_probe);
-		struct pa_page *head = &z->free_area[o].list[mt];
+		struct page *head = &z->free_area[o].list[mt];
 		mem(c, w, head->addr, z->node, CPU_LOAD_DEP);
 		if (br(c, w, S_smallest_empty, list_empty(head)))
 			continue;
@@ -1225,10 +1224,10 @@ static struct pa_page *__rmqueue_smallest(struct cpu *c, struct pa_world *w, str
 
 /* move_freepages_block(): every free block starting in page's pageblock
  * goes to mt's lists; returns the pages moved. */
-static int move_freepages_block(struct cpu *c, struct pa_world *w, struct pa_zone *z,
-				struct pa_page *page, int mt)
+static int move_freepages_block(struct cpu *c, struct mm_world *w, struct zone *z,
+				struct page *page, int mt)
 {
-	struct pa_block *b = page_block(w, page);
+	struct pfn_block *b = page_block(w, page);
 	call(c, w, FN_move_freepages_block);
 	unsigned start = page->off & ~(PAGEBLOCK_PAGES - 1);
 	unsigned end = start + PAGEBLOCK_PAGES;
@@ -1239,7 +1238,7 @@ static int move_freepages_block(struct cpu *c, struct pa_world *w, struct pa_zon
 	}
 	for (unsigned off = start; br(c, w, S_move_freepages_loop, off < end);) {
 		work(c, W_move_freepages_page);
-		struct pa_page *p = block_page(b, b->detail ? off : 0);
+		struct page *p = block_page(b, b->detail ? off : 0);
 		mem_page(c, w, p, CPU_LOAD_DEP);
 		if (br(c, w, S_move_freepages_buddy, p->state != PS_BUDDY)) {
 			off++;
@@ -1257,7 +1256,7 @@ static int move_freepages_block(struct cpu *c, struct pa_world *w, struct pa_zon
 	return moved;
 }
 
-static bool can_steal_fallback(struct cpu *c, const struct pa_world *w, int order, int start_mt)
+static bool can_steal_fallback(struct cpu *c, const struct mm_world *w, int order, int start_mt)
 {
 	if (br(c, w, S_suitable_steal_pb, order >= PAGEBLOCK_ORDER))
 		return true;
@@ -1266,13 +1265,13 @@ static bool can_steal_fallback(struct cpu *c, const struct pa_world *w, int orde
 			  start_mt == MT_UNMOVABLE || w->mobility_disabled);
 }
 
-static const int pa_fallbacks[MT_PCPTYPES][2] = {
+static const int fallbacks[MT_PCPTYPES][2] = {
 	[MT_UNMOVABLE] = {MT_RECLAIMABLE, MT_MOVABLE},
 	[MT_MOVABLE] = {MT_RECLAIMABLE, MT_UNMOVABLE},
 	[MT_RECLAIMABLE] = {MT_UNMOVABLE, MT_MOVABLE},
 };
 
-static int find_suitable_fallback(struct cpu *c, const struct pa_world *w, struct pa_zone *z,
+static int find_suitable_fallback(struct cpu *c, const struct mm_world *w, struct zone *z,
 				  int o, int mt, bool *can_steal)
 {
 	call(c, w, FN_find_suitable_fallback);
@@ -1284,7 +1283,7 @@ static int find_suitable_fallback(struct cpu *c, const struct pa_world *w, struc
 	for (int i = 0;; i++) {
 		if (br(c, w, S_suitable_end, mt >= MT_PCPTYPES || i == 2))
 			break;
-		int f = pa_fallbacks[mt][i];
+		int f = fallbacks[mt][i];
 		mem(c, w, zaddr_free_list(z, o, f), z->node, CPU_LOAD_DEP);
 		if (br(c, w, S_suitable_empty, list_empty(&z->free_area[o].list[f])))
 			continue;
@@ -1299,15 +1298,15 @@ out:
 	return ret;
 }
 
-static void steal_suitable_fallback(struct cpu *c, struct pa_world *w, struct pa_zone *z,
-				    struct pa_page *page, int start_mt)
+static void steal_suitable_fallback(struct cpu *c, struct mm_world *w, struct zone *z,
+				    struct page *page, int start_mt)
 {
 	call(c, w, FN_steal_suitable_fallback);
 	work(c, W_steal);
 	int o = page->order;
 	if (br(c, w, S_steal_order_pb, o >= PAGEBLOCK_ORDER)) {
 		/* change_pageblock_range() */
-		struct pa_block *b = page_block(w, page);
+		struct pfn_block *b = page_block(w, page);
 		for (unsigned pb = 0; pb < (1u << (o - PAGEBLOCK_ORDER)); pb++) {
 			unsigned idx = (page->off >> PAGEBLOCK_ORDER) + pb;
 			uint64_t pbn = (b->pfn + ((uint64_t)idx << PAGEBLOCK_ORDER) - z->start_pfn) >>
@@ -1328,18 +1327,18 @@ static void steal_suitable_fallback(struct cpu *c, struct pa_world *w, struct pa
 }
 
 /* __rmqueue_fallback: the largest block of a fallback type, stolen. */
-static struct pa_page *__rmqueue_fallback(struct cpu *c, struct pa_world *w, struct pa_zone *z,
+static struct page *__rmqueue_fallback(struct cpu *c, struct mm_world *w, struct zone *z,
 					  int order, int start_mt)
 {
 	call(c, w, FN___rmqueue_fallback);
-	struct pa_page *page = NULL;
+	struct page *page = NULL;
 	for (int o = MAX_ORDER - 1; br(c, w, S_fallback_loop, o >= order); o--) {
 		bool can_steal = false;
 		work(c, W_fallback_probe);
 		int f = find_suitable_fallback(c, w, z, o, start_mt, &can_steal);
 		if (br(c, w, S_fallback_none, f == -1))
 			continue;
-		struct pa_page *head = &z->free_area[o].list[f];
+		struct page *head = &z->free_area[o].list[f];
 		if (br(c, w, S_fallback_can_steal, can_steal))
 			steal_suitable_fallback(c, w, z, head->next, start_mt);
 		page = take_free_block(c, w, z, head, o, order);
@@ -1352,12 +1351,12 @@ static struct pa_page *__rmqueue_fallback(struct cpu *c, struct pa_world *w, str
 	return page;
 }
 
-static struct pa_page *__rmqueue(struct cpu *c, struct pa_world *w, struct pa_zone *z,
+static struct page *__rmqueue(struct cpu *c, struct mm_world *w, struct zone *z,
 				 int order, int mt)
 {
 	call(c, w, FN___rmqueue);
 	work(c, W_rmqueue);
-	struct pa_page *page = __rmqueue_smallest(c, w, z, order, mt);
+	struct page *page = __rmqueue_smallest(c, w, z, order, mt);
 	if (br(c, w, S_rmqueue_nopage, page == NULL)) {
 		/* CONFIG_CMA: __rmqueue_cma_fallback, an empty CMA list here */
 		if (br(c, w, S_rmqueue_movable, mt == MT_MOVABLE))
@@ -1371,14 +1370,14 @@ static struct pa_page *__rmqueue(struct cpu *c, struct pa_world *w, struct pa_zo
 
 /* page_is_buddy(page, buddy, order) with the buddy at block offset boff
  * (beyond the zone: not a buddy, pfn_valid_within/page_zone_id). */
-static bool page_is_buddy(struct cpu *c, const struct pa_world *w, struct pa_block *b,
-			  unsigned boff, int order, struct pa_page **out)
+static bool page_is_buddy(struct cpu *c, const struct mm_world *w, struct pfn_block *b,
+			  unsigned boff, int order, struct page **out)
 {
 	if (boff >= b->npages) {
 		br(c, w, S_page_is_buddy_flag, false);
 		return false;
 	}
-	struct pa_page *buddy = block_page(b, boff);
+	struct page *buddy = block_page(b, boff);
 	mem_page(c, w, buddy, CPU_LOAD_DEP);
 	*out = buddy;
 	if (br(c, w, S_page_is_buddy_flag, buddy->state == PS_BUDDY) &&
@@ -1389,10 +1388,10 @@ static bool page_is_buddy(struct cpu *c, const struct pa_world *w, struct pa_blo
 	return false;
 }
 
-static void __free_one_page(struct cpu *c, struct pa_world *w, struct pa_page *page,
-			    struct pa_zone *z, int order, int mt)
+static void __free_one_page(struct cpu *c, struct mm_world *w, struct page *page,
+			    struct zone *z, int order, int mt)
 {
-	struct pa_block *b = page_block(w, page);
+	struct pfn_block *b = page_block(w, page);
 	call(c, w, FN___free_one_page);
 	work(c, W_free_one_entry);
 	int max_order = MAX_ORDER < PAGEBLOCK_ORDER + 1 ? MAX_ORDER : PAGEBLOCK_ORDER + 1;
@@ -1400,7 +1399,7 @@ static void __free_one_page(struct cpu *c, struct pa_world *w, struct pa_page *p
 		__mod_zone_page_state(c, w, z, NR_FREE_PAGES, 1 << order);
 	unsigned idx = page->off;     /* pfn & (MAX_ORDER_NR_PAGES - 1) */
 	unsigned bidx = idx;
-	struct pa_page *buddy = NULL;
+	struct page *buddy = NULL;
 	for (;;) {
 		bool done = false;
 		while (br(c, w, S_free_one_merge, order < max_order - 1)) {
@@ -1434,7 +1433,7 @@ static void __free_one_page(struct cpu *c, struct pa_world *w, struct pa_page *p
 	if (br(c, w, S_free_one_tail_order, order < MAX_ORDER - 2) && b->detail) {
 		unsigned combined = bidx & idx;
 		unsigned hbuddy = combined ^ (1u << (order + 1));
-		struct pa_page *hb = NULL;
+		struct page *hb = NULL;
 		tail = br(c, w, S_free_one_tail_buddy,
 			  page_is_buddy(c, w, b, hbuddy, order + 1, &hb));
 	}
@@ -1446,17 +1445,17 @@ static void __free_one_page(struct cpu *c, struct pa_world *w, struct pa_page *p
 
 /* --- per-cpu lists ------------------------------------------------------ */
 
-static int rmqueue_bulk(struct cpu *c, struct pa_world *w, struct pa_zone *z, int order,
-			int count, struct pa_page *list, int mt, bool cold)
+static int rmqueue_bulk(struct cpu *c, struct mm_world *w, struct zone *z, int order,
+			int count, struct page *list, int mt, bool cold)
 {
 	call(c, w, FN_rmqueue_bulk);
 	work(c, W_rmqueue_bulk);
 	cpu_lock(c, &z->lock);
 	int i;
-	struct pa_page *pos = list;
+	struct page *pos = list;
 	for (i = 0; br(c, w, S_rmqueue_bulk_loop, i < count); ++i) {
 		work(c, W_rmqueue_bulk_page);
-		struct pa_page *page = __rmqueue(c, w, z, order, mt);
+		struct page *page = __rmqueue(c, w, z, order, mt);
 		if (br(c, w, S_rmqueue_bulk_null, page == NULL))
 			break;
 		c_list_add(c, w, page, pos, c->node, !br(c, w, S_rmqueue_bulk_cold, !cold));
@@ -1473,8 +1472,8 @@ static int rmqueue_bulk(struct cpu *c, struct pa_world *w, struct pa_zone *z, in
 	return i;
 }
 
-static void free_pcppages_bulk(struct cpu *c, struct pa_world *w, struct pa_zone *z, int count,
-			       struct pa_pcp *pcp)
+static void free_pcppages_bulk(struct cpu *c, struct mm_world *w, struct zone *z, int count,
+			       struct per_cpu_pages *pcp)
 {
 	call(c, w, FN_free_pcppages_bulk);
 	work(c, W_pcpbulk);
@@ -1485,7 +1484,7 @@ static void free_pcppages_bulk(struct cpu *c, struct pa_world *w, struct pa_zone
 	if (br(c, w, S_pcpbulk_nr_scanned, scanned != 0))
 		__mod_zone_page_state(c, w, z, NR_PAGES_SCANNED, -scanned);
 	while (br(c, w, S_pcpbulk_to_free, to_free != 0)) {
-		struct pa_page *list;
+		struct page *list;
 		do {
 			work(c, W_pcpbulk_search);
 			batch_free++;
@@ -1498,7 +1497,7 @@ static void free_pcppages_bulk(struct cpu *c, struct pa_world *w, struct pa_zone
 			batch_free = to_free;
 		for (;;) {
 			work(c, W_pcpbulk_page);
-			struct pa_page *page = list->prev;
+			struct page *page = list->prev;
 			c_list_del(c, w, page, c->node);
 			/* mt = get_pcppage_migratetype(page) selects the free list */
 			mem_page(c, w, page, CPU_LOAD_DEP);
@@ -1522,14 +1521,14 @@ static void free_pcppages_bulk(struct cpu *c, struct pa_world *w, struct pa_zone
 
 /* --- allocation --------------------------------------------------------- */
 
-static void zone_statistics(struct cpu *c, struct pa_world *w, struct pa_zone *pref,
-			    struct pa_zone *z, uint32_t gfp)
+static void zone_statistics(struct cpu *c, struct mm_world *w, struct zone *pref,
+			    struct zone *z, uint32_t gfp)
 {
 	call(c, w, FN_zone_statistics);
 	work(c, W_zone_statistics);
 	int local_nid = w->cpus[c->idx].numa_node;
-	enum pa_stat local_stat = NUMA_LOCAL;
-	if (w->cfg.zone_stats == PA_ZSTAT_V46) {
+	enum mm_stat local_stat = NUMA_LOCAL;
+	if (w->cfg.zone_stats == VMSTAT_NUMA_V46) {
 		/* v4.6: hit/miss against the preferred zone's node, then
 		 * local/other against numa_node_id() (or the preferred node
 		 * with __GFP_OTHER_NODE) */
@@ -1541,7 +1540,7 @@ static void zone_statistics(struct cpu *c, struct pa_world *w, struct pa_zone *p
 			__inc_zone_state(c, w, z, NUMA_MISS);
 			__inc_zone_state(c, w, pref, NUMA_FOREIGN);
 		}
-		if (br(c, w, S_A42a, gfp & PA_GFP_OTHER_NODE))
+		if (br(c, w, S_A42a, gfp & __GFP_OTHER_NODE))
 			local_nid = pref->node;
 		if (br(c, w, S_A42e, z->node == local_nid))
 			__inc_zone_state(c, w, z, NUMA_LOCAL);
@@ -1550,7 +1549,7 @@ static void zone_statistics(struct cpu *c, struct pa_world *w, struct pa_zone *p
 		cpu_ret(c);
 		return;
 	}
-	if (br(c, w, S_A42a, gfp & PA_GFP_OTHER_NODE)) {
+	if (br(c, w, S_A42a, gfp & __GFP_OTHER_NODE)) {
 		local_stat = NUMA_OTHER;
 		mem(c, w, pref->addr + ZOFF_NODE, pref->node, CPU_LOAD);
 		local_nid = pref->node;
@@ -1566,20 +1565,20 @@ static void zone_statistics(struct cpu *c, struct pa_world *w, struct pa_zone *p
 	cpu_ret(c);
 }
 
-static struct pa_page *buffered_rmqueue(struct cpu *c, struct pa_world *w, struct pa_zone *pref,
-					struct pa_zone *z, int order, uint32_t gfp,
+static struct page *buffered_rmqueue(struct cpu *c, struct mm_world *w, struct zone *pref,
+					struct zone *z, int order, uint32_t gfp,
 					int alloc_flags, int mt)
 {
 	call(c, w, FN_buffered_rmqueue);
-	bool cold = (gfp & PA_GFP_COLD) != 0;
-	struct pa_page *page = NULL;
+	bool cold = (gfp & __GFP_COLD) != 0;
+	struct page *page = NULL;
 	if (br(c, w, S_A34, order == 0)) {
 		work(c, W_buffered_pcp);
 		cpu_irq_save(c);
-		struct pa_pcp *pcp = this_pcp(c, z);
+		struct per_cpu_pages *pcp = this_pcp(c, z);
 		/* this_cpu_ptr(zone->pageset) -> lists[mt].next (tested) -> page */
 		mem(c, w, z->addr + ZOFF_PAGESET, z->node, CPU_LOAD_DEP);
-		struct pa_page *list = &pcp->lists[mt];
+		struct page *list = &pcp->lists[mt];
 		mem(c, w, list->addr, c->node, CPU_LOAD_DEP);
 		if (br(c, w, S_A36a, list_empty(list))) {
 			mem(c, w, pcp->addr, c->node, CPU_LOAD_DEP);    /* pcp->batch */
@@ -1632,13 +1631,13 @@ failed:
 
 /* _count of the page at offset off of block b: pages of a block without
  * per-page metadata are free tails (count 0). */
-static inline int32_t block_page_count(const struct pa_block *b, unsigned off)
+static inline int32_t block_page_count(const struct pfn_block *b, unsigned off)
 {
 	return b->detail ? b->detail[off].count : off == 0 ? b->head.count : 0;
 }
 
 /* check_new_page: six unlikely tests on the page (CONFIG_MEMCG). */
-static int check_new_page(struct cpu *c, struct pa_world *w, const struct pa_block *b,
+static int check_new_page(struct cpu *c, struct mm_world *w, const struct pfn_block *b,
 			  unsigned off)
 {
 	call(c, w, FN_check_new_page);
@@ -1655,11 +1654,11 @@ static int check_new_page(struct cpu *c, struct pa_world *w, const struct pa_blo
 	return bad;
 }
 
-static int prep_new_page(struct cpu *c, struct pa_world *w, struct pa_page *page, int order,
+static int prep_new_page(struct cpu *c, struct mm_world *w, struct page *page, int order,
 			 uint32_t gfp, int alloc_flags)
 {
 	call(c, w, FN_prep_new_page);
-	struct pa_block *b = page_block(w, page);
+	struct pfn_block *b = page_block(w, page);
 	for (unsigned i = 0; br(c, w, S_A45h, i < (1u << order)); i++) {
 		if (check_new_page(c, w, b, page->off + i)) {
 			cpu_ret(c);
@@ -1669,7 +1668,7 @@ static int prep_new_page(struct cpu *c, struct pa_world *w, struct pa_page *page
 	work(c, W_prep_new_page);
 	mem_page(c, w, page, CPU_STORE);                /* private, _count */
 	page->count = 1;
-	if (br(c, w, S_A45i, gfp & PA_GFP_ZERO)) {
+	if (br(c, w, S_A45i, gfp & __GFP_ZERO)) {
 		/* clear_highpage per page: 64 lines each, bandwidth-bound */
 		for (unsigned i = 0; i < (1u << order); i++) {
 			uint64_t va = (page_pfn(w, page) + i) << 12;
@@ -1680,18 +1679,18 @@ static int prep_new_page(struct cpu *c, struct pa_world *w, struct pa_page *page
 		}
 	}
 	if (br(c, w, S_A45j, order != 0))
-		br(c, w, S_A45k, gfp & PA_GFP_COMP);
+		br(c, w, S_A45k, gfp & __GFP_COMP);
 	br(c, w, S_A45l, alloc_flags & ALLOC_NO_WATERMARKS);
 	cpu_ret(c);
 	return 0;
 }
 
-static void reset_alloc_batches(struct cpu *c, struct pa_world *w, struct pa_zone *pref)
+static void reset_alloc_batches(struct cpu *c, struct mm_world *w, struct zone *pref)
 {
 	call(c, w, FN_reset_alloc_batches);
-	struct pa_node *n = &w->nodes[pref->node_pos];
+	struct pglist_data *n = &w->nodes[pref->node_pos];
 	for (int t = 0;; t++) {
-		struct pa_zone *z = n->zones[t];
+		struct zone *z = n->zones[t];
 		work(c, W_reset_batch_zone);
 		if (z) {
 			mem(c, w, z->addr + ZOFF_WATERMARK, z->node, CPU_LOAD);
@@ -1711,12 +1710,12 @@ static void reset_alloc_batches(struct cpu *c, struct pa_world *w, struct pa_zon
 
 /* __cpuset_node_allowed (kernel/cpuset.c); the nearest hardwall ancestor
  * is the root cpuset (all nodes), the model's only hierarchy. */
-static bool __cpuset_node_allowed(struct cpu *c, struct pa_world *w, int node, uint32_t gfp)
+static bool __cpuset_node_allowed(struct cpu *c, struct mm_world *w, int node, uint32_t gfp)
 {
 	call(c, w, FN___cpuset_node_allowed);
 	work(c, W_cpuset_node_allowed);
 	bool allowed = true;
-	const struct pa_cpuinfo *ci = &w->cpus[c->idx];
+	const struct mm_cpu *ci = &w->cpus[c->idx];
 	if (br(c, w, S_cpuset_in_interrupt, false))
 		goto out;
 	mem(c, w, ci->task + TASK_MEMS_ALLOWED + (uint64_t)(node >> 6) * 8, ci->numa_node,
@@ -1726,7 +1725,7 @@ static bool __cpuset_node_allowed(struct cpu *c, struct pa_world *w, int node, u
 	mem(c, w, ci->task + TASK_FLAGS, ci->numa_node, CPU_LOAD_DEP);
 	if (br(c, w, S_cpuset_memdie, false))
 		goto out;
-	if (br(c, w, S_cpuset_hardwall, gfp & PA_GFP_HARDWALL)) {
+	if (br(c, w, S_cpuset_hardwall, gfp & __GFP_HARDWALL)) {
 		allowed = false;
 		goto out;
 	}
@@ -1742,7 +1741,7 @@ out:
 	return allowed;
 }
 
-static bool zone_watermark_ok(struct cpu *c, struct pa_world *w, struct pa_zone *z, int order,
+static bool zone_watermark_ok(struct cpu *c, struct mm_world *w, struct zone *z, int order,
 			      int64_t mark, int classzone_idx, int alloc_flags)
 {
 	call(c, w, FN_zone_watermark_ok);
@@ -1804,19 +1803,19 @@ out:
 	return ok;
 }
 
-static struct pa_page *get_page_from_freelist(struct cpu *c, struct pa_world *w, uint32_t gfp,
-					      int order, int alloc_flags, const struct pa_ac *ac)
+static struct page *get_page_from_freelist(struct cpu *c, struct mm_world *w, uint32_t gfp,
+					      int order, int alloc_flags, const struct alloc_context *ac)
 {
 	call(c, w, FN_get_page_from_freelist);
 	work(c, W_gpfl_entry);
-	const struct pa_node *zn = ac->zl_node;
-	const struct pa_zoneref *zr = zn->zonerefs[ac->zl_kind];
-	struct pa_page *page = NULL;
+	const struct pglist_data *zn = ac->zl_node;
+	const struct mm_zoneref *zr = zn->zonerefs[ac->zl_kind];
+	struct page *page = NULL;
 	int nr_fair_skipped = 0;
 	bool rescan;
 zonelist_scan:
 	rescan = false;
-	struct pa_zone *zone;
+	struct zone *zone;
 	int i = first_zones_zonelist(c, w, zn, ac->zl_kind, ac->high_zoneidx, ac->nodemask, &zone);
 	for (; br(c, w, S_A23, zone != NULL);
 	     i = next_zones_zonelist(c, w, zn, ac->zl_kind, i + 1, ac->high_zoneidx, ac->nodemask),
@@ -1904,34 +1903,34 @@ out:
  * one get_page_from_freelist attempt.  Not modelled: reclaim, compaction,
  * OOM, retries, ALLOC_NO_WATERMARKS (PF_MEMALLOC).  Failure is counted.
  */
-static struct pa_page *alloc_pages_slowpath(struct cpu *c, struct pa_world *w, uint32_t gfp,
-					    int order, struct pa_ac *ac)
+static struct page *alloc_pages_slowpath(struct cpu *c, struct mm_world *w, uint32_t gfp,
+					    int order, struct alloc_context *ac)
 {
 	call(c, w, FN___alloc_pages_slowpath);
 	work(c, W_slowpath);
-	struct pa_page *page = NULL;
-	struct pa_node *pn = &w->nodes[ac->preferred_zone->node_pos];
+	struct page *page = NULL;
+	struct pglist_data *pn = &w->nodes[ac->preferred_zone->node_pos];
 	pn->ev[NEV_slowpath]++;
 	if (br(c, w, S_slowpath_order, order >= MAX_ORDER))
 		goto out;
-	if (br(c, w, S_slowpath_kswapd, gfp & PA_GFP_KSWAPD_RECLAIM)) {
+	if (br(c, w, S_slowpath_kswapd, gfp & __GFP_KSWAPD_RECLAIM)) {
 		call(c, w, FN_wake_all_kswapds);
 		pn->ev[NEV_kswapd_wake]++;
 		cpu_ret(c);
 	}
 	int alloc_flags = ALLOC_WMARK_MIN | ALLOC_CPUSET;
-	alloc_flags |= (int)(gfp & PA_GFP_HIGH);        /* ALLOC_HIGH == __GFP_HIGH */
-	bool atomic = !(gfp & (PA_GFP_DIRECT_RECLAIM | PA_GFP_NOMEMALLOC));
+	alloc_flags |= (int)(gfp & __GFP_HIGH);        /* ALLOC_HIGH == __GFP_HIGH */
+	bool atomic = !(gfp & (__GFP_DIRECT_RECLAIM | __GFP_NOMEMALLOC));
 	if (br(c, w, S_slowpath_atomic, atomic)) {
-		if (br(c, w, S_slowpath_nomemalloc, !(gfp & PA_GFP_NOMEMALLOC)))
+		if (br(c, w, S_slowpath_nomemalloc, !(gfp & __GFP_NOMEMALLOC)))
 			alloc_flags |= ALLOC_HARDER;
 		alloc_flags &= ~ALLOC_CPUSET;
 	}
 	if (ac->migratetype == MT_MOVABLE)
 		alloc_flags |= ALLOC_CMA;
-	if (w->cfg.iter == PA_ITER_PRE &&
+	if (w->cfg.iter == MMZONE_ITER_PRE &&
 	    br(c, w, S_slowpath_cpuset_nodemask, !(alloc_flags & ALLOC_CPUSET) && !ac->nodemask)) {
-		struct pa_zone *pz;
+		struct zone *pz;
 		int zi = first_zones_zonelist(c, w, ac->zl_node, ac->zl_kind, ac->high_zoneidx,
 					      NULL, &pz);
 		ac->preferred_zone = pz;
@@ -1951,28 +1950,28 @@ out:
 static int gfp_zone(uint32_t gfp)
 {
 	/* GFP_ZONE_TABLE on x86_64 (no HIGHMEM): HIGHMEM -> Normal */
-	uint32_t z = gfp & (PA_GFP_DMA | PA_GFP_HIGHMEM | PA_GFP_DMA32 | PA_GFP_MOVABLE);
-	if (z & PA_GFP_DMA)
+	uint32_t z = gfp & (__GFP_DMA | __GFP_HIGHMEM | __GFP_DMA32 | __GFP_MOVABLE);
+	if (z & __GFP_DMA)
 		return ZONE_DMA;
-	if (z & PA_GFP_DMA32)
+	if (z & __GFP_DMA32)
 		return ZONE_DMA32;
-	if ((z & (PA_GFP_MOVABLE | PA_GFP_HIGHMEM)) == (PA_GFP_MOVABLE | PA_GFP_HIGHMEM))
+	if ((z & (__GFP_MOVABLE | __GFP_HIGHMEM)) == (__GFP_MOVABLE | __GFP_HIGHMEM))
 		return ZONE_MOVABLE;
 	return ZONE_NORMAL;
 }
 
-static struct pa_page *__alloc_pages_nodemask(struct cpu *c, struct pa_world *w, uint32_t gfp,
-					      unsigned order, struct pa_node *zl_node,
+static struct page *__alloc_pages_nodemask(struct cpu *c, struct mm_world *w, uint32_t gfp,
+					      unsigned order, struct pglist_data *zl_node,
 					      int zl_kind, const uint64_t *nodemask)
 {
 	call(c, w, FN___alloc_pages_nodemask);
 	work(c, W_alloc_nodemask);
-	const struct pa_cpuinfo *ci = &w->cpus[c->idx];
-	struct pa_page *page = NULL;
-	bool post = w->cfg.iter == PA_ITER_POST;
+	const struct mm_cpu *ci = &w->cpus[c->idx];
+	struct page *page = NULL;
+	bool post = w->cfg.iter == MMZONE_ITER_POST;
 	int alloc_flags = post ? ALLOC_WMARK_LOW | ALLOC_FAIR
 			       : ALLOC_WMARK_LOW | ALLOC_CPUSET | ALLOC_FAIR;
-	struct pa_ac ac = {
+	struct alloc_context ac = {
 		.zl_node = zl_node,
 		.zl_kind = zl_kind,
 		.nodemask = nodemask,
@@ -1980,13 +1979,13 @@ static struct pa_page *__alloc_pages_nodemask(struct cpu *c, struct pa_world *w,
 		.migratetype = MT_UNMOVABLE,
 	};
 	if (!br(c, w, S_A09, w->mobility_disabled))
-		ac.migratetype = (int)((gfp & (PA_GFP_RECLAIMABLE | PA_GFP_MOVABLE)) >> 3);
+		ac.migratetype = (int)((gfp & (__GFP_RECLAIMABLE | __GFP_MOVABLE)) >> 3);
 	if (post && br(c, w, S_A10a, w->cfg.cpusets_enabled)) {
 		alloc_flags |= ALLOC_CPUSET;
 		if (br(c, w, S_A10b, !ac.nodemask))
 			ac.nodemask = w->nodemask;
 	}
-	if (br(c, w, S_A11, gfp & PA_GFP_DIRECT_RECLAIM)) {
+	if (br(c, w, S_A11, gfp & __GFP_DIRECT_RECLAIM)) {
 		/* might_sleep() with CONFIG_PREEMPT_VOLUNTARY */
 		call(c, w, FN__cond_resched);
 		work(c, W_cond_resched);
@@ -2000,7 +1999,7 @@ static struct pa_page *__alloc_pages_nodemask(struct cpu *c, struct pa_world *w,
 		alloc_flags |= ALLOC_CMA;
 retry_cpuset:
 	br(c, w, S_A15, w->cfg.cpusets_enabled);      /* read_mems_allowed_begin */
-	ac.spread_dirty_pages = (gfp & PA_GFP_WRITE) != 0;
+	ac.spread_dirty_pages = (gfp & __GFP_WRITE) != 0;
 	const uint64_t *pref_mask = ac.nodemask;
 	if (!post && !pref_mask) {
 		/* PRE: ac.nodemask ?: &cpuset_current_mems_allowed */
@@ -2014,7 +2013,7 @@ retry_cpuset:
 	if (br(c, w, S_A19, ac.preferred_zone == NULL))
 		goto out;
 	ac.classzone_idx = zl_node->zonerefs[zl_kind][zi].zone_idx;
-	page = get_page_from_freelist(c, w, gfp | PA_GFP_HARDWALL, (int)order, alloc_flags, &ac);
+	page = get_page_from_freelist(c, w, gfp | __GFP_HARDWALL, (int)order, alloc_flags, &ac);
 	if (br(c, w, S_A48, page == NULL)) {
 		ac.spread_dirty_pages = 0;
 		page = alloc_pages_slowpath(c, w, gfp, (int)order, &ac);
@@ -2032,16 +2031,16 @@ out_ret:
  * inc_zone_page_state(page, item) (mm/vmstat.c, x86: mod_state with
  * this_cpu_cmpxchg, overstep mode 1): out of line, irq-safe.
  */
-static void inc_zone_page_state(struct cpu *c, struct pa_world *w, struct pa_zone *z,
-				enum pa_stat i)
+static void inc_zone_page_state(struct cpu *c, struct mm_world *w, struct zone *z,
+				enum mm_stat i)
 {
-	struct pa_pcp *pcp = this_pcp(c, z);
+	struct per_cpu_pages *pcp = this_pcp(c, z);
 	call(c, w, FN_inc_zone_page_state);
 	work(c, W_mod_zone_page_state);
 	mem(c, w, z->addr + ZOFF_PAGESET, z->node, CPU_LOAD_DEP);
-	mem(c, w, pcp->addr + PCPOFF_DIFF + pa_stat_idx[i], c->node, CPU_LOAD_DEP);
+	mem(c, w, pcp->addr + PCPOFF_DIFF + mm_stat_idx[i], c->node, CPU_LOAD_DEP);
 	cpu_this_cpu_cmpxchg(c);
-	mem(c, w, pcp->addr + PCPOFF_DIFF + pa_stat_idx[i], c->node, CPU_STORE);
+	mem(c, w, pcp->addr + PCPOFF_DIFF + mm_stat_idx[i], c->node, CPU_STORE);
 	int64_t n = 1 + pcp->diff[i];
 	int64_t t = pcp->stat_threshold;
 	if (br(c, w, S_mod_state_fold, n > t || n < -t)) {
@@ -2055,7 +2054,7 @@ static void inc_zone_page_state(struct cpu *c, struct pa_world *w, struct pa_zon
 
 /* Words of a nodemask that the machine's node ids reach (MAX_NUMNODES of
  * the modelled kernel: NODES_SHIFT 6 gives one word for up to 64 nodes). */
-static int node_words(const struct pa_world *w)
+static int node_words(const struct mm_world *w)
 {
 	return (w->m->nodes[w->m->nr_nodes - 1].id >> 6) + 1;
 }
@@ -2063,12 +2062,12 @@ static int node_words(const struct pa_world *w)
 /* find_next_bit / find_first_bit over a nodemask (lib/find_bit.c, out of
  * line): the next set bit after n (n = -1: the first), MACHINE_MAX_NODES
  * if none.  Charges one load per word scanned. */
-static int find_next_node(struct cpu *c, const struct pa_world *w, const uint64_t *mask,
+static int find_next_node(struct cpu *c, const struct mm_world *w, const uint64_t *mask,
 			  uint64_t mask_addr, int n)
 {
 	call(c, w, FN_find_next_bit);
 	work(c, W_find_next_bit);
-	const struct pa_cpuinfo *ci = &w->cpus[c->idx];
+	const struct mm_cpu *ci = &w->cpus[c->idx];
 	int found = MACHINE_MAX_NODES;
 	for (int k = (n + 1) >> 6; n + 1 < MACHINE_MAX_NODES && k < node_words(w); k++) {
 		mem(c, w, mask_addr + (uint64_t)k * 8, ci->numa_node, CPU_LOAD_DEP);
@@ -2091,9 +2090,9 @@ static int find_next_node(struct cpu *c, const struct pa_world *w, const uint64_
 
 /* interleave_nodes(pol): returns current->il_next and advances it to the
  * next node of the set, wrapping to first_node(). */
-static int interleave_nodes(struct cpu *c, struct pa_world *w)
+static int interleave_nodes(struct cpu *c, struct mm_world *w)
 {
-	struct pa_cpuinfo *ci = &w->cpus[c->idx];
+	struct mm_cpu *ci = &w->cpus[c->idx];
 	call(c, w, FN_interleave_nodes);
 	work(c, W_interleave_nodes);
 	mem(c, w, ci->task + TASK_FLAGS + 8, ci->numa_node, CPU_LOAD_DEP);   /* il_next */
@@ -2109,7 +2108,7 @@ static int interleave_nodes(struct cpu *c, struct pa_world *w)
 	return nid;
 }
 
-static struct pa_node *node_of(const struct pa_world *w, int nid)
+static struct pglist_data *node_of(const struct mm_world *w, int nid)
 {
 	return &w->nodes[w->m->node_index[nid]];
 }
@@ -2117,16 +2116,16 @@ static struct pa_node *node_of(const struct pa_world *w, int nid)
 /* alloc_page_interleave(gfp, order, nid): node nid's zonelist, no
  * nodemask; NUMA_INTERLEAVE_HIT when the page came from the list's first
  * zone. */
-static struct pa_page *alloc_page_interleave(struct cpu *c, struct pa_world *w, uint32_t gfp,
+static struct page *alloc_page_interleave(struct cpu *c, struct mm_world *w, uint32_t gfp,
 					     unsigned order, int nid)
 {
 	call(c, w, FN_alloc_page_interleave);
 	work(c, W_alloc_page_interleave);
-	struct pa_node *pn = node_of(w, nid);
-	int kind = br(c, w, S_A06c, gfp & PA_GFP_THISNODE) ? ZONELIST_NOFALLBACK
+	struct pglist_data *pn = node_of(w, nid);
+	int kind = br(c, w, S_A06c, gfp & __GFP_THISNODE) ? ZONELIST_NOFALLBACK
 							    : ZONELIST_FALLBACK;
-	struct pa_page *page = __alloc_pages_nodemask(c, w, gfp, order, pn, kind, NULL);
-	struct pa_zone *first = pn->zonerefs[kind][0].zone;
+	struct page *page = __alloc_pages_nodemask(c, w, gfp, order, pn, kind, NULL);
+	struct zone *first = pn->zonerefs[kind][0].zone;
 	if (page) {
 		mem_page(c, w, page, CPU_LOAD);
 		mem_zoneref(c, w, pn, kind, 0);
@@ -2142,15 +2141,15 @@ static struct pa_page *alloc_page_interleave(struct cpu *c, struct pa_world *w, 
  * preferred_node_policy[numa_node_id()] (MPOL_PREFERRED of the local
  * node).  Charges the loads of current, p->mempolicy and the policy's mode.
  */
-static void get_task_policy(struct cpu *c, struct pa_world *w)
+static void get_task_policy(struct cpu *c, struct mm_world *w)
 {
-	const struct pa_cpuinfo *ci = &w->cpus[c->idx];
+	const struct mm_cpu *ci = &w->cpus[c->idx];
 	call(c, w, FN_get_task_policy);
 	/* current -> p->mempolicy (tested) -> ...mode (tested): a chain */
 	mem(c, w, ci->percpu + PERCPU_CURRENT, ci->numa_node, CPU_LOAD_DEP);
 	mem(c, w, ci->task + TASK_MEMPOLICY, ci->numa_node, CPU_LOAD_DEP);
-	if (!br(c, w, S_A03a, w->cfg.mpol != PA_MPOL_DEFAULT) && br(c, w, S_A03b, true)) {
-		const struct pa_node *pn = &w->nodes[ci->node_pos];
+	if (!br(c, w, S_A03a, w->cfg.mpol != MPOL_DEFAULT) && br(c, w, S_A03b, true)) {
+		const struct pglist_data *pn = &w->nodes[ci->node_pos];
 		mem(c, w, pn->policy_addr, w->m->nodes[0].id, CPU_LOAD_DEP);
 		br(c, w, S_A03c, true);
 	}
@@ -2158,37 +2157,37 @@ static void get_task_policy(struct cpu *c, struct pa_world *w)
 }
 
 /* policy_zonelist(gfp, pol, nd): which node's zonelist (and kind). */
-static struct pa_node *policy_zonelist(struct cpu *c, struct pa_world *w, uint32_t gfp,
-				       enum pa_mpol mode, int *kind)
+static struct pglist_data *policy_zonelist(struct cpu *c, struct mm_world *w, uint32_t gfp,
+				       enum mpol_mode mode, int *kind)
 {
-	const struct pa_cpuinfo *ci = &w->cpus[c->idx];
+	const struct mm_cpu *ci = &w->cpus[c->idx];
 	int nd = ci->numa_node;
 	call(c, w, FN_policy_zonelist);
 	/* pol->flags and pol->v share the line of pol->mode, loaded by the
 	 * caller: charged once there */
-	if (br(c, w, S_A06a, mode != PA_MPOL_BIND)) {
+	if (br(c, w, S_A06a, mode != MPOL_BIND)) {
 		/* MPOL_PREFERRED (default, local, preferred) */
-		if (br(c, w, S_A06b, mode != PA_MPOL_LOCAL) && mode == PA_MPOL_PREFERRED)
+		if (br(c, w, S_A06b, mode != MPOL_LOCAL) && mode == MPOL_PREFERRED)
 			nd = w->mpol_first;
-	} else if (br(c, w, S_A06d, gfp & PA_GFP_THISNODE) && !node_isset(w->mpol_mask, nd)) {
+	} else if (br(c, w, S_A06d, gfp & __GFP_THISNODE) && !node_isset(w->mpol_mask, nd)) {
 		/* unreachable from alloc_pages_current (THISNODE takes the
 		 * default policy); kept for the shape of the switch */
 		nd = w->mpol_first;
 	}
-	*kind = br(c, w, S_A06c, gfp & PA_GFP_THISNODE) ? ZONELIST_NOFALLBACK : ZONELIST_FALLBACK;
+	*kind = br(c, w, S_A06c, gfp & __GFP_THISNODE) ? ZONELIST_NOFALLBACK : ZONELIST_FALLBACK;
 	cpu_ret(c);
 	return node_of(w, nd);
 }
 
 /* policy_nodemask(gfp, pol): the BIND nodes when the allocation's zone is
  * at least the dynamic policy zone and they intersect mems_allowed. */
-static const uint64_t *policy_nodemask(struct cpu *c, struct pa_world *w, uint32_t gfp,
-				       enum pa_mpol mode)
+static const uint64_t *policy_nodemask(struct cpu *c, struct mm_world *w, uint32_t gfp,
+				       enum mpol_mode mode)
 {
-	const struct pa_cpuinfo *ci = &w->cpus[c->idx];
+	const struct mm_cpu *ci = &w->cpus[c->idx];
 	const uint64_t *mask = NULL;
 	call(c, w, FN_policy_nodemask);
-	if (br(c, w, S_A07, mode == PA_MPOL_BIND) &&
+	if (br(c, w, S_A07, mode == MPOL_BIND) &&
 	    br(c, w, S_A07b, gfp_zone(gfp) >= w->mpol_apply_zone)) {
 		/* nodes_intersects(pol->v.nodes, current->mems_allowed):
 		 * bitmap_intersects over the machine's node words */
@@ -2214,7 +2213,7 @@ static const uint64_t *policy_nodemask(struct cpu *c, struct pa_world *w, uint32
  * with policy_zonelist() and policy_nodemask(), inside the cpuset
  * seqcount retry.
  */
-static struct pa_page *alloc_pages_current(struct pa_world *w, struct cpu *c, uint32_t gfp,
+static struct page *alloc_pages_current(struct mm_world *w, struct cpu *c, uint32_t gfp,
 					  unsigned int order)
 {
 	if (order >= MAX_ORDER)
@@ -2222,25 +2221,25 @@ static struct pa_page *alloc_pages_current(struct pa_world *w, struct cpu *c, ui
 	memo_reset(w, c);
 	call(c, w, FN_alloc_pages_current);
 	work(c, W_alloc_pages_current);
-	struct pa_page *page;
+	struct page *page;
 	/* pol = &default_policy: MPOL_PREFERRED with MPOL_F_LOCAL, i.e. what
 	 * the model calls LOCAL; get_task_policy() gives the task's policy or
 	 * preferred_node_policy[nid] (DEFAULT: MPOL_PREFERRED, not F_LOCAL) */
-	enum pa_mpol mode = PA_MPOL_LOCAL;
+	enum mpol_mode mode = MPOL_LOCAL;
 	/* pol = &default_policy; if (!in_interrupt() && !THISNODE) get_task_policy */
-	if (br(c, w, S_A02a, true) && br(c, w, S_A02b, !(gfp & PA_GFP_THISNODE))) {
+	if (br(c, w, S_A02a, true) && br(c, w, S_A02b, !(gfp & __GFP_THISNODE))) {
 		get_task_policy(c, w);
 		mode = w->cfg.mpol;
-		if (mode != PA_MPOL_DEFAULT)           /* pol->mode of the task's policy */
+		if (mode != MPOL_DEFAULT)           /* pol->mode of the task's policy */
 			mem(c, w, w->cpus[c->idx].mpol + MPOL_OFF_MODE, c->node, CPU_LOAD_DEP);
 	}
 retry_cpuset:
 	br(c, w, S_A04, w->cfg.cpusets_enabled);     /* read_mems_allowed_begin */
-	if (br(c, w, S_A05, mode == PA_MPOL_INTERLEAVE)) {
+	if (br(c, w, S_A05, mode == MPOL_INTERLEAVE)) {
 		page = alloc_page_interleave(c, w, gfp, order, interleave_nodes(c, w));
 	} else {
 		int kind;
-		struct pa_node *zl = policy_zonelist(c, w, gfp, mode, &kind);
+		struct pglist_data *zl = policy_zonelist(c, w, gfp, mode, &kind);
 		const uint64_t *mask = policy_nodemask(c, w, gfp, mode);
 		page = __alloc_pages_nodemask(c, w, gfp, order, zl, kind, mask);
 	}
@@ -2253,7 +2252,7 @@ retry_cpuset:
 
 /* --- free --------------------------------------------------------------- */
 
-static bool free_pages_check(struct cpu *c, struct pa_world *w, const struct pa_block *b,
+static bool free_pages_check(struct cpu *c, struct mm_world *w, const struct pfn_block *b,
 			     unsigned off)
 {
 	call(c, w, FN_free_pages_check);
@@ -2271,13 +2270,13 @@ static bool free_pages_check(struct cpu *c, struct pa_world *w, const struct pa_
 	return bad;
 }
 
-static bool free_pages_prepare(struct cpu *c, struct pa_world *w, struct pa_page *page,
+static bool free_pages_prepare(struct cpu *c, struct mm_world *w, struct page *page,
 			       int order)
 {
 	call(c, w, FN_free_pages_prepare);
 	work(c, W_free_pages_prepare);
 	int bad = 0;
-	const struct pa_block *b = page_block(w, page);
+	const struct pfn_block *b = page_block(w, page);
 	br(c, w, S_F05a, false);                       /* trace_mm_page_free */
 	if (br(c, w, S_F05b, order != 0)) {
 		for (unsigned i = 1; br(c, w, S_F05d, i < (1u << order)); i++) {
@@ -2294,8 +2293,8 @@ static bool free_pages_prepare(struct cpu *c, struct pa_world *w, struct pa_page
 	return ok;
 }
 
-static void free_one_page(struct cpu *c, struct pa_world *w, struct pa_zone *z,
-			  struct pa_page *page, int order, int mt)
+static void free_one_page(struct cpu *c, struct mm_world *w, struct zone *z,
+			  struct page *page, int order, int mt)
 {
 	call(c, w, FN_free_one_page);
 	cpu_lock(c, &z->lock);
@@ -2310,11 +2309,11 @@ static void free_one_page(struct cpu *c, struct pa_world *w, struct pa_zone *z,
 	cpu_ret(c);
 }
 
-static void free_hot_cold_page(struct cpu *c, struct pa_world *w, struct pa_page *page, bool cold)
+static void free_hot_cold_page(struct cpu *c, struct mm_world *w, struct page *page, bool cold)
 {
 	call(c, w, FN_free_hot_cold_page);
 	work(c, W_free_hot_cold_page);
-	struct pa_zone *z = page_zone(w, page);
+	struct zone *z = page_zone(w, page);
 	if (br(c, w, S_F05o, !free_pages_prepare(c, w, page, 0)))
 		goto out;
 	int mt = get_pfnblock_migratetype(c, w, page);
@@ -2332,7 +2331,7 @@ static void free_hot_cold_page(struct cpu *c, struct pa_world *w, struct pa_page
 		}
 		mt = MT_MOVABLE;
 	}
-	struct pa_pcp *pcp = this_pcp(c, z);
+	struct per_cpu_pages *pcp = this_pcp(c, z);
 	mem(c, w, z->addr + ZOFF_PAGESET, z->node, CPU_LOAD_DEP);
 	c_list_add(c, w, page, &pcp->lists[mt], c->node, !br(c, w, S_F11, !cold));
 	page->state = PS_PCP;
@@ -2352,11 +2351,11 @@ out:
 	cpu_ret(c);
 }
 
-static void __free_pages_ok(struct cpu *c, struct pa_world *w, struct pa_page *page, int order)
+static void __free_pages_ok(struct cpu *c, struct mm_world *w, struct page *page, int order)
 {
 	call(c, w, FN___free_pages_ok);
 	work(c, W_free_pages_ok);
-	struct pa_zone *z = page_zone(w, page);
+	struct zone *z = page_zone(w, page);
 	if (br(c, w, S_free_pages_ok_prepare, !free_pages_prepare(c, w, page, order)))
 		goto out;
 	int mt = get_pfnblock_migratetype(c, w, page);
@@ -2371,32 +2370,32 @@ out:
 	cpu_ret(c);
 }
 
-void pa_set_trace_hook(struct pa_world *w, pa_trace_fn fn, void *arg)
+void mm_set_trace_hook(struct mm_world *w, mm_trace_fn fn, void *arg)
 {
 	w->trace = fn;
 	w->trace_arg = arg;
 }
 
-static void trace_page(struct pa_world *w, const struct cpu *c, const struct pa_page *page,
+static void trace_page(struct mm_world *w, const struct cpu *c, const struct page *page,
 		       unsigned order, uint32_t gfp, int alloc)
 {
-	struct pa_trace_event e = {
-		.alloc = alloc, .pfn = pa_page_pfn(w, page), .order = order, .gfp = gfp,
-		.node = pa_page_node(w, page), .cpu = c->id,
+	struct mm_trace_event e = {
+		.alloc = alloc, .pfn = mm_page_pfn(w, page), .order = order, .gfp = gfp,
+		.node = mm_page_node(w, page), .cpu = c->id,
 	};
 	w->trace(w->trace_arg, &e);
 }
 
-struct pa_page *pa_alloc_pages(struct pa_world *w, struct cpu *c, uint32_t gfp,
+struct page *mm_alloc_pages(struct mm_world *w, struct cpu *c, uint32_t gfp,
 			       unsigned int order)
 {
-	struct pa_page *page = alloc_pages_current(w, c, gfp, order);
+	struct page *page = alloc_pages_current(w, c, gfp, order);
 	if (w->trace && page)
 		trace_page(w, c, page, order, gfp, 1);
 	return page;
 }
 
-void pa_free_pages(struct pa_world *w, struct cpu *c, struct pa_page *page, unsigned int order)
+void mm_free_pages(struct mm_world *w, struct cpu *c, struct page *page, unsigned int order)
 {
 	if (w->trace)
 		trace_page(w, c, page, order, 0, 0);
@@ -2414,12 +2413,12 @@ void pa_free_pages(struct pa_world *w, struct cpu *c, struct pa_page *page, unsi
 	cpu_ret(c);
 }
 
-void pa_drain_local_pages(struct pa_world *w, struct cpu *c)
+void mm_drain_local_pages(struct mm_world *w, struct cpu *c)
 {
 	memo_reset(w, c);
 	for (int i = 0; i < w->nr_zones; i++) {
-		struct pa_zone *z = &w->zones[i];
-		struct pa_pcp *pcp = this_pcp(c, z);
+		struct zone *z = &w->zones[i];
+		struct per_cpu_pages *pcp = this_pcp(c, z);
 		cpu_irq_save(c);
 		if (pcp->count) {
 			free_pcppages_bulk(c, w, z, pcp->count, pcp);
@@ -2429,18 +2428,18 @@ void pa_drain_local_pages(struct pa_world *w, struct cpu *c)
 	}
 }
 
-int pa_zonelist_walk(struct pa_world *w, struct cpu *c, int node, enum zonelist_kind kind,
+int mm_zonelist_walk(struct mm_world *w, struct cpu *c, int node, enum zonelist_kind kind,
 		     enum zone_type high, int use_mems_allowed, int *nodes,
 		     enum zone_type *types, int max)
 {
 	if (node < 0 || node >= MACHINE_MAX_NODES || w->m->node_index[node] < 0 ||
 	    (unsigned)kind >= MAX_ZONELISTS)
 		return -1;
-	const struct pa_node *pn = &w->nodes[w->m->node_index[node]];
+	const struct pglist_data *pn = &w->nodes[w->m->node_index[node]];
 	if (!pn->zonerefs[kind])
 		return -1;
 	const uint64_t *mask = use_mems_allowed ? w->nodemask : NULL;
-	struct pa_zone *zone;
+	struct zone *zone;
 	memo_reset(w, c);
 	int n = 0;
 	int i = first_zones_zonelist(c, w, pn, (int)kind, (int)high, mask, &zone);
@@ -2456,49 +2455,49 @@ int pa_zonelist_walk(struct pa_world *w, struct cpu *c, int node, enum zonelist_
 	return n;
 }
 
-uint64_t pa_page_pfn(const struct pa_world *w, const struct pa_page *p)
+uint64_t mm_page_pfn(const struct mm_world *w, const struct page *p)
 {
 	return page_pfn(w, p);
 }
 
-int pa_page_node(const struct pa_world *w, const struct pa_page *p)
+int mm_page_node(const struct mm_world *w, const struct page *p)
 {
 	return page_node(w, p);
 }
 
 /* --- registration and layout -------------------------------------------- */
 
-int pa_register(struct cost_tables *t, int *fn_base, int *site_base)
+int mm_register(struct cost_tables *t, int *fn_base, int *site_base)
 {
-	int rc = cost_register_fns(t, pa_fn_names, PA_NR_FN, fn_base);
+	int rc = cost_register_fns(t, mm_fn_names, MM_NR_FN, fn_base);
 	if (rc != NS_OK)
 		return rc;
-	return cost_register_sites(t, pa_site_defs, PA_NR_SITE, site_base);
+	return cost_register_sites(t, mm_site_defs, MM_NR_SITE, site_base);
 }
 
-int pa_layout(struct cost_layout *l, const struct cost_tables *t, int fn_base, int site_base,
-	      enum pa_iter_variant v)
+int mm_layout(struct cost_layout *l, const struct cost_tables *t, int fn_base, int site_base,
+	      enum mmzone_iter v)
 {
-	if (fn_base < 0 || site_base < 0 || fn_base + PA_NR_FN > t->nr_fns ||
-	    site_base + PA_NR_SITE > t->nr_sites || l->nr_fns != t->nr_fns ||
+	if (fn_base < 0 || site_base < 0 || fn_base + MM_NR_FN > t->nr_fns ||
+	    site_base + MM_NR_SITE > t->nr_sites || l->nr_fns != t->nr_fns ||
 	    l->nr_sites != t->nr_sites)
 		return NS_EINTERNAL;
 	static const int inl[] = {
-#define PA_INL(name) FN_##name,
-		PA_INLINE_FUNCS(PA_INL)
-#undef PA_INL
+#define MM_INL(name) FN_##name,
+		MM_INLINE_FUNCS(MM_INL)
+#undef MM_INL
 	};
-	int rc0 = cost_layout_set_model_fns(l, fn_base, PA_NR_FN, inl,
+	int rc0 = cost_layout_set_model_fns(l, fn_base, MM_NR_FN, inl,
 						 sizeof inl / sizeof inl[0]);
 	if (rc0 != NS_OK)
 		return rc0;
 	/* the diff: next_zones_zonelist becomes an __always_inline wrapper */
-	int rc = cost_layout_set_fn(l, fn_base + FN_next_zones_zonelist, v == PA_ITER_POST);
+	int rc = cost_layout_set_fn(l, fn_base + FN_next_zones_zonelist, v == MMZONE_ITER_POST);
 	if (rc != NS_OK)
 		return rc;
-	for (int s = 0; s < PA_NR_SITE; s++) {
-		int ft = pa_site_layout[s].ft;
-		rc = cost_layout_set_site(l, site_base + s, (enum cost_hint)pa_site_layout[s].hint,
+	for (int s = 0; s < MM_NR_SITE; s++) {
+		int ft = mm_site_layout[s].ft;
+		rc = cost_layout_set_site(l, site_base + s, (enum cost_hint)mm_site_layout[s].hint,
 					  ft);
 		if (rc != NS_OK)
 			return rc;
@@ -2506,39 +2505,39 @@ int pa_layout(struct cost_layout *l, const struct cost_tables *t, int fn_base, i
 	return NS_OK;
 }
 
-static const char *const pa_mpol_names[] = {
-	[PA_MPOL_DEFAULT] = "default", [PA_MPOL_LOCAL] = "local", [PA_MPOL_BIND] = "bind",
-	[PA_MPOL_PREFERRED] = "preferred", [PA_MPOL_INTERLEAVE] = "interleave",
+static const char *const mpol_names[] = {
+	[MPOL_DEFAULT] = "default", [MPOL_LOCAL] = "local", [MPOL_BIND] = "bind",
+	[MPOL_PREFERRED] = "preferred", [MPOL_INTERLEAVE] = "interleave",
 };
 
-const char *pa_mpol_name(enum pa_mpol m)
+const char *mpol_name(enum mpol_mode m)
 {
-	return (unsigned)m <= PA_MPOL_INTERLEAVE ? pa_mpol_names[m] : "unknown";
+	return (unsigned)m <= MPOL_INTERLEAVE ? mpol_names[m] : "unknown";
 }
 
-int pa_mpol_parse(const char *s)
+int mpol_parse(const char *s)
 {
-	for (int i = 0; s && i <= PA_MPOL_INTERLEAVE; i++)
-		if (!strcmp(s, pa_mpol_names[i]))
+	for (int i = 0; s && i <= MPOL_INTERLEAVE; i++)
+		if (!strcmp(s, mpol_names[i]))
 			return i;
 	return -1;
 }
 
-const char *pa_zone_stats_name(enum pa_zone_stats z)
+const char *vmstat_numa_rule_name(enum vmstat_numa_rule z)
 {
-	return z == PA_ZSTAT_SERIES ? "b9f00e147f27" : z == PA_ZSTAT_V46 ? "v4.6" : "unknown";
+	return z == VMSTAT_NUMA_SERIES ? "b9f00e147f27" : z == VMSTAT_NUMA_V46 ? "v4.6" : "unknown";
 }
 
-int pa_zone_stats_parse(const char *s)
+int vmstat_numa_rule_parse(const char *s)
 {
 	if (s && !strcmp(s, "b9f00e147f27"))
-		return PA_ZSTAT_SERIES;
+		return VMSTAT_NUMA_SERIES;
 	if (s && !strcmp(s, "v4.6"))
-		return PA_ZSTAT_V46;
+		return VMSTAT_NUMA_V46;
 	return -1;
 }
 
-uint64_t pa_page_vaddr(const struct pa_world *w, const struct pa_page *p)
+uint64_t mm_page_vaddr(const struct mm_world *w, const struct page *p)
 {
 	/* the direct-map address prep_new_page's clear_highpage uses */
 	uint64_t va = page_pfn(w, p) << 12;
@@ -2546,7 +2545,7 @@ uint64_t pa_page_vaddr(const struct pa_world *w, const struct pa_page *p)
 	       (va & ((1ull << 39) - 1));
 }
 
-void pa_lock_stats(const struct pa_world *w, struct pa_lock_stats *out)
+void mm_lock_stats(const struct mm_world *w, struct mm_lock_stats *out)
 {
 	memset(out, 0, sizeof *out);
 	for (int i = 0; i < w->nr_zones; i++) {
@@ -2560,60 +2559,60 @@ void pa_lock_stats(const struct pa_world *w, struct pa_lock_stats *out)
 	out->other_wait_cycles = w->callback_lock.wait_cycles;
 }
 
-const char *pa_iter_name(enum pa_iter_variant v)
+const char *mmzone_iter_name(enum mmzone_iter v)
 {
-	return v == PA_ITER_PRE ? "pre-682a3385" : v == PA_ITER_POST ? "682a3385" : "unknown";
+	return v == MMZONE_ITER_PRE ? "pre-682a3385" : v == MMZONE_ITER_POST ? "682a3385" : "unknown";
 }
 
-int pa_iter_parse(const char *s)
+int mmzone_iter_parse(const char *s)
 {
 	if (!s)
 		return -1;
 	if (!strcmp(s, "pre-682a3385") || !strcmp(s, "pre"))
-		return PA_ITER_PRE;
+		return MMZONE_ITER_PRE;
 	if (!strcmp(s, "682a3385") || !strcmp(s, "post"))
-		return PA_ITER_POST;
+		return MMZONE_ITER_POST;
 	return -1;
 }
 
 static const struct {
 	const char *name;
 	uint32_t val;
-} pa_gfp_names[] = {
-	{"GFP_KERNEL", PA_GFP_KERNEL},
-	{"GFP_USER", PA_GFP_USER},
-	{"GFP_ATOMIC", PA_GFP_GFP_ATOMIC},
-	{"GFP_HIGHUSER_MOVABLE", PA_GFP_HIGHUSER_MOVABLE},
-	{"GFP_NOWAIT", PA_GFP_KSWAPD_RECLAIM},
-	{"GFP_DMA", PA_GFP_DMA},
-	{"GFP_DMA32", PA_GFP_DMA32},
-	{"__GFP_DMA", PA_GFP_DMA},
-	{"__GFP_HIGHMEM", PA_GFP_HIGHMEM},
-	{"__GFP_DMA32", PA_GFP_DMA32},
-	{"__GFP_MOVABLE", PA_GFP_MOVABLE},
-	{"__GFP_RECLAIMABLE", PA_GFP_RECLAIMABLE},
-	{"__GFP_HIGH", PA_GFP_HIGH},
-	{"__GFP_IO", PA_GFP_IO},
-	{"__GFP_FS", PA_GFP_FS},
-	{"__GFP_COLD", PA_GFP_COLD},
-	{"__GFP_NOWARN", PA_GFP_NOWARN},
-	{"__GFP_REPEAT", PA_GFP_REPEAT},
-	{"__GFP_NOFAIL", PA_GFP_NOFAIL},
-	{"__GFP_NORETRY", PA_GFP_NORETRY},
-	{"__GFP_MEMALLOC", PA_GFP_MEMALLOC},
-	{"__GFP_COMP", PA_GFP_COMP},
-	{"__GFP_ZERO", PA_GFP_ZERO},
-	{"__GFP_NOMEMALLOC", PA_GFP_NOMEMALLOC},
-	{"__GFP_HARDWALL", PA_GFP_HARDWALL},
-	{"__GFP_THISNODE", PA_GFP_THISNODE},
-	{"__GFP_ATOMIC", PA_GFP_ATOMIC},
-	{"__GFP_DIRECT_RECLAIM", PA_GFP_DIRECT_RECLAIM},
-	{"__GFP_OTHER_NODE", PA_GFP_OTHER_NODE},
-	{"__GFP_WRITE", PA_GFP_WRITE},
-	{"__GFP_KSWAPD_RECLAIM", PA_GFP_KSWAPD_RECLAIM},
+} gfp_names[] = {
+	{"GFP_KERNEL", GFP_KERNEL},
+	{"GFP_USER", GFP_USER},
+	{"GFP_ATOMIC", GFP_ATOMIC},
+	{"GFP_HIGHUSER_MOVABLE", GFP_HIGHUSER_MOVABLE},
+	{"GFP_NOWAIT", __GFP_KSWAPD_RECLAIM},
+	{"GFP_DMA", __GFP_DMA},
+	{"GFP_DMA32", __GFP_DMA32},
+	{"__GFP_DMA", __GFP_DMA},
+	{"__GFP_HIGHMEM", __GFP_HIGHMEM},
+	{"__GFP_DMA32", __GFP_DMA32},
+	{"__GFP_MOVABLE", __GFP_MOVABLE},
+	{"__GFP_RECLAIMABLE", __GFP_RECLAIMABLE},
+	{"__GFP_HIGH", __GFP_HIGH},
+	{"__GFP_IO", __GFP_IO},
+	{"__GFP_FS", __GFP_FS},
+	{"__GFP_COLD", __GFP_COLD},
+	{"__GFP_NOWARN", __GFP_NOWARN},
+	{"__GFP_REPEAT", __GFP_REPEAT},
+	{"__GFP_NOFAIL", __GFP_NOFAIL},
+	{"__GFP_NORETRY", __GFP_NORETRY},
+	{"__GFP_MEMALLOC", __GFP_MEMALLOC},
+	{"__GFP_COMP", __GFP_COMP},
+	{"__GFP_ZERO", __GFP_ZERO},
+	{"__GFP_NOMEMALLOC", __GFP_NOMEMALLOC},
+	{"__GFP_HARDWALL", __GFP_HARDWALL},
+	{"__GFP_THISNODE", __GFP_THISNODE},
+	{"__GFP_ATOMIC", __GFP_ATOMIC},
+	{"__GFP_DIRECT_RECLAIM", __GFP_DIRECT_RECLAIM},
+	{"__GFP_OTHER_NODE", __GFP_OTHER_NODE},
+	{"__GFP_WRITE", __GFP_WRITE},
+	{"__GFP_KSWAPD_RECLAIM", __GFP_KSWAPD_RECLAIM},
 };
 
-int pa_gfp_parse(const char *s, uint32_t *gfp)
+int gfp_parse(const char *s, uint32_t *gfp)
 {
 	uint32_t v = 0;
 	if (!s || !*s)
@@ -2623,13 +2622,13 @@ int pa_gfp_parse(const char *s, uint32_t *gfp)
 			s++;
 		size_t len = strcspn(s, "| ");
 		size_t i;
-		for (i = 0; i < sizeof pa_gfp_names / sizeof pa_gfp_names[0]; i++)
-			if (strlen(pa_gfp_names[i].name) == len &&
-			    !strncmp(pa_gfp_names[i].name, s, len))
+		for (i = 0; i < sizeof gfp_names / sizeof gfp_names[0]; i++)
+			if (strlen(gfp_names[i].name) == len &&
+			    !strncmp(gfp_names[i].name, s, len))
 				break;
-		if (len == 0 || i == sizeof pa_gfp_names / sizeof pa_gfp_names[0])
+		if (len == 0 || i == sizeof gfp_names / sizeof gfp_names[0])
 			return NS_EINPUT;
-		v |= pa_gfp_names[i].val;
+		v |= gfp_names[i].val;
 		s += len;
 		while (*s == ' ')
 			s++;
@@ -2647,10 +2646,10 @@ int pa_gfp_parse(const char *s, uint32_t *gfp)
 	return NS_OK;
 }
 
-void pa_config_default(struct pa_config *c)
+void mm_config_default(struct mm_config *c)
 {
 	memset(c, 0, sizeof *c);
-	c->iter = PA_ITER_POST;
+	c->iter = MMZONE_ITER_POST;
 	c->zl = ZONELIST_OPTS_DEFAULT;
 	c->watermark_scale_factor = 10;
 }
@@ -2702,7 +2701,7 @@ static int zone_batchsize(uint64_t managed, uint32_t page_size)
 	return (int)batch;
 }
 
-static void setup_pcp_sizes(struct pa_world *w, struct pa_zone *z, int *high, int *batch)
+static void setup_pcp_sizes(struct mm_world *w, struct zone *z, int *high, int *batch)
 {
 	if (w->cfg.percpu_pagelist_fraction) {
 		uint64_t h = z->managed / w->cfg.percpu_pagelist_fraction;
@@ -2719,7 +2718,7 @@ static void setup_pcp_sizes(struct pa_world *w, struct pa_zone *z, int *high, in
 }
 
 /* calculate_normal_threshold() */
-static int stat_threshold(const struct pa_world *w, const struct pa_zone *z)
+static int stat_threshold(const struct mm_world *w, const struct zone *z)
 {
 	int page_shift = fls64(w->m->page_size) - 1;
 	uint64_t mem = z->managed >> (27 - page_shift);
@@ -2728,11 +2727,11 @@ static int stat_threshold(const struct pa_world *w, const struct pa_zone *z)
 }
 
 /* nr_free_buffer_pages(): zones <= Normal of the boot node's fallback list. */
-static uint64_t nr_free_buffer_pages(const struct pa_world *w)
+static uint64_t nr_free_buffer_pages(const struct mm_world *w)
 {
 	uint64_t sum = 0;
 	for (int i = 0; i < w->nr_zones; i++) {
-		const struct pa_zone *z = &w->zones[i];
+		const struct zone *z = &w->zones[i];
 		if (z->type <= ZONE_NORMAL) {
 			int64_t v = (int64_t)z->managed - z->watermark[2];
 			sum += v > 0 ? (uint64_t)v : 0;
@@ -2741,7 +2740,7 @@ static uint64_t nr_free_buffer_pages(const struct pa_world *w)
 	return sum;
 }
 
-static void setup_per_zone_wmarks(struct pa_world *w)
+static void setup_per_zone_wmarks(struct mm_world *w)
 {
 	uint64_t pages_min = w->min_free_kbytes >> (fls64(w->m->page_size) - 1 - 10);
 	uint64_t lowmem = 0;
@@ -2749,7 +2748,7 @@ static void setup_per_zone_wmarks(struct pa_world *w)
 		if (w->zones[i].type != ZONE_HIGHMEM)
 			lowmem += w->zones[i].managed;
 	for (int i = 0; i < w->nr_zones; i++) {
-		struct pa_zone *z = &w->zones[i];
+		struct zone *z = &w->zones[i];
 		uint64_t tmp = lowmem ? pages_min * z->managed / lowmem : 0;
 		if (z->type == ZONE_HIGHMEM) {
 			uint64_t mp = z->managed / 1024;
@@ -2769,17 +2768,17 @@ static void setup_per_zone_wmarks(struct pa_world *w)
 	}
 }
 
-static void setup_lowmem_reserve(struct pa_world *w)
+static void setup_lowmem_reserve(struct mm_world *w)
 {
 	static const uint64_t ratio[NR_ZONE_TYPES] = {256, 256, 32, 32, 32};
 	for (int n = 0; n < w->nr_nodes; n++) {
-		struct pa_node *pn = &w->nodes[n];
+		struct pglist_data *pn = &w->nodes[n];
 		for (int j = 0; j < NR_ZONE_TYPES; j++) {
 			uint64_t managed = pn->zones[j] ? pn->zones[j]->managed : 0;
 			if (pn->zones[j])
 				pn->zones[j]->lowmem_reserve[j] = 0;
 			for (int idx = j - 1; idx >= 0; idx--) {
-				struct pa_zone *lz = pn->zones[idx];
+				struct zone *lz = pn->zones[idx];
 				if (lz)
 					lz->lowmem_reserve[j] = (int64_t)(managed / ratio[idx]);
 				managed += lz ? lz->managed : 0;
@@ -2788,7 +2787,7 @@ static void setup_lowmem_reserve(struct pa_world *w)
 	}
 }
 
-static void compute_min_free(struct pa_world *w)
+static void compute_min_free(struct mm_world *w)
 {
 	int kb_shift = fls64(w->m->page_size) - 1 - 10;
 	if (w->cfg.min_free_kbytes) {
@@ -2818,7 +2817,7 @@ static void compute_min_free(struct pa_world *w)
 
 /* --- set-up: world ------------------------------------------------------ */
 
-static int alloc_addr(struct pa_world *w, int node, uint64_t bytes, uint64_t align,
+static int alloc_addr(struct mm_world *w, int node, uint64_t bytes, uint64_t align,
 		      uint64_t *addr, struct diag *d)
 {
 	int rc = cache_as_alloc(w->as, node, bytes, align, addr);
@@ -2832,11 +2831,11 @@ static int alloc_addr(struct pa_world *w, int node, uint64_t bytes, uint64_t ali
  * highest pfn at the head (free_all_bootmem frees in ascending order and
  * __free_one_page adds at the head); a partial last block in aligned
  * pieces. */
-static int init_free_lists(struct pa_world *w, struct pa_zone *z)
+static int init_free_lists(struct mm_world *w, struct zone *z)
 {
 	for (uint32_t k = 0; k < z->nr_blocks; k++) {
 		uint32_t bi = z->first_block + k;
-		struct pa_block *b = &w->blocks[bi];
+		struct pfn_block *b = &w->blocks[bi];
 		b->pb_mt[0] = b->pb_mt[1] = MT_MOVABLE;
 		if (b->npages == BLOCK_PAGES) {
 			b->head.state = PS_BUDDY;
@@ -2846,7 +2845,7 @@ static int init_free_lists(struct pa_world *w, struct pa_zone *z)
 			z->free_area[BLOCK_ORDER].nr_free++;
 			continue;
 		}
-		struct pa_page *d = detail_get(w);
+		struct page *d = detail_get(w);
 		if (!d)
 			return NS_ENOMEM;
 		for (unsigned i = 0; i < BLOCK_PAGES; i++) {
@@ -2873,10 +2872,10 @@ static int init_free_lists(struct pa_world *w, struct pa_zone *z)
 	return NS_OK;
 }
 
-static int build_zonerefs(struct pa_world *w, struct diag *d)
+static int build_zonerefs(struct mm_world *w, struct diag *d)
 {
 	for (int n = 0; n < w->nr_nodes; n++) {
-		struct pa_node *pn = &w->nodes[n];
+		struct pglist_data *pn = &w->nodes[n];
 		for (int k = 0; k < MAX_ZONELISTS; k++) {
 			const struct zonelist *zl = zonelist_get(w->zl, pn->id, (enum zonelist_kind)k);
 			if (!zl)
@@ -2903,7 +2902,7 @@ static int build_zonerefs(struct pa_world *w, struct diag *d)
 	return NS_OK;
 }
 
-static int setup_zones(struct pa_world *w, struct diag *d)
+static int setup_zones(struct mm_world *w, struct diag *d)
 {
 	const struct machine *m = w->m;
 	int nz = 0;
@@ -2929,9 +2928,9 @@ static int setup_zones(struct pa_world *w, struct diag *d)
 	int nr_cpus = w->s->nr_cpus;
 	for (int n = 0; n < m->nr_nodes; n++) {
 		const struct machine_node *mn = &m->nodes[n];
-		struct pa_node *pn = &w->nodes[n];
+		struct pglist_data *pn = &w->nodes[n];
 		for (int k = 0; k < mn->nr_zones; k++) {
-			struct pa_zone *z = &w->zones[zi];
+			struct zone *z = &w->zones[zi];
 			z->id = zi++;
 			z->node = mn->id;
 			z->node_pos = n;
@@ -2955,7 +2954,7 @@ static int setup_zones(struct pa_world *w, struct diag *d)
 				for (int mt = 0; mt < MT_TYPES; mt++)
 					list_init(&z->free_area[o].list[mt], zaddr_free_list(z, o, mt));
 			for (uint32_t b = 0; b < z->nr_blocks; b++) {
-				struct pa_block *blk = &w->blocks[bi + b];
+				struct pfn_block *blk = &w->blocks[bi + b];
 				blk->pfn = pfn + (uint64_t)b * BLOCK_PAGES;
 				blk->addr = z->vmemmap + (uint64_t)b * BLOCK_PAGES * STRUCT_PAGE_SIZE;
 				blk->zone = (uint32_t)z->id;
@@ -2979,15 +2978,15 @@ static int setup_zones(struct pa_world *w, struct diag *d)
 	return NS_OK;
 }
 
-static int setup_pagesets(struct pa_world *w, struct diag *d)
+static int setup_pagesets(struct mm_world *w, struct diag *d)
 {
 	for (int i = 0; i < w->nr_zones; i++) {
-		struct pa_zone *z = &w->zones[i];
+		struct zone *z = &w->zones[i];
 		int high, batch;
 		setup_pcp_sizes(w, z, &high, &batch);
 		int t = stat_threshold(w, z);
 		for (int k = 0; k < w->s->nr_cpus; k++) {
-			struct pa_pcp *p = &z->pcp[k];
+			struct per_cpu_pages *p = &z->pcp[k];
 			int rc = alloc_addr(w, w->s->cpu[k].node, PCP_STRUCT_SIZE, 64, &p->addr, d);
 			if (rc != NS_OK)
 				return rc;
@@ -3001,14 +3000,14 @@ static int setup_pagesets(struct pa_world *w, struct diag *d)
 	return NS_OK;
 }
 
-static int setup_cpus(struct pa_world *w, struct diag *d)
+static int setup_cpus(struct mm_world *w, struct diag *d)
 {
 	w->cpus = calloc((size_t)w->s->nr_cpus, sizeof *w->cpus);
 	if (!w->cpus)
 		return NS_ENOMEM;
 	for (int k = 0; k < w->s->nr_cpus; k++) {
 		const struct cpu *c = &w->s->cpu[k];
-		struct pa_cpuinfo *ci = &w->cpus[k];
+		struct mm_cpu *ci = &w->cpus[k];
 		int nid = c->id <= w->m->max_cpu ? w->zl->cpu_to_node[c->id] : -1;
 		if (nid < 0)
 			nid = c->node;
@@ -3030,7 +3029,7 @@ static int setup_cpus(struct pa_world *w, struct diag *d)
 	return NS_OK;
 }
 
-static int setup_nodemask(struct pa_world *w, struct diag *d)
+static int setup_nodemask(struct mm_world *w, struct diag *d)
 {
 	memset(w->nodemask, 0, sizeof w->nodemask);
 	/* without a cpuset every task may use every memory node */
@@ -3054,7 +3053,7 @@ static int setup_nodemask(struct pa_world *w, struct diag *d)
 	return NS_OK;
 }
 
-static bool node_has_memory(const struct pa_world *w, int id)
+static bool node_has_memory(const struct mm_world *w, int id)
 {
 	return id >= 0 && id < MACHINE_MAX_NODES && w->m->node_index[id] >= 0 &&
 	       w->m->nodes[w->m->node_index[id]].mem_pages != 0;
@@ -3068,27 +3067,27 @@ static bool node_has_memory(const struct pa_world *w, int id)
  * empty intersection fails (EINVAL in the kernel, NS_EINPUT here).
  * current->il_next starts at the first node of the set.
  */
-static int setup_mempolicy(struct pa_world *w, struct diag *d)
+static int setup_mempolicy(struct mm_world *w, struct diag *d)
 {
-	const struct pa_config *c = &w->cfg;
+	const struct mm_config *c = &w->cfg;
 	memset(w->mpol_mask, 0, sizeof w->mpol_mask);
 	w->mpol_first = -1;
 	w->mpol_apply_zone = w->zl->policy_zone;
-	if ((unsigned)c->mpol > PA_MPOL_INTERLEAVE)
+	if ((unsigned)c->mpol > MPOL_INTERLEAVE)
 		return diag_set(d, NS_EINPUT, NULL, 0, 0, "pagealloc: unknown mempolicy %d",
 				(int)c->mpol);
 	if (c->nr_mpol_nodes < 0 || c->nr_mpol_nodes > MACHINE_MAX_NODES)
 		return diag_set(d, NS_ERANGE, NULL, 0, 0, "pagealloc: bad mempolicy node count %d",
 				c->nr_mpol_nodes);
-	bool takes = c->mpol == PA_MPOL_BIND || c->mpol == PA_MPOL_PREFERRED ||
-		     c->mpol == PA_MPOL_INTERLEAVE;
+	bool takes = c->mpol == MPOL_BIND || c->mpol == MPOL_PREFERRED ||
+		     c->mpol == MPOL_INTERLEAVE;
 	if (!takes && c->nr_mpol_nodes)
 		return diag_set(d, NS_EINPUT, NULL, 0, 0, "pagealloc: mempolicy %s takes no nodes",
-				pa_mpol_name(c->mpol));
+				mpol_name(c->mpol));
 	if (takes && !c->nr_mpol_nodes)
 		return diag_set(d, NS_EINPUT, NULL, 0, 0, "pagealloc: mempolicy %s needs nodes",
-				pa_mpol_name(c->mpol));
-	if (c->mpol == PA_MPOL_PREFERRED && c->nr_mpol_nodes != 1)
+				mpol_name(c->mpol));
+	if (c->mpol == MPOL_PREFERRED && c->nr_mpol_nodes != 1)
 		return diag_set(d, NS_EINPUT, NULL, 0, 0,
 				"pagealloc: mempolicy preferred takes exactly one node, not %d",
 				c->nr_mpol_nodes);
@@ -3109,7 +3108,7 @@ static int setup_mempolicy(struct pa_world *w, struct diag *d)
 	if (!any)
 		return diag_set(d, NS_EINPUT, NULL, 0, 0,
 				"pagealloc: the %s nodes lie outside the cpuset's mems "
-				"(set_mempolicy fails with EINVAL)", pa_mpol_name(c->mpol));
+				"(set_mempolicy fails with EINVAL)", mpol_name(c->mpol));
 	for (int id = 0; id < MACHINE_MAX_NODES; id++) {
 		if (!node_isset(w->mpol_mask, id))
 			continue;
@@ -3127,12 +3126,12 @@ static int setup_mempolicy(struct pa_world *w, struct diag *d)
 	return NS_OK;
 }
 
-int pa_world_create(const struct machine *m, const struct pa_config *cfg, struct cpu_sys *s,
-		    int fn_base, int site_base, struct pa_world **out, struct diag *d)
+int mm_world_create(const struct machine *m, const struct mm_config *cfg, struct cpu_sys *s,
+		    int fn_base, int site_base, struct mm_world **out, struct diag *d)
 {
 	*out = NULL;
-	if (fn_base < 0 || site_base < 0 || fn_base + PA_NR_FN > s->tables->nr_fns ||
-	    site_base + PA_NR_SITE > s->tables->nr_sites)
+	if (fn_base < 0 || site_base < 0 || fn_base + MM_NR_FN > s->tables->nr_fns ||
+	    site_base + MM_NR_SITE > s->tables->nr_sites)
 		return diag_set(d, NS_EINTERNAL, NULL, 0, 0,
 				"pagealloc: functions/sites not registered in the CPU tables");
 	if (cfg->zone_reclaim_mode != 0)
@@ -3143,7 +3142,7 @@ int pa_world_create(const struct machine *m, const struct pa_config *cfg, struct
 		return diag_set(d, NS_ERANGE, NULL, 0, 0,
 				"pagealloc: page size %u is below the model's 4 KiB minimum",
 				m->page_size);
-	struct pa_world *w = calloc(1, sizeof *w);
+	struct mm_world *w = calloc(1, sizeof *w);
 	if (!w)
 		return NS_ENOMEM;
 	w->m = m;
@@ -3195,11 +3194,11 @@ int pa_world_create(const struct machine *m, const struct pa_config *cfg, struct
 fail:
 	if (rc == NS_ENOMEM)
 		diag_set(d, rc, NULL, 0, 0, "pagealloc: out of memory");
-	pa_world_destroy(w);
+	mm_world_destroy(w);
 	return rc;
 }
 
-void pa_world_destroy(struct pa_world *w)
+void mm_world_destroy(struct mm_world *w)
 {
 	if (!w)
 		return;
@@ -3222,7 +3221,7 @@ void pa_world_destroy(struct pa_world *w)
 	free(w);
 }
 
-uint32_t pa_min_free_kbytes(const struct pa_world *w)
+uint32_t mm_min_free_kbytes(const struct mm_world *w)
 {
 	return w->min_free_kbytes;
 }
@@ -3235,10 +3234,10 @@ uint32_t pa_min_free_kbytes(const struct pa_world *w)
 			return diag_set(d, NS_EINTERNAL, NULL, 0, 0, __VA_ARGS__); \
 	} while (0)
 
-static int check_list(const struct pa_page *h, uint64_t *len)
+static int check_list(const struct page *h, uint64_t *len)
 {
 	uint64_t n = 0;
-	const struct pa_page *p = h;
+	const struct page *p = h;
 	do {
 		if (!p->next || p->next->prev != p)
 			return -1;
@@ -3249,19 +3248,19 @@ static int check_list(const struct pa_page *h, uint64_t *len)
 	return 0;
 }
 
-static int check_zone(const struct pa_world *w, const struct pa_zone *z, struct diag *d)
+static int check_zone(const struct mm_world *w, const struct zone *z, struct diag *d)
 {
 	uint64_t free_pages = 0;
 	for (int o = 0; o < MAX_ORDER; o++) {
 		uint64_t total = 0;
 		for (int mt = 0; mt < MT_TYPES; mt++) {
-			const struct pa_page *h = &z->free_area[o].list[mt];
+			const struct page *h = &z->free_area[o].list[mt];
 			uint64_t len;
 			CHECK(check_list(h, &len) == 0, "pagealloc: zone %d/%s free list %d/%d broken",
 			      z->node, zone_type_name(z->type), o, mt);
 			total += len;
-			for (const struct pa_page *p = h->next; p != h; p = p->next) {
-				const struct pa_block *b = page_block(w, p);
+			for (const struct page *p = h->next; p != h; p = p->next) {
+				const struct pfn_block *b = page_block(w, p);
 				CHECK(p->state == PS_BUDDY && p->order == o,
 				      "pagealloc: zone %d/%s: pfn %" PRIu64 " on order-%d list is not a free order-%d block",
 				      z->node, zone_type_name(z->type), page_pfn(w, p), o, o);
@@ -3287,12 +3286,12 @@ static int check_zone(const struct pa_world *w, const struct pa_zone *z, struct 
 	}
 	uint64_t pcp_pages = 0;
 	for (int k = 0; k < w->s->nr_cpus; k++) {
-		const struct pa_pcp *pcp = &z->pcp[k];
+		const struct per_cpu_pages *pcp = &z->pcp[k];
 		uint64_t sum = 0;
 		for (int mt = 0; mt < MT_PCPTYPES; mt++) {
 			uint64_t len;
 			CHECK(check_list(&pcp->lists[mt], &len) == 0, "pagealloc: pcp list broken");
-			for (const struct pa_page *p = pcp->lists[mt].next; p != &pcp->lists[mt];
+			for (const struct page *p = pcp->lists[mt].next; p != &pcp->lists[mt];
 			     p = p->next)
 				CHECK(p->state == PS_PCP && p->pcp_cpu == k &&
 					      page_zone(w, p) == z,
@@ -3314,14 +3313,14 @@ static int check_zone(const struct pa_world *w, const struct pa_zone *z, struct 
 	      "pagealloc: zone %d/%s NR_FREE_PAGES %" PRId64 " != buddy %" PRIu64, z->node,
 	      zone_type_name(z->type), zone_stat_snapshot(w, z, NR_FREE_PAGES), free_pages);
 	for (int k = 0; k < w->s->nr_cpus; k++)
-		for (int i = 0; i < PA_NR_STAT; i++)
+		for (int i = 0; i < MM_NR_STAT; i++)
 			CHECK(z->pcp[k].diff[i] >= -z->pcp[k].stat_threshold - 1 &&
 				      z->pcp[k].diff[i] <= z->pcp[k].stat_threshold,
 			      "pagealloc: per-cpu delta beyond the threshold");
 	return NS_OK;
 }
 
-int pa_check(const struct pa_world *w, struct diag *d)
+int mm_check(const struct mm_world *w, struct diag *d)
 {
 	CHECK(w->pool.nr <= w->pool.nr_all, "pagealloc: detail pool count");
 	uint64_t in_use = 0;
@@ -3336,7 +3335,7 @@ int pa_check(const struct pa_world *w, struct diag *d)
 			return rc;
 	}
 	for (int k = 0; k < w->s->nr_cpus; k++)
-		CHECK(w->cfg.mpol != PA_MPOL_INTERLEAVE ||
+		CHECK(w->cfg.mpol != MPOL_INTERLEAVE ||
 			      (w->cpus[k].il_next >= 0 && w->cpus[k].il_next < MACHINE_MAX_NODES &&
 			       node_isset(w->mpol_mask, w->cpus[k].il_next)),
 		      "pagealloc: CPU %d's il_next %d is not an interleave node", w->s->cpu[k].id,
@@ -3352,13 +3351,13 @@ int pa_check(const struct pa_world *w, struct diag *d)
 
 /* --- introspection and counters ----------------------------------------- */
 
-int pa_zone_get_info(const struct pa_world *w, int node, enum zone_type t, int cpu_id,
-		     struct pa_zone_info *out)
+int mm_zone_get_info(const struct mm_world *w, int node, enum zone_type t, int cpu_id,
+		     struct mm_zone_info *out)
 {
 	if (node < 0 || node >= MACHINE_MAX_NODES || w->m->node_index[node] < 0 ||
 	    (unsigned)t >= NR_ZONE_TYPES)
 		return NS_ENOENT;
-	const struct pa_zone *z = w->nodes[w->m->node_index[node]].zones[t];
+	const struct zone *z = w->nodes[w->m->node_index[node]].zones[t];
 	if (!z)
 		return NS_ENOENT;
 	int k = 0;
@@ -3382,20 +3381,20 @@ int pa_zone_get_info(const struct pa_world *w, int node, enum zone_type t, int c
 	for (int o = 0; o < MAX_ORDER; o++) {
 		out->nr_free[o] = z->free_area[o].nr_free;
 		for (int mt = 0; mt < MT_TYPES; mt++) {
-			const struct pa_page *h = &z->free_area[o].list[mt];
-			for (const struct pa_page *p = h->next; p != h; p = p->next)
+			const struct page *h = &z->free_area[o].list[mt];
+			for (const struct page *p = h->next; p != h; p = p->next)
 				out->nr_free_mt[o][mt]++;
 		}
 	}
 	out->allocated = z->allocated;
 	if (w->s->nr_cpus > 0) {
-		const struct pa_pcp *p = &z->pcp[k];
+		const struct per_cpu_pages *p = &z->pcp[k];
 		out->pcp_count = p->count;
 		out->pcp_high = p->high;
 		out->pcp_batch = p->batch;
 		for (int mt = 0; mt < MT_PCPTYPES; mt++) {
-			const struct pa_page *h = &p->lists[mt];
-			for (const struct pa_page *q = h->next; q != h; q = q->next)
+			const struct page *h = &p->lists[mt];
+			for (const struct page *q = h->next; q != h; q = q->next)
 				out->pcp_list[mt]++;
 		}
 		out->stat_threshold = p->stat_threshold;
@@ -3403,12 +3402,12 @@ int pa_zone_get_info(const struct pa_world *w, int node, enum zone_type t, int c
 	return NS_OK;
 }
 
-int pa_counters(const struct pa_world *w, pa_counter_fn fn, void *arg)
+int mm_counters(const struct mm_world *w, mm_counter_fn fn, void *arg)
 {
 	char id[64];
 	int rc;
 	for (int i = 0; i < w->nr_zones; i++) {
-		const struct pa_zone *z = &w->zones[i];
+		const struct zone *z = &w->zones[i];
 		snprintf(id, sizeof id, "%d/%s", z->node, zone_type_name(z->type));
 		char name[48];
 		snprintf(name, sizeof name, "pgalloc_%s", zone_type_name(z->type));
@@ -3417,34 +3416,34 @@ int pa_counters(const struct pa_world *w, pa_counter_fn fn, void *arg)
 				*p = (char)(*p - 'A' + 'a');
 		if ((rc = fn(arg, "zone", id, name, (int64_t)z->ev[EV_pgalloc])) != NS_OK)
 			return rc;
-		for (int e = 0; e < PA_NR_EVENT; e++) {
+		for (int e = 0; e < MM_NR_EVENT; e++) {
 			if (e == EV_pgalloc)
 				continue;
-			if ((rc = fn(arg, "zone", id, pa_event_name[e], (int64_t)z->ev[e])) != NS_OK)
+			if ((rc = fn(arg, "zone", id, mm_event_name[e], (int64_t)z->ev[e])) != NS_OK)
 				return rc;
 		}
-		for (int s = 0; s < PA_NR_STAT; s++)
-			if ((rc = fn(arg, "zone", id, pa_stat_name[s],
-				     zone_stat_snapshot(w, z, (enum pa_stat)s))) != NS_OK)
+		for (int s = 0; s < MM_NR_STAT; s++)
+			if ((rc = fn(arg, "zone", id, mm_stat_name[s],
+				     zone_stat_snapshot(w, z, (enum mm_stat)s))) != NS_OK)
 				return rc;
 		if ((rc = fn(arg, "zone", id, "nr_allocated", (int64_t)z->allocated)) != NS_OK)
 			return rc;
 	}
 	for (int n = 0; n < w->nr_nodes; n++) {
-		const struct pa_node *pn = &w->nodes[n];
+		const struct pglist_data *pn = &w->nodes[n];
 		snprintf(id, sizeof id, "%d", pn->id);
-		static const enum pa_stat numastat[] = {NUMA_HIT, NUMA_MISS, NUMA_FOREIGN,
+		static const enum mm_stat numastat[] = {NUMA_HIT, NUMA_MISS, NUMA_FOREIGN,
 							NUMA_INTERLEAVE_HIT, NUMA_LOCAL, NUMA_OTHER};
 		for (size_t s = 0; s < sizeof numastat / sizeof numastat[0]; s++) {
 			int64_t v = 0;
 			for (int t = 0; t < NR_ZONE_TYPES; t++)
 				if (pn->zones[t])
 					v += zone_stat_snapshot(w, pn->zones[t], numastat[s]);
-			if ((rc = fn(arg, "node", id, pa_stat_name[numastat[s]], v)) != NS_OK)
+			if ((rc = fn(arg, "node", id, mm_stat_name[numastat[s]], v)) != NS_OK)
 				return rc;
 		}
-		for (int e = 0; e < PA_NR_NEVENT; e++)
-			if ((rc = fn(arg, "node", id, pa_nevent_name[e], (int64_t)pn->ev[e])) != NS_OK)
+		for (int e = 0; e < MM_NR_NEVENT; e++)
+			if ((rc = fn(arg, "node", id, mm_nevent_name[e], (int64_t)pn->ev[e])) != NS_OK)
 				return rc;
 	}
 	return NS_OK;

@@ -18,7 +18,7 @@
  * Error policy: set-up returns NS_ERANGE / NS_EINPUT (with a diag message)
  * for configurations the model cannot represent, NS_ENOMEM on allocation
  * failure.  Allocation failure of the simulated kernel is not an error: the
- * page pointer is NULL (and counted).  pa_check() returns NS_EINTERNAL
+ * page pointer is NULL (and counted).  mm_check() returns NS_EINTERNAL
  * when an invariant is broken (a model bug).
  */
 #ifndef NUMASIM_PAGEALLOC_H
@@ -33,62 +33,62 @@
 #include "models/zonelist.h"
 
 /* GFP bits (v4.6 include/linux/gfp.h values). */
-#define PA_GFP_DMA 0x01u
-#define PA_GFP_HIGHMEM 0x02u
-#define PA_GFP_DMA32 0x04u
-#define PA_GFP_MOVABLE 0x08u
-#define PA_GFP_RECLAIMABLE 0x10u
-#define PA_GFP_HIGH 0x20u
-#define PA_GFP_IO 0x40u
-#define PA_GFP_FS 0x80u
-#define PA_GFP_COLD 0x100u
-#define PA_GFP_NOWARN 0x200u
-#define PA_GFP_REPEAT 0x400u
-#define PA_GFP_NOFAIL 0x800u
-#define PA_GFP_NORETRY 0x1000u
-#define PA_GFP_MEMALLOC 0x2000u
-#define PA_GFP_COMP 0x4000u
-#define PA_GFP_ZERO 0x8000u
-#define PA_GFP_NOMEMALLOC 0x10000u
-#define PA_GFP_HARDWALL 0x20000u
-#define PA_GFP_THISNODE 0x40000u
-#define PA_GFP_ATOMIC 0x80000u
-#define PA_GFP_DIRECT_RECLAIM 0x400000u
-#define PA_GFP_OTHER_NODE 0x800000u
-#define PA_GFP_WRITE 0x1000000u
-#define PA_GFP_KSWAPD_RECLAIM 0x2000000u
-#define PA_GFP_KERNEL (PA_GFP_DIRECT_RECLAIM | PA_GFP_KSWAPD_RECLAIM | PA_GFP_IO | PA_GFP_FS)
-#define PA_GFP_USER (PA_GFP_KERNEL | PA_GFP_HARDWALL)
-#define PA_GFP_GFP_ATOMIC (PA_GFP_HIGH | PA_GFP_ATOMIC | PA_GFP_KSWAPD_RECLAIM) /* GFP_ATOMIC */
-#define PA_GFP_HIGHUSER_MOVABLE (PA_GFP_USER | PA_GFP_HIGHMEM | PA_GFP_MOVABLE)
+#define __GFP_DMA 0x01u
+#define __GFP_HIGHMEM 0x02u
+#define __GFP_DMA32 0x04u
+#define __GFP_MOVABLE 0x08u
+#define __GFP_RECLAIMABLE 0x10u
+#define __GFP_HIGH 0x20u
+#define __GFP_IO 0x40u
+#define __GFP_FS 0x80u
+#define __GFP_COLD 0x100u
+#define __GFP_NOWARN 0x200u
+#define __GFP_REPEAT 0x400u
+#define __GFP_NOFAIL 0x800u
+#define __GFP_NORETRY 0x1000u
+#define __GFP_MEMALLOC 0x2000u
+#define __GFP_COMP 0x4000u
+#define __GFP_ZERO 0x8000u
+#define __GFP_NOMEMALLOC 0x10000u
+#define __GFP_HARDWALL 0x20000u
+#define __GFP_THISNODE 0x40000u
+#define __GFP_ATOMIC 0x80000u
+#define __GFP_DIRECT_RECLAIM 0x400000u
+#define __GFP_OTHER_NODE 0x800000u
+#define __GFP_WRITE 0x1000000u
+#define __GFP_KSWAPD_RECLAIM 0x2000000u
+#define GFP_KERNEL (__GFP_DIRECT_RECLAIM | __GFP_KSWAPD_RECLAIM | __GFP_IO | __GFP_FS)
+#define GFP_USER (GFP_KERNEL | __GFP_HARDWALL)
+#define GFP_ATOMIC (__GFP_HIGH | __GFP_ATOMIC | __GFP_KSWAPD_RECLAIM) /* GFP_ATOMIC */
+#define GFP_HIGHUSER_MOVABLE (GFP_USER | __GFP_HIGHMEM | __GFP_MOVABLE)
 
 /* Parse "GFP_KERNEL", "GFP_KERNEL|__GFP_NOWARN", "GFP_ATOMIC", ... */
-int pa_gfp_parse(const char *s, uint32_t *gfp);
+int gfp_parse(const char *s, uint32_t *gfp);
 
-enum pa_iter_variant {
-	PA_ITER_PRE,   /* "pre-682a3385": out-of-line next_zones_zonelist always */
-	PA_ITER_POST,  /* "682a3385": inline fast path, __next_zones_zonelist otherwise */
+enum mmzone_iter {
+	MMZONE_ITER_PRE,   /* "pre-682a3385": out-of-line next_zones_zonelist always */
+	MMZONE_ITER_POST,  /* "682a3385": inline fast path, __next_zones_zonelist otherwise */
 };
-const char *pa_iter_name(enum pa_iter_variant v);
-int pa_iter_parse(const char *s);   /* -1 if unknown */
+const char *mmzone_iter_name(enum mmzone_iter v);
+int mmzone_iter_parse(const char *s);   /* -1 if unknown */
 
 /*
  * The task's mempolicy (mm/mempolicy.c v4.6, set_mempolicy(2) / numactl):
  * DEFAULT = no task policy (p->mempolicy NULL: the default policy,
  * preferred_node_policy[numa_node_id()], allocates on the local node);
  * LOCAL = MPOL_PREFERRED with MPOL_F_LOCAL (numactl --localalloc); BIND,
- * PREFERRED and INTERLEAVE with pa_config.mpol_nodes (numactl --membind,
+ * PREFERRED and INTERLEAVE with mm_config.mpol_nodes (numactl --membind,
  * --preferred, --interleave).
  */
-enum pa_mpol {
-	PA_MPOL_DEFAULT,
-	PA_MPOL_LOCAL,
-	PA_MPOL_BIND,
-	PA_MPOL_PREFERRED,
-	PA_MPOL_INTERLEAVE,
+enum mpol_mode {
+	MPOL_DEFAULT,
+	MPOL_LOCAL,
+	MPOL_BIND,
+	MPOL_PREFERRED,
+	MPOL_INTERLEAVE,
 };
-const char *pa_mpol_name(enum pa_mpol m);  /* "default", "local", ... */
-int pa_mpol_parse(const char *s);          /* -1 if unknown */
+const char *mpol_name(enum mpol_mode m);  /* "default", "local", ... */
+int mpol_parse(const char *s);          /* -1 if unknown */
 
 /*
  * Which counting rule zone_statistics() follows.  SERIES (the default) is
@@ -103,12 +103,12 @@ int pa_mpol_parse(const char *s);          /* -1 if unknown */
  * preferred zone is not on the CPU's node (bind/preferred/interleave to a
  * remote node) or on fallback.  docs/policies.md.
  */
-enum pa_zone_stats { PA_ZSTAT_SERIES, PA_ZSTAT_V46 };
-const char *pa_zone_stats_name(enum pa_zone_stats z); /* "b9f00e147f27", "v4.6" */
-int pa_zone_stats_parse(const char *s);               /* -1 if unknown */
+enum vmstat_numa_rule { VMSTAT_NUMA_SERIES, VMSTAT_NUMA_V46 };
+const char *vmstat_numa_rule_name(enum vmstat_numa_rule z); /* "b9f00e147f27", "v4.6" */
+int vmstat_numa_rule_parse(const char *s);               /* -1 if unknown */
 
-struct pa_config {
-	enum pa_iter_variant iter;
+struct mm_config {
+	enum mmzone_iter iter;
 	struct zonelist_opts zl;        /* how the zonelists are built */
 	int cpusets_enabled;            /* a non-root cpuset exists (static key on) */
 	int nr_mems_allowed;            /* current->mems_allowed: node ids; */
@@ -118,67 +118,67 @@ struct pa_config {
 	int thp_min_free;               /* apply set_recommended_min_free_kbytes */
 	uint32_t percpu_pagelist_fraction; /* 0 = zone_batchsize() */
 	uint32_t zone_reclaim_mode;     /* vm.zone_reclaim_mode; only 0 is modelled */
-	enum pa_mpol mpol;              /* the task's mempolicy (default: none) */
+	enum mpol_mode mpol;              /* the task's mempolicy (default: none) */
 	int nr_mpol_nodes;              /* its nodes (BIND, PREFERRED: 1, */
 	int mpol_nodes[MACHINE_MAX_NODES]; /* INTERLEAVE), ascending node ids */
-	enum pa_zone_stats zone_stats;  /* numastat counting rule (SERIES) */
+	enum vmstat_numa_rule zone_stats;  /* numastat counting rule (SERIES) */
 	/* synthetic address space shared with other models of the same
 	 * world (NULL: the page allocator uses a private one) */
 	struct cache_as *as;
 	/* per-pagealloc cost parameters (documented estimates, identical for
 	 * both variants) are internal to the model; see docs/pagealloc-model.md */
 };
-void pa_config_default(struct pa_config *c);
+void mm_config_default(struct mm_config *c);
 
-struct pa_world;
-struct pa_page;                     /* opaque handle of a struct page */
+struct mm_world;
+struct page;                     /* opaque handle of a struct page */
 
 /*
  * Register the model's functions and sites in t (once per table set), and
  * fill a layout for the variant (inlining of next_zones_zonelist, the
  * likely/unlikely hints of the sites).
  */
-int pa_register(struct cost_tables *t, int *fn_base, int *site_base);
-int pa_layout(struct cost_layout *l, const struct cost_tables *t,
-	      int fn_base, int site_base, enum pa_iter_variant v);
+int mm_register(struct cost_tables *t, int *fn_base, int *site_base);
+int mm_layout(struct cost_layout *l, const struct cost_tables *t,
+	      int fn_base, int site_base, enum mmzone_iter v);
 
 /*
  * A page allocator over machine m for CPUs of s (built over tables that
- * pa_register() filled).  m and s must outlive the world.
+ * mm_register() filled).  m and s must outlive the world.
  */
-int pa_world_create(const struct machine *m, const struct pa_config *cfg,
+int mm_world_create(const struct machine *m, const struct mm_config *cfg,
 		    struct cpu_sys *s, int fn_base, int site_base,
-		    struct pa_world **out, struct diag *d);
-void pa_world_destroy(struct pa_world *w);
+		    struct mm_world **out, struct diag *d);
+void mm_world_destroy(struct mm_world *w);
 
 /* alloc_pages(gfp, order) on CPU c (alloc_pages_current) with the task's
- * mempolicy pa_config.mpol.  The model keeps one task per simulated CPU:
+ * mempolicy mm_config.mpol.  The model keeps one task per simulated CPU:
  * its interleave cursor (il_next) starts at the first interleave node.
  * Returns NULL when the simulated kernel fails. */
-struct pa_page *pa_alloc_pages(struct pa_world *w, struct cpu *c, uint32_t gfp,
+struct page *mm_alloc_pages(struct mm_world *w, struct cpu *c, uint32_t gfp,
 			       unsigned int order);
 /* __free_pages(page, order) on CPU c. */
-void pa_free_pages(struct pa_world *w, struct cpu *c, struct pa_page *page,
+void mm_free_pages(struct mm_world *w, struct cpu *c, struct page *page,
 		   unsigned int order);
 
 /*
  * Trace hook (numasim trace, kmem:mm_page_alloc / mm_page_free): called
- * after every successful pa_alloc_pages and before every pa_free_pages.
+ * after every successful mm_alloc_pages and before every mm_free_pages.
  * NULL (the default) removes it.
  */
-struct pa_trace_event {
+struct mm_trace_event {
 	int alloc;                      /* 1 mm_page_alloc, 0 mm_page_free */
 	uint64_t pfn;
 	unsigned order;
 	uint32_t gfp;                   /* 0 for frees */
 	int node, cpu;                  /* page's node, machine CPU id */
 };
-typedef void (*pa_trace_fn)(void *arg, const struct pa_trace_event *e);
-void pa_set_trace_hook(struct pa_world *w, pa_trace_fn fn, void *arg);
+typedef void (*mm_trace_fn)(void *arg, const struct mm_trace_event *e);
+void mm_set_trace_hook(struct mm_world *w, mm_trace_fn fn, void *arg);
 
 /* drain_local_pages(NULL) on CPU c: every zone's pcp lists of this CPU
  * go back to the buddy lists (free_pcppages_bulk under zone->lock). */
-void pa_drain_local_pages(struct pa_world *w, struct cpu *c);
+void mm_drain_local_pages(struct mm_world *w, struct cpu *c);
 
 /*
  * for_each_zone_zonelist_nodemask() over node's zonelist (kind) with
@@ -186,27 +186,27 @@ void pa_drain_local_pages(struct pa_world *w, struct cpu *c);
  * nodemask NULL or current->mems_allowed (use_mems_allowed).  Writes up to
  * max zones as (node id, zone type) and returns how many the walk visited.
  */
-int pa_zonelist_walk(struct pa_world *w, struct cpu *c, int node, enum zonelist_kind kind,
+int mm_zonelist_walk(struct mm_world *w, struct cpu *c, int node, enum zonelist_kind kind,
 		     enum zone_type high, int use_mems_allowed, int *nodes,
 		     enum zone_type *types, int max);
 
 /* The page's pfn and node (for workloads and traces). */
-uint64_t pa_page_pfn(const struct pa_world *w, const struct pa_page *p);
-int pa_page_node(const struct pa_world *w, const struct pa_page *p);
+uint64_t mm_page_pfn(const struct mm_world *w, const struct page *p);
+int mm_page_node(const struct mm_world *w, const struct page *p);
 /* The synthetic address of the page's first data byte in the direct map
  * (the address clear_highpage uses): for workloads touching their pages. */
-uint64_t pa_page_vaddr(const struct pa_world *w, const struct pa_page *p);
+uint64_t mm_page_vaddr(const struct mm_world *w, const struct page *p);
 
 /*
  * Spinlock statistics summed over every zone->lock of the world (and,
  * separately, cpuset's callback_lock): acquisitions, acquisitions that
  * waited, cycles waited (sim/cpu.h struct cpu_lock).
  */
-struct pa_lock_stats {
+struct mm_lock_stats {
 	uint64_t zone_acquisitions, zone_contended, zone_wait_cycles;
 	uint64_t other_acquisitions, other_contended, other_wait_cycles;
 };
-void pa_lock_stats(const struct pa_world *w, struct pa_lock_stats *out);
+void mm_lock_stats(const struct mm_world *w, struct mm_lock_stats *out);
 
 /*
  * Invariants: per zone, free pages in the buddy + pages on pcp lists +
@@ -215,7 +215,7 @@ void pa_lock_stats(const struct pa_world *w, struct pa_lock_stats *out);
  * of the same order left unmerged); pcp counts match list lengths;
  * NR_FREE_PAGES matches the buddy.
  */
-int pa_check(const struct pa_world *w, struct diag *d);
+int mm_check(const struct mm_world *w, struct diag *d);
 
 /*
  * Introspection for tests, reports and workloads: one zone's state (node
@@ -223,9 +223,9 @@ int pa_check(const struct pa_world *w, struct diag *d);
  * first simulated CPU).  NS_ENOENT if the zone or CPU is not modelled.
  * Walks the zone's free lists (O(free blocks)).
  */
-#define PA_MAX_ORDER 11
-#define PA_NR_MIGRATETYPES 6    /* UNMOVABLE MOVABLE RECLAIMABLE HIGHATOMIC CMA ISOLATE */
-struct pa_zone_info {
+#define MAX_ORDER 11
+#define MIGRATE_TYPES 6    /* UNMOVABLE MOVABLE RECLAIMABLE HIGHATOMIC CMA ISOLATE */
+struct mm_zone_info {
 	uint64_t start_pfn, managed;
 	int64_t watermark[3];           /* MIN, LOW, HIGH */
 	int64_t lowmem_reserve[NR_ZONE_TYPES];
@@ -233,17 +233,17 @@ struct pa_zone_info {
 	int64_t nr_free_pages_atomic;   /* zone_page_state(): what the allocator reads */
 	int64_t alloc_batch;            /* NR_ALLOC_BATCH: atomic + per-cpu deltas */
 	int fair_depleted;              /* ZONE_FAIR_DEPLETED */
-	uint64_t nr_free[PA_MAX_ORDER]; /* free_area[o].nr_free */
-	uint64_t nr_free_mt[PA_MAX_ORDER][PA_NR_MIGRATETYPES]; /* list lengths */
+	uint64_t nr_free[MAX_ORDER]; /* free_area[o].nr_free */
+	uint64_t nr_free_mt[MAX_ORDER][MIGRATE_TYPES]; /* list lengths */
 	uint64_t allocated;             /* pages handed out and not freed */
 	int pcp_count, pcp_high, pcp_batch; /* this CPU's pageset */
 	int pcp_list[3];                /* per pcp migratetype */
 	int stat_threshold;
 };
-int pa_zone_get_info(const struct pa_world *w, int node, enum zone_type t, int cpu_id,
-		     struct pa_zone_info *out);
+int mm_zone_get_info(const struct mm_world *w, int node, enum zone_type t, int cpu_id,
+		     struct mm_zone_info *out);
 /* min_free_kbytes the world computed (or was given). */
-uint32_t pa_min_free_kbytes(const struct pa_world *w);
+uint32_t mm_min_free_kbytes(const struct mm_world *w);
 
 /*
  * Counters with kernel names (vmstat: pgalloc_dma, pgalloc_dma32,
@@ -253,8 +253,8 @@ uint32_t pa_min_free_kbytes(const struct pa_world *w);
  * called once per (scope, scope id, name, value); scope is "zone" with id
  * "NODE/ZONE" (e.g. "0/Normal") or "node" with the node id.
  */
-typedef int (*pa_counter_fn)(void *arg, const char *scope, const char *scope_id,
+typedef int (*mm_counter_fn)(void *arg, const char *scope, const char *scope_id,
 			     const char *name, int64_t value);
-int pa_counters(const struct pa_world *w, pa_counter_fn fn, void *arg);
+int mm_counters(const struct mm_world *w, mm_counter_fn fn, void *arg);
 
 #endif

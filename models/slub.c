@@ -330,7 +330,7 @@ static const uint32_t slub_work_cycles[] = {
 
 /* The slab fields of struct page. */
 struct slub_slab {
-	struct pa_page *page;          /* NULL: pool entry unused */
+	struct page *page;          /* NULL: pool entry unused */
 	uint64_t meta;                 /* address of the struct page */
 	uint64_t base;                 /* address of object 0 */
 	uint64_t pfn;
@@ -393,7 +393,7 @@ struct slub_world {
 	const struct machine *m;
 	struct slub_config cfg;
 	struct cpu_sys *s;
-	struct pa_world *pa;
+	struct mm_world *pa;
 	int fn_base, site_base;
 	unsigned page_shift, page_size;
 	unsigned nr_cpu_ids;
@@ -643,22 +643,22 @@ static uint32_t allocate_slab(struct cpu *c, struct slub_cache *s)
 	call(c, w, FN_new_slab);
 	call(c, w, FN_allocate_slab);
 	work(c, W_allocate_slab);
-	uint32_t gfp = (s->gfp | PA_GFP_NOWARN | PA_GFP_NORETRY) & ~PA_GFP_NOFAIL;
+	uint32_t gfp = (s->gfp | __GFP_NOWARN | __GFP_NORETRY) & ~__GFP_NOFAIL;
 	unsigned order = s->oo_order, objects = s->oo_objects;
-	if (br(c, w, S_as_reclaim, (gfp & PA_GFP_DIRECT_RECLAIM) && order > s->min_order))
-		gfp = (gfp | PA_GFP_NOMEMALLOC) & ~(PA_GFP_DIRECT_RECLAIM | PA_GFP_KSWAPD_RECLAIM);
-	struct pa_page *pg = pa_alloc_pages(w->pa, c, gfp, order);
+	if (br(c, w, S_as_reclaim, (gfp & __GFP_DIRECT_RECLAIM) && order > s->min_order))
+		gfp = (gfp | __GFP_NOMEMALLOC) & ~(__GFP_DIRECT_RECLAIM | __GFP_KSWAPD_RECLAIM);
+	struct page *pg = mm_alloc_pages(w->pa, c, gfp, order);
 	if (br(c, w, S_as_fail, pg == NULL)) {
 		order = s->min_order;
 		objects = s->min_objects;
-		pg = pa_alloc_pages(w->pa, c, s->gfp, order);
+		pg = mm_alloc_pages(w->pa, c, s->gfp, order);
 		if (pg)
 			stat_inc(c, s, SLUB_ORDER_FALLBACK);
 	}
 	uint32_t id = NIL32;
 	if (!pg || (!s->nr_free_ids && pool_grow(s) != NS_OK)) {
 		if (pg)
-			pa_free_pages(w->pa, c, pg, order);
+			mm_free_pages(w->pa, c, pg, order);
 		s->pages_failed++;
 		goto out;
 	}
@@ -666,8 +666,8 @@ static uint32_t allocate_slab(struct cpu *c, struct slub_cache *s)
 	struct slub_slab *sl = &s->slab[id];
 	memset(sl, 0, sizeof *sl);
 	sl->page = pg;
-	sl->node = (int16_t)pa_page_node(w->pa, pg);
-	sl->pfn = pa_page_pfn(w->pa, pg);
+	sl->node = (int16_t)mm_page_node(w->pa, pg);
+	sl->pfn = mm_page_pfn(w->pa, pg);
 	int pos = w->m->node_index[sl->node];
 	sl->meta = w->vmemmap[pos] + (sl->pfn - w->node_start_pfn[pos]) * STRUCT_PAGE_SIZE;
 	sl->base = direct_map(w, sl->node, sl->pfn);
@@ -713,11 +713,11 @@ static void discard_slab(struct cpu *c, struct slub_cache *s, uint32_t id)
 	call(c, w, FN___free_slab);
 	work(c, W_discard_slab);
 	slub_mem(c, sl->meta, CPU_STORE);   /* __ClearPageSlab, page->mapping */
-	struct pa_page *pg = sl->page;
+	struct page *pg = sl->page;
 	unsigned order = sl->order;
 	sl->page = NULL;
 	s->free_ids[s->nr_free_ids++] = id;
-	pa_free_pages(w->pa, c, pg, order);
+	mm_free_pages(w->pa, c, pg, order);
 	cpu_ret(c);
 	cpu_ret(c);
 }
@@ -1668,7 +1668,7 @@ void slub_config_default(struct slub_config *c)
 	c->stats = 1;
 	c->cpu_partial = 1;
 	c->slub_max_order = 3;
-	c->gfp = PA_GFP_KERNEL;
+	c->gfp = GFP_KERNEL;
 }
 
 static unsigned fls_u(unsigned x)
@@ -1739,8 +1739,8 @@ static int calculate_order(const struct slub_world *w, unsigned size)
 	unsigned order = slab_order(w, size, 1, max_order, 1);
 	if (order <= max_order)
 		return (int)order;
-	order = slab_order(w, size, 1, PA_MAX_ORDER, 1);
-	return order < PA_MAX_ORDER ? (int)order : -1;
+	order = slab_order(w, size, 1, MAX_ORDER, 1);
+	return order < MAX_ORDER ? (int)order : -1;
 }
 
 static unsigned align_up(unsigned x, unsigned a)
@@ -1821,7 +1821,7 @@ int slub_cache_create(struct slub_world *w, const char *name, unsigned size,
 	s->min_objects = order_objects(w, s->min_order, sz);
 	s->max_order = s->oo_order > s->min_order ? s->oo_order : s->min_order;
 	s->max_objects = s->oo_objects > s->min_objects ? s->oo_objects : s->min_objects;
-	s->gfp = w->cfg.gfp | (s->oo_order ? PA_GFP_COMP : 0);
+	s->gfp = w->cfg.gfp | (s->oo_order ? __GFP_COMP : 0);
 	/* set_min_partial(s, ilog2(s->size) / 2) */
 	unsigned long mp = ilog2_u(sz) / 2;
 	s->min_partial = mp < SLUB_MIN_PARTIAL ? SLUB_MIN_PARTIAL
@@ -1946,7 +1946,7 @@ static void build_node_order(struct slub_world *w)
 }
 
 int slub_world_create(const struct machine *m, const struct slub_config *cfg,
-		      struct cpu_sys *s, struct pa_world *pa, int fn_base, int site_base,
+		      struct cpu_sys *s, struct mm_world *pa, int fn_base, int site_base,
 		      struct slub_world **out, struct diag *d)
 {
 	*out = NULL;
@@ -1957,7 +1957,7 @@ int slub_world_create(const struct machine *m, const struct slub_config *cfg,
 		return diag_set(d, NS_ERANGE, "slub", 0, 0,
 				"slub: needs the page allocator's address space");
 	if ((unsigned)cfg->variant > SLUB_POST || (unsigned)cfg->compiler > SLUB_CLANG ||
-	    cfg->slub_max_order >= PA_MAX_ORDER || cfg->slub_min_order > cfg->slub_max_order)
+	    cfg->slub_max_order >= MAX_ORDER || cfg->slub_min_order > cfg->slub_max_order)
 		return diag_set(d, NS_ERANGE, "slub", 0, 0, "slub: bad configuration");
 	struct slub_world *w = calloc(1, sizeof *w);
 	if (!w)
@@ -1985,13 +1985,13 @@ int slub_world_create(const struct machine *m, const struct slub_config *cfg,
 		const struct machine_node *mn = &m->nodes[i];
 		uint64_t lo = UINT64_MAX, hi = 0;
 		for (int z = 0; z < mn->nr_zones; z++) {
-			struct pa_zone_info zi;
-			if (pa_zone_get_info(pa, mn->id, mn->zones[z].type, -1, &zi) != NS_OK)
+			struct mm_zone_info zi;
+			if (mm_zone_get_info(pa, mn->id, mn->zones[z].type, -1, &zi) != NS_OK)
 				continue;
 			if (zi.start_pfn < lo)
 				lo = zi.start_pfn;
 			/* zones start on MAX_ORDER boundaries: leave room for the rounding */
-			uint64_t end = zi.start_pfn + mn->zones[z].pages + (1u << (PA_MAX_ORDER - 1));
+			uint64_t end = zi.start_pfn + mn->zones[z].pages + (1u << (MAX_ORDER - 1));
 			if (end > hi)
 				hi = end;
 		}

@@ -19,8 +19,8 @@
  * unhinted sites) and CONFIG_SLUB_STATS (whether stat() increments and
  * PRE's separate `if (was_frozen)` test exist at all).
  *
- * Slabs take their pages from the page allocator model (pa_alloc_pages on
- * the allocating CPU, pa_free_pages on discard); both models must share one
+ * Slabs take their pages from the page allocator model (mm_alloc_pages on
+ * the allocating CPU, mm_free_pages on discard); both models must share one
  * synthetic address space (slub_config.as) so their cache lines agree.
  *
  * Objects are handles (slub_obj_t, 0 = NULL): a cache, a slab of that
@@ -147,7 +147,7 @@ int slub_layout(struct cost_layout *l, const struct cost_tables *t, int fn_base,
  * outlive the world).  The layout in s must come from slub_layout() with
  * the same variant/compiler/stats. */
 int slub_world_create(const struct machine *m, const struct slub_config *cfg,
-		      struct cpu_sys *s, struct pa_world *pa, int fn_base, int site_base,
+		      struct cpu_sys *s, struct mm_world *pa, int fn_base, int site_base,
 		      struct slub_world **out, struct diag *d);
 /* Frees the model's host memory.  Slab pages are not given back to the
  * page allocator (destroy that world afterwards, as a whole). */

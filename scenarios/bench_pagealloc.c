@@ -1,5 +1,5 @@
 /*
- * pagealloc_bench — see pagealloc_bench.h.
+ * bench_pagealloc — see bench_pagealloc.h.
  *
  * Design notes.  One world (tables, layout, CPUs, page allocator) is built
  * per run; only the simulated CPU the benchmark runs on is given to the
@@ -24,19 +24,19 @@
 #include "sim/hw/machine.h"
 #include "models/page_alloc.h"
 
-#define PAB_USAGE                                                              \
+#define BENCH_PAGEALLOC_USAGE                                                              \
 	"numasim bench pagealloc [--machine FILE] [--pairs N] [--variant pre|post] " \
 	"[--batch N] [--cpu C] [--order O] [--repeat R] [--profile N] [--bpred bimodal|gshare]"
-#define PAB_CMD "bench pagealloc"
+#define BENCH_PAGEALLOC_CMD "bench pagealloc"
 
-struct pab_opts {
+struct bench_pagealloc_opts {
 	const char *machine;
 	long long pairs, batch, cpu, order, repeat, profile;
-	enum pa_iter_variant variant;
+	enum mmzone_iter variant;
 	enum bpred_mode bpred;
 };
 
-struct pab_result {
+struct bench_pagealloc_result {
 	double host_s, cpu_s;
 	uint64_t pairs;
 	uint64_t alloc_cycles, free_cycles;
@@ -51,7 +51,7 @@ static double now_s(clockid_t clk)
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-static void pab_usage(void)
+static void bench_pagealloc_usage(void)
 {
 	printf("usage: %s\n\n"
 	       "Simulated alloc_pages(GFP_KERNEL|__GFP_NOWARN, O) + __free_pages pairs per\n"
@@ -69,10 +69,10 @@ static void pab_usage(void)
 	       "  --repeat R      runs (default 1); rates are reported per run\n"
 	       "  --profile N     print the N functions with most self cycles (default 8)\n"
 	       "  --bpred M       branch predictor model: gshare (default) or bimodal\n",
-	       PAB_USAGE);
+	       BENCH_PAGEALLOC_USAGE);
 }
 
-static int pab_parse(int argc, char **argv, struct pab_opts *o)
+static int bench_pagealloc_parse(int argc, char **argv, struct bench_pagealloc_opts *o)
 {
 	o->machine = "configs/seed-2016-2s.yaml";
 	o->pairs = 10000000;
@@ -81,7 +81,7 @@ static int pab_parse(int argc, char **argv, struct pab_opts *o)
 	o->order = 0;
 	o->repeat = 1;
 	o->profile = 8;
-	o->variant = PA_ITER_POST;
+	o->variant = MMZONE_ITER_POST;
 	o->bpred = BPRED_GSHARE;
 	struct {
 		const char *name;
@@ -97,23 +97,23 @@ static int pab_parse(int argc, char **argv, struct pab_opts *o)
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i], *val = NULL;
 		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-			pab_usage();
+			bench_pagealloc_usage();
 			return 1;
 		}
 		const char *eq = strchr(a, '=');
 		size_t klen = eq ? (size_t)(eq - a) : strlen(a);
 		if (strncmp(a, "--", 2))
-			return cli_usage_error(PAB_CMD, PAB_USAGE, "unexpected argument '%s'", a);
+			return cli_usage_error(BENCH_PAGEALLOC_CMD, BENCH_PAGEALLOC_USAGE, "unexpected argument '%s'", a);
 		if (eq) {
 			val = eq + 1;
 		} else if (i + 1 < argc) {
 			val = argv[++i];
 		} else {
-			return cli_usage_error(PAB_CMD, PAB_USAGE, "%s needs a value", a);
+			return cli_usage_error(BENCH_PAGEALLOC_CMD, BENCH_PAGEALLOC_USAGE, "%s needs a value", a);
 		}
 		if (klen == 9 && !strncmp(a, "--machine", klen)) {
 			if (!*val)
-				return cli_usage_error(PAB_CMD, PAB_USAGE, "--machine needs a file name");
+				return cli_usage_error(BENCH_PAGEALLOC_CMD, BENCH_PAGEALLOC_USAGE, "--machine needs a file name");
 			o->machine = val;
 			continue;
 		}
@@ -123,16 +123,16 @@ static int pab_parse(int argc, char **argv, struct pab_opts *o)
 			else if (!strcmp(val, "gshare"))
 				o->bpred = BPRED_GSHARE;
 			else
-				return cli_usage_error(PAB_CMD, PAB_USAGE,
+				return cli_usage_error(BENCH_PAGEALLOC_CMD, BENCH_PAGEALLOC_USAGE,
 						       "--bpred '%s': expected bimodal or gshare", val);
 			continue;
 		}
 		if (klen == 9 && !strncmp(a, "--variant", klen)) {
-			int v = pa_iter_parse(val);
+			int v = mmzone_iter_parse(val);
 			if (v < 0)
-				return cli_usage_error(PAB_CMD, PAB_USAGE,
+				return cli_usage_error(BENCH_PAGEALLOC_CMD, BENCH_PAGEALLOC_USAGE,
 						       "--variant '%s': expected pre or post", val);
-			o->variant = (enum pa_iter_variant)v;
+			o->variant = (enum mmzone_iter)v;
 			continue;
 		}
 		size_t k;
@@ -140,41 +140,41 @@ static int pab_parse(int argc, char **argv, struct pab_opts *o)
 			if (strlen(nums[k].name) == klen && !strncmp(a, nums[k].name, klen))
 				break;
 		if (k == sizeof nums / sizeof nums[0])
-			return cli_usage_error(PAB_CMD, PAB_USAGE, "unknown option '%.*s'", (int)klen, a);
-		if (cli_parse_long(PAB_CMD, nums[k].name, val, nums[k].min, nums[k].max,
+			return cli_usage_error(BENCH_PAGEALLOC_CMD, BENCH_PAGEALLOC_USAGE, "unknown option '%.*s'", (int)klen, a);
+		if (cli_parse_long(BENCH_PAGEALLOC_CMD, nums[k].name, val, nums[k].min, nums[k].max,
 				   nums[k].val) != NS_OK)
 			return 2;
 	}
 	return 0;
 }
 
-struct pab_world {
+struct bench_pagealloc_world {
 	struct cost_tables t;
 	struct cost_layout l;
 	struct cpu_sys s;
 	int fn_base, site_base, sys_ok;
-	struct pa_world *w;
+	struct mm_world *w;
 };
 
-static void pab_world_free(struct pab_world *b)
+static void bench_pagealloc_world_free(struct bench_pagealloc_world *b)
 {
-	pa_world_destroy(b->w);
+	mm_world_destroy(b->w);
 	if (b->sys_ok)
 		cpu_sys_free(&b->s);
 	cost_layout_free(&b->l);
 	cost_tables_free(&b->t);
 }
 
-static int pab_world_init(struct pab_world *b, const struct machine *m, const struct pab_opts *o,
+static int bench_pagealloc_world_init(struct bench_pagealloc_world *b, const struct machine *m, const struct bench_pagealloc_opts *o,
 			  int cpu, struct diag *d)
 {
 	memset(b, 0, sizeof *b);
 	cost_tables_init(&b->t);
-	int rc = pa_register(&b->t, &b->fn_base, &b->site_base);
+	int rc = mm_register(&b->t, &b->fn_base, &b->site_base);
 	if (rc == NS_OK)
-		rc = cost_layout_init(&b->l, &b->t, pa_iter_name(o->variant));
+		rc = cost_layout_init(&b->l, &b->t, mmzone_iter_name(o->variant));
 	if (rc == NS_OK)
-		rc = pa_layout(&b->l, &b->t, b->fn_base, b->site_base, o->variant);
+		rc = mm_layout(&b->l, &b->t, b->fn_base, b->site_base, o->variant);
 	struct cpu_params p;
 	cpu_params_default(&p);
 	p.bpred.mode = o->bpred;
@@ -186,21 +186,21 @@ static int pab_world_init(struct pab_world *b, const struct machine *m, const st
 	if (rc != NS_OK)
 		return diag_set(d, rc, NULL, 0, 0, "cost model set-up failed");
 	b->sys_ok = 1;
-	struct pa_config cfg;
-	pa_config_default(&cfg);
+	struct mm_config cfg;
+	mm_config_default(&cfg);
 	cfg.iter = o->variant;
-	return pa_world_create(m, &cfg, &b->s, b->fn_base, b->site_base, &b->w, d);
+	return mm_world_create(m, &cfg, &b->s, b->fn_base, b->site_base, &b->w, d);
 }
 
-static int pab_run(const struct machine *m, const struct pab_opts *o, int cpu,
-		   struct pa_page **pages, struct pab_result *r, struct pab_world *b,
+static int bench_pagealloc_run(const struct machine *m, const struct bench_pagealloc_opts *o, int cpu,
+		   struct page **pages, struct bench_pagealloc_result *r, struct bench_pagealloc_world *b,
 		   struct diag *d)
 {
-	int rc = pab_world_init(b, m, o, cpu, d);
+	int rc = bench_pagealloc_world_init(b, m, o, cpu, d);
 	if (rc != NS_OK)
 		return rc;
 	struct cpu *c = &b->s.cpu[0];
-	const uint32_t gfp = PA_GFP_KERNEL | PA_GFP_NOWARN;
+	const uint32_t gfp = GFP_KERNEL | __GFP_NOWARN;
 	const unsigned order = (unsigned)o->order;
 	memset(r, 0, sizeof *r);
 	double h0 = now_s(CLOCK_MONOTONIC), c0 = now_s(CLOCK_PROCESS_CPUTIME_ID);
@@ -209,16 +209,16 @@ static int pab_run(const struct machine *m, const struct pab_opts *o, int cpu,
 		uint64_t n = left < (uint64_t)o->batch ? left : (uint64_t)o->batch;
 		uint64_t t0 = c->now;
 		for (uint64_t i = 0; i < n; i++) {
-			pages[i] = pa_alloc_pages(b->w, c, gfp, order);
+			pages[i] = mm_alloc_pages(b->w, c, gfp, order);
 			if (pages[i])
-				r->checksum = r->checksum * 1000003u + pa_page_pfn(b->w, pages[i]);
+				r->checksum = r->checksum * 1000003u + mm_page_pfn(b->w, pages[i]);
 			else
 				r->failed++;
 		}
 		uint64_t t1 = c->now;
 		for (uint64_t i = 0; i < n; i++)
 			if (pages[i])
-				pa_free_pages(b->w, c, pages[i], order);
+				mm_free_pages(b->w, c, pages[i], order);
 		r->alloc_cycles += t1 - t0;
 		r->free_cycles += c->now - t1;
 		left -= n;
@@ -226,7 +226,7 @@ static int pab_run(const struct machine *m, const struct pab_opts *o, int cpu,
 	r->host_s = now_s(CLOCK_MONOTONIC) - h0;
 	r->cpu_s = now_s(CLOCK_PROCESS_CPUTIME_ID) - c0;
 	r->pairs = (uint64_t)o->pairs;
-	return pa_check(b->w, d);
+	return mm_check(b->w, d);
 }
 
 struct prof_top {
@@ -250,7 +250,7 @@ static int cmp_self(const void *a, const void *b)
 	return strcmp(x->function, y->function);
 }
 
-static void print_profile(struct pab_world *b, uint64_t pairs, long long top)
+static void print_profile(struct bench_pagealloc_world *b, uint64_t pairs, long long top)
 {
 	static struct prof_top p;
 	p.n = 0;
@@ -267,7 +267,7 @@ static void print_profile(struct pab_world *b, uint64_t pairs, long long top)
 }
 
 /* The cost model's counters per pair: where the simulated cycles went. */
-static void print_counters(struct pab_world *b, uint64_t pairs)
+static void print_counters(struct bench_pagealloc_world *b, uint64_t pairs)
 {
 	static const enum cpu_counter ids[] = {
 		CPU_CTR_calls, CPU_CTR_branches, CPU_CTR_branches_taken, CPU_CTR_branch_mispredict,
@@ -283,10 +283,10 @@ static void print_counters(struct pab_world *b, uint64_t pairs)
 		       (double)cpu_counter(c, ids[i]) / (double)pairs);
 }
 
-int pagealloc_bench_main(int argc, char **argv)
+int bench_pagealloc_main(int argc, char **argv)
 {
-	struct pab_opts o;
-	int rc = pab_parse(argc, argv, &o);
+	struct bench_pagealloc_opts o;
+	int rc = bench_pagealloc_parse(argc, argv, &o);
 	if (rc)
 		return rc == 1 ? 0 : rc;
 	struct diag d;
@@ -297,15 +297,15 @@ int pagealloc_bench_main(int argc, char **argv)
 		return 2;
 	}
 	int status = 0;
-	struct pa_page **pages = NULL;
-	struct pab_result *res = calloc((size_t)o.repeat, sizeof *res);
+	struct page **pages = NULL;
+	struct bench_pagealloc_result *res = calloc((size_t)o.repeat, sizeof *res);
 	int cpu = (int)o.cpu;
 	if (cpu < 0) {
 		for (cpu = 0; cpu <= m->max_cpu && m->cpu_node[cpu] < 0; cpu++)
 			;
 	}
 	if (cpu > m->max_cpu || m->cpu_node[cpu] < 0) {
-		status = cli_usage_error(PAB_CMD, PAB_USAGE, "machine %s has no CPU %d", m->name,
+		status = cli_usage_error(BENCH_PAGEALLOC_CMD, BENCH_PAGEALLOC_USAGE, "machine %s has no CPU %d", m->name,
 					 (int)o.cpu);
 		goto out;
 	}
@@ -315,24 +315,24 @@ int pagealloc_bench_main(int argc, char **argv)
 		status = 1;
 		goto out;
 	}
-	struct pab_world b;
+	struct bench_pagealloc_world b;
 	for (long long r = 0; r < o.repeat; r++) {
-		rc = pab_run(m, &o, cpu, pages, &res[r], &b, &d);
+		rc = bench_pagealloc_run(m, &o, cpu, pages, &res[r], &b, &d);
 		if (rc != NS_OK) {
 			diag_print(&d, stderr);
-			pab_world_free(&b);
+			bench_pagealloc_world_free(&b);
 			status = ns_status_exit(rc);
 			goto out;
 		}
 		if (res[r].checksum != res[0].checksum || res[r].alloc_cycles != res[0].alloc_cycles) {
 			fprintf(stderr, "numasim bench: error: run %lld differs from run 1: the model is "
 					"not deterministic\n", r + 1);
-			pab_world_free(&b);
+			bench_pagealloc_world_free(&b);
 			status = 1;
 			goto out;
 		}
 		if (r + 1 < o.repeat)
-			pab_world_free(&b);
+			bench_pagealloc_world_free(&b);
 	}
 	struct rusage ru;
 	getrusage(RUSAGE_SELF, &ru);
@@ -342,10 +342,10 @@ int pagealloc_bench_main(int argc, char **argv)
 	       "%lld pairs per run, %lld run%s\n\n",
 	       m->name, m->nr_nodes,
 	       (double)machine_mem_pages(m) * m->page_size / (1024.0 * 1024 * 1024), cpu,
-	       pa_iter_name(o.variant), bpred_mode_name(o.bpred), o.order, o.batch, o.batch, o.pairs, o.repeat,
+	       mmzone_iter_name(o.variant), bpred_mode_name(o.bpred), o.order, o.batch, o.batch, o.pairs, o.repeat,
 	       o.repeat == 1 ? "" : "s");
 	for (long long r = 0; r < o.repeat; r++) {
-		const struct pab_result *x = &res[r];
+		const struct bench_pagealloc_result *x = &res[r];
 		printf("  run %-3lld host %.3f s  cpu %.3f s  %.2f M pairs/s  %.2f M pairs/cpu-s\n",
 		       r + 1, x->host_s, x->cpu_s, (double)x->pairs / x->host_s / 1e6,
 		       (double)x->pairs / x->cpu_s / 1e6);
@@ -361,7 +361,7 @@ int pagealloc_bench_main(int argc, char **argv)
 	print_counters(&b, res[0].pairs);
 	if (o.profile)
 		print_profile(&b, res[0].pairs, o.profile);
-	pab_world_free(&b);
+	bench_pagealloc_world_free(&b);
 out:
 	free(pages);
 	free(res);

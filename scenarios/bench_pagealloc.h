@@ -1,5 +1,5 @@
 /*
- * pagealloc_bench — `numasim bench pagealloc`: the simulator's speed on
+ * bench_pagealloc — `numasim bench pagealloc`: the simulator's speed on
  * the page allocator model (models/pagealloc.h) with full cost accounting.
  *
  * What it measures: simulated order-0 alloc+free pairs per host second on
@@ -11,13 +11,13 @@
  *
  * Error policy: bad options are usage errors (exit status 2); a machine
  * file that does not load is reported as file:line:col (exit status 2);
- * the summary is printed only after the run succeeded and pa_check()
+ * the summary is printed only after the run succeeded and mm_check()
  * passed.
  */
 #ifndef NUMASIM_PAGEALLOC_BENCH_H
 #define NUMASIM_PAGEALLOC_BENCH_H
 
 /* argv[0] is "pagealloc"; returns the process exit status. */
-int pagealloc_bench_main(int argc, char **argv);
+int bench_pagealloc_main(int argc, char **argv);
 
 #endif

@@ -1,5 +1,5 @@
 /*
- * msg_bench — see msg_bench.h.
+ * bench_slub_messaging — see bench_slub_messaging.h.
  *
  * Design notes.  One world per benchmark: cost tables with the page
  * allocator and SLUB registered, one layout, simulated CPUs, the page
@@ -39,14 +39,14 @@
 	"[--variant pre|post] [--seed S] [--repeat R]"
 #define DEFAULT_MACHINE "configs/skylake-2s.yaml"
 
-struct mb_world {
+struct bench_slub_world {
 	struct machine *m;
 	struct cost_tables t;
 	struct cost_layout l;
 	struct cpu_sys s;
 	struct cache_as as;
 	int have_t, have_l, have_s;
-	struct pa_world *pa;
+	struct mm_world *pa;
 	struct slub_world *w;
 	struct slub_cache *skb, *k512;
 };
@@ -99,10 +99,10 @@ static void print_spread(const char *items, uint64_t n, const struct span *t,
 	       cs[2]);
 }
 
-static void mb_free(struct mb_world *b)
+static void bench_slub_free(struct bench_slub_world *b)
 {
 	slub_world_destroy(b->w);
-	pa_world_destroy(b->pa);
+	mm_world_destroy(b->pa);
 	if (b->have_s)
 		cpu_sys_free(&b->s);
 	if (b->have_l)
@@ -114,13 +114,13 @@ static void mb_free(struct mb_world *b)
 
 /* The world over every CPU of the machine (all = 1) or its first CPU of
  * each of the first two nodes. */
-static int mb_setup(struct mb_world *b, const char *machine, enum slub_variant v, int all,
+static int bench_slub_setup(struct bench_slub_world *b, const char *machine, enum slub_variant v, int all,
 		    struct diag *d)
 {
 	struct slub_config sc;
-	struct pa_config pc;
+	struct mm_config pc;
 	struct cpu_params cp;
-	int pa_fn, pa_site, sl_fn, sl_site, n = 0, rc;
+	int mm_fn, mm_site, sl_fn, sl_site, n = 0, rc;
 
 	if ((rc = machine_load_file(machine, &b->m, d)))
 		return rc;
@@ -128,17 +128,17 @@ static int mb_setup(struct mb_world *b, const char *machine, enum slub_variant v
 	slub_config_default(&sc);
 	sc.variant = v;
 	sc.as = &b->as;
-	pa_config_default(&pc);
+	mm_config_default(&pc);
 	pc.as = &b->as;
 	cost_tables_init(&b->t);
 	b->have_t = 1;
-	if ((rc = pa_register(&b->t, &pa_fn, &pa_site)) ||
+	if ((rc = mm_register(&b->t, &mm_fn, &mm_site)) ||
 	    (rc = slub_register(&b->t, &sl_fn, &sl_site)))
 		return diag_set(d, rc, machine, 0, 0, "cannot register the models");
 	if ((rc = cost_layout_init(&b->l, &b->t, slub_variant_name(v))))
 		return diag_set(d, rc, machine, 0, 0, "out of memory");
 	b->have_l = 1;
-	if ((rc = pa_layout(&b->l, &b->t, pa_fn, pa_site, pc.iter)) ||
+	if ((rc = mm_layout(&b->l, &b->t, mm_fn, mm_site, pc.iter)) ||
 	    (rc = slub_layout(&b->l, &b->t, sl_fn, sl_site, &sc)))
 		return diag_set(d, rc, machine, 0, 0, "cannot lay out the models");
 	int *cpus = calloc((size_t)b->m->nr_cpus + 1, sizeof *cpus);
@@ -153,7 +153,7 @@ static int mb_setup(struct mb_world *b, const char *machine, enum slub_variant v
 	if (rc)
 		return diag_set(d, rc, machine, 0, 0, "cannot simulate the machine's CPUs");
 	b->have_s = 1;
-	if ((rc = pa_world_create(b->m, &pc, &b->s, pa_fn, pa_site, &b->pa, d)) ||
+	if ((rc = mm_world_create(b->m, &pc, &b->s, mm_fn, mm_site, &b->pa, d)) ||
 	    (rc = slub_world_create(b->m, &sc, &b->s, b->pa, sl_fn, sl_site, &b->w, d)) ||
 	    (rc = slub_kmalloc_create(b->w, d)) ||
 	    (rc = slub_cache_create(b->w, "skbuff_head_cache", WL_MSG_SKB_HEAD, 0,
@@ -163,10 +163,10 @@ static int mb_setup(struct mb_world *b, const char *machine, enum slub_variant v
 	return b->k512 ? NS_OK : diag_set(d, NS_EINTERNAL, machine, 0, 0, "no kmalloc-512");
 }
 
-static int mb_check(struct mb_world *b, struct diag *d)
+static int bench_slub_check(struct bench_slub_world *b, struct diag *d)
 {
 	int rc = slub_check(b->w, d);
-	return rc ? rc : pa_check(b->pa, d);
+	return rc ? rc : mm_check(b->pa, d);
 }
 
 /* Options: --machine, --variant and the numeric ones in nums. */
@@ -272,9 +272,9 @@ static int slub_once(const char *machine, enum slub_variant v, long long pairs,
 		     long long batch, bool local, char *name, size_t name_len,
 		     struct slub_run *o, struct span *t, struct diag *d)
 {
-	struct mb_world b = {0};
+	struct bench_slub_world b = {0};
 	slub_obj_t *objs = NULL;
-	int rc = mb_setup(&b, machine, v, 0, d);
+	int rc = bench_slub_setup(&b, machine, v, 0, d);
 	objs = calloc((size_t)batch, sizeof *objs);
 	if (rc == NS_OK && !objs)
 		rc = diag_set(d, NS_ENOMEM, "bench slub", 0, 0, "out of memory");
@@ -301,7 +301,7 @@ static int slub_once(const char *machine, enum slub_variant v, long long pairs,
 	if (rc)
 		rc = diag_set(d, rc, "bench slub", 0, 0, "the model failed: %s", ns_status_msg(rc));
 	if (rc == NS_OK)
-		rc = mb_check(&b, d);
+		rc = bench_slub_check(&b, d);
 	o->done = done;
 	o->cycles = local ? ca->now - ca->ctr[CPU_CTR_idle_cycles] - c0 / 2
 			  : ca->now + cf->now - c0 - ca->ctr[CPU_CTR_idle_cycles] -
@@ -312,11 +312,11 @@ static int slub_once(const char *machine, enum slub_variant v, long long pairs,
 	snprintf(name, name_len, "%s", b.m->name);
 out:
 	free(objs);
-	mb_free(&b);
+	bench_slub_free(&b);
 	return rc;
 }
 
-int msg_bench_slub_main(int argc, char **argv)
+int bench_slub_main(int argc, char **argv)
 {
 	const char *machine = DEFAULT_MACHINE;
 	enum slub_variant v = SLUB_PRE;
@@ -373,8 +373,8 @@ static int msg_once(const char *machine, enum slub_variant v, const struct wl_ms
 		    uint64_t seed, char *name, size_t name_len, int *nr_cpus,
 		    struct wl_msg_result *r, struct span *t, struct diag *d)
 {
-	struct mb_world b = {0};
-	int rc = mb_setup(&b, machine, v, 1, d);
+	struct bench_slub_world b = {0};
+	int rc = bench_slub_setup(&b, machine, v, 1, d);
 	if (rc)
 		goto out;
 	span_start(t);
@@ -384,11 +384,11 @@ static int msg_once(const char *machine, enum slub_variant v, const struct wl_ms
 		rc = diag_set(d, rc, "bench messaging", 0, 0, "the workload failed: %s",
 			      ns_status_msg(rc));
 	if (rc == NS_OK)
-		rc = mb_check(&b, d);
+		rc = bench_slub_check(&b, d);
 	*nr_cpus = b.s.nr_cpus;
 	snprintf(name, name_len, "%s", b.m->name);
 out:
-	mb_free(&b);
+	bench_slub_free(&b);
 	return rc;
 }
 
@@ -400,7 +400,7 @@ static bool same_msg_result(const struct wl_msg_result *a, const struct wl_msg_r
 	       a->preemptions == b->preemptions;
 }
 
-int msg_bench_messaging_main(int argc, char **argv)
+int bench_messaging_main(int argc, char **argv)
 {
 	const char *machine = DEFAULT_MACHINE;
 	enum slub_variant v = SLUB_PRE;

@@ -1,5 +1,5 @@
 /*
- * msg_bench — `numasim bench slub` and `numasim bench messaging`: the
+ * bench_slub_messaging — `numasim bench slub` and `numasim bench messaging`: the
  * simulator's speed on the SLUB model (models/slub.h) and on the
  * sched-messaging workload (scenarios/wl_messaging.h), full cost model.
  *
@@ -13,13 +13,13 @@
  * Error policy: bad options are usage errors (exit status 2); a machine
  * file that does not load is reported as file:line:col (exit status 2);
  * the summary is printed only after the run succeeded and slub_check and
- * pa_check passed (exit 1 otherwise).
+ * mm_check passed (exit 1 otherwise).
  */
 #ifndef NUMASIM_MSG_BENCH_H
 #define NUMASIM_MSG_BENCH_H
 
 /* argv[0] is "slub" / "messaging"; return the process exit status. */
-int msg_bench_slub_main(int argc, char **argv);
-int msg_bench_messaging_main(int argc, char **argv);
+int bench_slub_main(int argc, char **argv);
+int bench_messaging_main(int argc, char **argv);
 
 #endif

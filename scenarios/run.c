@@ -52,9 +52,9 @@ struct sim_run {
 	int sl_fn_base, sl_site_base;   /* SLUB's functions and sites (messaging) */
 	struct cpu_sys sys;
 	struct cache_as as;             /* shared by the page allocator and SLUB */
-	struct pa_config pa_cfg;
+	struct mm_config mm_cfg;
 	struct slub_config sl_cfg;
-	struct pa_world *w;
+	struct mm_world *w;
 	struct slub_world *sw;
 	struct slub_cache *skb, *data;
 	struct wl_pagealloc_result res;
@@ -88,7 +88,7 @@ static void sim_free(struct sim_run *r)
 {
 	slub_world_destroy(r->sw);
 	r->sw = NULL;
-	pa_world_destroy(r->w);
+	mm_world_destroy(r->w);
 	r->w = NULL;
 	if (r->have_sys)
 		cpu_sys_free(&r->sys);
@@ -138,15 +138,15 @@ static int sim_setup(const struct scenario *s, struct sim_run *r)
 	int ncpus, rc;
 
 	cache_as_init(&r->as);
-	r->pa_cfg = pt->cfg;
+	r->mm_cfg = pt->cfg;
 	r->sl_cfg = pt->slub;
 	if (messaging) {
-		r->pa_cfg.as = &r->as;
+		r->mm_cfg.as = &r->as;
 		r->sl_cfg.as = &r->as;
 	}
 	cost_tables_init(&r->tables);
 	r->have_tables = 1;
-	if ((rc = pa_register(&r->tables, &r->fn_base, &r->site_base)))
+	if ((rc = mm_register(&r->tables, &r->fn_base, &r->site_base)))
 		return diag_set(&r->d, rc, s->path, 0, 0,
 				"cannot register the page allocator model: %s",
 				ns_status_msg(rc));
@@ -156,7 +156,7 @@ static int sim_setup(const struct scenario *s, struct sim_run *r)
 	if ((rc = cost_layout_init(&r->layout, &r->tables, pt->label)))
 		return diag_set(&r->d, rc, s->path, 0, 0, "out of memory");
 	r->have_layout = 1;
-	if ((rc = pa_layout(&r->layout, &r->tables, r->fn_base, r->site_base,
+	if ((rc = mm_layout(&r->layout, &r->tables, r->fn_base, r->site_base,
 			    pt->cfg.iter)) ||
 	    (messaging && (rc = slub_layout(&r->layout, &r->tables, r->sl_fn_base,
 					    r->sl_site_base, &r->sl_cfg))))
@@ -171,7 +171,7 @@ static int sim_setup(const struct scenario *s, struct sim_run *r)
 				"cannot simulate the CPUs of machine '%s': %s",
 				pt->machine->name, ns_status_msg(rc));
 	r->have_sys = 1;
-	if ((rc = pa_world_create(pt->machine, &r->pa_cfg, &r->sys, r->fn_base,
+	if ((rc = mm_world_create(pt->machine, &r->mm_cfg, &r->sys, r->fn_base,
 				  r->site_base, &r->w, &r->d)))
 		return diag_set(&r->d, rc, s->path, 0, 0,
 				"point %s: the page allocator model cannot be set "
@@ -270,7 +270,7 @@ static void run_and_check(const struct scenario *s, const struct run_opts *o,
 	if (r->status == NS_OK && r->sw)
 		r->check_rc = slub_check(r->sw, &r->d);
 	if (r->status == NS_OK && r->check_rc == NS_OK) {
-		r->check_rc = pa_check(r->w, &r->d);
+		r->check_rc = mm_check(r->w, &r->d);
 		if (r->check_rc == NS_OK && (r->check_rc = cpu_sys_check(&r->sys)))
 			diag_set(&r->d, r->check_rc, s->path, 0, 0,
 				 "simulated CPU invariants broken after the run");
@@ -530,7 +530,7 @@ static int write_run(struct store *st, const struct scenario *s,
 	if ((rc = scenario_params(s, r->point, put_param, &w)) ||
 	    (rc = (s->workload == SCN_WL_PARALLEL ? put_par_results(&w)
 		   : r->sw ? put_msg_results(&w) : put_results(&w))) ||
-	    (rc = pa_counters(r->w, put_pa_counter, &w)) ||
+	    (rc = mm_counters(r->w, put_pa_counter, &w)) ||
 	    (r->sw && (rc = slub_counters(r->sw, put_pa_counter, &w))) ||
 	    (rc = cpu_sys_counters(&r->sys, put_cpu_counter, &w)) ||
 	    (rc = cpu_sys_profile(&r->sys, -1, put_profile, &w)) ||

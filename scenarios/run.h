@@ -4,7 +4,7 @@
  * fresh world — the page allocator model's cost tables and code layout for
  * the point's kernel variant, simulated CPUs for the CPUs the workload
  * uses, the allocator over the scenario's machine — then the workload, the
- * model's invariant walk (pa_check, cpu_sys_check), and one store
+ * model's invariant walk (mm_check, cpu_sys_check), and one store
  * transaction with the run's provenance, params, metrics, samples,
  * counters, profile and branch statistics (docs/schema.md).
  *
@@ -128,10 +128,10 @@ void run_outcome_free(struct run_outcome *out);
  * Returns NS_OK, RUN_STOPPED, the first setup/workload error or
  * NS_EINTERNAL for broken invariants (message in d).
  */
-struct pa_world;
+struct mm_world;
 struct slub_world;
 typedef int (*run_world_fn)(void *arg, const char *point, long long rep,
-			    struct pa_world *pa, struct slub_world *sw);
+			    struct mm_world *pa, struct slub_world *sw);
 int run_each(const struct scenario *s, const volatile sig_atomic_t *stop,
 	     run_world_fn fn, void *arg, struct diag *d);
 

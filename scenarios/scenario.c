@@ -602,7 +602,7 @@ static int parse_nodes(struct loader *l, const struct ynode *n, const char *what
 
 static int parse_cpuset(struct loader *l, const struct ynode *n)
 {
-	struct pa_config *c = &l->pt->cfg;
+	struct mm_config *c = &l->pt->cfg;
 	const char *s;
 	int rc = ytree_string(TT(n), n, "policy.cpuset", 1, &s, l->d);
 	if (rc)
@@ -675,7 +675,7 @@ static int in_list(const int *v, int n, int x)
 static int parse_mempolicy(struct loader *l, const struct ynode *mp,
 			   const struct ynode *nodes, const struct ynode *sec)
 {
-	struct pa_config *c = &l->pt->cfg;
+	struct mm_config *c = &l->pt->cfg;
 	int ids[MACHINE_MAX_NODES], nr = 0, rc, x;
 	const char *s = "default", *inline_nodes = NULL;
 	char mode[32];
@@ -688,30 +688,30 @@ static int parse_mempolicy(struct loader *l, const struct ynode *mp,
 		size_t ml = strcspn(s, ":");
 		inline_nodes = s[ml] ? s + ml + 1 : NULL;
 		snprintf(mode, sizeof mode, "%.*s", (int)(ml < sizeof mode ? ml : 0), s);
-		if ((x = pa_mpol_parse(mode)) < 0) {
+		if ((x = mpol_parse(mode)) < 0) {
 			char q[128];
 			ytree_quote(s, mp->len, q, sizeof q);
 			return err(l, mp, "unknown policy.mempolicy '%s' (expected default, "
 				   "local, bind, preferred or interleave, optionally with "
 				   "':NODES')", q);
 		}
-		c->mpol = (enum pa_mpol)x;
-		s = pa_mpol_name(c->mpol);
+		c->mpol = (enum mpol_mode)x;
+		s = mpol_name(c->mpol);
 	}
 	l->pt->policy.mempolicy = mp ? mp->str : "default";
-	int wants = c->mpol == PA_MPOL_BIND || c->mpol == PA_MPOL_PREFERRED ||
-		    c->mpol == PA_MPOL_INTERLEAVE;
+	int wants = c->mpol == MPOL_BIND || c->mpol == MPOL_PREFERRED ||
+		    c->mpol == MPOL_INTERLEAVE;
 	if (inline_nodes && nodes)
 		return err(l, nodes, "policy.nodes given twice: in policy.mempolicy "
 			   "'%s' and here", mp->str);
 	if (!nodes && !inline_nodes && wants)
 		return err(l, mp, "policy.mempolicy '%s' needs policy.nodes (numactl "
 			   "--%s=NODES) or '%s:NODES'", s,
-			   c->mpol == PA_MPOL_BIND ? "membind" : s, s);
+			   c->mpol == MPOL_BIND ? "membind" : s, s);
 	if ((nodes || inline_nodes) && !wants)
 		return err(l, nodes ? nodes : mp, "policy.nodes is not used by "
 			   "mempolicy '%s' (only bind, preferred and interleave take "
-			   "nodes)", pa_mpol_name(c->mpol));
+			   "nodes)", mpol_name(c->mpol));
 	if (!nodes && !inline_nodes)
 		return NS_OK;
 	if (nodes && (rc = parse_nodes(l, nodes, "policy.nodes", ids, &nr)))
@@ -722,7 +722,7 @@ static int parse_mempolicy(struct loader *l, const struct ynode *mp,
 	if (!nodes)
 		nodes = mp;
 	l->pt->policy.nodes = nodes == mp ? inline_nodes : nodes->str;
-	if (c->mpol == PA_MPOL_PREFERRED && nr != 1)
+	if (c->mpol == MPOL_PREFERRED && nr != 1)
 		return err(l, nodes, "mempolicy 'preferred' takes exactly one node "
 			   "(numactl --preferred=NODE), got %d", nr);
 	c->nr_mpol_nodes = 0;
@@ -900,7 +900,7 @@ static int parse_gfp(struct loader *l, const struct ynode *n, const struct ynode
 	int rc;
 	if (n && (rc = ytree_string(TT(n), n, "gfp", 1, text, l->d)))
 		return rc;
-	if (pa_gfp_parse(*text, gfp) != NS_OK) {
+	if (gfp_parse(*text, gfp) != NS_OK) {
 		char q[128];
 		ytree_quote(*text, strlen(*text), q, sizeof q);
 		return err(l, n ? n : sec, "unknown gfp mask '%s' "
@@ -1239,7 +1239,7 @@ static int zl_memless_parse(const char *s) { return zonelist_memoryless_parse(s)
 static int apply_knob(struct loader *l, enum scn_knob k, const struct ynode *n,
 		      struct scn_point *pt)
 {
-	struct pa_config *c = &pt->cfg;
+	struct mm_config *c = &pt->cfg;
 	struct scn_value *val = &pt->knob[k];
 	long long v = 0;
 	int x = 0, rc = NS_OK;
@@ -1248,11 +1248,11 @@ static int apply_knob(struct loader *l, enum scn_knob k, const struct ynode *n,
 	val->text = n->kind == YNODE_SCALAR ? n->str : NULL;
 	switch (k) {
 	case SCN_KNOB_zonelist_iter:
-		if ((rc = parse_named(l, n, "zonelist_iter", pa_iter_parse,
+		if ((rc = parse_named(l, n, "zonelist_iter", mmzone_iter_parse,
 				      "pre-682a3385 or 682a3385", &x)))
 			return rc;
-		c->iter = (enum pa_iter_variant)x;
-		val->text = pa_iter_name(c->iter);
+		c->iter = (enum mmzone_iter)x;
+		val->text = mmzone_iter_name(c->iter);
 		break;
 	case SCN_KNOB_zonelist_order:
 		if ((rc = parse_named(l, n, "zonelist_order", zl_order_parse,
@@ -1333,13 +1333,13 @@ static int apply_knob(struct loader *l, enum scn_knob k, const struct ynode *n,
 /* Values of unset knobs as the model's defaults. */
 static void default_knobs(struct scn_point *pt)
 {
-	const struct pa_config *c = &pt->cfg;
+	const struct mm_config *c = &pt->cfg;
 	for (int k = 0; k < SCN_NR_KNOBS; k++) {
 		struct scn_value *v = &pt->knob[k];
 		if (v->set)
 			continue;
 		switch ((enum scn_knob)k) {
-		case SCN_KNOB_zonelist_iter: v->text = pa_iter_name(c->iter); break;
+		case SCN_KNOB_zonelist_iter: v->text = mmzone_iter_name(c->iter); break;
 		case SCN_KNOB_zonelist_order: v->text = zonelist_order_name(c->zl.order); break;
 		case SCN_KNOB_zonelist_cpus_at_build:
 			v->text = zonelist_cpus_at_build_name(c->zl.cpus_at_build);
@@ -1464,7 +1464,7 @@ static void make_labels(const struct loader *l, struct scn_point *pt)
 			 pt->knob[main_knob].text);
 		snprintf(pt->column, SCN_LABEL_MAX, "%s", pt->knob[main_knob].text);
 	}
-	int post = pt->cfg.iter == PA_ITER_POST;
+	int post = pt->cfg.iter == MMZONE_ITER_POST;
 	switch (s->workload) {
 	case SCN_WL_MESSAGING:
 		pt->kernel_model = pt->slub.variant == SLUB_POST ? "v5.9+c270cf30" : "v5.9";
@@ -1498,7 +1498,7 @@ static int resolve_point(struct loader *l, const struct ynode *machine_node)
 	pt->machine_text = pt->mach->text;
 	pt->machine_text_len = pt->mach->text_len;
 	pt->machine_sha256 = pt->mach->sha256;
-	pa_config_default(&pt->cfg);
+	mm_config_default(&pt->cfg);
 	slub_config_default(&pt->slub);
 	l->cpuset_local = NULL;
 	if ((rc = parse_policy(l)) || (rc = parse_workload(l)) || (rc = parse_kernel(l)))

@@ -6,7 +6,7 @@
  *
  * What it models: the experiment, not the kernel.  A scenario names a
  * machine file (relative to the scenario file), the kernel knobs of the
- * page allocator model (models/pagealloc.h struct pa_config: the
+ * page allocator model (models/pagealloc.h struct mm_config: the
  * zonelist-iterator variant pre-682a3385 / 682a3385, zonelist order,
  * min_free_kbytes, ...) and of the SLUB model
  * (models/slub.h: slab_free_layout pre-c270cf30 / c270cf30, slub_stats,
@@ -18,7 +18,7 @@
  * Policy (`policy:`): the task's cpuset (none / all / node list: the
  * cpusets_enabled() static key and mems_allowed), its mempolicy (default,
  * local, bind, preferred, interleave with nodes) and the CPUs its tasks
- * run on, resolved into each point's pa_config and placement.
+ * run on, resolved into each point's mm_config and placement.
  *
  * Sweeps.  An axis is a dotted key with a list of values: a list under
  * `kernel:` or `overrides:`, an entry of `sweep:` (any scalar of the file:
@@ -38,7 +38,7 @@
  *
  * Invariants (scenario_check): 1 <= nr_points <= SCN_MAX_POINTS and
  * nr_points is the product of the axis lengths; every point has a resolved
- * pa_config, label, machine from the memo and at least one placement CPU
+ * mm_config, label, machine from the memo and at least one placement CPU
  * of its machine; every axis has at least one value; pagealloc: the
  * task's CPU is the placement, orders < SCN_MAX_ORDER, batches > 0, drop <
  * outer; parallel points (only they) have par.
@@ -207,7 +207,7 @@ struct scn_policy {
  * long as the scenario.
  */
 struct scn_point {
-	struct pa_config cfg;           /* kernel knobs + policy (cpuset, mempolicy) */
+	struct mm_config cfg;           /* kernel knobs + policy (cpuset, mempolicy) */
 	struct slub_config slub;        /* variant, compiler, stats (as: unset) */
 	struct scn_value knob[SCN_NR_KNOBS];
 	int axis_value[SCN_MAX_AXES];   /* value index per axis */

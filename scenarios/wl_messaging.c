@@ -89,7 +89,7 @@ struct rq {
 enum { RS_TICK = 1, RS_WAKE = 2 };
 #define SCHED_NR_LATENCY 8
 
-struct msgw {
+struct messaging_world {
 	struct slub_world *w;
 	struct cpu_sys *s;
 	struct slub_cache *skb, *data;
@@ -136,7 +136,7 @@ static void rq_remove_at(struct rq *q, uint32_t i)
 }
 
 /* Position of the leftmost entity (first smallest vruntime); count > 0. */
-static uint32_t rq_leftmost(const struct msgw *m, const struct rq *q)
+static uint32_t rq_leftmost(const struct messaging_world *m, const struct rq *q)
 {
 	uint32_t best = 0;
 	uint64_t v = m->tasks[q->q[0]].vruntime;
@@ -149,7 +149,7 @@ static uint32_t rq_leftmost(const struct msgw *m, const struct rq *q)
 }
 
 /* update_min_vruntime: monotonic, the smaller of curr and the leftmost. */
-static void update_min_vruntime(const struct msgw *m, struct rq *q)
+static void update_min_vruntime(const struct messaging_world *m, struct rq *q)
 {
 	uint64_t v = q->min_vruntime;
 	int have = 0;
@@ -166,7 +166,7 @@ static void update_min_vruntime(const struct msgw *m, struct rq *q)
 }
 
 /* update_curr: charge the running task's vruntime up to now. */
-static void update_curr(const struct msgw *m, struct rq *q, uint64_t now)
+static void update_curr(const struct messaging_world *m, struct rq *q, uint64_t now)
 {
 	if (q->cur >= 0 && now > q->exec_start) {
 		m->tasks[q->cur].vruntime += now - q->exec_start;
@@ -177,7 +177,7 @@ static void update_curr(const struct msgw *m, struct rq *q, uint64_t now)
 
 /* wakeup_preempt_entity(curr, se): 1 when curr is more than the wake-up
  * granularity ahead of se, -1 when it is not ahead, else 0. */
-static int wakeup_preempt_entity(const struct msgw *m, uint64_t curr, uint64_t se)
+static int wakeup_preempt_entity(const struct messaging_world *m, uint64_t curr, uint64_t se)
 {
 	int64_t vdiff = (int64_t)(curr - se);
 	if (vdiff <= 0)
@@ -186,7 +186,7 @@ static int wakeup_preempt_entity(const struct msgw *m, uint64_t curr, uint64_t s
 }
 
 /* sched_slice for equal weights: __sched_period(nr) / nr. */
-static uint64_t sched_slice(const struct msgw *m, uint32_t nr_running)
+static uint64_t sched_slice(const struct messaging_world *m, uint32_t nr_running)
 {
 	uint64_t period = nr_running > SCHED_NR_LATENCY ? nr_running * m->min_gran : m->latency;
 	return period / nr_running;
@@ -194,7 +194,7 @@ static uint64_t sched_slice(const struct msgw *m, uint32_t nr_running)
 
 /* pick_next_entity after put_prev: leftmost, unless a buddy (last, then
  * next) is within the wake-up granularity of it; clear_buddies. */
-static uint32_t pick_next(struct msgw *m, struct rq *q)
+static uint32_t pick_next(struct messaging_world *m, struct rq *q)
 {
 	uint32_t li = rq_leftmost(m, q);
 	uint64_t left = m->tasks[q->q[li]].vruntime;
@@ -215,7 +215,7 @@ static uint32_t pick_next(struct msgw *m, struct rq *q)
 }
 
 /* check_preempt_wakeup for woken task t on q (t already enqueued). */
-static void check_preempt_wakeup(struct msgw *m, struct rq *q, uint32_t t)
+static void check_preempt_wakeup(struct messaging_world *m, struct rq *q, uint32_t t)
 {
 	if (!m->p->wakeup_preemption || q->cur < 0 || q->resched)
 		return;
@@ -228,7 +228,7 @@ static void check_preempt_wakeup(struct msgw *m, struct rq *q, uint32_t t)
 }
 
 /* check_preempt_tick, at a tick while q->cur runs. */
-static void check_preempt_tick(struct msgw *m, struct rq *q, uint64_t now)
+static void check_preempt_tick(struct messaging_world *m, struct rq *q, uint64_t now)
 {
 	update_curr(m, q, now);
 	if (!q->count || q->resched)
@@ -248,7 +248,7 @@ static void check_preempt_tick(struct msgw *m, struct rq *q, uint64_t now)
 }
 
 /* Task t becomes runnable on its CPU; the waker's clock is `when`. */
-static int wake(struct msgw *m, uint32_t t, uint64_t when)
+static int wake(struct messaging_world *m, uint32_t t, uint64_t when)
 {
 	struct task *tk = &m->tasks[t];
 	struct rq *q = &m->rqs[tk->cpu];
@@ -282,7 +282,7 @@ static uint32_t receiver_id(uint32_t g, uint32_t j)
 	return g * 2 * WL_MSG_FDS + WL_MSG_FDS + j;
 }
 
-static int do_send(struct msgw *m, struct task *tk, struct cpu *c, enum step_out *out)
+static int do_send(struct messaging_world *m, struct task *tk, struct cpu *c, enum step_out *out)
 {
 	uint32_t j = (uint32_t)(tk->done % WL_MSG_FDS);
 	struct conn *cn = &m->conns[tk->group * WL_MSG_FDS + j];
@@ -318,7 +318,7 @@ static int do_send(struct msgw *m, struct task *tk, struct cpu *c, enum step_out
 	return NS_OK;
 }
 
-static int do_recv(struct msgw *m, struct task *tk, struct cpu *c, enum step_out *out)
+static int do_recv(struct messaging_world *m, struct task *tk, struct cpu *c, enum step_out *out)
 {
 	struct conn *cn = &m->conns[tk->group * WL_MSG_FDS + tk->idx];
 
@@ -357,7 +357,7 @@ static int do_recv(struct msgw *m, struct task *tk, struct cpu *c, enum step_out
 	return NS_OK;
 }
 
-static int step(struct msgw *m, int ci)
+static int step(struct messaging_world *m, int ci)
 {
 	struct rq *q = &m->rqs[ci];
 	struct cpu *c = &m->s->cpu[ci];
@@ -414,7 +414,7 @@ static int step(struct msgw *m, int ci)
 	return sim_ctx_schedule_at(m->ctx, c->now, EV_STEP, (uint32_t)ci);
 }
 
-static int setup(struct msgw *m)
+static int setup(struct messaging_world *m)
 {
 	const struct wl_msg_params *p = m->p;
 	int n = m->s->nr_cpus;
@@ -465,7 +465,7 @@ static int setup(struct msgw *m)
 
 /* The parent's wake-up: shuffled run queues, each CPU starting after an
  * idle wake-up. */
-static int start(struct msgw *m)
+static int start(struct messaging_world *m)
 {
 	for (int i = 0; i < m->s->nr_cpus; i++) {
 		struct rq *q = &m->rqs[i];
@@ -489,7 +489,7 @@ static int start(struct msgw *m)
 	return NS_OK;
 }
 
-static int loop(struct msgw *m, const volatile sig_atomic_t *stop)
+static int loop(struct messaging_world *m, const volatile sig_atomic_t *stop)
 {
 	struct event ev;
 	uint32_t tick = 0;
@@ -507,7 +507,7 @@ static int loop(struct msgw *m, const volatile sig_atomic_t *stop)
 	return NS_OK;
 }
 
-static void teardown(struct msgw *m)
+static void teardown(struct messaging_world *m)
 {
 	if (m->rqs)
 		for (int i = 0; i < m->s->nr_cpus; i++)
@@ -534,7 +534,7 @@ int wl_messaging_run(struct slub_world *w, struct cpu_sys *s, struct slub_cache 
 		     struct slub_cache *data, const struct wl_msg_params *p, uint64_t seed,
 		     const volatile sig_atomic_t *stop, struct wl_msg_result *r)
 {
-	struct msgw m = {.w = w, .s = s, .skb = skb, .data = data, .p = p, .r = r};
+	struct messaging_world m = {.w = w, .s = s, .skb = skb, .data = data, .p = p, .r = r};
 	int rc;
 
 	memset(r, 0, sizeof *r);

@@ -17,9 +17,9 @@
 
 #include "base/diag.h"
 
-static void run_series(struct pa_world *w, struct cpu *c,
+static void run_series(struct mm_world *w, struct cpu *c,
 		       const struct scn_pagealloc *p, unsigned order,
-		       struct pa_page **pages, uint32_t slots_per_line,
+		       struct page **pages, uint32_t slots_per_line,
 		       const volatile sig_atomic_t *stop,
 		       struct wl_pagealloc_series *sr,
 		       struct wl_pagealloc_result *r, int *stopped)
@@ -36,7 +36,7 @@ static void run_series(struct pa_world *w, struct cpu *c,
 			/* cond_resched(): outside the timed blocks */
 			uint64_t t0 = c->now;
 			for (uint32_t i = 0; i < n1; i++) {
-				pages[i] = pa_alloc_pages(w, c, p->gfp, order);
+				pages[i] = mm_alloc_pages(w, c, p->gfp, order);
 				if (i % slots_per_line == 0)
 					cpu_mem(c, WL_PAGEALLOC_ARRAY_ADDR +
 						(uint64_t)i * sizeof(void *),
@@ -51,7 +51,7 @@ static void run_series(struct pa_world *w, struct cpu *c,
 						(uint64_t)i * sizeof(void *),
 						sizeof(void *), c->node, CPU_LOAD_DEP);
 				if (pages[i])
-					pa_free_pages(w, c, pages[i], order);
+					mm_free_pages(w, c, pages[i], order);
 			}
 			uint64_t t2 = c->now;
 			cycles_free += t2 - t1 + p->timing_overhead;
@@ -66,7 +66,7 @@ static void run_series(struct pa_world *w, struct cpu *c,
 	}
 }
 
-int wl_pagealloc_run(struct pa_world *w, struct cpu *c,
+int wl_pagealloc_run(struct mm_world *w, struct cpu *c,
 		     const struct scn_pagealloc *p,
 		     const volatile sig_atomic_t *stop,
 		     struct wl_pagealloc_result *r)
@@ -74,7 +74,7 @@ int wl_pagealloc_run(struct pa_world *w, struct cpu *c,
 	uint32_t batches[SCN_MAX_ORDER][SCN_MAX_BATCHES];
 	int nb[SCN_MAX_ORDER];
 	uint32_t max_batch = 0;
-	struct pa_page **pages = NULL;
+	struct page **pages = NULL;
 	int nr = 0, stopped = 0, rc = NS_OK;
 	uint32_t line = (uint32_t)c->sys->m->costs.line_size.value;
 	uint32_t slots_per_line = line >= sizeof(void *) ? line / sizeof(void *) : 1;

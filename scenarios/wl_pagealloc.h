@@ -68,7 +68,7 @@ struct wl_pagealloc_result {
 };
 
 /* Run the benchmark of p on CPU c of world w. */
-int wl_pagealloc_run(struct pa_world *w, struct cpu *c,
+int wl_pagealloc_run(struct mm_world *w, struct cpu *c,
 		     const struct scn_pagealloc *p,
 		     const volatile sig_atomic_t *stop,
 		     struct wl_pagealloc_result *r);

@@ -40,7 +40,7 @@
  * Randomness: task t draws from stream t + 1 of the run's seed only, so
  * results depend on the seed and the parameters, not on the host.
  *
- * Lock contention.  zone->lock figures come from pa_lock_stats(); the
+ * Lock contention.  zone->lock figures come from mm_lock_stats(); the
  * list_lock figures are the CPUs' lock counters minus every page allocator
  * lock (the SLUB model's node list_lock is the only other spinlock of the
  * world), both as differences over the run.
@@ -68,7 +68,7 @@ enum { K_PAGE, K_OBJ };
 struct item {
 	uint64_t due;                     /* owner's op index it dies at */
 	uint64_t seq;                     /* tie break: allocation order */
-	uint64_t handle;                  /* struct pa_page * or slub_obj_t */
+	uint64_t handle;                  /* struct page * or slub_obj_t */
 	uint64_t addr;                    /* first data line */
 	int node;                         /* its home node */
 	uint8_t kind;
@@ -100,7 +100,7 @@ struct pcpu {
 };
 
 struct parw {
-	struct pa_world *pa;
+	struct mm_world *pa;
 	struct slub_world *sw;
 	struct cpu_sys *s;
 	const struct wl_par_params *p;
@@ -127,7 +127,7 @@ void wl_par_params_default(struct wl_par_params *p)
 	p->lifetime = 16;
 	p->remote_free = 0;
 	p->think_cycles = 200;
-	p->gfp = PA_GFP_KERNEL;
+	p->gfp = GFP_KERNEL;
 }
 
 /* --- heaps and hand-overs ----------------------------------------------- */
@@ -203,7 +203,7 @@ static int free_item(struct parw *w, struct cpu *c, const struct item *it)
 {
 	cpu_mem(c, it->addr, 8, it->node, CPU_LOAD_DEP);
 	if (it->kind == K_PAGE) {
-		pa_free_pages(w->pa, c, (struct pa_page *)(uintptr_t)it->handle, it->sub);
+		mm_free_pages(w->pa, c, (struct page *)(uintptr_t)it->handle, it->sub);
 		w->r->page_frees++;
 		return NS_OK;
 	}
@@ -274,7 +274,7 @@ static int allocate(struct parw *w, struct task *t, struct cpu *c)
 	if (p->page_share >= 1 || (p->page_share > 0 && rng_uniform(t->rng) < p->page_share)) {
 		uint32_t k = p->nr_orders > 1 ? rng_uniform_int(t->rng, (uint32_t)p->nr_orders) : 0;
 		unsigned order = p->orders[k];
-		struct pa_page *pg = pa_alloc_pages(w->pa, c, p->gfp, order);
+		struct page *pg = mm_alloc_pages(w->pa, c, p->gfp, order);
 		w->r->page_allocs++;
 		if (!pg) {
 			w->r->alloc_failed++;
@@ -283,8 +283,8 @@ static int allocate(struct parw *w, struct task *t, struct cpu *c)
 		it.kind = K_PAGE;
 		it.sub = (uint8_t)order;
 		it.handle = (uint64_t)(uintptr_t)pg;
-		it.addr = pa_page_vaddr(w->pa, pg);
-		it.node = pa_page_node(w->pa, pg);
+		it.addr = mm_page_vaddr(w->pa, pg);
+		it.node = mm_page_node(w->pa, pg);
 	} else {
 		uint32_t k = p->nr_sizes > 1 ? rng_uniform_int(t->rng, (uint32_t)p->nr_sizes) : 0;
 		slub_obj_t x = slub_alloc(w->sw, c, w->caches[k], SLUB_NUMA_NO_NODE);
@@ -471,7 +471,7 @@ static void teardown(struct parw *w)
 
 struct lock_sums {
 	uint64_t contended, wait;
-	struct pa_lock_stats pa;
+	struct mm_lock_stats pa;
 };
 
 static void lock_sums(const struct parw *w, struct lock_sums *ls)
@@ -482,7 +482,7 @@ static void lock_sums(const struct parw *w, struct lock_sums *ls)
 		ls->wait += w->s->cpu[k].ctr[CPU_CTR_lock_wait_cycles];
 	}
 	if (w->pa)
-		pa_lock_stats(w->pa, &ls->pa);
+		mm_lock_stats(w->pa, &ls->pa);
 	else
 		memset(&ls->pa, 0, sizeof ls->pa);
 }
@@ -501,15 +501,15 @@ static void finish(struct parw *w, const struct lock_sums *a)
 			r->end_cycles = w->s->cpu[k].now;
 	r->zone_lock_contended = b.pa.zone_contended - a->pa.zone_contended;
 	r->zone_lock_wait_cycles = b.pa.zone_wait_cycles - a->pa.zone_wait_cycles;
-	uint64_t pa_cont = r->zone_lock_contended + b.pa.other_contended - a->pa.other_contended;
-	uint64_t pa_wait = r->zone_lock_wait_cycles + b.pa.other_wait_cycles -
+	uint64_t mm_cont = r->zone_lock_contended + b.pa.other_contended - a->pa.other_contended;
+	uint64_t mm_wait = r->zone_lock_wait_cycles + b.pa.other_wait_cycles -
 			   a->pa.other_wait_cycles;
-	r->list_lock_contended = b.contended - a->contended - pa_cont;
-	r->list_lock_wait_cycles = b.wait - a->wait - pa_wait;
+	r->list_lock_contended = b.contended - a->contended - mm_cont;
+	r->list_lock_wait_cycles = b.wait - a->wait - mm_wait;
 	r->events = w->ctx ? w->ctx->events : 0;
 }
 
-int wl_parallel_run(struct pa_world *pa, struct slub_world *sw, struct cpu_sys *s,
+int wl_parallel_run(struct mm_world *pa, struct slub_world *sw, struct cpu_sys *s,
 		    const struct wl_par_params *p, uint64_t seed,
 		    const volatile sig_atomic_t *stop, struct wl_par_result *r,
 		    struct diag *d)

@@ -80,7 +80,7 @@ struct wl_par_result {
 	int stopped;                      /* *stop was seen */
 };
 
-struct pa_world;
+struct mm_world;
 struct slub_world;
 struct cpu_sys;
 
@@ -89,7 +89,7 @@ struct cpu_sys;
  * allocator pa and the SLUB world sw (whose kmalloc caches serve
  * object_sizes); seed selects the random streams.
  */
-int wl_parallel_run(struct pa_world *pa, struct slub_world *sw, struct cpu_sys *s,
+int wl_parallel_run(struct mm_world *pa, struct slub_world *sw, struct cpu_sys *s,
 		    const struct wl_par_params *p, uint64_t seed,
 		    const volatile sig_atomic_t *stop, struct wl_par_result *r,
 		    struct diag *d);

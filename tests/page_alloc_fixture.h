@@ -1,5 +1,5 @@
 /*
- * pa_fixture — the page-allocator-only world of the pagealloc and
+ * page_alloc_fixture — the page-allocator-only world of the pagealloc and
  * mempolicy tests: a machine, the allocator's cost tables and layout for
  * the config's iterator variant, simulated CPUs for every CPU of the
  * machine (at most 64) and the allocator, plus counter and profile
@@ -23,24 +23,24 @@ struct tw {
 	struct cost_layout l;
 	struct cpu_sys s;
 	int fn_base, site_base;
-	struct pa_world *w;
+	struct mm_world *w;
 };
 
 /*
  * The world over m (owned by the fixture from now on); returns
- * pa_world_create's status so that tests can check what the model
+ * mm_world_create's status so that tests can check what the model
  * refuses (*out is set either way; t->w is NULL on failure).
  */
-static inline int tw_try_m(struct machine *m, const struct pa_config *cfg,
+static inline int tw_try_m(struct machine *m, const struct mm_config *cfg,
 			   struct tw **out, struct diag *d)
 {
 	struct tw *t = calloc(1, sizeof *t);
 	assert_non_null(t);
 	t->m = m;
 	cost_tables_init(&t->t);
-	assert_int_equal(pa_register(&t->t, &t->fn_base, &t->site_base), NS_OK);
-	assert_int_equal(cost_layout_init(&t->l, &t->t, pa_iter_name(cfg->iter)), NS_OK);
-	assert_int_equal(pa_layout(&t->l, &t->t, t->fn_base, t->site_base, cfg->iter), NS_OK);
+	assert_int_equal(mm_register(&t->t, &t->fn_base, &t->site_base), NS_OK);
+	assert_int_equal(cost_layout_init(&t->l, &t->t, mmzone_iter_name(cfg->iter)), NS_OK);
+	assert_int_equal(mm_layout(&t->l, &t->t, t->fn_base, t->site_base, cfg->iter), NS_OK);
 	assert_int_equal(cost_layout_check(&t->l, &t->t), NS_OK);
 	int cpus[TW_MAX_CPUS], n = 0;
 	for (int c = 0; c <= m->max_cpu && n < TW_MAX_CPUS; c++)
@@ -50,7 +50,7 @@ static inline int tw_try_m(struct machine *m, const struct pa_config *cfg,
 	cpu_params_default(&p);
 	assert_int_equal(cpu_sys_init(&t->s, m, &t->t, &t->l, &p, cpus, n), NS_OK);
 	*out = t;
-	return pa_world_create(m, cfg, &t->s, t->fn_base, t->site_base, &t->w, d);
+	return mm_world_create(m, cfg, &t->s, t->fn_base, t->site_base, &t->w, d);
 }
 
 static inline struct machine *tw_machine(const char *yaml)
@@ -65,13 +65,13 @@ static inline struct machine *tw_machine(const char *yaml)
 	return m;
 }
 
-static inline int tw_try(const char *yaml, const struct pa_config *cfg, struct tw **out,
+static inline int tw_try(const char *yaml, const struct mm_config *cfg, struct tw **out,
 			 struct diag *d)
 {
 	return tw_try_m(tw_machine(yaml), cfg, out, d);
 }
 
-static inline struct tw *tw_create_m(struct machine *m, const struct pa_config *cfg)
+static inline struct tw *tw_create_m(struct machine *m, const struct mm_config *cfg)
 {
 	struct tw *t;
 	struct diag d;
@@ -83,7 +83,7 @@ static inline struct tw *tw_create_m(struct machine *m, const struct pa_config *
 	return t;
 }
 
-static inline struct tw *tw_create(const char *yaml, const struct pa_config *cfg)
+static inline struct tw *tw_create(const char *yaml, const struct mm_config *cfg)
 {
 	return tw_create_m(tw_machine(yaml), cfg);
 }
@@ -92,7 +92,7 @@ static inline void tw_check(struct tw *t)
 {
 	struct diag d;
 	diag_init(&d);
-	int rc = pa_check(t->w, &d);
+	int rc = mm_check(t->w, &d);
 	if (rc != NS_OK)
 		diag_print(&d, stderr);
 	assert_int_equal(rc, NS_OK);
@@ -103,7 +103,7 @@ static inline void tw_destroy(struct tw *t)
 {
 	if (t->w)
 		tw_check(t);
-	pa_world_destroy(t->w);
+	mm_world_destroy(t->w);
 	cpu_sys_free(&t->s);
 	cost_layout_free(&t->l);
 	cost_tables_free(&t->t);
@@ -128,11 +128,11 @@ static inline int ctr_cb(void *arg, const char *scope, const char *id, const cha
 	return NS_OK;
 }
 
-/* One of pa_counters()'s values; it must exist. */
+/* One of mm_counters()'s values; it must exist. */
 static inline int64_t ctr(struct tw *t, const char *scope, const char *id, const char *name)
 {
 	struct ctr_q q = {scope, id, name, 0, 0};
-	assert_int_equal(pa_counters(t->w, ctr_cb, &q), NS_OK);
+	assert_int_equal(mm_counters(t->w, ctr_cb, &q), NS_OK);
 	assert_true(q.found);
 	return q.value;
 }

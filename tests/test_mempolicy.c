@@ -8,7 +8,7 @@
  * zone_statistics rules, set-up rejects impossible policies, and the
  * cpuset cost facts of 682a3385 (an all-node cpuset costs cycles and
  * __next_zones_zonelist calls in POST, no iterator change in PRE).
- * pa_check() runs after every test.
+ * mm_check() runs after every test.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -62,10 +62,10 @@ static int64_t node_ctr(struct tw *t, int node, const char *name)
 	return ctr(t, "node", id, name);
 }
 
-static struct pa_config cfg_mpol(enum pa_mpol m, const int *nodes, int n)
+static struct mm_config cfg_mpol(enum mpol_mode m, const int *nodes, int n)
 {
-	struct pa_config c;
-	pa_config_default(&c);
+	struct mm_config c;
+	mm_config_default(&c);
 	c.mpol = m;
 	c.nr_mpol_nodes = n;
 	for (int i = 0; i < n; i++)
@@ -101,16 +101,16 @@ static void test_interleave_round_robin(void **state)
 	(void)state;
 	for (int v46 = 0; v46 <= 1; v46++) {
 		static const int nodes[] = {3, 0, 1};   /* order given is irrelevant */
-		struct pa_config cfg = cfg_mpol(PA_MPOL_INTERLEAVE, nodes, 3);
-		cfg.zone_stats = v46 ? PA_ZSTAT_V46 : PA_ZSTAT_SERIES;
+		struct mm_config cfg = cfg_mpol(MPOL_INTERLEAVE, nodes, 3);
+		cfg.zone_stats = v46 ? VMSTAT_NUMA_V46 : VMSTAT_NUMA_SERIES;
 		struct tw *t = tw_create(m_four, &cfg);
 		struct cpu *c = &t->s.cpu[0];
-		static struct pa_page *pg[300];
+		static struct page *pg[300];
 		static const int expect[] = {0, 1, 3};
 		for (int i = 0; i < 300; i++) {
-			pg[i] = pa_alloc_pages(t->w, c, PA_GFP_KERNEL, 0);
+			pg[i] = mm_alloc_pages(t->w, c, GFP_KERNEL, 0);
 			assert_non_null(pg[i]);
-			assert_int_equal(pa_page_node(t->w, pg[i]), expect[i % 3]);
+			assert_int_equal(mm_page_node(t->w, pg[i]), expect[i % 3]);
 		}
 		for (int n = 0; n < 4; n++)
 			assert_int_equal(node_ctr(t, n, "interleave_hit"), n == 2 ? 0 : 100);
@@ -129,7 +129,7 @@ static void test_interleave_round_robin(void **state)
 			assert_int_equal(node_ctr(t, 1, "numa_foreign"), 100);
 		}
 		for (int i = 0; i < 300; i++)
-			pa_free_pages(t->w, c, pg[i], 0);
+			mm_free_pages(t->w, c, pg[i], 0);
 		tw_destroy(t);
 	}
 }
@@ -139,16 +139,16 @@ static void test_interleave_miss_when_full(void **state)
 {
 	(void)state;
 	static const int nodes[] = {1, 2};
-	struct pa_config cfg = cfg_mpol(PA_MPOL_INTERLEAVE, nodes, 2);
+	struct mm_config cfg = cfg_mpol(MPOL_INTERLEAVE, nodes, 2);
 	struct tw *t = tw_create(m_three, &cfg);
 	struct cpu *c = &t->s.cpu[0];
 	int64_t total = 8192, placed1 = 0, off = 0;
-	struct pa_page **pg = calloc((size_t)total, sizeof *pg);
+	struct page **pg = calloc((size_t)total, sizeof *pg);
 	assert_non_null(pg);
 	for (int64_t i = 0; i < total; i++) {
-		pg[i] = pa_alloc_pages(t->w, c, PA_GFP_KERNEL, 0);
+		pg[i] = mm_alloc_pages(t->w, c, GFP_KERNEL, 0);
 		assert_non_null(pg[i]);
-		int n = pa_page_node(t->w, pg[i]);
+		int n = mm_page_node(t->w, pg[i]);
 		placed1 += n == 1;
 		off += n != 1 && n != 2;
 	}
@@ -160,7 +160,7 @@ static void test_interleave_miss_when_full(void **state)
 	assert_int_equal(node_ctr(t, 2, "interleave_hit"), 4096);
 	numastat_sums(t, total, 0);
 	for (int64_t i = 0; i < total; i++)
-		pa_free_pages(t->w, c, pg[i], 0);
+		mm_free_pages(t->w, c, pg[i], 0);
 	free(pg);
 	tw_destroy(t);
 }
@@ -170,22 +170,22 @@ static void test_interleave_miss_when_full(void **state)
 static void test_bind_never_outside(void **state)
 {
 	(void)state;
-	for (int v = PA_ITER_PRE; v <= PA_ITER_POST; v++) {
+	for (int v = MMZONE_ITER_PRE; v <= MMZONE_ITER_POST; v++) {
 		static const int nodes[] = {1, 2};
-		struct pa_config cfg = cfg_mpol(PA_MPOL_BIND, nodes, 2);
-		cfg.iter = (enum pa_iter_variant)v;
+		struct mm_config cfg = cfg_mpol(MPOL_BIND, nodes, 2);
+		cfg.iter = (enum mmzone_iter)v;
 		struct tw *t = tw_create(m_three, &cfg);
 		struct cpu *c = &t->s.cpu[0];   /* node 0: not in the set */
 		int64_t cap = 4096 + 16384 + 64, got = 0, failed = 0, n1 = 0;
-		struct pa_page **pg = calloc((size_t)cap, sizeof *pg);
+		struct page **pg = calloc((size_t)cap, sizeof *pg);
 		assert_non_null(pg);
 		for (int64_t i = 0; i < cap; i++) {
-			struct pa_page *p = pa_alloc_pages(t->w, c, PA_GFP_KERNEL, 0);
+			struct page *p = mm_alloc_pages(t->w, c, GFP_KERNEL, 0);
 			if (!p) {
 				failed++;
 				continue;
 			}
-			int n = pa_page_node(t->w, p);
+			int n = mm_page_node(t->w, p);
 			assert_true(n == 1 || n == 2);
 			n1 += n == 1;
 			pg[got++] = p;
@@ -197,12 +197,12 @@ static void test_bind_never_outside(void **state)
 					 node_ctr(t, 2, "alloc_fail"),
 				 failed);
 		/* node 0 was never touched */
-		struct pa_zone_info zi;
-		assert_int_equal(pa_zone_get_info(t->w, 0, ZONE_NORMAL, -1, &zi), NS_OK);
+		struct mm_zone_info zi;
+		assert_int_equal(mm_zone_get_info(t->w, 0, ZONE_NORMAL, -1, &zi), NS_OK);
 		assert_int_equal(zi.allocated, 0);
 		numastat_sums(t, got, 0);
 		for (int64_t i = 0; i < got; i++)
-			pa_free_pages(t->w, c, pg[i], 0);
+			mm_free_pages(t->w, c, pg[i], 0);
 		free(pg);
 		tw_destroy(t);
 	}
@@ -214,20 +214,20 @@ static void test_bind_local_first(void **state)
 {
 	(void)state;
 	static const int nodes[] = {0, 2};
-	struct pa_config cfg = cfg_mpol(PA_MPOL_BIND, nodes, 2);
+	struct mm_config cfg = cfg_mpol(MPOL_BIND, nodes, 2);
 	struct tw *t = tw_create(m_four, &cfg);
 	struct cpu *c = &t->s.cpu[2];
-	struct pa_page *p = pa_alloc_pages(t->w, c, PA_GFP_KERNEL, 0);
-	assert_int_equal(pa_page_node(t->w, p), 2);
+	struct page *p = mm_alloc_pages(t->w, c, GFP_KERNEL, 0);
+	assert_int_equal(mm_page_node(t->w, p), 2);
 	assert_int_equal(node_ctr(t, 2, "numa_hit"), 1);
 	assert_int_equal(node_ctr(t, 2, "local_node"), 1);
-	pa_free_pages(t->w, c, p, 0);
+	mm_free_pages(t->w, c, p, 0);
 	/* __GFP_THISNODE takes &default_policy (the local node), and a
 	 * DMA32 request lies below policy_zone: bind applies to neither */
 	c = &t->s.cpu[1];
-	p = pa_alloc_pages(t->w, c, PA_GFP_KERNEL | PA_GFP_THISNODE, 0);
-	assert_int_equal(pa_page_node(t->w, p), 1);
-	pa_free_pages(t->w, c, p, 0);
+	p = mm_alloc_pages(t->w, c, GFP_KERNEL | __GFP_THISNODE, 0);
+	assert_int_equal(mm_page_node(t->w, p), 1);
+	mm_free_pages(t->w, c, p, 0);
 	tw_destroy(t);
 }
 
@@ -237,23 +237,23 @@ static void test_preferred_fallback_along_zonelist(void **state)
 {
 	(void)state;
 	static const int nodes[] = {1};
-	struct pa_config cfg = cfg_mpol(PA_MPOL_PREFERRED, nodes, 1);
+	struct mm_config cfg = cfg_mpol(MPOL_PREFERRED, nodes, 1);
 	struct tw *t = tw_create(m_three, &cfg);
 	struct cpu *c = &t->s.cpu[0];          /* local node 0 */
-	struct pa_zone_info zi;
-	assert_int_equal(pa_zone_get_info(t->w, 1, ZONE_NORMAL, -1, &zi), NS_OK);
+	struct mm_zone_info zi;
+	assert_int_equal(mm_zone_get_info(t->w, 1, ZONE_NORMAL, -1, &zi), NS_OK);
 	int64_t low = zi.watermark[1];
 	int64_t total = 6000, first_off = -1;
-	struct pa_page **pg = calloc((size_t)total, sizeof *pg);
+	struct page **pg = calloc((size_t)total, sizeof *pg);
 	assert_non_null(pg);
 	for (int64_t i = 0; i < total; i++) {
-		pg[i] = pa_alloc_pages(t->w, c, PA_GFP_KERNEL, 0);
+		pg[i] = mm_alloc_pages(t->w, c, GFP_KERNEL, 0);
 		assert_non_null(pg[i]);
-		int n = pa_page_node(t->w, pg[i]);
+		int n = mm_page_node(t->w, pg[i]);
 		if (n != 1 && first_off < 0) {
 			first_off = i;
 			/* the preferred node is below its low watermark now */
-			assert_int_equal(pa_zone_get_info(t->w, 1, ZONE_NORMAL, -1, &zi), NS_OK);
+			assert_int_equal(mm_zone_get_info(t->w, 1, ZONE_NORMAL, -1, &zi), NS_OK);
 			assert_true(zi.nr_free_pages_atomic <= low + 1);
 		}
 		if (first_off < 0)
@@ -266,7 +266,7 @@ static void test_preferred_fallback_along_zonelist(void **state)
 	assert_int_equal(node_ctr(t, 0, "numa_hit") + node_ctr(t, 0, "numa_miss"), 0);
 	numastat_sums(t, total, 0);
 	for (int64_t i = 0; i < total; i++)
-		pa_free_pages(t->w, c, pg[i], 0);
+		mm_free_pages(t->w, c, pg[i], 0);
 	free(pg);
 	tw_destroy(t);
 }
@@ -276,13 +276,13 @@ static void test_preferred_fallback_along_zonelist(void **state)
 static void test_local_and_default(void **state)
 {
 	(void)state;
-	for (int m = PA_MPOL_DEFAULT; m <= PA_MPOL_LOCAL; m++) {
-		struct pa_config cfg = cfg_mpol((enum pa_mpol)m, NULL, 0);
+	for (int m = MPOL_DEFAULT; m <= MPOL_LOCAL; m++) {
+		struct mm_config cfg = cfg_mpol((enum mpol_mode)m, NULL, 0);
 		struct tw *t = tw_create(m_four, &cfg);
 		for (int k = 0; k < 4; k++) {
-			struct pa_page *p = pa_alloc_pages(t->w, &t->s.cpu[k], PA_GFP_KERNEL, 0);
-			assert_int_equal(pa_page_node(t->w, p), t->s.cpu[k].node);
-			pa_free_pages(t->w, &t->s.cpu[k], p, 0);
+			struct page *p = mm_alloc_pages(t->w, &t->s.cpu[k], GFP_KERNEL, 0);
+			assert_int_equal(mm_page_node(t->w, p), t->s.cpu[k].node);
+			mm_free_pages(t->w, &t->s.cpu[k], p, 0);
 			assert_int_equal(node_ctr(t, k, "numa_hit"), 1);
 			assert_int_equal(node_ctr(t, k, "local_node"), 1);
 		}
@@ -290,7 +290,7 @@ static void test_local_and_default(void **state)
 	}
 }
 
-static void expect_setup_error(const struct pa_config *cfg, const char *needle)
+static void expect_setup_error(const struct mm_config *cfg, const char *needle)
 {
 	struct diag d;
 	diag_init(&d);
@@ -305,26 +305,26 @@ static void test_setup_errors(void **state)
 {
 	(void)state;
 	static const int two[] = {0, 1}, bad[] = {7}, one[] = {2};
-	struct pa_config c = cfg_mpol(PA_MPOL_BIND, NULL, 0);
+	struct mm_config c = cfg_mpol(MPOL_BIND, NULL, 0);
 	expect_setup_error(&c, "needs nodes");
-	c = cfg_mpol(PA_MPOL_LOCAL, two, 2);
+	c = cfg_mpol(MPOL_LOCAL, two, 2);
 	expect_setup_error(&c, "takes no nodes");
-	c = cfg_mpol(PA_MPOL_PREFERRED, two, 2);
+	c = cfg_mpol(MPOL_PREFERRED, two, 2);
 	expect_setup_error(&c, "exactly one node");
-	c = cfg_mpol(PA_MPOL_INTERLEAVE, bad, 1);
+	c = cfg_mpol(MPOL_INTERLEAVE, bad, 1);
 	expect_setup_error(&c, "no memory");
-	c = cfg_mpol(PA_MPOL_BIND, one, 1);
+	c = cfg_mpol(MPOL_BIND, one, 1);
 	c.cpusets_enabled = 1;
 	c.nr_mems_allowed = 2;
 	c.mems_allowed[0] = 0;
 	c.mems_allowed[1] = 1;
 	expect_setup_error(&c, "outside the cpuset");
-	assert_int_equal(pa_mpol_parse("interleave"), PA_MPOL_INTERLEAVE);
-	assert_int_equal(pa_mpol_parse("membind"), -1);
-	for (int m = 0; m <= PA_MPOL_INTERLEAVE; m++)
-		assert_int_equal(pa_mpol_parse(pa_mpol_name((enum pa_mpol)m)), m);
-	assert_int_equal(pa_zone_stats_parse("v4.6"), PA_ZSTAT_V46);
-	assert_int_equal(pa_zone_stats_parse(pa_zone_stats_name(PA_ZSTAT_SERIES)), PA_ZSTAT_SERIES);
+	assert_int_equal(mpol_parse("interleave"), MPOL_INTERLEAVE);
+	assert_int_equal(mpol_parse("membind"), -1);
+	for (int m = 0; m <= MPOL_INTERLEAVE; m++)
+		assert_int_equal(mpol_parse(mpol_name((enum mpol_mode)m)), m);
+	assert_int_equal(vmstat_numa_rule_parse("v4.6"), VMSTAT_NUMA_V46);
+	assert_int_equal(vmstat_numa_rule_parse(vmstat_numa_rule_name(VMSTAT_NUMA_SERIES)), VMSTAT_NUMA_SERIES);
 }
 
 /* Interleave inside a cpuset: the set is cut to mems_allowed. */
@@ -332,16 +332,16 @@ static void test_interleave_cpuset_cut(void **state)
 {
 	(void)state;
 	static const int nodes[] = {0, 1, 2, 3};
-	struct pa_config cfg = cfg_mpol(PA_MPOL_INTERLEAVE, nodes, 4);
+	struct mm_config cfg = cfg_mpol(MPOL_INTERLEAVE, nodes, 4);
 	cfg.cpusets_enabled = 1;
 	cfg.nr_mems_allowed = 2;
 	cfg.mems_allowed[0] = 1;
 	cfg.mems_allowed[1] = 3;
 	struct tw *t = tw_create(m_four, &cfg);
 	for (int i = 0; i < 10; i++) {
-		struct pa_page *p = pa_alloc_pages(t->w, &t->s.cpu[0], PA_GFP_KERNEL, 0);
-		assert_int_equal(pa_page_node(t->w, p), i % 2 ? 3 : 1);
-		pa_free_pages(t->w, &t->s.cpu[0], p, 0);
+		struct page *p = mm_alloc_pages(t->w, &t->s.cpu[0], GFP_KERNEL, 0);
+		assert_int_equal(mm_page_node(t->w, p), i % 2 ? 3 : 1);
+		mm_free_pages(t->w, &t->s.cpu[0], p, 0);
 	}
 	tw_destroy(t);
 }
@@ -350,30 +350,30 @@ static void test_interleave_cpuset_cut(void **state)
 
 /* Cycles per order-0 alloc+free pair in steady state (pcp hits), and the
  * __next_zones_zonelist calls per allocation. */
-static void cpuset_cost(enum pa_iter_variant v, int cpuset, double *cyc, double *nnzl,
+static void cpuset_cost(enum mmzone_iter v, int cpuset, double *cyc, double *nnzl,
 			double *nzl)
 {
-	struct pa_config cfg;
-	pa_config_default(&cfg);
+	struct mm_config cfg;
+	mm_config_default(&cfg);
 	cfg.iter = v;
 	cfg.cpusets_enabled = cpuset;          /* mems_allowed: every node */
 	cfg.watermark_scale_factor = 1000;
 	struct tw *t = tw_create(m_seedlike, &cfg);
 	struct cpu *c = &t->s.cpu[0];
-	struct pa_page *pg[16];
+	struct page *pg[16];
 	for (int r = 0; r < 4; r++) {
 		for (int i = 0; i < 16; i++)
-			pg[i] = pa_alloc_pages(t->w, c, PA_GFP_KERNEL, 0);
+			pg[i] = mm_alloc_pages(t->w, c, GFP_KERNEL, 0);
 		for (int i = 0; i < 16; i++)
-			pa_free_pages(t->w, c, pg[i], 0);
+			mm_free_pages(t->w, c, pg[i], 0);
 	}
 	uint64_t c0 = c->now, a0 = fn_calls(t, "__next_zones_zonelist");
 	uint64_t b0 = fn_calls(t, "next_zones_zonelist");
 	for (int r = 0; r < 100; r++) {
 		for (int i = 0; i < 16; i++)
-			pg[i] = pa_alloc_pages(t->w, c, PA_GFP_KERNEL, 0);
+			pg[i] = mm_alloc_pages(t->w, c, GFP_KERNEL, 0);
 		for (int i = 0; i < 16; i++)
-			pa_free_pages(t->w, c, pg[i], 0);
+			mm_free_pages(t->w, c, pg[i], 0);
 	}
 	*cyc = (double)(c->now - c0) / 1600.0;
 	*nnzl = (double)(fn_calls(t, "__next_zones_zonelist") - a0) / 1600.0;
@@ -385,15 +385,15 @@ static void test_cpuset_all_nodes_cost(void **state)
 {
 	(void)state;
 	double post0, post1, pre0, pre1, n0, n1, z0, z1;
-	cpuset_cost(PA_ITER_POST, 0, &post0, &n0, &z0);
-	cpuset_cost(PA_ITER_POST, 1, &post1, &n1, &z1);
+	cpuset_cost(MMZONE_ITER_POST, 0, &post0, &n0, &z0);
+	cpuset_cost(MMZONE_ITER_POST, 1, &post1, &n1, &z1);
 	print_message("POST: none %.2f, all-node cpuset %.2f cycles/alloc+free; "
 		      "__next_zones_zonelist/alloc %.2f -> %.2f\n", post0, post1, n0, n1);
 	assert_true(post1 > post0);
 	assert_true(n0 == 0.0);
 	assert_true(n1 >= 2.0);                  /* first + next step of the walk */
-	cpuset_cost(PA_ITER_PRE, 0, &pre0, &n0, &z0);
-	cpuset_cost(PA_ITER_PRE, 1, &pre1, &n1, &z1);
+	cpuset_cost(MMZONE_ITER_PRE, 0, &pre0, &n0, &z0);
+	cpuset_cost(MMZONE_ITER_PRE, 1, &pre1, &n1, &z1);
 	print_message("PRE: none %.2f, all-node cpuset %.2f cycles/alloc+free; "
 		      "next_zones_zonelist/alloc %.2f -> %.2f\n", pre0, pre1, z0, z1);
 	/* PRE walks the same out-of-line iterator with or without a cpuset */

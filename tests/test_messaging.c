@@ -1,7 +1,7 @@
 /*
  * Tests for scenarios/wl_messaging: the perf bench sched messaging
  * workload over the SLUB model.  Every message is allocated and freed
- * (slub_check, pa_check, object counts of both caches), the run is
+ * (slub_check, mm_check, object counts of both caches), the run is
  * deterministic for a seed and differs for another, FREE_FROZEN is the
  * majority of the slow-path frees on the shipped 2-socket machine at a
  * small volume, a small in-flight limit makes senders block, CFS wake-up

@@ -4,7 +4,7 @@
  * the fair zone allocation policy, both zonelist iterator variants with and
  * without a nodemask (including the profile facts of 682a3385), orders
  * 1..4, the min_free_kbytes/watermark/lowmem_reserve formulas on the
- * reference's worked example, and determinism.  pa_check() runs after
+ * reference's worked example, and determinism.  mm_check() runs after
  * every test.
  */
 #include <setjmp.h>
@@ -68,17 +68,17 @@ static const char m_example[] =
 	"      - {type: Normal, size: 66000000KiB}\n"
 	"distance:\n  - [10, 21]\n  - [21, 10]\n" COSTS;
 
-static struct pa_zone_info zinfo(struct tw *t, int node, enum zone_type z, int cpu)
+static struct mm_zone_info zinfo(struct tw *t, int node, enum zone_type z, int cpu)
 {
-	struct pa_zone_info i;
-	assert_int_equal(pa_zone_get_info(t->w, node, z, cpu, &i), NS_OK);
+	struct mm_zone_info i;
+	assert_int_equal(mm_zone_get_info(t->w, node, z, cpu, &i), NS_OK);
 	return i;
 }
 
-static struct pa_config cfg_default(enum pa_iter_variant v)
+static struct mm_config cfg_default(enum mmzone_iter v)
 {
-	struct pa_config c;
-	pa_config_default(&c);
+	struct mm_config c;
+	mm_config_default(&c);
 	c.iter = v;
 	return c;
 }
@@ -88,10 +88,10 @@ static struct pa_config cfg_default(enum pa_iter_variant v)
 static void test_buddy_split_merge(void **state)
 {
 	(void)state;
-	struct pa_config cfg = cfg_default(PA_ITER_POST);
+	struct mm_config cfg = cfg_default(MMZONE_ITER_POST);
 	struct tw *t = tw_create(m_one, &cfg);
 	struct cpu *c = &t->s.cpu[0];
-	struct pa_zone_info z = zinfo(t, 0, ZONE_NORMAL, 0);
+	struct mm_zone_info z = zinfo(t, 0, ZONE_NORMAL, 0);
 	assert_int_equal(z.managed, 16384);
 	assert_int_equal(z.nr_free[10], 16);
 	assert_int_equal(z.nr_free_mt[10][1], 16);     /* all MOVABLE at boot */
@@ -100,10 +100,10 @@ static void test_buddy_split_merge(void **state)
 
 	/* GFP_KERNEL = UNMOVABLE: falls back, steals the head order-10 block
 	 * (the highest pfn, 15360), splits it; rmqueue_bulk takes 3 pages. */
-	struct pa_page *p = pa_alloc_pages(t->w, c, PA_GFP_KERNEL, 0);
+	struct page *p = mm_alloc_pages(t->w, c, GFP_KERNEL, 0);
 	assert_non_null(p);
 	uint64_t base = z.start_pfn + 15 * 1024;
-	assert_int_equal(pa_page_pfn(t->w, p), base);
+	assert_int_equal(mm_page_pfn(t->w, p), base);
 	z = zinfo(t, 0, ZONE_NORMAL, 0);
 	assert_int_equal(z.nr_free[10], 15);
 	assert_int_equal(z.nr_free[0], 1);             /* base + 3 */
@@ -121,15 +121,15 @@ static void test_buddy_split_merge(void **state)
 	tw_check(t);
 
 	/* next two come from the pcp list in ascending pfn order */
-	struct pa_page *q = pa_alloc_pages(t->w, c, PA_GFP_KERNEL, 0);
-	struct pa_page *r = pa_alloc_pages(t->w, c, PA_GFP_KERNEL, 0);
-	assert_int_equal(pa_page_pfn(t->w, q), base + 1);
-	assert_int_equal(pa_page_pfn(t->w, r), base + 2);
+	struct page *q = mm_alloc_pages(t->w, c, GFP_KERNEL, 0);
+	struct page *r = mm_alloc_pages(t->w, c, GFP_KERNEL, 0);
+	assert_int_equal(mm_page_pfn(t->w, q), base + 1);
+	assert_int_equal(mm_page_pfn(t->w, r), base + 2);
 	/* the fourth refills: base+3 (order 0); base+4 from the order-2
 	 * block, whose halves base+6 (order 1) and base+5 (order 0) go back;
 	 * then base+5 again from order 0 */
-	struct pa_page *s4 = pa_alloc_pages(t->w, c, PA_GFP_KERNEL, 0);
-	assert_int_equal(pa_page_pfn(t->w, s4), base + 3);
+	struct page *s4 = mm_alloc_pages(t->w, c, GFP_KERNEL, 0);
+	assert_int_equal(mm_page_pfn(t->w, s4), base + 3);
 	z = zinfo(t, 0, ZONE_NORMAL, 0);
 	assert_int_equal(z.nr_free[0], 0);
 	assert_int_equal(z.nr_free[1], 1);             /* base + 6 */
@@ -137,15 +137,15 @@ static void test_buddy_split_merge(void **state)
 	assert_int_equal(z.pcp_count, 2);              /* base + 4, base + 5 */
 	tw_check(t);
 
-	pa_free_pages(t->w, c, p, 0);
-	pa_free_pages(t->w, c, q, 0);
-	pa_free_pages(t->w, c, r, 0);
-	pa_free_pages(t->w, c, s4, 0);
+	mm_free_pages(t->w, c, p, 0);
+	mm_free_pages(t->w, c, q, 0);
+	mm_free_pages(t->w, c, r, 0);
+	mm_free_pages(t->w, c, s4, 0);
 	z = zinfo(t, 0, ZONE_NORMAL, 0);
 	assert_int_equal(z.pcp_count, 6);
 	assert_int_equal(z.allocated, 0);
 	tw_check(t);
-	pa_drain_local_pages(t->w, c);
+	mm_drain_local_pages(t->w, c);
 	z = zinfo(t, 0, ZONE_NORMAL, 0);
 	assert_int_equal(z.pcp_count, 0);
 	for (int o = 0; o < 10; o++)
@@ -160,18 +160,18 @@ static void test_buddy_split_merge(void **state)
 static void test_orders_1_to_4(void **state)
 {
 	(void)state;
-	struct pa_config cfg = cfg_default(PA_ITER_PRE);
+	struct mm_config cfg = cfg_default(MMZONE_ITER_PRE);
 	struct tw *t = tw_create(m_one, &cfg);
 	struct cpu *c = &t->s.cpu[0];
-	struct pa_page *pages[4][8];
+	struct page *pages[4][8];
 	for (unsigned o = 1; o <= 4; o++)
 		for (int i = 0; i < 8; i++) {
-			pages[o - 1][i] = pa_alloc_pages(t->w, c, PA_GFP_KERNEL, o);
+			pages[o - 1][i] = mm_alloc_pages(t->w, c, GFP_KERNEL, o);
 			assert_non_null(pages[o - 1][i]);
-			assert_int_equal(pa_page_pfn(t->w, pages[o - 1][i]) & ((1u << o) - 1), 0);
+			assert_int_equal(mm_page_pfn(t->w, pages[o - 1][i]) & ((1u << o) - 1), 0);
 			tw_check(t);
 		}
-	struct pa_zone_info z = zinfo(t, 0, ZONE_NORMAL, 0);
+	struct mm_zone_info z = zinfo(t, 0, ZONE_NORMAL, 0);
 	assert_int_equal(z.allocated, 8 * (2 + 4 + 8 + 16));
 	assert_int_equal(z.pcp_count, 0);              /* order > 0 bypasses the pcp */
 	assert_int_equal(z.nr_free_pages, 16384 - 240);
@@ -179,11 +179,11 @@ static void test_orders_1_to_4(void **state)
 	for (unsigned o = 1; o <= 4; o++)
 		for (int i = 0; i < 8; i++)
 			for (int j = 0; j < i; j++)
-				assert_true(pa_page_pfn(t->w, pages[o - 1][i]) !=
-					    pa_page_pfn(t->w, pages[o - 1][j]));
+				assert_true(mm_page_pfn(t->w, pages[o - 1][i]) !=
+					    mm_page_pfn(t->w, pages[o - 1][j]));
 	for (unsigned o = 4; o >= 1; o--)
 		for (int i = 0; i < 8; i++) {
-			pa_free_pages(t->w, c, pages[o - 1][i], o);
+			mm_free_pages(t->w, c, pages[o - 1][i], o);
 			tw_check(t);
 		}
 	z = zinfo(t, 0, ZONE_NORMAL, 0);
@@ -198,25 +198,25 @@ static void test_orders_1_to_4(void **state)
 static void test_order_9_10(void **state)
 {
 	(void)state;
-	struct pa_config cfg = cfg_default(PA_ITER_POST);
+	struct mm_config cfg = cfg_default(MMZONE_ITER_POST);
 	struct tw *t = tw_create(m_one, &cfg);
 	struct cpu *c = &t->s.cpu[0];
-	struct pa_page *a = pa_alloc_pages(t->w, c, PA_GFP_KERNEL, 10);
-	struct pa_page *b = pa_alloc_pages(t->w, c, PA_GFP_KERNEL, 9);
-	struct pa_page *b2 = pa_alloc_pages(t->w, c, PA_GFP_KERNEL, 9);
+	struct page *a = mm_alloc_pages(t->w, c, GFP_KERNEL, 10);
+	struct page *b = mm_alloc_pages(t->w, c, GFP_KERNEL, 9);
+	struct page *b2 = mm_alloc_pages(t->w, c, GFP_KERNEL, 9);
 	assert_non_null(a);
 	assert_non_null(b);
 	assert_non_null(b2);
 	uint64_t start = zinfo(t, 0, ZONE_NORMAL, 0).start_pfn;
-	assert_int_equal(pa_page_pfn(t->w, a), start + 15 * 1024);
-	assert_int_equal(pa_page_pfn(t->w, b), start + 14 * 1024);
-	assert_int_equal(pa_page_pfn(t->w, b2), start + 14 * 1024 + 512);
-	assert_null(pa_alloc_pages(t->w, c, PA_GFP_KERNEL, 11));
+	assert_int_equal(mm_page_pfn(t->w, a), start + 15 * 1024);
+	assert_int_equal(mm_page_pfn(t->w, b), start + 14 * 1024);
+	assert_int_equal(mm_page_pfn(t->w, b2), start + 14 * 1024 + 512);
+	assert_null(mm_alloc_pages(t->w, c, GFP_KERNEL, 11));
 	tw_check(t);
-	pa_free_pages(t->w, c, b, 9);
-	pa_free_pages(t->w, c, a, 10);
-	pa_free_pages(t->w, c, b2, 9);
-	struct pa_zone_info z = zinfo(t, 0, ZONE_NORMAL, 0);
+	mm_free_pages(t->w, c, b, 9);
+	mm_free_pages(t->w, c, a, 10);
+	mm_free_pages(t->w, c, b2, 9);
+	struct mm_zone_info z = zinfo(t, 0, ZONE_NORMAL, 0);
 	assert_int_equal(z.nr_free[10], 16);
 	assert_int_equal(z.nr_free[9], 0);
 	assert_int_equal(z.nr_free_pages, 16384);
@@ -236,24 +236,24 @@ static void test_pcp_batch_high(void **state)
 	char path[4096];
 	snprintf(path, sizeof path, "%s/configs/seed-2016-2s.yaml", src ? src : ".");
 	assert_int_equal(machine_load_file(path, &m, &d), NS_OK);
-	struct pa_config cfg = cfg_default(PA_ITER_POST);
+	struct mm_config cfg = cfg_default(MMZONE_ITER_POST);
 	struct tw *t = tw_create_m(m, &cfg);
 	struct cpu *c = &t->s.cpu[0];
-	struct pa_zone_info z = zinfo(t, 0, ZONE_NORMAL, 0);
+	struct mm_zone_info z = zinfo(t, 0, ZONE_NORMAL, 0);
 	assert_int_equal(z.pcp_batch, 31);
 	assert_int_equal(z.pcp_high, 186);
-	struct pa_zone_info dma = zinfo(t, 0, ZONE_DMA, 0);
+	struct mm_zone_info dma = zinfo(t, 0, ZONE_DMA, 0);
 	assert_int_equal(dma.pcp_batch, 1);
 	assert_int_equal(dma.pcp_high, 0);
 
-	static struct pa_page *pg[200];
+	static struct page *pg[200];
 	for (int i = 0; i < 200; i++)
-		assert_non_null(pg[i] = pa_alloc_pages(t->w, c, PA_GFP_KERNEL, 0));
+		assert_non_null(pg[i] = mm_alloc_pages(t->w, c, GFP_KERNEL, 0));
 	z = zinfo(t, 0, ZONE_NORMAL, 0);
 	assert_int_equal(ctr(t, "zone", "0/Normal", "pcp_refill"), 7);
 	assert_int_equal(z.pcp_count, 7 * 31 - 200);
 	for (int i = 0; i < 200; i++)
-		pa_free_pages(t->w, c, pg[i], 0);
+		mm_free_pages(t->w, c, pg[i], 0);
 	/* 17 + 169 = 186 -> drain 31 -> 155; +31 = 186 -> drain -> 155 */
 	z = zinfo(t, 0, ZONE_NORMAL, 0);
 	assert_int_equal(ctr(t, "zone", "0/Normal", "pcp_drain"), 2);
@@ -262,13 +262,13 @@ static void test_pcp_batch_high(void **state)
 	tw_check(t);
 
 	/* DMA: high 0, batch 1: every alloc refills one, every free drains */
-	struct pa_page *a = pa_alloc_pages(t->w, c, PA_GFP_KERNEL | PA_GFP_DMA, 0);
+	struct page *a = mm_alloc_pages(t->w, c, GFP_KERNEL | __GFP_DMA, 0);
 	assert_non_null(a);
-	assert_int_equal(pa_page_node(t->w, a), 0);
+	assert_int_equal(mm_page_node(t->w, a), 0);
 	dma = zinfo(t, 0, ZONE_DMA, 0);
 	assert_int_equal(dma.pcp_count, 0);
 	assert_int_equal(ctr(t, "zone", "0/DMA", "pcp_refill"), 1);
-	pa_free_pages(t->w, c, a, 0);
+	mm_free_pages(t->w, c, a, 0);
 	dma = zinfo(t, 0, ZONE_DMA, 0);
 	assert_int_equal(dma.pcp_count, 0);
 	assert_int_equal(ctr(t, "zone", "0/DMA", "pcp_drain"), 1);
@@ -281,22 +281,22 @@ static void test_pcp_batch_high(void **state)
 static void test_watermark_remote_fallback(void **state)
 {
 	(void)state;
-	struct pa_config cfg = cfg_default(PA_ITER_POST);
+	struct mm_config cfg = cfg_default(MMZONE_ITER_POST);
 	struct tw *t = tw_create(m_two, &cfg);
 	struct cpu *c = &t->s.cpu[0];
-	struct pa_zone_info z0 = zinfo(t, 0, ZONE_NORMAL, 0);
+	struct mm_zone_info z0 = zinfo(t, 0, ZONE_NORMAL, 0);
 	/* 32768 lowmem pages: min_free_kbytes = int_sqrt(131072*16) = 1448,
 	 * pages_min 362, per zone min 181, gap max(45, 16) = 45 */
-	assert_int_equal(pa_min_free_kbytes(t->w), 1448);
+	assert_int_equal(mm_min_free_kbytes(t->w), 1448);
 	assert_int_equal(z0.watermark[0], 181);
 	assert_int_equal(z0.watermark[1], 226);
 	assert_int_equal(z0.watermark[2], 271);
-	static struct pa_page *pg[16384];
+	static struct page *pg[16384];
 	int n = 0;
 	while (n < 16384) {
-		pg[n] = pa_alloc_pages(t->w, c, PA_GFP_KERNEL, 0);
+		pg[n] = mm_alloc_pages(t->w, c, GFP_KERNEL, 0);
 		assert_non_null(pg[n]);
-		if (pa_page_node(t->w, pg[n++]) == 1)
+		if (mm_page_node(t->w, pg[n++]) == 1)
 			break;
 		assert_int_equal(ctr(t, "node", "1", "numa_miss"), 0);
 	}
@@ -314,19 +314,19 @@ static void test_watermark_remote_fallback(void **state)
 	assert_true(ctr(t, "zone", "0/Normal", "wmark_fail") >= 1);
 	tw_check(t);
 	for (int i = 0; i < n; i++)
-		pa_free_pages(t->w, c, pg[i], 0);
+		mm_free_pages(t->w, c, pg[i], 0);
 	tw_destroy(t);
 }
 
 static void test_watermark_example(void **state)
 {
 	(void)state;
-	struct pa_config cfg = cfg_default(PA_ITER_PRE);
+	struct mm_config cfg = cfg_default(MMZONE_ITER_PRE);
 	struct tw *t = tw_create(m_example, &cfg);
-	assert_int_equal(pa_min_free_kbytes(t->w), 46126);
-	struct pa_zone_info n0 = zinfo(t, 0, ZONE_NORMAL, -1);
-	struct pa_zone_info d32 = zinfo(t, 0, ZONE_DMA32, -1);
-	struct pa_zone_info dma = zinfo(t, 0, ZONE_DMA, -1);
+	assert_int_equal(mm_min_free_kbytes(t->w), 46126);
+	struct mm_zone_info n0 = zinfo(t, 0, ZONE_NORMAL, -1);
+	struct mm_zone_info d32 = zinfo(t, 0, ZONE_DMA32, -1);
+	struct mm_zone_info dma = zinfo(t, 0, ZONE_DMA, -1);
 	assert_int_equal(n0.watermark[0], 5546);
 	assert_int_equal(n0.watermark[1], 21536);
 	assert_int_equal(n0.watermark[2], 37526);
@@ -350,7 +350,7 @@ static void test_watermark_example(void **state)
 	/* THP raise: 4 populated zones -> 512 * 4 * 11 pages = 90112 KiB */
 	cfg.thp_min_free = 1;
 	t = tw_create(m_example, &cfg);
-	assert_int_equal(pa_min_free_kbytes(t->w), 90112);
+	assert_int_equal(mm_min_free_kbytes(t->w), 90112);
 	tw_destroy(t);
 }
 
@@ -359,22 +359,22 @@ static void test_watermark_example(void **state)
 static void test_fair_policy(void **state)
 {
 	(void)state;
-	struct pa_config cfg = cfg_default(PA_ITER_POST);
+	struct mm_config cfg = cfg_default(MMZONE_ITER_POST);
 	struct tw *t = tw_create(m_fair, &cfg);
 	struct cpu *c = &t->s.cpu[0];
-	struct pa_zone_info n0 = zinfo(t, 0, ZONE_NORMAL, 0);
-	struct pa_zone_info d32 = zinfo(t, 0, ZONE_DMA32, 0);
+	struct mm_zone_info n0 = zinfo(t, 0, ZONE_NORMAL, 0);
+	struct mm_zone_info d32 = zinfo(t, 0, ZONE_DMA32, 0);
 	int64_t bn = n0.watermark[2] - n0.watermark[1];
 	int64_t bd = d32.watermark[2] - d32.watermark[1];
 	assert_true(bn > 0 && bd > 0);
 	enum { N = 3000 };
-	static struct pa_page *pg[N];
+	static struct page *pg[N];
 	int switches = 0, prev = -1;
 	for (int i = 0; i < N; i++) {
-		pg[i] = pa_alloc_pages(t->w, c, PA_GFP_KERNEL, 0);
+		pg[i] = mm_alloc_pages(t->w, c, GFP_KERNEL, 0);
 		assert_non_null(pg[i]);
-		assert_int_equal(pa_page_node(t->w, pg[i]), 0);   /* never remote */
-		uint64_t pfn = pa_page_pfn(t->w, pg[i]);
+		assert_int_equal(mm_page_node(t->w, pg[i]), 0);   /* never remote */
+		uint64_t pfn = mm_page_pfn(t->w, pg[i]);
 		int in_dma32 = pfn < n0.start_pfn;
 		if (prev >= 0 && in_dma32 != prev)
 			switches++;
@@ -393,7 +393,7 @@ static void test_fair_policy(void **state)
 	assert_int_equal(ctr(t, "node", "0", "numa_hit"), N);
 	tw_check(t);
 	for (int i = 0; i < N; i++)
-		pa_free_pages(t->w, c, pg[i], 0);
+		mm_free_pages(t->w, c, pg[i], 0);
 	tw_destroy(t);
 }
 
@@ -404,7 +404,7 @@ static void check_walk(struct tw *t, int node, enum zone_type high, int mems,
 {
 	int nodes[16];
 	enum zone_type types[16];
-	int got = pa_zonelist_walk(t->w, &t->s.cpu[0], node, ZONELIST_FALLBACK, high, mems,
+	int got = mm_zonelist_walk(t->w, &t->s.cpu[0], node, ZONELIST_FALLBACK, high, mems,
 				   nodes, types, 16);
 	assert_int_equal(got, n);
 	for (int i = 0; i < n; i++) {
@@ -413,9 +413,9 @@ static void check_walk(struct tw *t, int node, enum zone_type high, int mems,
 	}
 }
 
-static void walks(enum pa_iter_variant v)
+static void walks(enum mmzone_iter v)
 {
-	struct pa_config cfg = cfg_default(v);
+	struct mm_config cfg = cfg_default(v);
 	cfg.cpusets_enabled = 1;
 	cfg.nr_mems_allowed = 1;
 	cfg.mems_allowed[0] = 1;
@@ -441,15 +441,15 @@ static void walks(enum pa_iter_variant v)
 static void test_iterator_walks(void **state)
 {
 	(void)state;
-	walks(PA_ITER_PRE);
-	walks(PA_ITER_POST);
+	walks(MMZONE_ITER_PRE);
+	walks(MMZONE_ITER_POST);
 }
 
 /* Run n order-0 alloc+free pairs after a warm-up; returns out-of-line calls
  * of next_zones_zonelist / __next_zones_zonelist per allocation (x1000)
  * and, when kinds is not NULL, the measured part's dependent loads,
  * independent loads, stores and mispredicts. */
-static void profile_run(enum pa_iter_variant v, int cpusets, uint32_t gfp, int nb,
+static void profile_run(enum mmzone_iter v, int cpusets, uint32_t gfp, int nb,
 			uint64_t *nzl, uint64_t *nnzl, uint64_t *cycles, uint64_t kinds[4])
 {
 	static const enum cpu_counter kind_ctr[4] = {
@@ -457,20 +457,20 @@ static void profile_run(enum pa_iter_variant v, int cpusets, uint32_t gfp, int n
 		CPU_CTR_branch_mispredict,
 	};
 	uint64_t k0[4];
-	struct pa_config cfg = cfg_default(v);
+	struct mm_config cfg = cfg_default(v);
 	cfg.cpusets_enabled = cpusets;
 	/* NR_ALLOC_BATCH of 10 % of the zone: no fair-policy depletion (and
 	 * so no extra iterator step) during the 1664 allocations */
 	cfg.watermark_scale_factor = 1000;
 	struct tw *t = tw_create(m_seedlike, &cfg);
 	struct cpu *c = &t->s.cpu[0];
-	struct pa_page *pg[16];
+	struct page *pg[16];
 	assert_true(nb <= 16);
 	for (int r = 0; r < 4; r++) {
 		for (int i = 0; i < nb; i++)
-			pg[i] = pa_alloc_pages(t->w, c, gfp, 0);
+			pg[i] = mm_alloc_pages(t->w, c, gfp, 0);
 		for (int i = 0; i < nb; i++)
-			pa_free_pages(t->w, c, pg[i], 0);
+			mm_free_pages(t->w, c, pg[i], 0);
 	}
 	uint64_t a0 = fn_calls(t, "next_zones_zonelist");
 	uint64_t b0 = fn_calls(t, "__next_zones_zonelist");
@@ -481,9 +481,9 @@ static void profile_run(enum pa_iter_variant v, int cpusets, uint32_t gfp, int n
 		k0[k] = cpu_counter(c, kind_ctr[k]);
 	for (int r = 0; r < 100; r++) {
 		for (int i = 0; i < nb; i++)
-			pg[i] = pa_alloc_pages(t->w, c, gfp, 0);
+			pg[i] = mm_alloc_pages(t->w, c, gfp, 0);
 		for (int i = 0; i < nb; i++)
-			pa_free_pages(t->w, c, pg[i], 0);
+			mm_free_pages(t->w, c, pg[i], 0);
 	}
 	assert_int_equal(ctr(t, "zone", "0/Normal", "zone_fair_depleted"), 0);
 	/* pure pcp hits: no refill in the measured part */
@@ -503,10 +503,10 @@ static void test_iterator_profile(void **state)
 {
 	(void)state;
 	uint64_t nzl, nnzl, cyc_pre, cyc_post, cyc, kpre[4], kpost[4];
-	profile_run(PA_ITER_PRE, 0, PA_GFP_KERNEL, 16, &nzl, &nnzl, &cyc_pre, kpre);
+	profile_run(MMZONE_ITER_PRE, 0, GFP_KERNEL, 16, &nzl, &nnzl, &cyc_pre, kpre);
 	assert_int_equal(nzl, 2 * 1600);           /* exactly twice per allocation */
 	assert_int_equal(nnzl, 0);
-	profile_run(PA_ITER_POST, 0, PA_GFP_KERNEL, 16, &nzl, &nnzl, &cyc_post, kpost);
+	profile_run(MMZONE_ITER_POST, 0, GFP_KERNEL, 16, &nzl, &nnzl, &cyc_post, kpost);
 	assert_int_equal(nzl, 0);                  /* inlined: never called */
 	assert_int_equal(nnzl, 0);                 /* and the slow part not either */
 	assert_true(cyc_post < cyc_pre);
@@ -525,33 +525,33 @@ static void test_iterator_profile(void **state)
 	assert_int_equal(kpre[3], kpost[3]);
 	assert_true(kpre[3] < 1600 / 10);          /* round ends only */
 	/* POST with cpusets: the nodemask forces __next_zones_zonelist */
-	profile_run(PA_ITER_POST, 1, PA_GFP_KERNEL, 16, &nzl, &nnzl, &cyc, NULL);
+	profile_run(MMZONE_ITER_POST, 1, GFP_KERNEL, 16, &nzl, &nnzl, &cyc, NULL);
 	assert_int_equal(nzl, 0);
 	assert_int_equal(nnzl, 2 * 1600);
 	/* PRE with cpusets: still two calls per allocation */
-	profile_run(PA_ITER_PRE, 1, PA_GFP_KERNEL, 16, &nzl, &nnzl, &cyc, NULL);
+	profile_run(MMZONE_ITER_PRE, 1, GFP_KERNEL, 16, &nzl, &nnzl, &cyc, NULL);
 	assert_int_equal(nzl, 2 * 1600);
 	/* POST, GFP_DMA32: the head entry (Normal) is above the limit; 2
 	 * pages per round stay within DMA32's pcp (batch 3, high 18) */
-	profile_run(PA_ITER_POST, 0, PA_GFP_KERNEL | PA_GFP_DMA32, 2, &nzl, &nnzl, &cyc, NULL);
+	profile_run(MMZONE_ITER_POST, 0, GFP_KERNEL | __GFP_DMA32, 2, &nzl, &nnzl, &cyc, NULL);
 	assert_int_equal(nnzl, 2 * 200);
 }
 
 static void test_cpuset_remote(void **state)
 {
 	(void)state;
-	for (int v = PA_ITER_PRE; v <= PA_ITER_POST; v++) {
-		struct pa_config cfg = cfg_default((enum pa_iter_variant)v);
+	for (int v = MMZONE_ITER_PRE; v <= MMZONE_ITER_POST; v++) {
+		struct mm_config cfg = cfg_default((enum mmzone_iter)v);
 		cfg.cpusets_enabled = 1;
 		cfg.nr_mems_allowed = 1;
 		cfg.mems_allowed[0] = 1;
 		struct tw *t = tw_create(m_seedlike, &cfg);
-		struct pa_page *p = pa_alloc_pages(t->w, &t->s.cpu[0], PA_GFP_KERNEL, 0);
+		struct page *p = mm_alloc_pages(t->w, &t->s.cpu[0], GFP_KERNEL, 0);
 		assert_non_null(p);
-		assert_int_equal(pa_page_node(t->w, p), 1);
+		assert_int_equal(mm_page_node(t->w, p), 1);
 		assert_int_equal(ctr(t, "zone", "1/Normal", "numa_miss"), 1);
 		assert_int_equal(ctr(t, "zone", "1/Normal", "numa_foreign"), 1);
-		pa_free_pages(t->w, &t->s.cpu[0], p, 0);
+		mm_free_pages(t->w, &t->s.cpu[0], p, 0);
 		tw_destroy(t);
 	}
 }
@@ -560,17 +560,17 @@ static void test_cpuset_remote(void **state)
 
 static uint64_t det_run(uint64_t *sum)
 {
-	struct pa_config cfg = cfg_default(PA_ITER_PRE);
+	struct mm_config cfg = cfg_default(MMZONE_ITER_PRE);
 	struct tw *t = tw_create(m_fair, &cfg);
-	static struct pa_page *pg[500];
+	static struct page *pg[500];
 	uint64_t s = 0;
 	for (int r = 0; r < 3; r++) {
 		for (int i = 0; i < 500; i++) {
-			pg[i] = pa_alloc_pages(t->w, &t->s.cpu[i & 1], PA_GFP_KERNEL, (unsigned)(i % 3));
-			s = s * 31 + pa_page_pfn(t->w, pg[i]);
+			pg[i] = mm_alloc_pages(t->w, &t->s.cpu[i & 1], GFP_KERNEL, (unsigned)(i % 3));
+			s = s * 31 + mm_page_pfn(t->w, pg[i]);
 		}
 		for (int i = 0; i < 500; i++)
-			pa_free_pages(t->w, &t->s.cpu[(i + r) & 1], pg[i], (unsigned)(i % 3));
+			mm_free_pages(t->w, &t->s.cpu[(i + r) & 1], pg[i], (unsigned)(i % 3));
 	}
 	uint64_t cyc = t->s.cpu[0].now * 3 + t->s.cpu[1].now;
 	tw_destroy(t);
@@ -591,17 +591,17 @@ static void test_gfp_parse(void **state)
 {
 	(void)state;
 	uint32_t g;
-	assert_int_equal(pa_gfp_parse("GFP_KERNEL|__GFP_NOWARN", &g), NS_OK);
-	assert_int_equal(g, PA_GFP_KERNEL | PA_GFP_NOWARN);
-	assert_int_equal(pa_gfp_parse("GFP_ATOMIC", &g), NS_OK);
+	assert_int_equal(gfp_parse("GFP_KERNEL|__GFP_NOWARN", &g), NS_OK);
+	assert_int_equal(g, GFP_KERNEL | __GFP_NOWARN);
+	assert_int_equal(gfp_parse("GFP_ATOMIC", &g), NS_OK);
 	assert_int_equal(g, 0x20u | 0x80000u | 0x2000000u);
-	assert_int_equal(pa_gfp_parse("GFP_KERNEL|", &g), NS_EINPUT);
-	assert_int_equal(pa_gfp_parse("GFP_KERNEL||__GFP_COLD", &g), NS_EINPUT);
-	assert_int_equal(pa_gfp_parse("GFP_BOGUS", &g), NS_EINPUT);
-	assert_int_equal(pa_gfp_parse("", &g), NS_EINPUT);
-	assert_int_equal(pa_iter_parse("pre-682a3385"), PA_ITER_PRE);
-	assert_int_equal(pa_iter_parse("682a3385"), PA_ITER_POST);
-	assert_int_equal(pa_iter_parse("nope"), -1);
+	assert_int_equal(gfp_parse("GFP_KERNEL|", &g), NS_EINPUT);
+	assert_int_equal(gfp_parse("GFP_KERNEL||__GFP_COLD", &g), NS_EINPUT);
+	assert_int_equal(gfp_parse("GFP_BOGUS", &g), NS_EINPUT);
+	assert_int_equal(gfp_parse("", &g), NS_EINPUT);
+	assert_int_equal(mmzone_iter_parse("pre-682a3385"), MMZONE_ITER_PRE);
+	assert_int_equal(mmzone_iter_parse("682a3385"), MMZONE_ITER_POST);
+	assert_int_equal(mmzone_iter_parse("nope"), -1);
 }
 
 int main(void)

@@ -1,6 +1,6 @@
 /*
  * Tests for scenarios/wl_parallel: every allocation is freed exactly once
- * (result counts, slub caches, pa_check/slub_check), a seed gives the same
+ * (result counts, slub caches, mm_check/slub_check), a seed gives the same
  * run and another seed a different one, many tasks on one node contend for
  * zone->lock where one task never waits, remote_free > 0 produces remote
  * frees (and 0 none), several tasks may share a CPU, a bind mempolicy
@@ -31,7 +31,7 @@ static const char m_two[] =
 	"  - {id: 1, cpus: \"4-7\", zones: [{type: Normal, size: 256MiB}]}\n"
 	"distance:\n  - [10, 21]\n  - [21, 10]\n" TEST_COSTS_YAML;
 
-static struct wfx *pw_create(const struct pa_config *pcfg)
+static struct wfx *pw_create(const struct mm_config *pcfg)
 {
 	struct machine *m = NULL;
 	struct diag d;
@@ -70,7 +70,7 @@ static int ctr_cb(void *arg, const char *scope, const char *id, const char *name
 static int64_t zone_ctr(struct wfx *t, const char *id, const char *name)
 {
 	struct ctr_q q = {id, name, -1};
-	assert_int_equal(pa_counters(t->pa, ctr_cb, &q), NS_OK);
+	assert_int_equal(mm_counters(t->pa, ctr_cb, &q), NS_OK);
 	return q.value;
 }
 
@@ -216,9 +216,9 @@ static void test_remote_frees(void **state)
 static void test_shared_cpu_and_bind(void **state)
 {
 	(void)state;
-	struct pa_config pc;
-	pa_config_default(&pc);
-	pc.mpol = PA_MPOL_BIND;
+	struct mm_config pc;
+	mm_config_default(&pc);
+	pc.mpol = MPOL_BIND;
 	pc.nr_mpol_nodes = 1;
 	pc.mpol_nodes[0] = 1;
 	struct wfx *t = pw_create(&pc);
@@ -228,8 +228,8 @@ static void test_shared_cpu_and_bind(void **state)
 	struct wl_par_result r;
 	assert_int_equal(run(t, p, 2, &r), NS_OK);
 	assert_int_equal(r.ops, 2400);
-	struct pa_zone_info zi;
-	assert_int_equal(pa_zone_get_info(t->pa, 0, ZONE_NORMAL, -1, &zi), NS_OK);
+	struct mm_zone_info zi;
+	assert_int_equal(mm_zone_get_info(t->pa, 0, ZONE_NORMAL, -1, &zi), NS_OK);
 	assert_int_equal(zi.allocated, 0);
 	assert_int_equal(zone_ctr(t, "0/Normal", "pgalloc_normal"), 0);
 	assert_int_equal(zone_ctr(t, "1/Normal", "pgalloc_normal"), 2400);

@@ -101,8 +101,8 @@ static void test_tiny_file(void **state)
 	assert_string_equal(s->points[1].label, "zonelist_iter=682a3385");
 	assert_string_equal(s->points[0].column, "pre-682a3385");
 	assert_string_equal(s->points[1].column, "682a3385");
-	assert_int_equal(s->points[0].cfg.iter, PA_ITER_PRE);
-	assert_int_equal(s->points[1].cfg.iter, PA_ITER_POST);
+	assert_int_equal(s->points[0].cfg.iter, MMZONE_ITER_PRE);
+	assert_int_equal(s->points[1].cfg.iter, MMZONE_ITER_POST);
 	assert_string_equal(s->points[0].kernel_model, "v4.6+patches1-4");
 	assert_string_equal(s->points[1].kernel_model, "v4.6+patches1-4+682a3385");
 	assert_int_equal(s->pa.nr_batches, 4);
@@ -110,7 +110,7 @@ static void test_tiny_file(void **state)
 	assert_int_equal(s->pa.inner, 20);
 	assert_int_equal(s->pa.outer, SCN_PA_OUTER_DEFAULT);
 	assert_int_equal(s->pa.drop, SCN_PA_DROP_DEFAULT);
-	assert_int_equal(s->pa.gfp, PA_GFP_KERNEL | PA_GFP_NOWARN);
+	assert_int_equal(s->pa.gfp, GFP_KERNEL | __GFP_NOWARN);
 	assert_int_equal(s->seed, 7);
 	assert_int_equal(scenario_nr_runs(s), 2);
 	scenario_free(s);
@@ -190,13 +190,13 @@ static void test_defaults(void **state)
 {
 	(void)state;
 	struct scenario *s = load_ok("workload: {type: pagealloc}\n");
-	struct pa_config def;
-	pa_config_default(&def);
+	struct mm_config def;
+	mm_config_default(&def);
 	assert_int_equal(s->nr_points, 1);
 	assert_int_equal(s->nr_axes, 0);
 	assert_int_equal(s->points[0].cfg.iter, def.iter);
 	assert_string_equal(s->points[0].label,
-			    def.iter == PA_ITER_POST ? "zonelist_iter=682a3385"
+			    def.iter == MMZONE_ITER_POST ? "zonelist_iter=682a3385"
 						     : "zonelist_iter=pre-682a3385");
 	assert_int_equal(s->pa.inner, 10000);
 	assert_int_equal(s->pa.outer, 15);
@@ -210,7 +210,7 @@ static void test_defaults(void **state)
 	assert_string_equal(s->points[0].policy.cpuset, "none");
 	assert_string_equal(s->points[0].policy.mempolicy, "default");
 	assert_int_equal(s->points[0].cfg.cpusets_enabled, 0);
-	assert_int_equal(s->points[0].cfg.mpol, PA_MPOL_DEFAULT);
+	assert_int_equal(s->points[0].cfg.mpol, MPOL_DEFAULT);
 	assert_int_equal(s->points[0].nr_cpus, 1);
 	assert_int_equal(s->points[0].cpus[0], 0);
 	assert_int_equal(s->nr_machines, 1);
@@ -260,7 +260,7 @@ static void test_two_axes(void **state)
 	assert_string_equal(s->points[3].label, "zonelist_iter=pre-682a3385,min_free_kbytes=0");
 	assert_string_equal(s->points[5].column, "pre-682a3385,65536");
 	assert_int_equal(s->points[2].cfg.min_free_kbytes, 65536);
-	assert_int_equal(s->points[4].cfg.iter, PA_ITER_PRE);
+	assert_int_equal(s->points[4].cfg.iter, MMZONE_ITER_PRE);
 	for (int p = 0; p < 6; p++)
 		assert_int_equal(s->points[p].cfg.cpusets_enabled, 1);
 	/* plan: repetition-major, seed + repetition */
@@ -439,10 +439,10 @@ static void test_generic_sweep(void **state)
 	assert_int_equal(s->points[0].pa.inner, 5);
 	assert_int_equal(s->points[2].pa.inner, 7);
 	assert_int_equal(s->points[11].pa.inner, 9);
-	assert_int_equal(s->points[1].cfg.mpol, PA_MPOL_INTERLEAVE);
+	assert_int_equal(s->points[1].cfg.mpol, MPOL_INTERLEAVE);
 	assert_int_equal(s->points[1].cfg.nr_mpol_nodes, 2);
-	assert_int_equal(s->points[0].cfg.mpol, PA_MPOL_LOCAL);
-	assert_int_equal(s->points[6].cfg.iter, PA_ITER_POST);
+	assert_int_equal(s->points[0].cfg.mpol, MPOL_LOCAL);
+	assert_int_equal(s->points[6].cfg.iter, MMZONE_ITER_POST);
 	/* one machine for every point */
 	assert_int_equal(s->nr_machines, 1);
 	for (int p = 0; p < 12; p++)
@@ -470,7 +470,7 @@ static void test_section_sweep(void **state)
 	assert_string_equal(s->points[0].label, "policy=local");
 	assert_string_equal(s->points[1].label, "policy=bind:1");
 	assert_string_equal(s->points[2].label, "policy=interleave:all");
-	assert_int_equal(s->points[1].cfg.mpol, PA_MPOL_BIND);
+	assert_int_equal(s->points[1].cfg.mpol, MPOL_BIND);
 	assert_int_equal(s->points[1].cfg.mpol_nodes[0], 1);
 	assert_int_equal(s->points[2].cfg.nr_mpol_nodes, 2);
 	scenario_free(s);
@@ -545,7 +545,7 @@ static void test_cli_settings(void **state)
 	assert_int_equal(s->nr_axes, 1);
 	assert_int_equal(s->nr_points, 2);
 	assert_string_equal(s->points[1].label, "workload.inner_iterations=3");
-	assert_int_equal(s->points[0].cfg.iter, PA_ITER_POST);
+	assert_int_equal(s->points[0].cfg.iter, MMZONE_ITER_POST);
 	assert_int_equal(s->seed, 9);
 	assert_non_null(strstr(s->text, "\n# --set kernel.zonelist_iter=682a3385\n"
 				"# --sweep workload.inner_iterations=2,3\n# --set seed=9"));
@@ -583,7 +583,7 @@ static void test_policy_placement(void **state)
 		"policy: {cpuset: \"0-1\", mempolicy: preferred, nodes: \"1\", cpus: \"17,3\"}\n");
 	assert_int_equal(s->points[0].cfg.cpusets_enabled, 1);
 	assert_int_equal(s->points[0].cfg.nr_mems_allowed, 2);
-	assert_int_equal(s->points[0].cfg.mpol, PA_MPOL_PREFERRED);
+	assert_int_equal(s->points[0].cfg.mpol, MPOL_PREFERRED);
 	assert_int_equal(s->points[0].cfg.mpol_nodes[0], 1);
 	assert_int_equal(s->points[0].nr_cpus, 1);   /* the task's first CPU */
 	assert_int_equal(s->points[0].pa.cpu, s->points[0].cpus[0]);
@@ -637,19 +637,19 @@ static void test_workload_arithmetic(void **state)
 	struct cost_layout l;
 	struct cpu_sys sys;
 	struct cpu_params cp;
-	struct pa_world *w = NULL;
+	struct mm_world *w = NULL;
 	struct wl_pagealloc_result r;
 	struct diag d;
 	int fb, sb, cpus[1] = {0};
 
 	diag_init(&d);
 	cost_tables_init(&t);
-	assert_int_equal(pa_register(&t, &fb, &sb), NS_OK);
+	assert_int_equal(mm_register(&t, &fb, &sb), NS_OK);
 	assert_int_equal(cost_layout_init(&l, &t, "test"), NS_OK);
-	assert_int_equal(pa_layout(&l, &t, fb, sb, s->points[0].cfg.iter), NS_OK);
+	assert_int_equal(mm_layout(&l, &t, fb, sb, s->points[0].cfg.iter), NS_OK);
 	cpu_params_default(&cp);
 	assert_int_equal(cpu_sys_init(&sys, s->machine, &t, &l, &cp, cpus, 1), NS_OK);
-	assert_int_equal(pa_world_create(s->machine, &s->points[0].cfg, &sys, fb, sb,
+	assert_int_equal(mm_world_create(s->machine, &s->points[0].cfg, &sys, fb, sb,
 					 &w, &d), NS_OK);
 	assert_int_equal(wl_pagealloc_run(w, cpu_sys_cpu(&sys, 0), &s->pa, NULL, &r),
 			 NS_OK);
@@ -661,7 +661,7 @@ static void test_workload_arithmetic(void **state)
 	assert_int_equal(r.series[0].alloc[0] + r.series[0].free[0],
 			 r.timed_cycles + 2000);
 	assert_true(r.series[0].alloc[0] > 1000);
-	assert_int_equal(pa_check(w, &d), NS_OK);
+	assert_int_equal(mm_check(w, &d), NS_OK);
 	wl_pagealloc_result_free(&r);
 
 	/* a stop flag already set stops before the first timed block */
@@ -671,7 +671,7 @@ static void test_workload_arithmetic(void **state)
 	assert_int_equal(r.nr_series, 0);
 	wl_pagealloc_result_free(&r);
 
-	pa_world_destroy(w);
+	mm_world_destroy(w);
 	cpu_sys_free(&sys);
 	cost_layout_free(&l);
 	cost_tables_free(&t);

@@ -9,7 +9,7 @@
  * bypass, cpu partial, node partial, node mismatch); a forced cmpxchg
  * retry through the race hook; conservation under random alloc/free on two
  * CPUs of different nodes; counters; determinism.  slub_check() and
- * pa_check() run at the end of every test.
+ * mm_check() run at the end of every test.
  */
 #include <setjmp.h>
 #include <stdarg.h>

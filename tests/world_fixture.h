@@ -26,15 +26,15 @@ struct wfx {
 	struct cost_layout l;
 	struct cpu_sys s;
 	struct cache_as as;
-	int pa_fn, pa_site, sl_fn, sl_site;
-	struct pa_world *pa;
+	int mm_fn, mm_site, sl_fn, sl_site;
+	struct mm_world *pa;
 	struct slub_world *w;
 	struct slub_cache *skb, *k64, *k512;   /* set by the test that uses them */
 };
 
 struct wfx_opts {
 	const struct slub_config *slub;   /* NULL: slub_config_default() */
-	const struct pa_config *pa;       /* NULL: pa_config_default() */
+	const struct mm_config *pa;       /* NULL: mm_config_default() */
 	const int *cpus;                  /* NULL: every CPU of the machine */
 	int nr_cpus;
 	int bpred_mode;                   /* < 0: cpu_params_default()'s */
@@ -52,7 +52,7 @@ static struct wfx *wfx_create(struct machine *m, const struct wfx_opts *o)
 {
 	struct wfx *t = calloc(1, sizeof *t);
 	struct slub_config cfg;
-	struct pa_config pc;
+	struct mm_config pc;
 	struct cpu_params p;
 	struct diag d;
 	assert_non_null(t);
@@ -67,13 +67,13 @@ static struct wfx *wfx_create(struct machine *m, const struct wfx_opts *o)
 	if (o->pa)
 		pc = *o->pa;
 	else
-		pa_config_default(&pc);
+		mm_config_default(&pc);
 	pc.as = &t->as;
 	cost_tables_init(&t->t);
-	assert_int_equal(pa_register(&t->t, &t->pa_fn, &t->pa_site), NS_OK);
+	assert_int_equal(mm_register(&t->t, &t->mm_fn, &t->mm_site), NS_OK);
 	assert_int_equal(slub_register(&t->t, &t->sl_fn, &t->sl_site), NS_OK);
 	assert_int_equal(cost_layout_init(&t->l, &t->t, slub_variant_name(cfg.variant)), NS_OK);
-	assert_int_equal(pa_layout(&t->l, &t->t, t->pa_fn, t->pa_site, pc.iter), NS_OK);
+	assert_int_equal(mm_layout(&t->l, &t->t, t->mm_fn, t->mm_site, pc.iter), NS_OK);
 	assert_int_equal(slub_layout(&t->l, &t->t, t->sl_fn, t->sl_site, &cfg), NS_OK);
 	assert_int_equal(cost_layout_check(&t->l, &t->t), NS_OK);
 	int *all = NULL, n = o->nr_cpus;
@@ -92,19 +92,19 @@ static struct wfx *wfx_create(struct machine *m, const struct wfx_opts *o)
 		p.bpred.mode = (enum bpred_mode)o->bpred_mode;
 	assert_int_equal(cpu_sys_init(&t->s, m, &t->t, &t->l, &p, cpus, n), NS_OK);
 	free(all);
-	wfx_ok(pa_world_create(m, &pc, &t->s, t->pa_fn, t->pa_site, &t->pa, &d), &d);
+	wfx_ok(mm_world_create(m, &pc, &t->s, t->mm_fn, t->mm_site, &t->pa, &d), &d);
 	wfx_ok(slub_world_create(m, &cfg, &t->s, t->pa, t->sl_fn, t->sl_site, &t->w, &d), &d);
 	wfx_ok(slub_kmalloc_create(t->w, &d), &d);
 	return t;
 }
 
-/* slub_check, pa_check and cpu_sys_check must hold. */
+/* slub_check, mm_check and cpu_sys_check must hold. */
 static void wfx_check(struct wfx *t)
 {
 	struct diag d;
 	diag_init(&d);
 	wfx_ok(slub_check(t->w, &d), &d);
-	wfx_ok(pa_check(t->pa, &d), &d);
+	wfx_ok(mm_check(t->pa, &d), &d);
 	assert_int_equal(cpu_sys_check(&t->s), NS_OK);
 }
 
@@ -113,7 +113,7 @@ static void wfx_destroy(struct wfx *t)
 {
 	wfx_check(t);
 	slub_world_destroy(t->w);
-	pa_world_destroy(t->pa);
+	mm_world_destroy(t->pa);
 	cpu_sys_free(&t->s);
 	cost_layout_free(&t->l);
 	cost_tables_free(&t->t);

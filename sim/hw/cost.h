@@ -15,19 +15,19 @@
  * X-macro list and registers them into the world's tables, which hands back
  * a base id; global id = base + the model's enum value:
  *
- *     #define PA_FUNCS(X) X(get_page_from_freelist) X(next_zones_zonelist)
- *     #define PA_SITES(X) X(A18, "first_zones_zonelist: nodemask == NULL") \
+ *     #define MM_FUNCS(X) X(get_page_from_freelist) X(next_zones_zonelist)
+ *     #define MM_SITES(X) X(A18, "first_zones_zonelist: nodemask == NULL") \
  *                         X(A23, "get_page_from_freelist: zone != NULL")
- *     #define PA_FN_ENUM(name) PA_FN_##name,
- *     #define PA_SITE_ENUM(id, desc) PA_SITE_##id,
- *     enum pa_fn { PA_FUNCS(PA_FN_ENUM) PA_NR_FN };
- *     enum pa_site { PA_SITES(PA_SITE_ENUM) PA_NR_SITE };
- *     static const char *const pa_fn_names[] = { PA_FUNCS(COST_FN_NAME) };
- *     static const struct cost_site_def pa_site_defs[] = { PA_SITES(COST_SITE_DEF) };
+ *     #define MM_FN_ENUM(name) MM_FN_##name,
+ *     #define MM_SITE_ENUM(id, desc) MM_SITE_##id,
+ *     enum mm_fn { MM_FUNCS(MM_FN_ENUM) MM_NR_FN };
+ *     enum mm_site { MM_SITES(MM_SITE_ENUM) MM_NR_SITE };
+ *     static const char *const mm_fn_names[] = { MM_FUNCS(COST_FN_NAME) };
+ *     static const struct cost_site_def mm_site_defs[] = { MM_SITES(COST_SITE_DEF) };
  *     ...
- *     cost_register_fns(t, pa_fn_names, PA_NR_FN, &m->fn_base);
- *     cost_register_sites(t, pa_site_defs, PA_NR_SITE, &m->site_base);
- *     cpu_branch(cpu, m->site_base + PA_SITE_A23, zone != NULL);
+ *     cost_register_fns(t, mm_fn_names, MM_NR_FN, &m->fn_base);
+ *     cost_register_sites(t, mm_site_defs, MM_NR_SITE, &m->site_base);
+ *     cpu_branch(cpu, m->site_base + MM_SITE_A23, zone != NULL);
  *
  * The tables hold pointers to the caller's strings (string literals in
  * practice); they are not copied.  Names are unique among functions and
