@@ -1,7 +1,7 @@
 /*
  * cmd_import — `numasim import numactl|sysfs ...`: write a machine file
  * (docs/machine-format.md) from a real box's description, using the
- * importers of models/import.h.
+ * importers of sim/hw/import.h.
  *
  * The whole file is built and validated (loaded back by the machine
  * loader) in memory before anything is written; output goes to standard

@@ -415,7 +415,7 @@ struct slub_world {
 
 /*
  * The one place that charges memory: a word at addr, its home node from the
- * synthetic address.  (sim/cpu.h's access kinds.)
+ * synthetic address.  (sim/hw/cpu.h's access kinds.)
  */
 static inline void slub_mem(struct cpu *c, uint64_t addr, enum cpu_access kind)
 {

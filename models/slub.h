@@ -7,7 +7,7 @@
  * ___slab_alloc, get_partial_node, acquire_slab, new_slab, deactivate_slab)
  * and the free paths (do_slab_free, __slab_free with its cmpxchg_double
  * retry loop, put_cpu_partial, unfreeze_partials, discard_slab), charged
- * to the cycle-cost model (sim/cpu.h) at the numbered sites of
+ * to the cycle-cost model (sim/hw/cpu.h) at the numbered sites of
  * ../shared/reference/slub-free.md (S0..S10, PRE6a, PRE6b, PRE7, POST6,
  * POST7, P1..P3, U1) and at "function:what" sites elsewhere.
  * docs/slub-model.md is the long description.

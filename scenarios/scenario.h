@@ -6,7 +6,7 @@
  *
  * What it models: the experiment, not the kernel.  A scenario names a
  * machine file (relative to the scenario file), the kernel knobs of the
- * page allocator model (models/pagealloc.h struct mm_config: the
+ * page allocator model (models/page_alloc.h struct mm_config: the
  * zonelist-iterator variant pre-682a3385 / 682a3385, zonelist order,
  * min_free_kbytes, ...) and of the SLUB model
  * (models/slub.h: slab_free_layout pre-c270cf30 / c270cf30, slub_stats,

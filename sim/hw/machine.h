@@ -25,7 +25,7 @@
  *
  * Error policy: the loader never asserts on input.  Every problem in a file
  * is reported through struct diag as file:line:col with status NS_EINPUT and
- * nothing is returned.  The YAML layer (sim/ytree.h) refuses anchors,
+ * nothing is returned.  The YAML layer (base/ytree.h) refuses anchors,
  * aliases, tags, more than one document, files over 16 MiB, nesting deeper
  * than 64 levels and more than 2^21 nodes before the schema is looked at.
  * machine_check() returns NS_EINTERNAL on a broken in-memory machine (a bug,
