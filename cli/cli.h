@@ -36,6 +36,12 @@ int cmd_query(int argc, char **argv);
 int cmd_export(int argc, char **argv);
 int cmd_plot(int argc, char **argv);
 
+/* The model benchmarks of `numasim bench` (cmd_bench_models.c); argv[0]
+ * is the benchmark's name. */
+int cmd_bench_pagealloc(int argc, char **argv);
+int cmd_bench_slub(int argc, char **argv);
+int cmd_bench_messaging(int argc, char **argv);
+
 /* Print "numasim CMD: error: <fmt>" and the usage line; returns 2. */
 int cli_usage_error(const char *cmd, const char *usage, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));

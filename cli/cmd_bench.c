@@ -1,10 +1,11 @@
 /*
  * cmd_bench — `numasim bench`: measure the simulator's own speed.
  *
- * Benchmarks are rows of one table (name, function, summary), so the
- * engine and model benchmarks to come (pagealloc, slub, messaging) are one
- * row each.  Each benchmark parses its own options, runs, and prints a
- * perf-bench-like summary on stdout only after every repetition succeeded.
+ * Benchmarks are rows of one table (name, function, summary): the engine
+ * benchmark phold, here, and the model benchmarks pagealloc, slub and
+ * messaging, whose command lines are in cmd_bench_models.c.  Each
+ * benchmark parses its own options, runs, and prints a perf-bench-like
+ * summary on stdout only after every repetition succeeded.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -14,8 +15,6 @@
 #include "cli/cli.h"
 #include "base/diag.h"
 #include "sim/eventq.h"
-#include "scenarios/bench_slub_messaging.h"
-#include "scenarios/bench_pagealloc.h"
 #include "sim/phold.h"
 #include "analysis/stats.h"
 
@@ -36,9 +35,9 @@ static int bench_phold(int argc, char **argv);
 static const struct bench benches[] = {
 	/* name     function      summary */
 	{"phold", bench_phold, "PHOLD event-loop throughput (event queue + GSL streams)"},
-	{"pagealloc", bench_pagealloc_main, "page allocator model: order-0 alloc+free pairs/s, full costs"},
-	{"slub", bench_slub_main, "SLUB model: kmalloc-512 alloc+remote free pairs/s, full costs"},
-	{"messaging", bench_messaging_main, "sched messaging workload: messages/s over all CPUs"},
+	{"pagealloc", cmd_bench_pagealloc, "page allocator model: order-0 alloc+free pairs/s, full costs"},
+	{"slub", cmd_bench_slub, "SLUB model: kmalloc-512 alloc+remote free pairs/s, full costs"},
+	{"messaging", cmd_bench_messaging, "sched messaging workload: messages/s over all CPUs"},
 };
 
 #define NR_BENCHES (sizeof benches / sizeof benches[0])

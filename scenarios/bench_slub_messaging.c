@@ -21,7 +21,6 @@
 #include <string.h>
 #include <time.h>
 
-#include "cli/cli.h"
 #include "sim/hw/cost.h"
 #include "sim/hw/cpu.h"
 #include "base/diag.h"
@@ -31,12 +30,6 @@
 #include "analysis/stats.h"
 #include "scenarios/wl_messaging.h"
 
-#define SLUB_USAGE                                                             \
-	"numasim bench slub [--machine FILE] [--pairs N] [--batch N] "          \
-	"[--free remote|local] [--variant pre|post] [--repeat R]"
-#define MSG_USAGE                                                              \
-	"numasim bench messaging [--machine FILE] [--groups G] [--loops L] "    \
-	"[--variant pre|post] [--seed S] [--repeat R]"
 #define DEFAULT_MACHINE "configs/skylake-2s.yaml"
 
 struct bench_slub_world {
@@ -80,23 +73,23 @@ static void span_stop(struct span *t)
  * second, then min/median/max of both (items: what is counted, in
  * millions).  rate[] and cpu[] (repeat entries each) are scratch.
  */
-static void print_spread(const char *items, uint64_t n, const struct span *t,
+static void print_spread(FILE *out, const char *items, uint64_t n, const struct span *t,
 			 long long repeat, double *rate, double *cpu)
 {
 	double rs[3], cs[3];
 	for (long long r = 0; r < repeat; r++) {
 		rate[r] = (double)n / t[r].wall / 1e6;
 		cpu[r] = (double)n / t[r].cpu / 1e6;
-		printf("run %lld: %" PRIu64 " %s in %.3f s: %.3f M %s/s (host), %.3f M %s "
-		       "per CPU second\n", r + 1, n, items, t[r].wall, rate[r], items,
-		       cpu[r], items);
+		fprintf(out, "run %lld: %" PRIu64 " %s in %.3f s: %.3f M %s/s (host), %.3f M %s "
+			"per CPU second\n", r + 1, n, items, t[r].wall, rate[r], items,
+			cpu[r], items);
 	}
 	stats_spread(rate, (size_t)repeat, rs);
 	stats_spread(cpu, (size_t)repeat, cs);
-	printf("M %s/s (host) over %lld runs: min %.3f  median %.3f  max %.3f\n", items,
-	       repeat, rs[0], rs[1], rs[2]);
-	printf("M %s per CPU second: min %.3f  median %.3f  max %.3f\n", items, cs[0], cs[1],
-	       cs[2]);
+	fprintf(out, "M %s/s (host) over %lld runs: min %.3f  median %.3f  max %.3f\n", items,
+		repeat, rs[0], rs[1], rs[2]);
+	fprintf(out, "M %s per CPU second: min %.3f  median %.3f  max %.3f\n", items, cs[0],
+		cs[1], cs[2]);
 }
 
 static void bench_slub_free(struct bench_slub_world *b)
@@ -169,97 +162,24 @@ static int bench_slub_check(struct bench_slub_world *b, struct diag *d)
 	return rc ? rc : mm_check(b->pa, d);
 }
 
-/* Options: --machine, --variant and the numeric ones in nums. */
-struct num_opt {
-	const char *name;
-	long long min, max, *val;
-};
-
-/* local: NULL when the command has no --free option. */
-static int parse_opts(const char *cmd, const char *usage, int argc, char **argv,
-		      const char **machine, enum slub_variant *v, struct num_opt *nums,
-		      size_t nr_nums, bool *local, void (*help)(void))
+void bench_slub_opts_default(struct bench_slub_opts *o)
 {
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-			help();
-			return 1;
-		}
-		if (strncmp(a, "--", 2))
-			return cli_usage_error(cmd, usage, "unexpected argument '%s'", a);
-		if (i + 1 >= argc)
-			return cli_usage_error(cmd, usage, "%s needs a value", a);
-		const char *val = argv[++i];
-		if (!strcmp(a, "--machine")) {
-			if (!*val)
-				return cli_usage_error(cmd, usage, "--machine needs a file name");
-			*machine = val;
-			continue;
-		}
-		if (local && !strcmp(a, "--free")) {
-			if (strcmp(val, "remote") && strcmp(val, "local"))
-				return cli_usage_error(cmd, usage,
-						       "--free '%s': expected remote or local", val);
-			*local = !strcmp(val, "local");
-			continue;
-		}
-		if (!strcmp(a, "--variant")) {
-			int x = slub_variant_parse(val);
-			if (x < 0)
-				return cli_usage_error(cmd, usage,
-						       "--variant '%s': expected pre or post", val);
-			*v = (enum slub_variant)x;
-			continue;
-		}
-		size_t k;
-		for (k = 0; k < nr_nums; k++)
-			if (!strcmp(a, nums[k].name))
-				break;
-		if (k == nr_nums)
-			return cli_usage_error(cmd, usage, "unknown option '%s'", a);
-		if (cli_parse_long(cmd, nums[k].name, val, nums[k].min, nums[k].max,
-				   nums[k].val) != NS_OK)
-			return 2;
-	}
-	return 0;
+	o->machine = DEFAULT_MACHINE;
+	o->pairs = 5000000;
+	o->batch = 64;
+	o->repeat = 1;
+	o->local_free = false;
+	o->variant = SLUB_PRE;
 }
 
-static void slub_help(void)
+void bench_messaging_opts_default(struct bench_messaging_opts *o)
 {
-	printf("usage: %s\n\n"
-	       "Simulated kmalloc(448) + kfree pairs per host second with the full cost\n"
-	       "model: each round allocates --batch objects on the first CPU of node 0\n"
-	       "and frees them on the first CPU of the next node (the remote frees of\n"
-	       "sched messaging, through __slab_free; the same CPU on a one-node\n"
-	       "machine), or with --free local on the allocating CPU (the fast path of\n"
-	       "a kmalloc/kfree loop).\n\n"
-	       "options:\n"
-	       "  --machine FILE  machine file (default %s)\n"
-	       "  --pairs N       alloc+free pairs (default 5000000)\n"
-	       "  --batch N       objects per round (default 64)\n"
-	       "  --free WHERE    remote | local (default remote)\n"
-	       "  --variant V     pre | post (v5.9 | c270cf30; default pre)\n"
-	       "  --repeat R      runs, each on a fresh world; reports min/median/max\n"
-	       "                  (default 1)\n",
-	       SLUB_USAGE, DEFAULT_MACHINE);
-}
-
-static void msg_help(void)
-{
-	printf("usage: %s\n\n"
-	       "Simulated messages per host second of perf bench sched messaging\n"
-	       "(socket mode) over every CPU of the machine, full cost model; also\n"
-	       "prints the simulated Total time.\n\n"
-	       "options:\n"
-	       "  --machine FILE  machine file (default %s)\n"
-	       "  --groups G      -g (default 20)\n"
-	       "  --loops L       -l (default 50)\n"
-	       "  --variant V     pre | post (default pre)\n"
-	       "  --seed S        run seed (default 1)\n"
-	       "  --repeat R      runs, each on a fresh world; reports min/median/max\n"
-	       "                  (default 1)\n",
-	       MSG_USAGE, DEFAULT_MACHINE);
+	o->machine = DEFAULT_MACHINE;
+	o->groups = 20;
+	o->loops = 50;
+	o->seed = 1;
+	o->repeat = 1;
+	o->variant = SLUB_PRE;
 }
 
 /* What one bench slub run simulated (the host time is in a span). */
@@ -316,56 +236,41 @@ out:
 	return rc;
 }
 
-int bench_slub_main(int argc, char **argv)
+int bench_slub_run(const struct bench_slub_opts *opt, FILE *out, struct diag *d)
 {
-	const char *machine = DEFAULT_MACHINE;
-	enum slub_variant v = SLUB_PRE;
-	long long pairs = 5000000, batch = 64, repeat = 1;
-	struct num_opt nums[] = {
-		{"--pairs", 1, 1000000000000LL, &pairs},
-		{"--batch", 1, 1 << 20, &batch},
-		{"--repeat", 1, 1000, &repeat},
-	};
-	struct diag d;
 	char name[256] = "";
-	bool local = false;
-	int st = parse_opts("bench slub", SLUB_USAGE, argc, argv, &machine, &v, nums, 3,
-			    &local, slub_help);
-	if (st)
-		return st == 1 ? 0 : st;
-	diag_init(&d);
-	struct slub_run o[2];
+	long long repeat = opt->repeat;
+	struct slub_run o[2] = {0};
 	struct span *t = calloc((size_t)repeat, sizeof *t);
 	double *rate = calloc(2 * (size_t)repeat, sizeof *rate);
-	int rc = t && rate ? NS_OK : diag_set(&d, NS_ENOMEM, "bench slub", 0, 0, "out of memory");
+	int rc = t && rate ? NS_OK : diag_set(d, NS_ENOMEM, "bench slub", 0, 0, "out of memory");
 	for (long long r = 0; r < repeat && rc == NS_OK; r++) {
 		struct slub_run *x = &o[r > 0];
-		rc = slub_once(machine, v, pairs, batch, local, name, sizeof name, x, &t[r], &d);
+		rc = slub_once(opt->machine, opt->variant, opt->pairs, opt->batch, opt->local_free,
+			       name, sizeof name, x, &t[r], d);
 		if (rc == NS_OK && r > 0 &&
 		    (x->cycles != o[0].cycles || x->failed != o[0].failed || x->done != o[0].done))
-			rc = diag_set(&d, NS_EINTERNAL, "bench slub", 0, 0,
+			rc = diag_set(d, NS_EINTERNAL, "bench slub", 0, 0,
 				      "run %lld simulated other cycles than run 1", r + 1);
 	}
 	if (rc)
 		goto out;
-	printf("# Running 'slub' benchmark: kmalloc-512 alloc on CPU %d, free on CPU %d (%s, %s)\n",
-	       o[0].cpu_alloc, o[0].cpu_free, name, slub_variant_name(v));
+	fprintf(out, "# Running 'slub' benchmark: kmalloc-512 alloc on CPU %d, free on CPU %d "
+		"(%s, %s)\n", o[0].cpu_alloc, o[0].cpu_free, name, slub_variant_name(opt->variant));
 	if (repeat == 1)
-		printf("%" PRIu64 " pairs in %.3f s: %.3f M pairs/s (host)\n", o[0].done,
-		       t[0].wall, (double)o[0].done / t[0].wall / 1e6);
+		fprintf(out, "%" PRIu64 " pairs in %.3f s: %.3f M pairs/s (host)\n", o[0].done,
+			t[0].wall, (double)o[0].done / t[0].wall / 1e6);
 	else
-		print_spread("pairs", o[0].done, t, repeat, rate, rate + repeat);
-	printf("simulated: %.1f cycles per pair (%s, idle excluded), %" PRIu64
-	       " failed allocations%s\n",
-	       (double)o[0].cycles / (double)(o[0].done ? o[0].done : 1),
-	       local ? "one CPU" : "both CPUs", o[0].failed,
-	       repeat > 1 ? ", the same in every run" : "");
+		print_spread(out, "pairs", o[0].done, t, repeat, rate, rate + repeat);
+	fprintf(out, "simulated: %.1f cycles per pair (%s, idle excluded), %" PRIu64
+		" failed allocations%s\n",
+		(double)o[0].cycles / (double)(o[0].done ? o[0].done : 1),
+		opt->local_free ? "one CPU" : "both CPUs", o[0].failed,
+		repeat > 1 ? ", the same in every run" : "");
 out:
-	if (rc)
-		diag_print(&d, stderr);
 	free(t);
 	free(rate);
-	return rc ? ns_status_exit(rc) : 0;
+	return rc;
 }
 
 /* One bench messaging run on a fresh world; name: the machine's. */
@@ -400,62 +305,46 @@ static bool same_msg_result(const struct wl_msg_result *a, const struct wl_msg_r
 	       a->preemptions == b->preemptions;
 }
 
-int bench_messaging_main(int argc, char **argv)
+int bench_messaging_run(const struct bench_messaging_opts *o, FILE *out, struct diag *d)
 {
-	const char *machine = DEFAULT_MACHINE;
-	enum slub_variant v = SLUB_PRE;
-	long long groups = 20, loops = 50, seed = 1, repeat = 1;
-	struct num_opt nums[] = {
-		{"--groups", 1, 1000, &groups},
-		{"--loops", 1, 1000000000LL, &loops},
-		{"--seed", 0, INT64_MAX, &seed},
-		{"--repeat", 1, 1000, &repeat},
-	};
-	struct diag d;
 	struct wl_msg_params p;
 	struct wl_msg_result r[2];
 	char name[256] = "";
 	int nr_cpus = 0;
-	int st = parse_opts("bench messaging", MSG_USAGE, argc, argv, &machine, &v, nums, 4, NULL,
-			    msg_help);
-	if (st)
-		return st == 1 ? 0 : st;
-	diag_init(&d);
+	long long repeat = o->repeat;
 	wl_msg_params_default(&p);
-	p.groups = (uint32_t)groups;
-	p.loops = (uint64_t)loops;
+	p.groups = (uint32_t)o->groups;
+	p.loops = (uint64_t)o->loops;
 	struct span *t = calloc((size_t)repeat, sizeof *t);
 	double *rate = calloc(2 * (size_t)repeat, sizeof *rate);
 	int rc = t && rate ? NS_OK
-			   : diag_set(&d, NS_ENOMEM, "bench messaging", 0, 0, "out of memory");
+			   : diag_set(d, NS_ENOMEM, "bench messaging", 0, 0, "out of memory");
 	for (long long k = 0; k < repeat && rc == NS_OK; k++) {
-		rc = msg_once(machine, v, &p, (uint64_t)seed, name, sizeof name, &nr_cpus,
-			      &r[k > 0], &t[k], &d);
+		rc = msg_once(o->machine, o->variant, &p, (uint64_t)o->seed, name, sizeof name,
+			      &nr_cpus, &r[k > 0], &t[k], d);
 		if (rc == NS_OK && k > 0 && !same_msg_result(&r[0], &r[1]))
-			rc = diag_set(&d, NS_EINTERNAL, "bench messaging", 0, 0,
+			rc = diag_set(d, NS_EINTERNAL, "bench messaging", 0, 0,
 				      "run %lld simulated another schedule than run 1", k + 1);
 	}
 	if (rc)
 		goto out;
-	printf("# Running 'sched/messaging' benchmark: %lld groups, %lld loops, %d CPUs "
-	       "(%s, %s)\n", groups, loops, nr_cpus, name, slub_variant_name(v));
-	printf("Total time: %.6f [sec] (simulated)\n", r[0].total_time_s);
+	fprintf(out, "# Running 'sched/messaging' benchmark: %lld groups, %lld loops, %d CPUs "
+		"(%s, %s)\n", o->groups, o->loops, nr_cpus, name, slub_variant_name(o->variant));
+	fprintf(out, "Total time: %.6f [sec] (simulated)\n", r[0].total_time_s);
 	if (repeat == 1)
-		printf("%" PRIu64 " messages in %.3f s: %.3f M messages/s (host), %" PRIu64
-		       " events\n", r[0].messages, t[0].wall,
-		       (double)r[0].messages / t[0].wall / 1e6, r[0].events);
+		fprintf(out, "%" PRIu64 " messages in %.3f s: %.3f M messages/s (host), %" PRIu64
+			" events\n", r[0].messages, t[0].wall,
+			(double)r[0].messages / t[0].wall / 1e6, r[0].events);
 	else
-		print_spread("messages", r[0].messages, t, repeat, rate, rate + repeat);
+		print_spread(out, "messages", r[0].messages, t, repeat, rate, rate + repeat);
 	if (repeat > 1)
-		printf("%" PRIu64 " events per run\n", r[0].events);
-	printf("scheduler: %" PRIu64 " context switches, %" PRIu64 " preemptions (%" PRIu64
-	       " by wake-up), %" PRIu64 " sender and %" PRIu64 " receiver blocks%s\n",
-	       r[0].ctx_switches, r[0].preemptions, r[0].wake_preemptions, r[0].sender_blocks,
-	       r[0].receiver_blocks, repeat > 1 ? "; the same in every run" : "");
+		fprintf(out, "%" PRIu64 " events per run\n", r[0].events);
+	fprintf(out, "scheduler: %" PRIu64 " context switches, %" PRIu64 " preemptions (%" PRIu64
+		" by wake-up), %" PRIu64 " sender and %" PRIu64 " receiver blocks%s\n",
+		r[0].ctx_switches, r[0].preemptions, r[0].wake_preemptions, r[0].sender_blocks,
+		r[0].receiver_blocks, repeat > 1 ? "; the same in every run" : "");
 out:
-	if (rc)
-		diag_print(&d, stderr);
 	free(t);
 	free(rate);
-	return rc ? ns_status_exit(rc) : 0;
+	return rc;
 }

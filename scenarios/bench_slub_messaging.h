@@ -1,7 +1,9 @@
 /*
- * bench_slub_messaging — `numasim bench slub` and `numasim bench messaging`: the
- * simulator's speed on the SLUB model (models/slub.h) and on the
- * sched-messaging workload (scenarios/wl_messaging.h), full cost model.
+ * bench_slub_messaging — the drivers of `numasim bench slub` and `numasim
+ * bench messaging`: run the SLUB model (models/slub.h) and the
+ * sched-messaging workload (scenarios/wl_messaging.h) with the full cost
+ * model and print a report of the simulator's speed.  The command line
+ * (options, --help, usage lines) is in cli/cmd_bench_models.c.
  *
  * bench slub: simulated kmalloc-512 alloc+free pairs per host second on
  * two CPUs of different nodes when the machine has two (allocate a batch on
@@ -10,16 +12,59 @@
  * per host second of perf bench sched messaging over every CPU of the
  * machine, with the simulated Total time.
  *
- * Error policy: bad options are usage errors (exit status 2); a machine
- * file that does not load is reported as file:line:col (exit status 2);
- * the summary is printed only after the run succeeded and slub_check and
- * mm_check passed (exit 1 otherwise).
+ * Error policy: the run functions return an NS_ status and, on failure,
+ * fill d with a printable diagnostic (diag_print) and write nothing to
+ * out: a machine file that does not load is the loader's file:line:col
+ * diagnostic and status; out of memory, a model or workload failure, a
+ * --repeat run that simulated something else than the first, and
+ * slub_check or mm_check failures come back with their status (exit 1
+ * through ns_status_exit).  The report is written only after every run
+ * succeeded and both checks passed.
  */
 #ifndef NUMASIM_MSG_BENCH_H
 #define NUMASIM_MSG_BENCH_H
 
-/* argv[0] is "slub" / "messaging"; return the process exit status. */
-int bench_slub_main(int argc, char **argv);
-int bench_messaging_main(int argc, char **argv);
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "base/diag.h"
+#include "models/slub.h"
+
+/* Ranges of the numeric options; the run functions expect them. */
+#define BENCH_SLUB_MAX_PAIRS 1000000000000LL
+#define BENCH_SLUB_MAX_BATCH (1 << 20)
+#define BENCH_SLUB_MAX_REPEAT 1000
+#define BENCH_MESSAGING_MAX_GROUPS 1000
+#define BENCH_MESSAGING_MAX_LOOPS 1000000000LL
+#define BENCH_MESSAGING_MAX_REPEAT 1000
+
+struct bench_slub_opts {
+	const char *machine;     /* machine file */
+	long long pairs;         /* alloc+free pairs per run, 1..MAX_PAIRS */
+	long long batch;         /* objects per round, 1..MAX_BATCH */
+	long long repeat;        /* runs, each on a fresh world, 1..MAX_REPEAT */
+	bool local_free;         /* free on the allocating CPU (--free local) */
+	enum slub_variant variant;
+};
+
+struct bench_messaging_opts {
+	const char *machine;     /* machine file */
+	long long groups;        /* -g, 1..MAX_GROUPS */
+	long long loops;         /* -l, 1..MAX_LOOPS */
+	long long seed;          /* run seed, >= 0 */
+	long long repeat;        /* runs, each on a fresh world, 1..MAX_REPEAT */
+	enum slub_variant variant;
+};
+
+/* configs/skylake-2s.yaml, 5000000 pairs, batch 64, 1 run, remote frees,
+ * variant pre. */
+void bench_slub_opts_default(struct bench_slub_opts *o);
+/* configs/skylake-2s.yaml, 20 groups, 50 loops, seed 1, 1 run, variant pre. */
+void bench_messaging_opts_default(struct bench_messaging_opts *o);
+
+/* Run the benchmark and write its report to out (see above); d is
+ * initialised by the caller (diag_init). */
+int bench_slub_run(const struct bench_slub_opts *o, FILE *out, struct diag *d);
+int bench_messaging_run(const struct bench_messaging_opts *o, FILE *out, struct diag *d);
 
 #endif
