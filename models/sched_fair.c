@@ -125,7 +125,7 @@ static uint32_t pick_next_entity(struct cfs_sched *cs, struct cfs_rq *rq)
  * curr enqueue_entity's update_curr has just charged). */
 static void check_preempt_wakeup(struct cfs_sched *cs, struct cfs_rq *rq, uint32_t t)
 {
-	if (!cs->p.wakeup_preemption || rq->curr < 0 || rq->need_resched)
+	if (!cs->params.wakeup_preemption || rq->curr < 0 || rq->need_resched)
 		return;
 	if (wakeup_preempt_entity(cs, cs->se[rq->curr].vruntime, cs->se[t].vruntime) != 1)
 		return;
@@ -189,7 +189,7 @@ static uint32_t get_update_sysctl_factor(int nr_cpus)
 /* update_sysctl(): the scaled sysctls in cycles, and the tick. */
 static void update_sysctl(struct cfs_sched *cs)
 {
-	const struct cfs_params *p = &cs->p;
+	const struct cfs_params *p = &cs->params;
 	uint32_t factor = get_update_sysctl_factor(cs->sys->nr_cpus);
 	double ghz = cs->sys->k.clock_ghz;
 	cs->sysctl.latency = (uint64_t)((double)p->sched_latency_ns * factor * ghz + 0.5);
@@ -217,7 +217,7 @@ int cfs_create(const struct cfs_params *p, struct cpu_sys *sys, uint32_t nr_task
 	if (!cs)
 		return NS_ENOMEM;
 	cs->sys = sys;
-	cs->p = *p;
+	cs->params = *p;
 	cs->nr_tasks = nr_tasks;
 	update_sysctl(cs);
 	cs->se = calloc(nr_tasks, sizeof *cs->se);
@@ -275,7 +275,7 @@ int cfs_try_to_wake_up(struct cfs_sched *cs, uint32_t t, int waker_cpu, int *cpu
 	struct sched_entity *se = &cs->se[t];
 	struct cfs_rq *rq = &cs->rq[se->cpu];
 
-	cpu_work(&cs->sys->cpu[waker_cpu], cs->p.wake_cycles);
+	cpu_work(&cs->sys->cpu[waker_cpu], cs->params.wake_cycles);
 	/* ttwu_do_activate -> enqueue_entity(ENQUEUE_WAKEUP) */
 	update_curr(cs, rq, cs->sys->cpu[se->cpu].now);
 	place_entity(cs, rq, se);
@@ -298,7 +298,7 @@ int64_t cfs_pick_next(struct cfs_sched *cs, int cpu)
 	uint32_t t = pick_next_entity(cs, rq);
 	/* context_switch, unless the task put back is picked again */
 	if ((int64_t)t != rq->preempted) {
-		cpu_work(c, cs->p.ctx_switch_cycles);
+		cpu_work(c, cs->params.ctx_switch_cycles);
 		cs->stats.ctx_switches++;
 		if (rq->preempted >= 0) {
 			cs->stats.preemptions++;

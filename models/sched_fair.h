@@ -132,7 +132,7 @@ struct cfs_stats {
 
 struct cfs_sched {
 	struct cpu_sys *sys;
-	struct cfs_params p;
+	struct cfs_params params;
 	struct cfs_sysctl sysctl;
 	uint32_t nr_tasks;
 	struct sched_entity *se;          /* [nr_tasks] */
