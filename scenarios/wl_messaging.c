@@ -2,16 +2,22 @@
  * wl_messaging — perf bench sched messaging (socket mode); see
  * wl_messaging.h.
  *
- * Design notes.  One engine event = one step of one CPU: pick a task if
- * the CPU has none (charging a context switch), then one message operation
- * of that task (a write or a read), then the next step is scheduled at the
- * CPU's clock after the operation.  Events therefore interleave the CPUs
- * in simulated time, which is what makes slabs move between CPUs the way
- * the reference's §3 describes (allocated on a sender CPU, freed remotely
- * while frozen there, parked on a receiver CPU's partial chain, ...).  A
- * CPU with nothing to run has no pending event; a wake-up onto it
- * schedules one.  All state (tasks, run queues, connection rings) is
- * allocated before the first event: the loop does no allocation.
+ * Design notes.  One engine event = one step of one CPU: ask the CFS model
+ * (models/sched_fair.h) for the task to run, which charges a context
+ * switch when it picks another task, then one message operation of that
+ * task (a write or a read), then the scheduler's tick, block or
+ * return-to-user step, and the next step is scheduled at the CPU's clock
+ * after the operation.  Events therefore interleave the CPUs in simulated
+ * time, which is what makes slabs move between CPUs the way the
+ * reference's §3 describes (allocated on a sender CPU, freed remotely while
+ * frozen there, parked on a receiver CPU's partial chain, ...).  A CPU with
+ * nothing to run has no pending event; a wake-up onto it schedules one
+ * after the idle wake-up latency.  All state (tasks, run queues,
+ * connection rings) is allocated before the first event: the loop does no
+ * allocation.  The scheduler itself (vruntime, buddies, preemption, the
+ * scaled sysctls, the context-switch and wake-up counters) is
+ * models/sched_fair.c; this file owns the tasks' roles, the connections
+ * and messages, the SLUB calls and the idle wake-up latency.
  *
  * Estimates of the straight-line costs (the same for both SLUB layouts):
  *   send_cycles 1500: write() entry/exit, unix_stream_sendmsg without the
@@ -28,10 +34,8 @@
  *   hz 250 (Kconfig's default CONFIG_HZ_250); sched_latency_ns 6000000,
  *     min_granularity_ns 750000, wakeup_granularity_ns 1000000: v5.9's
  *     sysctl_sched_latency, sysctl_sched_min_granularity and
- *     sysctl_sched_wakeup_granularity before the log scaling (fair.c),
- *     scaled in setup() by 1 + ilog2(min(nr_cpus, 8)) as
- *     get_update_sysctl_factor() does.  sched_nr_latency is their ratio
- *     (8), vruntime advances 1:1 with cycles (nice 0: NICE_0_LOAD).
+ *     sysctl_sched_wakeup_granularity before the log scaling, which
+ *     models/sched_fair.c applies as get_update_sysctl_factor() does.
  * They set the absolute Total time; the SLUB share of a message is what
  * the layouts change.
  */
@@ -40,70 +44,50 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim/ctx.h"
 #include "base/diag.h"
+#include "models/sched_fair.h"
+#include "sim/ctx.h"
 
 enum { EV_STEP = 1 };
-enum task_state { T_RUNNABLE, T_RUNNING, T_BLOCKED, T_DONE };
-enum step_out { OP_CONT, OP_BLOCK, OP_DONE };
 
-struct msg {
+/* What a task's message operation leaves it doing. */
+enum op_result { OP_CONTINUE, OP_BLOCKED, OP_FINISHED };
+
+struct message {
 	slub_obj_t skb, data;
-	uint64_t ready;                   /* sender's clock after the write */
+	uint64_t visible_at;              /* sender's clock after the write */
 };
 
-struct conn {                             /* receiver j of a group */
-	struct msg *ring;                 /* [inflight_limit] */
+struct connection {                       /* owned by receiver j of a group */
+	struct message *ring;             /* [inflight_limit] */
 	uint32_t head, count;
-	uint32_t waiters;                 /* bit s: sender s of the group blocked */
+	uint32_t blocked_senders;         /* bit s: sender s of the group waits for room */
 	int receiver_blocked;
 };
 
 struct task {
-	uint64_t vruntime;                /* cycles, CFS's se->vruntime */
-	uint32_t group, idx;              /* idx in 0..19 */
-	int sender;
-	int cpu;                          /* index in cpu_sys.cpu[] */
-	enum task_state state;
-	uint64_t done;                    /* messages written or read */
+	uint32_t group;
+	uint32_t index;                   /* sender s or receiver j of the group, 0..19 */
+	int is_sender;
+	uint64_t messages_done;           /* written or read */
 };
-
-/* One CPU's cfs_rq.  The runnable tasks other than the running one are
- * kept in enqueue order (at most ~nr_tasks / nr_cpus, a dozen for -g 20 on
- * 72 CPUs), so the first smallest vruntime is the rbtree's leftmost with
- * its FIFO order among equal keys. */
-struct rq {
-	uint32_t *q;                      /* runnable task ids, enqueue order */
-	uint32_t cap, count;
-	int64_t cur;                      /* running task or -1 */
-	int64_t next, last;               /* CFS buddies or -1 */
-	int64_t prev;                     /* just switched out while runnable, or -1 */
-	uint64_t min_vruntime;
-	uint64_t exec_start;              /* clock up to which cur's vruntime is charged */
-	uint64_t pick_clock;              /* clock when cur was picked (slice start) */
-	uint64_t next_tick;
-	int resched;                      /* 0, RS_TICK or RS_WAKE (need_resched) */
-	int scheduled;                    /* a step event is pending */
-};
-
-enum { RS_TICK = 1, RS_WAKE = 2 };
-#define SCHED_NR_LATENCY 8
 
 struct messaging_world {
-	struct slub_world *w;
-	struct cpu_sys *s;
-	struct slub_cache *skb, *data;
-	const struct wl_msg_params *p;
+	struct slub_world *slub;
+	struct cpu_sys *sys;
+	struct slub_cache *skb_cache, *data_cache;
+	const struct wl_msg_params *params;
 	struct sim_ctx *ctx;
 	struct rng *rng;
-	struct task *tasks;
-	struct conn *conns;
-	struct rq *rqs;
+	struct cfs_sched *cfs;
+	struct task *tasks;               /* [nr_tasks], ids as cfs task ids */
+	struct connection *conns;         /* [groups * WL_MSG_FDS] */
+	uint8_t *step_pending;            /* [nr_cpus]: a step event is queued */
+	uint32_t *fork_order;             /* [tasks per CPU]: start()'s scratch */
 	uint32_t nr_tasks;
-	uint64_t per_task;                /* 20 * loops */
-	uint32_t wake_below;              /* wake senders at <= this many in flight */
-	uint64_t latency, min_gran, wakeup_gran, tick;  /* cycles, scaled sysctls */
-	struct wl_msg_result *r;
+	uint64_t msgs_per_task;           /* 20 * loops */
+	uint32_t wake_senders_at;         /* wake senders at <= this many in flight */
+	struct wl_msg_result *result;
 };
 
 void wl_msg_params_default(struct wl_msg_params *p)
@@ -124,400 +108,264 @@ void wl_msg_params_default(struct wl_msg_params *p)
 	p->wakeup_preemption = 1;
 }
 
-static void rq_push(struct rq *q, uint32_t t)
+/* An idle CPU starts running at `from` plus the wake-up latency and the
+ * random jitter: its next step event. */
+static int kick_idle_cpu(struct messaging_world *m, int cpu, uint64_t from)
 {
-	q->q[q->count++] = t;
+	struct cpu *c = &m->sys->cpu[cpu];
+	uint64_t jitter = m->params->wake_jitter_cycles
+		? rng_uniform_int(m->rng, m->params->wake_jitter_cycles + 1) : 0;
+	cpu_advance_to(c, from + m->params->wake_latency_cycles + jitter);
+	m->step_pending[cpu] = 1;
+	return sim_ctx_schedule_at(m->ctx, c->now, EV_STEP, (uint32_t)cpu);
 }
 
-static void rq_remove_at(struct rq *q, uint32_t i)
+/* Task t is woken by the task running on waker_cpu. */
+static int wake(struct messaging_world *m, uint32_t t, int waker_cpu)
 {
-	memmove(&q->q[i], &q->q[i + 1], (q->count - i - 1) * sizeof *q->q);
-	q->count--;
+	int cpu;
+	int rc = cfs_try_to_wake_up(m->cfs, t, waker_cpu, &cpu);
+	if (rc != NS_OK || m->step_pending[cpu])
+		return rc;
+	return kick_idle_cpu(m, cpu, m->sys->cpu[waker_cpu].now);
 }
 
-/* Position of the leftmost entity (first smallest vruntime); count > 0. */
-static uint32_t rq_leftmost(const struct messaging_world *m, const struct rq *q)
+static uint32_t sender_id(uint32_t group, uint32_t s)
 {
-	uint32_t best = 0;
-	uint64_t v = m->tasks[q->q[0]].vruntime;
-	for (uint32_t i = 1; i < q->count; i++)
-		if (m->tasks[q->q[i]].vruntime < v) {
-			v = m->tasks[q->q[i]].vruntime;
-			best = i;
-		}
-	return best;
+	return group * 2 * WL_MSG_FDS + s;
 }
 
-/* update_min_vruntime: monotonic, the smaller of curr and the leftmost. */
-static void update_min_vruntime(const struct messaging_world *m, struct rq *q)
+static uint32_t receiver_id(uint32_t group, uint32_t j)
 {
-	uint64_t v = q->min_vruntime;
-	int have = 0;
-	if (q->cur >= 0) {
-		v = m->tasks[q->cur].vruntime;
-		have = 1;
-	}
-	if (q->count) {
-		uint64_t l = m->tasks[q->q[rq_leftmost(m, q)]].vruntime;
-		v = have && v < l ? v : l;
-	}
-	if (v > q->min_vruntime)
-		q->min_vruntime = v;
+	return group * 2 * WL_MSG_FDS + WL_MSG_FDS + j;
 }
 
-/* update_curr: charge the running task's vruntime up to now. */
-static void update_curr(const struct messaging_world *m, struct rq *q, uint64_t now)
+/* One write() of a sender running on cpu: to connection done % 20. */
+static int sender_write(struct messaging_world *m, struct task *task, int cpu,
+			enum op_result *res)
 {
-	if (q->cur >= 0 && now > q->exec_start) {
-		m->tasks[q->cur].vruntime += now - q->exec_start;
-		q->exec_start = now;
-	}
-	update_min_vruntime(m, q);
-}
+	const struct wl_msg_params *p = m->params;
+	struct cpu *c = &m->sys->cpu[cpu];
+	uint32_t j = (uint32_t)(task->messages_done % WL_MSG_FDS);
+	struct connection *conn = &m->conns[task->group * WL_MSG_FDS + j];
 
-/* wakeup_preempt_entity(curr, se): 1 when curr is more than the wake-up
- * granularity ahead of se, -1 when it is not ahead, else 0. */
-static int wakeup_preempt_entity(const struct messaging_world *m, uint64_t curr, uint64_t se)
-{
-	int64_t vdiff = (int64_t)(curr - se);
-	if (vdiff <= 0)
-		return -1;
-	return vdiff > (int64_t)m->wakeup_gran ? 1 : 0;
-}
-
-/* sched_slice for equal weights: __sched_period(nr) / nr. */
-static uint64_t sched_slice(const struct messaging_world *m, uint32_t nr_running)
-{
-	uint64_t period = nr_running > SCHED_NR_LATENCY ? nr_running * m->min_gran : m->latency;
-	return period / nr_running;
-}
-
-/* pick_next_entity after put_prev: leftmost, unless a buddy (last, then
- * next) is within the wake-up granularity of it; clear_buddies. */
-static uint32_t pick_next(struct messaging_world *m, struct rq *q)
-{
-	uint32_t li = rq_leftmost(m, q);
-	uint64_t left = m->tasks[q->q[li]].vruntime;
-	int64_t se = q->q[li];
-	if (q->last >= 0 && wakeup_preempt_entity(m, m->tasks[q->last].vruntime, left) < 1)
-		se = q->last;
-	if (q->next >= 0 && wakeup_preempt_entity(m, m->tasks[q->next].vruntime, left) < 1)
-		se = q->next;
-	if (q->next == se)
-		q->next = -1;
-	if (q->last == se)
-		q->last = -1;
-	if (se != q->q[li])
-		for (li = 0; q->q[li] != (uint32_t)se; li++)
-			;
-	rq_remove_at(q, li);
-	return (uint32_t)se;
-}
-
-/* check_preempt_wakeup for woken task t on q (t already enqueued). */
-static void check_preempt_wakeup(struct messaging_world *m, struct rq *q, uint32_t t)
-{
-	if (!m->p->wakeup_preemption || q->cur < 0 || q->resched)
-		return;
-	if (wakeup_preempt_entity(m, m->tasks[q->cur].vruntime, m->tasks[t].vruntime) != 1)
-		return;
-	q->next = t;
-	q->resched = RS_WAKE;
-	if (q->count + 1 >= SCHED_NR_LATENCY)
-		q->last = q->cur;
-}
-
-/* check_preempt_tick, at a tick while q->cur runs. */
-static void check_preempt_tick(struct messaging_world *m, struct rq *q, uint64_t now)
-{
-	update_curr(m, q, now);
-	if (!q->count || q->resched)
-		return;
-	uint64_t ideal = sched_slice(m, q->count + 1);
-	uint64_t delta_exec = now - q->pick_clock;
-	if (delta_exec > ideal) {
-		q->resched = RS_TICK;
-		return;
-	}
-	if (delta_exec < m->min_gran)
-		return;
-	uint64_t l = m->tasks[q->q[rq_leftmost(m, q)]].vruntime;
-	int64_t d = (int64_t)(m->tasks[q->cur].vruntime - l);
-	if (d > (int64_t)ideal)
-		q->resched = RS_TICK;
-}
-
-/* Task t becomes runnable on its CPU; the waker's clock is `when`. */
-static int wake(struct messaging_world *m, uint32_t t, uint64_t when)
-{
-	struct task *tk = &m->tasks[t];
-	struct rq *q = &m->rqs[tk->cpu];
-	struct cpu *c = &m->s->cpu[tk->cpu];
-
-	/* enqueue_entity(ENQUEUE_WAKEUP): update_curr, place_entity */
-	update_curr(m, q, c->now);
-	uint64_t thresh = m->latency / 2;
-	if (q->min_vruntime > thresh && tk->vruntime < q->min_vruntime - thresh)
-		tk->vruntime = q->min_vruntime - thresh;
-	tk->state = T_RUNNABLE;
-	rq_push(q, t);
-	m->r->wakeups++;
-	check_preempt_wakeup(m, q, t);
-	if (q->scheduled)
-		return NS_OK;
-	uint64_t jitter = m->p->wake_jitter_cycles
-		? rng_uniform_int(m->rng, m->p->wake_jitter_cycles + 1) : 0;
-	cpu_advance_to(c, when + m->p->wake_latency_cycles + jitter);
-	q->scheduled = 1;
-	return sim_ctx_schedule_at(m->ctx, c->now, EV_STEP, (uint32_t)tk->cpu);
-}
-
-static uint32_t sender_id(uint32_t g, uint32_t s)
-{
-	return g * 2 * WL_MSG_FDS + s;
-}
-
-static uint32_t receiver_id(uint32_t g, uint32_t j)
-{
-	return g * 2 * WL_MSG_FDS + WL_MSG_FDS + j;
-}
-
-static int do_send(struct messaging_world *m, struct task *tk, struct cpu *c, enum step_out *out)
-{
-	uint32_t j = (uint32_t)(tk->done % WL_MSG_FDS);
-	struct conn *cn = &m->conns[tk->group * WL_MSG_FDS + j];
-
-	if (cn->count >= m->p->inflight_limit) {
+	if (conn->count >= p->inflight_limit) {
 		/* sock_alloc_send_pskb: sk_wmem_alloc >= sk_sndbuf */
-		cn->waiters |= 1u << tk->idx;
-		m->r->sender_blocks++;
-		*out = OP_BLOCK;
+		conn->blocked_senders |= 1u << task->index;
+		m->result->sender_blocks++;
+		*res = OP_BLOCKED;
 		return NS_OK;
 	}
-	struct msg *mg = &cn->ring[(cn->head + cn->count) % m->p->inflight_limit];
-	mg->skb = slub_alloc(m->w, c, m->skb, SLUB_NUMA_NO_NODE);
-	mg->data = mg->skb ? slub_alloc(m->w, c, m->data, SLUB_NUMA_NO_NODE) : 0;
-	if (!mg->data) {
-		m->r->alloc_failed = 1;
-		if (mg->skb)
-			slub_free(m->w, c, m->skb, mg->skb);
+	struct message *msg = &conn->ring[(conn->head + conn->count) % p->inflight_limit];
+	msg->skb = slub_alloc(m->slub, c, m->skb_cache, SLUB_NUMA_NO_NODE);
+	msg->data = msg->skb ? slub_alloc(m->slub, c, m->data_cache, SLUB_NUMA_NO_NODE) : 0;
+	if (!msg->data) {
+		m->result->alloc_failed = 1;
+		if (msg->skb)
+			slub_free(m->slub, c, m->skb_cache, msg->skb);
 		return NS_ERANGE;
 	}
-	cpu_work(c, m->p->send_cycles);
-	mg->ready = c->now;
-	cn->count++;
-	tk->done++;
-	if (cn->receiver_blocked) {
-		cn->receiver_blocked = 0;
-		cpu_work(c, m->p->wake_cycles);
-		int rc = wake(m, receiver_id(tk->group, j), c->now);
+	cpu_work(c, p->send_cycles);
+	msg->visible_at = c->now;
+	conn->count++;
+	task->messages_done++;
+	if (conn->receiver_blocked) {
+		conn->receiver_blocked = 0;
+		int rc = wake(m, receiver_id(task->group, j), cpu);
 		if (rc != NS_OK)
 			return rc;
 	}
-	*out = tk->done == m->per_task ? OP_DONE : OP_CONT;
+	*res = task->messages_done == m->msgs_per_task ? OP_FINISHED : OP_CONTINUE;
 	return NS_OK;
 }
 
-static int do_recv(struct messaging_world *m, struct task *tk, struct cpu *c, enum step_out *out)
+/* One read() of a receiver running on cpu, from its own connection. */
+static int receiver_read(struct messaging_world *m, struct task *task, int cpu,
+			 enum op_result *res)
 {
-	struct conn *cn = &m->conns[tk->group * WL_MSG_FDS + tk->idx];
+	const struct wl_msg_params *p = m->params;
+	struct cpu *c = &m->sys->cpu[cpu];
+	struct connection *conn = &m->conns[task->group * WL_MSG_FDS + task->index];
 
-	if (cn->count == 0) {
-		cn->receiver_blocked = 1;
-		m->r->receiver_blocks++;
-		*out = OP_BLOCK;
+	if (conn->count == 0) {
+		conn->receiver_blocked = 1;
+		m->result->receiver_blocks++;
+		*res = OP_BLOCKED;
 		return NS_OK;
 	}
-	struct msg mg = cn->ring[cn->head];
-	cn->head = (cn->head + 1) % m->p->inflight_limit;
-	cn->count--;
-	cpu_advance_to(c, mg.ready);
-	int rc = slub_free(m->w, c, m->data, mg.data);
+	struct message msg = conn->ring[conn->head];
+	conn->head = (conn->head + 1) % p->inflight_limit;
+	conn->count--;
+	cpu_advance_to(c, msg.visible_at);
+	int rc = slub_free(m->slub, c, m->data_cache, msg.data);
 	if (rc == NS_OK)
-		rc = slub_free(m->w, c, m->skb, mg.skb);
+		rc = slub_free(m->slub, c, m->skb_cache, msg.skb);
 	if (rc != NS_OK)
 		return rc;
-	cpu_work(c, m->p->recv_cycles);
-	tk->done++;
-	m->r->messages++;
-	if (cn->waiters && cn->count <= m->wake_below) {
+	cpu_work(c, p->recv_cycles);
+	task->messages_done++;
+	m->result->messages++;
+	if (conn->blocked_senders && conn->count <= m->wake_senders_at) {
 		/* sock_wfree -> unix_write_space: wake every blocked writer */
-		uint32_t wa = cn->waiters;
-		cn->waiters = 0;
+		uint32_t blocked = conn->blocked_senders;
+		conn->blocked_senders = 0;
 		for (uint32_t s = 0; s < WL_MSG_FDS; s++) {
-			if (!(wa & (1u << s)))
+			if (!(blocked & (1u << s)))
 				continue;
-			cpu_work(c, m->p->wake_cycles);
-			rc = wake(m, sender_id(tk->group, s), c->now);
+			rc = wake(m, sender_id(task->group, s), cpu);
 			if (rc != NS_OK)
 				return rc;
 		}
 	}
-	*out = tk->done == m->per_task ? OP_DONE : OP_CONT;
+	*res = task->messages_done == m->msgs_per_task ? OP_FINISHED : OP_CONTINUE;
 	return NS_OK;
 }
 
-static int step(struct messaging_world *m, int ci)
+/* One step of cpu: the task CFS runs there does one operation, then the
+ * scheduler sees the tick and the end of the system call. */
+static int step(struct messaging_world *m, int cpu)
 {
-	struct rq *q = &m->rqs[ci];
-	struct cpu *c = &m->s->cpu[ci];
-
-	if (q->cur < 0) {
-		if (q->count == 0) {
-			q->scheduled = 0;         /* idle until a wake-up */
-			return NS_OK;
-		}
-		uint32_t t = pick_next(m, q);
-		if ((int64_t)t != q->prev) {
-			cpu_work(c, m->p->ctx_switch_cycles);
-			m->r->ctx_switches++;
-			if (q->prev >= 0) {
-				m->r->preemptions++;
-				m->r->wake_preemptions += q->resched == RS_WAKE;
-			}
-		}
-		q->cur = t;
-		q->prev = -1;
-		q->resched = 0;
-		m->tasks[t].state = T_RUNNING;
-		q->exec_start = c->now;
-		q->pick_clock = c->now;
+	int64_t t = cfs_pick_next(m->cfs, cpu);
+	if (t < 0) {
+		m->step_pending[cpu] = 0;         /* idle until a wake-up */
+		return NS_OK;
 	}
-	struct task *tk = &m->tasks[q->cur];
-	enum step_out out = OP_CONT;
-	int rc = tk->sender ? do_send(m, tk, c, &out) : do_recv(m, tk, c, &out);
+	struct task *task = &m->tasks[t];
+	enum op_result res = OP_CONTINUE;
+	int rc = task->is_sender ? sender_write(m, task, cpu, &res)
+				 : receiver_read(m, task, cpu, &res);
 	if (rc != NS_OK)
 		return rc;
-	if (c->now >= q->next_tick) {
-		q->next_tick = (c->now / m->tick + 1) * m->tick;
-		if (out == OP_CONT)
-			check_preempt_tick(m, q, c->now);
-	}
-	if (out != OP_CONT) {
-		/* dequeue_entity(DEQUEUE_SLEEP): update_curr, clear_buddies */
-		update_curr(m, q, c->now);
-		tk->state = out == OP_BLOCK ? T_BLOCKED : T_DONE;
-		if (q->next == q->cur)
-			q->next = -1;
-		if (q->last == q->cur)
-			q->last = -1;
-		q->cur = -1;
-		q->resched = 0;
-	} else if (q->resched) {
-		/* put_prev_entity: back in the tree; pick_next_entity decides */
-		update_curr(m, q, c->now);
-		tk->state = T_RUNNABLE;
-		rq_push(q, (uint32_t)q->cur);
-		q->prev = q->cur;
-		q->cur = -1;
-	}
-	return sim_ctx_schedule_at(m->ctx, c->now, EV_STEP, (uint32_t)ci);
+	cfs_tick(m->cfs, cpu);
+	if (res == OP_BLOCKED)
+		rc = cfs_sleep(m->cfs, cpu);
+	else if (res == OP_FINISHED)
+		rc = cfs_task_dead(m->cfs, cpu);
+	else
+		cfs_return_to_user(m->cfs, cpu);
+	if (rc != NS_OK)
+		return rc;
+	return sim_ctx_schedule_at(m->ctx, m->sys->cpu[cpu].now, EV_STEP, (uint32_t)cpu);
+}
+
+static void cfs_params_from(const struct wl_msg_params *p, struct cfs_params *cp)
+{
+	cp->hz = p->hz;
+	cp->sched_latency_ns = p->sched_latency_ns;
+	cp->min_granularity_ns = p->min_granularity_ns;
+	cp->wakeup_granularity_ns = p->wakeup_granularity_ns;
+	cp->wakeup_preemption = p->wakeup_preemption;
+	cp->ctx_switch_cycles = p->ctx_switch_cycles;
+	cp->wake_cycles = p->wake_cycles;
+}
+
+static uint32_t tasks_per_cpu(const struct messaging_world *m)
+{
+	uint32_t n = (uint32_t)m->sys->nr_cpus;
+	return (m->nr_tasks + n - 1) / n;
 }
 
 static int setup(struct messaging_world *m)
 {
-	const struct wl_msg_params *p = m->p;
-	int n = m->s->nr_cpus;
+	const struct wl_msg_params *p = m->params;
+	struct cfs_params cp;
 
 	m->nr_tasks = p->groups * 2 * WL_MSG_FDS;
-	m->per_task = (uint64_t)WL_MSG_FDS * p->loops;
-	m->wake_below = p->inflight_limit / 4;
-	/* get_update_sysctl_factor(), SCHED_TUNABLESCALING_LOG */
-	uint32_t factor = 1, cpus = n < 8 ? (uint32_t)n : 8;
-	while (cpus >>= 1)
-		factor++;
-	double ghz = m->s->k.clock_ghz;
-	m->latency = (uint64_t)((double)p->sched_latency_ns * factor * ghz + 0.5);
-	m->min_gran = (uint64_t)((double)p->min_granularity_ns * factor * ghz + 0.5);
-	m->wakeup_gran = (uint64_t)((double)p->wakeup_granularity_ns * factor * ghz + 0.5);
-	m->tick = (uint64_t)(1e9 / p->hz * ghz + 0.5);
+	m->msgs_per_task = (uint64_t)WL_MSG_FDS * p->loops;
+	m->wake_senders_at = p->inflight_limit / 4;
+	cfs_params_from(p, &cp);
+	int rc = cfs_create(&cp, m->sys, m->nr_tasks, &m->cfs);
+	if (rc != NS_OK)
+		return rc;
 	m->tasks = calloc(m->nr_tasks, sizeof *m->tasks);
 	m->conns = calloc((size_t)p->groups * WL_MSG_FDS, sizeof *m->conns);
-	m->rqs = calloc((size_t)n, sizeof *m->rqs);
-	if (!m->tasks || !m->conns || !m->rqs)
+	m->step_pending = calloc((size_t)m->sys->nr_cpus, sizeof *m->step_pending);
+	m->fork_order = calloc(tasks_per_cpu(m), sizeof *m->fork_order);
+	if (!m->tasks || !m->conns || !m->step_pending || !m->fork_order)
 		return NS_ENOMEM;
-	uint32_t cap = (m->nr_tasks + (uint32_t)n - 1) / (uint32_t)n;
-	for (int i = 0; i < n; i++) {
-		m->rqs[i].q = calloc(cap, sizeof *m->rqs[i].q);
-		if (!m->rqs[i].q)
-			return NS_ENOMEM;
-		m->rqs[i].cap = cap;
-		m->rqs[i].cur = -1;
-		m->rqs[i].next = m->rqs[i].last = m->rqs[i].prev = -1;
-	}
 	for (uint32_t i = 0; i < p->groups * WL_MSG_FDS; i++) {
 		m->conns[i].ring = calloc(p->inflight_limit, sizeof *m->conns[i].ring);
 		if (!m->conns[i].ring)
 			return NS_ENOMEM;
 	}
 	for (uint32_t t = 0; t < m->nr_tasks; t++) {
-		struct task *tk = &m->tasks[t];
+		struct task *task = &m->tasks[t];
 		uint32_t in_group = t % (2 * WL_MSG_FDS);
-		tk->group = t / (2 * WL_MSG_FDS);
-		tk->sender = in_group < WL_MSG_FDS;
-		tk->idx = in_group % WL_MSG_FDS;
-		tk->cpu = (int)(t % (uint32_t)n);
-		tk->state = T_RUNNABLE;
-		rq_push(&m->rqs[tk->cpu], t);
+		task->group = t / (2 * WL_MSG_FDS);
+		task->is_sender = in_group < WL_MSG_FDS;
+		task->index = in_group % WL_MSG_FDS;
 	}
 	return NS_OK;
 }
 
-/* The parent's wake-up: shuffled run queues, each CPU starting after an
- * idle wake-up. */
+/* The parent's fork and wake-up: task t goes to CPU t mod nr_cpus, each
+ * CPU's tasks in a shuffled order, each CPU starting after an idle
+ * wake-up. */
 static int start(struct messaging_world *m)
 {
-	for (int i = 0; i < m->s->nr_cpus; i++) {
-		struct rq *q = &m->rqs[i];
-		for (uint32_t k = q->count; k > 1; k--) {
+	uint32_t n = (uint32_t)m->sys->nr_cpus;
+	for (uint32_t i = 0; i < n; i++) {
+		uint32_t count = 0;
+		for (uint32_t t = i; t < m->nr_tasks; t += n)
+			m->fork_order[count++] = t;
+		for (uint32_t k = count; k > 1; k--) {
 			uint32_t r = rng_uniform_int(m->rng, k);
-			uint32_t tmp = q->q[k - 1];
-			q->q[k - 1] = q->q[r];
-			q->q[r] = tmp;
+			uint32_t tmp = m->fork_order[k - 1];
+			m->fork_order[k - 1] = m->fork_order[r];
+			m->fork_order[r] = tmp;
 		}
-		if (!q->count)
+		for (uint32_t k = 0; k < count; k++) {
+			int rc = cfs_wake_up_new_task(m->cfs, m->fork_order[k], (int)i);
+			if (rc != NS_OK)
+				return rc;
+		}
+		if (!count)
 			continue;
-		struct cpu *c = &m->s->cpu[i];
-		uint64_t jitter = m->p->wake_jitter_cycles
-			? rng_uniform_int(m->rng, m->p->wake_jitter_cycles + 1) : 0;
-		cpu_advance_to(c, c->now + m->p->wake_latency_cycles + jitter);
-		q->scheduled = 1;
-		int rc = sim_ctx_schedule_at(m->ctx, c->now, EV_STEP, (uint32_t)i);
+		int rc = kick_idle_cpu(m, (int)i, m->sys->cpu[i].now);
 		if (rc != NS_OK)
 			return rc;
 	}
 	return NS_OK;
 }
 
-static int loop(struct messaging_world *m, const volatile sig_atomic_t *stop)
+/* The event loop; at its end every task has exited and the scheduler's
+ * invariants hold. */
+static int run_events(struct messaging_world *m, const volatile sig_atomic_t *stop)
 {
 	struct event ev;
-	uint32_t tick = 0;
+	uint32_t nr_events = 0;
 
 	while (sim_ctx_next(m->ctx, &ev) == NS_OK) {
-		if ((++tick & 0xfff) == 0 && stop && *stop)
+		if ((++nr_events & 0xfff) == 0 && stop && *stop)
 			return WL_MSG_STOPPED;
 		int rc = step(m, (int)ev.arg);
 		if (rc != NS_OK)
 			return rc;
 	}
 	for (uint32_t t = 0; t < m->nr_tasks; t++)
-		if (m->tasks[t].state != T_DONE)
+		if (cfs_task_state(m->cfs, t) != CFS_TASK_DEAD)
 			return NS_EINTERNAL;
-	return NS_OK;
+	return cfs_check(m->cfs, NULL);
+}
+
+static void copy_sched_stats(const struct cfs_sched *cs, struct wl_msg_result *r)
+{
+	r->ctx_switches = cs->stats.ctx_switches;
+	r->preemptions = cs->stats.preemptions;
+	r->wake_preemptions = cs->stats.wake_preemptions;
+	r->wakeups = cs->stats.wakeups;
 }
 
 static void teardown(struct messaging_world *m)
 {
-	if (m->rqs)
-		for (int i = 0; i < m->s->nr_cpus; i++)
-			free(m->rqs[i].q);
 	if (m->conns)
-		for (uint32_t i = 0; i < m->p->groups * WL_MSG_FDS; i++)
+		for (uint32_t i = 0; i < m->params->groups * WL_MSG_FDS; i++)
 			free(m->conns[i].ring);
-	free(m->rqs);
 	free(m->conns);
 	free(m->tasks);
+	free(m->step_pending);
+	free(m->fork_order);
+	cfs_destroy(m->cfs);
 	sim_ctx_destroy(m->ctx);
 }
 
@@ -534,7 +382,8 @@ int wl_messaging_run(struct slub_world *w, struct cpu_sys *s, struct slub_cache 
 		     struct slub_cache *data, const struct wl_msg_params *p, uint64_t seed,
 		     const volatile sig_atomic_t *stop, struct wl_msg_result *r)
 {
-	struct messaging_world m = {.w = w, .s = s, .skb = skb, .data = data, .p = p, .r = r};
+	struct messaging_world m = {.slub = w, .sys = s, .skb_cache = skb, .data_cache = data,
+				    .params = p, .result = r};
 	int rc;
 
 	memset(r, 0, sizeof *r);
@@ -549,7 +398,9 @@ int wl_messaging_run(struct slub_world *w, struct cpu_sys *s, struct slub_cache 
 	if (rc == NS_OK)
 		rc = start(&m);
 	if (rc == NS_OK)
-		rc = loop(&m, stop);
+		rc = run_events(&m, stop);
+	if (m.cfs)
+		copy_sched_stats(m.cfs, r);
 	r->events = m.ctx->events;
 	for (int i = 0; i < s->nr_cpus; i++)
 		if (s->cpu[i].now > r->end_cycles)

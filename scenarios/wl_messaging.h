@@ -1,8 +1,8 @@
 /*
  * wl_messaging — `perf bench sched messaging` in socket mode
  * (shared/reference/sched-messaging.md) as a workload over the SLUB model
- * (models/slub.h), with a small scheduler model on the event engine
- * (sim/ctx.h).
+ * (models/slub.h), scheduled by the CFS model (models/sched_fair.h) on
+ * the event engine (sim/ctx.h).
  *
  * Benchmark structure (ref §1): `groups` groups of 20 senders and 20
  * receivers; receiver j of a group owns connection j of the group, and all
@@ -19,32 +19,19 @@
  * are identical for both SLUB layouts, so any difference between layouts
  * comes from the SLUB model.
  *
- * Scheduler model.  Every task is pinned to one simulated CPU: task t
- * (senders of group 0, receivers of group 0, senders of group 1, ...) runs
- * on CPU t mod nr_cpus of the cpu_sys (round-robin, so a group's senders
- * and receivers are spread over all CPUs and both sockets, and one CPU runs
- * senders and receivers over time, as the reference's §3 expects).  Each
- * CPU runs one task at a time, one message operation (one write or read
- * system call) per event, and chooses tasks as v5.9 CFS does for nice-0
- * tasks (kernel/sched/fair.c): every task has a vruntime that grows by the
- * cycles it runs; `pick_next_entity` takes the smallest vruntime, or the
- * "next" buddy (the task that preempted) / the "last" buddy (the task it
- * preempted, when nr_running >= sched_nr_latency) if it is within the
- * wake-up granularity of the leftmost; a woken task is placed at
- * max(its vruntime, min_vruntime - sched_latency / 2) (`place_entity`,
- * GENTLE_FAIR_SLEEPERS) and preempts the running task when the running
- * task's vruntime exceeds its own by more than the wake-up granularity
- * (`check_preempt_wakeup` / `wakeup_preempt_entity`, WAKEUP_PREEMPTION);
- * the preemption takes effect when the running task's current system call
- * returns (no CONFIG_PREEMPTION).  At every scheduler tick (`hz`) the
- * running task is preempted when it ran longer than its ideal slice
- * (sched_latency / nr_running, at least min_granularity: `sched_slice`) or,
- * after min_granularity, when it is ahead of the leftmost by more than that
- * slice (`check_preempt_tick`).  The three sysctls are the kernel's base
- * values scaled by 1 + ilog2(min(nr_cpus, 8)) (SCHED_TUNABLESCALING_LOG):
+ * Scheduler.  The tasks are scheduled by the v5.9 CFS model
+ * (models/sched_fair.h: vruntime, pick_next_entity with buddies, wake-up
+ * and tick preemption, the sysctls scaled by 1 + ilog2(min(nr_cpus, 8)):
  * on 8 or more CPUs latency 24 ms, min_granularity 3 ms, wake-up
- * granularity 4 ms.  Switching to another task costs `ctx_switch_cycles`.
- * A sender blocks when its
+ * granularity 4 ms).  This workload decides the rest: task t (senders of
+ * group 0, receivers of group 0, senders of group 1, ...) is forked onto
+ * CPU t mod nr_cpus of the cpu_sys and stays there (round-robin, so a
+ * group's senders and receivers are spread over all CPUs and both
+ * sockets, and one CPU runs senders and receivers over time, as the
+ * reference's §3 expects); each CPU runs one message operation (one write
+ * or read system call) per event, and a preemption takes effect when that
+ * system call returns.  Switching to another task costs
+ * `ctx_switch_cycles`.  A sender blocks when its
  * connection has `inflight_limit` messages outstanding (sk_sndbuf /
  * truesize: 212992 / 768 = 278 by default, shared by the group's 20
  * senders); a receiver that frees a message wakes the connection's blocked
@@ -70,7 +57,8 @@
  * limit or timeslice; no CPUs); NS_ENOMEM when host memory runs out;
  * NS_ERANGE when the simulated kernel cannot allocate an object
  * (result.alloc_failed is then 1); NS_EINTERNAL when the run ends with
- * tasks still blocked (a model bug); WL_MSG_STOPPED when *stop became
+ * tasks still blocked or the scheduler's invariants broken (cfs_check: a
+ * model bug); WL_MSG_STOPPED when *stop became
  * non-zero.  Nothing is printed.
  */
 #ifndef NUMASIM_WL_MESSAGING_H

@@ -1,0 +1,183 @@
+/*
+ * sched_fair — the Linux v5.9 CFS scheduler (kernel/sched/fair.c) for
+ * nice-0 tasks on the simulated CPUs of a cpu_sys (sim/hw/cpu.h): one run
+ * queue (struct cfs_rq) per CPU and one scheduling entity (struct
+ * sched_entity) per task, driven by a workload through task ids and CPU
+ * indexes (positions in cpu_sys.cpu[]).
+ *
+ * What it models, by kernel function: update_curr (the running task's
+ * vruntime grows 1:1 with the cycles it runs: NICE_0_LOAD, no weights),
+ * update_min_vruntime, place_entity for a wake-up (max(vruntime,
+ * min_vruntime - sched_latency / 2): GENTLE_FAIR_SLEEPERS),
+ * enqueue_entity / dequeue_entity (DEQUEUE_SLEEP) / put_prev_entity /
+ * set_next_entity, pick_next_entity with its next and last buddies and
+ * clear_buddies, wakeup_preempt_entity, check_preempt_wakeup
+ * (WAKEUP_PREEMPTION, LAST_BUDDY; NEXT_BUDDY off as in v5.9's features.h),
+ * check_preempt_tick with sched_slice and __sched_period, and the sysctls
+ * scaled by get_update_sysctl_factor() (SCHED_TUNABLESCALING_LOG: 1 +
+ * ilog2(min(nr_cpus, 8))).  sched_nr_latency is the kernel's static 8 (it
+ * is recomputed only when a sysctl is written).  A context switch costs
+ * the CPU `ctx_switch_cycles` (schedule() + switch_to) and a wake-up costs
+ * the waker `wake_cycles` (try_to_wake_up).  Preemption takes effect when
+ * the running task's system call returns (cfs_return_to_user: no
+ * CONFIG_PREEMPTION).  The scheduler tick runs at multiples of 1/hz on
+ * every CPU's own clock (no tick phase).
+ *
+ * Simplified, and why: no migration or placement yet (select_task_rq_fair,
+ * wake_affine, load balancing): a task runs on the CPU it was forked onto,
+ * which the workload chooses; the first workload pins its tasks, and the
+ * placement work will give this model its own step.  No task groups, no
+ * weights (all tasks nice 0), no START_DEBIT (forked tasks start at their
+ * se.vruntime, 0 unless set), no skip buddy (no sched_yield).  The run
+ * queue is an array in enqueue order instead of an rbtree: the first
+ * smallest vruntime is the rbtree's leftmost with its FIFO order among
+ * equal keys, and a run queue holds a dozen tasks for the workloads in
+ * view.  Two small differences from fair.c are kept because the results
+ * of the messaging workload were measured with them: update_curr always
+ * ends with update_min_vruntime (fair.c returns early without a running
+ * task or without elapsed time), and check_preempt_tick's slice-expired
+ * case does not clear_buddies(curr).
+ *
+ * Invariants (cfs_check()): every runnable task is on exactly one run
+ * queue, its own CPU's, and is not that queue's curr; every running task
+ * is the curr of its CPU's queue and on no queue; sleeping, dead and new
+ * tasks are on none; the queue lengths add up to the runnable tasks and
+ * the currs to the running ones; the next and last buddies are -1, curr or
+ * queued on their queue; a task put back by a preemption is queued and
+ * its queue has no curr; need_resched is only set with a curr or a task
+ * put back; min_vruntime never decreases between two cfs_check() calls.
+ *
+ * The structures are public so that tests (and later the placement code)
+ * can read them; only sched_fair.c changes them, except tests that break
+ * them on purpose to see cfs_check() fail.
+ *
+ * Error policy: cfs_create returns NS_EINPUT for parameters out of range
+ * (no CPUs, no tasks, zero hz or above 100000, zero latency or minimum
+ * granularity, clock_ghz <= 0) and NS_ENOMEM when host memory runs out.
+ * A call that does not fit the task's state (waking a task that is not
+ * sleeping, forking one twice, blocking a CPU with nothing running, a task
+ * id or CPU index out of range) is a caller bug: NS_EINTERNAL, nothing
+ * changes.  cfs_check() returns NS_EINTERNAL (with a diag message when d is
+ * not NULL) when an invariant is broken.  Nothing is printed.
+ */
+#ifndef NUMASIM_SCHED_FAIR_H
+#define NUMASIM_SCHED_FAIR_H
+
+#include <stdint.h>
+
+#include "base/diag.h"
+#include "sim/hw/cpu.h"
+
+#define CFS_SCHED_NR_LATENCY 8            /* fair.c's static sched_nr_latency */
+
+/* Unscaled sysctl bases and costs; the workload fills them. */
+struct cfs_params {
+	uint32_t hz;                      /* CONFIG_HZ: tick rate */
+	uint32_t sched_latency_ns;        /* sysctl_sched_latency base: 6000000 */
+	uint32_t min_granularity_ns;      /* sysctl_sched_min_granularity: 750000 */
+	uint32_t wakeup_granularity_ns;   /* sysctl_sched_wakeup_granularity: 1000000 */
+	int wakeup_preemption;            /* sched_feat(WAKEUP_PREEMPTION) */
+	uint32_t ctx_switch_cycles;       /* schedule() + switch_to, to the CPU */
+	uint32_t wake_cycles;             /* try_to_wake_up, to the waker's CPU */
+};
+
+enum cfs_task_state {
+	CFS_TASK_NEW = 0,                 /* not yet on a CPU (before wake_up_new_task) */
+	CFS_TASK_RUNNABLE,                /* queued on its CPU's cfs_rq */
+	CFS_TASK_RUNNING,                 /* its CPU's cfs_rq curr */
+	CFS_TASK_SLEEPING,                /* blocked, waits for cfs_try_to_wake_up */
+	CFS_TASK_DEAD,                    /* exited */
+};
+
+/* Why curr must give up its CPU at the next return to user mode. */
+enum cfs_resched {
+	CFS_RESCHED_NONE = 0,
+	CFS_RESCHED_TICK,                 /* by check_preempt_tick */
+	CFS_RESCHED_WAKEUP,               /* by check_preempt_wakeup */
+};
+
+struct sched_entity {                     /* one task's */
+	uint64_t vruntime;                /* cycles */
+	int cpu;                          /* task_cpu(); -1 while new */
+	enum cfs_task_state state;
+};
+
+/* One CPU's cfs_rq. */
+struct cfs_rq {
+	uint32_t *queue;                  /* runnable tasks but curr, enqueue order */
+	uint32_t nr_queued;
+	int64_t curr;                     /* running task or -1 */
+	int64_t next, last;               /* buddies or -1 */
+	int64_t preempted;                /* put back by a preemption, not yet replaced; or -1 */
+	uint64_t min_vruntime;
+	uint64_t exec_start;              /* clock up to which curr's vruntime is charged */
+	uint64_t slice_start;             /* clock when curr was picked (prev_sum_exec_runtime) */
+	uint64_t next_tick;               /* clock of the next scheduler tick */
+	enum cfs_resched need_resched;
+	uint64_t min_vruntime_checked;    /* min_vruntime at the last cfs_check() */
+};
+
+/* The sysctls after get_update_sysctl_factor(), and the tick, in cycles. */
+struct cfs_sysctl {
+	uint64_t latency, min_granularity, wakeup_granularity;
+	uint64_t tick;
+};
+
+struct cfs_stats {
+	uint64_t ctx_switches;            /* picks of another task than the one put back */
+	uint64_t preemptions;             /* of which switches away from a runnable task */
+	uint64_t wake_preemptions;        /* of which by check_preempt_wakeup */
+	uint64_t wakeups;                 /* cfs_try_to_wake_up calls */
+};
+
+struct cfs_sched {
+	struct cpu_sys *sys;
+	struct cfs_params params;
+	struct cfs_sysctl sysctl;
+	uint32_t nr_tasks;
+	struct sched_entity *se;          /* [nr_tasks] */
+	struct cfs_rq *rq;                /* [sys->nr_cpus], each queue [nr_tasks] */
+	struct cfs_stats stats;
+};
+
+/* A scheduler for tasks 0..nr_tasks-1 (all new) on the CPUs of sys, which
+ * must outlive it. */
+int cfs_create(const struct cfs_params *p, struct cpu_sys *sys, uint32_t nr_tasks,
+	       struct cfs_sched **out);
+void cfs_destroy(struct cfs_sched *cs);
+
+/* wake_up_new_task: new task t becomes runnable on cpu at its se.vruntime
+ * (no placement, no preemption check: the forking parent runs nowhere). */
+int cfs_wake_up_new_task(struct cfs_sched *cs, uint32_t t, int cpu);
+
+/* try_to_wake_up of sleeping task t by a task running on waker_cpu: the
+ * waker pays wake_cycles, then ttwu_do_activate on t's CPU (enqueue_entity
+ * with ENQUEUE_WAKEUP at that CPU's clock, check_preempt_wakeup).  *cpu is
+ * t's CPU. */
+int cfs_try_to_wake_up(struct cfs_sched *cs, uint32_t t, int waker_cpu, int *cpu);
+
+/* The task to run on cpu: curr while there is one; else pick_next_entity
+ * and set_next_entity, charging a context switch when the task picked is
+ * not the one just put back; -1 when nothing is runnable (the CPU idles). */
+int64_t cfs_pick_next(struct cfs_sched *cs, int cpu);
+
+/* scheduler_tick: when cpu's clock reached its next tick, task_tick_fair
+ * (check_preempt_tick) for curr. */
+void cfs_tick(struct cfs_sched *cs, int cpu);
+
+/* curr of cpu blocks (cfs_sleep) or exits (cfs_task_dead):
+ * dequeue_entity(DEQUEUE_SLEEP). */
+int cfs_sleep(struct cfs_sched *cs, int cpu);
+int cfs_task_dead(struct cfs_sched *cs, int cpu);
+
+/* The end of curr's system call on cpu: if need_resched is set,
+ * put_prev_entity puts curr back in the queue and the next cfs_pick_next
+ * decides. */
+void cfs_return_to_user(struct cfs_sched *cs, int cpu);
+
+/* State of task t (t < nr_tasks). */
+enum cfs_task_state cfs_task_state(const struct cfs_sched *cs, uint32_t t);
+
+int cfs_check(struct cfs_sched *cs, struct diag *d);
+
+#endif

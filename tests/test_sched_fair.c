@@ -1,0 +1,485 @@
+/*
+ * Tests for models/sched_fair: the v5.9 CFS model on hand-worked cases.
+ *
+ * The machine is tests/cost_fixture.h's (4 CPUs at 2 GHz).  The sysctl
+ * bases are 6000 / 750 / 1000 ns (a thousandth of the kernel's), so on 4
+ * CPUs (factor 1 + ilog2(4) = 3) at 2 GHz the scheduler works with
+ * latency 36000, min_granularity 4500 and wakeup_granularity 6000 cycles,
+ * place_entity's threshold is 18000 cycles, and hz 100000 gives a tick of
+ * 20000 cycles.  Time passes by cpu_work on a CPU (the running task's
+ * system call); vruntime grows 1:1 with it.  cfs_check() runs at the end
+ * of every case.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tests/cost_fixture.h"
+#include "base/diag.h"
+#include "models/sched_fair.h"
+#include "sim/hw/cpu.h"
+
+enum { LATENCY = 36000, MIN_GRAN = 4500, WAKEUP_GRAN = 6000, TICK = 20000 };
+enum { CTX = 100, WAKE = 10 };
+
+struct world {
+	struct machine m;
+	struct cost_tables t;
+	struct cost_layout l;
+	struct cpu_sys s;
+	struct cfs_sched *cs;
+};
+
+static void params(struct cfs_params *p)
+{
+	p->hz = 100000;
+	p->sched_latency_ns = 6000;
+	p->min_granularity_ns = 750;
+	p->wakeup_granularity_ns = 1000;
+	p->wakeup_preemption = 1;
+	p->ctx_switch_cycles = CTX;
+	p->wake_cycles = WAKE;
+}
+
+static int sys_init(struct world *w, struct cpu_sys *s, int n)
+{
+	struct cpu_params cp;
+	int cpus[] = {0, 1, 2, 3};
+	cpu_params_default(&cp);
+	return cpu_sys_init(s, &w->m, &w->t, &w->l, &cp, cpus, n);
+}
+
+static int setup(void **state)
+{
+	struct world *w = calloc(1, sizeof *w);
+	struct cfs_params p;
+	if (!w)
+		return -1;
+	fix_machine(&w->m);
+	if (fix_tables(&w->t) || cost_layout_init(&w->l, &w->t, "test") ||
+	    sys_init(w, &w->s, 4))
+		return -1;
+	params(&p);
+	if (cfs_create(&p, &w->s, 32, &w->cs) != NS_OK)
+		return -1;
+	*state = w;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	struct world *w = *state;
+	struct diag d;
+	diag_init(&d);
+	int rc = cfs_check(w->cs, &d);
+	if (rc != NS_OK)
+		diag_print(&d, stderr);
+	assert_int_equal(rc, NS_OK);
+	cfs_destroy(w->cs);
+	cpu_sys_free(&w->s);
+	cost_layout_free(&w->l);
+	cost_tables_free(&w->t);
+	fix_machine_free(&w->m);
+	free(w);
+	return 0;
+}
+
+/* ---- helpers ---- */
+
+static void run_for(struct world *w, int cpu, uint32_t cycles)
+{
+	cpu_work(&w->s.cpu[cpu], cycles);
+}
+
+static uint64_t vruntime(const struct world *w, uint32_t t)
+{
+	return w->cs->se[t].vruntime;
+}
+
+static void fork_on(struct world *w, uint32_t t, int cpu, uint64_t vr)
+{
+	w->cs->se[t].vruntime = vr;
+	assert_int_equal(cfs_wake_up_new_task(w->cs, t, cpu), NS_OK);
+}
+
+static void pick(struct world *w, int cpu, int64_t want)
+{
+	assert_int_equal(cfs_pick_next(w->cs, cpu), want);
+}
+
+static void sleep_on(struct world *w, int cpu)
+{
+	assert_int_equal(cfs_sleep(w->cs, cpu), NS_OK);
+}
+
+static void wake_from(struct world *w, uint32_t t, int waker_cpu, int want_cpu)
+{
+	int cpu = -1;
+	assert_int_equal(cfs_try_to_wake_up(w->cs, t, waker_cpu, &cpu), NS_OK);
+	assert_int_equal(cpu, want_cpu);
+}
+
+static void check_ok(struct world *w)
+{
+	struct diag d;
+	diag_init(&d);
+	int rc = cfs_check(w->cs, &d);
+	if (rc != NS_OK)
+		diag_print(&d, stderr);
+	assert_int_equal(rc, NS_OK);
+}
+
+static void check_fails(struct world *w)
+{
+	struct diag d;
+	diag_init(&d);
+	assert_int_equal(cfs_check(w->cs, &d), NS_EINTERNAL);
+	assert_true(strlen(d.msg) > 0);
+}
+
+/* ---- cases ---- */
+
+/* get_update_sysctl_factor: 1 + ilog2(min(nr_cpus, 8)): 1, 2, 3 for 1, 2
+ * and 4 CPUs; nanoseconds at 2 GHz; the tick 1e9 / hz ns. */
+static void test_sysctl_scaling(void **state)
+{
+	struct world *w = *state;
+	assert_int_equal(w->cs->sysctl.latency, LATENCY);
+	assert_int_equal(w->cs->sysctl.min_granularity, MIN_GRAN);
+	assert_int_equal(w->cs->sysctl.wakeup_granularity, WAKEUP_GRAN);
+	assert_int_equal(w->cs->sysctl.tick, TICK);
+	for (int n = 1; n <= 2; n++) {
+		struct cpu_sys s;
+		struct cfs_params p;
+		struct cfs_sched *cs;
+		params(&p);
+		assert_int_equal(sys_init(w, &s, n), NS_OK);
+		assert_int_equal(cfs_create(&p, &s, 1, &cs), NS_OK);
+		assert_int_equal(cs->sysctl.latency, 6000 * 2 * n);
+		assert_int_equal(cs->sysctl.min_granularity, 750 * 2 * n);
+		assert_int_equal(cs->sysctl.wakeup_granularity, 1000 * 2 * n);
+		cfs_destroy(cs);
+		cpu_sys_free(&s);
+	}
+}
+
+/* check_preempt_wakeup: on CPU 0, A (0) ran 20000 and slept; B (1) has run
+ * 24000 when A wakes: 24000 - 20000 = 4000 is within the wake-up
+ * granularity (6000), no preemption.  On CPU 2, C (2) slept at 0 and D (3)
+ * ran 50000: C is placed at min_vruntime - 18000 = 32000, 18000 behind D,
+ * so C preempts D (next buddy C; no last buddy with 2 tasks). */
+static void test_wakeup_preemption(void **state)
+{
+	struct world *w = *state;
+	fork_on(w, 0, 0, 0);
+	fork_on(w, 1, 0, 0);
+	pick(w, 0, 0);
+	assert_int_equal(w->s.cpu[0].now, CTX);
+	run_for(w, 0, 20000);
+	sleep_on(w, 0);
+	assert_int_equal(vruntime(w, 0), 20000);
+	pick(w, 0, 1);
+	run_for(w, 0, 24000);
+	wake_from(w, 0, 1, 0);
+	assert_int_equal(w->s.cpu[1].now, WAKE);
+	assert_int_equal(vruntime(w, 1), 24000);
+	assert_int_equal(vruntime(w, 0), 20000);       /* above 24000 - 18000 */
+	assert_int_equal(w->cs->rq[0].need_resched, CFS_RESCHED_NONE);
+	assert_int_equal(w->cs->rq[0].next, -1);
+	cfs_return_to_user(w->cs, 0);
+	pick(w, 0, 1);                                 /* B keeps the CPU */
+
+	fork_on(w, 2, 2, 0);
+	fork_on(w, 3, 2, 0);
+	pick(w, 2, 2);
+	sleep_on(w, 2);
+	pick(w, 2, 3);
+	run_for(w, 2, 50000);
+	wake_from(w, 2, 1, 2);
+	assert_int_equal(w->cs->rq[2].min_vruntime, 50000);
+	assert_int_equal(vruntime(w, 2), 50000 - LATENCY / 2);
+	assert_int_equal(w->cs->rq[2].need_resched, CFS_RESCHED_WAKEUP);
+	assert_int_equal(w->cs->rq[2].next, 2);
+	assert_int_equal(w->cs->rq[2].last, -1);
+	pick(w, 2, 3);                 /* effective at the end of D's system call */
+	cfs_return_to_user(w->cs, 2);
+	assert_int_equal(w->cs->rq[2].preempted, 3);
+	check_ok(w);
+	pick(w, 2, 2);
+	assert_int_equal(w->cs->rq[2].next, -1);
+	assert_int_equal(w->cs->stats.ctx_switches, 5);
+	assert_int_equal(w->cs->stats.preemptions, 1);
+	assert_int_equal(w->cs->stats.wake_preemptions, 1);
+	assert_int_equal(w->cs->stats.wakeups, 2);
+}
+
+/* Without WAKEUP_PREEMPTION the same wake-up leaves D running. */
+static void test_no_wakeup_preemption(void **state)
+{
+	struct world *w = *state;
+	struct cfs_params p;
+	cfs_destroy(w->cs);
+	params(&p);
+	p.wakeup_preemption = 0;
+	assert_int_equal(cfs_create(&p, &w->s, 32, &w->cs), NS_OK);
+	fork_on(w, 2, 2, 0);
+	fork_on(w, 3, 2, 0);
+	pick(w, 2, 2);
+	sleep_on(w, 2);
+	pick(w, 2, 3);
+	run_for(w, 2, 50000);
+	wake_from(w, 2, 1, 2);
+	assert_int_equal(w->cs->rq[2].need_resched, CFS_RESCHED_NONE);
+	cfs_return_to_user(w->cs, 2);
+	pick(w, 2, 3);
+}
+
+/* __pick_first_entity: the first smallest vruntime in enqueue order. */
+static void test_pick_leftmost_fifo(void **state)
+{
+	struct world *w = *state;
+	fork_on(w, 0, 0, 500);
+	fork_on(w, 1, 0, 300);
+	fork_on(w, 2, 0, 300);
+	fork_on(w, 3, 0, 700);
+	pick(w, 0, 1);
+	sleep_on(w, 0);
+	pick(w, 0, 2);
+	sleep_on(w, 0);
+	pick(w, 0, 0);
+	sleep_on(w, 0);
+	pick(w, 0, 3);
+	sleep_on(w, 0);
+	pick(w, 0, -1);                                /* idle */
+
+	fork_on(w, 5, 1, 0);
+	fork_on(w, 4, 1, 0);
+	pick(w, 1, 5);
+	assert_int_equal(w->cs->stats.ctx_switches, 5);
+}
+
+/* pick_next_entity honours the next buddy within the wake-up granularity
+ * of the leftmost: E (8) ran 26000 and slept; A (0) ran 50000 when E
+ * wakes, with B (1) queued at 24000 and six tasks at 60000.  min_vruntime
+ * stays 26000 (it never goes back to B's 24000); E keeps 26000 (above
+ * 26000 - 18000), preempts A by 24000 and, with 9 tasks running, A
+ * becomes the last buddy.  The pick takes E, 2000 behind the leftmost B. */
+static void test_pick_next_buddy(void **state)
+{
+	struct world *w = *state;
+	fork_on(w, 8, 0, 0);
+	pick(w, 0, 8);
+	run_for(w, 0, 26000);
+	sleep_on(w, 0);
+	assert_int_equal(w->cs->rq[0].min_vruntime, 26000);
+	fork_on(w, 0, 0, 0);
+	fork_on(w, 1, 0, 24000);
+	for (uint32_t t = 2; t < 8; t++)
+		fork_on(w, t, 0, 60000);
+	pick(w, 0, 0);
+	run_for(w, 0, 50000);
+	wake_from(w, 8, 1, 0);
+	assert_int_equal(vruntime(w, 0), 50000);
+	assert_int_equal(vruntime(w, 8), 26000);
+	assert_int_equal(w->cs->rq[0].min_vruntime, 26000);
+	assert_int_equal(w->cs->rq[0].need_resched, CFS_RESCHED_WAKEUP);
+	assert_int_equal(w->cs->rq[0].next, 8);
+	assert_int_equal(w->cs->rq[0].last, 0);
+	cfs_return_to_user(w->cs, 0);
+	pick(w, 0, 8);
+	assert_int_equal(w->cs->rq[0].next, -1);
+	assert_int_equal(w->cs->rq[0].last, 0);
+	assert_int_equal(w->cs->stats.wake_preemptions, 1);
+}
+
+/* The last buddy: as above with B at 46000.  min_vruntime rises to 46000,
+ * E is placed at 46000 - 18000 = 28000 and preempts A (50000); E is the
+ * leftmost and is picked.  When E sleeps at once, the leftmost is B
+ * (46000) but A, the last buddy, is only 4000 ahead of it: A is picked
+ * and the buddy cleared. */
+static void test_pick_last_buddy(void **state)
+{
+	struct world *w = *state;
+	fork_on(w, 8, 0, 0);
+	pick(w, 0, 8);
+	run_for(w, 0, 26000);
+	sleep_on(w, 0);
+	fork_on(w, 0, 0, 0);
+	fork_on(w, 1, 0, 46000);
+	for (uint32_t t = 2; t < 8; t++)
+		fork_on(w, t, 0, 60000);
+	pick(w, 0, 0);
+	run_for(w, 0, 50000);
+	wake_from(w, 8, 3, 0);
+	assert_int_equal(w->cs->rq[0].min_vruntime, 46000);
+	assert_int_equal(vruntime(w, 8), 28000);
+	assert_int_equal(w->cs->rq[0].last, 0);
+	cfs_return_to_user(w->cs, 0);
+	pick(w, 0, 8);
+	sleep_on(w, 0);
+	assert_int_equal(w->cs->rq[0].min_vruntime, 46000);
+	pick(w, 0, 0);
+	assert_int_equal(w->cs->rq[0].last, -1);
+	assert_int_equal(w->cs->stats.preemptions, 1);
+}
+
+/* update_min_vruntime: the smaller of curr and the leftmost, never less
+ * than before.  Three tasks run 3000, 1000 and 2000 and sleep; min_vruntime
+ * is 0 while a task at 0 is queued, 2000 when the last sleeps alone, 3000
+ * once task 0 (3000) is the only one queued, and stays 3000 when tasks at
+ * 1000 and 2000 join; task 1 is picked. */
+static void test_min_vruntime(void **state)
+{
+	struct world *w = *state;
+	const struct cfs_rq *rq = &w->cs->rq[0];
+	static const uint32_t ran[] = {3000, 1000, 2000};
+	for (uint32_t t = 0; t < 3; t++)
+		fork_on(w, t, 0, 0);
+	for (uint32_t t = 0; t < 3; t++) {
+		pick(w, 0, t);
+		run_for(w, 0, ran[t]);
+		sleep_on(w, 0);
+		assert_int_equal(rq->min_vruntime, t < 2 ? 0 : 2000);
+	}
+	wake_from(w, 0, 1, 0);
+	assert_int_equal(rq->min_vruntime, 2000);
+	wake_from(w, 1, 1, 0);
+	assert_int_equal(rq->min_vruntime, 3000);
+	wake_from(w, 2, 1, 0);
+	assert_int_equal(rq->min_vruntime, 3000);
+	assert_int_equal(vruntime(w, 1), 1000);        /* 3000 - 18000 < 0: kept */
+	pick(w, 0, 1);
+	cfs_tick(w->cs, 0);
+	assert_int_equal(rq->min_vruntime, 3000);
+}
+
+/* check_preempt_tick with sched_slice: 10 tasks on a CPU (above
+ * sched_nr_latency) give a period of 10 * 4500 and a slice of 4500 (not
+ * 36000 / 10 = 3600): CPU 0's task is preempted after 4501 cycles, CPU 1's
+ * not after 4000 (< min_granularity).  4 tasks: slice 36000 / 4 = 9000:
+ * CPU 2 after 8000 runs on (8000 ahead of the leftmost, not more than
+ * 9000), CPU 3 after 9001 is preempted.  The tick comes at multiples of
+ * 20000 cycles: CPU 1's next check is at 20000. */
+static void test_sched_slice(void **state)
+{
+	struct world *w = *state;
+	static const uint32_t nr[] = {10, 10, 4, 4};
+	static const uint32_t ran[] = {4501, 4000, 8000, 9001};
+	static const enum cfs_resched want[] = {CFS_RESCHED_TICK, CFS_RESCHED_NONE,
+						CFS_RESCHED_NONE, CFS_RESCHED_TICK};
+	uint32_t t = 0;
+	for (int cpu = 0; cpu < 4; cpu++) {
+		uint32_t first = t;
+		for (uint32_t k = 0; k < nr[cpu]; k++)
+			fork_on(w, t++, cpu, 0);
+		pick(w, cpu, first);
+		run_for(w, cpu, ran[cpu]);
+		cfs_tick(w->cs, cpu);
+		assert_int_equal(w->cs->rq[cpu].need_resched, want[cpu]);
+		assert_int_equal(w->cs->rq[cpu].next_tick, TICK);
+	}
+	assert_int_equal(w->s.cpu[1].now, CTX + 4000);
+	run_for(w, 1, TICK - 1 - (CTX + 4000));
+	cfs_tick(w->cs, 1);                            /* before the tick */
+	assert_int_equal(w->cs->rq[1].need_resched, CFS_RESCHED_NONE);
+	run_for(w, 1, 1);
+	cfs_tick(w->cs, 1);
+	assert_int_equal(w->cs->rq[1].need_resched, CFS_RESCHED_TICK);
+	assert_int_equal(w->cs->rq[1].next_tick, 2 * TICK);
+	cfs_return_to_user(w->cs, 0);
+	pick(w, 0, 1);
+	assert_int_equal(w->cs->stats.preemptions, 1);
+	assert_int_equal(w->cs->stats.wake_preemptions, 0);
+}
+
+/* cfs_check on states broken by hand, each restored before the next. */
+static void test_check_catches_broken_state(void **state)
+{
+	struct world *w = *state;
+	struct cfs_rq *rq0 = &w->cs->rq[0], *rq1 = &w->cs->rq[1];
+	fork_on(w, 0, 0, 0);
+	fork_on(w, 1, 0, 0);
+	fork_on(w, 2, 0, 0);
+	pick(w, 0, 0);
+	check_ok(w);
+
+	rq1->queue[rq1->nr_queued++] = 1;              /* on two run queues */
+	check_fails(w);
+	rq1->nr_queued--;
+	rq0->queue[rq0->nr_queued++] = 0;              /* curr queued */
+	check_fails(w);
+	rq0->nr_queued--;
+	w->cs->se[2].state = CFS_TASK_SLEEPING;        /* queued but asleep */
+	check_fails(w);
+	w->cs->se[2].state = CFS_TASK_RUNNABLE;
+	rq0->nr_queued--;                              /* runnable on no queue */
+	check_fails(w);
+	rq0->nr_queued++;
+	rq0->next = 5;                                 /* buddy not on the queue */
+	check_fails(w);
+	rq0->next = -1;
+	rq1->need_resched = CFS_RESCHED_TICK;          /* nothing to preempt */
+	check_fails(w);
+	rq1->need_resched = CFS_RESCHED_NONE;
+	check_ok(w);
+
+	rq0->min_vruntime = 5000;
+	check_ok(w);
+	rq0->min_vruntime = 4000;                      /* went back */
+	check_fails(w);
+	rq0->min_vruntime = 5000;
+}
+
+/* Calls that do not fit the state are refused and change nothing. */
+static void test_misuse_refused(void **state)
+{
+	struct world *w = *state;
+	struct cfs_params p;
+	struct cfs_sched *cs;
+	int cpu;
+	fork_on(w, 0, 0, 0);
+	assert_int_equal(cfs_wake_up_new_task(w->cs, 0, 1), NS_EINTERNAL);
+	assert_int_equal(cfs_wake_up_new_task(w->cs, 1, 4), NS_EINTERNAL);
+	assert_int_equal(cfs_wake_up_new_task(w->cs, 32, 0), NS_EINTERNAL);
+	assert_int_equal(cfs_try_to_wake_up(w->cs, 0, 0, &cpu), NS_EINTERNAL);
+	assert_int_equal(cfs_sleep(w->cs, 0), NS_EINTERNAL);
+	assert_int_equal(cfs_task_dead(w->cs, 1), NS_EINTERNAL);
+	assert_int_equal(w->cs->stats.wakeups, 0);
+	pick(w, 0, 0);
+	assert_int_equal(cfs_task_dead(w->cs, 0), NS_OK);
+	assert_int_equal(cfs_task_state(w->cs, 0), CFS_TASK_DEAD);
+	assert_int_equal(cfs_try_to_wake_up(w->cs, 0, 0, &cpu), NS_EINTERNAL);
+
+	params(&p);
+	p.hz = 0;
+	assert_int_equal(cfs_create(&p, &w->s, 1, &cs), NS_EINPUT);
+	params(&p);
+	p.min_granularity_ns = 0;
+	assert_int_equal(cfs_create(&p, &w->s, 1, &cs), NS_EINPUT);
+	params(&p);
+	assert_int_equal(cfs_create(&p, &w->s, 0, &cs), NS_EINPUT);
+	assert_null(cs);
+}
+
+#define CASE(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		CASE(test_sysctl_scaling),
+		CASE(test_wakeup_preemption),
+		CASE(test_no_wakeup_preemption),
+		CASE(test_pick_leftmost_fifo),
+		CASE(test_pick_next_buddy),
+		CASE(test_pick_last_buddy),
+		CASE(test_min_vruntime),
+		CASE(test_sched_slice),
+		CASE(test_check_catches_broken_state),
+		CASE(test_misuse_refused),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
