@@ -56,7 +56,7 @@ int setup_nodemask(struct mm_world *w, struct diag *d)
 {
 	memset(w->nodemask, 0, sizeof w->nodemask);
 	/* without a cpuset every task may use every memory node */
-	if (w->cfg.nr_mems_allowed == 0 || !w->cfg.cpusets_enabled) {
+	if (w->cfg.nr_mems_allowed == 0 || !cpusets_enabled(w)) {
 		for (int n = 0; n < w->nr_nodes; n++)
 			if (w->m->nodes[n].mem_pages)
 				w->nodemask[w->nodes[n].id >> 6] |= 1ull << (w->nodes[n].id & 63);

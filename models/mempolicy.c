@@ -191,7 +191,7 @@ static const uint64_t *policy_nodemask(struct cpu *c, struct mm_world *w, uint32
  * seqcount retry.
  */
 struct page *alloc_pages_current(struct mm_world *w, struct cpu *c, uint32_t gfp,
-					  unsigned int order)
+				 unsigned int order)
 {
 	if (order >= MAX_ORDER)
 		return NULL;
@@ -211,7 +211,7 @@ struct page *alloc_pages_current(struct mm_world *w, struct cpu *c, uint32_t gfp
 			mem(c, w, w->cpus[c->idx].mpol + MPOL_OFF_MODE, c->node, CPU_LOAD_DEP);
 	}
 retry_cpuset:
-	br(c, w, S_A04, w->cfg.cpusets_enabled);     /* read_mems_allowed_begin */
+	br(c, w, S_A04, cpusets_enabled(w));     /* read_mems_allowed_begin */
 	if (br(c, w, S_A05, mode == MPOL_INTERLEAVE)) {
 		page = alloc_page_interleave(c, w, gfp, order, interleave_nodes(c, w));
 	} else {

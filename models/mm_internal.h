@@ -779,6 +779,8 @@ static inline void list_del(struct page *p)
 	p->next = p->prev = NULL;
 }
 
+/* --- struct zone addresses and counters (include/linux/vmstat.h) ------ */
+
 static inline uint64_t zaddr_free_list(const struct zone *z, int o, int mt)
 {
 	return z->addr + ZOFF_FREE_AREA + (uint64_t)o * ZOFF_FREE_AREA_SIZE + (uint64_t)mt * 16;
@@ -800,8 +802,9 @@ static inline int64_t zone_page_state(const struct zone *z, enum mm_stat i)
 	return z->vm_stat[i] < 0 ? 0 : z->vm_stat[i];
 }
 
+/* zone_page_state_snapshot(): the atomic plus every CPU's delta. */
 static inline int64_t zone_stat_snapshot(const struct mm_world *w, const struct zone *z,
-				  enum mm_stat i)
+					 enum mm_stat i)
 {
 	int64_t v = z->vm_stat[i];
 	for (int k = 0; k < w->s->nr_cpus; k++)
@@ -821,6 +824,10 @@ static inline void count_vm_event(struct cpu *c, const struct mm_world *w, int s
 	mem(c, w, ci->percpu + PERCPU_EVENTS + 8u * (unsigned)slot, c->node, CPU_STORE);
 }
 
+/* --- zonelists, gfp, cpusets, bit helpers, page order ----------------- */
+
+/* One zoneref of node n's zonelist kind (include/linux/mmzone.h struct
+ * zoneref, 16 bytes), loaded by the iterator and its callers. */
 static inline void mem_zoneref(struct cpu *c, const struct mm_world *w, const struct pglist_data *n,
 			       int kind, int i)
 {
@@ -828,6 +835,7 @@ static inline void mem_zoneref(struct cpu *c, const struct mm_world *w, const st
 		  CPU_LOAD_DEP);
 }
 
+/* gfp_zone() (include/linux/gfp.h) */
 static inline int gfp_zone(uint32_t gfp)
 {
 	/* GFP_ZONE_TABLE on x86_64 (no HIGHMEM): HIGHMEM -> Normal */
@@ -841,6 +849,17 @@ static inline int gfp_zone(uint32_t gfp)
 	return ZONE_NORMAL;
 }
 
+/*
+ * cpusets_enabled() (include/linux/cpuset.h): the static key
+ * cpusets_enabled_key, on while a cpuset other than the root exists; the
+ * model's is mm_config.cpusets_enabled.  See models/cpuset.c.
+ */
+static inline bool cpusets_enabled(const struct mm_world *w)
+{
+	return w->cfg.cpusets_enabled != 0;
+}
+
+/* fls64() (include/asm-generic/bitops/fls64.h) */
 static inline int fls64(uint64_t x)
 {
 	int n = 0;
@@ -851,6 +870,8 @@ static inline int fls64(uint64_t x)
 	return n;
 }
 
+/* set_page_order() / rmv_page_order() (mm/page_alloc.c): PageBuddy and
+ * page_private(), set by the buddy allocator and the boot free lists. */
 static inline void set_page_order(struct page *p, int order)
 {
 	p->order = (uint8_t)order;

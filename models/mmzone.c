@@ -75,8 +75,8 @@ static int next_zones_zonelist_body(struct cpu *c, const struct mm_world *w,
 /* next_zones_zonelist(z, highest_zoneidx, nodes) as the variant has it;
  * returns the zoneref index. */
 int next_zones_zonelist(struct cpu *c, const struct mm_world *w,
-			       const struct pglist_data *n, int kind, int i, int high,
-			       const uint64_t *nodes)
+			const struct pglist_data *n, int kind, int i, int high,
+			const uint64_t *nodes)
 {
 	if (w->cfg.iter == MMZONE_ITER_PRE) {
 		call(c, w, FN_next_zones_zonelist);
@@ -103,8 +103,8 @@ int next_zones_zonelist(struct cpu *c, const struct mm_world *w,
 
 /* first_zones_zonelist(zl, high, nodes, &zone): inline in both. */
 int first_zones_zonelist(struct cpu *c, const struct mm_world *w,
-				const struct pglist_data *n, int kind, int high,
-				const uint64_t *nodes, struct zone **zone)
+			 const struct pglist_data *n, int kind, int high,
+			 const uint64_t *nodes, struct zone **zone)
 {
 	call(c, w, FN_first_zones_zonelist);
 	int i = next_zones_zonelist(c, w, n, kind, 0, high, nodes);

@@ -690,7 +690,7 @@ zonelist_scan:
 	     i = next_zones_zonelist(c, w, zn, ac->zl_kind, i + 1, ac->high_zoneidx, ac->nodemask),
 	     zone = zr[i].zone) {
 		work(c, W_gpfl_zone);
-		if (br(c, w, S_A24a, w->cfg.cpusets_enabled) &&
+		if (br(c, w, S_A24a, cpusets_enabled(w)) &&
 		    br(c, w, S_A24b, alloc_flags & ALLOC_CPUSET)) {
 			call(c, w, FN_cpuset_zone_allowed);
 			bool allowed = true;
@@ -817,8 +817,8 @@ out:
 }
 
 struct page *__alloc_pages_nodemask(struct cpu *c, struct mm_world *w, uint32_t gfp,
-					      unsigned order, struct pglist_data *zl_node,
-					      int zl_kind, const uint64_t *nodemask)
+				    unsigned order, struct pglist_data *zl_node,
+				    int zl_kind, const uint64_t *nodemask)
 {
 	call(c, w, FN___alloc_pages_nodemask);
 	work(c, W_alloc_nodemask);
@@ -836,7 +836,7 @@ struct page *__alloc_pages_nodemask(struct cpu *c, struct mm_world *w, uint32_t 
 	};
 	if (!br(c, w, S_A09, w->mobility_disabled))
 		ac.migratetype = (int)((gfp & (__GFP_RECLAIMABLE | __GFP_MOVABLE)) >> 3);
-	if (post && br(c, w, S_A10a, w->cfg.cpusets_enabled)) {
+	if (post && br(c, w, S_A10a, cpusets_enabled(w))) {
 		alloc_flags |= ALLOC_CPUSET;
 		if (br(c, w, S_A10b, !ac.nodemask))
 			ac.nodemask = w->nodemask;
@@ -854,7 +854,7 @@ struct page *__alloc_pages_nodemask(struct cpu *c, struct mm_world *w, uint32_t 
 	if (br(c, w, S_A14, ac.migratetype == MT_MOVABLE))
 		alloc_flags |= ALLOC_CMA;
 retry_cpuset:
-	br(c, w, S_A15, w->cfg.cpusets_enabled);      /* read_mems_allowed_begin */
+	br(c, w, S_A15, cpusets_enabled(w));      /* read_mems_allowed_begin */
 	ac.spread_dirty_pages = (gfp & __GFP_WRITE) != 0;
 	const uint64_t *pref_mask = ac.nodemask;
 	if (!post && !pref_mask) {

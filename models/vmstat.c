@@ -40,7 +40,7 @@ static void zone_page_state_add(struct cpu *c, struct mm_world *w, struct zone *
 }
 
 void __mod_zone_page_state(struct cpu *c, struct mm_world *w, struct zone *z,
-				  enum mm_stat i, int64_t delta)
+			   enum mm_stat i, int64_t delta)
 {
 	struct per_cpu_pages *pcp = this_pcp(c, z);
 	call(c, w, FN___mod_zone_page_state);
@@ -80,7 +80,7 @@ static void __inc_zone_state(struct cpu *c, struct mm_world *w, struct zone *z,
 
 /* mod_zone_page_state (x86: this_cpu_cmpxchg based mod_state, overstep 0). */
 void mod_zone_page_state(struct cpu *c, struct mm_world *w, struct zone *z,
-				enum mm_stat i, int64_t delta)
+			 enum mm_stat i, int64_t delta)
 {
 	struct per_cpu_pages *pcp = this_pcp(c, z);
 	call(c, w, FN_mod_zone_page_state);
@@ -103,7 +103,7 @@ void mod_zone_page_state(struct cpu *c, struct mm_world *w, struct zone *z,
  * this_cpu_cmpxchg, overstep mode 1): out of line, irq-safe.
  */
 void inc_zone_page_state(struct cpu *c, struct mm_world *w, struct zone *z,
-				enum mm_stat i)
+			 enum mm_stat i)
 {
 	struct per_cpu_pages *pcp = this_pcp(c, z);
 	call(c, w, FN_inc_zone_page_state);
@@ -124,7 +124,7 @@ void inc_zone_page_state(struct cpu *c, struct mm_world *w, struct zone *z,
 }
 
 void zone_statistics(struct cpu *c, struct mm_world *w, struct zone *pref,
-			    struct zone *z, uint32_t gfp)
+		     struct zone *z, uint32_t gfp)
 {
 	call(c, w, FN_zone_statistics);
 	work(c, W_zone_statistics);
