@@ -12,8 +12,11 @@
  * (optiter-v1r20).  The model is one code path with the diff's switches.
  *
  * This header is the contract between the model and its callers (the
- * workloads in scenarios/, the run command, tests).  Internals live in
- * pagealloc.c (and its helper modules).
+ * workloads in scenarios/, the run command, tests); the variant, policy
+ * and counting-rule enums are in mmzone.h, mempolicy.h and vmstat.h,
+ * included here.  Internals live in page_alloc.c and the files named in
+ * its header comment (mm_init.c, mmzone.c, mempolicy.c, cpuset.c,
+ * vmstat.c), which share models/mm_internal.h.
  *
  * Error policy: set-up returns NS_ERANGE / NS_EINPUT (with a diag message)
  * for configurations the model cannot represent, NS_ENOMEM on allocation
@@ -31,6 +34,9 @@
 #include "base/diag.h"
 #include "sim/hw/machine.h"
 #include "models/zonelist.h"
+#include "models/mmzone.h"
+#include "models/mempolicy.h"
+#include "models/vmstat.h"
 
 /* GFP bits (v4.6 include/linux/gfp.h values). */
 #define __GFP_DMA 0x01u
@@ -64,48 +70,6 @@
 
 /* Parse "GFP_KERNEL", "GFP_KERNEL|__GFP_NOWARN", "GFP_ATOMIC", ... */
 int gfp_parse(const char *s, uint32_t *gfp);
-
-enum mmzone_iter {
-	MMZONE_ITER_PRE,   /* "pre-682a3385": out-of-line next_zones_zonelist always */
-	MMZONE_ITER_POST,  /* "682a3385": inline fast path, __next_zones_zonelist otherwise */
-};
-const char *mmzone_iter_name(enum mmzone_iter v);
-int mmzone_iter_parse(const char *s);   /* -1 if unknown */
-
-/*
- * The task's mempolicy (mm/mempolicy.c v4.6, set_mempolicy(2) / numactl):
- * DEFAULT = no task policy (p->mempolicy NULL: the default policy,
- * preferred_node_policy[numa_node_id()], allocates on the local node);
- * LOCAL = MPOL_PREFERRED with MPOL_F_LOCAL (numactl --localalloc); BIND,
- * PREFERRED and INTERLEAVE with mm_config.mpol_nodes (numactl --membind,
- * --preferred, --interleave).
- */
-enum mpol_mode {
-	MPOL_DEFAULT,
-	MPOL_LOCAL,
-	MPOL_BIND,
-	MPOL_PREFERRED,
-	MPOL_INTERLEAVE,
-};
-const char *mpol_name(enum mpol_mode m);  /* "default", "local", ... */
-int mpol_parse(const char *s);          /* -1 if unknown */
-
-/*
- * Which counting rule zone_statistics() follows.  SERIES (the default) is
- * the code of both modelled variants: series patch 3 (mainline
- * b9f00e147f27) counts NUMA_HIT + NUMA_LOCAL when the page's node is the
- * CPU's node (numa_node_id()), else NUMA_MISS on the page's zone and
- * NUMA_FOREIGN on the preferred zone, and no LOCAL/OTHER.  V46 is plain
- * v4.6 (and mainline again since the fix of b9f00e147f27): NUMA_HIT when
- * the page's node is the preferred zone's node, else NUMA_MISS on the zone
- * and NUMA_FOREIGN on the preferred zone; independently NUMA_LOCAL or
- * NUMA_OTHER against numa_node_id().  The two differ only when the
- * preferred zone is not on the CPU's node (bind/preferred/interleave to a
- * remote node) or on fallback.  docs/policies.md.
- */
-enum vmstat_numa_rule { VMSTAT_NUMA_SERIES, VMSTAT_NUMA_V46 };
-const char *vmstat_numa_rule_name(enum vmstat_numa_rule z); /* "b9f00e147f27", "v4.6" */
-int vmstat_numa_rule_parse(const char *s);               /* -1 if unknown */
 
 struct mm_config {
 	enum mmzone_iter iter;

@@ -1,0 +1,443 @@
+/*
+ * mm_init — building a page allocator world and the model's memmap, for
+ * the Linux v4.6 model of page_alloc.c (both variants of 682a3385 build
+ * the same world).  What boot does in the kernel: free_area_init_core and
+ * memmap_init_zone (zones, struct pages, every pageblock MOVABLE),
+ * build_all_zonelists (the lists come from models/zonelist.c; here they
+ * become zonerefs of the world's zones), setup_zone_pageset and
+ * pageset_set_high_and_batch (sizes from page_alloc.c), free_all_bootmem
+ * (mm/nobootmem.c: all memory freed to the buddy), the per-cpu areas and
+ * each CPU's task, then cpuset.c's mems_allowed, mempolicy.c's policy and
+ * page_alloc.c's watermarks.  Named after mm/mm_init.c, which in v4.6
+ * holds the init-time checks (mminit_verify_zonelist) and in mainline
+ * since v6.4 also the memmap and zone initialisation taken out of
+ * mm/page_alloc.c.
+ *
+ * Memory representation.  pfns are laid out node by node, zone by zone in
+ * ascending type order, every zone starting on a MAX_ORDER block boundary
+ * (1024 pages).  Metadata exists per MAX_ORDER block (struct pfn_block, ~80
+ * bytes, 20 MiB for 1 TiB): the block's two pageblock migratetypes and an
+ * embedded struct page for its first pfn, which is all a block needs while
+ * it is a whole free order-10 block or an allocated order-10 page.  The
+ * first time a block is split (expand() from order 10) it gets a detail
+ * array of 1024 struct pages, taken from a pool; when __free_one_page()
+ * merges it back to order 10 the detail returns to the pool.  After
+ * warm-up nothing is allocated per simulated allocation or free.  The last
+ * block of a zone whose size is not a multiple of 1024 pages keeps its
+ * detail for ever (its pages can never merge to order 10).
+ *
+ *
+ * block_split() and block_unsplit() are the memmap's lazy part, called
+ * from the buddy allocator in page_alloc.c; detail_get() is their pool.
+ *
+ * Invariants: after mm_world_create() every page of a zone is free in the
+ * buddy (whole MAX_ORDER-1 blocks on the MOVABLE lists, a partial last
+ * block in aligned pieces), every pcp list is empty, every zoneref names
+ * a populated zone and each zonelist ends in a NULL sentinel.
+ *
+ * Error policy: set-up returns NS_ERANGE / NS_EINPUT with a diag message
+ * for configurations the model cannot represent, NS_ENOMEM (with a diag
+ * message) on host allocation failure; the half-built world is destroyed
+ * and *out stays NULL.  block_split() aborts when the host has no memory
+ * for page metadata: inside the simulated critical section nothing
+ * sensible can continue.
+ */
+#include "models/mm_internal.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* --- detail pool -------------------------------------------------------- */
+
+static struct page *detail_get(struct mm_world *w)
+{
+	struct page_detail_pool *p = &w->pool;
+	if (p->nr)
+		return p->free[--p->nr];
+	if (p->nr_all == p->cap_all) {
+		size_t cap = p->cap_all ? 2 * p->cap_all : 64;
+		struct page **a = realloc(p->all, cap * sizeof *a);
+		struct page **f = realloc(p->free, cap * sizeof *f);
+		if (a)
+			p->all = a;
+		if (f)
+			p->free = f;
+		if (!a || !f)
+			return NULL;
+		p->cap_all = p->cap = cap;
+	}
+	struct page *d = malloc(BLOCK_PAGES * sizeof *d);
+	if (!d)
+		return NULL;
+	p->all[p->nr_all++] = d;
+	p->total++;
+	return d;
+}
+
+static void detail_put(struct mm_world *w, struct page *d)
+{
+	w->pool.free[w->pool.nr++] = d;   /* cap == cap_all >= every detail */
+}
+
+/* Give block b per-page metadata; its head page (not on any list) moves to
+ * detail[0].  Returns detail[0]. */
+struct page *block_split(struct mm_world *w, struct pfn_block *b)
+{
+	struct page *d = detail_get(w);
+	if (!d) {
+		/* Host out of memory in the middle of the simulated kernel's
+		 * critical section: nothing sensible can continue. */
+		fprintf(stderr, "numasim: out of memory for page metadata\n");
+		abort();
+	}
+	uint32_t bi = (uint32_t)(b - w->blocks);
+	for (unsigned i = 0; i < BLOCK_PAGES; i++) {
+		struct page *p = &d[i];
+		memset(p, 0, sizeof *p);
+		p->addr = b->addr + (uint64_t)i * STRUCT_PAGE_SIZE;
+		p->block = bi;
+		p->off = (uint16_t)i;
+		p->pcp_cpu = -1;
+	}
+	d[0].order = b->head.order;
+	d[0].state = b->head.state;
+	d[0].mt = b->head.mt;
+	d[0].count = b->head.count;
+	b->head.state = PS_NONE;
+	b->detail = d;
+	w->zones[b->zone].ev[EV_block_split]++;
+	return d;
+}
+
+/* The block merged back to one order-10 block: drop its detail. */
+struct page *block_unsplit(struct mm_world *w, struct pfn_block *b)
+{
+	struct page *d = b->detail;
+	b->head.order = d[0].order;
+	b->head.state = d[0].state;
+	b->head.mt = d[0].mt;
+	b->head.count = d[0].count;
+	b->head.next = b->head.prev = NULL;
+	b->detail = NULL;
+	detail_put(w, d);
+	w->zones[b->zone].ev[EV_block_merge]++;
+	return &b->head;
+}
+
+/* --- set-up: world ------------------------------------------------------ */
+
+static int alloc_addr(struct mm_world *w, int node, uint64_t bytes, uint64_t align,
+		      uint64_t *addr, struct diag *d)
+{
+	int rc = cache_as_alloc(w->as, node, bytes, align, addr);
+	if (rc != NS_OK)
+		diag_set(d, rc, NULL, 0, 0, "pagealloc: synthetic address space of node %d is full",
+			 node);
+	return rc;
+}
+
+/* Free lists as after boot: whole MAX_ORDER blocks on the MOVABLE lists,
+ * highest pfn at the head (free_all_bootmem frees in ascending order and
+ * __free_one_page adds at the head); a partial last block in aligned
+ * pieces. */
+static int init_free_lists(struct mm_world *w, struct zone *z)
+{
+	for (uint32_t k = 0; k < z->nr_blocks; k++) {
+		uint32_t bi = z->first_block + k;
+		struct pfn_block *b = &w->blocks[bi];
+		b->pb_mt[0] = b->pb_mt[1] = MT_MOVABLE;
+		if (b->npages == BLOCK_PAGES) {
+			b->head.state = PS_BUDDY;
+			b->head.order = BLOCK_ORDER;
+			b->head.mt = MT_MOVABLE;
+			list_add(&b->head, &z->free_area[BLOCK_ORDER].list[MT_MOVABLE]);
+			z->free_area[BLOCK_ORDER].nr_free++;
+			continue;
+		}
+		struct page *d = detail_get(w);
+		if (!d)
+			return NS_ENOMEM;
+		for (unsigned i = 0; i < BLOCK_PAGES; i++) {
+			memset(&d[i], 0, sizeof d[i]);
+			d[i].addr = b->addr + (uint64_t)i * STRUCT_PAGE_SIZE;
+			d[i].block = bi;
+			d[i].off = (uint16_t)i;
+			d[i].pcp_cpu = -1;
+		}
+		b->detail = d;
+		b->head.state = PS_NONE;
+		unsigned off = 0;
+		while (off < b->npages) {
+			int o = PAGEBLOCK_ORDER;
+			while (o > 0 && ((off & ((1u << o) - 1)) || off + (1u << o) > b->npages))
+				o--;
+			set_page_order(&d[off], o);
+			d[off].mt = MT_MOVABLE;
+			list_add(&d[off], &z->free_area[o].list[MT_MOVABLE]);
+			z->free_area[o].nr_free++;
+			off += 1u << o;
+		}
+	}
+	return NS_OK;
+}
+
+static int build_zonerefs(struct mm_world *w, struct diag *d)
+{
+	for (int n = 0; n < w->nr_nodes; n++) {
+		struct pglist_data *pn = &w->nodes[n];
+		for (int k = 0; k < MAX_ZONELISTS; k++) {
+			const struct zonelist *zl = zonelist_get(w->zl, pn->id, (enum zonelist_kind)k);
+			if (!zl)
+				continue;
+			pn->online = 1;
+			pn->nr_zonerefs[k] = zl->nr;
+			pn->zonerefs[k] = calloc((size_t)zl->nr + 1, sizeof *pn->zonerefs[k]);
+			if (!pn->zonerefs[k])
+				return NS_ENOMEM;
+			for (int i = 0; i < zl->nr; i++) {
+				int pos = w->m->node_index[zl->zonerefs[i].node];
+				pn->zonerefs[k][i].zone = w->nodes[pos].zones[zl->zonerefs[i].zone_idx];
+				pn->zonerefs[k][i].zone_idx = (int)zl->zonerefs[i].zone_idx;
+				if (!pn->zonerefs[k][i].zone)
+					return diag_set(d, NS_EINTERNAL, NULL, 0, 0,
+							"pagealloc: zonelist names an empty zone");
+			}
+			int rc = alloc_addr(w, pn->id, (uint64_t)(zl->nr + 1) * ZONEREF_SIZE, 64,
+					    &pn->zl_addr[k], d);
+			if (rc != NS_OK)
+				return rc;
+		}
+	}
+	return NS_OK;
+}
+
+static int setup_zones(struct mm_world *w, struct diag *d)
+{
+	const struct machine *m = w->m;
+	int nz = 0;
+	uint64_t nblocks = 0;
+	for (int n = 0; n < m->nr_nodes; n++)
+		for (int k = 0; k < m->nodes[n].nr_zones; k++) {
+			nz++;
+			nblocks += (m->nodes[n].zones[k].pages + BLOCK_PAGES - 1) / BLOCK_PAGES;
+		}
+	if (nblocks >= UINT32_MAX)
+		return diag_set(d, NS_ERANGE, NULL, 0, 0,
+				"pagealloc: %" PRIu64 " MAX_ORDER blocks is more than the model holds",
+				nblocks);
+	w->nr_zones = nz;
+	w->zones = calloc((size_t)nz, sizeof *w->zones);
+	w->nr_blocks = nblocks;
+	w->blocks = calloc((size_t)nblocks, sizeof *w->blocks);
+	if (!w->zones || !w->blocks)
+		return NS_ENOMEM;
+	uint64_t pfn = 0;
+	uint32_t bi = 0;
+	int zi = 0;
+	int nr_cpus = w->s->nr_cpus;
+	for (int n = 0; n < m->nr_nodes; n++) {
+		const struct machine_node *mn = &m->nodes[n];
+		struct pglist_data *pn = &w->nodes[n];
+		for (int k = 0; k < mn->nr_zones; k++) {
+			struct zone *z = &w->zones[zi];
+			z->id = zi++;
+			z->node = mn->id;
+			z->node_pos = n;
+			z->type = mn->zones[k].type;
+			z->managed = mn->zones[k].pages;
+			z->start_pfn = pfn;
+			z->first_block = bi;
+			z->nr_blocks = (uint32_t)((z->managed + BLOCK_PAGES - 1) / BLOCK_PAGES);
+			pn->zones[z->type] = z;
+			cpu_lock_init(&z->lock);
+			int rc = alloc_addr(w, z->node, ZONE_STRUCT_SIZE, 64, &z->addr, d);
+			if (rc == NS_OK)
+				rc = alloc_addr(w, z->node, (uint64_t)z->nr_blocks * BLOCK_PAGES *
+							    STRUCT_PAGE_SIZE, 4096, &z->vmemmap, d);
+			if (rc == NS_OK)
+				rc = alloc_addr(w, z->node, (uint64_t)z->nr_blocks * 2 * 4 / 8 + 8, 64,
+						&z->usemap, d);
+			if (rc != NS_OK)
+				return rc;
+			for (int o = 0; o < MAX_ORDER; o++)
+				for (int mt = 0; mt < MT_TYPES; mt++)
+					list_init(&z->free_area[o].list[mt], zaddr_free_list(z, o, mt));
+			for (uint32_t b = 0; b < z->nr_blocks; b++) {
+				struct pfn_block *blk = &w->blocks[bi + b];
+				blk->pfn = pfn + (uint64_t)b * BLOCK_PAGES;
+				blk->addr = z->vmemmap + (uint64_t)b * BLOCK_PAGES * STRUCT_PAGE_SIZE;
+				blk->zone = (uint32_t)z->id;
+				uint64_t left = z->managed - (uint64_t)b * BLOCK_PAGES;
+				blk->npages = (uint16_t)(left < BLOCK_PAGES ? left : BLOCK_PAGES);
+				blk->head.addr = blk->addr;
+				blk->head.block = bi + b;
+				blk->head.pcp_cpu = -1;
+			}
+			bi += z->nr_blocks;
+			pfn += (uint64_t)z->nr_blocks * BLOCK_PAGES;
+			z->vm_stat[NR_FREE_PAGES] = (int64_t)z->managed;
+			rc = init_free_lists(w, z);
+			if (rc != NS_OK)
+				return rc;
+			z->pcp = calloc((size_t)nr_cpus, sizeof *z->pcp);
+			if (!z->pcp)
+				return NS_ENOMEM;
+		}
+	}
+	return NS_OK;
+}
+
+static int setup_pagesets(struct mm_world *w, struct diag *d)
+{
+	for (int i = 0; i < w->nr_zones; i++) {
+		struct zone *z = &w->zones[i];
+		int high, batch;
+		setup_pcp_sizes(w, z, &high, &batch);
+		int t = stat_threshold(w, z);
+		for (int k = 0; k < w->s->nr_cpus; k++) {
+			struct per_cpu_pages *p = &z->pcp[k];
+			int rc = alloc_addr(w, w->s->cpu[k].node, PCP_STRUCT_SIZE, 64, &p->addr, d);
+			if (rc != NS_OK)
+				return rc;
+			p->high = high;
+			p->batch = batch;
+			p->stat_threshold = t;
+			for (int mt = 0; mt < MT_PCPTYPES; mt++)
+				list_init(&p->lists[mt], p->addr + PCPOFF_LISTS + 16u * (unsigned)mt);
+		}
+	}
+	return NS_OK;
+}
+
+static int setup_cpus(struct mm_world *w, struct diag *d)
+{
+	w->cpus = calloc((size_t)w->s->nr_cpus, sizeof *w->cpus);
+	if (!w->cpus)
+		return NS_ENOMEM;
+	for (int k = 0; k < w->s->nr_cpus; k++) {
+		const struct cpu *c = &w->s->cpu[k];
+		struct mm_cpu *ci = &w->cpus[k];
+		int nid = c->id <= w->m->max_cpu ? w->zl->cpu_to_node[c->id] : -1;
+		if (nid < 0)
+			nid = c->node;
+		ci->numa_node = nid;
+		ci->last_line = UINT64_MAX;
+		ci->node_pos = w->m->node_index[nid];
+		if (!w->nodes[ci->node_pos].online)
+			return diag_set(d, NS_EINPUT, NULL, 0, 0,
+					"pagealloc: CPU %d maps to node %d, which has no zonelist",
+					c->id, nid);
+		int rc = alloc_addr(w, c->node, 256, 64, &ci->percpu, d);
+		if (rc == NS_OK)
+			rc = alloc_addr(w, c->node, 256, 64, &ci->task, d);
+		if (rc == NS_OK)
+			rc = alloc_addr(w, c->node, 64, 64, &ci->mpol, d);
+		if (rc != NS_OK)
+			return rc;
+	}
+	return NS_OK;
+}
+
+int mm_world_create(const struct machine *m, const struct mm_config *cfg, struct cpu_sys *s,
+		    int fn_base, int site_base, struct mm_world **out, struct diag *d)
+{
+	*out = NULL;
+	if (fn_base < 0 || site_base < 0 || fn_base + MM_NR_FN > s->tables->nr_fns ||
+	    site_base + MM_NR_SITE > s->tables->nr_sites)
+		return diag_set(d, NS_EINTERNAL, NULL, 0, 0,
+				"pagealloc: functions/sites not registered in the CPU tables");
+	if (cfg->zone_reclaim_mode != 0)
+		return diag_set(d, NS_EINPUT, NULL, 0, 0,
+				"pagealloc: zone_reclaim_mode %u is not modelled (only 0)",
+				cfg->zone_reclaim_mode);
+	if (m->page_size < 4096)
+		return diag_set(d, NS_ERANGE, NULL, 0, 0,
+				"pagealloc: page size %u is below the model's 4 KiB minimum",
+				m->page_size);
+	struct mm_world *w = calloc(1, sizeof *w);
+	if (!w)
+		return NS_ENOMEM;
+	w->m = m;
+	w->cfg = *cfg;
+	w->s = s;
+	w->fn_base = fn_base;
+	w->site_base = site_base;
+	cache_as_init(&w->own_as);
+	w->as = cfg->as ? cfg->as : &w->own_as;
+	cpu_lock_init(&w->callback_lock);
+	int rc = zonelist_build(m, &cfg->zl, &w->zl, d);
+	if (rc != NS_OK)
+		goto fail;
+	w->nr_online_nodes = w->zl->nr_online_nodes;
+	w->nr_nodes = m->nr_nodes;
+	w->nodes = calloc((size_t)m->nr_nodes, sizeof *w->nodes);
+	if (!w->nodes) {
+		rc = NS_ENOMEM;
+		goto fail;
+	}
+	for (int n = 0; n < m->nr_nodes; n++) {
+		w->nodes[n].id = m->nodes[n].id;
+		rc = alloc_addr(w, m->nodes[0].id, 64, 64, &w->nodes[n].policy_addr, d);
+		if (rc != NS_OK)
+			goto fail;
+	}
+	rc = alloc_addr(w, m->nodes[0].id, 512, 64, &w->vm_stat_addr, d);
+	if (rc == NS_OK)
+		rc = alloc_addr(w, m->nodes[0].id, 64, 64, &w->callback_lock_addr, d);
+	if (rc == NS_OK)
+		rc = setup_zones(w, d);
+	if (rc == NS_OK)
+		rc = build_zonerefs(w, d);
+	if (rc == NS_OK)
+		rc = setup_pagesets(w, d);
+	if (rc == NS_OK)
+		rc = setup_cpus(w, d);
+	if (rc == NS_OK)
+		rc = setup_nodemask(w, d);
+	if (rc == NS_OK)
+		rc = setup_mempolicy(w, d);
+	if (rc != NS_OK)
+		goto fail;
+	/* build_all_zonelists: mobility grouping off on tiny machines */
+	w->mobility_disabled = machine_mem_pages(m) < (uint64_t)PAGEBLOCK_PAGES * MT_TYPES;
+	compute_min_free(w);
+	*out = w;
+	return NS_OK;
+fail:
+	if (rc == NS_ENOMEM)
+		diag_set(d, rc, NULL, 0, 0, "pagealloc: out of memory");
+	mm_world_destroy(w);
+	return rc;
+}
+
+void mm_world_destroy(struct mm_world *w)
+{
+	if (!w)
+		return;
+	for (size_t i = 0; i < w->pool.nr_all; i++)
+		free(w->pool.all[i]);
+	free(w->pool.all);
+	free(w->pool.free);
+	if (w->zones)
+		for (int i = 0; i < w->nr_zones; i++)
+			free(w->zones[i].pcp);
+	if (w->nodes)
+		for (int n = 0; n < w->nr_nodes; n++)
+			for (int k = 0; k < MAX_ZONELISTS; k++)
+				free(w->nodes[n].zonerefs[k]);
+	free(w->zones);
+	free(w->nodes);
+	free(w->blocks);
+	free(w->cpus);
+	zonelist_free(w->zl);
+	free(w);
+}
+
+void mm_config_default(struct mm_config *c)
+{
+	memset(c, 0, sizeof *c);
+	c->iter = MMZONE_ITER_POST;
+	c->zl = ZONELIST_OPTS_DEFAULT;
+	c->watermark_scale_factor = 10;
+}

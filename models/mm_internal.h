@@ -1,0 +1,928 @@
+/*
+ * mm_internal — what the files of the page allocator model share (its
+ * mm/internal.h, in the manner of SQLite's btreeInt.h): the Linux v4.6
+ * model around commit 682a3385 in models/page_alloc.c, mm_init.c,
+ * mmzone.c, mempolicy.c, cpuset.c and vmstat.c.  Only those files include
+ * it; everything else uses the public models/page_alloc.h (which this
+ * header includes).
+ *
+ * It holds the X-macro tables, single-sourced here: MM_FUNCS and
+ * MM_INLINE_FUNCS (the model's functions in the cost tables), MM_SITES
+ * (branch sites; their order is their id, and the branch predictor
+ * indexes by id, so new sites are appended), MM_WORK (straight-line work),
+ * MM_STATS, MM_EVENTS and MM_NEVENTS (counters).  Arrays made from them
+ * are defined once, in the file that uses them (names and layout in
+ * page_alloc.c, counter names in vmstat.c); the two per-id constants all
+ * files need, mm_stat_idx() and mm_work_cycles(), are inline functions of
+ * the table so each call folds to a constant.  Then the data structures,
+ * the charging helpers (br, call, work, mem, mem_bytes, atomic_rmw,
+ * memo_reset), the accessors and <linux/list.h>, all static inline: they
+ * run at every modelled step and must inline in every file.  Last, the
+ * model functions one file calls in another, with kernel names (internal
+ * to models/, so no mm_ prefix).
+ *
+ * Costs.  Every modelled struct (struct page in a per-node vmemmap, struct
+ * zone, per-cpu pagesets, zonelists, the task's mems_allowed, the pageblock
+ * bitmap, per-cpu vmstat areas) has a synthetic address from cache_as, and
+ * the code charges loads and stores where the kernel does them, each with
+ * its kind (dependent load, independent load, store: cpu.h's out-of-order
+ * rule; docs/pagealloc-model.md §4.1 lists the rule at every site).  Branch
+ * sites are named by the reference's numbers (A01..A52, F01..F14, with
+ * letter suffixes where one number covers several conditionals) or by
+ * "function:what" for the slow parts.  Straight-line work between sites is
+ * charged per function from the table MM_WORK (instructions at an assumed
+ * 2 instructions per cycle), identical for PRE and POST.
+ *
+ * The kernel's lists (free_area[o].free_list[mt], pcp->lists[mt]) are
+ * intrusive circular lists of struct page with sentinel heads, as in
+ * <linux/list.h>; list order is the kernel's.
+ *
+ */
+#ifndef NUMASIM_MM_INTERNAL_H
+#define NUMASIM_MM_INTERNAL_H
+
+#include "models/page_alloc.h"
+
+#include <assert.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <string.h>
+
+#define BLOCK_ORDER (MAX_ORDER - 1)
+#define BLOCK_PAGES (1u << BLOCK_ORDER)
+#define PAGEBLOCK_ORDER 9
+#define PAGEBLOCK_PAGES (1u << PAGEBLOCK_ORDER)
+#define STRUCT_PAGE_SIZE 64u
+#define ZONEREF_SIZE 16u
+
+enum {
+	MT_UNMOVABLE, MT_MOVABLE, MT_RECLAIMABLE, MT_HIGHATOMIC, MT_CMA, MT_ISOLATE,
+	MT_TYPES
+};
+#define MT_PCPTYPES 3
+
+/* mm/internal.h alloc_flags */
+#define ALLOC_WMARK_MIN 0x00
+#define ALLOC_WMARK_LOW 0x01
+#define ALLOC_WMARK_HIGH 0x02
+#define ALLOC_WMARK_MASK 0x03
+#define ALLOC_NO_WATERMARKS 0x04
+#define ALLOC_HARDER 0x10
+#define ALLOC_HIGH 0x20
+#define ALLOC_CPUSET 0x40
+#define ALLOC_CMA 0x80
+#define ALLOC_FAIR 0x100
+
+/* zone_stat_item subset; MM_STAT_IDX is the v4.6 enum position (address). */
+#define MM_STATS(X)                                                            \
+	X(NR_FREE_PAGES, 0, "nr_free_pages")                                   \
+	X(NR_ALLOC_BATCH, 1, "nr_alloc_batch")                                 \
+	X(NR_PAGES_SCANNED, 21, "nr_pages_scanned")                            \
+	X(NR_FREE_CMA_PAGES, 31, "nr_free_cma")                                \
+	X(NUMA_HIT, 32, "numa_hit")                                            \
+	X(NUMA_MISS, 33, "numa_miss")                                          \
+	X(NUMA_FOREIGN, 34, "numa_foreign")                                    \
+	X(NUMA_INTERLEAVE_HIT, 35, "interleave_hit")                           \
+	X(NUMA_LOCAL, 36, "local_node")                                        \
+	X(NUMA_OTHER, 37, "other_node")
+enum mm_stat {
+#define MM_STAT_ENUM(id, idx, name) id,
+	MM_STATS(MM_STAT_ENUM)
+#undef MM_STAT_ENUM
+	MM_NR_STAT
+};
+/* The v4.6 enum position of a stat (its address in vm_stat[] and
+ * vm_stat_diff[]): a function of the constant so that every file folds it. */
+static inline unsigned mm_stat_idx(enum mm_stat i)
+{
+	switch (i) {
+#define MM_STAT_IDX(id, idx, name) case id: return idx;
+	MM_STATS(MM_STAT_IDX)
+#undef MM_STAT_IDX
+	case MM_NR_STAT:
+		break;
+	}
+	return 0;
+}
+
+/* Model events per zone (scope "zone"). */
+#define MM_EVENTS(X)                                                           \
+	X(pgalloc, "pages allocated from the zone (PGALLOC)")                  \
+	X(pgfree, "pages freed to the zone (PGFREE)")                          \
+	X(pcp_refill, "rmqueue_bulk calls")                                    \
+	X(pcp_refill_pages, "pages moved buddy -> pcp")                        \
+	X(pcp_drain, "free_pcppages_bulk calls")                               \
+	X(pcp_drain_pages, "pages moved pcp -> buddy")                         \
+	X(zone_fair_depleted, "ZONE_FAIR_DEPLETED set")                        \
+	X(fair_skip, "zone skipped by the fair pass")                          \
+	X(fair_reset, "reset_alloc_batches with this preferred zone")          \
+	X(wmark_fail, "zone_watermark_ok false in get_page_from_freelist")     \
+	X(fallback, "__rmqueue_fallback successes")                            \
+	X(steal_pageblock, "pageblocks retyped by fallback stealing")          \
+	X(block_split, "MAX_ORDER blocks given per-page metadata")             \
+	X(block_merge, "MAX_ORDER blocks merged back")
+enum mm_event {
+#define MM_EVENT_ENUM(id, desc) EV_##id,
+	MM_EVENTS(MM_EVENT_ENUM)
+#undef MM_EVENT_ENUM
+	MM_NR_EVENT
+};
+
+/* Node-scope model events. */
+#define MM_NEVENTS(X)                                                          \
+	X(slowpath, "__alloc_pages_slowpath entries")                          \
+	X(kswapd_wake, "wake_all_kswapds calls (counted, no reclaim modelled)") \
+	X(alloc_fail, "allocations that returned NULL")                        \
+	X(rescan, "get_page_from_freelist zonelist rescans")
+enum mm_nevent {
+#define MM_NEVENT_ENUM(id, desc) NEV_##id,
+	MM_NEVENTS(MM_NEVENT_ENUM)
+#undef MM_NEVENT_ENUM
+	MM_NR_NEVENT
+};
+
+/* --- cost tables ------------------------------------------------------- */
+
+#define MM_FUNCS(X)                                                            \
+	X(alloc_pages_current)                                                 \
+	X(get_task_policy)                                                     \
+	X(policy_zonelist)                                                     \
+	X(policy_nodemask)                                                     \
+	X(__alloc_pages_nodemask)                                              \
+	X(_cond_resched)                                                       \
+	X(first_zones_zonelist)                                                \
+	X(next_zones_zonelist)                                                 \
+	X(__next_zones_zonelist)                                               \
+	X(get_page_from_freelist)                                              \
+	X(cpuset_zone_allowed)                                                 \
+	X(__cpuset_node_allowed)                                               \
+	X(zone_watermark_ok)                                                   \
+	X(__zone_watermark_ok)                                                 \
+	X(buffered_rmqueue)                                                    \
+	X(rmqueue_bulk)                                                        \
+	X(__rmqueue)                                                           \
+	X(__rmqueue_smallest)                                                  \
+	X(expand)                                                              \
+	X(__rmqueue_fallback)                                                  \
+	X(find_suitable_fallback)                                              \
+	X(steal_suitable_fallback)                                             \
+	X(move_freepages_block)                                                \
+	X(__mod_zone_page_state)                                               \
+	X(__inc_zone_state)                                                    \
+	X(mod_zone_page_state)                                                 \
+	X(zone_statistics)                                                     \
+	X(prep_new_page)                                                       \
+	X(check_new_page)                                                      \
+	X(reset_alloc_batches)                                                 \
+	X(__alloc_pages_slowpath)                                              \
+	X(wake_all_kswapds)                                                    \
+	X(__free_pages)                                                        \
+	X(free_hot_cold_page)                                                  \
+	X(free_pages_prepare)                                                  \
+	X(free_pages_check)                                                    \
+	X(get_pfnblock_flags_mask)                                             \
+	X(free_pcppages_bulk)                                                  \
+	X(__free_one_page)                                                     \
+	X(__free_pages_ok)                                                     \
+	X(free_one_page)                                                       \
+	X(alloc_page_interleave)                                               \
+	X(interleave_nodes)                                                    \
+	X(find_next_bit)                                                       \
+	X(inc_zone_page_state)
+
+/* Inlined in a 2016 gcc build (both variants), except next_zones_zonelist
+ * which the layout decides per variant. */
+#define MM_INLINE_FUNCS(X)                                                     \
+	X(get_task_policy) X(policy_zonelist) X(policy_nodemask)               \
+	X(interleave_nodes)                                                    \
+	X(first_zones_zonelist) X(cpuset_zone_allowed) X(__zone_watermark_ok)  \
+	X(buffered_rmqueue) X(__rmqueue_smallest) X(expand)                    \
+	X(__rmqueue_fallback) X(find_suitable_fallback) X(zone_statistics)     \
+	X(prep_new_page) X(check_new_page) X(reset_alloc_batches)              \
+	X(free_pages_prepare) X(free_pages_check) X(__free_one_page)           \
+	X(free_one_page)
+
+/*
+ * Sites: X(id, description, hint, fall-through).  hint N/L/U; fall-through
+ * T = the condition true falls through (then-block follows the test), F =
+ * false falls through (the body is a jump: goto/continue/break/return, or
+ * the loop-continue test of a rotated loop), H = the hinted outcome.
+ */
+#define MM_SITES(X)                                                            \
+	X(A02a, "alloc_pages_current: !in_interrupt()", N, T)                  \
+	X(A02b, "alloc_pages_current: !(gfp & __GFP_THISNODE)", N, T)          \
+	X(A03a, "get_task_policy: pol = p->mempolicy; if (pol) return", N, F)  \
+	X(A03b, "get_task_policy: node != NUMA_NO_NODE", N, T)                 \
+	X(A03c, "get_task_policy: preferred_node_policy[node].mode", N, F)     \
+	X(A04, "read_mems_allowed_begin: cpusets_enabled() (static key)", U, H) \
+	X(A05, "alloc_pages_current: pol->mode == MPOL_INTERLEAVE", N, F)      \
+	X(A06a, "policy_zonelist: switch case MPOL_PREFERRED", N, T)           \
+	X(A06b, "policy_zonelist: !(policy->flags & MPOL_F_LOCAL)", N, T)      \
+	X(A06c, "gfp_zonelist: unlikely(flags & __GFP_THISNODE)", U, H)        \
+	X(A07, "policy_nodemask: unlikely(policy->mode == MPOL_BIND)", U, H)   \
+	X(A09, "gfpflags_to_migratetype: unlikely(page_group_by_mobility_disabled)", U, H) \
+	X(A10a, "POST __alloc_pages_nodemask: cpusets_enabled() (static key)", U, H) \
+	X(A10b, "POST __alloc_pages_nodemask: !ac.nodemask", N, T)             \
+	X(A11, "might_sleep_if: gfp_mask & __GFP_DIRECT_RECLAIM", N, T)        \
+	X(A11b, "_cond_resched: should_resched(0)", U, H)                      \
+	X(A13, "__alloc_pages_nodemask: unlikely(!zonelist->_zonerefs->zone)", U, H) \
+	X(A14, "__alloc_pages_nodemask: CONFIG_CMA && migratetype == MIGRATE_MOVABLE", N, T) \
+	X(A15, "retry_cpuset: read_mems_allowed_begin: cpusets_enabled()", U, H) \
+	X(A19, "__alloc_pages_nodemask: !ac.preferred_zone -> out", N, F)      \
+	X(A23, "for_each_zone_zonelist_nodemask: zone != NULL", N, T)          \
+	X(A24a, "get_page_from_freelist: cpusets_enabled() (static key)", U, H) \
+	X(A24b, "get_page_from_freelist: alloc_flags & ALLOC_CPUSET", N, T)    \
+	X(A24c, "cpuset_zone_allowed: nr_cpusets() <= 1", N, T)                \
+	X(A24d, "get_page_from_freelist: !cpuset_zone_allowed() -> continue", N, F) \
+	X(A25, "get_page_from_freelist: alloc_flags & ALLOC_FAIR", N, T)       \
+	X(A26, "get_page_from_freelist: !zone_local(preferred_zone, zone) -> break", N, F) \
+	X(A27, "get_page_from_freelist: test_bit(ZONE_FAIR_DEPLETED)", N, T)   \
+	X(A28, "get_page_from_freelist: ac->spread_dirty_pages && ...", N, F)  \
+	X(A30a, "__zone_watermark_ok: alloc_flags & ALLOC_HIGH", N, T)         \
+	X(A30b, "__zone_watermark_ok: likely(!alloc_harder)", L, H)            \
+	X(A30c, "__zone_watermark_ok: !(alloc_flags & ALLOC_CMA)", N, T)       \
+	X(A30d, "__zone_watermark_ok: free_pages <= min + lowmem_reserve[classzone]", N, F) \
+	X(A30e, "__zone_watermark_ok: !order -> return true", N, F)            \
+	X(A31, "get_page_from_freelist: !zone_watermark_ok()", N, T)           \
+	X(A31b, "get_page_from_freelist: alloc_flags & ALLOC_NO_WATERMARKS", N, F) \
+	X(A31c, "get_page_from_freelist: zone_reclaim_mode == 0 -> continue", N, F) \
+	X(A34, "buffered_rmqueue: likely(order == 0)", L, H)                   \
+	X(A36a, "buffered_rmqueue: list_empty(&pcp->lists[migratetype])", N, T) \
+	X(A36b, "buffered_rmqueue: unlikely(list_empty(list)) after refill", U, H) \
+	X(A37, "buffered_rmqueue: cold ? list->prev : list->next", N, T)       \
+	X(A39a, "__mod_zone_page_state: unlikely(x > t || ...)", U, H)         \
+	X(A39b, "__mod_zone_page_state: unlikely(... || x < -t)", U, H)        \
+	X(A40a, "buffered_rmqueue: vm_stat[NR_ALLOC_BATCH] <= 0", N, T)        \
+	X(A40b, "buffered_rmqueue: !test_bit(ZONE_FAIR_DEPLETED)", N, T)       \
+	X(A42a, "zone_statistics: unlikely(flags & __GFP_OTHER_NODE)", U, H)   \
+	X(A42b, "zone_statistics: z->node == local_nid", N, T)                 \
+	X(A42c, "__inc_zone_state: unlikely(v > t)", U, H)                     \
+	X(A44, "get_page_from_freelist: if (page)", N, T)                      \
+	X(A45a, "check_new_page: unlikely(page_mapcount(page))", U, H)         \
+	X(A45b, "check_new_page: unlikely(page->mapping != NULL)", U, H)       \
+	X(A45c, "check_new_page: unlikely(page->_count != 0)", U, H)           \
+	X(A45d, "check_new_page: unlikely(flags & __PG_HWPOISON)", U, H)       \
+	X(A45e, "check_new_page: unlikely(flags & PAGE_FLAGS_CHECK_AT_PREP)", U, H) \
+	X(A45f, "check_new_page: unlikely(page->mem_cgroup)", U, H)            \
+	X(A45g, "check_new_page: unlikely(bad_reason)", U, H)                  \
+	X(A45h, "prep_new_page: for (i < 1 << order) check loop", N, F)        \
+	X(A45i, "prep_new_page: gfp_flags & __GFP_ZERO", N, T)                 \
+	X(A45j, "prep_new_page: order && ...", N, T)                           \
+	X(A45k, "prep_new_page: ... (gfp_flags & __GFP_COMP)", N, T)           \
+	X(A45l, "prep_new_page: alloc_flags & ALLOC_NO_WATERMARKS", N, T)      \
+	X(A45m, "get_page_from_freelist: prep_new_page() -> try_this_zone", N, F) \
+	X(A46a, "get_page_from_freelist: unlikely(order && ...)", U, H)        \
+	X(A46b, "get_page_from_freelist: ... (alloc_flags & ALLOC_HARDER)", U, H) \
+	X(A48, "__alloc_pages_nodemask: unlikely(!page) -> slowpath", U, H)    \
+	X(A50, "trace_mm_page_alloc (static key)", U, H)                       \
+	X(A51, "__alloc_pages_nodemask: unlikely(!page && ...)", U, H)         \
+	X(A51b, "__alloc_pages_nodemask: read_mems_allowed_retry: cpusets_enabled()", U, H) \
+	X(A52, "alloc_pages_current: unlikely(!page && ...)", U, H)            \
+	X(A52b, "alloc_pages_current: read_mems_allowed_retry: cpusets_enabled()", U, H) \
+	X(F02, "put_page_testzero: atomic_dec_and_test(&page->_count)", N, T)  \
+	X(F03, "__free_pages: order == 0", N, T)                               \
+	X(F05a, "free_pages_prepare: trace_mm_page_free (static key)", U, H)   \
+	X(F05b, "free_pages_prepare: unlikely(order) (patch 1)", U, H)         \
+	X(F05c, "free_pages_prepare: if (compound) free_tail_pages_check", N, T) \
+	X(F05d, "free_pages_prepare: tail loop i < 1 << order", N, F)          \
+	X(F05e, "free_pages_prepare: PageAnonHead(page) (patch 2)", N, T)      \
+	X(F05f, "free_pages_check: unlikely(_mapcount != -1)", U, H)           \
+	X(F05g, "free_pages_check: unlikely(page->mapping != NULL)", U, H)     \
+	X(F05h, "free_pages_check: unlikely(page->_count != 0)", U, H)         \
+	X(F05i, "free_pages_check: unlikely(flags & PAGE_FLAGS_CHECK_AT_FREE)", U, H) \
+	X(F05j, "free_pages_check: unlikely(page->mem_cgroup)", U, H)          \
+	X(F05k, "free_pages_check: unlikely(bad_reason)", U, H)                \
+	X(F05l, "free_pages_check: flags & PAGE_FLAGS_CHECK_AT_PREP", N, T)    \
+	X(F05m, "free_pages_prepare: if (bad) return false", N, F)             \
+	X(F05n, "free_pages_prepare: !PageHighMem(page)", N, T)                \
+	X(F05o, "free_hot_cold_page: !free_pages_prepare() -> return", N, F)   \
+	X(F09a, "free_hot_cold_page: migratetype >= MIGRATE_PCPTYPES", N, T)   \
+	X(F09b, "free_hot_cold_page: unlikely(is_migrate_isolate(mt))", U, H)  \
+	X(F11, "free_hot_cold_page: !cold", N, T)                              \
+	X(F13, "free_hot_cold_page: pcp->count >= pcp->high", N, T)            \
+	X(nzl_nodes_null, "next_zones_zonelist (mmzone.c): likely(nodes == NULL)", L, H) \
+	X(nzl_idx, "next_zones_zonelist (mmzone.c): while zone_idx > highest", N, F) \
+	X(nzl_mask_idx, "next_zones_zonelist (mmzone.c): while (zone_idx > highest ||", N, F) \
+	X(nzl_mask_zone, "next_zones_zonelist (mmzone.c): ... (z->zone &&", N, T) \
+	X(nzl_mask_isset, "next_zones_zonelist (mmzone.c): ... !zref_in_nodemask(z, nodes)))", N, F) \
+	X(nzl_inline_nodes, "POST inline next_zones_zonelist: likely(!nodes && ...)", L, H) \
+	X(nzl_inline_idx, "POST inline next_zones_zonelist: likely(... zone_idx <= highest)", L, H) \
+	X(cpuset_in_interrupt, "__cpuset_node_allowed: in_interrupt()", U, H)  \
+	X(cpuset_isset, "__cpuset_node_allowed: node_isset(node, mems_allowed)", N, F) \
+	X(cpuset_memdie, "__cpuset_node_allowed: unlikely(TIF_MEMDIE)", U, H)  \
+	X(cpuset_hardwall, "__cpuset_node_allowed: gfp_mask & __GFP_HARDWALL", N, F) \
+	X(cpuset_exiting, "__cpuset_node_allowed: unlikely(PF_EXITING)", U, H) \
+	X(gpfl_fair, "get_page_from_freelist: after loop: alloc_flags & ALLOC_FAIR", N, T) \
+	X(gpfl_fair_skipped, "get_page_from_freelist: nr_fair_skipped", N, T)  \
+	X(gpfl_online_nodes, "get_page_from_freelist: nr_online_nodes > 1", N, T) \
+	X(gpfl_rescan, "get_page_from_freelist: zonelist_rescan -> zonelist_scan", N, F) \
+	X(wmark_order_loop, "__zone_watermark_ok: for (o = order; o < MAX_ORDER)", N, F) \
+	X(wmark_nr_free, "__zone_watermark_ok: !area->nr_free -> continue", N, F) \
+	X(wmark_harder, "__zone_watermark_ok: alloc_harder -> return true", N, F) \
+	X(wmark_list, "__zone_watermark_ok: !list_empty(free_list[mt]) -> true", N, F) \
+	X(wmark_cma, "__zone_watermark_ok: (ALLOC_CMA) && !list_empty(CMA)", N, F) \
+	X(rmqueue_bulk_loop, "rmqueue_bulk: for (i < count)", N, F)            \
+	X(rmqueue_bulk_null, "rmqueue_bulk: unlikely(page == NULL) -> break", U, H) \
+	X(rmqueue_bulk_cold, "rmqueue_bulk: likely(!cold)", L, H)              \
+	X(rmqueue_bulk_cma, "rmqueue_bulk: is_migrate_cma(get_pcppage_migratetype())", N, T) \
+	X(buffered_rmqueue_harder, "buffered_rmqueue: alloc_flags & ALLOC_HARDER", N, T) \
+	X(buffered_rmqueue_nopage, "buffered_rmqueue: !page -> failed", N, F)  \
+	X(rmqueue_nopage, "__rmqueue: unlikely(!page)", U, H)                  \
+	X(rmqueue_movable, "__rmqueue: migratetype == MIGRATE_MOVABLE (CMA fallback)", N, T) \
+	X(rmqueue_fallback, "__rmqueue: !page -> __rmqueue_fallback", N, T)    \
+	X(smallest_loop, "__rmqueue_smallest: current_order < MAX_ORDER", N, F) \
+	X(smallest_empty, "__rmqueue_smallest: list_empty(free_list[mt]) -> continue", N, F) \
+	X(expand_loop, "expand: while (high > low)", N, F)                     \
+	X(fallback_loop, "__rmqueue_fallback: current_order >= order", N, F)   \
+	X(fallback_none, "__rmqueue_fallback: fallback_mt == -1 -> continue", N, F) \
+	X(fallback_can_steal, "__rmqueue_fallback: can_steal", N, T)           \
+	X(suitable_nr_free, "find_suitable_fallback: area->nr_free == 0", N, F) \
+	X(suitable_end, "find_suitable_fallback: fallback_mt == MIGRATE_TYPES", N, F) \
+	X(suitable_empty, "find_suitable_fallback: list_empty -> continue", N, F) \
+	X(suitable_steal_pb, "can_steal_fallback: order >= pageblock_order", N, F) \
+	X(suitable_steal_rest, "can_steal_fallback: order >= pb/2 || UNMOVABLE || RECLAIMABLE", N, F) \
+	X(suitable_only_stealable, "find_suitable_fallback: !only_stealable", N, F) \
+	X(steal_order_pb, "steal_suitable_fallback: current_order >= pageblock_order", N, T) \
+	X(steal_pages, "steal_suitable_fallback: pages >= 1 << (pageblock_order-1)", N, T) \
+	X(move_freepages_loop, "move_freepages: page <= end_page", N, F)       \
+	X(move_freepages_buddy, "move_freepages: !PageBuddy(page) -> next", N, F) \
+	X(pcpbulk_nr_scanned, "free_pcppages_bulk: if (nr_scanned)", N, T)     \
+	X(pcpbulk_to_free, "free_pcppages_bulk: while (to_free)", N, F)        \
+	X(pcpbulk_wrap, "free_pcppages_bulk: ++migratetype == MIGRATE_PCPTYPES", N, T) \
+	X(pcpbulk_empty, "free_pcppages_bulk: while (list_empty(list))", N, F) \
+	X(pcpbulk_only_one, "free_pcppages_bulk: batch_free == MIGRATE_PCPTYPES", N, T) \
+	X(pcpbulk_isolate, "free_pcppages_bulk: unlikely(has_isolate_pageblock(zone))", U, H) \
+	X(pcpbulk_more_count, "free_pcppages_bulk: while (--to_free && ...", N, F) \
+	X(pcpbulk_more_batch, "free_pcppages_bulk: ... --batch_free && ...", N, F) \
+	X(pcpbulk_more_list, "free_pcppages_bulk: ... !list_empty(list))", N, F) \
+	X(free_one_isolate, "__free_one_page: likely(!is_migrate_isolate(mt))", L, H) \
+	X(free_one_merge, "__free_one_page: while (order < max_order - 1)", N, F) \
+	X(page_is_buddy_flag, "page_is_buddy: PageBuddy(buddy) && ...", N, T)  \
+	X(page_is_buddy_order, "page_is_buddy: ... page_order(buddy) == order", N, T) \
+	X(page_is_buddy_zone, "page_is_buddy: page_zone_id(page) != page_zone_id(buddy)", N, F) \
+	X(free_one_not_buddy, "__free_one_page: !page_is_buddy() -> done_merging", N, F) \
+	X(free_one_max_order, "__free_one_page: max_order < MAX_ORDER", N, T)  \
+	X(free_one_has_isolate, "__free_one_page: unlikely(has_isolate_pageblock)", U, H) \
+	X(free_one_tail_order, "__free_one_page: order < MAX_ORDER-2", N, T)   \
+	X(free_one_tail_buddy, "__free_one_page: page_is_buddy(higher_page, higher_buddy)", N, T) \
+	X(free_one_page_scanned, "free_one_page: if (nr_scanned)", N, T)       \
+	X(free_one_page_isolate, "free_one_page: unlikely(has_isolate_pageblock || isolate)", U, H) \
+	X(free_pages_ok_prepare, "__free_pages_ok: !free_pages_prepare() -> return", N, F) \
+	X(mod_state_fold, "mod_state: n > t || n < -t", N, T)                  \
+	X(reset_batches_loop, "reset_alloc_batches: while (zone++ != preferred_zone)", N, F) \
+	X(slowpath_order, "__alloc_pages_slowpath: order >= MAX_ORDER", U, H)  \
+	X(slowpath_kswapd, "__alloc_pages_slowpath: gfp_mask & __GFP_KSWAPD_RECLAIM", N, T) \
+	X(slowpath_atomic, "gfp_to_alloc_flags: atomic (!DIRECT_RECLAIM)", N, T) \
+	X(slowpath_nomemalloc, "gfp_to_alloc_flags: !(gfp_mask & __GFP_NOMEMALLOC)", N, T) \
+	X(slowpath_cpuset_nodemask, "PRE __alloc_pages_slowpath: !(ALLOC_CPUSET) && !ac->nodemask", N, T) \
+	X(slowpath_page, "__alloc_pages_slowpath: page -> got_pg", N, F)       \
+	/* mempolicy sites, appended so that the older sites keep their ids \
+	 * (the branch predictor indexes by site id) */                     \
+	X(A05a, "interleave_nodes: next >= MAX_NUMNODES (wrap to first_node)", N, F) \
+	X(A05b, "interleave_nodes: next < MAX_NUMNODES", N, T)                 \
+	X(A05c, "alloc_page_interleave: page && page_zone(page) == zonelist_zone(_zonerefs)", N, T) \
+	X(A06d, "policy_zonelist: case MPOL_BIND: unlikely(gfp & __GFP_THISNODE)", U, H) \
+	X(A07b, "apply_policy_zone: zone >= dynamic_policy_zone", N, T)        \
+	X(A07c, "cpuset_nodemask_valid_mems_allowed: nodes_intersects()", N, T) \
+	X(A42d, "v4.6 zone_statistics: z->zone_pgdat == preferred_zone->zone_pgdat", N, T) \
+	X(A42e, "v4.6 zone_statistics: z->node == (OTHER_NODE ? preferred : numa_node_id())", N, T)
+
+#define MM_FN_ENUM(name) FN_##name,
+#define MM_SITE_ENUM(id, desc, hint, ft) S_##id,
+enum mm_fn { MM_FUNCS(MM_FN_ENUM) MM_NR_FN };
+enum mm_site { MM_SITES(MM_SITE_ENUM) MM_NR_SITE };
+
+/*
+ * Straight-line work between the modelled sites, in instructions, read
+ * from v4.6 (docs/pagealloc-model.md has the reasoning per row).  Charged
+ * at MM_IPC instructions per cycle.
+ */
+#define MM_IPC 2
+#define MM_WORK(X)                                                             \
+	X(alloc_pages_current, 12)                                             \
+	X(interleave_nodes, 6)                                                 \
+	X(find_next_bit, 10)                                                   \
+	X(alloc_page_interleave, 8)                                            \
+	X(policy_nodemask, 4)                                                  \
+	X(alloc_nodemask, 34)                                                  \
+	X(cond_resched, 4)                                                     \
+	X(gpfl_entry, 6)                                                       \
+	X(gpfl_zone, 16)                                                       \
+	X(gpfl_after, 4)                                                       \
+	X(nzl_body, 3)                                                         \
+	X(nzl_step, 3)                                                         \
+	X(nzl_inline, 2)                                                       \
+	X(cpuset_node_allowed, 14)                                             \
+	X(watermark, 16)                                                       \
+	X(watermark_order, 6)                                                  \
+	X(buffered_pcp, 24)                                                    \
+	X(buffered_buddy, 16)                                                  \
+	X(mod_zone_page_state, 10)                                             \
+	X(inc_zone_state, 9)                                                   \
+	X(zone_statistics, 6)                                                  \
+	X(prep_new_page, 8)                                                    \
+	X(rmqueue_bulk, 10)                                                    \
+	X(rmqueue_bulk_page, 8)                                                \
+	X(rmqueue, 4)                                                          \
+	X(smallest_probe, 5)                                                   \
+	X(smallest_take, 10)                                                   \
+	X(expand_step, 8)                                                      \
+	X(fallback_probe, 8)                                                   \
+	X(steal, 12)                                                           \
+	X(move_freepages_page, 4)                                              \
+	X(free_pages, 4)                                                       \
+	X(free_hot_cold_page, 20)                                              \
+	X(free_pages_prepare, 10)                                              \
+	X(pfnblock, 18)                                                        \
+	X(pcpbulk, 8)                                                          \
+	X(pcpbulk_search, 4)                                                   \
+	X(pcpbulk_page, 10)                                                    \
+	X(free_one_entry, 10)                                                  \
+	X(free_one_merge, 12)                                                  \
+	X(free_one_done, 10)                                                   \
+	X(free_pages_ok, 14)                                                   \
+	X(reset_batch_zone, 10)                                                \
+	X(slowpath, 30)
+enum mm_work {
+#define MM_WORK_ENUM(name, insns) W_##name,
+	MM_WORK(MM_WORK_ENUM)
+#undef MM_WORK_ENUM
+	MM_NR_WORK
+};
+
+static inline uint32_t mm_work_cycles(enum mm_work k)
+{
+	switch (k) {
+#define MM_WORK_CYC(name, insns) case W_##name: return (insns + MM_IPC - 1) / MM_IPC;
+	MM_WORK(MM_WORK_CYC)
+#undef MM_WORK_CYC
+	case MM_NR_WORK:
+		break;
+	}
+	return 0;
+}
+
+/* --- data structures --------------------------------------------------- */
+
+enum page_state { PS_NONE, PS_BUDDY, PS_PCP, PS_ALLOC, PS_HEAD_SENTINEL };
+
+struct page {
+	struct page *next, *prev;   /* page->lru */
+	uint64_t addr;                 /* synthetic address of the struct page */
+	uint32_t block;                /* index in w->blocks (UINT32_MAX: list head) */
+	uint16_t off;                  /* pfn offset in the block */
+	uint8_t order;                 /* page_private() while PageBuddy */
+	uint8_t state;                 /* enum page_state (PageBuddy = PS_BUDDY) */
+	uint8_t mt;                    /* get/set_pcppage_migratetype */
+	uint8_t pad;
+	int16_t pcp_cpu;               /* PS_PCP: owning CPU index */
+	int32_t count;                 /* page->_count */
+	int32_t alloc_order;           /* PS_ALLOC: order it was allocated with */
+};
+
+struct pfn_block {
+	struct page head;           /* struct page of pfn offset 0 while no detail */
+	struct page *detail;        /* [BLOCK_PAGES] once split */
+	uint64_t pfn;
+	uint64_t addr;                 /* synthetic address of its first struct page */
+	uint32_t zone;
+	uint16_t npages;               /* pages of the zone in this block */
+	uint8_t pb_mt[BLOCK_PAGES / PAGEBLOCK_PAGES];
+};
+
+struct free_area {
+	struct page list[MT_TYPES];
+	uint64_t nr_free;
+};
+
+struct per_cpu_pages {
+	int count, high, batch;
+	struct page lists[MT_PCPTYPES];
+	int32_t diff[MM_NR_STAT];      /* vm_stat_diff (s8 in the kernel) */
+	int stat_threshold;
+	uint64_t addr;                 /* synthetic struct per_cpu_pageset */
+};
+
+/* struct zone field offsets for synthetic addresses (v4.6 layout, x86_64). */
+#define ZOFF_WATERMARK 0
+#define ZOFF_HIGHATOMIC 24
+#define ZOFF_LOWMEM 32
+#define ZOFF_NODE 72
+#define ZOFF_PAGESET 88
+#define ZOFF_LOCK 128
+#define ZOFF_FREE_AREA 136
+#define ZOFF_FREE_AREA_SIZE 104          /* 6 list_heads + nr_free */
+#define ZOFF_FLAGS (ZOFF_FREE_AREA + MAX_ORDER * ZOFF_FREE_AREA_SIZE) /* 1280 */
+#define ZOFF_VMSTAT 1472
+#define ZONE_STRUCT_SIZE 1792
+/* per_cpu_pageset: pcp {count, high, batch, lists[3]} in line 0;
+ * expire, stat_threshold, vm_stat_diff[] in line 1. */
+#define PCPOFF_LISTS 16
+#define PCPOFF_THRESHOLD 65
+#define PCPOFF_DIFF 66
+#define PCP_STRUCT_SIZE 128
+
+struct zone {
+	int node, node_pos;
+	enum zone_type type;
+	int id;
+	uint64_t start_pfn, managed;
+	uint32_t first_block, nr_blocks;
+	int64_t watermark[3];
+	int64_t nr_reserved_highatomic;
+	int64_t lowmem_reserve[NR_ZONE_TYPES];
+	int64_t vm_stat[MM_NR_STAT];   /* zone atomics */
+	int fair_depleted;
+	int has_isolate_pageblock;
+	uint64_t allocated;
+	uint64_t ev[MM_NR_EVENT];
+	struct free_area free_area[MAX_ORDER];
+	struct cpu_lock lock;
+	struct per_cpu_pages *pcp;            /* [nr_cpus of the cpu_sys] */
+	uint64_t addr;                 /* struct zone */
+	uint64_t usemap;               /* pageblock_flags bitmap */
+	uint64_t vmemmap;              /* struct page of start_pfn */
+};
+
+struct mm_zoneref {
+	struct zone *zone;          /* NULL: sentinel */
+	int zone_idx;
+};
+
+struct pglist_data {
+	int id;
+	int online;
+	struct zone *zones[NR_ZONE_TYPES];  /* node_zones[], NULL if empty */
+	int nr_zonerefs[MAX_ZONELISTS];
+	struct mm_zoneref *zonerefs[MAX_ZONELISTS];
+	uint64_t zl_addr[MAX_ZONELISTS];
+	uint64_t ev[MM_NR_NEVENT];
+	uint64_t policy_addr;          /* preferred_node_policy[node] */
+};
+
+/* Per simulated CPU: the running task and the per-cpu areas. */
+struct mm_cpu {
+	uint64_t last_line;            /* line of this CPU's previous access */
+	bool last_write;               /* ... and whether it was a store */
+	int numa_node;                 /* numa_node_id() (after x86 remapping) */
+	int node_pos;
+	uint64_t percpu;               /* current_task, vm_event_states */
+	uint64_t task;                 /* task_struct: mempolicy, mems_allowed */
+	uint64_t mpol;                 /* the task's struct mempolicy */
+	int il_next;                   /* current->il_next (interleave cursor) */
+};
+/* struct mempolicy (v4.6): refcnt, mode, flags, v (preferred_node or
+ * nodes), w (cpuset_mems_allowed) */
+#define MPOL_OFF_MODE 4
+#define MPOL_OFF_FLAGS 6
+#define MPOL_OFF_V 8
+#define PERCPU_CURRENT 0
+#define PERCPU_EVENTS 64
+#define TASK_MEMPOLICY 0
+#define TASK_FLAGS 8
+#define TASK_MEMS_ALLOWED 64
+
+struct page_detail_pool {
+	struct page **free;
+	size_t nr, cap;
+	size_t total;                  /* details ever allocated */
+	struct page **all;          /* every detail, for destruction */
+	size_t nr_all, cap_all;
+};
+
+struct mm_world {
+	const struct machine *m;
+	struct mm_config cfg;
+	struct cpu_sys *s;
+	int fn_base, site_base;
+	struct zonelists *zl;
+	struct cache_as own_as;
+	struct cache_as *as;
+	int nr_zones;
+	struct zone *zones;
+	int nr_nodes;
+	struct pglist_data *nodes;         /* by machine position */
+	uint64_t nr_blocks;
+	struct pfn_block *blocks;
+	struct mm_cpu *cpus;       /* [s->nr_cpus] */
+	struct page_detail_pool pool;
+	uint64_t nodemask[MACHINE_MAX_NODES / 64]; /* current->mems_allowed */
+	uint64_t mpol_mask[MACHINE_MAX_NODES / 64]; /* pol->v.nodes (BIND, INTERLEAVE) */
+	int mpol_first;                /* first_node(pol->v.nodes) / preferred_node */
+	int mpol_apply_zone;           /* BIND: dynamic_policy_zone */
+	int nr_online_nodes;
+	int mobility_disabled;         /* page_group_by_mobility_disabled */
+	uint32_t min_free_kbytes;
+	uint64_t vm_stat_addr;         /* global vm_stat[] */
+	uint64_t callback_lock_addr;
+	struct cpu_lock callback_lock;
+	mm_trace_fn trace;             /* numasim trace, else NULL */
+	void *trace_arg;
+};
+
+/* alloc_context */
+struct alloc_context {
+	struct pglist_data *zl_node;       /* owner of the zonelist */
+	int zl_kind;
+	const uint64_t *nodemask;      /* NULL or w->nodemask */
+	struct zone *preferred_zone;
+	int classzone_idx;
+	int migratetype;
+	int high_zoneidx;
+	int spread_dirty_pages;
+};
+
+/* --- small helpers ----------------------------------------------------- */
+
+static inline int fn_id(const struct mm_world *w, enum mm_fn f) { return w->fn_base + (int)f; }
+
+static inline bool br(struct cpu *c, const struct mm_world *w, enum mm_site s, bool cond)
+{
+	return cpu_branch(c, w->site_base + (int)s, cond);
+}
+
+static inline void call(struct cpu *c, const struct mm_world *w, enum mm_fn f)
+{
+	cpu_call(c, w->fn_base + (int)f);
+}
+
+static inline void work(struct cpu *c, enum mm_work k)
+{
+	cpu_work(c, mm_work_cycles(k));
+}
+
+/*
+ * A load or store of one word, of a kind (cpu.h: CPU_LOAD_DEP when the
+ * code needs the value at once, CPU_LOAD when nothing waits for it,
+ * CPU_STORE; docs/pagealloc-model.md "Access kinds" gives the rules used
+ * at every site).  Within one call into the model only this CPU runs, so
+ * an access to the line of this CPU's previous access (with no other cache
+ * access in between) is an L1 hit on the most recent way, exactly what the
+ * cache model would return and with no state change (for a store: when the
+ * previous access was a store too, so the coherence directory already
+ * names this CPU as the writer): it is charged as such without the
+ * host-side lookup.  Every other cache access (cpu_atomic) and every entry
+ * into the model resets the memo.
+ */
+static inline void mem_bytes(struct cpu *c, const struct mm_world *w, uint64_t addr,
+			     uint32_t bytes, int node, enum cpu_access kind)
+{
+	struct mm_cpu *ci = &w->cpus[c->idx];
+	uint64_t line = addr >> c->sys->cache.line_shift;
+	bool write = kind >= CPU_STORE;
+	if (line == ci->last_line && (!write || ci->last_write)) {
+		cpu_mem_l1_again(c, kind);
+		return;
+	}
+	cpu_mem(c, addr, bytes, node, kind);
+	ci->last_line = (addr + bytes - 1) >> c->sys->cache.line_shift == line ? line : UINT64_MAX;
+	ci->last_write = write;
+}
+
+static inline void mem(struct cpu *c, const struct mm_world *w, uint64_t addr, int node,
+		       enum cpu_access kind)
+{
+	mem_bytes(c, w, addr, 8, node, kind);
+}
+
+static inline void atomic_rmw(struct cpu *c, const struct mm_world *w, uint64_t addr, int node)
+{
+	w->cpus[c->idx].last_line = UINT64_MAX;
+	cpu_atomic(c, addr, node);
+}
+
+static inline void memo_reset(const struct mm_world *w, const struct cpu *c)
+{
+	w->cpus[c->idx].last_line = UINT64_MAX;
+}
+
+
+static inline bool node_isset(const uint64_t *mask, int node)
+{
+	return (mask[node >> 6] >> (node & 63)) & 1;
+}
+
+static inline struct pfn_block *page_block(const struct mm_world *w, const struct page *p)
+{
+	return &w->blocks[p->block];
+}
+
+static inline struct zone *page_zone(const struct mm_world *w, const struct page *p)
+{
+	return &w->zones[w->blocks[p->block].zone];
+}
+
+static inline uint64_t page_pfn(const struct mm_world *w, const struct page *p)
+{
+	return w->blocks[p->block].pfn + p->off;
+}
+
+static inline int page_node(const struct mm_world *w, const struct page *p)
+{
+	return w->zones[w->blocks[p->block].zone].node;
+}
+
+/* The struct page at offset off of block b (off 0 when the block has no
+ * detail: only its first page exists as an object). */
+static inline struct page *block_page(struct pfn_block *b, unsigned off)
+{
+	assert(b->detail || off == 0);
+	return b->detail ? &b->detail[off] : &b->head;
+}
+
+/* Charge an access to a struct page (flags, _count, lru, private share
+ * its first line). */
+static inline void mem_page(struct cpu *c, const struct mm_world *w, const struct page *p,
+			    enum cpu_access kind)
+{
+	mem(c, w, p->addr, page_node(w, p), kind);
+}
+
+/* A list node: a struct page or a list head inside a zone / pageset. */
+static inline void mem_node(struct cpu *c, const struct mm_world *w, const struct page *p,
+			    int head_node, enum cpu_access kind)
+{
+	mem(c, w, p->addr, p->block == UINT32_MAX ? head_node : page_node(w, p), kind);
+}
+
+static inline void list_init(struct page *h, uint64_t addr)
+{
+	memset(h, 0, sizeof *h);
+	h->next = h->prev = h;
+	h->addr = addr;
+	h->block = UINT32_MAX;
+	h->state = PS_HEAD_SENTINEL;
+}
+
+static inline bool list_empty(const struct page *h) { return h->next == h; }
+
+static inline void list_add(struct page *n, struct page *h)
+{
+	n->next = h->next;
+	n->prev = h;
+	h->next->prev = n;
+	h->next = n;
+}
+
+static inline void list_add_tail(struct page *n, struct page *h)
+{
+	n->prev = h->prev;
+	n->next = h;
+	h->prev->next = n;
+	h->prev = n;
+}
+
+static inline void list_del(struct page *p)
+{
+	p->next->prev = p->prev;
+	p->prev->next = p->next;
+	p->next = p->prev = NULL;
+}
+
+/* --- struct zone addresses and counters (include/linux/vmstat.h) ------ */
+
+static inline uint64_t zaddr_free_list(const struct zone *z, int o, int mt)
+{
+	return z->addr + ZOFF_FREE_AREA + (uint64_t)o * ZOFF_FREE_AREA_SIZE + (uint64_t)mt * 16;
+}
+
+static inline uint64_t zaddr_nr_free(const struct zone *z, int o)
+{
+	return z->addr + ZOFF_FREE_AREA + (uint64_t)o * ZOFF_FREE_AREA_SIZE + 96;
+}
+
+static inline uint64_t zaddr_stat(const struct zone *z, enum mm_stat i)
+{
+	return z->addr + ZOFF_VMSTAT + 8u * mm_stat_idx(i);
+}
+
+/* zone_page_state(): the atomic, negative clamps to 0 (SMP). */
+static inline int64_t zone_page_state(const struct zone *z, enum mm_stat i)
+{
+	return z->vm_stat[i] < 0 ? 0 : z->vm_stat[i];
+}
+
+/* zone_page_state_snapshot(): the atomic plus every CPU's delta. */
+static inline int64_t zone_stat_snapshot(const struct mm_world *w, const struct zone *z,
+					 enum mm_stat i)
+{
+	int64_t v = z->vm_stat[i];
+	for (int k = 0; k < w->s->nr_cpus; k++)
+		v += z->pcp[k].diff[i];
+	return v;
+}
+
+static inline struct per_cpu_pages *this_pcp(const struct cpu *c, struct zone *z)
+{
+	return &z->pcp[c->idx];
+}
+
+/* __count_zone_vm_events / __count_vm_event: a per-cpu counter. */
+static inline void count_vm_event(struct cpu *c, const struct mm_world *w, int slot)
+{
+	const struct mm_cpu *ci = &w->cpus[c->idx];
+	mem(c, w, ci->percpu + PERCPU_EVENTS + 8u * (unsigned)slot, c->node, CPU_STORE);
+}
+
+/* --- zonelists, gfp, cpusets, bit helpers, page order ----------------- */
+
+/* One zoneref of node n's zonelist kind (include/linux/mmzone.h struct
+ * zoneref, 16 bytes), loaded by the iterator and its callers. */
+static inline void mem_zoneref(struct cpu *c, const struct mm_world *w, const struct pglist_data *n,
+			       int kind, int i)
+{
+	mem_bytes(c, w, n->zl_addr[kind] + (uint64_t)i * ZONEREF_SIZE, ZONEREF_SIZE, n->id,
+		  CPU_LOAD_DEP);
+}
+
+/* gfp_zone() (include/linux/gfp.h) */
+static inline int gfp_zone(uint32_t gfp)
+{
+	/* GFP_ZONE_TABLE on x86_64 (no HIGHMEM): HIGHMEM -> Normal */
+	uint32_t z = gfp & (__GFP_DMA | __GFP_HIGHMEM | __GFP_DMA32 | __GFP_MOVABLE);
+	if (z & __GFP_DMA)
+		return ZONE_DMA;
+	if (z & __GFP_DMA32)
+		return ZONE_DMA32;
+	if ((z & (__GFP_MOVABLE | __GFP_HIGHMEM)) == (__GFP_MOVABLE | __GFP_HIGHMEM))
+		return ZONE_MOVABLE;
+	return ZONE_NORMAL;
+}
+
+/*
+ * cpusets_enabled() (include/linux/cpuset.h): the static key
+ * cpusets_enabled_key, on while a cpuset other than the root exists; the
+ * model's is mm_config.cpusets_enabled.  See models/cpuset.c.
+ */
+static inline bool cpusets_enabled(const struct mm_world *w)
+{
+	return w->cfg.cpusets_enabled != 0;
+}
+
+/* fls64() (include/asm-generic/bitops/fls64.h) */
+static inline int fls64(uint64_t x)
+{
+	int n = 0;
+	while (x) {
+		n++;
+		x >>= 1;
+	}
+	return n;
+}
+
+/* set_page_order() / rmv_page_order() (mm/page_alloc.c): PageBuddy and
+ * page_private(), set by the buddy allocator and the boot free lists. */
+static inline void set_page_order(struct page *p, int order)
+{
+	p->order = (uint8_t)order;
+	p->state = PS_BUDDY;
+}
+
+static inline void rmv_page_order(struct page *p)
+{
+	p->state = PS_NONE;
+	p->order = 0;
+}
+
+/* --- model functions called across files ----------------------------- */
+
+/* models/page_alloc.c */
+struct page *__alloc_pages_nodemask(struct cpu *c, struct mm_world *w, uint32_t gfp,
+				    unsigned order, struct pglist_data *zl_node,
+				    int zl_kind, const uint64_t *nodemask);
+void setup_pcp_sizes(struct mm_world *w, struct zone *z, int *high, int *batch);
+void compute_min_free(struct mm_world *w);
+
+/* models/mm_init.c: the memmap's per-page metadata */
+struct page *block_split(struct mm_world *w, struct pfn_block *b);
+struct page *block_unsplit(struct mm_world *w, struct pfn_block *b);
+
+/* models/mmzone.c */
+int next_zones_zonelist(struct cpu *c, const struct mm_world *w,
+			const struct pglist_data *n, int kind, int i, int high,
+			const uint64_t *nodes);
+int first_zones_zonelist(struct cpu *c, const struct mm_world *w,
+			 const struct pglist_data *n, int kind, int high,
+			 const uint64_t *nodes, struct zone **zone);
+
+/* models/mempolicy.c */
+struct page *alloc_pages_current(struct mm_world *w, struct cpu *c, uint32_t gfp,
+				 unsigned int order);
+int setup_mempolicy(struct mm_world *w, struct diag *d);
+
+/* models/cpuset.c */
+bool __cpuset_node_allowed(struct cpu *c, struct mm_world *w, int node, uint32_t gfp);
+int setup_nodemask(struct mm_world *w, struct diag *d);
+
+/* models/vmstat.c */
+int stat_threshold(const struct mm_world *w, const struct zone *z);
+void __mod_zone_page_state(struct cpu *c, struct mm_world *w, struct zone *z,
+			   enum mm_stat i, int64_t delta);
+void mod_zone_page_state(struct cpu *c, struct mm_world *w, struct zone *z,
+			 enum mm_stat i, int64_t delta);
+void inc_zone_page_state(struct cpu *c, struct mm_world *w, struct zone *z,
+			 enum mm_stat i);
+void zone_statistics(struct cpu *c, struct mm_world *w, struct zone *pref,
+		     struct zone *z, uint32_t gfp);
+
+#endif
