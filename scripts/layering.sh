@@ -22,69 +22,51 @@ cd "$root" || { echo "layering: error: cannot enter $root" >&2; exit 2; }
 
 layers="base sim sim/hw models analysis scenarios cli"
 
-# rank FOLDER: the folder's position in $layers (0-based); 100 for tests/
-# and bench/ (on top); -1 when it is not a layer.
-rank() {
-	local i=0 l
-	for l in $layers; do
-		[ "$l" = "$1" ] && { echo $i; return; }
-		i=$((i + 1))
-	done
-	case $1 in tests | tests/* | bench | bench/*) echo 100 ;; *) echo -1 ;; esac
-}
-
 # Every C file and header below the root, build directories left out.
-files=$(find . -path './build*' -prune -o -path './.git' -prune -o \
-	\( -name '*.c' -o -name '*.h' \) -type f -print | sed 's|^\./||' | sort)
+list=$(mktemp) || exit 2
+trap 'rm -f "$list"' EXIT
+find . -path './build*' -prune -o -path './.git' -prune -o \
+	\( -name '*.c' -o -name '*.h' \) -type f -print | sed 's|^\./||' | sort >"$list"
 
-errors=0
-err() { echo "$1: error: $2"; errors=$((errors + 1)); }
-
-for f in $files; do
-	dir=$(dirname "$f")
-	r=$(rank "$dir")
-	if [ "$r" -lt 0 ]; then
-		err "$f:1" "folder '$dir' is not a layer (scripts/layering.sh lists: $layers)"
-		continue
-	fi
-	# line number and included name of every #include "..."
-	while IFS=: read -r line name; do
-		[ -n "$name" ] || continue
-		if [ "$name" = numasim_config.h ]; then
-			continue
-		fi
-		case $name in
-		*/*) ;;
-		*)
-			err "$f:$line" "#include \"$name\": name the header's folder from the source root"
-			continue
-			;;
-		esac
-		if [ ! -f "$name" ]; then
-			err "$f:$line" "#include \"$name\": no such header in the source tree"
-			continue
-		fi
-		hdir=$(dirname "$name")
-		hr=$(rank "$hdir")
-		if [ "$hr" -lt 0 ]; then
-			err "$f:$line" "#include \"$name\": folder '$hdir' is not a layer"
-		elif [ "$hr" -eq 100 ] && [ "${hdir%%/*}" != "${dir%%/*}" ]; then
-			err "$f:$line" "#include \"$name\": $dir/ may not include $hdir/"
-		elif [ "$hr" -gt "$r" ]; then
-			err "$f:$line" "#include \"$name\": $dir/ is below $hdir/ and may not include it"
-		fi
-		case $name in
-		*_internal.h)
-			[ "$hdir" = "$dir" ] ||
-				err "$f:$line" "#include \"$name\": private to $hdir/"
-			;;
-		esac
-	done < <(grep -n '^[[:space:]]*#[[:space:]]*include[[:space:]]*"' "$f" |
-		sed 's/^\([0-9]*\):[^"]*"\([^"]*\)".*/\1:\2/')
-done
-
-if [ "$errors" -gt 0 ]; then
-	echo "layering: $errors violation(s)"
-	exit 1
-fi
-echo "layering: $(echo "$files" | wc -l) files, no violations"
+# One awk pass: the file list first (which headers exist), then every
+# file's lines.  rank(): the folder's position in $layers, 100 for tests/
+# and bench/ (on top), -1 for a folder that is not a layer.
+mapfile -t files <"$list"
+awk -v layers="$layers" -v list="$list" '
+function rank(d,   i) {
+	if (d in pos) return pos[d]
+	if (d ~ /^(tests|bench)(\/|$)/) return 100
+	return -1
+}
+function dir(f) { return f ~ /\// ? substr(f, 1, match(f, /\/[^\/]*$/) - 1) : "." }
+function top(d) { sub(/\/.*/, "", d); return d }
+function err(where, msg) { print where ": error: " msg; errors++ }
+BEGIN {
+	n = split(layers, l, " ")
+	for (i = 1; i <= n; i++) pos[l[i]] = i - 1
+	while ((getline f < list) > 0) { exists[f] = 1; nfiles++ }
+}
+FNR == 1 {
+	fdir = dir(FILENAME); frank = rank(fdir)
+	if (frank < 0) err(FILENAME ":1", "folder \047" fdir "\047 is not a layer (scripts/layering.sh lists: " layers ")")
+}
+frank >= 0 && /^[ \t]*#[ \t]*include[ \t]*"/ {
+	name = $0; sub(/^[^"]*"/, "", name); sub(/".*/, "", name)
+	where = FILENAME ":" FNR; inc = "#include \"" name "\""
+	if (name == "numasim_config.h") next
+	if (name !~ /\//) { err(where, inc ": name the header\047s folder from the source root"); next }
+	if (!(name in exists)) { err(where, inc ": no such header in the source tree"); next }
+	hdir = dir(name); hrank = rank(hdir)
+	if (hrank < 0)
+		err(where, inc ": folder \047" hdir "\047 is not a layer")
+	else if (hrank == 100 && top(hdir) != top(fdir))
+		err(where, inc ": " fdir "/ may not include " hdir "/")
+	else if (hrank > frank)
+		err(where, inc ": " fdir "/ is below " hdir "/ and may not include it")
+	if (name ~ /_internal\.h$/ && hdir != fdir)
+		err(where, inc ": private to " hdir "/")
+}
+END {
+	if (errors) { print "layering: " errors " violation(s)"; exit 1 }
+	print "layering: " nfiles " files, no violations"
+}' "${files[@]}"
