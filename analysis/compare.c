@@ -758,6 +758,10 @@ int compare_print(struct compare *c, FILE *f)
 			s[m][k] = summarize(&c->metrics[m].obs[k]);
 		dec[m] = metric_decimals(s[m], c->nr_groups);
 	}
+	/* --top: the printers see the first max_metrics metrics only */
+	int all = c->nr_metrics;
+	if (c->o.max_metrics > 0 && c->o.max_metrics < all)
+		c->nr_metrics = c->o.max_metrics;
 	struct layout l = make_layout(c);
 	if (c->o.seed_style) {
 		print_seed(c, s, dec, base, g);
@@ -767,6 +771,9 @@ int compare_print(struct compare *c, FILE *f)
 		if (c->nr_groups > 1)
 			print_welch(c, &l, dec, base, g);
 	}
+	if (c->nr_metrics < all)
+		fprintf(g, "(%d of %d metrics; --top 0 prints all)\n", c->nr_metrics, all);
+	c->nr_metrics = all;
 	fclose(g);
 	g = NULL;
 	fwrite(buf, 1, len, f);

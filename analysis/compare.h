@@ -66,6 +66,8 @@ struct compare_opts {
 	double alpha;           /* significance level; 0: 0.05 */
 	unsigned rows;          /* COMPARE_ROW_* mask; 0: all five */
 	int seed_style;         /* 1: the seed's max./min./avg./stdev. layout */
+	int max_metrics;        /* print the first N metrics only (with a
+				   line saying how many more); 0: all */
 };
 
 enum {
