@@ -48,6 +48,9 @@ struct compare {
 	int nr_metrics, cap_metrics;
 	struct metric *metrics;
 	long long nr_runs;
+	char *warn;        /* warnings of compare_load, printed by compare_print */
+	size_t warn_len;
+	FILE *warn_f;
 	/* per database being loaded: run_id -> group */
 	long long *run_ids;
 	int *run_group;
@@ -158,7 +161,7 @@ int compare_new(const struct compare_opts *o, const char *origin, struct diag *d
 	if (!(c->o.alpha > 0))
 		c->o.alpha = 0.05;
 	if (!c->o.rows)
-		c->o.rows = 31;
+		c->o.rows = COMPARE_ROW_ALL;
 	c->origin = origin;
 	c->d = d;
 	if (c->o.alpha >= 1) {
@@ -194,6 +197,9 @@ void compare_free(struct compare *c)
 	free(c->metrics);
 	free(c->run_ids);
 	free(c->run_group);
+	if (c->warn_f)
+		fclose(c->warn_f);
+	free(c->warn);
 	free(c);
 }
 
@@ -323,8 +329,8 @@ static char *runs_sql(struct compare *c)
 	char *sql = NULL, *g = compare_key_sql(c->o.by, 1);
 	if (!g)
 		return NULL;
-	sql = sqlite3_mprintf("SELECT r.run_id, %s, r.kernel_model FROM runs r WHERE "
-			      "r.status = 'ok'", g);
+	sql = sqlite3_mprintf("SELECT r.run_id AS run_id, %s AS grp, r.kernel_model "
+			      "AS model FROM runs r WHERE r.status = 'ok'", g);
 	sqlite3_free(g);
 	for (int i = 0; sql && i < c->o.nr_where; i++) {
 		const char *w = c->o.where[i];
@@ -443,6 +449,98 @@ static int load_values(struct compare *c, sqlite3 *db, const char *dbname, const
 	return rc;
 }
 
+/*
+ * Warn when a group pools runs that differ in a parameter or in their
+ * invocation, machine, workload or scenario: the table would then mix
+ * what it does not show (mmtests compares like with like).  One line per
+ * (group, key), into c->warn for compare_print.
+ */
+static int check_pooling(struct compare *c, sqlite3 *db, const char *dbname)
+{
+	char *runs = runs_sql(c), *sql = NULL;
+	sqlite3_stmt *st = NULL;
+	int rc = NS_OK, s;
+	if (runs)
+		sql = sqlite3_mprintf(
+			"WITH sel AS (%s), kv AS (SELECT run_id, key, CAST(value AS TEXT) "
+			"AS value FROM params WHERE key NOT IN ('machine', 'workload', "
+			"'scenario', 'invocation') UNION ALL SELECT run_id, 'invocation', "
+			"invocation FROM runs UNION ALL SELECT run_id, 'machine', machine "
+			"FROM runs UNION ALL SELECT run_id, 'workload', workload FROM runs "
+			"UNION ALL SELECT run_id, 'scenario', scenario FROM runs) "
+			"SELECT sel.grp, kv.key, count(DISTINCT kv.value), "
+			"group_concat(DISTINCT kv.value) FROM sel JOIN kv USING (run_id) "
+			"WHERE kv.key <> ?1 AND kv.key NOT IN ('machine.name', 'name') "
+			"GROUP BY sel.grp, kv.key HAVING count(DISTINCT kv.value) > 1 "
+			"ORDER BY min(sel.run_id), kv.key", runs);
+	sqlite3_free(runs);
+	if (!sql)
+		return oom(c);
+	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK) {
+		rc = db_err(c, db, dbname);
+		goto out;
+	}
+	bind_runs(c, st);
+	if (!c->warn_f && !(c->warn_f = open_memstream(&c->warn, &c->warn_len))) {
+		rc = oom(c);
+		goto out;
+	}
+	while ((s = sqlite3_step(st)) == SQLITE_ROW)
+		fprintf(c->warn_f, "%s: warning: group '%s' pools runs with %d different "
+			"values of %s (%.120s): compare --by %s,%s compares within each, "
+			"--where %s=VALUE picks one\n", dbname, sqlite3_column_text(st, 0),
+			sqlite3_column_int(st, 2), sqlite3_column_text(st, 1),
+			sqlite3_column_text(st, 3), c->o.by, sqlite3_column_text(st, 1),
+			sqlite3_column_text(st, 1));
+	if (s != SQLITE_DONE)
+		rc = db_err(c, db, dbname);
+out:
+	sqlite3_finalize(st);
+	sqlite3_free(sql);
+	return rc;
+}
+
+int compare_key_values(sqlite3 *db, const char *dbname, const char *key, char ***vals,
+		       int *n, struct diag *d)
+{
+	char *g = compare_key_sql(key, 1), *sql = NULL;
+	sqlite3_stmt *st = NULL;
+	int rc = NS_OK, s;
+	if (g)
+		sql = sqlite3_mprintf("SELECT %s AS v FROM runs r WHERE r.status = 'ok' "
+				      "GROUP BY v ORDER BY min(r.point), min(r.run_id)", g);
+	sqlite3_free(g);
+	if (!sql)
+		return diag_set(d, NS_ENOMEM, dbname, 0, 0, "out of memory");
+	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK) {
+		rc = diag_set(d, NS_EDB, dbname, 0, 0, "%s", sqlite3_errmsg(db));
+		goto out;
+	}
+	sqlite3_bind_text(st, 1, key, -1, SQLITE_STATIC);
+	while ((s = sqlite3_step(st)) == SQLITE_ROW) {
+		const char *v = (const char *)sqlite3_column_text(st, 0);
+		int have = 0;
+		for (int i = 0; i < *n && !have; i++)
+			have = !strcmp((*vals)[i], v ? v : "~");
+		if (have)
+			continue;
+		char **nv = realloc(*vals, (size_t)(*n + 1) * sizeof *nv);
+		if (nv)
+			*vals = nv;
+		if (!nv || !((*vals)[*n] = strdup(v ? v : "~"))) {
+			rc = diag_set(d, NS_ENOMEM, dbname, 0, 0, "out of memory");
+			goto out;
+		}
+		(*n)++;
+	}
+	if (s != SQLITE_DONE)
+		rc = diag_set(d, NS_EDB, dbname, 0, 0, "%s", sqlite3_errmsg(db));
+out:
+	sqlite3_finalize(st);
+	sqlite3_free(sql);
+	return rc;
+}
+
 int compare_load(struct compare *c, sqlite3 *db, const char *dbname)
 {
 	static const char metrics_sql[] =
@@ -466,6 +564,8 @@ int compare_load(struct compare *c, sqlite3 *db, const char *dbname)
 	}
 	if (rc == NS_OK)
 		rc = load_runs(c, db, dbname);
+	if (rc == NS_OK && c->o.warn)
+		rc = check_pooling(c, db, dbname);
 	if (rc == NS_OK)
 		rc = load_values(c, db, dbname, metrics_sql);
 	if (rc == NS_OK)
@@ -473,16 +573,65 @@ int compare_load(struct compare *c, sqlite3 *db, const char *dbname)
 	return rc;
 }
 
+/* The BAmean-NN rows: percentages of the best samples (mmtests). */
+static const int bamean_pct[] = {50, 95, 99};
+#define NR_BAMEAN 3
+
 /* Per (metric, group) statistics, NaN where undefined. */
 struct st5 {
 	size_t n;
 	double min, mean, sd, cv, max;
+	double hmean;               /* harmonic mean; NaN unless all > 0 */
+	double bamean[NR_BAMEAN];   /* mean of the best NN % */
 };
 
-static struct st5 summarize(const struct obs *o)
+static int dbl_cmp(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * Hmean: n / sum(1 / x), defined for positive samples only.  BAmean-NN:
+ * the mean of the best NN % of the samples, at least one (mmtests'
+ * BAmean): the lowest for time-like units, the highest otherwise.
+ */
+static void summarize_means(const struct obs *o, int lower_better, struct st5 *s)
+{
+	double inv = 0;
+	int positive = o->n > 0;
+	s->hmean = NAN;
+	for (int k = 0; k < NR_BAMEAN; k++)
+		s->bamean[k] = NAN;
+	if (o->n == 0)
+		return;
+	for (size_t i = 0; i < o->n; i++) {
+		positive &= o->v[i] > 0;
+		inv += positive ? 1.0 / o->v[i] : 0;
+	}
+	if (positive)
+		s->hmean = (double)o->n / inv;
+	double *v = malloc(o->n * sizeof *v);
+	if (!v)
+		return;
+	memcpy(v, o->v, o->n * sizeof *v);
+	qsort(v, o->n, sizeof *v, dbl_cmp);
+	for (int k = 0; k < NR_BAMEAN; k++) {
+		size_t take = o->n * (size_t)bamean_pct[k] / 100;
+		double sum = 0;
+		take = take ? take : 1;
+		for (size_t i = 0; i < take; i++)
+			sum += lower_better ? v[i] : v[o->n - 1 - i];
+		s->bamean[k] = sum / (double)take;
+	}
+	free(v);
+}
+
+static struct st5 summarize(const struct obs *o, int lower_better)
 {
 	struct st5 s = {.n = o->n, .min = NAN, .mean = NAN, .sd = NAN, .cv = NAN, .max = NAN};
 	struct stats_summary sm;
+	summarize_means(o, lower_better, &s);
 	if (o->n == 1)
 		s.min = s.mean = s.max = o->v[0];
 	if (o->n >= 2 && stats_summary(o->v, o->n, &sm) == NS_OK) {
@@ -521,6 +670,22 @@ static int find_baseline(struct compare *c, int *base)
 			"--by %s (groups: %s)", c->o.baseline, c->o.by, list);
 }
 
+/* The baseline's column comes first, as in mmtests: shift groups
+ * 0..g-1 right by one, with every metric's observations. */
+static void move_first(struct compare *c, int g)
+{
+	if (g <= 0)
+		return;
+	struct group keep = c->groups[g];
+	memmove(&c->groups[1], &c->groups[0], (size_t)g * sizeof keep);
+	c->groups[0] = keep;
+	for (int m = 0; m < c->nr_metrics; m++) {
+		struct obs o = c->metrics[m].obs[g];
+		memmove(&c->metrics[m].obs[1], &c->metrics[m].obs[0], (size_t)g * sizeof o);
+		c->metrics[m].obs[0] = o;
+	}
+}
+
 static void make_heads(struct compare *c)
 {
 	int is_variant = !strcmp(c->o.by, "variant");
@@ -556,16 +721,18 @@ static double pct(double base, double x, int lower_better)
 }
 
 struct layout {
+	int statw;   /* TABLE_STAT_WIDTH, or wider for the rows printed
+			("BAmean-50"): the table and the Welch block line up */
 	int opw, colw, fieldw;
 };
 
 static void print_heads(const struct compare *c, const struct layout *l, FILE *f)
 {
 	int is_variant = !strcmp(c->o.by, "variant");
-	fprintf(f, "%*s", TABLE_STAT_WIDTH + 1 + l->opw, "");
+	fprintf(f, "%*s", l->statw + 1 + l->opw, "");
 	for (int g = 0; g < c->nr_groups; g++)
 		fprintf(f, "%*s", l->colw, is_variant ? c->groups[g].model : c->o.by);
-	fprintf(f, "\n%*s", TABLE_STAT_WIDTH + 1 + l->opw, "");
+	fprintf(f, "\n%*s", l->statw + 1 + l->opw, "");
 	for (int g = 0; g < c->nr_groups; g++)
 		fprintf(f, "%*s", l->colw, c->groups[g].head);
 	fputc('\n', f);
@@ -584,70 +751,118 @@ static void print_cell(FILE *f, const struct layout *l, double v, double p, int 
 		fprintf(f, " (%*s)", TABLE_COMPARE_WIDTH + 1, "n/a");
 }
 
+/* Row r of the table (COMPARE_ROW_* bit order) and its value. */
+static const char *const row_names[] = {"Min", "Amean", "Stddev", "CoeffVar", "Max",
+					"Hmean", "BAmean-50", "BAmean-95", "BAmean-99"};
+#define NR_ROWS 9
+/* Printed order: mmtests' (Min, Amean, Hmean, Stddev, CoeffVar, Max,
+ * BAmean-NN). */
+static const int row_order[NR_ROWS] = {0, 1, 5, 2, 3, 4, 6, 7, 8};
+
+static double row_value(const struct st5 *x, int row)
+{
+	switch (row) {
+	case 0: return x->min;
+	case 1: return x->mean;
+	case 2: return x->sd;
+	case 3: return x->cv;
+	case 4: return x->max;
+	case 5: return x->hmean;
+	default: return x->bamean[row - 6];
+	}
+}
+
+static unsigned row_bit(int row)
+{
+	return row < 6 ? 1u << row : COMPARE_ROW_BAMEAN;
+}
+
 static void print_rows(const struct compare *c, const struct layout *l, struct st5 *const *s,
 		       const int *dec, int base, FILE *f)
 {
-	static const char *const names[] = {"Min", "Amean", "Stddev", "CoeffVar", "Max"};
-	for (int row = 0; row < 5; row++)
-		for (int m = 0; m < c->nr_metrics && (c->o.rows & (1u << row)); m++) {
+	for (int i = 0; i < NR_ROWS; i++) {
+		int row = row_order[i];
+		for (int m = 0; m < c->nr_metrics && (c->o.rows & row_bit(row)); m++) {
 			const struct metric *me = &c->metrics[m];
 			int lb = compare_lower_is_better(me->unit);
-			fprintf(f, "%-*s %-*s", TABLE_STAT_WIDTH, names[row], l->opw, me->name);
+			fprintf(f, "%-*s %-*s", l->statw, row_names[row], l->opw, me->name);
 			for (int g = 0; g < c->nr_groups; g++) {
-				const struct st5 *x = &s[m][g], *b = &s[m][base];
-				double v = row == 0 ? x->min : row == 1 ? x->mean : row == 2 ? x->sd
-					 : row == 3 ? x->cv : x->max;
-				double bv = row == 0 ? b->min : row == 1 ? b->mean : row == 2 ? b->sd
-					  : row == 3 ? b->cv : b->max;
+				double v = row_value(&s[m][g], row), bv = row_value(&s[m][base], row);
 				print_cell(f, l, v, pct(bv, v, lb), row == 3 ? 2 : dec[m]);
 			}
 			fputc('\n', f);
 		}
+	}
 }
 
-/* One t-test field: "p=0.0123* [-1.20, +3.40]" or "n/a". */
+/*
+ * One t-test cell in two parts, printed as aligned columns: the p-value
+ * ("p=0.0123*", "p<0.0001*", "p=0.5428 ") and the confidence interval
+ * ("[-1.20, +3.40]").  Two groups without variance have no t statistic
+ * (the difference of their means is exact): "n/a" and "exact -27.00".
+ */
 static void welch_field(const struct compare *c, const struct metric *m, int g, int base,
-			int dec, char *buf, size_t len)
+			int dec, char *pbuf, size_t plen, char *ci, size_t cilen)
 {
 	const struct obs *a = &m->obs[g], *b = &m->obs[base];
 	struct stats_summary sa, sb;
 	struct stats_welch w;
 	double lo, hi;
-	if (stats_summary(a->v, a->n, &sa) || stats_summary(b->v, b->n, &sb) ||
-	    stats_welch_summary(&sa, &sb, &w) || stats_welch_ci(&w, 1 - c->o.alpha, &lo, &hi)) {
-		snprintf(buf, len, "n/a (n < 2)");
+	if (stats_summary(a->v, a->n, &sa) || stats_summary(b->v, b->n, &sb)) {
+		snprintf(pbuf, plen, "n/a");
+		snprintf(ci, cilen, "(n < 2)");
 		return;
 	}
-	snprintf(buf, len, "p%s%.4f%c [%+.*f, %+.*f]", w.p < 1e-4 ? "<" : "=",
-		 w.p < 1e-4 ? 1e-4 : w.p, w.p < c->o.alpha ? '*' : ' ', dec, lo, dec, hi);
+	if (sa.stdev == 0 && sb.stdev == 0) {
+		snprintf(pbuf, plen, "n/a");
+		snprintf(ci, cilen, "exact %+.*f", dec, sa.mean - sb.mean);
+		return;
+	}
+	if (stats_welch_summary(&sa, &sb, &w) || stats_welch_ci(&w, 1 - c->o.alpha, &lo, &hi)) {
+		snprintf(pbuf, plen, "n/a");
+		snprintf(ci, cilen, "(undefined)");
+		return;
+	}
+	snprintf(pbuf, plen, "p%s%.4f%c", w.p < 1e-4 ? "<" : "=", w.p < 1e-4 ? 1e-4 : w.p,
+		 w.p < c->o.alpha ? '*' : ' ');
+	snprintf(ci, cilen, "[%+.*f, %+.*f]", dec, lo, dec, hi);
 }
+
+#define WELCH_PW 9 /* "p<0.0001*" */
 
 static void print_welch(const struct compare *c, const struct layout *l, const int *dec,
 			int base, FILE *f)
 {
-	char buf[128];
-	int w = 0;
+	char pb[32], ci[96];
+	int ciw = 0, w;
 	for (int m = 0; m < c->nr_metrics; m++)
 		for (int g = 0; g < c->nr_groups; g++)
 			if (g != base) {
-				welch_field(c, &c->metrics[m], g, base, dec[m], buf, sizeof buf);
-				w = (int)strlen(buf) > w ? (int)strlen(buf) : w;
+				welch_field(c, &c->metrics[m], g, base, dec[m], pb, sizeof pb,
+					    ci, sizeof ci);
+				ciw = (int)strlen(ci) > ciw ? (int)strlen(ci) : ciw;
 			}
+	w = WELCH_PW + 1 + ciw;
 	for (int g = 0; g < c->nr_groups; g++)
 		w = (int)strlen(c->groups[g].head) > w ? (int)strlen(c->groups[g].head) : w;
 	fprintf(f, "\nWelch t-test against %s (two-sided; * p < %g; [%g%% confidence "
-		"interval of mean - baseline mean])\n%*s", c->groups[base].head, c->o.alpha,
-		100 * (1 - c->o.alpha), TABLE_STAT_WIDTH + 1 + l->opw, "");
+		"interval of mean - baseline mean]; n/a with exact: neither group varies)\n%*s",
+		c->groups[base].head, c->o.alpha, 100 * (1 - c->o.alpha),
+		l->statw + 1 + l->opw, "");
 	for (int g = 0; g < c->nr_groups; g++)
 		if (g != base)
 			fprintf(f, "  %*s", w, c->groups[g].head);
 	fputc('\n', f);
 	for (int m = 0; m < c->nr_metrics; m++) {
-		fprintf(f, "%-*s %-*s", TABLE_STAT_WIDTH, "Welch", l->opw, c->metrics[m].name);
+		fprintf(f, "%-*s %-*s", l->statw, "Welch", l->opw, c->metrics[m].name);
 		for (int g = 0; g < c->nr_groups; g++)
 			if (g != base) {
-				welch_field(c, &c->metrics[m], g, base, dec[m], buf, sizeof buf);
-				fprintf(f, "  %*s", w, buf);
+				welch_field(c, &c->metrics[m], g, base, dec[m], pb, sizeof pb,
+					    ci, sizeof ci);
+				/* p left-aligned, interval right-aligned: the
+				 * columns line up whatever the digits */
+				fprintf(f, "  %*s%-*s %*s", w - WELCH_PW - 1 - ciw, "", WELCH_PW,
+					pb, ciw, ci);
 			}
 		fputc('\n', f);
 	}
@@ -698,6 +913,11 @@ static void print_seed(const struct compare *c, struct st5 *const *s, const int 
 				fprintf(f, "Welch t-test needs at least 2 values per group\n");
 				continue;
 			}
+			if (sa.stdev == 0 && sb.stdev == 0) {
+				fprintf(f, "diff %+.6g exactly: neither group varies, no "
+					"t-test\n", sa.mean - sb.mean);
+				continue;
+			}
 			fprintf(f, "diff %+.6g, Welch t = %.3f, df = %.1f, p = %.4f (two-sided): "
 				"%ssignificant at %g%%\n", wt.diff, wt.t, wt.df, wt.p,
 				wt.p < c->o.alpha ? "" : "not ", 100 * c->o.alpha);
@@ -707,7 +927,11 @@ static void print_seed(const struct compare *c, struct st5 *const *s, const int 
 
 static struct layout make_layout(const struct compare *c)
 {
-	struct layout l = {.opw = 0, .colw = TABLE_FIELD_WIDTH + TABLE_COMPARE_WIDTH + 4};
+	struct layout l = {.statw = TABLE_STAT_WIDTH, .opw = 0,
+			   .colw = TABLE_FIELD_WIDTH + TABLE_COMPARE_WIDTH + 4};
+	for (int r = 0; r < NR_ROWS; r++)
+		if ((c->o.rows & row_bit(r)) && (int)strlen(row_names[r]) > l.statw)
+			l.statw = (int)strlen(row_names[r]);
 	int is_variant = !strcmp(c->o.by, "variant");
 	for (int m = 0; m < c->nr_metrics; m++) {
 		int n = (int)strlen(c->metrics[m].name);
@@ -743,6 +967,8 @@ int compare_print(struct compare *c, FILE *f)
 	make_heads(c);
 	if ((rc = find_baseline(c, &base)))
 		return rc;
+	move_first(c, base);
+	base = 0;
 	s = calloc((size_t)c->nr_metrics, sizeof *s);
 	dec = calloc((size_t)c->nr_metrics, sizeof *dec);
 	if (!s || !dec || !(g = open_memstream(&buf, &len))) {
@@ -755,9 +981,14 @@ int compare_print(struct compare *c, FILE *f)
 			goto out;
 		}
 		for (int k = 0; k < c->nr_groups; k++)
-			s[m][k] = summarize(&c->metrics[m].obs[k]);
+			s[m][k] = summarize(&c->metrics[m].obs[k],
+					    compare_lower_is_better(c->metrics[m].unit));
 		dec[m] = metric_decimals(s[m], c->nr_groups);
 	}
+	/* --top: the printers see the first max_metrics metrics only */
+	int all = c->nr_metrics;
+	if (c->o.max_metrics > 0 && c->o.max_metrics < all)
+		c->nr_metrics = c->o.max_metrics;
 	struct layout l = make_layout(c);
 	if (c->o.seed_style) {
 		print_seed(c, s, dec, base, g);
@@ -767,9 +998,16 @@ int compare_print(struct compare *c, FILE *f)
 		if (c->nr_groups > 1)
 			print_welch(c, &l, dec, base, g);
 	}
+	if (c->nr_metrics < all)
+		fprintf(g, "(%d of %d metrics; --top 0 prints all)\n", c->nr_metrics, all);
+	c->nr_metrics = all;
 	fclose(g);
 	g = NULL;
 	fwrite(buf, 1, len, f);
+	if (c->warn_f && c->o.warn) {
+		fflush(c->warn_f);
+		fwrite(c->warn, 1, c->warn_len, c->o.warn);
+	}
 out:
 	if (g)
 		fclose(g);

@@ -22,18 +22,26 @@
  *
  * Table (mmtests Compare.pm layout, analysis/table.h widths): two header
  * lines (for --by variant the kernel model and the short variant as in
- * the seed's table; otherwise the key and the value), then rows Min,
- * Amean, Stddev (n - 1), CoeffVar (Stddev / Amean in percent) and Max per
- * metric, each value followed by the change against the baseline column
- * in percent with mmtests' sign convention: for time-like units (cycles,
- * cycles/op, ns, ns/op, s, ms, us) (base - x) / base, so positive means
- * better (fewer cycles); for every other unit (x - base) / base.  Metrics
- * are sorted by name with digit runs compared as numbers (alloc-odr0-2
- * before alloc-odr0-16).  Then a Welch t-test block: per metric and
- * non-baseline column the two-sided p-value of mean(column) =
- * mean(baseline) ("p<0.0001" below that), marked '*' below alpha, and the (1 - alpha) confidence
- * interval of mean(column) - mean(baseline) (analysis/stats.h, GSL).
- *
+ * the seed's table; otherwise the key and the value), the baseline's
+ * column first, then rows Min, Amean, Hmean (harmonic mean, positive
+ * observations only), Stddev (n - 1), CoeffVar (Stddev / Amean in
+ * percent), Max and BAmean-50/95/99 (the mean of the best floor(n * NN /
+ * 100) observations, at least one: the lowest for time-like units, the
+ * highest otherwise) per metric, each value followed by the change
+ * against the baseline column in percent with mmtests' sign convention:
+ * for time-like units (cycles, cycles/op, ns, ns/op, s, ms, us)
+ * (base - x) / base, so positive means better (fewer cycles); for every
+ * other unit (x - base) / base.  The statistic column is as wide as the
+ * longest row name printed.  Metrics are sorted by name with digit runs
+ * compared as numbers (alloc-odr0-2 before alloc-odr0-16).  Then a Welch
+ * t-test block: per metric and non-baseline column the two-sided p-value
+ * of mean(column) = mean(baseline) ("p<0.0001" below that), marked '*'
+ * below alpha, and the (1 - alpha) confidence interval of mean(column) -
+ * mean(baseline) (analysis/stats.h, GSL), as two aligned columns; when
+ * neither group varies, "n/a" and "exact D" (the exact difference).
+ * Pooling (opts.warn): compare_load notes every group whose runs differ
+ * in a parameter other than the key, or in invocation, machine, workload
+ * or scenario; compare_print writes those warnings to opts.warn.
  * Seed style (seed_style = 1): the layout of the second seed's commit
  * message and of analysis/messaging_report.h, per metric "# NAME [UNIT] over
  * N observations (seed format)", the rows max., min., avg., stdev. and n
@@ -66,6 +74,11 @@ struct compare_opts {
 	double alpha;           /* significance level; 0: 0.05 */
 	unsigned rows;          /* COMPARE_ROW_* mask; 0: all five */
 	int seed_style;         /* 1: the seed's max./min./avg./stdev. layout */
+	int max_metrics;        /* print the first N metrics only (with a
+				   line saying how many more); 0: all */
+	FILE *warn;             /* where compare_print writes the warnings
+				   about groups that pool runs differing in
+				   other keys; NULL: not checked */
 };
 
 enum {
@@ -74,6 +87,9 @@ enum {
 	COMPARE_ROW_STDDEV = 4,
 	COMPARE_ROW_COEFFVAR = 8,
 	COMPARE_ROW_MAX = 16,
+	COMPARE_ROW_HMEAN = 32,
+	COMPARE_ROW_BAMEAN = 64,  /* BAmean-50, -95, -99 */
+	COMPARE_ROW_ALL = 127,
 };
 
 struct compare;
@@ -108,6 +124,14 @@ char *compare_key_sql(const char *key, int param);
 /* NS_OK when key is a runs column or a params key of some run of db;
  * NS_EINPUT with "DB: error: unknown key ..." otherwise. */
 int compare_key_check(sqlite3 *db, const char *dbname, const char *key, struct diag *d);
+
+/*
+ * The distinct values of key over the 'ok' runs of db, in point and run
+ * order, appended to *vals (*n of them; strdup'ed, skipping values
+ * already there): the tables of `compare --by KEY,WITHIN`.
+ */
+int compare_key_values(sqlite3 *db, const char *dbname, const char *key, char ***vals,
+		       int *n, struct diag *d);
 
 /* Checks internal consistency (tests and debug builds). */
 int compare_check(const struct compare *c);

@@ -163,6 +163,21 @@ static int cells_add(struct cells *c, const char *s)
 	return NS_OK;
 }
 
+/* Text that is a plain decimal number ("12.10", "-3"): a number formatted
+ * in SQL (printf('%.2f', x)) stays right-aligned like the number. */
+static int decimal_text(const char *s)
+{
+	int digits = 0;
+	if (*s == '-' || *s == '+')
+		s++;
+	for (; *s >= '0' && *s <= '9'; s++)
+		digits++;
+	if (*s == '.')
+		for (s++; *s >= '0' && *s <= '9'; s++)
+			digits++;
+	return digits > 0 && *s == '\0';
+}
+
 static int table_row(struct cells *c, sqlite3_stmt *st)
 {
 	for (int i = 0; i < c->ncol; i++) {
@@ -178,7 +193,7 @@ static int table_row(struct cells *c, sqlite3_stmt *st)
 			if (!s)
 				return NS_ENOMEM;
 		}
-		if (t == SQLITE_TEXT || t == SQLITE_BLOB)
+		if (t == SQLITE_BLOB || (t == SQLITE_TEXT && !decimal_text(s)))
 			c->num[i] = 0;
 		int r = cells_add(c, s);
 		free(h);

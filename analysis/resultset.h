@@ -5,7 +5,8 @@
  * Formats:
  *   table  a header line, a rule of dashes and one line per row, columns
  *          as wide as their widest value (capped at RESULTSET_TABLE_MAXW,
- *          longer text is cut with "..."), numbers right-aligned, text
+ *          longer text is cut with "..."), numbers (and text that is a
+ *          plain decimal number, "12.10") right-aligned, other text
  *          left-aligned, NULL printed as an empty field; then "(N rows)";
  *   csv    RFC 4180: a header record, CRLF line ends, fields quoted when
  *          they contain a comma, a double quote, CR or LF (quotes doubled);

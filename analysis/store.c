@@ -34,6 +34,7 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -358,6 +359,8 @@ struct store {
 	char *path;             /* as given, for messages */
 	struct diag *d;         /* caller's, may be NULL */
 	int readonly;
+	int wal_file;           /* the file's header says WAL (format 2) */
+	int immutable;          /* read-only connection opened immutable=1 */
 	int64_t version;        /* the file's schema version (read-only
 				   connections may see an older one) */
 	int64_t open_run;       /* run whose transaction is open; 0 none */
@@ -475,7 +478,8 @@ static int query_text(struct store *s, const char *sql, char *buf, size_t len)
 /*
  * Refuse what is not a regular file, and a non-empty file without the
  * SQLite header (SQLite would treat a short text file as an empty
- * database).  *exists tells whether the file is there.
+ * database).  *exists tells whether the file is there; s->wal_file
+ * whether its header's format bytes (offsets 18, 19) say WAL.
  */
 static int check_file(struct store *s, const char *path, int *exists)
 {
@@ -485,7 +489,8 @@ static int check_file(struct store *s, const char *path, int *exists)
 	if (stat(path, &st) != 0) {
 		if (errno == ENOENT)
 			return NS_OK;
-		return fail(s, NS_EIO, "cannot open: %s", strerror(errno));
+		return fail(s, ns_status_from_errno(errno), "cannot open: %s",
+			    strerror(errno));
 	}
 	*exists = 1;
 	if (!S_ISREG(st.st_mode))
@@ -495,14 +500,128 @@ static int check_file(struct store *s, const char *path, int *exists)
 		return NS_OK;
 	FILE *f = fopen(path, "rb");
 	if (!f)
-		return fail(s, NS_EIO, "cannot open: %s", strerror(errno));
-	char head[16];
+		return fail(s, ns_status_from_errno(errno), "cannot open: %s",
+			    strerror(errno));
+	unsigned char head[20];
 	size_t n = fread(head, 1, sizeof head, f);
 	fclose(f);
-	if (n != sizeof head || memcmp(head, magic, sizeof magic) != 0)
+	if (n < sizeof magic || memcmp(head, magic, sizeof magic) != 0)
 		return fail(s, NS_EINPUT, "not a numasim results database "
 			    "(not an SQLite file)");
+	s->wal_file = n == sizeof head && head[18] == 2 && head[19] == 2;
 	return NS_OK;
+}
+
+/* stat() of path + suffix ("-wal", "-shm"); 0 when it is there. */
+static int side_file(const char *path, const char *suffix, struct stat *st)
+{
+	char name[PATH_MAX];
+	if (snprintf(name, sizeof name, "%s%s", path, suffix) >= (int)sizeof name)
+		return -1;
+	return stat(name, st);
+}
+
+/* Whether this process may create files in path's directory. */
+static int dir_writable(const char *path, int *err)
+{
+	char dir[PATH_MAX];
+	const char *slash = strrchr(path, '/');
+	if (!slash)
+		snprintf(dir, sizeof dir, ".");
+	else if (slash == path)
+		snprintf(dir, sizeof dir, "/");
+	else
+		snprintf(dir, sizeof dir, "%.*s", (int)(slash - path), path);
+	if (access(dir, W_OK | X_OK) == 0)
+		return 1;
+	*err = errno;
+	return 0;
+}
+
+/*
+ * A read-write open needs the file writable and, for WAL, its directory
+ * (SQLite creates FILE-wal and FILE-shm next to it).  Checked before
+ * SQLite is asked, so the user reads the errno text ("Permission denied")
+ * with exit 2 instead of "attempt to write a readonly database".
+ */
+static int check_writable(struct store *s, const char *path, int exists)
+{
+	struct stat st;
+	int err = 0;
+	if (exists && access(path, W_OK) != 0)
+		return fail(s, ns_status_from_errno(errno), "cannot write the "
+			    "database: %s", strerror(errno));
+	if (dir_writable(path, &err))
+		return NS_OK;
+	if (!exists)
+		return fail(s, ns_status_from_errno(err), "cannot create "
+			    "database: %s", strerror(err));
+	if (side_file(path, "-wal", &st) == 0 && side_file(path, "-shm", &st) == 0)
+		return NS_OK; /* SQLite can use the side files that are there */
+	return fail(s, ns_status_from_errno(err), "cannot write the database: "
+		    "cannot create its -wal and -shm files in its directory: %s",
+		    strerror(err));
+}
+
+/*
+ * path as an SQLite URI: "file:" and the path with every byte outside
+ * [A-Za-z0-9/._~-] percent-encoded (so '?', '#', '%' stay part of the
+ * name), then query.  sqlite3_malloc'ed; NULL when out of memory.
+ */
+static char *file_uri(const char *path, const char *query)
+{
+	static const char hex[] = "0123456789ABCDEF";
+	size_t len = strlen(path);
+	char *u = sqlite3_malloc64(len * 3 + strlen(query) + 16);
+	if (!u)
+		return NULL;
+	char *p = u + sprintf(u, path[0] == '/' ? "file://" : "file:");
+	for (const unsigned char *c = (const unsigned char *)path; *c; c++) {
+		if ((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') ||
+		    (*c >= '0' && *c <= '9') || strchr("/._~-", *c)) {
+			*p++ = (char)*c;
+		} else {
+			*p++ = '%';
+			*p++ = hex[*c >> 4];
+			*p++ = hex[*c & 15];
+		}
+	}
+	strcpy(p, query);
+	return u;
+}
+
+/*
+ * How a reader opens the file without creating anything (docs/schema.md,
+ * "Readers").  A WAL file whose -wal is missing or empty was closed
+ * cleanly: all its content is in the main file, and immutable=1 reads it
+ * without the -wal/-shm a plain read-only open would create (and leave
+ * behind, since a read-only connection cannot delete them).  A -wal with
+ * content needs the -shm index: mode=ro uses an existing one (SQLite
+ * reads a read-only -shm through heap memory) or creates it where the
+ * directory allows; where neither is possible, immutable=1 would
+ * silently drop the log's committed runs, so that is refused.
+ */
+static int reader_query(struct store *s, const char *path, const char **query)
+{
+	struct stat wal, shm;
+	int err = 0;
+	*query = "?mode=ro";
+	if (!s->wal_file)
+		return NS_OK;
+	if (side_file(path, "-wal", &wal) != 0 || wal.st_size == 0) {
+		*query = "?mode=ro&immutable=1";
+		s->immutable = 1;
+		return NS_OK;
+	}
+	if (side_file(path, "-shm", &shm) == 0 || dir_writable(path, &err))
+		return NS_OK;
+	return fail(s, NS_EINPUT, "cannot read the database: its write-ahead "
+		    "log %s-wal holds committed changes, but %s-shm is missing "
+		    "and cannot be created in its directory (%s); copy both "
+		    "files to a writable directory and read the copy, or let "
+		    "the owner fold the log into the file with sqlite3 %s "
+		    "'PRAGMA wal_checkpoint(TRUNCATE)'", path, path,
+		    strerror(err), path);
 }
 
 /* SQLite's math functions are optional at build time; the views use sqrt. */
@@ -523,29 +642,35 @@ static void fn_sqrt(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 static int connect(struct store *s, const char *path)
 {
 	/* ":memory:" and "file:" names are special to SQLite; a results
-	 * database is always a file. */
+	 * database is always a file.  Readers name it by URI (mode=ro,
+	 * immutable=1 where the file is complete, see reader_query()). */
 	char *name = NULL;
-	if (path[0] == ':' || !strncmp(path, "file:", 5)) {
-		size_t len = strlen(path) + 3;
-		name = malloc(len);
+	const char *query = NULL;
+	int r = NS_OK;
+	if (s->readonly) {
+		r = reader_query(s, path, &query);
+		if (r == NS_OK && !(name = file_uri(path, query)))
+			r = fail(s, NS_ENOMEM, "out of memory");
+	} else if (path[0] == ':' || !strncmp(path, "file:", 5)) {
+		name = sqlite3_mprintf("./%s", path);
 		if (!name)
-			return fail(s, NS_ENOMEM, "out of memory");
-		snprintf(name, len, "./%s", path);
+			r = fail(s, NS_ENOMEM, "out of memory");
 	}
+	if (r != NS_OK)
+		return r;
 	int flags = SQLITE_OPEN_NOMUTEX |
-		    (s->readonly ? SQLITE_OPEN_READONLY
+		    (s->readonly ? SQLITE_OPEN_READONLY | SQLITE_OPEN_URI
 				 : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE);
 	int rc = sqlite3_open_v2(name ? name : path, &s->db, flags, NULL);
-	free(name);
+	sqlite3_free(name);
 	if (rc != SQLITE_OK && !s->db)
 		return fail(s, NS_ENOMEM, "out of memory");
 	if (rc != SQLITE_OK) {
 		int err = sqlite3_system_errno(s->db);
-		if (err == ENOENT)
-			return fail(s, NS_ENOENT, "cannot create: no such "
-				    "directory");
 		if (err)
-			return fail(s, NS_EIO, "cannot open: %s", strerror(err));
+			return fail(s, ns_status_from_errno(err), "cannot %s "
+				    "database: %s", s->readonly ? "open the" :
+				    "create", strerror(err));
 		return db_fail(s, "cannot open");
 	}
 	sqlite3_extended_result_codes(s->db, 1);
@@ -770,6 +895,8 @@ int store_open(const char *path, int flags, struct store **out,
 		r = check_file(s, path, &exists);
 	if (r == NS_OK && !exists && s->readonly)
 		r = fail(s, NS_ENOENT, "no such file");
+	if (r == NS_OK && !s->readonly)
+		r = check_writable(s, path, exists);
 	if (r == NS_OK)
 		r = connect(s, path);
 	if (r == NS_OK)
@@ -1371,7 +1498,12 @@ int store_check(struct store *s, int flags)
 		r = expect_int(s, "PRAGMA foreign_keys", 1);
 	if (r == NS_OK)
 		r = query_text(s, "PRAGMA journal_mode", mode, sizeof mode);
-	if (r == NS_OK && strcmp(mode, "wal") != 0)
+	/* An immutable reader sees no journal ("delete"); its file's header
+	 * says WAL, which check_file() read. */
+	if (r == NS_OK && s->immutable && !s->wal_file)
+		r = fail(s, NS_EINTERNAL, "store invariant: immutable reader of "
+			 "a file not in WAL mode");
+	if (r == NS_OK && !s->immutable && strcmp(mode, "wal") != 0)
 		r = fail(s, NS_EINTERNAL, "store invariant: journal_mode is "
 			 "'%s', expected 'wal'", mode);
 	if (r == NS_OK && (flags & STORE_CHECK_DATA))

@@ -20,10 +20,18 @@
  * not a numasim results database" (a file that is not SQLite, a SQLite file
  * with another application_id or with unrelated tables) or "database schema
  * version N is newer than this numasim supports (M); upgrade numasim".  A
- * refused file is never modified.  Read-only mode (for query and report
- * commands) never creates or writes the database file (SQLite may create
- * its empty -wal/-shm side files for locking) and refuses a missing file
- * with NS_ENOENT; it accepts files of older schema versions whose later
+ * refused file is never modified.  Read-write mode first checks that the
+ * file (or, for a new one, its directory) is writable and that the
+ * directory can take the -wal/-shm files: "cannot create database:
+ * Permission denied" / "cannot write the database: ..." with the errno's
+ * status (ns_status_from_errno: exit 2).  Read-only mode (for the query
+ * and report commands) creates and writes nothing: a file closed cleanly
+ * (WAL header, no -wal or an empty one) is opened immutable=1, a file
+ * with a live or left-over -wal is opened mode=ro and uses its -shm (only
+ * if that is missing and the directory is writable does SQLite create
+ * it); a -wal with content whose -shm cannot be created is refused with
+ * NS_EINPUT rather than read without the log's runs.  It refuses a
+ * missing file with NS_ENOENT; it accepts files of older schema versions whose later
  * migrations only add views (from version 1 on) and creates those views
  * as TEMP views of the connection, so the v_* query views (docs/schema.md)
  * exist on every connection.
@@ -32,7 +40,8 @@
  * user_version == MAX(schema_version.version) == STORE_SCHEMA_VERSION (an
  * older version only on read-only connections); the v_* views exist, in
  * the schema or as TEMP views, and no TEMP object shadows the schema's;
- * journal_mode is WAL and foreign keys are enforced; a run transaction is
+ * journal_mode is WAL (an immutable reader sees "delete"; its file's
+ * header says WAL) and foreign keys are enforced; a run transaction is
  * open exactly when open_run != 0; outside a run no committed row has
  * status 'running' and every child row references an existing run.
  *

@@ -287,8 +287,15 @@ static void make_heads(struct tab *t)
 	free(heads);
 }
 
-static void print_table(const struct tab *t, unsigned stats, FILE *f)
+/*
+ * One column (one run, or runs of one point) is printed as its values
+ * only: a comparison against itself would be 0.00% everywhere.  top > 0
+ * prints the first top series of each statistic and says how many more
+ * there are.
+ */
+static void print_table(const struct tab *t, unsigned stats, int top, FILE *f)
 {
+	int nrows = top > 0 && top < t->nr_rows ? top : t->nr_rows;
 	int opw = 0, colw = TABLE_FIELD_WIDTH + TABLE_COMPARE_WIDTH + 4;
 	for (int i = 0; i < t->nr_rows; i++) {
 		int l = (int)strlen(t->rows[i].name);
@@ -314,10 +321,18 @@ static void print_table(const struct tab *t, unsigned stats, FILE *f)
 	for (size_t s = 0; s < sizeof st / sizeof st[0]; s++) {
 		if (!(stats & st[s].bit))
 			continue;
-		for (int i = 0; i < t->nr_rows; i++) {
+		for (int i = 0; i < nrows; i++) {
 			const struct row *r = &t->rows[i];
 			const double *v = st[s].bit == TABLE_MIN ? r->min : r->mean;
 			fprintf(f, "%-*s %-*s", TABLE_STAT_WIDTH, st[s].name, opw, r->name);
+			if (t->nr_cols == 1) {
+				if (r->have[0])
+					fprintf(f, "%*.2f", fieldw, v[0]);
+				else
+					fprintf(f, "%*s", fieldw, "-");
+				fputc('\n', f);
+				continue;
+			}
 			for (int c = 0; c < t->nr_cols; c++) {
 				if (!r->have[c] || !r->have[0]) {
 					fprintf(f, "%*s (%*s)", fieldw, r->have[c] ? "" : "-",
@@ -332,6 +347,9 @@ static void print_table(const struct tab *t, unsigned stats, FILE *f)
 			fputc('\n', f);
 		}
 	}
+	if (nrows < t->nr_rows)
+		fprintf(f, "(%d of %d series per statistic; --top 0 prints all)\n",
+			nrows, t->nr_rows);
 }
 
 static void tab_free(struct tab *t)
@@ -351,6 +369,12 @@ static void tab_free(struct tab *t)
 
 int table_pagealloc(sqlite3 *db, const int64_t *run_ids, int nr_runs,
 		    unsigned stats, FILE *f, struct diag *d)
+{
+	return table_pagealloc_top(db, run_ids, nr_runs, stats, 0, f, d);
+}
+
+int table_pagealloc_top(sqlite3 *db, const int64_t *run_ids, int nr_runs,
+			unsigned stats, int top, FILE *f, struct diag *d)
 {
 	struct tab t = {.db = db, .d = d};
 	const char *fn = sqlite3_db_filename(db, "main");
@@ -372,7 +396,7 @@ int table_pagealloc(sqlite3 *db, const int64_t *run_ids, int nr_runs,
 	}
 	qsort(t.rows, (size_t)t.nr_rows, sizeof *t.rows, row_cmp);
 	make_heads(&t);
-	print_table(&t, stats, f);
+	print_table(&t, stats, top, f);
 out:
 	free(in);
 	tab_free(&t);

@@ -14,7 +14,8 @@
  * then the variant).  Columns are the sweep points of the given runs in
  * point order (the first is the baseline); repetitions of a point are
  * pooled.  The comparison is mmtests' pndiff for time data: (base - x) /
- * base * 100, so positive means fewer cycles than the baseline.
+ * base * 100, so positive means fewer cycles than the baseline.  A table
+ * of one column (one point) has no comparison: its values only.
  *
  * The values come from the `samples` table (series named OP-odrORDER-BATCH
  * with OP alloc, free or total): Min is the minimum over the kept samples,
@@ -58,5 +59,9 @@ void table_variant_heads(const char *const *variants, int n,
 
 int table_pagealloc(sqlite3 *db, const int64_t *run_ids, int nr_runs,
 		    unsigned stats, FILE *f, struct diag *d);
+/* The same with at most top series per statistic (0: all) and a line
+ * saying how many were left out (numasim report --top). */
+int table_pagealloc_top(sqlite3 *db, const int64_t *run_ids, int nr_runs,
+			unsigned stats, int top, FILE *f, struct diag *d);
 
 #endif

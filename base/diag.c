@@ -1,6 +1,7 @@
 /* diag — status table and first-error diagnostics; see diag.h. */
 #include "base/diag.h"
 
+#include <errno.h>
 #include <string.h>
 
 struct status_row {
@@ -82,4 +83,24 @@ void diag_print(const struct diag *d, FILE *f)
 		fprintf(f, "%s: error: %s\n", d->file, msg);
 	else
 		fprintf(f, "numasim: error: %s\n", msg);
+}
+
+int ns_status_from_errno(int err)
+{
+	switch (err) {
+	case ENOENT:
+		return NS_ENOENT;
+	case EACCES:
+	case EPERM:
+	case EROFS:
+	case ENOTDIR:
+	case EISDIR:
+	case ELOOP:
+	case ENAMETOOLONG:
+		return NS_EINPUT;
+	case ENOMEM:
+		return NS_ENOMEM;
+	default:
+		return NS_EIO;
+	}
 }

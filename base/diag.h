@@ -46,6 +46,16 @@ const char *ns_status_name(int status);
 const char *ns_status_msg(int status);
 /* Process exit status for a status: 0, 1 (runtime) or 2 (input/usage). */
 int ns_status_exit(int status);
+/*
+ * The status of a failure to create, open or write a path the user named
+ * (an output file, a database), from its errno: the path itself is wrong
+ * (no such directory, not a directory, permission denied, read-only file
+ * system, name too long) -> NS_ENOENT or NS_EINPUT (exit 2: the user must
+ * name another path); anything else (disk full, I/O error) -> NS_EIO or
+ * NS_ENOMEM (exit 1).  Every command maps such errors through this one
+ * function, so run --db, import -o, export -o and plot -o agree.
+ */
+int ns_status_from_errno(int err);
 
 #define DIAG_FILE_MAX 512
 #define DIAG_MSG_MAX 1024

@@ -7,6 +7,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "base/diag.h"
@@ -54,6 +55,68 @@ char *cli_join_args(int argc, char **argv)
 	return s;
 }
 
+/*
+ * The mode a new output file gets: an existing regular file's own mode
+ * (replacing it must not change who may read it), else 0666 & ~umask as
+ * open(2) would give.  umask() can only be read by setting it, so it is
+ * set back at once (commands write their outputs from one thread).
+ */
+static mode_t output_mode(const char *path)
+{
+	struct stat st;
+	if (stat(path, &st) == 0 && S_ISREG(st.st_mode))
+		return st.st_mode & 07777;
+	mode_t mask = umask(022);
+	umask(mask);
+	return 0666 & ~mask;
+}
+
+/* "path: error: <what>: <errno text>"; the status by ns_status_from_errno. */
+static int output_error(const char *path, const char *what, int err)
+{
+	fprintf(stderr, "%s: error: %s: %s\n", path, what, strerror(err));
+	return ns_status_from_errno(err);
+}
+
+static int write_all(int fd, const char *buf, size_t len)
+{
+	size_t off = 0;
+	while (off < len) {
+		ssize_t w = write(fd, buf + off, len - off);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w < 0)
+			return -1;
+		off += (size_t)w;
+	}
+	return 0;
+}
+
+int cli_output_temp(const char *path, const char *suffix, char **tmp, int *fd)
+{
+	size_t n = strlen(path) + strlen(suffix) + 16;
+	*tmp = malloc(n);
+	if (!*tmp)
+		return NS_ENOMEM;
+	snprintf(*tmp, n, "%s.tmpXXXXXX%s", path, suffix);
+	mode_t mode = output_mode(path);
+	*fd = mkstemps(*tmp, (int)strlen(suffix));
+	int err = *fd < 0 ? errno : 0;
+	/* mkstemp creates 0600; the file gets its final mode before it has
+	 * a name anyone else sees. */
+	if (!err && fchmod(*fd, mode) != 0) {
+		err = errno;
+		close(*fd);
+		unlink(*tmp);
+	}
+	if (!err)
+		return NS_OK;
+	free(*tmp);
+	*tmp = NULL;
+	*fd = -1;
+	return output_error(path, "cannot create output file", err);
+}
+
 int cli_write_file_atomic(const char *path, const char *buf, size_t len)
 {
 	if (strcmp(path, "-") == 0) {
@@ -64,39 +127,20 @@ int cli_write_file_atomic(const char *path, const char *buf, size_t len)
 		}
 		return NS_OK;
 	}
-	size_t plen = strlen(path);
-	char *tmp = malloc(plen + 16);
-	if (!tmp)
-		return NS_ENOMEM;
-	snprintf(tmp, plen + 16, "%s.tmpXXXXXX", path);
-	int fd = mkstemp(tmp);
-	int rc = NS_OK;
-	if (fd < 0) {
-		fprintf(stderr, "%s: error: cannot create output file: %s\n", path,
-			strerror(errno));
-		free(tmp);
-		return NS_EIO;
-	}
-	size_t off = 0;
-	while (off < len) {
-		ssize_t w = write(fd, buf + off, len - off);
-		if (w < 0) {
-			if (errno == EINTR)
-				continue;
-			rc = NS_EIO;
-			break;
-		}
-		off += (size_t)w;
-	}
-	if (rc == NS_OK && fsync(fd) != 0)
-		rc = NS_EIO;
-	if (close(fd) != 0)
-		rc = NS_EIO;
-	if (rc == NS_OK && rename(tmp, path) != 0)
-		rc = NS_EIO;
-	if (rc != NS_OK) {
-		fprintf(stderr, "%s: error: cannot write output file: %s\n", path,
-			strerror(errno));
+	char *tmp;
+	int fd;
+	int rc = cli_output_temp(path, "", &tmp, &fd);
+	if (rc)
+		return rc;
+	int err = 0;
+	if (write_all(fd, buf, len) != 0 || fsync(fd) != 0)
+		err = errno;
+	if (close(fd) != 0 && !err)
+		err = errno;
+	if (!err && rename(tmp, path) != 0)
+		err = errno;
+	if (err) {
+		rc = output_error(path, "cannot write output file", err);
 		unlink(tmp);
 	}
 	free(tmp);

@@ -60,6 +60,21 @@ int cli_parse_long(const char *cmd, const char *opt, const char *arg,
  */
 int cli_write_file_atomic(const char *path, const char *buf, size_t len);
 
+/*
+ * The mode of every output file: a file that replaces an existing one
+ * keeps that file's mode; a new one gets 0666 & ~umask, like a file any
+ * other tool creates.  A path that cannot be created (no such directory,
+ * permission denied, read-only file system) is bad input: "path: error:
+ * cannot create output file: <errno text>", exit 2; other failures
+ * (disk full, I/O) exit 1 (ns_status_from_errno in base/diag.h).
+ *
+ * cli_output_temp creates the temporary file of an atomic write of path:
+ * "path.tmpXXXXXX" + suffix in path's directory, already with the mode
+ * above, open as *fd; *tmp is malloc'ed.  On failure it prints the error
+ * and returns its status (*tmp NULL, *fd -1).
+ */
+int cli_output_temp(const char *path, const char *suffix, char **tmp, int *fd);
+
 /* "numasim ARG0 ARG1 ..." (malloc'ed; NULL when out of memory): the
  * command line as typed, for provenance in outputs and databases. */
 char *cli_join_args(int argc, char **argv);

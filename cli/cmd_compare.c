@@ -1,5 +1,5 @@
 /*
- * compare — `numasim compare DB [DB...] [--by KEY] [--baseline VALUE]
+ * compare — `numasim compare DB [DB...] [--by KEY[,WITHIN]] [--baseline VALUE]
  * [--metric GLOBS] [--where KEY=VALUE]... [--alpha A]`: the mmtests-style
  * table of analysis/compare.h over the runs of one or more results
  * databases, opened read-only.  Output is printed only when complete;
@@ -16,28 +16,34 @@
 #include "analysis/store.h"
 
 static const char usage_line[] =
-	"numasim compare DB [DB...] [--by KEY] [--baseline VALUE] [--metric GLOBS] "
+	"numasim compare DB [DB...] [--by KEY[,WITHIN]] [--baseline VALUE] [--metric GLOBS] "
 	"[--where KEY=VALUE]... [--alpha A] [--style mmtests|seed]";
 
 static void print_help(void)
 {
 	printf("usage: %s\n\n"
 	       "Compares groups of runs like mmtests' compare-kernels: for every metric\n"
-	       "the rows Min, Amean, Stddev, CoeffVar and Max, one column per group, each\n"
+	       "the rows Min, Amean, Hmean, Stddev, CoeffVar, Max and BAmean-50/95/99\n"
+	       "(the mean of the best 50/95/99%% of the samples), one column per group, each\n"
 	       "with the change against the baseline column in percent (positive =\n"
 	       "better for time-like units: cycles, cycles/op, ns, s; otherwise\n"
 	       "positive = higher), then Welch's t-test of every column against the\n"
 	       "baseline: the two-sided p-value (* below alpha) and the confidence\n"
 	       "interval of the difference of the means.  A metric with per-sample rows\n"
 	       "(pagealloc's alloc-odr0-1, ...) is compared over its samples, any other\n"
-	       "over one value per run.  Several databases pool their runs by group.\n\n"
+	       "over one value per run.  Several databases pool their runs by group; a\n"
+	       "group that pools runs differing in another parameter, invocation,\n"
+	       "machine, workload or scenario gets a warning on standard error.\n\n"
 	       "options:\n"
 	       "  --by KEY          group by a runs column (variant [default],\n"
 	       "                    kernel_model, machine, workload, scenario, point,\n"
 	       "                    seed, ...) or a parameter (policy.mempolicy,\n"
 	       "                    workload.inner_iterations, ...)\n"
-	       "  --baseline VALUE  the baseline group (default: the first, in sweep\n"
-	       "                    point order); a variant's short name works too\n"
+	       "  --by KEY,WITHIN   KEY against KEY within each value of WITHIN: one\n"
+	       "                    table per value (e.g. --by variant,policy.cpuset)\n"
+	       "  --baseline VALUE  the baseline group, printed first (default: the\n"
+	       "                    first in sweep point order); a variant's short\n"
+	       "                    name works too\n"
 	       "  --metric GLOBS    comma-separated globs of metric names; !GLOB\n"
 	       "                    excludes (e.g. 'alloc-odr0-*,!*.min')\n"
 	       "  --where KEY=VALUE only runs whose KEY (column or parameter) has\n"
@@ -107,12 +113,97 @@ static int parse(int argc, char **argv, struct copts *c)
 	return 0;
 }
 
+/* One table: the runs of every database, with the filters of o. */
+static int compare_once(const struct copts *c, const struct compare_opts *o, FILE *out,
+			int *empty, struct diag *d)
+{
+	struct compare *cmp = NULL;
+	int rc = compare_new(o, "numasim compare", d, &cmp);
+	for (int i = 0; i < c->nr_dbs && rc == NS_OK; i++) {
+		struct store *st = NULL;
+		rc = store_open(c->dbs[i], STORE_RDONLY, &st, d);
+		if (rc == NS_OK)
+			rc = compare_load(cmp, store_sqlite(st), c->dbs[i]);
+		store_close(st);
+	}
+	*empty = rc == NS_OK && compare_nr_groups(cmp) == 0;
+	if (rc == NS_OK && !(empty && *empty))
+		rc = compare_print(cmp, out);
+	compare_free(cmp);
+	return rc;
+}
+
+/* The values of the WITHIN key over every database. */
+static int within_values(const struct copts *c, const char *key, char ***vals, int *n,
+			 struct diag *d)
+{
+	int rc = NS_OK;
+	for (int i = 0; i < c->nr_dbs && rc == NS_OK; i++) {
+		struct store *st = NULL;
+		rc = store_open(c->dbs[i], STORE_RDONLY, &st, d);
+		if (rc == NS_OK)
+			rc = compare_key_check(store_sqlite(st), c->dbs[i], key, d);
+		if (rc == NS_OK)
+			rc = compare_key_values(store_sqlite(st), c->dbs[i], key, vals, n, d);
+		store_close(st);
+	}
+	return rc;
+}
+
+/*
+ * --by KEY,WITHIN: "KEY vs KEY within each WITHIN": one table per value
+ * of WITHIN (a --where WITHIN=VALUE added to the filters), headed
+ * "## WITHIN = VALUE"; values with no matching run are left out.
+ */
+static int compare_within(struct copts *c, const char *within, FILE *out, struct diag *d)
+{
+	char **vals = NULL, *w = NULL;
+	int n = 0, printed = 0, empty = 0;
+	int rc = within_values(c, within, &vals, &n, d);
+	for (int i = 0; i < n && rc == NS_OK; i++) {
+		struct compare_opts o = c->o;
+		w = malloc(strlen(within) + strlen(vals[i]) + 2);
+		if (!w) {
+			rc = diag_set(d, NS_ENOMEM, "numasim compare", 0, 0, "out of memory");
+			break;
+		}
+		sprintf(w, "%s=%s", within, vals[i]);
+		c->where[o.nr_where++] = w;
+		o.where = c->where;
+		char *b = NULL;
+		size_t len = 0;
+		FILE *g = open_memstream(&b, &len);
+		if (!g)
+			rc = diag_set(d, NS_ENOMEM, "numasim compare", 0, 0, "out of memory");
+		else
+			rc = compare_once(c, &o, g, &empty, d);
+		if (g)
+			fclose(g);
+		if (rc == NS_OK && !empty) {
+			fprintf(out, "%s## %s = %s\n", printed++ ? "\n" : "", within, vals[i]);
+			fwrite(b, 1, len, out);
+		}
+		free(b);
+		free(w);
+		w = NULL;
+	}
+	if (rc == NS_OK && !printed)
+		rc = diag_set(d, NS_EINPUT, "numasim compare", 0, 0, "no runs with status "
+			      "'ok'%s to compare", c->o.nr_where ? " match the --where filters" : "");
+	for (int i = 0; i < n; i++)
+		free(vals[i]);
+	free(vals);
+	return rc;
+}
+
 int cmd_compare(int argc, char **argv)
 {
 	struct copts c = {.o = {0}};
-	struct compare *cmp = NULL;
 	struct diag d;
-	int rc = NS_OK, status;
+	char *by = NULL, *buf = NULL;
+	size_t len = 0;
+	FILE *out = NULL;
+	int rc = NS_OK, status, empty = 0;
 
 	diag_init(&d);
 	for (int i = 1; i < argc; i++)
@@ -121,33 +212,54 @@ int cmd_compare(int argc, char **argv)
 			return 0;
 		}
 	c.dbs = calloc((size_t)argc, sizeof *c.dbs);
-	c.where = calloc((size_t)argc, sizeof *c.where);
+	c.where = calloc((size_t)argc + 1, sizeof *c.where);
 	if (!c.dbs || !c.where) {
 		rc = diag_set(&d, NS_ENOMEM, "numasim compare", 0, 0, "out of memory");
 		goto fail;
 	}
 	if ((status = parse(argc, argv, &c)))
 		goto out;
-	if ((rc = compare_new(&c.o, "numasim compare", &d, &cmp)))
-		goto fail;
-	for (int i = 0; i < c.nr_dbs && rc == NS_OK; i++) {
-		struct store *st = NULL;
-		rc = store_open(c.dbs[i], STORE_RDONLY, &st, &d);
-		if (rc == NS_OK)
-			rc = compare_load(cmp, store_sqlite(st), c.dbs[i]);
-		store_close(st);
+	c.o.warn = stderr;
+	const char *within = NULL;
+	if (c.o.by && strchr(c.o.by, ',')) {
+		if (!(by = strdup(c.o.by))) {
+			rc = diag_set(&d, NS_ENOMEM, "numasim compare", 0, 0, "out of memory");
+			goto fail;
+		}
+		char *comma = strchr(by, ',');
+		*comma = '\0';
+		within = comma + 1;
+		if (!by[0] || !within[0] || strchr(within, ',')) {
+			status = cli_usage_error("compare", usage_line, "--by takes KEY or "
+						 "KEY,WITHIN, not '%s'", c.o.by);
+			goto out;
+		}
+		c.o.by = by;
 	}
-	if (rc == NS_OK)
-		rc = compare_print(cmp, stdout);
+	if (!(out = open_memstream(&buf, &len))) {
+		rc = diag_set(&d, NS_ENOMEM, "numasim compare", 0, 0, "out of memory");
+		goto fail;
+	}
+	rc = within ? compare_within(&c, within, out, &d)
+		    : compare_once(&c, &c.o, out, &empty, &d);
+	if (rc == NS_OK && empty)
+		rc = diag_set(&d, NS_EINPUT, "numasim compare", 0, 0, "no runs with status "
+			      "'ok'%s to compare", c.o.nr_where ? " match the --where filters" : "");
+	fclose(out);
+	out = NULL;
 	if (rc)
 		goto fail;
+	fwrite(buf, 1, len, stdout);
 	status = 0;
 	goto out;
 fail:
 	diag_print(&d, stderr);
 	status = ns_status_exit(rc);
 out:
-	compare_free(cmp);
+	if (out)
+		fclose(out);
+	free(buf);
+	free(by);
 	free(c.dbs);
 	free(c.where);
 	return status;

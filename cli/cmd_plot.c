@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli/cli.h"
@@ -126,24 +127,26 @@ static char *find_gnuplot(void)
 	return found;
 }
 
-/* Run gnuplot on the script; it writes tmp, which is renamed to out. */
-static int write_png(const struct plot *p, const char *out, struct diag *d)
+/*
+ * Run gnuplot on the script; it writes tmp (created by cli_output_temp
+ * with the output's mode: gnuplot's `set output` truncates it and keeps
+ * that mode), which is renamed to out.  tmp is gone when this fails.
+ */
+static int write_png(const struct plot *p, const char *tmp, const char *out,
+		     struct diag *d)
 {
-	char *gp = find_gnuplot(), *tmp = NULL, *script = NULL;
+	char *gp = find_gnuplot(), *script = NULL;
 	size_t len = 0;
 	int rc = NS_OK;
+	FILE *f = gp ? open_memstream(&script, &len) : NULL;
 	if (!gp)
-		return diag_set(d, NS_EINPUT, out, 0, 0, "PNG output needs gnuplot, which is "
-				"not installed (install gnuplot-nox, or write FILE.svg: numasim "
-				"draws SVG itself)");
-	size_t tl = strlen(out) + 16;
-	tmp = malloc(tl);
-	FILE *f = tmp ? open_memstream(&script, &len) : NULL;
-	if (!f) {
+		rc = diag_set(d, NS_EINPUT, out, 0, 0, "PNG output needs gnuplot, which is "
+			      "not installed (install gnuplot-nox, or write FILE.svg: numasim "
+			      "draws SVG itself)");
+	else if (!f)
 		rc = diag_set(d, NS_ENOMEM, out, 0, 0, "out of memory");
+	if (rc)
 		goto out;
-	}
-	snprintf(tmp, tl, "%s.tmp%ld.png", out, (long)getpid());
 	plot_gnuplot(p, tmp, f);
 	fclose(f);
 	char *const argv[] = {gp, NULL};
@@ -170,20 +173,20 @@ static int write_png(const struct plot *p, const char *out, struct diag *d)
 	}
 	close(pipefd[1]);
 	int ws = 0;
+	struct stat st;
 	if (pid < 0 || waitpid(pid, &ws, 0) < 0 || !WIFEXITED(ws) || WEXITSTATUS(ws) != 0 ||
-	    access(tmp, F_OK) != 0) {
+	    stat(tmp, &st) != 0 || st.st_size == 0) {
 		rc = diag_set(d, NS_EIO, out, 0, 0, "gnuplot (%s) failed to draw the PNG "
 			      "(exit status %d)", gp, WIFEXITED(ws) ? WEXITSTATUS(ws) : -1);
-		unlink(tmp);
 		goto out;
 	}
-	if (rename(tmp, out) != 0) {
-		rc = diag_set(d, NS_EIO, out, 0, 0, "cannot write: %s", strerror(errno));
-		unlink(tmp);
-	}
+	if (rename(tmp, out) != 0)
+		rc = diag_set(d, ns_status_from_errno(errno), out, 0, 0,
+			      "cannot write output file: %s", strerror(errno));
 out:
+	if (rc)
+		unlink(tmp);
 	free(gp);
-	free(tmp);
 	free(script);
 	return rc;
 }
@@ -218,7 +221,14 @@ int cmd_plot(int argc, char **argv)
 	if (rc)
 		goto fail;
 	if (ends_with(o.out, ".png")) {
-		if ((rc = write_png(&p, o.out, &d)))
+		char *tmp = NULL;
+		int fd;
+		if ((rc = cli_output_temp(o.out, ".png", &tmp, &fd)))
+			goto fail_quiet;
+		close(fd);
+		rc = write_png(&p, tmp, o.out, &d);
+		free(tmp);
+		if (rc)
 			goto fail;
 	} else {
 		FILE *f = open_memstream(&buf, &len);

@@ -9,6 +9,12 @@
  * series, messaging's total_time_s; Welch's t-test); the simulated
  * profile's top functions by self cycles and the branch-site table, as
  * means per run of each variant (top 15 unless --top says otherwise).
+ * --top limits every section (machines, variants, policy keys, compare
+ * metrics, profile functions, branch sites; per run the profile, branch
+ * sites and pagealloc table series); counts are printed as integers,
+ * percentages with two decimals.  Branch sites are named with their
+ * function: branches.function, or for databases written before runs
+ * stored it, site_function() over this numasim's model site tables.
  *
  * With --runs (or --run ID): run by run, like `perf report` plus mmtests'
  * compare: the run's identity, its simulated profile (top functions by
@@ -35,6 +41,9 @@
 #include "analysis/resultset.h"
 #include "analysis/store.h"
 #include "analysis/table.h"
+#include "models/page_alloc.h"
+#include "models/slub.h"
+#include "sim/hw/cost.h"
 
 #define REPORT_DEFAULT_TOP 20
 #define SUMMARY_DEFAULT_TOP 15
@@ -140,22 +149,24 @@ static int print_branches(struct rep *r, int64_t run)
 	int rc = NS_OK, s, w = site_width(r, run);
 	if (sqlite3_prepare_v2(r->db,
 			       "SELECT site, executed, taken, taken_pct, mispredicted, "
-			       "mispredict_pct, fallthrough FROM branch_stats WHERE run_id = ?1 "
+			       "mispredict_pct, fallthrough, coalesce(function, "
+			       "site_function(site), '?') FROM branch_stats WHERE run_id = ?1 "
 			       "ORDER BY executed DESC, site LIMIT ?2", -1, &st, NULL) != SQLITE_OK)
 		return db_err(r);
 	sqlite3_bind_int64(st, 1, run);
 	sqlite3_bind_int64(st, 2, r->top > 0 ? r->top : -1);
 	fprintf(r->f, "\n  Branch sites (by executions)\n"
-		"  %-*s %14s %14s %8s %12s %8s  %s\n", w, "Site", "Executed", "Taken",
-		"Taken%", "Mispredicted", "Miss%", "Fall-through");
+		"  %-*s %14s %14s %8s %12s %8s  %-12s  %s\n", w, "Site", "Executed",
+		"Taken", "Taken%", "Mispredicted", "Miss%", "Fall-through", "Function");
 	int n = 0;
 	while ((s = sqlite3_step(st)) == SQLITE_ROW) {
 		const char *ft = sqlite3_column_type(st, 6) == SQLITE_NULL ? "?"
 				 : sqlite3_column_int(st, 6) ? "true" : "false";
 		fprintf(r->f, "  %-*s %14lld %14lld %7.2f%% %12lld"
-			" %7.2f%%  %s\n", w, col_text(st, 0), sqlite3_column_int64(st, 1),
+			" %7.2f%%  %-12s  %s\n", w, col_text(st, 0), sqlite3_column_int64(st, 1),
 			sqlite3_column_int64(st, 2), sqlite3_column_double(st, 3),
-			sqlite3_column_int64(st, 4), sqlite3_column_double(st, 5), ft);
+			sqlite3_column_int64(st, 4), sqlite3_column_double(st, 5), ft,
+			col_text(st, 7));
 		n++;
 	}
 	if (s != SQLITE_DONE)
@@ -257,8 +268,8 @@ static int print_tables(struct rep *r, int64_t only, const char *workload)
 			" (invocation %s)\n\n", workload, col_text(inv, 1), run[0], run[n - 1],
 			col_text(inv, 0));
 		rc = messaging ? messaging_report_print(r->db, run, n, r->f, r->d)
-			       : table_pagealloc(r->db, run, n, TABLE_MIN | TABLE_AMEAN, r->f,
-						 r->d);
+			       : table_pagealloc_top(r->db, run, n, TABLE_MIN | TABLE_AMEAN,
+						     (int)r->top, r->f, r->d);
 		if (rc == NS_ENOENT) {
 			fprintf(r->f, "%s\n", messaging ? "(no messaging results)"
 							: "(no pagealloc samples)");
@@ -322,7 +333,8 @@ static int summary_compare(struct rep *r, const char *workload)
 	char where[300];
 	const char *wl[1] = {where};
 	struct compare_opts o = {.metrics = workload_metrics(workload), .where = wl,
-				 .nr_where = 1, .rows = COMPARE_ROW_MIN | COMPARE_ROW_AMEAN};
+				 .nr_where = 1, .rows = COMPARE_ROW_MIN | COMPARE_ROW_AMEAN,
+				 .max_metrics = (int)(r->top > 0 ? r->top : 0)};
 	struct compare *c = NULL;
 	snprintf(where, sizeof where, "workload=%s", workload);
 	int rc = compare_new(&o, r->path, r->d, &c);
@@ -349,32 +361,37 @@ static int print_summary(struct rep *r)
 	static const char machines[] =
 		"SELECT machine, substr(machine_sha256, 1, 12) AS sha256, count(*) AS runs, "
 		"group_concat(DISTINCT workload) AS workloads FROM runs WHERE ?1 <> 0 "
-		"GROUP BY machine, machine_sha256 ORDER BY min(run_id)";
+		"GROUP BY machine, machine_sha256 ORDER BY min(run_id) LIMIT ?1";
 	static const char variants[] =
 		"SELECT workload, variant, group_concat(DISTINCT kernel_model) AS kernel_model, "
 		"count(*) AS runs, count(DISTINCT point) AS points FROM runs WHERE ?1 <> 0 "
-		"GROUP BY workload, variant ORDER BY min(run_id)";
+		"GROUP BY workload, variant ORDER BY min(run_id) LIMIT ?1";
 	static const char policies[] =
 		"SELECT key, group_concat(DISTINCT CAST(value AS TEXT)) AS \"values\", "
 		"count(DISTINCT run_id) AS runs FROM params WHERE ?1 <> 0 AND (key GLOB "
 		"'policy.*' OR key IN ('kernel.cpusets', 'kernel.mems_allowed')) "
-		"GROUP BY key ORDER BY key";
+		"GROUP BY key ORDER BY key LIMIT ?1";
+	/* Counts are means per run rounded to integers, percentages have two
+	 * decimals (printf: SQLite would print 12.1 and 0.0). */
 	static const char profile[] =
 		"WITH top AS (SELECT function FROM v_profile WHERE status = 'ok' GROUP BY "
 		"function ORDER BY sum(self_cycles) DESC, function LIMIT ?1) "
-		"SELECT p.function, p.variant, round(avg(p.calls), 1) AS calls_per_run, "
-		"round(avg(p.self_cycles), 1) AS self_cycles_per_run, "
-		"round(avg(p.self_pct), 2) AS self_pct FROM v_profile p JOIN top USING "
+		"SELECT p.function, p.variant, CAST(round(avg(p.calls)) AS INTEGER) AS "
+		"calls_per_run, CAST(round(avg(p.self_cycles)) AS INTEGER) AS "
+		"self_cycles_per_run, printf('%.2f', avg(p.self_pct)) AS self_pct "
+		"FROM v_profile p JOIN top USING "
 		"(function) WHERE p.status = 'ok' GROUP BY p.function, p.variant ORDER BY "
 		"(SELECT sum(self_cycles) FROM v_profile q WHERE q.function = p.function) "
 		"DESC, p.function, min(p.run_id)";
 	static const char branches[] =
 		"WITH top AS (SELECT site FROM v_branches WHERE status = 'ok' GROUP BY site "
 		"ORDER BY sum(executed) DESC, site LIMIT ?1) "
-		"SELECT b.site, b.function, b.variant, round(avg(b.executed), 1) AS "
-		"executed_per_run, round(100.0 * sum(b.taken) / nullif(sum(b.executed), 0), "
-		"2) AS taken_pct, round(avg(b.mispredicted), 1) AS mispredicted_per_run, "
-		"round(100.0 * sum(b.mispredicted) / nullif(sum(b.executed), 0), 2) AS "
+		"SELECT b.site, coalesce(max(b.function), site_function(b.site)) AS function, "
+		"b.variant, CAST(round(avg(b.executed)) AS INTEGER) AS executed_per_run, "
+		"CASE WHEN sum(b.executed) > 0 THEN printf('%.2f', 100.0 * sum(b.taken) / "
+		"sum(b.executed)) END AS taken_pct, CAST(round(avg(b.mispredicted)) AS "
+		"INTEGER) AS mispredicted_per_run, CASE WHEN sum(b.executed) > 0 THEN "
+		"printf('%.2f', 100.0 * sum(b.mispredicted) / sum(b.executed)) END AS "
 		"mispredict_pct FROM v_branches b JOIN top USING (site) WHERE b.status = "
 		"'ok' GROUP BY b.site, b.variant ORDER BY (SELECT sum(executed) FROM "
 		"v_branches q WHERE q.site = b.site) DESC, b.site, min(b.run_id)";
@@ -416,18 +433,55 @@ static int print_summary(struct rep *r)
 	return rc;
 }
 
+/*
+ * site_function(site): the function of a branch site from this numasim's
+ * site tables (sim/hw/cost.h cost_site_function), for databases written
+ * before runs stored it in branches.function; NULL for an unknown site.
+ */
+static void fn_site_function(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+	const struct cost_tables *t = sqlite3_user_data(ctx);
+	const unsigned char *site = sqlite3_value_text(argv[0]);
+	char buf[128];
+	int id = site ? cost_site_lookup(t, (const char *)site) : -1;
+	(void)argc;
+	if (id >= 0 && cost_site_function(t->sites[id], buf, sizeof buf))
+		sqlite3_result_text(ctx, buf, -1, SQLITE_TRANSIENT);
+	else
+		sqlite3_result_null(ctx);
+}
+
+/* The models' site tables (page allocator, SLUB) and site_function(). */
+static int register_sites(sqlite3 *db, struct cost_tables *t, const char *path,
+			  struct diag *d)
+{
+	int fb, sb;
+	int rc = mm_register(t, &fb, &sb);
+	if (rc == NS_OK)
+		rc = slub_register(t, &fb, &sb);
+	if (rc)
+		return diag_set(d, rc, path, 0, 0, "cannot build the site tables");
+	if (sqlite3_create_function(db, "site_function", 1,
+				    SQLITE_UTF8 | SQLITE_DETERMINISTIC, t,
+				    fn_site_function, NULL, NULL) != SQLITE_OK)
+		return diag_set(d, NS_EDB, path, 0, 0, "%s", sqlite3_errmsg(db));
+	return NS_OK;
+}
+
 int cmd_report(int argc, char **argv)
 {
 	const char *path = NULL;
 	long long only = 0, top = -1;
 	int runs = 0;
 	struct store *st = NULL;
+	struct cost_tables sites;
 	struct diag d;
 	char *buf = NULL;
 	size_t len = 0;
 	int rc, found = 0, status;
 
 	diag_init(&d);
+	cost_tables_init(&sites);
 	for (int i = 1; i < argc; i++) {
 		const char *o = argv[i];
 		if (!strcmp(o, "-h") || !strcmp(o, "--help")) {
@@ -455,7 +509,8 @@ int cmd_report(int argc, char **argv)
 	}
 	if (!path)
 		return cli_usage_error("report", usage_line, "no database file");
-	if ((rc = store_open(path, STORE_RDONLY, &st, &d)))
+	if ((rc = store_open(path, STORE_RDONLY, &st, &d)) ||
+	    (rc = register_sites(store_sqlite(st), &sites, path, &d)))
 		goto fail;
 	FILE *f = open_memstream(&buf, &len);
 	if (!f) {
@@ -499,5 +554,6 @@ fail:
 out:
 	free(buf);
 	store_close(st);
+	cost_tables_free(&sites);
 	return status;
 }

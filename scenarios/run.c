@@ -382,8 +382,13 @@ static int put_branch(void *arg, const struct cpu_branch_row *row)
 {
 	struct writer *w = arg;
 	int site = cost_site_lookup(&w->r->tables, row->site);
+	char fn[128];
+	/* the site's function, from its description in the model's table,
+	 * so report and queries can name it */
+	size_t fnlen = site >= 0 ? cost_site_function(w->r->tables.sites[site], fn,
+						      sizeof fn) : 0;
 	struct store_branch_row b = {
-		.site = row->site, .function = NULL,
+		.site = row->site, .function = fnlen ? fn : NULL,
 		.fallthrough = site >= 0 ? w->r->layout.site[site].fallthrough : -1,
 		.executed = row->executed, .taken = row->taken,
 		.mispredicted = row->mispredicted,

@@ -60,6 +60,90 @@ int cost_site_lookup(const struct cost_tables *t, const char *name)
 	return -1;
 }
 
+static int ident_char(char c, int first)
+{
+	return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+	       (!first && c >= '0' && c <= '9');
+}
+
+/* Length of the identifier at p (0 if none). */
+static size_t ident_len(const char *p)
+{
+	size_t n = 0;
+	if (!ident_char(p[0], 1))
+		return 0;
+	while (ident_char(p[n], n == 0))
+		n++;
+	return n;
+}
+
+/* A word of a description's head that is a note, not the function. */
+static int note_word(const char *w, size_t n)
+{
+	return (n == 3 && !strncmp(w, "PRE", 3)) || (n == 4 && !strncmp(w, "POST", 4)) ||
+	       (n == 6 && !strncmp(w, "inline", 6)) || w[0] == '(' ||
+	       (w[0] == 'v' && n > 1 && w[1] >= '0' && w[1] <= '9');
+}
+
+/*
+ * The function named by one head ("POST __alloc_pages_nodemask", "v4.6
+ * zone_statistics", "__slab_free slab_empty"): *name and *nlen; the number of
+ * words that are not notes.  A head whose first such word is not an
+ * identifier names none.
+ */
+static int head_function(const char *h, size_t hlen, const char **name,
+			 size_t *nlen)
+{
+	int words = 0;
+	*nlen = 0;
+	for (size_t i = 0; i < hlen;) {
+		while (i < hlen && h[i] == ' ')
+			i++;
+		size_t j = i;
+		while (j < hlen && h[j] != ' ')
+			j++;
+		if (j > i && !note_word(h + i, j - i)) {
+			if (words++ == 0) {
+				*name = h + i;
+				*nlen = ident_len(h + i) == j - i ? j - i : 0;
+			}
+		}
+		i = j;
+	}
+	return *nlen ? words : 0;
+}
+
+size_t cost_site_function(const struct cost_site_def *def, char *buf,
+			  size_t len)
+{
+	const char *p = def->desc, *best = NULL, *name;
+	size_t best_len = 0, nlen;
+	for (int depth = 0;; depth++) {
+		const char *colon = strstr(p, ": ");
+		size_t hlen = colon ? (size_t)(colon - p) : strlen(p);
+		int words = head_function(p, hlen, &name, &nlen);
+		/* without ": " the first identifier; the outer head may carry
+		 * a label, an inner one must be a single name */
+		if (!colon) {
+			if (!best && (nlen = ident_len(p)) > 0) {
+				best = p;
+				best_len = nlen;
+			}
+			break;
+		}
+		if (words == 0 || words > (depth ? 1 : 2))
+			break;
+		best = name;
+		best_len = nlen;
+		p = colon + 2;
+	}
+	if (best_len >= len)
+		best_len = len - 1;
+	memcpy(buf, best ? best : "", best_len);
+	buf[best_len] = '\0';
+	return best_len;
+}
+
 int cost_register_fns(struct cost_tables *t, const char *const *names, int n,
 		      int *base)
 {

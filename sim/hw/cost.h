@@ -87,6 +87,22 @@ int cost_register_sites(struct cost_tables *t, const struct cost_site_def *defs,
 int cost_fn_lookup(const struct cost_tables *t, const char *name);
 int cost_site_lookup(const struct cost_tables *t, const char *name);
 
+/*
+ * The kernel function a site's branch is in, read from its description,
+ * whose convention is "function: condition" ("__zone_watermark_ok: likely
+ * (!alloc_harder)"): the identifier before the first ": ", skipping the
+ * variant and file notes models put there ("PRE", "POST", "inline",
+ * "v4.6", "(mmzone.c)") and a label after the name ("__slab_free
+ * slab_empty: prior"); a further "helper: " names the inline helper the
+ * branch is in ("retry_cpuset: read_mems_allowed_begin: cpusets_enabled()"
+ * is in read_mems_allowed_begin).  A description without ": " names its
+ * first identifier ("trace_mm_page_alloc (static key)").  Writes the name
+ * to buf (len > 0; truncated to fit) and returns its length, 0 when the
+ * description names no function.
+ */
+size_t cost_site_function(const struct cost_site_def *def, char *buf,
+			  size_t len);
+
 enum cost_hint {
 	COST_HINT_NONE = 0,
 	COST_HINT_LIKELY,      /* likely(cond): cond expected true */
