@@ -31,6 +31,7 @@ struct rep {
 	sqlite3 *db;
 	struct diag *d;
 	FILE *g;
+	long long top;                    /* rows per long section; <= 0: all */
 	int nr;
 	struct mpoint *pts;
 };
@@ -236,6 +237,51 @@ static int print_stat(struct rep *r, sqlite3_stmt *tot, sqlite3_stmt *per, int64
 	return NS_OK;
 }
 
+static int stat_total(struct rep *r, sqlite3_stmt *tot, int64_t id, const char *cache,
+		      const char *name, long long *out)
+{
+	sqlite3_reset(tot);
+	sqlite3_bind_int64(tot, 1, id);
+	sqlite3_bind_text(tot, 2, cache, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(tot, 3, name, -1, SQLITE_TRANSIENT);
+	int s = sqlite3_step(tot);
+	if (s != SQLITE_ROW && s != SQLITE_DONE)
+		return db_err(r, "cannot read the SLUB counters");
+	*out = s == SQLITE_ROW ? sqlite3_column_int64(tot, 0) : 0;
+	return NS_OK;
+}
+
+/*
+ * The stat items to print, in order: all of them in stat_item order, or
+ * with r->top > 0 the top ones by total, largest first (ties in stat_item
+ * order).  *n is the count.
+ */
+static int stat_order(struct rep *r, sqlite3_stmt *tot, int64_t id, const char *cache,
+		      int order[SLUB_NR_STATS], int *n)
+{
+	long long total[SLUB_NR_STATS];
+	for (int k = 0; k < SLUB_NR_STATS; k++) {
+		order[k] = k;
+		if (r->top > 0) {
+			int rc = stat_total(r, tot, id, cache, slub_stat_name((enum slub_stat)k),
+					    &total[k]);
+			if (rc)
+				return rc;
+		}
+	}
+	*n = SLUB_NR_STATS;
+	if (r->top <= 0 || r->top >= SLUB_NR_STATS)
+		return NS_OK;
+	for (int k = 1; k < SLUB_NR_STATS; k++)       /* stable insertion sort */
+		for (int j = k; j > 0 && total[order[j]] > total[order[j - 1]]; j--) {
+			int t = order[j];
+			order[j] = order[j - 1];
+			order[j - 1] = t;
+		}
+	*n = (int)r->top;
+	return NS_OK;
+}
+
 static int print_slub_stats(struct rep *r)
 {
 	static const char tot_sql[] =
@@ -258,12 +304,17 @@ static int print_slub_stats(struct rep *r)
 	for (int i = 0; i < r->nr && rc == NS_OK; i++) {
 		const struct mpoint *p = &r->pts[i];
 		for (int c = 0; c < 2 && rc == NS_OK; c++) {
+			int order[SLUB_NR_STATS], n = SLUB_NR_STATS;
 			fprintf(r->g, "\n# /sys/kernel/slab/%s/<stat> of %s, repetition %lld "
 				"(run %lld)\n", caches[c], p->variant, p->reps[0],
 				(long long)p->ids[0]);
-			for (int k = 0; k < SLUB_NR_STATS && rc == NS_OK; k++)
+			rc = stat_order(r, tot, p->ids[0], caches[c], order, &n);
+			for (int k = 0; k < n && rc == NS_OK; k++)
 				rc = print_stat(r, tot, per, p->ids[0], caches[c],
-						slub_stat_name((enum slub_stat)k));
+						slub_stat_name((enum slub_stat)order[k]));
+			if (rc == NS_OK && n < SLUB_NR_STATS)
+				fprintf(r->g, "(%d of %d stats, largest first; --top 0 prints all)\n",
+					n, SLUB_NR_STATS);
 		}
 	}
 out:
@@ -297,6 +348,35 @@ static int sum_point(struct rep *r, sqlite3_stmt *st, const struct mpoint *p,
 	return NS_OK;
 }
 
+#define SITE_LINE_MAX 4096
+
+/*
+ * The executed sites' rows in the reference's order; with r->top > 0 only
+ * the top sites by executions (ties: the earlier site), and a line saying
+ * how many executed sites were left out.
+ */
+static void print_site_lines(struct rep *r, char (*lines)[SITE_LINE_MAX],
+			     const long long executed[NR_FREE_SITES])
+{
+	int nr_exec = 0, shown = 0;
+	for (size_t k = 0; k < NR_FREE_SITES; k++)
+		nr_exec += executed[k] != 0;
+	for (size_t k = 0; k < NR_FREE_SITES; k++) {
+		if (!executed[k])
+			continue;
+		int rank = 0;           /* executed sites that come before k */
+		for (size_t j = 0; j < NR_FREE_SITES; j++)
+			rank += executed[j] > executed[k] || (executed[j] == executed[k] && j < k);
+		if (r->top > 0 && rank >= r->top)
+			continue;
+		fprintf(r->g, "%s\n", lines[k]);
+		shown++;
+	}
+	if (shown < nr_exec)
+		fprintf(r->g, "(%d of %d executed sites, most executed; --top 0 prints all)\n",
+			shown, nr_exec);
+}
+
 static int print_branches(struct rep *r)
 {
 	static const char sql[] =
@@ -308,9 +388,11 @@ static int print_branches(struct rep *r)
 	sqlite3_stmt *st = NULL, *slow = NULL;
 	long long (*all)[3] = calloc((size_t)r->nr, sizeof *all);
 	long long *frees = calloc((size_t)r->nr, sizeof *frees);
+	char (*lines)[SITE_LINE_MAX] = calloc(NR_FREE_SITES, sizeof *lines);
+	long long executed[NR_FREE_SITES] = {0};
 	int rc = NS_OK;
 
-	if (!all || !frees) {
+	if (!all || !frees || !lines) {
 		rc = oom(r);
 		goto out;
 	}
@@ -326,20 +408,20 @@ static int print_branches(struct rep *r)
 	fputc('\n', r->g);
 	for (size_t k = 0; k < NR_FREE_SITES && rc == NS_OK; k++) {
 		long long v[3];
-		char line[4096];
-		int any = 0, off = snprintf(line, sizeof line, "%-8s", free_sites[k]);
+		char *line = lines[k];
+		int off = snprintf(line, SITE_LINE_MAX, "%-8s", free_sites[k]);
 		for (int i = 0; i < r->nr && rc == NS_OK; i++) {
 			rc = sum_point(r, st, &r->pts[i], free_sites[k], v);
-			any |= v[0] != 0;
+			executed[k] += v[0];
 			for (int j = 0; j < 3; j++)
 				all[i][j] += v[j];
-			if (off < (int)sizeof line)
-				off += snprintf(line + off, sizeof line - (size_t)off,
+			if (off < SITE_LINE_MAX)
+				off += snprintf(line + off, SITE_LINE_MAX - (size_t)off,
 						" %12lld %12lld %12lld", v[0], v[1], v[2]);
 		}
-		if (rc == NS_OK && any)
-			fprintf(r->g, "%s\n", line);
 	}
+	if (rc == NS_OK)
+		print_site_lines(r, lines, executed);
 	for (int i = 0; i < r->nr && rc == NS_OK; i++) {
 		long long a[3], b[3];
 		if ((rc = sum_point(r, slow, &r->pts[i], "skbuff_head_cache", a)) ||
@@ -364,6 +446,7 @@ out:
 	sqlite3_finalize(slow);
 	free(all);
 	free(frees);
+	free(lines);
 	return rc;
 }
 
@@ -510,10 +593,10 @@ out:
 	return rc;
 }
 
-int messaging_report_print(sqlite3 *db, const int64_t *run_ids, int nr_runs, FILE *f,
-		    struct diag *d)
+int messaging_report_print(sqlite3 *db, const int64_t *run_ids, int nr_runs, long long top,
+			   FILE *f, struct diag *d)
 {
-	struct rep r = {.db = db, .d = d};
+	struct rep r = {.db = db, .d = d, .top = top};
 	char *buf = NULL;
 	size_t len = 0;
 	int rc;

@@ -19,6 +19,13 @@
  *     PRE7, POST6, POST7): executed, taken and mispredicted per point,
  *     summed over the point's runs, and branches per slow-path free.
  *
+ * top > 0 limits the long sections to top rows: the SLUB stats of each
+ * cache (the top stat items by total, largest first) and the branch-site
+ * table (the top sites by executions summed over every point, in the
+ * reference's order; the "all" and "/slow" rows still sum every site).
+ * Each cut section says how many rows it left out.  top <= 0 prints
+ * everything (what `numasim run` prints).
+ *
  * Error policy: NS_ENOENT when the runs have no total_time_s metric
  * (not messaging runs), NS_EDB on an SQLite error, NS_ENOMEM; the message
  * goes to d.  Output is written to f only when the whole report has been
@@ -41,7 +48,7 @@
 #define MESSAGING_REPORT_SEED_POST_AVG 188.086
 #define MESSAGING_REPORT_SEED_POST_SD 0.99
 
-int messaging_report_print(sqlite3 *db, const int64_t *run_ids, int nr_runs, FILE *f,
-		    struct diag *d);
+int messaging_report_print(sqlite3 *db, const int64_t *run_ids, int nr_runs, long long top,
+			   FILE *f, struct diag *d);
 
 #endif

@@ -82,6 +82,8 @@ struct rep {
 	const char *path;
 	FILE *f;
 	long long top;
+	long long messaging_top;        /* --top as given, 0 when not: the messaging
+					 * sections print whole, as `run` does */
 	struct diag *d;
 };
 
@@ -267,7 +269,7 @@ static int print_tables(struct rep *r, int64_t only, const char *workload)
 		fprintf(r->f, "\n%s: scenario %s, runs %" PRId64 "..%" PRId64
 			" (invocation %s)\n\n", workload, col_text(inv, 1), run[0], run[n - 1],
 			col_text(inv, 0));
-		rc = messaging ? messaging_report_print(r->db, run, n, r->f, r->d)
+		rc = messaging ? messaging_report_print(r->db, run, n, r->messaging_top, r->f, r->d)
 			       : table_pagealloc_top(r->db, run, n, TABLE_MIN | TABLE_AMEAN,
 						     (int)r->top, r->f, r->d);
 		if (rc == NS_ENOENT) {
@@ -519,9 +521,11 @@ int cmd_report(int argc, char **argv)
 	}
 	if (only)
 		runs = 1;
+	long long messaging_top = top > 0 ? top : 0;
 	if (top < 0)
 		top = runs ? REPORT_DEFAULT_TOP : SUMMARY_DEFAULT_TOP;
-	struct rep r = {.db = store_sqlite(st), .path = path, .f = f, .top = top, .d = &d};
+	struct rep r = {.db = store_sqlite(st), .path = path, .f = f, .top = top,
+			.messaging_top = messaging_top, .d = &d};
 	if (!runs) {
 		rc = print_summary(&r);
 		fclose(f);

@@ -231,7 +231,7 @@ static void print_table(struct store *st, const struct run_outcome *out,
 		return;
 	int rc;
 	if (s->workload == SCN_WL_MESSAGING)
-		rc = messaging_report_print(store_sqlite(st), out->run_ids, out->nr_ids, f, &d);
+		rc = messaging_report_print(store_sqlite(st), out->run_ids, out->nr_ids, 0, f, &d);
 	else if (s->workload == SCN_WL_PARALLEL)
 		rc = print_compare(st, s, f, &d);
 	else if (s->nr_points > RUN_WIDE_TABLE_POINTS)

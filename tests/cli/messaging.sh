@@ -118,6 +118,18 @@ grep -q "^messaging: scenario tiny-messaging, runs 1\.\.6 " "$tmp/rep" && ok || 
 # the report's tables are the ones `numasim run` printed
 sed -n '/^# perf bench sched messaging, per run$/,$p' "$tmp/rep" | sed 's/(run [0-9]*)//' >"$tmp/rep1"
 cmp -s "$tmp/rep1" "$tmp/o1" && ok || { bad "report differs from run's output"; diff "$tmp/o1" "$tmp/rep1" | head; }
+# --top limits the SLUB stats (largest first) and the branch sites too
+"$NUMASIM" report "$db" --runs --top 3 >"$tmp/rep3" 2>"$tmp/reperr"
+check "report --top 3 exit" "$?" 0
+awk '/^# \/sys\/kernel\/slab\// { if (n) print n; n = 0; on = 1; next }
+     on && /^[a-z_]+ +[0-9]+/ { n++ } on && /^$/ { on = 0 } END { if (n) print n }' "$tmp/rep3" | sort -u >"$tmp/nstat"
+check "stats per cache with --top 3" "$(cat "$tmp/nstat")" 3
+grep -q '^(3 of [0-9]* stats, largest first; --top 0 prints all)$' "$tmp/rep3" && ok || bad "stats cut line"
+awk '/^# \/sys\/kernel\/slab\/skbuff_head_cache/ { on = 1; next } on && /^[a-z_]+ +[0-9]+/ { print $2 } on && /^\(/ { exit }' "$tmp/rep3" >"$tmp/tot3"
+sort -rn "$tmp/tot3" | cmp -s - "$tmp/tot3" && ok || bad "stats not largest first"
+check "branch site rows with --top 3" "$(sed -n '/^# __slab_free branch sites/,/^all /p' "$tmp/rep3" | grep -cE '^(S[0-9]|PRE|POST)')" 3
+grep -q '^(3 of [0-9]* executed sites, most executed; --top 0 prints all)$' "$tmp/rep3" && ok || bad "sites cut line"
+check "all row unchanged by --top" "$(grep '^all ' "$tmp/rep3")" "$(grep '^all ' "$tmp/rep")"
 
 # --- numasim bench slub / messaging ---------------------------------------------------
 "$NUMASIM" bench slub --pairs 20000 --machine "$SRC/configs/skylake-2s.yaml" >"$tmp/bs" 2>&1 &&
