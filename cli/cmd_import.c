@@ -13,7 +13,9 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/file_kind.h"
 #include "base/diag.h"
+#include "sim/hw/datafile.h"
 #include "sim/hw/import.h"
 #include "base/ytree.h"
 
@@ -71,12 +73,10 @@ static int cmp_str(const void *a, const void *b)
 }
 
 /* Profiles in one costs/ directory, sorted, skipping names seen before. */
-static int list_dir(const char *dir, const char *configs_dir, char ***seen,
-		    int *nseen)
+static int list_dir(const char *dir, char ***seen, int *nseen)
 {
-	char path[4096];
-	snprintf(path, sizeof path, "%s/costs", dir);
-	DIR *dp = opendir(path);
+	char path[DATAFILE_PATH_MAX + 300];
+	DIR *dp = opendir(dir);
 	if (!dp)
 		return 0;
 	char **names = NULL;
@@ -104,13 +104,13 @@ static int list_dir(const char *dir, const char *configs_dir, char ***seen,
 		char *block = NULL, *p = NULL, *desc = NULL;
 		struct diag d;
 		diag_init(&d);
-		snprintf(path, sizeof path, "%s/costs/%s.yaml", dir, names[i]);
+		snprintf(path, sizeof path, "%s/%s.yaml", dir, names[i]);
 		if (dup) {
 			free(names[i]);
 			continue;
 		}
-		if (import_load_costs(path, configs_dir, &block, &p, NULL, &desc,
-				      NULL, &d) == NS_OK)
+		if (import_load_costs(path, &block, &p, NULL, &desc, NULL,
+				      &d) == NS_OK)
 			printf("%-16s %s\n%-16s (%s)\n", names[i], desc ? desc : "",
 			       "", path);
 		else
@@ -131,15 +131,14 @@ static int list_dir(const char *dir, const char *configs_dir, char ***seen,
 	return shown;
 }
 
-static int list_costs(const char *configs_dir)
+static int list_costs(void)
 {
-	const char *dirs[2];
+	struct datafile_dirs dd;
 	char **seen = NULL;
 	int nseen = 0, found = 0;
-	import_costs_dirs(configs_dir, dirs);
-	for (int i = 0; i < 2; i++)
-		if (dirs[i])
-			found += list_dir(dirs[i], configs_dir, &seen, &nseen);
+	datafile_kind_dirs(DATAFILE_COSTS, &dd);
+	for (int i = 0; i < dd.nr; i++)
+		found += list_dir(dd.dir[i], &seen, &nseen);
 	for (int i = 0; i < nseen; i++)
 		free(seen[i]);
 	free(seen);
@@ -155,7 +154,7 @@ int cmd_import(int argc, char **argv)
 {
 	struct import_opts o;
 	const char *kind = NULL, *input = NULL, *out = "-";
-	char *command = NULL, *buf = NULL, *text = NULL;
+	char *command = NULL, *buf = NULL, *text = NULL, *costs_path = NULL;
 	size_t len = 0, tlen = 0;
 	struct machine_desc m;
 	struct diag d;
@@ -205,7 +204,7 @@ int cmd_import(int argc, char **argv)
 		}
 	}
 	if (list)
-		return list_costs(o.configs_dir);
+		return list_costs();
 	if (!kind)
 		return usage_err("%s", "give 'numactl FILE' or 'sysfs [ROOT]'");
 	if (strcmp(kind, "numactl") && strcmp(kind, "sysfs"))
@@ -221,6 +220,20 @@ int cmd_import(int argc, char **argv)
 		goto out;
 	}
 	o.command = command;
+	if (o.costs) {
+		/* a machine file or scenario given as --costs is named as such;
+		 * a profile found nowhere is reported by the importer */
+		rc = cli_find_file("numasim import --costs", DATAFILE_COSTS, o.costs,
+				   &costs_path, &d);
+		if (rc == NS_ENOENT) {
+			diag_init(&d);
+			rc = NS_OK;
+		} else if (rc == NS_OK) {
+			o.costs = costs_path;
+		} else {
+			goto out;
+		}
+	}
 	if (!strcmp(kind, "numactl")) {
 		const char *name = ytree_display_name(input);
 		rc = ytree_read_file(input, &buf, &len, &d);
@@ -250,6 +263,7 @@ out:
 	}
 quiet:
 	free(command);
+	free(costs_path);
 	free(buf);
 	free(text);
 	machine_desc_free(&m);

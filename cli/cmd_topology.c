@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/file_kind.h"
 #include "sim/hw/cpulist.h"
 #include "base/diag.h"
 #include "sim/hw/machine.h"
@@ -472,7 +473,11 @@ int cmd_topology(int argc, char **argv)
 	if (rc != NS_OK)
 		return ns_status_exit(rc);
 	diag_init(&d);
-	rc = machine_load_file(a.path, &m, &d);
+	char *path = NULL;
+	rc = cli_find_file("numasim topology", DATAFILE_MACHINE, a.path, &path, &d);
+	if (rc == NS_OK)
+		rc = machine_load_file(path, &m, &d);
+	free(path);
 	if (rc == NS_OK)
 		rc = zonelist_build(m, &a.opts, &zl, &d);
 	if (rc == NS_OK)

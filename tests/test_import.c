@@ -595,7 +595,7 @@ static void test_costs_profiles(void **state)
 	struct diag d;
 
 	diag_init(&d);
-	assert_int_equal(import_load_costs("skylake-sp", NULL, &block, &path, &name,
+	assert_int_equal(import_load_costs("skylake-sp", &block, &path, &name,
 					   &desc, &line, &d), NS_OK);
 	assert_true(!strncmp(block, "costs:\n", 7));
 	assert_string_equal(name, "skylake-sp");
@@ -609,7 +609,7 @@ static void test_costs_profiles(void **state)
 	snprintf(p, sizeof p, "%s/tests/fixtures/import/bad-profile-negative.yaml",
 		 src_root());
 	diag_init(&d);
-	assert_int_equal(import_load_costs(p, NULL, &block, &path, NULL, NULL, NULL,
+	assert_int_equal(import_load_costs(p, &block, &path, NULL, NULL, NULL,
 					   &d), NS_EINPUT);
 	assert_string_equal(d.file, p);
 	assert_int_equal(d.line, 5);
@@ -618,19 +618,19 @@ static void test_costs_profiles(void **state)
 	snprintf(p, sizeof p, "%s/tests/fixtures/import/bad-profile-nocosts.yaml",
 		 src_root());
 	diag_init(&d);
-	assert_int_equal(import_load_costs(p, NULL, &block, &path, NULL, NULL, NULL,
+	assert_int_equal(import_load_costs(p, &block, &path, NULL, NULL, NULL,
 					   &d), NS_EINPUT);
 	assert_string_equal(d.file, p);
 
 	diag_init(&d);
-	assert_int_equal(import_load_costs("no-such-profile", "/nonexistent", &block,
-					   &path, NULL, NULL, NULL, &d), NS_ENOENT);
-	assert_non_null(strstr(d.msg, "/nonexistent/costs/no-such-profile.yaml"));
+	assert_int_equal(import_load_costs("no-such-profile", &block, &path, NULL,
+					   NULL, NULL, &d), NS_ENOENT);
+	assert_non_null(strstr(d.msg, "no cost profile 'no-such-profile' (looked in"));
 	diag_init(&d);
-	assert_int_equal(import_load_costs("../x", NULL, &block, &path, NULL, NULL,
+	assert_int_equal(import_load_costs("../x", &block, &path, NULL, NULL,
 					   NULL, &d), NS_ENOENT);
 	diag_init(&d);
-	assert_int_equal(import_load_costs("a b", NULL, &block, &path, NULL, NULL,
+	assert_int_equal(import_load_costs("a b", &block, &path, NULL, NULL,
 					   NULL, &d), NS_EUSAGE);
 }
 

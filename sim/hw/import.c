@@ -27,6 +27,7 @@
 #include <yaml.h>
 
 #include "sim/hw/cpulist.h"
+#include "sim/hw/datafile.h"
 #include "sim/hw/machine.h"
 #include "numasim_config.h"
 
@@ -1049,11 +1050,35 @@ const char *import_default_costs(enum import_arch arch)
 	return arch == IMPORT_ARCH_ARM64 ? "kunpeng920" : "skylake-sp";
 }
 
-static int is_path(const char *s)
+/* Find the profile file (datafile.h: a path, or a name looked up in the
+ * data directories); *path is malloc'ed. */
+static int costs_find(const char *costs, char **path, struct diag *d)
 {
-	size_t n = strlen(s);
-	return strchr(s, '/') || (n > 5 && !strcmp(s + n - 5, ".yaml")) ||
-	       (n > 4 && !strcmp(s + n - 4, ".yml"));
+	if (!strchr(costs, '/'))
+		for (const char *p = costs; *p; p++)
+			if (!isalnum((unsigned char)*p) && *p != '-' && *p != '_' &&
+			    *p != '.')
+				return diag_set(d, NS_EUSAGE, NULL, 0, 0, "cost profile "
+						"name '%s' has characters other than "
+						"letters, digits, '-', '_' and '.'", costs);
+	struct diag rd;
+	diag_init(&rd);
+	int rc = datafile_resolve(DATAFILE_COSTS, costs, path, &rd);
+	if (rc != NS_ENOENT || strchr(costs, '/')) {
+		if (rc)
+			*d = rd;
+		return rc;
+	}
+	struct datafile_dirs dd;
+	char where[1024] = "";
+	datafile_kind_dirs(DATAFILE_COSTS, &dd);
+	for (int i = 0; i < dd.nr; i++) {
+		size_t l = strlen(where);
+		snprintf(where + l, sizeof where - l, "%s%s", i ? ", " : "", dd.dir[i]);
+	}
+	return diag_set(d, NS_ENOENT, NULL, 0, 0, "no cost profile '%s' (looked "
+			"in %s; set NUMASIM_CONFIGS or give --costs a path)", costs,
+			dd.nr ? where : "no data directory");
 }
 
 static int file_exists(const char *p)
@@ -1062,50 +1087,6 @@ static int file_exists(const char *p)
 	if (f)
 		fclose(f);
 	return f != NULL;
-}
-
-void import_costs_dirs(const char *configs_dir, const char *dirs[2])
-{
-	const char *env = getenv("NUMASIM_CONFIGS");
-	dirs[0] = configs_dir ? configs_dir : (env && *env ? env : NULL);
-	dirs[1] = NUMASIM_SOURCE_ROOT "/configs";
-}
-
-/* Find the profile file; *path is malloc'ed. */
-static int costs_find(const char *costs, const char *configs_dir, char **path,
-		      struct diag *d)
-{
-	if (is_path(costs)) {
-		*path = strdup(costs);
-		return *path ? NS_OK : NS_ENOMEM;
-	}
-	for (const char *p = costs; *p; p++)
-		if (!isalnum((unsigned char)*p) && *p != '-' && *p != '_' && *p != '.')
-			return diag_set(d, NS_EUSAGE, NULL, 0, 0, "cost profile name "
-					"'%s' has characters other than letters, digits, "
-					"'-', '_' and '.'", costs);
-	const char *dirs[2];
-	import_costs_dirs(configs_dir, dirs);
-	char tried[2048] = "";
-	for (int i = 0; i < 2; i++) {
-		if (!dirs[i])
-			continue;
-		size_t n = strlen(dirs[i]) + strlen(costs) + 16;
-		char *p = malloc(n);
-		if (!p)
-			return NS_ENOMEM;
-		snprintf(p, n, "%s/costs/%s.yaml", dirs[i], costs);
-		if (file_exists(p)) {
-			*path = p;
-			return NS_OK;
-		}
-		size_t tl = strlen(tried);
-		snprintf(tried + tl, sizeof tried - tl, "%s%s", tl ? ", " : "", p);
-		free(p);
-	}
-	return diag_set(d, NS_ENOENT, NULL, 0, 0, "no cost profile '%s' (looked "
-			"for %s; set NUMASIM_CONFIGS or give --costs a path)",
-			costs, tried);
 }
 
 /* Skip one YAML node (and its children) whose first event is ev. */
@@ -1265,14 +1246,13 @@ static int profile_scan(const char *path, const char *text, size_t len,
 	return rc;
 }
 
-int import_load_costs(const char *costs, const char *configs_dir,
-		      char **block, char **path, char **pname,
+int import_load_costs(const char *costs, char **block, char **path, char **pname,
 		      char **pdescription, int *block_line, struct diag *d)
 {
 	char *text = NULL;
 	size_t len;
 	struct profile_scan ps = {0};
-	int rc = costs_find(costs, configs_dir, path, d);
+	int rc = costs_find(costs, path, d);
 	if (rc)
 		return rc;
 	if ((rc = read_file(*path, IMPORT_MAX_PROFILE, &text, &len, d)))
@@ -1354,14 +1334,11 @@ static const char *base_name(const char *p, char *buf, size_t len)
 	return buf;
 }
 
-/* Profiles of the source tree are cited relative to it, so that the same
- * import gives the same file in any checkout. */
+/* Shipped profiles are cited relative to their data directory, so that
+ * the same import gives the same file from any checkout or install. */
 static const char *shown_path(const char *path)
 {
-	size_t n = strlen(NUMASIM_SOURCE_ROOT);
-	if (!strncmp(path, NUMASIM_SOURCE_ROOT, n) && path[n] == '/')
-		return path + n + 1;
-	return path;
+	return datafile_shown(path);
 }
 
 static int import_complete(struct machine_desc *m, const struct import_opts *o,
@@ -1372,7 +1349,7 @@ static int import_complete(struct machine_desc *m, const struct import_opts *o,
 	const char *costs = o->costs ? o->costs : import_default_costs(o->arch);
 	char buf[1024], sum[256];
 	int rc, line = 0;
-	if ((rc = import_load_costs(costs, o->configs_dir, &block, &path, &pname,
+	if ((rc = import_load_costs(costs, &block, &path, &pname,
 				    &pdesc, &line, d)))
 		goto out;
 	m->costs_text = block;

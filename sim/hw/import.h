@@ -55,9 +55,9 @@
  * continues there (e.g. a 2 GiB node 0 and a DMA32 part on node 1).
  *
  * Costs come from a profile in configs/costs/NAME.yaml (top-level name,
- * description, costs): --costs NAME looks in $NUMASIM_CONFIGS/costs and
- * then in the source tree's configs/costs; a value with a '/' or ending in
- * .yaml is a path.  The profile's `costs:` block is copied verbatim, so its
+ * description, costs): --costs NAME|PATH is resolved by sim/hw/datafile.h
+ * ($NUMASIM_CONFIGS/costs, the installed data directory, the source
+ * tree).  The profile's `costs:` block is copied verbatim, so its
  * comments and sources travel with the machine.
  *
  * Error policy: every problem in the input is NS_EINPUT with file:line:col
@@ -96,17 +96,10 @@ struct import_opts {
 	const char *description;  /* NULL: a generated one-line summary */
 	const char *costs;        /* profile name or path; NULL: arch default */
 	enum import_arch arch;
-	const char *configs_dir;  /* NULL: $NUMASIM_CONFIGS, then source tree */
 	const char *command;      /* command line for the header, may be NULL */
 };
 
 void import_opts_init(struct import_opts *o);
-/*
- * The directories searched for cost profiles by name, in order: configs_dir
- * (else $NUMASIM_CONFIGS) and the source tree's configs; each holds a
- * costs/ subdirectory.  Fills dirs[0..1] (NULL for an unset one).
- */
-void import_costs_dirs(const char *configs_dir, const char *dirs[2]);
 /* Name of the profile used when --costs is not given, for an arch. */
 const char *import_default_costs(enum import_arch arch);
 
@@ -137,8 +130,7 @@ int import_sysfs(const char *root, const struct import_opts *o,
  * *block (malloc'ed) and its path in *path (malloc'ed), with the profile's
  * name and description when given (may be NULL).
  */
-int import_load_costs(const char *costs, const char *configs_dir,
-		      char **block, char **path, char **pname,
+int import_load_costs(const char *costs, char **block, char **path, char **pname,
 		      char **pdescription, int *block_line, struct diag *d);
 
 /*
