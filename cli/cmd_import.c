@@ -150,6 +150,21 @@ static int list_costs(void)
 	return 0;
 }
 
+/* What the import chose on its own, on standard error (stdout may be the
+ * machine file). */
+static void print_notes(const struct import_notes *n)
+{
+	int b = n->skipped_before, a = n->skipped_after;
+	if (b || a)
+		fprintf(stderr, "numasim import: skipped %d line%s before and %d "
+			"line%s after the numactl --hardware output (shell prompts, "
+			"headers)\n", b, b == 1 ? "" : "s", a, a == 1 ? "" : "s");
+	fprintf(stderr, "numasim import: machine name '%s' (%s)\n", n->name,
+		n->name_from);
+	fprintf(stderr, "numasim import: cost profile %s: %s\n", n->costs,
+		n->costs_from);
+}
+
 int cmd_import(int argc, char **argv)
 {
 	struct import_opts o;
@@ -157,6 +172,7 @@ int cmd_import(int argc, char **argv)
 	char *command = NULL, *buf = NULL, *text = NULL, *costs_path = NULL;
 	size_t len = 0, tlen = 0;
 	struct machine_desc m;
+	struct import_notes notes;
 	struct diag d;
 	int rc = NS_OK, list = 0;
 
@@ -220,6 +236,7 @@ int cmd_import(int argc, char **argv)
 		goto out;
 	}
 	o.command = command;
+	o.output = out;
 	if (o.costs) {
 		/* a machine file or scenario given as --costs is named as such;
 		 * a profile found nowhere is reported by the importer */
@@ -239,11 +256,11 @@ int cmd_import(int argc, char **argv)
 		rc = ytree_read_file(input, &buf, &len, &d);
 		if (rc == NS_OK)
 			rc = import_numactl(strcmp(input, "-") ? name : "-", buf, len,
-					    &o, &m, &d);
+					    &o, &m, &notes, &d);
 		if (rc == NS_EINPUT && !strcmp(input, "-") && !strcmp(d.file, "-"))
 			snprintf(d.file, sizeof d.file, "%s", name);
 	} else {
-		rc = import_sysfs(input ? input : "/", &o, &m, &d);
+		rc = import_sysfs(input ? input : "/", &o, &m, &notes, &d);
 	}
 	if (rc == NS_OK)
 		rc = import_render(&m, out, &text, &tlen, &d);
@@ -251,6 +268,7 @@ int cmd_import(int argc, char **argv)
 		rc = cli_write_file_atomic(out, text, tlen);
 		if (rc)
 			goto quiet;   /* cli_write_file_atomic printed the error */
+		print_notes(&notes);
 	}
 out:
 	if (rc != NS_OK) {

@@ -97,9 +97,31 @@ struct import_opts {
 	const char *costs;        /* profile name or path; NULL: arch default */
 	enum import_arch arch;
 	const char *command;      /* command line for the header, may be NULL */
+	const char *output;       /* -o path, NULL or "-": names standard input */
 };
 
 void import_opts_init(struct import_opts *o);
+
+/*
+ * What an import found out besides the topology, for the command to tell
+ * the user (on standard error): numactl text pasted with a shell prompt or
+ * a header before it and a prompt after it has those lines skipped (at
+ * most the lines before 'available:' and after the distance table; a
+ * trailing line that looks like numactl output is still an error), and a
+ * prompt's "user@host" gives a name to standard input.  The cost profile
+ * is --costs, else the shipped one nearest to the CPU that the input
+ * names (ROOT/proc/cpuinfo of a sysfs tree; lscpu or cpuinfo lines pasted
+ * around numactl's output: vendor, family and model, or arm64 implementer),
+ * else the arch's default.
+ */
+struct import_notes {
+	int skipped_before, skipped_after;   /* numactl: non-blank lines */
+	char host[64];            /* of a pasted shell prompt, or "" */
+	char name[256];           /* the machine's name */
+	char name_from[128];      /* where the name comes from */
+	char costs[256];          /* the cost profile chosen (name or path) */
+	char costs_from[512];     /* why that one */
+};
 /* Name of the profile used when --costs is not given, for an arch. */
 const char *import_default_costs(enum import_arch arch);
 
@@ -118,12 +140,14 @@ int import_parse_sysfs(const char *root, enum import_arch arch,
 void import_layout_zones(struct machine_desc *m, enum import_arch arch);
 
 /* Full importers: topology plus name, description, sources, header and
- * the cost profile's block.  out must be initialised and empty. */
+ * the cost profile's block.  out must be initialised and empty; notes
+ * (may be NULL) gets what the command tells the user. */
 int import_numactl(const char *name, const char *text, size_t len,
 		   const struct import_opts *o, struct machine_desc *out,
-		   struct diag *d);
+		   struct import_notes *notes, struct diag *d);
 int import_sysfs(const char *root, const struct import_opts *o,
-		 struct machine_desc *out, struct diag *d);
+		 struct machine_desc *out, struct import_notes *notes,
+		 struct diag *d);
 
 /*
  * Locate a cost profile (see above) and return its costs block text in
