@@ -168,7 +168,7 @@ static void print_notes(const struct import_notes *n)
 int cmd_import(int argc, char **argv)
 {
 	struct import_opts o;
-	const char *kind = NULL, *input = NULL, *out = "-";
+	const char *kind = NULL, *input = NULL, *out = "-", *given_costs = NULL;
 	char *command = NULL, *buf = NULL, *text = NULL, *costs_path = NULL;
 	size_t len = 0, tlen = 0;
 	struct machine_desc m;
@@ -246,6 +246,7 @@ int cmd_import(int argc, char **argv)
 			diag_init(&d);
 			rc = NS_OK;
 		} else if (rc == NS_OK) {
+			given_costs = o.costs;
 			o.costs = costs_path;
 		} else {
 			goto out;
@@ -268,6 +269,8 @@ int cmd_import(int argc, char **argv)
 		rc = cli_write_file_atomic(out, text, tlen);
 		if (rc)
 			goto quiet;   /* cli_write_file_atomic printed the error */
+		if (costs_path)   /* as the user gave it, not as it was found */
+			snprintf(notes.costs, sizeof notes.costs, "%s", given_costs);
 		print_notes(&notes);
 	}
 out:
