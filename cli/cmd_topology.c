@@ -27,7 +27,8 @@
 static void topology_help(void)
 {
 	printf("usage: " TOPO_USAGE "\n\n"
-	       "Loads a machine file (docs/machine-format.md; '-' reads standard input)\n"
+	       "Loads a machine file (docs/machine-format.md; '-' reads standard input,\n"
+	       "a shipped machine's name such as rome-nps4 works from any directory)\n"
 	       "and prints its nodes, CPUs, memory and node distances in the layout of\n"
 	       "`numactl --hardware`, followed by every online node's zonelists as\n"
 	       "Linux v4.6/v4.7 mm/page_alloc.c build_all_zonelists() builds them:\n"
