@@ -62,15 +62,16 @@ expect_ok "topology configs/rome-nps4.yaml" '^available: 8 nodes' "$NUMASIM" top
 expect_ok "run --machine rome-nps4" 'run stored|runs stored|Min' \
 	"$NUMASIM" run --machine rome-nps4 --workload pagealloc --db "$tmp/a.db"
 expect_ok "run seed-zonelist --machine name" 'Min' \
-	"$NUMASIM" run seed-zonelist --machine client-1node --set workload.inner_iterations=2 \
+	"$NUMASIM" run seed-zonelist --machine client-1node --set workload.inner_iterations=2 --set workload.outer_samples=3 \
 	--set 'workload.batches=[1]' --db "$tmp/b.db"
 expect_ok "run scenarios/seed-zonelist.yaml (its ../configs machine)" 'Min' \
-	"$NUMASIM" run scenarios/seed-zonelist.yaml --set workload.inner_iterations=2 \
+	"$NUMASIM" run scenarios/seed-zonelist.yaml --set workload.inner_iterations=2 --set workload.outer_samples=3 \
 	--set 'workload.batches=[1]' --db "$tmp/c.db"
 expect_ok "sweep over machine names" 'machine .several., 4 points' \
 	"$NUMASIM" validate seed-zonelist --sweep machine=rome-nps4,skylake-2s
 expect_ok "trace seed-zonelist" '"event"' \
-	"$NUMASIM" trace seed-zonelist --events page_alloc --limit 1
+	"$NUMASIM" trace seed-zonelist --events page_alloc --limit 1 \
+	--set workload.inner_iterations=2 --set 'workload.batches=[1]' --set workload.outer_samples=3
 # a scenario on stdin names ../configs/seed-2016-2s.yaml: found all the same
 expect_ok "scenario from stdin" '^<stdin>: ok .scenario seed-zonelist: machine seed-2016-2s' \
 	"$NUMASIM" validate - <"$SRC/scenarios/seed-zonelist.yaml"
