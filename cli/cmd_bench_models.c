@@ -21,9 +21,11 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/file_kind.h"
 #include "base/diag.h"
 #include "sim/hw/machine.h"
 #include "scenarios/bench_pagealloc.h"
@@ -176,6 +178,27 @@ static int bench_parse(const struct bench_cli *c, const struct bench_opt *opts, 
 	return NS_OK;
 }
 
+/*
+ * The machine option's file (default or --machine: a path, or a shipped
+ * machine's name from any directory) into *path, which the caller frees
+ * and the options point at; NS_OK, or the exit status after printing.
+ */
+static int bench_machine(const struct bench_cli *c, const char **machine,
+			 char **path)
+{
+	struct diag d;
+	char prog[64];
+	diag_init(&d);
+	snprintf(prog, sizeof prog, "numasim %s --machine", c->cmd);
+	int rc = cli_find_file(prog, DATAFILE_MACHINE, *machine, path, &d);
+	if (rc != NS_OK) {
+		diag_print(&d, stderr);
+		return ns_status_exit(rc);
+	}
+	*machine = *path;
+	return NS_OK;
+}
+
 /* The exit status of a driver's run rc; prints its failure from d. */
 static int bench_finish(const struct bench_cli *c, int rc, const struct diag *d)
 {
@@ -195,7 +218,7 @@ static void pagealloc_help(const struct bench_pagealloc_opts *def)
 	       "Reports pairs/s, simulated cycles per allocation and per free, the\n"
 	       "simulated profile's top functions and the peak RSS of the process.\n\n"
 	       "options:\n"
-	       "  --machine FILE  machine file (default %s)\n"
+	       "  --machine FILE  machine file or shipped name (default %s)\n"
 	       "  --pairs N       alloc+free pairs per run (default 10000000)\n"
 	       "  --variant V     pre | post (pre-682a3385 | 682a3385; default post)\n"
 	       "  --batch N       allocations per round (default 128)\n"
@@ -217,7 +240,7 @@ static void slub_help(const struct bench_slub_opts *def)
 	       "machine), or with --free local on the allocating CPU (the fast path of\n"
 	       "a kmalloc/kfree loop).\n\n"
 	       "options:\n"
-	       "  --machine FILE  machine file (default %s)\n"
+	       "  --machine FILE  machine file or shipped name (default %s)\n"
 	       "  --pairs N       alloc+free pairs (default 5000000)\n"
 	       "  --batch N       objects per round (default 64)\n"
 	       "  --free WHERE    remote | local (default remote)\n"
@@ -234,7 +257,7 @@ static void msg_help(const struct bench_messaging_opts *def)
 	       "(socket mode) over every CPU of the machine, full cost model; also\n"
 	       "prints the simulated Total time.\n\n"
 	       "options:\n"
-	       "  --machine FILE  machine file (default %s)\n"
+	       "  --machine FILE  machine file or shipped name (default %s)\n"
 	       "  --groups G      -g (default 20)\n"
 	       "  --loops L       -l (default 50)\n"
 	       "  --variant V     pre | post (default pre)\n"
@@ -272,9 +295,15 @@ int cmd_bench_pagealloc(int argc, char **argv)
 		pagealloc_help(&def);
 		return 0;
 	}
-	struct diag d;
-	diag_init(&d);
-	return bench_finish(&pagealloc_cli, bench_pagealloc_run(&o, stdout, &d), &d);
+	char *path = NULL;
+	int st = bench_machine(&pagealloc_cli, &o.machine, &path);
+	if (st == NS_OK) {
+		struct diag d;
+		diag_init(&d);
+		st = bench_finish(&pagealloc_cli, bench_pagealloc_run(&o, stdout, &d), &d);
+	}
+	free(path);
+	return st;
 }
 
 int cmd_bench_slub(int argc, char **argv)
@@ -297,9 +326,15 @@ int cmd_bench_slub(int argc, char **argv)
 		slub_help(&def);
 		return 0;
 	}
-	struct diag d;
-	diag_init(&d);
-	return bench_finish(&slub_cli, bench_slub_run(&o, stdout, &d), &d);
+	char *path = NULL;
+	int st = bench_machine(&slub_cli, &o.machine, &path);
+	if (st == NS_OK) {
+		struct diag d;
+		diag_init(&d);
+		st = bench_finish(&slub_cli, bench_slub_run(&o, stdout, &d), &d);
+	}
+	free(path);
+	return st;
 }
 
 int cmd_bench_messaging(int argc, char **argv)
@@ -322,7 +357,13 @@ int cmd_bench_messaging(int argc, char **argv)
 		msg_help(&def);
 		return 0;
 	}
-	struct diag d;
-	diag_init(&d);
-	return bench_finish(&msg_cli, bench_messaging_run(&o, stdout, &d), &d);
+	char *path = NULL;
+	int st = bench_machine(&msg_cli, &o.machine, &path);
+	if (st == NS_OK) {
+		struct diag d;
+		diag_init(&d);
+		st = bench_finish(&msg_cli, bench_messaging_run(&o, stdout, &d), &d);
+	}
+	free(path);
+	return st;
 }

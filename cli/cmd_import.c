@@ -13,7 +13,9 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/file_kind.h"
 #include "base/diag.h"
+#include "sim/hw/datafile.h"
 #include "sim/hw/import.h"
 #include "base/ytree.h"
 
@@ -27,7 +29,9 @@ static void import_help(void)
 	printf("usage: " IMPORT_USAGE "\n\n"
 	       "Writes a machine file from a real machine's description:\n"
 	       "  numactl FILE   the output of `numactl --hardware` ('-' reads "
-	       "standard input)\n"
+	       "standard input);\n"
+	       "                 lines before it and after it (a pasted shell prompt or\n"
+	       "                 header) are skipped and counted on standard error\n"
 	       "  sysfs [ROOT]   /sys/devices/system/node (and /proc/zoneinfo) under "
 	       "ROOT,\n"
 	       "                 default '/', i.e. this machine\n\n"
@@ -44,14 +48,17 @@ static void import_help(void)
 	       "options:\n"
 	       "  -o, --output OUT        write to OUT (atomically) instead of "
 	       "standard output\n"
-	       "  --name NAME             machine name (default: input file name, "
-	       "or\n"
-	       "                          the host name for a live sysfs import)\n"
+	       "  --name NAME             machine name (default: input file name; for\n"
+	       "                          standard input -o's file name, else a pasted\n"
+	       "                          prompt's host; the host name for a live\n"
+	       "                          sysfs import)\n"
 	       "  --description TEXT      one-line description (default: a summary)\n"
-	       "  --costs NAME|PATH       cost profile (default: %s for x86_64 and\n"
-	       "                          none, %s for arm64); NAME is looked up in\n"
-	       "                          $NUMASIM_CONFIGS/costs, then in the source\n"
-	       "                          tree's configs/costs\n"
+	       "  --costs NAME|PATH       cost profile (default: the one nearest to the\n"
+	       "                          CPU in ROOT/proc/cpuinfo or pasted lscpu lines,\n"
+	       "                          else %s for x86_64 and none, %s for\n"
+	       "                          arm64); NAME is looked up in $NUMASIM_CONFIGS/\n"
+	       "                          costs, the installed data directory and the\n"
+	       "                          source tree\n"
 	       "  --arch x86_64|arm64|none  zone layout when zone sizes are unknown\n"
 	       "  --list-costs            list the cost profiles found and exit\n"
 	       "  -h, --help              show this help\n\n"
@@ -71,12 +78,10 @@ static int cmp_str(const void *a, const void *b)
 }
 
 /* Profiles in one costs/ directory, sorted, skipping names seen before. */
-static int list_dir(const char *dir, const char *configs_dir, char ***seen,
-		    int *nseen)
+static int list_dir(const char *dir, char ***seen, int *nseen)
 {
-	char path[4096];
-	snprintf(path, sizeof path, "%s/costs", dir);
-	DIR *dp = opendir(path);
+	char path[DATAFILE_PATH_MAX + 300];
+	DIR *dp = opendir(dir);
 	if (!dp)
 		return 0;
 	char **names = NULL;
@@ -104,13 +109,13 @@ static int list_dir(const char *dir, const char *configs_dir, char ***seen,
 		char *block = NULL, *p = NULL, *desc = NULL;
 		struct diag d;
 		diag_init(&d);
-		snprintf(path, sizeof path, "%s/costs/%s.yaml", dir, names[i]);
+		snprintf(path, sizeof path, "%s/%s.yaml", dir, names[i]);
 		if (dup) {
 			free(names[i]);
 			continue;
 		}
-		if (import_load_costs(path, configs_dir, &block, &p, NULL, &desc,
-				      NULL, &d) == NS_OK)
+		if (import_load_costs(path, &block, &p, NULL, &desc, NULL,
+				      &d) == NS_OK)
 			printf("%-16s %s\n%-16s (%s)\n", names[i], desc ? desc : "",
 			       "", path);
 		else
@@ -131,15 +136,14 @@ static int list_dir(const char *dir, const char *configs_dir, char ***seen,
 	return shown;
 }
 
-static int list_costs(const char *configs_dir)
+static int list_costs(void)
 {
-	const char *dirs[2];
+	struct datafile_dirs dd;
 	char **seen = NULL;
 	int nseen = 0, found = 0;
-	import_costs_dirs(configs_dir, dirs);
-	for (int i = 0; i < 2; i++)
-		if (dirs[i])
-			found += list_dir(dirs[i], configs_dir, &seen, &nseen);
+	datafile_kind_dirs(DATAFILE_COSTS, &dd);
+	for (int i = 0; i < dd.nr; i++)
+		found += list_dir(dd.dir[i], &seen, &nseen);
 	for (int i = 0; i < nseen; i++)
 		free(seen[i]);
 	free(seen);
@@ -151,13 +155,29 @@ static int list_costs(const char *configs_dir)
 	return 0;
 }
 
+/* What the import chose on its own, on standard error (stdout may be the
+ * machine file). */
+static void print_notes(const struct import_notes *n)
+{
+	int b = n->skipped_before, a = n->skipped_after;
+	if (b || a)
+		fprintf(stderr, "numasim import: skipped %d line%s before and %d "
+			"line%s after the numactl --hardware output (shell prompts, "
+			"headers)\n", b, b == 1 ? "" : "s", a, a == 1 ? "" : "s");
+	fprintf(stderr, "numasim import: machine name '%s' (%s)\n", n->name,
+		n->name_from);
+	fprintf(stderr, "numasim import: cost profile %s: %s\n", n->costs,
+		n->costs_from);
+}
+
 int cmd_import(int argc, char **argv)
 {
 	struct import_opts o;
-	const char *kind = NULL, *input = NULL, *out = "-";
-	char *command = NULL, *buf = NULL, *text = NULL;
+	const char *kind = NULL, *input = NULL, *out = "-", *given_costs = NULL;
+	char *command = NULL, *buf = NULL, *text = NULL, *costs_path = NULL;
 	size_t len = 0, tlen = 0;
 	struct machine_desc m;
+	struct import_notes notes;
 	struct diag d;
 	int rc = NS_OK, list = 0;
 
@@ -205,7 +225,7 @@ int cmd_import(int argc, char **argv)
 		}
 	}
 	if (list)
-		return list_costs(o.configs_dir);
+		return list_costs();
 	if (!kind)
 		return usage_err("%s", "give 'numactl FILE' or 'sysfs [ROOT]'");
 	if (strcmp(kind, "numactl") && strcmp(kind, "sysfs"))
@@ -221,16 +241,32 @@ int cmd_import(int argc, char **argv)
 		goto out;
 	}
 	o.command = command;
+	o.output = out;
+	if (o.costs) {
+		/* a machine file or scenario given as --costs is named as such;
+		 * a profile found nowhere is reported by the importer */
+		rc = cli_find_file("numasim import --costs", DATAFILE_COSTS, o.costs,
+				   &costs_path, &d);
+		if (rc == NS_ENOENT) {
+			diag_init(&d);
+			rc = NS_OK;
+		} else if (rc == NS_OK) {
+			given_costs = o.costs;
+			o.costs = costs_path;
+		} else {
+			goto out;
+		}
+	}
 	if (!strcmp(kind, "numactl")) {
 		const char *name = ytree_display_name(input);
 		rc = ytree_read_file(input, &buf, &len, &d);
 		if (rc == NS_OK)
 			rc = import_numactl(strcmp(input, "-") ? name : "-", buf, len,
-					    &o, &m, &d);
+					    &o, &m, &notes, &d);
 		if (rc == NS_EINPUT && !strcmp(input, "-") && !strcmp(d.file, "-"))
 			snprintf(d.file, sizeof d.file, "%s", name);
 	} else {
-		rc = import_sysfs(input ? input : "/", &o, &m, &d);
+		rc = import_sysfs(input ? input : "/", &o, &m, &notes, &d);
 	}
 	if (rc == NS_OK)
 		rc = import_render(&m, out, &text, &tlen, &d);
@@ -238,6 +274,9 @@ int cmd_import(int argc, char **argv)
 		rc = cli_write_file_atomic(out, text, tlen);
 		if (rc)
 			goto quiet;   /* cli_write_file_atomic printed the error */
+		if (costs_path)   /* as the user gave it, not as it was found */
+			snprintf(notes.costs, sizeof notes.costs, "%s", given_costs);
+		print_notes(&notes);
 	}
 out:
 	if (rc != NS_OK) {
@@ -250,6 +289,7 @@ out:
 	}
 quiet:
 	free(command);
+	free(costs_path);
 	free(buf);
 	free(text);
 	machine_desc_free(&m);

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/file_kind.h"
 #include "sim/hw/cpulist.h"
 #include "base/diag.h"
 #include "sim/hw/machine.h"
@@ -26,7 +27,8 @@
 static void topology_help(void)
 {
 	printf("usage: " TOPO_USAGE "\n\n"
-	       "Loads a machine file (docs/machine-format.md; '-' reads standard input)\n"
+	       "Loads a machine file (docs/machine-format.md; '-' reads standard input,\n"
+	       "a shipped machine's name such as rome-nps4 works from any directory)\n"
 	       "and prints its nodes, CPUs, memory and node distances in the layout of\n"
 	       "`numactl --hardware`, followed by every online node's zonelists as\n"
 	       "Linux v4.6/v4.7 mm/page_alloc.c build_all_zonelists() builds them:\n"
@@ -472,7 +474,11 @@ int cmd_topology(int argc, char **argv)
 	if (rc != NS_OK)
 		return ns_status_exit(rc);
 	diag_init(&d);
-	rc = machine_load_file(a.path, &m, &d);
+	char *path = NULL;
+	rc = cli_find_file("numasim topology", DATAFILE_MACHINE, a.path, &path, &d);
+	if (rc == NS_OK)
+		rc = machine_load_file(path, &m, &d);
+	free(path);
 	if (rc == NS_OK)
 		rc = zonelist_build(m, &a.opts, &zl, &d);
 	if (rc == NS_OK)

@@ -3,7 +3,10 @@
  * profiles (docs/machine-format.md) and scenarios (docs/scenario-format.md)
  * without running anything.
  *
- * The kind of each file is decided by its top-level keys: `workload` makes
+ * A FILE that does not exist from the current directory is looked up
+ * among the shipped files (sim/hw/datafile.h): "validate rome-nps4" from
+ * anywhere.  The kind of each file is decided by its top-level keys
+ * (cli/file_kind.h): `workload` makes
  * a scenario (its machine is loaded and every point's world built once, so
  * validate accepts what `numasim run` accepts), `nodes` a machine file,
  * `costs` without `nodes` a cost profile; anything else is
@@ -23,6 +26,7 @@
 #include "sim/hw/machine.h"
 #include "scenarios/run.h"
 #include "scenarios/scenario.h"
+#include "cli/file_kind.h"
 #include "cli/scenario_cli.h"
 #include "base/ytree.h"
 
@@ -56,32 +60,29 @@ static void print_help(void)
 	       usage_line);
 }
 
-enum file_kind { KIND_MACHINE, KIND_COSTS, KIND_SCENARIO };
-
-static int classify(const char *name, const char *buf, size_t len,
-		    enum file_kind *kind, struct diag *d)
+/*
+ * FILE as given, or a shipped file of that name of any kind (machines
+ * first: "rome-nps4", "seed-zonelist", "zen2"); *path is malloc'ed.
+ */
+static int find_any(const char *ref, char **path, struct diag *d)
 {
-	struct ytree *t;
-	char desc[256];
-	int rc = ytree_parse(name, buf, len, &t, d);
-	if (rc)
-		return rc;
-	const struct ynode *root = t->root;
-	if (root->kind != YNODE_MAP) {
-		ynode_describe(root, desc, sizeof desc);
-		rc = ytree_error(t, root, d, "top level must be a mapping, got %s", desc);
-	} else if (scenario_is_scenario_root(root)) {
-		*kind = KIND_SCENARIO;
-	} else if (ynode_map_get(root, "nodes")) {
-		*kind = KIND_MACHINE;
-	} else if (ynode_map_get(root, "costs")) {
-		*kind = KIND_COSTS;
-	} else {
-		rc = ytree_error(t, root, d,
-				 "unknown file kind: a machine file has a 'nodes' "
-				 "key, a cost profile has 'costs' and no 'nodes'");
+	static const enum datafile_kind kinds[] = {
+		DATAFILE_MACHINE, DATAFILE_SCENARIO, DATAFILE_COSTS,
+	};
+	struct diag first;
+	diag_init(&first);
+	int rc = datafile_resolve(kinds[0], ref, path, &first);
+	for (size_t k = 1; rc == NS_ENOENT && k < sizeof kinds / sizeof *kinds; k++) {
+		struct diag quiet;
+		diag_init(&quiet);
+		rc = datafile_resolve(kinds[k], ref, path, &quiet);
 	}
-	ytree_free(t);
+	if (rc == NS_ENOENT && !strchr(ref, '/'))
+		return diag_set(d, rc, ref, 0, 0, "cannot open: no such file, and no "
+				"shipped machine, scenario or cost profile of that "
+				"name");
+	if (rc)
+		*d = first;
 	return rc;
 }
 
@@ -156,23 +157,28 @@ static int report_scenario(const char *path, const char *buf, size_t len,
 /* Validate one file; returns its process exit status (0, 1 or 2). */
 static int validate_one(const char *path, int quiet, const struct scn_cli *sc)
 {
-	const char *name = ytree_display_name(path);
 	struct diag d;
-	enum file_kind kind = KIND_MACHINE;
-	char *buf = NULL;
+	enum datafile_kind kind = DATAFILE_MACHINE;
+	char *buf = NULL, *found = NULL;
 	size_t len = 0;
 	int rc;
 
 	diag_init(&d);
-	rc = ytree_read_file(path, &buf, &len, &d);
+	rc = find_any(path, &found, &d);
 	if (rc == NS_OK)
-		rc = classify(name, buf, len, &kind, &d);
-	if (rc == NS_OK && kind == KIND_SCENARIO)
+		path = found;
+	const char *name = ytree_display_name(path);
+	if (rc == NS_OK)
+		rc = ytree_read_file(path, &buf, &len, &d);
+	if (rc == NS_OK)
+		rc = cli_classify(name, buf, len, &kind, &d);
+	if (rc == NS_OK && kind == DATAFILE_SCENARIO)
 		rc = report_scenario(path, buf, len, quiet, sc, &d);
 	else if (rc == NS_OK)
-		rc = kind == KIND_MACHINE ? report_machine(name, buf, len, quiet, &d)
-					  : report_costs(name, buf, len, quiet, &d);
+		rc = kind == DATAFILE_MACHINE ? report_machine(name, buf, len, quiet, &d)
+					      : report_costs(name, buf, len, quiet, &d);
 	free(buf);
+	free(found);
 	if (rc == NS_OK)
 		return 0;
 	fflush(stdout);

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/file_kind.h"
 
 int scn_cli_init(struct scn_cli *c, const char *cmd, const char *usage, int argc)
 {
@@ -106,8 +107,14 @@ int scn_cli_load(const struct scn_cli *c, const char *path, struct scenario **s,
 	if (!path && !c->workload)
 		return diag_set(d, NS_EUSAGE, c->prog, 0, 0, "no scenario file (or "
 				"--machine M --workload W)");
-	if (path)
-		return scenario_load_file_opts(path, &c->o, s, d);
+	if (path) {
+		char *found;
+		int rc = cli_find_file(c->prog, DATAFILE_SCENARIO, path, &found, d);
+		if (rc == NS_OK)
+			rc = scenario_load_file_opts(found, &c->o, s, d);
+		free(found);
+		return rc;
+	}
 	/* --machine is the adhoc loader's own first setting */
 	struct scn_opts rest = c->o;
 	struct scn_arg *args = calloc((size_t)(c->o.nr_args > 0 ? c->o.nr_args : 1),

@@ -6,8 +6,12 @@
  * What it does: collects the options in command-line order (their order
  * is part of the effective scenario's sha256) and loads either the
  * scenario file with them applied, or, with --machine and --workload and
- * no file, the one-off scenario "adhoc".  With a scenario file, --machine M
- * replaces its machine (a path relative to the current directory).
+ * no file, the one-off scenario "adhoc".  The scenario file is found by
+ * cli_find_file (cli/file_kind.h: a shipped name such as "seed-zonelist"
+ * from any directory, and a machine file or cost profile given in its
+ * place is refused with what it is).  With a scenario file, --machine M
+ * replaces its machine (a path relative to the current directory, or a
+ * shipped machine's name).
  *
  * Error policy: a malformed option is a usage error (`numasim CMD: error:
  * ...`, status 2) from scn_cli_option; bad values are reported by the

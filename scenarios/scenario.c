@@ -34,8 +34,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "sim/hw/cpulist.h"
+#include "sim/hw/datafile.h"
 #include "scenarios/wl_messaging.h"
 #include "base/ytree.h"
 #include "models/zonelist.h"
@@ -282,6 +284,30 @@ static char *resolve_path(const char *scenario_path, const char *ref)
 	return p;
 }
 
+/*
+ * A machine path that does not exist (a bare name "rome-nps4", a
+ * scenario's "../configs/x.yaml" read from standard input or copied
+ * elsewhere) is looked up among the shipped machines (sim/hw/datafile.h);
+ * found nowhere, *path stays, for the loader's "cannot open".
+ */
+static int find_shipped(char **path, const char *ref)
+{
+	struct stat st;
+	char *found;
+	struct diag quiet;
+	if (stat(*path, &st) == 0)
+		return NS_OK;
+	diag_init(&quiet);
+	int rc = datafile_resolve(DATAFILE_MACHINE, ref, &found, &quiet);
+	if (rc == NS_ENOENT)
+		return NS_OK;
+	if (rc)
+		return rc;
+	free(*path);
+	*path = found;
+	return NS_OK;
+}
+
 /* Byte offset of 1-based line:col in buf (columns count UTF-8 characters,
  * as libyaml's marks do). */
 static size_t pos_offset(const char *buf, size_t len, int line, int col)
@@ -475,6 +501,10 @@ static int get_machine(struct loader *l, const struct ynode *n)
 	if ((rc = get_text(l, n, "machine", 1, &ref)))
 		return rc;
 	path = is_cli(l, n) ? strdup(ref) : resolve_path(s->path, ref);
+	if (path && find_shipped(&path, ref) != NS_OK) {
+		rc = nomem(l);
+		goto out;
+	}
 	kf = path ? open_memstream(&key, &klen) : NULL;
 	if (!kf) {
 		rc = nomem(l);

@@ -338,8 +338,9 @@ static const struct bad_case bad_cases[] = {
 	{"available: 1 nodes (0)\nnode 0 cpus: 0\nnode 0 size: 1 MB\n"
 	 "node 0 weight: 3\n", 4, 8, "expected 'cpus:', 'size:' or 'free:'"},
 	{"available: 1 nodes (0)\nnode 0 cpus: 0\nnode 0 size: 1 MB\n"
-	 "node distances:\nnode 0\n 0: 10\nroot@box:~#\n", 7, 1,
+	 "node distances:\nnode 0\n 0: 10\n 1: 10\n", 7, 2,
 	 "unexpected text after the distance table"},
+	{"$ numactl -H\nnode 0 cpus: 0\n", 1, 1, "starting with 'available:"},
 	{"available: 1 nodes (0)\nnode 0 cpus: 0\nnode 0 size: 1 MB\ncpus 0\n",
 	 4, 1, "expected a 'node N ...' line"},
 };
@@ -391,6 +392,34 @@ static void test_bad_fixtures(void **state)
 		assert_non_null(strstr(d.msg, bad[i].msg));
 		free(t);
 	}
+}
+
+/* Pasted text: a prompt or header before numactl's output and a prompt
+ * after it are skipped; positions stay those of the pasted text. */
+static void test_pasted_text(void **state)
+{
+	(void)state;
+	struct machine_desc m;
+	struct diag d;
+	const char *t =
+		"[user@host ~]$ numactl --hardware\n"
+		"Command: numactl --hardware\n"
+		"available: 1 nodes (0)\n"
+		"node 0 cpus: 0 1\n"
+		"node 0 size: 64 MB\n"
+		"node distances:\n"
+		"node 0\n"
+		"  0: 10\n"
+		"[user@host ~]$\n";
+	assert_int_equal(parse_text(t, IMPORT_ARCH_NONE, &m, &d), NS_OK);
+	assert_int_equal(m.nr_nodes, 1);
+	assert_int_equal(m.nodes[0].line, 5);
+	machine_desc_free(&m);
+	const char *bad = "[user@host ~]$ numactl --hardware\n"
+			  "available: 1 nodes (0)\nnode 0 cpus: 0\nnode 0 size: 1 GB\n";
+	assert_int_equal(parse_text(bad, IMPORT_ARCH_NONE, &m, &d), NS_EINPUT);
+	assert_int_equal(d.line, 4);
+	assert_int_equal(d.col, 16);
 }
 
 static void test_tolerated_forms(void **state)
@@ -595,7 +624,7 @@ static void test_costs_profiles(void **state)
 	struct diag d;
 
 	diag_init(&d);
-	assert_int_equal(import_load_costs("skylake-sp", NULL, &block, &path, &name,
+	assert_int_equal(import_load_costs("skylake-sp", &block, &path, &name,
 					   &desc, &line, &d), NS_OK);
 	assert_true(!strncmp(block, "costs:\n", 7));
 	assert_string_equal(name, "skylake-sp");
@@ -609,7 +638,7 @@ static void test_costs_profiles(void **state)
 	snprintf(p, sizeof p, "%s/tests/fixtures/import/bad-profile-negative.yaml",
 		 src_root());
 	diag_init(&d);
-	assert_int_equal(import_load_costs(p, NULL, &block, &path, NULL, NULL, NULL,
+	assert_int_equal(import_load_costs(p, &block, &path, NULL, NULL, NULL,
 					   &d), NS_EINPUT);
 	assert_string_equal(d.file, p);
 	assert_int_equal(d.line, 5);
@@ -618,19 +647,19 @@ static void test_costs_profiles(void **state)
 	snprintf(p, sizeof p, "%s/tests/fixtures/import/bad-profile-nocosts.yaml",
 		 src_root());
 	diag_init(&d);
-	assert_int_equal(import_load_costs(p, NULL, &block, &path, NULL, NULL, NULL,
+	assert_int_equal(import_load_costs(p, &block, &path, NULL, NULL, NULL,
 					   &d), NS_EINPUT);
 	assert_string_equal(d.file, p);
 
 	diag_init(&d);
-	assert_int_equal(import_load_costs("no-such-profile", "/nonexistent", &block,
-					   &path, NULL, NULL, NULL, &d), NS_ENOENT);
-	assert_non_null(strstr(d.msg, "/nonexistent/costs/no-such-profile.yaml"));
+	assert_int_equal(import_load_costs("no-such-profile", &block, &path, NULL,
+					   NULL, NULL, &d), NS_ENOENT);
+	assert_non_null(strstr(d.msg, "no cost profile 'no-such-profile' (looked in"));
 	diag_init(&d);
-	assert_int_equal(import_load_costs("../x", NULL, &block, &path, NULL, NULL,
+	assert_int_equal(import_load_costs("../x", &block, &path, NULL, NULL,
 					   NULL, &d), NS_ENOENT);
 	diag_init(&d);
-	assert_int_equal(import_load_costs("a b", NULL, &block, &path, NULL, NULL,
+	assert_int_equal(import_load_costs("a b", &block, &path, NULL, NULL,
 					   NULL, &d), NS_EUSAGE);
 }
 
@@ -649,7 +678,7 @@ static void test_round_trip(void **state)
 		o.arch = f % 3 == 0 ? IMPORT_ARCH_ARM64 : IMPORT_ARCH_X86_64;
 		machine_desc_init(&m);
 		diag_init(&d);
-		assert_int_equal(import_numactl(rel, t, len, &o, &m, &d), NS_OK);
+		assert_int_equal(import_numactl(rel, t, len, &o, &m, NULL, &d), NS_OK);
 		int rc = import_render(&m, "out.yaml", &text, &tlen, &d);
 		if (rc)
 			diag_print(&d, stderr);
@@ -687,7 +716,7 @@ static void test_render_names(void **state)
 	o.description = "yes";          /* a YAML 1.1 boolean if unquoted */
 	machine_desc_init(&m);
 	diag_init(&d);
-	assert_int_equal(import_numactl("/some/dir/box.txt", t, strlen(t), &o, &m, &d),
+	assert_int_equal(import_numactl("/some/dir/box.txt", t, strlen(t), &o, &m, NULL, &d),
 			 NS_OK);
 	assert_int_equal(import_render(&m, "-", &text, &tlen, &d), NS_OK);
 	struct machine *lm;
@@ -702,7 +731,7 @@ static void test_render_names(void **state)
 	/* Default name: the input's base name without extension. */
 	import_opts_init(&o);
 	machine_desc_init(&m);
-	assert_int_equal(import_numactl("/some/dir/box.txt", t, strlen(t), &o, &m, &d),
+	assert_int_equal(import_numactl("/some/dir/box.txt", t, strlen(t), &o, &m, NULL, &d),
 			 NS_OK);
 	assert_string_equal(m.name, "box");
 	machine_desc_free(&m);
@@ -714,7 +743,7 @@ static void test_render_names(void **state)
 	o.costs = p;
 	machine_desc_init(&m);
 	diag_init(&d);
-	assert_int_equal(import_numactl("x.txt", t, strlen(t), &o, &m, &d), NS_EINPUT);
+	assert_int_equal(import_numactl("x.txt", t, strlen(t), &o, &m, NULL, &d), NS_EINPUT);
 	assert_string_equal(d.file, p);
 	assert_null(m.nodes);
 }
@@ -730,6 +759,7 @@ int main(void)
 		cmocka_unit_test(test_numactl_errors),
 		cmocka_unit_test(test_bad_fixtures),
 		cmocka_unit_test(test_tolerated_forms),
+		cmocka_unit_test(test_pasted_text),
 		cmocka_unit_test(test_sysfs_trees),
 		cmocka_unit_test(test_sysfs_errors),
 		cmocka_unit_test(test_emit_units_and_quotes),

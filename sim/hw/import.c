@@ -23,10 +23,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include <yaml.h>
 
 #include "sim/hw/cpulist.h"
+#include "sim/hw/datafile.h"
 #include "sim/hw/machine.h"
 #include "numasim_config.h"
 
@@ -211,6 +213,9 @@ struct nl_parser {
 	unsigned char *seen;   /* per position: 1 cpus, 2 size, 4 free */
 	int *cpu_cap;          /* per position: capacity of nodes[].cpus */
 	int avail_line;
+	int skipped_before;    /* lines before 'available:' that are not numactl's */
+	int skipped_after;     /* ... and after the distance table */
+	int tail;              /* index of the first line after the table */
 };
 
 static int nl_err(struct nl_parser *p, int line, const char *at,
@@ -261,6 +266,136 @@ static const char *parse_u64(const char *s, uint64_t limit, uint64_t *out)
 	}
 	*out = v;
 	return s;
+}
+
+/* The CPU, from /proc/cpuinfo or a pasted lscpu (kept with the numactl
+ * parser for its text helpers; used by both importers). */
+
+/*
+ * What the input says about the CPU: /proc/cpuinfo ("vendor_id : ...",
+ * "cpu family", "model", "model name"; arm64 "CPU implementer", "CPU
+ * part"; ppc64 "cpu") or lscpu ("Vendor ID:", "CPU family:", "Model:",
+ * "Model name:", "Architecture:").  The first value of each key counts
+ * (cpuinfo repeats them per CPU).
+ */
+struct cpu_id {
+	char vendor[32], model_name[128], arch[32], ppc[64];
+	long family, model, implementer, part;   /* -1: not given */
+};
+
+static void cpu_id_init(struct cpu_id *c)
+{
+	memset(c, 0, sizeof *c);
+	c->family = c->model = c->implementer = c->part = -1;
+}
+
+/* Is key (before the colon, blanks trimmed) k, ignoring case? */
+static int key_is(const char *key, size_t kl, const char *k)
+{
+	return strlen(k) == kl && !strncasecmp(key, k, kl);
+}
+
+static void cpu_id_line(struct cpu_id *c, const char *line)
+{
+	const char *colon = strchr(line, ':');
+	if (!colon)
+		return;
+	const char *key = skip_ws(line);
+	size_t kl = (size_t)(colon - key);
+	while (kl && (key[kl - 1] == ' ' || key[kl - 1] == '\t'))
+		kl--;
+	const char *v = skip_ws(colon + 1);
+	size_t vl = strcspn(v, "\r\n");
+	while (vl && (v[vl - 1] == ' ' || v[vl - 1] == '\t'))
+		vl--;
+	char val[128];
+	if (!kl || !vl)
+		return;
+	snprintf(val, sizeof val, "%.*s", (int)vl, v);
+	char *end;
+	long num = strtol(val, &end, 0);
+	int is_num = end != val && *end == '\0' && num >= 0;
+	if ((key_is(key, kl, "vendor_id") || key_is(key, kl, "vendor id")) && !c->vendor[0])
+		snprintf(c->vendor, sizeof c->vendor, "%.31s", val);
+	else if ((key_is(key, kl, "model name")) && !c->model_name[0])
+		snprintf(c->model_name, sizeof c->model_name, "%s", val);
+	else if (key_is(key, kl, "architecture") && !c->arch[0])
+		snprintf(c->arch, sizeof c->arch, "%.31s", val);
+	else if (key_is(key, kl, "cpu") && !c->ppc[0] && !strncmp(val, "POWER", 5))
+		snprintf(c->ppc, sizeof c->ppc, "%.*s", (int)strcspn(val, " ("), val);
+	else if (key_is(key, kl, "cpu family") && is_num && c->family < 0)
+		c->family = num;
+	else if (key_is(key, kl, "model") && is_num && c->model < 0)
+		c->model = num;
+	else if (key_is(key, kl, "cpu implementer") && is_num && c->implementer < 0)
+		c->implementer = num;
+	else if (key_is(key, kl, "cpu part") && is_num && c->part < 0)
+		c->part = num;
+}
+
+/* x86 family 6 models of the shipped Intel profiles (arch/x86/include/
+ * asm/intel-family.h); the rest of family 6 takes the server default. */
+static const char *intel_profile(long model)
+{
+	static const struct { long model; const char *profile; } t[] = {
+		{0x3F, "broadwell-ep"}, {0x4F, "broadwell-ep"}, {0x56, "broadwell-ep"},
+		{0x55, "skylake-sp"}, {0x6A, "skylake-sp"}, {0x6C, "skylake-sp"},
+		{0x8F, "skylake-sp"}, {0xCF, "skylake-sp"}, {0xAD, "skylake-sp"},
+		{0x4E, "client-skylake"}, {0x5E, "client-skylake"},
+		{0x8E, "client-skylake"}, {0x9E, "client-skylake"},
+		{0xA5, "client-skylake"}, {0xA6, "client-skylake"},
+		{0x7D, "client-skylake"}, {0x7E, "client-skylake"},
+		{0x8C, "client-skylake"}, {0x8D, "client-skylake"},
+		{0x97, "client-skylake"}, {0x9A, "client-skylake"},
+		{0xB7, "client-skylake"}, {0xBA, "client-skylake"},
+		{0xBF, "client-skylake"},
+	};
+	for (size_t i = 0; i < sizeof t / sizeof t[0]; i++)
+		if (t[i].model == model)
+			return t[i].profile;
+	return NULL;
+}
+
+/*
+ * The shipped profile nearest to the CPU, or NULL when the input does not
+ * name one; *cpu_text describes the CPU as the input did.
+ */
+static const char *cpu_profile(const struct cpu_id *c, char *cpu_text, size_t len)
+{
+	const char *prof = NULL;
+	int intel = !strcmp(c->vendor, "GenuineIntel");
+	int amd = !strcmp(c->vendor, "AuthenticAMD") || !strcmp(c->vendor, "HygonGenuine");
+	if (c->model_name[0])
+		snprintf(cpu_text, len, "%s", c->model_name);
+	else if (c->vendor[0] || c->implementer >= 0)
+		snprintf(cpu_text, len, "%s", c->vendor[0] ? c->vendor : "arm64");
+	else if (c->ppc[0])
+		snprintf(cpu_text, len, "%s", c->ppc);
+	else
+		cpu_text[0] = '\0';
+	if (intel && c->family == 6)
+		prof = intel_profile(c->model);
+	if (intel && !prof)
+		prof = "skylake-sp";
+	/* Zen 1/Zen+ (and Hygon's Dhyana, family 0x18) are nearest Zen 2;
+	 * Zen 4/5 nearest Zen 3. */
+	if (amd)
+		prof = c->family >= 0x19 ? "zen3" : "zen2";
+	if (c->implementer >= 0 || !strcmp(c->vendor, "HiSilicon") ||
+	    !strcmp(c->vendor, "ARM") || !strcmp(c->arch, "aarch64"))
+		prof = "kunpeng920";
+	if (prof && (c->family >= 0 || c->implementer >= 0)) {
+		size_t n = strlen(cpu_text);
+		if (c->family >= 0)
+			snprintf(cpu_text + n, len - n, "%sfamily 0x%lx model 0x%lx%s",
+				 n ? " (" : "", c->family, c->model < 0 ? 0 : c->model,
+				 n ? ")" : "");
+		else
+			snprintf(cpu_text + n, len - n, "%simplementer 0x%lx part 0x%lx%s",
+				 n ? " (" : "", c->implementer, c->part < 0 ? 0 : c->part,
+				 n ? ")" : "");
+	}
+	return prof;
 }
 
 static int is_blank_line(const char *s)
@@ -643,6 +778,41 @@ static int nl_alloc_distance(struct machine_desc *m)
 	return m->distance ? NS_OK : NS_ENOMEM;
 }
 
+/* Does numactl's own output start at this line? */
+static int nl_is_start(const char *s)
+{
+	s = skip_ws(s);
+	return match_word(s, "available:") ||
+	       !strncmp(s, "No NUMA available on this system", 32);
+}
+
+/*
+ * Text pasted from a terminal or a mail starts with a shell prompt
+ * ("[user@host dir]$ numactl --hardware") or a header ("Command: numactl
+ * --hardware"): skip to the first line numactl itself prints, counting the
+ * skipped lines.  Without such a line the first line is reported as not
+ * being numactl output.
+ */
+static void nl_skip_leading(struct nl_parser *p)
+{
+	int at = p->line;
+	while (at < p->nr_lines && !nl_is_start(p->lines[at]))
+		at++;
+	if (at == p->nr_lines)
+		return;
+	for (; p->line < at; p->line++)
+		p->skipped_before += !nl_ignorable(p->lines[p->line]);
+}
+
+/* A trailing line numactl could have printed (a distance row, a node
+ * line): after a complete table that is a damaged paste, not a prompt. */
+static int nl_looks_like_numactl(const char *s)
+{
+	uint64_t v;
+	const char *t = skip_ws(s), *q = parse_u64(t, UINT64_MAX, &v);
+	return (q && *q == ':') || match_word(t, "node ") || nl_is_start(t);
+}
+
 static int nl_parse(struct nl_parser *p)
 {
 	int rc;
@@ -651,6 +821,7 @@ static int nl_parse(struct nl_parser *p)
 	if (p->line >= p->nr_lines)
 		return diag_set(p->d, NS_EINPUT, p->file, p->line + 1, 1,
 				"empty input: expected numactl --hardware output");
+	nl_skip_leading(p);
 	if ((rc = nl_available(p)))
 		return rc;
 	/* Node lines until the distance part. */
@@ -708,15 +879,59 @@ static int nl_parse(struct nl_parser *p)
 			return rc;
 	}
 trailer:
-	for (; p->line < p->nr_lines; p->line++)
-		if (!nl_ignorable(p->lines[p->line]))
-			return nl_err(p, p->line, skip_ws(p->lines[p->line]),
-				      "unexpected text after the distance table");
+	p->tail = p->line;
+	/* What follows the table (the next shell prompt) is skipped. */
+	for (; p->line < p->nr_lines; p->line++) {
+		const char *t = p->lines[p->line];
+		if (nl_ignorable(t))
+			continue;
+		if (nl_looks_like_numactl(t))
+			return nl_err(p, p->line, skip_ws(t), "unexpected text after "
+				      "the distance table (%d rows for %d nodes)",
+				      p->m->nr_nodes, p->m->nr_nodes);
+		p->skipped_after++;
+	}
 	return NS_OK;
 }
 
-int import_parse_numactl(const char *name, const char *text, size_t len,
+/* A pasted prompt "[user@host dir]$ ..." or "user@host:~$ ...": host. */
+static void prompt_host(const char *s, char *host, size_t len)
+{
+	const char *at = strchr(s, '@'), *h, *e;
+	if (host[0] || !at || at == s || !(isalnum((unsigned char)at[-1]) ||
+					   at[-1] == '_' || at[-1] == '-'))
+		return;
+	for (h = e = at + 1; isalnum((unsigned char)*e) || *e == '-' || *e == '.' ||
+			     *e == '_'; e++)
+		;
+	if (e == h || (*e != ':' && *e != ' ' && *e != ']') ||
+	    !strpbrk(e, "$#%>"))
+		return;
+	snprintf(host, len, "%.*s", (int)(e - h), h);
+}
+
+/* The lines around numactl's output: a prompt's host, a pasted lscpu. */
+static void nl_notes(const struct nl_parser *p, struct cpu_id *cpu,
+		     struct import_notes *notes)
+{
+	for (int i = 0; i < p->nr_lines; i++) {
+		if (i == p->avail_line)
+			i = p->tail;
+		if (i >= p->nr_lines)
+			break;
+		if (notes)
+			prompt_host(p->lines[i], notes->host, sizeof notes->host);
+		cpu_id_line(cpu, p->lines[i]);
+	}
+	if (notes) {
+		notes->skipped_before = p->skipped_before;
+		notes->skipped_after = p->skipped_after;
+	}
+}
+
+static int parse_numactl(const char *name, const char *text, size_t len,
 			 enum import_arch arch, struct machine_desc *out,
+			 struct cpu_id *cpu, struct import_notes *notes,
 			 struct diag *d)
 {
 	struct nl_parser p = {.file = name, .m = out, .d = d};
@@ -734,6 +949,7 @@ int import_parse_numactl(const char *name, const char *text, size_t len,
 	if ((rc = nl_split(&p, text, len)) || (rc = nl_parse(&p)))
 		goto out;
 	import_layout_zones(out, arch);
+	nl_notes(&p, cpu, notes);
 out:
 	if (rc && rc != NS_ENOMEM && d && d->status == NS_OK)
 		diag_set(d, rc, name, 0, 0, "%s", ns_status_msg(rc));
@@ -745,6 +961,15 @@ out:
 	free(p.lines);
 	free(p.text);
 	return rc;
+}
+
+int import_parse_numactl(const char *name, const char *text, size_t len,
+			 enum import_arch arch, struct machine_desc *out,
+			 struct diag *d)
+{
+	struct cpu_id cpu;
+	cpu_id_init(&cpu);
+	return parse_numactl(name, text, len, arch, out, &cpu, NULL, d);
 }
 
 /* ------------------------------------------------------------------ */
@@ -1049,11 +1274,35 @@ const char *import_default_costs(enum import_arch arch)
 	return arch == IMPORT_ARCH_ARM64 ? "kunpeng920" : "skylake-sp";
 }
 
-static int is_path(const char *s)
+/* Find the profile file (datafile.h: a path, or a name looked up in the
+ * data directories); *path is malloc'ed. */
+static int costs_find(const char *costs, char **path, struct diag *d)
 {
-	size_t n = strlen(s);
-	return strchr(s, '/') || (n > 5 && !strcmp(s + n - 5, ".yaml")) ||
-	       (n > 4 && !strcmp(s + n - 4, ".yml"));
+	if (!strchr(costs, '/'))
+		for (const char *p = costs; *p; p++)
+			if (!isalnum((unsigned char)*p) && *p != '-' && *p != '_' &&
+			    *p != '.')
+				return diag_set(d, NS_EUSAGE, NULL, 0, 0, "cost profile "
+						"name '%s' has characters other than "
+						"letters, digits, '-', '_' and '.'", costs);
+	struct diag rd;
+	diag_init(&rd);
+	int rc = datafile_resolve(DATAFILE_COSTS, costs, path, &rd);
+	if (rc != NS_ENOENT || strchr(costs, '/')) {
+		if (rc)
+			*d = rd;
+		return rc;
+	}
+	struct datafile_dirs dd;
+	char where[1024] = "";
+	datafile_kind_dirs(DATAFILE_COSTS, &dd);
+	for (int i = 0; i < dd.nr; i++) {
+		size_t l = strlen(where);
+		snprintf(where + l, sizeof where - l, "%s%s", i ? ", " : "", dd.dir[i]);
+	}
+	return diag_set(d, NS_ENOENT, NULL, 0, 0, "no cost profile '%s' (looked "
+			"in %s; set NUMASIM_CONFIGS or give --costs a path)", costs,
+			dd.nr ? where : "no data directory");
 }
 
 static int file_exists(const char *p)
@@ -1062,50 +1311,6 @@ static int file_exists(const char *p)
 	if (f)
 		fclose(f);
 	return f != NULL;
-}
-
-void import_costs_dirs(const char *configs_dir, const char *dirs[2])
-{
-	const char *env = getenv("NUMASIM_CONFIGS");
-	dirs[0] = configs_dir ? configs_dir : (env && *env ? env : NULL);
-	dirs[1] = NUMASIM_SOURCE_ROOT "/configs";
-}
-
-/* Find the profile file; *path is malloc'ed. */
-static int costs_find(const char *costs, const char *configs_dir, char **path,
-		      struct diag *d)
-{
-	if (is_path(costs)) {
-		*path = strdup(costs);
-		return *path ? NS_OK : NS_ENOMEM;
-	}
-	for (const char *p = costs; *p; p++)
-		if (!isalnum((unsigned char)*p) && *p != '-' && *p != '_' && *p != '.')
-			return diag_set(d, NS_EUSAGE, NULL, 0, 0, "cost profile name "
-					"'%s' has characters other than letters, digits, "
-					"'-', '_' and '.'", costs);
-	const char *dirs[2];
-	import_costs_dirs(configs_dir, dirs);
-	char tried[2048] = "";
-	for (int i = 0; i < 2; i++) {
-		if (!dirs[i])
-			continue;
-		size_t n = strlen(dirs[i]) + strlen(costs) + 16;
-		char *p = malloc(n);
-		if (!p)
-			return NS_ENOMEM;
-		snprintf(p, n, "%s/costs/%s.yaml", dirs[i], costs);
-		if (file_exists(p)) {
-			*path = p;
-			return NS_OK;
-		}
-		size_t tl = strlen(tried);
-		snprintf(tried + tl, sizeof tried - tl, "%s%s", tl ? ", " : "", p);
-		free(p);
-	}
-	return diag_set(d, NS_ENOENT, NULL, 0, 0, "no cost profile '%s' (looked "
-			"for %s; set NUMASIM_CONFIGS or give --costs a path)",
-			costs, tried);
 }
 
 /* Skip one YAML node (and its children) whose first event is ev. */
@@ -1265,14 +1470,13 @@ static int profile_scan(const char *path, const char *text, size_t len,
 	return rc;
 }
 
-int import_load_costs(const char *costs, const char *configs_dir,
-		      char **block, char **path, char **pname,
+int import_load_costs(const char *costs, char **block, char **path, char **pname,
 		      char **pdescription, int *block_line, struct diag *d)
 {
 	char *text = NULL;
 	size_t len;
 	struct profile_scan ps = {0};
-	int rc = costs_find(costs, configs_dir, path, d);
+	int rc = costs_find(costs, path, d);
 	if (rc)
 		return rc;
 	if ((rc = read_file(*path, IMPORT_MAX_PROFILE, &text, &len, d)))
@@ -1354,25 +1558,52 @@ static const char *base_name(const char *p, char *buf, size_t len)
 	return buf;
 }
 
-/* Profiles of the source tree are cited relative to it, so that the same
- * import gives the same file in any checkout. */
+/* Shipped profiles are cited relative to their data directory, so that
+ * the same import gives the same file from any checkout or install. */
 static const char *shown_path(const char *path)
 {
-	size_t n = strlen(NUMASIM_SOURCE_ROOT);
-	if (!strncmp(path, NUMASIM_SOURCE_ROOT, n) && path[n] == '/')
-		return path + n + 1;
-	return path;
+	return datafile_shown(path);
+}
+
+/*
+ * The cost profile: --costs, else the shipped profile nearest to the CPU
+ * the input names (cpu_profile), else the arch's default; the choice and
+ * its reason go into notes (when given) for the command to print.
+ */
+static const char *choose_costs(const struct import_opts *o,
+				const struct cpu_id *cpu, const char *cpu_where,
+				struct import_notes *n)
+{
+	char text[256], why[512];
+	const char *prof = cpu_profile(cpu, text, sizeof text);
+	const char *costs = o->costs ? o->costs : prof ? prof :
+			    import_default_costs(o->arch);
+	if (o->costs)
+		snprintf(why, sizeof why, "given with --costs");
+	else if (prof)
+		snprintf(why, sizeof why, "the shipped profile nearest to the CPU "
+			 "%s in %s", text, cpu_where);
+	else
+		snprintf(why, sizeof why, "the default for --arch %s, as %s %s; "
+			 "give --costs NAME for another (--list-costs lists them)",
+			 import_arch_name(o->arch), cpu_where, text[0] ?
+			 "names a CPU with no shipped profile" : "does not name the CPU");
+	if (n) {
+		snprintf(n->costs, sizeof n->costs, "%s", costs);
+		snprintf(n->costs_from, sizeof n->costs_from, "%s", why);
+	}
+	return costs;
 }
 
 static int import_complete(struct machine_desc *m, const struct import_opts *o,
 			   const char *kind, const char *input, const char *zones,
-			   const char *default_name, struct diag *d)
+			   const char *default_name, const char *costs,
+			   struct diag *d)
 {
 	char *block = NULL, *path = NULL, *pname = NULL, *pdesc = NULL;
-	const char *costs = o->costs ? o->costs : import_default_costs(o->arch);
 	char buf[1024], sum[256];
 	int rc, line = 0;
-	if ((rc = import_load_costs(costs, o->configs_dir, &block, &path, &pname,
+	if ((rc = import_load_costs(costs, &block, &path, &pname,
 				    &pdesc, &line, d)))
 		goto out;
 	m->costs_text = block;
@@ -1427,19 +1658,52 @@ static const char *layout_note(enum import_arch arch, char *buf, size_t len)
 	return buf;
 }
 
+/* The default name of a numactl import and where it comes from: the
+ * input file's name, for standard input -o's, a pasted prompt's host. */
+static void numactl_name(const char *name, const struct import_opts *o,
+			 const struct import_notes *n, char *buf, size_t len,
+			 char *from, size_t flen)
+{
+	char base[256];
+	const char *out = o->output && strcmp(o->output, "-") ? o->output : NULL;
+	if (strcmp(name, "-")) {
+		base_name(name, base, sizeof base);
+		snprintf(from, flen, "the input file's name");
+	} else if (out) {
+		base_name(out, base, sizeof base);
+		snprintf(from, flen, "the -o file's name");
+	} else if (n->host[0]) {
+		snprintf(base, sizeof base, "%s", n->host);
+		snprintf(from, flen, "the host of the pasted shell prompt");
+	} else {
+		snprintf(base, sizeof base, "stdin");
+		snprintf(from, flen, "standard input has no name: give --name or -o");
+	}
+	snprintf(buf, len, "%s", base[0] ? base : "imported");
+}
+
 int import_numactl(const char *name, const char *text, size_t len,
 		   const struct import_opts *o, struct machine_desc *out,
-		   struct diag *d)
+		   struct import_notes *notes, struct diag *d)
 {
 	char note[512], base[256];
-	int rc = import_parse_numactl(name, text, len, o->arch, out, d);
+	struct import_notes local;
+	struct import_notes *n = notes ? notes : &local;
+	struct cpu_id cpu;
+	memset(n, 0, sizeof *n);
+	cpu_id_init(&cpu);
+	int rc = parse_numactl(name, text, len, o->arch, out, &cpu, n, d);
 	if (rc)
 		return rc;
-	base_name(strcmp(name, "-") ? name : "stdin", base, sizeof base);
+	numactl_name(name, o, n, base, sizeof base, n->name_from,
+		     sizeof n->name_from);
+	snprintf(n->name, sizeof n->name, "%s", o->name ? o->name : base);
+	if (o->name)
+		snprintf(n->name_from, sizeof n->name_from, "given with --name");
+	const char *costs = choose_costs(o, &cpu, "the numactl --hardware output", n);
 	rc = import_complete(out, o, "numactl --hardware output",
 			     strcmp(name, "-") ? name : "standard input",
-			     layout_note(o->arch, note, sizeof note),
-			     base[0] ? base : "imported", d);
+			     layout_note(o->arch, note, sizeof note), base, costs, d);
 	if (rc)
 		machine_desc_free(out);
 	return rc;
@@ -1471,13 +1735,45 @@ static void sysfs_name(const char *root, char *buf, size_t len)
 	free(p);
 }
 
-int import_sysfs(const char *root, const struct import_opts *o,
-		 struct machine_desc *out, struct diag *d)
+/* ROOT/proc/cpuinfo, when the tree has it, names the CPU. */
+static void sysfs_cpu(const char *root, struct cpu_id *cpu, char *where,
+		      size_t wlen)
 {
-	char note[4608], base[256];
+	char path[4096], *text = NULL;
+	size_t tl;
+	struct diag quiet;
+	diag_init(&quiet);
+	snprintf(path, sizeof path, "%s/proc/cpuinfo", strcmp(root, "/") ? root : "");
+	snprintf(where, wlen, "%s", path);
+	if (read_file(path, IMPORT_MAX_INPUT, &text, &tl, &quiet) != NS_OK) {
+		snprintf(where, wlen, "the tree (no %s)", path);
+		return;
+	}
+	for (char *s = text; *s;) {
+		char *e = strchr(s, '\n');
+		if (e)
+			*e = '\0';
+		cpu_id_line(cpu, s);
+		s = e ? e + 1 : s + strlen(s);
+	}
+	free(text);
+}
+
+int import_sysfs(const char *root, const struct import_opts *o,
+		 struct machine_desc *out, struct import_notes *notes,
+		 struct diag *d)
+{
+	char note[4608], base[256], where[4200];
+	struct import_notes local;
+	struct import_notes *n = notes ? notes : &local;
+	struct cpu_id cpu;
+	memset(n, 0, sizeof *n);
+	cpu_id_init(&cpu);
 	int rc = import_parse_sysfs(root, o->arch, out, d);
 	if (rc)
 		return rc;
+	sysfs_cpu(root, &cpu, where, sizeof where);
+	const char *costs = choose_costs(o, &cpu, where, n);
 	char zi[4096];
 	snprintf(zi, sizeof zi, "%s/proc/zoneinfo", strcmp(root, "/") ? root : "");
 	int have_zi = file_exists(zi);
@@ -1488,7 +1784,11 @@ int import_sysfs(const char *root, const struct import_opts *o,
 	else
 		layout_note(o->arch, note, sizeof note);
 	sysfs_name(root, base, sizeof base);
-	rc = import_complete(out, o, "sysfs", root, note, base, d);
+	snprintf(n->name, sizeof n->name, "%s", o->name ? o->name : base);
+	snprintf(n->name_from, sizeof n->name_from, "%s", o->name ?
+		 "given with --name" : strcmp(root, "/") ? "the tree's directory name"
+		 : "the host name");
+	rc = import_complete(out, o, "sysfs", root, note, base, costs, d);
 	if (rc)
 		machine_desc_free(out);
 	return rc;

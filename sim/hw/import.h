@@ -55,9 +55,9 @@
  * continues there (e.g. a 2 GiB node 0 and a DMA32 part on node 1).
  *
  * Costs come from a profile in configs/costs/NAME.yaml (top-level name,
- * description, costs): --costs NAME looks in $NUMASIM_CONFIGS/costs and
- * then in the source tree's configs/costs; a value with a '/' or ending in
- * .yaml is a path.  The profile's `costs:` block is copied verbatim, so its
+ * description, costs): --costs NAME|PATH is resolved by sim/hw/datafile.h
+ * ($NUMASIM_CONFIGS/costs, the installed data directory, the source
+ * tree).  The profile's `costs:` block is copied verbatim, so its
  * comments and sources travel with the machine.
  *
  * Error policy: every problem in the input is NS_EINPUT with file:line:col
@@ -96,17 +96,32 @@ struct import_opts {
 	const char *description;  /* NULL: a generated one-line summary */
 	const char *costs;        /* profile name or path; NULL: arch default */
 	enum import_arch arch;
-	const char *configs_dir;  /* NULL: $NUMASIM_CONFIGS, then source tree */
 	const char *command;      /* command line for the header, may be NULL */
+	const char *output;       /* -o path, NULL or "-": names standard input */
 };
 
 void import_opts_init(struct import_opts *o);
+
 /*
- * The directories searched for cost profiles by name, in order: configs_dir
- * (else $NUMASIM_CONFIGS) and the source tree's configs; each holds a
- * costs/ subdirectory.  Fills dirs[0..1] (NULL for an unset one).
+ * What an import found out besides the topology, for the command to tell
+ * the user (on standard error): numactl text pasted with a shell prompt or
+ * a header before it and a prompt after it has those lines skipped (at
+ * most the lines before 'available:' and after the distance table; a
+ * trailing line that looks like numactl output is still an error), and a
+ * prompt's "user@host" gives a name to standard input.  The cost profile
+ * is --costs, else the shipped one nearest to the CPU that the input
+ * names (ROOT/proc/cpuinfo of a sysfs tree; lscpu or cpuinfo lines pasted
+ * around numactl's output: vendor, family and model, or arm64 implementer),
+ * else the arch's default.
  */
-void import_costs_dirs(const char *configs_dir, const char *dirs[2]);
+struct import_notes {
+	int skipped_before, skipped_after;   /* numactl: non-blank lines */
+	char host[64];            /* of a pasted shell prompt, or "" */
+	char name[256];           /* the machine's name */
+	char name_from[128];      /* where the name comes from */
+	char costs[256];          /* the cost profile chosen (name or path) */
+	char costs_from[512];     /* why that one */
+};
 /* Name of the profile used when --costs is not given, for an arch. */
 const char *import_default_costs(enum import_arch arch);
 
@@ -125,20 +140,21 @@ int import_parse_sysfs(const char *root, enum import_arch arch,
 void import_layout_zones(struct machine_desc *m, enum import_arch arch);
 
 /* Full importers: topology plus name, description, sources, header and
- * the cost profile's block.  out must be initialised and empty. */
+ * the cost profile's block.  out must be initialised and empty; notes
+ * (may be NULL) gets what the command tells the user. */
 int import_numactl(const char *name, const char *text, size_t len,
 		   const struct import_opts *o, struct machine_desc *out,
-		   struct diag *d);
+		   struct import_notes *notes, struct diag *d);
 int import_sysfs(const char *root, const struct import_opts *o,
-		 struct machine_desc *out, struct diag *d);
+		 struct machine_desc *out, struct import_notes *notes,
+		 struct diag *d);
 
 /*
  * Locate a cost profile (see above) and return its costs block text in
  * *block (malloc'ed) and its path in *path (malloc'ed), with the profile's
  * name and description when given (may be NULL).
  */
-int import_load_costs(const char *costs, const char *configs_dir,
-		      char **block, char **path, char **pname,
+int import_load_costs(const char *costs, char **block, char **path, char **pname,
 		      char **pdescription, int *block_line, struct diag *d);
 
 /*
