@@ -28,7 +28,9 @@
  * that every label fits where it is put.  The margins hold the title, the
  * y tick labels and axis label, the x tick labels (bar charts: rotated
  * category names, whose reach to the left widens the left margin) and
- * axis label, and on the right the legend box.  Invariant: everything
+ * axis label, and on the right the legend box.  A bar chart's plot area
+ * is at least 20 pixels per category, so that the rotated names do not
+ * overlap.  Invariant: everything
  * drawn lies inside the canvas less a PLOT_PAD border, ticks and grid
  * lines inside the plot area.
  *

@@ -45,6 +45,9 @@
 #define CAT_DROP 12      /* rotated category label's end below the x axis */
 #define CAT_ANGLE 45     /* degrees, counterclockwise */
 #define CAT_RAD (CAT_ANGLE * 3.14159265358979323846 / 180)
+#define CAT_SPACING 20   /* between categories: a line of 11-pixel text (13.2
+			  * with ascent and descent) at 45 degrees needs
+			  * 13.2 / sin 45 = 18.7 not to touch its neighbour */
 #define LEGEND_GAP 15    /* plot area to the legend box */
 #define LEGEND_IN 8      /* legend box padding */
 #define LEGEND_ROW 20
@@ -294,6 +297,13 @@ static void margins(const struct plot *p, const struct axes *a, struct plot_layo
 	m->ylabel_w = text_w(p->ylabel, FS_LABEL);
 }
 
+/* The narrowest plot area: PLOT_MIN_W, and room between the categories
+ * for their rotated labels. */
+static double min_pw(const struct plot *p)
+{
+	return fmax(PLOT_MIN_W, p->kind == PLOT_BAR ? p->nr_cats * CAT_SPACING : 0);
+}
+
 static int too_small(struct diag *d, const char *opt, int given, double need)
 {
 	return diag_set(d, NS_EINPUT, "numasim plot", 0, 0, "%s %d is too small for this "
@@ -307,7 +317,7 @@ static int layout_x(const struct plot *p, const struct margins *m, struct plot_l
 {
 	double text = fmax(m->title_w, m->xlabel_w) + 2 * PLOT_PAD;
 	if (!p->width) {
-		double pw = PLOT_AREA_W;
+		double pw = fmax(PLOT_AREA_W, min_pw(p));
 		l->left = fmax(m->left_y, cats_left(p, pw, 0));
 		double w = fmax(l->left + pw + m->right, text);
 		l->width = (int)ceil(w);
@@ -318,10 +328,10 @@ static int layout_x(const struct plot *p, const struct margins *m, struct plot_l
 	l->width = p->width;
 	l->left = fmax(m->left_y, cats_left(p, 0, rest));
 	l->pw = rest - l->left;
-	if (l->pw < PLOT_MIN_W || text > p->width) {
-		double left = fmax(m->left_y, cats_left(p, PLOT_MIN_W, 0));
+	if (l->pw < min_pw(p) || text > p->width) {
+		double left = fmax(m->left_y, cats_left(p, min_pw(p), 0));
 		return too_small(d, "--width", p->width,
-				 fmax(left + PLOT_MIN_W + m->right, text));
+				 fmax(left + min_pw(p) + m->right, text));
 	}
 	return NS_OK;
 }

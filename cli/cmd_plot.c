@@ -60,7 +60,8 @@ static void print_help(void)
 	       "                 pandas; -o, --data or both\n"
 	       "  -h, --help     show this help\n\n"
 	       "exit status: 0 ok, 1 database or gnuplot failure, 2 bad usage, missing\n"
-	       "or foreign database, unknown key or metric, no gnuplot for PNG\n", usage_line);
+	       "or foreign database, unknown key or metric, no runs left by --where,\n"
+	       "a canvas too small for the labels, no gnuplot for PNG\n", usage_line);
 }
 
 struct popts {

@@ -168,6 +168,13 @@ layout "$tmp/big.svg" "1200 x 700"
 check "bars at 900 x 560" "$?" 0
 layout "$tmp/bars9.svg" "profile bars, 900 x 560"
 run_err "--width too small" "needs at least" plot "$D" --metric 'alloc-odr0-*' --width 500 -o "$tmp/n.svg" --data "$tmp/n.csv"
+# 15 rotated names need 20 px each: a narrower plot area is refused,
+# and the width the message names works
+run_err "bars too crowded" "needs at least" plot "$D" --bars profile --width 700 -o "$tmp/n.svg"
+need=$(sed -n 's/.*needs at least \([0-9]*\).*/\1/p' "$tmp/eerr")
+"$NUMASIM" plot "$D" --bars profile --width "${need:-0}" -o "$tmp/need.svg" 2>"$tmp/err"
+check "bars at the width needed" "$?" 0
+layout "$tmp/need.svg" "profile bars, the width needed"
 run_err "--height too small" "needs at least" plot "$D" --bars profile --height 250 -o "$tmp/n.svg"
 run_err "--width not a number" "--width" plot "$D" --bars profile --width wide -o "$tmp/n.svg"
 [ ! -e "$tmp/n.svg" ] && [ ! -e "$tmp/n.csv" ] && ok || bad "a failed plot left a file"
