@@ -168,12 +168,11 @@ int compare_new(const struct compare_opts *o, const char *origin, struct diag *d
 		compare_free(c);
 		return diag_set(d, NS_EINPUT, origin, 0, 0, "alpha must be in (0, 1)");
 	}
-	for (int i = 0; i < o->nr_where; i++)
-		if (!strchr(o->where[i], '=') || o->where[i][0] == '=') {
-			compare_free(c);
-			return diag_set(d, NS_EINPUT, origin, 0, 0,
-					"--where takes KEY=VALUE, not '%s'", o->where[i]);
-		}
+	int rc = compare_where_valid(o->where, o->nr_where, origin, d);
+	if (rc) {
+		compare_free(c);
+		return rc;
+	}
 	*out = c;
 	return NS_OK;
 }
@@ -323,38 +322,77 @@ int compare_key_check(sqlite3 *db, const char *dbname, const char *key, struct d
 			"query %s \"SELECT DISTINCT key FROM params\"`)", key, dbname);
 }
 
+int compare_where_valid(const char *const *where, int n, const char *origin, struct diag *d)
+{
+	for (int i = 0; i < n; i++)
+		if (!strchr(where[i], '=') || where[i][0] == '=')
+			return diag_set(d, NS_EINPUT, origin, 0, 0,
+					"--where takes KEY=VALUE, not '%s'", where[i]);
+	return NS_OK;
+}
+
+/* The key of a KEY=VALUE filter, cut to fit buf (keys are short names). */
+static void where_key(const char *w, char *buf, size_t len)
+{
+	snprintf(buf, len, "%.*s", (int)(strchr(w, '=') - w), w);
+}
+
+int compare_where_check(sqlite3 *db, const char *dbname, const char *const *where, int n,
+			struct diag *d)
+{
+	int rc = NS_OK;
+	for (int i = 0; rc == NS_OK && i < n; i++) {
+		char key[256];
+		where_key(where[i], key, sizeof key);
+		rc = compare_key_check(db, dbname, key, d);
+	}
+	return rc;
+}
+
+char *compare_where_sql(const char *const *where, int n, int first)
+{
+	char *sql = sqlite3_mprintf("%s", "");
+	for (int i = 0; sql && i < n; i++) {
+		char key[256];
+		where_key(where[i], key, sizeof key);
+		char *e = compare_key_sql(key, first + 2 * i);
+		char *s = e ? sqlite3_mprintf("%s AND %s = ?%d", sql, e, first + 2 * i + 1) : NULL;
+		sqlite3_free(e);
+		sqlite3_free(sql);
+		sql = s;
+	}
+	return sql;
+}
+
+void compare_where_bind(sqlite3_stmt *st, const char *const *where, int n, int first)
+{
+	for (int i = 0; i < n; i++) {
+		const char *w = where[i], *eq = strchr(w, '=');
+		sqlite3_bind_text(st, first + 2 * i, w, (int)(eq - w), SQLITE_TRANSIENT);
+		sqlite3_bind_text(st, first + 2 * i + 1, eq + 1, -1, SQLITE_STATIC);
+	}
+}
+
 /* The SELECT of the runs: run_id, group value, kernel_model. */
 static char *runs_sql(struct compare *c)
 {
 	char *sql = NULL, *g = compare_key_sql(c->o.by, 1);
 	if (!g)
 		return NULL;
-	sql = sqlite3_mprintf("SELECT r.run_id AS run_id, %s AS grp, r.kernel_model "
-			      "AS model FROM runs r WHERE r.status = 'ok'", g);
+	char *w = compare_where_sql(c->o.where, c->o.nr_where, 2);
+	if (w)
+		sql = sqlite3_mprintf("SELECT r.run_id AS run_id, %s AS grp, r.kernel_model "
+				      "AS model FROM runs r WHERE r.status = 'ok'%s "
+				      "ORDER BY r.point, r.run_id", g, w);
 	sqlite3_free(g);
-	for (int i = 0; sql && i < c->o.nr_where; i++) {
-		const char *w = c->o.where[i];
-		char key[256];
-		snprintf(key, sizeof key, "%.*s", (int)(strchr(w, '=') - w), w);
-		char *e = compare_key_sql(key, 2 + 2 * i);
-		char *n = e ? sqlite3_mprintf("%s AND %s = ?%d", sql, e, 3 + 2 * i) : NULL;
-		sqlite3_free(e);
-		sqlite3_free(sql);
-		sql = n;
-	}
-	char *n = sql ? sqlite3_mprintf("%s ORDER BY r.point, r.run_id", sql) : NULL;
-	sqlite3_free(sql);
-	return n;
+	sqlite3_free(w);
+	return sql;
 }
 
 static int bind_runs(struct compare *c, sqlite3_stmt *st)
 {
 	sqlite3_bind_text(st, 1, c->o.by, -1, SQLITE_STATIC);
-	for (int i = 0; i < c->o.nr_where; i++) {
-		const char *w = c->o.where[i], *eq = strchr(w, '=');
-		sqlite3_bind_text(st, 2 + 2 * i, w, (int)(eq - w), SQLITE_TRANSIENT);
-		sqlite3_bind_text(st, 3 + 2 * i, eq + 1, -1, SQLITE_STATIC);
-	}
+	compare_where_bind(st, c->o.where, c->o.nr_where, 2);
 	return NS_OK;
 }
 
@@ -556,12 +594,8 @@ int compare_load(struct compare *c, sqlite3 *db, const char *dbname)
 		"LEFT JOIN metrics m ON m.run_id = s.run_id AND m.name = s.metric "
 		"ORDER BY s.run_id, s.metric, s.idx";
 	int rc = compare_key_check(db, dbname, c->o.by, c->d);
-	for (int i = 0; rc == NS_OK && i < c->o.nr_where; i++) {
-		char key[256];
-		const char *w = c->o.where[i];
-		snprintf(key, sizeof key, "%.*s", (int)(strchr(w, '=') - w), w);
-		rc = compare_key_check(db, dbname, key, c->d);
-	}
+	if (rc == NS_OK)
+		rc = compare_where_check(db, dbname, c->o.where, c->o.nr_where, c->d);
 	if (rc == NS_OK)
 		rc = load_runs(c, db, dbname);
 	if (rc == NS_OK && c->o.warn)

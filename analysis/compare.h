@@ -133,6 +133,21 @@ int compare_key_check(sqlite3 *db, const char *dbname, const char *key, struct d
 int compare_key_values(sqlite3 *db, const char *dbname, const char *key, char ***vals,
 		       int *n, struct diag *d);
 
+/*
+ * --where filters, KEY=VALUE strings (a runs column or a params key, as
+ * for grouping), shared with analysis/plot.h.  compare_where_valid:
+ * NS_EINPUT unless each has '=' after a non-empty KEY.  compare_where_check:
+ * compare_key_check of each KEY.  compare_where_sql: " AND <value of KEY>
+ * = ?V" per filter over `runs r` ("" for none), filter i's key bound to
+ * parameter first + 2i and its value to first + 2i + 1 by
+ * compare_where_bind (sqlite3_free the text; NULL when out of memory).
+ */
+int compare_where_valid(const char *const *where, int n, const char *origin, struct diag *d);
+int compare_where_check(sqlite3 *db, const char *dbname, const char *const *where, int n,
+			struct diag *d);
+char *compare_where_sql(const char *const *where, int n, int first);
+void compare_where_bind(sqlite3_stmt *st, const char *const *where, int n, int first);
+
 /* Checks internal consistency (tests and debug builds). */
 int compare_check(const struct compare *c);
 

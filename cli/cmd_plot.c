@@ -1,11 +1,14 @@
 /*
  * plot — `numasim plot DB [--metric GLOB [--x KEY]] [--bars WHAT] [--by KEY]
- * [--top N] [--logx|--linx] -o FILE.svg|FILE.png`: the charts of
- * analysis/plot.h (docs/plots.md).  SVG is written by numasim itself; PNG
- * through gnuplot (pngcairo terminal), found on PATH or named by
- * $NUMASIM_GNUPLOT, with a clear error when it is not installed.  The
- * output file appears only when complete (SVG: cli_write_file_atomic;
- * PNG: gnuplot writes a temporary name that is renamed into place).
+ * [--where KEY=VALUE]... [--top N] [--logx|--linx] [--title TEXT]
+ * [--width W] [--height H] [-o FILE.svg|FILE.png] [--data FILE.csv]`: the
+ * charts of analysis/plot.h (docs/plots.md).  SVG is written by numasim
+ * itself; PNG through gnuplot (pngcairo terminal), found on PATH or named
+ * by $NUMASIM_GNUPLOT, with a clear error when it is not installed; the
+ * plotted points as CSV with --data.  Everything is checked (the data, the
+ * layout at the given size) before a file is written, and each file
+ * appears only when complete (cli_write_file_atomic; PNG: gnuplot writes a
+ * temporary name that is renamed into place).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -22,7 +25,8 @@
 
 static const char usage_line[] =
 	"numasim plot DB (--metric GLOB [--x KEY] | --bars profile|executed|taken|"
-	"mispredicted) [--by KEY] [--top N] [--logx|--linx] -o FILE.svg|FILE.png";
+	"mispredicted) [--by KEY] [--where KEY=VALUE]... [--top N] [--logx|--linx] "
+	"[--title TEXT] [--width W] [--height H] [-o FILE.svg|FILE.png] [--data FILE.csv]";
 
 static void print_help(void)
 {
@@ -39,20 +43,33 @@ static void print_help(void)
 	       "                 mean per run of each group\n"
 	       "  --by KEY       one line / bar per value of KEY (default variant; a\n"
 	       "                 runs column or a parameter, as in numasim compare)\n"
+	       "  --where KEY=VALUE  only runs whose KEY (column or parameter) has\n"
+	       "                 VALUE; repeatable, all must hold (as in compare)\n"
 	       "  --top N        bar charts: the N largest categories (default 15)\n"
 	       "  --logx, --linx force a log2 / linear x axis (default: log when x\n"
 	       "                 spans a factor of 100 or more)\n"
+	       "  --title TEXT   the chart's title (default: what is plotted, by what)\n"
+	       "  --width W, --height H  the canvas in pixels (default: sized from\n"
+	       "                 the labels and legend around a 570 x 380 plot area);\n"
+	       "                 too small for the labels is an error that says the\n"
+	       "                 size needed\n"
 	       "  -o FILE        FILE.svg (written by numasim) or FILE.png (needs\n"
 	       "                 gnuplot, package gnuplot-nox; $NUMASIM_GNUPLOT names\n"
 	       "                 another binary)\n"
+	       "  --data FILE    the plotted points as CSV (series,x,mean,min,max,n;\n"
+	       "                 bar charts series,category,mean), for gnuplot or\n"
+	       "                 pandas; -o, --data or both\n"
 	       "  -h, --help     show this help\n\n"
 	       "exit status: 0 ok, 1 database or gnuplot failure, 2 bad usage, missing\n"
-	       "or foreign database, unknown key or metric, no gnuplot for PNG\n", usage_line);
+	       "or foreign database, unknown key or metric, no runs left by --where,\n"
+	       "a canvas too small for the labels, no gnuplot for PNG\n", usage_line);
 }
 
 struct popts {
-	const char *path, *metric, *x, *bars, *by, *out;
-	long long top;
+	const char *path, *metric, *x, *bars, *by, *out, *data, *title;
+	const char **where;
+	int nr_where;
+	long long top, width, height;
 	int logx;
 };
 
@@ -70,14 +87,23 @@ static int parse(int argc, char **argv, struct popts *o)
 				    : !strcmp(a, "--x") ? &o->x
 				    : !strcmp(a, "--bars") ? &o->bars
 				    : !strcmp(a, "--by") ? &o->by
+				    : !strcmp(a, "--data") ? &o->data
+				    : !strcmp(a, "--title") ? &o->title
 				    : !strcmp(a, "-o") || !strcmp(a, "--output") ? &o->out : NULL;
-		if (slot || !strcmp(a, "--top")) {
+		long long *num = !strcmp(a, "--top") ? &o->top
+				 : !strcmp(a, "--width") ? &o->width
+				 : !strcmp(a, "--height") ? &o->height : NULL;
+		int is_where = !strcmp(a, "--where");
+		if (slot || num || is_where) {
 			if (i + 1 >= argc)
 				return cli_usage_error("plot", usage_line,
 						       "option '%s' needs a value", a);
 			if (slot)
 				*slot = argv[++i];
-			else if (cli_parse_long("plot", "--top", argv[++i], 1, 1000, &o->top))
+			else if (is_where)
+				o->where[o->nr_where++] = argv[++i];
+			else if (cli_parse_long("plot", a, argv[++i], num == &o->top ? 1 : 100,
+						num == &o->top ? 1000 : PLOT_MAX_SIZE, num))
 				return 2;
 		} else if (!strcmp(a, "--logx") || !strcmp(a, "--linx")) {
 			o->logx = a[2] == 'l' && a[3] == 'o';
@@ -92,9 +118,10 @@ static int parse(int argc, char **argv, struct popts *o)
 	}
 	if (!o->path)
 		return cli_usage_error("plot", usage_line, "no database file");
-	if (!o->out)
-		return cli_usage_error("plot", usage_line, "no output file (-o FILE.svg|FILE.png)");
-	if (!ends_with(o->out, ".svg") && !ends_with(o->out, ".png"))
+	if (!o->out && !o->data)
+		return cli_usage_error("plot", usage_line, "no output file (-o FILE.svg|FILE.png "
+				       "or --data FILE.csv)");
+	if (o->out && !ends_with(o->out, ".svg") && !ends_with(o->out, ".png"))
 		return cli_usage_error("plot", usage_line,
 				       "the output file must end in .svg or .png, not '%s'", o->out);
 	if (!o->metric == !o->bars)
@@ -102,6 +129,12 @@ static int parse(int argc, char **argv, struct popts *o)
 				       "give either --metric GLOB (line plot) or --bars WHAT");
 	if (o->bars && o->x)
 		return cli_usage_error("plot", usage_line, "--x is for line plots (--metric)");
+	if (o->out && o->data && !strcmp(o->out, o->data))
+		return cli_usage_error("plot", usage_line, "-o and --data name the same file");
+	for (int i = 0; i < o->nr_where; i++)
+		if (!strchr(o->where[i], '=') || o->where[i][0] == '=')
+			return cli_usage_error("plot", usage_line,
+					       "--where takes KEY=VALUE, not '%s'", o->where[i]);
 	return 0;
 }
 
@@ -191,15 +224,47 @@ out:
 	return rc;
 }
 
+/* The chart or the CSV of p in memory (*buf, *len); NS_ENOMEM. */
+static int render(const struct plot *p, int csv, char **buf, size_t *len, struct diag *d)
+{
+	FILE *f = open_memstream(buf, len);
+	if (!f)
+		return diag_set(d, NS_ENOMEM, "numasim plot", 0, 0, "out of memory");
+	int rc = csv ? plot_csv(p, f) : plot_svg(p, f);
+	fclose(f);
+	if (rc)
+		return diag_set(d, rc, "numasim plot", 0, 0, "cannot draw the chart");
+	return NS_OK;
+}
+
+static int load(struct plot *p, const struct popts *o, struct diag *d)
+{
+	struct store *st = NULL;
+	struct plot_layout l;
+	int rc = store_open(o->path, STORE_RDONLY, &st, d);
+	if (rc == NS_OK)
+		rc = o->metric ? plot_load_line(p, store_sqlite(st), o->path, o->metric, o->x,
+						o->by, d)
+			       : plot_load_bars(p, store_sqlite(st), o->path, o->bars, o->by,
+						(int)o->top, d);
+	store_close(st);
+	if (rc == NS_OK && plot_check(p) != NS_OK)
+		rc = diag_set(d, NS_EINTERNAL, "numasim plot", 0, 0, "inconsistent plot data");
+	if (rc == NS_OK && o->title)
+		snprintf(p->title, sizeof p->title, "%s", o->title);
+	if (rc == NS_OK)
+		rc = plot_layout(p, &l, d);
+	return rc;
+}
+
 int cmd_plot(int argc, char **argv)
 {
 	struct popts o = {.top = 15, .logx = -1};
-	struct store *st = NULL;
 	struct plot p;
 	struct diag d;
-	char *buf = NULL;
-	size_t len = 0;
-	int rc, status;
+	char *svg = NULL, *csv = NULL;
+	size_t svg_len = 0, csv_len = 0;
+	int rc = NS_OK, status;
 
 	diag_init(&d);
 	plot_init(&p, PLOT_LINE);
@@ -208,19 +273,24 @@ int cmd_plot(int argc, char **argv)
 			print_help();
 			return 0;
 		}
+	if (!(o.where = calloc((size_t)argc, sizeof *o.where))) {
+		rc = diag_set(&d, NS_ENOMEM, "numasim plot", 0, 0, "out of memory");
+		goto fail;
+	}
 	if ((status = parse(argc, argv, &o)))
-		return status;
+		goto out;
 	plot_init(&p, o.metric ? PLOT_LINE : PLOT_BAR);
 	p.logx = o.logx;
-	if ((rc = store_open(o.path, STORE_RDONLY, &st, &d)))
+	p.width = (int)o.width;
+	p.height = (int)o.height;
+	p.where = o.where;
+	p.nr_where = o.nr_where;
+	/* Everything that can fail on the input before any file is written. */
+	if ((rc = load(&p, &o, &d)) ||
+	    (o.out && ends_with(o.out, ".svg") && (rc = render(&p, 0, &svg, &svg_len, &d))) ||
+	    (o.data && (rc = render(&p, 1, &csv, &csv_len, &d))))
 		goto fail;
-	rc = o.metric ? plot_load_line(&p, store_sqlite(st), o.path, o.metric, o.x, o.by, &d)
-		      : plot_load_bars(&p, store_sqlite(st), o.path, o.bars, o.by, (int)o.top, &d);
-	if (rc == NS_OK && plot_check(&p) != NS_OK)
-		rc = diag_set(&d, NS_EINTERNAL, "numasim plot", 0, 0, "inconsistent plot data");
-	if (rc)
-		goto fail;
-	if (ends_with(o.out, ".png")) {
+	if (o.out && ends_with(o.out, ".png")) {
 		char *tmp = NULL;
 		int fd;
 		if ((rc = cli_output_temp(o.out, ".png", &tmp, &fd)))
@@ -230,17 +300,10 @@ int cmd_plot(int argc, char **argv)
 		free(tmp);
 		if (rc)
 			goto fail;
-	} else {
-		FILE *f = open_memstream(&buf, &len);
-		if (!f) {
-			rc = diag_set(&d, NS_ENOMEM, "numasim plot", 0, 0, "out of memory");
-			goto fail;
-		}
-		plot_svg(&p, f);
-		fclose(f);
-		if ((rc = cli_write_file_atomic(o.out, buf, len)))
-			goto fail_quiet;
 	}
+	if ((svg && (rc = cli_write_file_atomic(o.out, svg, svg_len))) ||
+	    (csv && (rc = cli_write_file_atomic(o.data, csv, csv_len))))
+		goto fail_quiet;
 	status = 0;
 	goto out;
 fail:
@@ -248,8 +311,9 @@ fail:
 fail_quiet:
 	status = ns_status_exit(rc);
 out:
-	free(buf);
+	free(svg);
+	free(csv);
+	free(o.where);
 	plot_free(&p);
-	store_close(st);
 	return status;
 }
