@@ -40,6 +40,8 @@
 	"[--variant pre|post] [--seed S] [--repeat R]"
 
 /* A benchmark's command: name in messages, usage line, option syntax. */
+#define BENCH_MAX_OPTS 16      /* options of one benchmark, for "did you mean" */
+
 struct bench_cli {
 	const char *cmd;       /* "bench pagealloc" */
 	const char *usage;
@@ -154,20 +156,24 @@ static int bench_parse(const struct bench_cli *c, const struct bench_opt *opts, 
 			cli_usage_error(c->cmd, c->usage, "unexpected argument '%s'", a);
 			return NS_EUSAGE;
 		}
+		size_t k;
+		for (k = 0; k < nr; k++)
+			if (strlen(opts[k].name) == klen && !strncmp(a, opts[k].name, klen))
+				break;
+		if (k == nr) {
+			const char *known[BENCH_MAX_OPTS + 2] = {"--help", "-h"};
+			for (size_t j = 0; j < nr && j < BENCH_MAX_OPTS; j++)
+				known[2 + j] = opts[j].name;
+			cli_unknown_option(c->cmd, a, known, 2 + (nr < BENCH_MAX_OPTS ? nr
+								   : BENCH_MAX_OPTS));
+			return NS_EUSAGE;
+		}
 		if (eq) {
 			val = eq + 1;
 		} else if (i + 1 < argc) {
 			val = argv[++i];
 		} else {
 			cli_usage_error(c->cmd, c->usage, "%s needs a value", a);
-			return NS_EUSAGE;
-		}
-		size_t k;
-		for (k = 0; k < nr; k++)
-			if (strlen(opts[k].name) == klen && !strncmp(a, opts[k].name, klen))
-				break;
-		if (k == nr) {
-			cli_usage_error(c->cmd, c->usage, "unknown option '%.*s'", (int)klen, a);
 			return NS_EUSAGE;
 		}
 		if (bench_opt_set(c, &opts[k], val) != NS_OK)

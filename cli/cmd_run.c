@@ -115,6 +115,14 @@ struct run_args {
 	struct scn_cli sc;              /* --set, --sweep, --machine, --workload */
 };
 
+static int unknown_option(const char *o)
+{
+	static const char *const known[] = {"--db", "--inner", "--jobs", "--resume",
+					    "--mpi", "--quiet", "-q", "--help", "-h",
+					    SCN_CLI_OPTION_NAMES};
+	return cli_unknown_option("run", o, known, CLI_NR(known));
+}
+
 static int parse_args(int argc, char **argv, struct run_args *a)
 {
 	a->db = RUN_DEFAULT_DB;
@@ -157,7 +165,7 @@ static int parse_args(int argc, char **argv, struct run_args *a)
 				return 2;
 			}
 		} else if (o[0] == '-' && o[1] != '\0') {
-			return cli_usage_error("run", usage_line, "unknown option '%s'", o);
+			return unknown_option(o);
 		} else if (a->scenario) {
 			return cli_usage_error("run", usage_line,
 					       "more than one scenario ('%s', '%s')",

@@ -100,6 +100,14 @@ static int parse_events(const char *v, unsigned *ev)
 	return 0;
 }
 
+static int unknown_option(const char *o)
+{
+	static const char *const known[] = {"--events", "--format", "--limit",
+					    "--limit-per-run", "-o", "--help", "-h",
+					    SCN_CLI_OPTION_NAMES};
+	return cli_unknown_option("trace", o, known, CLI_NR(known));
+}
+
 static int parse_args(int argc, char **argv, struct trace_args *a)
 {
 	if (scn_cli_init(&a->sc, "trace", usage_line, argc))
@@ -139,7 +147,7 @@ static int parse_args(int argc, char **argv, struct trace_args *a)
 				a->out = v;
 			}
 		} else if (o[0] == '-' && o[1] != '\0') {
-			return cli_usage_error("trace", usage_line, "unknown option '%s'", o);
+			return unknown_option(o);
 		} else if (a->scenario) {
 			return cli_usage_error("trace", usage_line,
 					       "more than one scenario ('%s', '%s')",
