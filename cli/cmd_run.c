@@ -31,6 +31,7 @@
 #include "analysis/compare.h"
 #include "base/diag.h"
 #include "analysis/messaging_report.h"
+#include "analysis/run_values.h"
 #include "analysis/sweep_table.h"
 #include "base/progress.h"
 #include "scenarios/run.h"
@@ -238,7 +239,9 @@ static void print_table(struct store *st, const struct run_outcome *out,
 	if (!f)
 		return;
 	int rc;
-	if (s->workload == SCN_WL_MESSAGING)
+	if (out->nr_ids == 1 && s->workload != SCN_WL_MESSAGING)
+		rc = run_values_print(store_sqlite(st), out->run_ids[0], f, &d);
+	else if (s->workload == SCN_WL_MESSAGING)
 		rc = messaging_report_print(store_sqlite(st), out->run_ids, out->nr_ids, f, &d);
 	else if (s->workload == SCN_WL_PARALLEL)
 		rc = print_compare(st, s, f, &d);
