@@ -296,7 +296,7 @@ int run_each(const struct scenario *s, const volatile sig_atomic_t *stop,
 			r->status = fn(arg, s->points[r->point].label, r->rep, r->w, r->sw);
 		run_and_check(s, &o, r);
 		if (r->status == WL_STOPPED) {
-			rc = RUN_STOPPED;
+			rc = *stop == RUN_CUT ? NS_OK : RUN_STOPPED;
 		} else if (r->status || r->check_rc) {
 			rc = r->status ? r->status : r->check_rc;
 			*d = r->d;

@@ -124,10 +124,14 @@ void run_outcome_free(struct run_outcome *out);
 /*
  * numasim trace: simulate every run of the plan in plan order, one at a
  * time, without a database; fn is called on each built world before its
- * workload (to set hooks) and its non-zero status stops the plan.
- * Returns NS_OK, RUN_STOPPED, the first setup/workload error or
+ * workload (to set hooks) and its non-zero status stops the plan.  *stop
+ * is polled by the workloads: RUN_CUT ends the current run there (it is
+ * dropped without its invariant walk: the tracer has what it wanted;
+ * fn resets *stop for the next run), any other non-zero value stops the
+ * plan.  Returns NS_OK, RUN_STOPPED, the first setup/workload error or
  * NS_EINTERNAL for broken invariants (message in d).
  */
+#define RUN_CUT 2
 struct mm_world;
 struct slub_world;
 typedef int (*run_world_fn)(void *arg, const char *point, long long rep,
