@@ -305,8 +305,12 @@ static void summary(const struct run_args *a, const struct run_outcome *out)
 		fprintf(stderr, ", %lld of %lld skipped (already complete)",
 			out->nr_skipped, out->planned);
 	fprintf(stderr, ", wall time %.1f s", out->wall_s);
-	if (out->nr_stored > 0 && out->wall_s > 0)
-		fprintf(stderr, ", %.1f runs/s", out->nr_stored / out->wall_s);
+	/* a rate needs more than one run; slow runs read better per run */
+	double rate = out->wall_s > 0 ? out->nr_stored / out->wall_s : 0;
+	if (out->nr_stored > 1 && rate >= 1)
+		fprintf(stderr, ", %.1f runs/s", rate);
+	else if (out->nr_stored > 1 && rate > 0)
+		fprintf(stderr, ", %.1f s/run", 1 / rate);
 	fputc('\n', stderr);
 }
 

@@ -23,10 +23,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli/cli.h"
 #include "base/diag.h"
 #include "base/json.h"
+#include "base/progress.h"
 #include "models/page_alloc.h"
 #include "scenarios/run.h"
 #include "scenarios/scenario.h"
@@ -72,7 +74,8 @@ static void print_help(void)
 	       "              branch sites it evaluated, in order (docs/slub-model.md)\n"
 	       "  page_alloc  kmem:mm_page_alloc (pfn, order, gfp, migratetype, node, cpu)\n"
 	       "  page_free   kmem:mm_page_free (pfn, order, node, cpu)\n"
-	       "Every record names its run (point, repetition).\n\n"
+	       "Every record names its run (point, repetition).  While the runs are\n"
+	       "simulated, a progress bar goes to standard error when it is a terminal.\n\n"
 	       "options:\n"
 	       "  --events LIST  comma-separated event names (required)\n"
 	       "  --format jsonl output format (the only one, default)\n"
@@ -375,7 +378,10 @@ int cmd_trace(int argc, char **argv)
 		rc = diag_set(&d, NS_ENOMEM, "numasim trace", 0, 0, "out of memory");
 		goto fail;
 	}
-	rc = run_each(s, &t.cut, on_world, &t, &d);
+	/* the records go to stdout or a file when complete; the bar to a
+	 * terminal on stderr only */
+	struct progress bar = {.f = stderr};
+	rc = run_each(s, &t.cut, on_world, &t, isatty(STDERR_FILENO) ? &bar : NULL, &d);
 	if (rc == RUN_STOPPED && t.cut == 1)
 		rc = NS_OK;              /* --limit reached: the output is complete */
 	if (rc == NS_OK && t.incomplete)
