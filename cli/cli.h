@@ -7,7 +7,9 @@
  * Conventions every subcommand follows:
  *   - `-h`/`--help` prints its usage on stdout and exits 0;
  *   - a usage error prints "numasim CMD: error: ..." and the usage line on
- *     stderr and exits 2;
+ *     stderr and exits 2; an unknown command, option or benchmark is one
+ *     line instead, with the nearest known name ("did you mean") or a
+ *     pointer to --help (cli_unknown);
  *   - errors in input files print file:line:col: error: ... and exit 2;
  *   - nothing is written to stdout or to an output file before the whole
  *     result is known to be good (output files are written to a temporary
