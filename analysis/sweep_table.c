@@ -84,27 +84,61 @@ out:
 	return rc;
 }
 
-/* One value of `key` of the point's first run ("-" when absent). */
-static int point_param(sqlite3_stmt *st, int64_t run, const char *key, FILE *f, int width)
+/*
+ * The text of axis a at the point of run `run`: its stored param (a
+ * scalar axis; `machine` shows machine.name), else its part of the run's
+ * variant label "KEY1=V1,KEY2=V2,..." (an axis of mappings such as
+ * `policy: {mempolicy: bind, nodes: "1"}` is stored as policy.* params,
+ * and its label "bind:1" is what tells the points apart), else "-".
+ */
+static int axis_value(sqlite3_stmt *par, sqlite3_stmt *var, int64_t run,
+		      const char *const *axes, int nr_axes, int a, char *buf, size_t len)
 {
-	sqlite3_reset(st);
-	sqlite3_bind_int64(st, 1, run);
-	sqlite3_bind_text(st, 2, key, -1, SQLITE_STATIC);
-	int s = sqlite3_step(st);
-	const char *v = s == SQLITE_ROW ? (const char *)sqlite3_column_text(st, 0) : NULL;
-	if (s != SQLITE_ROW && s != SQLITE_DONE)
+	const char *key = strcmp(axes[a], "machine") ? axes[a] : "machine.name";
+	snprintf(buf, len, "-");
+	sqlite3_reset(par);
+	sqlite3_bind_int64(par, 1, run);
+	sqlite3_bind_text(par, 2, key, -1, SQLITE_STATIC);
+	int s = sqlite3_step(par);
+	if (s == SQLITE_ROW) {
+		snprintf(buf, len, "%s", (const char *)sqlite3_column_text(par, 0));
+		return NS_OK;
+	}
+	if (s != SQLITE_DONE)
 		return NS_EDB;
-	fprintf(f, "  %-*s", width, v ? v : "-");
+	sqlite3_reset(var);
+	sqlite3_bind_int64(var, 1, run);
+	if ((s = sqlite3_step(var)) != SQLITE_ROW)
+		return s == SQLITE_DONE ? NS_OK : NS_EDB;
+	const char *label = (const char *)sqlite3_column_text(var, 0);
+	size_t kl = strlen(axes[a]);
+	for (const char *p = label; p && *p; p = strchr(p, ',') ? strchr(p, ',') + 1 : NULL) {
+		if (strncmp(p, axes[a], kl) || p[kl] != '=')
+			continue;
+		const char *v = p + kl + 1, *e = v + strlen(v);
+		/* the value ends where the next axis' "KEY=" starts */
+		if (a + 1 < nr_axes) {
+			char next[256];
+			snprintf(next, sizeof next, ",%s=", axes[a + 1]);
+			const char *n = strstr(v, next);
+			e = n ? n : e;
+		}
+		snprintf(buf, len, "%.*s", (int)(e - v), v);
+		break;
+	}
 	return NS_OK;
 }
 
+#define PT_VALUE_MAX 256
+
 static int print_rows(sqlite3 *db, const char *in, const char *const *axes, int nr_axes,
-		      char **series, int nr_series, const int *width, FILE *f,
+		      char **series, int nr_series, int *width, FILE *f,
 		      struct diag *d)
 {
 	char *sql = sqlite3_mprintf("SELECT point, min(run_id) FROM runs WHERE run_id IN %s "
 				    "GROUP BY point ORDER BY point", in);
-	sqlite3_stmt *pts = NULL, *par = NULL, *met = NULL;
+	sqlite3_stmt *pts = NULL, *par = NULL, *met = NULL, *var = NULL;
+	char val[PT_VALUE_MAX];
 	int rc = NS_OK, s;
 	if (!sql)
 		return diag_set(d, NS_ENOMEM, PT_ORIGIN, 0, 0, "out of memory");
@@ -115,16 +149,43 @@ static int print_rows(sqlite3 *db, const char *in, const char *const *axes, int 
 	    sqlite3_prepare_v2(db, sql, -1, &pts, NULL) != SQLITE_OK ||
 	    sqlite3_prepare_v2(db, "SELECT value FROM params WHERE run_id = ?1 AND key = ?2",
 			       -1, &par, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(db, "SELECT variant FROM runs WHERE run_id = ?1",
+			       -1, &var, NULL) != SQLITE_OK ||
 	    sqlite3_prepare_v2(db, msql, -1, &met, NULL) != SQLITE_OK) {
 		rc = msql ? db_err(db, d) : diag_set(d, NS_ENOMEM, PT_ORIGIN, 0, 0, "out of memory");
 		goto out;
 	}
+	/* pass 1: axis columns as wide as their widest value */
+	for (int a = 0; a < nr_axes; a++)
+		width[a] = (int)strlen(axes[a]);
+	while (rc == NS_OK && (s = sqlite3_step(pts)) == SQLITE_ROW)
+		for (int a = 0; rc == NS_OK && a < nr_axes; a++) {
+			rc = axis_value(par, var, sqlite3_column_int64(pts, 1), axes, nr_axes,
+					a, val, sizeof val);
+			if ((int)strlen(val) > width[a])
+				width[a] = (int)strlen(val);
+		}
+	if (rc == NS_EDB || (rc == NS_OK && s != SQLITE_DONE)) {
+		rc = db_err(db, d);
+		goto out;
+	}
+	sqlite3_reset(pts);
+	fprintf(f, "Min cycles per page allocation over each point's runs "
+		"(alloc-odrO-N, mmtests' Min)\n%5s", "point");
+	for (int a = 0; a < nr_axes; a++)
+		fprintf(f, "  %-*s", width[a], axes[a]);
+	for (int i = 0; i < nr_series; i++) {
+		int w = (int)strlen(series[i]) - 4;     /* without ".min" */
+		width[nr_axes + i] = w < PT_COL_MIN ? PT_COL_MIN : w;
+		fprintf(f, "  %*.*s", width[nr_axes + i], w, series[i]);
+	}
+	fputc('\n', f);
 	while (rc == NS_OK && (s = sqlite3_step(pts)) == SQLITE_ROW) {
 		int64_t point = sqlite3_column_int64(pts, 0), run = sqlite3_column_int64(pts, 1);
 		fprintf(f, "%5lld", (long long)point);
 		for (int a = 0; rc == NS_OK && a < nr_axes; a++) {
-			const char *key = strcmp(axes[a], "machine") ? axes[a] : "machine.name";
-			rc = point_param(par, run, key, f, width[a]);
+			rc = axis_value(par, var, run, axes, nr_axes, a, val, sizeof val);
+			fprintf(f, "  %-*s", width[a], val);
 		}
 		for (int i = 0; rc == NS_OK && i < nr_series; i++) {
 			sqlite3_reset(met);
@@ -147,31 +208,10 @@ static int print_rows(sqlite3 *db, const char *in, const char *const *axes, int 
 out:
 	sqlite3_finalize(pts);
 	sqlite3_finalize(par);
+	sqlite3_finalize(var);
 	sqlite3_finalize(met);
 	sqlite3_free(sql);
 	sqlite3_free(msql);
-	return rc;
-}
-
-/* Column widths: the header or the widest value, at least PT_COL_MIN for
- * series; axis columns as wide as their longest stored value. */
-static int axis_width(sqlite3 *db, const char *in, const char *axis, int *w, struct diag *d)
-{
-	const char *key = strcmp(axis, "machine") ? axis : "machine.name";
-	char *sql = sqlite3_mprintf("SELECT max(length(value)) FROM params WHERE run_id IN %s "
-				    "AND key = %Q", in, key);
-	sqlite3_stmt *st = NULL;
-	int rc = NS_OK;
-	*w = (int)strlen(axis);
-	if (!sql)
-		return diag_set(d, NS_ENOMEM, PT_ORIGIN, 0, 0, "out of memory");
-	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK ||
-	    sqlite3_step(st) != SQLITE_ROW)
-		rc = db_err(db, d);
-	else if (sqlite3_column_int(st, 0) > *w)
-		*w = sqlite3_column_int(st, 0);
-	sqlite3_finalize(st);
-	sqlite3_free(sql);
 	return rc;
 }
 
@@ -192,20 +232,6 @@ int sweep_table_print(sqlite3 *db, const int64_t *run_ids, int nr_runs,
 		rc = diag_set(d, NS_ENOMEM, PT_ORIGIN, 0, 0, "out of memory");
 		goto out;
 	}
-	for (int a = 0; rc == NS_OK && a < nr_axes; a++)
-		rc = axis_width(db, in, axes[a], &width[a], d);
-	if (rc)
-		goto out;
-	fprintf(m, "Min cycles per page allocation over each point's runs "
-		"(alloc-odrO-N, mmtests' Min)\n%5s", "point");
-	for (int a = 0; a < nr_axes; a++)
-		fprintf(m, "  %-*s", width[a], axes[a]);
-	for (int i = 0; i < nr_series; i++) {
-		int w = (int)strlen(series[i]) - 4;     /* without ".min" */
-		width[nr_axes + i] = w < PT_COL_MIN ? PT_COL_MIN : w;
-		fprintf(m, "  %*.*s", width[nr_axes + i], w, series[i]);
-	}
-	fputc('\n', m);
 	rc = print_rows(db, in, axes, nr_axes, series, nr_series, width, m, d);
 out:
 	if (m)

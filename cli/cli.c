@@ -23,6 +23,80 @@ int cli_usage_error(const char *cmd, const char *usage, const char *fmt, ...)
 	return 2;
 }
 
+/*
+ * Optimal string alignment distance (Levenshtein plus the transposition
+ * of two neighbours, the commonest typo: "rnu" is one step from "run").
+ * Names longer than the buffer are never near anything.
+ */
+#define NEAR_MAX 64
+
+static int edit_distance(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b);
+	int d[NEAR_MAX + 1][NEAR_MAX + 1];
+	if (la > NEAR_MAX || lb > NEAR_MAX)
+		return NEAR_MAX;
+	for (size_t i = 0; i <= la; i++)
+		d[i][0] = (int)i;
+	for (size_t j = 0; j <= lb; j++)
+		d[0][j] = (int)j;
+	for (size_t i = 1; i <= la; i++)
+		for (size_t j = 1; j <= lb; j++) {
+			int cost = a[i - 1] != b[j - 1];
+			int v = d[i - 1][j] + 1;
+			if (d[i][j - 1] + 1 < v)
+				v = d[i][j - 1] + 1;
+			if (d[i - 1][j - 1] + cost < v)
+				v = d[i - 1][j - 1] + cost;
+			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] &&
+			    d[i - 2][j - 2] + 1 < v)
+				v = d[i - 2][j - 2] + 1;
+			d[i][j] = v;
+		}
+	return d[la][lb];
+}
+
+const char *cli_nearest(const char *name, const char *const *known, size_t n)
+{
+	char core[NEAR_MAX + 1];
+	/* "--jbos=2" is compared as "--jbos"; dashes count like letters */
+	snprintf(core, sizeof core, "%.*s", (int)strcspn(name, "="), name);
+	size_t letters = strlen(core) - strspn(core, "-");
+	int limit = letters < 3 ? 1 : (int)(letters + 2) / 3;
+	const char *best = NULL;
+	int best_d = limit + 1;
+	for (size_t i = 0; i < n; i++) {
+		int dist = edit_distance(core, known[i]);
+		if (dist < best_d) {
+			best_d = dist;
+			best = known[i];
+		}
+	}
+	return best;
+}
+
+int cli_unknown(const char *prog, const char *what, const char *name,
+		const char *const *known, size_t n, const char *help)
+{
+	const char *near = cli_nearest(name, known, n);
+	if (near)
+		fprintf(stderr, "%s: error: unknown %s '%s' (did you mean '%s'?)\n", prog,
+			what, name, near);
+	else
+		fprintf(stderr, "%s: error: unknown %s '%s' (see '%s')\n", prog, what,
+			name, help);
+	return 2;
+}
+
+int cli_unknown_option(const char *cmd, const char *opt, const char *const *known,
+		       size_t n)
+{
+	char prog[64], help[80];
+	snprintf(prog, sizeof prog, "numasim %s", cmd);
+	snprintf(help, sizeof help, "numasim %s --help", cmd);
+	return cli_unknown(prog, "option", opt, known, n, help);
+}
+
 int cli_parse_long(const char *cmd, const char *opt, const char *arg,
 		   long long min, long long max, long long *out)
 {

@@ -7,7 +7,9 @@
  * Conventions every subcommand follows:
  *   - `-h`/`--help` prints its usage on stdout and exits 0;
  *   - a usage error prints "numasim CMD: error: ..." and the usage line on
- *     stderr and exits 2;
+ *     stderr and exits 2; an unknown command, option or benchmark is one
+ *     line instead, with the nearest known name ("did you mean") or a
+ *     pointer to --help (cli_unknown);
  *   - errors in input files print file:line:col: error: ... and exit 2;
  *   - nothing is written to stdout or to an output file before the whole
  *     result is known to be good (output files are written to a temporary
@@ -45,6 +47,24 @@ int cmd_bench_messaging(int argc, char **argv);
 /* Print "numasim CMD: error: <fmt>" and the usage line; returns 2. */
 int cli_usage_error(const char *cmd, const char *usage, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+
+/*
+ * An unknown name typed by the user: one line on stderr, "PROG: error:
+ * unknown WHAT 'NAME' (did you mean 'X'?)" with the nearest of known[0..n)
+ * by edit distance (within about a third of the name's letters), else
+ * "(see 'HELP')"; no usage text (it hides the one line that matters).
+ * Returns 2.
+ */
+int cli_unknown(const char *prog, const char *what, const char *name,
+		const char *const *known, size_t n, const char *help);
+/* The same for an option of subcommand cmd ("numasim CMD: error: unknown
+ * option '--frob' ..."; help is 'numasim CMD --help'). */
+int cli_unknown_option(const char *cmd, const char *opt, const char *const *known,
+		       size_t n);
+/* The nearest of known[0..n) to name (text after '=' ignored), or NULL
+ * when none is close enough to be a typo of it. */
+const char *cli_nearest(const char *name, const char *const *known, size_t n);
+#define CLI_NR(a) (sizeof(a) / sizeof((a)[0]))
 
 /*
  * Parse a whole decimal integer option value in [min, max]; on failure

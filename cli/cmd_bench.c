@@ -77,6 +77,8 @@ struct phold_opt {
  * Match argv[*i] against the options; accepts "--opt VALUE" and
  * "--opt=VALUE".  Returns NS_OK, or NS_EUSAGE after printing the error.
  */
+#define PHOLD_NR_OPTS 8        /* room for bench phold's options, for "did you mean" */
+
 static int parse_opt(const struct phold_opt *opts, size_t nr, int argc, char **argv, int *i)
 {
 	const char *arg = argv[*i];
@@ -100,7 +102,11 @@ static int parse_opt(const struct phold_opt *opts, size_t nr, int argc, char **a
 		return cli_parse_long("bench phold", opts[k].name, val, opts[k].min,
 				      opts[k].max, opts[k].val);
 	}
-	cli_usage_error("bench phold", PHOLD_USAGE, "unknown option '%s'", arg);
+	const char *known[PHOLD_NR_OPTS + 2] = {"--help", "-h"};
+	for (size_t k = 0; k < nr && k < PHOLD_NR_OPTS; k++)
+		known[2 + k] = opts[k].name;
+	cli_unknown_option("bench phold", arg, known,
+			   2 + (nr < PHOLD_NR_OPTS ? nr : PHOLD_NR_OPTS));
 	return NS_EUSAGE;
 }
 
@@ -226,6 +232,9 @@ int cmd_bench(int argc, char **argv)
 	for (size_t i = 0; i < NR_BENCHES; i++)
 		if (!strcmp(argv[1], benches[i].name))
 			return benches[i].fn(argc - 1, argv + 1);
-	return cli_usage_error("bench", BENCH_USAGE, "unknown benchmark '%s' (try --help)",
-			       argv[1]);
+	const char *names[NR_BENCHES];
+	for (size_t i = 0; i < NR_BENCHES; i++)
+		names[i] = benches[i].name;
+	return cli_unknown("numasim bench", "benchmark", argv[1], names, NR_BENCHES,
+			   "numasim bench --help");
 }

@@ -23,10 +23,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli/cli.h"
 #include "cli/file_kind.h"
 #include "base/diag.h"
+#include "base/progress.h"
 #include "sim/hw/machine.h"
 #include "scenarios/bench_pagealloc.h"
 #include "scenarios/bench_slub_messaging.h"
@@ -42,6 +44,8 @@
 	"[--variant pre|post] [--seed S] [--repeat R]"
 
 /* A benchmark's command: name in messages, usage line, option syntax. */
+#define BENCH_MAX_OPTS 16      /* options of one benchmark, for "did you mean" */
+
 struct bench_cli {
 	const char *cmd;       /* "bench pagealloc" */
 	const char *usage;
@@ -156,20 +160,24 @@ static int bench_parse(const struct bench_cli *c, const struct bench_opt *opts, 
 			cli_usage_error(c->cmd, c->usage, "unexpected argument '%s'", a);
 			return NS_EUSAGE;
 		}
+		size_t k;
+		for (k = 0; k < nr; k++)
+			if (strlen(opts[k].name) == klen && !strncmp(a, opts[k].name, klen))
+				break;
+		if (k == nr) {
+			const char *known[BENCH_MAX_OPTS + 2] = {"--help", "-h"};
+			for (size_t j = 0; j < nr && j < BENCH_MAX_OPTS; j++)
+				known[2 + j] = opts[j].name;
+			cli_unknown_option(c->cmd, a, known, 2 + (nr < BENCH_MAX_OPTS ? nr
+								   : BENCH_MAX_OPTS));
+			return NS_EUSAGE;
+		}
 		if (eq) {
 			val = eq + 1;
 		} else if (i + 1 < argc) {
 			val = argv[++i];
 		} else {
 			cli_usage_error(c->cmd, c->usage, "%s needs a value", a);
-			return NS_EUSAGE;
-		}
-		size_t k;
-		for (k = 0; k < nr; k++)
-			if (strlen(opts[k].name) == klen && !strncmp(a, opts[k].name, klen))
-				break;
-		if (k == nr) {
-			cli_usage_error(c->cmd, c->usage, "unknown option '%.*s'", (int)klen, a);
 			return NS_EUSAGE;
 		}
 		if (bench_opt_set(c, &opts[k], val) != NS_OK)
@@ -272,6 +280,49 @@ static void msg_help(const struct bench_messaging_opts *def)
 #define OPT_FILE(n, p) {.name = n, .kind = BENCH_OPT_FILE, .dst = p}
 #define OPT_CHOICE(n, p, fn, exp) {.name = n, .kind = BENCH_OPT_CHOICE, .dst = p, .set = fn, .expected = exp}
 
+/*
+ * The progress bar of a benchmark (runs of --repeat and the work of the
+ * current one), drawn when stdout and stderr are terminals.  The report
+ * then goes to memory and is printed once the bar is erased, so the two
+ * never share a line.
+ */
+struct bench_bar {
+	struct progress bar;
+	struct progress_plan pp;
+	struct progress_ticker tk;
+	FILE *mem;
+	char *buf;
+	size_t len;
+};
+
+static FILE *bar_begin(struct bench_bar *b, long long repeat, struct progress_plan **pp)
+{
+	memset(b, 0, sizeof *b);
+	progress_plan_init(&b->pp);
+	*pp = NULL;
+	if (!isatty(STDOUT_FILENO) || !isatty(STDERR_FILENO))
+		return stdout;
+	b->mem = open_memstream(&b->buf, &b->len);
+	if (!b->mem)
+		return stdout;
+	progress_init(&b->bar, stderr, repeat, 0, progress_clock());
+	progress_ticker_start(&b->tk, &b->bar, progress_plan_poll, &b->pp);
+	*pp = &b->pp;
+	return b->mem;
+}
+
+static int bar_end(struct bench_bar *b, int rc)
+{
+	if (!b->mem)
+		return rc;
+	progress_ticker_stop(&b->tk);
+	progress_finish(&b->bar);
+	if (fclose(b->mem) == 0 && rc == NS_OK)
+		fwrite(b->buf, 1, b->len, stdout);
+	free(b->buf);
+	return rc;
+}
+
 int cmd_bench_pagealloc(int argc, char **argv)
 {
 	struct bench_pagealloc_opts o, def;
@@ -300,7 +351,10 @@ int cmd_bench_pagealloc(int argc, char **argv)
 	if (st == NS_OK) {
 		struct diag d;
 		diag_init(&d);
-		st = bench_finish(&pagealloc_cli, bench_pagealloc_run(&o, stdout, &d), &d);
+		struct bench_bar b;
+		FILE *out = bar_begin(&b, o.repeat, &o.progress);
+		int rc = bar_end(&b, bench_pagealloc_run(&o, out, &d));
+		st = bench_finish(&pagealloc_cli, rc, &d);
 	}
 	free(path);
 	return st;
@@ -331,7 +385,10 @@ int cmd_bench_slub(int argc, char **argv)
 	if (st == NS_OK) {
 		struct diag d;
 		diag_init(&d);
-		st = bench_finish(&slub_cli, bench_slub_run(&o, stdout, &d), &d);
+		struct bench_bar b;
+		FILE *out = bar_begin(&b, o.repeat, &o.progress);
+		int rc = bar_end(&b, bench_slub_run(&o, out, &d));
+		st = bench_finish(&slub_cli, rc, &d);
 	}
 	free(path);
 	return st;
@@ -362,7 +419,10 @@ int cmd_bench_messaging(int argc, char **argv)
 	if (st == NS_OK) {
 		struct diag d;
 		diag_init(&d);
-		st = bench_finish(&msg_cli, bench_messaging_run(&o, stdout, &d), &d);
+		struct bench_bar b;
+		FILE *out = bar_begin(&b, o.repeat, &o.progress);
+		int rc = bar_end(&b, bench_messaging_run(&o, out, &d));
+		st = bench_finish(&msg_cli, rc, &d);
 	}
 	free(path);
 	return st;

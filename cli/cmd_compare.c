@@ -100,7 +100,12 @@ static int parse(int argc, char **argv, struct copts *c)
 			else if (parse_alpha(argv[++i], &c->o.alpha))
 				return 2;
 		} else if (o[0] == '-' && o[1] != '\0') {
-			return cli_usage_error("compare", usage_line, "unknown option '%s'", o);
+		{
+			static const char *const known[] = {"--by", "--baseline", "--metric",
+							    "--where", "--alpha", "--style",
+							    "--help", "-h"};
+			return cli_unknown_option("compare", o, known, CLI_NR(known));
+		}
 		} else {
 			c->dbs[c->nr_dbs++] = o;
 		}

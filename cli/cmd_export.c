@@ -55,7 +55,11 @@ static int parse(int argc, char **argv, struct eopts *e)
 						       "option '%s' needs a value", o);
 			*slot = argv[++i];
 		} else if (o[0] == '-' && o[1] != '\0') {
-			return cli_usage_error("export", usage_line, "unknown option '%s'", o);
+		{
+			static const char *const known[] = {"--format", "--table", "--query",
+							    "-o", "--output", "--help", "-h"};
+			return cli_unknown_option("export", o, known, CLI_NR(known));
+		}
 		} else if (e->path) {
 			return cli_usage_error("export", usage_line,
 					       "more than one database ('%s', '%s')", e->path, o);

@@ -215,7 +215,12 @@ int cmd_import(int argc, char **argv)
 				o.arch = (enum import_arch)arch;
 			}
 		} else if (a[0] == '-' && a[1] != '\0') {
-			return usage_err("unknown option '%s'", a);
+		{
+			static const char *const known[] = {"-o", "--output", "--name",
+							    "--description", "--costs", "--arch",
+							    "--list-costs", "--help", "-h"};
+			return cli_unknown_option("import", a, known, CLI_NR(known));
+		}
 		} else if (!kind) {
 			kind = a;
 		} else if (!input) {

@@ -108,7 +108,12 @@ static int parse(int argc, char **argv, struct popts *o)
 		} else if (!strcmp(a, "--logx") || !strcmp(a, "--linx")) {
 			o->logx = a[2] == 'l' && a[3] == 'o';
 		} else if (a[0] == '-' && a[1] != '\0') {
-			return cli_usage_error("plot", usage_line, "unknown option '%s'", a);
+		{
+			static const char *const known[] = {"--metric", "--x", "--bars", "--by",
+							    "-o", "--output", "--top", "--logx",
+							    "--linx", "--help", "-h"};
+			return cli_unknown_option("plot", a, known, CLI_NR(known));
+		}
 		} else if (o->path) {
 			return cli_usage_error("plot", usage_line,
 					       "more than one database ('%s', '%s')", o->path, a);

@@ -63,7 +63,10 @@ int cmd_query(int argc, char **argv)
 				return cli_usage_error("query", usage_line, "unknown format "
 						       "'%s' (table, csv or json)", argv[i]);
 		} else if (o[0] == '-' && o[1] != '\0' && (!path || sql)) {
-			return cli_usage_error("query", usage_line, "unknown option '%s'", o);
+		{
+			static const char *const known[] = {"--format", "--help", "-h"};
+			return cli_unknown_option("query", o, known, CLI_NR(known));
+		}
 		} else if (!path) {
 			path = o;
 		} else if (!sql) {

@@ -501,7 +501,11 @@ int cmd_report(int argc, char **argv)
 			    cli_parse_long("report", "--top", argv[++i], 0, 1000000, &top))
 				return 2;
 		} else if (o[0] == '-' && o[1] != '\0') {
-			return cli_usage_error("report", usage_line, "unknown option '%s'", o);
+		{
+			static const char *const known[] = {"--runs", "--run", "--top",
+							    "--help", "-h"};
+			return cli_unknown_option("report", o, known, CLI_NR(known));
+		}
 		} else if (path) {
 			return cli_usage_error("report", usage_line,
 					       "more than one database ('%s', '%s')", path, o);

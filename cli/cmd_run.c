@@ -31,6 +31,7 @@
 #include "analysis/compare.h"
 #include "base/diag.h"
 #include "analysis/messaging_report.h"
+#include "analysis/run_values.h"
 #include "analysis/sweep_table.h"
 #include "base/progress.h"
 #include "scenarios/run.h"
@@ -115,6 +116,14 @@ struct run_args {
 	struct scn_cli sc;              /* --set, --sweep, --machine, --workload */
 };
 
+static int unknown_option(const char *o)
+{
+	static const char *const known[] = {"--db", "--inner", "--jobs", "--resume",
+					    "--mpi", "--quiet", "-q", "--help", "-h",
+					    SCN_CLI_OPTION_NAMES};
+	return cli_unknown_option("run", o, known, CLI_NR(known));
+}
+
 static int parse_args(int argc, char **argv, struct run_args *a)
 {
 	a->db = RUN_DEFAULT_DB;
@@ -157,7 +166,7 @@ static int parse_args(int argc, char **argv, struct run_args *a)
 				return 2;
 			}
 		} else if (o[0] == '-' && o[1] != '\0') {
-			return cli_usage_error("run", usage_line, "unknown option '%s'", o);
+			return unknown_option(o);
 		} else if (a->scenario) {
 			return cli_usage_error("run", usage_line,
 					       "more than one scenario ('%s', '%s')",
@@ -230,7 +239,9 @@ static void print_table(struct store *st, const struct run_outcome *out,
 	if (!f)
 		return;
 	int rc;
-	if (s->workload == SCN_WL_MESSAGING)
+	if (out->nr_ids == 1 && s->workload != SCN_WL_MESSAGING)
+		rc = run_values_print(store_sqlite(st), out->run_ids[0], f, &d);
+	else if (s->workload == SCN_WL_MESSAGING)
 		rc = messaging_report_print(store_sqlite(st), out->run_ids, out->nr_ids, 0, f, &d);
 	else if (s->workload == SCN_WL_PARALLEL)
 		rc = print_compare(st, s, f, &d);
@@ -294,8 +305,12 @@ static void summary(const struct run_args *a, const struct run_outcome *out)
 		fprintf(stderr, ", %lld of %lld skipped (already complete)",
 			out->nr_skipped, out->planned);
 	fprintf(stderr, ", wall time %.1f s", out->wall_s);
-	if (out->nr_stored > 0 && out->wall_s > 0)
-		fprintf(stderr, ", %.1f runs/s", out->nr_stored / out->wall_s);
+	/* a rate needs more than one run; slow runs read better per run */
+	double rate = out->wall_s > 0 ? out->nr_stored / out->wall_s : 0;
+	if (out->nr_stored > 1 && rate >= 1)
+		fprintf(stderr, ", %.1f runs/s", rate);
+	else if (out->nr_stored > 1 && rate > 0)
+		fprintf(stderr, ", %.1f s/run", 1 / rate);
 	fputc('\n', stderr);
 }
 

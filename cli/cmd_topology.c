@@ -165,7 +165,10 @@ static int parse_args(int argc, char **argv, struct topo_args *a)
 			continue;
 		}
 		if (s[0] == '-' && s[1] != '\0') {
-			topo_usage("unknown option '%s'", s);
+			static const char *const known[] = {"--format", "--zonelist-order",
+							    "--cpus-at-build", "--memoryless",
+							    "--x86-boot", "--help", "-h"};
+			cli_unknown_option("topology", s, known, CLI_NR(known));
 			return NS_EUSAGE;
 		}
 		if (a->path) {

@@ -9,18 +9,26 @@
  * Design notes.  Records go to a memory stream and are written (stdout,
  * or atomically to -o FILE) only when every run finished and passed its
  * invariant walk, so an error leaves no partial output.  --limit counts
- * the records of each run; when a run reached it, the hooks are removed
- * so the rest of the run is simulated at full speed.  The models call the
- * hooks only when set: normal runs pay one predictable branch.
+ * the records of the whole plan, --limit-per-run those of each run: once
+ * a limit is reached the hooks are removed and the run's simulation is
+ * cut at the workload's next stop check (run_each's RUN_CUT), so `--limit
+ * 5` takes the time of the first few records, not of the whole plan; a
+ * run cut short skips its invariant walk (its world is mid-workload).
+ * The models call the hooks only when set: normal runs pay one
+ * predictable branch.  Events the scenario's workload cannot produce
+ * (slab_free of the pagealloc workload, which has no SLUB) are an error
+ * before anything is simulated.
  */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli/cli.h"
 #include "base/diag.h"
 #include "base/json.h"
+#include "base/progress.h"
 #include "models/page_alloc.h"
 #include "scenarios/run.h"
 #include "scenarios/scenario.h"
@@ -29,7 +37,7 @@
 
 static const char usage_line[] =
 	"numasim trace SCENARIO --events slab_free[,page_alloc,page_free] "
-	"[--format jsonl] [--limit N] [-o FILE]\n"
+	"[--format jsonl] [--limit N] [--limit-per-run N] [-o FILE]\n"
 	"             [--set KEY=VALUE]... [--sweep KEY=V1,V2]... [--machine M] "
 	"[--workload W]";
 
@@ -38,7 +46,8 @@ enum { EV_SLAB_FREE = 1, EV_PAGE_ALLOC = 2, EV_PAGE_FREE = 4 };
 struct trace_args {
 	const char *scenario, *out;
 	unsigned events;
-	long long limit;                /* per run, 0 = no limit */
+	long long limit;                /* records of the plan, 0 = no limit */
+	long long limit_run;            /* records per run, 0 = no limit */
 	struct scn_cli sc;              /* --set, --sweep, --machine, --workload */
 };
 
@@ -48,6 +57,9 @@ struct tracer {
 	const char *point;
 	long long rep;
 	long long emitted;              /* records of the current run */
+	long long total;                /* records of the plan */
+	int incomplete;                 /* a record could not be completed */
+	volatile sig_atomic_t cut;      /* run_each's stop: RUN_CUT, 1 at the limit */
 	struct mm_world *pa;
 	struct slub_world *sw;
 };
@@ -62,11 +74,15 @@ static void print_help(void)
 	       "              branch sites it evaluated, in order (docs/slub-model.md)\n"
 	       "  page_alloc  kmem:mm_page_alloc (pfn, order, gfp, migratetype, node, cpu)\n"
 	       "  page_free   kmem:mm_page_free (pfn, order, node, cpu)\n"
-	       "Every record names its run (point, repetition).\n\n"
+	       "Every record names its run (point, repetition).  While the runs are\n"
+	       "simulated, a progress bar goes to standard error when it is a terminal.\n\n"
 	       "options:\n"
 	       "  --events LIST  comma-separated event names (required)\n"
 	       "  --format jsonl output format (the only one, default)\n"
-	       "  --limit N      at most N records per run\n"
+	       "  --limit N      at most N records in all: the simulation stops\n"
+	       "                 once they are written\n"
+	       "  --limit-per-run N  at most N records of each run (each run is cut\n"
+	       "                 short once it has them)\n"
 	       "  -o FILE        write to FILE (atomically) instead of standard output\n"
 	       "  --set, --sweep, --machine, --workload\n"
 	       "                 as for `numasim run` (docs/scenario-format.md)\n"
@@ -100,6 +116,14 @@ static int parse_events(const char *v, unsigned *ev)
 	return 0;
 }
 
+static int unknown_option(const char *o)
+{
+	static const char *const known[] = {"--events", "--format", "--limit",
+					    "--limit-per-run", "-o", "--help", "-h",
+					    SCN_CLI_OPTION_NAMES};
+	return cli_unknown_option("trace", o, known, CLI_NR(known));
+}
+
 static int parse_args(int argc, char **argv, struct trace_args *a)
 {
 	if (scn_cli_init(&a->sc, "trace", usage_line, argc))
@@ -116,7 +140,8 @@ static int parse_args(int argc, char **argv, struct trace_args *a)
 		if (sc)
 			continue;
 		if (!strcmp(o, "--events") || !strcmp(o, "--format") ||
-		    !strcmp(o, "--limit") || !strcmp(o, "-o")) {
+		    !strcmp(o, "--limit") || !strcmp(o, "--limit-per-run") ||
+		    !strcmp(o, "-o")) {
 			if (i + 1 >= argc)
 				return cli_usage_error("trace", usage_line,
 						       "option '%s' needs a value", o);
@@ -128,9 +153,9 @@ static int parse_args(int argc, char **argv, struct trace_args *a)
 				if (strcmp(v, "jsonl"))
 					return cli_usage_error("trace", usage_line,
 							       "unknown format '%s' (jsonl)", v);
-			} else if (!strcmp(o, "--limit")) {
-				if (cli_parse_long("trace", "--limit", v, 1, 1000000000000LL,
-						   &a->limit))
+			} else if (!strcmp(o, "--limit") || !strcmp(o, "--limit-per-run")) {
+				if (cli_parse_long("trace", o, v, 1, 1000000000000LL,
+						   o[7] ? &a->limit_run : &a->limit))
 					return 2;
 			} else {
 				if (!*v)
@@ -139,7 +164,7 @@ static int parse_args(int argc, char **argv, struct trace_args *a)
 				a->out = v;
 			}
 		} else if (o[0] == '-' && o[1] != '\0') {
-			return cli_usage_error("trace", usage_line, "unknown option '%s'", o);
+			return unknown_option(o);
 		} else if (a->scenario) {
 			return cli_usage_error("trace", usage_line,
 					       "more than one scenario ('%s', '%s')",
@@ -160,14 +185,18 @@ static const char *tf(int b)
 	return b ? "true" : "false";
 }
 
-/* Stop tracing a run that reached --limit. */
+/* At a limit: no more records, and the simulation of the run (or of the
+ * plan) ends at the workload's next stop check. */
 static void count_record(struct tracer *t)
 {
-	if (++t->emitted < t->a->limit || !t->a->limit)
+	int all = t->a->limit && ++t->total >= t->a->limit;
+	int run = t->a->limit_run && ++t->emitted >= t->a->limit_run;
+	if (!all && !run)
 		return;
 	mm_set_trace_hook(t->pa, NULL, NULL);
 	if (t->sw)
 		slub_set_trace_hook(t->sw, NULL, NULL);
+	t->cut = all ? 1 : RUN_CUT;
 }
 
 static void run_ident(struct tracer *t, const char *event)
@@ -193,7 +222,9 @@ static void on_slab_free(void *arg, const struct slub_free_trace *e)
 		e->cpu, e->variant == SLUB_PRE ? "pre" : "post", tf(e->has_cpu_partial),
 		tf(e->frozen), e->inuse, e->objects, tf(e->freelist_empty), e->cnt, e->node,
 		e->nr_partial, e->min_partial, e->cpu_partial_limit);
-	for (unsigned i = 0; i < e->chain_shown; i++)
+	if (e->incomplete)
+		t->incomplete = 1;
+	for (unsigned i = 0; i < e->nr_chain; i++)
 		fprintf(f, "%s{\"objects\":%u,\"inuse\":%u,\"node\":%d}", i ? "," : "",
 			e->chain[i].objects, e->chain[i].inuse, e->chain[i].node);
 	fprintf(f, "],\"cpu_partial_pages\":%d,\"cpu_partial_pobjects\":%d,\"stats\":[",
@@ -282,6 +313,7 @@ static int on_world(void *arg, const char *point, long long rep, struct mm_world
 	t->point = point;
 	t->rep = rep;
 	t->emitted = 0;
+	t->cut = 0;
 	t->pa = pa;
 	t->sw = sw;
 	if (t->a->events & (EV_PAGE_ALLOC | EV_PAGE_FREE))
@@ -291,12 +323,42 @@ static int on_world(void *arg, const char *point, long long rep, struct mm_world
 	return NS_OK;
 }
 
+/* The events the workload makes: pagealloc has no SLUB world. */
+static unsigned workload_events(enum scn_workload_type w)
+{
+	return w == SCN_WL_PAGEALLOC ? EV_PAGE_ALLOC | EV_PAGE_FREE
+				     : EV_SLAB_FREE | EV_PAGE_ALLOC | EV_PAGE_FREE;
+}
+
+static void event_names(unsigned ev, char *buf, size_t len)
+{
+	static const char *const names[] = {"slab_free", "page_alloc", "page_free"};
+	buf[0] = '\0';
+	for (unsigned i = 0; i < 3; i++)
+		if (ev & (1u << i))
+			snprintf(buf + strlen(buf), len - strlen(buf), "%s%s",
+				 buf[0] ? ", " : "", names[i]);
+}
+
+/* Asking for events the workload never makes would print nothing. */
+static int produced(const struct scenario *s, unsigned events, struct diag *d)
+{
+	unsigned have = workload_events(s->workload), missing = events & ~have;
+	char miss[64], made[64];
+	if (!missing)
+		return NS_OK;
+	event_names(missing, miss, sizeof miss);
+	event_names(have, made, sizeof made);
+	return diag_set(d, NS_EINPUT, "numasim trace", 0, 0, "--events %s: scenario "
+			"'%s' runs the %s workload, which makes no %s events (it makes "
+			"%s)", miss, s->name, scn_workload_name(s->workload), miss, made);
+}
+
 int cmd_trace(int argc, char **argv)
 {
 	struct trace_args a = {0};
 	struct scenario *s = NULL;
 	struct tracer t = {.a = &a};
-	volatile sig_atomic_t no_stop = 0;
 	char *buf = NULL;
 	size_t len = 0;
 	struct diag d;
@@ -308,14 +370,23 @@ int cmd_trace(int argc, char **argv)
 		scn_cli_free(&a.sc);
 		return status == 1 ? 0 : status;
 	}
-	if ((rc = scn_cli_load(&a.sc, a.scenario, &s, &d)) || (rc = run_preflight(s, &d)))
+	if ((rc = scn_cli_load(&a.sc, a.scenario, &s, &d)) || (rc = produced(s, a.events, &d)) ||
+	    (rc = run_preflight(s, &d)))
 		goto fail;
 	t.f = open_memstream(&buf, &len);
 	if (!t.f) {
 		rc = diag_set(&d, NS_ENOMEM, "numasim trace", 0, 0, "out of memory");
 		goto fail;
 	}
-	rc = run_each(s, &no_stop, on_world, &t, &d);
+	/* the records go to stdout or a file when complete; the bar to a
+	 * terminal on stderr only */
+	struct progress bar = {.f = stderr};
+	rc = run_each(s, &t.cut, on_world, &t, isatty(STDERR_FILENO) ? &bar : NULL, &d);
+	if (rc == RUN_STOPPED && t.cut == 1)
+		rc = NS_OK;              /* --limit reached: the output is complete */
+	if (rc == NS_OK && t.incomplete)
+		rc = diag_set(&d, NS_ENOMEM, "numasim trace", 0, 0, "out of memory "
+			      "while recording a __slab_free call");
 	if (fclose(t.f) && rc == NS_OK)
 		rc = diag_set(&d, NS_ENOMEM, "numasim trace", 0, 0, "out of memory");
 	t.f = NULL;

@@ -229,8 +229,9 @@ int cmd_validate(int argc, char **argv)
 				goto out;
 			}
 		} else {
-			status = cli_usage_error("validate", usage_line,
-						 "unknown option '%s'", a);
+			static const char *const known[] = {"--quiet", "-q", "--help", "-h",
+							    SCN_CLI_OPTION_NAMES};
+			status = cli_unknown_option("validate", a, known, CLI_NR(known));
 			goto out;
 		}
 	}

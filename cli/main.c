@@ -19,6 +19,10 @@ static int cmd_version(int argc, char **argv)
 		       "versions of GSL, libyaml and SQLite it runs with.\n");
 		return 0;
 	}
+	if (argc > 1 && argv[1][0] == '-') {
+		static const char *const known[] = {"--help", "-h"};
+		return cli_unknown_option("version", argv[1], known, CLI_NR(known));
+	}
 	if (argc > 1)
 		return cli_usage_error("version", "numasim version",
 				       "unexpected argument '%s'", argv[1]);
@@ -54,6 +58,22 @@ static void usage(FILE *f)
 	fprintf(f, "\n'numasim COMMAND --help' describes a command.\n");
 }
 
+/* One line with the nearest name, not the whole usage (issue: what a new
+ * user trips over). */
+static int unknown(const char *cmd)
+{
+	static const char *const opts[] = {"--help", "-h", "--version"};
+	const char *names[NR_COMMANDS + 1];
+	if (cmd[0] == '-')
+		return cli_unknown("numasim", "option", cmd, opts, CLI_NR(opts),
+				   "numasim --help");
+	for (size_t i = 0; i < NR_COMMANDS; i++)
+		names[i] = commands[i].name;
+	names[NR_COMMANDS] = "help";
+	return cli_unknown("numasim", "command", cmd, names, NR_COMMANDS + 1,
+			   "numasim --help");
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 2) {
@@ -84,7 +104,5 @@ int main(int argc, char **argv)
 	for (size_t i = 0; i < NR_COMMANDS; i++)
 		if (!strcmp(cmd, commands[i].name))
 			return commands[i].fn(argc - 1, argv + 1);
-	fprintf(stderr, "numasim: error: unknown command '%s'\n", cmd);
-	usage(stderr);
-	return 2;
+	return unknown(cmd);
 }

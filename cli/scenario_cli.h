@@ -32,6 +32,9 @@ struct scn_cli {
 	int have_machine;
 };
 
+/* The option names scn_cli_option takes (for "did you mean"). */
+#define SCN_CLI_OPTION_NAMES "--set", "--sweep", "--machine", "--workload"
+
 /* Prepare for up to argc options; NS_ENOMEM (printed) on failure. */
 int scn_cli_init(struct scn_cli *c, const char *cmd, const char *usage, int argc);
 void scn_cli_free(struct scn_cli *c);

@@ -409,6 +409,8 @@ struct slub_world {
 	void *trace_arg;
 	struct slub_free_trace *tr;    /* the traced __slab_free, else NULL */
 	struct slub_free_trace trbuf;
+	struct trace_bufs *trb;        /* trbuf's arrays (the first trace_begin
+					  allocates it), kept between records */
 };
 
 /* --- small helpers ---------------------------------------------------------- */
@@ -422,12 +424,20 @@ static inline void slub_mem(struct cpu *c, uint64_t addr, enum cpu_access kind)
 	cpu_mem(c, addr, 8, cache_as_node(addr), kind);
 }
 
-static void trace_site(struct slub_free_trace *t, enum slub_site s, bool cond);
+struct trace_bufs {
+	struct slub_trace_slab *chain;
+	enum slub_stat *stats;
+	struct slub_trace_site *sites;
+	unsigned cap_chain, cap_stats, cap_sites;
+};
+static void trace_site(struct slub_free_trace *t, struct trace_bufs *b, enum slub_site s,
+		       bool cond);
+static void trace_stat(struct slub_free_trace *t, struct trace_bufs *b, enum slub_stat si);
 
 static inline bool br(struct cpu *c, const struct slub_world *w, enum slub_site s, bool cond)
 {
 	if (w->tr)   /* only while numasim trace records a __slab_free */
-		trace_site(w->tr, s, cond);
+		trace_site(w->tr, w->trb, s, cond);
 	return cpu_branch(c, w->site_base + (int)s, cond);
 }
 
@@ -478,8 +488,8 @@ static void stat_inc(struct cpu *c, struct slub_cache *s, enum slub_stat si)
 {
 	struct slub_kcpu *k = kcpu(s, c);
 	k->stat[si]++;
-	if (s->w->tr && s->w->tr->nr_stats < SLUB_TRACE_MAX_STATS)
-		s->w->tr->stats[s->w->tr->nr_stats++] = si;
+	if (s->w->tr)   /* only while numasim trace records a __slab_free */
+		trace_stat(s->w->tr, s->w->trb, si);
 	if (s->w->cfg.stats)   /* raw_cpu_inc(s->cpu_slab->stat[si]) */
 		slub_mem(c, k->addr + KCPU_OFF_STAT + 4u * (unsigned)si, CPU_STORE);
 }
@@ -821,13 +831,45 @@ static void put_cpu_partial(struct cpu *c, struct slub_cache *s, uint32_t id, bo
 
 /* --- tracing (numasim trace) ----------------------------------------------- */
 
-static void trace_site(struct slub_free_trace *t, enum slub_site s, bool cond)
+/*
+ * Room for entry n of a trace array (doubling; cap in entries).  The
+ * arrays live in the world and are reused by every record; only a traced
+ * call reaches here, so untraced runs never allocate.
+ */
+static void *trace_room(void **arr, unsigned *cap, size_t size, unsigned n)
 {
-	if (t->nr_sites < SLUB_TRACE_MAX_SITES) {
-		t->sites[t->nr_sites].name = slub_site_defs[s].name;
-		t->sites[t->nr_sites].outcome = cond;
-		t->nr_sites++;
+	if (n < *cap)
+		return *arr;
+	unsigned ncap = *cap ? *cap * 2 : 64;
+	void *p = ncap > n ? realloc(*arr, (size_t)ncap * size) : NULL;
+	if (!p)
+		return NULL;
+	*arr = p;
+	*cap = ncap;
+	return p;
+}
+
+static void trace_site(struct slub_free_trace *t, struct trace_bufs *b, enum slub_site s,
+		       bool cond)
+{
+	if (!b || !trace_room((void **)&b->sites, &b->cap_sites, sizeof *b->sites, t->nr_sites)) {
+		t->incomplete = 1;
+		return;
 	}
+	t->sites = b->sites;
+	t->sites[t->nr_sites].name = slub_site_defs[s].name;
+	t->sites[t->nr_sites].outcome = cond;
+	t->nr_sites++;
+}
+
+static void trace_stat(struct slub_free_trace *t, struct trace_bufs *b, enum slub_stat si)
+{
+	if (!b || !trace_room((void **)&b->stats, &b->cap_stats, sizeof *b->stats, t->nr_stats)) {
+		t->incomplete = 1;
+		return;
+	}
+	t->stats = b->stats;
+	t->stats[t->nr_stats++] = si;
 }
 
 /* The state before the call: the slab, its node and the CPU's chain. */
@@ -856,13 +898,26 @@ static struct slub_free_trace *trace_begin(struct cpu *c, struct slub_cache *s, 
 		t->cpu_partial_pages = s->slab[k->partial].pages;
 		t->cpu_partial_pobjects = s->slab[k->partial].pobjects;
 	}
-	for (uint32_t p = k->partial; p != NIL32; p = s->slab[p].pnext, t->nr_chain++) {
-		if (t->chain_shown < SLUB_TRACE_MAX_CHAIN) {
-			struct slub_trace_slab *e = &t->chain[t->chain_shown++];
-			e->objects = s->slab[p].objects;
-			e->inuse = s->slab[p].inuse;
-			e->node = s->slab[p].node;
+	if (!w->trb)
+		w->trb = calloc(1, sizeof *w->trb);
+	struct trace_bufs *b = w->trb;
+	t->incomplete = b == NULL;
+	if (b) {
+		t->chain = b->chain;
+		t->stats = b->stats;
+		t->sites = b->sites;
+	}
+	for (uint32_t p = k->partial; p != NIL32; p = s->slab[p].pnext) {
+		if (!b || !trace_room((void **)&b->chain, &b->cap_chain, sizeof *b->chain,
+				t->nr_chain)) {
+			t->incomplete = 1;
+			break;
 		}
+		t->chain = b->chain;
+		struct slub_trace_slab *e = &t->chain[t->nr_chain++];
+		e->objects = s->slab[p].objects;
+		e->inuse = s->slab[p].inuse;
+		e->node = s->slab[p].node;
 	}
 	t->path = "unlocked";
 	w->tr = t;
@@ -2022,6 +2077,12 @@ void slub_world_destroy(struct slub_world *w)
 		return;
 	for (int i = 0; i < w->nr_caches; i++)
 		cache_release(w->caches[i]);
+	if (w->trb) {
+		free(w->trb->chain);
+		free(w->trb->stats);
+		free(w->trb->sites);
+		free(w->trb);
+	}
 	free(w->vmemmap);
 	free(w->node_start_pfn);
 	free(w->node_order);

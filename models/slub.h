@@ -200,10 +200,14 @@ void slub_set_race_hook(struct slub_world *w, slub_race_fn fn, void *arg);
  * stats are recorded only while a hook is set (one predictable branch per
  * site otherwise).  The record is valid during the call only.  NULL
  * removes it.
+ *
+ * A record is complete: chain[], stats[] and sites[] hold every slab,
+ * stat item and site of the call, however long (a drain through
+ * unfreeze_partials visits the whole per-cpu chain, a cmpxchg retried
+ * under a race hook repeats its sites); the world grows their buffers as
+ * needed, while tracing only.  When that growth fails the record says so
+ * (incomplete != 0) instead of being silently short.
  */
-#define SLUB_TRACE_MAX_SITES 48
-#define SLUB_TRACE_MAX_STATS 16
-#define SLUB_TRACE_MAX_CHAIN 64
 struct slub_trace_slab {
 	unsigned objects, inuse;
 	int node;
@@ -222,12 +226,12 @@ struct slub_free_trace {
 	unsigned long nr_partial, min_partial; /* nr_partial of node, before */
 	unsigned cpu_partial_limit;     /* s->cpu_partial */
 	unsigned nr_chain;              /* slabs on the CPU's partial chain */
-	unsigned chain_shown;           /* entries filled in chain[] */
-	struct slub_trace_slab chain[SLUB_TRACE_MAX_CHAIN];
+	struct slub_trace_slab *chain;  /* [nr_chain] */
 	int cpu_partial_pages, cpu_partial_pobjects; /* head's counters, 0 if none */
-	unsigned nr_stats, nr_sites;    /* capped at the array sizes */
-	enum slub_stat stats[SLUB_TRACE_MAX_STATS];
-	struct slub_trace_site sites[SLUB_TRACE_MAX_SITES];
+	unsigned nr_stats, nr_sites;
+	enum slub_stat *stats;          /* [nr_stats], in order */
+	struct slub_trace_site *sites;  /* [nr_sites], in order */
+	int incomplete;                 /* out of memory while recording */
 	const char *path;               /* "free_frozen", "cpu_partial_free",
 					 * "unlocked" (no list work), "locked"
 					 * (list_lock, no list change),

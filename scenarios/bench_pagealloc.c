@@ -52,6 +52,7 @@ void bench_pagealloc_opts_default(struct bench_pagealloc_opts *o)
 	o->profile = 8;
 	o->variant = MMZONE_ITER_POST;
 	o->bpred = BPRED_GSHARE;
+	o->progress = NULL;
 }
 
 struct bench_pagealloc_world {
@@ -112,6 +113,8 @@ static int bench_pagealloc_once(const struct machine *m, const struct bench_page
 	memset(r, 0, sizeof *r);
 	double h0 = now_s(CLOCK_MONOTONIC), c0 = now_s(CLOCK_PROCESS_CPUTIME_ID);
 	uint64_t left = (uint64_t)o->pairs;
+	struct progress_work *work = o->progress ? &o->progress->work : NULL;
+	progress_work_start(work, o->pairs);
 	while (left) {
 		uint64_t n = left < (uint64_t)o->batch ? left : (uint64_t)o->batch;
 		uint64_t t0 = c->now;
@@ -129,6 +132,7 @@ static int bench_pagealloc_once(const struct machine *m, const struct bench_page
 		r->alloc_cycles += t1 - t0;
 		r->free_cycles += c->now - t1;
 		left -= n;
+		progress_work_set(work, o->pairs - (long long)left);
 	}
 	r->host_s = now_s(CLOCK_MONOTONIC) - h0;
 	r->cpu_s = now_s(CLOCK_PROCESS_CPUTIME_ID) - c0;
@@ -267,6 +271,7 @@ int bench_pagealloc_run(const struct bench_pagealloc_opts *o, FILE *out, struct 
 					  r + 1);
 			goto out;
 		}
+		progress_plan_run_done(o->progress);
 		if (r + 1 < o->repeat)
 			bench_pagealloc_world_free(&b);
 	}

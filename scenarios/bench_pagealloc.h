@@ -28,6 +28,7 @@
 #include <stdio.h>
 
 #include "base/diag.h"
+#include "base/progress.h"
 #include "sim/hw/bpred.h"
 #include "models/page_alloc.h"
 
@@ -48,6 +49,7 @@ struct bench_pagealloc_opts {
 	long long profile;       /* profile rows printed, 0..MAX_PROFILE */
 	enum mmzone_iter variant;
 	enum bpred_mode bpred;
+	struct progress_plan *progress;  /* runs and pairs done, or NULL */
 };
 
 /* configs/seed-2016-2s.yaml, 10000000 pairs, batch 128, first CPU,

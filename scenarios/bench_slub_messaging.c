@@ -170,6 +170,7 @@ void bench_slub_opts_default(struct bench_slub_opts *o)
 	o->repeat = 1;
 	o->local_free = false;
 	o->variant = SLUB_PRE;
+	o->progress = NULL;
 }
 
 void bench_messaging_opts_default(struct bench_messaging_opts *o)
@@ -180,6 +181,7 @@ void bench_messaging_opts_default(struct bench_messaging_opts *o)
 	o->seed = 1;
 	o->repeat = 1;
 	o->variant = SLUB_PRE;
+	o->progress = NULL;
 }
 
 /* What one bench slub run simulated (the host time is in a span). */
@@ -189,8 +191,8 @@ struct slub_run {
 };
 
 static int slub_once(const char *machine, enum slub_variant v, long long pairs,
-		     long long batch, bool local, char *name, size_t name_len,
-		     struct slub_run *o, struct span *t, struct diag *d)
+		     long long batch, bool local, struct progress_work *work, char *name,
+		     size_t name_len, struct slub_run *o, struct span *t, struct diag *d)
 {
 	struct bench_slub_world b = {0};
 	slub_obj_t *objs = NULL;
@@ -202,6 +204,7 @@ static int slub_once(const char *machine, enum slub_variant v, long long pairs,
 		goto out;
 	struct cpu *ca = &b.s.cpu[0], *cf = local ? ca : &b.s.cpu[b.s.nr_cpus - 1];
 	uint64_t done = 0, c0 = ca->now + cf->now, failed = 0;
+	progress_work_start(work, pairs);
 	span_start(t);
 	while (done < (uint64_t)pairs && rc == NS_OK) {
 		uint64_t n = (uint64_t)pairs - done < (uint64_t)batch ? (uint64_t)pairs - done
@@ -216,6 +219,7 @@ static int slub_once(const char *machine, enum slub_variant v, long long pairs,
 				rc = slub_free(b.w, cf, b.k512, objs[i]);
 		cpu_advance_to(ca, cf->now);
 		done += n;
+		progress_work_set(work, (long long)done);
 	}
 	span_stop(t);
 	if (rc)
@@ -247,7 +251,9 @@ int bench_slub_run(const struct bench_slub_opts *opt, FILE *out, struct diag *d)
 	for (long long r = 0; r < repeat && rc == NS_OK; r++) {
 		struct slub_run *x = &o[r > 0];
 		rc = slub_once(opt->machine, opt->variant, opt->pairs, opt->batch, opt->local_free,
-			       name, sizeof name, x, &t[r], d);
+			       opt->progress ? &opt->progress->work : NULL, name, sizeof name,
+			       x, &t[r], d);
+		progress_plan_run_done(opt->progress);
 		if (rc == NS_OK && r > 0 &&
 		    (x->cycles != o[0].cycles || x->failed != o[0].failed || x->done != o[0].done))
 			rc = diag_set(d, NS_EINTERNAL, "bench slub", 0, 0,
@@ -275,7 +281,8 @@ out:
 
 /* One bench messaging run on a fresh world; name: the machine's. */
 static int msg_once(const char *machine, enum slub_variant v, const struct wl_msg_params *p,
-		    uint64_t seed, char *name, size_t name_len, int *nr_cpus,
+		    uint64_t seed, struct progress_work *work, char *name, size_t name_len,
+		    int *nr_cpus,
 		    struct wl_msg_result *r, struct span *t, struct diag *d)
 {
 	struct bench_slub_world b = {0};
@@ -283,7 +290,7 @@ static int msg_once(const char *machine, enum slub_variant v, const struct wl_ms
 	if (rc)
 		goto out;
 	span_start(t);
-	rc = wl_messaging_run(b.w, &b.s, b.skb, b.k512, p, seed, NULL, r);
+	rc = wl_messaging_run(b.w, &b.s, b.skb, b.k512, p, seed, NULL, work, r);
 	span_stop(t);
 	if (rc)
 		rc = diag_set(d, rc, "bench messaging", 0, 0, "the workload failed: %s",
@@ -320,8 +327,10 @@ int bench_messaging_run(const struct bench_messaging_opts *o, FILE *out, struct 
 	int rc = t && rate ? NS_OK
 			   : diag_set(d, NS_ENOMEM, "bench messaging", 0, 0, "out of memory");
 	for (long long k = 0; k < repeat && rc == NS_OK; k++) {
-		rc = msg_once(o->machine, o->variant, &p, (uint64_t)o->seed, name, sizeof name,
+		rc = msg_once(o->machine, o->variant, &p, (uint64_t)o->seed,
+			      o->progress ? &o->progress->work : NULL, name, sizeof name,
 			      &nr_cpus, &r[k > 0], &t[k], d);
+		progress_plan_run_done(o->progress);
 		if (rc == NS_OK && k > 0 && !same_msg_result(&r[0], &r[1]))
 			rc = diag_set(d, NS_EINTERNAL, "bench messaging", 0, 0,
 				      "run %lld simulated another schedule than run 1", k + 1);

@@ -28,6 +28,7 @@
 #include <stdio.h>
 
 #include "base/diag.h"
+#include "base/progress.h"
 #include "models/slub.h"
 
 /* Ranges of the numeric options; the run functions expect them. */
@@ -45,6 +46,7 @@ struct bench_slub_opts {
 	long long repeat;        /* runs, each on a fresh world, 1..MAX_REPEAT */
 	bool local_free;         /* free on the allocating CPU (--free local) */
 	enum slub_variant variant;
+	struct progress_plan *progress;  /* runs and pairs done, or NULL */
 };
 
 struct bench_messaging_opts {
@@ -54,6 +56,7 @@ struct bench_messaging_opts {
 	long long seed;          /* run seed, >= 0 */
 	long long repeat;        /* runs, each on a fresh world, 1..MAX_REPEAT */
 	enum slub_variant variant;
+	struct progress_plan *progress;  /* runs and messages done, or NULL */
 };
 
 /* configs/skylake-2s.yaml, 5000000 pairs, batch 64, 1 run, remote frees,

@@ -66,6 +66,7 @@ struct sim_run {
 	int check_rc;        /* invariant walk after the workload */
 	struct diag d;       /* setup error or invariant message */
 	int done;            /* simulation finished (slot ready) */
+	struct progress_work *work; /* the workload's progress, or NULL */
 };
 
 static double mono_now(void)
@@ -192,7 +193,7 @@ static int run_messaging(const struct scenario *s, const struct run_opts *o,
 	p.recv_cycles = m->recv_cycles;
 	p.ctx_switch_cycles = m->ctx_switch_cycles;
 	int rc = wl_messaging_run(r->sw, &r->sys, r->skb, r->data, &p, r->seed, o->stop,
-				  &r->mres);
+				  r->work, &r->mres);
 	if (rc == WL_MSG_STOPPED)
 		return WL_STOPPED;
 	if (rc == NS_ERANGE)
@@ -232,8 +233,8 @@ static int run_parallel(const struct scenario *s, const struct run_opts *o,
 	if (!pt->par)
 		return diag_set(&r->d, NS_EINTERNAL, s->path, 0, 0,
 				"point %s: no parallel workload parameters", pt->label);
-	int rc = wl_parallel_run(r->w, r->sw, &r->sys, pt->par, r->seed, o->stop, &r->pres,
-				 &r->d);
+	int rc = wl_parallel_run(r->w, r->sw, &r->sys, pt->par, r->seed, o->stop, r->work,
+				 &r->pres, &r->d);
 	if (rc == NS_OK && r->pres.stopped)
 		return WL_STOPPED;
 	if (rc)
@@ -265,7 +266,7 @@ static void run_and_check(const struct scenario *s, const struct run_opts *o,
 	} else if (r->status == NS_OK) {
 		const struct scn_pagealloc *pa = &s->points[r->point].pa;
 		struct cpu *c = cpu_sys_cpu(&r->sys, pa->cpu);
-		r->status = wl_pagealloc_run(r->w, c, pa, o->stop, &r->res);
+		r->status = wl_pagealloc_run(r->w, c, pa, o->stop, r->work, &r->res);
 	}
 	if (r->status == NS_OK && r->sw)
 		r->check_rc = slub_check(r->sw, &r->d);
@@ -278,17 +279,25 @@ static void run_and_check(const struct scenario *s, const struct run_opts *o,
 }
 
 int run_each(const struct scenario *s, const volatile sig_atomic_t *stop,
-	     run_world_fn fn, void *arg, struct diag *d)
+	     run_world_fn fn, void *arg, struct progress *bar, struct diag *d)
 {
 	struct run_opts o = {.jobs = 1, .stop = stop};
 	long long n = scenario_nr_runs(s);
 	int rc = NS_OK;
+	struct progress_plan pp;
+	struct progress_ticker tk = {0};
 	struct sim_run *r = malloc(sizeof *r);
 	if (!r)
 		return diag_set(d, NS_ENOMEM, s->path, 0, 0, "out of memory");
+	progress_plan_init(&pp);
+	if (bar) {
+		progress_init(bar, bar->f, n, 0, mono_now());
+		progress_ticker_start(&tk, bar, progress_plan_poll, &pp);
+	}
 	for (long long i = 0; i < n && rc == NS_OK; i++) {
 		memset(r, 0, sizeof *r);
 		diag_init(&r->d);
+		r->work = bar ? &pp.work : NULL;
 		r->index = i;
 		scenario_run_at(s, i, &r->point, &r->rep, &r->seed);
 		r->status = sim_setup(s, r);
@@ -296,13 +305,17 @@ int run_each(const struct scenario *s, const volatile sig_atomic_t *stop,
 			r->status = fn(arg, s->points[r->point].label, r->rep, r->w, r->sw);
 		run_and_check(s, &o, r);
 		if (r->status == WL_STOPPED) {
-			rc = RUN_STOPPED;
+			rc = *stop == RUN_CUT ? NS_OK : RUN_STOPPED;
 		} else if (r->status || r->check_rc) {
 			rc = r->status ? r->status : r->check_rc;
 			*d = r->d;
 		}
 		sim_free(r);
+		progress_plan_run_done(&pp);
 	}
+	progress_ticker_stop(&tk);
+	if (bar)
+		progress_finish(bar);
 	free(r);
 	return rc;
 }
@@ -634,6 +647,7 @@ struct pool {
 	long long next;         /* next item to claim */
 	long long written;      /* items released by the main thread */
 	long long end;          /* claim limit (items, or lowered to stop) */
+	struct progress_work work[RUN_MAX_JOBS]; /* slot k's run in flight */
 };
 
 static void *worker(void *arg)
@@ -649,6 +663,7 @@ static void *worker(void *arg)
 		struct sim_run *r = &p->slot[k % p->jobs];
 		memset(r, 0, sizeof *r);
 		r->index = p->idx[k];
+		r->work = &p->work[k % p->jobs];
 		pthread_mutex_unlock(&p->mu);
 		simulate(p->s, p->o, r);
 		pthread_mutex_lock(&p->mu);
@@ -671,6 +686,8 @@ static int pool_start(struct pool *p, const struct scenario *s,
 	p->jobs = o->jobs < 1 ? 1 : o->jobs > RUN_MAX_JOBS ? RUN_MAX_JOBS : o->jobs;
 	if (p->jobs > n)
 		p->jobs = n > 0 ? (int)n : 1;
+	for (int j = 0; j < RUN_MAX_JOBS; j++)
+		progress_work_init(&p->work[j]);
 	p->slot = calloc((size_t)p->jobs, sizeof *p->slot);
 	if (!p->slot)
 		return diag_set(d, NS_ENOMEM, s->path, 0, 0, "out of memory");
@@ -698,6 +715,7 @@ static struct sim_run *pool_take(struct pool *p, long long k)
 			return NULL;
 		memset(r, 0, sizeof *r);
 		r->index = p->idx[k];
+		r->work = &p->work[0];
 		simulate(p->s, p->o, r);
 		p->next = k + 1;
 		return r;
@@ -761,6 +779,8 @@ struct plan {
 	int64_t *ids;           /* [planned] run id per plan index, 0: none */
 	int rank, size;
 	char invocation[320];
+	atomic_llong nr_done;   /* skipped + stored, for the progress ticker */
+	struct pool *pool;      /* this rank's simulations (plan_write) */
 };
 
 static int plan_nomem(struct plan *pl)
@@ -901,8 +921,22 @@ static void stored(struct plan *pl, long long i, int64_t id, int failed)
 		out->first_stored = id;
 	out->last_stored = id;
 	out->nr_failed += failed;
-	if (pl->o->bar)
-		progress_update(pl->o->bar, out->nr_skipped + out->nr_stored, mono_now());
+	atomic_store_explicit(&pl->nr_done, out->nr_skipped + out->nr_stored,
+			      memory_order_relaxed);
+}
+
+/*
+ * The progress ticker's view of the plan (another thread): runs stored
+ * or skipped, plus the share done of the runs being simulated.  A run
+ * being written is at 0 until it is stored (the bar does not go back).
+ */
+static void plan_poll(void *arg, long long *done, double *part)
+{
+	struct plan *pl = arg;
+	*done = atomic_load_explicit(&pl->nr_done, memory_order_relaxed);
+	*part = 0;
+	for (int j = 0; pl->pool && j < pl->pool->jobs; j++)
+		*part += progress_work_fraction(&pl->pool->work[j]);
 }
 
 /* Rank 0: position j comes from worker `from` (MPI). */
@@ -964,8 +998,13 @@ static int plan_write(struct plan *pl)
 	struct pool p;
 	long long k = 0;
 	int *ended = calloc((size_t)pl->size, sizeof *ended);
+	struct progress_ticker tk = {0};
 	int rc = ended ? pool_start(&p, pl->s, pl->o, pl->local, pl->nr_local, pl->d)
 		       : plan_nomem(pl);
+	if (rc == NS_OK && pl->o->bar) {
+		pl->pool = &p;
+		progress_ticker_start(&tk, pl->o->bar, plan_poll, pl);
+	}
 	for (long long j = 0; j < pl->nr_pending && rc == NS_OK; j++) {
 		int from = (int)(j % pl->size);
 		if (pl->o->stop && *pl->o->stop) {
@@ -979,6 +1018,7 @@ static int plan_write(struct plan *pl)
 			int64_t id;
 			if (!r)
 				break;
+			progress_work_start(r->work, 0);   /* counted once stored */
 			pl->out->sim_s += r->host_s;
 			rc = consume(pl, pl->st, r, &id);
 			if (id)
@@ -988,6 +1028,8 @@ static int plan_write(struct plan *pl)
 		if (rc == NS_OK && pl->o->stop && *pl->o->stop)
 			rc = RUN_STOPPED;
 	}
+	progress_ticker_stop(&tk);
+	pl->pool = NULL;
 	pool_stop(&p);
 	if (ended && pl->size > 1)
 		rc = finish_workers(pl, rc, ended);
@@ -1089,10 +1131,13 @@ int run_scenario(const struct scenario *s, struct store *st,
 		mpi_invocation(o, pl.invocation, sizeof pl.invocation);
 		oo.invocation = pl.invocation;
 	}
+	atomic_init(&pl.nr_done, 0);
 	pl.ids = calloc((size_t)out->planned, sizeof *pl.ids);
 	rc = pl.ids ? plan_pending(&pl) : plan_nomem(&pl);
-	if (rc == NS_OK && pl.rank == 0 && o->bar)
+	if (rc == NS_OK && pl.rank == 0 && o->bar) {
 		progress_init(o->bar, o->bar->f, out->planned, out->nr_skipped, t0);
+		atomic_store_explicit(&pl.nr_done, out->nr_skipped, memory_order_relaxed);
+	}
 	if (rc == NS_OK)
 		rc = pl.rank == 0 ? plan_write(&pl) : plan_send(&pl);
 	if (o->bar && pl.rank == 0)

@@ -82,7 +82,9 @@ struct run_opts {
 					     (under MPI: rank 0's host:pid) */
 	const volatile sig_atomic_t *stop; /* set asynchronously to stop */
 	struct progress *bar;             /* progress bar (its f set), or NULL;
-					     run_scenario inits and erases it */
+					     run_scenario inits and erases it;
+					     a ticker thread draws it, with the
+					     share done of the runs in flight */
 	int resume;                       /* skip runs the database holds */
 	struct run_mpi *mpi;              /* spread over MPI ranks, or NULL */
 };
@@ -124,15 +126,21 @@ void run_outcome_free(struct run_outcome *out);
 /*
  * numasim trace: simulate every run of the plan in plan order, one at a
  * time, without a database; fn is called on each built world before its
- * workload (to set hooks) and its non-zero status stops the plan.
- * Returns NS_OK, RUN_STOPPED, the first setup/workload error or
- * NS_EINTERNAL for broken invariants (message in d).
+ * workload (to set hooks) and its non-zero status stops the plan.  *stop
+ * is polled by the workloads: RUN_CUT ends the current run there (it is
+ * dropped without its invariant walk: the tracer has what it wanted;
+ * fn resets *stop for the next run), any other non-zero value stops the
+ * plan.  Returns NS_OK, RUN_STOPPED, the first setup/workload error or
+ * NS_EINTERNAL for broken invariants (message in d).  bar (its f set, or
+ * NULL) shows the runs done and the current run's share, drawn by a
+ * ticker thread; run_each inits and erases it.
  */
+#define RUN_CUT 2
 struct mm_world;
 struct slub_world;
 typedef int (*run_world_fn)(void *arg, const char *point, long long rep,
 			    struct mm_world *pa, struct slub_world *sw);
 int run_each(const struct scenario *s, const volatile sig_atomic_t *stop,
-	     run_world_fn fn, void *arg, struct diag *d);
+	     run_world_fn fn, void *arg, struct progress *bar, struct diag *d);
 
 #endif

@@ -1752,19 +1752,6 @@ static int file_map(struct loader *l, const struct ynode *n, int sweep)
 }
 
 /* The "\001N" tree name of command-line argument N. */
-static int cli_tree(struct loader *l, const char *text, size_t len,
-		    struct ytree **out)
-{
-	struct scenario *s = l->s;
-	char name[32];
-	snprintf(name, sizeof name, "\001%d", s->nr_cli);
-	int rc = ytree_parse(name, text, len, out, l->d);
-	if (rc)
-		return rc;
-	s->cli_trees[s->nr_cli++] = *out;
-	return NS_OK;
-}
-
 static int cli_err(struct loader *l, const char *arg, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 static int cli_err(struct loader *l, const char *arg, const char *fmt, ...)
@@ -1775,6 +1762,80 @@ static int cli_err(struct loader *l, const char *arg, const char *fmt, ...)
 	vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);
 	return diag_set(l->d, NS_EINPUT, l->o->prog, 0, 0, "%s: %s", arg, msg);
+}
+
+/*
+ * Parse a command-line value (arg's KEY=...).  libyaml's own wording
+ * ("malformed YAML: ... while parsing a flow node at line 1, column 2")
+ * describes a file the user never wrote: the error names the option and
+ * the key, and the place as a character of the value (skip: characters
+ * added in front of it, the '[' of a --sweep list).
+ */
+static int cli_tree(struct loader *l, const char *arg, const char *key,
+		    const char *text, size_t len, int skip, struct ytree **out)
+{
+	struct scenario *s = l->s;
+	struct diag yd;
+	char name[32], problem[DIAG_MSG_MAX];
+	snprintf(name, sizeof name, "\001%d", s->nr_cli);
+	diag_init(&yd);
+	int rc = ytree_parse(name, text, len, out, &yd);
+	if (rc == NS_ENOMEM)
+		return nomem(l);
+	if (rc) {
+		const char *p = yd.msg;
+		if (!strncmp(p, "malformed YAML: ", 16))
+			p += 16;
+		snprintf(problem, sizeof problem, "%.*s", (int)strcspn(p, "("), p);
+		size_t n = strlen(problem);
+		while (n > 0 && problem[n - 1] == ' ')
+			problem[--n] = '\0';
+		int at = yd.line == 1 && yd.col > skip ? yd.col - skip : 0;
+		if (at > 0 && (size_t)at <= len)
+			return cli_err(l, arg, "the value of '%s' is not valid YAML "
+				       "(%s, at character %d of the value)", key,
+				       problem, at);
+		return cli_err(l, arg, "the value of '%s' is not valid YAML (%s)",
+			       key, problem);
+	}
+	s->cli_trees[s->nr_cli++] = *out;
+	return NS_OK;
+}
+
+/*
+ * The 1-based position of the first empty item of a --sweep list
+ * "V1,V2,..." (commas inside brackets, braces or quotes do not split), or
+ * 0 when every item has text.
+ */
+static int empty_sweep_item(const char *v)
+{
+	int depth = 0, item = 1, text = 0;
+	char quote = 0;
+	for (const char *p = v;; p++) {
+		if (quote) {
+			quote = *p == quote ? 0 : quote;
+			if (!*p)
+				return 0;      /* unbalanced: the parser says so */
+			continue;
+		}
+		if (*p == '\0' || (*p == ',' && depth == 0)) {
+			if (!text)
+				return item;
+			if (!*p)
+				return 0;
+			item++;
+			text = 0;
+			continue;
+		}
+		if (*p == '[' || *p == '{')
+			depth++;
+		else if ((*p == ']' || *p == '}') && depth > 0)
+			depth--;
+		else if (*p == '"' || *p == '\'')
+			quote = *p;
+		if (*p != ' ' && *p != '\t')
+			text = 1;
+	}
 }
 
 /* One --set KEY=VALUE or --sweep KEY=V1,V2 (args[i] = "--set K=V"). */
@@ -1803,7 +1864,13 @@ static int cli_setting(struct loader *l, int i)
 	if (why)
 		return cli_err(l, arg, "'%s': %s", key, why);
 	const char *val = eq ? eq + 1 : kv;
+	if (strspn(val, " \t") == strlen(val))
+		return cli_err(l, arg, "empty value");
 	if (sweep) {
+		int empty = empty_sweep_item(val);
+		if (empty)
+			return cli_err(l, arg, "empty value: item %d of the list of '%s' "
+				       "has no text", empty, key);
 		size_t vl = strlen(val);
 		char *list = malloc(vl + 3);
 		if (!list)
@@ -1811,10 +1878,10 @@ static int cli_setting(struct loader *l, int i)
 		list[0] = '[';
 		memcpy(list + 1, val, vl);
 		memcpy(list + 1 + vl, "]", 2);
-		rc = cli_tree(l, list, vl + 2, &t);
+		rc = cli_tree(l, arg, key, list, vl + 2, 1, &t);
 		free(list);
 	} else {
-		rc = cli_tree(l, val, strlen(val), &t);
+		rc = cli_tree(l, arg, key, val, strlen(val), 0, &t);
 	}
 	if (rc)
 		return rc;

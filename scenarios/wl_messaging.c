@@ -45,6 +45,7 @@
 #include <string.h>
 
 #include "base/diag.h"
+#include "base/progress.h"
 #include "models/sched_fair.h"
 #include "sim/ctx.h"
 
@@ -330,14 +331,18 @@ static int start(struct messaging_world *m)
 
 /* The event loop; at its end every task has exited and the scheduler's
  * invariants hold. */
-static int run_events(struct messaging_world *m, const volatile sig_atomic_t *stop)
+static int run_events(struct messaging_world *m, const volatile sig_atomic_t *stop,
+		      struct progress_work *work)
 {
 	struct event ev;
 	uint32_t nr_events = 0;
 
 	while (sim_ctx_next(m->ctx, &ev) == NS_OK) {
-		if ((++nr_events & 0xfff) == 0 && stop && *stop)
-			return WL_MSG_STOPPED;
+		if ((++nr_events & 0xfff) == 0) {
+			if (stop && *stop)
+				return WL_MSG_STOPPED;
+			progress_work_set(work, (long long)m->result->messages);
+		}
 		int rc = step(m, (int)ev.arg);
 		if (rc != NS_OK)
 			return rc;
@@ -380,7 +385,8 @@ static int params_ok(const struct wl_msg_params *p, const struct cpu_sys *s)
 
 int wl_messaging_run(struct slub_world *w, struct cpu_sys *s, struct slub_cache *skb,
 		     struct slub_cache *data, const struct wl_msg_params *p, uint64_t seed,
-		     const volatile sig_atomic_t *stop, struct wl_msg_result *r)
+		     const volatile sig_atomic_t *stop, struct progress_work *work,
+		     struct wl_msg_result *r)
 {
 	struct messaging_world m = {.slub = w, .sys = s, .skb_cache = skb, .data_cache = data,
 				    .params = p, .result = r};
@@ -397,8 +403,10 @@ int wl_messaging_run(struct slub_world *w, struct cpu_sys *s, struct slub_cache 
 		rc = setup(&m);
 	if (rc == NS_OK)
 		rc = start(&m);
+	/* every receiver reads msgs_per_task messages */
+	progress_work_start(work, (long long)(p->groups * WL_MSG_FDS * m.msgs_per_task));
 	if (rc == NS_OK)
-		rc = run_events(&m, stop);
+		rc = run_events(&m, stop, work);
 	if (m.cfs)
 		copy_sched_stats(m.cfs, r);
 	r->events = m.ctx->events;

@@ -111,8 +111,10 @@ struct wl_msg_result {
  * Run the benchmark on every CPU of s (whose layout and world w must
  * match), with skb = skbuff_head_cache and data = kmalloc-512 of w.
  */
+struct progress_work;             /* base/progress.h: messages read of all */
 int wl_messaging_run(struct slub_world *w, struct cpu_sys *s, struct slub_cache *skb,
 		     struct slub_cache *data, const struct wl_msg_params *p, uint64_t seed,
-		     const volatile sig_atomic_t *stop, struct wl_msg_result *r);
+		     const volatile sig_atomic_t *stop, struct progress_work *work,
+		     struct wl_msg_result *r);
 
 #endif

@@ -16,11 +16,13 @@
 #include <string.h>
 
 #include "base/diag.h"
+#include "base/progress.h"
 
 static void run_series(struct mm_world *w, struct cpu *c,
 		       const struct scn_pagealloc *p, unsigned order,
 		       struct page **pages, uint32_t slots_per_line,
 		       const volatile sig_atomic_t *stop,
+		       struct progress_work *work, long long *iters,
 		       struct wl_pagealloc_series *sr,
 		       struct wl_pagealloc_result *r, int *stopped)
 {
@@ -33,6 +35,10 @@ static void run_series(struct mm_world *w, struct cpu *c,
 				*stopped = 1;
 				return;
 			}
+			/* the work is the allocations: an iteration of batch
+			 * 16384 costs 8000 of batch 1 */
+			*iters += n1;
+			progress_work_set(work, *iters);
 			/* cond_resched(): outside the timed blocks */
 			uint64_t t0 = c->now;
 			for (uint32_t i = 0; i < n1; i++) {
@@ -68,9 +74,10 @@ static void run_series(struct mm_world *w, struct cpu *c,
 
 int wl_pagealloc_run(struct mm_world *w, struct cpu *c,
 		     const struct scn_pagealloc *p,
-		     const volatile sig_atomic_t *stop,
+		     const volatile sig_atomic_t *stop, struct progress_work *work,
 		     struct wl_pagealloc_result *r)
 {
+	long long iters = 0;
 	uint32_t batches[SCN_MAX_ORDER][SCN_MAX_BATCHES];
 	int nb[SCN_MAX_ORDER];
 	uint32_t max_batch = 0;
@@ -104,9 +111,13 @@ int wl_pagealloc_run(struct mm_world *w, struct cpu *c,
 			sr->alloc = r->values + (size_t)s * 2 * p->outer;
 			sr->free = sr->alloc + p->outer;
 		}
+	long long total = 0;
+	for (int s = 0; s < nr; s++)
+		total += ((long long)r->series[s].batch + 1) * p->outer * p->inner;
+	progress_work_start(work, total);
 	for (int s = 0; s < nr && !stopped; s++) {
 		run_series(w, c, p, r->series[s].order, pages, slots_per_line, stop,
-			   &r->series[s], r, &stopped);
+			   work, &iters, &r->series[s], r, &stopped);
 		if (!stopped)
 			r->nr_series = s + 1;
 	}

@@ -67,10 +67,13 @@ struct wl_pagealloc_result {
 	uint64_t timed_cycles;            /* simulated cycles inside timed blocks */
 };
 
-/* Run the benchmark of p on CPU c of world w. */
+/* Run the benchmark of p on CPU c of world w.  work (NULL: none) gets
+ * the allocations done of all series' (base/progress.h), updated once
+ * per inner iteration. */
+struct progress_work;
 int wl_pagealloc_run(struct mm_world *w, struct cpu *c,
 		     const struct scn_pagealloc *p,
-		     const volatile sig_atomic_t *stop,
+		     const volatile sig_atomic_t *stop, struct progress_work *work,
 		     struct wl_pagealloc_result *r);
 void wl_pagealloc_result_free(struct wl_pagealloc_result *r);
 

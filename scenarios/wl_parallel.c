@@ -57,6 +57,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/progress.h"
 #include "sim/hw/cpu.h"
 #include "sim/ctx.h"
 #include "models/page_alloc.h"
@@ -511,8 +512,8 @@ static void finish(struct parw *w, const struct lock_sums *a)
 
 int wl_parallel_run(struct mm_world *pa, struct slub_world *sw, struct cpu_sys *s,
 		    const struct wl_par_params *p, uint64_t seed,
-		    const volatile sig_atomic_t *stop, struct wl_par_result *r,
-		    struct diag *d)
+		    const volatile sig_atomic_t *stop, struct progress_work *work,
+		    struct wl_par_result *r, struct diag *d)
 {
 	struct parw w = {.pa = pa, .sw = sw, .s = s, .p = p, .r = r};
 	struct lock_sums before;
@@ -524,10 +525,14 @@ int wl_parallel_run(struct mm_world *pa, struct slub_world *sw, struct cpu_sys *
 		return rc;
 	lock_sums(&w, &before);
 	rc = setup(&w, seed);
+	progress_work_start(work, (long long)(w.nr_tasks * p->ops));
 	while (rc == NS_OK && sim_ctx_next(w.ctx, &ev) == NS_OK) {
-		if ((++tick & 0xfff) == 0 && stop && *stop) {
-			r->stopped = 1;
-			goto out;
+		if ((++tick & 0xfff) == 0) {
+			if (stop && *stop) {
+				r->stopped = 1;
+				goto out;
+			}
+			progress_work_set(work, (long long)r->ops);
 		}
 		rc = step(&w, (int)ev.arg);
 	}

@@ -83,6 +83,7 @@ struct wl_par_result {
 struct mm_world;
 struct slub_world;
 struct cpu_sys;
+struct progress_work;             /* base/progress.h: ops done of tasks x ops */
 
 /*
  * Run the workload on s (built over the CPUs in p->cpus), with the page
@@ -91,7 +92,7 @@ struct cpu_sys;
  */
 int wl_parallel_run(struct mm_world *pa, struct slub_world *sw, struct cpu_sys *s,
 		    const struct wl_par_params *p, uint64_t seed,
-		    const volatile sig_atomic_t *stop, struct wl_par_result *r,
-		    struct diag *d);
+		    const volatile sig_atomic_t *stop, struct progress_work *work,
+		    struct wl_par_result *r, struct diag *d);
 
 #endif

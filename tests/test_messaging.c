@@ -58,7 +58,7 @@ static void small_params(struct wl_msg_params *p, uint32_t groups, uint64_t loop
 static void run_ok(struct wfx *t, const struct wl_msg_params *p, uint64_t seed,
 		   struct wl_msg_result *r)
 {
-	int rc = wl_messaging_run(t->w, &t->s, t->skb, t->k512, p, seed, NULL, r);
+	int rc = wl_messaging_run(t->w, &t->s, t->skb, t->k512, p, seed, NULL, NULL, r);
 	assert_int_equal(rc, NS_OK);
 }
 
@@ -255,22 +255,22 @@ static void test_bad_params(void **state)
 	struct wl_msg_params p;
 	struct wl_msg_result r;
 	small_params(&p, 0, 10);
-	assert_int_equal(wl_messaging_run(t->w, &t->s, t->skb, t->k512, &p, 1, NULL, &r),
+	assert_int_equal(wl_messaging_run(t->w, &t->s, t->skb, t->k512, &p, 1, NULL, NULL, &r),
 			 NS_EINPUT);
 	small_params(&p, 1, 0);
-	assert_int_equal(wl_messaging_run(t->w, &t->s, t->skb, t->k512, &p, 1, NULL, &r),
+	assert_int_equal(wl_messaging_run(t->w, &t->s, t->skb, t->k512, &p, 1, NULL, NULL, &r),
 			 NS_EINPUT);
 	small_params(&p, 1, 1);
 	p.inflight_limit = 0;
-	assert_int_equal(wl_messaging_run(t->w, &t->s, t->skb, t->k512, &p, 1, NULL, &r),
+	assert_int_equal(wl_messaging_run(t->w, &t->s, t->skb, t->k512, &p, 1, NULL, NULL, &r),
 			 NS_EINPUT);
 	small_params(&p, 1, 1);
 	p.hz = 0;
-	assert_int_equal(wl_messaging_run(t->w, &t->s, t->skb, t->k512, &p, 1, NULL, &r),
+	assert_int_equal(wl_messaging_run(t->w, &t->s, t->skb, t->k512, &p, 1, NULL, NULL, &r),
 			 NS_EINPUT);
 	small_params(&p, 1, 1);
 	p.sched_latency_ns = 0;
-	assert_int_equal(wl_messaging_run(t->w, &t->s, t->skb, t->k512, &p, 1, NULL, &r),
+	assert_int_equal(wl_messaging_run(t->w, &t->s, t->skb, t->k512, &p, 1, NULL, NULL, &r),
 			 NS_EINPUT);
 	wfx_destroy(t);
 }

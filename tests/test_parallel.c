@@ -79,7 +79,7 @@ static int run(struct wfx *t, const struct wl_par_params *p, uint64_t seed,
 {
 	struct diag d;
 	diag_init(&d);
-	int rc = wl_parallel_run(t->pa, t->w, &t->s, p, seed, NULL, r, &d);
+	int rc = wl_parallel_run(t->pa, t->w, &t->s, p, seed, NULL, NULL, r, &d);
 	if (rc != NS_OK)
 		diag_print(&d, stderr);
 	return rc;
@@ -245,16 +245,16 @@ static void test_bad_params(void **state)
 	struct wl_par_params *p = params(all8, 8, 0, 10);
 	p->object_sizes[0] = 1u << 20;
 	diag_init(&d);
-	assert_int_equal(wl_parallel_run(t->pa, t->w, &t->s, p, 1, NULL, &r, &d), NS_EINPUT);
+	assert_int_equal(wl_parallel_run(t->pa, t->w, &t->s, p, 1, NULL, NULL, &r, &d), NS_EINPUT);
 	assert_non_null(strstr(d.msg, "kmalloc"));
 	static const int nine[] = {9};
 	p = params(nine, 1, 0, 10);
 	diag_init(&d);
-	assert_int_equal(wl_parallel_run(t->pa, t->w, &t->s, p, 1, NULL, &r, &d), NS_EINPUT);
+	assert_int_equal(wl_parallel_run(t->pa, t->w, &t->s, p, 1, NULL, NULL, &r, &d), NS_EINPUT);
 	p = params(all8, 8, 0, 10);
 	p->remote_free = 1.5;
 	diag_init(&d);
-	assert_int_equal(wl_parallel_run(t->pa, t->w, &t->s, p, 1, NULL, &r, &d), NS_EINPUT);
+	assert_int_equal(wl_parallel_run(t->pa, t->w, &t->s, p, 1, NULL, NULL, &r, &d), NS_EINPUT);
 	wfx_destroy(t);
 }
 

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # CLI tests for `numasim trace` on the tiny sched-messaging scenario (2
 # layouts x 3 repetitions): every line is JSON with the issue's keys;
-# --limit applies per run and every run is traced; FREE_FROZEN records
+# --limit-per-run applies per run and every run is traced (--limit, the
+# total, is tests/cli/trace-limits.sh's); FREE_FROZEN records
 # have frozen=true; the sites start with the reference's S-sites and the
 # variant's !n sites match the variant; stats start with free_slowpath;
 # page_alloc/page_free records in the kmem tracepoint style; -o writes the
@@ -29,7 +30,7 @@ run_err() {
 # --- slab_free, whole runs --------------------------------------------------------
 # the first 3000 records of each run (of about 32000): enough for every
 # check below and quick for jq
-"$NUMASIM" trace "$TINY" --events slab_free --format jsonl --limit 3000 >"$tmp/all" 2>"$tmp/err"
+"$NUMASIM" trace "$TINY" --events slab_free --format jsonl --limit-per-run 3000 >"$tmp/all" 2>"$tmp/err"
 check "trace exit" "$?" 0
 n=$(wc -l <"$tmp/all")
 if [ "$n" -gt 100 ]; then ok; else bad "only $n slab_free records"; fi
@@ -63,16 +64,16 @@ check "chain head counters" \
 fz=$(jq -c 'select(.path == "free_frozen")' "$tmp/all" | wc -l)
 if [ "$fz" -gt $((n / 2)) ]; then ok; else bad "free_frozen $fz of $n, not the majority"; fi
 
-# --- --limit per run, determinism, -o ------------------------------------------
-"$NUMASIM" trace "$TINY" --events slab_free --limit 4 >"$tmp/lim" 2>"$tmp/err"
+# --- --limit-per-run, determinism, -o --------------------------------------------
+"$NUMASIM" trace "$TINY" --events slab_free --limit-per-run 4 >"$tmp/lim" 2>"$tmp/err"
 check "limit exit" "$?" 0
 check "limit lines" "$(wc -l <"$tmp/lim")" 24
 check "limit per run" "$(jq -r '"\(.point)/\(.repetition)"' "$tmp/lim" | sort | uniq -c | awk '{print $1}' | sort -u)" 4
 check "limit is a prefix" "$(jq -c 'select(.point | test("pre-c270cf30")) | select(.repetition == 0)' "$tmp/all" | head -4)" \
 	"$(jq -c 'select(.point | test("pre-c270cf30")) | select(.repetition == 0)' "$tmp/lim")"
-"$NUMASIM" trace "$TINY" --events slab_free --limit 3000 >"$tmp/all2" 2>/dev/null
+"$NUMASIM" trace "$TINY" --events slab_free --limit-per-run 3000 >"$tmp/all2" 2>/dev/null
 if cmp -s "$tmp/all" "$tmp/all2"; then ok; else bad "trace not deterministic"; fi
-"$NUMASIM" trace "$TINY" --events slab_free --limit 4 -o "$tmp/file.jsonl" >"$tmp/o" 2>/dev/null
+"$NUMASIM" trace "$TINY" --events slab_free --limit-per-run 4 -o "$tmp/file.jsonl" >"$tmp/o" 2>/dev/null
 check "-o exit" "$?" 0
 if cmp -s "$tmp/lim" "$tmp/file.jsonl" && [ ! -s "$tmp/o" ]; then ok; else bad "-o output differs"; fi
 
@@ -85,7 +86,7 @@ check "alloc keys" "$(jq -c 'select(.event == "mm_page_alloc" and ([has("pfn","o
 check "free keys" "$(jq -c 'select(.event == "mm_page_free" and ([has("pfn","order","node","cpu")] | all | not))' "$tmp/pg" | wc -l)" 0
 check "slab pages are compound" "$(jq -c 'select(.event == "mm_page_alloc" and .order > 0 and (.gfp | test("__GFP_COMP") | not))' "$tmp/pg" | wc -l)" 0
 check "no slab_free" "$(jq -c 'select(.event == "slab_free")' "$tmp/pg" | wc -l)" 0
-"$NUMASIM" trace "$TINY" --events page_alloc,slab_free --limit 2 >"$tmp/mix" 2>/dev/null
+"$NUMASIM" trace "$TINY" --events page_alloc,slab_free --limit-per-run 2 >"$tmp/mix" 2>/dev/null
 check "mixed limit" "$(wc -l <"$tmp/mix")" 12
 
 # --- errors ------------------------------------------------------------------------
