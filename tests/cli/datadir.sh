@@ -59,7 +59,7 @@ expect_ok "bench pagealloc from elsewhere" 'machine seed-2016-2s' "$NUMASIM" ben
 expect_ok "bench messaging --machine name" 'Total time' \
 	"$NUMASIM" bench messaging --machine seed-2016-2s --groups 1 --loops 2
 expect_ok "topology configs/rome-nps4.yaml" '^available: 8 nodes' "$NUMASIM" topology configs/rome-nps4.yaml
-expect_ok "run --machine rome-nps4" 'run stored|runs stored|Min' \
+expect_ok "run --machine rome-nps4" '^Run 1: adhoc|Min' \
 	"$NUMASIM" run --machine rome-nps4 --workload pagealloc --db "$tmp/a.db"
 expect_ok "run seed-zonelist --machine name" 'Min' \
 	"$NUMASIM" run seed-zonelist --machine client-1node --set workload.inner_iterations=2 --set workload.outer_samples=3 \

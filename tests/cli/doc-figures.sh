@@ -50,7 +50,6 @@ SZ_PAIRS_E=$(awk -v i="$SZ_INNER" -v o="$SZ_OUTER" 'BEGIN {
 claim docs/scenario-format.md 'seed-zonelist\.yaml` therefore uses (\d+) inner iterations' "$SZ_INNER"
 claim docs/scenario-format.md 'inner iterations \((\d\.\d x 10\^\d+) pairs per variant' "$SZ_PAIRS"
 claim docs/seed-zonelist.md 'the shipped scenario runs (\d+) so that' "$SZ_INNER"
-claim docs/plots.md 'seed-zonelist\.yaml --db sz\.db`, inner (\d+)' "$SZ_INNER"
 claim docs/plots.md 'scenarios\/seed-zonelist\.yaml`, inner (\d+)' "$SZ_INNER"
 claim scenarios/seed-zonelist.yaml "from mmtests' 10000 to (\d+)," "$SZ_INNER"
 claim scenarios/seed-zonelist.yaml '= 32782 x (\d+) x \d+ =' "$SZ_INNER"
