@@ -208,12 +208,9 @@ out:
 	free(ok);
 }
 
-static int print_stat(struct rep *r, sqlite3_stmt *tot, sqlite3_stmt *per, int64_t id,
-		      const char *cache, const char *name)
+static int stat_total(struct rep *r, sqlite3_stmt *tot, int64_t id, const char *cache,
+		      const char *name, long long *out)
 {
-	char lo[256], hi[256];
-	snprintf(lo, sizeof lo, "%s/", cache);
-	snprintf(hi, sizeof hi, "%s0", cache);
 	sqlite3_reset(tot);
 	sqlite3_bind_int64(tot, 1, id);
 	sqlite3_bind_text(tot, 2, cache, -1, SQLITE_TRANSIENT);
@@ -221,7 +218,20 @@ static int print_stat(struct rep *r, sqlite3_stmt *tot, sqlite3_stmt *per, int64
 	int s = sqlite3_step(tot);
 	if (s != SQLITE_ROW && s != SQLITE_DONE)
 		return db_err(r, "cannot read the SLUB counters");
-	long long total = s == SQLITE_ROW ? sqlite3_column_int64(tot, 0) : 0;
+	*out = s == SQLITE_ROW ? sqlite3_column_int64(tot, 0) : 0;
+	return NS_OK;
+}
+
+static int print_stat(struct rep *r, sqlite3_stmt *tot, sqlite3_stmt *per, int64_t id,
+		      const char *cache, const char *name)
+{
+	char lo[256], hi[256];
+	snprintf(lo, sizeof lo, "%s/", cache);
+	snprintf(hi, sizeof hi, "%s0", cache);
+	long long total;
+	int s = stat_total(r, tot, id, cache, name, &total);
+	if (s != NS_OK)
+		return s;
 	fprintf(r->g, "%-24s %lld", name, total);
 	sqlite3_reset(per);
 	sqlite3_bind_int64(per, 1, id);
@@ -234,20 +244,6 @@ static int print_stat(struct rep *r, sqlite3_stmt *tot, sqlite3_stmt *per, int64
 	if (s != SQLITE_DONE)
 		return db_err(r, "cannot read the SLUB counters");
 	fputc('\n', r->g);
-	return NS_OK;
-}
-
-static int stat_total(struct rep *r, sqlite3_stmt *tot, int64_t id, const char *cache,
-		      const char *name, long long *out)
-{
-	sqlite3_reset(tot);
-	sqlite3_bind_int64(tot, 1, id);
-	sqlite3_bind_text(tot, 2, cache, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_text(tot, 3, name, -1, SQLITE_TRANSIENT);
-	int s = sqlite3_step(tot);
-	if (s != SQLITE_ROW && s != SQLITE_DONE)
-		return db_err(r, "cannot read the SLUB counters");
-	*out = s == SQLITE_ROW ? sqlite3_column_int64(tot, 0) : 0;
 	return NS_OK;
 }
 
