@@ -228,7 +228,7 @@ static int print_stat(struct rep *r, sqlite3_stmt *tot, sqlite3_stmt *per, int64
 	char lo[256], hi[256];
 	snprintf(lo, sizeof lo, "%s/", cache);
 	snprintf(hi, sizeof hi, "%s0", cache);
-	long long total;
+	long long total = 0;
 	int s = stat_total(r, tot, id, cache, name, &total);
 	if (s != NS_OK)
 		return s;
@@ -255,7 +255,7 @@ static int print_stat(struct rep *r, sqlite3_stmt *tot, sqlite3_stmt *per, int64
 static int stat_order(struct rep *r, sqlite3_stmt *tot, int64_t id, const char *cache,
 		      int order[SLUB_NR_STATS], int *n)
 {
-	long long total[SLUB_NR_STATS];
+	long long total[SLUB_NR_STATS] = {0};
 	for (int k = 0; k < SLUB_NR_STATS; k++) {
 		order[k] = k;
 		if (r->top > 0) {

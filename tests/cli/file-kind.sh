@@ -28,7 +28,8 @@ wrong "run MACHINE" "rome-nps4.yaml:13:1: error: this is a machine file .it has 
 wrong "trace MACHINE" "this is a machine file .*numasim trace takes a scenario" \
 	trace "$M" --events page_alloc
 wrong "run COSTS" "zen2.yaml:8:1: error: this is a cost profile .*not a scenario.*--costs" run "$C" --db "$tmp/r.db"
-wrong "topology SCENARIO" "seed-zonelist.yaml:27:1: error: this is a scenario .it has 'workload'., not a machine file: numasim topology takes a machine file; .numasim run .*seed-zonelist.yaml. runs it" \
+wl_line=$(grep -n '^workload:' "$S" | cut -d: -f1)
+wrong "topology SCENARIO" "seed-zonelist.yaml:$wl_line:1: error: this is a scenario .it has 'workload'., not a machine file: numasim topology takes a machine file; .numasim run .*seed-zonelist.yaml. runs it" \
 	topology "$S"
 wrong "topology COSTS" "this is a cost profile .*numasim topology takes a machine file" topology "$C"
 wrong "bench pagealloc --machine SCENARIO" "this is a scenario .*numasim bench pagealloc --machine takes a machine file" \
