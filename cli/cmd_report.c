@@ -98,18 +98,26 @@ static const char *col_text(sqlite3_stmt *st, int i)
 	return s ? (const char *)s : "";
 }
 
+/* Prepare sql with ?1 = run and ?2 = the --top limit (-1: all); nonzero
+ * when it does not compile. */
+static int prepare_run_rows(struct rep *r, const char *sql, int64_t run, sqlite3_stmt **st)
+{
+	if (sqlite3_prepare_v2(r->db, sql, -1, st, NULL) != SQLITE_OK)
+		return 1;
+	sqlite3_bind_int64(*st, 1, run);
+	sqlite3_bind_int64(*st, 2, r->top > 0 ? r->top : -1);
+	return 0;
+}
+
 static int print_profile(struct rep *r, int64_t run)
 {
 	sqlite3_stmt *st;
 	int rc = NS_OK, s;
-	if (sqlite3_prepare_v2(r->db,
-			       "SELECT function, inlined, calls, self_cycles, total_cycles, "
-			       "self_pct, cycles_per_call FROM profile_report WHERE run_id = ?1 "
-			       "ORDER BY self_cycles DESC, total_cycles DESC, function "
-			       "LIMIT ?2", -1, &st, NULL) != SQLITE_OK)
+	if (prepare_run_rows(r, "SELECT function, inlined, calls, self_cycles, total_cycles, "
+			     "self_pct, cycles_per_call FROM profile_report WHERE run_id = ?1 "
+			     "ORDER BY self_cycles DESC, total_cycles DESC, function LIMIT ?2",
+			     run, &st))
 		return db_err(r);
-	sqlite3_bind_int64(st, 1, run);
-	sqlite3_bind_int64(st, 2, r->top > 0 ? r->top : -1);
 	fprintf(r->f, "\n  Profile (simulated, by self cycles)\n"
 		"  %7s %14s %14s %12s %11s  %s\n", "Self%", "Self", "Total", "Calls",
 		"Cyc/call", "Function");
@@ -149,14 +157,11 @@ static int print_branches(struct rep *r, int64_t run)
 {
 	sqlite3_stmt *st;
 	int rc = NS_OK, s, w = site_width(r, run);
-	if (sqlite3_prepare_v2(r->db,
-			       "SELECT site, executed, taken, taken_pct, mispredicted, "
-			       "mispredict_pct, fallthrough, coalesce(function, "
-			       "site_function(site), '?') FROM branch_stats WHERE run_id = ?1 "
-			       "ORDER BY executed DESC, site LIMIT ?2", -1, &st, NULL) != SQLITE_OK)
+	if (prepare_run_rows(r, "SELECT site, executed, taken, taken_pct, mispredicted, "
+			     "mispredict_pct, fallthrough, coalesce(function, site_function(site), "
+			     "'?') FROM branch_stats WHERE run_id = ?1 ORDER BY executed DESC, "
+			     "site LIMIT ?2", run, &st))
 		return db_err(r);
-	sqlite3_bind_int64(st, 1, run);
-	sqlite3_bind_int64(st, 2, r->top > 0 ? r->top : -1);
 	fprintf(r->f, "\n  Branch sites (by executions)\n"
 		"  %-*s %14s %14s %8s %12s %8s  %-12s  %s\n", w, "Site", "Executed",
 		"Taken", "Taken%", "Mispredicted", "Miss%", "Fall-through", "Function");
