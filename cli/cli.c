@@ -129,27 +129,88 @@ char *cli_join_args(int argc, char **argv)
 	return s;
 }
 
-/*
- * The mode a new output file gets: an existing regular file's own mode
- * (replacing it must not change who may read it), else 0666 & ~umask as
- * open(2) would give.  umask() can only be read by setting it, so it is
- * set back at once (commands write their outputs from one thread).
- */
-static mode_t output_mode(const char *path)
-{
-	struct stat st;
-	if (stat(path, &st) == 0 && S_ISREG(st.st_mode))
-		return st.st_mode & 07777;
-	mode_t mask = umask(022);
-	umask(mask);
-	return 0666 & ~mask;
-}
-
 /* "path: error: <what>: <errno text>"; the status by ns_status_from_errno. */
 static int output_error(const char *path, const char *what, int err)
 {
 	fprintf(stderr, "%s: error: %s: %s\n", path, what, strerror(err));
 	return ns_status_from_errno(err);
+}
+
+/* What st is, for the message refusing it. */
+static const char *file_type(const struct stat *st)
+{
+	if (S_ISDIR(st->st_mode))
+		return "a directory";
+	if (S_ISCHR(st->st_mode))
+		return "a character device";
+	if (S_ISBLK(st->st_mode))
+		return "a block device";
+	if (S_ISFIFO(st->st_mode))
+		return "a FIFO";
+	if (S_ISSOCK(st->st_mode))
+		return "a socket";
+	return "not a regular file";
+}
+
+/*
+ * Where an output named path really goes, and the mode and owner it gets
+ * (cli.h, "Output files").  A missing path is created; a regular file is
+ * replaced, keeping its mode (and owner, where this process may set it);
+ * a symbolic link is followed, so the file it points to is replaced and
+ * the link stays a link (a link to a missing file is refused: following
+ * it would create a file at a place the user did not name); anything
+ * else (device, FIFO, socket, directory) is refused, exit 2, because
+ * renaming over it would destroy it (`-o /dev/null` as root).  A new
+ * file's mode is 0666 & ~umask as open(2) would give; umask() can only
+ * be read by setting it, so it is set back at once (commands write their
+ * outputs from one thread).  *target is malloc'ed; on failure it is NULL
+ * and the error is printed.
+ */
+static int output_target(const char *path, char **target, struct stat *st,
+			 int *exists)
+{
+	*target = NULL;
+	*exists = 0;
+	if (!path[0]) {
+		fprintf(stderr, "numasim: error: an output file name is empty\n");
+		return NS_EUSAGE;
+	}
+	if (lstat(path, st) != 0) {
+		if (errno != ENOENT)
+			return output_error(path, "cannot create output file", errno);
+		mode_t mask = umask(022);
+		umask(mask);
+		memset(st, 0, sizeof *st);
+		st->st_mode = S_IFREG | (0666 & ~mask);
+		*target = strdup(path);
+		return *target ? NS_OK : NS_ENOMEM;
+	}
+	if (S_ISLNK(st->st_mode)) {
+		*target = realpath(path, NULL);
+		if (!*target && errno == ENOENT) {
+			fprintf(stderr, "%s: error: cannot write output file: it is a "
+				"symbolic link to a missing file\n", path);
+			return NS_EINPUT;
+		}
+		if (!*target || stat(*target, st) != 0) {
+			int err = errno;
+			free(*target);
+			*target = NULL;
+			return output_error(path, "cannot write output file", err);
+		}
+	} else if (!(*target = strdup(path))) {
+		return NS_ENOMEM;
+	}
+	if (!S_ISREG(st->st_mode)) {
+		fprintf(stderr, "%s: error: cannot write output file: it is %s "
+			"(numasim writes or replaces regular files only)\n", path,
+			file_type(st));
+		free(*target);
+		*target = NULL;
+		return NS_EINPUT;
+	}
+	*exists = 1;
+	return NS_OK;
 }
 
 static int write_all(int fd, const char *buf, size_t len)
@@ -168,17 +229,31 @@ static int write_all(int fd, const char *buf, size_t len)
 
 int cli_output_temp(const char *path, const char *suffix, char **tmp, int *fd)
 {
-	size_t n = strlen(path) + strlen(suffix) + 16;
-	*tmp = malloc(n);
-	if (!*tmp)
+	char *target = NULL;
+	struct stat st;
+	int exists, err = 0;
+	*tmp = NULL;
+	*fd = -1;
+	int rc = output_target(path, &target, &st, &exists);
+	if (rc)
+		return rc;
+	size_t n = strlen(target) + strlen(suffix) + 16;
+	if (!(*tmp = malloc(n))) {
+		free(target);
 		return NS_ENOMEM;
-	snprintf(*tmp, n, "%s.tmpXXXXXX%s", path, suffix);
-	mode_t mode = output_mode(path);
+	}
+	snprintf(*tmp, n, "%s.tmpXXXXXX%s", target, suffix);
+	free(target);
 	*fd = mkstemps(*tmp, (int)strlen(suffix));
-	int err = *fd < 0 ? errno : 0;
-	/* mkstemp creates 0600; the file gets its final mode before it has
-	 * a name anyone else sees. */
-	if (!err && fchmod(*fd, mode) != 0) {
+	if (*fd < 0)
+		err = errno;
+	/* mkstemp creates 0600; the file gets its final mode (and, replacing
+	 * a file, its owner: fchown fails harmlessly when not root) before it
+	 * has a name anyone else sees. */
+	if (!err && exists && (st.st_uid != geteuid() || st.st_gid != getegid()) &&
+	    fchown(*fd, st.st_uid, st.st_gid) != 0)
+		errno = 0;
+	if (!err && fchmod(*fd, st.st_mode & 07777) != 0) {
 		err = errno;
 		close(*fd);
 		unlink(*tmp);
@@ -189,6 +264,22 @@ int cli_output_temp(const char *path, const char *suffix, char **tmp, int *fd)
 	*tmp = NULL;
 	*fd = -1;
 	return output_error(path, "cannot create output file", err);
+}
+
+int cli_output_rename(const char *tmp, const char *path)
+{
+	char *target = NULL;
+	struct stat st;
+	int exists;
+	/* Resolved again: what is at path now, not what was there when the
+	 * temporary file was made, is what the rename replaces. */
+	int rc = output_target(path, &target, &st, &exists);
+	if (rc == NS_OK && rename(tmp, target) != 0)
+		rc = output_error(path, "cannot write output file", errno);
+	if (rc)
+		unlink(tmp);
+	free(target);
+	return rc;
 }
 
 int cli_write_file_atomic(const char *path, const char *buf, size_t len)
@@ -211,11 +302,11 @@ int cli_write_file_atomic(const char *path, const char *buf, size_t len)
 		err = errno;
 	if (close(fd) != 0 && !err)
 		err = errno;
-	if (!err && rename(tmp, path) != 0)
-		err = errno;
 	if (err) {
 		rc = output_error(path, "cannot write output file", err);
 		unlink(tmp);
+	} else {
+		rc = cli_output_rename(tmp, path);
 	}
 	free(tmp);
 	return rc;

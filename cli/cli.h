@@ -74,26 +74,37 @@ int cli_parse_long(const char *cmd, const char *opt, const char *arg,
 		   long long min, long long max, long long *out);
 
 /*
- * Write buf (len bytes) to path atomically: a temporary file in the same
- * directory, fsync, rename.  "-" writes to stdout.  Returns an NS_ status
- * and prints "path: error: ..." on failure.
- */
-int cli_write_file_atomic(const char *path, const char *buf, size_t len);
-
-/*
- * The mode of every output file: a file that replaces an existing one
- * keeps that file's mode; a new one gets 0666 & ~umask, like a file any
- * other tool creates.  A path that cannot be created (no such directory,
- * permission denied, read-only file system) is bad input: "path: error:
- * cannot create output file: <errno text>", exit 2; other failures
- * (disk full, I/O) exit 1 (ns_status_from_errno in base/diag.h).
+ * Output files (every -o and --data of every command goes through these).
+ *
+ * cli_write_file_atomic writes buf (len bytes) to path atomically: a
+ * temporary file in the target's directory, fsync, rename.  "-" writes
+ * to stdout.  Returns an NS_ status and prints "path: error: ..." on
+ * failure; the path is then unchanged and no temporary file is left.
+ *
+ * What may be at path: nothing (a new file is created with 0666 &
+ * ~umask, like a file any other tool creates), a regular file (replaced;
+ * it keeps its mode, and its owner where the process may set it), or a
+ * symbolic link, which is followed: the file it points to is replaced
+ * the same way and the link stays (a link to a missing file is refused).
+ * A device, FIFO, socket or directory is refused with "path: error:
+ * cannot write output file: it is a character device (...)", exit 2:
+ * renaming over it would replace it (`-o /dev/null` as root would
+ * destroy /dev/null).  An empty name is a usage error (exit 2).  A path
+ * that cannot be created (no such directory, permission denied,
+ * read-only file system) is bad input: "path: error: cannot create
+ * output file: <errno text>", exit 2; other failures (disk full, I/O)
+ * exit 1 (ns_status_from_errno in base/diag.h).
  *
  * cli_output_temp creates the temporary file of an atomic write of path:
- * "path.tmpXXXXXX" + suffix in path's directory, already with the mode
- * above, open as *fd; *tmp is malloc'ed.  On failure it prints the error
- * and returns its status (*tmp NULL, *fd -1).
+ * "TARGET.tmpXXXXXX" + suffix beside path's target, already with the
+ * mode above, open as *fd; *tmp is malloc'ed.  On failure it prints the
+ * error and returns its status (*tmp NULL, *fd -1).  cli_output_rename
+ * puts the finished temporary file in place (checking path again) or
+ * removes it, printing the error.
  */
+int cli_write_file_atomic(const char *path, const char *buf, size_t len);
 int cli_output_temp(const char *path, const char *suffix, char **tmp, int *fd);
+int cli_output_rename(const char *tmp, const char *path);
 
 /* "numasim ARG0 ARG1 ..." (malloc'ed; NULL when out of memory): the
  * command line as typed, for provenance in outputs and databases. */

@@ -168,7 +168,7 @@ static char *find_gnuplot(void)
 /*
  * Run gnuplot on the script; it writes tmp (created by cli_output_temp
  * with the output's mode: gnuplot's `set output` truncates it and keeps
- * that mode), which is renamed to out.  tmp is gone when this fails.
+ * that mode); the caller renames it to out.  tmp is gone when this fails.
  */
 static int write_png(const struct plot *p, const char *tmp, const char *out,
 		     struct diag *d)
@@ -218,9 +218,6 @@ static int write_png(const struct plot *p, const char *tmp, const char *out,
 			      "(exit status %d)", gp, WIFEXITED(ws) ? WEXITSTATUS(ws) : -1);
 		goto out;
 	}
-	if (rename(tmp, out) != 0)
-		rc = diag_set(d, ns_status_from_errno(errno), out, 0, 0,
-			      "cannot write output file: %s", strerror(errno));
 out:
 	if (rc)
 		unlink(tmp);
@@ -302,9 +299,14 @@ int cmd_plot(int argc, char **argv)
 			goto fail_quiet;
 		close(fd);
 		rc = write_png(&p, tmp, o.out, &d);
+		if (rc) {
+			free(tmp);
+			goto fail;
+		}
+		rc = cli_output_rename(tmp, o.out);
 		free(tmp);
 		if (rc)
-			goto fail;
+			goto fail_quiet;
 	}
 	if ((svg && (rc = cli_write_file_atomic(o.out, svg, svg_len))) ||
 	    (csv && (rc = cli_write_file_atomic(o.data, csv, csv_len))))
