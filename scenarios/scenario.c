@@ -2214,8 +2214,8 @@ int scenario_load_adhoc(const char *machine, const char *workload,
 			struct diag *d)
 {
 	static const char *const bodies[] = {
-		"  type: pagealloc\n  orders: [0]\n  batches: [1, 8, 64, 512]\n"
-		"  inner_iterations: 20\n",
+		("  type: pagealloc\n  orders: [0]\n  batches: [1, 8, 64, 512]\n"
+		 "  inner_iterations: 20\n"),
 		"  type: messaging\n  groups: 10\n  loops: 100\n",
 		"  type: parallel\n",
 	};

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # The whole test suite: an optimised build and an ASan+UBSan build, both with
-# -Werror, each running every meson test.  The last line is
+# -Werror, each running every meson test; then build-fuzz, clang with
+# ASan+UBSan and -Dfuzz=true (tests/fuzz only: -Dtests=false), running the
+# fuzz suite, each target for FUZZ_SECONDS (30) seconds.  The last line is
 # "N passed, N failed", counted from the builds' meson-logs/testlog.json
 # (meson's own exit status is the failure count mod 256, so it is not
 # trusted alone).  Exits non-zero on any failure or when no test ran.
@@ -9,11 +11,13 @@ cd "$(dirname "$0")/.."
 export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
 export ASAN_OPTIONS=detect_leaks=1
 status=0
-builds="build build-asan"
-rm -f build/meson-logs/testlog.json build-asan/meson-logs/testlog.json
+builds="build build-asan build-fuzz"
+for b in $builds; do rm -f "$b/meson-logs/testlog.json"; done
 bash scripts/build.sh build --buildtype=release --werror || status=1
 bash scripts/build.sh build-asan --buildtype=debug --werror \
 	-Db_sanitize=address,undefined -Db_lundef=false || status=1
+CC=clang bash scripts/build.sh build-fuzz --buildtype=debug -Doptimization=1 --werror \
+	-Db_sanitize=address,undefined -Db_lundef=false -Dtests=false -Dfuzz=true || status=1
 for b in $builds; do
 	[ -f "$b/build.ninja" ] || continue
 	# Sanitizer builds run several times slower: give their tests more time.

@@ -1,0 +1,92 @@
+/*
+ * fuzz_db — libFuzzer target of the database readers: the input is a
+ * database file image (seeded with small numasim databases that
+ * tests/fuzz/run.sh makes, which libFuzzer then damages).  It is written
+ * to a scratch file and opened read-only (store_open, then store_check
+ * on the schema-level invariants, which an accepted file must pass), and
+ * the reading commands run on it as a user would: report, report --runs,
+ * compare, query of a v_* view, export and plot.  Each must return 0, 1
+ * or 2 (never crash) and none may change the file: the image is compared
+ * after them.
+ */
+#include <stddef.h>
+#include <stdint.h>
+
+#include "analysis/store.h"
+#include "cli/cli.h"
+#include "tests/fuzz/fuzz.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static void side_remove(const char *db, const char *suffix)
+{
+	char p[512];
+	snprintf(p, sizeof p, "%s%s", db, suffix);
+	unlink(p);
+}
+
+/* Run one command's function with argv; its status must be an exit code. */
+static void run_cmd(int (*fn)(int, char **), int argc, char **argv)
+{
+	int st = fn(argc, argv);
+	if (st < 0 || st > 2) {
+		fprintf(stderr, "fuzz: numasim %s returned %d\n", argv[0], st);
+		abort();
+	}
+}
+
+/* The file still holds exactly the input. */
+static void same_image(const char *db, const uint8_t *data, size_t size)
+{
+	FILE *f = fopen(db, "rb");
+	uint8_t *buf = malloc(size + 1);
+	size_t n = f && buf ? fread(buf, 1, size + 1, f) : 0;
+	if (f)
+		fclose(f);
+	if (!buf || n != size || (size && memcmp(buf, data, size))) {
+		fprintf(stderr, "fuzz: a reading command changed the database file\n");
+		abort();
+	}
+	free(buf);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	static char db[512], svg[512];
+	struct store *s = NULL;
+	struct diag d;
+
+	if (!db[0]) {
+		snprintf(db, sizeof db, "%s/fuzz.db", fuzz_scratch());
+		snprintf(svg, sizeof svg, "%s/fuzz.svg", fuzz_scratch());
+		fuzz_quiet_stdout();
+	}
+	side_remove(db, "-wal");
+	side_remove(db, "-shm");
+	FILE *f = fopen(db, "wb");
+	if (!f || fwrite(data, 1, size, f) != size || fclose(f) != 0)
+		abort();
+	diag_init(&d);
+	if (store_open(db, STORE_RDONLY, &s, &d) == NS_OK) {
+		diag_init(&d);
+		store_set_diag(s, &d);
+		if (store_check(s, 0) != NS_OK)
+			fuzz_check_failed("store_open", &d);
+	}
+	store_close(s);
+
+	char *report[] = {"report", db, NULL};
+	char *runs[] = {"report", db, "--runs", NULL};
+	char *compare[] = {"compare", db, "--metric", "*", NULL};
+	char *query[] = {"query", db, "SELECT * FROM v_metrics", "--format", "csv", NULL};
+	char *export[] = {"export", db, "--format", "json", "--table", "samples", NULL};
+	char *plot[] = {"plot", db, "--metric", "*", "-o", svg, NULL};
+	run_cmd(cmd_report, 2, report);
+	run_cmd(cmd_report, 3, runs);
+	run_cmd(cmd_compare, 4, compare);
+	run_cmd(cmd_query, 5, query);
+	run_cmd(cmd_export, 6, export);
+	run_cmd(cmd_plot, 6, plot);
+	same_image(db, data, size);
+	return 0;
+}
