@@ -11,9 +11,11 @@
  */
 #include "analysis/resultset.h"
 
+#include <ctype.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 int resultset_parse_format(const char *name, enum resultset_format *out)
 {
@@ -348,6 +350,28 @@ static int only_blank(sqlite3 *db, const char *tail)
 	return blank;
 }
 
+/*
+ * Whether sql is "PRAGMA name" without an argument: it reports a value,
+ * though sqlite3_stmt_readonly() says no for the pragmas that could also
+ * set one (journal_mode).  What a pragma may do at all is the
+ * authorizer's (analysis/sqlguard.h) and PRAGMA query_only's to decide.
+ */
+static int bare_pragma(const char *sql)
+{
+	const char *p = sql;
+	while (isspace((unsigned char)*p))
+		p++;
+	if (strncasecmp(p, "pragma", 6) || !isspace((unsigned char)p[6]))
+		return 0;
+	for (p += 6; isspace((unsigned char)*p); p++)
+		;
+	while (isalnum((unsigned char)*p) || *p == '_' || *p == '.')
+		p++;
+	while (isspace((unsigned char)*p) || *p == ';')
+		p++;
+	return *p == '\0';
+}
+
 int resultset_sql(sqlite3 *db, const char *sql, enum resultset_format fmt, FILE *f,
 	       long long *nrows, const char *origin, struct diag *d)
 {
@@ -365,7 +389,7 @@ int resultset_sql(sqlite3 *db, const char *sql, enum resultset_format fmt, FILE 
 			      "(give one statement; the rest starts at '%.30s')", tail);
 		goto out;
 	}
-	if (!sqlite3_stmt_readonly(st)) {
+	if (!sqlite3_stmt_readonly(st) && !bare_pragma(sql)) {
 		rc = diag_set(d, NS_EINPUT, origin, 0, 0, "refusing a statement that "
 			      "writes: databases are opened read-only ('%.40s')", sql);
 		goto out;

@@ -31,6 +31,7 @@
  * partial runs must never be committed by a later call).
  */
 #include "analysis/store.h"
+#include "analysis/sqlguard.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -365,6 +366,7 @@ struct store {
 				   connections may see an older one) */
 	int64_t open_run;       /* run whose transaction is open; 0 none */
 	sqlite3_stmt *stmt[ST_COUNT]; /* prepared at open (read-write only) */
+	struct sqlguard guard;  /* authorizer state of store_user_sql() */
 	char host[256];
 	char invocation[320];
 };
@@ -398,6 +400,14 @@ static int db_fail(struct store *s, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(what, sizeof what, fmt, ap);
 	va_end(ap);
+	int err = sqlite3_system_errno(s->db);
+	/* SQLite says "disk I/O error"; the errno says which ("No space left
+	 * on device"), and decides the exit status like any other file's. */
+	if (err && ((sqlite3_errcode(s->db) & 0xff) == SQLITE_IOERR ||
+		    (sqlite3_errcode(s->db) & 0xff) == SQLITE_FULL ||
+		    (sqlite3_errcode(s->db) & 0xff) == SQLITE_CANTOPEN))
+		return fail(s, NS_EDB, "%s: %s (%s)", what, sqlite3_errmsg(s->db),
+			    strerror(err));
 	return fail(s, NS_EDB, "%s: %s", what, sqlite3_errmsg(s->db));
 }
 
@@ -675,9 +685,16 @@ static int connect(struct store *s, const char *path)
 	}
 	sqlite3_extended_result_codes(s->db, 1);
 	sqlite3_busy_timeout(s->db, STORE_BUSY_TIMEOUT_MS);
+	/* Locked down before any statement reads the file (sqlguard.h). */
+	if (sqlguard_lockdown(s->db) != NS_OK)
+		return fail(s, NS_EDB, "cannot lock the SQLite connection down "
+			    "(defensive mode, untrusted schema, no extensions)");
+	/* Innocuous: the views call it, and an untrusted schema may only
+	 * call innocuous functions. */
 	if (!sqlite3_compileoption_used("ENABLE_MATH_FUNCTIONS") &&
 	    sqlite3_create_function(s->db, "sqrt", 1,
-				    SQLITE_UTF8 | SQLITE_DETERMINISTIC, NULL,
+				    SQLITE_UTF8 | SQLITE_DETERMINISTIC |
+				    SQLITE_INNOCUOUS, NULL,
 				    fn_sqrt, NULL, NULL) != SQLITE_OK)
 		return db_fail(s, "cannot register sqrt()");
 	return NS_OK;
@@ -873,6 +890,78 @@ static int temp_views(struct store *s, int64_t version)
 	return r;
 }
 
+/*
+ * PRAGMA quick_check(1) (O(size), without the index cross-checks of
+ * integrity_check): 1 when the file passes, 0 when it is damaged (*why
+ * gets the check's first message or SQLite's error), -1 when the check
+ * could not run for another reason (I/O, lock; SQLite's message is then
+ * on the connection).
+ */
+static int intact(struct store *s, char *why, size_t len)
+{
+	sqlite3_stmt *st = NULL;
+	int rc = sqlite3_prepare_v2(s->db, "PRAGMA quick_check(1)", -1, &st, NULL);
+	int ok = -1;
+	why[0] = '\0';
+	if (rc == SQLITE_OK && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+		const char *t = (const char *)sqlite3_column_text(st, 0);
+		const char *nl = t ? strchr(t, '\n') : NULL;
+		/* "*** in database main ***\nPage 12: ...": the message is
+		 * the part after the database's name */
+		snprintf(why, len, "%s", nl ? nl + 1 : t ? t : "no result");
+		ok = t && !strcmp(t, "ok");
+		rc = SQLITE_OK;
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_OK && ((rc & 0xff) == SQLITE_CORRUPT ||
+				(rc & 0xff) == SQLITE_NOTADB)) {
+		snprintf(why, len, "%s", sqlite3_errstr(rc));
+		ok = 0;
+	}
+	return ok;
+}
+
+/*
+ * A writer refuses a damaged file before its first write (run --db,
+ * --resume): appending to it would spread the damage (one flipped bit
+ * became ten integrity_check errors after a run) and bury it under new
+ * runs.  The runs in it stay readable as far as they are intact.
+ */
+static int refuse_damaged(struct store *s)
+{
+	char why[512];
+	int ok = intact(s, why, sizeof why);
+	if (ok > 0)
+		return NS_OK;
+	if (ok < 0)
+		return db_fail(s, "cannot check the database (PRAGMA quick_check)");
+	return fail(s, NS_EINPUT, "damaged database: PRAGMA quick_check says "
+		    "'%s'; numasim does not write into a damaged database (read "
+		    "what is left with numasim query/export, or recover it with "
+		    "sqlite3 FILE .recover, and run into a new file)", why);
+}
+
+int store_read_status(struct store *s, int status)
+{
+	char why[512];
+	if (status != NS_EDB || !s || !s->db)
+		return status;
+	int e = sqlite3_errcode(s->db) & 0xff;
+	if (e == SQLITE_CORRUPT || e == SQLITE_NOTADB || intact(s, why, sizeof why) == 0)
+		return NS_EINPUT;
+	return status;
+}
+
+void store_user_sql(struct store *s)
+{
+	sqlguard_user_sql(s->db, &s->guard);
+}
+
+const char *store_user_sql_denied(const struct store *s)
+{
+	return sqlguard_denied(&s->guard);
+}
+
 int store_open(const char *path, int flags, struct store **out,
 	       struct diag *d)
 {
@@ -912,6 +1001,8 @@ int store_open(const char *path, int flags, struct store **out,
 			     "cannot set the connection's pragmas");
 	if (r == NS_OK && s->readonly)
 		s->version = version;
+	if (r == NS_OK && !s->readonly && !empty)
+		r = refuse_damaged(s);
 	if (r == NS_OK && !s->readonly)
 		r = setup_rdwr(s, empty || version < STORE_SCHEMA_VERSION);
 	if (r != NS_OK) {

@@ -20,7 +20,11 @@
  * not a numasim results database" (a file that is not SQLite, a SQLite file
  * with another application_id or with unrelated tables) or "database schema
  * version N is newer than this numasim supports (M); upgrade numasim".  A
- * refused file is never modified.  Read-write mode first checks that the
+ * refused file is never modified.  Every connection is locked down first
+ * (analysis/sqlguard.h: defensive, untrusted schema, no fts3_tokenizer or
+ * extension loading).  Read-write mode refuses a damaged file (PRAGMA
+ * quick_check fails) with NS_EINPUT "damaged database: PRAGMA quick_check
+ * says '...'" before anything is written.  Read-write mode first checks that the
  * file (or, for a new one, its directory) is writable and that the
  * directory can take the -wal/-shm files: "cannot create database:
  * Permission denied" / "cannot write the database: ..." with the errno's
@@ -179,6 +183,22 @@ struct store;
  * errors of the store are recorded there too.  On failure *out is NULL.
  */
 int store_open(const char *path, int flags, struct store **out, struct diag *d);
+/*
+ * The status a reader's failure really has: NS_EDB (exit 1) becomes
+ * NS_EINPUT (exit 2) when the file turns out to be damaged, found at any
+ * point of the read (SQLITE_CORRUPT/NOTADB on the connection, or PRAGMA
+ * quick_check failing now); any other status is returned as is.  The
+ * message already in the diag stays (it names what failed).
+ */
+int store_read_status(struct store *s, int status);
+/*
+ * Put the SQL a user types under the authorizer of analysis/sqlguard.h
+ * (query, export --query): reading only, listed functions and read-only
+ * pragmas.  store_user_sql_denied() is the first refusal's sentence ("" if
+ * none) for the error message.
+ */
+void store_user_sql(struct store *s);
+const char *store_user_sql_denied(const struct store *s);
 /* Roll back an open run, finalize, close.  NULL is a no-op. */
 void store_close(struct store *s);
 /* Record later errors in d instead (d may be NULL). */

@@ -128,7 +128,7 @@ static int compare_once(const struct copts *c, const struct compare_opts *o, FIL
 		struct store *st = NULL;
 		rc = store_open(c->dbs[i], STORE_RDONLY, &st, d);
 		if (rc == NS_OK)
-			rc = compare_load(cmp, store_sqlite(st), c->dbs[i]);
+			rc = store_read_status(st, compare_load(cmp, store_sqlite(st), c->dbs[i]));
 		store_close(st);
 	}
 	*empty = rc == NS_OK && compare_nr_groups(cmp) == 0;
@@ -150,6 +150,7 @@ static int within_values(const struct copts *c, const char *key, char ***vals, i
 			rc = compare_key_check(store_sqlite(st), c->dbs[i], key, d);
 		if (rc == NS_OK)
 			rc = compare_key_values(store_sqlite(st), c->dbs[i], key, vals, n, d);
+		rc = store_read_status(st, rc);
 		store_close(st);
 	}
 	return rc;

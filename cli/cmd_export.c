@@ -139,6 +139,7 @@ int cmd_export(int argc, char **argv)
 		rc = diag_set(&d, NS_ENOMEM, "numasim export", 0, 0, "out of memory");
 		goto fail;
 	}
+	store_user_sql(st);
 	rc = resultset_sql(db, e.query ? e.query : sql, fmt, f, NULL, "numasim export", &d);
 	fclose(f);
 	if (rc)
@@ -148,6 +149,12 @@ int cmd_export(int argc, char **argv)
 	status = 0;
 	goto out;
 fail:
+	if (st && store_user_sql_denied(st)[0]) {
+		diag_init(&d);
+		rc = diag_set(&d, NS_EINPUT, "numasim export", 0, 0, "refusing the "
+			      "statement: %s (--query only reads)", store_user_sql_denied(st));
+	}
+	rc = store_read_status(st, rc);
 	diag_print(&d, stderr);
 fail_quiet:
 	status = ns_status_exit(rc);

@@ -249,6 +249,7 @@ static int load(struct plot *p, const struct popts *o, struct diag *d)
 						o->by, d)
 			       : plot_load_bars(p, store_sqlite(st), o->path, o->bars, o->by,
 						(int)o->top, d);
+	rc = store_read_status(st, rc);
 	store_close(st);
 	if (rc == NS_OK && plot_check(p) != NS_OK)
 		rc = diag_set(d, NS_EINTERNAL, "numasim plot", 0, 0, "inconsistent plot data");

@@ -34,8 +34,12 @@ static void print_help(void)
 	       "example:\n"
 	       "  numasim query results.db \"SELECT variant, avg(value) FROM v_metrics\n"
 	       "                           WHERE name = 'total_time_s' GROUP BY variant\"\n\n"
-	       "exit status: 0 ok, 1 database error, 2 bad usage, bad SQL, a writing\n"
-	       "statement, missing or foreign database\n", usage_line);
+	       "Only reading is allowed: SELECT, SQLite's functions that compute a\n"
+	       "value, and the pragmas that report one (PRAGMA journal_mode,\n"
+	       "PRAGMA table_info(runs), ...); anything else is refused.\n\n"
+	       "exit status: 0 ok, 1 database error, 2 bad usage, bad SQL, a refused\n"
+	       "statement, missing, foreign or damaged database (docs/exit-status.md)\n",
+	       usage_line);
 }
 
 int cmd_query(int argc, char **argv)
@@ -81,6 +85,7 @@ int cmd_query(int argc, char **argv)
 							   : "no database file");
 	if ((rc = store_open(path, STORE_RDONLY, &st, &d)))
 		goto fail;
+	store_user_sql(st);
 	FILE *f = open_memstream(&buf, &len);
 	if (!f) {
 		rc = diag_set(&d, NS_ENOMEM, "numasim query", 0, 0, "out of memory");
@@ -95,6 +100,14 @@ int cmd_query(int argc, char **argv)
 	status = 0;
 	goto out;
 fail:
+	if (st && store_user_sql_denied(st)[0]) {
+		/* SQLite says "not authorized"; say what was refused. */
+		diag_init(&d);
+		rc = diag_set(&d, NS_EINPUT, "numasim query", 0, 0, "refusing the "
+			      "statement: %s (queries only read; see numasim query "
+			      "--help)", store_user_sql_denied(st));
+	}
+	rc = store_read_status(st, rc);
 	diag_print(&d, stderr);
 fail_quiet:
 	status = ns_status_exit(rc);

@@ -562,6 +562,7 @@ int cmd_report(int argc, char **argv)
 	goto out;
 fail:
 	fflush(stdout);
+	rc = store_read_status(st, rc);
 	diag_print(&d, stderr);
 	status = ns_status_exit(rc);
 out:
