@@ -174,6 +174,7 @@ int plot_load_line(struct plot *p, sqlite3 *db, const char *dbname, const char *
 		const char *name = (const char *)sqlite3_column_text(st, 1);
 		const char *xs = (const char *)sqlite3_column_text(st, 2);
 		double xv = by_name ? name_x(name ? name : "") : NAN, v = sqlite3_column_double(st, 3);
+		int vt = sqlite3_column_type(st, 3);
 		char *end = NULL;
 		if (!by_name && xs)
 			xv = strtod(xs, &end);
@@ -182,6 +183,16 @@ int plot_load_line(struct plot *p, sqlite3 *db, const char *dbname, const char *
 		if (!by_name && (!xs || *end || !isfinite(xv))) {
 			rc = diag_set(d, NS_EINPUT, dbname, 0, 0, "x key '%s' has the "
 				      "non-numeric value '%s'", xkey, xs ? xs : "~");
+			goto out;
+		}
+		/* A value the store would never write (text, a blob, an
+		 * infinity) is a damaged or edited database: bad input. */
+		if ((vt != SQLITE_INTEGER && vt != SQLITE_FLOAT) || !isfinite(v)) {
+			rc = diag_set(d, NS_EINPUT, dbname, 0, 0, "metric '%s' has the "
+				      "non-numeric value '%s' (a damaged or edited database)",
+				      name ? name : "~", vt == SQLITE_NULL ? "NULL" :
+				      vt == SQLITE_BLOB ? "(blob)" :
+				      (const char *)sqlite3_column_text(st, 3));
 			goto out;
 		}
 		struct plot_series *se = series_of(p, gv ? gv : "~");
@@ -209,8 +220,12 @@ int plot_load_line(struct plot *p, sqlite3 *db, const char *dbname, const char *
 	}
 	for (int k = 0; k < p->nr_series; k++) {
 		struct plot_series *se = &p->series[k];
+		/* The mean of n equal values can round an ulp outside them
+		 * (0.1 + 0.1 + 0.1 = 0.30000000000000004, / 3 > 0.1): clamped
+		 * into [min, max], where it is mathematically. */
 		for (int i = 0; i < se->n; i++)
-			se->y[i] /= (double)se->nobs[i];
+			se->y[i] = fmin(fmax(se->y[i] / (double)se->nobs[i], se->lo[i]),
+					se->hi[i]);
 		sort_points(se);
 	}
 	snprintf(p->xlabel, sizeof p->xlabel, "%s", by_name ? "batch size (from the metric name)" : xkey);
@@ -303,6 +318,12 @@ int plot_load_bars(struct plot *p, sqlite3 *db, const char *dbname, const char *
 		}
 		se->y[i] = se->lo[i] = se->hi[i] = sqlite3_column_double(st, 2);
 		se->nobs[i] = 1;
+		if (!isfinite(se->y[i])) {
+			rc = diag_set(d, NS_EINPUT, dbname, 0, 0, "%s '%s' has a non-numeric "
+				      "or infinite value (a damaged or edited database)",
+				      profile ? "function" : "site", cat ? cat : "~");
+			goto out;
+		}
 	}
 	if (s != SQLITE_DONE) {
 		rc = diag_set(d, NS_EDB, dbname, 0, 0, "%s", sqlite3_errmsg(db));
