@@ -104,7 +104,7 @@ static void test_authorizer(void **state)
 	assert_false(prepares(db, "UPDATE t SET a = 3", "UPDATE"));
 	assert_false(prepares(db, "ATTACH ':memory:' AS x", "ATTACH"));
 	assert_false(prepares(db, "BEGIN", "transaction"));
-	assert_false(prepares(db, "CREATE TABLE u (a)", "writes"));
+	assert_false(prepares(db, "CREATE TABLE u (a)", "is not allowed"));
 	sqlite3_close(db);
 }
 
