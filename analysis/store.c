@@ -390,25 +390,64 @@ static int fail(struct store *s, int status, const char *fmt, ...)
 	return status;
 }
 
+/*
+ * SQLite's message for the connection's last error, with the errno's text
+ * where a system call failed: SQLite says "disk I/O error" or "database or
+ * disk is full", the errno says which ("No space left on device",
+ * "Input/output error").  msg, if not NULL, replaces sqlite3_errmsg (the
+ * text sqlite3_exec returned).
+ */
+static void error_text(struct store *s, const char *msg, char *buf, size_t len)
+{
+	/* The system call behind SQLite's extended I/O error codes. */
+	static const struct {
+		int code;
+		const char *call;
+	} calls[] = {
+		{SQLITE_IOERR_READ, "read"}, {SQLITE_IOERR_SHORT_READ, "read"},
+		{SQLITE_IOERR_WRITE, "write"}, {SQLITE_IOERR_FSYNC, "fsync"},
+		{SQLITE_IOERR_DIR_FSYNC, "fsync of the directory"},
+		{SQLITE_IOERR_TRUNCATE, "ftruncate"}, {SQLITE_IOERR_FSTAT, "fstat"},
+		{SQLITE_IOERR_UNLOCK, "unlock"}, {SQLITE_IOERR_RDLOCK, "lock"},
+		{SQLITE_IOERR_LOCK, "lock"}, {SQLITE_IOERR_DELETE, "unlink"},
+		{SQLITE_IOERR_CLOSE, "close"}, {SQLITE_IOERR_SHMOPEN, "open of the -shm"},
+		{SQLITE_IOERR_SHMSIZE, "resize of the -shm"}, {SQLITE_IOERR_SHMMAP, "mmap of the -shm"},
+		{SQLITE_IOERR_MMAP, "mmap"}, {SQLITE_IOERR_SEEK, "lseek"},
+	};
+	int ext = sqlite3_extended_errcode(s->db), code = ext & 0xff;
+	int err = sqlite3_system_errno(s->db);
+	const char *call = NULL;
+	if (!msg)
+		msg = sqlite3_errmsg(s->db);
+	for (size_t i = 0; i < sizeof calls / sizeof *calls; i++)
+		if (calls[i].code == ext)
+			call = calls[i].call;
+	/* SQLite's unix VFS returns SQLITE_FULL for ENOSPC only (numasim
+	 * sets no max_page_count), and keeps no errno for it. */
+	if (code == SQLITE_FULL)
+		snprintf(buf, len, "%s (%s)", msg, strerror(ENOSPC));
+	else if (code == SQLITE_IOERR && call && err)
+		snprintf(buf, len, "%s (%s failed: %s)", msg, call, strerror(err));
+	else if (code == SQLITE_IOERR && call)
+		snprintf(buf, len, "%s (%s failed)", msg, call);
+	else if (err && (code == SQLITE_IOERR || code == SQLITE_CANTOPEN))
+		snprintf(buf, len, "%s (%s)", msg, strerror(err));
+	else
+		snprintf(buf, len, "%s", msg);
+}
+
 /* Like fail() with NS_EDB and ": <sqlite message>" appended. */
 static int db_fail(struct store *s, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 static int db_fail(struct store *s, const char *fmt, ...)
 {
-	char what[512];
+	char what[512], why[512];
 	va_list ap;
 	va_start(ap, fmt);
 	vsnprintf(what, sizeof what, fmt, ap);
 	va_end(ap);
-	int err = sqlite3_system_errno(s->db);
-	/* SQLite says "disk I/O error"; the errno says which ("No space left
-	 * on device"), and decides the exit status like any other file's. */
-	if (err && ((sqlite3_errcode(s->db) & 0xff) == SQLITE_IOERR ||
-		    (sqlite3_errcode(s->db) & 0xff) == SQLITE_FULL ||
-		    (sqlite3_errcode(s->db) & 0xff) == SQLITE_CANTOPEN))
-		return fail(s, NS_EDB, "%s: %s (%s)", what, sqlite3_errmsg(s->db),
-			    strerror(err));
-	return fail(s, NS_EDB, "%s: %s", what, sqlite3_errmsg(s->db));
+	error_text(s, NULL, why, sizeof why);
+	return fail(s, NS_EDB, "%s: %s", what, why);
 }
 
 static int64_t now_ns(void)
@@ -432,11 +471,11 @@ static void format_time(int64_t ns, char buf[TIME_BUF])
 /* Run one SQL string (no result rows wanted). */
 static int exec_sql(struct store *s, const char *sql, const char *what)
 {
-	char *err = NULL;
+	char *err = NULL, why[512];
 	if (sqlite3_exec(s->db, sql, NULL, NULL, &err) == SQLITE_OK)
 		return NS_OK;
-	int r = fail(s, NS_EDB, "%s: %s", what,
-		     err ? err : sqlite3_errmsg(s->db));
+	error_text(s, err, why, sizeof why);
+	int r = fail(s, NS_EDB, "%s: %s", what, why);
 	sqlite3_free(err);
 	return r;
 }
