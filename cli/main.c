@@ -1,7 +1,10 @@
 /*
  * main — the numasim entry point: dispatches to the subcommands of cli.h.
- * Exit status: 0 success, 1 runtime failure, 2 bad input or usage.
+ * Exit status (docs/exit-status.md, the one place it is described): 0
+ * success, 1 runtime failure (including standard output that cannot be
+ * written), 2 bad input or usage, 130 interrupted (run).
  */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -74,7 +77,8 @@ static int unknown(const char *cmd)
 			   "numasim --help");
 }
 
-int main(int argc, char **argv)
+/* The command's status for a usage/help line or the subcommand itself. */
+static int dispatch(int argc, char **argv)
 {
 	if (argc < 2) {
 		usage(stderr);
@@ -105,4 +109,25 @@ int main(int argc, char **argv)
 		if (!strcmp(cmd, commands[i].name))
 			return commands[i].fn(argc - 1, argv + 1);
 	return unknown(cmd);
+}
+
+/*
+ * Standard output that could not be written (a full disk, a closed pipe
+ * reader's EPIPE is a signal instead) is a runtime failure of every
+ * command, exit 1, even where the command itself printed with plain
+ * printf: checked once here, after the command (docs/exit-status.md).
+ */
+static int finish_stdout(int status)
+{
+	errno = 0;
+	if (fflush(stdout) == 0 && !ferror(stdout))
+		return status;
+	fprintf(stderr, "numasim: error: writing standard output: %s\n",
+		errno ? strerror(errno) : "write error");
+	return status ? status : 1;
+}
+
+int main(int argc, char **argv)
+{
+	return finish_stdout(dispatch(argc, argv));
 }
