@@ -149,7 +149,7 @@ int cmd_export(int argc, char **argv)
 	status = 0;
 	goto out;
 fail:
-	if (st && store_user_sql_denied(st)[0]) {
+	if (st && store_user_sql_denied(st)[0] && strstr(d.msg, "not authorized")) {
 		diag_init(&d);
 		rc = diag_set(&d, NS_EINPUT, "numasim export", 0, 0, "refusing the "
 			      "statement: %s (--query only reads)", store_user_sql_denied(st));

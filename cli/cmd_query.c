@@ -100,7 +100,7 @@ int cmd_query(int argc, char **argv)
 	status = 0;
 	goto out;
 fail:
-	if (st && store_user_sql_denied(st)[0]) {
+	if (st && store_user_sql_denied(st)[0] && strstr(d.msg, "not authorized")) {
 		/* SQLite says "not authorized"; say what was refused. */
 		diag_init(&d);
 		rc = diag_set(&d, NS_EINPUT, "numasim query", 0, 0, "refusing the "

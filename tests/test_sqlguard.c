@@ -4,7 +4,8 @@
  * (sqlguard_check), and under the authorizer a read-only connection
  * prepares what only reads and refuses, with a sentence naming it, every
  * function off the list (fts3_tokenizer, load_extension), every write, a
- * pragma that sets, ATTACH and transactions.
+ * pragma that sets, ATTACH and transactions; the innocuous
+ * json_group_object gives SQLite's own result byte for byte.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -99,13 +100,65 @@ static void test_authorizer(void **state)
 	assert_false(prepares(db, "PRAGMA journal_mode = delete", "PRAGMA journal_mode = delete"));
 	assert_false(prepares(db, "PRAGMA query_only = 0", "PRAGMA query_only = 0"));
 	assert_false(prepares(db, "PRAGMA writable_schema", "PRAGMA writable_schema"));
-	assert_false(prepares(db, "INSERT INTO t VALUES (2, 'y')", "INSERT"));
+	assert_false(prepares(db, "INSERT INTO t VALUES (2, 'y')", "INSERT writes"));
 	assert_false(prepares(db, "DELETE FROM t", "DELETE"));
 	assert_false(prepares(db, "UPDATE t SET a = 3", "UPDATE"));
 	assert_false(prepares(db, "ATTACH ':memory:' AS x", "ATTACH"));
-	assert_false(prepares(db, "BEGIN", "transaction"));
-	assert_false(prepares(db, "CREATE TABLE u (a)", "is not allowed"));
+	assert_false(prepares(db, "BEGIN", "a transaction is not allowed"));
+	assert_false(prepares(db, "CREATE TABLE u (a)", "writes"));
 	sqlite3_close(db);
+}
+
+/* One text result of sql on db. */
+static char *one(sqlite3 *db, const char *sql)
+{
+	sqlite3_stmt *st = NULL;
+	assert_int_equal(sqlite3_prepare_v2(db, sql, -1, &st, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+	const char *t = (const char *)sqlite3_column_text(st, 0);
+	char *r = strdup(t ? t : "(null)");
+	sqlite3_finalize(st);
+	return r;
+}
+
+/* The innocuous json_group_object of the lockdown gives SQLite's own
+ * result, byte for byte, for every kind of value and awkward text. */
+static void test_json_group_object_same(void **state)
+{
+	(void)state;
+	static const char setup[] =
+		"CREATE TABLE p (k TEXT, v ANY); INSERT INTO p VALUES "
+		"('int', 42), ('neg', -7), ('real', 0.1), ('big', 1e300), ('tiny', 5e-324), "
+		"('text', 'a b'), ('quote', 'say \"hi\" \\ back'), ('ctl', char(1, 8, 9, 10, 12, 13, 31)), "
+		"('utf8', 'z\u00fcrich'), ('null', NULL), ('json', json('[1,2]')), "
+		"('key \"q\"', 1)";
+	static const char *const queries[] = {
+		"SELECT json_group_object(k, v) FROM p",
+		"SELECT json_group_object(k, v) FROM p WHERE k = 'none'",
+		"SELECT coalesce(json_group_object(k, v) FILTER (WHERE k IS NULL), '{}') FROM p",
+		"SELECT json_group_object(k, json(v)) FROM p WHERE k = 'json'",
+		"SELECT json_extract(json_group_object(k, v), '$.int') FROM p",
+	};
+	sqlite3 *plain = NULL, *locked = NULL;
+	assert_int_equal(sqlite3_open(":memory:", &plain), SQLITE_OK);
+	assert_int_equal(sqlite3_open(":memory:", &locked), SQLITE_OK);
+	assert_int_equal(sqlguard_lockdown(locked), NS_OK);
+	assert_int_equal(sqlite3_exec(plain, setup, NULL, NULL, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(locked, setup, NULL, NULL, NULL), SQLITE_OK);
+	for (size_t i = 0; i < sizeof queries / sizeof *queries; i++) {
+		char *a = one(plain, queries[i]), *b = one(locked, queries[i]);
+		assert_string_equal(a, b);
+		free(a);
+		free(b);
+	}
+	/* and it may be used in a view of an untrusted schema */
+	assert_int_equal(sqlite3_exec(locked, "CREATE VIEW pj AS SELECT json_group_object(k, v) "
+				      "AS j FROM p", NULL, NULL, NULL), SQLITE_OK);
+	char *j = one(locked, "SELECT j FROM pj");
+	assert_non_null(strstr(j, "\"int\":42"));
+	free(j);
+	sqlite3_close(plain);
+	sqlite3_close(locked);
 }
 
 int main(void)
@@ -114,6 +167,7 @@ int main(void)
 		cmocka_unit_test(test_lockdown),
 		cmocka_unit_test(test_lists_sorted),
 		cmocka_unit_test(test_authorizer),
+		cmocka_unit_test(test_json_group_object_same),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
