@@ -227,6 +227,15 @@ static int write_all(int fd, const char *buf, size_t len)
 	return 0;
 }
 
+/* Give fd the owner of the file it replaces, where this process may (as
+ * root); otherwise the new file is the caller's, as any editor's would be. */
+static void keep_owner(int fd, const struct stat *st)
+{
+	if (fchown(fd, st->st_uid, st->st_gid) != 0) {
+		/* not permitted: keep the caller as owner */
+	}
+}
+
 int cli_output_temp(const char *path, const char *suffix, char **tmp, int *fd)
 {
 	char *target = NULL;
@@ -248,11 +257,9 @@ int cli_output_temp(const char *path, const char *suffix, char **tmp, int *fd)
 	if (*fd < 0)
 		err = errno;
 	/* mkstemp creates 0600; the file gets its final mode (and, replacing
-	 * a file, its owner: fchown fails harmlessly when not root) before it
-	 * has a name anyone else sees. */
-	if (!err && exists && (st.st_uid != geteuid() || st.st_gid != getegid()) &&
-	    fchown(*fd, st.st_uid, st.st_gid) != 0)
-		errno = 0;
+	 * a file, its owner) before it has a name anyone else sees. */
+	if (!err && exists && (st.st_uid != geteuid() || st.st_gid != getegid()))
+		keep_owner(*fd, &st);
 	if (!err && fchmod(*fd, st.st_mode & 07777) != 0) {
 		err = errno;
 		close(*fd);
