@@ -271,6 +271,15 @@ static int print_tables(struct rep *r, int64_t only, const char *workload)
 			rc = db_err(r);
 			goto out;
 		}
+		/* The invocation came from the runs table, so it has runs,
+		 * unless the file's indexes disagree with it (found by
+		 * tests/fuzz: run[n - 1] was read at n == 0). */
+		if (n == 0) {
+			rc = diag_set(r->d, NS_EINPUT, r->path, 0, 0, "damaged database: "
+				      "invocation '%s' of scenario '%s' lists no runs",
+				      col_text(inv, 0), col_text(inv, 1));
+			goto out;
+		}
 		fprintf(r->f, "\n%s: scenario %s, runs %" PRId64 "..%" PRId64
 			" (invocation %s)\n\n", workload, col_text(inv, 1), run[0], run[n - 1],
 			col_text(inv, 0));

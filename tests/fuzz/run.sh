@@ -41,7 +41,8 @@ db)
 	"$NUMASIM" run -q "$SRC/tests/scenarios/tiny-pagealloc.yaml" --db "$seeds/pagealloc.db" \
 		--set 'workload.batches=[1]' >/dev/null 2>&1 || { echo "cannot make a seed database"; exit 1; }
 	rm -f "$seeds"/*-wal "$seeds"/*-shm
-	dirs="" ;;
+	# and the inputs that once crashed a reader (regressions)
+	dirs="$SRC/tests/fuzz/seeds/db" ;;
 *)
 	echo "run.sh: unknown fuzz target '$name'" >&2
 	exit 2 ;;
