@@ -285,9 +285,13 @@ static struct page *__rmqueue_fallback(struct cpu *c, struct mm_world *w, struct
 		if (br(c, w, S_fallback_none, f == -1))
 			continue;
 		struct page *head = &z->free_area[o].list[f];
+		/* the kernel takes list_first_entry() before stealing and
+		 * list_del()s that page wherever move_freepages_block() put
+		 * it: its predecessor now links to it */
+		struct page *first = head->next;
 		if (br(c, w, S_fallback_can_steal, can_steal))
-			steal_suitable_fallback(c, w, z, head->next, start_mt);
-		page = take_free_block(c, w, z, head, o, order);
+			steal_suitable_fallback(c, w, z, first, start_mt);
+		page = take_free_block(c, w, z, first->prev, o, order);
 		expand(c, w, z, page, order, o, start_mt);
 		page->mt = (uint8_t)start_mt;
 		z->ev[EV_fallback]++;
