@@ -183,6 +183,17 @@ int vmscan_attach(struct mm_world *w, int fn_base, int site_base)
 
 int mm_reclaim_enabled(const struct mm_world *w) { return w->reclaim; }
 
+int mm_sysctl_zone_reclaim_mode(struct mm_world *w, uint32_t mode)
+{
+	if (mode > (RECLAIM_ZONE | RECLAIM_WRITE | RECLAIM_UNMAP) ||
+	    (mode && !w->cfg.reclaim.enabled))
+		return NS_EINPUT;
+	w->cfg.zone_reclaim_mode = mode;
+	return NS_OK;
+}
+
+uint32_t mm_zone_reclaim_mode(const struct mm_world *w) { return w->cfg.zone_reclaim_mode; }
+
 void mm_set_reclaim_hook(struct mm_world *w, mm_reclaim_fn fn, void *arg)
 {
 	w->reclaim_hook = fn;

@@ -88,6 +88,11 @@ void mm_reclaim_config_default(struct mm_reclaim_config *c);
  */
 uint32_t vmscan_pre316_default_mode(const int *distance, int nr);
 
+/* A write to /proc/sys/vm/zone_reclaim_mode (bits RECLAIM_*; the world
+ * must have reclaim enabled for a non-zero mode): NS_EINPUT otherwise. */
+int mm_sysctl_zone_reclaim_mode(struct mm_world *w, uint32_t mode);
+uint32_t mm_zone_reclaim_mode(const struct mm_world *w);
+
 /* Register the reclaim functions and sites; lay them out. */
 int vmscan_register(struct cost_tables *t, int *fn_base, int *site_base);
 int vmscan_layout(struct cost_layout *l, const struct cost_tables *t, int fn_base,
