@@ -1483,7 +1483,7 @@ int vmscan_counters(const struct mm_world *w, mm_counter_fn fn, void *arg)
 				     (int64_t)w->nodes[n].vm_ev[e])) != NS_OK)
 				return rc;
 	}
-	if ((rc = fn(arg, "node", "all", "swap_used", (int64_t)w->nr_swap_used)) != NS_OK)
+	if ((rc = fn(arg, "system", "0", "swap_used", (int64_t)w->nr_swap_used)) != NS_OK)
 		return rc;
 	return NS_OK;
 }
