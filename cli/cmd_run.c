@@ -93,7 +93,7 @@ static void print_help(void)
 	       "                file's value or list of KEY); values are YAML\n"
 	       "  --machine M   the machine file (relative to the current directory)\n"
 	       "  --workload W  without a scenario file: the one-off scenario 'adhoc'\n"
-	       "                of workload pagealloc, messaging or parallel with\n"
+	       "                of workload pagealloc, messaging, parallel or fill with\n"
 	       "                quick defaults on machine M\n"
 	       "                The options go into the stored scenario sha256\n"
 	       "                (docs/scenario-format.md)\n"

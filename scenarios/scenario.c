@@ -2406,19 +2406,20 @@ int scenario_load_adhoc(const char *machine, const char *workload,
 		"  inner_iterations: 20\n",
 		"  type: messaging\n  groups: 10\n  loops: 100\n",
 		"  type: parallel\n",
+		"  type: fill\n",
 	};
-	static const char *const names[] = {"pagealloc", "messaging", "parallel"};
+	static const char *const names[] = {"pagealloc", "messaging", "parallel", "fill"};
 	struct scn_opts ao = *o;
 	char text[512];
 	int w = -1, rc;
 
 	*out = NULL;
-	for (int i = 0; i < 3; i++)
+	for (int i = 0; i < 4; i++)
 		if (!strcmp(workload, names[i]))
 			w = i;
 	if (w < 0)
 		return diag_set(d, NS_EINPUT, o->prog, 0, 0, "--workload %s: unknown "
-				"workload (known: pagealloc, messaging, parallel)", workload);
+				"workload (known: pagealloc, messaging, parallel, fill)", workload);
 	snprintf(text, sizeof text, "name: adhoc\nworkload:\n%s", bodies[w]);
 	ao.args = calloc((size_t)o->nr_args + 1, sizeof *ao.args);
 	if (!ao.args)
