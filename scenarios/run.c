@@ -610,6 +610,14 @@ static int put_fill_results(struct writer *w)
 	for (int l = 0; l < 4; l++)
 		if ((rc = store_samples(w->st, w->id, lru[l], m->sample_lru[l], n)))
 			return rc;
+	/* per zone: "nr_inactive_file:0/Normal" */
+	for (int z = 0; z < m->nr_sample_zones; z++)
+		for (int l = 0; l < 4; l++) {
+			char name[64];
+			snprintf(name, sizeof name, "%s:%s", lru[l], m->sample_zone[z]);
+			if ((rc = store_samples(w->st, w->id, name, m->sample_zone_lru[z][l], n)))
+				return rc;
+		}
 	return NS_OK;
 }
 

@@ -42,6 +42,7 @@
  */
 #include "scenarios/wl_fill.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -122,13 +123,21 @@ static void sample(struct fill *f, uint64_t now)
 	int node = f->t[0].node;
 	const struct machine_node *mn = &m->nodes[m->node_index[node]];
 	double lru[4] = {0, 0, 0, 0};
+	int i = r->nr_samples++;
+	r->nr_sample_zones = mn->nr_zones < 4 ? mn->nr_zones : 4;
 	for (int k = 0; k < mn->nr_zones; k++) {
 		struct mm_lru_info li;
-		if (mm_zone_lru_info(f->w, node, mn->zones[k].type, &li) == NS_OK)
-			for (int l = 0; l < 4; l++)
-				lru[l] += (double)li.nr[l];
+		if (mm_zone_lru_info(f->w, node, mn->zones[k].type, &li) != NS_OK)
+			continue;
+		for (int l = 0; l < 4; l++) {
+			lru[l] += (double)li.nr[l];
+			if (k < 4)
+				r->sample_zone_lru[k][l][i] = (double)li.nr[l];
+		}
+		if (k < 4)
+			snprintf(r->sample_zone[k], sizeof r->sample_zone[k], "%d/%s", node,
+				 zone_type_name(mn->zones[k].type));
 	}
-	int i = r->nr_samples++;
 	r->sample_cycles[i] = (double)now;
 	for (int l = 0; l < 4; l++)
 		r->sample_lru[l][i] = lru[l];

@@ -70,6 +70,10 @@ struct wl_fill_result {
 	double sample_cycles[WL_FILL_MAX_SAMPLES];
 	double sample_lru[4][WL_FILL_MAX_SAMPLES];   /* enum mm_lru_list */
 	double sample_free[WL_FILL_MAX_SAMPLES];
+	/* the same per zone of that node ("0/Normal") */
+	int nr_sample_zones;
+	char sample_zone[4][24];
+	double sample_zone_lru[4][4][WL_FILL_MAX_SAMPLES];
 	int stopped;
 };
 
