@@ -93,7 +93,7 @@ static void print_help(void)
 	       "                file's value or list of KEY); values are YAML\n"
 	       "  --machine M   the machine file (relative to the current directory)\n"
 	       "  --workload W  without a scenario file: the one-off scenario 'adhoc'\n"
-	       "                of workload pagealloc, messaging or parallel with\n"
+	       "                of workload pagealloc, messaging, parallel or fill with\n"
 	       "                quick defaults on machine M\n"
 	       "                The options go into the stored scenario sha256\n"
 	       "                (docs/scenario-format.md)\n"
@@ -188,7 +188,7 @@ static int parse_args(int argc, char **argv, struct run_args *a)
 }
 
 /*
- * The parallel workload has no mmtests series: its table is numasim
+ * The parallel and fill workloads have no mmtests series: their table is numasim
  * compare's (every metric, Min .. Max, Welch block) over this plan's runs,
  * grouped by point label, selected by the effective scenario hash (so a
  * --resume'd plan shows all its runs).
@@ -243,7 +243,7 @@ static void print_table(struct store *st, const struct run_outcome *out,
 		rc = run_values_print(store_sqlite(st), out->run_ids[0], f, &d);
 	else if (s->workload == SCN_WL_MESSAGING)
 		rc = messaging_report_print(store_sqlite(st), out->run_ids, out->nr_ids, 0, f, &d);
-	else if (s->workload == SCN_WL_PARALLEL)
+	else if (s->workload == SCN_WL_PARALLEL || s->workload == SCN_WL_FILL)
 		rc = print_compare(st, s, f, &d);
 	else if (s->nr_points > RUN_WIDE_TABLE_POINTS)
 		rc = print_points(st, out, s, f, &d);

@@ -137,6 +137,12 @@ static int alloc_addr(struct mm_world *w, int node, uint64_t bytes, uint64_t ali
 	return rc;
 }
 
+int mm_alloc_addr(struct mm_world *w, int node, uint64_t bytes, uint64_t align,
+		  uint64_t *out, struct diag *d)
+{
+	return alloc_addr(w, node, bytes, align, out, d);
+}
+
 /* Free lists as after boot: whole MAX_ORDER blocks on the MOVABLE lists,
  * highest pfn at the head (free_all_bootmem frees in ascending order and
  * __free_one_page adds at the head); a partial last block in aligned
@@ -251,6 +257,7 @@ static int setup_zones(struct mm_world *w, struct diag *d)
 			z->nr_blocks = (uint32_t)((z->managed + BLOCK_PAGES - 1) / BLOCK_PAGES);
 			pn->zones[z->type] = z;
 			cpu_lock_init(&z->lock);
+			cpu_lock_init(&z->lru_lock);
 			int rc = alloc_addr(w, z->node, ZONE_STRUCT_SIZE, 64, &z->addr, d);
 			if (rc == NS_OK)
 				rc = alloc_addr(w, z->node, (uint64_t)z->nr_blocks * BLOCK_PAGES *
@@ -277,6 +284,7 @@ static int setup_zones(struct mm_world *w, struct diag *d)
 			bi += z->nr_blocks;
 			pfn += (uint64_t)z->nr_blocks * BLOCK_PAGES;
 			z->vm_stat[NR_FREE_PAGES] = (int64_t)z->managed;
+			vmscan_init_zone(z);
 			rc = init_free_lists(w, z);
 			if (rc != NS_OK)
 				return rc;
@@ -347,9 +355,13 @@ int mm_world_create(const struct machine *m, const struct mm_config *cfg, struct
 	    site_base + MM_NR_SITE > s->tables->nr_sites)
 		return diag_set(d, NS_EINTERNAL, NULL, 0, 0,
 				"pagealloc: functions/sites not registered in the CPU tables");
-	if (cfg->zone_reclaim_mode != 0)
+	if (cfg->zone_reclaim_mode != 0 && !cfg->reclaim.enabled)
 		return diag_set(d, NS_EINPUT, NULL, 0, 0,
-				"pagealloc: zone_reclaim_mode %u is not modelled (only 0)",
+				"pagealloc: zone_reclaim_mode %u needs the reclaim model "
+				"(reclaim.enabled)", cfg->zone_reclaim_mode);
+	if (cfg->zone_reclaim_mode > (RECLAIM_ZONE | RECLAIM_WRITE | RECLAIM_UNMAP))
+		return diag_set(d, NS_EINPUT, NULL, 0, 0,
+				"pagealloc: zone_reclaim_mode %u has bits other than 1, 2 and 4",
 				cfg->zone_reclaim_mode);
 	if (m->page_size < 4096)
 		return diag_set(d, NS_ERANGE, NULL, 0, 0,
@@ -440,4 +452,5 @@ void mm_config_default(struct mm_config *c)
 	c->iter = MMZONE_ITER_POST;
 	c->zl = ZONELIST_OPTS_DEFAULT;
 	c->watermark_scale_factor = 10;
+	mm_reclaim_config_default(&c->reclaim);
 }

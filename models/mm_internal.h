@@ -443,6 +443,177 @@ enum mm_site { MM_SITES(MM_SITE_ENUM) MM_NR_SITE };
 	X(free_pages_ok, 14)                                                   \
 	X(reset_batch_zone, 10)                                                \
 	X(slowpath, 30)
+/*
+ * The reclaim tables (models/vmscan.c and the reclaim half of
+ * page_alloc.c's slow path), registered by vmscan_register() after every
+ * other model so that no older function or site id moves.
+ */
+#define VM_FUNCS(X)                                                            \
+	X(wakeup_kswapd) X(kswapd) X(balance_pgdat) X(kswapd_shrink_zone)      \
+	X(zone_balanced) X(pgdat_balanced) X(age_active_anon)                  \
+	X(try_to_free_pages) X(do_try_to_free_pages) X(shrink_zones)           \
+	X(shrink_zone) X(shrink_lruvec) X(get_scan_count) X(shrink_list)       \
+	X(shrink_inactive_list) X(shrink_active_list) X(isolate_lru_pages)     \
+	X(__isolate_lru_page) X(shrink_page_list) X(page_check_references)     \
+	X(page_referenced) X(add_to_swap) X(try_to_unmap) X(pageout)           \
+	X(__remove_mapping) X(putback_inactive_pages)                          \
+	X(move_active_pages_to_lru) X(free_hot_cold_page_list)                 \
+	X(inactive_list_is_low) X(zone_reclaimable) X(zone_reclaim)            \
+	X(__zone_reclaim) X(zone_pagecache_reclaimable)                        \
+	X(__alloc_pages_direct_reclaim) X(__perform_reclaim)                   \
+	X(__alloc_pages_may_oom) X(out_of_memory) X(drain_all_pages)           \
+	X(lru_cache_add) X(mark_page_accessed) X(activate_page)
+/* static helpers gcc -O2 inlines into their single caller */
+#define VM_INLINE_FUNCS(X)                                                     \
+	X(kswapd_shrink_zone) X(zone_balanced) X(age_active_anon)              \
+	X(get_scan_count) X(shrink_list) X(page_check_references)              \
+	X(putback_inactive_pages) X(move_active_pages_to_lru)                  \
+	X(inactive_list_is_low) X(zone_pagecache_reclaimable)                  \
+	X(__perform_reclaim) X(__zone_reclaim)
+#define VM_SITES(X)                                                            \
+	X(wk_populated, "wakeup_kswapd: !populated_zone(zone)", N, F)          \
+	X(wk_cpuset, "wakeup_kswapd: !cpuset_zone_allowed()", N, F)            \
+	X(wk_waitqueue, "wakeup_kswapd: !waitqueue_active(&pgdat->kswapd_wait)", N, F) \
+	X(wk_balanced, "wakeup_kswapd: zone_balanced(zone, order, true, 0, 0)", N, F) \
+	X(zb_wmark, "zone_balanced: !zone_watermark_ok_safe(zone, order, high + gap)", N, F) \
+	X(bp_zone_down, "balance_pgdat: for (i = nr_zones - 1; i >= 0; i--)", N, F) \
+	X(bp_unreclaimable, "balance_pgdat: priority != DEF_PRIORITY && !zone_reclaimable", N, F) \
+	X(bp_unbalanced, "balance_pgdat: !zone_balanced() -> end_zone = i", N, F) \
+	X(bp_all_balanced, "balance_pgdat: i < 0 -> out", N, F)                \
+	X(bp_writepage, "balance_pgdat: sc.priority < DEF_PRIORITY - 2", N, T) \
+	X(bp_zone_up, "balance_pgdat: for (i = 0; i <= end_zone; i++)", N, F)  \
+	X(bp_raise, "balance_pgdat: raise_priority || !sc.nr_reclaimed", N, T) \
+	X(bp_loop, "balance_pgdat: while (priority >= 1 && !pgdat_balanced)", N, F) \
+	X(ksz_balanced, "kswapd_shrink_zone: zone_balanced(zone, order, false, balance_gap)", N, F) \
+	X(ksz_scanned, "kswapd_shrink_zone: sc->nr_scanned >= sc->nr_to_reclaim", N, T) \
+	X(pb_zone, "pgdat_balanced: for (i = 0; i <= classzone_idx; i++)", N, F) \
+	X(pb_reclaimable, "pgdat_balanced: !zone_reclaimable(zone) -> continue", N, F) \
+	X(pb_balanced, "pgdat_balanced: zone_balanced() / !order -> return false", N, T) \
+	X(aaa_swap, "age_active_anon: !total_swap_pages -> return", N, F)      \
+	X(dt_allocstall, "do_try_to_free_pages: global_reclaim(sc) (ALLOCSTALL)", N, T) \
+	X(dt_enough, "do_try_to_free_pages: sc->nr_reclaimed >= sc->nr_to_reclaim", N, F) \
+	X(dt_writepage, "do_try_to_free_pages: sc->priority < DEF_PRIORITY - 2", N, T) \
+	X(dt_flusher, "do_try_to_free_pages: total_scanned > writeback_threshold", N, T) \
+	X(dt_loop, "do_try_to_free_pages: while (--sc->priority >= 0)", N, F)  \
+	X(dt_reclaimed, "do_try_to_free_pages: if (sc->nr_reclaimed) return", N, F) \
+	X(dt_zones_reclaimable, "do_try_to_free_pages: if (zones_reclaimable) return 1", N, F) \
+	X(sz_cpuset, "shrink_zones: !cpuset_zone_allowed(zone, GFP_KERNEL|__GFP_HARDWALL)", N, F) \
+	X(sz_unreclaimable, "shrink_zones: priority != DEF_PRIORITY && !zone_reclaimable", N, F) \
+	X(sz_reclaimable, "shrink_zones: shrink_zone() || zone_reclaimable()", N, T) \
+	X(szn_progress, "shrink_zone: sc->nr_reclaimed - nr_reclaimed", N, T)  \
+	X(gsc_noswap, "get_scan_count: !sc->may_swap || get_nr_swap_pages() <= 0", N, F) \
+	X(gsc_equal, "get_scan_count: !sc->priority && swappiness", N, F)      \
+	X(gsc_cache_trap, "get_scan_count: unlikely(zonefile + zonefree <= high_wmark)", U, H) \
+	X(gsc_file_enough, "get_scan_count: !inactive_file_is_low && inactive >> priority", N, F) \
+	X(gsc_halve, "get_scan_count: unlikely(recent_scanned > lru / 4)", U, H) \
+	X(gsc_pass, "get_scan_count: for (pass = 0; !some_scanned && pass < 2)", N, F) \
+	X(gsc_force, "get_scan_count: !scan && pass && force_scan", N, F)      \
+	X(sl_loop, "shrink_lruvec: while (nr[INACTIVE_ANON] || nr[ACTIVE_FILE] || nr[INACTIVE_FILE])", N, F) \
+	X(sl_nr, "shrink_lruvec: for_each_evictable_lru: if (nr[lru])", N, T)  \
+	X(sl_continue, "shrink_lruvec: nr_reclaimed < nr_to_reclaim || scan_adjusted", N, F) \
+	X(sl_one_empty, "shrink_lruvec: !nr_file || !nr_anon -> break", N, F)  \
+	X(sl_anon_low, "shrink_lruvec: inactive_anon_is_low(lruvec)", N, T)    \
+	X(shl_active, "shrink_list: is_active_lru(lru)", N, T)                 \
+	X(shl_low, "shrink_list: inactive_list_is_low(lruvec, lru)", N, T)     \
+	X(ilil_file, "inactive_list_is_low: is_file_lru(lru)", N, T)           \
+	X(ilil_swap, "inactive_anon_is_low: !total_swap_pages", N, F)          \
+	X(ilil_low, "inactive_list_is_low: inactive * ratio < active", N, T)   \
+	X(sil_taken, "shrink_inactive_list: nr_taken == 0 -> return 0", N, F)  \
+	X(sil_kswapd, "shrink_inactive_list: current_is_kswapd()", N, T)       \
+	X(sil_zone_dirty, "shrink_inactive_list: nr_unqueued_dirty == nr_taken", N, T) \
+	X(iso_loop, "isolate_lru_pages: scan < nr_to_scan && nr_taken < nr && !list_empty", N, F) \
+	X(iso_clean, "__isolate_lru_page: (mode & ISOLATE_CLEAN) && PageDirty", N, F) \
+	X(iso_unmapped, "__isolate_lru_page: (mode & ISOLATE_UNMAPPED) && page_mapped", N, F) \
+	X(iso_busy, "isolate_lru_pages: case -EBUSY: list_move(page, src)", N, F) \
+	X(spl_loop, "shrink_page_list: while (!list_empty(page_list))", N, F)  \
+	X(spl_may_unmap, "shrink_page_list: !sc->may_unmap && page_mapped(page)", N, F) \
+	X(spl_mapped, "shrink_page_list: page_mapped(page) || PageSwapCache(page)", N, T) \
+	X(spl_dirty, "page_check_dirty_writeback: dirty && !writeback", N, T)  \
+	X(spl_ref_activate, "shrink_page_list: case PAGEREF_ACTIVATE", N, F)   \
+	X(spl_ref_keep, "shrink_page_list: case PAGEREF_KEEP", N, F)           \
+	X(spl_anon, "shrink_page_list: PageAnon(page) && !PageSwapCache(page)", N, T) \
+	X(spl_swap_full, "shrink_page_list: !add_to_swap() -> activate_locked", N, F) \
+	X(spl_unmap, "shrink_page_list: page_mapped(page) && mapping -> try_to_unmap", N, T) \
+	X(spl_pgdirty, "shrink_page_list: PageDirty(page)", N, T)              \
+	X(spl_file_dirty, "shrink_page_list: page_is_file_cache && (!kswapd || !ZONE_DIRTY)", N, F) \
+	X(spl_ref_clean, "shrink_page_list: references == PAGEREF_RECLAIM_CLEAN", N, F) \
+	X(spl_writepage, "shrink_page_list: !may_enter_fs || !sc->may_writepage", N, F) \
+	X(pcr_ptes, "page_check_references: if (referenced_ptes)", N, T)       \
+	X(pcr_swapbacked, "page_check_references: PageSwapBacked(page) -> ACTIVATE", N, F) \
+	X(pcr_twice, "page_check_references: referenced_page || referenced_ptes > 1", N, F) \
+	X(pcr_clean, "page_check_references: referenced_page && !PageSwapBacked", N, F) \
+	X(pr_mapped, "page_referenced: !page_mapped(page) -> return 0", N, F)  \
+	X(pr_young, "page_referenced_one: ptep_clear_flush_young_notify()", N, T) \
+	X(atsw_slot, "add_to_swap: !entry.val (get_swap_page) -> return 0", N, F) \
+	X(sal_loop, "shrink_active_list: while (!list_empty(&l_hold))", N, F)  \
+	X(sal_referenced, "shrink_active_list: page_referenced()", N, T)       \
+	X(pip_loop, "putback_inactive_pages: while (!list_empty(page_list))", N, F) \
+	X(pip_active, "putback_inactive_pages: is_active_lru(lru)", N, T)      \
+	X(mapl_loop, "move_active_pages_to_lru: while (!list_empty(list))", N, F) \
+	X(fhcpl_loop, "free_hot_cold_page_list: list_for_each_entry_safe", N, F) \
+	X(zr_full, "zone_reclaim: pagecache <= min_unmapped && slab <= min_slab", N, F) \
+	X(zr_unreclaimable, "zone_reclaim: !zone_reclaimable(zone)", N, F)     \
+	X(zr_noblock, "zone_reclaim: !gfpflags_allow_blocking || PF_MEMALLOC", N, F) \
+	X(zr_remote, "zone_reclaim: node_state(N_CPU) && node_id != numa_node_id()", N, F) \
+	X(zr_locked, "zone_reclaim: test_and_set_bit(ZONE_RECLAIM_LOCKED)", N, F) \
+	X(zr_failed, "zone_reclaim: !ret (PGSCAN_ZONE_RECLAIM_FAILED)", N, T)  \
+	X(zr_pagecache, "__zone_reclaim: zone_pagecache_reclaimable > min_unmapped_pages", N, T) \
+	X(zr_loop, "__zone_reclaim: while (nr_reclaimed < nr_pages && --priority >= 0)", N, F) \
+	X(zpr_unmap, "zone_pagecache_reclaimable: zone_reclaim_mode & RECLAIM_UNMAP", N, T) \
+	X(zpr_write, "zone_pagecache_reclaimable: !(zone_reclaim_mode & RECLAIM_WRITE)", N, T) \
+	X(gpfl_allows, "get_page_from_freelist: !zone_allows_reclaim(preferred, zone)", N, F) \
+	X(gpfl_zr_scan, "get_page_from_freelist: case ZONE_RECLAIM_NOSCAN / FULL", N, F) \
+	X(gpfl_zr_wmark, "get_page_from_freelist: zone_watermark_ok() after zone_reclaim", N, T) \
+	X(sp_can_reclaim, "__alloc_pages_slowpath: !can_direct_reclaim -> nopage", N, F) \
+	X(sp_memalloc, "__alloc_pages_slowpath: current->flags & PF_MEMALLOC", N, F) \
+	X(sp_page, "__alloc_pages_slowpath: direct reclaim page -> got_pg", N, F) \
+	X(sp_noretry, "__alloc_pages_slowpath: gfp_mask & __GFP_NORETRY", N, F) \
+	X(sp_retry, "__alloc_pages_slowpath: did_some_progress && order <= COSTLY", N, T) \
+	X(sp_oom_page, "__alloc_pages_slowpath: may_oom page -> got_pg", N, F) \
+	X(sp_oom_progress, "__alloc_pages_slowpath: did_some_progress -> retry", N, F) \
+	X(dr_progress, "__alloc_pages_direct_reclaim: unlikely(!(*did_some_progress))", U, H) \
+	X(dr_drained, "__alloc_pages_direct_reclaim: !page && !drained", N, T) \
+	X(oom_page, "__alloc_pages_may_oom: get_page_from_freelist(WMARK_HIGH)", N, F) \
+	X(oom_costly, "__alloc_pages_may_oom: order > PAGE_ALLOC_COSTLY_ORDER", N, F) \
+	X(oom_lowmem, "__alloc_pages_may_oom: ac->high_zoneidx < ZONE_NORMAL", N, F) \
+	X(oom_nofs, "__alloc_pages_may_oom: !(gfp_mask & __GFP_FS)", N, F)     \
+	X(oom_thisnode, "__alloc_pages_may_oom: gfp_mask & __GFP_THISNODE", N, F) \
+	X(mpa_activate, "mark_page_accessed: !PageActive && PageReferenced && PageLRU", N, F)
+/* straight-line work of the reclaim code, instructions (docs/reclaim-model.md) */
+#define VM_WORK(X)                                                             \
+	X(wakeup_kswapd, 20) X(balance_iter, 30) X(balance_zone, 12)           \
+	X(kswapd_shrink_zone, 24) X(zone_balanced, 6) X(try_to_free_pages, 30) \
+	X(dtffp_iter, 12) X(shrink_zones_zone, 14) X(shrink_zone, 20)          \
+	X(get_scan_count, 60) X(shrink_lruvec_iter, 16) X(shrink_list_call, 8) \
+	X(shrink_inactive_list, 40) X(shrink_active_list, 40)                  \
+	X(isolate_page, 14) X(spl_page, 30) X(page_referenced, 40)             \
+	X(try_to_unmap, 60) X(add_to_swap, 80) X(pageout, 60)                  \
+	X(remove_mapping, 50) X(putback_page, 12) X(move_active_page, 12)      \
+	X(deactivate_page, 10) X(lru_cache_add, 30) X(mark_page_accessed, 8)   \
+	X(zone_reclaim, 30) X(direct_reclaim, 20) X(may_oom, 30)               \
+	X(inactive_low, 8) X(zone_reclaimable, 10)
+#define VM_FN_ENUM(name) VF_##name,
+#define VM_SITE_ENUM(id, desc, hint, ft) VS_##id,
+enum vm_fn { VM_FUNCS(VM_FN_ENUM) VM_NR_FN };
+enum vm_site { VM_SITES(VM_SITE_ENUM) VM_NR_SITE };
+enum vm_work {
+#define VM_WORK_ENUM(name, insns) VW_##name,
+	VM_WORK(VM_WORK_ENUM)
+#undef VM_WORK_ENUM
+	VM_NR_WORK
+};
+static inline uint32_t vm_work_cycles(enum vm_work k)
+{
+	switch (k) {
+#define VM_WORK_CYC(name, insns) case VW_##name: return (insns + MM_IPC - 1) / MM_IPC;
+	VM_WORK(VM_WORK_CYC)
+#undef VM_WORK_CYC
+	case VM_NR_WORK:
+		break;
+	}
+	return 0;
+}
+
 enum mm_work {
 #define MM_WORK_ENUM(name, insns) W_##name,
 	MM_WORK(MM_WORK_ENUM)
@@ -474,11 +645,22 @@ struct page {
 	uint8_t order;                 /* page_private() while PageBuddy */
 	uint8_t state;                 /* enum page_state (PageBuddy = PS_BUDDY) */
 	uint8_t mt;                    /* get/set_pcppage_migratetype */
-	uint8_t pad;
+	uint8_t pgflags;               /* PG_* bits reclaim reads (below) */
 	int16_t pcp_cpu;               /* PS_PCP: owning CPU index */
 	int32_t count;                 /* page->_count */
 	int32_t alloc_order;           /* PS_ALLOC: order it was allocated with */
+	uint32_t owner;                /* on an LRU: the owner's token */
 };
+/* page->flags bits of the reclaim model (models/vmscan.c); 0 for every
+ * page that is not on an LRU. */
+#define PGF_LRU 0x01u          /* PG_lru */
+#define PGF_ACTIVE 0x02u       /* PG_active */
+#define PGF_REFERENCED 0x04u   /* PG_referenced */
+#define PGF_YOUNG 0x08u        /* the PTE accessed bit of a mapped page */
+#define PGF_MAPPED 0x10u       /* page_mapped() */
+#define PGF_SWAPBACKED 0x20u   /* PG_swapbacked: anonymous */
+#define PGF_DIRTY 0x40u        /* PG_dirty */
+#define PGF_RECLAIM 0x80u      /* PG_reclaim (dirty page seen by reclaim) */
 
 struct pfn_block {
 	struct page head;           /* struct page of pfn offset 0 while no detail */
@@ -522,6 +704,65 @@ struct per_cpu_pages {
 #define PCPOFF_DIFF 66
 #define PCP_STRUCT_SIZE 128
 
+/*
+ * Reclaim per zone (v4.6 struct lruvec inside struct zone, its
+ * zone_reclaim_stat, the zone flags reclaim uses, and the vmstat items and
+ * events of reclaim).  Used only when the world has reclaim.
+ */
+#define ZOFF_LRUVEC 1344                 /* 4 list_heads + reclaim_stat */
+#define ZOFF_LRU_LOCK 1456
+/* reclaim events per zone, vmstat names (with the zone type appended
+ * where the kernel's name has it: pgscan_kswapd_normal) */
+#define VM_ZEVENTS(X)                                                          \
+	X(pgscan_kswapd, 1, "pages scanned by kswapd (PGSCAN_KSWAPD)")         \
+	X(pgscan_direct, 1, "pages scanned by direct reclaim (PGSCAN_DIRECT)") \
+	X(pgsteal_kswapd, 1, "pages reclaimed by kswapd (PGSTEAL_KSWAPD)")     \
+	X(pgsteal_direct, 1, "pages reclaimed by direct reclaim (PGSTEAL_DIRECT)") \
+	X(pgrefill, 1, "active pages scanned (PGREFILL)")                      \
+	X(pgactivate, 0, "pages activated (PGACTIVATE)")                       \
+	X(pgdeactivate, 0, "pages deactivated (PGDEACTIVATE)")                 \
+	X(nr_vmscan_write, 0, "pages written by reclaim (NR_VMSCAN_WRITE)")    \
+	X(nr_vmscan_immediate_reclaim, 0, "dirty pages marked PG_reclaim (NR_VMSCAN_IMMEDIATE)") \
+	X(zone_reclaim_failed, 0, "zone_reclaim calls that freed too little (PGSCAN_ZONE_RECLAIM_FAILED)") \
+	X(zone_reclaim, 0, "zone_reclaim calls that scanned (__zone_reclaim)") \
+	X(pswpout, 0, "anonymous pages written to swap (PSWPOUT)")
+enum vm_zevent {
+#define VM_ZEV_ENUM(id, suffix, desc) VZ_##id,
+	VM_ZEVENTS(VM_ZEV_ENUM)
+#undef VM_ZEV_ENUM
+	VM_NR_ZEVENT
+};
+/* reclaim events per node (scope "node") */
+#define VM_NEVENTS(X)                                                          \
+	X(allocstall, "direct reclaim entries (ALLOCSTALL, do_try_to_free_pages)") \
+	X(oom, "out_of_memory decisions (counted; nothing is killed)")         \
+	X(kswapd_wakeup, "wakeup_kswapd calls that woke kswapd")               \
+	X(pageoutrun, "balance_pgdat runs (PAGEOUTRUN)")                       \
+	X(kswapd_steps, "balance_pgdat priority-loop iterations")              \
+	X(slowpath_retry, "__alloc_pages_slowpath retries after progress")     \
+	X(slowpath_retry_cap, "slow paths the model stopped at 1000 retries")  \
+	X(zone_reclaim_success, "allocations served after zone_reclaim")
+enum vm_nevent {
+#define VM_NEV_ENUM(id, desc) VN_##id,
+	VM_NEVENTS(VM_NEV_ENUM)
+#undef VM_NEV_ENUM
+	VM_NR_NEVENT
+};
+
+struct lruvec {
+	struct page lists[MM_NR_LRU_LISTS];
+	uint64_t nr[MM_NR_LRU_LISTS];       /* NR_LRU_BASE + lru (exact) */
+	uint64_t recent_rotated[2], recent_scanned[2]; /* [0] anon, [1] file */
+	uint64_t nr_isolated[2];            /* NR_ISOLATED_ANON/FILE */
+	uint64_t nr_mapped_file;            /* NR_FILE_MAPPED */
+	uint64_t nr_dirty_file;             /* NR_FILE_DIRTY */
+	uint64_t inactive_ratio;            /* calculate_zone_inactive_ratio */
+	uint64_t min_unmapped_pages, min_slab_pages;
+	int zone_dirty;                     /* ZONE_DIRTY */
+	int reclaim_locked;                 /* ZONE_RECLAIM_LOCKED */
+	uint64_t ev[VM_NR_ZEVENT];
+};
+
 struct zone {
 	int node, node_pos;
 	enum zone_type type;
@@ -542,6 +783,8 @@ struct zone {
 	uint64_t addr;                 /* struct zone */
 	uint64_t usemap;               /* pageblock_flags bitmap */
 	uint64_t vmemmap;              /* struct page of start_pfn */
+	struct lruvec lruvec;          /* reclaim (models/vmscan.c) */
+	struct cpu_lock lru_lock;      /* zone->lru_lock */
 };
 
 struct mm_zoneref {
@@ -558,6 +801,14 @@ struct pglist_data {
 	uint64_t zl_addr[MAX_ZONELISTS];
 	uint64_t ev[MM_NR_NEVENT];
 	uint64_t policy_addr;          /* preferred_node_policy[node] */
+	/* kswapd (models/vmscan.c): woken, its balance_pgdat state */
+	int kswapd_woken;              /* wake_up_interruptible(&kswapd_wait) */
+	int kswapd_running;            /* inside balance_pgdat */
+	int kswapd_max_order, classzone_idx;
+	int kswapd_priority;           /* sc.priority of the running balance_pgdat */
+	uint64_t kswapd_nr_attempted;
+	uint64_t vm_ev[VM_NR_NEVENT];
+	uint64_t pgdat_addr;           /* kswapd_wait and the node's fields */
 };
 
 /* Per simulated CPU: the running task and the per-cpu areas. */
@@ -618,6 +869,15 @@ struct mm_world {
 	struct cpu_lock callback_lock;
 	mm_trace_fn trace;             /* numasim trace, else NULL */
 	void *trace_arg;
+	/* reclaim (models/vmscan.c): on when cfg.reclaim.enabled and attached */
+	int reclaim;
+	int vm_fn_base, vm_site_base;
+	uint64_t nr_swap_used;          /* swap slots in use */
+	uint64_t mapping_addr[2];       /* anon_vma / address_space of the owners */
+	uint64_t swap_info_addr;        /* swap_info_struct (swap_lock, map) */
+	mm_reclaim_fn reclaim_hook;
+	void *reclaim_arg;
+	int kswapd_wake_seq;            /* woken nodes, in order (see vmscan.c) */
 };
 
 /* alloc_context */
@@ -649,6 +909,22 @@ static inline void call(struct cpu *c, const struct mm_world *w, enum mm_fn f)
 static inline void work(struct cpu *c, enum mm_work k)
 {
 	cpu_work(c, mm_work_cycles(k));
+}
+
+/* the reclaim tables' charging helpers */
+static inline bool vbr(struct cpu *c, const struct mm_world *w, enum vm_site s, bool cond)
+{
+	return cpu_branch(c, w->vm_site_base + (int)s, cond);
+}
+
+static inline void vcall(struct cpu *c, const struct mm_world *w, enum vm_fn f)
+{
+	cpu_call(c, w->vm_fn_base + (int)f);
+}
+
+static inline void vwork(struct cpu *c, enum vm_work k)
+{
+	cpu_work(c, vm_work_cycles(k));
 }
 
 /*
@@ -892,6 +1168,35 @@ struct page *__alloc_pages_nodemask(struct cpu *c, struct mm_world *w, uint32_t 
 				    int zl_kind, const uint64_t *nodemask);
 void setup_pcp_sizes(struct mm_world *w, struct zone *z, int *high, int *batch);
 void compute_min_free(struct mm_world *w);
+
+/* models/page_alloc.c, for reclaim */
+struct page *get_page_from_freelist_ext(struct cpu *c, struct mm_world *w, uint32_t gfp,
+					int order, int alloc_flags, const struct alloc_context *ac);
+void free_hot_cold_page_ext(struct cpu *c, struct mm_world *w, struct page *page, bool cold);
+bool zone_watermark_ok_ext(struct cpu *c, struct mm_world *w, struct zone *z, int order,
+			   int64_t mark, int classzone_idx, int alloc_flags);
+void drain_all_pages(struct cpu *c, struct mm_world *w);
+
+/* models/vmscan.c */
+enum { ZONE_RECLAIM_NOSCAN = -2, ZONE_RECLAIM_FULL = -1, ZONE_RECLAIM_SOME = 0,
+       ZONE_RECLAIM_SUCCESS = 1 };
+int zone_reclaim(struct cpu *c, struct mm_world *w, struct zone *zone, uint32_t gfp,
+		 int order);
+bool zone_allows_reclaim(const struct mm_world *w, const struct zone *local,
+			 const struct zone *zone);
+void wake_all_kswapds(struct cpu *c, struct mm_world *w, int order,
+		      const struct alloc_context *ac);
+struct page *alloc_pages_reclaim_tail(struct cpu *c, struct mm_world *w, uint32_t gfp,
+				      int order, int alloc_flags, struct alloc_context *ac,
+				      bool *retry);
+int vmscan_check(const struct mm_world *w, const struct zone *z, uint64_t free_pages,
+		 uint64_t pcp_pages, struct diag *d);
+int vmscan_counters(const struct mm_world *w, mm_counter_fn fn, void *arg);
+void vmscan_init_zone(struct zone *z);
+
+/* models/mm_init.c: a synthetic address on node */
+int mm_alloc_addr(struct mm_world *w, int node, uint64_t bytes, uint64_t align,
+		  uint64_t *out, struct diag *d);
 
 /* models/mm_init.c: the memmap's per-page metadata */
 struct page *block_split(struct mm_world *w, struct pfn_block *b);

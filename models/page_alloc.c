@@ -285,9 +285,13 @@ static struct page *__rmqueue_fallback(struct cpu *c, struct mm_world *w, struct
 		if (br(c, w, S_fallback_none, f == -1))
 			continue;
 		struct page *head = &z->free_area[o].list[f];
+		/* the kernel takes list_first_entry() before stealing and
+		 * list_del()s that page wherever move_freepages_block() put
+		 * it: its predecessor now links to it */
+		struct page *first = head->next;
 		if (br(c, w, S_fallback_can_steal, can_steal))
-			steal_suitable_fallback(c, w, z, head->next, start_mt);
-		page = take_free_block(c, w, z, head, o, order);
+			steal_suitable_fallback(c, w, z, first, start_mt);
+		page = take_free_block(c, w, z, first->prev, o, order);
 		expand(c, w, z, page, order, o, start_mt);
 		page->mt = (uint8_t)start_mt;
 		z->ev[EV_fallback]++;
@@ -726,9 +730,23 @@ zonelist_scan:
 			zone->ev[EV_wmark_fail]++;
 			if (br(c, w, S_A31b, alloc_flags & ALLOC_NO_WATERMARKS))
 				goto try_this_zone;
-			/* zone_reclaim_mode == 0: the only mode modelled */
 			if (br(c, w, S_A31c, w->cfg.zone_reclaim_mode == 0))
 				continue;
+			/* zone_reclaim_mode != 0 needs the reclaim model
+			 * (mm_world_create refuses it otherwise) */
+			if (vbr(c, w, VS_gpfl_allows,
+				!zone_allows_reclaim(w, ac->preferred_zone, zone)))
+				continue;
+			int ret = zone_reclaim(c, w, zone, gfp, order);
+			if (vbr(c, w, VS_gpfl_zr_scan, ret == ZONE_RECLAIM_NOSCAN ||
+							       ret == ZONE_RECLAIM_FULL))
+				continue;
+			if (vbr(c, w, VS_gpfl_zr_wmark,
+				zone_watermark_ok(c, w, zone, order, mark, ac->classzone_idx,
+						  alloc_flags))) {
+				w->nodes[ac->preferred_zone->node_pos].vm_ev[VN_zone_reclaim_success]++;
+				goto try_this_zone;
+			}
 			continue;
 		}
 try_this_zone:
@@ -765,12 +783,19 @@ out:
 }
 
 /*
- * __alloc_pages_slowpath: a documented, counted simplification.  Kept: the
- * order check, wake_all_kswapds (counted; no kswapd is simulated),
- * gfp_to_alloc_flags (WMARK_MIN, HIGH, HARDER and no CPUSET for atomic
- * requests), PRE's preferred-zone recomputation (deleted by the diff) and
- * one get_page_from_freelist attempt.  Not modelled: reclaim, compaction,
- * OOM, retries, ALLOC_NO_WATERMARKS (PF_MEMALLOC).  Failure is counted.
+ * __alloc_pages_slowpath.  Without the reclaim model (mm_config.reclaim
+ * off) a documented, counted simplification: the order check,
+ * wake_all_kswapds (counted; no kswapd), gfp_to_alloc_flags (WMARK_MIN,
+ * HIGH, HARDER and no CPUSET for atomic requests), PRE's preferred-zone
+ * recomputation (deleted by the diff) and one get_page_from_freelist
+ * attempt.  With it (models/vmscan.c) the v4.6 slow path continues as the
+ * kernel does: wakeup_kswapd per zone, direct reclaim, the retry while
+ * did_some_progress (order <= PAGE_ALLOC_COSTLY_ORDER) and
+ * __alloc_pages_may_oom, whose out_of_memory is counted and kills nothing
+ * (so the allocation fails).  Compaction (order > 0) and
+ * ALLOC_NO_WATERMARKS (PF_MEMALLOC, TIF_MEMDIE) are not modelled.  The
+ * model stops a slow path after 1000 retries (counted
+ * slowpath_retry_cap); v4.6 itself could loop there.
  */
 static struct page *alloc_pages_slowpath(struct cpu *c, struct mm_world *w, uint32_t gfp,
 					    int order, struct alloc_context *ac)
@@ -780,11 +805,15 @@ static struct page *alloc_pages_slowpath(struct cpu *c, struct mm_world *w, uint
 	struct page *page = NULL;
 	struct pglist_data *pn = &w->nodes[ac->preferred_zone->node_pos];
 	pn->ev[NEV_slowpath]++;
+	int retries = 0;
 	if (br(c, w, S_slowpath_order, order >= MAX_ORDER))
 		goto out;
+retry:
 	if (br(c, w, S_slowpath_kswapd, gfp & __GFP_KSWAPD_RECLAIM)) {
 		call(c, w, FN_wake_all_kswapds);
 		pn->ev[NEV_kswapd_wake]++;
+		if (w->reclaim)
+			wake_all_kswapds(c, w, order, ac);
 		cpu_ret(c);
 	}
 	int alloc_flags = ALLOC_WMARK_MIN | ALLOC_CPUSET;
@@ -809,6 +838,17 @@ static struct page *alloc_pages_slowpath(struct cpu *c, struct mm_world *w, uint
 	}
 	page = get_page_from_freelist(c, w, gfp, order, alloc_flags & ~ALLOC_NO_WATERMARKS, ac);
 	br(c, w, S_slowpath_page, page != NULL);
+	if (!page && w->reclaim) {
+		bool again;
+		page = alloc_pages_reclaim_tail(c, w, gfp, order, alloc_flags, ac, &again);
+		if (again) {
+			if (++retries < 1000) {
+				w->nodes[ac->preferred_zone->node_pos].vm_ev[VN_slowpath_retry]++;
+				goto retry;
+			}
+			w->nodes[ac->preferred_zone->node_pos].vm_ev[VN_slowpath_retry_cap]++;
+		}
+	}
 out:
 	if (!page)
 		pn->ev[NEV_alloc_fail]++;
@@ -1069,6 +1109,47 @@ uint64_t mm_page_pfn(const struct mm_world *w, const struct page *p)
 int mm_page_node(const struct mm_world *w, const struct page *p)
 {
 	return page_node(w, p);
+}
+
+/* --- entry points for the reclaim model (models/vmscan.c) --------------- */
+
+struct page *get_page_from_freelist_ext(struct cpu *c, struct mm_world *w, uint32_t gfp,
+					int order, int alloc_flags, const struct alloc_context *ac)
+{
+	return get_page_from_freelist(c, w, gfp, order, alloc_flags, ac);
+}
+
+void free_hot_cold_page_ext(struct cpu *c, struct mm_world *w, struct page *page, bool cold)
+{
+	free_hot_cold_page(c, w, page, cold);
+}
+
+bool zone_watermark_ok_ext(struct cpu *c, struct mm_world *w, struct zone *z, int order,
+			   int64_t mark, int classzone_idx, int alloc_flags)
+{
+	return zone_watermark_ok(c, w, z, order, mark, classzone_idx, alloc_flags);
+}
+
+/* drain_all_pages(NULL) (v4.6): every CPU's pcp pages of every zone back
+ * to the buddy.  The kernel queues drain_local_pages on each CPU with
+ * pages (schedule_work_on, then flush_work); the model drains them from
+ * CPU c and charges c, which waits for the work in the kernel too. */
+void drain_all_pages(struct cpu *c, struct mm_world *w)
+{
+	vcall(c, w, VF_drain_all_pages);
+	for (int k = 0; k < w->s->nr_cpus; k++)
+		for (int i = 0; i < w->nr_zones; i++) {
+			struct zone *z = &w->zones[i];
+			struct per_cpu_pages *pcp = &z->pcp[k];
+			mem(c, w, pcp->addr, w->s->cpu[k].node, CPU_LOAD_DEP);
+			if (pcp->count) {
+				cpu_irq_save(c);
+				free_pcppages_bulk(c, w, z, pcp->count, pcp);
+				pcp->count = 0;
+				cpu_irq_restore(c);
+			}
+		}
+	cpu_ret(c);
 }
 
 /* --- registration and layout -------------------------------------------- */
@@ -1447,6 +1528,11 @@ static int check_zone(const struct mm_world *w, const struct zone *z, struct dia
 	      "pagealloc: zone %d/%s: free %" PRIu64 " + pcp %" PRIu64 " + allocated %" PRIu64
 	      " != managed %" PRIu64, z->node, zone_type_name(z->type), free_pages, pcp_pages,
 	      z->allocated, z->managed);
+	if (w->cfg.reclaim.enabled) {
+		int rc = vmscan_check(w, z, free_pages, pcp_pages, d);
+		if (rc != NS_OK)
+			return rc;
+	}
 	CHECK(zone_stat_snapshot(w, z, NR_FREE_PAGES) == (int64_t)free_pages,
 	      "pagealloc: zone %d/%s NR_FREE_PAGES %" PRId64 " != buddy %" PRIu64, z->node,
 	      zone_type_name(z->type), zone_stat_snapshot(w, z, NR_FREE_PAGES), free_pages);

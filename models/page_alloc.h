@@ -37,6 +37,7 @@
 #include "models/mmzone.h"
 #include "models/mempolicy.h"
 #include "models/vmstat.h"
+#include "models/vmscan.h"
 
 /* GFP bits (v4.6 include/linux/gfp.h values). */
 #define __GFP_DMA 0x01u
@@ -81,7 +82,9 @@ struct mm_config {
 	uint32_t watermark_scale_factor;/* default 10 */
 	int thp_min_free;               /* apply set_recommended_min_free_kbytes */
 	uint32_t percpu_pagelist_fraction; /* 0 = zone_batchsize() */
-	uint32_t zone_reclaim_mode;     /* vm.zone_reclaim_mode; only 0 is modelled */
+	uint32_t zone_reclaim_mode;     /* vm.zone_reclaim_mode (bits RECLAIM_*);
+					 * non-zero needs reclaim.enabled */
+	struct mm_reclaim_config reclaim; /* models/vmscan.h */
 	enum mpol_mode mpol;              /* the task's mempolicy (default: none) */
 	int nr_mpol_nodes;              /* its nodes (BIND, PREFERRED: 1, */
 	int mpol_nodes[MACHINE_MAX_NODES]; /* INTERLEAVE), ascending node ids */

@@ -294,5 +294,7 @@ int mm_counters(const struct mm_world *w, mm_counter_fn fn, void *arg)
 			if ((rc = fn(arg, "node", id, mm_nevent_name[e], (int64_t)pn->ev[e])) != NS_OK)
 				return rc;
 	}
-	return NS_OK;
+	/* the reclaim model's counters only in worlds that have it, so the
+	 * others keep their counter rows */
+	return w->reclaim ? vmscan_counters(w, fn, arg) : NS_OK;
 }

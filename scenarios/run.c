@@ -39,6 +39,7 @@
 #include "scenarios/wl_messaging.h"
 #include "scenarios/wl_pagealloc.h"
 #include "scenarios/wl_parallel.h"
+#include "scenarios/wl_fill.h"
 
 struct sim_run {
 	long long index;
@@ -60,6 +61,9 @@ struct sim_run {
 	struct wl_pagealloc_result res;
 	struct wl_msg_result mres;
 	struct wl_par_result pres;      /* workload parallel */
+	struct wl_fill_result *fres;    /* workload fill */
+	int vm_fn_base, vm_site_base;   /* the reclaim tables (fill) */
+	int *fill_cpus;                 /* fill: tasks' CPUs + a kswapd CPU per node */
 	int64_t started_ns;
 	double host_s;
 	int status;          /* NS_OK, WL_STOPPED, or the setup/run error */
@@ -99,6 +103,41 @@ static void sim_free(struct sim_run *r)
 		cost_tables_free(&r->tables);
 	r->have_sys = r->have_layout = r->have_tables = 0;
 	wl_pagealloc_result_free(&r->res);
+	free(r->fres);
+	r->fres = NULL;
+	free(r->fill_cpus);
+	r->fill_cpus = NULL;
+}
+
+/*
+ * fill: the tasks' CPUs, then for every node with memory the highest CPU
+ * of that node that runs no task, as its kswapd's CPU (mm_kswapd_cpu
+ * takes the node's last simulated CPU); a node all of whose CPUs run
+ * tasks shares its last task CPU with kswapd.
+ */
+static int fill_cpus(const struct scn_point *pt, struct sim_run *r, int *n)
+{
+	const struct machine *m = pt->machine;
+	r->fill_cpus = calloc((size_t)pt->nr_cpus + (size_t)m->nr_nodes, sizeof *r->fill_cpus);
+	if (!r->fill_cpus)
+		return NS_ENOMEM;
+	memcpy(r->fill_cpus, pt->cpus, (size_t)pt->nr_cpus * sizeof *pt->cpus);
+	*n = pt->nr_cpus;
+	for (int i = 0; i < m->nr_nodes; i++) {
+		const struct machine_node *mn = &m->nodes[i];
+		if (!mn->mem_pages)
+			continue;
+		for (int k = mn->nr_cpus - 1; k >= 0; k--) {
+			int used = 0;
+			for (int j = 0; j < pt->nr_cpus; j++)
+				used |= pt->cpus[j] == mn->cpus[k];
+			if (!used) {
+				r->fill_cpus[(*n)++] = mn->cpus[k];
+				break;
+			}
+		}
+	}
+	return NS_OK;
 }
 
 /* The CPUs a run simulates: the point's placement (scenario.h: the
@@ -154,18 +193,30 @@ static int sim_setup(const struct scenario *s, struct sim_run *r)
 	if (messaging && (rc = slub_register(&r->tables, &r->sl_fn_base, &r->sl_site_base)))
 		return diag_set(&r->d, rc, s->path, 0, 0,
 				"cannot register the SLUB model: %s", ns_status_msg(rc));
+	/* the reclaim tables after every other model's (no older id moves) */
+	int fill = s->workload == SCN_WL_FILL;
+	if (fill && (rc = vmscan_register(&r->tables, &r->vm_fn_base, &r->vm_site_base)))
+		return diag_set(&r->d, rc, s->path, 0, 0,
+				"cannot register the reclaim model: %s", ns_status_msg(rc));
 	if ((rc = cost_layout_init(&r->layout, &r->tables, pt->label)))
 		return diag_set(&r->d, rc, s->path, 0, 0, "out of memory");
 	r->have_layout = 1;
 	if ((rc = mm_layout(&r->layout, &r->tables, r->fn_base, r->site_base,
 			    pt->cfg.iter)) ||
 	    (messaging && (rc = slub_layout(&r->layout, &r->tables, r->sl_fn_base,
-					    r->sl_site_base, &r->sl_cfg))))
+					    r->sl_site_base, &r->sl_cfg))) ||
+	    (fill && (rc = vmscan_layout(&r->layout, &r->tables, r->vm_fn_base,
+					 r->vm_site_base))))
 		return diag_set(&r->d, rc, s->path, 0, 0,
 				"cannot lay out variant %s: %s", pt->label,
 				ns_status_msg(rc));
 	cpu_params_default(&cp);
 	const int *cpus = run_cpus(s, r->point, &ncpus);
+	if (fill) {
+		if ((rc = fill_cpus(pt, r, &ncpus)))
+			return diag_set(&r->d, rc, s->path, 0, 0, "out of memory");
+		cpus = r->fill_cpus;
+	}
 	rc = cpu_sys_init(&r->sys, pt->machine, &r->tables, &r->layout, &cp, cpus, ncpus);
 	if (rc)
 		return diag_set(&r->d, rc, pt->machine_path, 0, 0,
@@ -177,6 +228,9 @@ static int sim_setup(const struct scenario *s, struct sim_run *r)
 		return diag_set(&r->d, rc, s->path, 0, 0,
 				"point %s: the page allocator model cannot be set "
 				"up: %s", pt->label, ns_status_msg(rc));
+	if (fill && (rc = vmscan_attach(r->w, r->vm_fn_base, r->vm_site_base)))
+		return diag_set(&r->d, rc, s->path, 0, 0,
+				"point %s: the reclaim model cannot be attached", pt->label);
 	return messaging ? slub_setup(s, r) : NS_OK;
 }
 
@@ -243,6 +297,23 @@ static int run_parallel(const struct scenario *s, const struct run_opts *o,
 	return NS_OK;
 }
 
+/* The fill workload with the point's parameters and placement. */
+static int run_fill(const struct scenario *s, const struct run_opts *o, struct sim_run *r)
+{
+	const struct scn_point *pt = &s->points[r->point];
+	r->fres = calloc(1, sizeof *r->fres);
+	if (!r->fres)
+		return diag_set(&r->d, NS_ENOMEM, s->path, 0, 0, "out of memory");
+	int rc = wl_fill_run(r->w, &r->sys, &pt->fill, r->seed, o->stop, r->work, r->fres,
+			     &r->d);
+	if (rc == NS_OK && r->fres->stopped)
+		return WL_STOPPED;
+	if (rc)
+		return diag_set(&r->d, rc, s->path, 0, 0, "%s, repetition %lld: %s", pt->label,
+				r->rep, r->d.msg[0] ? r->d.msg : ns_status_msg(rc));
+	return NS_OK;
+}
+
 static void simulate(const struct scenario *s, const struct run_opts *o,
 		     struct sim_run *r)
 {
@@ -263,6 +334,8 @@ static void run_and_check(const struct scenario *s, const struct run_opts *o,
 		r->status = run_messaging(s, o, r);
 	} else if (r->status == NS_OK && s->workload == SCN_WL_PARALLEL) {
 		r->status = run_parallel(s, o, r);
+	} else if (r->status == NS_OK && s->workload == SCN_WL_FILL) {
+		r->status = run_fill(s, o, r);
 	} else if (r->status == NS_OK) {
 		const struct scn_pagealloc *pa = &s->points[r->point].pa;
 		struct cpu *c = cpu_sys_cpu(&r->sys, pa->cpu);
@@ -491,6 +564,63 @@ static int put_par_results(struct writer *w)
 	return NS_OK;
 }
 
+/* The fill workload's metrics and samples (wl_fill.h struct wl_fill_result). */
+static int put_fill_results(struct writer *w)
+{
+	const struct wl_fill_result *m = w->r->fres;
+	const struct {
+		const char *name, *unit;
+		double v;
+	} rows[] = {
+		{"allocs", "count", (double)m->allocs},
+		{"alloc_failed", "count", (double)m->alloc_failed},
+		{"remote_pages", "count", (double)m->remote_pages},
+		{"remote_share", "fraction", m->allocs ? (double)m->remote_pages / (double)m->allocs : 0},
+		{"released", "count", (double)m->released},
+		{"reclaimed_owned", "count", (double)m->reclaimed_owned},
+		{"reclaimed_prefill", "count", (double)m->reclaimed_prefill},
+		{"prefill_pages", "count", (double)m->prefill_pages},
+		{"alloc_latency_p50", "cycles", (double)m->lat_p50},
+		{"alloc_latency_p99", "cycles", (double)m->lat_p99},
+		{"alloc_latency_max", "cycles", (double)m->lat_max},
+		{"alloc_latency_mean", "cycles", m->lat_mean},
+		{"direct_reclaim_cycles", "cycles", (double)m->direct_reclaim_cycles},
+		{"zone_reclaim_cycles", "cycles", (double)m->zone_reclaim_cycles},
+		{"reclaim_cycles_per_alloc", "cycles/alloc", m->reclaim_cycles_per_alloc},
+		{"kswapd_cycles", "cycles", (double)m->kswapd_cycles},
+		{"kswapd_steps", "count", (double)m->kswapd_steps},
+		{"local_accesses", "count", (double)m->local_accesses},
+		{"remote_accesses", "count", (double)m->remote_accesses},
+		{"refaults", "count", (double)m->refaults},
+		{"access_cycles_local", "cycles/access", m->access_cycles_local},
+		{"access_cycles_remote", "cycles/access", m->access_cycles_remote},
+		{"end_cycles", "cycles", (double)m->end_cycles},
+		{"events", "count", (double)m->events},
+	};
+	static const char *const lru[4] = {"nr_inactive_anon", "nr_active_anon",
+					   "nr_inactive_file", "nr_active_file"};
+	int rc;
+	for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++)
+		if ((rc = store_metric(w->st, w->id, rows[i].name, rows[i].v, rows[i].unit)))
+			return rc;
+	size_t n = (size_t)m->nr_samples;
+	if ((rc = store_samples(w->st, w->id, "sample_cycles", m->sample_cycles, n)) ||
+	    (rc = store_samples(w->st, w->id, "nr_free_pages", m->sample_free, n)))
+		return rc;
+	for (int l = 0; l < 4; l++)
+		if ((rc = store_samples(w->st, w->id, lru[l], m->sample_lru[l], n)))
+			return rc;
+	/* per zone: "nr_inactive_file:0/Normal" */
+	for (int z = 0; z < m->nr_sample_zones; z++)
+		for (int l = 0; l < 4; l++) {
+			char name[64];
+			snprintf(name, sizeof name, "%s:%s", lru[l], m->sample_zone[z]);
+			if ((rc = store_samples(w->st, w->id, name, m->sample_zone_lru[z][l], n)))
+				return rc;
+		}
+	return NS_OK;
+}
+
 static int put_msg_results(struct writer *w)
 {
 	const struct wl_msg_result *m = &w->r->mres;
@@ -547,6 +677,7 @@ static int write_run(struct store *st, const struct scenario *s,
 		return rc;
 	if ((rc = scenario_params(s, r->point, put_param, &w)) ||
 	    (rc = (s->workload == SCN_WL_PARALLEL ? put_par_results(&w)
+		   : s->workload == SCN_WL_FILL ? put_fill_results(&w)
 		   : r->sw ? put_msg_results(&w) : put_results(&w))) ||
 	    (rc = mm_counters(r->w, put_pa_counter, &w)) ||
 	    (r->sw && (rc = slub_counters(r->sw, put_pa_counter, &w))) ||

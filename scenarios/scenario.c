@@ -65,6 +65,7 @@ const char *scn_workload_name(enum scn_workload_type t)
 	case SCN_WL_PAGEALLOC: return "pagealloc";
 	case SCN_WL_MESSAGING: return "messaging";
 	case SCN_WL_PARALLEL: return "parallel";
+	case SCN_WL_FILL: return "fill";
 	}
 	return "?";
 }
@@ -73,6 +74,13 @@ int scn_knob_is_slub(enum scn_knob k)
 {
 	return k == SCN_KNOB_slab_free_layout || k == SCN_KNOB_slub_stats ||
 	       k == SCN_KNOB_compiler_layout;
+}
+
+int scn_knob_is_reclaim(enum scn_knob k)
+{
+	return k == SCN_KNOB_zone_reclaim_mode || k == SCN_KNOB_swap ||
+	       k == SCN_KNOB_swappiness || k == SCN_KNOB_min_unmapped_ratio ||
+	       k == SCN_KNOB_min_slab_ratio || k == SCN_KNOB_writeback_cycles;
 }
 
 static int knob_lookup(const char *name)
@@ -1180,12 +1188,93 @@ static int parse_parallel(struct loader *l, const struct ynode *n)
 	return NS_OK;
 }
 
+/* workload fill (scenarios/wl_fill.h) */
+enum { FL_TYPE, FL_PAGES, FL_ANON, FL_DIRTY, FL_LIFE, FL_PASSES, FL_PREFILL, FL_GFP, NR_FL };
+
+static int parse_prefill(struct loader *l, const struct ynode *n, struct wl_fill_params *p)
+{
+	static const struct ytree_field fields[] = {{"node", 1}, {"file", 1}};
+	const struct ynode *v[2];
+	long long node;
+	int rc;
+	if ((rc = ytree_fields(TT(n), n, "workload.prefill", fields, 2, v, l->d)))
+		return rc;
+	if ((rc = ytree_int(TT(v[0]), v[0], "prefill node", 0, MACHINE_MAX_NODES - 1, &node,
+			    l->d)))
+		return rc;
+	const struct machine *m = l->pt->machine;
+	if (m->node_index[node] < 0 || m->nodes[m->node_index[node]].mem_pages == 0)
+		return err(l, v[0], "prefill node %lld is not a node with memory of machine "
+			   "'%s'", node, m->name);
+	p->prefill_node = (int)node;
+	return get_frac(l, v[1], "prefill file share", 0, 1, &p->prefill_file);
+}
+
+static int parse_fill(struct loader *l, const struct ynode *n)
+{
+	static const struct ytree_field fields[NR_FL] = {
+		[FL_TYPE] = {"type", 1},         [FL_PAGES] = {"pages", 0},
+		[FL_ANON] = {"anon", 0},         [FL_DIRTY] = {"dirty", 0},
+		[FL_LIFE] = {"lifetime", 0},     [FL_PASSES] = {"passes", 0},
+		[FL_PREFILL] = {"prefill", 0},   [FL_GFP] = {"gfp", 0},
+	};
+	struct scn_point *pt = l->pt;
+	const struct ynode *v[NR_FL];
+	const char *gfp_text = "GFP_HIGHUSER_MOVABLE";
+	struct wl_fill_params *p = &pt->fill;
+	long long x;
+	int rc;
+
+	if ((rc = section_fields(l, n, "workload", "workload 'fill'", fields, NR_FL, v)))
+		return rc;
+	wl_fill_params_default(p);
+	if (!pt->nr_cpus) {
+		/* one task on the machine's first CPU */
+		const struct machine *m = pt->machine;
+		pt->cpus = calloc(1, sizeof *pt->cpus);
+		if (!pt->cpus)
+			return nomem(l);
+		for (int c = 0; c <= m->max_cpu && !pt->nr_cpus; c++)
+			if (m->cpu_node[c] >= 0)
+				pt->cpus[pt->nr_cpus++] = c;
+		if (!pt->nr_cpus)
+			return err(l, n, "machine '%s' has no CPU for the fill task", m->name);
+	}
+	if (pt->nr_cpus > WL_FILL_MAX_TASKS)
+		return err(l, n, "the fill workload runs at most %d tasks (policy.cpus lists %d)",
+			   WL_FILL_MAX_TASKS, pt->nr_cpus);
+	p->nr_cpus = pt->nr_cpus;
+	memcpy(p->cpus, pt->cpus, (size_t)pt->nr_cpus * sizeof *p->cpus);
+	if (v[FL_PAGES] && (rc = get_frac(l, v[FL_PAGES], "pages", 0, 16, &p->pages)))
+		return rc;
+	if (v[FL_ANON] && (rc = get_frac(l, v[FL_ANON], "anon", 0, 1, &p->anon)))
+		return rc;
+	if (v[FL_DIRTY] && (rc = get_frac(l, v[FL_DIRTY], "dirty", 0, 1, &p->dirty)))
+		return rc;
+	if (v[FL_LIFE]) {
+		if ((rc = ytree_int(TT(v[FL_LIFE]), v[FL_LIFE], "lifetime", 0, 1ll << 40, &x,
+				    l->d)))
+			return rc;
+		p->lifetime = (uint64_t)x;
+	}
+	if (v[FL_PASSES] && (rc = get_u32(l, v[FL_PASSES], "passes", 0, 1000, &p->passes)))
+		return rc;
+	if (v[FL_PREFILL] && (rc = parse_prefill(l, v[FL_PREFILL], p)))
+		return rc;
+	if (v[FL_GFP] && (rc = parse_gfp(l, v[FL_GFP], n, &gfp_text, &p->gfp)))
+		return rc;
+	pt->fill_gfp = gfp_text;
+	pt->cfg.reclaim.enabled = 1;
+	return NS_OK;
+}
+
 static int parse_workload(struct loader *l)
 {
 	const struct ynode *n = l->top_workload;
 	switch (l->s->workload) {
 	case SCN_WL_MESSAGING: return parse_messaging(l, n);
 	case SCN_WL_PARALLEL: return parse_parallel(l, n);
+	case SCN_WL_FILL: return parse_fill(l, n);
 	case SCN_WL_PAGEALLOC: break;
 	}
 	return parse_pagealloc(l, n);
@@ -1208,14 +1297,14 @@ static int workload_type(struct loader *l)
 		return err(l, n, "missing required key 'type' in workload");
 	if ((rc = ytree_string(TT(type), type, "workload type", 1, &ts, l->d)))
 		return rc;
-	for (int w = SCN_WL_PAGEALLOC; w <= SCN_WL_PARALLEL; w++)
+	for (int w = SCN_WL_PAGEALLOC; w <= SCN_WL_FILL; w++)
 		if (!strcmp(ts, scn_workload_name((enum scn_workload_type)w))) {
 			l->s->workload = (enum scn_workload_type)w;
 			return NS_OK;
 		}
 	ytree_quote(ts, type->len, q, sizeof q);
 	return err(l, type, "unknown workload type '%s' (known: pagealloc, "
-		   "messaging, parallel)", q);
+		   "messaging, parallel, fill)", q);
 }
 
 /* ---- kernel knobs -------------------------------------------------------- */
@@ -1264,6 +1353,59 @@ static const char *slab_layout_name(enum slub_variant v)
 }
 static int zl_cpus_parse(const char *s) { return zonelist_cpus_at_build_parse(s); }
 static int zl_memless_parse(const char *s) { return zonelist_memoryless_parse(s); }
+
+/* kernel.zone_reclaim_mode: 0..7 (RECLAIM_ZONE|WRITE|UNMAP) or
+ * "pre-3.16": the mode v3.15's boot code chose for this machine (1 when
+ * some node_distance > RECLAIM_DISTANCE; v4.6's default is 0). */
+static const char *const zrm_names[8] = {"0", "1", "2", "3", "4", "5", "6", "7"};
+
+static int parse_zone_reclaim_mode(struct loader *l, const struct ynode *n,
+				   struct scn_point *pt, const char **text)
+{
+	const char *s;
+	int rc = ytree_string(TT(n), n, "zone_reclaim_mode", 1, &s, l->d);
+	if (rc)
+		return rc;
+	if (!strcmp(s, "pre-3.16")) {
+		const struct machine *m = pt->machine;
+		pt->cfg.zone_reclaim_mode = vmscan_pre316_default_mode(m->distance, m->nr_nodes);
+		*text = "pre-3.16";
+		return NS_OK;
+	}
+	if (s[0] >= '0' && s[0] <= '7' && s[1] == '\0') {
+		pt->cfg.zone_reclaim_mode = (uint32_t)(s[0] - '0');
+		*text = zrm_names[s[0] - '0'];
+		return NS_OK;
+	}
+	char q[128];
+	ytree_quote(s, n->len, q, sizeof q);
+	return err(l, n, "zone_reclaim_mode must be 0 to 7 (bits 1 zone, 2 write, 4 unmap) "
+		   "or 'pre-3.16', got '%s'", q);
+}
+
+/* kernel.swap: none, or a size (pages of 4 KiB: 4GiB, 512MiB, ...). */
+static int parse_swap(struct loader *l, const struct ynode *n, uint64_t *pages)
+{
+	const char *s;
+	int rc = ytree_string(TT(n), n, "swap", 1, &s, l->d);
+	if (rc)
+		return rc;
+	if (!strcmp(s, "none")) {
+		*pages = 0;
+		return NS_OK;
+	}
+	char *end;
+	unsigned long long v = strtoull(s, &end, 10);
+	unsigned long long mul = !strcmp(end, "KiB") ? 1ull << 10 : !strcmp(end, "MiB") ? 1ull << 20
+				 : !strcmp(end, "GiB") ? 1ull << 30 : !strcmp(end, "TiB") ? 1ull << 40 : 0;
+	if (end == s || s[0] < '0' || s[0] > '9' || !mul || v > (1ull << 60) / mul) {
+		char q[128];
+		ytree_quote(s, n->len, q, sizeof q);
+		return err(l, n, "swap must be 'none' or a size like 4GiB, got '%s'", q);
+	}
+	*pages = v * mul / 4096;
+	return NS_OK;
+}
 
 /* Apply knob k's value node n to a point. */
 static int apply_knob(struct loader *l, enum scn_knob k, const struct ynode *n,
@@ -1350,6 +1492,35 @@ static int apply_knob(struct loader *l, enum scn_knob k, const struct ynode *n,
 		pt->slub.compiler = (enum slub_compiler)x;
 		val->text = slub_compiler_name(pt->slub.compiler);
 		break;
+	case SCN_KNOB_zone_reclaim_mode:
+		if ((rc = parse_zone_reclaim_mode(l, n, pt, &val->text)))
+			return rc;
+		break;
+	case SCN_KNOB_swap:
+		if ((rc = parse_swap(l, n, &c->reclaim.swap_pages)))
+			return rc;
+		break;
+	case SCN_KNOB_swappiness:
+		/* vm.swappiness: 0..100 in v4.6 */
+		if ((rc = ytree_int(TT(n), n, "swappiness", 0, 100, &v, l->d)))
+			return rc;
+		c->reclaim.swappiness = (uint32_t)v;
+		break;
+	case SCN_KNOB_min_unmapped_ratio:
+		if ((rc = ytree_int(TT(n), n, "min_unmapped_ratio", 0, 100, &v, l->d)))
+			return rc;
+		c->reclaim.min_unmapped_ratio = (uint32_t)v;
+		break;
+	case SCN_KNOB_min_slab_ratio:
+		if ((rc = ytree_int(TT(n), n, "min_slab_ratio", 0, 100, &v, l->d)))
+			return rc;
+		c->reclaim.min_slab_ratio = (uint32_t)v;
+		break;
+	case SCN_KNOB_writeback_cycles:
+		if ((rc = ytree_int(TT(n), n, "writeback_cycles", 0, UINT32_MAX, &v, l->d)))
+			return rc;
+		c->reclaim.writeback_cycles = (uint64_t)v;
+		break;
 	case SCN_NR_KNOBS:
 		break;
 	}
@@ -1382,6 +1553,14 @@ static void default_knobs(struct scn_point *pt)
 		case SCN_KNOB_slab_free_layout: v->text = slab_layout_name(pt->slub.variant); break;
 		case SCN_KNOB_slub_stats: v->text = pt->slub.stats ? "on" : "off"; break;
 		case SCN_KNOB_compiler_layout: v->text = slub_compiler_name(pt->slub.compiler); break;
+		case SCN_KNOB_zone_reclaim_mode:
+			v->text = zrm_names[c->zone_reclaim_mode & 7];
+			break;
+		case SCN_KNOB_swap: v->text = "none"; break;
+		case SCN_KNOB_swappiness: v->num = c->reclaim.swappiness; break;
+		case SCN_KNOB_min_unmapped_ratio: v->num = c->reclaim.min_unmapped_ratio; break;
+		case SCN_KNOB_min_slab_ratio: v->num = c->reclaim.min_slab_ratio; break;
+		case SCN_KNOB_writeback_cycles: v->num = (long long)c->reclaim.writeback_cycles; break;
 		case SCN_NR_KNOBS: break;
 		}
 	}
@@ -1401,7 +1580,7 @@ static const char *moved_knob(const char *key)
 
 static int uses_slub(const struct scenario *s)
 {
-	return s->workload != SCN_WL_PAGEALLOC;
+	return s->workload == SCN_WL_MESSAGING || s->workload == SCN_WL_PARALLEL;
 }
 
 static int parse_kernel(struct loader *l)
@@ -1429,7 +1608,11 @@ static int parse_kernel(struct loader *l)
 			continue;
 		if (scn_knob_is_slub((enum scn_knob)k) && !uses_slub(l->s))
 			return err(l, x, "kernel.%s applies to the SLUB model, which the "
-				   "pagealloc workload does not use", knob_names[k]);
+				   "%s workload does not use", knob_names[k],
+				   scn_workload_name(l->s->workload));
+		if (scn_knob_is_reclaim((enum scn_knob)k) && l->s->workload != SCN_WL_FILL)
+			return err(l, x, "kernel.%s applies to the reclaim model, which only "
+				   "the fill workload runs", knob_names[k]);
 		if ((rc = apply_knob(l, (enum scn_knob)k, x, pt)))
 			return rc;
 	}
@@ -1488,7 +1671,8 @@ static void make_labels(const struct loader *l, struct scn_point *pt)
 		append(pt->column, &coff, "%s%s", a ? "," : "", vt);
 	}
 	enum scn_knob main_knob = s->workload == SCN_WL_MESSAGING ? SCN_KNOB_slab_free_layout
-								  : SCN_KNOB_zonelist_iter;
+				  : s->workload == SCN_WL_FILL ? SCN_KNOB_zone_reclaim_mode
+							       : SCN_KNOB_zonelist_iter;
 	if (s->nr_axes == 0) {
 		snprintf(pt->label, SCN_LABEL_MAX, "%s=%s", knob_names[main_knob],
 			 pt->knob[main_knob].text);
@@ -1506,6 +1690,10 @@ static void make_labels(const struct loader *l, struct scn_point *pt)
 		break;
 	case SCN_WL_PAGEALLOC:
 		pt->kernel_model = post ? "v4.6+patches1-4+682a3385" : "v4.6+patches1-4";
+		break;
+	case SCN_WL_FILL:
+		pt->kernel_model = post ? "v4.6+patches1-4+682a3385+vmscan"
+					: "v4.6+patches1-4+vmscan";
 		break;
 	}
 }
@@ -2218,19 +2406,20 @@ int scenario_load_adhoc(const char *machine, const char *workload,
 		 "  inner_iterations: 20\n"),
 		"  type: messaging\n  groups: 10\n  loops: 100\n",
 		"  type: parallel\n",
+		"  type: fill\n",
 	};
-	static const char *const names[] = {"pagealloc", "messaging", "parallel"};
+	static const char *const names[] = {"pagealloc", "messaging", "parallel", "fill"};
 	struct scn_opts ao = *o;
 	char text[512];
 	int w = -1, rc;
 
 	*out = NULL;
-	for (int i = 0; i < 3; i++)
+	for (int i = 0; i < 4; i++)
 		if (!strcmp(workload, names[i]))
 			w = i;
 	if (w < 0)
 		return diag_set(d, NS_EINPUT, o->prog, 0, 0, "--workload %s: unknown "
-				"workload (known: pagealloc, messaging, parallel)", workload);
+				"workload (known: pagealloc, messaging, parallel, fill)", workload);
 	snprintf(text, sizeof text, "name: adhoc\nworkload:\n%s", bodies[w]);
 	ao.args = calloc((size_t)o->nr_args + 1, sizeof *ao.args);
 	if (!ao.args)
@@ -2461,6 +2650,25 @@ static int params_parallel(const struct scn_point *pt, scn_param_fn fn, void *ar
 	return NS_OK;
 }
 
+static int params_fill(const struct scn_point *pt, scn_param_fn fn, void *arg)
+{
+	const struct wl_fill_params *p = &pt->fill;
+	char buf[64];
+	int rc;
+	P_REAL("workload.pages", p->pages);
+	P_REAL("workload.anon", p->anon);
+	P_REAL("workload.dirty", p->dirty);
+	P_NUM("workload.lifetime", p->lifetime);
+	P_NUM("workload.passes", p->passes);
+	if (p->prefill_node >= 0) {
+		P_NUM("workload.prefill.node", p->prefill_node);
+		P_REAL("workload.prefill.file", p->prefill_file);
+	}
+	P_TEXT("workload.gfp", pt->fill_gfp);
+	P_NUM("workload.gfp_mask", p->gfp);
+	return NS_OK;
+}
+
 /* overrides.<path> = value, from the machine memo key ("path\nk=v\n..."). */
 static int params_overrides(const struct scn_machine *mm, scn_param_fn fn, void *arg)
 {
@@ -2497,6 +2705,8 @@ int scenario_params(const struct scenario *s, int point, scn_param_fn fn,
 	for (int k = 0; k < SCN_NR_KNOBS; k++) {
 		if (scn_knob_is_slub((enum scn_knob)k) && !uses_slub(s))
 			continue;
+		if (scn_knob_is_reclaim((enum scn_knob)k) && s->workload != SCN_WL_FILL)
+			continue;
 		snprintf(key, sizeof key, "kernel.%s", knob_names[k]);
 		if (pt->knob[k].text)
 			P_TEXT(key, pt->knob[k].text);
@@ -2514,6 +2724,7 @@ int scenario_params(const struct scenario *s, int point, scn_param_fn fn,
 	case SCN_WL_MESSAGING: rc = params_messaging(&pt->msg, fn, arg); break;
 	case SCN_WL_PARALLEL: rc = params_parallel(pt, fn, arg); break;
 	case SCN_WL_PAGEALLOC: rc = params_pagealloc(&pt->pa, fn, arg); break;
+	case SCN_WL_FILL: rc = params_fill(pt, fn, arg); break;
 	}
 	if (rc)
 		return rc;

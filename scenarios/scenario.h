@@ -63,6 +63,7 @@
 #include "base/sha256.h"
 #include "models/slub.h"
 #include "scenarios/wl_parallel.h"
+#include "scenarios/wl_fill.h"
 
 #define SCN_MAX_POINTS 4096       /* points of one plan */
 #define SCN_MAX_AXIS_VALUES 256   /* values of one axis */
@@ -104,7 +105,13 @@
 	X(percpu_pagelist_fraction, 'i')                                      \
 	X(slab_free_layout, 's')                                               \
 	X(slub_stats, 's')                                                     \
-	X(compiler_layout, 's')
+	X(compiler_layout, 's')                                                \
+	X(zone_reclaim_mode, 's')                                              \
+	X(swap, 's')                                                           \
+	X(swappiness, 'i')                                                     \
+	X(min_unmapped_ratio, 'i')                                             \
+	X(min_slab_ratio, 'i')                                                 \
+	X(writeback_cycles, 'i')
 
 enum scn_knob {
 #define SCN_KNOB_ENUM(key, kind) SCN_KNOB_##key,
@@ -117,8 +124,12 @@ const char *scn_knob_name(enum scn_knob k);
 /* The SLUB knobs (slab_free_layout, slub_stats, compiler_layout) apply to
  * the messaging workload only. */
 int scn_knob_is_slub(enum scn_knob k);
+/* The reclaim knobs (zone_reclaim_mode, swap, swappiness,
+ * min_unmapped_ratio, min_slab_ratio, writeback_cycles) apply to the fill
+ * workload only, the one that runs the reclaim model. */
+int scn_knob_is_reclaim(enum scn_knob k);
 
-enum scn_workload_type { SCN_WL_PAGEALLOC, SCN_WL_MESSAGING, SCN_WL_PARALLEL };
+enum scn_workload_type { SCN_WL_PAGEALLOC, SCN_WL_MESSAGING, SCN_WL_PARALLEL, SCN_WL_FILL };
 const char *scn_workload_name(enum scn_workload_type t);
 
 /* The pagealloc workload's parameters (pagealloc-bench.md §2). */
@@ -228,6 +239,8 @@ struct scn_point {
 	struct wl_par_params *par;      /* workload parallel (else NULL); its
 					 * nr_cpus/cpus are the placement */
 	const char *par_gfp;            /* parallel: gfp as written */
+	struct wl_fill_params fill;     /* workload fill (its cpus: the tasks) */
+	const char *fill_gfp;           /* fill: gfp as written */
 	struct scn_policy policy;       /* policy texts (params) */
 	/* Task placement (policy.cpus, machine CPU ids, at least one):
 	 * pagealloc: { pa.cpu }; messaging: policy.cpus or every CPU of the

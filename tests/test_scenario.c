@@ -313,8 +313,9 @@ static void test_params(void **state)
 	assert_true(p.have_iter && p.have_inner);
 	assert_string_equal(p.iter, "682a3385");
 	assert_int_equal(p.inner, 77);
-	/* every knob but the three SLUB ones (messaging only) */
-	assert_true(p.n >= 3 + SCN_NR_KNOBS - 3 + 10);
+	/* every knob but the three SLUB ones (messaging, parallel) and the
+	 * six reclaim ones (fill only) */
+	assert_true(p.n >= 3 + SCN_NR_KNOBS - 3 - 6 + 10);
 	scenario_free(s);
 }
 

@@ -86,4 +86,7 @@ claim scenarios/mempolicy.yaml 'inner iterations, (\d+) samples of which' "$(val
 claim scenarios/mempolicy.yaml 'samples of which (\d+) is dropped' "$(val mempolicy drop_samples)"
 claim scenarios/mempolicy.yaml 'is dropped: (\d+) runs' "$(runs mempolicy)"
 
+claim README.md 'zone-reclaim\.yaml --jobs 2` \((\d+) runs' "$(runs zone-reclaim)"
+claim docs/reclaim-model.md 'zone_reclaim_mode 0 and 1\. (\d+) runs' "$(runs zone-reclaim)"
+claim scenarios/zone-reclaim.yaml '(\d+) runs; wall time in docs' "$(runs zone-reclaim)"
 finish
