@@ -42,11 +42,15 @@
 #include "analysis/table.h"
 
 #define RUN_DEFAULT_DB "results.db"
+/* Group commit defaults: one fsync per up to 64 runs or per half second
+ * (docs/running.md, "Group commit", has the measurements). */
+#define RUN_DEFAULT_COMMIT_RUNS 64
+#define RUN_DEFAULT_COMMIT_MS 500
 #define EXIT_INTERRUPTED 130
 
 static const char usage_line[] =
 	"numasim run SCENARIO [--db FILE] [--quiet] [--inner N] [--jobs J] [--resume] [--mpi]\n"
-	"             [--set KEY=VALUE]... [--sweep KEY=V1,V2,...]... [--machine M]\n"
+	"             [--commit-runs N] [--commit-ms T] [--set KEY=VALUE]... [--sweep KEY=V1,V2,...]... [--machine M]\n"
 	"       numasim run --machine M --workload W [options]";
 
 static volatile sig_atomic_t run_stop;
@@ -62,8 +66,8 @@ static void print_help(void)
 	printf("usage: %s\n\n"
 	       "Simulates every run of a scenario (docs/scenario-format.md): each\n"
 	       "point of its sweep times its repetitions, one fresh world per run.\n"
-	       "Each run is written to the results database in one transaction\n"
-	       "(docs/schema.md); then the mmtests-style table of the runs (Min per\n"
+	       "Finished runs are written to the results database in groups, one\n"
+	       "transaction per group (docs/schema.md); then the mmtests-style table of the runs (Min per\n"
 	       "alloc, free and total series, base column first) is printed on\n"
 	       "standard output, built from the database rows (a pagealloc sweep\n"
 	       "of more than 6 points: one row per point with its axis values; a\n"
@@ -82,6 +86,10 @@ static void print_help(void)
 	       "  --resume      skip the runs the database already holds (status ok,\n"
 	       "                same scenario hash, point and repetition); the\n"
 	       "                table covers the whole plan\n"
+	       "  --commit-runs N  commit finished runs in groups of up to N per\n"
+	       "                transaction (default %d; 1: one transaction per run)\n"
+	       "  --commit-ms T commit a group at the latest T ms after its first\n"
+	       "                run finished (default %d; 0: no time bound)\n"
 	       "  --mpi         spread the runs over the ranks of an MPI job\n"
 	       "                (mpirun -n K numasim run ... --mpi; srun under\n"
 	       "                Slurm); rank 0 writes the database%s\n"
@@ -101,25 +109,26 @@ static void print_help(void)
 	       "  -h, --help    show this help\n\n"
 	       "Ctrl-C or SIGTERM stops after the current inner iteration: committed\n"
 	       "runs stay in the database, the unfinished ones are dropped (exit\n"
-	       "130); every run is one transaction, so even SIGKILL leaves whole\n"
-	       "runs only, and --resume finishes the plan.  See docs/running.md.\n\n"
+	       "130); a run is never committed in part, so even SIGKILL leaves whole\n"
+	       "runs only (it loses the group not yet committed), and --resume\n"
+	       "finishes the plan.  See docs/running.md.\n\n"
 	       "exit status: 0 ok, 1 runtime failure (a run failed its invariant\n"
 	       "check: stored as 'failed'), 2 bad input or usage, 130 interrupted\n",
-	       usage_line, RUN_DEFAULT_DB,
+	       usage_line, RUN_DEFAULT_DB, RUN_DEFAULT_COMMIT_RUNS, RUN_DEFAULT_COMMIT_MS,
 	       run_mpi_available() ? "" : "\n                (not in this build: no MPI)");
 }
 
 struct run_args {
 	const char *scenario, *db;
 	int quiet, resume, mpi;
-	long long inner, jobs;
+	long long inner, jobs, commit_runs, commit_ms;
 	struct scn_cli sc;              /* --set, --sweep, --machine, --workload */
 };
 
 static int unknown_option(const char *o)
 {
 	static const char *const known[] = {"--db", "--inner", "--jobs", "--resume",
-					    "--mpi", "--quiet", "-q", "--help", "-h",
+					    "--commit-runs", "--commit-ms", "--mpi", "--quiet", "-q", "--help", "-h",
 					    SCN_CLI_OPTION_NAMES};
 	return cli_unknown_option("run", o, known, CLI_NR(known));
 }
@@ -128,6 +137,8 @@ static int parse_args(int argc, char **argv, struct run_args *a)
 {
 	a->db = RUN_DEFAULT_DB;
 	a->jobs = 1;
+	a->commit_runs = RUN_DEFAULT_COMMIT_RUNS;
+	a->commit_ms = RUN_DEFAULT_COMMIT_MS;
 	if (scn_cli_init(&a->sc, "run", usage_line, argc))
 		return 2;
 	for (int i = 1; i < argc; i++) {
@@ -148,7 +159,8 @@ static int parse_args(int argc, char **argv, struct run_args *a)
 		} else if (!strcmp(o, "--mpi")) {
 			a->mpi = 1;
 		} else if (!strcmp(o, "--db") || !strcmp(o, "--inner") ||
-			   !strcmp(o, "--jobs")) {
+			   !strcmp(o, "--jobs") || !strcmp(o, "--commit-runs") ||
+			   !strcmp(o, "--commit-ms")) {
 			if (i + 1 >= argc)
 				return cli_usage_error("run", usage_line,
 						       "option '%s' needs a value", o);
@@ -160,6 +172,12 @@ static int parse_args(int argc, char **argv, struct run_args *a)
 				a->db = v;
 			} else if (!strcmp(o, "--inner")) {
 				if (cli_parse_long("run", "--inner", v, 1, 100000000, &a->inner))
+					return 2;
+			} else if (!strcmp(o, "--commit-runs")) {
+				if (cli_parse_long("run", o, v, 1, 1000000, &a->commit_runs))
+					return 2;
+			} else if (!strcmp(o, "--commit-ms")) {
+				if (cli_parse_long("run", o, v, 0, 3600000, &a->commit_ms))
 					return 2;
 			} else if (cli_parse_long("run", "--jobs", v, 1, RUN_MAX_JOBS,
 						  &a->jobs)) {
@@ -371,6 +389,8 @@ int cmd_run(int argc, char **argv)
 		       isatty(STDERR_FILENO) ? &bar : NULL,
 		.resume = a.resume,
 		.mpi = mpi,
+		.commit_runs = (int)a.commit_runs,
+		.commit_ms = (int)a.commit_ms,
 	};
 	bar.f = stderr;
 	rc = run_scenario(s, st, &o, &out, &d);
