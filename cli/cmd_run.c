@@ -40,6 +40,8 @@
 #include "cli/scenario_cli.h"
 #include "analysis/store.h"
 #include "analysis/table.h"
+#include "analysis/resultset.h"
+#include "base/records.h"
 
 #define RUN_DEFAULT_DB "results.db"
 /* Group commit defaults: one fsync per up to 64 runs or per half second
@@ -50,7 +52,7 @@
 
 static const char usage_line[] =
 	"numasim run SCENARIO [--db FILE] [--quiet] [--inner N] [--jobs J] [--resume] [--mpi]\n"
-	"             [--commit-runs N] [--commit-ms T] [--set KEY=VALUE]... [--sweep KEY=V1,V2,...]... [--machine M]\n"
+	"             [--commit-runs N] [--commit-ms T] [--format text|json|csv] [--set KEY=VALUE]... [--sweep KEY=V1,V2,...]... [--machine M]\n"
 	"       numasim run --machine M --workload W [options]";
 
 static volatile sig_atomic_t run_stop;
@@ -90,6 +92,9 @@ static void print_help(void)
 	       "                transaction (default %d; 1: one transaction per run)\n"
 	       "  --commit-ms T commit a group at the latest T ms after its first\n"
 	       "                run finished (default %d; 0: no time bound)\n"
+	       "  --format F    the final table as text (default), json (one document:\n"
+	       "                the plan's runs, their sweep-axis values and metrics;\n"
+	       "                docs/output-formats.md) or csv (the same rows)\n"
 	       "  --mpi         spread the runs over the ranks of an MPI job\n"
 	       "                (mpirun -n K numasim run ... --mpi; srun under\n"
 	       "                Slurm); rank 0 writes the database%s\n"
@@ -121,6 +126,7 @@ static void print_help(void)
 struct run_args {
 	const char *scenario, *db;
 	int quiet, resume, mpi;
+	enum rec_format format;
 	long long inner, jobs, commit_runs, commit_ms;
 	struct scn_cli sc;              /* --set, --sweep, --machine, --workload */
 };
@@ -128,7 +134,7 @@ struct run_args {
 static int unknown_option(const char *o)
 {
 	static const char *const known[] = {"--db", "--inner", "--jobs", "--resume",
-					    "--commit-runs", "--commit-ms", "--mpi", "--quiet", "-q", "--help", "-h",
+					    "--commit-runs", "--commit-ms", "--format", "--mpi", "--quiet", "-q", "--help", "-h",
 					    SCN_CLI_OPTION_NAMES};
 	return cli_unknown_option("run", o, known, CLI_NR(known));
 }
@@ -160,7 +166,7 @@ static int parse_args(int argc, char **argv, struct run_args *a)
 			a->mpi = 1;
 		} else if (!strcmp(o, "--db") || !strcmp(o, "--inner") ||
 			   !strcmp(o, "--jobs") || !strcmp(o, "--commit-runs") ||
-			   !strcmp(o, "--commit-ms")) {
+			   !strcmp(o, "--commit-ms") || !strcmp(o, "--format")) {
 			if (i + 1 >= argc)
 				return cli_usage_error("run", usage_line,
 						       "option '%s' needs a value", o);
@@ -173,6 +179,10 @@ static int parse_args(int argc, char **argv, struct run_args *a)
 			} else if (!strcmp(o, "--inner")) {
 				if (cli_parse_long("run", "--inner", v, 1, 100000000, &a->inner))
 					return 2;
+			} else if (!strcmp(o, "--format")) {
+				if (rec_parse_format(v, &a->format))
+					return cli_usage_error("run", usage_line, "unknown format "
+							       "'%s' (text, json or csv)", v);
 			} else if (!strcmp(o, "--commit-runs")) {
 				if (cli_parse_long("run", o, v, 1, 1000000, &a->commit_runs))
 					return 2;
@@ -246,8 +256,67 @@ static int print_points(struct store *st, const struct run_outcome *out,
 			      s->nr_axes, f, d);
 }
 
+/* One statement per run id (?1) and, when keys is not NULL, per key
+ * (?2), its rows appended to table of doc. */
+static int records_per_run(struct store *st, const struct run_outcome *out,
+			   const char *sql, const char *const *keys, int nkeys,
+			   struct rec_doc *doc, const char *table, struct diag *d)
+{
+	sqlite3_stmt *q;
+	int rc = NS_OK;
+	if (sqlite3_prepare_v2(store_sqlite(st), sql, -1, &q, NULL) != SQLITE_OK)
+		return diag_set(d, NS_EDB, store_path(st), 0, 0, "%s",
+				sqlite3_errmsg(store_sqlite(st)));
+	rec_table(doc, table);
+	for (int i = 0; i < out->nr_ids && rc == NS_OK; i++)
+		for (int k = 0; k < (keys ? nkeys : 1) && rc == NS_OK; k++) {
+			sqlite3_reset(q);
+			sqlite3_bind_int64(q, 1, out->run_ids[i]);
+			if (keys)
+				sqlite3_bind_text(q, 2, keys[k], -1, SQLITE_STATIC);
+			rc = resultset_records(q, doc, table, NULL, store_path(st), d);
+		}
+	sqlite3_finalize(q);
+	return rc;
+}
+
+/*
+ * --format json|csv: the plan's runs (kept and written, plan order), the
+ * values of the sweep's axes per run and every metric per run: what each
+ * text table is built from (docs/output-formats.md).
+ */
+static int run_records(struct store *st, const struct run_outcome *out,
+		       const struct scenario *s, struct rec_doc *doc, struct diag *d)
+{
+	const char *axes[SCN_MAX_AXES];
+	for (int i = 0; i < s->nr_axes; i++)
+		axes[i] = s->axes[i].key;
+	rec_meta_str(doc, "scenario", s->name);
+	rec_meta_str(doc, "database", store_path(st));
+	rec_meta_int(doc, "planned", out->planned);
+	rec_meta_int(doc, "stored", out->nr_stored);
+	rec_meta_int(doc, "skipped", out->nr_skipped);
+	rec_table(doc, "axes");
+	for (int i = 0; i < s->nr_axes; i++) {
+		rec_row(doc);
+		rec_str(doc, "key", axes[i]);
+	}
+	int rc = records_per_run(st, out, "SELECT run_id, point, repetition, seed, machine, "
+				 "workload, variant, kernel_model, status, duration_s FROM runs "
+				 "WHERE run_id = ?1", NULL, 0, doc, "runs", d);
+	if (rc == NS_OK && s->nr_axes)
+		rc = records_per_run(st, out, "SELECT run_id, key, value FROM params WHERE "
+				     "run_id = ?1 AND key = ?2", axes, s->nr_axes, doc,
+				     "params", d);
+	if (rc == NS_OK)
+		rc = records_per_run(st, out, "SELECT run_id, name, value, unit FROM metrics "
+				     "WHERE run_id = ?1 ORDER BY name", NULL, 0, doc,
+				     "metrics", d);
+	return rc;
+}
+
 static void print_table(struct store *st, const struct run_outcome *out,
-			const struct scenario *s)
+			const struct scenario *s, enum rec_format format)
 {
 	struct diag d;
 	char *buf = NULL;
@@ -257,7 +326,15 @@ static void print_table(struct store *st, const struct run_outcome *out,
 	if (!f)
 		return;
 	int rc;
-	if (out->nr_ids == 1 && s->workload != SCN_WL_MESSAGING)
+	struct rec_doc *doc = NULL;
+	if (format != REC_TEXT) {
+		doc = rec_doc_new("run");
+		rc = doc ? run_records(st, out, s, doc, &d)
+			 : diag_set(&d, NS_ENOMEM, "numasim run", 0, 0, "out of memory");
+		if (rc == NS_OK && (rc = rec_write(doc, format, f)))
+			diag_set(&d, rc, "numasim run", 0, 0, "out of memory");
+		rec_doc_free(doc);
+	} else if (out->nr_ids == 1 && s->workload != SCN_WL_MESSAGING)
 		rc = run_values_print(store_sqlite(st), out->run_ids[0], f, &d);
 	else if (s->workload == SCN_WL_MESSAGING)
 		rc = messaging_report_print(store_sqlite(st), out->run_ids, out->nr_ids, 0, f, &d);
@@ -400,7 +477,7 @@ int cmd_run(int argc, char **argv)
 		goto out;
 	}
 	if (rc == NS_OK && out.nr_ids > 0)
-		print_table(st, &out, s);
+		print_table(st, &out, s, a.format);
 	fflush(stdout);
 	summary(&a, &out);
 	if (rc == RUN_STOPPED) {
