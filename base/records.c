@@ -11,6 +11,7 @@
  */
 #include "base/records.h"
 
+#include <assert.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -389,6 +390,7 @@ int rec_write(const struct rec_doc *d, enum rec_format fmt, FILE *f)
 {
 	if (d->failed)
 		return NS_ENOMEM;
+	assert(rec_check(d) == NS_OK);
 	int rc = NS_OK;
 	if (fmt == REC_CSV)
 		rc = write_csv(d, f);

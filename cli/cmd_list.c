@@ -54,7 +54,7 @@ static void print_help(void)
 /* One shipped file: its name (file name without .yaml) and path. */
 struct entry {
 	char name[128];
-	char path[DATAFILE_PATH_MAX + 130];
+	char path[DATAFILE_PATH_MAX + 258];  /* dir + "/" + a d_name (<= 255) */
 };
 
 static int entry_cmp(const void *a, const void *b)

@@ -2533,19 +2533,21 @@ int scenario_params(const struct scenario *s, int point, scn_param_fn fn,
 #undef P_NUM
 #undef P_REAL
 
-/* One key into buf (NUL-terminated) and keys[n], unless already there. */
+/* One key into buf (NUL-terminated, the keys so far before it) and
+ * keys[n] when n < max, unless it is already in buf; the new count. */
 static int key_add(char *buf, size_t cap, size_t *off, const char **keys, int max, int n,
 		   const char *prefix, const char *name)
 {
 	char k[128];
 	snprintf(k, sizeof k, "%s%s", prefix, name);
-	for (int i = 0; i < n && i < max; i++)
-		if (!strcmp(keys[i], k))
+	for (size_t p = 0; p < *off; p += strlen(buf + p) + 1)
+		if (!strcmp(buf + p, k))
 			return n;
 	size_t len = strlen(k) + 1;
-	if (n < max && *off + len <= cap) {
+	if (*off + len <= cap) {
 		memcpy(buf + *off, k, len);
-		keys[n] = buf + *off;
+		if (n < max)
+			keys[n] = buf + *off;
 		*off += len;
 	}
 	return n + 1;

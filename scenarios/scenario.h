@@ -335,8 +335,9 @@ int scenario_params(const struct scenario *s, int point, scn_param_fn fn,
  * workload (each key once, first the pagealloc workload's).  overrides.PATH
  * is a machine-file path and not listed.  The keys are written into buf
  * (cap bytes, each NUL-terminated) and keys[i] (i < max) points at key i;
- * returns the number of keys (more than max or than buf holds: call again
- * with more room).
+ * returns the number of keys when buf holds them all (~700 bytes; a
+ * smaller buf gives at least the keys it held): more than max means call
+ * again with more room.
  */
 int scenario_keys(char *buf, size_t cap, const char **keys, int max);
 
