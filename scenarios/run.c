@@ -644,9 +644,10 @@ struct pool {
 	pthread_cond_t cv;
 	struct sim_run *slot;   /* [jobs] */
 	int jobs, nth;
-	int threaded;           /* workers simulate (jobs > 1, or group commit:
-				   the main thread must be free to commit a
-				   group whose time is up) */
+	int threaded;           /* workers simulate (jobs > 1); with one job the
+				   main thread simulates inline (no hand-off:
+				   on a loaded host every wake-up of a waiting
+				   thread costs a scheduling delay) */
 	pthread_t th[RUN_MAX_JOBS];
 	long long next;         /* next item to claim */
 	long long written;      /* items released by the main thread */
@@ -702,7 +703,7 @@ static int pool_start(struct pool *p, const struct scenario *s,
 	pthread_mutex_init(&p->mu, NULL);
 	pthread_cond_init(&p->cv, &ca);
 	pthread_condattr_destroy(&ca);
-	p->threaded = p->jobs > 1 || o->commit_runs > 1;
+	p->threaded = p->jobs > 1;
 	if (!p->threaded)
 		return NS_OK;
 	for (; p->nth < p->jobs; p->nth++)
@@ -1034,11 +1035,20 @@ static int flush_group(struct plan *pl, int rc)
 	return rc == NS_OK || rc == RUN_STOPPED ? frc : rc;
 }
 
+/* Inline simulation: would a run lasting sim_s end past the open
+ * group's deadline? */
+static int due_before(const struct store *st, double sim_s)
+{
+	int64_t dl = store_group_deadline_ns(st);
+	return dl && mono_now() + sim_s >= (double)dl * 1e-9;
+}
+
 /* Rank 0, or the only process: write the list of pending runs in order. */
 static int plan_write(struct plan *pl)
 {
 	struct pool p;
 	long long k = 0;
+	double last_sim_s = 0;   /* the last run's simulation time */
 	int *ended = calloc((size_t)pl->size, sizeof *ended);
 	struct progress_ticker tk = {0};
 	int rc = ended ? pool_start(&p, pl->s, pl->o, pl->local, pl->nr_local, pl->d)
@@ -1057,9 +1067,14 @@ static int plan_write(struct plan *pl)
 			rc = take_remote(pl, from, j, ended);
 		} else {
 			/* a group whose time is up is committed while the
-			 * next run is still being simulated */
+			 * next run is still being simulated (threads), or,
+			 * simulating inline, before a run that would take it
+			 * past its time if it lasts as long as the last one */
 			int late;
 			struct sim_run *r;
+			if (!p.threaded && due_before(pl->st, last_sim_s) &&
+			    (rc = store_flush(pl->st)))
+				break;
 			while (!(r = pool_take(&p, k, store_group_deadline_ns(pl->st), &late)) &&
 			       late && (rc = store_flush(pl->st)) == NS_OK)
 				;
@@ -1068,6 +1083,7 @@ static int plan_write(struct plan *pl)
 				break;
 			progress_work_start(r->work, 0);   /* counted once stored */
 			pl->out->sim_s += r->host_s;
+			last_sim_s = r->host_s;
 			rc = consume(pl, pl->st, r, &id);
 			if (id)
 				stored(pl, r->index, id, r->check_rc != 0);

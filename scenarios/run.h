@@ -35,8 +35,11 @@
  * 'running'.  A crash loses the open group, whole runs that --resume runs
  * again; Ctrl-C, a failed run and the plan's end commit it.  A group is
  * committed when its time (commit_ms) is up even while the main thread
- * waits for the next simulation: with group commit the runs are always
- * simulated on worker threads, with --jobs 1 on one.  Under MPI the runs
+ * waits for a worker's simulation (jobs > 1); with one job the main
+ * thread simulates inline and commits before a run that would take the
+ * group past its time if it lasted as long as the run before (a run much
+ * longer than its predecessor can hold the group up to its own length:
+ * the price of no thread hand-off per run).  Under MPI the runs
  * of other ranks are imported in their own transactions (each first
  * commits the open group).
  *
