@@ -21,6 +21,7 @@
 
 #include "analysis/stats.h"
 #include "analysis/table.h"
+#include "base/records.h"
 
 struct obs {
 	size_t n, cap;
@@ -981,14 +982,25 @@ static struct layout make_layout(const struct compare *c)
 	return l;
 }
 
-int compare_print(struct compare *c, FILE *f)
+/* Per (metric, group) statistics and decimals, freed by free_stats. */
+static void free_stats(struct compare *c, struct st5 **s, int *dec)
+{
+	for (int m = 0; s && m < c->nr_metrics; m++)
+		free(s[m]);
+	free(s);
+	free(dec);
+}
+
+/*
+ * What both outputs need: the checks, metrics in natural order, heads,
+ * the baseline moved first, and the statistics of every metric and group.
+ */
+static int prepare(struct compare *c, struct st5 ***sp, int **decp)
 {
 	struct st5 **s = NULL;
-	int *dec = NULL, base = 0, rc = NS_OK;
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *g = NULL;
-
+	int *dec = NULL, base = 0, rc;
+	*sp = NULL;
+	*decp = NULL;
 	if (c->nr_runs == 0)
 		return diag_set(c->d, NS_EINPUT, c->origin, 0, 0, "no runs with status 'ok'%s "
 				"to compare", c->o.nr_where ? " match the --where filters" : "");
@@ -1002,22 +1014,48 @@ int compare_print(struct compare *c, FILE *f)
 	if ((rc = find_baseline(c, &base)))
 		return rc;
 	move_first(c, base);
-	base = 0;
 	s = calloc((size_t)c->nr_metrics, sizeof *s);
 	dec = calloc((size_t)c->nr_metrics, sizeof *dec);
-	if (!s || !dec || !(g = open_memstream(&buf, &len))) {
-		rc = oom(c);
-		goto out;
+	if (!s || !dec) {
+		free_stats(c, s, dec);
+		return oom(c);
 	}
 	for (int m = 0; m < c->nr_metrics; m++) {
 		if (!(s[m] = calloc((size_t)c->nr_groups, sizeof **s))) {
-			rc = oom(c);
-			goto out;
+			free_stats(c, s, dec);
+			return oom(c);
 		}
 		for (int k = 0; k < c->nr_groups; k++)
 			s[m][k] = summarize(&c->metrics[m].obs[k],
 					    compare_lower_is_better(c->metrics[m].unit));
 		dec[m] = metric_decimals(s[m], c->nr_groups);
+	}
+	*sp = s;
+	*decp = dec;
+	return NS_OK;
+}
+
+static void print_warnings(struct compare *c)
+{
+	if (c->warn_f && c->o.warn) {
+		fflush(c->warn_f);
+		fwrite(c->warn, 1, c->warn_len, c->o.warn);
+	}
+}
+
+int compare_print(struct compare *c, FILE *f)
+{
+	struct st5 **s = NULL;
+	int *dec = NULL, base = 0, rc;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *g = NULL;
+
+	if ((rc = prepare(c, &s, &dec)))
+		return rc;
+	if (!(g = open_memstream(&buf, &len))) {
+		rc = oom(c);
+		goto out;
 	}
 	/* --top: the printers see the first max_metrics metrics only */
 	int all = c->nr_metrics;
@@ -1038,19 +1076,112 @@ int compare_print(struct compare *c, FILE *f)
 	fclose(g);
 	g = NULL;
 	fwrite(buf, 1, len, f);
-	if (c->warn_f && c->o.warn) {
-		fflush(c->warn_f);
-		fwrite(c->warn, 1, c->warn_len, c->o.warn);
-	}
+	print_warnings(c);
 out:
 	if (g)
 		fclose(g);
 	free(buf);
-	for (int m = 0; s && m < c->nr_metrics; m++)
-		free(s[m]);
-	free(s);
-	free(dec);
+	free_stats(c, s, dec);
 	return rc;
+}
+
+/* The row keys of the statistics, in row_names order (JSON/CSV keys). */
+static const char *const row_keys[NR_ROWS] = {"min", "amean", "stddev", "coeffvar",
+					      "max", "hmean", "bamean_50", "bamean_95",
+					      "bamean_99"};
+
+static void label(struct rec_doc *d, const char *key, const char *value)
+{
+	if (key)
+		rec_str(d, key, value);
+}
+
+/* Welch's t-test of group g against the baseline (group 0) of metric m. */
+static void welch_record(const struct compare *c, const struct metric *m, int g,
+			 struct rec_doc *d)
+{
+	const struct obs *a = &m->obs[g], *b = &m->obs[0];
+	struct stats_summary sa, sb;
+	struct stats_welch w;
+	double lo, hi;
+	int have = !stats_summary(a->v, a->n, &sa) && !stats_summary(b->v, b->n, &sb);
+	int exact = have && sa.stdev == 0 && sb.stdev == 0;
+	int test = have && !exact && !stats_welch_summary(&sa, &sb, &w) &&
+		   !stats_welch_ci(&w, 1 - c->o.alpha, &lo, &hi);
+	if (have)
+		rec_num(d, "diff", sa.mean - sb.mean);
+	else
+		rec_null(d, "diff");
+	rec_bool(d, "exact", exact);
+	rec_num(d, "t", test ? w.t : NAN);
+	rec_num(d, "df", test ? w.df : NAN);
+	rec_num(d, "p", test ? w.p : NAN);
+	rec_num(d, "ci_low", test ? lo : exact ? sa.mean - sb.mean : NAN);
+	rec_num(d, "ci_high", test ? hi : exact ? sa.mean - sb.mean : NAN);
+	if (test)
+		rec_bool(d, "significant", w.p < c->o.alpha);
+	else
+		rec_null(d, "significant");
+}
+
+int compare_records(struct compare *c, struct rec_doc *d, const char *label_key,
+		    const char *label_value)
+{
+	struct st5 **s = NULL;
+	int *dec = NULL;
+	int rc = prepare(c, &s, &dec);
+	if (rc)
+		return rc;
+	int nm = c->nr_metrics;
+	if (c->o.max_metrics > 0 && c->o.max_metrics < nm)
+		nm = c->o.max_metrics;
+	rec_table(d, "groups");
+	for (int g = 0; g < c->nr_groups; g++) {
+		rec_row(d);
+		label(d, label_key, label_value);
+		rec_str(d, "key", c->o.by);
+		rec_str(d, "value", c->groups[g].value);
+		rec_str(d, "head", c->groups[g].head);
+		rec_str(d, "kernel_model", c->groups[g].model);
+		rec_bool(d, "baseline", g == 0);
+	}
+	rec_table(d, "stats");
+	for (int m = 0; m < nm; m++) {
+		const struct metric *me = &c->metrics[m];
+		int lb = compare_lower_is_better(me->unit);
+		for (int g = 0; g < c->nr_groups; g++) {
+			char pk[32];
+			rec_row(d);
+			label(d, label_key, label_value);
+			rec_str(d, "metric", me->name);
+			rec_str(d, "unit", me->unit);
+			rec_bool(d, "lower_is_better", lb);
+			rec_str(d, "group", c->groups[g].value);
+			rec_int(d, "n", (long long)s[m][g].n);
+			for (int i = 0; i < NR_ROWS; i++)
+				rec_num(d, row_keys[row_order[i]], row_value(&s[m][g], row_order[i]));
+			for (int i = 0; i < NR_ROWS; i++) {
+				int row = row_order[i];
+				snprintf(pk, sizeof pk, "%s_pct", row_keys[row]);
+				rec_num(d, pk, pct(row_value(&s[m][0], row), row_value(&s[m][g], row),
+						   lb));
+			}
+		}
+	}
+	rec_table(d, "welch");
+	for (int m = 0; m < nm; m++)
+		for (int g = 1; g < c->nr_groups; g++) {
+			rec_row(d);
+			label(d, label_key, label_value);
+			rec_str(d, "metric", c->metrics[m].name);
+			rec_str(d, "group", c->groups[g].value);
+			rec_str(d, "baseline", c->groups[0].value);
+			rec_num(d, "alpha", c->o.alpha);
+			welch_record(c, &c->metrics[m], g, d);
+		}
+	print_warnings(c);
+	free_stats(c, s, dec);
+	return NS_OK;
 }
 
 int compare_check(const struct compare *c)

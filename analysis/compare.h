@@ -101,6 +101,21 @@ void compare_free(struct compare *c);
 int compare_load(struct compare *c, sqlite3 *db, const char *dbname);
 /* Check, sort and print the table and the t-test block. */
 int compare_print(struct compare *c, FILE *f);
+/*
+ * The same results as records (base/records.h, --format json|csv): table
+ * "groups" (key, value, head, kernel_model, baseline), "stats" per metric
+ * and group (metric, unit, lower_is_better, group, n, min, amean, hmean,
+ * stddev, coeffvar, max, bamean_50/95/99 and each one's change against
+ * the baseline as NAME_pct, null where undefined) and "welch" per metric
+ * and non-baseline group (metric, group, baseline, alpha, diff = mean -
+ * baseline mean, exact, t, df, p, ci_low, ci_high, significant); every
+ * row starts with label_key: label_value when label_key is not NULL
+ * (compare --by KEY,WITHIN, report's workload).  Seed style and rows
+ * select nothing here: every statistic is given.  max_metrics applies.
+ */
+struct rec_doc;
+int compare_records(struct compare *c, struct rec_doc *d, const char *label_key,
+		    const char *label_value);
 /* Groups and metrics loaded so far (after compare_load). */
 int compare_nr_groups(const struct compare *c);
 int compare_nr_metrics(const struct compare *c);

@@ -11,6 +11,8 @@
  */
 #include "analysis/resultset.h"
 
+#include "base/records.h"
+
 #include <ctype.h>
 #include <math.h>
 #include <stdlib.h>
@@ -398,4 +400,51 @@ int resultset_sql(sqlite3 *db, const char *sql, enum resultset_format fmt, FILE 
 out:
 	sqlite3_finalize(st);
 	return rc;
+}
+
+int resultset_records(sqlite3_stmt *st, struct rec_doc *doc, const char *table,
+		      long long *nrows, const char *origin, struct diag *d)
+{
+	int s, ncol = sqlite3_column_count(st);
+	long long n = 0;
+	rec_table(doc, table);
+	while ((s = sqlite3_step(st)) == SQLITE_ROW) {
+		rec_row(doc);
+		for (int i = 0; i < ncol; i++) {
+			const char *key = sqlite3_column_name(st, i);
+			switch (sqlite3_column_type(st, i)) {
+			case SQLITE_INTEGER:
+				rec_int(doc, key, sqlite3_column_int64(st, i));
+				break;
+			case SQLITE_FLOAT:
+				rec_num(doc, key, sqlite3_column_double(st, i));
+				break;
+			case SQLITE_NULL:
+				rec_null(doc, key);
+				break;
+			case SQLITE_BLOB: {
+				const unsigned char *b = sqlite3_column_blob(st, i);
+				int len = sqlite3_column_bytes(st, i);
+				char *hex = malloc((size_t)len * 2 + 1);
+				if (!hex)
+					return diag_set(d, NS_ENOMEM, origin, 0, 0, "out of memory");
+				for (int k = 0; k < len; k++)
+					sprintf(hex + 2 * k, "%02x", b[k]);
+				hex[2 * len] = '\0';
+				rec_str(doc, key, hex);
+				free(hex);
+				break;
+			}
+			default:
+				rec_str(doc, key, (const char *)sqlite3_column_text(st, i));
+			}
+		}
+		n++;
+	}
+	if (nrows)
+		*nrows = n;
+	if (s != SQLITE_DONE)
+		return diag_set(d, NS_EDB, origin, 0, 0, "%s",
+				sqlite3_errmsg(sqlite3_db_handle(st)));
+	return NS_OK;
 }

@@ -59,6 +59,15 @@ int resultset_statement(sqlite3_stmt *st, enum resultset_format fmt, FILE *f,
 int resultset_sql(sqlite3 *db, const char *sql, enum resultset_format fmt, FILE *f,
 	       long long *nrows, const char *origin, struct diag *d);
 
+/*
+ * Run st to completion and add each row to table of doc (base/records.h):
+ * the column names as keys, INTEGER as integers, REAL as numbers, TEXT as
+ * strings, NULL as null, BLOBs as hex strings.  The --format json|csv of
+ * numasim report.  *nrows (may be NULL) counts the rows.
+ */
+struct rec_doc;
+int resultset_records(sqlite3_stmt *st, struct rec_doc *doc, const char *table,
+		      long long *nrows, const char *origin, struct diag *d);
 /* Write s as a CSV field / a JSON string (with quotes) to f. */
 void resultset_csv_field(FILE *f, const char *s, size_t len);
 void resultset_json_string(FILE *f, const char *s, size_t len);

@@ -26,9 +26,24 @@
  * row functions bind the caller's strings with SQLITE_STATIC (they are
  * only read during the step), so the hot path does not allocate.
  *
+ * Group commit (store_set_group).  With a group of more than one run, the
+ * first run of a group opens the transaction (BEGIN IMMEDIATE) and every
+ * run is a SAVEPOINT inside it: a finished run is RELEASEd into the group,
+ * an aborted or failing one is rolled back TO its savepoint, so the runs
+ * finished before it stay.  The group is committed when it holds
+ * group_max_runs runs, when a run finishes group_max_ms or more after the
+ * group's first run finished, at store_flush() (the run plan calls it
+ * when that deadline passes while it waits for a simulation, and at its
+ * end) and at store_close().  A crash loses the open group: whole runs
+ * only, which --resume runs again.  One fsync per group instead of one
+ * per run is what makes sweeps of short runs cheap (docs/running.md).
+ *
  * Errors.  Any failing statement while a run is open rolls the whole run
  * back (SQLite may already have rolled back on I/O or full-disk errors;
- * partial runs must never be committed by a later call).
+ * partial runs must never be committed by a later call).  When SQLite
+ * rolled back the whole transaction, the finished runs of the open group
+ * went with it; they are counted in group_lost and store_flush() reports
+ * them.
  */
 #include "analysis/store.h"
 #include "analysis/sqlguard.h"
@@ -310,6 +325,9 @@ static const char *const required_tables[] = {
 	X(BEGIN, "BEGIN IMMEDIATE")                                            \
 	X(COMMIT, "COMMIT")                                                    \
 	X(ROLLBACK, "ROLLBACK")                                                \
+	X(SAVEPOINT, "SAVEPOINT run")                                          \
+	X(RELEASE, "RELEASE run")                                              \
+	X(ROLLBACK_TO, "ROLLBACK TO run")                                      \
 	X(INPUT, "INSERT INTO inputs (sha256, kind, path, content) "           \
 		 "VALUES (?1, ?2, ?3, ?4) ON CONFLICT (sha256) DO NOTHING")    \
 	X(RUN, "INSERT INTO runs (scenario, scenario_file, scenario_sha256, "   \
@@ -365,6 +383,13 @@ struct store {
 	int64_t version;        /* the file's schema version (read-only
 				   connections may see an older one) */
 	int64_t open_run;       /* run whose transaction is open; 0 none */
+	int group_max_runs;     /* runs per transaction (store_set_group), >= 1 */
+	int group_max_ms;       /* commit a group this long after its first
+				   run finished; 0: no time bound */
+	int group_open;         /* a group transaction is open (max_runs > 1) */
+	int group_runs;         /* finished runs in the open group */
+	int64_t group_t0_ns;    /* CLOCK_MONOTONIC when its first run finished */
+	int group_lost;         /* finished runs rolled back with a group */
 	sqlite3_stmt *stmt[ST_COUNT]; /* prepared at open (read-write only) */
 	struct sqlguard guard;  /* authorizer state of store_user_sql() */
 	char host[256];
@@ -448,6 +473,13 @@ static int db_fail(struct store *s, const char *fmt, ...)
 	va_end(ap);
 	error_text(s, NULL, why, sizeof why);
 	return fail(s, NS_EDB, "%s: %s", what, why);
+}
+
+static int64_t mono_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
 static int64_t now_ns(void)
@@ -1014,6 +1046,7 @@ int store_open(const char *path, int flags, struct store **out,
 	if (!s)
 		return diag_set(d, NS_ENOMEM, path, 0, 0, "out of memory");
 	s->d = d;
+	s->group_max_runs = 1;
 	s->readonly = (flags & STORE_RDONLY) != 0;
 	s->version = STORE_SCHEMA_VERSION;
 	s->path = strdup(path);
@@ -1059,6 +1092,9 @@ void store_close(struct store *s)
 		return;
 	if (s->open_run)
 		store_run_abort(s);
+	/* the group's finished runs are whole: keep them */
+	if (s->group_open)
+		store_flush(s);
 	for (int i = 0; i < ST_COUNT; i++)
 		sqlite3_finalize(s->stmt[i]);
 	sqlite3_close(s->db);
@@ -1099,11 +1135,27 @@ static int step_done(sqlite3_stmt *st)
 	return rc == SQLITE_DONE ? SQLITE_OK : rc;
 }
 
-/* Roll back whatever the open transaction holds. */
+/*
+ * Roll back the open run: to its savepoint inside a group (the group's
+ * finished runs stay), else the whole transaction.  When SQLite has
+ * already rolled the transaction back (I/O error, disk full), the group's
+ * finished runs are gone too: counted in group_lost.
+ */
 static void rollback(struct store *s)
 {
+	int in_txn = !sqlite3_get_autocommit(s->db);
+	if (in_txn && s->group_open && s->open_run &&
+	    step_done(s->stmt[ST_ROLLBACK_TO]) == SQLITE_OK &&
+	    step_done(s->stmt[ST_RELEASE]) == SQLITE_OK) {
+		s->open_run = 0;
+		return;
+	}
 	if (!sqlite3_get_autocommit(s->db))
 		step_done(s->stmt[ST_ROLLBACK]);
+	if (s->group_open)
+		s->group_lost += s->group_runs;
+	s->group_open = 0;
+	s->group_runs = 0;
 	s->open_run = 0;
 }
 
@@ -1265,8 +1317,23 @@ int store_run_begin(struct store *s, const struct store_run_info *info,
 	int r = check_info(s, info);
 	if (r != NS_OK)
 		return r;
-	if (step_done(s->stmt[ST_BEGIN]) != SQLITE_OK)
+	if (s->group_open && sqlite3_get_autocommit(s->db)) {
+		/* SQLite ended the group's transaction on its own */
+		s->group_lost += s->group_runs;
+		s->group_open = 0;
+		s->group_runs = 0;
+	}
+	if (!s->group_open && step_done(s->stmt[ST_BEGIN]) != SQLITE_OK)
 		return db_fail(s, "cannot lock the database for a new run");
+	if (!s->group_open && s->group_max_runs > 1) {
+		s->group_open = 1;
+		s->group_runs = 0;
+	}
+	if (s->group_open && step_done(s->stmt[ST_SAVEPOINT]) != SQLITE_OK) {
+		r = db_fail(s, "cannot start a run's savepoint");
+		rollback(s);
+		return r;
+	}
 	r = insert_input(s, info->scenario_sha256, "scenario",
 			 info->scenario_file, info->scenario_text);
 	if (r == NS_OK)
@@ -1283,7 +1350,74 @@ int store_run_begin(struct store *s, const struct store_run_info *info,
 	return NS_OK;
 }
 
-/* Set the final status of the open run and commit it. */
+/* COMMIT the open transaction: one run, or a whole group. */
+static int commit(struct store *s)
+{
+	int n = s->group_open ? s->group_runs : 1;
+	if (step_done(s->stmt[ST_COMMIT]) == SQLITE_OK) {
+		s->group_open = 0;
+		s->group_runs = 0;
+		return NS_OK;
+	}
+	int r = db_fail(s, n == 1 ? "cannot commit the run" : "cannot commit a group of "
+			"%d runs", n);
+	if (!sqlite3_get_autocommit(s->db))
+		step_done(s->stmt[ST_ROLLBACK]);
+	if (s->group_open)
+		s->group_lost += s->group_runs;
+	s->group_open = 0;
+	s->group_runs = 0;
+	return r;
+}
+
+int store_set_group(struct store *s, int max_runs, int max_ms)
+{
+	if (max_runs < 1 || max_ms < 0)
+		return fail(s, NS_EINTERNAL, "store_set_group: %d runs, %d ms", max_runs,
+			    max_ms);
+	int rc = store_flush(s);
+	s->group_max_runs = max_runs;
+	s->group_max_ms = max_ms;
+	return rc;
+}
+
+int store_flush(struct store *s)
+{
+	if (s->open_run)
+		return fail(s, NS_EINTERNAL, "cannot commit the group: run %" PRId64
+			    " is still open", s->open_run);
+	int rc = NS_OK;
+	if (s->group_open && sqlite3_get_autocommit(s->db)) {
+		s->group_lost += s->group_runs;
+		s->group_open = 0;
+		s->group_runs = 0;
+	}
+	if (s->group_open)
+		rc = commit(s);
+	if (s->group_lost) {
+		int lost = s->group_lost;
+		s->group_lost = 0;
+		return fail(s, NS_EDB, "%d finished run%s rolled back with the "
+			    "transaction of their group; numasim run --resume runs them "
+			    "again", lost, lost == 1 ? " was" : "s were");
+	}
+	return rc;
+}
+
+int store_group_runs(const struct store *s)
+{
+	return s->group_open ? s->group_runs : 0;
+}
+
+int64_t store_group_deadline_ns(const struct store *s)
+{
+	if (!s->group_open || s->group_runs == 0 || s->group_max_ms <= 0)
+		return 0;
+	return s->group_t0_ns + (int64_t)s->group_max_ms * 1000000;
+}
+
+/* Set the final status of the open run and commit it (or, in a group,
+ * release it into the group's transaction). */
 static int run_end(struct store *s, int64_t run_id, const char *status,
 		   const char *message)
 {
@@ -1301,14 +1435,22 @@ static int run_end(struct store *s, int64_t run_id, const char *status,
 	if (rc == SQLITE_OK && sqlite3_changes(s->db) != 1)
 		return row_error(s, NS_EINTERNAL, "run %" PRId64 " vanished "
 				 "before its commit", run_id);
-	if (rc == SQLITE_OK)
-		rc = step_done(s->stmt[ST_COMMIT]);
+	if (rc == SQLITE_OK && s->group_open)
+		rc = step_done(s->stmt[ST_RELEASE]);
 	if (rc != SQLITE_OK) {
 		int r = db_fail(s, "cannot commit run %" PRId64, run_id);
 		rollback(s);
 		return r;
 	}
 	s->open_run = 0;
+	if (!s->group_open)
+		return commit(s);
+	if (s->group_runs++ == 0)
+		s->group_t0_ns = mono_ns();
+	if (s->group_runs >= s->group_max_runs ||
+	    (s->group_max_ms > 0 &&
+	     mono_ns() - s->group_t0_ns >= (int64_t)s->group_max_ms * 1000000))
+		return store_flush(s);
 	return NS_OK;
 }
 
@@ -1329,10 +1471,9 @@ int store_run_abort(struct store *s)
 {
 	if (!s->open_run)
 		return NS_OK;
-	int rc = step_done(s->stmt[ST_ROLLBACK]);
 	int64_t id = s->open_run;
-	s->open_run = 0;
-	if (rc != SQLITE_OK && !sqlite3_get_autocommit(s->db))
+	rollback(s);
+	if (s->open_run || (!s->group_open && !sqlite3_get_autocommit(s->db)))
 		return db_fail(s, "cannot roll back run %" PRId64, id);
 	return NS_OK;
 }
@@ -1595,7 +1736,13 @@ int store_check(struct store *s, int flags)
 {
 	char mode[16];
 	int in_txn = !sqlite3_get_autocommit(s->db);
-	if (!s->path || (s->open_run != 0) != in_txn ||
+	if (s->group_max_runs < 1 || (s->group_open && s->group_max_runs < 2) ||
+	    s->group_runs < 0 || s->group_runs >= s->group_max_runs ||
+	    (!s->group_open && s->group_runs))
+		return fail(s, NS_EINTERNAL, "store invariant: group of %d runs, "
+			    "%d finished, %s", s->group_max_runs, s->group_runs,
+			    s->group_open ? "open" : "closed");
+	if (!s->path || (s->open_run != 0 || s->group_open) != in_txn ||
 	    (s->readonly && s->open_run))
 		return fail(s, NS_EINTERNAL, "store invariant: open run %" PRId64
 			    " but %s transaction", s->open_run,

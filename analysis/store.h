@@ -13,6 +13,8 @@
  * survive crashes and power loss, and 'running' is never visible to
  * readers.  Callers should simulate first and write the results in one
  * burst, so the write lock is held only for the time the rows take.
+ * store_set_group() lets several runs share one transaction (group
+ * commit; see its comment below).
  *
  * Opening (store_open): a missing or empty file gets the current schema
  * (read-write mode only); a numasim database of the current version is
@@ -220,6 +222,27 @@ int store_run_fail(struct store *s, int64_t run_id, const char *message);
 int store_run_abort(struct store *s);
 /* The run whose transaction is open, 0 if none. */
 int64_t store_open_run(const struct store *s);
+
+/*
+ * Group commit: up to max_runs finished runs share one transaction (one
+ * fsync), each run a savepoint in it, so aborting or failing a run keeps
+ * the group's other runs; the group commits when it holds max_runs runs,
+ * when a run finishes max_ms (> 0) or more after the group's first, at
+ * store_flush() and at store_close().  max_runs 1 (the default): every
+ * run is its own transaction, as described at the top.  A crash loses
+ * the open group's runs, whole.  Flushes the open group first.
+ */
+int store_set_group(struct store *s, int max_runs, int max_ms);
+/* Commit the open group (NS_OK when none is open; NS_EINTERNAL while a
+ * run is open).  NS_EDB when the commit fails, or when finished runs of
+ * a group were rolled back by SQLite since the last flush (an I/O error
+ * during a later run): the message says how many. */
+int store_flush(struct store *s);
+/* Finished runs waiting in the open group (0 when none is open). */
+int store_group_runs(const struct store *s);
+/* CLOCK_MONOTONIC nanoseconds at which the open group is due by max_ms;
+ * 0 when no group with finished runs is open or there is no time bound. */
+int64_t store_group_deadline_ns(const struct store *s);
 
 /* params: flattened scenario values; a NULL value stores SQL NULL. */
 int store_param(struct store *s, int64_t run_id, const char *key,

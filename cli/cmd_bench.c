@@ -17,11 +17,12 @@
 #include "sim/eventq.h"
 #include "sim/phold.h"
 #include "analysis/stats.h"
+#include "base/records.h"
 
 #define BENCH_USAGE "numasim bench BENCHMARK [OPTIONS] | numasim bench --help"
 #define PHOLD_USAGE                                                            \
 	"numasim bench phold [--lps N] [--events M] [--seed S] "               \
-	"[--population P] [--repeat R]"
+	"[--population P] [--repeat R] [--format text|json|csv]"
 #define PHOLD_MAX_REPEAT 1000
 
 struct bench {
@@ -63,7 +64,9 @@ static void phold_usage(void)
 	       "  --population P  initial events per LP (default 1)\n"
 	       "  --events M      events to handle (default 10000000)\n"
 	       "  --seed S        run seed (default 1)\n"
-	       "  --repeat R      runs; reports min/median/max events/s (default 1)\n",
+	       "  --repeat R      runs; reports min/median/max events/s (default 1)\n"
+	       "  --format F      text (default), json or csv: one document of the\n"
+	       "                  runs and results (docs/output-formats.md)\n",
 	       PHOLD_USAGE, PHOLD_TICKS_PER_UNIT);
 }
 
@@ -115,6 +118,51 @@ static int parse_opt(const struct phold_opt *opts, size_t nr, int argc, char **a
  * and per CPU second of the benchmark thread, which stays meaningful when
  * other processes compete for the CPU.
  */
+/* The same as one --format json|csv document on stdout. */
+static int phold_records(const struct phold_params *p, const struct phold_result *res,
+			 long long repeat, enum rec_format fmt)
+{
+	struct rec_doc *d = rec_doc_new("bench");
+	char sum[17];
+	char *buf = NULL;
+	size_t len = 0;
+	if (!d)
+		return NS_ENOMEM;
+	rec_meta_str(d, "benchmark", "phold");
+	rec_meta_int(d, "lps", p->lps);
+	rec_meta_int(d, "population", p->population);
+	rec_meta_int(d, "events", (long long)p->events);
+	rec_meta_int(d, "seed", (long long)p->seed);
+	rec_meta_int(d, "repeat", repeat);
+	rec_meta_str(d, "eventq", eventq_kind());
+	rec_table(d, "runs");
+	for (long long r = 0; r < repeat; r++) {
+		rec_row(d);
+		rec_int(d, "run", r + 1);
+		rec_num(d, "host_s", res[r].host_seconds);
+		rec_num(d, "cpu_s", res[r].cpu_seconds);
+		rec_num(d, "events_per_s", (double)res[r].events / res[r].host_seconds);
+		rec_num(d, "events_per_cpu_s", (double)res[r].events / res[r].cpu_seconds);
+	}
+	snprintf(sum, sizeof sum, "%016" PRIx64, res[0].checksum);
+	rec_table(d, "results");
+	rec_row(d);
+	rec_int(d, "events", (long long)res[0].events);
+	rec_int(d, "final_time_ticks", (long long)res[0].final_time);
+	rec_int(d, "min_events_per_lp", (long long)res[0].min_received);
+	rec_int(d, "max_events_per_lp", (long long)res[0].max_received);
+	rec_str(d, "checksum", sum);
+	FILE *f = open_memstream(&buf, &len);
+	int rc = f ? rec_write(d, fmt, f) : NS_ENOMEM;
+	if (f)
+		fclose(f);
+	if (rc == NS_OK)
+		rc = cli_write_file_atomic("-", buf, len);
+	free(buf);
+	rec_doc_free(d);
+	return rc;
+}
+
 static int phold_report(const struct phold_params *p, const struct phold_result *res,
 			long long repeat)
 {
@@ -166,6 +214,7 @@ static int phold_report(const struct phold_params *p, const struct phold_result 
 static int bench_phold(int argc, char **argv)
 {
 	long long lps = 1000, population = 1, events = 10000000, seed = 1, repeat = 1;
+	enum rec_format fmt = REC_TEXT;
 	const struct phold_opt opts[] = {
 		{"--lps", 1, 10000000, &lps},
 		{"--population", 1, 100000, &population},
@@ -177,6 +226,13 @@ static int bench_phold(int argc, char **argv)
 		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
 			phold_usage();
 			return 0;
+		}
+		if (!strcmp(argv[i], "--format")) {
+			if (i + 1 >= argc || rec_parse_format(argv[i + 1], &fmt))
+				return cli_usage_error("bench phold", PHOLD_USAGE, "--format takes "
+						       "text, json or csv");
+			i++;
+			continue;
 		}
 		if (parse_opt(opts, sizeof opts / sizeof opts[0], argc, argv, &i) != NS_OK)
 			return 2;
@@ -212,7 +268,8 @@ static int bench_phold(int argc, char **argv)
 			goto out;
 		}
 	}
-	if (phold_report(&p, res, repeat) != NS_OK) {
+	if ((fmt == REC_TEXT ? phold_report(&p, res, repeat)
+			     : phold_records(&p, res, repeat, fmt)) != NS_OK) {
 		fprintf(stderr, "numasim bench: error: %s\n", ns_status_msg(NS_ENOMEM));
 		status = 1;
 	}

@@ -29,19 +29,21 @@
 #include "cli/file_kind.h"
 #include "base/diag.h"
 #include "base/progress.h"
+#include "base/records.h"
 #include "sim/hw/machine.h"
 #include "scenarios/bench_pagealloc.h"
 #include "scenarios/bench_slub_messaging.h"
 
 #define PAGEALLOC_USAGE                                                        \
 	"numasim bench pagealloc [--machine FILE] [--pairs N] [--variant pre|post] " \
-	"[--batch N] [--cpu C] [--order O] [--repeat R] [--profile N] [--bpred bimodal|gshare]"
+	"[--batch N] [--cpu C] [--order O] [--repeat R] [--profile N] [--bpred bimodal|gshare] " \
+	"[--format text|json|csv]"
 #define SLUB_USAGE                                                             \
 	"numasim bench slub [--machine FILE] [--pairs N] [--batch N] "          \
-	"[--free remote|local] [--variant pre|post] [--repeat R]"
+	"[--free remote|local] [--variant pre|post] [--repeat R] [--format text|json|csv]"
 #define MSG_USAGE                                                              \
 	"numasim bench messaging [--machine FILE] [--groups G] [--loops L] "    \
-	"[--variant pre|post] [--seed S] [--repeat R]"
+	"[--variant pre|post] [--seed S] [--repeat R] [--format text|json|csv]"
 
 /* A benchmark's command: name in messages, usage line, option syntax. */
 #define BENCH_MAX_OPTS 16      /* options of one benchmark, for "did you mean" */
@@ -109,6 +111,32 @@ static int set_free(void *dst, const char *val)
 		return NS_EUSAGE;
 	*(bool *)dst = !strcmp(val, "local");
 	return NS_OK;
+}
+
+/* --format text|json|csv into enum rec_format. */
+static int set_format(void *dst, const char *val)
+{
+	return rec_parse_format(val, dst);
+}
+
+/* A --format json|csv document for the benchmark (NULL for text); false
+ * when out of memory (printed). */
+static bool doc_begin(enum rec_format fmt, struct rec_doc **doc)
+{
+	*doc = fmt == REC_TEXT ? NULL : rec_doc_new("bench");
+	if (fmt != REC_TEXT && !*doc)
+		fprintf(stderr, "numasim bench: error: %s\n", ns_status_msg(NS_ENOMEM));
+	return fmt == REC_TEXT || *doc;
+}
+
+/* After the driver's run rc: write the document to out, free it. */
+static int doc_end(struct rec_doc *doc, enum rec_format fmt, FILE *out, int rc,
+		   struct diag *d)
+{
+	if (rc == NS_OK && doc && (rc = rec_write(doc, fmt, out)))
+		diag_set(d, rc, "numasim bench", 0, 0, "%s", ns_status_msg(rc));
+	rec_doc_free(doc);
+	return rc;
 }
 
 /* Give opt the value val; NS_OK, or NS_EUSAGE after printing the error. */
@@ -234,7 +262,9 @@ static void pagealloc_help(const struct bench_pagealloc_opts *def)
 	       "  --order O       allocation order 0..4 (default 0)\n"
 	       "  --repeat R      runs (default 1); rates are reported per run\n"
 	       "  --profile N     print the N functions with most self cycles (default 8)\n"
-	       "  --bpred M       branch predictor model: gshare (default) or bimodal\n",
+	       "  --bpred M       branch predictor model: gshare (default) or bimodal\n"
+	       "  --format F      text (default), json or csv: one document of the\n"
+	       "                  runs and results (docs/output-formats.md)\n",
 	       PAGEALLOC_USAGE, def->machine);
 }
 
@@ -254,7 +284,9 @@ static void slub_help(const struct bench_slub_opts *def)
 	       "  --free WHERE    remote | local (default remote)\n"
 	       "  --variant V     pre | post (v5.9 | c270cf30; default pre)\n"
 	       "  --repeat R      runs, each on a fresh world; reports min/median/max\n"
-	       "                  (default 1)\n",
+	       "                  (default 1)\n"
+	       "  --format F      text (default), json or csv: one document of the\n"
+	       "                  runs and results (docs/output-formats.md)\n",
 	       SLUB_USAGE, def->machine);
 }
 
@@ -271,7 +303,9 @@ static void msg_help(const struct bench_messaging_opts *def)
 	       "  --variant V     pre | post (default pre)\n"
 	       "  --seed S        run seed (default 1)\n"
 	       "  --repeat R      runs, each on a fresh world; reports min/median/max\n"
-	       "                  (default 1)\n",
+	       "                  (default 1)\n"
+	       "  --format F      text (default), json or csv: one document of the\n"
+	       "                  runs and results (docs/output-formats.md)\n",
 	       MSG_USAGE, def->machine);
 }
 
@@ -326,6 +360,7 @@ static int bar_end(struct bench_bar *b, int rc)
 int cmd_bench_pagealloc(int argc, char **argv)
 {
 	struct bench_pagealloc_opts o, def;
+	enum rec_format fmt = REC_TEXT;
 	bench_pagealloc_opts_default(&o);
 	def = o;
 	const struct bench_opt opts[] = {
@@ -338,6 +373,7 @@ int cmd_bench_pagealloc(int argc, char **argv)
 		OPT_NUM("--order", &o.order, 0, BENCH_PAGEALLOC_MAX_ORDER),
 		OPT_NUM("--repeat", &o.repeat, 1, BENCH_PAGEALLOC_MAX_REPEAT),
 		OPT_NUM("--profile", &o.profile, 0, BENCH_PAGEALLOC_MAX_PROFILE),
+		OPT_CHOICE("--format", &fmt, set_format, "text, json or csv"),
 	};
 	bool help;
 	if (bench_parse(&pagealloc_cli, opts, NR(opts), argc, argv, &help) != NS_OK)
@@ -352,8 +388,13 @@ int cmd_bench_pagealloc(int argc, char **argv)
 		struct diag d;
 		diag_init(&d);
 		struct bench_bar b;
+		if (!doc_begin(fmt, &o.doc)) {
+			free(path);
+			return 1;
+		}
 		FILE *out = bar_begin(&b, o.repeat, &o.progress);
-		int rc = bar_end(&b, bench_pagealloc_run(&o, out, &d));
+		int rc = bench_pagealloc_run(&o, out, &d);
+		rc = bar_end(&b, doc_end(o.doc, fmt, out, rc, &d));
 		st = bench_finish(&pagealloc_cli, rc, &d);
 	}
 	free(path);
@@ -363,6 +404,7 @@ int cmd_bench_pagealloc(int argc, char **argv)
 int cmd_bench_slub(int argc, char **argv)
 {
 	struct bench_slub_opts o, def;
+	enum rec_format fmt = REC_TEXT;
 	bench_slub_opts_default(&o);
 	def = o;
 	const struct bench_opt opts[] = {
@@ -372,6 +414,7 @@ int cmd_bench_slub(int argc, char **argv)
 		OPT_NUM("--pairs", &o.pairs, 1, BENCH_SLUB_MAX_PAIRS),
 		OPT_NUM("--batch", &o.batch, 1, BENCH_SLUB_MAX_BATCH),
 		OPT_NUM("--repeat", &o.repeat, 1, BENCH_SLUB_MAX_REPEAT),
+		OPT_CHOICE("--format", &fmt, set_format, "text, json or csv"),
 	};
 	bool help;
 	if (bench_parse(&slub_cli, opts, NR(opts), argc, argv, &help) != NS_OK)
@@ -386,8 +429,13 @@ int cmd_bench_slub(int argc, char **argv)
 		struct diag d;
 		diag_init(&d);
 		struct bench_bar b;
+		if (!doc_begin(fmt, &o.doc)) {
+			free(path);
+			return 1;
+		}
 		FILE *out = bar_begin(&b, o.repeat, &o.progress);
-		int rc = bar_end(&b, bench_slub_run(&o, out, &d));
+		int rc = bench_slub_run(&o, out, &d);
+		rc = bar_end(&b, doc_end(o.doc, fmt, out, rc, &d));
 		st = bench_finish(&slub_cli, rc, &d);
 	}
 	free(path);
@@ -397,6 +445,7 @@ int cmd_bench_slub(int argc, char **argv)
 int cmd_bench_messaging(int argc, char **argv)
 {
 	struct bench_messaging_opts o, def;
+	enum rec_format fmt = REC_TEXT;
 	bench_messaging_opts_default(&o);
 	def = o;
 	const struct bench_opt opts[] = {
@@ -406,6 +455,7 @@ int cmd_bench_messaging(int argc, char **argv)
 		OPT_NUM("--loops", &o.loops, 1, BENCH_MESSAGING_MAX_LOOPS),
 		OPT_NUM("--seed", &o.seed, 0, INT64_MAX),
 		OPT_NUM("--repeat", &o.repeat, 1, BENCH_MESSAGING_MAX_REPEAT),
+		OPT_CHOICE("--format", &fmt, set_format, "text, json or csv"),
 	};
 	bool help;
 	if (bench_parse(&msg_cli, opts, NR(opts), argc, argv, &help) != NS_OK)
@@ -420,8 +470,13 @@ int cmd_bench_messaging(int argc, char **argv)
 		struct diag d;
 		diag_init(&d);
 		struct bench_bar b;
+		if (!doc_begin(fmt, &o.doc)) {
+			free(path);
+			return 1;
+		}
 		FILE *out = bar_begin(&b, o.repeat, &o.progress);
-		int rc = bar_end(&b, bench_messaging_run(&o, out, &d));
+		int rc = bench_messaging_run(&o, out, &d);
+		rc = bar_end(&b, doc_end(o.doc, fmt, out, rc, &d));
 		st = bench_finish(&msg_cli, rc, &d);
 	}
 	free(path);

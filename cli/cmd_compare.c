@@ -14,10 +14,12 @@
 #include "analysis/compare.h"
 #include "base/diag.h"
 #include "analysis/store.h"
+#include "base/records.h"
 
 static const char usage_line[] =
 	"numasim compare DB [DB...] [--by KEY[,WITHIN]] [--baseline VALUE] [--metric GLOBS] "
-	"[--where KEY=VALUE]... [--alpha A] [--style mmtests|seed]";
+	"[--where KEY=VALUE]... [--alpha A] [--style mmtests|seed]\n"
+	"       [--format text|json|csv]";
 
 static void print_help(void)
 {
@@ -52,6 +54,9 @@ static void print_help(void)
 	       "  --style S         mmtests (default) or seed: the second seed's\n"
 	       "                    max./min./avg./stdev. rows per group and one\n"
 	       "                    Welch line per group (perf bench style)\n"
+	       "  --format F        text (default), json (one document: tables\n"
+	       "                    groups, stats, welch; docs/output-formats.md)\n"
+	       "                    or csv (the same rows, one table column)\n"
 	       "  -h, --help        show this help\n\n"
 	       "exit status: 0 ok, 1 database error, 2 bad usage, missing or foreign\n"
 	       "database, unknown key, metric or baseline, no runs\n", usage_line);
@@ -59,6 +64,8 @@ static void print_help(void)
 
 struct copts {
 	struct compare_opts o;
+	enum rec_format format;
+	struct rec_doc *doc;    /* json/csv: the document being built */
 	const char **dbs;
 	int nr_dbs;
 	const char **where;
@@ -83,13 +90,18 @@ static int parse(int argc, char **argv, struct copts *c)
 				    : !strcmp(o, "--baseline") ? &c->o.baseline
 				    : !strcmp(o, "--metric") ? &c->o.metrics : NULL;
 		int is_where = !strcmp(o, "--where"), is_alpha = !strcmp(o, "--alpha");
-		int is_style = !strcmp(o, "--style");
-		if (slot || is_where || is_alpha || is_style) {
+		int is_style = !strcmp(o, "--style"), is_format = !strcmp(o, "--format");
+		if (slot || is_where || is_alpha || is_style || is_format) {
 			if (i + 1 >= argc)
 				return cli_usage_error("compare", usage_line,
 						       "option '%s' needs a value", o);
 			if (slot)
 				*slot = argv[++i];
+			else if (is_format && rec_parse_format(argv[++i], &c->format))
+				return cli_usage_error("compare", usage_line, "unknown format "
+						       "'%s' (text, json or csv)", argv[i]);
+			else if (is_format)
+				;
 			else if (is_where)
 				c->where[c->o.nr_where++] = argv[++i];
 			else if (is_style && strcmp(argv[++i], "mmtests") && strcmp(argv[i], "seed"))
@@ -102,7 +114,7 @@ static int parse(int argc, char **argv, struct copts *c)
 		} else if (o[0] == '-' && o[1] != '\0') {
 		{
 			static const char *const known[] = {"--by", "--baseline", "--metric",
-							    "--where", "--alpha", "--style",
+							    "--where", "--alpha", "--style", "--format",
 							    "--help", "-h"};
 			return cli_unknown_option("compare", o, known, CLI_NR(known));
 		}
@@ -118,9 +130,10 @@ static int parse(int argc, char **argv, struct copts *c)
 	return 0;
 }
 
-/* One table: the runs of every database, with the filters of o. */
+/* One table: the runs of every database, with the filters of o; as
+ * text to out, or as records of c->doc labelled within = wval. */
 static int compare_once(const struct copts *c, const struct compare_opts *o, FILE *out,
-			int *empty, struct diag *d)
+			const char *wval, int *empty, struct diag *d)
 {
 	struct compare *cmp = NULL;
 	int rc = compare_new(o, "numasim compare", d, &cmp);
@@ -132,8 +145,9 @@ static int compare_once(const struct copts *c, const struct compare_opts *o, FIL
 		store_close(st);
 	}
 	*empty = rc == NS_OK && compare_nr_groups(cmp) == 0;
-	if (rc == NS_OK && !(empty && *empty))
-		rc = compare_print(cmp, out);
+	if (rc == NS_OK && !*empty)
+		rc = c->doc ? compare_records(cmp, c->doc, wval ? "within" : NULL, wval)
+			    : compare_print(cmp, out);
 	compare_free(cmp);
 	return rc;
 }
@@ -182,13 +196,14 @@ static int compare_within(struct copts *c, const char *within, FILE *out, struct
 		if (!g)
 			rc = diag_set(d, NS_ENOMEM, "numasim compare", 0, 0, "out of memory");
 		else
-			rc = compare_once(c, &o, g, &empty, d);
+			rc = compare_once(c, &o, g, vals[i], &empty, d);
 		if (g)
 			fclose(g);
-		if (rc == NS_OK && !empty) {
-			fprintf(out, "%s## %s = %s\n", printed++ ? "\n" : "", within, vals[i]);
+		if (rc == NS_OK && !empty && !c->doc) {
+			fprintf(out, "%s## %s = %s\n", printed ? "\n" : "", within, vals[i]);
 			fwrite(b, 1, len, out);
 		}
+		printed += rc == NS_OK && !empty;
 		free(b);
 		free(w);
 		w = NULL;
@@ -246,22 +261,42 @@ int cmd_compare(int argc, char **argv)
 		rc = diag_set(&d, NS_ENOMEM, "numasim compare", 0, 0, "out of memory");
 		goto fail;
 	}
+	if (c.format != REC_TEXT && !(c.doc = rec_doc_new("compare"))) {
+		rc = diag_set(&d, NS_ENOMEM, "numasim compare", 0, 0, "out of memory");
+		goto fail;
+	}
+	if (c.doc) {
+		rec_meta_str(c.doc, "by", c.o.by ? c.o.by : "variant");
+		rec_meta_str(c.doc, "within", within);
+		rec_meta_num(c.doc, "alpha", c.o.alpha > 0 ? c.o.alpha : 0.05);
+		rec_meta_str(c.doc, "metrics", c.o.metrics);
+		for (int i = 0; i < c.nr_dbs; i++) {
+			rec_table(c.doc, "databases");
+			rec_row(c.doc);
+			rec_str(c.doc, "path", c.dbs[i]);
+		}
+	}
 	rc = within ? compare_within(&c, within, out, &d)
-		    : compare_once(&c, &c.o, out, &empty, &d);
+		    : compare_once(&c, &c.o, out, NULL, &empty, &d);
 	if (rc == NS_OK && empty)
 		rc = diag_set(&d, NS_EINPUT, "numasim compare", 0, 0, "no runs with status "
 			      "'ok'%s to compare", c.o.nr_where ? " match the --where filters" : "");
+	if (rc == NS_OK && c.doc && (rc = rec_write(c.doc, c.format, out)))
+		diag_set(&d, rc, "numasim compare", 0, 0, "out of memory");
 	fclose(out);
 	out = NULL;
 	if (rc)
 		goto fail;
-	fwrite(buf, 1, len, stdout);
+	if ((rc = cli_write_file_atomic("-", buf, len)))
+		goto fail_quiet;
 	status = 0;
 	goto out;
 fail:
 	diag_print(&d, stderr);
+fail_quiet:
 	status = ns_status_exit(rc);
 out:
+	rec_doc_free(c.doc);
 	if (out)
 		fclose(out);
 	free(buf);

@@ -1,5 +1,5 @@
 /*
- * query — `numasim query DB SQL [--format table|csv|json]`: one SQL
+ * query — `numasim query DB SQL [--format table|csv|json] [-o FILE]`: one SQL
  * statement on a results database opened read-only (SQLITE_OPEN_READONLY
  * and PRAGMA query_only, analysis/store.h), printed by analysis/resultset.h.
  * A statement that would write is refused before it runs, so the file
@@ -16,7 +16,7 @@
 #include "analysis/resultset.h"
 #include "analysis/store.h"
 
-static const char usage_line[] = "numasim query DB SQL [--format table|csv|json]";
+static const char usage_line[] = "numasim query DB SQL [--format table|csv|json] [-o FILE]";
 
 static void print_help(void)
 {
@@ -30,6 +30,9 @@ static void print_help(void)
 	       "options:\n"
 	       "  --format F   table (default: aligned columns and a row count), csv\n"
 	       "               (RFC 4180, with a header) or json (an array of objects)\n"
+	       "  -o FILE      write FILE atomically (a temporary file renamed into\n"
+	       "               place, only when the whole result is known) instead\n"
+	       "               of standard output\n"
 	       "  -h, --help   show this help\n\n"
 	       "example:\n"
 	       "  numasim query results.db \"SELECT variant, avg(value) FROM v_metrics\n"
@@ -44,7 +47,7 @@ static void print_help(void)
 
 int cmd_query(int argc, char **argv)
 {
-	const char *path = NULL, *sql = NULL;
+	const char *path = NULL, *sql = NULL, *out = "-";
 	enum resultset_format fmt = RESULTSET_TABLE;
 	struct store *st = NULL;
 	struct diag d;
@@ -59,7 +62,12 @@ int cmd_query(int argc, char **argv)
 			print_help();
 			return 0;
 		}
-		if (!strcmp(o, "--format")) {
+		if (!strcmp(o, "-o") || !strcmp(o, "--output")) {
+			if (i + 1 >= argc || !argv[i + 1][0])
+				return cli_usage_error("query", usage_line,
+						       "option '%s' needs a file name", o);
+			out = argv[++i];
+		} else if (!strcmp(o, "--format")) {
 			if (i + 1 >= argc)
 				return cli_usage_error("query", usage_line,
 						       "option '--format' needs a value");
@@ -68,7 +76,8 @@ int cmd_query(int argc, char **argv)
 						       "'%s' (table, csv or json)", argv[i]);
 		} else if (o[0] == '-' && o[1] != '\0' && (!path || sql)) {
 		{
-			static const char *const known[] = {"--format", "--help", "-h"};
+			static const char *const known[] = {"--format", "-o", "--output",
+							    "--help", "-h"};
 			return cli_unknown_option("query", o, known, CLI_NR(known));
 		}
 		} else if (!path) {
@@ -95,7 +104,7 @@ int cmd_query(int argc, char **argv)
 	fclose(f);
 	if (rc)
 		goto fail;
-	if ((rc = cli_write_file_atomic("-", buf, len)))
+	if ((rc = cli_write_file_atomic(out, buf, len)))
 		goto fail_quiet;
 	status = 0;
 	goto out;

@@ -41,6 +41,7 @@
 #include "analysis/resultset.h"
 #include "analysis/store.h"
 #include "analysis/table.h"
+#include "base/records.h"
 #include "models/page_alloc.h"
 #include "models/slub.h"
 #include "sim/hw/cost.h"
@@ -48,7 +49,8 @@
 #define REPORT_DEFAULT_TOP 20
 #define SUMMARY_DEFAULT_TOP 15
 
-static const char usage_line[] = "numasim report DB [--runs] [--run ID] [--top N]";
+static const char usage_line[] =
+	"numasim report DB [--runs] [--run ID] [--top N] [--format text|json|csv]";
 
 static void print_help(void)
 {
@@ -71,6 +73,10 @@ static void print_help(void)
 	       "  --run ID   the per-run report of this run only (and its table)\n"
 	       "  --top N    rows of the profile and branch tables (default 15 in the\n"
 	       "             summary, %d per run; 0 = all)\n"
+	       "  --format F text (default), json (one document of the same tables;\n"
+	       "             docs/output-formats.md) or csv (its rows, one table\n"
+	       "             column); --runs gives the runs, profiles and branch\n"
+	       "             sites (the per-invocation tables: numasim compare)\n"
 	       "  -h, --help show this help\n\n"
 	       "exit status: 0 ok, 1 database error, 2 bad usage, missing file,\n"
 	       "not a numasim database or unknown run\n",
@@ -85,6 +91,7 @@ struct rep {
 	long long messaging_top;        /* --top as given, 0 when not: the messaging
 					 * sections print whole, as `run` does */
 	struct diag *d;
+	struct rec_doc *doc;            /* --format json|csv: the document; NULL: text */
 };
 
 static int db_err(struct rep *r)
@@ -181,6 +188,42 @@ static int print_branches(struct rep *r, int64_t run)
 	else if (n == 0)
 		fprintf(r->f, "  (no branch rows)\n");
 	sqlite3_finalize(st);
+	return rc;
+}
+
+/* --runs as records: the run rows, then each run's profile and branch
+ * sites (top N as in the text), with run_id in every row. */
+static int record_runs(struct rep *r, int64_t only, int *found)
+{
+	static const char *const sql[] = {
+		"SELECT run_id, scenario, point, repetition, seed, machine, workload, "
+		"variant, kernel_model, status, started, finished, duration_s, message "
+		"FROM runs WHERE ?1 = 0 OR run_id = ?1 ORDER BY run_id",
+		"SELECT p.run_id, function, inlined, calls, self_cycles, total_cycles, "
+		"self_pct, cycles_per_call FROM runs x, profile_report p WHERE p.run_id = "
+		"x.run_id AND (?1 = 0 OR x.run_id = ?1) AND p.function IN (SELECT function "
+		"FROM profile_report q WHERE q.run_id = x.run_id ORDER BY self_cycles DESC, "
+		"total_cycles DESC, function LIMIT ?2) ORDER BY p.run_id, self_cycles DESC, "
+		"total_cycles DESC, function",
+		"SELECT b.run_id, site, coalesce(function, site_function(site)) AS function, "
+		"executed, taken, taken_pct, mispredicted, mispredict_pct, fallthrough FROM "
+		"runs x, branch_stats b WHERE b.run_id = x.run_id AND (?1 = 0 OR x.run_id = "
+		"?1) AND b.site IN (SELECT site FROM branch_stats q WHERE q.run_id = "
+		"x.run_id ORDER BY executed DESC, site LIMIT ?2) ORDER BY b.run_id, "
+		"executed DESC, site",
+	};
+	static const char *const table[] = {"runs", "profile", "branches"};
+	int rc = NS_OK;
+	for (int i = 0; i < 3 && rc == NS_OK; i++) {
+		sqlite3_stmt *st;
+		long long n = 0;
+		if (prepare_run_rows(r, sql[i], only, &st))
+			return db_err(r);
+		rc = resultset_records(st, r->doc, table[i], &n, r->path, r->d);
+		sqlite3_finalize(st);
+		if (i == 0)
+			*found = (int)n;
+	}
 	return rc;
 }
 
@@ -304,9 +347,54 @@ out:
 	return rc;
 }
 
-/* A titled resultset table of one query; "(none)" when it has no rows. */
-static int summary_query(struct rep *r, const char *title, const char *sql)
+/*
+ * The summary's SQL as records: the percentages the text rounds with
+ * printf('%.2f', x) for its columns are numbers with all their digits in
+ * JSON and CSV (the one formatting call is dropped, the expression kept).
+ */
+static char *records_sql(const char *sql)
 {
+	static const char fmt[] = "printf('%.2f', ";
+	char *out = malloc(strlen(sql) + 1), *o = out;
+	if (!out)
+		return NULL;
+	for (const char *p = sql; *p;)
+		if (!strncmp(p, fmt, sizeof fmt - 1)) {
+			*o++ = '(';
+			p += sizeof fmt - 1;
+		} else {
+			*o++ = *p++;
+		}
+	*o = '\0';
+	return out;
+}
+
+/* One query of the summary as records of table name. */
+static int summary_records(struct rep *r, const char *name, const char *sql)
+{
+	sqlite3_stmt *st = NULL;
+	char *q = records_sql(sql);
+	int rc = NS_OK;
+	if (!q)
+		return diag_set(r->d, NS_ENOMEM, r->path, 0, 0, "out of memory");
+	if (sqlite3_prepare_v2(r->db, q, -1, &st, NULL) != SQLITE_OK)
+		rc = db_err(r);
+	if (rc == NS_OK) {
+		sqlite3_bind_int64(st, 1, r->top > 0 ? r->top : -1);
+		rc = resultset_records(st, r->doc, name, NULL, r->path, r->d);
+	}
+	sqlite3_finalize(st);
+	free(q);
+	return rc;
+}
+
+/* A titled resultset table of one query; "(none)" when it has no rows;
+ * with --format json|csv the rows of table name. */
+static int summary_query(struct rep *r, const char *name, const char *title,
+			 const char *sql)
+{
+	if (r->doc)
+		return summary_records(r, name, sql);
 	char *b = NULL;
 	size_t len = 0;
 	long long n = 0;
@@ -356,7 +444,9 @@ static int summary_compare(struct rep *r, const char *workload)
 	int rc = compare_new(&o, r->path, r->d, &c);
 	if (rc == NS_OK)
 		rc = compare_load(c, r->db, r->path);
-	if (rc == NS_OK) {
+	if (rc == NS_OK && r->doc) {
+		rc = compare_records(c, r->doc, "workload", workload);
+	} else if (rc == NS_OK) {
 		fprintf(r->f, "\nCompare: %s runs by variant (numasim compare %s --where "
 			"workload=%s%s%s%s for all rows)\n", workload, r->path, workload,
 			o.metrics ? " --metric '" : "", o.metrics ? o.metrics : "",
@@ -423,11 +513,12 @@ static int print_summary(struct rep *r)
 	wl = NULL;
 	if (nruns == 0)
 		return diag_set(r->d, NS_EINPUT, r->path, 0, 0, "no runs in this database");
-	fprintf(r->f, "numasim report: %s\n", r->path);
-	if ((rc = summary_query(r, "Runs", overview)) ||
-	    (rc = summary_query(r, "Machines", machines)) ||
-	    (rc = summary_query(r, "Variants", variants)) ||
-	    (rc = summary_query(r, "Policies (policy.* parameters)", policies)))
+	if (!r->doc)
+		fprintf(r->f, "numasim report: %s\n", r->path);
+	if ((rc = summary_query(r, "overview", "Runs", overview)) ||
+	    (rc = summary_query(r, "machines", "Machines", machines)) ||
+	    (rc = summary_query(r, "variants", "Variants", variants)) ||
+	    (rc = summary_query(r, "policies", "Policies (policy.* parameters)", policies)))
 		return rc;
 	if (sqlite3_prepare_v2(r->db, "SELECT DISTINCT workload FROM runs WHERE status = "
 			       "'ok' ORDER BY workload", -1, &wl, NULL) != SQLITE_OK)
@@ -441,11 +532,11 @@ static int print_summary(struct rep *r)
 	snprintf(title, sizeof title, "Profile: top %lld functions by self cycles, "
 		 "mean per run of each variant", r->top);
 	if (rc == NS_OK)
-		rc = summary_query(r, title, profile);
+		rc = summary_query(r, "profile", title, profile);
 	snprintf(title, sizeof title, "Branch sites: top %lld by executions, per run of "
 		 "each variant", r->top);
 	if (rc == NS_OK)
-		rc = summary_query(r, title, branches);
+		rc = summary_query(r, "branches", title, branches);
 	return rc;
 }
 
@@ -486,17 +577,55 @@ static int register_sites(sqlite3 *db, struct cost_tables *t, const char *path,
 	return NS_OK;
 }
 
+/* --runs / --run ID as text: each run, then the per-invocation tables. */
+static int report_runs(struct rep *r, int64_t only)
+{
+	int found = 0;
+	int rc = print_runs(r, only, &found);
+	if (rc == NS_OK && only && !found)
+		rc = diag_set(r->d, NS_ENOENT, r->path, 0, 0, "no run %lld in this database",
+			      (long long)only);
+	if (rc == NS_OK && !found)
+		fprintf(r->f, "%s: no runs\n", r->path);
+	if (rc == NS_OK)
+		rc = print_tables(r, only, "pagealloc");
+	if (rc == NS_OK)
+		rc = print_tables(r, only, "messaging");
+	return rc;
+}
+
+/* --format json|csv: the summary's or --runs' tables as one document. */
+static int report_records(struct rep *r, enum rec_format fmt, int runs, int64_t only)
+{
+	int found = 0, rc;
+	if (!(r->doc = rec_doc_new("report")))
+		return diag_set(r->d, NS_ENOMEM, r->path, 0, 0, "out of memory");
+	rec_meta_str(r->doc, "database", r->path);
+	rec_meta_str(r->doc, "view", runs ? "runs" : "summary");
+	rec_meta_int(r->doc, "top", r->top);
+	rc = runs ? record_runs(r, only, &found) : print_summary(r);
+	if (rc == NS_OK && runs && only && !found)
+		rc = diag_set(r->d, NS_ENOENT, r->path, 0, 0, "no run %lld in this database",
+			      (long long)only);
+	if (rc == NS_OK && (rc = rec_write(r->doc, fmt, r->f)))
+		diag_set(r->d, rc, r->path, 0, 0, "out of memory");
+	rec_doc_free(r->doc);
+	r->doc = NULL;
+	return rc;
+}
+
 int cmd_report(int argc, char **argv)
 {
 	const char *path = NULL;
 	long long only = 0, top = -1;
 	int runs = 0;
+	enum rec_format format = REC_TEXT;
 	struct store *st = NULL;
 	struct cost_tables sites;
 	struct diag d;
 	char *buf = NULL;
 	size_t len = 0;
-	int rc, found = 0, status;
+	int rc, status;
 
 	diag_init(&d);
 	cost_tables_init(&sites);
@@ -508,6 +637,13 @@ int cmd_report(int argc, char **argv)
 		}
 		if (!strcmp(o, "--runs")) {
 			runs = 1;
+		} else if (!strcmp(o, "--format")) {
+			if (i + 1 >= argc)
+				return cli_usage_error("report", usage_line,
+						       "option '--format' needs a value");
+			if (rec_parse_format(argv[++i], &format))
+				return cli_usage_error("report", usage_line, "unknown format "
+						       "'%s' (text, json or csv)", argv[i]);
 		} else if (!strcmp(o, "--run") || !strcmp(o, "--top")) {
 			if (i + 1 >= argc)
 				return cli_usage_error("report", usage_line,
@@ -519,7 +655,7 @@ int cmd_report(int argc, char **argv)
 		} else if (o[0] == '-' && o[1] != '\0') {
 		{
 			static const char *const known[] = {"--runs", "--run", "--top",
-							    "--help", "-h"};
+							    "--format", "--help", "-h"};
 			return cli_unknown_option("report", o, known, CLI_NR(known));
 		}
 		} else if (path) {
@@ -546,25 +682,16 @@ int cmd_report(int argc, char **argv)
 		top = runs ? REPORT_DEFAULT_TOP : SUMMARY_DEFAULT_TOP;
 	struct rep r = {.db = store_sqlite(st), .path = path, .f = f, .top = top,
 			.messaging_top = messaging_top, .d = &d};
-	if (!runs) {
-		rc = print_summary(&r);
-		fclose(f);
-		if (rc)
-			goto fail;
-		fwrite(buf, 1, len, stdout);
-		status = 0;
-		goto out;
+	/* one switch over the format: each case composes the whole output in f */
+	switch (format) {
+	case REC_TEXT:
+		rc = runs ? report_runs(&r, only) : print_summary(&r);
+		break;
+	case REC_JSON:
+	case REC_CSV:
+		rc = report_records(&r, format, runs, only);
+		break;
 	}
-	rc = print_runs(&r, only, &found);
-	if (rc == NS_OK && only && !found)
-		rc = diag_set(&d, NS_ENOENT, path, 0, 0, "no run %lld in this database",
-			      only);
-	if (rc == NS_OK && !found)
-		fprintf(f, "%s: no runs\n", path);
-	if (rc == NS_OK)
-		rc = print_tables(&r, only, "pagealloc");
-	if (rc == NS_OK)
-		rc = print_tables(&r, only, "messaging");
 	fclose(f);
 	if (rc)
 		goto fail;

@@ -40,13 +40,19 @@
 #include "cli/scenario_cli.h"
 #include "analysis/store.h"
 #include "analysis/table.h"
+#include "analysis/resultset.h"
+#include "base/records.h"
 
 #define RUN_DEFAULT_DB "results.db"
+/* Group commit defaults: one fsync per up to 64 runs or per half second
+ * (docs/running.md, "Group commit", has the measurements). */
+#define RUN_DEFAULT_COMMIT_RUNS 64
+#define RUN_DEFAULT_COMMIT_MS 500
 #define EXIT_INTERRUPTED 130
 
 static const char usage_line[] =
 	"numasim run SCENARIO [--db FILE] [--quiet] [--inner N] [--jobs J] [--resume] [--mpi]\n"
-	"             [--set KEY=VALUE]... [--sweep KEY=V1,V2,...]... [--machine M]\n"
+	"             [--commit-runs N] [--commit-ms T] [--format text|json|csv] [--set KEY=VALUE]... [--sweep KEY=V1,V2,...]... [--machine M]\n"
 	"       numasim run --machine M --workload W [options]";
 
 static volatile sig_atomic_t run_stop;
@@ -62,10 +68,11 @@ static void print_help(void)
 	printf("usage: %s\n\n"
 	       "Simulates every run of a scenario (docs/scenario-format.md): each\n"
 	       "point of its sweep times its repetitions, one fresh world per run.\n"
-	       "Each run is written to the results database in one transaction\n"
-	       "(docs/schema.md); then the mmtests-style table of the runs (Min per\n"
-	       "alloc, free and total series, base column first) is printed on\n"
-	       "standard output, built from the database rows (a pagealloc sweep\n"
+	       "Finished runs are written to the results database in groups, one\n"
+	       "transaction per group (docs/schema.md); then the mmtests-style\n"
+	       "table of the runs (Min per alloc, free and total series, base\n"
+	       "column first) is printed on standard output, built from the\n"
+	       "database rows (a pagealloc sweep\n"
 	       "of more than 6 points: one row per point with its axis values; a\n"
 	       "parallel scenario: numasim compare's table); for a messaging\n"
 	       "scenario, perf bench's Total time per run, the seed-format summary,\n"
@@ -82,6 +89,13 @@ static void print_help(void)
 	       "  --resume      skip the runs the database already holds (status ok,\n"
 	       "                same scenario hash, point and repetition); the\n"
 	       "                table covers the whole plan\n"
+	       "  --commit-runs N  commit finished runs in groups of up to N per\n"
+	       "                transaction (default %d; 1: one transaction per run)\n"
+	       "  --commit-ms T commit a group at the latest T ms after its first\n"
+	       "                run finished (default %d; 0: no time bound)\n"
+	       "  --format F    the final table as text (default), json (one document:\n"
+	       "                the plan's runs, their sweep-axis values and metrics;\n"
+	       "                docs/output-formats.md) or csv (the same rows)\n"
 	       "  --mpi         spread the runs over the ranks of an MPI job\n"
 	       "                (mpirun -n K numasim run ... --mpi; srun under\n"
 	       "                Slurm); rank 0 writes the database%s\n"
@@ -101,25 +115,27 @@ static void print_help(void)
 	       "  -h, --help    show this help\n\n"
 	       "Ctrl-C or SIGTERM stops after the current inner iteration: committed\n"
 	       "runs stay in the database, the unfinished ones are dropped (exit\n"
-	       "130); every run is one transaction, so even SIGKILL leaves whole\n"
-	       "runs only, and --resume finishes the plan.  See docs/running.md.\n\n"
+	       "130); a run is never committed in part, so even SIGKILL leaves whole\n"
+	       "runs only (it loses the group not yet committed), and --resume\n"
+	       "finishes the plan.  See docs/running.md.\n\n"
 	       "exit status: 0 ok, 1 runtime failure (a run failed its invariant\n"
 	       "check: stored as 'failed'), 2 bad input or usage, 130 interrupted\n",
-	       usage_line, RUN_DEFAULT_DB,
+	       usage_line, RUN_DEFAULT_DB, RUN_DEFAULT_COMMIT_RUNS, RUN_DEFAULT_COMMIT_MS,
 	       run_mpi_available() ? "" : "\n                (not in this build: no MPI)");
 }
 
 struct run_args {
 	const char *scenario, *db;
 	int quiet, resume, mpi;
-	long long inner, jobs;
+	enum rec_format format;
+	long long inner, jobs, commit_runs, commit_ms;
 	struct scn_cli sc;              /* --set, --sweep, --machine, --workload */
 };
 
 static int unknown_option(const char *o)
 {
 	static const char *const known[] = {"--db", "--inner", "--jobs", "--resume",
-					    "--mpi", "--quiet", "-q", "--help", "-h",
+					    "--commit-runs", "--commit-ms", "--format", "--mpi", "--quiet", "-q", "--help", "-h",
 					    SCN_CLI_OPTION_NAMES};
 	return cli_unknown_option("run", o, known, CLI_NR(known));
 }
@@ -128,6 +144,8 @@ static int parse_args(int argc, char **argv, struct run_args *a)
 {
 	a->db = RUN_DEFAULT_DB;
 	a->jobs = 1;
+	a->commit_runs = RUN_DEFAULT_COMMIT_RUNS;
+	a->commit_ms = RUN_DEFAULT_COMMIT_MS;
 	if (scn_cli_init(&a->sc, "run", usage_line, argc))
 		return 2;
 	for (int i = 1; i < argc; i++) {
@@ -148,7 +166,8 @@ static int parse_args(int argc, char **argv, struct run_args *a)
 		} else if (!strcmp(o, "--mpi")) {
 			a->mpi = 1;
 		} else if (!strcmp(o, "--db") || !strcmp(o, "--inner") ||
-			   !strcmp(o, "--jobs")) {
+			   !strcmp(o, "--jobs") || !strcmp(o, "--commit-runs") ||
+			   !strcmp(o, "--commit-ms") || !strcmp(o, "--format")) {
 			if (i + 1 >= argc)
 				return cli_usage_error("run", usage_line,
 						       "option '%s' needs a value", o);
@@ -160,6 +179,16 @@ static int parse_args(int argc, char **argv, struct run_args *a)
 				a->db = v;
 			} else if (!strcmp(o, "--inner")) {
 				if (cli_parse_long("run", "--inner", v, 1, 100000000, &a->inner))
+					return 2;
+			} else if (!strcmp(o, "--format")) {
+				if (rec_parse_format(v, &a->format))
+					return cli_usage_error("run", usage_line, "unknown format "
+							       "'%s' (text, json or csv)", v);
+			} else if (!strcmp(o, "--commit-runs")) {
+				if (cli_parse_long("run", o, v, 1, 1000000, &a->commit_runs))
+					return 2;
+			} else if (!strcmp(o, "--commit-ms")) {
+				if (cli_parse_long("run", o, v, 0, 3600000, &a->commit_ms))
 					return 2;
 			} else if (cli_parse_long("run", "--jobs", v, 1, RUN_MAX_JOBS,
 						  &a->jobs)) {
@@ -228,8 +257,67 @@ static int print_points(struct store *st, const struct run_outcome *out,
 			      s->nr_axes, f, d);
 }
 
+/* One statement per run id (?1) and, when keys is not NULL, per key
+ * (?2), its rows appended to table of doc. */
+static int records_per_run(struct store *st, const struct run_outcome *out,
+			   const char *sql, const char *const *keys, int nkeys,
+			   struct rec_doc *doc, const char *table, struct diag *d)
+{
+	sqlite3_stmt *q;
+	int rc = NS_OK;
+	if (sqlite3_prepare_v2(store_sqlite(st), sql, -1, &q, NULL) != SQLITE_OK)
+		return diag_set(d, NS_EDB, store_path(st), 0, 0, "%s",
+				sqlite3_errmsg(store_sqlite(st)));
+	rec_table(doc, table);
+	for (int i = 0; i < out->nr_ids && rc == NS_OK; i++)
+		for (int k = 0; k < (keys ? nkeys : 1) && rc == NS_OK; k++) {
+			sqlite3_reset(q);
+			sqlite3_bind_int64(q, 1, out->run_ids[i]);
+			if (keys)
+				sqlite3_bind_text(q, 2, keys[k], -1, SQLITE_STATIC);
+			rc = resultset_records(q, doc, table, NULL, store_path(st), d);
+		}
+	sqlite3_finalize(q);
+	return rc;
+}
+
+/*
+ * --format json|csv: the plan's runs (kept and written, plan order), the
+ * values of the sweep's axes per run and every metric per run: what each
+ * text table is built from (docs/output-formats.md).
+ */
+static int run_records(struct store *st, const struct run_outcome *out,
+		       const struct scenario *s, struct rec_doc *doc, struct diag *d)
+{
+	const char *axes[SCN_MAX_AXES];
+	for (int i = 0; i < s->nr_axes; i++)
+		axes[i] = s->axes[i].key;
+	rec_meta_str(doc, "scenario", s->name);
+	rec_meta_str(doc, "database", store_path(st));
+	rec_meta_int(doc, "planned", out->planned);
+	rec_meta_int(doc, "stored", out->nr_stored);
+	rec_meta_int(doc, "skipped", out->nr_skipped);
+	rec_table(doc, "axes");
+	for (int i = 0; i < s->nr_axes; i++) {
+		rec_row(doc);
+		rec_str(doc, "key", axes[i]);
+	}
+	int rc = records_per_run(st, out, "SELECT run_id, point, repetition, seed, machine, "
+				 "workload, variant, kernel_model, status, duration_s FROM runs "
+				 "WHERE run_id = ?1", NULL, 0, doc, "runs", d);
+	if (rc == NS_OK && s->nr_axes)
+		rc = records_per_run(st, out, "SELECT run_id, key, value FROM params WHERE "
+				     "run_id = ?1 AND key = ?2", axes, s->nr_axes, doc,
+				     "params", d);
+	if (rc == NS_OK)
+		rc = records_per_run(st, out, "SELECT run_id, name, value, unit FROM metrics "
+				     "WHERE run_id = ?1 ORDER BY name", NULL, 0, doc,
+				     "metrics", d);
+	return rc;
+}
+
 static void print_table(struct store *st, const struct run_outcome *out,
-			const struct scenario *s)
+			const struct scenario *s, enum rec_format format)
 {
 	struct diag d;
 	char *buf = NULL;
@@ -239,7 +327,15 @@ static void print_table(struct store *st, const struct run_outcome *out,
 	if (!f)
 		return;
 	int rc;
-	if (out->nr_ids == 1 && s->workload != SCN_WL_MESSAGING)
+	struct rec_doc *doc = NULL;
+	if (format != REC_TEXT) {
+		doc = rec_doc_new("run");
+		rc = doc ? run_records(st, out, s, doc, &d)
+			 : diag_set(&d, NS_ENOMEM, "numasim run", 0, 0, "out of memory");
+		if (rc == NS_OK && (rc = rec_write(doc, format, f)))
+			diag_set(&d, rc, "numasim run", 0, 0, "out of memory");
+		rec_doc_free(doc);
+	} else if (out->nr_ids == 1 && s->workload != SCN_WL_MESSAGING)
 		rc = run_values_print(store_sqlite(st), out->run_ids[0], f, &d);
 	else if (s->workload == SCN_WL_MESSAGING)
 		rc = messaging_report_print(store_sqlite(st), out->run_ids, out->nr_ids, 0, f, &d);
@@ -371,6 +467,8 @@ int cmd_run(int argc, char **argv)
 		       isatty(STDERR_FILENO) ? &bar : NULL,
 		.resume = a.resume,
 		.mpi = mpi,
+		.commit_runs = (int)a.commit_runs,
+		.commit_ms = (int)a.commit_ms,
 	};
 	bar.f = stderr;
 	rc = run_scenario(s, st, &o, &out, &d);
@@ -380,7 +478,7 @@ int cmd_run(int argc, char **argv)
 		goto out;
 	}
 	if (rc == NS_OK && out.nr_ids > 0)
-		print_table(st, &out, s);
+		print_table(st, &out, s, a.format);
 	fflush(stdout);
 	summary(&a, &out);
 	if (rc == RUN_STOPPED) {

@@ -29,9 +29,11 @@
 #include "cli/file_kind.h"
 #include "cli/scenario_cli.h"
 #include "base/ytree.h"
+#include "base/records.h"
 
 static const char usage_line[] =
-	"numasim validate [--quiet] [--set KEY=VALUE]... [--sweep KEY=V1,V2]... FILE...\n"
+	"numasim validate [--quiet] [--format text|json|csv] [--set KEY=VALUE]...\n"
+	"                 [--sweep KEY=V1,V2]... FILE...\n"
 	"       numasim validate --machine M --workload W [--set KEY=VALUE]...";
 
 static void print_help(void)
@@ -55,6 +57,10 @@ static void print_help(void)
 	       "                them; with --machine M --workload W and no FILE the\n"
 	       "                one-off scenario 'adhoc' is checked\n"
 	       "  -q, --quiet   print nothing for good files\n"
+	       "  --format F    text (default), json or csv: one document with a row\n"
+	       "                per file (good ones with what they hold, bad ones\n"
+	       "                with their error; docs/output-formats.md); errors\n"
+	       "                still go to standard error too\n"
 	       "  -h, --help    show this help\n\n"
 	       "exit status: 0 all files good, 2 some file bad, 1 runtime failure\n",
 	       usage_line);
@@ -100,8 +106,20 @@ static void format_gib(uint64_t bytes, char *buf, size_t len)
 		*end = '\0';
 }
 
+/* A row of table files for file name: status ok, its kind and name. */
+static void record_ok(struct rec_doc *doc, const char *file, const char *kind,
+		      const char *name)
+{
+	rec_table(doc, "files");
+	rec_row(doc);
+	rec_str(doc, "file", file);
+	rec_str(doc, "status", "ok");
+	rec_str(doc, "kind", kind);
+	rec_str(doc, "name", name);
+}
+
 static int report_machine(const char *name, const char *buf, size_t len,
-			  int quiet, struct diag *d)
+			  int quiet, struct rec_doc *doc, struct diag *d)
 {
 	struct machine *m;
 	char gib[64];
@@ -109,7 +127,12 @@ static int report_machine(const char *name, const char *buf, size_t len,
 	if (rc)
 		return rc;
 	rc = machine_check(m, d);
-	if (rc == NS_OK && !quiet) {
+	if (rc == NS_OK && doc) {
+		record_ok(doc, name, "machine", m->name);
+		rec_int(doc, "nodes", m->nr_nodes);
+		rec_int(doc, "cpus", m->nr_cpus);
+		rec_int(doc, "memory_bytes", (long long)(machine_mem_pages(m) * m->page_size));
+	} else if (rc == NS_OK && !quiet) {
 		format_gib(machine_mem_pages(m) * m->page_size, gib, sizeof gib);
 		printf("%s: ok (machine %s: %d node%s, %d CPU%s, %s GiB)\n", name,
 		       m->name, m->nr_nodes, m->nr_nodes == 1 ? "" : "s",
@@ -120,21 +143,24 @@ static int report_machine(const char *name, const char *buf, size_t len,
 }
 
 static int report_costs(const char *name, const char *buf, size_t len,
-			int quiet, struct diag *d)
+			int quiet, struct rec_doc *doc, struct diag *d)
 {
 	struct machine_costs c;
 	int rc = machine_costs_load_buf(name, buf, len, &c, d);
 	if (rc)
 		return rc;
 	rc = machine_costs_check(&c, name, d);
-	if (rc == NS_OK && !quiet)
+	if (rc == NS_OK && doc)
+		record_ok(doc, name, "costs", c.name);
+	else if (rc == NS_OK && !quiet)
 		printf("%s: ok (cost profile %s)\n", name, c.name);
 	machine_costs_free(&c);
 	return rc;
 }
 
 static int report_scenario(const char *path, const char *buf, size_t len,
-			   int quiet, const struct scn_cli *sc, struct diag *d)
+			   int quiet, const struct scn_cli *sc, struct rec_doc *doc,
+			   struct diag *d)
 {
 	const char *name = path ? ytree_display_name(path) : "adhoc";
 	struct scenario *s;
@@ -143,7 +169,14 @@ static int report_scenario(const char *path, const char *buf, size_t len,
 	if (rc)
 		return rc;
 	rc = run_preflight(s, d);
-	if (rc == NS_OK && !quiet)
+	if (rc == NS_OK && doc) {
+		record_ok(doc, name, "scenario", s->name);
+		rec_str(doc, "machine", s->nr_machines == 1 ? s->machine->name : NULL);
+		rec_int(doc, "machines", s->nr_machines);
+		rec_int(doc, "points", s->nr_points);
+		rec_int(doc, "repetitions", s->repetitions);
+		rec_int(doc, "runs", scenario_nr_runs(s));
+	} else if (rc == NS_OK && !quiet)
 		printf("%s: ok (scenario %s: machine %s, %d point%s x %lld "
 		       "repetition%s = %lld run%s)\n", name, s->name,
 		       s->nr_machines == 1 ? s->machine->name : "(several)",
@@ -154,9 +187,27 @@ static int report_scenario(const char *path, const char *buf, size_t len,
 	return rc;
 }
 
-/* Validate one file; returns its process exit status (0, 1 or 2). */
-static int validate_one(const char *path, int quiet, const struct scn_cli *sc)
+/* A bad file's row: status error, where and what (d's first error). */
+static void record_error(struct rec_doc *doc, const char *file, const struct diag *d)
 {
+	if (!doc)
+		return;
+	rec_table(doc, "files");
+	rec_row(doc);
+	rec_str(doc, "file", file);
+	rec_str(doc, "status", "error");
+	rec_str(doc, "error_file", d->file[0] ? d->file : file);
+	rec_int(doc, "line", d->line);
+	rec_int(doc, "col", d->col);
+	rec_str(doc, "message", d->msg);
+	rec_int(doc, "exit_status", ns_status_exit(d->status));
+}
+
+/* Validate one file; returns its process exit status (0, 1 or 2). */
+static int validate_one(const char *path, int quiet, const struct scn_cli *sc,
+			struct rec_doc *doc)
+{
+	const char *given = path;
 	struct diag d;
 	enum datafile_kind kind = DATAFILE_MACHINE;
 	char *buf = NULL, *found = NULL;
@@ -173,27 +224,31 @@ static int validate_one(const char *path, int quiet, const struct scn_cli *sc)
 	if (rc == NS_OK)
 		rc = cli_classify(name, buf, len, &kind, &d);
 	if (rc == NS_OK && kind == DATAFILE_SCENARIO)
-		rc = report_scenario(path, buf, len, quiet, sc, &d);
+		rc = report_scenario(path, buf, len, quiet, sc, doc, &d);
 	else if (rc == NS_OK)
-		rc = kind == DATAFILE_MACHINE ? report_machine(name, buf, len, quiet, &d)
-					      : report_costs(name, buf, len, quiet, &d);
+		rc = kind == DATAFILE_MACHINE ? report_machine(name, buf, len, quiet, doc, &d)
+					      : report_costs(name, buf, len, quiet, doc, &d);
 	free(buf);
-	free(found);
-	if (rc == NS_OK)
+	if (rc == NS_OK) {
+		free(found);
 		return 0;
+	}
+	record_error(doc, found ? ytree_display_name(found) : given, &d);
+	free(found);
 	fflush(stdout);
 	diag_print(&d, stderr);
 	return ns_status_exit(rc);
 }
 
 /* --machine M --workload W without files: the adhoc scenario. */
-static int validate_adhoc(int quiet, const struct scn_cli *sc)
+static int validate_adhoc(int quiet, const struct scn_cli *sc, struct rec_doc *doc)
 {
 	struct diag d;
 	diag_init(&d);
-	int rc = report_scenario(NULL, NULL, 0, quiet, sc, &d);
+	int rc = report_scenario(NULL, NULL, 0, quiet, sc, doc, &d);
 	if (rc == NS_OK)
 		return 0;
+	record_error(doc, "adhoc", &d);
 	fflush(stdout);
 	diag_print(&d, stderr);
 	return ns_status_exit(rc);
@@ -202,6 +257,8 @@ static int validate_adhoc(int quiet, const struct scn_cli *sc)
 int cmd_validate(int argc, char **argv)
 {
 	int quiet = 0, nfiles = 0, status = 0, dashdash = 0, k;
+	enum rec_format fmt = REC_TEXT;
+	struct rec_doc *doc = NULL;
 	char **files = calloc((size_t)argc, sizeof *files);
 	struct scn_cli sc;
 
@@ -223,32 +280,60 @@ int cmd_validate(int argc, char **argv)
 			goto out;
 		} else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
 			quiet = 1;
+		} else if (!strcmp(a, "--format")) {
+			if (i + 1 >= argc || rec_parse_format(argv[i + 1], &fmt)) {
+				status = cli_usage_error("validate", usage_line, "--format "
+							 "takes text, json or csv");
+				goto out;
+			}
+			i++;
 		} else if ((k = scn_cli_option(&sc, argc, argv, &i))) {
 			if (k == 2) {
 				status = 2;
 				goto out;
 			}
 		} else {
-			static const char *const known[] = {"--quiet", "-q", "--help", "-h",
+			static const char *const known[] = {"--quiet", "-q", "--format",
+							    "--help", "-h",
 							    SCN_CLI_OPTION_NAMES};
 			status = cli_unknown_option("validate", a, known, CLI_NR(known));
 			goto out;
 		}
 	}
-	if (nfiles == 0 && scn_cli_adhoc(&sc)) {
-		status = validate_adhoc(quiet, &sc);
-		goto out;
-	}
-	if (nfiles == 0) {
+	if (nfiles == 0 && !scn_cli_adhoc(&sc)) {
 		status = cli_usage_error("validate", usage_line, "no input files");
 		goto out;
 	}
+	if (fmt != REC_TEXT && !(doc = rec_doc_new("validate"))) {
+		fprintf(stderr, "numasim validate: error: out of memory\n");
+		status = 1;
+		goto out;
+	}
+	if (nfiles == 0)
+		status = validate_adhoc(quiet, &sc, doc);
 	for (int i = 0; i < nfiles; i++) {
-		int e = validate_one(files[i], quiet, &sc);
+		int e = validate_one(files[i], quiet, &sc, doc);
 		if (e > status)
 			status = e;
 	}
+	if (doc) {
+		rec_meta_int(doc, "exit_status", status);
+		char *b = NULL;
+		size_t len = 0;
+		FILE *f = open_memstream(&b, &len);
+		int rc = f ? rec_write(doc, fmt, f) : NS_ENOMEM;
+		if (f)
+			fclose(f);
+		if (rc == NS_OK)
+			rc = cli_write_file_atomic("-", b, len);
+		else
+			fprintf(stderr, "numasim validate: error: %s\n", ns_status_msg(rc));
+		if (rc)
+			status = ns_status_exit(rc);
+		free(b);
+	}
 out:
+	rec_doc_free(doc);
 	scn_cli_free(&sc);
 	free(files);
 	return status;

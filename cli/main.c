@@ -48,6 +48,7 @@ static const struct cli_command commands[] = {
 	{"query", cmd_query, "run a read-only SQL query on a results database"},
 	{"export", cmd_export, "write a table or query of a results database as CSV/JSON"},
 	{"plot", cmd_plot, "plot metrics, profiles or branch sites as SVG or PNG"},
+	{"list", cmd_list, "list the shipped machines, scenarios, cost profiles, scenario keys"},
 };
 
 #define NR_COMMANDS (sizeof commands / sizeof commands[0])

@@ -23,6 +23,7 @@
 #include "sim/hw/cost.h"
 #include "sim/hw/cpu.h"
 #include "base/diag.h"
+#include "base/records.h"
 #include "sim/hw/machine.h"
 #include "models/page_alloc.h"
 
@@ -195,6 +196,74 @@ static void print_counters(FILE *out, struct bench_pagealloc_world *b, uint64_t 
 			(double)cpu_counter(c, ids[i]) / (double)pairs);
 }
 
+/*
+ * The same report as records: meta (benchmark, machine, variant, ...),
+ * table runs (run, host_s, cpu_s, pairs_per_s, pairs_per_cpu_s), results
+ * (one row), counters (name, per_pair) and, with --profile N, profile
+ * (function, inlined, calls, self_cycles, total_cycles per pair).
+ */
+static void record_report(struct rec_doc *d, const struct bench_pagealloc_opts *o,
+			  const struct machine *m, int cpu,
+			  const struct bench_pagealloc_result *res,
+			  struct bench_pagealloc_world *b, struct prof_top *p)
+{
+	static const enum cpu_counter ids[] = {
+		CPU_CTR_calls, CPU_CTR_branches, CPU_CTR_branches_taken, CPU_CTR_branch_mispredict,
+		CPU_CTR_work_cycles, CPU_CTR_mem_accesses, CPU_CTR_mem_stall_cycles,
+		CPU_CTR_mem_load_dep, CPU_CTR_mem_load, CPU_CTR_mem_store, CPU_CTR_l1d_hit,
+		CPU_CTR_l1d_miss, CPU_CTR_l2_miss, CPU_CTR_llc_miss, CPU_CTR_atomic,
+		CPU_CTR_lock_acquire, CPU_CTR_irq_save,
+	};
+	double pairs = (double)res[0].pairs;
+	char sum[17];
+	rec_meta_str(d, "benchmark", "pagealloc");
+	rec_meta_str(d, "machine", m->name);
+	rec_meta_int(d, "cpu", cpu);
+	rec_meta_str(d, "variant", mmzone_iter_name(o->variant));
+	rec_meta_str(d, "bpred", bpred_mode_name(o->bpred));
+	rec_meta_int(d, "order", o->order);
+	rec_meta_int(d, "batch", o->batch);
+	rec_meta_int(d, "repeat", o->repeat);
+	rec_table(d, "runs");
+	for (long long r = 0; r < o->repeat; r++) {
+		rec_row(d);
+		rec_int(d, "run", r + 1);
+		rec_num(d, "host_s", res[r].host_s);
+		rec_num(d, "cpu_s", res[r].cpu_s);
+		rec_num(d, "pairs_per_s", (double)res[r].pairs / res[r].host_s);
+		rec_num(d, "pairs_per_cpu_s", (double)res[r].pairs / res[r].cpu_s);
+	}
+	snprintf(sum, sizeof sum, "%016" PRIx64, res[0].checksum);
+	rec_table(d, "results");
+	rec_row(d);
+	rec_int(d, "pairs", (long long)res[0].pairs);
+	rec_num(d, "cycles_per_alloc", (double)res[0].alloc_cycles / pairs);
+	rec_num(d, "cycles_per_free", (double)res[0].free_cycles / pairs);
+	rec_int(d, "failed", (long long)res[0].failed);
+	rec_str(d, "checksum", sum);
+	rec_table(d, "counters");
+	for (size_t i = 0; i < sizeof ids / sizeof ids[0]; i++) {
+		rec_row(d);
+		rec_str(d, "name", cpu_counter_name(ids[i]));
+		rec_num(d, "per_pair", (double)cpu_counter(&b->s.cpu[0], ids[i]) / pairs);
+	}
+	if (!o->profile)
+		return;
+	p->n = 0;
+	cpu_sys_profile(&b->s, -1, prof_cb, p);
+	qsort(p->rows, (size_t)p->n, sizeof p->rows[0], cmp_self);
+	rec_table(d, "profile");
+	for (int i = 0; i < p->n && i < o->profile; i++) {
+		const struct cpu_profile_row *r = &p->rows[i];
+		rec_row(d);
+		rec_str(d, "function", r->function);
+		rec_bool(d, "inlined", r->inlined);
+		rec_num(d, "calls", (double)r->calls / pairs);
+		rec_num(d, "self_cycles", (double)r->self_cycles / pairs);
+		rec_num(d, "total_cycles", (double)r->total_cycles / pairs);
+	}
+}
+
 /* The report of res[0..repeat) on machine m; b is the last run's world. */
 static void print_report(FILE *out, const struct bench_pagealloc_opts *o, const struct machine *m,
 			 int cpu, const struct bench_pagealloc_result *res,
@@ -275,7 +344,10 @@ int bench_pagealloc_run(const struct bench_pagealloc_opts *o, FILE *out, struct 
 		if (r + 1 < o->repeat)
 			bench_pagealloc_world_free(&b);
 	}
-	print_report(out, o, m, cpu, res, &b, prof);
+	if (o->doc)
+		record_report(o->doc, o, m, cpu, res, &b, prof);
+	else
+		print_report(out, o, m, cpu, res, &b, prof);
 	bench_pagealloc_world_free(&b);
 out:
 	free(prof);

@@ -39,6 +39,8 @@
 #define BENCH_PAGEALLOC_MAX_REPEAT 1000
 #define BENCH_PAGEALLOC_MAX_PROFILE 1000
 
+struct rec_doc;
+
 struct bench_pagealloc_opts {
 	const char *machine;     /* machine file */
 	long long pairs;         /* alloc+free pairs per run, 1..MAX_PAIRS */
@@ -50,6 +52,8 @@ struct bench_pagealloc_opts {
 	enum mmzone_iter variant;
 	enum bpred_mode bpred;
 	struct progress_plan *progress;  /* runs and pairs done, or NULL */
+	struct rec_doc *doc;     /* --format json|csv: the report as records
+				    (docs/output-formats.md), not text */
 };
 
 /* configs/seed-2016-2s.yaml, 10000000 pairs, batch 128, first CPU,

@@ -24,6 +24,7 @@
 #include "sim/hw/cost.h"
 #include "sim/hw/cpu.h"
 #include "base/diag.h"
+#include "base/records.h"
 #include "sim/hw/machine.h"
 #include "models/page_alloc.h"
 #include "models/slub.h"
@@ -90,6 +91,24 @@ static void print_spread(FILE *out, const char *items, uint64_t n, const struct 
 		repeat, rs[0], rs[1], rs[2]);
 	fprintf(out, "M %s per CPU second: min %.3f  median %.3f  max %.3f\n", items, cs[0],
 		cs[1], cs[2]);
+}
+
+/* The runs of a benchmark as table runs of d (items: "pairs", ...). */
+static void record_runs(struct rec_doc *d, const char *items, uint64_t n,
+			const struct span *t, long long repeat)
+{
+	char k1[48], k2[48];
+	snprintf(k1, sizeof k1, "%s_per_s", items);
+	snprintf(k2, sizeof k2, "%s_per_cpu_s", items);
+	rec_table(d, "runs");
+	for (long long r = 0; r < repeat; r++) {
+		rec_row(d);
+		rec_int(d, "run", r + 1);
+		rec_num(d, "host_s", t[r].wall);
+		rec_num(d, "cpu_s", t[r].cpu);
+		rec_num(d, k1, (double)n / t[r].wall);
+		rec_num(d, k2, (double)n / t[r].cpu);
+	}
 }
 
 static void bench_slub_free(struct bench_slub_world *b)
@@ -261,6 +280,24 @@ int bench_slub_run(const struct bench_slub_opts *opt, FILE *out, struct diag *d)
 	}
 	if (rc)
 		goto out;
+	if (opt->doc) {
+		struct rec_doc *dd = opt->doc;
+		rec_meta_str(dd, "benchmark", "slub");
+		rec_meta_str(dd, "machine", name);
+		rec_meta_str(dd, "variant", slub_variant_name(opt->variant));
+		rec_meta_str(dd, "free", opt->local_free ? "local" : "remote");
+		rec_meta_int(dd, "cpu_alloc", o[0].cpu_alloc);
+		rec_meta_int(dd, "cpu_free", o[0].cpu_free);
+		rec_meta_int(dd, "repeat", repeat);
+		record_runs(dd, "pairs", o[0].done, t, repeat);
+		rec_table(dd, "results");
+		rec_row(dd);
+		rec_int(dd, "pairs", (long long)o[0].done);
+		rec_num(dd, "cycles_per_pair",
+			(double)o[0].cycles / (double)(o[0].done ? o[0].done : 1));
+		rec_int(dd, "failed", (long long)o[0].failed);
+		goto out;
+	}
 	fprintf(out, "# Running 'slub' benchmark: kmalloc-512 alloc on CPU %d, free on CPU %d "
 		"(%s, %s)\n", o[0].cpu_alloc, o[0].cpu_free, name, slub_variant_name(opt->variant));
 	if (repeat == 1)
@@ -337,6 +374,29 @@ int bench_messaging_run(const struct bench_messaging_opts *o, FILE *out, struct 
 	}
 	if (rc)
 		goto out;
+	if (o->doc) {
+		struct rec_doc *dd = o->doc;
+		rec_meta_str(dd, "benchmark", "messaging");
+		rec_meta_str(dd, "machine", name);
+		rec_meta_str(dd, "variant", slub_variant_name(o->variant));
+		rec_meta_int(dd, "groups", o->groups);
+		rec_meta_int(dd, "loops", o->loops);
+		rec_meta_int(dd, "cpus", nr_cpus);
+		rec_meta_int(dd, "seed", o->seed);
+		rec_meta_int(dd, "repeat", repeat);
+		record_runs(dd, "messages", r[0].messages, t, repeat);
+		rec_table(dd, "results");
+		rec_row(dd);
+		rec_num(dd, "total_time_s", r[0].total_time_s);
+		rec_int(dd, "messages", (long long)r[0].messages);
+		rec_int(dd, "events", (long long)r[0].events);
+		rec_int(dd, "ctx_switches", (long long)r[0].ctx_switches);
+		rec_int(dd, "preemptions", (long long)r[0].preemptions);
+		rec_int(dd, "wake_preemptions", (long long)r[0].wake_preemptions);
+		rec_int(dd, "sender_blocks", (long long)r[0].sender_blocks);
+		rec_int(dd, "receiver_blocks", (long long)r[0].receiver_blocks);
+		goto out;
+	}
 	fprintf(out, "# Running 'sched/messaging' benchmark: %lld groups, %lld loops, %d CPUs "
 		"(%s, %s)\n", o->groups, o->loops, nr_cpus, name, slub_variant_name(o->variant));
 	fprintf(out, "Total time: %.6f [sec] (simulated)\n", r[0].total_time_s);

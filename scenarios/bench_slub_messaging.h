@@ -39,6 +39,8 @@
 #define BENCH_MESSAGING_MAX_LOOPS 1000000000LL
 #define BENCH_MESSAGING_MAX_REPEAT 1000
 
+struct rec_doc;
+
 struct bench_slub_opts {
 	const char *machine;     /* machine file */
 	long long pairs;         /* alloc+free pairs per run, 1..MAX_PAIRS */
@@ -47,6 +49,7 @@ struct bench_slub_opts {
 	bool local_free;         /* free on the allocating CPU (--free local) */
 	enum slub_variant variant;
 	struct progress_plan *progress;  /* runs and pairs done, or NULL */
+	struct rec_doc *doc;     /* --format json|csv: records, not text */
 };
 
 struct bench_messaging_opts {
@@ -57,6 +60,7 @@ struct bench_messaging_opts {
 	long long repeat;        /* runs, each on a fresh world, 1..MAX_REPEAT */
 	enum slub_variant variant;
 	struct progress_plan *progress;  /* runs and messages done, or NULL */
+	struct rec_doc *doc;     /* --format json|csv: records, not text */
 };
 
 /* configs/skylake-2s.yaml, 5000000 pairs, batch 64, 1 run, remote frees,

@@ -22,6 +22,7 @@
  */
 #include "scenarios/run.h"
 
+#include <errno.h>
 #include <inttypes.h>
 #include <pthread.h>
 #include <stdlib.h>
@@ -774,6 +775,10 @@ struct pool {
 	pthread_cond_t cv;
 	struct sim_run *slot;   /* [jobs] */
 	int jobs, nth;
+	int threaded;           /* workers simulate (jobs > 1); with one job the
+				   main thread simulates inline (no hand-off:
+				   on a loaded host every wake-up of a waiting
+				   thread costs a scheduling delay) */
 	pthread_t th[RUN_MAX_JOBS];
 	long long next;         /* next item to claim */
 	long long written;      /* items released by the main thread */
@@ -822,9 +827,15 @@ static int pool_start(struct pool *p, const struct scenario *s,
 	p->slot = calloc((size_t)p->jobs, sizeof *p->slot);
 	if (!p->slot)
 		return diag_set(d, NS_ENOMEM, s->path, 0, 0, "out of memory");
+	/* timed waits (pool_take's deadline) use the store's clock */
+	pthread_condattr_t ca;
+	pthread_condattr_init(&ca);
+	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
 	pthread_mutex_init(&p->mu, NULL);
-	pthread_cond_init(&p->cv, NULL);
-	if (p->jobs == 1)
+	pthread_cond_init(&p->cv, &ca);
+	pthread_condattr_destroy(&ca);
+	p->threaded = p->jobs > 1;
+	if (!p->threaded)
 		return NS_OK;
 	for (; p->nth < p->jobs; p->nth++)
 		if (pthread_create(&p->th[p->nth], NULL, worker, p)) {
@@ -837,11 +848,17 @@ static int pool_start(struct pool *p, const struct scenario *s,
 	return NS_OK;
 }
 
-/* The simulated item k, or NULL when the plan was cut before it. */
-static struct sim_run *pool_take(struct pool *p, long long k)
+/*
+ * The simulated item k, or NULL when the plan was cut before it, or, when
+ * deadline_ns (CLOCK_MONOTONIC, 0: none) passes first, NULL with *late set
+ * (the caller commits its group and asks again).
+ */
+static struct sim_run *pool_take(struct pool *p, long long k, int64_t deadline_ns,
+				 int *late)
 {
 	struct sim_run *r = &p->slot[k % p->jobs];
-	if (p->jobs == 1) {
+	*late = 0;
+	if (!p->threaded) {
 		if (k >= p->end)
 			return NULL;
 		memset(r, 0, sizeof *r);
@@ -851,10 +868,19 @@ static struct sim_run *pool_take(struct pool *p, long long k)
 		p->next = k + 1;
 		return r;
 	}
+	struct timespec dl = {.tv_sec = (time_t)(deadline_ns / 1000000000),
+			      .tv_nsec = (long)(deadline_ns % 1000000000)};
 	pthread_mutex_lock(&p->mu);
-	while (k < p->end && !(k < p->next && r->done))
-		pthread_cond_wait(&p->cv, &p->mu);
-	int claimed = k < p->next;
+	while (k < p->end && !(k < p->next && r->done)) {
+		if (!deadline_ns) {
+			pthread_cond_wait(&p->cv, &p->mu);
+		} else if (pthread_cond_timedwait(&p->cv, &p->mu, &dl) == ETIMEDOUT &&
+			   !(k < p->next && r->done)) {
+			*late = 1;
+			break;
+		}
+	}
+	int claimed = !*late && k < p->next;
 	pthread_mutex_unlock(&p->mu);
 	return claimed ? r : NULL;
 }
@@ -880,7 +906,8 @@ static void pool_stop(struct pool *p)
 		p->end = p->next;
 	pthread_cond_broadcast(&p->cv);
 	pthread_mutex_unlock(&p->mu);
-	for (long long k = p->written; pool_take(p, k); k++)
+	int late;
+	for (long long k = p->written; pool_take(p, k, 0, &late); k++)
 		pool_release(p, k);
 	for (int i = 0; i < p->nth; i++)
 		pthread_join(p->th[i], NULL);
@@ -1087,7 +1114,8 @@ static int take_remote(struct plan *pl, int from, long long j, int *ended)
 	} else if (m.pos != j) {
 		rc = diag_set(pl->d, NS_EINTERNAL, pl->s->path, 0, 0, "MPI rank %d "
 			      "sent run %lld of the plan, expected %lld", from, m.pos, j);
-	} else if ((rc = store_image_import(pl->st, m.data, m.len, &id, pl->d)) == NS_OK) {
+	} else if ((rc = store_flush(pl->st)) == NS_OK &&
+		   (rc = store_image_import(pl->st, m.data, m.len, &id, pl->d)) == NS_OK) {
 		stored(pl, pl->pending[j], id, m.status != 0);
 		if (m.status)
 			rc = diag_set(pl->d, NS_EINTERNAL, pl->s->path, 0, 0,
@@ -1123,11 +1151,35 @@ static int finish_workers(struct plan *pl, int rc, int *ended)
 	return rc;
 }
 
+/*
+ * The end of the plan, whatever ended it: the open group's runs are
+ * whole (stored, failed, or before an interrupt) and are committed.  When
+ * that fails they are lost (--resume redoes them): not counted as stored.
+ */
+static int flush_group(struct plan *pl, int rc)
+{
+	int n = store_group_runs(pl->st);
+	int frc = store_flush(pl->st);
+	if (frc == NS_OK)
+		return rc;
+	pl->out->nr_stored -= n;
+	return rc == NS_OK || rc == RUN_STOPPED ? frc : rc;
+}
+
+/* Inline simulation: would a run lasting sim_s end past the open
+ * group's deadline? */
+static int due_before(const struct store *st, double sim_s)
+{
+	int64_t dl = store_group_deadline_ns(st);
+	return dl && mono_now() + sim_s >= (double)dl * 1e-9;
+}
+
 /* Rank 0, or the only process: write the list of pending runs in order. */
 static int plan_write(struct plan *pl)
 {
 	struct pool p;
 	long long k = 0;
+	double last_sim_s = 0;   /* the last run's simulation time */
 	int *ended = calloc((size_t)pl->size, sizeof *ended);
 	struct progress_ticker tk = {0};
 	int rc = ended ? pool_start(&p, pl->s, pl->o, pl->local, pl->nr_local, pl->d)
@@ -1145,12 +1197,24 @@ static int plan_write(struct plan *pl)
 		if (from != 0) {
 			rc = take_remote(pl, from, j, ended);
 		} else {
-			struct sim_run *r = pool_take(&p, k);
+			/* a group whose time is up is committed while the
+			 * next run is still being simulated (threads), or,
+			 * simulating inline, before a run that would take it
+			 * past its time if it lasts as long as the last one */
+			int late;
+			struct sim_run *r;
+			if (!p.threaded && due_before(pl->st, last_sim_s) &&
+			    (rc = store_flush(pl->st)))
+				break;
+			while (!(r = pool_take(&p, k, store_group_deadline_ns(pl->st), &late)) &&
+			       late && (rc = store_flush(pl->st)) == NS_OK)
+				;
 			int64_t id;
 			if (!r)
 				break;
 			progress_work_start(r->work, 0);   /* counted once stored */
 			pl->out->sim_s += r->host_s;
+			last_sim_s = r->host_s;
 			rc = consume(pl, pl->st, r, &id);
 			if (id)
 				stored(pl, r->index, id, r->check_rc != 0);
@@ -1162,6 +1226,7 @@ static int plan_write(struct plan *pl)
 	progress_ticker_stop(&tk);
 	pl->pool = NULL;
 	pool_stop(&p);
+	rc = flush_group(pl, rc);
 	if (ended && pl->size > 1)
 		rc = finish_workers(pl, rc, ended);
 	free(ended);
@@ -1183,7 +1248,8 @@ static int plan_send(struct plan *pl)
 			rc = rc ? rc : RUN_STOPPED;
 			break;
 		}
-		struct sim_run *r = pool_take(&p, k);
+		int late;
+		struct sim_run *r = pool_take(&p, k, 0, &late);
 		if (!r)
 			break;
 		int64_t id;
@@ -1269,6 +1335,8 @@ int run_scenario(const struct scenario *s, struct store *st,
 		progress_init(o->bar, o->bar->f, out->planned, out->nr_skipped, t0);
 		atomic_store_explicit(&pl.nr_done, out->nr_skipped, memory_order_relaxed);
 	}
+	if (rc == NS_OK && pl.rank == 0 && o->commit_runs > 1)
+		rc = store_set_group(st, o->commit_runs, o->commit_ms);
 	if (rc == NS_OK)
 		rc = pl.rank == 0 ? plan_write(&pl) : plan_send(&pl);
 	if (o->bar && pl.rank == 0)

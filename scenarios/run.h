@@ -28,9 +28,20 @@
  * writes every run in pending-list order, so the rows equal a serial run's
  * (except host and timestamps).  Only rank 0 fills *out's ids.
  *
- * Durability: each run is one transaction (store.h), so an interrupt,
- * even SIGKILL or a power loss, leaves only whole runs: committed ones
- * with status 'ok' or 'failed', never one with status 'running'.
+ * Durability: each run is one transaction (store.h), or, with group
+ * commit (opts.commit_runs > 1), one savepoint in its group's transaction,
+ * so an interrupt, even SIGKILL or a power loss, leaves only whole runs:
+ * committed ones with status 'ok' or 'failed', never one with status
+ * 'running'.  A crash loses the open group, whole runs that --resume runs
+ * again; Ctrl-C, a failed run and the plan's end commit it.  A group is
+ * committed when its time (commit_ms) is up even while the main thread
+ * waits for a worker's simulation (jobs > 1); with one job the main
+ * thread simulates inline and commits before a run that would take the
+ * group past its time if it lasted as long as the run before (a run much
+ * longer than its predecessor can hold the group up to its own length:
+ * the price of no thread hand-off per run).  Under MPI the runs
+ * of other ranks are imported in their own transactions (each first
+ * commits the open group).
  *
  * Failure policy.  A run whose model invariants are broken after the
  * workload (a model bug) is written with status 'failed' and the checker's
@@ -87,6 +98,13 @@ struct run_opts {
 					     share done of the runs in flight */
 	int resume;                       /* skip runs the database holds */
 	struct run_mpi *mpi;              /* spread over MPI ranks, or NULL */
+	int commit_runs;                  /* group commit (store_set_group): up
+					     to this many runs per transaction;
+					     <= 1: one transaction per run */
+	int commit_ms;                    /* ... and commit a group this long
+					     after its first run finished, even
+					     while the next run is simulated;
+					     0: no time bound */
 };
 
 struct run_outcome {

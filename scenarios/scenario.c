@@ -811,12 +811,14 @@ static int parse_cpus(struct loader *l, const struct ynode *n)
 
 enum { P_CPUSET, P_MEMPOLICY, P_NODES, P_CPUS, NR_P };
 
+static const struct ytree_field policy_fields[NR_P] = {
+	[P_CPUSET] = {"cpuset", 0}, [P_MEMPOLICY] = {"mempolicy", 0},
+	[P_NODES] = {"nodes", 0},   [P_CPUS] = {"cpus", 0},
+};
+
 static int parse_policy(struct loader *l)
 {
-	static const struct ytree_field fields[NR_P] = {
-		[P_CPUSET] = {"cpuset", 0}, [P_MEMPOLICY] = {"mempolicy", 0},
-		[P_NODES] = {"nodes", 0},   [P_CPUS] = {"cpus", 0},
-	};
+	const struct ytree_field *const fields = policy_fields;
 	const struct ynode *sec = l->top_policy, *v[NR_P];
 	struct scn_point *pt = l->pt;
 	int rc;
@@ -950,19 +952,21 @@ static int parse_gfp(struct loader *l, const struct ynode *n, const struct ynode
 enum { W_TYPE, W_ORDERS, W_BATCHES, W_INNER, W_OUTER, W_DROP, W_GFP, W_CPU,
        W_OVERHEAD, NR_W };
 
+static const struct ytree_field pagealloc_fields[NR_W] = {
+	[W_TYPE] = {"type", 1},
+	[W_ORDERS] = {"orders", 0},
+	[W_BATCHES] = {"batches", 0},
+	[W_INNER] = {"inner_iterations", 0},
+	[W_OUTER] = {"outer_samples", 0},
+	[W_DROP] = {"drop_samples", 0},
+	[W_GFP] = {"gfp", 0},
+	[W_CPU] = {"cpu", 0},
+	[W_OVERHEAD] = {"timing_overhead_cycles", 0},
+};
+
 static int parse_pagealloc(struct loader *l, const struct ynode *n)
 {
-	static const struct ytree_field fields[NR_W] = {
-		[W_TYPE] = {"type", 1},
-		[W_ORDERS] = {"orders", 0},
-		[W_BATCHES] = {"batches", 0},
-		[W_INNER] = {"inner_iterations", 0},
-		[W_OUTER] = {"outer_samples", 0},
-		[W_DROP] = {"drop_samples", 0},
-		[W_GFP] = {"gfp", 0},
-		[W_CPU] = {"cpu", 0},
-		[W_OVERHEAD] = {"timing_overhead_cycles", 0},
-	};
+	const struct ytree_field *const fields = pagealloc_fields;
 	struct scn_point *pt = l->pt;
 	struct scn_pagealloc *p = &pt->pa;
 	const struct machine *m = pt->machine;
@@ -1038,18 +1042,20 @@ static int parse_pagealloc(struct loader *l, const struct ynode *n)
 
 enum { M_TYPE, M_GROUPS, M_LOOPS, M_MODE, M_LIMIT, M_SEND, M_RECV, M_CTXSW, NR_M };
 
+static const struct ytree_field messaging_fields[NR_M] = {
+	[M_TYPE] = {"type", 1},
+	[M_GROUPS] = {"groups", 1},
+	[M_LOOPS] = {"loops", 1},
+	[M_MODE] = {"mode", 0},
+	[M_LIMIT] = {"inflight_limit", 0},
+	[M_SEND] = {"send_cycles", 0},
+	[M_RECV] = {"recv_cycles", 0},
+	[M_CTXSW] = {"ctx_switch_cycles", 0},
+};
+
 static int parse_messaging(struct loader *l, const struct ynode *n)
 {
-	static const struct ytree_field fields[NR_M] = {
-		[M_TYPE] = {"type", 1},
-		[M_GROUPS] = {"groups", 1},
-		[M_LOOPS] = {"loops", 1},
-		[M_MODE] = {"mode", 0},
-		[M_LIMIT] = {"inflight_limit", 0},
-		[M_SEND] = {"send_cycles", 0},
-		[M_RECV] = {"recv_cycles", 0},
-		[M_CTXSW] = {"ctx_switch_cycles", 0},
-	};
+	const struct ytree_field *const fields = messaging_fields;
 	struct scn_messaging *p = &l->pt->msg;
 	const struct ynode *v[NR_M];
 	struct wl_msg_params def;
@@ -1125,15 +1131,17 @@ static int parse_sizes(struct loader *l, const struct ynode *n,
 	return NS_OK;
 }
 
+static const struct ytree_field parallel_fields[NR_PL] = {
+	[PL_TYPE] = {"type", 1},          [PL_TASKS] = {"tasks", 0},
+	[PL_OPS] = {"ops", 0},            [PL_SHARE] = {"page_share", 0},
+	[PL_ORDERS] = {"orders", 0},      [PL_SIZES] = {"object_sizes", 0},
+	[PL_LIFE] = {"lifetime", 0},      [PL_REMOTE] = {"remote_free", 0},
+	[PL_THINK] = {"think_cycles", 0}, [PL_GFP] = {"gfp", 0},
+};
+
 static int parse_parallel(struct loader *l, const struct ynode *n)
 {
-	static const struct ytree_field fields[NR_PL] = {
-		[PL_TYPE] = {"type", 1},          [PL_TASKS] = {"tasks", 0},
-		[PL_OPS] = {"ops", 0},            [PL_SHARE] = {"page_share", 0},
-		[PL_ORDERS] = {"orders", 0},      [PL_SIZES] = {"object_sizes", 0},
-		[PL_LIFE] = {"lifetime", 0},      [PL_REMOTE] = {"remote_free", 0},
-		[PL_THINK] = {"think_cycles", 0}, [PL_GFP] = {"gfp", 0},
-	};
+	const struct ytree_field *const fields = parallel_fields;
 	struct scn_point *pt = l->pt;
 	const struct ynode *v[NR_PL];
 	const char *gfp_text = "GFP_KERNEL";
@@ -2735,3 +2743,46 @@ int scenario_params(const struct scenario *s, int point, scn_param_fn fn,
 #undef P_TEXT
 #undef P_NUM
 #undef P_REAL
+
+/* One key into buf (NUL-terminated, the keys so far before it) and
+ * keys[n] when n < max, unless it is already in buf; the new count. */
+static int key_add(char *buf, size_t cap, size_t *off, const char **keys, int max, int n,
+		   const char *prefix, const char *name)
+{
+	char k[128];
+	snprintf(k, sizeof k, "%s%s", prefix, name);
+	for (size_t p = 0; p < *off; p += strlen(buf + p) + 1)
+		if (!strcmp(buf + p, k))
+			return n;
+	size_t len = strlen(k) + 1;
+	if (*off + len <= cap) {
+		memcpy(buf + *off, k, len);
+		if (n < max)
+			keys[n] = buf + *off;
+		*off += len;
+	}
+	return n + 1;
+}
+
+int scenario_keys(char *buf, size_t cap, const char **keys, int max)
+{
+	static const char *const top[] = {"name", "description", "machine", "seed",
+					  "repetitions"};
+	const struct {
+		const struct ytree_field *f;
+		int n;
+	} wl[] = {{pagealloc_fields, NR_W}, {messaging_fields, NR_M},
+		  {parallel_fields, NR_PL}};
+	size_t off = 0;
+	int n = 0;
+	for (size_t i = 0; i < sizeof top / sizeof top[0]; i++)
+		n = key_add(buf, cap, &off, keys, max, n, "", top[i]);
+	for (int k = 0; k < SCN_NR_KNOBS; k++)
+		n = key_add(buf, cap, &off, keys, max, n, "kernel.", knob_names[k]);
+	for (int k = 0; k < NR_P; k++)
+		n = key_add(buf, cap, &off, keys, max, n, "policy.", policy_fields[k].key);
+	for (size_t w = 0; w < sizeof wl / sizeof wl[0]; w++)
+		for (int k = 0; k < wl[w].n; k++)
+			n = key_add(buf, cap, &off, keys, max, n, "workload.", wl[w].f[k].key);
+	return n;
+}

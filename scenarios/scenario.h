@@ -340,6 +340,20 @@ typedef int (*scn_param_fn)(void *arg, const char *key, const char *text,
 int scenario_params(const struct scenario *s, int point, scn_param_fn fn,
 		    void *arg);
 
+/*
+ * The keys a scenario file, --set and --sweep accept, from the loader's
+ * own field tables (so shell completion and `numasim list keys` cannot
+ * drift from what the loader takes): name, description, machine, seed,
+ * repetitions, kernel.<knob>, policy.<key>, then workload.<param> of every
+ * workload (each key once, first the pagealloc workload's).  overrides.PATH
+ * is a machine-file path and not listed.  The keys are written into buf
+ * (cap bytes, each NUL-terminated) and keys[i] (i < max) points at key i;
+ * returns the number of keys when buf holds them all (~700 bytes; a
+ * smaller buf gives at least the keys it held): more than max means call
+ * again with more room.
+ */
+int scenario_keys(char *buf, size_t cap, const char **keys, int max);
+
 /* Is the YAML tree root of a file a scenario (has a `workload` key)? */
 struct ynode;
 int scenario_is_scenario_root(const struct ynode *root);

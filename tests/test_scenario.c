@@ -691,6 +691,36 @@ static void test_preflight(void **state)
 	scenario_free(s);
 }
 
+/* scenario_keys: every knob once as kernel.KNOB, each key once, and
+ * a buffer too small gets the count to retry with. */
+static void test_scenario_keys(void **state)
+{
+	(void)state;
+	char buf[8192];
+	const char *keys[512];
+	int n = scenario_keys(buf, sizeof buf, keys, 512);
+	assert_true(n > SCN_NR_KNOBS && n <= 512);
+	int kernel = 0;
+	for (int i = 0; i < n; i++) {
+		kernel += !strncmp(keys[i], "kernel.", 7);
+		for (int j = i + 1; j < n; j++)
+			assert_string_not_equal(keys[i], keys[j]);
+	}
+	assert_int_equal(kernel, SCN_NR_KNOBS);
+	for (int k = 0; k < SCN_NR_KNOBS; k++) {
+		char want[64];
+		int found = 0;
+		snprintf(want, sizeof want, "kernel.%s", scn_knob_name((enum scn_knob)k));
+		for (int i = 0; i < n; i++)
+			found |= !strcmp(keys[i], want);
+		assert_true(found);
+	}
+	assert_string_equal(keys[0], "name");
+	const char *few[3];
+	assert_int_equal(scenario_keys(buf, sizeof buf, few, 3), n);
+	assert_string_equal(few[2], "machine");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -713,6 +743,7 @@ int main(void)
 		cmocka_unit_test(test_policy_placement),
 		cmocka_unit_test(test_workload_arithmetic),
 		cmocka_unit_test(test_preflight),
+		cmocka_unit_test(test_scenario_keys),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

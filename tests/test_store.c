@@ -939,6 +939,96 @@ static void test_crash_before_commit(void **state)
 	store_close(s);
 }
 
+/*
+ * Group commit: runs share one transaction, an aborted or failing run is
+ * rolled back to its savepoint and the group's other runs stay; the group
+ * commits at max_runs, at store_flush and at close; a process killed with
+ * the group open leaves only the runs of earlier groups.
+ */
+static void test_group_commit(void **state)
+{
+	(void)state;
+	struct diag d;
+	diag_init(&d);
+	const char *path = tmp_path("group.db");
+	struct store *s = open_rw(path);
+	store_set_diag(s, &d);
+	sqlite3 *db = store_sqlite(s);
+	assert_int_equal(store_set_group(s, 0, 0), NS_EINTERNAL);
+	diag_init(&d);
+	assert_int_equal(store_set_group(s, 3, 0), NS_OK);
+	commit_small_run(s, 0, 0, 100);
+	commit_small_run(s, 0, 1, 101);
+	assert_int_equal(store_group_runs(s), 2);
+	assert_int_equal(store_group_deadline_ns(s), 0);  /* no time bound */
+	assert_int_equal(store_check(s, 0), NS_OK);
+	/* a reader on another connection sees nothing of the open group */
+	sqlite3 *rd;
+	assert_int_equal(sqlite3_open_v2(path, &rd, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
+	assert_int_equal(q_int(rd, "SELECT count(*) FROM runs"), 0);
+	/* an aborted run and a failing one leave the group's runs alone */
+	int64_t id;
+	struct store_run_info i = run_info(1, 0);
+	assert_int_equal(store_run_begin(s, &i, &id), NS_OK);
+	assert_int_equal(store_metric(s, id, "m", 1, "count"), NS_OK);
+	assert_int_equal(store_run_abort(s), NS_OK);
+	assert_int_equal(store_run_begin(s, &i, &id), NS_OK);
+	struct store_branch_row bad = {"A18", NULL, 0, 10, 11, 0};
+	assert_int_equal(store_branch(s, id, &bad), NS_EDB);
+	diag_init(&d);
+	assert_int_equal(store_group_runs(s), 2);
+	assert_int_equal(q_int(db, "SELECT count(*) FROM runs"), 2);
+	/* the third run fills the group: committed, visible to the reader */
+	commit_small_run(s, 0, 2, 102);
+	assert_int_equal(store_group_runs(s), 0);
+	assert_int_equal(q_int(rd, "SELECT count(*) FROM runs"), 3);
+	assert_int_equal(q_int(rd, "SELECT count(*) FROM metrics"), 3);
+	/* store_flush commits a partial group; a run open refuses it */
+	commit_small_run(s, 0, 3, 103);
+	assert_int_equal(store_run_begin(s, &i, &id), NS_OK);
+	assert_int_equal(store_flush(s), NS_EINTERNAL);
+	diag_init(&d);
+	assert_int_equal(store_run_abort(s), NS_OK);
+	assert_int_equal(store_flush(s), NS_OK);
+	assert_int_equal(q_int(rd, "SELECT count(*) FROM runs"), 4);
+	/* a time bound: the deadline is set once a run has finished */
+	assert_int_equal(store_set_group(s, 100, 60000), NS_OK);
+	commit_small_run(s, 0, 4, 104);
+	assert_true(store_group_deadline_ns(s) > 0);
+	/* close commits the open group */
+	assert_int_equal(store_check(s, STORE_CHECK_DATA), NS_OK);
+	store_close(s);
+	assert_int_equal(q_int(rd, "SELECT count(*) FROM runs"), 5);
+
+	/* killed with a group open: its runs are gone, whole; earlier stay */
+	pid_t pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		struct store *c = NULL;
+		if (store_open(path, STORE_RDWR, &c, NULL) != NS_OK ||
+		    store_set_group(c, 10, 0) != NS_OK)
+			_exit(20);
+		for (int k = 0; k < 4; k++) {
+			int64_t cid;
+			struct store_run_info ci = run_info(2, k);
+			if (store_run_begin(c, &ci, &cid) || store_metric(c, cid, "m", k, "count") ||
+			    store_run_commit(c, cid))
+				_exit(21);
+		}
+		raise(SIGKILL);
+		_exit(22);
+	}
+	int status = 0;
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
+	s = open_rw(path);
+	assert_int_equal(store_check(s, STORE_CHECK_DATA), NS_OK);
+	assert_int_equal(q_int(store_sqlite(s), "SELECT count(*) FROM runs"), 5);
+	assert_int_equal(q_int(store_sqlite(s), "SELECT count(*) FROM runs WHERE point = 2"), 0);
+	store_close(s);
+	sqlite3_close(rd);
+}
+
 static void test_foreign_keys(void **state)
 {
 	(void)state;
@@ -1086,6 +1176,7 @@ int main(void)
 		cmocka_unit_test(test_version1_file),
 		cmocka_unit_test(test_reader_sees_only_committed),
 		cmocka_unit_test(test_crash_before_commit),
+		cmocka_unit_test(test_group_commit),
 		cmocka_unit_test(test_foreign_keys),
 		cmocka_unit_test(test_schema_doc_complete),
 		cmocka_unit_test(test_bench_sample_inserts),

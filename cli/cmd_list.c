@@ -1,0 +1,290 @@
+/*
+ * list — `numasim list machines|scenarios|costs|keys [--format
+ * text|json|csv]`: what numasim ships, one line each, so a user can find
+ * the names every command accepts in place of a path (`--machine
+ * rome-nps4`, `numasim run seed-zonelist`; sim/hw/datafile.h).
+ *
+ * machines: name, nodes, CPUs, memory (GiB), description of every machine
+ * file in the directories bare names are looked up in, in their order
+ * (datafile_kind_dirs: $NUMASIM_CONFIGS, then the data roots), each name
+ * once (the first found, the one a bare name resolves to); costs: name
+ * and description of the cost profiles; scenarios: name, machine,
+ * workload, runs and description; keys: the scenario keys --set and
+ * --sweep take (scenario_keys, the loader's own tables), for shell
+ * completion.  Every file is loaded by its loader, so a listed name is
+ * one the commands accept; a shipped file that does not load is an
+ * error (exit 1: the installation is broken), nothing is printed.
+ */
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "base/diag.h"
+#include "base/records.h"
+#include "sim/hw/datafile.h"
+#include "sim/hw/machine.h"
+#include "scenarios/scenario.h"
+
+static const char usage_line[] =
+	"numasim list machines|scenarios|costs|keys [--format text|json|csv]";
+
+static void print_help(void)
+{
+	printf("usage: %s\n\n"
+	       "Lists what numasim ships, one line each; the names work wherever a\n"
+	       "file is expected (numasim topology rome-nps4, run --machine\n"
+	       "skylake-2s, numasim run seed-zonelist).\n\n"
+	       "  machines   name, nodes, CPUs, memory and description of every\n"
+	       "             machine file (configs/, $NUMASIM_CONFIGS first)\n"
+	       "  scenarios  name, machine, workload, runs and description\n"
+	       "  costs      name and description of the cost profiles\n"
+	       "             (configs/costs/)\n"
+	       "  keys       the scenario keys --set and --sweep accept\n\n"
+	       "options:\n"
+	       "  --format F text (default), json or csv (docs/output-formats.md)\n"
+	       "  -h, --help show this help\n\n"
+	       "exit status: 0 ok, 1 a shipped file does not load, 2 bad usage\n",
+	       usage_line);
+}
+
+#define LIST_MAX_FILES 256
+
+/* One shipped file: its name (file name without .yaml) and path. */
+struct entry {
+	char name[128];
+	char path[DATAFILE_PATH_MAX + 258];  /* dir + "/" + a d_name (<= 255) */
+};
+
+static int entry_cmp(const void *a, const void *b)
+{
+	return strcmp(((const struct entry *)a)->name, ((const struct entry *)b)->name);
+}
+
+/*
+ * The *.yaml files of kind's directories, sorted by name, each name once
+ * (the first directory wins, as for datafile_resolve); *n of them.
+ */
+static int collect(enum datafile_kind kind, struct entry *e, int *n)
+{
+	struct datafile_dirs dirs;
+	datafile_kind_dirs(kind, &dirs);
+	*n = 0;
+	for (int i = 0; i < dirs.nr; i++) {
+		DIR *dir = opendir(dirs.dir[i]);
+		struct dirent *de;
+		int first = *n;
+		while (dir && (de = readdir(dir))) {
+			size_t len = strlen(de->d_name);
+			if (len < 6 || strcmp(de->d_name + len - 5, ".yaml") || de->d_name[0] == '.' ||
+			    len - 5 >= sizeof e->name)
+				continue;
+			char name[128];
+			snprintf(name, sizeof name, "%.*s", (int)(len - 5), de->d_name);
+			int dup = 0;
+			for (int k = 0; k < first && !dup; k++)
+				dup = !strcmp(e[k].name, name);
+			if (dup || *n == LIST_MAX_FILES)
+				continue;
+			snprintf(e[*n].name, sizeof e[*n].name, "%s", name);
+			snprintf(e[*n].path, sizeof e[*n].path, "%s/%s", dirs.dir[i], de->d_name);
+			(*n)++;
+		}
+		if (dir)
+			closedir(dir);
+	}
+	qsort(e, (size_t)*n, sizeof *e, entry_cmp);
+	return NS_OK;
+}
+
+/* Width of the name column of the text layout (>= the heading's). */
+static int name_width(const struct entry *e, int n)
+{
+	int w = 4;
+	for (int i = 0; i < n; i++)
+		if ((int)strlen(e[i].name) > w)
+			w = (int)strlen(e[i].name);
+	return w;
+}
+
+/*
+ * Each lister adds its rows to doc and, when txt is not NULL (--format
+ * text), prints them as aligned columns with the description last.
+ */
+static int list_machines(struct rec_doc *doc, FILE *txt, const struct entry *e, int n,
+			 struct diag *d)
+{
+	int w = name_width(e, n);
+	rec_table(doc, "machines");
+	if (txt)
+		fprintf(txt, "%-*s %5s %5s %10s  %s\n", w, "NAME", "NODES", "CPUS", "MEMORY",
+			"DESCRIPTION");
+	for (int i = 0; i < n; i++) {
+		struct machine *m = NULL;
+		int rc = machine_load_file(e[i].path, &m, d);
+		if (rc)
+			return rc;
+		rec_row(doc);
+		rec_str(doc, "name", e[i].name);
+		rec_int(doc, "nodes", m->nr_nodes);
+		rec_int(doc, "cpus", m->nr_cpus);
+		rec_int(doc, "memory_bytes", (long long)(machine_mem_pages(m) * m->page_size));
+		rec_str(doc, "description", m->description);
+		rec_str(doc, "path", datafile_shown(e[i].path));
+		if (txt)
+			fprintf(txt, "%-*s %5d %5d %6.0f GiB  %s\n", w, e[i].name, m->nr_nodes,
+				m->nr_cpus, (double)(machine_mem_pages(m) * m->page_size) /
+				(double)(1ull << 30), m->description ? m->description : "");
+		machine_free(m);
+	}
+	return NS_OK;
+}
+
+static int list_costs(struct rec_doc *doc, FILE *txt, const struct entry *e, int n,
+		      struct diag *d)
+{
+	int w = name_width(e, n);
+	rec_table(doc, "costs");
+	if (txt)
+		fprintf(txt, "%-*s  %s\n", w, "NAME", "DESCRIPTION");
+	for (int i = 0; i < n; i++) {
+		struct machine_costs c;
+		int rc = machine_costs_load_file(e[i].path, &c, d);
+		if (rc)
+			return rc;
+		rec_row(doc);
+		rec_str(doc, "name", e[i].name);
+		rec_str(doc, "description", c.description);
+		rec_str(doc, "path", datafile_shown(e[i].path));
+		if (txt)
+			fprintf(txt, "%-*s  %s\n", w, e[i].name, c.description ? c.description : "");
+		machine_costs_free(&c);
+	}
+	return NS_OK;
+}
+
+static int list_scenarios(struct rec_doc *doc, FILE *txt, const struct entry *e, int n,
+			  struct diag *d)
+{
+	int w = name_width(e, n);
+	rec_table(doc, "scenarios");
+	if (txt)
+		fprintf(txt, "%-*s %-16s %-9s %5s  %s\n", w, "NAME", "MACHINE", "WORKLOAD",
+			"RUNS", "DESCRIPTION");
+	for (int i = 0; i < n; i++) {
+		struct scenario *s = NULL;
+		int rc = scenario_load_file(e[i].path, &s, d);
+		if (rc)
+			return rc;
+		rec_row(doc);
+		rec_str(doc, "name", e[i].name);
+		rec_str(doc, "machine", s->nr_machines == 1 ? s->machine->name : "(several)");
+		rec_str(doc, "workload", scn_workload_name(s->workload));
+		rec_int(doc, "runs", scenario_nr_runs(s));
+		rec_str(doc, "description", s->description);
+		rec_str(doc, "path", datafile_shown(e[i].path));
+		if (txt)
+			fprintf(txt, "%-*s %-16s %-9s %5lld  %s\n", w, e[i].name,
+				s->nr_machines == 1 ? s->machine->name : "(several)",
+				scn_workload_name(s->workload), scenario_nr_runs(s),
+				s->description ? s->description : "");
+		scenario_free(s);
+	}
+	return NS_OK;
+}
+
+static int list_keys(struct rec_doc *doc, FILE *txt, struct diag *d)
+{
+	char buf[8192];
+	const char *keys[512];
+	int n = scenario_keys(buf, sizeof buf, keys, 512);
+	if (n > 512)
+		return diag_set(d, NS_EINTERNAL, "numasim list", 0, 0, "%d keys: more "
+				"than the 512 this command has room for", n);
+	rec_table(doc, "keys");
+	for (int i = 0; i < n; i++) {
+		rec_row(doc);
+		rec_str(doc, "key", keys[i]);
+		if (txt)
+			fprintf(txt, "%s\n", keys[i]);
+	}
+	return NS_OK;
+}
+
+static int usage_what(const char *what)
+{
+	static const char *const known[] = {"machines", "scenarios", "costs", "keys"};
+	return cli_unknown("numasim list", "list", what, known, CLI_NR(known),
+			   "numasim list --help");
+}
+
+int cmd_list(int argc, char **argv)
+{
+	const char *what = NULL;
+	enum rec_format fmt = REC_TEXT;
+	for (int i = 1; i < argc; i++) {
+		const char *o = argv[i];
+		if (!strcmp(o, "-h") || !strcmp(o, "--help")) {
+			print_help();
+			return 0;
+		}
+		if (!strcmp(o, "--format")) {
+			if (i + 1 >= argc || rec_parse_format(argv[i + 1], &fmt))
+				return cli_usage_error("list", usage_line,
+						       "--format takes text, json or csv");
+			i++;
+		} else if (o[0] == '-' && o[1]) {
+			static const char *const known[] = {"--format", "--help", "-h"};
+			return cli_unknown_option("list", o, known, CLI_NR(known));
+		} else if (what) {
+			return cli_usage_error("list", usage_line, "unexpected argument '%s'", o);
+		} else {
+			what = o;
+		}
+	}
+	if (!what)
+		return cli_usage_error("list", usage_line, "what to list: machines, "
+				       "scenarios, costs or keys");
+	enum datafile_kind kind = !strcmp(what, "machines") ? DATAFILE_MACHINE
+				  : !strcmp(what, "costs") ? DATAFILE_COSTS
+							   : DATAFILE_SCENARIO;
+	if (strcmp(what, "machines") && strcmp(what, "costs") && strcmp(what, "scenarios") &&
+	    strcmp(what, "keys"))
+		return usage_what(what);
+
+	struct diag d;
+	struct entry *e = calloc(LIST_MAX_FILES, sizeof *e);
+	struct rec_doc *doc = rec_doc_new("list");
+	char *buf = NULL;
+	size_t len = 0;
+	int n = 0, rc = e && doc ? NS_OK : NS_ENOMEM;
+	diag_init(&d);
+	if (rc == NS_OK && strcmp(what, "keys"))
+		rc = collect(kind, e, &n);
+	FILE *f = rc == NS_OK ? open_memstream(&buf, &len) : NULL;
+	if (rc == NS_OK && !f)
+		rc = NS_ENOMEM;
+	FILE *txt = fmt == REC_TEXT ? f : NULL;
+	if (rc == NS_OK) {
+		rec_meta_str(doc, "list", what);
+		rc = !strcmp(what, "keys") ? list_keys(doc, txt, &d)
+		     : kind == DATAFILE_MACHINE ? list_machines(doc, txt, e, n, &d)
+		     : kind == DATAFILE_COSTS ? list_costs(doc, txt, e, n, &d)
+					      : list_scenarios(doc, txt, e, n, &d);
+	}
+	if (rc == NS_OK && !txt)
+		rc = rec_write(doc, fmt, f);
+	if (f)
+		fclose(f);
+	if (rc == NS_OK)
+		rc = cli_write_file_atomic("-", buf, len);
+	else if (rc == NS_ENOMEM && !d.status)
+		fprintf(stderr, "numasim list: error: out of memory\n");
+	else
+		diag_print(&d, stderr);
+	free(buf);
+	free(e);
+	rec_doc_free(doc);
+	return rc ? ns_status_exit(rc) : 0;
+}
