@@ -67,7 +67,7 @@ static uint32_t cycles_of(double v)
 	return c <= 0 ? 0 : c >= (double)UINT32_MAX ? UINT32_MAX : (uint32_t)c;
 }
 
-static int costs_init(struct cpu_costs *k, const struct machine_costs *mc)
+int cpu_costs_init(struct cpu_costs *k, const struct machine_costs *mc)
 {
 	if (!(mc->clock_ghz.value > 0) || !(mc->return_stack.value >= 1))
 		return NS_ERANGE;
@@ -257,7 +257,7 @@ int cpu_sys_init(struct cpu_sys *s, const struct machine *m,
 	s->tables = t;
 	s->layout = l;
 	s->nr_nodes = m->nr_nodes;
-	rc = costs_init(&s->k, &m->costs);
+	rc = cpu_costs_init(&s->k, &m->costs);
 	if (rc)
 		goto out;
 	rc = latency_matrix(&s->mem_lat, m, &s->k, m->costs.memory_latency,

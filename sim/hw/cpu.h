@@ -318,6 +318,10 @@ struct cpu *cpu_sys_cpu(struct cpu_sys *s, int cpu_id);
 int cpu_sys_check(const struct cpu_sys *s);
 int cpu_check(const struct cpu *c);
 
+/* The machine's cost figures in whole cycles, as cpu_sys_init converts
+ * them; NS_ERANGE for figures the model cannot use. */
+int cpu_costs_init(struct cpu_costs *k, const struct machine_costs *mc);
+
 /* ns -> cycles with the machine's clock (rounded). */
 uint32_t cpu_ns_to_cycles(const struct cpu_costs *k, double ns);
 
@@ -429,6 +433,14 @@ static inline bool cpu_branch(struct cpu *c, int site, bool cond)
 	st->mispredicted += miss;
 	c->mispredicts += miss;
 	return cond;
+}
+
+/* The cycles cpu_branch() charged for a site's counts (`numasim annotate`
+ * prints them per site; test_cpu checks they equal the clock's advance). */
+static inline uint64_t cpu_branch_cycles(const struct cpu_costs *k, uint64_t executed,
+					 uint64_t taken, uint64_t mispredicted)
+{
+	return executed * k->branch + taken * k->taken_branch + mispredicted * k->mispredict;
 }
 
 static inline void cpu_work(struct cpu *c, uint32_t cycles)
