@@ -37,6 +37,7 @@
 #include "cli/cli.h"
 #include "analysis/compare.h"
 #include "base/diag.h"
+#include "analysis/html_report.h"
 #include "analysis/messaging_report.h"
 #include "analysis/resultset.h"
 #include "analysis/store.h"
@@ -48,7 +49,8 @@
 #define REPORT_DEFAULT_TOP 20
 #define SUMMARY_DEFAULT_TOP 15
 
-static const char usage_line[] = "numasim report DB [--runs] [--run ID] [--top N]";
+static const char usage_line[] = "numasim report DB [--runs] [--run ID] [--top N] "
+	"[--format text|html] [-o FILE]";
 
 static void print_help(void)
 {
@@ -71,6 +73,11 @@ static void print_help(void)
 	       "  --run ID   the per-run report of this run only (and its table)\n"
 	       "  --top N    rows of the profile and branch tables (default 15 in the\n"
 	       "             summary, %d per run; 0 = all)\n"
+	       "  --format F text (default) or html: one self-contained page (runs and\n"
+	       "             provenance, compare tables with their plots, profile,\n"
+	       "             flame graph, branch sites, SLUB and scheduler summaries,\n"
+	       "             small multiples of sweeps; analysis/html_report.h)\n"
+	       "  -o FILE    write FILE atomically instead of standard output\n"
 	       "  -h, --help show this help\n\n"
 	       "exit status: 0 ok, 1 database error, 2 bad usage, missing file,\n"
 	       "not a numasim database or unknown run\n",
@@ -480,6 +487,7 @@ int cmd_report(int argc, char **argv)
 	const char *path = NULL;
 	long long only = 0, top = -1;
 	int runs = 0;
+	const char *format = NULL, *out_path = NULL;
 	struct store *st = NULL;
 	struct cost_tables sites;
 	struct diag d;
@@ -497,6 +505,11 @@ int cmd_report(int argc, char **argv)
 		}
 		if (!strcmp(o, "--runs")) {
 			runs = 1;
+		} else if (!strcmp(o, "--format") || !strcmp(o, "-o")) {
+			if (i + 1 >= argc)
+				return cli_usage_error("report", usage_line,
+						       "option '%s' needs a value", o);
+			*(o[1] == 'o' ? &out_path : &format) = argv[++i];
 		} else if (!strcmp(o, "--run") || !strcmp(o, "--top")) {
 			if (i + 1 >= argc)
 				return cli_usage_error("report", usage_line,
@@ -508,7 +521,7 @@ int cmd_report(int argc, char **argv)
 		} else if (o[0] == '-' && o[1] != '\0') {
 		{
 			static const char *const known[] = {"--runs", "--run", "--top",
-							    "--help", "-h"};
+							    "--format", "-o", "--help", "-h"};
 			return cli_unknown_option("report", o, known, CLI_NR(known));
 		}
 		} else if (path) {
@@ -520,6 +533,13 @@ int cmd_report(int argc, char **argv)
 	}
 	if (!path)
 		return cli_usage_error("report", usage_line, "no database file");
+	int html = format && !strcmp(format, "html");
+	if (format && !html && strcmp(format, "text"))
+		return cli_usage_error("report", usage_line,
+				       "unknown format '%s' (text or html)", format);
+	if (html && (runs || only || top >= 0))
+		return cli_usage_error("report", usage_line, "--format html is the whole "
+				       "database: --runs, --run and --top are for text");
 	if ((rc = store_open(path, STORE_RDONLY, &st, &d)) ||
 	    (rc = register_sites(store_sqlite(st), &sites, path, &d)))
 		goto fail;
@@ -527,6 +547,16 @@ int cmd_report(int argc, char **argv)
 	if (!f) {
 		rc = diag_set(&d, NS_ENOMEM, path, 0, 0, "out of memory");
 		goto fail;
+	}
+	if (html) {
+		rc = html_report_write(store_sqlite(st), path, &sites, f, &d);
+		fclose(f);
+		if (rc)
+			goto fail;
+		if ((rc = cli_write_file_atomic(out_path ? out_path : "-", buf, len)))
+			goto fail_quiet;
+		status = 0;
+		goto out;
 	}
 	if (only)
 		runs = 1;
@@ -540,7 +570,10 @@ int cmd_report(int argc, char **argv)
 		fclose(f);
 		if (rc)
 			goto fail;
-		fwrite(buf, 1, len, stdout);
+		if (out_path && (rc = cli_write_file_atomic(out_path, buf, len)))
+			goto fail_quiet;
+		if (!out_path)
+			fwrite(buf, 1, len, stdout);
 		status = 0;
 		goto out;
 	}
@@ -557,12 +590,16 @@ int cmd_report(int argc, char **argv)
 	fclose(f);
 	if (rc)
 		goto fail;
-	fwrite(buf, 1, len, stdout);
+	if (out_path && (rc = cli_write_file_atomic(out_path, buf, len)))
+		goto fail_quiet;
+	if (!out_path)
+		fwrite(buf, 1, len, stdout);
 	status = 0;
 	goto out;
 fail:
 	fflush(stdout);
 	diag_print(&d, stderr);
+fail_quiet:
 	status = ns_status_exit(rc);
 out:
 	free(buf);
