@@ -61,9 +61,9 @@ static const char style[] =
 	"th{background:#e8eef6;cursor:pointer}td.n{text-align:right;"
 	"font-family:'DejaVu Sans Mono',monospace}tr:nth-child(even) td{background:#f6f8fb}"
 	"pre{font-size:11.5px;background:#f8f8f4;border:1px solid #ddd;padding:6px;"
-	"overflow-x:auto;margin:6px 0}.pair{display:flex;flex-wrap:nowrap;gap:16px;"
-	"align-items:flex-start}.pair>pre{flex:0 0 auto}"
-	".plots{display:flex;flex-direction:column;gap:8px;flex:1 1 auto;min-width:0}"
+	"overflow-x:auto;margin:6px 0}.pair{display:flex;flex-wrap:wrap;gap:16px;"
+	"align-items:flex-start}.pair>pre{flex:0 1 auto;max-width:100%}"
+	".plots{display:flex;flex-direction:column;gap:8px;flex:1 1 420px;min-width:420px}"
 	".plots svg{width:100%;max-width:600px;height:auto}"
 	".grid{display:grid;grid-template-columns:repeat(auto-fill,minmax(300px,1fr));gap:8px}"
 	".grid figure{margin:0;border:1px solid #ddd;padding:4px}.grid svg{width:100%;"
@@ -492,14 +492,15 @@ static int section_messaging(struct html *h)
 	return rc;
 }
 
-/* Sweeps: one small plot per point of each pagealloc scenario with several. */
+/* Sweeps: one small plot per point of each pagealloc scenario with more than
+ * two points (two are an A/B pair, which the compare plots show). */
 static int section_sweep(struct html *h)
 {
 	sqlite3_stmt *sc, *pt;
 	int rc = NS_OK, opened = 0;
 	if (sqlite3_prepare_v2(h->db, "SELECT scenario FROM runs WHERE status = 'ok' AND "
 			       "workload = 'pagealloc' GROUP BY scenario HAVING "
-			       "count(DISTINCT point) > 1 ORDER BY min(run_id)", -1, &sc,
+			       "count(DISTINCT point) > 2 ORDER BY min(run_id)", -1, &sc,
 			       NULL) != SQLITE_OK)
 		return db_err(h);
 	if (sqlite3_prepare_v2(h->db, "SELECT r.point, min(p.params) FROM runs r JOIN "

@@ -18,8 +18,9 @@
  * and condition; for messaging runs the SLUB stats per cache and the
  * seed-format summary of analysis/messaging_report.h and a scheduler
  * summary (the system-scope counters, mean per run of each variant); and
- * for sweeps (a pagealloc scenario with more than one point) a grid of
- * small multiples, one plot per point.
+ * for sweeps (a pagealloc scenario with more than two points: two are an
+ * A/B pair, drawn in the compare plots) a grid of small multiples, one
+ * plot per point.
  *
  * Self-contained: the SVGs are inline, the style sheet and the one script
  * are in the page, no URL is fetched (the only "http" strings are the SVG
