@@ -62,13 +62,13 @@ static const char style[] =
 	"font-family:'DejaVu Sans Mono',monospace}tr:nth-child(even) td{background:#f6f8fb}"
 	"pre{font-size:11.5px;background:#f8f8f4;border:1px solid #ddd;padding:6px;"
 	"overflow-x:auto;margin:6px 0}.pair{display:flex;flex-wrap:wrap;gap:16px;"
-	"align-items:flex-start}.pair>pre{flex:0 1 auto;max-width:100%}"
+	"align-items:flex-start}.pair>pre{flex:0 1 auto;max-width:760px;white-space:pre-wrap}"
 	".plots{display:flex;flex-direction:column;gap:8px;flex:1 1 420px;min-width:420px}"
 	".plots svg{width:100%;max-width:600px;height:auto}"
 	".grid{display:grid;grid-template-columns:repeat(auto-fill,minmax(300px,1fr));gap:8px}"
 	".grid figure{margin:0;border:1px solid #ddd;padding:4px}.grid svg{width:100%;"
 	"height:auto}.grid figcaption{font-size:11px;color:#444}"
-	".flame svg{max-width:100%;height:auto}nav a{margin-right:12px;font-size:13px}";
+	".flame svg{max-width:100%;height:auto}.scroll{overflow-x:auto;max-width:100%}nav a{margin-right:12px;font-size:13px}";
 
 /* Sorting by a header click, and the layout check the browser test reads. */
 static const char script[] =
@@ -102,7 +102,7 @@ static int sql_table(struct html *h, const char *sql, int64_t n1, int decimals)
 	if (n1 >= 0)
 		sqlite3_bind_int64(st, 1, n1);
 	int nc = sqlite3_column_count(st), s, rows = 0;
-	fputs("<table class=\"sortable\"><thead><tr>", h->f);
+	fputs("<div class=\"scroll\"><table class=\"sortable\"><thead><tr>", h->f);
 	for (int i = 0; i < nc; i++) {
 		fputs("<th>", h->f);
 		esc(h->f, sqlite3_column_name(st, i));
@@ -128,7 +128,7 @@ static int sql_table(struct html *h, const char *sql, int64_t n1, int decimals)
 		}
 		fputs("</tr>\n", h->f);
 	}
-	fputs("</tbody></table>\n", h->f);
+	fputs("</tbody></table></div>\n", h->f);
 	sqlite3_finalize(st);
 	if (s != SQLITE_DONE)
 		return db_err(h);
@@ -372,11 +372,17 @@ static int section_flame(struct html *h)
 		fclose(m);
 	}
 	if (rc == NS_OK) {
-		fprintf(h->f, "<p class=\"note\">%s (<code>numasim plot %s --flame%s</code>; "
-			"hover a frame for its figures).</p>\n<div class=\"flame\">",
-			n > 1 ? "Differential: widths from the first variant's first run, red = "
-				"more cycles in the second, blue = fewer" : "The first run",
-			h->dbname, n > 1 ? " --diff A B" : "");
+		char opt[64];
+		if (n > 1)
+			snprintf(opt, sizeof opt, "--diff %" PRId64 " %" PRId64, runs[0], runs[1]);
+		else
+			snprintf(opt, sizeof opt, "--run %" PRId64, runs[0]);
+		fprintf(h->f, "<p class=\"note\">%s (<code>numasim plot ", n > 1 ?
+			"Differential: widths from the first variant's first run, red = more "
+			"cycles in the second variant's, blue = fewer" : "The first run");
+		esc(h->f, h->dbname);
+		fprintf(h->f, " --flame %s -o flame.svg</code>; hover a frame for its figures)."
+			"</p>\n<div class=\"flame\">", opt);
 		const char *s = strstr(buf, "<svg");
 		fputs("<svg id=\"flamegraph\" data-check=\"flamegraph\"", h->f);
 		fputs(s ? s + 4 : buf, h->f);

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Install what numasim needs on Debian 12, and only what is missing.
 set -eu
-pkgs="meson ninja-build pkg-config gcc libc6-dev libgsl-dev libyaml-dev libsqlite3-dev libcmocka-dev jq sqlite3 libopenmpi-dev openmpi-bin librsvg2-bin imagemagick"
+pkgs="meson ninja-build pkg-config gcc libc6-dev libgsl-dev libyaml-dev libsqlite3-dev libcmocka-dev jq sqlite3 libopenmpi-dev openmpi-bin librsvg2-bin imagemagick chromium"
 missing=""
 for p in $pkgs; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' || missing="$missing $p"
