@@ -23,6 +23,9 @@
  * for messaging runs the seed-format summary, t-tests, SLUB stats and
  * __slab_free branch table of each invocation's runs (analysis/messaging_report.h).
  *
+ * --format html writes the whole database as one self-contained page
+ * instead (analysis/html_report.h); -o FILE writes either form atomically.
+ *
  * The database is opened read-only (docs/schema.md): a missing file, a file
  * that is not a numasim database, a database without runs (summary) or
  * an unknown --run id exits 2 with a
