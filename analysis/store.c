@@ -300,10 +300,45 @@ static const char *const schema_v2[] = {
 
 #define NR_QUERY_VIEWS (sizeof schema_v2 / sizeof schema_v2[0] - 1)
 
+/*
+ * Version 2 -> 3: the call paths of the simulated profile (flame graphs,
+ * docs/schema.md "profile_paths") and profile_stacks, each path's chain
+ * of functions as a folded stack "a;b;c".  A read-only connection to an
+ * older file gets the table as an empty TEMP table (temp_views()), so
+ * readers see "no call paths" rather than an error; hence one statement
+ * per object, no index, no foreign key in the CREATE TABLE's own text
+ * beyond what a TEMP table accepts.
+ */
+static const char *const schema_v3[] = {
+	"CREATE TABLE profile_paths (\n"
+	"  run_id       INTEGER NOT NULL REFERENCES runs (run_id) ON DELETE CASCADE,\n"
+	"  path_id      INTEGER NOT NULL CHECK (path_id >= 1),\n"
+	"  parent_id    INTEGER NOT NULL CHECK (parent_id >= 0 AND parent_id < path_id),\n"
+	"  function     TEXT    NOT NULL CHECK (function <> ''),\n"
+	"  calls        INTEGER NOT NULL CHECK (calls >= 0),\n"
+	"  self_cycles  INTEGER NOT NULL CHECK (self_cycles >= 0),\n"
+	"  mispredicted INTEGER NOT NULL CHECK (mispredicted >= 0),\n"
+	"  PRIMARY KEY (run_id, path_id)\n"
+	") STRICT, WITHOUT ROWID",
+	"CREATE VIEW profile_stacks AS\n"
+	"WITH RECURSIVE chain (run_id, path_id, stack, depth) AS (\n"
+	"  SELECT run_id, path_id, function, 1 FROM profile_paths WHERE parent_id = 0\n"
+	"  UNION ALL\n"
+	"  SELECT p.run_id, p.path_id, c.stack || ';' || p.function, c.depth + 1\n"
+	"  FROM profile_paths p JOIN chain c\n"
+	"       ON p.run_id = c.run_id AND p.parent_id = c.path_id)\n"
+	"SELECT c.run_id, c.path_id, p.parent_id, p.function, c.stack, c.depth,\n"
+	"       p.calls, p.self_cycles, p.mispredicted\n"
+	"FROM chain c JOIN profile_paths p\n"
+	"     ON p.run_id = c.run_id AND p.path_id = c.path_id",
+	NULL,
+};
+
 /* migrations[v] takes a database from version v to v + 1. */
 static const char *const *const migrations[STORE_SCHEMA_VERSION] = {
 	schema_v1,
 	schema_v2,
+	schema_v3,
 };
 
 /*
@@ -349,7 +384,10 @@ static const char *const required_tables[] = {
 		   "self_cycles, total_cycles) VALUES (?1, ?2, ?3, ?4, ?5, ?6)") \
 	X(BRANCH, "INSERT INTO branches (run_id, site, function, fallthrough, " \
 		  "executed, taken, mispredicted) "                            \
-		  "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)")
+		  "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)")                       \
+	X(PATH, "INSERT INTO profile_paths (run_id, path_id, parent_id, "      \
+		"function, calls, self_cycles, mispredicted) "                 \
+		"VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)")
 
 enum store_stmt {
 #define STORE_STMT_ENUM(name, sql) ST_##name,
@@ -937,8 +975,9 @@ static int setup_rdwr(struct store *s, int need_migration)
 
 /*
  * A read-only connection to an older file: the views its missing
- * migrations would add, as TEMP views of this connection (the file is
- * not touched; the steps are views only, see STORE_READONLY_MIN_VERSION).
+ * migrations would add, as TEMP views of this connection, and the tables
+ * they would add as empty TEMP tables (the file is not touched; the steps
+ * are views and new tables only, see STORE_READONLY_MIN_VERSION).
  */
 static int temp_views(struct store *s, int64_t version)
 {
@@ -946,13 +985,17 @@ static int temp_views(struct store *s, int64_t version)
 	for (int64_t v = version; r == NS_OK && v < STORE_SCHEMA_VERSION; v++)
 		for (const char *const *step = migrations[v];
 		     r == NS_OK && *step; step++) {
-			static const char create[] = "CREATE VIEW ";
-			if (strncmp(*step, create, sizeof create - 1) != 0)
+			static const char view[] = "CREATE VIEW ";
+			static const char table[] = "CREATE TABLE ";
+			int is_view = strncmp(*step, view, sizeof view - 1) == 0;
+			if (!is_view && (v < 2 || strncmp(*step, table, sizeof table - 1)))
 				return fail(s, NS_EINTERNAL, "migration to "
 					    "version %" PRId64 " is not views "
-					    "only", v + 1);
-			char *sql = sqlite3_mprintf("CREATE TEMP VIEW %s",
-						    *step + sizeof create - 1);
+					    "and tables only", v + 1);
+			char *sql = sqlite3_mprintf(is_view ? "CREATE TEMP VIEW %s"
+						    : "CREATE TEMP TABLE %s",
+						    *step + (is_view ? sizeof view
+							     : sizeof table) - 1);
 			if (!sql)
 				return fail(s, NS_ENOMEM, "out of memory");
 			r = exec_sql(s, sql, "cannot create the query views");
@@ -1696,6 +1739,30 @@ int store_branch(struct store *s, int64_t run_id,
 				      ? INT64_MAX : (int64_t)row->mispredicted);
 	if (step_done(st) != SQLITE_OK)
 		return row_fail(s, "branch site", row->site, run_id);
+	return NS_OK;
+}
+
+int store_call_path(struct store *s, int64_t run_id, const struct store_path_row *row)
+{
+	int r = row_ok(s, run_id, "call path", row->function);
+	if (r == NS_OK)
+		r = fits_int64(s, row->calls, "calls", row->function);
+	if (r == NS_OK)
+		r = fits_int64(s, row->self_cycles, "self_cycles", row->function);
+	if (r == NS_OK)
+		r = fits_int64(s, row->mispredicted, "mispredicted", row->function);
+	if (r != NS_OK)
+		return r;
+	sqlite3_stmt *st = s->stmt[ST_PATH];
+	sqlite3_bind_int64(st, 1, run_id);
+	sqlite3_bind_int64(st, 2, row->path_id);
+	sqlite3_bind_int64(st, 3, row->parent_id);
+	bind_text(st, 4, row->function);
+	sqlite3_bind_int64(st, 5, (int64_t)row->calls);
+	sqlite3_bind_int64(st, 6, (int64_t)row->self_cycles);
+	sqlite3_bind_int64(st, 7, (int64_t)row->mispredicted);
+	if (step_done(st) != SQLITE_OK)
+		return row_fail(s, "call path", row->function, run_id);
 	return NS_OK;
 }
 

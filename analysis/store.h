@@ -4,8 +4,8 @@
  *
  * One run = one transaction: store_run_begin() takes the write lock
  * (BEGIN IMMEDIATE) and inserts the run row with status 'running', the row
- * functions add its params, metrics, samples, counters, profile and branch
- * rows, and store_run_commit() (status 'ok') or store_run_fail() (status
+ * functions add its params, metrics, samples, counters, profile, call-path
+ * and branch rows, and store_run_commit() (status 'ok') or store_run_fail() (status
  * 'failed' plus a message, keeping the partial diagnostics) commit it.  A
  * run that is aborted, that hits an error while its rows are written, or
  * whose process dies before the commit leaves the database exactly as it
@@ -78,7 +78,7 @@
 #include "base/diag.h"
 
 /* Bump on every schema change; see "Versioning" in docs/schema.md. */
-#define STORE_SCHEMA_VERSION 2
+#define STORE_SCHEMA_VERSION 3
 /* PRAGMA application_id of numasim databases: "NSIM" in ASCII. */
 #define STORE_APPLICATION_ID 0x4E53494D
 /* How long a writer waits for another process's write lock. */
@@ -165,6 +165,16 @@ struct store_profile_row {
 	uint64_t calls;
 	uint64_t self_cycles;  /* cycles in the function itself */
 	uint64_t total_cycles; /* self + callees; >= self_cycles */
+};
+
+/* One call path of the simulated profile (table profile_paths). */
+struct store_path_row {
+	int64_t path_id;       /* >= 1 */
+	int64_t parent_id;     /* 0: called from outside; else < path_id */
+	const char *function;  /* the path's innermost function */
+	uint64_t calls;        /* out-of-line calls that entered the path */
+	uint64_t self_cycles;  /* cycles with this path innermost */
+	uint64_t mispredicted; /* conditional mispredicts with it innermost */
 };
 
 struct store_branch_row {
@@ -267,6 +277,7 @@ int store_profile(struct store *s, int64_t run_id,
 		  const struct store_profile_row *row);
 int store_branch(struct store *s, int64_t run_id,
 		 const struct store_branch_row *row);
+int store_call_path(struct store *s, int64_t run_id, const struct store_path_row *row);
 
 /*
  * Invariant walker (see above); flags STORE_CHECK_DATA adds the O(size)

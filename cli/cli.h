@@ -38,6 +38,7 @@ int cmd_query(int argc, char **argv);
 int cmd_export(int argc, char **argv);
 int cmd_plot(int argc, char **argv);
 int cmd_list(int argc, char **argv);
+int cmd_annotate(int argc, char **argv);
 
 /* The model benchmarks of `numasim bench` (cmd_bench_models.c); argv[0]
  * is the benchmark's name. */

@@ -9,6 +9,11 @@
  * layout at the given size) before a file is written, and each file
  * appears only when complete (cli_write_file_atomic; PNG: gnuplot writes a
  * temporary name that is renamed into place).
+ *
+ * `numasim plot DB --flame [--run N | --diff A B] [--metric cycles|calls|
+ * mispredicts] [--title T] [--width W] -o FILE.svg [--data FILE.folded]`:
+ * the flame graph of a run's call paths, or the differential one of two
+ * runs (analysis/flame.h); --data writes the folded stacks it drew.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -20,13 +25,16 @@
 
 #include "cli/cli.h"
 #include "base/diag.h"
+#include "analysis/flame.h"
 #include "analysis/plot.h"
 #include "analysis/store.h"
 
 static const char usage_line[] =
 	"numasim plot DB (--metric GLOB [--x KEY] | --bars profile|executed|taken|"
 	"mispredicted) [--by KEY] [--where KEY=VALUE]... [--top N] [--logx|--linx] "
-	"[--title TEXT] [--width W] [--height H] [-o FILE.svg|FILE.png] [--data FILE.csv]";
+	"[--title TEXT] [--width W] [--height H] [-o FILE.svg|FILE.png] [--data FILE.csv]\n"
+	"       numasim plot DB --flame [--run N | --diff A B] [--metric cycles|calls|"
+	"mispredicts] [--title TEXT] [--width W] -o FILE.svg [--data FILE.folded]";
 
 static void print_help(void)
 {
@@ -59,6 +67,12 @@ static void print_help(void)
 	       "  --data FILE    the plotted points as CSV (series,x,mean,min,max,n;\n"
 	       "                 bar charts series,category,mean), for gnuplot or\n"
 	       "                 pandas; -o, --data or both\n"
+	       "  --flame        a flame graph of the simulated profile's call paths\n"
+	       "                 (SVG): --run N (may be left out for a one-run\n"
+	       "                 database), --metric cycles (default), calls or\n"
+	       "                 mispredicts; --data FILE writes the folded stacks\n"
+	       "  --diff A B     with --flame: the differential flame graph of runs A\n"
+	       "                 and B, widths from A, red = more in B, blue = less\n"
 	       "  -h, --help     show this help\n\n"
 	       "exit status: 0 ok, 1 database or gnuplot failure, 2 bad usage, missing\n"
 	       "or foreign database, unknown key or metric, no runs left by --where,\n"
@@ -71,12 +85,32 @@ struct popts {
 	int nr_where;
 	long long top, width, height;
 	int logx;
+	int flame;
+	long long run, diff_a, diff_b;
 };
 
 static int ends_with(const char *s, const char *suf)
 {
 	size_t a = strlen(s), b = strlen(suf);
 	return a > b && !strcmp(s + a - b, suf);
+}
+
+/* The checks of a --flame command line. */
+static int parse_flame(const struct popts *o)
+{
+	if (!o->out || !ends_with(o->out, ".svg"))
+		return cli_usage_error("plot", usage_line, "--flame draws SVG: give -o FILE.svg");
+	if (o->bars || o->x || o->by || o->nr_where || o->height || o->logx >= 0)
+		return cli_usage_error("plot", usage_line, "--flame takes --run, --diff, "
+				       "--metric, --title, --width, -o and --data only");
+	if (o->run && o->diff_a)
+		return cli_usage_error("plot", usage_line, "give either --run or --diff, not both");
+	if (o->metric && flame_metric_parse(o->metric) < 0)
+		return cli_unknown("numasim plot", "flame metric", o->metric, flame_metric_names,
+				   CLI_NR(flame_metric_names), "numasim plot --help");
+	if (o->data && !strcmp(o->out, o->data))
+		return cli_usage_error("plot", usage_line, "-o and --data name the same file");
+	return 0;
 }
 
 static int parse(int argc, char **argv, struct popts *o)
@@ -107,11 +141,29 @@ static int parse(int argc, char **argv, struct popts *o)
 				return 2;
 		} else if (!strcmp(a, "--logx") || !strcmp(a, "--linx")) {
 			o->logx = a[2] == 'l' && a[3] == 'o';
+		} else if (!strcmp(a, "--flame")) {
+			o->flame = 1;
+		} else if (!strcmp(a, "--run")) {
+			if (i + 1 >= argc)
+				return cli_usage_error("plot", usage_line,
+						       "option '%s' needs a value", a);
+			if (cli_parse_long("plot", a, argv[++i], 1, INT64_MAX, &o->run))
+				return 2;
+		} else if (!strcmp(a, "--diff")) {
+			if (i + 2 >= argc)
+				return cli_usage_error("plot", usage_line,
+						       "option '--diff' needs two run ids");
+			if (cli_parse_long("plot", a, argv[i + 1], 1, INT64_MAX, &o->diff_a) ||
+			    cli_parse_long("plot", a, argv[i + 2], 1, INT64_MAX, &o->diff_b))
+				return 2;
+			i += 2;
 		} else if (a[0] == '-' && a[1] != '\0') {
 		{
 			static const char *const known[] = {"--metric", "--x", "--bars", "--by",
 							    "-o", "--output", "--top", "--logx",
-							    "--linx", "--help", "-h"};
+							    "--linx", "--flame", "--run", "--diff",
+							    "--where", "--title", "--width", "--height",
+							    "--data", "--help", "-h"};
 			return cli_unknown_option("plot", a, known, CLI_NR(known));
 		}
 		} else if (o->path) {
@@ -126,6 +178,10 @@ static int parse(int argc, char **argv, struct popts *o)
 	if (!o->out && !o->data)
 		return cli_usage_error("plot", usage_line, "no output file (-o FILE.svg|FILE.png "
 				       "or --data FILE.csv)");
+	if (o->flame)
+		return parse_flame(o);
+	if (o->run || o->diff_a)
+		return cli_usage_error("plot", usage_line, "--run and --diff are for --flame");
 	if (o->out && !ends_with(o->out, ".svg") && !ends_with(o->out, ".png"))
 		return cli_usage_error("plot", usage_line,
 				       "the output file must end in .svg or .png, not '%s'", o->out);
@@ -260,6 +316,49 @@ static int load(struct plot *p, const struct popts *o, struct diag *d)
 	return rc;
 }
 
+/* --flame: the SVG (and with --data the folded stacks) in memory. */
+static int flame_render(const struct popts *o, char **svg, size_t *svg_len, char **fold,
+			size_t *fold_len, struct diag *d)
+{
+	struct store *st = NULL;
+	struct flame fl;
+	int64_t a = o->diff_a ? o->diff_a : o->run;
+	flame_init(&fl);
+	int rc = store_open(o->path, STORE_RDONLY, &st, d);
+	if (rc == NS_OK && !a)
+		rc = flame_only_run(store_sqlite(st), o->path, &a, d);
+	if (rc == NS_OK)
+		rc = flame_load(&fl, store_sqlite(st), o->path, a, o->diff_b,
+				o->metric ? (enum flame_metric)flame_metric_parse(o->metric)
+					  : FLAME_CYCLES, d);
+	store_close(st);
+	if (rc == NS_OK && flame_check(&fl))
+		rc = diag_set(d, NS_EINTERNAL, "numasim plot", 0, 0, "inconsistent call paths");
+	if (rc == NS_OK && o->title)
+		snprintf(fl.title, sizeof fl.title, "%s", o->title);
+	FILE *f = rc == NS_OK ? open_memstream(svg, svg_len) : NULL;
+	if (rc == NS_OK && !f)
+		rc = diag_set(d, NS_ENOMEM, "numasim plot", 0, 0, "out of memory");
+	if (f) {
+		rc = flame_svg(&fl, (int)o->width, f);
+		fclose(f);
+		if (rc == NS_EINPUT)
+			diag_set(d, rc, o->path, 0, 0, "run %lld has no %s to draw",
+				 (long long)a, flame_metric_name(fl.metric));
+	}
+	if (rc == NS_OK && o->data) {
+		f = open_memstream(fold, fold_len);
+		if (!f)
+			rc = diag_set(d, NS_ENOMEM, "numasim plot", 0, 0, "out of memory");
+		else {
+			rc = flame_folded(&fl, f);
+			fclose(f);
+		}
+	}
+	flame_free(&fl);
+	return rc;
+}
+
 int cmd_plot(int argc, char **argv)
 {
 	struct popts o = {.top = 15, .logx = -1};
@@ -282,6 +381,15 @@ int cmd_plot(int argc, char **argv)
 	}
 	if ((status = parse(argc, argv, &o)))
 		goto out;
+	if (o.flame) {
+		if ((rc = flame_render(&o, &svg, &svg_len, &csv, &csv_len, &d)))
+			goto fail;
+		if ((rc = cli_write_file_atomic(o.out, svg, svg_len)) ||
+		    (csv && (rc = cli_write_file_atomic(o.data, csv, csv_len))))
+			goto fail_quiet;
+		status = 0;
+		goto out;
+	}
 	plot_init(&p, o.metric ? PLOT_LINE : PLOT_BAR);
 	p.logx = o.logx;
 	p.width = (int)o.width;

@@ -23,6 +23,9 @@
  * for messaging runs the seed-format summary, t-tests, SLUB stats and
  * __slab_free branch table of each invocation's runs (analysis/messaging_report.h).
  *
+ * --format html writes the whole database as one self-contained page
+ * instead (analysis/html_report.h); -o FILE writes either form atomically.
+ *
  * The database is opened read-only (docs/schema.md): a missing file, a file
  * that is not a numasim database, a database without runs (summary) or
  * an unknown --run id exits 2 with a
@@ -37,6 +40,7 @@
 #include "cli/cli.h"
 #include "analysis/compare.h"
 #include "base/diag.h"
+#include "analysis/html_report.h"
 #include "analysis/messaging_report.h"
 #include "analysis/resultset.h"
 #include "analysis/store.h"
@@ -49,8 +53,8 @@
 #define REPORT_DEFAULT_TOP 20
 #define SUMMARY_DEFAULT_TOP 15
 
-static const char usage_line[] =
-	"numasim report DB [--runs] [--run ID] [--top N] [--format text|json|csv]";
+static const char usage_line[] = "numasim report DB [--runs] [--run ID] [--top N] "
+	"[--format text|json|csv|html] [-o FILE]";
 
 static void print_help(void)
 {
@@ -73,10 +77,24 @@ static void print_help(void)
 	       "  --run ID   the per-run report of this run only (and its table)\n"
 	       "  --top N    rows of the profile and branch tables (default 15 in the\n"
 	       "             summary, %d per run; 0 = all)\n"
-	       "  --format F text (default), json (one document of the same tables;\n"
-	       "             docs/output-formats.md) or csv (its rows, one table\n"
-	       "             column); --runs gives the runs, profiles and branch\n"
-	       "             sites (the per-invocation tables: numasim compare)\n"
+	       "  --format F text (default); json (one document of the same tables;
+"
+	       "             docs/output-formats.md) or csv (its rows, one table
+"
+	       "             column): --runs gives the runs, profiles and branch
+"
+	       "             sites (the per-invocation tables: numasim compare);
+"
+	       "             html: one self-contained page of the whole database (runs
+"
+	       "             and provenance, compare tables with their plots, profile,
+"
+	       "             flame graph, branch sites, SLUB and scheduler summaries,
+"
+	       "             small multiples of sweeps; analysis/html_report.h)
+"
+	       "  -o FILE    write FILE atomically instead of standard output
+"
 	       "  -h, --help show this help\n\n"
 	       "exit status: 0 ok, 1 database error, 2 bad usage, missing file,\n"
 	       "not a numasim database or unknown run\n",
@@ -616,9 +634,9 @@ static int report_records(struct rep *r, enum rec_format fmt, int runs, int64_t 
 
 int cmd_report(int argc, char **argv)
 {
-	const char *path = NULL;
+	const char *path = NULL, *out_path = NULL;
 	long long only = 0, top = -1;
-	int runs = 0;
+	int runs = 0, html = 0;
 	enum rec_format format = REC_TEXT;
 	struct store *st = NULL;
 	struct cost_tables sites;
@@ -637,13 +655,20 @@ int cmd_report(int argc, char **argv)
 		}
 		if (!strcmp(o, "--runs")) {
 			runs = 1;
-		} else if (!strcmp(o, "--format")) {
+		} else if (!strcmp(o, "--format") || !strcmp(o, "-o")) {
 			if (i + 1 >= argc)
 				return cli_usage_error("report", usage_line,
-						       "option '--format' needs a value");
-			if (rec_parse_format(argv[++i], &format))
+						       "option '%s' needs a value", o);
+			const char *v = argv[++i];
+			if (o[1] == 'o')
+				out_path = v;
+			else if (!strcmp(v, "html"))
+				html = 1, format = REC_TEXT;
+			else if (rec_parse_format(v, &format))
 				return cli_usage_error("report", usage_line, "unknown format "
-						       "'%s' (text, json or csv)", argv[i]);
+						       "'%s' (text, json, csv or html)", v);
+			else
+				html = 0;
 		} else if (!strcmp(o, "--run") || !strcmp(o, "--top")) {
 			if (i + 1 >= argc)
 				return cli_usage_error("report", usage_line,
@@ -655,7 +680,7 @@ int cmd_report(int argc, char **argv)
 		} else if (o[0] == '-' && o[1] != '\0') {
 		{
 			static const char *const known[] = {"--runs", "--run", "--top",
-							    "--format", "--help", "-h"};
+							    "--format", "-o", "--help", "-h"};
 			return cli_unknown_option("report", o, known, CLI_NR(known));
 		}
 		} else if (path) {
@@ -667,6 +692,9 @@ int cmd_report(int argc, char **argv)
 	}
 	if (!path)
 		return cli_usage_error("report", usage_line, "no database file");
+	if (html && (runs || only || top >= 0))
+		return cli_usage_error("report", usage_line, "--format html is the whole "
+				       "database: --runs, --run and --top are for text");
 	if ((rc = store_open(path, STORE_RDONLY, &st, &d)) ||
 	    (rc = register_sites(store_sqlite(st), &sites, path, &d)))
 		goto fail;
@@ -683,25 +711,33 @@ int cmd_report(int argc, char **argv)
 	struct rep r = {.db = store_sqlite(st), .path = path, .f = f, .top = top,
 			.messaging_top = messaging_top, .d = &d};
 	/* one switch over the format: each case composes the whole output in f */
-	switch (format) {
-	case REC_TEXT:
-		rc = runs ? report_runs(&r, only) : print_summary(&r);
-		break;
-	case REC_JSON:
-	case REC_CSV:
-		rc = report_records(&r, format, runs, only);
-		break;
+	if (html) {
+		rc = html_report_write(store_sqlite(st), path, &sites, f, &d);
+	} else {
+		switch (format) {
+		case REC_TEXT:
+			rc = runs ? report_runs(&r, only) : print_summary(&r);
+			break;
+		case REC_JSON:
+		case REC_CSV:
+			rc = report_records(&r, format, runs, only);
+			break;
+		}
 	}
 	fclose(f);
 	if (rc)
 		goto fail;
-	fwrite(buf, 1, len, stdout);
+	if (out_path && (rc = cli_write_file_atomic(out_path, buf, len)))
+		goto fail_quiet;
+	if (!out_path)
+		fwrite(buf, 1, len, stdout);
 	status = 0;
 	goto out;
 fail:
 	fflush(stdout);
 	rc = store_read_status(st, rc);
 	diag_print(&d, stderr);
+fail_quiet:
 	status = ns_status_exit(rc);
 out:
 	free(buf);

@@ -47,8 +47,9 @@ static const struct cli_command commands[] = {
 	{"compare", cmd_compare, "mmtests-style tables of runs with Welch's t-test"},
 	{"query", cmd_query, "run a read-only SQL query on a results database"},
 	{"export", cmd_export, "write a table or query of a results database as CSV/JSON"},
-	{"plot", cmd_plot, "plot metrics, profiles or branch sites as SVG or PNG"},
+	{"plot", cmd_plot, "plot metrics, profiles, branch sites or flame graphs as SVG or PNG"},
 	{"list", cmd_list, "list the shipped machines, scenarios, cost profiles, scenario keys"},
+	{"annotate", cmd_annotate, "a modelled function's branch sites and cycles, like perf annotate"},
 };
 
 #define NR_COMMANDS (sizeof commands / sizeof commands[0])

@@ -465,6 +465,17 @@ static int put_profile(void *arg, const struct cpu_profile_row *row)
 	return store_profile(w->st, w->id, &p);
 }
 
+static int put_path(void *arg, const struct cpu_path_row *row)
+{
+	struct writer *w = arg;
+	struct store_path_row p = {
+		.path_id = row->id, .parent_id = row->parent,
+		.function = row->function, .calls = row->calls,
+		.self_cycles = row->self_cycles, .mispredicted = row->mispredicts,
+	};
+	return store_call_path(w->st, w->id, &p);
+}
+
 static int put_branch(void *arg, const struct cpu_branch_row *row)
 {
 	struct writer *w = arg;
@@ -684,6 +695,7 @@ static int write_run(struct store *st, const struct scenario *s,
 	    (r->sw && (rc = slub_counters(r->sw, put_pa_counter, &w))) ||
 	    (rc = cpu_sys_counters(&r->sys, put_cpu_counter, &w)) ||
 	    (rc = cpu_sys_profile(&r->sys, -1, put_profile, &w)) ||
+	    (rc = cpu_sys_paths(&r->sys, -1, put_path, &w)) ||
 	    (rc = cpu_sys_branches(&r->sys, -1, put_branch, &w))) {
 		store_run_abort(st);
 		return rc;

@@ -3,7 +3,7 @@
 # clang-14 and libclang-rt-14-dev (libFuzzer, clang's sanitizers) build the
 # fuzz targets of tests/fuzz in build-fuzz (scripts/test.sh).
 set -eu
-pkgs="meson ninja-build pkg-config gcc libc6-dev libgsl-dev libyaml-dev libsqlite3-dev libcmocka-dev jq sqlite3 libopenmpi-dev openmpi-bin librsvg2-bin imagemagick clang-14 libclang-rt-14-dev man-db"
+pkgs="meson ninja-build pkg-config gcc libc6-dev libgsl-dev libyaml-dev libsqlite3-dev libcmocka-dev jq sqlite3 libopenmpi-dev openmpi-bin librsvg2-bin imagemagick clang-14 libclang-rt-14-dev man-db chromium"
 missing=""
 for p in $pkgs; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' || missing="$missing $p"

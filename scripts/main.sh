@@ -6,7 +6,8 @@
 #  2. c270cf30 (likely(was_frozen) first in __slab_free): perf bench sched
 #     messaging, 10 runs per layout, on the Skylake 2-socket machine, runs
 #     appended to results/seed-slub.db, with the Welch t-test.
-# Every table printed comes from those databases.
+# Every table printed comes from those databases; each database also gets
+# its HTML report (results/seed-zonelist.html, results/seed-slub.html).
 set -eu
 cd "$(dirname "$0")/.."
 bash scripts/deps.sh
@@ -26,3 +27,10 @@ echo
 db2=results/seed-slub.db
 echo "== numasim run scenarios/seed-slub.yaml --db $db2 --jobs 2"
 build/numasim run scenarios/seed-slub.yaml --db "$db2" --jobs 2
+echo
+# The HTML report of each database (docs/plots.md "--format html"): one
+# self-contained page per database, next to it.
+for d in "$db" "$db2"; do
+	build/numasim report "$d" --format html -o "${d%.db}.html"
+	echo "== numasim report $d --format html -o ${d%.db}.html (written)"
+done

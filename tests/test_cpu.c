@@ -508,6 +508,132 @@ static void test_export(void **state)
 	cpu_ret(&w->s.cpu[2]);
 }
 
+struct path_rows {
+	int rows;
+	char fn[8][32];
+	int64_t id[8], parent[8];
+	uint64_t calls[8], self[8], miss[8];
+};
+
+static int path_cb(void *arg, const struct cpu_path_row *r)
+{
+	struct path_rows *p = arg;
+	if (p->rows < 8) {
+		strncpy(p->fn[p->rows], r->function, sizeof p->fn[0] - 1);
+		p->id[p->rows] = r->id;
+		p->parent[p->rows] = r->parent;
+		p->calls[p->rows] = r->calls;
+		p->self[p->rows] = r->self_cycles;
+		p->miss[p->rows] = r->mispredicts;
+	}
+	p->rows++;
+	return NS_OK;
+}
+
+/* Call paths: outer -> leaf on two CPUs and leaf from outside; the paths'
+ * self cycles are the functions' self cycles split by caller, merged over
+ * CPUs by their chain of functions; mispredicts go to the innermost
+ * out-of-line frame; an inlined function has no path of its own. */
+static void test_call_paths(void **state)
+{
+	struct world *w = *state;
+	struct cpu *c0 = &w->s.cpu[0], *c1 = &w->s.cpu[1];
+	leaf(c0);                              /* path 1: leaf_fn, 22 cycles, 1 miss */
+	cpu_call(c0, FIX_FN_outer_fn);         /* path 2: outer_fn */
+	cpu_work(c0, 5);
+	leaf(c0);                              /* path 3: outer_fn;leaf_fn */
+	assert_int_equal(cpu_check(c0), NS_OK);
+	cpu_ret(c0);
+	cpu_call(c1, FIX_FN_outer_fn);         /* CPU 1: outer_fn, outer_fn;leaf_fn */
+	leaf(c1);
+	cpu_ret(c1);
+	assert_int_equal(c0->nr_paths, 4);     /* root + 3 */
+	assert_int_equal(c1->nr_paths, 3);
+	uint64_t sum = 0;
+	for (uint32_t i = 0; i < c0->nr_paths; i++)
+		sum += c0->path[i].self;
+	assert_int_equal(sum, c0->now - c0->start);
+	struct path_rows p = {0};
+	assert_int_equal(cpu_sys_paths(&w->s, -1, path_cb, &p), NS_OK);
+	assert_int_equal(p.rows, 3);
+	assert_string_equal(p.fn[0], "leaf_fn");
+	assert_int_equal(p.parent[0], 0);
+	assert_int_equal(p.self[0], 22);
+	assert_int_equal(p.miss[0], 1);
+	assert_string_equal(p.fn[1], "outer_fn");
+	assert_int_equal(p.calls[1], 2);
+	assert_string_equal(p.fn[2], "leaf_fn");
+	assert_int_equal(p.parent[2], p.id[1]);
+	assert_int_equal(p.calls[2], 2);
+	/* the paths' self cycles are the profile's */
+	assert_int_equal(p.self[0] + p.self[2], c0->prof[FIX_FN_leaf_fn].self +
+						 c1->prof[FIX_FN_leaf_fn].self);
+	assert_int_equal(p.self[1], c0->prof[FIX_FN_outer_fn].self +
+				    c1->prof[FIX_FN_outer_fn].self);
+	/* one CPU: its own paths only */
+	memset(&p, 0, sizeof p);
+	assert_int_equal(cpu_sys_paths(&w->s, 1, path_cb, &p), NS_OK);
+	assert_int_equal(p.rows, 2);
+	/* inlined leaf: its cycles and mispredicts are outer_fn's path's */
+	assert_int_equal(cost_layout_set_fn(&w->l, FIX_FN_leaf_fn, true), NS_OK);
+	assert_int_equal(cpu_sys_set_layout(&w->s, &w->l), NS_OK);
+	struct cpu *c2 = &w->s.cpu[2];
+	cpu_call(c2, FIX_FN_outer_fn);
+	leaf(c2);
+	cpu_ret(c2);
+	assert_int_equal(c2->nr_paths, 2);
+	assert_int_equal(c2->path[1].fn, FIX_FN_outer_fn);
+	assert_int_equal(c2->path[1].self, c2->now);
+	assert_int_equal(c2->path[1].mispredicts, 1);
+	/* a broken chain is caught */
+	c2->path[1].self++;
+	assert_int_equal(cpu_check(c2), NS_EINTERNAL);
+	c2->path[1].self--;
+	assert_int_equal(cpu_check(c2), NS_OK);
+}
+
+/* Growth of the path table past its first capacity keeps every path. */
+static void test_call_paths_grow(void **state)
+{
+	struct world *w = *state;
+	struct cpu *c = &w->s.cpu[3];
+	/* 200 nested calls alternating outer/rec, then rec/outer: 400 paths (each
+	 * depth is a new chain), more than the initial 256 */
+	for (int i = 0; i < 200; i++)
+		cpu_call(c, i % 2 ? FIX_FN_rec_fn : FIX_FN_outer_fn);
+	assert_int_equal(cpu_check(c), NS_OK);
+	for (int i = 0; i < 200; i++)
+		cpu_ret(c);
+	for (int i = 0; i < 200; i++)
+		cpu_call(c, i % 2 ? FIX_FN_outer_fn : FIX_FN_rec_fn);
+	for (int i = 0; i < 200; i++)
+		cpu_ret(c);
+	assert_int_equal(c->nr_paths, 401);
+	assert_true(c->cap_paths >= 401);
+	assert_int_equal(c->ctr[CPU_CTR_path_lost], 0);
+	assert_int_equal(cpu_check(c), NS_OK);
+}
+
+/* cpu_branch_cycles() is what cpu_branch() charges. */
+static void test_branch_cycles(void **state)
+{
+	struct world *w = *state;
+	struct cpu *c = &w->s.cpu[1];
+	uint64_t t0 = c->now;
+	for (int i = 0; i < 50; i++) {
+		cpu_branch(c, FIX_SITE_T1, i % 3 == 0);
+		cpu_branch(c, FIX_SITE_T2, i % 7 != 0);
+	}
+	uint64_t e = 0, t = 0, m = 0;
+	for (int s = 0; s < FIX_NR_SITE; s++) {
+		e += c->site[s].executed;
+		t += c->site[s].taken;
+		m += c->site[s].mispredicted;
+	}
+	assert_true(m > 0 && t > 0);
+	assert_int_equal(cpu_branch_cycles(&w->s.k, e, t, m), c->now - t0);
+}
+
 static void test_bad_setup(void **state)
 {
 	struct world *w = *state;
@@ -549,6 +675,9 @@ int main(void)
 		T(test_access_kinds),
 		T(test_lock_contention),
 		T(test_export),
+		cmocka_unit_test_setup_teardown(test_call_paths, setup_bimodal, teardown),
+		T(test_call_paths_grow),
+		T(test_branch_cycles),
 		T(test_bad_setup),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -800,8 +800,9 @@ static void test_version1_file(void **state)
 	assert_int_equal(raw_exec(db, "DROP VIEW v_runs; DROP VIEW v_params; "
 				      "DROP VIEW v_metrics; DROP VIEW v_samples; "
 				      "DROP VIEW v_counters; DROP VIEW v_profile; "
-				      "DROP VIEW v_branches; DELETE FROM "
-				      "schema_version WHERE version = 2; "
+				      "DROP VIEW v_branches; DROP VIEW profile_stacks; "
+				      "DROP TABLE profile_paths; DELETE FROM "
+				      "schema_version WHERE version >= 2; "
 				      "PRAGMA user_version = 1"), SQLITE_OK);
 	sqlite3_close(db);
 	size_t len0, len1;
@@ -830,6 +831,64 @@ static void test_version1_file(void **state)
 	assert_int_equal(q_int(db, "SELECT count(*) FROM sqlite_schema WHERE "
 			       "type = 'view' AND name GLOB 'v_*'"), 7);
 	assert_int_equal(q_int(db, "PRAGMA user_version"), STORE_SCHEMA_VERSION);
+	store_close(s);
+}
+
+/*
+ * A version-2 file (no call paths): read-only opens accept it untouched,
+ * with profile_paths as an empty TEMP table and profile_stacks as a TEMP
+ * view; a read-write open upgrades it in place and stores paths.
+ */
+static void test_version2_file(void **state)
+{
+	(void)state;
+	const char *path = tmp_path("v2.db");
+	struct store *s = open_rw(path);
+	commit_small_run(s, 0, 0, 100);
+	store_close(s);
+	sqlite3 *db = raw_open(path);
+	assert_int_equal(raw_exec(db, "DROP VIEW profile_stacks; DROP TABLE profile_paths; "
+				      "DELETE FROM schema_version WHERE version = 3; "
+				      "PRAGMA user_version = 2"), SQLITE_OK);
+	sqlite3_close(db);
+	size_t len0, len1;
+	char *before = slurp(path, &len0);
+	struct diag d;
+	diag_init(&d);
+	assert_int_equal(store_open(path, STORE_RDONLY, &s, &d), NS_OK);
+	assert_int_equal(store_check(s, STORE_CHECK_DATA), NS_OK);
+	db = store_sqlite(s);
+	assert_int_equal(q_int(db, "SELECT count(*) FROM sqlite_temp_schema WHERE "
+			       "name IN ('profile_paths', 'profile_stacks')"), 2);
+	assert_int_equal(q_int(db, "SELECT count(*) FROM profile_stacks"), 0);
+	store_close(s);
+	char *after = slurp(path, &len1);
+	assert_int_equal(len0, len1);
+	assert_memory_equal(before, after, len0);
+	free(before);
+	free(after);
+
+	s = open_rw(path);
+	assert_int_equal(store_check(s, STORE_CHECK_DATA), NS_OK);
+	db = store_sqlite(s);
+	assert_int_equal(q_int(db, "SELECT count(*) FROM sqlite_schema WHERE "
+			       "name IN ('profile_paths', 'profile_stacks')"), 2);
+	int64_t id;
+	struct store_run_info i = run_info(1, 0);
+	assert_int_equal(store_run_begin(s, &i, &id), NS_OK);
+	struct store_path_row a = {.path_id = 1, .parent_id = 0, .function = "f",
+				   .calls = 2, .self_cycles = 10, .mispredicted = 1};
+	struct store_path_row b = {.path_id = 2, .parent_id = 1, .function = "g",
+				   .calls = 3, .self_cycles = 7};
+	assert_int_equal(store_call_path(s, id, &a), NS_OK);
+	assert_int_equal(store_call_path(s, id, &b), NS_OK);
+	assert_int_equal(store_run_commit(s, id), NS_OK);
+	assert_int_equal(q_int(db, "SELECT sum(self_cycles) FROM profile_stacks WHERE "
+			       "stack = 'f;g'"), 7);
+	/* a child before its parent is refused by the table's CHECK */
+	assert_int_equal(store_run_begin(s, &i, &id), NS_OK);
+	struct store_path_row c = {.path_id = 3, .parent_id = 4, .function = "h"};
+	assert_int_equal(store_call_path(s, id, &c), NS_EDB);
 	store_close(s);
 }
 
@@ -1174,6 +1233,7 @@ int main(void)
 		cmocka_unit_test(test_empty_file_gets_schema),
 		cmocka_unit_test(test_readonly),
 		cmocka_unit_test(test_version1_file),
+		cmocka_unit_test(test_version2_file),
 		cmocka_unit_test(test_reader_sees_only_committed),
 		cmocka_unit_test(test_crash_before_commit),
 		cmocka_unit_test(test_group_commit),

@@ -8,7 +8,10 @@
  * last attribution is booked to the current function only when the
  * attribution target changes (out-of-line call or return) or on export, so
  * a branch costs no profile work at all.  All per-CPU arrays are sized at
- * set-up from the tables; nothing is allocated afterwards.
+ * set-up from the tables; the one exception is the call-path table, which
+ * doubles (with its hash) when a run enters more distinct paths than it
+ * holds: the models have a few hundred paths, so after the first events
+ * of a run nothing is allocated.
  *
  * Set-up converts every cost figure once: cycle figures are rounded to
  * whole cycles, ns figures are multiplied by the clock; the memory and
@@ -64,7 +67,7 @@ static uint32_t cycles_of(double v)
 	return c <= 0 ? 0 : c >= (double)UINT32_MAX ? UINT32_MAX : (uint32_t)c;
 }
 
-static int costs_init(struct cpu_costs *k, const struct machine_costs *mc)
+int cpu_costs_init(struct cpu_costs *k, const struct machine_costs *mc)
 {
 	if (!(mc->clock_ghz.value > 0) || !(mc->return_stack.value >= 1))
 		return NS_ERANGE;
@@ -113,8 +116,72 @@ static int latency_matrix(uint32_t **out, const struct machine *m,
 	return NS_OK;
 }
 
+#define PATHS_INITIAL 256u
+
+/* Rebuild the path hash at 4x the capacity (load <= 1/4 when full). */
+static int path_rehash(struct cpu *c, uint32_t cap)
+{
+	uint32_t slots = 4 * cap;
+	int32_t *h = malloc((size_t)slots * sizeof *h);
+	if (!h)
+		return NS_ENOMEM;
+	for (uint32_t i = 0; i < slots; i++)
+		h[i] = -1;
+	free(c->path_hash);
+	c->path_hash = h;
+	c->path_hash_mask = slots - 1;
+	for (uint32_t id = 1; id < c->nr_paths; id++) {
+		uint32_t k = cpu_path_slot(c, c->path[id].parent, c->path[id].fn);
+		while (h[k] >= 0)
+			k = (k + 1) & c->path_hash_mask;
+		h[k] = (int32_t)id;
+	}
+	return NS_OK;
+}
+
+static int paths_init(struct cpu *c)
+{
+	c->path = calloc(PATHS_INITIAL, sizeof *c->path);
+	if (!c->path)
+		return NS_ENOMEM;
+	c->cap_paths = PATHS_INITIAL;
+	c->nr_paths = 1;
+	c->path[0].parent = c->path[0].fn = -1;
+	c->cur_path = 0;
+	return path_rehash(c, PATHS_INITIAL);
+}
+
+int32_t cpu_path_new(struct cpu *c, int32_t parent, int32_t fn, uint32_t slot)
+{
+	if (c->nr_paths == c->cap_paths) {
+		uint32_t cap = 2 * c->cap_paths;
+		struct cpu_path *p = cap <= CPU_MAX_PATHS
+			? realloc(c->path, (size_t)cap * sizeof *p) : NULL;
+		if (!p) {
+			c->ctr[CPU_CTR_path_lost]++;
+			return parent;
+		}
+		c->path = p;
+		c->cap_paths = cap;
+		if (path_rehash(c, cap)) {
+			c->ctr[CPU_CTR_path_lost]++;
+			return parent;  /* the old hash stays valid */
+		}
+		/* the slot moved with the rehash */
+		slot = cpu_path_slot(c, parent, fn);
+		while (c->path_hash[slot] >= 0)
+			slot = (slot + 1) & c->path_hash_mask;
+	}
+	int32_t id = (int32_t)c->nr_paths++;
+	c->path[id] = (struct cpu_path){.parent = parent, .fn = fn};
+	c->path_hash[slot] = id;
+	return id;
+}
+
 static void cpu_free_one(struct cpu *c)
 {
+	free(c->path);
+	free(c->path_hash);
 	bpred_free(&c->bp);
 	free(c->site);
 	free(c->prof);
@@ -140,7 +207,7 @@ static int cpu_init_one(struct cpu_sys *s, struct cpu *c, int idx, int id,
 	c->stack = calloc((size_t)p->stack_depth + 1, sizeof *c->stack);
 	if (!c->site || !c->prof || !c->stack)
 		return NS_ENOMEM;
-	return NS_OK;
+	return paths_init(c);
 }
 
 /* Copy the hot figures and layout pointers into every CPU. */
@@ -190,7 +257,7 @@ int cpu_sys_init(struct cpu_sys *s, const struct machine *m,
 	s->tables = t;
 	s->layout = l;
 	s->nr_nodes = m->nr_nodes;
-	rc = costs_init(&s->k, &m->costs);
+	rc = cpu_costs_init(&s->k, &m->costs);
 	if (rc)
 		goto out;
 	rc = latency_matrix(&s->mem_lat, m, &s->k, m->costs.memory_latency,
@@ -453,6 +520,52 @@ int cpu_unlock(struct cpu *c, struct cpu_lock *l)
 
 /* --- checks ---------------------------------------------------------- */
 
+/* Id of path (parent, fn) without creating it; -1 when absent. */
+static int32_t path_find(const struct cpu *c, int32_t parent, int32_t fn)
+{
+	for (uint32_t h = cpu_path_slot(c, parent, fn);; h = (h + 1) & c->path_hash_mask) {
+		int32_t id = c->path_hash[h];
+		if (id < 0 || (c->path[id].fn == fn && c->path[id].parent == parent))
+			return id;
+	}
+}
+
+/* The path table and the stack's chain of paths (cpu.h invariants). */
+static int paths_check(const struct cpu *c)
+{
+	int nfn = c->sys->tables->nr_fns;
+	uint64_t self = c->path[0].self, fn_self = c->outside;
+	if (c->nr_paths < 1 || c->nr_paths > c->cap_paths || c->path[0].parent != -1 ||
+	    c->path[0].fn != -1 || c->cur_path < 0 || (uint32_t)c->cur_path >= c->nr_paths)
+		return NS_EINTERNAL;
+	for (uint32_t id = 1; id < c->nr_paths; id++) {
+		const struct cpu_path *p = &c->path[id];
+		if (p->parent < 0 || (uint32_t)p->parent >= id || p->fn < 0 || p->fn >= nfn ||
+		    path_find(c, p->parent, p->fn) != (int32_t)id)
+			return NS_EINTERNAL;
+		self += p->self;
+	}
+	for (int fn = 0; fn < nfn; fn++)
+		fn_self += c->prof[fn].self;
+	if (self != fn_self || c->mispredicts < c->mispredicts_booked)
+		return NS_EINTERNAL;
+	/* a lost path leaves a frame on its parent's path: only the
+	 * chain's order is checked then */
+	int32_t cur = 0;
+	for (int i = 0; i < c->depth; i++) {
+		const struct cpu_frame *f = &c->stack[i];
+		if (f->inl)
+			continue;
+		if (f->prev_path != cur)
+			return NS_EINTERNAL;
+		int32_t next = path_find(c, cur, f->fn);
+		cur = next >= 0 ? next : cur;
+		if (next < 0 && !c->ctr[CPU_CTR_path_lost])
+			return NS_EINTERNAL;
+	}
+	return cur == c->cur_path ? NS_OK : NS_EINTERNAL;
+}
+
 int cpu_check(const struct cpu *c)
 {
 	const struct cpu_sys *s = c->sys;
@@ -480,6 +593,8 @@ int cpu_check(const struct cpu *c)
 		}
 	}
 	if (attr != c->attr || c->rsb > ool || c->rsb > c->rsb_depth)
+		return NS_EINTERNAL;
+	if (paths_check(c))
 		return NS_EINTERNAL;
 	uint64_t self = 0;
 	for (int fn = 0; fn < nfn; fn++) {
@@ -607,6 +722,94 @@ int cpu_sys_branches(struct cpu_sys *s, int cpu_id, cpu_branch_cb cb, void *arg)
 			return rc;
 	}
 	return NS_OK;
+}
+
+/*
+ * The merge of the CPUs' path tables: merged ids in order of first
+ * appearance (CPU order, then each CPU's ids, whose parents come first),
+ * so the rows are deterministic and parents precede children.
+ */
+struct path_merge {
+	struct cpu_path *p;            /* [n], merged; [0] root */
+	uint32_t n, cap;
+	int32_t *hash;
+	uint32_t mask;
+};
+
+static uint32_t merge_slot(const struct path_merge *m, int32_t parent, int32_t fn)
+{
+	uint32_t key = (uint32_t)parent * 0x9E3779B1u ^ (uint32_t)fn * 0x85EBCA77u;
+	return (key ^ key >> 15) & m->mask;
+}
+
+static int32_t merge_add(struct path_merge *m, int32_t parent, int32_t fn)
+{
+	uint32_t h = merge_slot(m, parent, fn);
+	for (;; h = (h + 1) & m->mask) {
+		int32_t id = m->hash[h];
+		if (id < 0)
+			break;
+		if (m->p[id].fn == fn && m->p[id].parent == parent)
+			return id;
+	}
+	int32_t id = (int32_t)m->n++;  /* cap = total paths of all CPUs: fits */
+	m->p[id] = (struct cpu_path){.parent = parent, .fn = fn};
+	m->hash[h] = id;
+	return id;
+}
+
+int cpu_sys_paths(struct cpu_sys *s, int cpu_id, cpu_path_cb cb, void *arg)
+{
+	int lo, hi, rc = select_cpus(s, cpu_id, &lo, &hi);
+	if (rc)
+		return rc;
+	uint64_t total = 1, maxn = 0;
+	for (int i = lo; i < hi; i++) {
+		cpu_attribute(&s->cpu[i]);
+		total += s->cpu[i].nr_paths;
+		maxn = s->cpu[i].nr_paths > maxn ? s->cpu[i].nr_paths : maxn;
+	}
+	uint32_t slots = 4;
+	while (slots < 2 * total)
+		slots *= 2;
+	struct path_merge m = {.cap = (uint32_t)total, .mask = slots - 1};
+	m.p = calloc(total, sizeof *m.p);
+	m.hash = malloc((size_t)slots * sizeof *m.hash);
+	int32_t *map = malloc((size_t)maxn * sizeof *map);
+	if (!m.p || !m.hash || !map) {
+		rc = NS_ENOMEM;
+		goto out;
+	}
+	for (uint32_t i = 0; i < slots; i++)
+		m.hash[i] = -1;
+	m.n = 1;
+	m.p[0].parent = m.p[0].fn = -1;
+	for (int i = lo; i < hi; i++) {
+		const struct cpu *c = &s->cpu[i];
+		map[0] = 0;
+		for (uint32_t id = 1; id < c->nr_paths; id++) {
+			const struct cpu_path *p = &c->path[id];
+			int32_t mid = merge_add(&m, map[p->parent], p->fn);
+			map[id] = mid;
+			m.p[mid].calls += p->calls;
+			m.p[mid].self += p->self;
+			m.p[mid].mispredicts += p->mispredicts;
+		}
+	}
+	for (uint32_t id = 1; id < m.n && rc == NS_OK; id++) {
+		struct cpu_path_row r = {
+			.id = id, .parent = m.p[id].parent,
+			.function = s->tables->fn_names[m.p[id].fn],
+			.calls = m.p[id].calls, .self_cycles = m.p[id].self,
+			.mispredicts = m.p[id].mispredicts,
+		};
+		rc = cb(arg, &r);
+	}
+out:
+	free(m.p);
+	free(m.hash);
+	free(map);
+	return rc;
 }
 
 int cpu_sys_counters(struct cpu_sys *s, cpu_counter_cb cb, void *arg)

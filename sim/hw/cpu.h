@@ -101,6 +101,23 @@
  * costs belong to the callee.  Cycles with no out-of-line function on the
  * stack are "outside"; cycles skipped by cpu_advance_to() are "idle".
  *
+ * Call paths.  The profile also keeps the calling context of its self
+ * cycles, as `perf record -g` does for a flame graph: each out-of-line
+ * frame has a path id, path = (parent path, function), interned per CPU in
+ * a table that grows when a path is first entered (a hash of (parent, fn)
+ * -> id; path 0 is the root, "no out-of-line function", whose cycles are
+ * "outside").  Inlined functions get no path of their own (their cycles
+ * belong to the out-of-line caller, as in perf without --inline).  Per
+ * path: out-of-line calls that entered it, self cycles (the same cycles
+ * the function's prof.self gets, booked at the same moments) and the
+ * conditional-branch mispredicts made while it was the innermost
+ * out-of-line frame (lazily, from a running per-CPU total).  Cost on the
+ * hot path: one hash probe per out-of-line call and two more adds per
+ * attribution; nothing per branch but one add.  A path that cannot be
+ * created (CPU_MAX_PATHS reached, or out of memory) books its cycles to
+ * its parent path and counts path_lost (cpu_check() accepts it: the cycle
+ * totals still balance).
+ *
  * Time and locks in a discrete-event run.  CPUs have independent clocks;
  * the engine runs each event to completion.  A lock is free or held when a
  * CPU reaches cpu_lock(): if it was released at a time later than this
@@ -116,7 +133,11 @@
  * (no overflow or underflow ever happened); per function, the number of
  * frames on the stack equals its active count and exactly its lowest frame
  * is its outermost; the attribution target is the innermost out-of-line
- * frame; the RSB holds no more entries than out-of-line frames; per site,
+ * frame; the RSB holds no more entries than out-of-line frames; the
+ * out-of-line frames on the stack are the chain of the current path (each
+ * frame's prev_path is its parent's path) and every path's parent has a
+ * smaller id; the paths' self cycles sum to the functions' self cycles
+ * plus outside (path 0); per site,
  * taken and mispredicted <= executed; and cycles since start = sum of self
  * cycles + outside + idle + cycles not yet attributed.
  *
@@ -177,7 +198,8 @@
 	X(irq_save, "local_irq_save calls")                                    \
 	X(this_cpu_cmpxchg, "this_cpu_cmpxchg operations")                     \
 	X(stack_overflow, "calls beyond the shadow stack (model bug)")         \
-	X(stack_underflow, "returns without a call (model bug)")
+	X(stack_underflow, "returns without a call (model bug)")              \
+	X(path_lost, "calls whose call path could not be recorded")
 
 enum cpu_counter {
 #define CPU_COUNTER_ENUM(name, desc) CPU_CTR_##name,
@@ -213,6 +235,7 @@ void cpu_params_default(struct cpu_params *p);
 struct cpu_frame {
 	int32_t fn;
 	int32_t prev_attr;             /* attribution target before this call */
+	int32_t prev_path;             /* call path before this call */
 	uint64_t enter;                /* clock at the call */
 	uint8_t inl, outer;
 };
@@ -221,6 +244,15 @@ struct cpu_prof {
 	uint64_t calls, self, total;
 	uint32_t active;               /* frames of this function on the stack */
 };
+
+/* One call path (see "Call paths" above); path 0 is the root. */
+struct cpu_path {
+	int32_t parent, fn;            /* root: -1, -1 */
+	uint64_t calls, self, mispredicts;
+};
+/* Paths per CPU at most: a bound against runaway recursion, far above
+ * the few hundred paths of the models. */
+#define CPU_MAX_PATHS (1 << 20)
 
 struct cpu_site_stat {
 	uint64_t executed, taken, mispredicted;
@@ -241,6 +273,12 @@ struct cpu {
 	struct cpu_frame *stack;
 	int depth, max_depth, lost;
 	int32_t attr;                  /* fn receiving self cycles, -1 = outside */
+	int32_t cur_path;              /* path receiving self cycles, 0 = outside */
+	struct cpu_path *path;         /* [nr_paths], capacity cap_paths */
+	uint32_t nr_paths, cap_paths;
+	int32_t *path_hash;            /* open addressing, -1 = empty */
+	uint32_t path_hash_mask;
+	uint64_t mispredicts, mispredicts_booked; /* running total, booked to paths */
 	uint64_t last;                 /* clock when self cycles were last attributed */
 	uint64_t outside, start;
 	uint32_t rsb, rsb_depth;
@@ -280,6 +318,10 @@ struct cpu *cpu_sys_cpu(struct cpu_sys *s, int cpu_id);
 int cpu_sys_check(const struct cpu_sys *s);
 int cpu_check(const struct cpu *c);
 
+/* The machine's cost figures in whole cycles, as cpu_sys_init converts
+ * them; NS_ERANGE for figures the model cannot use. */
+int cpu_costs_init(struct cpu_costs *k, const struct machine_costs *mc);
+
 /* ns -> cycles with the machine's clock (rounded). */
 uint32_t cpu_ns_to_cycles(const struct cpu_costs *k, double ns);
 
@@ -288,11 +330,38 @@ uint32_t cpu_ns_to_cycles(const struct cpu_costs *k, double ns);
 static inline void cpu_attribute(struct cpu *c)
 {
 	uint64_t d = c->now - c->last;
+	struct cpu_path *p = &c->path[c->cur_path];
 	if (c->attr >= 0)
 		c->prof[c->attr].self += d;
 	else
 		c->outside += d;
+	p->self += d;
+	p->mispredicts += c->mispredicts - c->mispredicts_booked;
+	c->mispredicts_booked = c->mispredicts;
 	c->last = c->now;
+}
+
+/* Slot of (parent, fn) in the path hash. */
+static inline uint32_t cpu_path_slot(const struct cpu *c, int32_t parent, int32_t fn)
+{
+	uint32_t key = (uint32_t)parent * 0x9E3779B1u ^ (uint32_t)fn * 0x85EBCA77u;
+	return (key ^ key >> 15) & c->path_hash_mask;
+}
+
+/* A new path (parent, fn) at hash slot; the parent when it cannot be made. */
+int32_t cpu_path_new(struct cpu *c, int32_t parent, int32_t fn, uint32_t slot);
+
+/* The path of calling fn from path parent, created on first use. */
+static inline int32_t cpu_path_child(struct cpu *c, int32_t parent, int32_t fn)
+{
+	uint32_t h = cpu_path_slot(c, parent, fn);
+	for (;; h = (h + 1) & c->path_hash_mask) {
+		int32_t id = c->path_hash[h];
+		if (id < 0)
+			return cpu_path_new(c, parent, fn, h);
+		if (c->path[id].fn == fn && c->path[id].parent == parent)
+			return id;
+	}
 }
 
 static inline void cpu_call(struct cpu *c, int fn)
@@ -315,6 +384,9 @@ static inline void cpu_call(struct cpu *c, int fn)
 	cpu_attribute(c);
 	f->prev_attr = c->attr;
 	c->attr = fn;
+	f->prev_path = c->cur_path;
+	c->cur_path = cpu_path_child(c, c->cur_path, fn);
+	c->path[c->cur_path].calls++;
 	c->rsb += c->rsb < c->rsb_depth;
 	c->now += c->k_call;
 }
@@ -340,6 +412,7 @@ static inline void cpu_ret(struct cpu *c)
 		}
 		cpu_attribute(c);
 		c->attr = f->prev_attr;
+		c->cur_path = f->prev_path;
 	}
 	struct cpu_prof *p = &c->prof[f->fn];
 	p->active--;
@@ -358,7 +431,16 @@ static inline bool cpu_branch(struct cpu *c, int site, bool cond)
 	st->executed++;
 	st->taken += taken;
 	st->mispredicted += miss;
+	c->mispredicts += miss;
 	return cond;
+}
+
+/* The cycles cpu_branch() charged for a site's counts (`numasim annotate`
+ * prints them per site; test_cpu checks they equal the clock's advance). */
+static inline uint64_t cpu_branch_cycles(const struct cpu_costs *k, uint64_t executed,
+					 uint64_t taken, uint64_t mispredicted)
+{
+	return executed * k->branch + taken * k->taken_branch + mispredicted * k->mispredict;
 }
 
 static inline void cpu_work(struct cpu *c, uint32_t cycles)
@@ -447,6 +529,18 @@ struct cpu_profile_row {
 	bool inlined;
 	uint64_t calls, self_cycles, total_cycles;
 };
+/*
+ * One row of table profile_paths(run_id, path_id, parent_id, function,
+ * calls, self_cycles, mispredicted): a call path summed over the selected
+ * CPUs (paths with the same chain of functions are one), ids from 1 in
+ * order of first entry (CPU by CPU), parent 0 = called from outside any
+ * modelled out-of-line function.
+ */
+struct cpu_path_row {
+	int64_t id, parent;
+	const char *function;
+	uint64_t calls, self_cycles, mispredicts;
+};
 /* One row of table branches(run_id, site, executed, taken, mispredicted). */
 struct cpu_branch_row {
 	const char *site, *desc;
@@ -461,6 +555,7 @@ struct cpu_counter_row {
 };
 /* Callbacks return NS_OK to continue; any other value stops and is returned. */
 typedef int (*cpu_profile_cb)(void *arg, const struct cpu_profile_row *r);
+typedef int (*cpu_path_cb)(void *arg, const struct cpu_path_row *r);
 typedef int (*cpu_branch_cb)(void *arg, const struct cpu_branch_row *r);
 typedef int (*cpu_counter_cb)(void *arg, const struct cpu_counter_row *r);
 
@@ -472,6 +567,9 @@ typedef int (*cpu_counter_cb)(void *arg, const struct cpu_counter_row *r);
  */
 int cpu_sys_profile(struct cpu_sys *s, int cpu_id, cpu_profile_cb cb, void *arg);
 int cpu_sys_branches(struct cpu_sys *s, int cpu_id, cpu_branch_cb cb, void *arg);
+/* The call paths (cpu_path_row), parents before children; NS_ENOMEM when
+ * the merge table cannot be allocated. */
+int cpu_sys_paths(struct cpu_sys *s, int cpu_id, cpu_path_cb cb, void *arg);
 /* Every counter of every CPU (derived counters brought up to date). */
 int cpu_sys_counters(struct cpu_sys *s, cpu_counter_cb cb, void *arg);
 /* Update derived counters of c and return one value. */

@@ -21,6 +21,9 @@ SELECT 'counter', r.point, r.repetition, c.scope, c.scope_id, c.name, c.value
 SELECT 'profile', r.point, r.repetition, p.function, p.inlined, p.calls,
        p.self_cycles, p.total_cycles
   FROM profile p JOIN runs r USING (run_id) ORDER BY 2, 3, 4;
+SELECT 'path', r.point, r.repetition, p.path_id, p.parent_id, p.function, p.calls,
+       p.self_cycles, p.mispredicted
+  FROM profile_paths p JOIN runs r USING (run_id) ORDER BY 2, 3, 4;
 SELECT 'branch', r.point, r.repetition, b.site, coalesce(b.function, ''),
        coalesce(b.fallthrough, ''), b.executed, b.taken, b.mispredicted
   FROM branches b JOIN runs r USING (run_id) ORDER BY 2, 3, 4;

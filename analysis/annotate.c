@@ -1,0 +1,252 @@
+/*
+ * annotate — one function's branch sites in one run (see annotate.h).
+ *
+ * Design notes.  Three reads: the run (variant, kernel model, machine
+ * text), the function's profile row, and the run's branch rows, matched
+ * to the models' site table by name so that the order is the table's and
+ * unexecuted sites appear.  The machine text is parsed again
+ * (machine_load_buf) for its cost figures; that costs a millisecond and
+ * keeps the cycles those of the run's machine, overrides included.
+ */
+#include "analysis/annotate.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim/hw/cpu.h"
+#include "sim/hw/machine.h"
+
+/*
+ * Where each modelled function is defined.  Written from the kernel
+ * sources the models follow: v4.6 (+ 682a3385) for the page allocator,
+ * whose next_zones_zonelist is out of line in mm/mmzone.c before the patch
+ * and a static inline in include/linux/mmzone.h after it (which calls
+ * __next_zones_zonelist in mm/mmzone.c); v5.9 for mm/slub.c.  Names the
+ * models give to parts of a function (free_fast, alloc_slow, uf_loop, ...)
+ * are in the file of their function.
+ */
+static const struct {
+	const char *fn, *file;
+} kernel_files[] = {
+	{"alloc_pages_current", "mm/mempolicy.c"},
+	{"get_task_policy", "mm/mempolicy.c"},
+	{"policy_zonelist", "mm/mempolicy.c"},
+	{"policy_nodemask", "mm/mempolicy.c"},
+	{"interleave_nodes", "mm/mempolicy.c"},
+	{"alloc_page_interleave", "mm/mempolicy.c"},
+	{"read_mems_allowed_begin", "include/linux/cpuset.h"},
+	{"read_mems_allowed_retry", "include/linux/cpuset.h"},
+	{"cpuset_zone_allowed", "include/linux/cpuset.h"},
+	{"__cpuset_node_allowed", "kernel/cpuset.c"},
+	{"_cond_resched", "kernel/sched/core.c"},
+	{"first_zones_zonelist", "include/linux/mmzone.h"},
+	{"next_zones_zonelist", "mm/mmzone.c (include/linux/mmzone.h inline with 682a3385)"},
+	{"__next_zones_zonelist", "mm/mmzone.c"},
+	{"__mod_zone_page_state", "mm/vmstat.c"},
+	{"__inc_zone_state", "mm/vmstat.c"},
+	{"mod_zone_page_state", "mm/vmstat.c"},
+	{"zone_statistics", "mm/vmstat.c"},
+	{"__count_zone_vm_events", "include/linux/vmstat.h"},
+};
+
+/* The mm/page_alloc.c functions of the page allocator model (mm_internal.h). */
+static const char *const page_alloc_fns[] = {
+	"__alloc_pages_nodemask", "get_page_from_freelist", "zone_watermark_ok",
+	"__zone_watermark_ok", "buffered_rmqueue", "rmqueue_bulk", "__rmqueue",
+	"__rmqueue_smallest", "expand", "__rmqueue_fallback", "find_suitable_fallback",
+	"steal_suitable_fallback", "move_freepages_block", "prep_new_page",
+	"check_new_page", "reset_alloc_batches", "__alloc_pages_slowpath",
+	"wake_all_kswapds", "__free_pages", "free_hot_cold_page", "free_pages_prepare",
+	"free_pages_check", "get_pfnblock_flags_mask", "free_pcppages_bulk",
+	"__free_one_page", "__free_pages_ok", "gfp_zone", "zone_watermark_fast",
+};
+
+/* The SLUB model's functions and its names for parts of them (slub.c). */
+static const char *const slub_fns[] = {
+	"___slab_alloc", "__free_slab", "__slab_alloc", "__slab_free", "acquire_slab",
+	"add_partial", "alloc_slow", "allocate_slab", "deactivate_slab", "discard_slab",
+	"do_slab_free", "flush_slab", "free_fast", "get_any_partial", "get_freelist",
+	"get_partial", "get_partial_node", "kfree", "kmem_cache_alloc", "kmem_cache_free",
+	"kmem_cache_free_bulk", "new_slab", "new_slab_objects", "put_cpu_partial",
+	"remove_full", "remove_partial", "sa_nopage", "slab_alloc_node", "slab_free",
+	"uf_discard", "uf_loop", "uf_node", "unfreeze_partials",
+};
+
+const char *annotate_kernel_file(const char *function)
+{
+	for (size_t i = 0; i < sizeof kernel_files / sizeof kernel_files[0]; i++)
+		if (!strcmp(kernel_files[i].fn, function))
+			return kernel_files[i].file;
+	for (size_t i = 0; i < sizeof page_alloc_fns / sizeof page_alloc_fns[0]; i++)
+		if (!strcmp(page_alloc_fns[i], function))
+			return "mm/page_alloc.c";
+	for (size_t i = 0; i < sizeof slub_fns / sizeof slub_fns[0]; i++)
+		if (!strcmp(slub_fns[i], function))
+			return "mm/slub.c";
+	return NULL;
+}
+
+static int db_err(sqlite3 *db, const char *dbname, struct diag *d)
+{
+	return diag_set(d, NS_EDB, dbname, 0, 0, "%s", sqlite3_errmsg(db));
+}
+
+struct run_info {
+	char variant[160], kernel[160], machine[128];
+	struct cpu_costs k;
+	int have_costs;
+};
+
+static int read_run(sqlite3 *db, const char *dbname, int64_t run, struct run_info *ri,
+		    struct diag *d)
+{
+	sqlite3_stmt *st;
+	if (sqlite3_prepare_v2(db, "SELECT r.variant, r.kernel_model, r.machine, i.content "
+			       "FROM runs r LEFT JOIN inputs i ON i.sha256 = r.machine_sha256 "
+			       "WHERE r.run_id = ?1", -1, &st, NULL) != SQLITE_OK)
+		return db_err(db, dbname, d);
+	sqlite3_bind_int64(st, 1, run);
+	int s = sqlite3_step(st), rc = NS_OK;
+	if (s == SQLITE_ROW) {
+		snprintf(ri->variant, sizeof ri->variant, "%s", sqlite3_column_text(st, 0));
+		snprintf(ri->kernel, sizeof ri->kernel, "%s", sqlite3_column_text(st, 1));
+		snprintf(ri->machine, sizeof ri->machine, "%s", sqlite3_column_text(st, 2));
+		const char *text = (const char *)sqlite3_column_text(st, 3);
+		struct machine *m = NULL;
+		struct diag md;
+		diag_init(&md);
+		if (text && machine_load_buf(ri->machine, text, strlen(text), &m, &md) == NS_OK)
+			ri->have_costs = cpu_costs_init(&ri->k, &m->costs) == NS_OK;
+		machine_free(m);
+	} else if (s == SQLITE_DONE) {
+		rc = diag_set(d, NS_EINPUT, dbname, 0, 0, "no run %" PRId64 " in this database",
+			      run);
+	} else {
+		rc = db_err(db, dbname, d);
+	}
+	sqlite3_finalize(st);
+	return rc;
+}
+
+struct site_counts {
+	uint64_t executed, taken, mispredicted;
+};
+
+/* The run's counts of site (zeros when it never executed). */
+static int site_counts(sqlite3_stmt *st, int64_t run, const char *site,
+		       struct site_counts *c)
+{
+	sqlite3_reset(st);
+	sqlite3_bind_int64(st, 1, run);
+	sqlite3_bind_text(st, 2, site, -1, SQLITE_STATIC);
+	memset(c, 0, sizeof *c);
+	int s = sqlite3_step(st);
+	if (s == SQLITE_ROW) {
+		c->executed = (uint64_t)sqlite3_column_int64(st, 0);
+		c->taken = (uint64_t)sqlite3_column_int64(st, 1);
+		c->mispredicted = (uint64_t)sqlite3_column_int64(st, 2);
+	}
+	return s == SQLITE_ROW || s == SQLITE_DONE ? NS_OK : NS_EDB;
+}
+
+static double pct(uint64_t a, uint64_t b)
+{
+	return b ? 100.0 * (double)a / (double)b : 0.0;
+}
+
+int annotate_write(sqlite3 *db, const char *dbname, const struct cost_tables *t,
+		   int64_t run, const char *function, FILE *out, struct diag *d)
+{
+	struct run_info ri = {0};
+	int rc = read_run(db, dbname, run, &ri, d);
+	if (rc)
+		return rc;
+	if (cost_fn_lookup(t, function) < 0)
+		return diag_set(d, NS_EINPUT, dbname, 0, 0, "no modelled function '%s'",
+				function);
+	/* the function's profile row (absent: never called in this run) */
+	sqlite3_stmt *st;
+	uint64_t calls = 0, self = 0, total = 0, run_self = 0;
+	int inlined = -1;
+	if (sqlite3_prepare_v2(db, "SELECT inlined, calls, self_cycles, total_cycles, "
+			       "(SELECT sum(self_cycles) FROM profile WHERE run_id = ?1) "
+			       "FROM profile WHERE run_id = ?1 AND function = ?2", -1, &st,
+			       NULL) != SQLITE_OK)
+		return db_err(db, dbname, d);
+	sqlite3_bind_int64(st, 1, run);
+	sqlite3_bind_text(st, 2, function, -1, SQLITE_STATIC);
+	int s = sqlite3_step(st);
+	if (s == SQLITE_ROW) {
+		inlined = sqlite3_column_int(st, 0);
+		calls = (uint64_t)sqlite3_column_int64(st, 1);
+		self = (uint64_t)sqlite3_column_int64(st, 2);
+		total = (uint64_t)sqlite3_column_int64(st, 3);
+		run_self = (uint64_t)sqlite3_column_int64(st, 4);
+	}
+	sqlite3_finalize(st);
+	if (s != SQLITE_ROW && s != SQLITE_DONE)
+		return db_err(db, dbname, d);
+	const char *file = annotate_kernel_file(function);
+	fprintf(out, "Annotate %s: run %" PRId64 " (%s) of %s\n", function, run, ri.variant,
+		dbname);
+	fprintf(out, "Kernel source: %s, %s(), kernel model %s\n", file ? file : "(unknown file)",
+		function, ri.kernel);
+	if (inlined < 0)
+		fprintf(out, "Not called in this run.\n");
+	else
+		fprintf(out, "%s: %" PRIu64 " calls, self %" PRIu64 " cycles (%.2f%% of the "
+			"run's), total %" PRIu64 " cycles, %.2f cycles per call\n",
+			inlined ? "Inlined (its cycles are its caller's)" : "Out of line", calls,
+			self, pct(self, run_self), total, calls ? (double)total / (double)calls : 0);
+	if (ri.have_costs)
+		fprintf(out, "Branch costs of machine %s: %" PRIu32 " per branch, +%" PRIu32
+			" taken, +%" PRIu32 " mispredicted (cycles)\n", ri.machine, ri.k.branch,
+			ri.k.taken_branch, ri.k.mispredict);
+	fputc('\n', out);
+	if (sqlite3_prepare_v2(db, "SELECT executed, taken, mispredicted FROM branches "
+			       "WHERE run_id = ?1 AND site = ?2", -1, &st, NULL) != SQLITE_OK)
+		return db_err(db, dbname, d);
+	int w = 4;              /* the site column: the longest name */
+	for (int i = 0; i < t->nr_sites; i++) {
+		char fn[128];
+		int n = (int)strlen(t->sites[i]->name);
+		if (cost_site_function(t->sites[i], fn, sizeof fn) && !strcmp(fn, function))
+			w = n > w ? n : w;
+	}
+	fprintf(out, "%-*s %12s %12s %7s %12s %7s %12s %9s  %s\n", w, "site", "executed", "taken",
+		"taken%", "mispredicted", "miss%", "cycles", "per call", "source: condition");
+	uint64_t sum_cycles = 0;
+	int nsites = 0;
+	for (int i = 0; i < t->nr_sites && rc == NS_OK; i++) {
+		char fn[128];
+		if (!cost_site_function(t->sites[i], fn, sizeof fn) || strcmp(fn, function))
+			continue;
+		struct site_counts c;
+		if (site_counts(st, run, t->sites[i]->name, &c)) {
+			rc = db_err(db, dbname, d);
+			break;
+		}
+		uint64_t cyc = ri.have_costs ? cpu_branch_cycles(&ri.k, c.executed, c.taken,
+								 c.mispredicted) : 0;
+		sum_cycles += cyc;
+		nsites++;
+		fprintf(out, "%-*s %12" PRIu64 " %12" PRIu64 " %7.2f %12" PRIu64 " %7.2f %12" PRIu64
+			" %9.2f  %s: %s\n", w, t->sites[i]->name, c.executed, c.taken,
+			pct(c.taken, c.executed), c.mispredicted, pct(c.mispredicted, c.executed),
+			cyc, calls ? (double)cyc / (double)calls : 0, file ? file : "?",
+			t->sites[i]->desc);
+	}
+	sqlite3_finalize(st);
+	if (rc)
+		return rc;
+	if (!nsites)
+		fprintf(out, "(no branch sites are modelled in %s)\n", function);
+	else if (inlined == 0)
+		fprintf(out, "%-*s %12s %12s %7s %12s %7s %12" PRIu64 " %9.2f  the rest of the "
+			"self cycles: straight-line work, memory, calls, inlined callees\n", w, "other",
+			"", "", "", "", "", self >= sum_cycles ? self - sum_cycles : 0,
+			calls && self >= sum_cycles ? (double)(self - sum_cycles) / (double)calls
+						    : 0);
+	return ferror(out) ? NS_EIO : NS_OK;
+}

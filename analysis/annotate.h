@@ -1,0 +1,45 @@
+/*
+ * annotate — `perf annotate` for a modelled kernel function: its branch
+ * sites in source order with what one run did at each (executed, taken,
+ * mispredicted) and the cycles the cost model charged for them, and the
+ * kernel source each site is in (docs/plots.md "annotate").
+ *
+ * Source order is the order of the model's site table (the X-macro lists
+ * of models/mm_internal.h and models/slub.c), which follows the numbering
+ * of the reference pages along the code path (A02a .. A52, F01 .., S0 ..
+ * S10).  Sites the run never executed are listed with zeros, as perf
+ * annotate shows cold lines.  A site's cycles are cpu_branch_cycles() of
+ * its counts with the cost figures of the run's machine as stored in the
+ * database (inputs, by machine_sha256): branch + taken_branch per taken +
+ * mispredict per mispredict; the rest of the function's self cycles
+ * (straight-line work, memory, calls) is printed as one remainder line.
+ *
+ * Kernel source: the file the function is defined in, at the run's kernel
+ * model (runs.kernel_model), from annotate_kernel_file(): a table of the
+ * modelled functions written from the v4.6 and v5.9 sources (see the
+ * table's comment); line numbers are not given (numasim does not carry
+ * the kernel tree; the site's condition as written in the source is).
+ *
+ * Error policy: NS_EINPUT with a message for an unknown run or function
+ * (the caller offers the nearest name); NS_EDB, NS_ENOMEM.
+ */
+#ifndef NUMASIM_ANNOTATE_H
+#define NUMASIM_ANNOTATE_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include <sqlite3.h>
+
+#include "base/diag.h"
+#include "sim/hw/cost.h"
+
+/* The kernel file defining a modelled function ("mm/page_alloc.c"), or
+ * NULL for a name the table does not know. */
+const char *annotate_kernel_file(const char *function);
+
+/* The annotation of function in run of db; t: the models' tables. */
+int annotate_write(sqlite3 *db, const char *dbname, const struct cost_tables *t,
+		   int64_t run, const char *function, FILE *out, struct diag *d);
+
+#endif

@@ -1,0 +1,485 @@
+/*
+ * flame — folded stacks and flame graphs of the call paths (see flame.h).
+ *
+ * Design notes.  Loading is one query over the view profile_stacks (the
+ * recursive CTE that joins each path to its parents), grouped by the stack
+ * string, so a diff of two runs is one merge done by SQLite and both
+ * columns come out in one sorted list.  The SVG writer rebuilds the tree
+ * from the stack strings (first-child / next-sibling links, frames found
+ * by name under their parent), sorts each frame's children by name as
+ * flamegraph.pl does, and lays the frames out in one depth-first walk:
+ * x offset and width from the inclusive value, y from the depth, root at
+ * the bottom.  Costs are linear in the stacks' total length (a run has a
+ * few dozen to a few hundred paths), and nothing depends on hash order or
+ * the host, so the bytes are reproducible.
+ */
+#include "analysis/flame.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *const flame_metric_names[3] = {"cycles", "calls", "mispredicts"};
+/* the profile_stacks column of each metric */
+static const char *const metric_cols[3] = {"self_cycles", "calls", "mispredicted"};
+
+int flame_metric_parse(const char *name)
+{
+	for (int i = 0; i < 3; i++)
+		if (!strcmp(name, flame_metric_names[i]))
+			return i;
+	return -1;
+}
+
+const char *flame_metric_name(enum flame_metric m)
+{
+	return (unsigned)m < 3 ? flame_metric_names[m] : "unknown";
+}
+
+void flame_init(struct flame *f)
+{
+	memset(f, 0, sizeof *f);
+}
+
+void flame_free(struct flame *f)
+{
+	for (int i = 0; i < f->nr; i++)
+		free(f->s[i].stack);
+	free(f->s);
+	memset(f, 0, sizeof *f);
+}
+
+static int db_err(sqlite3 *db, const char *dbname, struct diag *d)
+{
+	return diag_set(d, NS_EDB, dbname, 0, 0, "%s", sqlite3_errmsg(db));
+}
+
+/* "run N (variant)" of an existing run; NS_EINPUT when there is none. */
+static int run_label(sqlite3 *db, const char *dbname, int64_t run, char *buf,
+		     size_t len, struct diag *d)
+{
+	sqlite3_stmt *st;
+	if (sqlite3_prepare_v2(db, "SELECT variant FROM runs WHERE run_id = ?1", -1, &st,
+			       NULL) != SQLITE_OK)
+		return db_err(db, dbname, d);
+	sqlite3_bind_int64(st, 1, run);
+	int s = sqlite3_step(st), rc = NS_OK;
+	if (s == SQLITE_ROW)
+		snprintf(buf, len, "run %" PRId64 " (%s)", run,
+			 (const char *)sqlite3_column_text(st, 0));
+	else if (s == SQLITE_DONE)
+		rc = diag_set(d, NS_EINPUT, dbname, 0, 0, "no run %" PRId64
+			      " in this database", run);
+	else
+		rc = db_err(db, dbname, d);
+	sqlite3_finalize(st);
+	return rc;
+}
+
+static int push(struct flame *f, const char *stack, uint64_t a, uint64_t b)
+{
+	if (f->nr == f->cap) {
+		int cap = f->cap ? 2 * f->cap : 64;
+		struct flame_stack *n = realloc(f->s, (size_t)cap * sizeof *n);
+		if (!n)
+			return NS_ENOMEM;
+		f->s = n;
+		f->cap = cap;
+	}
+	char *dup = strdup(stack);
+	if (!dup)
+		return NS_ENOMEM;
+	f->s[f->nr++] = (struct flame_stack){.stack = dup, .a = a, .b = b};
+	f->total_a += a;
+	f->total_b += b;
+	return NS_OK;
+}
+
+/* Number of call paths stored for run (0: none). */
+static int count_paths(sqlite3 *db, const char *dbname, int64_t run, int64_t *n,
+		       struct diag *d)
+{
+	sqlite3_stmt *st;
+	if (sqlite3_prepare_v2(db, "SELECT count(*) FROM profile_paths WHERE run_id = ?1",
+			       -1, &st, NULL) != SQLITE_OK)
+		return db_err(db, dbname, d);
+	sqlite3_bind_int64(st, 1, run);
+	int rc = sqlite3_step(st) == SQLITE_ROW ? NS_OK : db_err(db, dbname, d);
+	*n = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	if (rc == NS_OK && *n == 0)
+		rc = diag_set(d, NS_EINPUT, dbname, 0, 0, "run %" PRId64 " has no call "
+			      "paths (written by a numasim before schema version 3, "
+			      "or a run without modelled calls)", run);
+	return rc;
+}
+
+int flame_load(struct flame *f, sqlite3 *db, const char *dbname, int64_t run_a,
+	       int64_t run_b, enum flame_metric m, struct diag *d)
+{
+	int64_t n;
+	int rc;
+	flame_free(f);
+	f->metric = m;
+	f->run_a = run_a;
+	f->run_b = run_b;
+	if ((unsigned)m >= 3)
+		return diag_set(d, NS_EINTERNAL, dbname, 0, 0, "flame: bad metric");
+	if ((rc = run_label(db, dbname, run_a, f->label_a, sizeof f->label_a, d)) ||
+	    (rc = count_paths(db, dbname, run_a, &n, d)))
+		return rc;
+	if (run_b > 0 &&
+	    ((rc = run_label(db, dbname, run_b, f->label_b, sizeof f->label_b, d)) ||
+	     (rc = count_paths(db, dbname, run_b, &n, d))))
+		return rc;
+	char sql[512];
+	snprintf(sql, sizeof sql,
+		 "SELECT stack, sum(CASE WHEN run_id = ?1 THEN %s ELSE 0 END), "
+		 "sum(CASE WHEN run_id = ?2 THEN %s ELSE 0 END) FROM profile_stacks "
+		 "WHERE run_id IN (?1, ?2) GROUP BY stack ORDER BY stack COLLATE BINARY",
+		 metric_cols[m], metric_cols[m]);
+	sqlite3_stmt *st;
+	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
+		return db_err(db, dbname, d);
+	sqlite3_bind_int64(st, 1, run_a);
+	sqlite3_bind_int64(st, 2, run_b > 0 ? run_b : run_a);
+	int s;
+	while (rc == NS_OK && (s = sqlite3_step(st)) == SQLITE_ROW) {
+		int64_t a = sqlite3_column_int64(st, 1), b = sqlite3_column_int64(st, 2);
+		rc = push(f, (const char *)sqlite3_column_text(st, 0), (uint64_t)a,
+			  run_b > 0 ? (uint64_t)b : 0);
+	}
+	if (rc == NS_OK && s != SQLITE_DONE)
+		rc = db_err(db, dbname, d);
+	else if (rc == NS_ENOMEM)
+		diag_set(d, rc, dbname, 0, 0, "out of memory");
+	sqlite3_finalize(st);
+	if (rc == NS_OK && run_b > 0)
+		snprintf(f->title, sizeof f->title, "Differential flame graph (%s): %s -> %s",
+			 flame_metric_name(m), f->label_a, f->label_b);
+	else if (rc == NS_OK)
+		snprintf(f->title, sizeof f->title, "Flame graph (%s): %s",
+			 flame_metric_name(m), f->label_a);
+	return rc;
+}
+
+int flame_only_run(sqlite3 *db, const char *dbname, int64_t *run, struct diag *d)
+{
+	sqlite3_stmt *st;
+	if (sqlite3_prepare_v2(db, "SELECT count(*), min(run_id) FROM runs", -1, &st,
+			       NULL) != SQLITE_OK)
+		return db_err(db, dbname, d);
+	int rc = sqlite3_step(st) == SQLITE_ROW ? NS_OK : db_err(db, dbname, d);
+	int64_t n = sqlite3_column_int64(st, 0);
+	*run = sqlite3_column_int64(st, 1);
+	sqlite3_finalize(st);
+	if (rc == NS_OK && n == 0)
+		rc = diag_set(d, NS_EINPUT, dbname, 0, 0, "no runs in this database");
+	else if (rc == NS_OK && n > 1)
+		rc = diag_set(d, NS_EINPUT, dbname, 0, 0, "the database holds %" PRId64
+			      " runs; choose one with --run ID ('numasim report %s "
+			      "--runs' lists them)", n, dbname);
+	return rc;
+}
+
+int flame_folded(const struct flame *f, FILE *out)
+{
+	for (int i = 0; i < f->nr; i++) {
+		const struct flame_stack *s = &f->s[i];
+		if (f->run_b > 0 && (s->a || s->b))
+			fprintf(out, "%s %" PRIu64 " %" PRIu64 "\n", s->stack, s->a, s->b);
+		else if (f->run_b <= 0 && s->a)
+			fprintf(out, "%s %" PRIu64 "\n", s->stack, s->a);
+	}
+	return ferror(out) ? NS_EIO : NS_OK;
+}
+
+int flame_check(const struct flame *f)
+{
+	uint64_t a = 0, b = 0;
+	for (int i = 0; i < f->nr; i++) {
+		if (!f->s[i].stack || !f->s[i].stack[0] ||
+		    (i && strcmp(f->s[i - 1].stack, f->s[i].stack) >= 0))
+			return NS_EINTERNAL;
+		a += f->s[i].a;
+		b += f->s[i].b;
+	}
+	return a == f->total_a && b == f->total_b ? NS_OK : NS_EINTERNAL;
+}
+
+/* ---- the SVG ---------------------------------------------------------------- */
+
+#define FRAME_H 17          /* one frame row, as flamegraph.pl */
+#define FONT 11             /* px, monospace */
+#define CHAR_W 6.7          /* DejaVu Sans Mono advance at 11 px: 0.602 em, rounded up */
+#define PAD 10
+#define HEAD 52             /* title and subtitle above the frames */
+#define FOOT 22             /* the legend line below */
+#define MIN_W 0.1           /* frames narrower than this are not drawn */
+
+struct node {
+	const char *name;
+	size_t len;
+	int first, next;            /* first child, next sibling; -1 none */
+	uint64_t a, b;              /* inclusive */
+	uint64_t sa, sb;            /* self: the stack that ends here */
+};
+
+struct tree {
+	struct node *n;
+	int nr, cap, depth;
+};
+
+static int tree_child(struct tree *t, int parent, const char *name, size_t len)
+{
+	for (int c = t->n[parent].first; c >= 0; c = t->n[c].next)
+		if (t->n[c].len == len && !memcmp(t->n[c].name, name, len))
+			return c;
+	if (t->nr == t->cap) {
+		int cap = 2 * t->cap;
+		struct node *n = realloc(t->n, (size_t)cap * sizeof *n);
+		if (!n)
+			return -1;
+		t->n = n;
+		t->cap = cap;
+	}
+	int id = t->nr++;
+	t->n[id] = (struct node){.name = name, .len = len, .first = -1,
+				 .next = t->n[parent].first};
+	t->n[parent].first = id;
+	return id;
+}
+
+static int tree_build(struct tree *t, const struct flame *f)
+{
+	t->cap = 64;
+	t->n = malloc((size_t)t->cap * sizeof *t->n);
+	if (!t->n)
+		return NS_ENOMEM;
+	t->n[0] = (struct node){.name = "all", .len = 3, .first = -1, .next = -1};
+	t->nr = 1;
+	t->depth = 0;
+	for (int i = 0; i < f->nr; i++) {
+		const struct flame_stack *s = &f->s[i];
+		int cur = 0, depth = 0;
+		t->n[0].a += s->a;
+		t->n[0].b += s->b;
+		for (const char *p = s->stack; *p;) {
+			const char *e = strchr(p, ';');
+			size_t len = e ? (size_t)(e - p) : strlen(p);
+			cur = tree_child(t, cur, p, len);
+			if (cur < 0)
+				return NS_ENOMEM;
+			t->n[cur].a += s->a;
+			t->n[cur].b += s->b;
+			depth++;
+			p += len + (e != NULL);
+		}
+		t->n[cur].sa += s->a;
+		t->n[cur].sb += s->b;
+		t->depth = depth > t->depth ? depth : t->depth;
+	}
+	return NS_OK;
+}
+
+static void xml_esc(FILE *o, const char *s, size_t len)
+{
+	for (size_t i = 0; i < len; i++) {
+		switch (s[i]) {
+		case '<': fputs("&lt;", o); break;
+		case '>': fputs("&gt;", o); break;
+		case '&': fputs("&amp;", o); break;
+		case '"': fputs("&quot;", o); break;
+		default: fputc(s[i], o);
+		}
+	}
+}
+
+static uint32_t name_hash(const char *s, size_t len)
+{
+	uint32_t h = 2166136261u;  /* FNV-1a */
+	for (size_t i = 0; i < len; i++)
+		h = (h ^ (uint8_t)s[i]) * 16777619u;
+	return h;
+}
+
+struct draw {
+	const struct flame *f;
+	const struct tree *t;
+	FILE *o;
+	double scale;               /* pixels per unit of the width column */
+	int height;
+	double max_delta;           /* diff: largest |B - A| of a frame's self value */
+};
+
+/* The frame's fill; returns 1 when it is dark enough for white text. */
+static int frame_fill(const struct draw *dr, const struct node *n, char *buf, size_t len)
+{
+	if (dr->f->run_b > 0) {
+		/* as flamegraph.pl colours a difffolded file: by the change of
+		 * the frame's own (self) value, scaled to the largest change */
+		double delta = (double)n->sb - (double)n->sa;
+		double r = dr->max_delta > 0 ? fabs(delta) / dr->max_delta : 0;
+		int fade = (int)lround(210.0 * (1.0 - r));
+		if (delta > 0)
+			snprintf(buf, len, "rgb(255,%d,%d)", fade, fade);
+		else if (delta < 0)
+			snprintf(buf, len, "rgb(%d,%d,255)", fade, fade);
+		else
+			snprintf(buf, len, "rgb(245,245,245)");
+		return delta != 0 && r > 0.6;
+	}
+	uint32_t h = name_hash(n->name, n->len);
+	double v1 = (h & 0xff) / 255.0, v2 = (h >> 8 & 0xff) / 255.0,
+	       v3 = (h >> 16 & 0xff) / 255.0;
+	snprintf(buf, len, "rgb(%d,%d,%d)", 205 + (int)lround(50 * v3),
+		 (int)lround(230 * v1), (int)lround(55 * v2));
+	return 0;
+}
+
+static void frame_title(const struct draw *dr, const struct node *n)
+{
+	FILE *o = dr->o;
+	const struct flame *f = dr->f;
+	const struct node *root = &dr->t->n[0];
+	xml_esc(o, n->name, n->len);
+	if (f->run_b > 0) {
+		double pct = n->a ? 100.0 * ((double)n->b - (double)n->a) / (double)n->a : 0;
+		fprintf(o, " (%s with callees: A %" PRIu64 ", B %" PRIu64 ", B-A %+" PRId64,
+			flame_metric_name(f->metric), n->a, n->b, (int64_t)(n->b - n->a));
+		if (n->a)
+			fprintf(o, ", %+.2f%%", pct);
+		fprintf(o, "; self: A %" PRIu64 ", B %" PRIu64 ")", n->sa, n->sb);
+	} else {
+		fprintf(o, " (%" PRIu64 " %s, %.2f%%)", n->a, flame_metric_name(f->metric),
+			root->a ? 100.0 * (double)n->a / (double)root->a : 0);
+	}
+}
+
+static int by_name(const void *x, const void *y, const struct tree *t)
+{
+	const struct node *a = &t->n[*(const int *)x], *b = &t->n[*(const int *)y];
+	size_t l = a->len < b->len ? a->len : b->len;
+	int c = memcmp(a->name, b->name, l);
+	return c ? c : (a->len > b->len) - (a->len < b->len);
+}
+
+/* qsort has no context argument; children are sorted by insertion here
+ * (a handful per frame). */
+static void sort_children(int *ids, int n, const struct tree *t)
+{
+	for (int i = 1; i < n; i++)
+		for (int j = i; j > 0 && by_name(&ids[j - 1], &ids[j], t) > 0; j--) {
+			int tmp = ids[j];
+			ids[j] = ids[j - 1];
+			ids[j - 1] = tmp;
+		}
+}
+
+static int draw_node(const struct draw *dr, int id, double x, int depth)
+{
+	const struct node *n = &dr->t->n[id];
+	double w = (double)n->a * dr->scale;
+	if (w < MIN_W)
+		return NS_OK;
+	double y = dr->height - FOOT - (depth + 1) * FRAME_H;
+	char fill[32];
+	int dark = frame_fill(dr, n, fill, sizeof fill);
+	fprintf(dr->o, "<g class=\"frame\"><title>");
+	frame_title(dr, n);
+	fprintf(dr->o, "</title><rect x=\"%.2f\" y=\"%.1f\" width=\"%.2f\" height=\"%d\" "
+		"fill=\"%s\" rx=\"2\" ry=\"2\"/>", x, y, w, FRAME_H - 1, fill);
+	int fit = (int)((w - 6) / CHAR_W);
+	if (fit >= 3) {
+		fprintf(dr->o, "<text x=\"%.2f\" y=\"%.1f\"%s>", x + 3, y + FRAME_H - 5,
+			dark ? " style=\"fill:#fff\"" : "");
+		if ((size_t)fit >= n->len) {
+			xml_esc(dr->o, n->name, n->len);
+		} else {
+			xml_esc(dr->o, n->name, (size_t)fit - 2);
+			fputs("..", dr->o);
+		}
+		fputs("</text>", dr->o);
+	}
+	fputs("</g>\n", dr->o);
+	int nc = 0;
+	for (int c = n->first; c >= 0; c = dr->t->n[c].next)
+		nc++;
+	if (!nc)
+		return NS_OK;
+	int *ids = malloc((size_t)nc * sizeof *ids);
+	if (!ids)
+		return NS_ENOMEM;
+	nc = 0;
+	for (int c = n->first; c >= 0; c = dr->t->n[c].next)
+		ids[nc++] = c;
+	sort_children(ids, nc, dr->t);
+	int rc = NS_OK;
+	for (int i = 0; i < nc && rc == NS_OK; i++) {
+		rc = draw_node(dr, ids[i], x, depth + 1);
+		x += (double)dr->t->n[ids[i]].a * dr->scale;
+	}
+	free(ids);
+	return rc;
+}
+
+int flame_svg(const struct flame *f, int width, FILE *o)
+{
+	struct tree t = {0};
+	int rc = tree_build(&t, f);
+	if (rc) {
+		free(t.n);
+		return rc;
+	}
+	if (width <= 0)
+		width = 1200;
+	if (t.n[0].a == 0) {
+		free(t.n);
+		return NS_EINPUT;
+	}
+	struct draw dr = {.f = f, .t = &t, .o = o,
+			  .height = HEAD + (t.depth + 1) * FRAME_H + FOOT + PAD};
+	dr.scale = (width - 2.0 * PAD) / (double)t.n[0].a;
+	for (int i = 0; i < t.nr; i++) {
+		double dl = fabs((double)t.n[i].sb - (double)t.n[i].sa);
+		dr.max_delta = dl > dr.max_delta ? dl : dr.max_delta;
+	}
+	fprintf(o, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+		"<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
+		"viewBox=\"0 0 %d %d\" class=\"flamegraph\">\n"
+		"<style>.flamegraph text{font-family:'DejaVu Sans Mono',monospace;"
+		"font-size:%dpx;fill:#000}.flamegraph .title{font-family:'DejaVu Sans',"
+		"sans-serif;font-size:15px}.flamegraph .sub{font-family:'DejaVu Sans',"
+		"sans-serif;font-size:12px;fill:#444}</style>\n"
+		"<rect x=\"0\" y=\"0\" width=\"%d\" height=\"%d\" fill=\"#f8f8f0\"/>\n"
+		"<text class=\"title\" x=\"%d\" y=\"22\" text-anchor=\"middle\">",
+		width, dr.height, width, dr.height, FONT, width, dr.height, width / 2);
+	xml_esc(o, f->title, strlen(f->title));
+	fprintf(o, "</text>\n<text class=\"sub\" x=\"%d\" y=\"40\" text-anchor=\"middle\">",
+		width / 2);
+	if (f->run_b > 0) {
+		fprintf(o, "widths: A = %s, %" PRIu64 " %s; B = %s, %" PRIu64 " %s (%+.2f%%)",
+			f->label_a, f->total_a, flame_metric_name(f->metric), f->label_b,
+			f->total_b, flame_metric_name(f->metric),
+			f->total_a ? 100.0 * ((double)f->total_b - (double)f->total_a) /
+					     (double)f->total_a : 0);
+	} else {
+		fprintf(o, "%" PRIu64 " %s in %d call paths; inlined functions are their "
+			"caller's frames", f->total_a, flame_metric_name(f->metric), f->nr);
+	}
+	fputs("</text>\n", o);
+	rc = draw_node(&dr, 0, PAD, 0);
+	fprintf(o, "<text class=\"sub\" x=\"%d\" y=\"%d\">", PAD, dr.height - PAD);
+	if (f->run_b > 0)
+		fputs("colour: change of the frame's self value from A to B (flamegraph.pl's "
+		      "difffolded rule); red = more in B, blue = less in B, white = equal", o);
+	else
+		fputs("width: the frame's inclusive value; root at the bottom; "
+		      "hover a frame for its figures", o);
+	fputs("</text>\n</svg>\n", o);
+	free(t.n);
+	if (rc == NS_OK && ferror(o))
+		rc = NS_EIO;
+	return rc;
+}

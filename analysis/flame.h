@@ -1,0 +1,105 @@
+/*
+ * flame — flame graphs of the simulated profile's call paths
+ * (docs/plots.md "Flame graphs"; the table profile_paths and the view
+ * profile_stacks of docs/schema.md).
+ *
+ * What it shows: the calling context of every modelled out-of-line
+ * function's self cycles (sim/hw/cpu.h "Call paths"), as `perf record -g`
+ * plus Brendan Gregg's stackcollapse would: one folded stack per call path,
+ * "alloc_pages_current;__alloc_pages_nodemask;get_page_from_freelist
+ * 123456", root first, with the path's self cycles (or its out-of-line
+ * calls, or the conditional-branch mispredicts made while it was the
+ * innermost frame).  Inlined functions have no frame of their own: their
+ * cycles are their out-of-line caller's, as in perf without --inline.  The
+ * folded lines of a run sum to the run's profile self cycles (table
+ * profile), which is what flamegraph.pl, speedscope and the Firefox
+ * Profiler read.
+ *
+ * A differential graph (two runs A and B) follows Gregg's difffolded.pl:
+ * the folded form is "stack A B"; the SVG draws frame widths from run A
+ * (flamegraph.pl --negate of a difffolded file: a frame that B no longer
+ * has keeps its width) and colours each frame as flamegraph.pl does, by
+ * the change of its self value (the stack that ends at it), B - A: red
+ * where B spends more, blue where it spends less, white where equal, the
+ * intensity scaled to the largest change of any frame.  For 682a3385
+ * against its parent, next_zones_zonelist, out of line before the patch
+ * and inlined after it (its cycles then its caller's), is the deepest
+ * blue.
+ *
+ * The SVG is static (no script): frames as <rect> with a <title> tooltip
+ * (function, value, percent of the root; for a diff A, B and the change),
+ * the name inside the frame where it fits (DejaVu Sans Mono advances, the
+ * text cut with ".." otherwise), frames narrower than 0.1 pixel left out,
+ * as flamegraph.pl does.  Colours of a plain graph come from a hash of the
+ * function name (Gregg's "hot" palette), so the same function has the same
+ * colour in every graph.  Deterministic: same rows, same bytes.
+ *
+ * Invariants (flame_check): stacks sorted, unique and non-empty; totals are
+ * the sums of the values.
+ *
+ * Error policy: NS_EINPUT with a message naming the database for an
+ * unknown run or a run without call paths (a database written before
+ * schema version 3), NS_EDB on SQLite errors, NS_ENOMEM; the writers only
+ * write to the given stream.
+ */
+#ifndef NUMASIM_FLAME_H
+#define NUMASIM_FLAME_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include <sqlite3.h>
+
+#include "base/diag.h"
+
+enum flame_metric {
+	FLAME_CYCLES = 0,       /* self_cycles */
+	FLAME_CALLS,            /* out-of-line calls that entered the path */
+	FLAME_MISPREDICTS,      /* mispredicted conditional branches */
+};
+
+/* "cycles", "calls", "mispredicts" -> metric; -1 when unknown. */
+int flame_metric_parse(const char *name);
+const char *flame_metric_name(enum flame_metric m);
+/* The names, for "did you mean" (CLI_NR of the array: 3). */
+extern const char *const flame_metric_names[3];
+
+struct flame_stack {
+	char *stack;            /* "a;b;c" */
+	uint64_t a, b;          /* value in run A (and run B for a diff) */
+};
+
+struct flame {
+	enum flame_metric metric;
+	int64_t run_a, run_b;   /* run_b 0: not a diff */
+	char label_a[160], label_b[160]; /* "run 1 (zonelist_iter=pre-682a3385)" */
+	int nr, cap;
+	struct flame_stack *s;  /* sorted by stack (strcmp) */
+	uint64_t total_a, total_b;
+	char title[400];        /* SVG title; set by flame_load, may be changed */
+};
+
+void flame_init(struct flame *f);
+void flame_free(struct flame *f);
+
+/* The call paths of run_a (and run_b > 0 for a diff) from db. */
+int flame_load(struct flame *f, sqlite3 *db, const char *dbname, int64_t run_a,
+	       int64_t run_b, enum flame_metric m, struct diag *d);
+
+/*
+ * The one run of a database, for commands whose --run may be left out
+ * when there is no choice: NS_EINPUT "DB holds N runs; choose one with
+ * --run ID (numasim report DB --runs lists them)" otherwise.
+ */
+int flame_only_run(sqlite3 *db, const char *dbname, int64_t *run, struct diag *d);
+
+/* Folded stacks, one per line, sorted: "stack value" (paths whose value
+ * is 0 are left out) or, for a diff, "stack A B" (left out when both 0). */
+int flame_folded(const struct flame *f, FILE *out);
+/* The flame graph as a standalone SVG document (width pixels wide; 0 =
+ * 1200); NS_EINPUT when there is nothing to draw (total 0). */
+int flame_svg(const struct flame *f, int width, FILE *out);
+
+int flame_check(const struct flame *f);
+
+#endif

@@ -1,0 +1,593 @@
+/*
+ * html_report — the HTML page of a results database (see html_report.h).
+ *
+ * Design notes.  The page is written top to bottom into the caller's
+ * stream; every piece that another module renders (compare tables,
+ * messaging report, plots, flame graph) is rendered into a memory buffer
+ * first and then escaped (text) or embedded (SVG, its XML declaration
+ * dropped), so a piece that fails leaves a note in the page instead of
+ * half an element.  A piece that has nothing to show (no metric matches a
+ * plot, no call paths in an old database) is left out with a sentence
+ * saying why; only database and memory errors stop the page.  Tables that
+ * come straight from SQL are written by one helper (sql_table) that
+ * escapes every cell and marks numeric cells for the sort script.
+ */
+#include "analysis/html_report.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "numasim_config.h"
+#include "analysis/annotate.h"
+#include "analysis/compare.h"
+#include "analysis/flame.h"
+#include "analysis/messaging_report.h"
+#include "analysis/plot.h"
+
+struct html {
+	sqlite3 *db;
+	const char *dbname;
+	const struct cost_tables *t;
+	FILE *f;
+	struct diag *d;
+};
+
+static int db_err(struct html *h)
+{
+	return diag_set(h->d, NS_EDB, h->dbname, 0, 0, "%s", sqlite3_errmsg(h->db));
+}
+
+static void esc(FILE *f, const char *s)
+{
+	for (; s && *s; s++) {
+		switch (*s) {
+		case '<': fputs("&lt;", f); break;
+		case '>': fputs("&gt;", f); break;
+		case '&': fputs("&amp;", f); break;
+		case '"': fputs("&quot;", f); break;
+		default: fputc(*s, f);
+		}
+	}
+}
+
+static const char style[] =
+	"body{font-family:'DejaVu Sans',sans-serif;margin:16px 24px;color:#222;"
+	"background:#fff}h1{font-size:22px;margin:4px 0 2px}h2{font-size:17px;"
+	"border-bottom:2px solid #1f77b4;padding-bottom:2px;margin-top:28px}"
+	"h3{font-size:14px;margin:14px 0 6px}p.note{color:#555;font-size:12px;margin:4px 0}"
+	"table{border-collapse:collapse;font-size:12px;margin:6px 0}"
+	"th,td{border:1px solid #ccc;padding:2px 6px;text-align:left;white-space:nowrap}"
+	"th{background:#e8eef6;cursor:pointer}td.n{text-align:right;"
+	"font-family:'DejaVu Sans Mono',monospace}tr:nth-child(even) td{background:#f6f8fb}"
+	"pre{font-size:11.5px;background:#f8f8f4;border:1px solid #ddd;padding:6px;"
+	"overflow-x:auto;margin:6px 0}.pair{display:flex;flex-wrap:wrap;gap:16px;"
+	"align-items:flex-start}.pair>pre{flex:0 1 auto;max-width:760px;white-space:pre-wrap}"
+	".plots{display:flex;flex-direction:column;gap:8px;flex:1 1 420px;min-width:420px}"
+	".plots svg{width:100%;max-width:600px;height:auto}"
+	".grid{display:grid;grid-template-columns:repeat(auto-fill,minmax(300px,1fr));gap:8px}"
+	".grid figure{margin:0;border:1px solid #ddd;padding:4px}.grid svg{width:100%;"
+	"height:auto}.grid figcaption{font-size:11px;color:#444}"
+	".flame svg{max-width:100%;height:auto}.scroll{overflow-x:auto;max-width:100%}nav a{margin-right:12px;font-size:13px}";
+
+/* Sorting by a header click, and the layout check the browser test reads. */
+static const char script[] =
+	"(function(){\n"
+	"function key(td){var t=td.textContent.trim().replace(/,/g,'');"
+	"var v=parseFloat(t);return isNaN(v)||!/^[-+]?[0-9.]/.test(t)?t:v;}\n"
+	"document.querySelectorAll('table.sortable th').forEach(function(th,i){"
+	"th.addEventListener('click',function(){var tb=th.closest('table').tBodies[0];"
+	"var rows=Array.prototype.slice.call(tb.rows);var up=th.dataset.dir!=='up';"
+	"th.dataset.dir=up?'up':'down';rows.sort(function(a,b){var x=key(a.cells[i]),"
+	"y=key(b.cells[i]);var c=(typeof x===typeof y)?(x<y?-1:x>y?1:0):"
+	"(typeof x==='number'?-1:1);return up?c:-c;});rows.forEach(function(r){"
+	"tb.appendChild(r);});});});\n"
+	"var bad=[];document.querySelectorAll('[data-check]').forEach(function(e){"
+	"var r=e.getBoundingClientRect();if(!(r.width>0&&r.height>0))bad.push(e.id||"
+	"e.dataset.check);});document.body.dataset.layout=bad.length?'missing: '+"
+	"bad.join(' '):'ok';document.body.dataset.plots=String(document.querySelectorAll("
+	"'svg[data-check]').length);\n"
+	"})();\n";
+
+/*
+ * A table from SQL with ?1 bound to n1 (when >= 0): a header of the
+ * column names, cells escaped, numbers right-aligned and rounded to
+ * decimals places (integers as they are).
+ */
+static int sql_table(struct html *h, const char *sql, int64_t n1, int decimals)
+{
+	sqlite3_stmt *st;
+	if (sqlite3_prepare_v2(h->db, sql, -1, &st, NULL) != SQLITE_OK)
+		return db_err(h);
+	if (n1 >= 0)
+		sqlite3_bind_int64(st, 1, n1);
+	int nc = sqlite3_column_count(st), s, rows = 0;
+	fputs("<div class=\"scroll\"><table class=\"sortable\"><thead><tr>", h->f);
+	for (int i = 0; i < nc; i++) {
+		fputs("<th>", h->f);
+		esc(h->f, sqlite3_column_name(st, i));
+		fputs("</th>", h->f);
+	}
+	fputs("</tr></thead><tbody>\n", h->f);
+	while ((s = sqlite3_step(st)) == SQLITE_ROW) {
+		rows++;
+		fputs("<tr>", h->f);
+		for (int i = 0; i < nc; i++) {
+			int ty = sqlite3_column_type(st, i);
+			if (ty == SQLITE_INTEGER)
+				fprintf(h->f, "<td class=\"n\">%lld</td>",
+					(long long)sqlite3_column_int64(st, i));
+			else if (ty == SQLITE_FLOAT)
+				fprintf(h->f, "<td class=\"n\">%.*f</td>", decimals,
+					sqlite3_column_double(st, i));
+			else {
+				fputs("<td>", h->f);
+				esc(h->f, (const char *)sqlite3_column_text(st, i));
+				fputs("</td>", h->f);
+			}
+		}
+		fputs("</tr>\n", h->f);
+	}
+	fputs("</tbody></table></div>\n", h->f);
+	sqlite3_finalize(st);
+	if (s != SQLITE_DONE)
+		return db_err(h);
+	if (!rows)
+		fputs("<p class=\"note\">(no rows)</p>\n", h->f);
+	return NS_OK;
+}
+
+/* SQL functions the page's queries use: kernel_file(fn), site_desc(site). */
+static void fn_kernel_file(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+	const unsigned char *fn = sqlite3_value_text(argv[0]);
+	const char *file = fn ? annotate_kernel_file((const char *)fn) : NULL;
+	(void)argc;
+	if (file)
+		sqlite3_result_text(ctx, file, -1, SQLITE_STATIC);
+	else
+		sqlite3_result_null(ctx);
+}
+
+static void fn_site_desc(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+	const struct cost_tables *t = sqlite3_user_data(ctx);
+	const unsigned char *site = sqlite3_value_text(argv[0]);
+	int id = site ? cost_site_lookup(t, (const char *)site) : -1;
+	(void)argc;
+	if (id >= 0)
+		sqlite3_result_text(ctx, t->sites[id]->desc, -1, SQLITE_STATIC);
+	else
+		sqlite3_result_null(ctx);
+}
+
+static int register_functions(struct html *h)
+{
+	if (sqlite3_create_function(h->db, "kernel_file", 1, SQLITE_UTF8 | SQLITE_DETERMINISTIC,
+				    NULL, fn_kernel_file, NULL, NULL) != SQLITE_OK ||
+	    sqlite3_create_function(h->db, "site_desc", 1, SQLITE_UTF8 | SQLITE_DETERMINISTIC,
+				    (void *)h->t, fn_site_desc, NULL, NULL) != SQLITE_OK)
+		return db_err(h);
+	return NS_OK;
+}
+
+/* A plot rendered to inline SVG; a note when it has nothing to show. */
+static int plot_piece(struct html *h, struct plot *p, int rc_load, const char *id)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	struct plot_layout l;
+	if (rc_load == NS_EDB || rc_load == NS_ENOMEM)
+		return rc_load;
+	if (rc_load != NS_OK || plot_check(p) || plot_layout(p, &l, NULL)) {
+		fprintf(h->f, "<p class=\"note\">(no plot: %s)</p>\n",
+			rc_load ? "no series to draw" : "the data does not fit a chart");
+		diag_init(h->d);
+		return NS_OK;
+	}
+	FILE *m = open_memstream(&buf, &len);
+	if (!m)
+		return diag_set(h->d, NS_ENOMEM, h->dbname, 0, 0, "out of memory");
+	int rc = plot_svg(p, m);
+	fclose(m);
+	if (rc == NS_OK) {
+		/* mark the SVG for the layout check */
+		const char *s = strstr(buf, "<svg");
+		fprintf(h->f, "<svg id=\"%s\" data-check=\"%s\"", id, id);
+		fputs(s ? s + 4 : buf, h->f);
+	}
+	free(buf);
+	return rc == NS_OK ? NS_OK : diag_set(h->d, rc, h->dbname, 0, 0, "cannot draw %s", id);
+}
+
+static int line_plot(struct html *h, const char *glob, const char *title, const char *id,
+		     const char *const *where, int nr_where)
+{
+	struct plot p;
+	plot_init(&p, PLOT_LINE);
+	p.where = where;
+	p.nr_where = nr_where;
+	struct diag quiet;
+	diag_init(&quiet);
+	int rc = plot_load_line(&p, h->db, h->dbname, glob, NULL, NULL, &quiet);
+	if (rc == NS_EDB || rc == NS_ENOMEM)
+		diag_set(h->d, rc, h->dbname, 0, 0, "%s", quiet.msg);
+	if (rc == NS_OK && title)
+		snprintf(p.title, sizeof p.title, "%s", title);
+	rc = plot_piece(h, &p, rc, id);
+	plot_free(&p);
+	return rc;
+}
+
+/* Text that another module prints, in a <pre>. */
+static int pre_compare(struct html *h, const char *workload)
+{
+	char where[300], *buf = NULL;
+	size_t len = 0;
+	const char *wl[1] = {where};
+	snprintf(where, sizeof where, "workload=%s", workload);
+	struct compare_opts o = {
+		.metrics = !strcmp(workload, "pagealloc") ? "alloc-odr*,free-odr*,total-odr*,!*.min"
+			   : !strcmp(workload, "messaging") ? "total_time_s" : NULL,
+		.where = wl, .nr_where = 1, .rows = COMPARE_ROW_MIN | COMPARE_ROW_AMEAN,
+	};
+	struct compare *c = NULL;
+	int rc = compare_new(&o, h->dbname, h->d, &c);
+	if (rc == NS_OK)
+		rc = compare_load(c, h->db, h->dbname);
+	FILE *m = rc == NS_OK ? open_memstream(&buf, &len) : NULL;
+	if (rc == NS_OK && !m)
+		rc = diag_set(h->d, NS_ENOMEM, h->dbname, 0, 0, "out of memory");
+	if (m) {
+		rc = compare_print(c, m);
+		fclose(m);
+	}
+	compare_free(c);
+	if (rc == NS_OK) {
+		fprintf(h->f, "<pre id=\"compare-%s\" data-check=\"compare-%s\">", workload,
+			workload);
+		esc(h->f, buf);
+		fputs("</pre>\n", h->f);
+	} else if (rc == NS_EINPUT || rc == NS_ENOENT) {
+		fprintf(h->f, "<p class=\"note\">(no compare table: %s)</p>\n", h->d->msg);
+		diag_init(h->d);
+		rc = NS_OK;
+	}
+	free(buf);
+	return rc;
+}
+
+static int section_runs(struct html *h)
+{
+	fputs("<section id=\"runs\" data-check=\"runs\"><h2>Runs and provenance</h2>\n", h->f);
+	int rc = sql_table(h,
+		"SELECT run_id AS run, scenario, point, repetition AS rep, seed, machine, "
+		"substr(machine_sha256, 1, 12) AS machine_sha256, "
+		"substr(scenario_sha256, 1, 12) AS scenario_sha256, workload, variant, "
+		"kernel_model, status, tool_version AS tool, host, started, "
+		"round(duration_s, 3) AS duration_s, coalesce(command, '') AS command "
+		"FROM runs ORDER BY run_id", -1, 3);
+	fputs("</section>\n", h->f);
+	return rc;
+}
+
+static int section_compare(struct html *h)
+{
+	sqlite3_stmt *wl;
+	int rc = NS_OK, s;
+	if (sqlite3_prepare_v2(h->db, "SELECT DISTINCT workload FROM runs WHERE status = 'ok' "
+			       "ORDER BY workload", -1, &wl, NULL) != SQLITE_OK)
+		return db_err(h);
+	fputs("<section id=\"compare\" data-check=\"compare\"><h2>Compare: by variant</h2>\n"
+	      "<p class=\"note\">Min and Amean by variant with Welch's t-test, as "
+	      "<code>numasim compare</code> prints them (all rows there); the plots "
+	      "beside show every series: the mean per batch size with min-max bars.</p>\n",
+	      h->f);
+	while (rc == NS_OK && (s = sqlite3_step(wl)) == SQLITE_ROW) {
+		const char *w = (const char *)sqlite3_column_text(wl, 0);
+		char where[300];
+		const char *wh[1] = {where};
+		snprintf(where, sizeof where, "workload=%s", w);
+		fprintf(h->f, "<h3>%s</h3>\n<div class=\"pair\">", w);
+		rc = pre_compare(h, w);
+		fputs("<div class=\"plots\">", h->f);
+		if (rc == NS_OK && !strcmp(w, "pagealloc")) {
+			static const char *const ops[] = {"alloc", "free", "total"};
+			for (int i = 0; i < 3 && rc == NS_OK; i++) {
+				char glob[32], title[64], id[32];
+				snprintf(glob, sizeof glob, "%s-odr0-*", ops[i]);
+				snprintf(title, sizeof title, "%s: cycles per page, order 0", ops[i]);
+				snprintf(id, sizeof id, "plot-%s", ops[i]);
+				rc = line_plot(h, glob, title, id, wh, 1);
+			}
+		} else if (rc == NS_OK) {
+			struct plot p;
+			struct diag quiet;
+			diag_init(&quiet);
+			plot_init(&p, PLOT_BAR);
+			p.where = wh;
+			p.nr_where = 1;
+			int lr = plot_load_bars(&p, h->db, h->dbname, "profile", NULL, 10, &quiet);
+			snprintf(p.title, sizeof p.title, "%s: top functions, self cycles per run", w);
+			char id[64];
+			snprintf(id, sizeof id, "plot-profile-%s", w);
+			rc = plot_piece(h, &p, lr, id);
+			plot_free(&p);
+		}
+		fputs("</div></div>\n", h->f);
+	}
+	if (rc == NS_OK && s != SQLITE_DONE)
+		rc = db_err(h);
+	sqlite3_finalize(wl);
+	fputs("</section>\n", h->f);
+	return rc;
+}
+
+static int section_profile(struct html *h)
+{
+	fputs("<section id=\"profile\" data-check=\"profile\"><h2>Simulated profile</h2>\n"
+	      "<p class=\"note\">Top 30 functions by self cycles, mean per run of each "
+	      "variant (perf report with children: total includes callees). Click a "
+	      "header to sort.</p>\n", h->f);
+	int rc = sql_table(h,
+		"SELECT p.function, coalesce(kernel_file(p.function), '') AS kernel_file, "
+		"r.variant, max(p.inlined) AS inlined, CAST(round(avg(p.calls)) AS INTEGER) AS calls, "
+		"CAST(round(avg(p.self_cycles)) AS INTEGER) AS self_cycles, round(avg(p.self_pct), 2) AS self_pct, "
+		"CAST(round(avg(p.total_cycles)) AS INTEGER) AS total_cycles, "
+		"round(avg(p.cycles_per_call), 2) AS cycles_per_call "
+		"FROM profile_report p JOIN runs r USING (run_id) WHERE r.status = 'ok' "
+		"GROUP BY p.function, r.variant ORDER BY avg(p.self_cycles) DESC, p.function, "
+		"r.variant LIMIT 30", -1, 2);
+	fputs("</section>\n", h->f);
+	return rc;
+}
+
+/* The differential flame graph of the first run of the first two variants. */
+static int section_flame(struct html *h)
+{
+	sqlite3_stmt *st;
+	int64_t runs[2] = {0, 0};
+	int n = 0;
+	if (sqlite3_prepare_v2(h->db, "SELECT min(run_id) FROM runs WHERE status = 'ok' "
+			       "GROUP BY variant ORDER BY min(run_id) LIMIT 2", -1, &st,
+			       NULL) != SQLITE_OK)
+		return db_err(h);
+	while (sqlite3_step(st) == SQLITE_ROW)
+		runs[n++] = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	if (!n)
+		return NS_OK;
+	fputs("<section id=\"flame\" data-check=\"flame\"><h2>Flame graph</h2>\n", h->f);
+	struct flame fl;
+	struct diag quiet;
+	char *buf = NULL;
+	size_t len = 0;
+	diag_init(&quiet);
+	flame_init(&fl);
+	int rc = flame_load(&fl, h->db, h->dbname, runs[0], n > 1 ? runs[1] : 0, FLAME_CYCLES,
+			    &quiet);
+	FILE *m = rc == NS_OK ? open_memstream(&buf, &len) : NULL;
+	if (m) {
+		rc = flame_svg(&fl, 1400, m);
+		fclose(m);
+	}
+	if (rc == NS_OK) {
+		char opt[64];
+		if (n > 1)
+			snprintf(opt, sizeof opt, "--diff %" PRId64 " %" PRId64, runs[0], runs[1]);
+		else
+			snprintf(opt, sizeof opt, "--run %" PRId64, runs[0]);
+		fprintf(h->f, "<p class=\"note\">%s (<code>numasim plot ", n > 1 ?
+			"Differential: widths from the first variant's first run, red = more "
+			"cycles in the second variant's, blue = fewer" : "The first run");
+		esc(h->f, h->dbname);
+		fprintf(h->f, " --flame %s -o flame.svg</code>; hover a frame for its figures)."
+			"</p>\n<div class=\"flame\">", opt);
+		const char *s = strstr(buf, "<svg");
+		fputs("<svg id=\"flamegraph\" data-check=\"flamegraph\"", h->f);
+		fputs(s ? s + 4 : buf, h->f);
+		fputs("</div>\n", h->f);
+	} else if (rc == NS_EDB || rc == NS_ENOMEM) {
+		diag_set(h->d, rc, h->dbname, 0, 0, "%s", quiet.msg);
+	} else {
+		fputs("<p class=\"note\">(no flame graph: ", h->f);
+		esc(h->f, quiet.msg);
+		fputs(")</p>\n", h->f);
+		rc = NS_OK;
+	}
+	free(buf);
+	flame_free(&fl);
+	fputs("</section>\n", h->f);
+	return rc;
+}
+
+static int section_branches(struct html *h)
+{
+	fputs("<section id=\"branches\" data-check=\"branches\"><h2>Branch sites</h2>\n"
+	      "<p class=\"note\">Top 40 sites by executions, mean per run of each variant; "
+	      "site names are the reference pages' (shared/reference), the condition is "
+	      "as written in the kernel source. <code>numasim annotate DB --run N "
+	      "FUNCTION</code> lists one function's sites in source order.</p>\n", h->f);
+	int rc = sql_table(h,
+		"SELECT b.site, coalesce(b.function, '') AS function, "
+		"coalesce(kernel_file(b.function), '') AS kernel_file, r.variant, "
+		"CAST(round(avg(b.executed)) AS INTEGER) AS executed, round(avg(b.taken_pct), 2) AS taken_pct, "
+		"CAST(round(avg(b.mispredicted)) AS INTEGER) AS mispredicted, "
+		"round(avg(b.mispredict_pct), 3) AS mispredict_pct, "
+		"coalesce(site_desc(b.site), '') AS condition "
+		"FROM branch_stats b JOIN runs r USING (run_id) WHERE r.status = 'ok' "
+		"GROUP BY b.site, r.variant ORDER BY avg(b.executed) DESC, b.site, r.variant "
+		"LIMIT 40", -1, 3);
+	fputs("</section>\n", h->f);
+	return rc;
+}
+
+/* Messaging runs: the messaging report per invocation and the scheduler summary. */
+static int section_messaging(struct html *h)
+{
+	sqlite3_stmt *inv, *ids;
+	int rc = NS_OK, s;
+	if (sqlite3_prepare_v2(h->db, "SELECT invocation FROM runs WHERE status = 'ok' AND "
+			       "workload = 'messaging' GROUP BY invocation ORDER BY min(run_id)",
+			       -1, &inv, NULL) != SQLITE_OK)
+		return db_err(h);
+	if (sqlite3_prepare_v2(h->db, "SELECT run_id FROM runs WHERE status = 'ok' AND "
+			       "workload = 'messaging' AND invocation = ?1 ORDER BY run_id",
+			       -1, &ids, NULL) != SQLITE_OK) {
+		sqlite3_finalize(inv);
+		return db_err(h);
+	}
+	int first = 1;
+	while (rc == NS_OK && (s = sqlite3_step(inv)) == SQLITE_ROW) {
+		int64_t *run = NULL;
+		int n = 0, cap = 0;
+		sqlite3_reset(ids);
+		sqlite3_bind_text(ids, 1, (const char *)sqlite3_column_text(inv, 0), -1,
+				  SQLITE_TRANSIENT);
+		while (rc == NS_OK && sqlite3_step(ids) == SQLITE_ROW) {
+			if (n == cap) {
+				cap = cap ? 2 * cap : 16;
+				int64_t *nr = realloc(run, (size_t)cap * sizeof *nr);
+				if (!nr) {
+					rc = diag_set(h->d, NS_ENOMEM, h->dbname, 0, 0,
+						      "out of memory");
+					break;
+				}
+				run = nr;
+			}
+			run[n++] = sqlite3_column_int64(ids, 0);
+		}
+		char *buf = NULL;
+		size_t len = 0;
+		FILE *m = rc == NS_OK && n ? open_memstream(&buf, &len) : NULL;
+		if (m) {
+			rc = messaging_report_print(h->db, run, n, 0, m, h->d);
+			fclose(m);
+		}
+		if (rc == NS_OK && buf) {
+			if (first)
+				fputs("<section id=\"slub\" data-check=\"slub\"><h2>Messaging: "
+				      "perf bench, SLUB stats per cache, __slab_free sites</h2>\n",
+				      h->f);
+			first = 0;
+			fprintf(h->f, "<h3>runs %" PRId64 "..%" PRId64 "</h3><pre>", run[0],
+				run[n - 1]);
+			esc(h->f, buf);
+			fputs("</pre>\n", h->f);
+		}
+		free(buf);
+		free(run);
+	}
+	sqlite3_finalize(inv);
+	sqlite3_finalize(ids);
+	if (rc)
+		return rc;
+	if (!first)
+		fputs("</section>\n", h->f);
+	if (first)
+		return NS_OK;
+	fputs("<section id=\"sched\" data-check=\"sched\"><h2>Scheduler summary</h2>\n"
+	      "<p class=\"note\">System-scope counters of the messaging runs (CFS model, "
+	      "kernel/sched/fair.c v5.9), mean per run of each variant.</p>\n", h->f);
+	rc = sql_table(h,
+		"SELECT c.name, r.variant, round(avg(c.value), 1) AS mean, min(c.value) AS min, "
+		"max(c.value) AS max FROM counters c JOIN runs r USING (run_id) "
+		"WHERE r.status = 'ok' AND r.workload = 'messaging' AND c.scope = 'system' "
+		"GROUP BY c.name, r.variant ORDER BY c.name, min(r.run_id)", -1, 1);
+	fputs("</section>\n", h->f);
+	return rc;
+}
+
+/* Sweeps: one small plot per point of each pagealloc scenario with more than
+ * two points (two are an A/B pair, which the compare plots show). */
+static int section_sweep(struct html *h)
+{
+	sqlite3_stmt *sc, *pt;
+	int rc = NS_OK, opened = 0;
+	if (sqlite3_prepare_v2(h->db, "SELECT scenario FROM runs WHERE status = 'ok' AND "
+			       "workload = 'pagealloc' GROUP BY scenario HAVING "
+			       "count(DISTINCT point) > 2 ORDER BY min(run_id)", -1, &sc,
+			       NULL) != SQLITE_OK)
+		return db_err(h);
+	if (sqlite3_prepare_v2(h->db, "SELECT r.point, min(p.params) FROM runs r JOIN "
+			       "run_params p USING (run_id) WHERE r.status = 'ok' AND "
+			       "r.scenario = ?1 GROUP BY r.point ORDER BY r.point", -1, &pt,
+			       NULL) != SQLITE_OK) {
+		sqlite3_finalize(sc);
+		return db_err(h);
+	}
+	while (rc == NS_OK && sqlite3_step(sc) == SQLITE_ROW) {
+		const char *name = (const char *)sqlite3_column_text(sc, 0);
+		if (!opened)
+			fputs("<section id=\"sweep\" data-check=\"sweep\"><h2>Sweeps: small "
+			      "multiples</h2>\n<p class=\"note\">Cycles per order-0 allocation "
+			      "against the batch size, one plot per sweep point (its parameters "
+			      "below it), lines by variant.</p>\n", h->f);
+		opened = 1;
+		fputs("<h3>", h->f);
+		esc(h->f, name);
+		fputs("</h3><div class=\"grid\">\n", h->f);
+		sqlite3_reset(pt);
+		sqlite3_bind_text(pt, 1, name, -1, SQLITE_TRANSIENT);
+		while (rc == NS_OK && sqlite3_step(pt) == SQLITE_ROW) {
+			int64_t point = sqlite3_column_int64(pt, 0);
+			char w1[300], w2[64], id[64], title[64];
+			const char *wh[2] = {w1, w2};
+			snprintf(w1, sizeof w1, "scenario=%s", name);
+			snprintf(w2, sizeof w2, "point=%" PRId64, point);
+			snprintf(id, sizeof id, "sweep-%" PRId64, point);
+			snprintf(title, sizeof title, "point %" PRId64, point);
+			fputs("<figure>", h->f);
+			rc = line_plot(h, "alloc-odr0-*", title, id, wh, 2);
+			fputs("<figcaption>", h->f);
+			esc(h->f, (const char *)sqlite3_column_text(pt, 1));
+			fputs("</figcaption></figure>\n", h->f);
+		}
+		fputs("</div>\n", h->f);
+	}
+	sqlite3_finalize(sc);
+	sqlite3_finalize(pt);
+	if (opened)
+		fputs("</section>\n", h->f);
+	return rc;
+}
+
+int html_report_write(sqlite3 *db, const char *dbname, const struct cost_tables *t,
+		      FILE *f, struct diag *d)
+{
+	struct html h = {.db = db, .dbname = dbname, .t = t, .f = f, .d = d};
+	sqlite3_stmt *st;
+	int64_t runs = 0, ok = 0;
+	if (sqlite3_prepare_v2(db, "SELECT count(*), sum(status = 'ok') FROM runs", -1, &st,
+			       NULL) != SQLITE_OK)
+		return db_err(&h);
+	if (sqlite3_step(st) == SQLITE_ROW) {
+		runs = sqlite3_column_int64(st, 0);
+		ok = sqlite3_column_int64(st, 1);
+	}
+	sqlite3_finalize(st);
+	if (!runs)
+		return diag_set(d, NS_EINPUT, dbname, 0, 0, "no runs in this database");
+	int rc = register_functions(&h);
+	if (rc)
+		return rc;
+	fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n<title>"
+	      "numasim report: ", f);
+	esc(f, dbname);
+	fprintf(f, "</title>\n<style>%s</style>\n</head>\n<body>\n<h1>numasim report: ", style);
+	esc(f, dbname);
+	fprintf(f, "</h1>\n<p class=\"note\">%" PRId64 " runs (%" PRId64 " ok); written by "
+		"numasim %s from the database alone (<code>numasim report DB --format html</code>)."
+		"</p>\n<nav><a href=\"#runs\">runs</a><a href=\"#compare\">compare</a>"
+		"<a href=\"#profile\">profile</a><a href=\"#flame\">flame graph</a>"
+		"<a href=\"#branches\">branch sites</a><a href=\"#slub\">SLUB</a>"
+		"<a href=\"#sched\">scheduler</a><a href=\"#sweep\">sweeps</a></nav>\n",
+		runs, ok, NUMASIM_VERSION);
+	if ((rc = section_runs(&h)) || (rc = section_compare(&h)) ||
+	    (rc = section_profile(&h)) || (rc = section_flame(&h)) ||
+	    (rc = section_branches(&h)) || (rc = section_messaging(&h)) ||
+	    (rc = section_sweep(&h)))
+		return rc;
+	fprintf(f, "<script>\n%s</script>\n</body></html>\n", script);
+	return ferror(f) ? diag_set(d, NS_EIO, dbname, 0, 0, "cannot write the page") : NS_OK;
+}

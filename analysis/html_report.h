@@ -1,0 +1,51 @@
+/*
+ * html_report — `numasim report DB --format html`: one self-contained
+ * HTML page about a results database, in the spirit of mmtests'
+ * compare-kernels HTML (text tables with their graphs beside them).
+ *
+ * Sections, each a <section> with an id and data-check (the page's
+ * layout check, below): the runs with their provenance (scenario, point,
+ * repetition, seed, machine and input hashes, variant, kernel model,
+ * status, tool version, host, started, duration, command); per workload
+ * the compare table of analysis/compare.h (Min and Amean by variant,
+ * Welch's t-test; the same text as `numasim report`) with the line plots
+ * of analysis/plot.h beside it (pagealloc: alloc, free and total cycles
+ * per page against the batch size; messaging: the profile's top functions
+ * as bars); the simulated profile's top functions (mean per run of each
+ * variant, with the kernel file of annotate_kernel_file()); a
+ * differential flame graph (analysis/flame.h) of the first runs of the
+ * first two variants; the branch sites with their function, kernel file
+ * and condition; for messaging runs the SLUB stats per cache and the
+ * seed-format summary of analysis/messaging_report.h and a scheduler
+ * summary (the system-scope counters, mean per run of each variant); and
+ * for sweeps (a pagealloc scenario with more than two points: two are an
+ * A/B pair, drawn in the compare plots) a grid of small multiples, one
+ * plot per point.
+ *
+ * Self-contained: the SVGs are inline, the style sheet and the one script
+ * are in the page, no URL is fetched (the only "http" strings are the SVG
+ * namespace names).  The script makes the tables sortable (click a
+ * header; numbers sort numerically) and, on load, checks that every
+ * section and every plot has a non-zero size, recording the result in
+ * <body data-layout="ok"> or "missing: ids" (what the headless-browser
+ * test reads).  Deterministic: same database, same bytes (no clock).
+ *
+ * Error policy: NS_EINPUT for a database without runs; NS_EDB, NS_ENOMEM
+ * with the message in d; the page goes to f only as it is built, so the
+ * caller composes it in memory and writes it when this returns NS_OK.
+ */
+#ifndef NUMASIM_HTML_REPORT_H
+#define NUMASIM_HTML_REPORT_H
+
+#include <stdio.h>
+
+#include <sqlite3.h>
+
+#include "base/diag.h"
+#include "sim/hw/cost.h"
+
+/* t: the models' site tables (conditions of the branch sites). */
+int html_report_write(sqlite3 *db, const char *dbname, const struct cost_tables *t,
+		      FILE *f, struct diag *d);
+
+#endif
