@@ -77,24 +77,15 @@ static void print_help(void)
 	       "  --run ID   the per-run report of this run only (and its table)\n"
 	       "  --top N    rows of the profile and branch tables (default 15 in the\n"
 	       "             summary, %d per run; 0 = all)\n"
-	       "  --format F text (default); json (one document of the same tables;
-"
-	       "             docs/output-formats.md) or csv (its rows, one table
-"
-	       "             column): --runs gives the runs, profiles and branch
-"
-	       "             sites (the per-invocation tables: numasim compare);
-"
-	       "             html: one self-contained page of the whole database (runs
-"
-	       "             and provenance, compare tables with their plots, profile,
-"
-	       "             flame graph, branch sites, SLUB and scheduler summaries,
-"
-	       "             small multiples of sweeps; analysis/html_report.h)
-"
-	       "  -o FILE    write FILE atomically instead of standard output
-"
+	       "  --format F text (default); json (one document of the same tables;\n"
+	       "             docs/output-formats.md) or csv (its rows, one table\n"
+	       "             column): --runs gives the runs, profiles and branch\n"
+	       "             sites (the per-invocation tables: numasim compare);\n"
+	       "             html: one self-contained page of the whole database (runs\n"
+	       "             and provenance, compare tables with their plots, profile,\n"
+	       "             flame graph, branch sites, SLUB and scheduler summaries,\n"
+	       "             small multiples of sweeps; analysis/html_report.h)\n"
+	       "  -o FILE    write FILE atomically instead of standard output\n"
 	       "  -h, --help show this help\n\n"
 	       "exit status: 0 ok, 1 database error, 2 bad usage, missing file,\n"
 	       "not a numasim database or unknown run\n",

@@ -51,7 +51,9 @@ good[export]="$P --format csv --table runs"
 missing[export]="$tmp/none.db --format csv"
 good[plot]="$P --metric alloc-odr0-\\* --data -"
 missing[plot]="$tmp/none.db --metric alloc-odr0-\\* --data -"
-for c in validate topology import trace run report compare query export plot; do
+good[annotate]="$P --run 1 get_page_from_freelist"
+missing[annotate]="$tmp/none.db get_page_from_freelist"
+for c in validate topology import trace run report compare query export plot annotate; do
 	eval "g=(${good[$c]})"
 	eval "m=(${missing[$c]})"
 	status 0 "$c --help" "$NUMASIM" "$c" --help
@@ -62,6 +64,11 @@ for c in validate topology import trace run report compare query export plot; do
 	rm -f "$tmp/r.db"*
 	full "$c" "$NUMASIM" "$c" "${g[@]}"
 done
+status 0 "list --help" "$NUMASIM" list --help
+status 0 "list machines" "$NUMASIM" list machines
+status 2 "list (unknown kind)" "$NUMASIM" list frobnicate
+status 2 "list --frobnicate" "$NUMASIM" list machines --frobnicate
+full "list" "$NUMASIM" list machines
 status 0 "bench --help" "$NUMASIM" bench --help
 status 2 "bench (unknown)" "$NUMASIM" bench frobnicate
 status 2 "no command" "$NUMASIM"
