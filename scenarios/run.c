@@ -87,6 +87,7 @@ static int64_t real_now_ns(void)
 
 static void sim_free(struct sim_run *r)
 {
+	wl_msg_result_free(&r->mres);
 	slub_world_destroy(r->sw);
 	r->sw = NULL;
 	mm_world_destroy(r->w);
@@ -192,6 +193,8 @@ static int run_messaging(const struct scenario *s, const struct run_opts *o,
 	p.send_cycles = m->send_cycles;
 	p.recv_cycles = m->recv_cycles;
 	p.ctx_switch_cycles = m->ctx_switch_cycles;
+	p.placement = s->points[r->point].sched_placement == SCN_PLACEMENT_V59;
+	p.as = &r->as;
 	int rc = wl_messaging_run(r->sw, &r->sys, r->skb, r->data, &p, r->seed, o->stop,
 				  r->work, &r->mres);
 	if (rc == WL_MSG_STOPPED)
@@ -491,6 +494,28 @@ static int put_par_results(struct writer *w)
 	return NS_OK;
 }
 
+/* v5.9 placement: migrations in `metrics`, the schedstat counters in
+ * `counters` (scope cpu; per-domain ones named LEVEL.name, "MC.lb_count").
+ * Nothing with placement none, whose rows stay as before. */
+static int put_sched_stats(struct writer *w)
+{
+	const struct wl_msg_result *m = &w->r->mres;
+	if (!m->sched_stats && !m->migrations)
+		return NS_OK;
+	int rc = store_metric(w->st, w->id, "migrations", (double)m->migrations, "count");
+	for (size_t i = 0; rc == NS_OK && i < m->nr_sched_stats; i++) {
+		const struct wl_msg_sched_stat *st = &m->sched_stats[i];
+		char name[64];
+		snprintf(name, sizeof name, "%s%s%s", st->domain, st->domain[0] ? "." : "",
+			 st->name);
+		if (st->value > INT64_MAX)
+			return NS_ERANGE;
+		rc = store_counter(w->st, w->id, STORE_SCOPE_CPU, w->r->sys.cpu[st->cpu].id, NULL,
+				   name, (int64_t)st->value);
+	}
+	return rc;
+}
+
 static int put_msg_results(struct writer *w)
 {
 	const struct wl_msg_result *m = &w->r->mres;
@@ -514,7 +539,7 @@ static int put_msg_results(struct writer *w)
 		if (rc)
 			return rc;
 	}
-	return NS_OK;
+	return put_sched_stats(w);
 }
 
 static int write_run(struct store *st, const struct scenario *s,

@@ -122,7 +122,7 @@ struct loader {
 	struct setting *set;
 	int nr_set, cap_set;
 	struct scn_point *pt;           /* the point being resolved */
-	const struct ynode *top_workload, *top_kernel, *top_policy;
+	const struct ynode *top_workload, *top_kernel, *top_policy, *top_sched;
 	const struct ynode *cpuset_local;  /* policy.cpuset: local, to resolve */
 };
 
@@ -823,6 +823,38 @@ static int parse_policy(struct loader *l)
 	if ((rc = parse_mempolicy(l, v[P_MEMPOLICY], v[P_NODES], sec)))
 		return rc;
 	return v[P_CPUS] ? parse_cpus(l, v[P_CPUS]) : NS_OK;
+}
+
+enum { SC_PLACEMENT, NR_SC };
+
+/* sched: the scheduler model's choices (placement: none | v5.9). */
+static int parse_sched(struct loader *l)
+{
+	static const struct ytree_field fields[NR_SC] = {[SC_PLACEMENT] = {"placement", 0}};
+	const struct ynode *sec = l->top_sched, *v[NR_SC];
+	const char *text;
+	int rc;
+
+	l->pt->sched_placement = SCN_PLACEMENT_NONE;
+	if (sec && ynode_is_null(sec))
+		return err(l, sec, "'sched' must be a mapping (or left out)");
+	if ((rc = section_fields(l, sec, "sched", "sched", fields, NR_SC, v)))
+		return rc;
+	if (!v[SC_PLACEMENT])
+		return NS_OK;
+	if ((rc = ytree_string(TT(v[SC_PLACEMENT]), v[SC_PLACEMENT], "sched.placement", 1,
+			       &text, l->d)))
+		return rc;
+	if (!strcmp(text, "v5.9")) {
+		l->pt->sched_placement = SCN_PLACEMENT_V59;
+		return NS_OK;
+	}
+	if (!strcmp(text, "none"))
+		return NS_OK;
+	char q[128];
+	ytree_quote(text, v[SC_PLACEMENT]->len, q, sizeof q);
+	return err(l, v[SC_PLACEMENT], "sched.placement: unknown placement '%s' (expected "
+		   "none or v5.9)", q);
 }
 
 /* Every CPU of the machine (messaging, parallel without policy.cpus). */
@@ -1531,7 +1563,8 @@ static int resolve_point(struct loader *l, const struct ynode *machine_node)
 	mm_config_default(&pt->cfg);
 	slub_config_default(&pt->slub);
 	l->cpuset_local = NULL;
-	if ((rc = parse_policy(l)) || (rc = parse_workload(l)) || (rc = parse_kernel(l)))
+	if ((rc = parse_policy(l)) || (rc = parse_sched(l)) || (rc = parse_workload(l)) ||
+	    (rc = parse_kernel(l)))
 		return rc;
 	if (l->cpuset_local && (rc = resolve_cpuset_local(l)))
 		return rc;
@@ -1577,7 +1610,8 @@ static int setting_for(struct loader *l, const char *key, struct setting **out,
 enum { VAL_SCALARS, VAL_LISTS, VAL_MAPS };
 static int value_kind(const char *key)
 {
-	if (!strcmp(key, "kernel") || !strcmp(key, "workload") || !strcmp(key, "policy"))
+	if (!strcmp(key, "kernel") || !strcmp(key, "workload") || !strcmp(key, "policy") ||
+	    !strcmp(key, "sched"))
 		return VAL_MAPS;
 	return strncmp(key, "workload.", 9) ? VAL_SCALARS : VAL_LISTS;
 }
@@ -1644,20 +1678,20 @@ static const char *bad_key(const char *key, int sweep)
 				       : "workload.type cannot be swept: a plan runs one "
 					 "workload (write one scenario per workload)";
 	if (!strcmp(key, "machine") || !strcmp(key, "kernel") ||
-	    !strcmp(key, "workload") || !strcmp(key, "policy"))
+	    !strcmp(key, "workload") || !strcmp(key, "policy") || !strcmp(key, "sched"))
 		return NULL;
 	if (!strncmp(key, "kernel.", 7)) {
 		if (moved_knob(key + 7))
 			return moved_knob(key + 7);
 		return knob_lookup(key + 7) >= 0 ? NULL : "unknown kernel knob";
 	}
-	static const char *const prefix[] = {"workload.", "policy.", "overrides."};
+	static const char *const prefix[] = {"workload.", "policy.", "overrides.", "sched."};
 	for (size_t i = 0; i < sizeof prefix / sizeof prefix[0]; i++)
 		if (!strncmp(key, prefix[i], strlen(prefix[i])) && key[strlen(prefix[i])] &&
 		    key[strlen(key) - 1] != '.')
 			return NULL;
 	return "unknown key (known: machine, kernel.KNOB, workload.PARAM, policy.KEY, "
-	       "overrides.PATH, and for --set also name, description, seed, "
+	       "sched.KEY, overrides.PATH, and for --set also name, description, seed, "
 	       "repetitions)";
 }
 
@@ -1665,9 +1699,10 @@ static const char *bad_key(const char *key, int sweep)
  * value of x), for "given twice" errors. */
 static const struct ynode *file_value(const struct loader *l, const char *key)
 {
-	static const char *const sec[] = {"kernel.", "workload.", "policy."};
-	const struct ynode *top[] = {l->top_kernel, l->top_workload, l->top_policy};
-	for (int i = 0; i < 3; i++) {
+	static const char *const sec[] = {"kernel.", "workload.", "policy.", "sched."};
+	const struct ynode *top[] = {l->top_kernel, l->top_workload, l->top_policy,
+				     l->top_sched};
+	for (int i = 0; i < 4; i++) {
 		size_t n = strlen(sec[i]);
 		if (!strncmp(key, sec[i], n) && top[i] && top[i]->kind == YNODE_MAP)
 			return ynode_map_get(top[i], key + n);
@@ -1952,7 +1987,7 @@ static int unused_settings(struct loader *l)
 /* ---- top level ------------------------------------------------------------ */
 
 enum { F_NAME, F_DESC, F_MACHINE, F_KERNEL, F_WORKLOAD, F_POLICY, F_SWEEP,
-       F_OVERRIDES, F_REPS, F_SEED, NR_F };
+       F_OVERRIDES, F_REPS, F_SEED, F_SCHED, NR_F };
 
 static const struct ynode *top(struct loader *l, const char *key,
 			       const struct ynode *file)
@@ -1994,6 +2029,7 @@ static int parse_scenario(struct loader *l)
 		[F_WORKLOAD] = {"workload", 1}, [F_POLICY] = {"policy", 0},
 		[F_SWEEP] = {"sweep", 0},       [F_OVERRIDES] = {"overrides", 0},
 		[F_REPS] = {"repetitions", 0},  [F_SEED] = {"seed", 0},
+		[F_SCHED] = {"sched", 0},
 	};
 	struct scenario *s = l->s;
 	const struct ynode *v[NR_F];
@@ -2005,6 +2041,7 @@ static int parse_scenario(struct loader *l)
 	l->top_kernel = v[F_KERNEL];
 	l->top_workload = v[F_WORKLOAD];
 	l->top_policy = v[F_POLICY];
+	l->top_sched = v[F_SCHED];
 	if ((rc = kernel_lists(l)) || (rc = file_map(l, v[F_OVERRIDES], 0)) ||
 	    (rc = file_map(l, v[F_SWEEP], 1)))
 		return rc;
@@ -2511,7 +2548,12 @@ int scenario_params(const struct scenario *s, int point, scn_param_fn fn,
 	P_TEXT("policy.cpus", buf);
 	P_TEXT("workload.type", scn_workload_name(s->workload));
 	switch (s->workload) {
-	case SCN_WL_MESSAGING: rc = params_messaging(&pt->msg, fn, arg); break;
+	case SCN_WL_MESSAGING:
+		rc = params_messaging(&pt->msg, fn, arg);
+		/* only when set: the parameter rows of placement-none runs stay as before */
+		if (rc == NS_OK && pt->sched_placement == SCN_PLACEMENT_V59)
+			rc = fn(arg, "sched.placement", "v5.9", 0);
+		break;
 	case SCN_WL_PARALLEL: rc = params_parallel(pt, fn, arg); break;
 	case SCN_WL_PAGEALLOC: rc = params_pagealloc(&pt->pa, fn, arg); break;
 	}

@@ -225,6 +225,10 @@ struct scn_point {
 	const char *machine_sha256;
 	struct scn_pagealloc pa;        /* workload pagealloc */
 	struct scn_messaging msg;       /* workload messaging */
+	enum scn_placement {            /* sched.placement */
+		SCN_PLACEMENT_NONE = 0, /* tasks stay where forked (default) */
+		SCN_PLACEMENT_V59,      /* select_task_rq_fair, load balancing */
+	} sched_placement;
 	struct wl_par_params *par;      /* workload parallel (else NULL); its
 					 * nr_cpus/cpus are the placement */
 	const char *par_gfp;            /* parallel: gfp as written */

@@ -41,6 +41,7 @@
  */
 #include "scenarios/wl_messaging.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -107,6 +108,8 @@ void wl_msg_params_default(struct wl_msg_params *p)
 	p->min_granularity_ns = 750000;
 	p->wakeup_granularity_ns = 1000000;
 	p->wakeup_preemption = 1;
+	p->placement = CFS_PLACEMENT_NONE;
+	p->as = NULL;
 }
 
 /* An idle CPU starts running at `from` plus the wake-up latency and the
@@ -258,6 +261,8 @@ static void cfs_params_from(const struct wl_msg_params *p, struct cfs_params *cp
 	cp->wakeup_preemption = p->wakeup_preemption;
 	cp->ctx_switch_cycles = p->ctx_switch_cycles;
 	cp->wake_cycles = p->wake_cycles;
+	cp->placement = p->placement ? CFS_PLACEMENT_V59 : CFS_PLACEMENT_NONE;
+	cp->as = p->as;
 }
 
 static uint32_t tasks_per_cpu(const struct messaging_world *m)
@@ -275,6 +280,7 @@ static int setup(struct messaging_world *m)
 	m->msgs_per_task = (uint64_t)WL_MSG_FDS * p->loops;
 	m->wake_senders_at = p->inflight_limit / 4;
 	cfs_params_from(p, &cp);
+	cp.task_node = m->sys->cpu[0].node;   /* the parent's node: task_struct and stack */
 	int rc = cfs_create(&cp, m->sys, m->nr_tasks, &m->cfs);
 	if (rc != NS_OK)
 		return rc;
@@ -353,7 +359,47 @@ static int run_events(struct messaging_world *m, const volatile sig_atomic_t *st
 	return cfs_check(m->cfs, NULL);
 }
 
-static void copy_sched_stats(const struct cfs_sched *cs, struct wl_msg_result *r)
+static int count_stat(void *arg, int cpu, const char *domain, const char *name,
+		      uint64_t value)
+{
+	(void)cpu, (void)domain, (void)name, (void)value;
+	((struct wl_msg_result *)arg)->nr_sched_stats++;
+	return NS_OK;
+}
+
+static int keep_stat(void *arg, int cpu, const char *domain, const char *name,
+		     uint64_t value)
+{
+	struct wl_msg_result *r = arg;
+	struct wl_msg_sched_stat *st = &r->sched_stats[r->nr_sched_stats++];
+	st->cpu = cpu;
+	snprintf(st->domain, sizeof st->domain, "%s", domain ? domain : "");
+	st->name = name;
+	st->value = value;
+	return NS_OK;
+}
+
+void wl_msg_result_free(struct wl_msg_result *r)
+{
+	free(r->sched_stats);
+	r->sched_stats = NULL;
+	r->nr_sched_stats = 0;
+}
+
+static int copy_sched_stats(const struct cfs_sched *cs, struct wl_msg_result *r)
+{
+	r->migrations = cs->stats.migrations;
+	cfs_stats(cs, count_stat, r);
+	if (!r->nr_sched_stats)
+		return NS_OK;
+	r->sched_stats = calloc(r->nr_sched_stats, sizeof *r->sched_stats);
+	r->nr_sched_stats = 0;
+	if (!r->sched_stats)
+		return NS_ENOMEM;
+	return cfs_stats(cs, keep_stat, r);
+}
+
+static void copy_cfs_counts(const struct cfs_sched *cs, struct wl_msg_result *r)
 {
 	r->ctx_switches = cs->stats.ctx_switches;
 	r->preemptions = cs->stats.preemptions;
@@ -377,6 +423,7 @@ static void teardown(struct messaging_world *m)
 static int params_ok(const struct wl_msg_params *p, const struct cpu_sys *s)
 {
 	return p->groups > 0 && p->loops > 0 && p->inflight_limit > 0 && p->hz > 0 &&
+	       (p->placement == 0 || (p->placement == 1 && p->as)) &&
 	       p->hz <= 100000 && p->sched_latency_ns > 0 && p->min_granularity_ns > 0 &&
 	       s->nr_cpus > 0 && s->k.clock_ghz > 0 &&
 	       p->groups <= UINT32_MAX / (2 * WL_MSG_FDS) &&
@@ -407,8 +454,11 @@ int wl_messaging_run(struct slub_world *w, struct cpu_sys *s, struct slub_cache 
 	progress_work_start(work, (long long)(p->groups * WL_MSG_FDS * m.msgs_per_task));
 	if (rc == NS_OK)
 		rc = run_events(&m, stop, work);
-	if (m.cfs)
-		copy_sched_stats(m.cfs, r);
+	if (m.cfs) {
+		copy_cfs_counts(m.cfs, r);
+		int src = copy_sched_stats(m.cfs, r);
+		rc = rc == NS_OK ? src : rc;
+	}
 	r->events = m.ctx->events;
 	for (int i = 0; i < s->nr_cpus; i++)
 		if (s->cpu[i].now > r->end_cycles)

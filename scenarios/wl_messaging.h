@@ -91,6 +91,8 @@ struct wl_msg_params {
 	uint32_t min_granularity_ns;      /* 750000 */
 	uint32_t wakeup_granularity_ns;   /* 1000000 */
 	int wakeup_preemption;            /* sched_feat(WAKEUP_PREEMPTION), default 1 */
+	int placement;                    /* enum cfs_placement: 0 none (default), 1 v5.9 */
+	struct cache_as *as;              /* v5.9 placement: the world's address space */
 };
 /* The defaults; wl_messaging.c's design notes give the estimates. */
 void wl_msg_params_default(struct wl_msg_params *p);
@@ -105,7 +107,18 @@ struct wl_msg_result {
 	uint64_t sender_blocks, receiver_blocks, wakeups;
 	uint64_t events;                  /* engine events */
 	uint64_t alloc_failed;
+	uint64_t migrations;              /* v5.9 placement: set_task_cpu to another CPU */
+	/* v5.9 placement: the schedstat counters (cfs_stats), owned by the
+	 * result: wl_msg_result_free releases them */
+	struct wl_msg_sched_stat {
+		int cpu;                  /* index in the cpu_sys */
+		char domain[8];           /* level name, "" for a per-CPU counter */
+		const char *name;         /* static (the X-macro list) */
+		uint64_t value;
+	} *sched_stats;
+	size_t nr_sched_stats;
 };
+void wl_msg_result_free(struct wl_msg_result *r);
 
 /*
  * Run the benchmark on every CPU of s (whose layout and world w must
