@@ -186,8 +186,12 @@ static int build_cpu(struct builder *b, int cpu)
 		if (rc)
 			return rc;
 		if (t->level[l].flags & SD_SHARE_PKG_RESOURCES) {
+			const struct sched_domain *sd = &t->sd[cpu * t->nr_levels + nd];
 			t->llc_size[cpu] = (int)w;
-			t->llc_id[cpu] = t->sd[cpu * t->nr_levels + nd].span[0];
+			t->llc_id[cpu] = cpu;       /* cpumask_first of the span */
+			for (uint32_t i = 0; i < w; i++)
+				t->llc_id[cpu] = sd->span[i] < t->llc_id[cpu] ? sd->span[i]
+									: t->llc_id[cpu];
 		}
 		nd++;
 		child_w = w;
