@@ -194,6 +194,11 @@ static int run_messaging(const struct scenario *s, const struct run_opts *o,
 	p.recv_cycles = m->recv_cycles;
 	p.ctx_switch_cycles = m->ctx_switch_cycles;
 	p.placement = s->points[r->point].sched_placement == SCN_PLACEMENT_V59;
+	double cyc_per_ms = r->sys.k.clock_ghz * 1e6;
+	p.window_cycles = (uint64_t)(m->window_ms * cyc_per_ms + 0.5);
+	p.warmup_cycles = (uint64_t)(m->warmup_ms * cyc_per_ms + 0.5);
+	p.warmup_messages = m->warmup_messages;
+	p.measure_messages = m->measure_messages;
 	p.as = &r->as;
 	int rc = wl_messaging_run(r->sw, &r->sys, r->skb, r->data, &p, r->seed, o->stop,
 				  r->work, &r->mres);
@@ -329,6 +334,7 @@ struct writer {
 	struct store *st;
 	int64_t id;
 	const struct sim_run *r;
+	const struct scenario *s;
 };
 
 static int put_param(void *arg, const char *key, const char *text, long long num)
@@ -516,6 +522,54 @@ static int put_sched_stats(struct writer *w)
 	return rc;
 }
 
+/* The per-window path mix in `samples` (series window.*, cumulative
+ * counts at each window's end) and the measured part in `metrics`, when
+ * the scenario asks for them (workload.window_ms, warmup_*, measure_*). */
+static int put_windows(struct writer *w, const struct scn_messaging *sm)
+{
+	const struct wl_msg_result *m = &w->r->mres;
+	int rc = NS_OK;
+	static const char *const series[] = {"window.end_s", "window.messages",
+					     "window.free_fastpath", "window.free_slowpath",
+					     "window.free_frozen", "window.cpu_partial_free"};
+	double *v = m->nr_windows ? malloc(m->nr_windows * sizeof *v) : NULL;
+	if (m->nr_windows && !v)
+		return NS_ENOMEM;
+	double hz = w->r->sys.k.clock_ghz * 1e9;
+	for (size_t k = 0; rc == NS_OK && m->nr_windows && k < 6; k++) {
+		for (size_t i = 0; i < m->nr_windows; i++) {
+			const struct wl_msg_window *x = &m->windows[i];
+			const uint64_t f[6] = {0, x->messages, x->fastpath, x->slowpath, x->frozen,
+					       x->cpu_partial_free};
+			v[i] = k == 0 ? (double)x->end_cycles / hz : (double)f[k];
+		}
+		rc = store_samples(w->st, w->id, series[k], v, m->nr_windows);
+	}
+	free(v);
+	if (rc || !(sm->warmup_ms || sm->warmup_messages || sm->measure_messages) || !m->measured)
+		return rc;
+	const struct wl_msg_window *a = &m->measure_start, *b = &m->measure_end;
+	const struct {
+		const char *name, *unit;
+		double v;
+	} rows[] = {
+		{"measured.start_s", "s", (double)a->end_cycles / hz},
+		{"measured.time_s", "s", m->measured_time_s},
+		{"measured.messages", "count", (double)(b->messages - a->messages)},
+		{"measured.free_fastpath", "count", (double)(b->fastpath - a->fastpath)},
+		{"measured.free_slowpath", "count", (double)(b->slowpath - a->slowpath)},
+		{"measured.free_frozen", "count", (double)(b->frozen - a->frozen)},
+		{"measured.cpu_partial_free", "count",
+		 (double)(b->cpu_partial_free - a->cpu_partial_free)},
+		{"total_time_extrapolated", "count", (double)m->extrapolated},
+		{"total_time_ci_low_s", "s", m->total_ci_low_s},
+		{"total_time_ci_high_s", "s", m->total_ci_high_s},
+	};
+	for (size_t i = 0; rc == NS_OK && i < sizeof rows / sizeof rows[0]; i++)
+		rc = store_metric(w->st, w->id, rows[i].name, rows[i].v, rows[i].unit);
+	return rc;
+}
+
 static int put_msg_results(struct writer *w)
 {
 	const struct wl_msg_result *m = &w->r->mres;
@@ -539,7 +593,8 @@ static int put_msg_results(struct writer *w)
 		if (rc)
 			return rc;
 	}
-	return put_sched_stats(w);
+	int rc = put_sched_stats(w);
+	return rc ? rc : put_windows(w, &w->s->points[w->r->point].msg);
 }
 
 static int write_run(struct store *st, const struct scenario *s,
@@ -565,7 +620,7 @@ static int write_run(struct store *st, const struct scenario *s,
 		.invocation = o->invocation,
 		.started_ns = r->started_ns,
 	};
-	struct writer w = {.st = st, .r = r};
+	struct writer w = {.st = st, .r = r, .s = s};
 	int rc;
 
 	if ((rc = store_run_begin(st, &info, &w.id)))

@@ -1060,7 +1060,8 @@ static int parse_pagealloc(struct loader *l, const struct ynode *n)
 	return NS_OK;
 }
 
-enum { M_TYPE, M_GROUPS, M_LOOPS, M_MODE, M_LIMIT, M_SEND, M_RECV, M_CTXSW, NR_M };
+enum { M_TYPE, M_GROUPS, M_LOOPS, M_MODE, M_LIMIT, M_SEND, M_RECV, M_CTXSW, M_WINDOW,
+       M_WARMUP_MS, M_WARMUP_MSGS, M_MEASURE, NR_M };
 
 static int parse_messaging(struct loader *l, const struct ynode *n)
 {
@@ -1073,6 +1074,10 @@ static int parse_messaging(struct loader *l, const struct ynode *n)
 		[M_SEND] = {"send_cycles", 0},
 		[M_RECV] = {"recv_cycles", 0},
 		[M_CTXSW] = {"ctx_switch_cycles", 0},
+		[M_WINDOW] = {"window_ms", 0},
+		[M_WARMUP_MS] = {"warmup_ms", 0},
+		[M_WARMUP_MSGS] = {"warmup_messages", 0},
+		[M_MEASURE] = {"measure_messages", 0},
 	};
 	struct scn_messaging *p = &l->pt->msg;
 	const struct ynode *v[NR_M];
@@ -1119,6 +1124,34 @@ static int parse_messaging(struct loader *l, const struct ynode *n)
 	if (v[M_CTXSW] && (rc = get_u32(l, v[M_CTXSW], "ctx_switch_cycles", 0, 100000000,
 					&p->ctx_switch_cycles)))
 		return rc;
+	p->window_ms = p->warmup_ms = 0;
+	p->warmup_messages = p->measure_messages = 0;
+	if (v[M_WINDOW] && (rc = get_u32(l, v[M_WINDOW], "window_ms", 1, 1000000,
+					 &p->window_ms)))
+		return rc;
+	if (v[M_WARMUP_MS] && (rc = get_u32(l, v[M_WARMUP_MS], "warmup_ms", 0, 100000000,
+					    &p->warmup_ms)))
+		return rc;
+	long long x;
+	uint64_t total = (uint64_t)p->groups * 20 * 20 * p->loops;
+	if (v[M_WARMUP_MSGS]) {
+		if ((rc = ytree_int(TT(v[M_WARMUP_MSGS]), v[M_WARMUP_MSGS], "warmup_messages", 0,
+				    INT64_MAX / 2, &x, l->d)))
+			return rc;
+		p->warmup_messages = (uint64_t)x;
+	}
+	if (v[M_MEASURE]) {
+		if ((rc = ytree_int(TT(v[M_MEASURE]), v[M_MEASURE], "measure_messages", 1,
+				    INT64_MAX / 2, &x, l->d)))
+			return rc;
+		p->measure_messages = (uint64_t)x;
+	}
+	if (p->warmup_messages + p->measure_messages > total)
+		return err(l, v[M_MEASURE] ? v[M_MEASURE] : v[M_WARMUP_MSGS],
+			   "warmup_messages + measure_messages (%llu) exceed the run's %llu "
+			   "messages (groups x 20 x 20 x loops)",
+			   (unsigned long long)(p->warmup_messages + p->measure_messages),
+			   (unsigned long long)total);
 	if (l->pt->machine->nr_cpus < 1)
 		return err(l, n, "machine '%s' has no CPU to run the workload on",
 			   l->pt->machine->name);
@@ -2475,6 +2508,15 @@ static int params_messaging(const struct scn_messaging *m, scn_param_fn fn,
 	P_NUM("workload.send_cycles", m->send_cycles);
 	P_NUM("workload.recv_cycles", m->recv_cycles);
 	P_NUM("workload.ctx_switch_cycles", m->ctx_switch_cycles);
+	/* only when set: the parameter rows of existing scenarios stay as before */
+	if (m->window_ms)
+		P_NUM("workload.window_ms", m->window_ms);
+	if (m->warmup_ms)
+		P_NUM("workload.warmup_ms", m->warmup_ms);
+	if (m->warmup_messages)
+		P_NUM("workload.warmup_messages", m->warmup_messages);
+	if (m->measure_messages)
+		P_NUM("workload.measure_messages", m->measure_messages);
 	return NS_OK;
 }
 

@@ -156,6 +156,9 @@ struct scn_messaging {
 	uint64_t loops;                 /* -l */
 	uint32_t inflight_limit;        /* messages per connection (278) */
 	uint32_t send_cycles, recv_cycles, ctx_switch_cycles;
+	/* windows and warm-up (0 = off): simulated ms, messages read */
+	uint32_t window_ms, warmup_ms;
+	uint64_t warmup_messages, measure_messages;
 };
 
 /* One kernel knob's resolved value at a point. */

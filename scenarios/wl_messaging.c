@@ -41,12 +41,14 @@
  */
 #include "scenarios/wl_messaging.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "base/diag.h"
 #include "base/progress.h"
+#include "analysis/stats.h"
 #include "models/sched_fair.h"
 #include "sim/ctx.h"
 
@@ -335,23 +337,119 @@ static int start(struct messaging_world *m)
 	return NS_OK;
 }
 
-/* The event loop; at its end every task has exited and the scheduler's
- * invariants hold. */
+/* The cumulative path-mix counters at time `at`. */
+static void snapshot(const struct messaging_world *m, uint64_t at, struct wl_msg_window *w)
+{
+	const struct slub_cache *c[2] = {m->skb_cache, m->data_cache};
+	memset(w, 0, sizeof *w);
+	w->end_cycles = at;
+	w->messages = m->result->messages;
+	for (int i = 0; i < 2; i++) {
+		w->fastpath += slub_stat(m->slub, c[i], -1, SLUB_FREE_FASTPATH);
+		w->slowpath += slub_stat(m->slub, c[i], -1, SLUB_FREE_SLOWPATH);
+		w->frozen += slub_stat(m->slub, c[i], -1, SLUB_FREE_FROZEN);
+		w->cpu_partial_free += slub_stat(m->slub, c[i], -1, SLUB_CPU_PARTIAL_FREE);
+	}
+}
+
+static int add_window(struct messaging_world *m, uint64_t at)
+{
+	struct wl_msg_result *r = m->result;
+	if ((r->nr_windows & (r->nr_windows - 1)) == 0) {   /* 0, 1, 2, 4, ...: grow */
+		size_t cap = r->nr_windows ? 2 * r->nr_windows : 16;
+		struct wl_msg_window *nw = realloc(r->windows, cap * sizeof *nw);
+		if (!nw)
+			return NS_ENOMEM;
+		r->windows = nw;
+	}
+	snapshot(m, at, &r->windows[r->nr_windows++]);
+	return NS_OK;
+}
+
+/* Windows, the end of the warm-up and of the measured part, before the
+ * event at time now.  *done: the measured part is complete. */
+static int watch(struct messaging_world *m, uint64_t now, int *done)
+{
+	const struct wl_msg_params *p = m->params;
+	struct wl_msg_result *r = m->result;
+	while (p->window_cycles && now >= (r->nr_windows + 1) * p->window_cycles) {
+		int rc = add_window(m, (r->nr_windows + 1) * p->window_cycles);
+		if (rc)
+			return rc;
+	}
+	if (!r->measured && now >= p->warmup_cycles && r->messages >= p->warmup_messages) {
+		snapshot(m, now, &r->measure_start);
+		r->measured = 1;
+	}
+	if (r->measured && p->measure_messages &&
+	    r->messages >= r->measure_start.messages + p->measure_messages) {
+		snapshot(m, now, &r->measure_end);
+		*done = 1;
+	}
+	return NS_OK;
+}
+
+/* Total time from the measured part: warm-up time + the rest at the
+ * measured rate; the interval from the rates of the whole windows inside
+ * the measured part (Student t, 95 %; windows are treated as independent,
+ * which their autocorrelation makes optimistic). */
+static void extrapolate(struct messaging_world *m, double clock_hz)
+{
+	struct wl_msg_result *r = m->result;
+	const struct wl_msg_window *a = &r->measure_start, *b = &r->measure_end;
+	double total = (double)m->params->groups * WL_MSG_FDS * (double)m->msgs_per_task;
+	double dt = (double)(b->end_cycles - a->end_cycles);
+	double dm = (double)(b->messages - a->messages);
+	double rest = total - (double)a->messages;
+	r->measured_time_s = dt / clock_hz;
+	r->total_time_s = ((double)a->end_cycles + dt * rest / dm) / clock_hz;
+	double sum = 0, sq = 0;
+	int k = 0;
+	uint64_t prev_t = 0, prev_m = 0;
+	for (size_t i = 0; i < r->nr_windows; i++) {
+		const struct wl_msg_window *w = &r->windows[i];
+		if (w->end_cycles > a->end_cycles && prev_t >= a->end_cycles &&
+		    w->end_cycles <= b->end_cycles && w->messages > prev_m) {
+			double cpm = (double)(w->end_cycles - prev_t) / (double)(w->messages - prev_m);
+			sum += cpm;
+			sq += cpm * cpm;
+			k++;
+		}
+		prev_t = w->end_cycles;
+		prev_m = w->messages;
+	}
+	if (k < 2)
+		return;
+	double mean = sum / k, var = (sq - k * mean * mean) / (k - 1);
+	double half = stats_t_quantile(0.975, k - 1) * sqrt(var > 0 ? var : 0) / sqrt(k);
+	r->total_ci_low_s = ((double)a->end_cycles + (mean - half) * rest) / clock_hz;
+	r->total_ci_high_s = ((double)a->end_cycles + (mean + half) * rest) / clock_hz;
+}
+
+/* The event loop; at its end every task has exited (or the measured part
+ * is complete) and the scheduler's invariants hold. */
 static int run_events(struct messaging_world *m, const volatile sig_atomic_t *stop,
 		      struct progress_work *work)
 {
 	struct event ev;
 	uint32_t nr_events = 0;
+	int done = 0;
 
-	while (sim_ctx_next(m->ctx, &ev) == NS_OK) {
+	while (!done && sim_ctx_next(m->ctx, &ev) == NS_OK) {
 		if ((++nr_events & 0xfff) == 0) {
 			if (stop && *stop)
 				return WL_MSG_STOPPED;
 			progress_work_set(work, (long long)m->result->messages);
 		}
-		int rc = step(m, (int)ev.arg);
+		int rc = watch(m, ev.time, &done);
+		if (rc == NS_OK && !done)
+			rc = step(m, (int)ev.arg);
 		if (rc != NS_OK)
 			return rc;
+	}
+	if (done) {
+		m->result->extrapolated = 1;
+		return cfs_check(m->cfs, NULL);
 	}
 	for (uint32_t t = 0; t < m->nr_tasks; t++)
 		if (cfs_task_state(m->cfs, t) != CFS_TASK_DEAD)
@@ -381,6 +479,9 @@ static int keep_stat(void *arg, int cpu, const char *domain, const char *name,
 
 void wl_msg_result_free(struct wl_msg_result *r)
 {
+	free(r->windows);
+	r->windows = NULL;
+	r->nr_windows = 0;
 	free(r->sched_stats);
 	r->sched_stats = NULL;
 	r->nr_sched_stats = 0;
@@ -464,6 +565,20 @@ int wl_messaging_run(struct slub_world *w, struct cpu_sys *s, struct slub_cache 
 		if (s->cpu[i].now > r->end_cycles)
 			r->end_cycles = s->cpu[i].now;
 	r->total_time_s = (double)r->end_cycles / (s->k.clock_ghz * 1e9);
+	if (rc == NS_OK && r->measured && !r->extrapolated)
+		snapshot(&m, r->end_cycles, &r->measure_end);
+	if (rc == NS_OK && r->measured) {
+		if (r->extrapolated) {
+			extrapolate(&m, s->k.clock_ghz * 1e9);
+		} else {
+			r->measured_time_s = (double)(r->measure_end.end_cycles -
+						      r->measure_start.end_cycles) /
+					     (s->k.clock_ghz * 1e9);
+		}
+	}
+	if (rc == NS_OK && p->window_cycles && (!r->nr_windows ||
+	    r->windows[r->nr_windows - 1].end_cycles < r->end_cycles))
+		rc = add_window(&m, r->end_cycles);   /* the last, partial window */
 out:
 	teardown(&m);
 	return rc;
