@@ -58,13 +58,18 @@ static void update_min_vruntime(const struct cfs_sched *cs, struct cfs_rq *rq)
 		rq->min_vruntime = v;
 }
 
-/* update_curr: charge curr's vruntime up to now (1:1, nice 0); unlike
- * fair.c, update_min_vruntime runs also without curr or elapsed time. */
+/* update_curr: charge curr's vruntime up to now (1:1, nice 0).  With v5.9
+ * placement exactly fair.c: return early without curr or elapsed time.
+ * With placement none update_min_vruntime runs in those cases too: the
+ * model's behaviour before the placement work, kept bit for bit so that
+ * placement none reproduces the results measured with it. */
 static void update_curr(const struct cfs_sched *cs, struct cfs_rq *rq, uint64_t now)
 {
 	if (rq->curr >= 0 && now > rq->exec_start) {
 		cs->se[rq->curr].vruntime += now - rq->exec_start;
 		rq->exec_start = now;
+	} else if (cs->params.placement == CFS_PLACEMENT_V59) {
+		return;
 	}
 	update_min_vruntime(cs, rq);
 }
@@ -136,8 +141,9 @@ static void check_preempt_wakeup(struct cfs_sched *cs, struct cfs_rq *rq, uint32
 		rq->last = rq->curr;      /* set_last_buddy */
 }
 
-/* check_preempt_tick, at a tick while rq->curr runs; unlike fair.c the
- * slice-expired case does not clear_buddies(curr). */
+/* check_preempt_tick, at a tick while rq->curr runs; the slice-expired
+ * case clears curr's buddies with v5.9 placement as fair.c does, not with
+ * placement none (see update_curr). */
 static void check_preempt_tick(struct cfs_sched *cs, struct cfs_rq *rq, uint64_t now)
 {
 	update_curr(cs, rq, now);
@@ -147,6 +153,10 @@ static void check_preempt_tick(struct cfs_sched *cs, struct cfs_rq *rq, uint64_t
 	uint64_t delta_exec = now - rq->slice_start;
 	if (delta_exec > ideal) {
 		rq->need_resched = CFS_RESCHED_TICK;
+		/* fair.c: "ensure it doesn't get re-elected due to buddy favours";
+		 * not with placement none (its results were measured without) */
+		if (cs->params.placement == CFS_PLACEMENT_V59)
+			clear_buddies(rq, rq->curr);
 		return;
 	}
 	if (delta_exec < cs->sysctl.min_granularity)
@@ -177,6 +187,9 @@ static void dequeue_curr(struct cfs_sched *cs, struct cfs_rq *rq, uint64_t now,
 	clear_buddies(rq, rq->curr);
 	rq->curr = -1;
 	rq->need_resched = CFS_RESCHED_NONE;
+	/* dequeue_entity ends with update_min_vruntime, curr no longer on_rq */
+	if (cs->params.placement == CFS_PLACEMENT_V59)
+		update_min_vruntime(cs, rq);
 }
 
 /* get_update_sysctl_factor(), SCHED_TUNABLESCALING_LOG. */
