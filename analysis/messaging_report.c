@@ -708,9 +708,12 @@ static int print_windows(struct rep *r)
 		snprintf(label, sizeof label, "measured");
 		print_mix_row(r, label, zero, meas);
 		fprintf(r->g, "  measured part: from %.1f ms for %.1f ms", 1e3 * mv[0], 1e3 * mv[6]);
-		if (mv[9] > 0)
+		if (mv[9] > 0 && mv[8] > 0)
 			fprintf(r->g, "; Total time extrapolated to all messages %.3f s (95 %% CI of "
 				"the per-window rate: %.3f .. %.3f s)", p->t[0], mv[7], mv[8]);
+		else if (mv[9] > 0)
+			fprintf(r->g, "; Total time extrapolated to all messages %.3f s (no "
+				"interval: fewer than 2 whole windows in the measured part)", p->t[0]);
 		fprintf(r->g, "\n");
 	}
 out:
