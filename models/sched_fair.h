@@ -23,20 +23,66 @@
  * CONFIG_PREEMPTION).  The scheduler tick runs at multiples of 1/hz on
  * every CPU's own clock (no tick phase).
  *
- * Simplified, and why: no migration or placement yet (select_task_rq_fair,
- * wake_affine, load balancing): a task runs on the CPU it was forked onto,
- * which the workload chooses; the first workload pins its tasks, and the
- * placement work will give this model its own step.  No task groups, no
- * weights (all tasks nice 0), no START_DEBIT (forked tasks start at their
- * se.vruntime, 0 unless set), no skip buddy (no sched_yield).  The run
- * queue is an array in enqueue order instead of an rbtree: the first
- * smallest vruntime is the rbtree's leftmost with its FIFO order among
- * equal keys, and a run queue holds a dozen tasks for the workloads in
- * view.  Two small differences from fair.c are kept because the results
- * of the messaging workload were measured with them: update_curr always
- * ends with update_min_vruntime (fair.c returns early without a running
- * task or without elapsed time), and check_preempt_tick's slice-expired
- * case does not clear_buddies(curr).
+ * Placement (cfs_params.placement).  CFS_PLACEMENT_NONE: no migration; a
+ * task runs on the CPU it was forked onto, which the workload chooses,
+ * and the model behaves bit for bit as before the placement work,
+ * including two small differences from fair.c that its published results
+ * were measured with: update_curr always ends with update_min_vruntime
+ * (fair.c returns early without a running task or elapsed time), and
+ * check_preempt_tick's slice-expired case does not clear_buddies(curr).
+ * CFS_PLACEMENT_V59 follows v5.9's fair.c in both and adds, over the
+ * sched domains of models/sched_topology.h (SMT, MC = LLC = node, NUMA
+ * levels by SLIT distance):
+ *   try_to_wake_up -> select_task_rq_fair(SD_BALANCE_WAKE, WF_SYNC):
+ *     record_wakee, wake_wide, the domain walk to the first SD_WAKE_AFFINE
+ *     domain spanning prev_cpu, wake_affine (wake_affine_idle, then
+ *     wake_affine_weight with WA_BIAS), select_idle_sibling (target, prev,
+ *     recent_used_cpu, select_idle_core with has_idle_cores,
+ *     select_idle_cpu with SIS_PROP's avg_idle / avg_scan_cost bound,
+ *     select_idle_smt); set_task_cpu with migrate_task_rq_fair (vruntime
+ *     relative to min_vruntime moves to the new queue, PELT load leaves
+ *     the old cfs_rq); ttwu_queue (the waker takes the target's rq lock in
+ *     its LLC, else the wake list); ttwu_do_wakeup's avg_idle;
+ *   pick_next_task_fair -> newidle_balance when nothing is queued (the
+ *     avg_idle < sysctl_sched_migration_cost and rd->overload gates,
+ *     max_newidle_lb_cost per domain, decayed by 253/256 a second);
+ *   scheduler_tick -> trigger_load_balance -> rebalance_domains per
+ *     domain at get_sd_balance_interval (balance_interval ms x busy_factor
+ *     when busy, in jiffies, at most HZ x nr_cpus / 10);
+ *   load_balance: should_we_balance, update_sd_lb_stats over the groups,
+ *     group types has_spare / fully_busy / overloaded, update_sd_pick_busiest,
+ *     find_busiest_group's balanced tests, calculate_imbalance
+ *     (migrate_util, migrate_task by nr_running or idle CPUs with
+ *     prefer_sibling, adjust_numa_imbalance, migrate_load by avg_load),
+ *     find_busiest_queue, detach_tasks (loop_max 32, can_migrate_task's
+ *     task_hot test with cache_nice_tries, one task for a newly idle
+ *     balance), attach with check_preempt_curr; nr_balance_failed and
+ *     balance_interval as load_balance keeps them;
+ *   PELT: per task and per cfs_rq load_avg (runnable) and util_avg
+ *     (running), y^32 = 1/2 per 1024 us, in continuous form (the kernel
+ *     sums whole periods); a forked task starts at load 1024 and util
+ *     (1024 - rq util) / 2 (init_entity_runnable_average,
+ *     post_init_entity_util_avg).
+ * Costs, through the cost model: every rq the code probes is a cache line
+ * read (a transfer when its CPU wrote it last), the loop bodies and
+ * straight-line parts are estimated work cycles (sched_fair.c), and a task
+ * switched in touches its 512 bytes of task_struct / pt_regs / stack,
+ * which a migration leaves on the old CPU.  Simplified, and why: group
+ * types from nr_running alone (util_avg is kept, but group_has_capacity's
+ * and group_is_overloaded's utilisation tests are not applied); no active
+ * balancing (the stopper thread), no nohz idle balancing (idle CPUs do not
+ * tick), no fork balancing (the workload places the forked tasks, round
+ * robin, which is what find_idlest_group gives for an idle machine), no
+ * SD_SERIALIZE lock, no rotation of skipped tasks in detach_tasks, no
+ * misfit or asym packing (equal capacities), no NUMA balancing (no
+ * task_numa_fault: tasks do not fault), no cgroups.  wake_affine_idle
+ * follows v5.9 as understood here (no "prev idle" test; that came later,
+ * UNSURE from memory, no v5.9 tree was read).  Still common to both: no
+ * task groups, no weights (all tasks nice 0), no START_DEBIT (forked
+ * tasks start at their se.vruntime, 0 unless set), no skip buddy (no
+ * sched_yield).  The run queue is an array in enqueue order instead of an
+ * rbtree: the first smallest vruntime is the rbtree's leftmost with its
+ * FIFO order among equal keys.
  *
  * Invariants (cfs_check()): every runnable task is on exactly one run
  * queue, its own CPU's, and is not that queue's curr; every running task

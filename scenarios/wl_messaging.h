@@ -43,9 +43,13 @@
  * [0, wake_jitter_cycles] (the run's random stream: this is what makes
  * repetitions with different seeds differ).  The start order of each CPU's
  * run queue is shuffled with the same stream (the parent's wake-up order).
- * Not modelled: load balancing and wake-affine migration (tasks stay on
- * their CPU), START_DEBIT for the forked tasks (all start at vruntime 0),
- * tick phase (ticks at multiples of the tick period on every CPU).
+ * With `placement` 0 (sched.placement: none, the default) tasks stay on
+ * their fork CPU; with 1 (v5.9) the CFS model places woken tasks
+ * (select_task_rq_fair with WF_SYNC: a socket's sk_data_ready and
+ * write_space wake synchronously), balances newly idle CPUs and runs the
+ * periodic load balance at the tick (models/sched_fair.h).  Not modelled:
+ * START_DEBIT for the forked tasks (all start at vruntime 0), tick phase
+ * (ticks at multiples of the tick period on every CPU).
  *
  * Time.  Each CPU has its own clock (cpu->now, cycles).  A message becomes
  * visible to its receiver at the sender's clock after the write; a
