@@ -91,8 +91,9 @@ static void find_levels(struct builder *b, int smt)
 			break;
 		if (k == 1)
 			snprintf(t->level[n].name, sizeof t->level[n].name, "NUMA");
-		else
-			snprintf(t->level[n].name, sizeof t->level[n].name, "NUMA%d", k);
+		else   /* k < SCHED_TOPO_MAX_LEVELS: one digit */
+			snprintf(t->level[n].name, sizeof t->level[n].name, "NUMA%c",
+				 (char)('0' + k % 10));
 		t->level[n].flags = SD_NUMA;
 		t->level[n].numa_distance = next;
 		b->kind[n++] = LV_NUMA;
