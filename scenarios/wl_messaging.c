@@ -112,6 +112,8 @@ void wl_msg_params_default(struct wl_msg_params *p)
 	p->wakeup_preemption = 1;
 	p->placement = CFS_PLACEMENT_NONE;
 	p->as = NULL;
+	p->window_cycles = p->warmup_cycles = 0;
+	p->warmup_messages = p->measure_messages = 0;
 }
 
 /* An idle CPU starts running at `from` plus the wake-up latency and the
