@@ -589,6 +589,140 @@ out:
 	return rc;
 }
 
+/* The cumulative window counters of run id: end_s, messages, fastpath,
+ * slowpath, frozen, cpu_partial_free at window i, or 0 when absent. */
+static int window_at(struct rep *r, sqlite3_stmt *st, int64_t id, long long i, double v[6])
+{
+	static const char *const series[] = {"window.end_s", "window.messages",
+					     "window.free_fastpath", "window.free_slowpath",
+					     "window.free_frozen", "window.cpu_partial_free"};
+	for (int k = 0; k < 6; k++) {
+		sqlite3_reset(st);
+		sqlite3_bind_int64(st, 1, id);
+		sqlite3_bind_text(st, 2, series[k], -1, SQLITE_STATIC);
+		sqlite3_bind_int64(st, 3, i);
+		int s = sqlite3_step(st);
+		if (s == SQLITE_ROW)
+			v[k] = sqlite3_column_double(st, 0);
+		else if (s == SQLITE_DONE)
+			return NS_ENOENT;
+		else
+			return db_err(r, "cannot read the window samples");
+	}
+	return NS_OK;
+}
+
+static void print_mix_row(struct rep *r, const char *label, const double a[6], const double b[6])
+{
+	double fast = b[2] - a[2], slow = b[3] - a[3], frozen = b[4] - a[4], cpf = b[5] - a[5];
+	double all = fast + slow > 0 ? fast + slow : 1;
+	fprintf(r->g, "%-16s %10.0f  fast %.4f  frozen %.4f  cpu_partial_free %.4f  "
+		"node_partial %.4f  frozen/slow %.4f\n", label, b[1] - a[1], fast / all,
+		frozen / all, cpf / all, (slow - frozen - cpf) / all, frozen / (slow > 0 ? slow : 1));
+}
+
+/*
+ * The frees' path mix per window of simulated time (workload.window_ms),
+ * of each point's first run: shares of all frees (FREE_FASTPATH,
+ * FREE_FROZEN, CPU_PARTIAL_FREE, the other slow-path frees: slabs on a
+ * node partial list) and FREE_FROZEN's share of FREE_SLOWPATH.  More than
+ * 20 windows are merged into 20 rows (the counters are cumulative).  Then
+ * the measured part after the warm-up (workload.warmup_*), when there is
+ * one, and the extrapolated Total time with its interval.
+ */
+static int print_windows(struct rep *r)
+{
+	static const char sql[] =
+		"SELECT value FROM samples WHERE run_id = ?1 AND metric = ?2 AND idx = ?3";
+	static const char nsql[] =
+		"SELECT count(*) FROM samples WHERE run_id = ?1 AND metric = 'window.end_s'";
+	static const char msql[] =
+		"SELECT value FROM metrics WHERE run_id = ?1 AND name = ?2";
+	sqlite3_stmt *st = NULL, *ns = NULL, *ms = NULL;
+	int rc = NS_OK, header = 0;
+
+	if (sqlite3_prepare_v2(r->db, sql, -1, &st, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(r->db, nsql, -1, &ns, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(r->db, msql, -1, &ms, NULL) != SQLITE_OK) {
+		rc = db_err(r, "cannot read the window samples");
+		goto out;
+	}
+	for (int i = 0; i < r->nr && rc == NS_OK; i++) {
+		const struct mpoint *p = &r->pts[i];
+		if (p->n == 0)
+			continue;
+		sqlite3_reset(ns);
+		sqlite3_bind_int64(ns, 1, p->ids[0]);
+		if (sqlite3_step(ns) != SQLITE_ROW) {
+			rc = db_err(r, "cannot read the window samples");
+			break;
+		}
+		long long n = sqlite3_column_int64(ns, 0);
+		if (n == 0)
+			continue;
+		if (!header)
+			fprintf(r->g, "\n# Path mix of the frees per window of simulated time (first "
+				"run of each point): messages, shares of all frees, FREE_FROZEN / "
+				"FREE_SLOWPATH\n");
+		header = 1;
+		fprintf(r->g, "%s (repetition %lld)\n", p->variant, p->reps[0]);
+		long long stride = n > 20 ? (n + 19) / 20 : 1;
+		double prev[6] = {0}, cur[6];
+		for (long long k = stride - 1; rc == NS_OK; k += stride) {
+			long long at = k < n ? k : n - 1;
+			if ((rc = window_at(r, st, p->ids[0], at, cur)))
+				break;
+			char label[32];
+			snprintf(label, sizeof label, "to %.1f ms", 1e3 * cur[0]);
+			print_mix_row(r, label, prev, cur);
+			memcpy(prev, cur, sizeof prev);
+			if (at == n - 1)
+				break;
+		}
+		if (rc == NS_ENOENT)
+			rc = NS_OK;
+		/* the measured part */
+		static const char *const mn[] = {"measured.start_s", "measured.messages",
+						 "measured.free_fastpath", "measured.free_slowpath",
+						 "measured.free_frozen", "measured.cpu_partial_free",
+						 "measured.time_s", "total_time_ci_low_s",
+						 "total_time_ci_high_s", "total_time_extrapolated"};
+		double mv[10] = {0};
+		int have = 1;
+		for (int k = 0; k < 10 && rc == NS_OK && have; k++) {
+			sqlite3_reset(ms);
+			sqlite3_bind_int64(ms, 1, p->ids[0]);
+			sqlite3_bind_text(ms, 2, mn[k], -1, SQLITE_STATIC);
+			int s = sqlite3_step(ms);
+			if (s == SQLITE_ROW)
+				mv[k] = sqlite3_column_double(ms, 0);
+			else if (s == SQLITE_DONE)
+				have = 0;
+			else
+				rc = db_err(r, "cannot read the measured part");
+		}
+		if (!have || rc)
+			continue;
+		double zero[6] = {0}, meas[6] = {0, mv[1], mv[2], mv[3], mv[4], mv[5]};
+		char label[48];
+		snprintf(label, sizeof label, "measured");
+		print_mix_row(r, label, zero, meas);
+		fprintf(r->g, "  measured part: from %.1f ms for %.1f ms", 1e3 * mv[0], 1e3 * mv[6]);
+		if (mv[9] > 0 && mv[8] > 0)
+			fprintf(r->g, "; Total time extrapolated to all messages %.3f s (95 %% CI of "
+				"the per-window rate: %.3f .. %.3f s)", p->t[0], mv[7], mv[8]);
+		else if (mv[9] > 0)
+			fprintf(r->g, "; Total time extrapolated to all messages %.3f s (no "
+				"interval: fewer than 2 whole windows in the measured part)", p->t[0]);
+		fprintf(r->g, "\n");
+	}
+out:
+	sqlite3_finalize(st);
+	sqlite3_finalize(ns);
+	sqlite3_finalize(ms);
+	return rc;
+}
+
 int messaging_report_print(sqlite3 *db, const int64_t *run_ids, int nr_runs, long long top,
 			   FILE *f, struct diag *d)
 {
@@ -616,6 +750,8 @@ int messaging_report_print(sqlite3 *db, const int64_t *run_ids, int nr_runs, lon
 		rc = print_branches(&r);
 	if (rc == NS_OK)
 		rc = print_frozen(&r);
+	if (rc == NS_OK)
+		rc = print_windows(&r);
 	fclose(r.g);
 	if (rc == NS_OK)
 		fwrite(buf, 1, len, f);

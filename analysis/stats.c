@@ -89,3 +89,8 @@ int stats_welch_ci(const struct stats_welch *w, double level, double *lo, double
 	*hi = w->diff + half;
 	return NS_OK;
 }
+
+double stats_t_quantile(double p, double df)
+{
+	return gsl_cdf_tdist_Pinv(p, df);
+}

@@ -43,6 +43,8 @@ int stats_welch(double mean1, double sd1, size_t n1, double mean2, double sd2, s
 int stats_welch_ci(const struct stats_welch *w, double level, double *lo, double *hi);
 /* min, median and max of v[0..n) into out[0..2] (sorts v); n >= 1. */
 void stats_spread(double *v, size_t n, double out[3]);
+/* Student t quantile: t_{df, p} (GSL's gsl_cdf_tdist_Pinv), df > 0, 0 < p < 1. */
+double stats_t_quantile(double p, double df);
 /* Welch's test of two samples' summaries. */
 int stats_welch_summary(const struct stats_summary *a, const struct stats_summary *b,
 			struct stats_welch *out);

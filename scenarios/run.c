@@ -92,6 +92,7 @@ static int64_t real_now_ns(void)
 
 static void sim_free(struct sim_run *r)
 {
+	wl_msg_result_free(&r->mres);
 	slub_world_destroy(r->sw);
 	r->sw = NULL;
 	mm_world_destroy(r->w);
@@ -247,6 +248,13 @@ static int run_messaging(const struct scenario *s, const struct run_opts *o,
 	p.send_cycles = m->send_cycles;
 	p.recv_cycles = m->recv_cycles;
 	p.ctx_switch_cycles = m->ctx_switch_cycles;
+	p.placement = s->points[r->point].sched_placement == SCN_PLACEMENT_V59;
+	double cyc_per_ms = r->sys.k.clock_ghz * 1e6;
+	p.window_cycles = (uint64_t)(m->window_ms * cyc_per_ms + 0.5);
+	p.warmup_cycles = (uint64_t)(m->warmup_ms * cyc_per_ms + 0.5);
+	p.warmup_messages = m->warmup_messages;
+	p.measure_messages = m->measure_messages;
+	p.as = &r->as;
 	int rc = wl_messaging_run(r->sw, &r->sys, r->skb, r->data, &p, r->seed, o->stop,
 				  r->work, &r->mres);
 	if (rc == WL_MSG_STOPPED)
@@ -400,6 +408,7 @@ struct writer {
 	struct store *st;
 	int64_t id;
 	const struct sim_run *r;
+	const struct scenario *s;
 };
 
 static int put_param(void *arg, const char *key, const char *text, long long num)
@@ -576,6 +585,76 @@ static int put_par_results(struct writer *w)
 	return NS_OK;
 }
 
+/* v5.9 placement: migrations in `metrics`, the schedstat counters in
+ * `counters` (scope cpu; per-domain ones named LEVEL.name, "MC.lb_count").
+ * Nothing with placement none, whose rows stay as before. */
+static int put_sched_stats(struct writer *w)
+{
+	const struct wl_msg_result *m = &w->r->mres;
+	if (!m->sched_stats && !m->migrations)
+		return NS_OK;
+	int rc = store_metric(w->st, w->id, "migrations", (double)m->migrations, "count");
+	for (size_t i = 0; rc == NS_OK && i < m->nr_sched_stats; i++) {
+		const struct wl_msg_sched_stat *st = &m->sched_stats[i];
+		char name[64];
+		snprintf(name, sizeof name, "%s%s%s", st->domain, st->domain[0] ? "." : "",
+			 st->name);
+		if (st->value > INT64_MAX)
+			return NS_ERANGE;
+		rc = store_counter(w->st, w->id, STORE_SCOPE_CPU, w->r->sys.cpu[st->cpu].id, NULL,
+				   name, (int64_t)st->value);
+	}
+	return rc;
+}
+
+/* The per-window path mix in `samples` (series window.*, cumulative
+ * counts at each window's end) and the measured part in `metrics`, when
+ * the scenario asks for them (workload.window_ms, warmup_*, measure_*). */
+static int put_windows(struct writer *w, const struct scn_messaging *sm)
+{
+	const struct wl_msg_result *m = &w->r->mres;
+	int rc = NS_OK;
+	static const char *const series[] = {"window.end_s", "window.messages",
+					     "window.free_fastpath", "window.free_slowpath",
+					     "window.free_frozen", "window.cpu_partial_free"};
+	double *v = m->nr_windows ? malloc(m->nr_windows * sizeof *v) : NULL;
+	if (m->nr_windows && !v)
+		return NS_ENOMEM;
+	double hz = w->r->sys.k.clock_ghz * 1e9;
+	for (size_t k = 0; rc == NS_OK && m->nr_windows && k < 6; k++) {
+		for (size_t i = 0; i < m->nr_windows; i++) {
+			const struct wl_msg_window *x = &m->windows[i];
+			const uint64_t f[6] = {0, x->messages, x->fastpath, x->slowpath, x->frozen,
+					       x->cpu_partial_free};
+			v[i] = k == 0 ? (double)x->end_cycles / hz : (double)f[k];
+		}
+		rc = store_samples(w->st, w->id, series[k], v, m->nr_windows);
+	}
+	free(v);
+	if (rc || !(sm->warmup_ms || sm->warmup_messages || sm->measure_messages) || !m->measured)
+		return rc;
+	const struct wl_msg_window *a = &m->measure_start, *b = &m->measure_end;
+	const struct {
+		const char *name, *unit;
+		double v;
+	} rows[] = {
+		{"measured.start_s", "s", (double)a->end_cycles / hz},
+		{"measured.time_s", "s", m->measured_time_s},
+		{"measured.messages", "count", (double)(b->messages - a->messages)},
+		{"measured.free_fastpath", "count", (double)(b->fastpath - a->fastpath)},
+		{"measured.free_slowpath", "count", (double)(b->slowpath - a->slowpath)},
+		{"measured.free_frozen", "count", (double)(b->frozen - a->frozen)},
+		{"measured.cpu_partial_free", "count",
+		 (double)(b->cpu_partial_free - a->cpu_partial_free)},
+		{"total_time_extrapolated", "count", (double)m->extrapolated},
+		{"total_time_ci_low_s", "s", m->total_ci_low_s},
+		{"total_time_ci_high_s", "s", m->total_ci_high_s},
+	};
+	for (size_t i = 0; rc == NS_OK && i < sizeof rows / sizeof rows[0]; i++)
+		rc = store_metric(w->st, w->id, rows[i].name, rows[i].v, rows[i].unit);
+	return rc;
+}
+
 /* The fill workload's metrics and samples (wl_fill.h struct wl_fill_result). */
 static int put_fill_results(struct writer *w)
 {
@@ -656,7 +735,8 @@ static int put_msg_results(struct writer *w)
 		if (rc)
 			return rc;
 	}
-	return NS_OK;
+	int rc = put_sched_stats(w);
+	return rc ? rc : put_windows(w, &w->s->points[w->r->point].msg);
 }
 
 static int write_run(struct store *st, const struct scenario *s,
@@ -682,7 +762,7 @@ static int write_run(struct store *st, const struct scenario *s,
 		.invocation = o->invocation,
 		.started_ns = r->started_ns,
 	};
-	struct writer w = {.st = st, .r = r};
+	struct writer w = {.st = st, .r = r, .s = s};
 	int rc;
 
 	if ((rc = store_run_begin(st, &info, &w.id)))

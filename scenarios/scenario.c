@@ -130,7 +130,7 @@ struct loader {
 	struct setting *set;
 	int nr_set, cap_set;
 	struct scn_point *pt;           /* the point being resolved */
-	const struct ynode *top_workload, *top_kernel, *top_policy;
+	const struct ynode *top_workload, *top_kernel, *top_policy, *top_sched;
 	const struct ynode *cpuset_local;  /* policy.cpuset: local, to resolve */
 };
 
@@ -835,6 +835,40 @@ static int parse_policy(struct loader *l)
 	return v[P_CPUS] ? parse_cpus(l, v[P_CPUS]) : NS_OK;
 }
 
+enum { SC_PLACEMENT, NR_SC };
+
+static const struct ytree_field sched_fields[NR_SC] = {[SC_PLACEMENT] = {"placement", 0}};
+
+/* sched: the scheduler model's choices (placement: none | v5.9). */
+static int parse_sched(struct loader *l)
+{
+	const struct ytree_field *const fields = sched_fields;
+	const struct ynode *sec = l->top_sched, *v[NR_SC];
+	const char *text;
+	int rc;
+
+	l->pt->sched_placement = SCN_PLACEMENT_NONE;
+	if (sec && ynode_is_null(sec))
+		return err(l, sec, "'sched' must be a mapping (or left out)");
+	if ((rc = section_fields(l, sec, "sched", "sched", fields, NR_SC, v)))
+		return rc;
+	if (!v[SC_PLACEMENT])
+		return NS_OK;
+	if ((rc = ytree_string(TT(v[SC_PLACEMENT]), v[SC_PLACEMENT], "sched.placement", 1,
+			       &text, l->d)))
+		return rc;
+	if (!strcmp(text, "v5.9")) {
+		l->pt->sched_placement = SCN_PLACEMENT_V59;
+		return NS_OK;
+	}
+	if (!strcmp(text, "none"))
+		return NS_OK;
+	char q[128];
+	ytree_quote(text, v[SC_PLACEMENT]->len, q, sizeof q);
+	return err(l, v[SC_PLACEMENT], "sched.placement: unknown placement '%s' (expected "
+		   "none or v5.9)", q);
+}
+
 /* Every CPU of the machine (messaging, parallel without policy.cpus). */
 static int all_cpus(struct loader *l)
 {
@@ -1040,7 +1074,8 @@ static int parse_pagealloc(struct loader *l, const struct ynode *n)
 	return NS_OK;
 }
 
-enum { M_TYPE, M_GROUPS, M_LOOPS, M_MODE, M_LIMIT, M_SEND, M_RECV, M_CTXSW, NR_M };
+enum { M_TYPE, M_GROUPS, M_LOOPS, M_MODE, M_LIMIT, M_SEND, M_RECV, M_CTXSW, M_WINDOW,
+       M_WARMUP_MS, M_WARMUP_MSGS, M_MEASURE, NR_M };
 
 static const struct ytree_field messaging_fields[NR_M] = {
 	[M_TYPE] = {"type", 1},
@@ -1051,6 +1086,10 @@ static const struct ytree_field messaging_fields[NR_M] = {
 	[M_SEND] = {"send_cycles", 0},
 	[M_RECV] = {"recv_cycles", 0},
 	[M_CTXSW] = {"ctx_switch_cycles", 0},
+	[M_WINDOW] = {"window_ms", 0},
+	[M_WARMUP_MS] = {"warmup_ms", 0},
+	[M_WARMUP_MSGS] = {"warmup_messages", 0},
+	[M_MEASURE] = {"measure_messages", 0},
 };
 
 static int parse_messaging(struct loader *l, const struct ynode *n)
@@ -1101,6 +1140,34 @@ static int parse_messaging(struct loader *l, const struct ynode *n)
 	if (v[M_CTXSW] && (rc = get_u32(l, v[M_CTXSW], "ctx_switch_cycles", 0, 100000000,
 					&p->ctx_switch_cycles)))
 		return rc;
+	p->window_ms = p->warmup_ms = 0;
+	p->warmup_messages = p->measure_messages = 0;
+	if (v[M_WINDOW] && (rc = get_u32(l, v[M_WINDOW], "window_ms", 1, 1000000,
+					 &p->window_ms)))
+		return rc;
+	if (v[M_WARMUP_MS] && (rc = get_u32(l, v[M_WARMUP_MS], "warmup_ms", 0, 100000000,
+					    &p->warmup_ms)))
+		return rc;
+	long long x;
+	uint64_t total = (uint64_t)p->groups * 20 * 20 * p->loops;
+	if (v[M_WARMUP_MSGS]) {
+		if ((rc = ytree_int(TT(v[M_WARMUP_MSGS]), v[M_WARMUP_MSGS], "warmup_messages", 0,
+				    INT64_MAX / 2, &x, l->d)))
+			return rc;
+		p->warmup_messages = (uint64_t)x;
+	}
+	if (v[M_MEASURE]) {
+		if ((rc = ytree_int(TT(v[M_MEASURE]), v[M_MEASURE], "measure_messages", 1,
+				    INT64_MAX / 2, &x, l->d)))
+			return rc;
+		p->measure_messages = (uint64_t)x;
+	}
+	if (p->warmup_messages + p->measure_messages > total)
+		return err(l, v[M_MEASURE] ? v[M_MEASURE] : v[M_WARMUP_MSGS],
+			   "warmup_messages + measure_messages (%llu) exceed the run's %llu "
+			   "messages (groups x 20 x 20 x loops)",
+			   (unsigned long long)(p->warmup_messages + p->measure_messages),
+			   (unsigned long long)total);
 	if (l->pt->machine->nr_cpus < 1)
 		return err(l, n, "machine '%s' has no CPU to run the workload on",
 			   l->pt->machine->name);
@@ -1218,14 +1285,16 @@ static int parse_prefill(struct loader *l, const struct ynode *n, struct wl_fill
 	return get_frac(l, v[1], "prefill file share", 0, 1, &p->prefill_file);
 }
 
+static const struct ytree_field fill_fields[NR_FL] = {
+	[FL_TYPE] = {"type", 1},         [FL_PAGES] = {"pages", 0},
+	[FL_ANON] = {"anon", 0},         [FL_DIRTY] = {"dirty", 0},
+	[FL_LIFE] = {"lifetime", 0},     [FL_PASSES] = {"passes", 0},
+	[FL_PREFILL] = {"prefill", 0},   [FL_GFP] = {"gfp", 0},
+};
+
 static int parse_fill(struct loader *l, const struct ynode *n)
 {
-	static const struct ytree_field fields[NR_FL] = {
-		[FL_TYPE] = {"type", 1},         [FL_PAGES] = {"pages", 0},
-		[FL_ANON] = {"anon", 0},         [FL_DIRTY] = {"dirty", 0},
-		[FL_LIFE] = {"lifetime", 0},     [FL_PASSES] = {"passes", 0},
-		[FL_PREFILL] = {"prefill", 0},   [FL_GFP] = {"gfp", 0},
-	};
+	const struct ytree_field *const fields = fill_fields;
 	struct scn_point *pt = l->pt;
 	const struct ynode *v[NR_FL];
 	const char *gfp_text = "GFP_HIGHUSER_MOVABLE";
@@ -1727,7 +1796,8 @@ static int resolve_point(struct loader *l, const struct ynode *machine_node)
 	mm_config_default(&pt->cfg);
 	slub_config_default(&pt->slub);
 	l->cpuset_local = NULL;
-	if ((rc = parse_policy(l)) || (rc = parse_workload(l)) || (rc = parse_kernel(l)))
+	if ((rc = parse_policy(l)) || (rc = parse_sched(l)) || (rc = parse_workload(l)) ||
+	    (rc = parse_kernel(l)))
 		return rc;
 	if (l->cpuset_local && (rc = resolve_cpuset_local(l)))
 		return rc;
@@ -1773,7 +1843,8 @@ static int setting_for(struct loader *l, const char *key, struct setting **out,
 enum { VAL_SCALARS, VAL_LISTS, VAL_MAPS };
 static int value_kind(const char *key)
 {
-	if (!strcmp(key, "kernel") || !strcmp(key, "workload") || !strcmp(key, "policy"))
+	if (!strcmp(key, "kernel") || !strcmp(key, "workload") || !strcmp(key, "policy") ||
+	    !strcmp(key, "sched"))
 		return VAL_MAPS;
 	return strncmp(key, "workload.", 9) ? VAL_SCALARS : VAL_LISTS;
 }
@@ -1840,20 +1911,20 @@ static const char *bad_key(const char *key, int sweep)
 				       : "workload.type cannot be swept: a plan runs one "
 					 "workload (write one scenario per workload)";
 	if (!strcmp(key, "machine") || !strcmp(key, "kernel") ||
-	    !strcmp(key, "workload") || !strcmp(key, "policy"))
+	    !strcmp(key, "workload") || !strcmp(key, "policy") || !strcmp(key, "sched"))
 		return NULL;
 	if (!strncmp(key, "kernel.", 7)) {
 		if (moved_knob(key + 7))
 			return moved_knob(key + 7);
 		return knob_lookup(key + 7) >= 0 ? NULL : "unknown kernel knob";
 	}
-	static const char *const prefix[] = {"workload.", "policy.", "overrides."};
+	static const char *const prefix[] = {"workload.", "policy.", "overrides.", "sched."};
 	for (size_t i = 0; i < sizeof prefix / sizeof prefix[0]; i++)
 		if (!strncmp(key, prefix[i], strlen(prefix[i])) && key[strlen(prefix[i])] &&
 		    key[strlen(key) - 1] != '.')
 			return NULL;
 	return "unknown key (known: machine, kernel.KNOB, workload.PARAM, policy.KEY, "
-	       "overrides.PATH, and for --set also name, description, seed, "
+	       "sched.KEY, overrides.PATH, and for --set also name, description, seed, "
 	       "repetitions)";
 }
 
@@ -1861,9 +1932,10 @@ static const char *bad_key(const char *key, int sweep)
  * value of x), for "given twice" errors. */
 static const struct ynode *file_value(const struct loader *l, const char *key)
 {
-	static const char *const sec[] = {"kernel.", "workload.", "policy."};
-	const struct ynode *top[] = {l->top_kernel, l->top_workload, l->top_policy};
-	for (int i = 0; i < 3; i++) {
+	static const char *const sec[] = {"kernel.", "workload.", "policy.", "sched."};
+	const struct ynode *top[] = {l->top_kernel, l->top_workload, l->top_policy,
+				     l->top_sched};
+	for (int i = 0; i < 4; i++) {
 		size_t n = strlen(sec[i]);
 		if (!strncmp(key, sec[i], n) && top[i] && top[i]->kind == YNODE_MAP)
 			return ynode_map_get(top[i], key + n);
@@ -2148,7 +2220,7 @@ static int unused_settings(struct loader *l)
 /* ---- top level ------------------------------------------------------------ */
 
 enum { F_NAME, F_DESC, F_MACHINE, F_KERNEL, F_WORKLOAD, F_POLICY, F_SWEEP,
-       F_OVERRIDES, F_REPS, F_SEED, NR_F };
+       F_OVERRIDES, F_REPS, F_SEED, F_SCHED, NR_F };
 
 static const struct ynode *top(struct loader *l, const char *key,
 			       const struct ynode *file)
@@ -2190,6 +2262,7 @@ static int parse_scenario(struct loader *l)
 		[F_WORKLOAD] = {"workload", 1}, [F_POLICY] = {"policy", 0},
 		[F_SWEEP] = {"sweep", 0},       [F_OVERRIDES] = {"overrides", 0},
 		[F_REPS] = {"repetitions", 0},  [F_SEED] = {"seed", 0},
+		[F_SCHED] = {"sched", 0},
 	};
 	struct scenario *s = l->s;
 	const struct ynode *v[NR_F];
@@ -2201,6 +2274,7 @@ static int parse_scenario(struct loader *l)
 	l->top_kernel = v[F_KERNEL];
 	l->top_workload = v[F_WORKLOAD];
 	l->top_policy = v[F_POLICY];
+	l->top_sched = v[F_SCHED];
 	if ((rc = kernel_lists(l)) || (rc = file_map(l, v[F_OVERRIDES], 0)) ||
 	    (rc = file_map(l, v[F_SWEEP], 1)))
 		return rc;
@@ -2635,6 +2709,15 @@ static int params_messaging(const struct scn_messaging *m, scn_param_fn fn,
 	P_NUM("workload.send_cycles", m->send_cycles);
 	P_NUM("workload.recv_cycles", m->recv_cycles);
 	P_NUM("workload.ctx_switch_cycles", m->ctx_switch_cycles);
+	/* only when set: the parameter rows of existing scenarios stay as before */
+	if (m->window_ms)
+		P_NUM("workload.window_ms", m->window_ms);
+	if (m->warmup_ms)
+		P_NUM("workload.warmup_ms", m->warmup_ms);
+	if (m->warmup_messages)
+		P_NUM("workload.warmup_messages", m->warmup_messages);
+	if (m->measure_messages)
+		P_NUM("workload.measure_messages", m->measure_messages);
 	return NS_OK;
 }
 
@@ -2729,7 +2812,12 @@ int scenario_params(const struct scenario *s, int point, scn_param_fn fn,
 	P_TEXT("policy.cpus", buf);
 	P_TEXT("workload.type", scn_workload_name(s->workload));
 	switch (s->workload) {
-	case SCN_WL_MESSAGING: rc = params_messaging(&pt->msg, fn, arg); break;
+	case SCN_WL_MESSAGING:
+		rc = params_messaging(&pt->msg, fn, arg);
+		/* only when set: the parameter rows of placement-none runs stay as before */
+		if (rc == NS_OK && pt->sched_placement == SCN_PLACEMENT_V59)
+			rc = fn(arg, "sched.placement", "v5.9", 0);
+		break;
 	case SCN_WL_PARALLEL: rc = params_parallel(pt, fn, arg); break;
 	case SCN_WL_PAGEALLOC: rc = params_pagealloc(&pt->pa, fn, arg); break;
 	case SCN_WL_FILL: rc = params_fill(pt, fn, arg); break;
@@ -2772,7 +2860,7 @@ int scenario_keys(char *buf, size_t cap, const char **keys, int max)
 		const struct ytree_field *f;
 		int n;
 	} wl[] = {{pagealloc_fields, NR_W}, {messaging_fields, NR_M},
-		  {parallel_fields, NR_PL}};
+		  {parallel_fields, NR_PL}, {fill_fields, NR_FL}};
 	size_t off = 0;
 	int n = 0;
 	for (size_t i = 0; i < sizeof top / sizeof top[0]; i++)
@@ -2784,5 +2872,7 @@ int scenario_keys(char *buf, size_t cap, const char **keys, int max)
 	for (size_t w = 0; w < sizeof wl / sizeof wl[0]; w++)
 		for (int k = 0; k < wl[w].n; k++)
 			n = key_add(buf, cap, &off, keys, max, n, "workload.", wl[w].f[k].key);
+	for (int k = 0; k < NR_SC; k++)
+		n = key_add(buf, cap, &off, keys, max, n, "sched.", sched_fields[k].key);
 	return n;
 }

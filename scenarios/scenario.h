@@ -167,6 +167,9 @@ struct scn_messaging {
 	uint64_t loops;                 /* -l */
 	uint32_t inflight_limit;        /* messages per connection (278) */
 	uint32_t send_cycles, recv_cycles, ctx_switch_cycles;
+	/* windows and warm-up (0 = off): simulated ms, messages read */
+	uint32_t window_ms, warmup_ms;
+	uint64_t warmup_messages, measure_messages;
 };
 
 /* One kernel knob's resolved value at a point. */
@@ -236,6 +239,10 @@ struct scn_point {
 	const char *machine_sha256;
 	struct scn_pagealloc pa;        /* workload pagealloc */
 	struct scn_messaging msg;       /* workload messaging */
+	enum scn_placement {            /* sched.placement */
+		SCN_PLACEMENT_NONE = 0, /* tasks stay where forked (default) */
+		SCN_PLACEMENT_V59,      /* select_task_rq_fair, load balancing */
+	} sched_placement;
 	struct wl_par_params *par;      /* workload parallel (else NULL); its
 					 * nr_cpus/cpus are the placement */
 	const char *par_gfp;            /* parallel: gfp as written */

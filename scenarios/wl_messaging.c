@@ -41,11 +41,14 @@
  */
 #include "scenarios/wl_messaging.h"
 
+#include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "base/diag.h"
 #include "base/progress.h"
+#include "analysis/stats.h"
 #include "models/sched_fair.h"
 #include "sim/ctx.h"
 
@@ -107,6 +110,10 @@ void wl_msg_params_default(struct wl_msg_params *p)
 	p->min_granularity_ns = 750000;
 	p->wakeup_granularity_ns = 1000000;
 	p->wakeup_preemption = 1;
+	p->placement = CFS_PLACEMENT_NONE;
+	p->as = NULL;
+	p->window_cycles = p->warmup_cycles = 0;
+	p->warmup_messages = p->measure_messages = 0;
 }
 
 /* An idle CPU starts running at `from` plus the wake-up latency and the
@@ -258,6 +265,8 @@ static void cfs_params_from(const struct wl_msg_params *p, struct cfs_params *cp
 	cp->wakeup_preemption = p->wakeup_preemption;
 	cp->ctx_switch_cycles = p->ctx_switch_cycles;
 	cp->wake_cycles = p->wake_cycles;
+	cp->placement = p->placement ? CFS_PLACEMENT_V59 : CFS_PLACEMENT_NONE;
+	cp->as = p->as;
 }
 
 static uint32_t tasks_per_cpu(const struct messaging_world *m)
@@ -275,6 +284,7 @@ static int setup(struct messaging_world *m)
 	m->msgs_per_task = (uint64_t)WL_MSG_FDS * p->loops;
 	m->wake_senders_at = p->inflight_limit / 4;
 	cfs_params_from(p, &cp);
+	cp.task_node = m->sys->cpu[0].node;   /* the parent's node: task_struct and stack */
 	int rc = cfs_create(&cp, m->sys, m->nr_tasks, &m->cfs);
 	if (rc != NS_OK)
 		return rc;
@@ -329,23 +339,119 @@ static int start(struct messaging_world *m)
 	return NS_OK;
 }
 
-/* The event loop; at its end every task has exited and the scheduler's
- * invariants hold. */
+/* The cumulative path-mix counters at time `at`. */
+static void snapshot(const struct messaging_world *m, uint64_t at, struct wl_msg_window *w)
+{
+	const struct slub_cache *c[2] = {m->skb_cache, m->data_cache};
+	memset(w, 0, sizeof *w);
+	w->end_cycles = at;
+	w->messages = m->result->messages;
+	for (int i = 0; i < 2; i++) {
+		w->fastpath += slub_stat(m->slub, c[i], -1, SLUB_FREE_FASTPATH);
+		w->slowpath += slub_stat(m->slub, c[i], -1, SLUB_FREE_SLOWPATH);
+		w->frozen += slub_stat(m->slub, c[i], -1, SLUB_FREE_FROZEN);
+		w->cpu_partial_free += slub_stat(m->slub, c[i], -1, SLUB_CPU_PARTIAL_FREE);
+	}
+}
+
+static int add_window(struct messaging_world *m, uint64_t at)
+{
+	struct wl_msg_result *r = m->result;
+	if ((r->nr_windows & (r->nr_windows - 1)) == 0) {   /* 0, 1, 2, 4, ...: grow */
+		size_t cap = r->nr_windows ? 2 * r->nr_windows : 16;
+		struct wl_msg_window *nw = realloc(r->windows, cap * sizeof *nw);
+		if (!nw)
+			return NS_ENOMEM;
+		r->windows = nw;
+	}
+	snapshot(m, at, &r->windows[r->nr_windows++]);
+	return NS_OK;
+}
+
+/* Windows, the end of the warm-up and of the measured part, before the
+ * event at time now.  *done: the measured part is complete. */
+static int watch(struct messaging_world *m, uint64_t now, int *done)
+{
+	const struct wl_msg_params *p = m->params;
+	struct wl_msg_result *r = m->result;
+	while (p->window_cycles && now >= (r->nr_windows + 1) * p->window_cycles) {
+		int rc = add_window(m, (r->nr_windows + 1) * p->window_cycles);
+		if (rc)
+			return rc;
+	}
+	if (!r->measured && now >= p->warmup_cycles && r->messages >= p->warmup_messages) {
+		snapshot(m, now, &r->measure_start);
+		r->measured = 1;
+	}
+	if (r->measured && p->measure_messages &&
+	    r->messages >= r->measure_start.messages + p->measure_messages) {
+		snapshot(m, now, &r->measure_end);
+		*done = 1;
+	}
+	return NS_OK;
+}
+
+/* Total time from the measured part: warm-up time + the rest at the
+ * measured rate; the interval from the rates of the whole windows inside
+ * the measured part (Student t, 95 %; windows are treated as independent,
+ * which their autocorrelation makes optimistic). */
+static void extrapolate(struct messaging_world *m, double clock_hz)
+{
+	struct wl_msg_result *r = m->result;
+	const struct wl_msg_window *a = &r->measure_start, *b = &r->measure_end;
+	double total = (double)m->params->groups * WL_MSG_FDS * (double)m->msgs_per_task;
+	double dt = (double)(b->end_cycles - a->end_cycles);
+	double dm = (double)(b->messages - a->messages);
+	double rest = total - (double)a->messages;
+	r->measured_time_s = dt / clock_hz;
+	r->total_time_s = ((double)a->end_cycles + dt * rest / dm) / clock_hz;
+	double sum = 0, sq = 0;
+	int k = 0;
+	uint64_t prev_t = 0, prev_m = 0;
+	for (size_t i = 0; i < r->nr_windows; i++) {
+		const struct wl_msg_window *w = &r->windows[i];
+		if (w->end_cycles > a->end_cycles && prev_t >= a->end_cycles &&
+		    w->end_cycles <= b->end_cycles && w->messages > prev_m) {
+			double cpm = (double)(w->end_cycles - prev_t) / (double)(w->messages - prev_m);
+			sum += cpm;
+			sq += cpm * cpm;
+			k++;
+		}
+		prev_t = w->end_cycles;
+		prev_m = w->messages;
+	}
+	if (k < 2)
+		return;
+	double mean = sum / k, var = (sq - k * mean * mean) / (k - 1);
+	double half = stats_t_quantile(0.975, k - 1) * sqrt(var > 0 ? var : 0) / sqrt(k);
+	r->total_ci_low_s = ((double)a->end_cycles + (mean - half) * rest) / clock_hz;
+	r->total_ci_high_s = ((double)a->end_cycles + (mean + half) * rest) / clock_hz;
+}
+
+/* The event loop; at its end every task has exited (or the measured part
+ * is complete) and the scheduler's invariants hold. */
 static int run_events(struct messaging_world *m, const volatile sig_atomic_t *stop,
 		      struct progress_work *work)
 {
 	struct event ev;
 	uint32_t nr_events = 0;
+	int done = 0;
 
-	while (sim_ctx_next(m->ctx, &ev) == NS_OK) {
+	while (!done && sim_ctx_next(m->ctx, &ev) == NS_OK) {
 		if ((++nr_events & 0xfff) == 0) {
 			if (stop && *stop)
 				return WL_MSG_STOPPED;
 			progress_work_set(work, (long long)m->result->messages);
 		}
-		int rc = step(m, (int)ev.arg);
+		int rc = watch(m, ev.time, &done);
+		if (rc == NS_OK && !done)
+			rc = step(m, (int)ev.arg);
 		if (rc != NS_OK)
 			return rc;
+	}
+	if (done) {
+		m->result->extrapolated = 1;
+		return cfs_check(m->cfs, NULL);
 	}
 	for (uint32_t t = 0; t < m->nr_tasks; t++)
 		if (cfs_task_state(m->cfs, t) != CFS_TASK_DEAD)
@@ -353,7 +459,50 @@ static int run_events(struct messaging_world *m, const volatile sig_atomic_t *st
 	return cfs_check(m->cfs, NULL);
 }
 
-static void copy_sched_stats(const struct cfs_sched *cs, struct wl_msg_result *r)
+static int count_stat(void *arg, int cpu, const char *domain, const char *name,
+		      uint64_t value)
+{
+	(void)cpu, (void)domain, (void)name, (void)value;
+	((struct wl_msg_result *)arg)->nr_sched_stats++;
+	return NS_OK;
+}
+
+static int keep_stat(void *arg, int cpu, const char *domain, const char *name,
+		     uint64_t value)
+{
+	struct wl_msg_result *r = arg;
+	struct wl_msg_sched_stat *st = &r->sched_stats[r->nr_sched_stats++];
+	st->cpu = cpu;
+	snprintf(st->domain, sizeof st->domain, "%s", domain ? domain : "");
+	st->name = name;
+	st->value = value;
+	return NS_OK;
+}
+
+void wl_msg_result_free(struct wl_msg_result *r)
+{
+	free(r->windows);
+	r->windows = NULL;
+	r->nr_windows = 0;
+	free(r->sched_stats);
+	r->sched_stats = NULL;
+	r->nr_sched_stats = 0;
+}
+
+static int copy_sched_stats(const struct cfs_sched *cs, struct wl_msg_result *r)
+{
+	r->migrations = cs->stats.migrations;
+	cfs_stats(cs, count_stat, r);
+	if (!r->nr_sched_stats)
+		return NS_OK;
+	r->sched_stats = calloc(r->nr_sched_stats, sizeof *r->sched_stats);
+	r->nr_sched_stats = 0;
+	if (!r->sched_stats)
+		return NS_ENOMEM;
+	return cfs_stats(cs, keep_stat, r);
+}
+
+static void copy_cfs_counts(const struct cfs_sched *cs, struct wl_msg_result *r)
 {
 	r->ctx_switches = cs->stats.ctx_switches;
 	r->preemptions = cs->stats.preemptions;
@@ -377,6 +526,7 @@ static void teardown(struct messaging_world *m)
 static int params_ok(const struct wl_msg_params *p, const struct cpu_sys *s)
 {
 	return p->groups > 0 && p->loops > 0 && p->inflight_limit > 0 && p->hz > 0 &&
+	       (p->placement == 0 || (p->placement == 1 && p->as)) &&
 	       p->hz <= 100000 && p->sched_latency_ns > 0 && p->min_granularity_ns > 0 &&
 	       s->nr_cpus > 0 && s->k.clock_ghz > 0 &&
 	       p->groups <= UINT32_MAX / (2 * WL_MSG_FDS) &&
@@ -407,13 +557,30 @@ int wl_messaging_run(struct slub_world *w, struct cpu_sys *s, struct slub_cache 
 	progress_work_start(work, (long long)(p->groups * WL_MSG_FDS * m.msgs_per_task));
 	if (rc == NS_OK)
 		rc = run_events(&m, stop, work);
-	if (m.cfs)
-		copy_sched_stats(m.cfs, r);
+	if (m.cfs) {
+		copy_cfs_counts(m.cfs, r);
+		int src = copy_sched_stats(m.cfs, r);
+		rc = rc == NS_OK ? src : rc;
+	}
 	r->events = m.ctx->events;
 	for (int i = 0; i < s->nr_cpus; i++)
 		if (s->cpu[i].now > r->end_cycles)
 			r->end_cycles = s->cpu[i].now;
 	r->total_time_s = (double)r->end_cycles / (s->k.clock_ghz * 1e9);
+	if (rc == NS_OK && r->measured && !r->extrapolated)
+		snapshot(&m, r->end_cycles, &r->measure_end);
+	if (rc == NS_OK && r->measured) {
+		if (r->extrapolated) {
+			extrapolate(&m, s->k.clock_ghz * 1e9);
+		} else {
+			r->measured_time_s = (double)(r->measure_end.end_cycles -
+						      r->measure_start.end_cycles) /
+					     (s->k.clock_ghz * 1e9);
+		}
+	}
+	if (rc == NS_OK && p->window_cycles && (!r->nr_windows ||
+	    r->windows[r->nr_windows - 1].end_cycles < r->end_cycles))
+		rc = add_window(&m, r->end_cycles);   /* the last, partial window */
 out:
 	teardown(&m);
 	return rc;

@@ -43,9 +43,13 @@
  * [0, wake_jitter_cycles] (the run's random stream: this is what makes
  * repetitions with different seeds differ).  The start order of each CPU's
  * run queue is shuffled with the same stream (the parent's wake-up order).
- * Not modelled: load balancing and wake-affine migration (tasks stay on
- * their CPU), START_DEBIT for the forked tasks (all start at vruntime 0),
- * tick phase (ticks at multiples of the tick period on every CPU).
+ * With `placement` 0 (sched.placement: none, the default) tasks stay on
+ * their fork CPU; with 1 (v5.9) the CFS model places woken tasks
+ * (select_task_rq_fair with WF_SYNC: a socket's sk_data_ready and
+ * write_space wake synchronously), balances newly idle CPUs and runs the
+ * periodic load balance at the tick (models/sched_fair.h).  Not modelled:
+ * START_DEBIT for the forked tasks (all start at vruntime 0), tick phase
+ * (ticks at multiples of the tick period on every CPU).
  *
  * Time.  Each CPU has its own clock (cpu->now, cycles).  A message becomes
  * visible to its receiver at the sender's clock after the write; a
@@ -91,6 +95,15 @@ struct wl_msg_params {
 	uint32_t min_granularity_ns;      /* 750000 */
 	uint32_t wakeup_granularity_ns;   /* 1000000 */
 	int wakeup_preemption;            /* sched_feat(WAKEUP_PREEMPTION), default 1 */
+	int placement;                    /* enum cfs_placement: 0 none (default), 1 v5.9 */
+	/* Windows and warm-up (workload.window_ms, warmup_ms, warmup_messages,
+	 * measure_messages; 0 = off): the path mix of the frees is recorded
+	 * per window of window_cycles of simulated time; the measured part
+	 * starts once warmup_cycles have passed and warmup_messages were read;
+	 * with measure_messages the run stops that many messages later and
+	 * Total time is extrapolated to all 20 x loops x 20 x groups messages. */
+	uint64_t window_cycles, warmup_cycles, warmup_messages, measure_messages;
+	struct cache_as *as;              /* v5.9 placement: the world's address space */
 };
 /* The defaults; wl_messaging.c's design notes give the estimates. */
 void wl_msg_params_default(struct wl_msg_params *p);
@@ -105,7 +118,33 @@ struct wl_msg_result {
 	uint64_t sender_blocks, receiver_blocks, wakeups;
 	uint64_t events;                  /* engine events */
 	uint64_t alloc_failed;
+	uint64_t migrations;              /* v5.9 placement: set_task_cpu to another CPU */
+	/* The frees' path mix, cumulative at the end of each window (both
+	 * caches): FREE_FASTPATH, FREE_SLOWPATH, FREE_FROZEN, CPU_PARTIAL_FREE,
+	 * messages read, and the window's end (cycles).  Owned by the result. */
+	struct wl_msg_window {
+		uint64_t end_cycles, messages;
+		uint64_t fastpath, slowpath, frozen, cpu_partial_free;
+	} *windows;
+	size_t nr_windows;
+	struct wl_msg_window measure_start, measure_end; /* the measured part */
+	int measured;                     /* warm-up ended (measure_start valid) */
+	int extrapolated;                 /* stopped after measure_messages */
+	double measured_time_s;           /* measure_end - measure_start */
+	/* Total time extrapolated from the measured rate, and the 95 %
+	 * confidence interval from the per-window rates (0 if < 2 windows) */
+	double total_ci_low_s, total_ci_high_s;
+	/* v5.9 placement: the schedstat counters (cfs_stats), owned by the
+	 * result: wl_msg_result_free releases them */
+	struct wl_msg_sched_stat {
+		int cpu;                  /* index in the cpu_sys */
+		char domain[8];           /* level name, "" for a per-CPU counter */
+		const char *name;         /* static (the X-macro list) */
+		uint64_t value;
+	} *sched_stats;
+	size_t nr_sched_stats;
 };
+void wl_msg_result_free(struct wl_msg_result *r);
 
 /*
  * Run the benchmark on every CPU of s (whose layout and world w must

@@ -36,6 +36,7 @@ struct world {
 
 static void params(struct cfs_params *p)
 {
+	memset(p, 0, sizeof *p);          /* placement none */
 	p->hz = 100000;
 	p->sched_latency_ns = 6000;
 	p->min_granularity_ns = 750;
@@ -465,7 +466,282 @@ static void test_misuse_refused(void **state)
 	assert_null(cs);
 }
 
+
+/* ---- v5.9 placement (sched.placement: v5.9) ---- */
+
+/*
+ * The fixture's machine (2 nodes x 2 CPUs, SLIT 10/21, no SMT by the
+ * enumeration rule: CPU 0's partner 2 is on the other node) gives every
+ * CPU the domains MC (its node) and NUMA (all 4).  smt_world turns it into
+ * one node of 4 CPUs, where 0/2 and 1/3 are thread siblings: SMT, MC.
+ * PELT loads are set by hand with their stamps at the CPUs' clocks, so no
+ * decay happens and the hand-worked numbers are exact.
+ */
+struct pworld {
+	struct world w;
+	struct cache_as as;
+};
+
+static int setup_placement(void **state, int smt)
+{
+	struct pworld *pw = calloc(1, sizeof *pw);
+	struct world *w = &pw->w;
+	struct cfs_params p;
+	static int all[] = {0, 1, 2, 3};
+	if (!pw)
+		return -1;
+	fix_machine(&w->m);
+	if (smt) {
+		w->m.nr_nodes = 1;
+		w->m.nodes[0].nr_cpus = 4;
+		w->m.nodes[0].cpus = all;
+		w->m.node_index[1] = -1;
+		w->m.cpu_node[2] = w->m.cpu_node[3] = 0;
+	}
+	if (fix_tables(&w->t) || cost_layout_init(&w->l, &w->t, "test") ||
+	    sys_init(w, &w->s, 4))
+		return -1;
+	params(&p);
+	cache_as_init(&pw->as);
+	p.placement = CFS_PLACEMENT_V59;
+	p.as = &pw->as;
+	p.task_node = 0;
+	if (cfs_create(&p, &w->s, 32, &w->cs) != NS_OK)
+		return -1;
+	*state = pw;
+	return 0;
+}
+
+static int setup_numa(void **state)
+{
+	return setup_placement(state, 0);
+}
+
+static int setup_smt(void **state)
+{
+	return setup_placement(state, 1);
+}
+
+static void set_load(struct world *w, uint32_t t, double load, double util)
+{
+	struct sched_entity *se = &w->cs->se[t];
+	se->load_avg = load;
+	se->util_avg = util;
+	se->avg_stamp = w->s.cpu[se->cpu].now;
+}
+
+static void set_rq_load(struct world *w, int cpu, double load, double util)
+{
+	w->cs->rq[cpu].load_avg = load;
+	w->cs->rq[cpu].util_avg = util;
+	w->cs->rq[cpu].avg_stamp = w->s.cpu[cpu].now;
+}
+
+static struct sched_domain *domain(struct world *w, int cpu, const char *name)
+{
+	for (int l = 0; l < w->cs->topo->nr_domains[cpu]; l++) {
+		struct sched_domain *sd = sched_topo_sd(w->cs->topo, cpu, l);
+		if (!strcmp(w->cs->topo->level[sd->level].name, name))
+			return sd;
+	}
+	fail_msg("cpu %d has no %s domain", cpu, name);
+	return NULL;
+}
+
+static uint64_t sd_counter(struct world *w, int cpu, const struct sched_domain *sd, int i)
+{
+	return w->cs->sd_stat[((size_t)cpu * SCHED_TOPO_MAX_LEVELS + (size_t)sd->level) *
+			      CFS_NR_SD_STATS + (size_t)i];
+}
+
+/* The domains the fixture gets: MC {0,1} with imbalance_pct 117, NUMA
+ * {0..3} with 125 and groups {0,1} {2,3}; SD_WAKE_AFFINE on both
+ * (distance 21 <= node_reclaim_distance 30). */
+static void test_domains_from_slit(void **state)
+{
+	struct world *w = *state;
+	assert_int_equal(w->cs->topo->nr_domains[0], 2);
+	struct sched_domain *mc = domain(w, 0, "MC"), *numa = domain(w, 0, "NUMA");
+	assert_int_equal(mc->span_weight, 2);
+	assert_int_equal(mc->imbalance_pct, 117);
+	assert_int_equal(numa->span_weight, 4);
+	assert_int_equal(numa->imbalance_pct, 125);
+	assert_int_equal(numa->nr_groups, 2);
+	assert_int_equal(numa->groups[0].weight, 2);
+	assert_true(numa->flags & SD_WAKE_AFFINE);
+	assert_true(numa->flags & SD_NUMA);
+	assert_int_equal(numa->busy_factor, 32);
+	assert_int_equal(w->cs->topo->llc_size[0], 2);
+	assert_false(sched_topo_share_cache(w->cs->topo, 0, 2));
+}
+
+/* wake_affine, waker A (0) on CPU 0, wakee B (1) last ran on CPU 2 of the
+ * other node, where C (2) runs.  (a) Sync wake-up with A alone on CPU 0:
+ * wake_affine_idle returns this_cpu (sync && nr_running == 1).  (b) D (3)
+ * queued behind A: wake_affine_idle has no answer; wake_affine_weight with
+ * rq0 2048, A 1024, B 512, rq2 1536 (C + B's blocked load):
+ * this = (2048 - 1024 + 512) x 100 = 153600, prev = (1536 - 512) x (100 +
+ * 25 / 2 = 112) + 1 = 114689: this is not smaller, prev_cpu.  (c) rq0 at
+ * 1024 (D's load 0): this = 512 x 100 = 51200 < 114689: this_cpu. */
+static void test_wake_affine(void **state)
+{
+	struct world *w = *state;
+	struct sched_domain *numa = domain(w, 0, "NUMA");
+	fork_on(w, 0, 0, 0);
+	fork_on(w, 1, 2, 0);
+	fork_on(w, 2, 2, 0);
+	pick(w, 0, 0);
+	pick(w, 2, 1);
+	sleep_on(w, 2);
+	pick(w, 2, 2);
+	assert_int_equal(cfs_wake_affine(w->cs, numa, 1, 0, 2, 1), 0);
+	assert_int_equal(sd_counter(w, 0, numa, CFS_SD_ttwu_move_affine), 1);
+
+	fork_on(w, 3, 0, 0);
+	set_rq_load(w, 0, 2048, 1024);
+	set_load(w, 0, 1024, 1024);
+	set_load(w, 3, 1024, 0);
+	set_load(w, 1, 512, 256);
+	set_rq_load(w, 2, 1536, 1024);
+	set_load(w, 2, 1024, 1024);
+	assert_int_equal(cfs_wake_affine(w->cs, numa, 1, 0, 2, 1), 2);
+	assert_int_equal(sd_counter(w, 0, numa, CFS_SD_ttwu_move_affine), 1);
+	set_rq_load(w, 0, 1024, 1024);
+	set_load(w, 3, 0, 0);
+	assert_int_equal(cfs_wake_affine(w->cs, numa, 1, 0, 2, 1), 0);
+	assert_int_equal(w->cs->rq[0].stat[CFS_CPU_nr_wakeups_affine_attempts], 3);
+	assert_int_equal(w->cs->rq[0].stat[CFS_CPU_nr_wakeups_affine], 2);
+}
+
+/* A wake-up that migrates: B (1) slept on CPU 2 with vruntime 5000 while
+ * CPU 2's min_vruntime was 5000; A wakes it from CPU 0 (sync, A alone:
+ * wake_affine picks CPU 0, which is busy; select_idle_sibling then finds
+ * CPU 1, idle and sharing CPU 0's LLC).  migrate_task_rq_fair keeps B's
+ * lag to min_vruntime (0) on the new queue; the task is counted once, as
+ * migrated and as a remote wake-up in MC of CPU 0. */
+static void test_wakeup_migrates(void **state)
+{
+	struct world *w = *state;
+	fork_on(w, 0, 0, 0);
+	fork_on(w, 1, 2, 0);
+	pick(w, 0, 0);
+	pick(w, 2, 1);
+	run_for(w, 2, 5000);
+	sleep_on(w, 2);
+	assert_int_equal(w->cs->rq[2].min_vruntime, 5000);
+	run_for(w, 0, 7000);
+	wake_from(w, 1, 0, 1);
+	assert_int_equal(w->cs->se[1].cpu, 1);
+	assert_int_equal(vruntime(w, 1), w->cs->rq[1].min_vruntime);
+	assert_int_equal(w->cs->stats.migrations, 1);
+	assert_int_equal(w->cs->rq[2].stat[CFS_CPU_nr_migrations], 1);
+	assert_int_equal(sd_counter(w, 0, domain(w, 0, "MC"), CFS_SD_ttwu_wake_remote), 1);
+	assert_int_equal(w->cs->rq[1].nr_queued, 1);
+	assert_int_equal(w->cs->rq[2].nr_queued, 0);
+	check_ok(w);
+}
+
+/* select_idle_sibling on one node of 2 cores x 2 threads (0/2, 1/3):
+ * (a) CPUs 0, 1, 3 busy: no idle core, the LLC scan from target 0 finds
+ * CPU 2, the target's sibling; (b) CPUs 0 and 2 busy, 1 and 3 idle: an
+ * idle core, CPU 1 (has_idle_cores set again when CPU 3 went idle). */
+static void test_select_idle_sibling(void **state)
+{
+	struct world *w = *state;
+	assert_int_equal(w->cs->topo->smt_sibling[0], 2);
+	assert_int_equal(w->cs->topo->smt_sibling[3], 1);
+	assert_int_equal(domain(w, 0, "SMT")->imbalance_pct, 110);
+	assert_int_equal(domain(w, 0, "MC")->span_weight, 4);
+	fork_on(w, 0, 0, 0);
+	fork_on(w, 1, 1, 0);
+	fork_on(w, 3, 3, 0);
+	fork_on(w, 9, 0, 0);
+	pick(w, 0, 0);
+	pick(w, 1, 1);
+	pick(w, 3, 3);
+	assert_int_equal(cfs_select_idle_sibling(w->cs, 9, 0, 0, 0), 2);
+	assert_int_equal(w->cs->rq[0].stat[CFS_CPU_sis_idle_cpu], 1);
+	assert_int_equal(w->cs->has_idle_cores[0], 0);
+
+	fork_on(w, 2, 2, 0);
+	pick(w, 2, 2);
+	sleep_on(w, 1);
+	sleep_on(w, 3);
+	assert_int_equal(w->cs->has_idle_cores[0], 1);
+	assert_int_equal(cfs_select_idle_sibling(w->cs, 9, 0, 0, 0), 1);
+	assert_int_equal(w->cs->rq[0].stat[CFS_CPU_sis_idle_core], 1);
+}
+
+/* load_balance of CPU 1 (idle) in MC {0,1}: CPU 0 runs A and has B, C, D,
+ * E queued, each with util 300 (no longer cache hot: 2 ms passed, the
+ * migration cost is 0.5 ms = 1e6 cycles).  Local {1} has spare capacity,
+ * busiest {0} is overloaded (5 tasks on 1 CPU): calculate_imbalance gives
+ * migrate_util with imbalance max(1024, 0) - 0 = 1024; detach_tasks takes
+ * B, C, D (900) and skips E (300 > 124 left): 3 tasks.  A newly idle
+ * balance moves exactly one, and a second periodic balance of the now
+ * fully busy pair finds nothing to do.  Tasks are conserved throughout. */
+static void test_load_balance_imbalance(void **state)
+{
+	struct world *w = *state;
+	struct sched_domain *mc = domain(w, 1, "MC");
+	for (uint32_t t = 0; t < 5; t++)
+		fork_on(w, t, 0, 0);
+	pick(w, 0, 0);
+	run_for(w, 0, 4000000);
+	run_for(w, 1, 4000000);
+	set_rq_load(w, 0, 5 * 1024, 1024);
+	set_rq_load(w, 1, 0, 0);
+	for (uint32_t t = 0; t < 5; t++)
+		set_load(w, t, 1024, t ? 300 : 1024);
+	long imb = -1;
+	assert_int_equal(cfs_load_balance(w->cs, 1, mc, CFS_CPU_IDLE, &imb), 3);
+	assert_int_equal(imb, 1024);
+	assert_int_equal(w->cs->rq[1].nr_queued, 3);
+	assert_int_equal(w->cs->rq[0].nr_queued, 1);
+	assert_int_equal(sd_counter(w, 1, mc, CFS_SD_lb_gained), 3);
+	assert_int_equal(sd_counter(w, 1, mc, CFS_SD_lb_count), 1);
+	assert_int_equal(w->cs->stats.migrations, 3);
+	check_ok(w);
+
+	/* CPU 2 newly idle: NUMA {0,1} vs {2,3}; the busiest group is
+	 * overloaded (6 tasks on 2 CPUs), one task moves */
+	struct sched_domain *numa = domain(w, 2, "NUMA");
+	run_for(w, 2, 4000000);
+	assert_int_equal(cfs_load_balance(w->cs, 2, numa, CFS_CPU_NEWLY_IDLE, NULL), 1);
+	assert_int_equal(w->cs->rq[2].nr_queued, 1);
+	assert_int_equal(sd_counter(w, 2, numa, CFS_SD_newidle_lb_gained), 1);
+	check_ok(w);
+}
+
+/* A domain found balanced moves nothing: CPUs 0 and 1 each run one task. */
+static void test_load_balance_balanced(void **state)
+{
+	struct world *w = *state;
+	struct sched_domain *mc = domain(w, 1, "MC");
+	fork_on(w, 0, 0, 0);
+	fork_on(w, 1, 1, 0);
+	pick(w, 0, 0);
+	pick(w, 1, 1);
+	long imb = -1;
+	assert_int_equal(cfs_load_balance(w->cs, 1, mc, CFS_CPU_NOT_IDLE, &imb), 0);
+	assert_int_equal(imb, 0);
+	assert_int_equal(sd_counter(w, 1, mc, CFS_SD_lb_balanced), 1);
+	assert_int_equal(w->cs->stats.migrations, 0);
+}
+
+static int teardown_placement(void **state)
+{
+	struct pworld *pw = *state;
+	struct diag d;
+	diag_init(&d);
+	assert_int_equal(sched_topo_check(pw->w.cs->topo, &d), NS_OK);
+	*state = &pw->w;
+	teardown(state);
+	return 0;
+}
+
 #define CASE(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
+#define PCASE(f, su) cmocka_unit_test_setup_teardown(f, su, teardown_placement)
 
 int main(void)
 {
@@ -480,6 +756,12 @@ int main(void)
 		CASE(test_sched_slice),
 		CASE(test_check_catches_broken_state),
 		CASE(test_misuse_refused),
+		PCASE(test_domains_from_slit, setup_numa),
+		PCASE(test_wake_affine, setup_numa),
+		PCASE(test_wakeup_migrates, setup_numa),
+		PCASE(test_select_idle_sibling, setup_smt),
+		PCASE(test_load_balance_imbalance, setup_numa),
+		PCASE(test_load_balance_balanced, setup_numa),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
