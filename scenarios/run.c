@@ -165,6 +165,8 @@ static int sim_setup(const struct scenario *s, struct sim_run *r)
 				"cannot lay out variant %s: %s", pt->label,
 				ns_status_msg(rc));
 	cpu_params_default(&cp);
+	cp.model = (enum cpu_model)pt->cost.model;
+	cp.bpred.mode = (enum bpred_mode)pt->cost.bpred;
 	const int *cpus = run_cpus(s, r->point, &ncpus);
 	rc = cpu_sys_init(&r->sys, pt->machine, &r->tables, &r->layout, &cp, cpus, ncpus);
 	if (rc)

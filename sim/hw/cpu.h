@@ -177,7 +177,12 @@
 	X(irq_save, "local_irq_save calls")                                    \
 	X(this_cpu_cmpxchg, "this_cpu_cmpxchg operations")                     \
 	X(stack_overflow, "calls beyond the shadow stack (model bug)")         \
-	X(stack_underflow, "returns without a call (model bug)")
+	X(stack_underflow, "returns without a call (model bug)")               \
+	X(uops, "uops dispatched (cost.model ooo)")                            \
+	X(rob_stall_cycles, "cycles dispatch waited for a full ROB or load queue (ooo)") \
+	X(mispredict_resolve_cycles, "cycles from a mispredicted branch's dispatch to its resolution (ooo)") \
+	X(mlp_wait_cycles, "cycles L1 misses waited for a fill buffer (ooo)")  \
+	X(l2_prefetch, "lines the L2 streamer brought in (ooo)")
 
 enum cpu_counter {
 #define CPU_COUNTER_ENUM(name, desc) CPU_CTR_##name,
@@ -188,9 +193,32 @@ enum cpu_counter {
 const char *cpu_counter_name(enum cpu_counter c);
 const char *cpu_counter_desc(enum cpu_counter c);
 
+/* The timing model of a world (cost.model). */
+enum cpu_model {
+	CPU_MODEL_INORDER = 0,         /* every primitive's cost added in turn */
+	CPU_MODEL_OOO,                 /* the out-of-order interval model */
+};
+const char *cpu_model_name(enum cpu_model m);
+/* "inorder" / "ooo" -> the model, -1 if unknown. */
+int cpu_model_parse(const char *s);
+
+/*
+ * The core figures cost.model ooo needs (MACHINE_CORE_MAP): the name of
+ * the first one machine costs mc lacks, NULL when it has them all.
+ */
+const char *cpu_ooo_missing(const struct machine_costs *mc);
+
+/* Instructions per cycle of straight-line work in the in-order model (the
+ * models' MM_IPC and SLUB_IPC, 2 since the first cost model). */
+#define CPU_INORDER_IPC 2
+
 /* The machine's cost figures in whole cycles. */
 struct cpu_costs {
-	double clock_ghz;
+	double clock_ghz;              /* ns -> cycles: core_ghz under ooo if given */
+	double tsc_per_cycle;          /* TSC ticks per core cycle (1 in-order) */
+	uint32_t width, rob, load_queue, load_ports, fill_buffers; /* ooo */
+	uint32_t call_uops, ret_uops;  /* ooo */
+	uint32_t pf_streams, pf_distance, pf_degree; /* ooo: L2 streamer */
 	uint32_t call, ret;            /* halves of call_return */
 	uint32_t branch, taken_branch, mispredict;
 	uint32_t return_stack;         /* RSB entries */
@@ -203,6 +231,7 @@ struct cpu_costs {
 };
 
 struct cpu_params {
+	enum cpu_model model;          /* default CPU_MODEL_INORDER */
 	struct bpred_params bpred;
 	/* associativity and directory; sizes and line size come from the machine */
 	struct cache_params cache;
@@ -228,8 +257,28 @@ struct cpu_site_stat {
 
 struct cpu_sys;
 
+/*
+ * The out-of-order core's state (cost.model ooo; "The out-of-order timing
+ * model" above).  now is the dispatch clock; slot uops (lslot of them
+ * loads) have been dispatched in cycle now.
+ */
+#define CPU_OOO_RING 64                /* long-latency ops the ROB rule tracks */
+#define CPU_OOO_MAX_MLP 32             /* fill buffers at most */
+struct cpu_ooo {
+	uint32_t width, rob, load_queue, load_ports, mlp;
+	uint32_t rob_cycles;           /* rob / width: no op done sooner can block */
+	uint32_t slot, lslot;
+	uint64_t pos;                  /* uops dispatched so far */
+	uint64_t chain;                /* ready time of the open dependent chain */
+	uint32_t head, n, loads;       /* ring of long ops, in dispatch order */
+	uint64_t rpos[CPU_OOO_RING], rdone[CPU_OOO_RING];
+	uint8_t rload[CPU_OOO_RING];
+	uint64_t miss[CPU_OOO_MAX_MLP]; /* completion of the fill buffers' misses */
+};
+
 struct cpu {
-	uint64_t now;                  /* cycle counter */
+	uint64_t now;                  /* cycle counter (ooo: the dispatch clock) */
+	uint8_t ooo;                   /* cost.model ooo */
 	/* hot figures copied from the costs for locality */
 	uint32_t k_branch, k_taken, k_mispredict, k_call, k_ret;
 	uint32_t k_l1d, k_mem_slot;
@@ -249,9 +298,11 @@ struct cpu {
 	int node, node_pos;            /* node id and its position in the machine */
 	struct cpu_sys *sys;
 	uint64_t ctr[CPU_NR_COUNTERS];
+	struct cpu_ooo o;
 };
 
 struct cpu_sys {
+	enum cpu_model model;
 	const struct machine *m;
 	const struct cost_tables *tables;
 	const struct cost_layout *layout;
@@ -295,6 +346,78 @@ static inline void cpu_attribute(struct cpu *c)
 	c->last = c->now;
 }
 
+/* --- the out-of-order core (cost.model ooo) ----------------------------- */
+
+/* The cycle the last dispatched uop went in (dispatch leaves now at the
+ * next cycle when it filled a group). */
+static inline uint64_t cpu_ooo_last_cycle(const struct cpu *c)
+{
+	return c->o.slot || !c->now ? c->now : c->now - 1;
+}
+
+/* Dispatch resumes at cycle t with an empty group (a redirect or a stall). */
+static inline void cpu_ooo_restart(struct cpu *c, uint64_t t)
+{
+	if (t > c->now)
+		c->now = t;
+	c->o.slot = c->o.lslot = 0;
+}
+
+/* The ROB and load-queue rule: uop p cannot dispatch before every op at
+ * least rob uops (or load_queue loads) older than it has completed. */
+void cpu_ooo_window(struct cpu *c);
+
+static inline void cpu_ooo_dispatch(struct cpu *c, uint32_t uops)
+{
+	struct cpu_ooo *o = &c->o;
+	uint32_t t = o->slot + uops;
+	if (t >= o->width) {
+		c->now += t / o->width;
+		o->slot = t % o->width;
+		o->lslot = 0;
+	} else {
+		o->slot = t;
+	}
+	o->pos += uops;
+	c->ctr[CPU_CTR_uops] += uops;
+	if (o->n)
+		cpu_ooo_window(c);
+}
+
+/* Record an op that completes at done (for the window rule); load: it
+ * holds a load-queue entry. */
+void cpu_ooo_long(struct cpu *c, uint64_t done, bool load);
+
+/* A taken branch ends its dispatch group: the next uop comes k_taken
+ * cycles after the branch's cycle (the front end's redirect). */
+static inline void cpu_ooo_taken(struct cpu *c)
+{
+	cpu_ooo_restart(c, cpu_ooo_last_cycle(c) + c->k_taken);
+}
+
+/* A mispredicted branch: it resolves one cycle after its input (the open
+ * chain) is ready, and the right path dispatches k_mispredict cycles
+ * later (the machine's refill penalty); nothing younger was useful. */
+static inline void cpu_ooo_mispredict(struct cpu *c, uint64_t input)
+{
+	uint64_t b = cpu_ooo_last_cycle(c);
+	uint64_t resolve = (input > b ? input : b) + 1;
+	c->ctr[CPU_CTR_mispredict_resolve_cycles] += resolve - b;
+	cpu_ooo_restart(c, resolve + c->k_mispredict);
+}
+
+/* One conditional branch: one fused uop (cmp/test + jcc); it closes the
+ * open dependent chain (its value was consumed here). */
+static inline void cpu_ooo_branch(struct cpu *c, unsigned taken, unsigned miss)
+{
+	cpu_ooo_dispatch(c, 1);
+	if (miss)
+		cpu_ooo_mispredict(c, c->o.chain);
+	else if (taken)
+		cpu_ooo_taken(c);
+	c->o.chain = 0;
+}
+
 static inline void cpu_call(struct cpu *c, int fn)
 {
 	assert(fn >= 0 && fn < c->sys->layout->nr_fns);
@@ -316,6 +439,11 @@ static inline void cpu_call(struct cpu *c, int fn)
 	f->prev_attr = c->attr;
 	c->attr = fn;
 	c->rsb += c->rsb < c->rsb_depth;
+	if (c->ooo) {
+		cpu_ooo_dispatch(c, c->k_call);      /* k_call: call_uops */
+		cpu_ooo_taken(c);
+		return;
+	}
 	c->now += c->k_call;
 }
 
@@ -330,7 +458,19 @@ static inline void cpu_ret(struct cpu *c)
 		return;
 	}
 	struct cpu_frame *f = &c->stack[--c->depth];
-	if (!f->inl) {
+	if (!f->inl && c->ooo) {
+		cpu_ooo_dispatch(c, c->k_ret);       /* k_ret: ret_uops */
+		if (c->rsb) {
+			c->rsb--;
+			cpu_ooo_taken(c);
+		} else {
+			/* the target comes from the stack: an L1 load */
+			cpu_ooo_mispredict(c, cpu_ooo_last_cycle(c) + c->k_l1d);
+			c->ctr[CPU_CTR_rsb_mispredict]++;
+		}
+		cpu_attribute(c);
+		c->attr = f->prev_attr;
+	} else if (!f->inl) {
 		c->now += c->k_ret;
 		if (c->rsb) {
 			c->rsb--;
@@ -354,7 +494,10 @@ static inline bool cpu_branch(struct cpu *c, int site, bool cond)
 	unsigned taken = (unsigned)cond ^ sl->fallthrough;
 	unsigned miss = bpred_predict_update(&c->bp, site, sl->static_taken, taken) ^ taken;
 	struct cpu_site_stat *st = &c->site[site];
-	c->now += c->k_branch + taken * c->k_taken + miss * c->k_mispredict;
+	if (c->ooo)
+		cpu_ooo_branch(c, taken, miss);
+	else
+		c->now += c->k_branch + taken * c->k_taken + miss * c->k_mispredict;
 	st->executed++;
 	st->taken += taken;
 	st->mispredicted += miss;
@@ -365,6 +508,21 @@ static inline void cpu_work(struct cpu *c, uint32_t cycles)
 {
 	c->now += cycles;
 	c->ctr[CPU_CTR_work_cycles] += cycles;
+}
+
+/*
+ * insns instructions of straight-line kernel code (the models' work
+ * tables).  In-order: ceil(insns / CPU_INORDER_IPC) cycles of cpu_work().
+ * Out of order: insns fused uops through dispatch (width per cycle); they
+ * wait for nothing (their inputs are not on the modelled chains).
+ */
+static inline void cpu_insns(struct cpu *c, uint32_t insns)
+{
+	if (c->ooo) {
+		cpu_ooo_dispatch(c, insns);
+		return;
+	}
+	cpu_work(c, (insns + CPU_INORDER_IPC - 1) / CPU_INORDER_IPC);
 }
 
 /* Kinds of memory access (the out-of-order rule in the header comment). */
@@ -385,8 +543,17 @@ uint32_t cpu_mem_line_slow(struct cpu *c, uint64_t line, int node, enum cpu_acce
 
 /* An access to the line of this CPU's previous access, which the caller
  * knows is an L1 hit changing no cache state: charged without a lookup. */
+/* An access under cost.model ooo whose slowest line took lat cycles
+ * (miss: not all lines were in L1); returns the cycles dispatch moved. */
+uint32_t cpu_ooo_mem(struct cpu *c, enum cpu_access kind, uint32_t lat, bool miss);
+
 static inline uint32_t cpu_mem_l1_again(struct cpu *c, enum cpu_access kind)
 {
+	if (c->ooo) {
+		c->ctr[CPU_CTR_mem_accesses]++;
+		c->ctr[CPU_CTR_l1d_hit]++;
+		return cpu_ooo_mem(c, kind, c->k_l1d, false);
+	}
 	uint32_t cost = kind == CPU_LOAD_DEP ? c->k_l1d : c->k_mem_slot;
 	c->now += cost;
 	c->ctr[CPU_CTR_mem_accesses]++;
@@ -423,6 +590,14 @@ void cpu_irq_restore(struct cpu *c);
 void cpu_this_cpu_cmpxchg(struct cpu *c);
 /* Idle until time t (no-op if the clock is already there). */
 void cpu_advance_to(struct cpu *c, uint64_t t);
+/* The TSC as rdtsc reads it: cycles x tsc_ghz / core_ghz (the clock
+ * itself in-order, and under ooo when the machine gives no clocks). */
+static inline uint64_t cpu_tsc(const struct cpu *c)
+{
+	if (!c->ooo)
+		return c->now;
+	return (uint64_t)((double)c->now * c->sys->k.tsc_per_cycle);
+}
 
 /* A spinlock as the cost model sees it. */
 struct cpu_lock {
