@@ -52,6 +52,7 @@ void bench_pagealloc_opts_default(struct bench_pagealloc_opts *o)
 	o->profile = 8;
 	o->variant = MMZONE_ITER_POST;
 	o->bpred = BPRED_GSHARE;
+	o->cost_model = CPU_MODEL_INORDER;
 	o->progress = NULL;
 }
 
@@ -85,6 +86,7 @@ static int bench_pagealloc_world_init(struct bench_pagealloc_world *b, const str
 	struct cpu_params p;
 	cpu_params_default(&p);
 	p.bpred.mode = o->bpred;
+	p.model = (enum cpu_model)o->cost_model;
 	/* one simulated CPU: no other cache can hold a line, the coherence
 	 * directory would only cost host time */
 	p.cache.coherence = false;

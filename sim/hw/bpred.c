@@ -115,30 +115,47 @@ void bpred_reset(struct bpred *bp)
 		memset(bp->tt[i], 0, sizeof *bp->tt[i] << bp->tage_bits);
 	bp->ghist = 0;
 	bp->updates = 0;
+	memset(bp->fidx, 0, sizeof bp->fidx);
+	memset(bp->ftag, 0, sizeof bp->ftag);
+	memset(bp->ftag2, 0, sizeof bp->ftag2);
 }
 
-/* The last len outcomes folded (XOR of bits-wide chunks) to bits bits. */
-static uint32_t fold(uint64_t h, int len, int bits)
+/*
+ * Fold one more outcome into a register that holds the last len outcomes
+ * folded (XOR of bits-wide chunks, each rotated by its position) to bits
+ * bits: shift in the new outcome, cancel the one leaving the window, wrap
+ * the bit shifted out (Seznec and Michaud 2006, "folded history").
+ */
+static uint32_t fold_push(uint32_t f, unsigned in, unsigned out, int len, int bits)
 {
-	uint64_t x = len >= 64 ? h : h & ((UINT64_C(1) << len) - 1);
-	uint32_t r = 0, mask = (1u << bits) - 1;
-	for (; x; x >>= bits)
-		r ^= (uint32_t)x & mask;
-	return r;
+	f = (f << 1) | in;
+	f ^= out << (len % bits);
+	f ^= f >> bits;
+	return f & ((1u << bits) - 1);
+}
+
+/* Push an outcome into the global history and every folded register. */
+static void tage_push(struct bpred *bp, unsigned taken)
+{
+	for (int i = 0; i < BPRED_TAGE_TABLES; i++) {
+		int L = bp->tage_hist[i];
+		unsigned out = (unsigned)(bp->ghist >> (L - 1)) & 1u;
+		bp->fidx[i] = fold_push(bp->fidx[i], taken, out, L, bp->tage_bits);
+		bp->ftag[i] = fold_push(bp->ftag[i], taken, out, L, bp->tag_bits);
+		bp->ftag2[i] = fold_push(bp->ftag2[i], taken, out, L, bp->tag_bits > 1 ? bp->tag_bits - 1 : 1);
+	}
+	bp->ghist = (bp->ghist << 1) | taken;
 }
 
 static void tage_index(const struct bpred *bp, int site, int i, uint32_t *idx,
 		       uint16_t *tag)
 {
 	uint32_t h = (uint32_t)site * 2654435769u;
-	int L = bp->tage_hist[i];
 	uint32_t imask = (1u << bp->tage_bits) - 1, tmask = (1u << bp->tag_bits) - 1;
 	/* a different shift of the site hash per table spreads one site's
-	 * entries; the tag uses two foldings (the paper's two CSRs) */
-	*idx = ((h >> (32 - bp->tage_bits - i)) ^ fold(bp->ghist, L, bp->tage_bits)) & imask;
-	*tag = (uint16_t)(((h >> 7) ^ fold(bp->ghist, L, bp->tag_bits) ^
-			   (fold(bp->ghist, L, bp->tag_bits - 1 > 0 ? bp->tag_bits - 1 : 1) << 1)) &
-			  tmask);
+	 * entries; the tag uses two foldings (the paper's two registers) */
+	*idx = ((h >> (32 - bp->tage_bits - i)) ^ bp->fidx[i]) & imask;
+	*tag = (uint16_t)(((h >> 7) ^ bp->ftag[i] ^ (bp->ftag2[i] << 1)) & tmask);
 }
 
 static void tage_decay(struct bpred *bp)
@@ -156,7 +173,7 @@ unsigned bpred_tage_predict_update(struct bpred *bp, int site, unsigned static_t
 	if (*base == BPRED_COLD) {
 		/* a BTB miss: the static rule, then the base counter learns */
 		*base = (uint8_t)(1u + taken);
-		bp->ghist = (bp->ghist << 1) | taken;
+		tage_push(bp, taken);
 		return static_taken;
 	}
 	uint32_t idx[BPRED_TAGE_TABLES];
@@ -204,7 +221,7 @@ unsigned bpred_tage_predict_update(struct bpred *bp, int site, unsigned static_t
 		bp->updates = 0;
 		tage_decay(bp);
 	}
-	bp->ghist = (bp->ghist << 1) | taken;
+	tage_push(bp, taken);
 	return pred;
 }
 

@@ -154,6 +154,10 @@ struct bpred {
 	struct bpred_tage_entry *tt[BPRED_TAGE_TABLES];
 	int tage_bits, tag_bits, tage_hist[BPRED_TAGE_TABLES];
 	uint64_t ghist;        /* last 64 outcomes, newest in bit 0 */
+	/* per table, the last tage_hist[i] outcomes folded to the index width
+	 * and to the tag width and one less (the paper's circular shift
+	 * registers, updated per outcome) */
+	uint32_t fidx[BPRED_TAGE_TABLES], ftag[BPRED_TAGE_TABLES], ftag2[BPRED_TAGE_TABLES];
 	uint32_t updates;      /* since the last usefulness decay */
 };
 
