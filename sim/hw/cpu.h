@@ -92,6 +92,53 @@
  * latency of a dependent chain hidden by unrelated work (charged in full).
  * Branches, calls and straight-line work are still charged serially.
  *
+ * The out-of-order timing model (cost.model ooo; docs/cost-model.md).  The
+ * rule above is the in-order model (cost.model inorder, the default, kept
+ * bit for bit): every primitive adds its cost to the clock in turn.  Under
+ * ooo the clock is the dispatch clock of an interval model (Eyerman,
+ * Eeckhout, Karkhanis and Smith, "A mechanistic performance model for
+ * superscalar out-of-order processors", ACM TOCS 27(2), 2009; the
+ * interval simulation of Genbrugge, Eyerman and Eeckhout, HPCA 2010, that
+ * Sniper uses), with the machine's core figures (MACHINE_CORE_MAP):
+ *   - uops dispatch dispatch_width per cycle: cpu_insns(n) is n fused
+ *     uops, a branch 1 (the fused cmp/test + jcc), a load or store 1;
+ *     at most load_ports loads per cycle;
+ *   - a CPU_LOAD_DEP load starts when the open dependent chain is ready
+ *     (its address is the previous dependent load's value) and sets the
+ *     chain to its completion; a conditional branch consumes the chain:
+ *     predicted, nothing waits for it; mispredicted, it resolves one cycle
+ *     after the chain is ready and dispatch resumes mispredict cycles later
+ *     (the machine's refill penalty), so a mispredict costs its resolution
+ *     time plus the refill, not a flat add;
+ *   - CPU_LOAD loads and bulk stores start at dispatch; an L1 miss takes
+ *     one of fill_buffers fill buffers (the core's memory-level
+ *     parallelism): independent misses overlap, a miss beyond the buffers
+ *     waits for the first to free;
+ *   - the window: an op still incomplete blocks dispatch of the uop
+ *     rob_size uops younger (and of the load load_queue loads younger), so
+ *     a long miss or chain costs only what the window cannot cover;
+ *   - a taken branch, call or return ends its dispatch group; the next
+ *     group starts taken_branch cycles after the branch's cycle (the front
+ *     end's redirect); a call is call_uops, a return ret_uops uops; an RSB
+ *     miss resolves after an L1 load of the return address plus the
+ *     refill;
+ *   - locked operations (cpu_atomic, cpu_lock) are full fences on x86:
+ *     they wait for every op in flight, then cost as in-order; irq
+ *     save/restore, this_cpu_cmpxchg, unlock and cpu_work() add their
+ *     cycles to the clock as in-order (measured figures of whole
+ *     sequences);
+ *   - stores go to the store buffer and never stall (its 42-56 entries
+ *     are not modelled);
+ *   - the clocks: ns figures convert at core_ghz when given (turbo);
+ *     cpu_tsc() reads the TSC, cycles x tsc_ghz / core_ghz.
+ * What it leaves out: register dependences between straight-line
+ * instructions (the models give counts, not dataflow: work runs at full
+ * width), execution-port contention other than the load ports, the
+ * uop cache and decoders, the store buffer, and wrong-path execution.
+ * Selecting ooo also turns on the L2 streamer (cache.h) where the
+ * machine gives its figures and, unless cost.bpred says otherwise, the
+ * TAGE predictor (bpred.h).
+ *
  * Profile semantics.  Cycles accrue to the innermost out-of-line function on
  * the shadow stack (self), as a sampling profiler without --inline sees
  * them: an inlined function has no self cycles of its own, they belong to
