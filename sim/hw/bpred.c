@@ -69,6 +69,10 @@ int bpred_init(struct bpred *bp, int nr_sites, const struct bpred_params *p)
 		bp->tag_bits = p->tage_tag_bits;
 		for (int i = 0; i < BPRED_TAGE_TABLES; i++) {
 			bp->tage_hist[i] = p->tage_hist[i];
+			bp->oidx[i] = (uint8_t)(p->tage_hist[i] % p->tage_bits);
+			bp->otag[i] = (uint8_t)(p->tage_hist[i] % p->tage_tag_bits);
+			bp->otag2[i] = (uint8_t)(p->tage_hist[i] %
+						 (p->tage_tag_bits > 1 ? p->tage_tag_bits - 1 : 1));
 			bp->tt[i] = malloc(sizeof *bp->tt[i] << p->tage_bits);
 			if (!bp->tt[i]) {
 				bpred_free(bp);
@@ -126,13 +130,16 @@ void bpred_reset(struct bpred *bp)
  * bits: shift in the new outcome, cancel the one leaving the window, wrap
  * the bit shifted out (Seznec and Michaud 2006, "folded history").
  */
-static uint32_t fold_push(uint32_t f, unsigned in, unsigned out, int len, int bits)
+static uint32_t fold_push(uint32_t f, unsigned in, unsigned out, int out_at, int bits)
 {
 	f = (f << 1) | in;
-	f ^= out << (len % bits);
+	f ^= out << out_at;
 	f ^= f >> bits;
 	return f & ((1u << bits) - 1);
 }
+
+/* Width of the second tag register. */
+#define TAG2_BITS(bp) ((bp)->tag_bits > 1 ? (bp)->tag_bits - 1 : 1)
 
 /* Push an outcome into the global history and every folded register. */
 static void tage_push(struct bpred *bp, unsigned taken)
@@ -140,9 +147,9 @@ static void tage_push(struct bpred *bp, unsigned taken)
 	for (int i = 0; i < BPRED_TAGE_TABLES; i++) {
 		int L = bp->tage_hist[i];
 		unsigned out = (unsigned)(bp->ghist >> (L - 1)) & 1u;
-		bp->fidx[i] = fold_push(bp->fidx[i], taken, out, L, bp->tage_bits);
-		bp->ftag[i] = fold_push(bp->ftag[i], taken, out, L, bp->tag_bits);
-		bp->ftag2[i] = fold_push(bp->ftag2[i], taken, out, L, bp->tag_bits > 1 ? bp->tag_bits - 1 : 1);
+		bp->fidx[i] = fold_push(bp->fidx[i], taken, out, bp->oidx[i], bp->tage_bits);
+		bp->ftag[i] = fold_push(bp->ftag[i], taken, out, bp->otag[i], bp->tag_bits);
+		bp->ftag2[i] = fold_push(bp->ftag2[i], taken, out, bp->otag2[i], TAG2_BITS(bp));
 	}
 	bp->ghist = (bp->ghist << 1) | taken;
 }

@@ -158,6 +158,9 @@ struct bpred {
 	 * and to the tag width and one less (the paper's circular shift
 	 * registers, updated per outcome) */
 	uint32_t fidx[BPRED_TAGE_TABLES], ftag[BPRED_TAGE_TABLES], ftag2[BPRED_TAGE_TABLES];
+	/* where the outcome leaving each window lands in each register:
+	 * tage_hist[i] % width, computed once at init (no division per branch) */
+	uint8_t oidx[BPRED_TAGE_TABLES], otag[BPRED_TAGE_TABLES], otag2[BPRED_TAGE_TABLES];
 	uint32_t updates;      /* since the last usefulness decay */
 };
 

@@ -453,7 +453,91 @@ uint32_t cpu_mem_slow(struct cpu *c, uint64_t addr, uint32_t bytes, int node,
 
 /* --- the out-of-order core ---------------------------------------------- */
 
-void cpu_ooo_window(struct cpu *c)
+/* The cycle the last dispatched uop went in (dispatch leaves now at the
+ * next cycle when it filled a group). */
+static inline uint64_t ooo_last_cycle(const struct cpu *c)
+{
+	return c->o.slot || !c->now ? c->now : c->now - 1;
+}
+
+/* Dispatch resumes at cycle t (if later) with an empty group. */
+static inline void ooo_restart(struct cpu *c, uint64_t t)
+{
+	if (t > c->now)
+		c->now = t;
+	c->o.slot = c->o.lslot = 0;
+}
+
+/* The ROB and load-queue rule: uop p cannot dispatch before every op at
+ * least rob uops (or load_queue loads) older than it has completed. */
+static void ooo_window(struct cpu *c);
+
+void cpu_ooo_dispatch(struct cpu *c, uint32_t uops)
+{
+	struct cpu_ooo *o = &c->o;
+	uint32_t t = o->slot + uops;
+	if (t >= o->width) {
+		c->now += t / o->width;
+		o->slot = t % o->width;
+		o->lslot = 0;
+	} else {
+		o->slot = t;
+	}
+	o->pos += uops;
+	c->ctr[CPU_CTR_uops] += uops;
+	if (o->n)
+		ooo_window(c);
+}
+
+/* A taken branch ends its dispatch group: the next uop comes k_taken
+ * cycles after the branch's cycle (the front end's redirect). */
+static inline void ooo_taken(struct cpu *c)
+{
+	ooo_restart(c, ooo_last_cycle(c) + c->k_taken);
+}
+
+/* A mispredicted branch: it resolves one cycle after its input (the open
+ * chain) is ready, and the right path dispatches k_mispredict cycles
+ * later (the machine's refill penalty); nothing younger was useful. */
+static inline void ooo_mispredict(struct cpu *c, uint64_t input)
+{
+	uint64_t b = ooo_last_cycle(c);
+	uint64_t resolve = (input > b ? input : b) + 1;
+	c->ctr[CPU_CTR_mispredict_resolve_cycles] += resolve - b;
+	ooo_restart(c, resolve + c->k_mispredict);
+}
+
+/* One conditional branch: one fused uop (cmp/test + jcc); it closes the
+ * open dependent chain (its value was consumed here). */
+void cpu_ooo_branch(struct cpu *c, unsigned taken, unsigned miss)
+{
+	cpu_ooo_dispatch(c, 1);
+	if (miss)
+		ooo_mispredict(c, c->o.chain);
+	else if (taken)
+		ooo_taken(c);
+	c->o.chain = 0;
+}
+
+void cpu_ooo_call(struct cpu *c)
+{
+	cpu_ooo_dispatch(c, c->k_call);   /* k_call: call_uops under ooo */
+	ooo_taken(c);
+}
+
+void cpu_ooo_ret(struct cpu *c, bool rsb_hit)
+{
+	cpu_ooo_dispatch(c, c->k_ret);    /* k_ret: ret_uops */
+	if (rsb_hit) {
+		ooo_taken(c);
+		return;
+	}
+	/* the target comes from the stack: an L1 load, then the refill */
+	ooo_mispredict(c, ooo_last_cycle(c) + c->k_l1d);
+	c->ctr[CPU_CTR_rsb_mispredict]++;
+}
+
+static void ooo_window(struct cpu *c)
 {
 	struct cpu_ooo *o = &c->o;
 	while (o->n && (o->rpos[o->head] + o->rob <= o->pos ||
@@ -461,7 +545,7 @@ void cpu_ooo_window(struct cpu *c)
 		uint64_t d = o->rdone[o->head];
 		if (d > c->now) {
 			c->ctr[CPU_CTR_rob_stall_cycles] += d - c->now;
-			cpu_ooo_restart(c, d);
+			ooo_restart(c, d);
 		}
 		o->loads -= o->rload[o->head];
 		o->head = (o->head + 1) % CPU_OOO_RING;
@@ -469,7 +553,9 @@ void cpu_ooo_window(struct cpu *c)
 	}
 }
 
-void cpu_ooo_long(struct cpu *c, uint64_t done, bool load)
+/* Record an op that completes at done (for the window rule); load: it
+ * holds a load-queue entry. */
+static void ooo_long(struct cpu *c, uint64_t done, bool load)
 {
 	struct cpu_ooo *o = &c->o;
 	/* dispatch reaches pos + rob no sooner than rob / width cycles on:
@@ -481,7 +567,7 @@ void cpu_ooo_long(struct cpu *c, uint64_t done, bool load)
 		uint64_t d = o->rdone[o->head];
 		if (d > c->now) {
 			c->ctr[CPU_CTR_rob_stall_cycles] += d - c->now;
-			cpu_ooo_restart(c, d);
+			ooo_restart(c, d);
 		}
 		o->loads -= o->rload[o->head];
 		o->head = (o->head + 1) % CPU_OOO_RING;
@@ -518,13 +604,13 @@ uint32_t cpu_ooo_mem(struct cpu *c, enum cpu_access kind, uint32_t lat, bool mis
 	uint64_t before = c->now;
 	bool load = kind == CPU_LOAD_DEP || kind == CPU_LOAD;
 	if (load && o->lslot == o->load_ports)
-		cpu_ooo_restart(c, c->now + 1);  /* the load ports are taken */
+		ooo_restart(c, c->now + 1);  /* the load ports are taken */
 	cpu_ooo_dispatch(c, 1);
 	o->lslot += load;
 	c->ctr[CPU_CTR_mem_load_dep + (int)kind]++;
 	if (kind == CPU_STORE)
 		return (uint32_t)(c->now - before); /* the store buffer takes it */
-	uint64_t start = cpu_ooo_last_cycle(c);
+	uint64_t start = ooo_last_cycle(c);
 	if (kind == CPU_LOAD_DEP && o->chain > start)
 		start = o->chain;         /* its address is the chain's value */
 	if (miss)
@@ -532,7 +618,7 @@ uint32_t cpu_ooo_mem(struct cpu *c, enum cpu_access kind, uint32_t lat, bool mis
 	uint64_t done = start + lat;
 	if (kind == CPU_LOAD_DEP)
 		o->chain = done;
-	cpu_ooo_long(c, done, load);
+	ooo_long(c, done, load);
 	uint32_t moved = (uint32_t)(c->now - before);
 	c->ctr[CPU_CTR_mem_stall_cycles] += moved;
 	return moved;
@@ -555,7 +641,7 @@ static void ooo_fence(struct cpu *c)
 		t = o->miss[i] > t ? o->miss[i] : t;
 	if (t > c->now)
 		c->ctr[CPU_CTR_rob_stall_cycles] += t - c->now;
-	cpu_ooo_restart(c, t > c->now ? t : c->now);
+	ooo_restart(c, t > c->now ? t : c->now);
 	o->n = o->loads = 0;
 	o->chain = 0;
 }

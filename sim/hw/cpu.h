@@ -395,75 +395,16 @@ static inline void cpu_attribute(struct cpu *c)
 
 /* --- the out-of-order core (cost.model ooo) ----------------------------- */
 
-/* The cycle the last dispatched uop went in (dispatch leaves now at the
- * next cycle when it filled a group). */
-static inline uint64_t cpu_ooo_last_cycle(const struct cpu *c)
-{
-	return c->o.slot || !c->now ? c->now : c->now - 1;
-}
-
-/* Dispatch resumes at cycle t with an empty group (a redirect or a stall). */
-static inline void cpu_ooo_restart(struct cpu *c, uint64_t t)
-{
-	if (t > c->now)
-		c->now = t;
-	c->o.slot = c->o.lslot = 0;
-}
-
-/* The ROB and load-queue rule: uop p cannot dispatch before every op at
- * least rob uops (or load_queue loads) older than it has completed. */
-void cpu_ooo_window(struct cpu *c);
-
-static inline void cpu_ooo_dispatch(struct cpu *c, uint32_t uops)
-{
-	struct cpu_ooo *o = &c->o;
-	uint32_t t = o->slot + uops;
-	if (t >= o->width) {
-		c->now += t / o->width;
-		o->slot = t % o->width;
-		o->lslot = 0;
-	} else {
-		o->slot = t;
-	}
-	o->pos += uops;
-	c->ctr[CPU_CTR_uops] += uops;
-	if (o->n)
-		cpu_ooo_window(c);
-}
-
-/* Record an op that completes at done (for the window rule); load: it
- * holds a load-queue entry. */
-void cpu_ooo_long(struct cpu *c, uint64_t done, bool load);
-
-/* A taken branch ends its dispatch group: the next uop comes k_taken
- * cycles after the branch's cycle (the front end's redirect). */
-static inline void cpu_ooo_taken(struct cpu *c)
-{
-	cpu_ooo_restart(c, cpu_ooo_last_cycle(c) + c->k_taken);
-}
-
-/* A mispredicted branch: it resolves one cycle after its input (the open
- * chain) is ready, and the right path dispatches k_mispredict cycles
- * later (the machine's refill penalty); nothing younger was useful. */
-static inline void cpu_ooo_mispredict(struct cpu *c, uint64_t input)
-{
-	uint64_t b = cpu_ooo_last_cycle(c);
-	uint64_t resolve = (input > b ? input : b) + 1;
-	c->ctr[CPU_CTR_mispredict_resolve_cycles] += resolve - b;
-	cpu_ooo_restart(c, resolve + c->k_mispredict);
-}
-
-/* One conditional branch: one fused uop (cmp/test + jcc); it closes the
- * open dependent chain (its value was consumed here). */
-static inline void cpu_ooo_branch(struct cpu *c, unsigned taken, unsigned miss)
-{
-	cpu_ooo_dispatch(c, 1);
-	if (miss)
-		cpu_ooo_mispredict(c, c->o.chain);
-	else if (taken)
-		cpu_ooo_taken(c);
-	c->o.chain = 0;
-}
+/*
+ * The out-of-order core's steps (cpu.c).  Out of line so that the inline
+ * primitives stay as small as the in-order model needs them: the model
+ * test is one predictable host branch, and the in-order path inlines as
+ * before.
+ */
+void cpu_ooo_dispatch(struct cpu *c, uint32_t uops);
+void cpu_ooo_branch(struct cpu *c, unsigned taken, unsigned miss);
+void cpu_ooo_call(struct cpu *c);
+void cpu_ooo_ret(struct cpu *c, bool rsb_hit);
 
 static inline void cpu_call(struct cpu *c, int fn)
 {
@@ -487,8 +428,7 @@ static inline void cpu_call(struct cpu *c, int fn)
 	c->attr = fn;
 	c->rsb += c->rsb < c->rsb_depth;
 	if (c->ooo) {
-		cpu_ooo_dispatch(c, c->k_call);      /* k_call: call_uops */
-		cpu_ooo_taken(c);
+		cpu_ooo_call(c);
 		return;
 	}
 	c->now += c->k_call;
@@ -506,15 +446,8 @@ static inline void cpu_ret(struct cpu *c)
 	}
 	struct cpu_frame *f = &c->stack[--c->depth];
 	if (!f->inl && c->ooo) {
-		cpu_ooo_dispatch(c, c->k_ret);       /* k_ret: ret_uops */
-		if (c->rsb) {
-			c->rsb--;
-			cpu_ooo_taken(c);
-		} else {
-			/* the target comes from the stack: an L1 load */
-			cpu_ooo_mispredict(c, cpu_ooo_last_cycle(c) + c->k_l1d);
-			c->ctr[CPU_CTR_rsb_mispredict]++;
-		}
+		cpu_ooo_ret(c, c->rsb != 0);
+		c->rsb -= c->rsb != 0;
 		cpu_attribute(c);
 		c->attr = f->prev_attr;
 	} else if (!f->inl) {
