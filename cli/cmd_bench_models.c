@@ -36,8 +36,8 @@
 
 #define PAGEALLOC_USAGE                                                        \
 	"numasim bench pagealloc [--machine FILE] [--pairs N] [--variant pre|post] " \
-	"[--batch N] [--cpu C] [--order O] [--repeat R] [--profile N] [--bpred bimodal|gshare] " \
-	"[--format text|json|csv]"
+	"[--batch N] [--cpu C] [--order O] [--repeat R] [--profile N] [--bpred bimodal|gshare|tage] " \
+	"[--cost-model inorder|ooo] [--format text|json|csv]"
 #define SLUB_USAGE                                                             \
 	"numasim bench slub [--machine FILE] [--pairs N] [--batch N] "          \
 	"[--free remote|local] [--variant pre|post] [--repeat R] [--format text|json|csv]"
@@ -77,13 +77,22 @@ static int set_bpred(void *dst, const char *val)
 {
 	enum bpred_mode *m = dst;
 	int rc = NS_OK;
-	if (!strcmp(val, "bimodal"))
-		*m = BPRED_BIMODAL;
-	else if (!strcmp(val, "gshare"))
-		*m = BPRED_GSHARE;
-	else
+	int v = bpred_mode_parse(val);
+	if (v < 0)
 		rc = NS_EUSAGE;
+	else
+		*m = (enum bpred_mode)v;
 	return rc;
+}
+
+static int set_cost_model(void *dst, const char *val)
+{
+	int *m = dst;
+	int v = cpu_model_parse(val);
+	if (v < 0)
+		return NS_EUSAGE;
+	*m = v;
+	return NS_OK;
 }
 
 static int set_mmzone_iter(void *dst, const char *val)
@@ -262,7 +271,8 @@ static void pagealloc_help(const struct bench_pagealloc_opts *def)
 	       "  --order O       allocation order 0..4 (default 0)\n"
 	       "  --repeat R      runs (default 1); rates are reported per run\n"
 	       "  --profile N     print the N functions with most self cycles (default 8)\n"
-	       "  --bpred M       branch predictor model: gshare (default) or bimodal\n"
+	       "  --bpred M       branch predictor model: gshare (default), bimodal or tage\n"
+	       "  --cost-model M  timing model: inorder (default) or ooo\n"
 	       "  --format F      text (default), json or csv: one document of the\n"
 	       "                  runs and results (docs/output-formats.md)\n",
 	       PAGEALLOC_USAGE, def->machine);
@@ -365,7 +375,8 @@ int cmd_bench_pagealloc(int argc, char **argv)
 	def = o;
 	const struct bench_opt opts[] = {
 		OPT_FILE("--machine", &o.machine),
-		OPT_CHOICE("--bpred", &o.bpred, set_bpred, "bimodal or gshare"),
+		OPT_CHOICE("--bpred", &o.bpred, set_bpred, "bimodal, gshare or tage"),
+		OPT_CHOICE("--cost-model", &o.cost_model, set_cost_model, "inorder or ooo"),
 		OPT_CHOICE("--variant", &o.variant, set_mmzone_iter, "pre or post"),
 		OPT_NUM("--pairs", &o.pairs, 1, BENCH_PAGEALLOC_MAX_PAIRS),
 		OPT_NUM("--batch", &o.batch, 1, BENCH_PAGEALLOC_MAX_BATCH),

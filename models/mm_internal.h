@@ -13,7 +13,7 @@
  * MM_STATS, MM_EVENTS and MM_NEVENTS (counters).  Arrays made from them
  * are defined once, in the file that uses them (names and layout in
  * page_alloc.c, counter names in vmstat.c); the two per-id constants all
- * files need, mm_stat_idx() and mm_work_cycles(), are inline functions of
+ * files need, mm_stat_idx() and mm_work_insns(), are inline functions of
  * the table so each call folds to a constant.  Then the data structures,
  * the charging helpers (br, call, work, mem, mem_bytes, atomic_rmw,
  * memo_reset), the accessors and <linux/list.h>, all static inline: they
@@ -621,17 +621,21 @@ enum mm_work {
 	MM_NR_WORK
 };
 
-static inline uint32_t mm_work_cycles(enum mm_work k)
+_Static_assert(MM_IPC == CPU_INORDER_IPC, "cpu_insns charges the in-order model at MM_IPC");
+
+/* Instructions of a work row (cpu_insns(): in-order, at MM_IPC per cycle). */
+static inline uint32_t mm_work_insns(enum mm_work k)
 {
 	switch (k) {
-#define MM_WORK_CYC(name, insns) case W_##name: return (insns + MM_IPC - 1) / MM_IPC;
-	MM_WORK(MM_WORK_CYC)
-#undef MM_WORK_CYC
+#define MM_WORK_INS(name, insns) case W_##name: return insns;
+	MM_WORK(MM_WORK_INS)
+#undef MM_WORK_INS
 	case MM_NR_WORK:
 		break;
 	}
 	return 0;
 }
+
 
 /* --- data structures --------------------------------------------------- */
 
@@ -908,7 +912,7 @@ static inline void call(struct cpu *c, const struct mm_world *w, enum mm_fn f)
 
 static inline void work(struct cpu *c, enum mm_work k)
 {
-	cpu_work(c, mm_work_cycles(k));
+	cpu_insns(c, mm_work_insns(k));
 }
 
 /* the reclaim tables' charging helpers */

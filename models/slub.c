@@ -320,10 +320,12 @@ enum slub_work {
 #undef SLUB_WORK_ENUM
 	SLUB_NR_WORK
 };
-static const uint32_t slub_work_cycles[] = {
-#define SLUB_WORK_CYCLES(id, insns) ((insns) + SLUB_IPC - 1) / SLUB_IPC,
-	SLUB_WORK(SLUB_WORK_CYCLES)
-#undef SLUB_WORK_CYCLES
+/* Instructions per row; cpu_insns() charges them at SLUB_IPC in-order. */
+_Static_assert(SLUB_IPC == CPU_INORDER_IPC, "cpu_insns charges the in-order model at SLUB_IPC");
+static const uint32_t slub_work_insns[] = {
+#define SLUB_WORK_INSNS(id, insns) (insns),
+	SLUB_WORK(SLUB_WORK_INSNS)
+#undef SLUB_WORK_INSNS
 };
 
 /* --- state ------------------------------------------------------------------ */
@@ -448,7 +450,7 @@ static inline void call(struct cpu *c, const struct slub_world *w, enum slub_fn 
 
 static inline void work(struct cpu *c, enum slub_work k)
 {
-	cpu_work(c, slub_work_cycles[k]);
+	cpu_insns(c, slub_work_insns[k]);
 }
 
 static inline struct slub_kcpu *kcpu(struct slub_cache *s, const struct cpu *c)
@@ -961,7 +963,8 @@ static void free_unlocked(struct cpu *c, struct slub_cache *s, uint32_t id, bool
 	struct slub_world *w = s->w;
 	const struct slub_config *cfg = &w->cfg;
 	bool put;
-	cpu_work(c, slub_spill[cfg->variant][cfg->compiler][cfg->stats ? 1 : 0][was_frozen ? 0 : 1]);
+	/* a spill row is cycles at SLUB_IPC: push + pop per register */
+	cpu_insns(c, SLUB_IPC * slub_spill[cfg->variant][cfg->compiler][cfg->stats ? 1 : 0][was_frozen ? 0 : 1]);
 	if (!cfg->stats) {
 		if (cfg->compiler == SLUB_GCC)
 			put = test_new_frozen(c, w, new_frozen) && test_not_frozen(c, w, was_frozen);

@@ -53,6 +53,7 @@ void bench_pagealloc_opts_default(struct bench_pagealloc_opts *o)
 	o->profile = 8;
 	o->variant = MMZONE_ITER_POST;
 	o->bpred = BPRED_GSHARE;
+	o->cost_model = CPU_MODEL_INORDER;
 	o->progress = NULL;
 }
 
@@ -86,6 +87,7 @@ static int bench_pagealloc_world_init(struct bench_pagealloc_world *b, const str
 	struct cpu_params p;
 	cpu_params_default(&p);
 	p.bpred.mode = o->bpred;
+	p.model = (enum cpu_model)o->cost_model;
 	/* one simulated CPU: no other cache can hold a line, the coherence
 	 * directory would only cost host time */
 	p.cache.coherence = false;
@@ -194,6 +196,14 @@ static void print_counters(FILE *out, struct bench_pagealloc_world *b, uint64_t 
 	for (size_t i = 0; i < sizeof ids / sizeof ids[0]; i++)
 		fprintf(out, "  %-28s %.2f\n", cpu_counter_name(ids[i]),
 			(double)cpu_counter(c, ids[i]) / (double)pairs);
+	/* the out-of-order core's own counters (zero in-order) */
+	static const enum cpu_counter ooo_ids[] = {
+		CPU_CTR_uops, CPU_CTR_rob_stall_cycles, CPU_CTR_mispredict_resolve_cycles,
+		CPU_CTR_mlp_wait_cycles, CPU_CTR_l2_prefetch,
+	};
+	for (size_t i = 0; c->ooo && i < sizeof ooo_ids / sizeof ooo_ids[0]; i++)
+		fprintf(out, "  %-28s %.2f\n", cpu_counter_name(ooo_ids[i]),
+			(double)cpu_counter(c, ooo_ids[i]) / (double)pairs);
 }
 
 /*

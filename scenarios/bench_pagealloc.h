@@ -51,6 +51,7 @@ struct bench_pagealloc_opts {
 	long long profile;       /* profile rows printed, 0..MAX_PROFILE */
 	enum mmzone_iter variant;
 	enum bpred_mode bpred;
+	int cost_model;          /* enum cpu_model (default inorder) */
 	struct progress_plan *progress;  /* runs and pairs done, or NULL */
 	struct rec_doc *doc;     /* --format json|csv: the report as records
 				    (docs/output-formats.md), not text */

@@ -213,6 +213,8 @@ static int sim_setup(const struct scenario *s, struct sim_run *r)
 				"cannot lay out variant %s: %s", pt->label,
 				ns_status_msg(rc));
 	cpu_params_default(&cp);
+	cp.model = (enum cpu_model)pt->cost.model;
+	cp.bpred.mode = (enum bpred_mode)pt->cost.bpred;
 	const int *cpus = run_cpus(s, r->point, &ncpus);
 	if (fill) {
 		if ((rc = fill_cpus(pt, r, &ncpus)))

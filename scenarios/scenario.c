@@ -36,6 +36,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "sim/hw/cpu.h"
 #include "sim/hw/cpulist.h"
 #include "sim/hw/datafile.h"
 #include "scenarios/wl_messaging.h"
@@ -130,7 +131,7 @@ struct loader {
 	struct setting *set;
 	int nr_set, cap_set;
 	struct scn_point *pt;           /* the point being resolved */
-	const struct ynode *top_workload, *top_kernel, *top_policy, *top_sched;
+	const struct ynode *top_workload, *top_kernel, *top_policy, *top_sched, *top_cost;
 	const struct ynode *cpuset_local;  /* policy.cpuset: local, to resolve */
 };
 
@@ -867,6 +868,55 @@ static int parse_sched(struct loader *l)
 	ytree_quote(text, v[SC_PLACEMENT]->len, q, sizeof q);
 	return err(l, v[SC_PLACEMENT], "sched.placement: unknown placement '%s' (expected "
 		   "none or v5.9)", q);
+}
+
+/* ---- cost: the timing model and the branch predictor --------------------- */
+
+enum { C_MODEL, C_BPRED, NR_C };
+
+static const struct ytree_field cost_fields[NR_C] = {
+	[C_MODEL] = {"model", 0}, [C_BPRED] = {"bpred", 0},
+};
+
+static int parse_cost(struct loader *l)
+{
+	const struct ytree_field *const fields = cost_fields;
+	const struct ynode *sec = l->top_cost, *v[NR_C];
+	struct scn_cost *c = &l->pt->cost;
+	const char *str;
+	int rc;
+
+	*c = (struct scn_cost){CPU_MODEL_INORDER, BPRED_GSHARE, 0, 0};
+	if (sec && ynode_is_null(sec))
+		return err(l, sec, "'cost' must be a mapping (or left out)");
+	if ((rc = section_fields(l, sec, "cost", "cost", fields, NR_C, v)))
+		return rc;
+	if (v[C_MODEL]) {
+		if ((rc = ytree_string(TT(v[C_MODEL]), v[C_MODEL], "cost.model", 1, &str, l->d)))
+			return rc;
+		if ((c->model = cpu_model_parse(str)) < 0)
+			return err(l, v[C_MODEL], "unknown cost.model '%s' (expected inorder "
+				   "or ooo)", str);
+		c->model_set = 1;
+	}
+	if (c->model == CPU_MODEL_OOO)
+		c->bpred = BPRED_TAGE;
+	if (v[C_BPRED]) {
+		if ((rc = ytree_string(TT(v[C_BPRED]), v[C_BPRED], "cost.bpred", 1, &str, l->d)))
+			return rc;
+		if ((c->bpred = bpred_mode_parse(str)) < 0)
+			return err(l, v[C_BPRED], "unknown cost.bpred '%s' (expected bimodal, "
+				   "gshare or tage)", str);
+		c->bpred_set = 1;
+	}
+	const char *miss = c->model == CPU_MODEL_OOO ? cpu_ooo_missing(&l->pt->machine->costs)
+						     : NULL;
+	if (miss)
+		return err(l, v[C_MODEL], "cost.model ooo needs the core figure '%s' in "
+			   "the costs of machine '%s' (%s; docs/machine-format.md, "
+			   "\"Core figures\")", miss, l->pt->machine->name,
+			   l->pt->machine_path);
+	return NS_OK;
 }
 
 /* Every CPU of the machine (messaging, parallel without policy.cpus). */
@@ -1797,7 +1847,7 @@ static int resolve_point(struct loader *l, const struct ynode *machine_node)
 	slub_config_default(&pt->slub);
 	l->cpuset_local = NULL;
 	if ((rc = parse_policy(l)) || (rc = parse_sched(l)) || (rc = parse_workload(l)) ||
-	    (rc = parse_kernel(l)))
+	    (rc = parse_kernel(l)) || (rc = parse_cost(l)))
 		return rc;
 	if (l->cpuset_local && (rc = resolve_cpuset_local(l)))
 		return rc;
@@ -1844,7 +1894,7 @@ enum { VAL_SCALARS, VAL_LISTS, VAL_MAPS };
 static int value_kind(const char *key)
 {
 	if (!strcmp(key, "kernel") || !strcmp(key, "workload") || !strcmp(key, "policy") ||
-	    !strcmp(key, "sched"))
+	    !strcmp(key, "sched") || !strcmp(key, "cost"))
 		return VAL_MAPS;
 	return strncmp(key, "workload.", 9) ? VAL_SCALARS : VAL_LISTS;
 }
@@ -1911,20 +1961,23 @@ static const char *bad_key(const char *key, int sweep)
 				       : "workload.type cannot be swept: a plan runs one "
 					 "workload (write one scenario per workload)";
 	if (!strcmp(key, "machine") || !strcmp(key, "kernel") ||
-	    !strcmp(key, "workload") || !strcmp(key, "policy") || !strcmp(key, "sched"))
+	    !strcmp(key, "workload") || !strcmp(key, "policy") || !strcmp(key, "sched") ||
+	    !strcmp(key, "cost"))
 		return NULL;
 	if (!strncmp(key, "kernel.", 7)) {
 		if (moved_knob(key + 7))
 			return moved_knob(key + 7);
 		return knob_lookup(key + 7) >= 0 ? NULL : "unknown kernel knob";
 	}
-	static const char *const prefix[] = {"workload.", "policy.", "overrides.", "sched."};
+	static const char *const prefix[] = {"workload.", "policy.", "overrides.", "sched.",
+					     "cost."};
 	for (size_t i = 0; i < sizeof prefix / sizeof prefix[0]; i++)
 		if (!strncmp(key, prefix[i], strlen(prefix[i])) && key[strlen(prefix[i])] &&
 		    key[strlen(key) - 1] != '.')
 			return NULL;
 	return "unknown key (known: machine, kernel.KNOB, workload.PARAM, policy.KEY, "
-	       "sched.KEY, overrides.PATH, and for --set also name, description, seed, "
+	       "sched.KEY, cost.KEY, overrides.PATH, and for --set also name, description, "
+	       "seed, "
 	       "repetitions)";
 }
 
@@ -1932,10 +1985,11 @@ static const char *bad_key(const char *key, int sweep)
  * value of x), for "given twice" errors. */
 static const struct ynode *file_value(const struct loader *l, const char *key)
 {
-	static const char *const sec[] = {"kernel.", "workload.", "policy.", "sched."};
+	static const char *const sec[] = {"kernel.", "workload.", "policy.", "sched.",
+					  "cost."};
 	const struct ynode *top[] = {l->top_kernel, l->top_workload, l->top_policy,
-				     l->top_sched};
-	for (int i = 0; i < 4; i++) {
+				     l->top_sched, l->top_cost};
+	for (int i = 0; i < 5; i++) {
 		size_t n = strlen(sec[i]);
 		if (!strncmp(key, sec[i], n) && top[i] && top[i]->kind == YNODE_MAP)
 			return ynode_map_get(top[i], key + n);
@@ -2212,6 +2266,9 @@ static int unused_settings(struct loader *l)
 		if (!strncmp(st->key, "policy.", 7))
 			return err(l, st->at, "'%s': policy has no key '%s' (known: cpuset, "
 				   "mempolicy, nodes, cpus)", st->key, st->key + 7);
+		if (!strncmp(st->key, "cost.", 5))
+			return err(l, st->at, "'%s': cost has no key '%s' (known: model, "
+				   "bpred)", st->key, st->key + 5);
 		return err(l, st->at, "'%s' names no value of this scenario", st->key);
 	}
 	return NS_OK;
@@ -2219,7 +2276,7 @@ static int unused_settings(struct loader *l)
 
 /* ---- top level ------------------------------------------------------------ */
 
-enum { F_NAME, F_DESC, F_MACHINE, F_KERNEL, F_WORKLOAD, F_POLICY, F_SWEEP,
+enum { F_NAME, F_DESC, F_MACHINE, F_KERNEL, F_WORKLOAD, F_POLICY, F_COST, F_SWEEP,
        F_OVERRIDES, F_REPS, F_SEED, F_SCHED, NR_F };
 
 static const struct ynode *top(struct loader *l, const char *key,
@@ -2260,6 +2317,7 @@ static int parse_scenario(struct loader *l)
 		[F_NAME] = {"name", 1},         [F_DESC] = {"description", 0},
 		[F_MACHINE] = {"machine", 0},   [F_KERNEL] = {"kernel", 0},
 		[F_WORKLOAD] = {"workload", 1}, [F_POLICY] = {"policy", 0},
+		[F_COST] = {"cost", 0},
 		[F_SWEEP] = {"sweep", 0},       [F_OVERRIDES] = {"overrides", 0},
 		[F_REPS] = {"repetitions", 0},  [F_SEED] = {"seed", 0},
 		[F_SCHED] = {"sched", 0},
@@ -2275,6 +2333,7 @@ static int parse_scenario(struct loader *l)
 	l->top_workload = v[F_WORKLOAD];
 	l->top_policy = v[F_POLICY];
 	l->top_sched = v[F_SCHED];
+	l->top_cost = v[F_COST];
 	if ((rc = kernel_lists(l)) || (rc = file_map(l, v[F_OVERRIDES], 0)) ||
 	    (rc = file_map(l, v[F_SWEEP], 1)))
 		return rc;
@@ -2810,6 +2869,10 @@ int scenario_params(const struct scenario *s, int point, scn_param_fn fn,
 		P_TEXT("policy.nodes", pt->policy.nodes);
 	cpulist_format(pt->cpus, pt->nr_cpus, buf, sizeof buf);
 	P_TEXT("policy.cpus", buf);
+	if (pt->cost.model_set)
+		P_TEXT("cost.model", cpu_model_name((enum cpu_model)pt->cost.model));
+	if (pt->cost.bpred_set)
+		P_TEXT("cost.bpred", bpred_mode_name((enum bpred_mode)pt->cost.bpred));
 	P_TEXT("workload.type", scn_workload_name(s->workload));
 	switch (s->workload) {
 	case SCN_WL_MESSAGING:
@@ -2874,5 +2937,7 @@ int scenario_keys(char *buf, size_t cap, const char **keys, int max)
 			n = key_add(buf, cap, &off, keys, max, n, "workload.", wl[w].f[k].key);
 	for (int k = 0; k < NR_SC; k++)
 		n = key_add(buf, cap, &off, keys, max, n, "sched.", sched_fields[k].key);
+	for (int k = 0; k < NR_C; k++)
+		n = key_add(buf, cap, &off, keys, max, n, "cost.", cost_fields[k].key);
 	return n;
 }

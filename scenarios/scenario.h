@@ -213,6 +213,17 @@ struct scn_policy {
 	const char *cpuset, *mempolicy, *nodes, *cpus;
 };
 
+/* The `cost:` section of a point: the timing model and the branch
+ * predictor (sim/hw/cpu.h, bpred.h).  model "inorder" and bpred "gshare"
+ * when absent; under ooo the predictor defaults to "tage".  model_set /
+ * bpred_set: given in the file or on the command line (only then are they
+ * params of the run, so runs without a cost section keep their params). */
+struct scn_cost {
+	int model;                      /* enum cpu_model */
+	int bpred;                      /* enum bpred_mode */
+	int model_set, bpred_set;
+};
+
 #define SCN_MAX_AXES 32
 
 /*
@@ -249,6 +260,7 @@ struct scn_point {
 	struct wl_fill_params fill;     /* workload fill (its cpus: the tasks) */
 	const char *fill_gfp;           /* fill: gfp as written */
 	struct scn_policy policy;       /* policy texts (params) */
+	struct scn_cost cost;           /* cost.model, cost.bpred */
 	/* Task placement (policy.cpus, machine CPU ids, at least one):
 	 * pagealloc: { pa.cpu }; messaging: policy.cpus or every CPU of the
 	 * machine; parallel: policy.cpus or every CPU (task i on cpus[i % n]). */

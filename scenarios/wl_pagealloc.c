@@ -40,7 +40,7 @@ static void run_series(struct mm_world *w, struct cpu *c,
 			*iters += n1;
 			progress_work_set(work, *iters);
 			/* cond_resched(): outside the timed blocks */
-			uint64_t t0 = c->now;
+			uint64_t t0 = cpu_tsc(c);
 			for (uint32_t i = 0; i < n1; i++) {
 				pages[i] = mm_alloc_pages(w, c, p->gfp, order);
 				if (i % slots_per_line == 0)
@@ -49,7 +49,7 @@ static void run_series(struct mm_world *w, struct cpu *c,
 						sizeof(void *), c->node, CPU_STORE);
 				r->alloc_failed += pages[i] == NULL;
 			}
-			uint64_t t1 = c->now;
+			uint64_t t1 = cpu_tsc(c);
 			cycles_alloc += t1 - t0 + p->timing_overhead;
 			for (uint32_t i = 0; i < n1; i++) {
 				if (i % slots_per_line == 0)
@@ -59,7 +59,7 @@ static void run_series(struct mm_world *w, struct cpu *c,
 				if (pages[i])
 					mm_free_pages(w, c, pages[i], order);
 			}
-			uint64_t t2 = c->now;
+			uint64_t t2 = cpu_tsc(c);
 			cycles_free += t2 - t1 + p->timing_overhead;
 			r->timed_cycles += t2 - t0;
 			r->allocs += n1;

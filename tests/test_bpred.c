@@ -176,6 +176,119 @@ static void test_params_and_check(void **state)
 	assert_string_equal(bpred_mode_name(BPRED_GSHARE), "gshare");
 }
 
+
+/* xorshift64: the tests' own deterministic outcomes */
+static uint64_t xs(uint64_t *x)
+{
+	*x ^= *x << 13;
+	*x ^= *x >> 7;
+	*x ^= *x << 17;
+	return *x;
+}
+
+/*
+ * 6000 sites, each with a fixed direction, run in a fixed order: every
+ * site sees one history, and gshare's 2^14 untagged counters, indexed by
+ * hash(site) XOR 12 history bits, give some pairs of opposite sites the
+ * same counter (aliasing).  TAGE predicts each from its own base counter.
+ */
+static int run_many_sites(struct bpred *bp, int rounds, int skip)
+{
+	int miss = 0;
+	for (int r = 0; r < rounds; r++) {
+		uint64_t x = 88172645463325252ull;
+		for (int s = 0; s < 6000; s++) {
+			unsigned t = (unsigned)(xs(&x) >> 63);
+			unsigned p = bpred_predict_update(bp, s, 0, t);
+			if (r >= skip)
+				miss += p != t;
+		}
+	}
+	return miss;
+}
+
+static void test_tage_no_aliasing(void **state)
+{
+	(void)state;
+	struct bpred_params p;
+	bpred_params_default(&p);
+	struct bpred g, t;
+	assert_int_equal(bpred_init(&g, 6000, &p), NS_OK);
+	p.mode = BPRED_TAGE;
+	assert_int_equal(bpred_init(&t, 6000, &p), NS_OK);
+	int gm = run_many_sites(&g, 10, 2), tm = run_many_sites(&t, 10, 2);
+	print_message("many sites, rounds 3-10: gshare %d, tage %d mispredicts of %d\n",
+		      gm, tm, 8 * 6000);
+	assert_true(gm > 8 * 6000 / 100);  /* over 1 % */
+	assert_int_equal(tm, 0);
+	assert_int_equal(bpred_check(&g), NS_OK);
+	assert_int_equal(bpred_check(&t), NS_OK);
+	bpred_free(&g);
+	bpred_free(&t);
+}
+
+/*
+ * Site 1's outcome repeats site 0's random outcome of 20 branches earlier,
+ * with 19 always-taken branches (site 2) in between: beyond gshare's 12
+ * history bits, within TAGE's 24- and 52-outcome tables.
+ */
+static int run_far_correlation(struct bpred *bp, int n, int skip)
+{
+	uint64_t x = 1234567;
+	int miss = 0;
+	for (int i = 0; i < n; i++) {
+		unsigned a = (unsigned)(xs(&x) >> 63);
+		bpred_predict_update(bp, 0, 0, a);
+		for (int k = 0; k < 19; k++)
+			bpred_predict_update(bp, 2, 0, 1);
+		unsigned p = bpred_predict_update(bp, 1, 0, a);
+		if (i >= skip)
+			miss += p != a;
+	}
+	return miss;
+}
+
+static void test_tage_long_history(void **state)
+{
+	(void)state;
+	struct bpred_params p;
+	bpred_params_default(&p);
+	struct bpred g, t;
+	assert_int_equal(bpred_init(&g, 3, &p), NS_OK);
+	p.mode = BPRED_TAGE;
+	assert_int_equal(bpred_init(&t, 3, &p), NS_OK);
+	int gm = run_far_correlation(&g, 4000, 2000);
+	int tm = run_far_correlation(&t, 4000, 2000);
+	print_message("correlation 20 back, last 2000: gshare %d, tage %d mispredicts\n", gm, tm);
+	assert_true(gm > 2000 * 35 / 100); /* a coin: about half */
+	assert_true(tm < 2000 * 5 / 100);
+	assert_int_equal(bpred_check(&t), NS_OK);
+	bpred_free(&g);
+	bpred_free(&t);
+}
+
+static void test_tage_params(void **state)
+{
+	(void)state;
+	struct bpred_params p;
+	bpred_params_default(&p);
+	p.mode = BPRED_TAGE;
+	struct bpred bp;
+	p.tage_hist[2] = p.tage_hist[1];   /* not ascending */
+	assert_int_equal(bpred_init(&bp, 1, &p), NS_ERANGE);
+	bpred_params_default(&p);
+	p.mode = BPRED_TAGE;
+	assert_int_equal(bpred_init(&bp, 2, &p), NS_OK);
+	assert_int_equal(bpred_predict_update(&bp, 0, 1, 0), 1); /* cold: static */
+	bp.tt[1][5].ctr = 9;
+	assert_int_equal(bpred_check(&bp), NS_EINTERNAL);
+	bpred_free(&bp);
+	assert_int_equal(bpred_mode_parse("tage"), BPRED_TAGE);
+	assert_int_equal(bpred_mode_parse("gshare"), BPRED_GSHARE);
+	assert_int_equal(bpred_mode_parse("perceptron"), -1);
+	assert_string_equal(bpred_mode_name(BPRED_TAGE), "tage");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -185,6 +298,9 @@ int main(void)
 		cmocka_unit_test(test_gshare_learns_alternation),
 		cmocka_unit_test(test_default_gshare_call_context),
 		cmocka_unit_test(test_params_and_check),
+		cmocka_unit_test(test_tage_no_aliasing),
+		cmocka_unit_test(test_tage_long_history),
+		cmocka_unit_test(test_tage_params),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -656,6 +656,178 @@ static void test_bad_setup(void **state)
 	cpu_sys_free(&s);
 }
 
+
+/* --- cost.model ooo: hand-worked blocks ---------------------------------- */
+
+/*
+ * The fixture's core for the out-of-order model: 4 wide, ROB 32 (8 cycles
+ * of dispatch), load queue 8, 2 load ports, 2 fill buffers, call 4 / ret 3
+ * uops, no prefetcher, TSC at half the core clock.  Bimodal predictor so
+ * that which branch mispredicts is known.
+ */
+static int setup_ooo(void **state)
+{
+	struct cpu_params p;
+	cpu_params_default(&p);
+	p.model = CPU_MODEL_OOO;
+	p.bpred.mode = BPRED_BIMODAL;
+	struct world *w = calloc(1, sizeof *w);
+	fix_machine(&w->m);
+	struct machine_costs *c = &w->m.costs;
+	fix_fig(&c->dispatch_width, 4);
+	fix_fig(&c->rob_size, 32);
+	fix_fig(&c->load_queue, 8);
+	fix_fig(&c->load_ports, 2);
+	fix_fig(&c->fill_buffers, 2);
+	fix_fig(&c->call_uops, 4);
+	fix_fig(&c->ret_uops, 3);
+	fix_fig(&c->tsc_ghz, 1.0);
+	fix_fig(&c->core_ghz, 2.0);
+	if (fix_tables(&w->t) || cost_layout_init(&w->l, &w->t, "test"))
+		return -1;
+	int cpus[] = {0, 1, 2, 3};
+	if (cpu_sys_init(&w->s, &w->m, &w->t, &w->l, &p, cpus, 4))
+		return -1;
+	*state = w;
+	return 0;
+}
+
+/* Straight-line work goes through dispatch 4 uops a cycle. */
+static void test_ooo_dispatch_width(void **state)
+{
+	struct world *w = *state;
+	struct cpu *c = &w->s.cpu[0];
+	assert_int_equal(c->ooo, 1);
+	cpu_insns(c, 10);                  /* cycles 0, 1 full, 2 uops in cycle 2 */
+	assert_int_equal(c->now, 2);
+	assert_int_equal(c->o.slot, 2);
+	cpu_insns(c, 2);
+	assert_int_equal(c->now, 3);
+	assert_int_equal(c->o.slot, 0);
+	assert_int_equal(cpu_counter(c, CPU_CTR_uops), 12);
+	/* in-order the same 12 instructions are 5 + 1 cycles at 2 per cycle */
+	assert_int_equal(cpu_tsc(c), 1);   /* 3 core cycles at 2 GHz, TSC 1 GHz */
+	assert_int_equal(cpu_check(c), NS_OK);
+}
+
+/*
+ * A chain of three dependent L1 loads (4 cycles each) feeding a branch.
+ * Predicted, nobody waits: loads 1-2 in cycle 0 (two ports), load 3 and
+ * the branch in cycle 1.  Mispredicted, the branch resolves when the
+ * chain is ready (0 + 4 + 4 + 4 = 12, + 1 to execute) and the right path
+ * comes 14 cycles later: 27.  The in-order model charges the same 27 and
+ * 15 for the predicted case.
+ */
+static void dep_chain(struct cpu *c, bool cond)
+{
+	cpu_mem_l1_again(c, CPU_LOAD_DEP);
+	cpu_mem_l1_again(c, CPU_LOAD_DEP);
+	cpu_mem_l1_again(c, CPU_LOAD_DEP);
+	cpu_branch(c, FIX_SITE_T1, cond);
+}
+
+static void test_ooo_dependent_chain(void **state)
+{
+	struct world *w = *state;
+	struct cpu *c = &w->s.cpu[0];
+	dep_chain(c, true);                /* cold T1: static not-taken = right */
+	assert_int_equal(c->now, 1);
+	assert_int_equal(c->o.slot, 2);
+	assert_int_equal(c->site[FIX_SITE_T1].mispredicted, 0);
+	assert_int_equal(c->o.chain, 0);   /* the branch consumed it */
+	struct cpu *d = &w->s.cpu[1];
+	cpu_branch(d, FIX_SITE_T1, true);  /* warm the site: weakly fall-through */
+	cpu_advance_to(d, 100);
+	dep_chain(d, false);               /* taken, predicted fall-through */
+	assert_int_equal(d->site[FIX_SITE_T1].mispredicted, 1);
+	assert_int_equal(d->now, 100 + 12 + 1 + 14);
+	assert_int_equal(cpu_counter(d, CPU_CTR_mispredict_resolve_cycles), 12 + 1 - 1);
+	assert_int_equal(cpu_check(d), NS_OK);
+}
+
+/*
+ * Three independent loads that miss to local DRAM (160 cycles) with two
+ * fill buffers: loads 1 and 2 overlap (done at 160), load 3 waits for a
+ * buffer (issue 160, done 320).  40 uops of work dispatch behind them
+ * until the ROB (32) fills: the first stall is on load 1, the last on
+ * load 3, so the block ends at 320, where in-order it is 3 x 160 + 20.
+ */
+static void test_ooo_misses_overlap(void **state)
+{
+	struct world *w = *state;
+	struct cpu *c = &w->s.cpu[0];
+	uint64_t base = (UINT64_C(1) << CACHE_AS_SHIFT);   /* node 0 */
+	for (int i = 0; i < 3; i++)
+		cpu_mem(c, base + (uint64_t)i * 4096, 8, 0, CPU_LOAD);
+	assert_int_equal(cpu_counter(c, CPU_CTR_mem_local), 3);
+	assert_true(c->now <= 2);          /* nothing waited yet */
+	assert_int_equal(cpu_counter(c, CPU_CTR_mlp_wait_cycles), 160 - 1);
+	cpu_insns(c, 40);
+	assert_int_equal(c->now, 320);
+	assert_true(cpu_counter(c, CPU_CTR_rob_stall_cycles) > 0);
+	assert_int_equal(c->o.n, 0);       /* all retired */
+	assert_int_equal(cpu_check(c), NS_OK);
+}
+
+/* A mispredict whose input is ready: resolve in the next cycle, refill 14;
+ * a predicted taken branch ends the dispatch group (taken_branch 2). */
+static void test_ooo_mispredict_and_taken(void **state)
+{
+	struct world *w = *state;
+	struct cpu *c = &w->s.cpu[0];
+	cpu_insns(c, 4);                   /* cycle 0 full: now 1, slot 0 */
+	cpu_branch(c, FIX_SITE_T2, false); /* cold: predicted not taken, taken */
+	assert_int_equal(c->site[FIX_SITE_T2].mispredicted, 1);
+	assert_int_equal(c->now, 1 + 1 + 14);
+	cpu_insns(c, 1);
+	cpu_branch(c, FIX_SITE_T2, false); /* now predicted taken */
+	assert_int_equal(c->site[FIX_SITE_T2].mispredicted, 1);
+	assert_int_equal(c->now, 16 + 2);  /* the branch's cycle + the redirect */
+	assert_int_equal(c->o.slot, 0);
+	/* an out-of-line call and return: 4 + 3 uops, each a taken redirect */
+	cpu_call(c, FIX_FN_leaf_fn);
+	assert_int_equal(c->now, 18 + 2);
+	cpu_ret(c);
+	assert_int_equal(c->now, 20 + 2);
+	assert_int_equal(cpu_check(c), NS_OK);
+}
+
+/* A locked operation waits for everything in flight (x86: a full fence). */
+static void test_ooo_atomic_fences(void **state)
+{
+	struct world *w = *state;
+	struct cpu *c = &w->s.cpu[0];
+	uint64_t base = (UINT64_C(1) << CACHE_AS_SHIFT);
+	cpu_mem(c, base, 8, 0, CPU_LOAD);  /* a DRAM miss, done at 160 */
+	cpu_mem(c, base + 64 * 100, 8, 0, CPU_STORE);
+	cpu_atomic(c, base + 64 * 100, 0); /* line now in L1 (the store took it) */
+	assert_int_equal(c->now, 160 + 20);
+	assert_int_equal(cpu_check(c), NS_OK);
+}
+
+static void test_ooo_needs_core_figures(void **state)
+{
+	(void)state;
+	struct world w;
+	memset(&w, 0, sizeof w);
+	fix_machine(&w.m);
+	assert_string_equal(cpu_ooo_missing(&w.m.costs), "dispatch_width");
+	assert_int_equal(fix_tables(&w.t), 0);
+	assert_int_equal(cost_layout_init(&w.l, &w.t, "test"), NS_OK);
+	struct cpu_params p;
+	cpu_params_default(&p);
+	p.model = CPU_MODEL_OOO;
+	int cpus[] = {0};
+	assert_int_equal(cpu_sys_init(&w.s, &w.m, &w.t, &w.l, &p, cpus, 1), NS_ERANGE);
+	assert_int_equal(cpu_model_parse("ooo"), CPU_MODEL_OOO);
+	assert_int_equal(cpu_model_parse("inorder"), CPU_MODEL_INORDER);
+	assert_int_equal(cpu_model_parse("OoO"), -1);
+	assert_string_equal(cpu_model_name(CPU_MODEL_OOO), "ooo");
+	cost_layout_free(&w.l);
+	cost_tables_free(&w.t);
+	fix_machine_free(&w.m);
+}
+
 #define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
 
 int main(void)
@@ -667,6 +839,12 @@ int main(void)
 		T(test_hint_layout),
 		cmocka_unit_test_setup_teardown(test_predictor_in_cpu, setup_bimodal, teardown),
 		cmocka_unit_test(test_gshare_in_cpu),
+		cmocka_unit_test_setup_teardown(test_ooo_dispatch_width, setup_ooo, teardown),
+		cmocka_unit_test_setup_teardown(test_ooo_dependent_chain, setup_ooo, teardown),
+		cmocka_unit_test_setup_teardown(test_ooo_misses_overlap, setup_ooo, teardown),
+		cmocka_unit_test_setup_teardown(test_ooo_mispredict_and_taken, setup_ooo, teardown),
+		cmocka_unit_test_setup_teardown(test_ooo_atomic_fences, setup_ooo, teardown),
+		cmocka_unit_test(test_ooo_needs_core_figures),
 		T(test_rsb_overflow),
 		T(test_profile_nested_recursive),
 		T(test_unbalanced_detected),

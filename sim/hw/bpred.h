@@ -68,6 +68,32 @@
  * mispredict counts are indicative and differences between variants are
  * what to read.
 
+ *   BPRED_TAGE     TAGE (Seznec and Michaud, "A case for (partially)
+ *                  TAgged GEometric history length branch prediction",
+ *                  JILP 8, 2006): a base bimodal counter per site plus
+ *                  BPRED_TAGE_TABLES tagged tables indexed by hash(site)
+ *                  XOR the global history folded to the index width, with
+ *                  history lengths in geometric series (5, 11, 24, 52:
+ *                  ratio ~2.2, the paper's shape cut to the 64 outcomes
+ *                  kept here).  Each entry: a partial tag (9 bits), a 3-bit
+ *                  counter and a 2-bit usefulness counter.  The longest
+ *                  matching table provides the prediction; on a mispredict
+ *                  an entry is allocated in the first longer table whose
+ *                  entry is not useful (the paper picks among them at
+ *                  random; here the shortest, which keeps runs
+ *                  deterministic without a random stream), else the longer
+ *                  tables' usefulness decays; every BPRED_TAGE_U_PERIOD
+ *                  updates all usefulness counters halve (the paper's
+ *                  periodic reset).  Tags keep different (site, history)
+ *                  pairs from sharing an entry, which gshare's untagged
+ *                  XOR index cannot.  The default for cost.model ooo.
+ *                  Sizes: 4 x 1024 entries x 14 bits = 7 KiB, below what
+ *                  Haswell-and-later cores are believed to spend (their
+ *                  sizes are undocumented; see "What real predictors do").
+ *                  Simplified: no use_alt_on_na, no loop predictor or
+ *                  statistical corrector, and the base table is per site
+ *                  (ideal, no aliasing) like BPRED_BIMODAL.
+ *
  * Invariants (bpred_check()): every counter is 0..3, every site state is a
  * counter or BPRED_COLD (bimodal) / 0 or BPRED_COLD (gshare), the history
  * fits in history_bits.
@@ -84,27 +110,58 @@
 enum bpred_mode {
 	BPRED_BIMODAL = 0,
 	BPRED_GSHARE,
+	BPRED_TAGE,
 };
+
+/* TAGE geometry (BPRED_TAGE above): tagged tables and their history lengths. */
+#define BPRED_TAGE_TABLES 4
+#define BPRED_TAGE_MAX_HIST 64
+#define BPRED_TAGE_U_PERIOD (1u << 18) /* updates between usefulness decays */
 
 struct bpred_params {
 	enum bpred_mode mode;
 	int table_bits;        /* gshare: log2 of the pattern table size */
 	int history_bits;      /* gshare: global history length */
+	int tage_bits;         /* tage: log2 of the entries per tagged table */
+	int tage_tag_bits;     /* tage: partial tag width */
+	int tage_hist[BPRED_TAGE_TABLES]; /* tage: history lengths, ascending */
 };
 
-/* Defaults: gshare, 14 table bits, 12 history bits (see above). */
+/* Defaults: gshare, 14 table bits, 12 history bits; TAGE 4 x 2^10
+ * entries, 9-bit tags, histories 5, 11, 24, 52 (see above). */
 void bpred_params_default(struct bpred_params *p);
 const char *bpred_mode_name(enum bpred_mode m);
+/* "bimodal", "gshare", "tage" -> the mode, -1 if unknown. */
+int bpred_mode_parse(const char *s);
 
 #define BPRED_COLD 4u
+
+/* One entry of a TAGE tagged table. */
+struct bpred_tage_entry {
+	uint16_t tag;
+	uint8_t ctr;           /* 3-bit prediction counter, taken when >= 4 */
+	uint8_t u;             /* 2-bit usefulness */
+};
 
 struct bpred {
 	enum bpred_mode mode;
 	int nr_sites;
-	uint8_t *site;         /* bimodal: counter 0..3 or COLD; gshare: 0 or COLD */
+	uint8_t *site;         /* bimodal, tage: counter 0..3 or COLD; gshare: 0 or COLD */
 	uint8_t *pht;          /* gshare pattern table, NULL in bimodal mode */
 	uint32_t table_mask, hist_mask, hist;
 	int history_bits;
+	/* tage */
+	struct bpred_tage_entry *tt[BPRED_TAGE_TABLES];
+	int tage_bits, tag_bits, tage_hist[BPRED_TAGE_TABLES];
+	uint64_t ghist;        /* last 64 outcomes, newest in bit 0 */
+	/* per table, the last tage_hist[i] outcomes folded to the index width
+	 * and to the tag width and one less (the paper's circular shift
+	 * registers, updated per outcome) */
+	uint32_t fidx[BPRED_TAGE_TABLES], ftag[BPRED_TAGE_TABLES], ftag2[BPRED_TAGE_TABLES];
+	/* where the outcome leaving each window lands in each register:
+	 * tage_hist[i] % width, computed once at init (no division per branch) */
+	uint8_t oidx[BPRED_TAGE_TABLES], otag[BPRED_TAGE_TABLES], otag2[BPRED_TAGE_TABLES];
+	uint32_t updates;      /* since the last usefulness decay */
 };
 
 int bpred_init(struct bpred *bp, int nr_sites, const struct bpred_params *p);
@@ -127,6 +184,10 @@ static inline unsigned bpred_gshare_index(const struct bpred *bp, int site)
 	return ((h >> 16) ^ h ^ bp->hist) & bp->table_mask;
 }
 
+/* TAGE prediction and training (bpred.c). */
+unsigned bpred_tage_predict_update(struct bpred *bp, int site, unsigned static_taken,
+				   unsigned taken);
+
 /*
  * Predict the branch at `site` (taken space), then train on the real
  * outcome.  static_taken is the layout's cold prediction.  Returns the
@@ -138,6 +199,8 @@ static inline unsigned bpred_predict_update(struct bpred *bp, int site,
 {
 	uint8_t s = bp->site[site];
 	unsigned pred;
+	if (bp->mode == BPRED_TAGE)
+		return bpred_tage_predict_update(bp, site, static_taken, taken);
 	if (bp->mode == BPRED_BIMODAL) {
 		if (s == BPRED_COLD) {
 			pred = static_taken;

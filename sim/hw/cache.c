@@ -477,6 +477,20 @@ int cache_sys_init(struct cache_sys *cs, const struct cache_params *p,
 		cs->cpu[i].llc = cpu_llc[i];
 	cs->dir_epoch = 1;
 	cs->coherence = p->coherence;
+	if (p->pf_streams && p->pf_distance && p->pf_degree) {
+		cs->pf_streams = p->pf_streams;
+		cs->pf_distance = p->pf_distance;
+		cs->pf_degree = p->pf_degree;
+		for (int i = 0; i < nr_cpus; i++) {
+			cs->cpu[i].stream = malloc(p->pf_streams * sizeof *cs->cpu[i].stream);
+			if (!cs->cpu[i].stream) {
+				rc = NS_ENOMEM;
+				goto out;
+			}
+			for (uint32_t k = 0; k < p->pf_streams; k++)
+				cs->cpu[i].stream[k] = (struct cache_stream){UINT64_MAX, 0, 0, 0};
+		}
+	}
 	rc = sys_geometry(cs, p);
 	if (rc)
 		goto out;
@@ -501,6 +515,8 @@ void cache_sys_free(struct cache_sys *cs)
 {
 	if (cs->map)
 		munmap(cs->map, cs->map_len);
+	for (int i = 0; cs->cpu && i < cs->nr_cpus; i++)
+		free(cs->cpu[i].stream);
 	free(cs->cpu);
 	free(cs->llc);
 	memset(cs, 0, sizeof *cs);
@@ -659,6 +675,64 @@ static bool held(struct cache_sys *cs, int w, uint64_t line)
 	return v >= 0 || find(&pc->l2, set_of(&pc->l2, line), line) >= 0;
 }
 
+/* Bring line into cpu's L2 (and its LLC) ahead of use (cache.h, "Prefetcher"). */
+static void pf_fill(struct cache_sys *cs, int cpu, uint64_t line)
+{
+	struct cache_cpu *pc = &cs->cpu[cpu];
+	struct set b2 = set_of(&pc->l2, line);
+	if (find(&pc->l2, b2, line) >= 0)
+		return;
+	if (cs->coherence) {
+		long d = find(&cs->dir, set_of(&cs->dir, line), line);
+		if (d >= 0 && cs->dir_writer[d] != cpu && cache_way_flag(&cs->dir.way[d]))
+			return;           /* dirty elsewhere: a demand access transfers it */
+	}
+	uint64_t ev, now = cs->gstamp;
+	struct cache *llc = &cs->llc[pc->llc];
+	struct set b3 = set_of(llc, line);
+	long w3 = find(llc, b3, line);
+	if (w3 < 0)
+		insert_at(llc, b3, -1, line, now, &ev);
+	insert_at(&pc->l2, b2, -1, line, now, &ev);
+	pc->pf_issued++;
+}
+
+/* An L2 lookup for line trains its page's stream and may prefetch. */
+static void pf_train(struct cache_sys *cs, int cpu, uint64_t line)
+{
+	struct cache_cpu *pc = &cs->cpu[cpu];
+	int page_shift = 12 - cs->line_shift > 0 ? 12 - cs->line_shift : 0;
+	uint64_t page = line >> page_shift;
+	struct cache_stream *st = NULL, *lru = &pc->stream[0];
+	for (uint32_t k = 0; k < cs->pf_streams; k++) {
+		struct cache_stream *x = &pc->stream[k];
+		if (x->page == page) {
+			st = x;
+			break;
+		}
+		if (x->used < lru->used)
+			lru = x;
+	}
+	cs->pf_clock++;
+	if (!st) {
+		*lru = (struct cache_stream){page, line, line, cs->pf_clock};
+		return;
+	}
+	st->used = cs->pf_clock;
+	bool ascending = line > st->last && line - st->last <= 2;
+	st->last = line;
+	if (!ascending) {
+		st->ahead = line;
+		return;
+	}
+	if (st->ahead < line)
+		st->ahead = line;
+	uint64_t end = ((page + 1) << page_shift) - 1;
+	uint64_t limit = line + cs->pf_distance < end ? line + cs->pf_distance : end;
+	for (uint32_t n = 0; n < cs->pf_degree && st->ahead < limit; n++)
+		pf_fill(cs, cpu, ++st->ahead);
+}
+
 enum cache_src cache_access_slow(struct cache_sys *cs, int cpu, uint64_t line,
 				 bool write, int *from)
 {
@@ -716,6 +790,8 @@ enum cache_src cache_access_slow(struct cache_sys *cs, int cpu, uint64_t line,
 		}
 		insert_at(&pc->l2, b2, w2, line, now, &ev);
 	}
+	if (pc->stream)
+		pf_train(cs, cpu, line);
 	v1 = insert_at(&pc->l1, b1, w1, line, now, &ev);
 	if (w1 < 0) {
 		/* the way's claims were about its old line */

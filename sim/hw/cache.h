@@ -38,6 +38,18 @@
  *     CACHE_DIR_AUTO_MAX entries (20 bytes each), so a 256-CPU world does
  *     not spend 100 MB on it.  Sharers are not tracked, so a write to a
  *     line others hold clean costs no invalidation round trip.
+ *   - Prefetcher (cost.model ooo, when the machine gives its figures): an
+ *     L2 streamer as Intel's optimization manual describes it (Sandy Bridge
+ *     onward): up to pf_streams streams, one per 4 KiB page; every L1 miss
+ *     (an L2 lookup) trains the stream of its page, and a stream that saw
+ *     an ascending step (the next line or the one after) issues up to
+ *     pf_degree prefetches per lookup, running at most pf_distance lines
+ *     ahead, never past the page.  A prefetch fills L2 and the LLC like a
+ *     demand miss but is free for the CPU (bandwidth is not modelled); it
+ *     skips a line held dirty by another CPU (the model would have to
+ *     transfer it) and lines already in L2.  Descending streams, the L1
+ *     next-line and IP-stride prefetchers and the streamer's throttling
+ *     under load are left out.
  *   - Default associativity: L1D 8-way (Skylake 32 KiB), L2 16-way
  *     (Skylake-SP 1 MiB), LLC 11-way (Skylake-SP 1.375 MiB/slice).
  *
@@ -113,6 +125,8 @@ struct cache_params {
 	bool coherence;        /* directory on (needed with >1 CPU) */
 	int dir_assoc;
 	uint64_t dir_entries;  /* 0 = 2 x all L2 lines, rounded to a power of two */
+	/* L2 stream prefetcher ("Prefetcher" above): 0 streams = off */
+	uint32_t pf_streams, pf_distance, pf_degree;
 };
 
 /* Associativities 8/16/11, directory 8-way auto-sized, coherence on. */
@@ -134,8 +148,18 @@ void cache_params_default(struct cache_params *p);
  * (the line is still dirty and only here); a repeated write then needs
  * no new stamp (see "Repeated writes" in cache.c).
  */
+/* One stream of the L2 streamer: a 4 KiB page and how far it got. */
+struct cache_stream {
+	uint64_t page;         /* line >> lines-per-page shift, UINT64_MAX = free */
+	uint64_t last;         /* last line the stream saw */
+	uint64_t ahead;        /* last line prefetched (>= last) */
+	uint64_t used;         /* LRU stamp */
+};
+
 struct cache_cpu {
 	struct cache l1, l2;
+	struct cache_stream *stream; /* [pf_streams] or NULL */
+	uint64_t pf_issued;    /* lines the streamer brought into L2 */
 	int llc;               /* index into cache_sys.llc */
 	uint64_t *own;         /* [l1 ways] */
 	uint64_t *clean;       /* [l1 ways] */
@@ -155,6 +179,8 @@ enum cache_src {
 
 struct cache_sys {
 	int line_shift;
+	uint32_t pf_streams, pf_distance, pf_degree;
+	uint64_t pf_clock;     /* stream LRU stamps */
 	int nr_cpus, nr_llc;
 	struct cache_cpu *cpu;
 	struct cache *llc;

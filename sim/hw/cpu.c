@@ -48,8 +48,38 @@ const char *cpu_counter_desc(enum cpu_counter c)
 	return (unsigned)c < CPU_NR_COUNTERS ? counter_descs[c] : "unknown";
 }
 
+const char *cpu_model_name(enum cpu_model m)
+{
+	return m == CPU_MODEL_INORDER ? "inorder" : m == CPU_MODEL_OOO ? "ooo" : "unknown";
+}
+
+int cpu_model_parse(const char *s)
+{
+	return !strcmp(s, "inorder") ? CPU_MODEL_INORDER : !strcmp(s, "ooo") ? CPU_MODEL_OOO : -1;
+}
+
+const char *cpu_ooo_missing(const struct machine_costs *mc)
+{
+	/* the clocks and the prefetcher are optional even under ooo: without
+	 * clocks the TSC runs at clock_ghz, without streamer figures there is
+	 * no prefetcher */
+#define OOO_NEED(field)                                                        \
+	if (!(mc->field.value > 0))                                            \
+		return #field;
+	OOO_NEED(dispatch_width)
+	OOO_NEED(rob_size)
+	OOO_NEED(load_queue)
+	OOO_NEED(load_ports)
+	OOO_NEED(fill_buffers)
+	OOO_NEED(call_uops)
+	OOO_NEED(ret_uops)
+#undef OOO_NEED
+	return NULL;
+}
+
 void cpu_params_default(struct cpu_params *p)
 {
+	p->model = CPU_MODEL_INORDER;
 	bpred_params_default(&p->bpred);
 	cache_params_default(&p->cache);
 	p->stack_depth = 256;
@@ -67,11 +97,48 @@ static uint32_t cycles_of(double v)
 	return c <= 0 ? 0 : c >= (double)UINT32_MAX ? UINT32_MAX : (uint32_t)c;
 }
 
-int cpu_costs_init(struct cpu_costs *k, const struct machine_costs *mc)
+/* The out-of-order figures (cpu.h); NS_ERANGE when one is missing or out
+ * of what the state can hold. */
+static int ooo_costs_init(struct cpu_costs *k, const struct machine_costs *mc)
+{
+	if (cpu_ooo_missing(mc) || mc->fill_buffers.value > CPU_OOO_MAX_MLP ||
+	    mc->dispatch_width.value > 64 || mc->rob_size.value > 4096 ||
+	    mc->load_queue.value > 4096 || mc->call_uops.value > 64 ||
+	    mc->ret_uops.value > 64)
+		return NS_ERANGE;
+	if (mc->core_ghz.value > 0)
+		k->clock_ghz = mc->core_ghz.value;
+	if (mc->tsc_ghz.value > 0)
+		k->tsc_per_cycle = mc->tsc_ghz.value / k->clock_ghz;
+	k->width = (uint32_t)mc->dispatch_width.value;
+	k->rob = (uint32_t)mc->rob_size.value;
+	k->load_queue = (uint32_t)mc->load_queue.value;
+	k->load_ports = (uint32_t)mc->load_ports.value;
+	k->fill_buffers = (uint32_t)mc->fill_buffers.value;
+	k->call_uops = (uint32_t)mc->call_uops.value;
+	k->ret_uops = (uint32_t)mc->ret_uops.value;
+	if (mc->prefetch_streams.value > 0 && mc->prefetch_distance.value > 0 &&
+	    mc->prefetch_degree.value > 0) {
+		k->pf_streams = (uint32_t)fmin(mc->prefetch_streams.value, 256);
+		k->pf_distance = (uint32_t)fmin(mc->prefetch_distance.value, 256);
+		k->pf_degree = (uint32_t)fmin(mc->prefetch_degree.value, 16);
+	}
+	return NS_OK;
+}
+
+static int costs_init(struct cpu_costs *k, const struct machine_costs *mc,
+		      enum cpu_model model)
 {
 	if (!(mc->clock_ghz.value > 0) || !(mc->return_stack.value >= 1))
 		return NS_ERANGE;
+	memset(k, 0, sizeof *k);
 	k->clock_ghz = mc->clock_ghz.value;
+	k->tsc_per_cycle = 1.0;
+	if (model == CPU_MODEL_OOO) {
+		int rc = ooo_costs_init(k, mc);
+		if (rc)
+			return rc;
+	}
 	uint32_t cr = cycles_of(mc->call_return.value);
 	k->call = cr / 2;
 	k->ret = cr - k->call;
@@ -92,6 +159,11 @@ int cpu_costs_init(struct cpu_costs *k, const struct machine_costs *mc)
 	k->irq_save = irq - k->irq_restore;
 	k->this_cpu_cmpxchg = cycles_of(mc->this_cpu_cmpxchg.value);
 	return NS_OK;
+}
+
+int cpu_costs_init(struct cpu_costs *k, const struct machine_costs *mc)
+{
+	return costs_init(k, mc, CPU_MODEL_INORDER);
 }
 
 /*
@@ -213,13 +285,24 @@ static int cpu_init_one(struct cpu_sys *s, struct cpu *c, int idx, int id,
 /* Copy the hot figures and layout pointers into every CPU. */
 static void cpus_bind(struct cpu_sys *s)
 {
+	bool ooo = s->model == CPU_MODEL_OOO;
 	for (int i = 0; i < s->nr_cpus; i++) {
 		struct cpu *c = &s->cpu[i];
+		c->ooo = ooo;
 		c->k_branch = s->k.branch;
 		c->k_taken = s->k.taken_branch;
 		c->k_mispredict = s->k.mispredict;
-		c->k_call = s->k.call;
-		c->k_ret = s->k.ret;
+		c->k_call = ooo ? s->k.call_uops : s->k.call;
+		c->k_ret = ooo ? s->k.ret_uops : s->k.ret;
+		if (ooo && !c->o.width) {
+			struct cpu_ooo *o = &c->o;
+			o->width = s->k.width;
+			o->rob = s->k.rob;
+			o->load_queue = s->k.load_queue;
+			o->load_ports = s->k.load_ports;
+			o->mlp = s->k.fill_buffers;
+			o->rob_cycles = s->k.rob / s->k.width;
+		}
 		c->k_l1d = s->k.l1d;
 		c->k_mem_slot = s->k.mem_slot;
 		c->rsb_depth = s->k.return_stack;
@@ -253,11 +336,14 @@ int cpu_sys_init(struct cpu_sys *s, const struct machine *m,
 			if (cpus[j] == cpus[i])
 				return NS_ERANGE;
 	}
+	if (p->model != CPU_MODEL_INORDER && p->model != CPU_MODEL_OOO)
+		return NS_ERANGE;
+	s->model = p->model;
 	s->m = m;
 	s->tables = t;
 	s->layout = l;
 	s->nr_nodes = m->nr_nodes;
-	rc = cpu_costs_init(&s->k, &m->costs);
+	rc = costs_init(&s->k, &m->costs, p->model);
 	if (rc)
 		goto out;
 	rc = latency_matrix(&s->mem_lat, m, &s->k, m->costs.memory_latency,
@@ -294,6 +380,9 @@ int cpu_sys_init(struct cpu_sys *s, const struct machine *m,
 	cp.l1d_size = (uint32_t)mc->l1d_size.value;
 	cp.l2_size = (uint32_t)mc->l2_size.value;
 	cp.llc_size = (uint32_t)mc->llc_size.value;
+	cp.pf_streams = s->k.pf_streams;   /* 0 unless ooo with streamer figures */
+	cp.pf_distance = s->k.pf_distance;
+	cp.pf_degree = s->k.pf_degree;
 	rc = cache_sys_init(&s->cache, &cp, n, llc, m->nr_nodes);
 	if (rc)
 		goto out;
@@ -393,6 +482,8 @@ _Static_assert(CPU_CTR_mem_load + 0 == CPU_CTR_mem_load_dep + (int)CPU_LOAD &&
 /* The charge of an access whose slowest line came from worst (cpu.h). */
 static uint32_t mem_charge(struct cpu *c, enum cpu_access kind, bool all_l1, uint32_t worst)
 {
+	if (c->ooo)
+		return cpu_ooo_mem(c, kind, worst, !all_l1);
 	/* the out-of-order rule (cpu.h): only dependent loads wait for an L1
 	 * hit, no load (nor bulk store) hides a miss, stores never stall */
 	uint32_t cost = kind == CPU_STORE || (all_l1 && kind != CPU_LOAD_DEP)
@@ -432,8 +523,205 @@ uint32_t cpu_mem_slow(struct cpu *c, uint64_t addr, uint32_t bytes, int node,
 	return mem_charge(c, kind, all_l1, worst);
 }
 
+/* --- the out-of-order core ---------------------------------------------- */
+
+/* The cycle the last dispatched uop went in (dispatch leaves now at the
+ * next cycle when it filled a group). */
+static inline uint64_t ooo_last_cycle(const struct cpu *c)
+{
+	return c->o.slot || !c->now ? c->now : c->now - 1;
+}
+
+/* Dispatch resumes at cycle t (if later) with an empty group. */
+static inline void ooo_restart(struct cpu *c, uint64_t t)
+{
+	if (t > c->now)
+		c->now = t;
+	c->o.slot = c->o.lslot = 0;
+}
+
+/* The ROB and load-queue rule: uop p cannot dispatch before every op at
+ * least rob uops (or load_queue loads) older than it has completed. */
+static void ooo_window(struct cpu *c);
+
+void cpu_ooo_dispatch(struct cpu *c, uint32_t uops)
+{
+	struct cpu_ooo *o = &c->o;
+	uint32_t t = o->slot + uops;
+	if (t >= o->width) {
+		c->now += t / o->width;
+		o->slot = t % o->width;
+		o->lslot = 0;
+	} else {
+		o->slot = t;
+	}
+	o->pos += uops;
+	c->ctr[CPU_CTR_uops] += uops;
+	if (o->n)
+		ooo_window(c);
+}
+
+/* A taken branch ends its dispatch group: the next uop comes k_taken
+ * cycles after the branch's cycle (the front end's redirect). */
+static inline void ooo_taken(struct cpu *c)
+{
+	ooo_restart(c, ooo_last_cycle(c) + c->k_taken);
+}
+
+/* A mispredicted branch: it resolves one cycle after its input (the open
+ * chain) is ready, and the right path dispatches k_mispredict cycles
+ * later (the machine's refill penalty); nothing younger was useful. */
+static inline void ooo_mispredict(struct cpu *c, uint64_t input)
+{
+	uint64_t b = ooo_last_cycle(c);
+	uint64_t resolve = (input > b ? input : b) + 1;
+	c->ctr[CPU_CTR_mispredict_resolve_cycles] += resolve - b;
+	ooo_restart(c, resolve + c->k_mispredict);
+}
+
+/* One conditional branch: one fused uop (cmp/test + jcc); it closes the
+ * open dependent chain (its value was consumed here). */
+void cpu_ooo_branch(struct cpu *c, unsigned taken, unsigned miss)
+{
+	cpu_ooo_dispatch(c, 1);
+	if (miss)
+		ooo_mispredict(c, c->o.chain);
+	else if (taken)
+		ooo_taken(c);
+	c->o.chain = 0;
+}
+
+void cpu_ooo_call(struct cpu *c)
+{
+	cpu_ooo_dispatch(c, c->k_call);   /* k_call: call_uops under ooo */
+	ooo_taken(c);
+}
+
+void cpu_ooo_ret(struct cpu *c, bool rsb_hit)
+{
+	cpu_ooo_dispatch(c, c->k_ret);    /* k_ret: ret_uops */
+	if (rsb_hit) {
+		ooo_taken(c);
+		return;
+	}
+	/* the target comes from the stack: an L1 load, then the refill */
+	ooo_mispredict(c, ooo_last_cycle(c) + c->k_l1d);
+	c->ctr[CPU_CTR_rsb_mispredict]++;
+}
+
+static void ooo_window(struct cpu *c)
+{
+	struct cpu_ooo *o = &c->o;
+	while (o->n && (o->rpos[o->head] + o->rob <= o->pos ||
+			(o->rload[o->head] && o->loads > o->load_queue))) {
+		uint64_t d = o->rdone[o->head];
+		if (d > c->now) {
+			c->ctr[CPU_CTR_rob_stall_cycles] += d - c->now;
+			ooo_restart(c, d);
+		}
+		o->loads -= o->rload[o->head];
+		o->head = (o->head + 1) % CPU_OOO_RING;
+		o->n--;
+	}
+}
+
+/* Record an op that completes at done (for the window rule); load: it
+ * holds a load-queue entry. */
+static void ooo_long(struct cpu *c, uint64_t done, bool load)
+{
+	struct cpu_ooo *o = &c->o;
+	/* dispatch reaches pos + rob no sooner than rob / width cycles on:
+	 * an op done by then never blocks it */
+	if (done <= c->now + o->rob_cycles)
+		return;
+	if (o->n == CPU_OOO_RING) {
+		/* more long ops in flight than tracked: the oldest retires first */
+		uint64_t d = o->rdone[o->head];
+		if (d > c->now) {
+			c->ctr[CPU_CTR_rob_stall_cycles] += d - c->now;
+			ooo_restart(c, d);
+		}
+		o->loads -= o->rload[o->head];
+		o->head = (o->head + 1) % CPU_OOO_RING;
+		o->n--;
+	}
+	uint32_t i = (o->head + o->n) % CPU_OOO_RING;
+	o->rpos[i] = o->pos;
+	o->rdone[i] = done;
+	o->rload[i] = load;
+	o->loads += load;
+	o->n++;
+}
+
+/* An L1 miss issued at start takes a fill buffer: the one that frees
+ * first (all busy: the miss waits for it).  Returns the issue time. */
+static uint64_t ooo_fill_buffer(struct cpu *c, uint64_t start, uint32_t lat)
+{
+	struct cpu_ooo *o = &c->o;
+	uint32_t m = 0;
+	for (uint32_t i = 1; i < o->mlp; i++)
+		if (o->miss[i] < o->miss[m])
+			m = i;
+	if (o->miss[m] > start) {
+		c->ctr[CPU_CTR_mlp_wait_cycles] += o->miss[m] - start;
+		start = o->miss[m];
+	}
+	o->miss[m] = start + lat;
+	return start;
+}
+
+uint32_t cpu_ooo_mem(struct cpu *c, enum cpu_access kind, uint32_t lat, bool miss)
+{
+	struct cpu_ooo *o = &c->o;
+	uint64_t before = c->now;
+	bool load = kind == CPU_LOAD_DEP || kind == CPU_LOAD;
+	if (load && o->lslot == o->load_ports)
+		ooo_restart(c, c->now + 1);  /* the load ports are taken */
+	cpu_ooo_dispatch(c, 1);
+	o->lslot += load;
+	c->ctr[CPU_CTR_mem_load_dep + (int)kind]++;
+	if (kind == CPU_STORE)
+		return (uint32_t)(c->now - before); /* the store buffer takes it */
+	uint64_t start = ooo_last_cycle(c);
+	if (kind == CPU_LOAD_DEP && o->chain > start)
+		start = o->chain;         /* its address is the chain's value */
+	if (miss)
+		start = ooo_fill_buffer(c, start, lat);
+	uint64_t done = start + lat;
+	if (kind == CPU_LOAD_DEP)
+		o->chain = done;
+	ooo_long(c, done, load);
+	uint32_t moved = (uint32_t)(c->now - before);
+	c->ctr[CPU_CTR_mem_stall_cycles] += moved;
+	return moved;
+}
+
+/*
+ * A locked instruction is a full barrier on x86 (Intel SDM vol. 3A
+ * §8.2.2: "locked instructions have a total order" and loads and stores
+ * are not reordered with them): it waits for every op in flight.
+ */
+static void ooo_fence(struct cpu *c)
+{
+	struct cpu_ooo *o = &c->o;
+	uint64_t t = c->now > o->chain ? c->now : o->chain;
+	for (uint32_t i = 0; i < o->n; i++) {
+		uint64_t d = o->rdone[(o->head + i) % CPU_OOO_RING];
+		t = d > t ? d : t;
+	}
+	for (uint32_t i = 0; i < o->mlp; i++)
+		t = o->miss[i] > t ? o->miss[i] : t;
+	if (t > c->now)
+		c->ctr[CPU_CTR_rob_stall_cycles] += t - c->now;
+	ooo_restart(c, t > c->now ? t : c->now);
+	o->n = o->loads = 0;
+	o->chain = 0;
+}
+
 uint32_t cpu_atomic(struct cpu *c, uint64_t addr, int node)
 {
+	if (c->ooo)
+		ooo_fence(c);
 	enum cache_src src;
 	uint32_t lat = mem_line(c, addr >> c->sys->cache.line_shift,
 			       home_pos(c, node), true, &src);
@@ -472,6 +760,7 @@ void cpu_advance_to(struct cpu *c, uint64_t t)
 	c->ctr[CPU_CTR_idle_cycles] += t - c->now;
 	c->now = t;
 	c->last = t;
+	c->o.slot = c->o.lslot = 0;
 }
 
 void cpu_lock_init(struct cpu_lock *l)
@@ -487,6 +776,8 @@ int cpu_lock(struct cpu *c, struct cpu_lock *l)
 		return NS_EINTERNAL;
 	if (l->holder >= 0)
 		return CPU_LOCK_BUSY;
+	if (c->ooo)
+		ooo_fence(c);             /* spin_lock is a locked cmpxchg */
 	struct cpu_sys *s = c->sys;
 	if (c->now < l->free_at) {
 		uint64_t wait = l->free_at - c->now;
@@ -609,6 +900,16 @@ int cpu_check(const struct cpu *c)
 	    c->now - c->start != self + c->outside + c->ctr[CPU_CTR_idle_cycles] +
 					 (c->now - c->last))
 		return NS_EINTERNAL;
+	if (c->ooo) {
+		const struct cpu_ooo *o = &c->o;
+		if (!o->width || o->slot >= o->width || o->lslot > o->load_ports ||
+		    o->n > CPU_OOO_RING || o->loads > o->n || o->mlp > CPU_OOO_MAX_MLP)
+			return NS_EINTERNAL;
+		for (uint32_t i = 1; i < o->n; i++)
+			if (o->rpos[(o->head + i) % CPU_OOO_RING] <
+			    o->rpos[(o->head + i - 1) % CPU_OOO_RING])
+				return NS_EINTERNAL;
+	}
 	for (int i = 0; i < s->tables->nr_sites; i++)
 		if (c->site[i].taken > c->site[i].executed ||
 		    c->site[i].mispredicted > c->site[i].executed)
@@ -636,6 +937,7 @@ static void derive(struct cpu *c)
 	uint64_t *k = c->ctr;
 	cpu_attribute(c);
 	k[CPU_CTR_cycles] = c->now - c->start;
+	k[CPU_CTR_l2_prefetch] = c->sys->cache.cpu[c->idx].pf_issued;
 	k[CPU_CTR_busy_cycles] = k[CPU_CTR_cycles] - k[CPU_CTR_idle_cycles];
 	k[CPU_CTR_calls] = k[CPU_CTR_inlined_calls] = 0;
 	for (int fn = 0; fn < t->nr_fns; fn++)

@@ -92,6 +92,53 @@
  * latency of a dependent chain hidden by unrelated work (charged in full).
  * Branches, calls and straight-line work are still charged serially.
  *
+ * The out-of-order timing model (cost.model ooo; docs/cost-model.md).  The
+ * rule above is the in-order model (cost.model inorder, the default, kept
+ * bit for bit): every primitive adds its cost to the clock in turn.  Under
+ * ooo the clock is the dispatch clock of an interval model (Eyerman,
+ * Eeckhout, Karkhanis and Smith, "A mechanistic performance model for
+ * superscalar out-of-order processors", ACM TOCS 27(2), 2009; the
+ * interval simulation of Genbrugge, Eyerman and Eeckhout, HPCA 2010, that
+ * Sniper uses), with the machine's core figures (MACHINE_CORE_MAP):
+ *   - uops dispatch dispatch_width per cycle: cpu_insns(n) is n fused
+ *     uops, a branch 1 (the fused cmp/test + jcc), a load or store 1;
+ *     at most load_ports loads per cycle;
+ *   - a CPU_LOAD_DEP load starts when the open dependent chain is ready
+ *     (its address is the previous dependent load's value) and sets the
+ *     chain to its completion; a conditional branch consumes the chain:
+ *     predicted, nothing waits for it; mispredicted, it resolves one cycle
+ *     after the chain is ready and dispatch resumes mispredict cycles later
+ *     (the machine's refill penalty), so a mispredict costs its resolution
+ *     time plus the refill, not a flat add;
+ *   - CPU_LOAD loads and bulk stores start at dispatch; an L1 miss takes
+ *     one of fill_buffers fill buffers (the core's memory-level
+ *     parallelism): independent misses overlap, a miss beyond the buffers
+ *     waits for the first to free;
+ *   - the window: an op still incomplete blocks dispatch of the uop
+ *     rob_size uops younger (and of the load load_queue loads younger), so
+ *     a long miss or chain costs only what the window cannot cover;
+ *   - a taken branch, call or return ends its dispatch group; the next
+ *     group starts taken_branch cycles after the branch's cycle (the front
+ *     end's redirect); a call is call_uops, a return ret_uops uops; an RSB
+ *     miss resolves after an L1 load of the return address plus the
+ *     refill;
+ *   - locked operations (cpu_atomic, cpu_lock) are full fences on x86:
+ *     they wait for every op in flight, then cost as in-order; irq
+ *     save/restore, this_cpu_cmpxchg, unlock and cpu_work() add their
+ *     cycles to the clock as in-order (measured figures of whole
+ *     sequences);
+ *   - stores go to the store buffer and never stall (its 42-56 entries
+ *     are not modelled);
+ *   - the clocks: ns figures convert at core_ghz when given (turbo);
+ *     cpu_tsc() reads the TSC, cycles x tsc_ghz / core_ghz.
+ * What it leaves out: register dependences between straight-line
+ * instructions (the models give counts, not dataflow: work runs at full
+ * width), execution-port contention other than the load ports, the
+ * uop cache and decoders, the store buffer, and wrong-path execution.
+ * Selecting ooo also turns on the L2 streamer (cache.h) where the
+ * machine gives its figures and, unless cost.bpred says otherwise, the
+ * TAGE predictor (bpred.h).
+ *
  * Profile semantics.  Cycles accrue to the innermost out-of-line function on
  * the shadow stack (self), as a sampling profiler without --inline sees
  * them: an inlined function has no self cycles of its own, they belong to
@@ -198,8 +245,13 @@
 	X(irq_save, "local_irq_save calls")                                    \
 	X(this_cpu_cmpxchg, "this_cpu_cmpxchg operations")                     \
 	X(stack_overflow, "calls beyond the shadow stack (model bug)")         \
-	X(stack_underflow, "returns without a call (model bug)")              \
-	X(path_lost, "calls whose call path could not be recorded")
+	X(stack_underflow, "returns without a call (model bug)")               \
+	X(path_lost, "calls whose call path could not be recorded")            \
+	X(uops, "uops dispatched (cost.model ooo)")                            \
+	X(rob_stall_cycles, "cycles dispatch waited for a full ROB or load queue (ooo)") \
+	X(mispredict_resolve_cycles, "cycles from a mispredicted branch's dispatch to its resolution (ooo)") \
+	X(mlp_wait_cycles, "cycles L1 misses waited for a fill buffer (ooo)")  \
+	X(l2_prefetch, "lines the L2 streamer brought in (ooo)")
 
 enum cpu_counter {
 #define CPU_COUNTER_ENUM(name, desc) CPU_CTR_##name,
@@ -210,9 +262,32 @@ enum cpu_counter {
 const char *cpu_counter_name(enum cpu_counter c);
 const char *cpu_counter_desc(enum cpu_counter c);
 
+/* The timing model of a world (cost.model). */
+enum cpu_model {
+	CPU_MODEL_INORDER = 0,         /* every primitive's cost added in turn */
+	CPU_MODEL_OOO,                 /* the out-of-order interval model */
+};
+const char *cpu_model_name(enum cpu_model m);
+/* "inorder" / "ooo" -> the model, -1 if unknown. */
+int cpu_model_parse(const char *s);
+
+/*
+ * The core figures cost.model ooo needs (MACHINE_CORE_MAP): the name of
+ * the first one machine costs mc lacks, NULL when it has them all.
+ */
+const char *cpu_ooo_missing(const struct machine_costs *mc);
+
+/* Instructions per cycle of straight-line work in the in-order model (the
+ * models' MM_IPC and SLUB_IPC, 2 since the first cost model). */
+#define CPU_INORDER_IPC 2
+
 /* The machine's cost figures in whole cycles. */
 struct cpu_costs {
-	double clock_ghz;
+	double clock_ghz;              /* ns -> cycles: core_ghz under ooo if given */
+	double tsc_per_cycle;          /* TSC ticks per core cycle (1 in-order) */
+	uint32_t width, rob, load_queue, load_ports, fill_buffers; /* ooo */
+	uint32_t call_uops, ret_uops;  /* ooo */
+	uint32_t pf_streams, pf_distance, pf_degree; /* ooo: L2 streamer */
 	uint32_t call, ret;            /* halves of call_return */
 	uint32_t branch, taken_branch, mispredict;
 	uint32_t return_stack;         /* RSB entries */
@@ -225,6 +300,7 @@ struct cpu_costs {
 };
 
 struct cpu_params {
+	enum cpu_model model;          /* default CPU_MODEL_INORDER */
 	struct bpred_params bpred;
 	/* associativity and directory; sizes and line size come from the machine */
 	struct cache_params cache;
@@ -260,8 +336,28 @@ struct cpu_site_stat {
 
 struct cpu_sys;
 
+/*
+ * The out-of-order core's state (cost.model ooo; "The out-of-order timing
+ * model" above).  now is the dispatch clock; slot uops (lslot of them
+ * loads) have been dispatched in cycle now.
+ */
+#define CPU_OOO_RING 64                /* long-latency ops the ROB rule tracks */
+#define CPU_OOO_MAX_MLP 32             /* fill buffers at most */
+struct cpu_ooo {
+	uint32_t width, rob, load_queue, load_ports, mlp;
+	uint32_t rob_cycles;           /* rob / width: no op done sooner can block */
+	uint32_t slot, lslot;
+	uint64_t pos;                  /* uops dispatched so far */
+	uint64_t chain;                /* ready time of the open dependent chain */
+	uint32_t head, n, loads;       /* ring of long ops, in dispatch order */
+	uint64_t rpos[CPU_OOO_RING], rdone[CPU_OOO_RING];
+	uint8_t rload[CPU_OOO_RING];
+	uint64_t miss[CPU_OOO_MAX_MLP]; /* completion of the fill buffers' misses */
+};
+
 struct cpu {
-	uint64_t now;                  /* cycle counter */
+	uint64_t now;                  /* cycle counter (ooo: the dispatch clock) */
+	uint8_t ooo;                   /* cost.model ooo */
 	/* hot figures copied from the costs for locality */
 	uint32_t k_branch, k_taken, k_mispredict, k_call, k_ret;
 	uint32_t k_l1d, k_mem_slot;
@@ -287,9 +383,11 @@ struct cpu {
 	int node, node_pos;            /* node id and its position in the machine */
 	struct cpu_sys *sys;
 	uint64_t ctr[CPU_NR_COUNTERS];
+	struct cpu_ooo o;
 };
 
 struct cpu_sys {
+	enum cpu_model model;
 	const struct machine *m;
 	const struct cost_tables *tables;
 	const struct cost_layout *layout;
@@ -318,8 +416,9 @@ struct cpu *cpu_sys_cpu(struct cpu_sys *s, int cpu_id);
 int cpu_sys_check(const struct cpu_sys *s);
 int cpu_check(const struct cpu *c);
 
-/* The machine's cost figures in whole cycles, as cpu_sys_init converts
- * them; NS_ERANGE for figures the model cannot use. */
+/* The machine's cost figures in whole cycles as cpu_sys_init converts
+ * them for cost.model inorder (the figures annotate prices branch sites
+ * with); NS_ERANGE for figures the model cannot use. */
 int cpu_costs_init(struct cpu_costs *k, const struct machine_costs *mc);
 
 /* ns -> cycles with the machine's clock (rounded). */
@@ -364,6 +463,19 @@ static inline int32_t cpu_path_child(struct cpu *c, int32_t parent, int32_t fn)
 	}
 }
 
+/* --- the out-of-order core (cost.model ooo) ----------------------------- */
+
+/*
+ * The out-of-order core's steps (cpu.c).  Out of line so that the inline
+ * primitives stay as small as the in-order model needs them: the model
+ * test is one predictable host branch, and the in-order path inlines as
+ * before.
+ */
+void cpu_ooo_dispatch(struct cpu *c, uint32_t uops);
+void cpu_ooo_branch(struct cpu *c, unsigned taken, unsigned miss);
+void cpu_ooo_call(struct cpu *c);
+void cpu_ooo_ret(struct cpu *c, bool rsb_hit);
+
 static inline void cpu_call(struct cpu *c, int fn)
 {
 	assert(fn >= 0 && fn < c->sys->layout->nr_fns);
@@ -388,6 +500,10 @@ static inline void cpu_call(struct cpu *c, int fn)
 	c->cur_path = cpu_path_child(c, c->cur_path, fn);
 	c->path[c->cur_path].calls++;
 	c->rsb += c->rsb < c->rsb_depth;
+	if (c->ooo) {
+		cpu_ooo_call(c);
+		return;
+	}
 	c->now += c->k_call;
 }
 
@@ -402,7 +518,12 @@ static inline void cpu_ret(struct cpu *c)
 		return;
 	}
 	struct cpu_frame *f = &c->stack[--c->depth];
-	if (!f->inl) {
+	if (!f->inl && c->ooo) {
+		cpu_ooo_ret(c, c->rsb != 0);
+		c->rsb -= c->rsb != 0;
+		cpu_attribute(c);
+		c->attr = f->prev_attr;
+	} else if (!f->inl) {
 		c->now += c->k_ret;
 		if (c->rsb) {
 			c->rsb--;
@@ -427,7 +548,10 @@ static inline bool cpu_branch(struct cpu *c, int site, bool cond)
 	unsigned taken = (unsigned)cond ^ sl->fallthrough;
 	unsigned miss = bpred_predict_update(&c->bp, site, sl->static_taken, taken) ^ taken;
 	struct cpu_site_stat *st = &c->site[site];
-	c->now += c->k_branch + taken * c->k_taken + miss * c->k_mispredict;
+	if (c->ooo)
+		cpu_ooo_branch(c, taken, miss);
+	else
+		c->now += c->k_branch + taken * c->k_taken + miss * c->k_mispredict;
 	st->executed++;
 	st->taken += taken;
 	st->mispredicted += miss;
@@ -449,6 +573,21 @@ static inline void cpu_work(struct cpu *c, uint32_t cycles)
 	c->ctr[CPU_CTR_work_cycles] += cycles;
 }
 
+/*
+ * insns instructions of straight-line kernel code (the models' work
+ * tables).  In-order: ceil(insns / CPU_INORDER_IPC) cycles of cpu_work().
+ * Out of order: insns fused uops through dispatch (width per cycle); they
+ * wait for nothing (their inputs are not on the modelled chains).
+ */
+static inline void cpu_insns(struct cpu *c, uint32_t insns)
+{
+	if (c->ooo) {
+		cpu_ooo_dispatch(c, insns);
+		return;
+	}
+	cpu_work(c, (insns + CPU_INORDER_IPC - 1) / CPU_INORDER_IPC);
+}
+
 /* Kinds of memory access (the out-of-order rule in the header comment). */
 enum cpu_access {
 	CPU_LOAD_DEP = 0,              /* value needed at once: full latency */
@@ -467,8 +606,17 @@ uint32_t cpu_mem_line_slow(struct cpu *c, uint64_t line, int node, enum cpu_acce
 
 /* An access to the line of this CPU's previous access, which the caller
  * knows is an L1 hit changing no cache state: charged without a lookup. */
+/* An access under cost.model ooo whose slowest line took lat cycles
+ * (miss: not all lines were in L1); returns the cycles dispatch moved. */
+uint32_t cpu_ooo_mem(struct cpu *c, enum cpu_access kind, uint32_t lat, bool miss);
+
 static inline uint32_t cpu_mem_l1_again(struct cpu *c, enum cpu_access kind)
 {
+	if (c->ooo) {
+		c->ctr[CPU_CTR_mem_accesses]++;
+		c->ctr[CPU_CTR_l1d_hit]++;
+		return cpu_ooo_mem(c, kind, c->k_l1d, false);
+	}
 	uint32_t cost = kind == CPU_LOAD_DEP ? c->k_l1d : c->k_mem_slot;
 	c->now += cost;
 	c->ctr[CPU_CTR_mem_accesses]++;
@@ -505,6 +653,14 @@ void cpu_irq_restore(struct cpu *c);
 void cpu_this_cpu_cmpxchg(struct cpu *c);
 /* Idle until time t (no-op if the clock is already there). */
 void cpu_advance_to(struct cpu *c, uint64_t t);
+/* The TSC as rdtsc reads it: cycles x tsc_ghz / core_ghz (the clock
+ * itself in-order, and under ooo when the machine gives no clocks). */
+static inline uint64_t cpu_tsc(const struct cpu *c)
+{
+	if (!c->ooo)
+		return c->now;
+	return (uint64_t)((double)c->now * c->sys->k.tsc_per_cycle);
+}
 
 /* A spinlock as the cost model sees it. */
 struct cpu_lock {

@@ -182,9 +182,13 @@ static enum cost_kind cost_kind_of(const char *unit)
 static const struct {
 	const char *key, *unit;
 	size_t off;
+	int required;          /* MACHINE_COST_MAP: 1, MACHINE_CORE_MAP: 0 */
 } cost_keys[] = {
-#define COST_KEY(field, unit, desc) {#field, unit, offsetof(struct machine_costs, field)},
+#define COST_KEY(field, unit, desc) {#field, unit, offsetof(struct machine_costs, field), 1},
+#define CORE_KEY(field, unit, desc) {#field, unit, offsetof(struct machine_costs, field), 0},
 	MACHINE_COST_MAP(COST_KEY)
+	MACHINE_CORE_MAP(CORE_KEY)
+#undef CORE_KEY
 #undef COST_KEY
 };
 
@@ -311,13 +315,13 @@ static int parse_costs(struct loader *l, const struct ynode *n,
 	int rc;
 
 	for (size_t i = 0; i < NR_COST_KEYS; i++)
-		fields[i] = (struct ytree_field){cost_keys[i].key, 1};
+		fields[i] = (struct ytree_field){cost_keys[i].key, cost_keys[i].required};
 	fields[NR_COST_KEYS] = (struct ytree_field){"memory_latency", 1};
 	fields[NR_COST_KEYS + 1] = (struct ytree_field){"line_transfer", 1};
 	if ((rc = ytree_fields(l->t, n, "costs", fields, NR_COST_KEYS + 2, v, l->d)))
 		return rc;
 	for (size_t i = 0; i < NR_COST_KEYS; i++)
-		if ((rc = parse_figure(l, v[i], i, cost_at(c, i))))
+		if (v[i] && (rc = parse_figure(l, v[i], i, cost_at(c, i))))
 			return rc;
 	if ((rc = parse_latency_table(l, v[NR_COST_KEYS], "memory_latency",
 				      &c->nr_memory_latency, &c->memory_latency)))
@@ -853,6 +857,8 @@ int machine_costs_check(const struct machine_costs *c, const char *file,
 {
 	for (size_t i = 0; i < NR_COST_KEYS; i++) {
 		const struct cost_figure *f = cost_at_const(c, i);
+		if (!cost_keys[i].required && f->value == 0 && !f->source)
+			continue;      /* an optional core figure left out */
 		CHECK(f->value > 0 && isfinite(f->value), "cost %s = %g is not positive",
 		      cost_keys[i].key, f->value);
 		CHECK(f->source && f->source[0], "cost %s has no source",

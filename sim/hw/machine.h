@@ -89,6 +89,26 @@ int zone_type_parse(const char *s);
 	X(irq_save_restore, "cycles", "local_irq_save + local_irq_restore")    \
 	X(this_cpu_cmpxchg, "cycles", "this_cpu_cmpxchg (no lock prefix)")
 
+/*
+ * Optional core figures: the out-of-order timing model (cost.model ooo,
+ * cpu.h), the L2 stream prefetcher and the clocks.  A machine file may
+ * leave them out (value 0, no source); a world with cost.model ooo needs
+ * the ones cpu_ooo_missing() names.  Same X(field, unit, description).
+ */
+#define MACHINE_CORE_MAP(X)                                                    \
+	X(dispatch_width, "entries", "uops renamed and dispatched per cycle (ooo)") \
+	X(rob_size, "entries", "reorder buffer entries (ooo)")                 \
+	X(load_queue, "entries", "load buffer entries (ooo)")                  \
+	X(load_ports, "entries", "loads executed per cycle (ooo)")             \
+	X(fill_buffers, "entries", "outstanding L1D misses: memory-level parallelism (ooo)") \
+	X(call_uops, "entries", "fused-domain uops of a near call (ooo)")      \
+	X(ret_uops, "entries", "fused-domain uops of a near return (ooo)")     \
+	X(prefetch_streams, "entries", "L2 streamer: streams tracked (ooo)")   \
+	X(prefetch_distance, "entries", "L2 streamer: lines it runs ahead of the access (ooo)") \
+	X(prefetch_degree, "entries", "L2 streamer: prefetches issued per L2 lookup (ooo)") \
+	X(tsc_ghz, "GHz", "TSC frequency: rdtsc ticks per ns")                 \
+	X(core_ghz, "GHz", "core clock while the benchmark runs (turbo) (ooo)")
+
 struct cost_figure {
 	double value;
 	char *source;
@@ -105,6 +125,7 @@ struct latency_point {
 struct machine_costs {
 #define MACHINE_COST_FIELD(field, unit, desc) struct cost_figure field;
 	MACHINE_COST_MAP(MACHINE_COST_FIELD)
+	MACHINE_CORE_MAP(MACHINE_COST_FIELD)
 #undef MACHINE_COST_FIELD
 	/* DRAM load latency by SLIT distance, ascending distance, first = 10. */
 	int nr_memory_latency;

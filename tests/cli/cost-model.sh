@@ -1,0 +1,81 @@
+#!/usr/bin/env bash
+# CLI tests for cost.model and cost.bpred (docs/cost-model.md): the tiny
+# pagealloc scenario under each timing model against its golden table
+# (NUMASIM_UPDATE_GOLDEN=1 rewrites them), `inorder` given explicitly is
+# the default bit for bit, the params of a run name the model only when
+# it was given, and bad values are refused with exit 2 and no output.
+. "$(dirname "$0")/lib.sh"
+TINY=$SRC/tests/scenarios/tiny-pagealloc.yaml
+MSG=$SRC/tests/scenarios/tiny-messaging.yaml
+
+# check NAME GOT WANT
+check() {
+	if [ "$2" = "$3" ]; then ok; else bad "$1: got '$2', want '$3'"; fi
+}
+
+# run_err NAME CMD ARGS...: exit 2, nothing on stdout, an error on stderr
+run_err() {
+	local name=$1; shift
+	"$NUMASIM" "$@" >"$tmp/eout" 2>"$tmp/eerr"
+	local rc=$?
+	if [ $rc -ne 2 ]; then bad "$name: exit $rc, expected 2"; cat "$tmp/eerr"; return; fi
+	if [ -s "$tmp/eout" ]; then bad "$name: wrote to stdout"; return; fi
+	if ! grep -q "error:" "$tmp/eerr"; then bad "$name: no error message"; cat "$tmp/eerr"; return; fi
+	ok
+}
+
+golden() { # NAME FILE GOLDEN
+	if [ "${NUMASIM_UPDATE_GOLDEN:-0}" = 1 ]; then
+		cp "$2" "$3"
+		echo "updated $3"
+	fi
+	if cmp -s "$2" "$3"; then ok; else
+		bad "$1: table differs from $3 (NUMASIM_UPDATE_GOLDEN=1 to accept)"
+		diff "$3" "$2"
+	fi
+}
+
+# --- inorder: the default, bit for bit -----------------------------------------
+"$NUMASIM" run "$TINY" --db "$tmp/in.db" --set cost.model=inorder >"$tmp/in.txt" 2>/dev/null
+check "inorder exit" $? 0
+golden "inorder" "$tmp/in.txt" "$SRC/tests/golden/tiny-pagealloc.txt"
+check "inorder param" "$(sqlite3 "$tmp/in.db" "SELECT value FROM params WHERE run_id = 1 AND key = 'cost.model'")" inorder
+
+# --- ooo ----------------------------------------------------------------------------
+"$NUMASIM" run "$TINY" --db "$tmp/ooo.db" --set cost.model=ooo >"$tmp/ooo.txt" 2>/dev/null
+check "ooo exit" $? 0
+golden "ooo" "$tmp/ooo.txt" "$SRC/tests/golden/tiny-pagealloc-ooo.txt"
+check "ooo param" "$(sqlite3 "$tmp/ooo.db" "SELECT value FROM params WHERE run_id = 1 AND key = 'cost.model'")" ooo
+# the ooo counters are kept, and the predictor is TAGE unless told otherwise
+uops=$(sqlite3 "$tmp/ooo.db" "SELECT sum(value) FROM counters WHERE run_id = 1 AND name = 'uops'")
+[ "${uops:-0}" -gt 0 ] && ok || bad "ooo: no uops counted ($uops)"
+inuops=$(sqlite3 "$tmp/in.db" "SELECT sum(value) FROM counters WHERE run_id = 1 AND name = 'uops'")
+check "inorder uops" "$inuops" 0
+# gshare under ooo: the same work, other mispredicts
+"$NUMASIM" run "$TINY" --db "$tmp/g.db" --set cost.model=ooo --set cost.bpred=gshare >/dev/null 2>&1
+check "ooo gshare exit" $? 0
+check "bpred param" "$(sqlite3 "$tmp/g.db" "SELECT value FROM params WHERE run_id = 1 AND key = 'cost.bpred'")" gshare
+q="SELECT sum(value) FROM counters WHERE run_id = 1 AND name = 'branches'"
+check "same branches" "$(sqlite3 "$tmp/g.db" "$q")" "$(sqlite3 "$tmp/ooo.db" "$q")"
+q="SELECT sum(value) FROM counters WHERE run_id = 1 AND name = 'branch_mispredict'"
+[ "$(sqlite3 "$tmp/g.db" "$q")" != "$(sqlite3 "$tmp/ooo.db" "$q")" ] && ok || bad "gshare and tage mispredict alike"
+# deterministic
+"$NUMASIM" run "$TINY" --db "$tmp/ooo2.db" --set cost.model=ooo >"$tmp/ooo2.txt" 2>/dev/null
+cmp -s "$tmp/ooo.txt" "$tmp/ooo2.txt" && ok || bad "ooo not deterministic"
+# a messaging run under ooo (skylake-2s has the core figures)
+"$NUMASIM" run "$MSG" --db "$tmp/msg.db" --set cost.model=ooo >/dev/null 2>"$tmp/msg.err"
+check "ooo messaging exit" $? 0
+
+# --- bad values -------------------------------------------------------------------
+run_err "bad model" run "$TINY" --db "$tmp/x.db" --set cost.model=ooo2
+grep -q "unknown cost.model 'ooo2' (expected inorder or ooo)" "$tmp/eerr" && ok || { bad "model message"; cat "$tmp/eerr"; }
+run_err "bad bpred" run "$TINY" --db "$tmp/x.db" --set cost.bpred=perceptron
+grep -q "unknown cost.bpred 'perceptron'" "$tmp/eerr" && ok || { bad "bpred message"; cat "$tmp/eerr"; }
+run_err "bad key" run "$TINY" --db "$tmp/x.db" --set cost.width=4
+grep -q "cost has no key 'width' (known: model, bpred)" "$tmp/eerr" && ok || { bad "key message"; cat "$tmp/eerr"; }
+# a machine without the core figures
+run_err "no core figures" run "$TINY" --db "$tmp/x.db" --set cost.model=ooo \
+	--set machine=../../configs/rome-nps4.yaml
+grep -q "cost.model ooo needs the core figure 'dispatch_width'" "$tmp/eerr" && ok || { bad "figures message"; cat "$tmp/eerr"; }
+[ -e "$tmp/x.db" ] && bad "a refused run left a database" || ok
+finish
