@@ -523,6 +523,7 @@ static inline void cpu_ret(struct cpu *c)
 		c->rsb -= c->rsb != 0;
 		cpu_attribute(c);
 		c->attr = f->prev_attr;
+		c->cur_path = f->prev_path;
 	} else if (!f->inl) {
 		c->now += c->k_ret;
 		if (c->rsb) {
