@@ -563,7 +563,7 @@ static int nl_cpu_tokens(struct nl_parser *p, int pos, const char *s,
 			return NS_OK;
 		}
 		uint64_t lo, hi;
-		const char *q = parse_u64(s, MACHINE_MAX_CPUS, &lo);
+		const char *q = parse_u64(s, MACHINE_MAX_CPUS - 1, &lo);
 		if (!q)
 			return nl_err(p, p->line, s, isdigit((unsigned char)*s) ?
 				      "CPU number out of range (at most %d)" :
@@ -571,7 +571,7 @@ static int nl_cpu_tokens(struct nl_parser *p, int pos, const char *s,
 		hi = lo;
 		if (*q == '-') {
 			const char *h = q + 1;
-			if (!(q = parse_u64(h, MACHINE_MAX_CPUS, &hi)))
+			if (!(q = parse_u64(h, MACHINE_MAX_CPUS - 1, &hi)))
 				return nl_err(p, p->line, h, "expected the CPU number "
 					      "ending a range (at most %d)",
 					      MACHINE_MAX_CPUS - 1);

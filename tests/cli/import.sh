@@ -179,4 +179,17 @@ else bad "-o OUT created on error"; fi
 
 "$NUMASIM" import --help | grep -q '^usage: numasim import numactl' && ok || bad "--help"
 
+# CPU 8192 is one past MACHINE_MAX_CPUS (NR_CPUS 8192: CPUs 0..8191):
+# refused as out of range, exit 2 (found by fuzz_numactl: a heap overflow
+# in nl_add_cpu when the bound was inclusive).
+printf 'available: 1 nodes (0)\nnode 0 cpus: 0 8192\nnode 0 size: 1024 MB\nnode 0 free: 512 MB\nnode distances:\nnode   0\n  0:  10\n' >"$tmp/cpu8192.txt"
+"$NUMASIM" import numactl "$tmp/cpu8192.txt" >"$tmp/o" 2>"$tmp/e"
+st=$?
+if [ $st = 2 ] && grep -q "CPU number out of range (at most 8191)" "$tmp/e" && [ ! -s "$tmp/o" ]; then ok; else
+	bad "cpu 8192: exit $st: $(head -c 200 "$tmp/e")"; fi
+printf 'available: 1 nodes (0)\nnode 0 cpus: 0-8192\nnode 0 size: 1024 MB\nnode 0 free: 512 MB\nnode distances:\nnode   0\n  0:  10\n' >"$tmp/cpu8192r.txt"
+"$NUMASIM" import numactl "$tmp/cpu8192r.txt" >"$tmp/o" 2>"$tmp/e"
+st=$?
+if [ $st = 2 ] && grep -q "at most 8191" "$tmp/e"; then ok; else bad "cpus 0-8192: exit $st: $(head -c 200 "$tmp/e")"; fi
+
 finish
