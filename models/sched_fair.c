@@ -766,6 +766,178 @@ static int find_busiest_group(struct cfs_sched *cs, struct lb_env *env)
 	return env->imbalance > 0;
 }
 
+/* --- fork balancing (select_task_rq_fair with SD_BALANCE_FORK) ---------- */
+
+/*
+ * update_sg_wakeup_stats of group g of sd for a new task, read by
+ * this_cpu.  The new task is on no run queue yet, so the kernel's
+ * cpu_load_without / cpu_util_without / idle_cpu_without equal the plain
+ * values.  Group types as update_sg_lb_stats classifies them (from
+ * nr_running); avg_load for fully busy and overloaded groups, as the
+ * wake-up stats compute it (the balance stats only for overloaded ones).
+ */
+static void update_sg_wakeup_stats(struct cfs_sched *cs, const struct sched_domain *sd,
+				   const struct sched_group *g, int this_cpu,
+				   struct sg_lb_stats *sgs)
+{
+	struct lb_env env = {.dst_cpu = this_cpu, .sd = (struct sched_domain *)sd};
+	update_sg_lb_stats(cs, &env, g, sgs);
+	if (sgs->group_type == group_fully_busy)
+		sgs->avg_load = sgs->group_load * SCHED_CAPACITY_SCALE / sgs->group_capacity;
+}
+
+/* update_pick_idlest: sgs idler than the idlest so far. */
+static int update_pick_idlest(const struct sg_lb_stats *idlest, const struct sg_lb_stats *sgs)
+{
+	if (sgs->group_type != idlest->group_type)
+		return sgs->group_type < idlest->group_type;
+	switch (sgs->group_type) {
+	case group_overloaded:
+	case group_fully_busy:
+		return idlest->avg_load > sgs->avg_load;     /* lowest avg_load */
+	case group_has_spare:
+		if (idlest->idle_cpus > sgs->idle_cpus)
+			return 0;                             /* most idle CPUs */
+		return !(idlest->idle_cpus == sgs->idle_cpus &&
+			 idlest->group_util <= sgs->group_util); /* then lowest util */
+	}
+	return 0;
+}
+
+int cfs_find_idlest_group(struct cfs_sched *cs, const struct sched_domain *sd, int this_cpu)
+{
+	struct sg_lb_stats local, sgs, idlest = {.avg_load = 1e300,
+						 .group_type = group_overloaded};
+	int found = -1;
+	/* scale_load_down(NICE_0_LOAD) * (imbalance_pct - 100) / 100, integers */
+	double imbalance = (double)(1024u * (sd->imbalance_pct - 100) / 100);
+
+	cpu_work(&cs->sys->cpu[this_cpu], SELECT_WORK);
+	for (uint32_t g = 0; g < sd->nr_groups; g++) {   /* groups[0]: the local group */
+		update_sg_wakeup_stats(cs, sd, &sd->groups[g], this_cpu, g ? &sgs : &local);
+		if (g && update_pick_idlest(&idlest, &sgs)) {
+			idlest = sgs;
+			found = (int)g;
+		}
+	}
+	if (found < 0)
+		return -1;
+	if (local.group_type != idlest.group_type)   /* push only from a busier local group */
+		return local.group_type > idlest.group_type ? found : -1;
+	switch (local.group_type) {
+	case group_overloaded:
+	case group_fully_busy:
+		/* across nodes, the remote group's load plus the imbalance
+		 * must stay below the local one */
+		if ((sd->flags & SD_NUMA) && idlest.avg_load + imbalance >= local.avg_load)
+			return -1;
+		if (idlest.avg_load >= local.avg_load + imbalance)
+			return -1;
+		if (100 * local.avg_load <= sd->imbalance_pct * idlest.avg_load)
+			return -1;
+		break;
+	case group_has_spare:
+		/* no CONFIG_NUMA_BALANCING preferred node (tasks do not fault):
+		 * keep the task on this node while it has an idle CPU */
+		if ((sd->flags & SD_NUMA) && local.idle_cpus)
+			return -1;
+		if (local.idle_cpus >= idlest.idle_cpus)
+			return -1;
+		break;
+	}
+	return found;
+}
+
+/* find_idlest_group_cpu.  Every idle CPU is taken to be in the same idle
+ * state (equal exit_latency: the machine file has no C-states), so the
+ * shallowest is the most recently idled (rq->idle_stamp), the first in
+ * span order among equals; with no idle CPU, the least loaded. */
+static int find_idlest_group_cpu(struct cfs_sched *cs, const struct sched_domain *sd,
+				 const struct sched_group *g, int this_cpu)
+{
+	if (g->weight == 1)
+		return sd->span[g->first];
+	double min_load = 1e300;
+	uint64_t latest_idle_timestamp = 0;
+	int least_loaded_cpu = this_cpu, shallowest_idle_cpu = -1;
+	for (uint32_t i = 0; i < g->weight; i++) {
+		int cpu = sd->span[g->first + i];
+		if (probe_idle(cs, this_cpu, cpu)) {
+			if (shallowest_idle_cpu < 0 ||
+			    cs->rq[cpu].idle_stamp > latest_idle_timestamp) {
+				latest_idle_timestamp = cs->rq[cpu].idle_stamp;
+				shallowest_idle_cpu = cpu;
+			}
+		} else if (shallowest_idle_cpu < 0 && cs->rq[cpu].load_avg < min_load) {
+			min_load = cs->rq[cpu].load_avg;
+			least_loaded_cpu = cpu;
+		}
+	}
+	return shallowest_idle_cpu >= 0 ? shallowest_idle_cpu : least_loaded_cpu;
+}
+
+/* The index of cpu's domain sd (sd->child is index - 1). */
+static int sd_index(const struct cfs_sched *cs, int cpu, const struct sched_domain *sd)
+{
+	return (int)(sd - sched_topo_sd(cs->topo, cpu, 0));
+}
+
+/* find_idlest_cpu from domain l of cpu, for SD_BALANCE_FORK. */
+static int find_idlest_cpu(struct cfs_sched *cs, int l, int cpu)
+{
+	int new_cpu = cpu;
+	while (l >= 0) {
+		struct sched_domain *sd = sched_topo_sd(cs->topo, cpu, l);
+		if (!(sd->flags & SD_BALANCE_FORK)) {
+			l--;
+			continue;
+		}
+		uint64_t *st = sd_stat(cs, cpu, sd);
+		st[CFS_SD_sbf_count]++;
+		int g = cfs_find_idlest_group(cs, sd, cpu);
+		if (g < 0) {
+			st[CFS_SD_sbf_balanced]++;
+			l--;
+			continue;
+		}
+		new_cpu = find_idlest_group_cpu(cs, sd, &sd->groups[g], cpu);
+		if (new_cpu == cpu) {
+			l--;                      /* a lower level of cpu */
+			continue;
+		}
+		st[CFS_SD_sbf_pushed]++;
+		/* a lower level of new_cpu: its highest fork domain below sd's weight */
+		uint32_t weight = sd->span_weight;
+		cpu = new_cpu;
+		l = -1;
+		for (int k = 0; k < cs->topo->nr_domains[cpu]; k++) {
+			const struct sched_domain *tmp = sched_topo_sd(cs->topo, cpu, k);
+			if (weight <= tmp->span_weight)
+				break;
+			if (tmp->flags & SD_BALANCE_FORK)
+				l = sd_index(cs, cpu, tmp);
+		}
+	}
+	return new_cpu;
+}
+
+/* select_task_rq_fair(p, parent_cpu, SD_BALANCE_FORK, 0) on the parent's
+ * CPU: no wake_affine (want_affine is for SD_BALANCE_WAKE only); the
+ * highest domain with SD_BALANCE_FORK below the first without it; then
+ * find_idlest_cpu, else the parent's CPU. */
+int cfs_select_task_rq_fork(struct cfs_sched *cs, uint32_t t, int parent_cpu)
+{
+	(void)t;                          /* every CPU is in p->cpus_ptr */
+	int sd = -1;
+	cpu_work(&cs->sys->cpu[parent_cpu], SELECT_WORK);
+	for (int l = 0; l < cs->topo->nr_domains[parent_cpu]; l++) {
+		if (!(sched_topo_sd(cs->topo, parent_cpu, l)->flags & SD_BALANCE_FORK))
+			break;
+		sd = l;
+	}
+	return sd >= 0 ? find_idlest_cpu(cs, sd, parent_cpu) : parent_cpu;
+}
+
 /* find_busiest_queue in the busiest group. */
 static int find_busiest_queue(struct cfs_sched *cs, struct lb_env *env)
 {
@@ -1176,6 +1348,19 @@ int cfs_wake_up_new_task(struct cfs_sched *cs, uint32_t t, int cpu)
 	cs->se[t].state = CFS_TASK_RUNNABLE;
 	queue_push(&cs->rq[cpu], t);
 	return NS_OK;
+}
+
+int cfs_sched_fork(struct cfs_sched *cs, uint32_t t, int parent_cpu, int *cpu)
+{
+	if (!v59(cs) || t >= cs->nr_tasks || !cpu_ok(cs, parent_cpu) ||
+	    cs->se[t].state != CFS_TASK_NEW)
+		return NS_EINTERNAL;
+	/* wake_up_new_task: p->recent_used_cpu = task_cpu(p) (the parent's,
+	 * from sched_fork), __set_task_cpu(select_task_rq(SD_BALANCE_FORK)):
+	 * not a migration */
+	*cpu = cfs_select_task_rq_fork(cs, t, parent_cpu);
+	cs->se[t].recent_used_cpu = parent_cpu;
+	return cfs_wake_up_new_task(cs, t, *cpu);
 }
 
 int cfs_try_to_wake_up(struct cfs_sched *cs, uint32_t t, int waker_cpu, int *cpu)

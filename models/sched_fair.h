@@ -46,6 +46,14 @@
  *   pick_next_task_fair -> newidle_balance when nothing is queued (the
  *     avg_idle < sysctl_sched_migration_cost and rd->overload gates,
  *     max_newidle_lb_cost per domain, decayed by 253/256 a second);
+ *   wake_up_new_task -> select_task_rq_fair(SD_BALANCE_FORK): the
+ *     highest domain with SD_BALANCE_FORK, find_idlest_cpu down from it
+ *     (find_idlest_group with update_sg_wakeup_stats and
+ *     update_pick_idlest: the local node while it has an idle CPU, then
+ *     most idle CPUs, lowest util, lowest avg_load; find_idlest_group_cpu
+ *     with every idle CPU in the same idle state), counted as sbf_count /
+ *     sbf_balanced / sbf_pushed (v15 /proc/schedstat prints these; v5.9
+ *     no longer increments them, numasim counts what they name);
  *   scheduler_tick -> trigger_load_balance -> rebalance_domains per
  *     domain at get_sd_balance_interval (balance_interval ms x busy_factor
  *     when busy, in jiffies, at most HZ x nr_cpus / 10);
@@ -71,8 +79,7 @@
  * types from nr_running alone (util_avg is kept, but group_has_capacity's
  * and group_is_overloaded's utilisation tests are not applied); no active
  * balancing (the stopper thread), no nohz idle balancing (idle CPUs do not
- * tick), no fork balancing (the workload places the forked tasks, round
- * robin, which is what find_idlest_group gives for an idle machine), no
+ * tick), no
  * SD_SERIALIZE lock, no rotation of skipped tasks in detach_tasks, no
  * misfit or asym packing (equal capacities), no NUMA balancing (no
  * task_numa_fault: tasks do not fault), no cgroups.  wake_affine_idle
@@ -164,7 +171,10 @@ struct cfs_params {
 	X(lb_nobusyg, "no busier group")                                       \
 	X(lb_nobusyq, "no busier queue in the busiest group")                  \
 	X(newidle_lb_count, "load_balance calls from newidle_balance")         \
-	X(newidle_lb_gained, "tasks they moved here")
+	X(newidle_lb_gained, "tasks they moved here")                          \
+	X(sbf_count, "fork balancing: find_idlest_group calls in this domain") \
+	X(sbf_balanced, "of which kept the task in the local group")           \
+	X(sbf_pushed, "of which placed it on another CPU")
 
 enum cfs_cpu_stat {
 #define CFS_CPU_STAT_ENUM(name, desc) CFS_CPU_##name,
@@ -274,6 +284,13 @@ void cfs_destroy(struct cfs_sched *cs);
  * (no placement, no preemption check: the forking parent runs nowhere). */
 int cfs_wake_up_new_task(struct cfs_sched *cs, uint32_t t, int cpu);
 
+/* wake_up_new_task with v5.9 placement: select_task_rq_fair(p,
+ * parent_cpu, SD_BALANCE_FORK, 0), i.e. find_idlest_cpu down the domains
+ * with SD_BALANCE_FORK (all but NUMA levels beyond node_reclaim_distance),
+ * then as cfs_wake_up_new_task on that CPU (*cpu).  NS_EINTERNAL with
+ * placement none (the workload places its tasks itself). */
+int cfs_sched_fork(struct cfs_sched *cs, uint32_t t, int parent_cpu, int *cpu);
+
 /* try_to_wake_up of sleeping task t by a task running on waker_cpu: the
  * waker pays wake_cycles; with v5.9 placement select_task_rq_fair
  * (SD_BALANCE_WAKE, WF_SYNC as for a socket's sk_data_ready and
@@ -315,6 +332,11 @@ int cfs_wake_affine(struct cfs_sched *cs, const struct sched_domain *sd, uint32_
 		    int this_cpu, int prev_cpu, int sync);
 int cfs_select_idle_sibling(struct cfs_sched *cs, uint32_t t, int from, int prev, int target);
 enum cfs_idle { CFS_CPU_IDLE, CFS_CPU_NOT_IDLE, CFS_CPU_NEWLY_IDLE };
+/* select_task_rq_fair for SD_BALANCE_FORK from parent_cpu; and
+ * find_idlest_group of this_cpu's domain sd: the index of the idlest
+ * group, -1 to stay in the local group (groups[0]). */
+int cfs_select_task_rq_fork(struct cfs_sched *cs, uint32_t t, int parent_cpu);
+int cfs_find_idlest_group(struct cfs_sched *cs, const struct sched_domain *sd, int this_cpu);
 /* load_balance of this_cpu's domain sd; returns the tasks moved, *imbalance
  * (may be NULL) the imbalance calculate_imbalance computed (0 if balanced). */
 int cfs_load_balance(struct cfs_sched *cs, int this_cpu, struct sched_domain *sd,

@@ -309,12 +309,48 @@ static int setup(struct messaging_world *m)
 	return NS_OK;
 }
 
-/* The parent's fork and wake-up: task t goes to CPU t mod nr_cpus, each
- * CPU's tasks in a shuffled order, each CPU starting after an idle
- * wake-up. */
+/* v5.9 placement: the parent, on the first CPU of the cpu_sys, forks
+ * each group's 20 receivers, then its 20 senders (group() in
+ * sched-messaging.c), group after group, and wake_up_new_task places
+ * each child by fork balancing (cfs_sched_fork) with the children forked
+ * before it runnable; then every CPU that got tasks starts after an idle
+ * wake-up.  Not modelled: the children's start barrier (each writes its
+ * ready byte and sleeps in poll() until the parent's wake byte), under
+ * which find_idlest_group would see every CPU idle at each fork and keep
+ * all children on the parent's node (SD_NUMA, has_spare with local idle
+ * CPUs), leaving the other nodes to nohz idle balancing, which the model
+ * does not have. */
+static int start_forked(struct messaging_world *m)
+{
+	uint32_t n = (uint32_t)m->sys->nr_cpus;
+	const int parent = 0;
+	for (uint32_t g = 0; g < m->params->groups; g++) {
+		for (uint32_t k = 0; k < 2 * WL_MSG_FDS; k++) {
+			uint32_t t = k < WL_MSG_FDS ? receiver_id(g, k) : sender_id(g, k - WL_MSG_FDS);
+			int cpu;
+			int rc = cfs_sched_fork(m->cfs, t, parent, &cpu);
+			if (rc != NS_OK)
+				return rc;
+		}
+	}
+	for (uint32_t i = 0; i < n; i++) {
+		if (!m->cfs->rq[i].nr_queued)
+			continue;
+		int rc = kick_idle_cpu(m, (int)i, m->sys->cpu[i].now);
+		if (rc != NS_OK)
+			return rc;
+	}
+	return NS_OK;
+}
+
+/* The parent's fork and wake-up without placement: task t goes to CPU t
+ * mod nr_cpus, each CPU's tasks in a shuffled order, each CPU starting
+ * after an idle wake-up. */
 static int start(struct messaging_world *m)
 {
 	uint32_t n = (uint32_t)m->sys->nr_cpus;
+	if (m->params->placement)
+		return start_forked(m);
 	for (uint32_t i = 0; i < n; i++) {
 		uint32_t count = 0;
 		for (uint32_t t = i; t < m->nr_tasks; t += n)

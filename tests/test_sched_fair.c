@@ -729,6 +729,88 @@ static void test_load_balance_balanced(void **state)
 	assert_int_equal(w->cs->stats.migrations, 0);
 }
 
+/* Fork balancing on the fixture (MC {0,1}, {2,3}; NUMA {0..3}, groups
+ * {0,1} {2,3}, imbalance_pct 117 and 125), the parent on CPU 0, no time
+ * passing between forks, each child runnable:
+ *  1st: NUMA local has_spare with idle CPUs -> stay (SD_NUMA); MC {0} vs
+ *       {1}, both idle, local idle_cpus 1 >= 1 -> stay: CPU 0;
+ *  2nd: NUMA stays (CPU 1 idle); MC local {0} fully busy > {1} has spare: CPU 1;
+ *  3rd: NUMA local {0,1} fully busy > {2,3} has spare: the first idle CPU
+ *       of {2,3}, CPU 2; MC of CPU 2 keeps it there;
+ *  4th: the same push, CPU 2 busy: CPU 3;
+ *  5th: all fully busy, avg_load 1024: NUMA 1024 + 256 >= 1024 stays; MC
+ *       100 x 1024 <= 117 x 1024 stays: CPU 0;
+ *  6th: local {0,1} overloaded (3 tasks) > {2,3} fully busy: the least
+ *       loaded of {2,3} (equal, the first), CPU 2;
+ *  7th: both nodes overloaded at avg_load 1536: NUMA stays; MC local {0}
+ *       overloaded > {1} fully busy: CPU 1;
+ *  8th: NUMA local avg 2048 vs 1536: 1792 < 2048 and 204800 > 192000:
+ *       push, the least loaded of {2,3}: CPU 3.
+ * The counters: sbf_count once per find_idlest_group call. */
+static void test_fork_balance_spreads(void **state)
+{
+	struct world *w = *state;
+	static const int want[8] = {0, 1, 2, 3, 0, 2, 1, 3};
+	struct sched_domain *numa = domain(w, 0, "NUMA"), *mc = domain(w, 0, "MC");
+	for (uint32_t t = 0; t < 8; t++) {
+		int cpu = -1;
+		assert_int_equal(cfs_sched_fork(w->cs, t, 0, &cpu), NS_OK);
+		assert_int_equal(cpu, want[t]);
+		assert_int_equal(w->cs->se[t].cpu, want[t]);
+		assert_int_equal(w->cs->se[t].state, CFS_TASK_RUNNABLE);
+		assert_int_equal(w->cs->se[t].recent_used_cpu, 0);
+	}
+	for (int c = 0; c < 4; c++)
+		assert_int_equal(w->cs->rq[c].nr_queued, 2);
+	assert_int_equal(w->cs->stats.migrations, 0);  /* __set_task_cpu */
+	/* parent's NUMA: 8 calls, pushed at forks 3, 4, 6, 8 */
+	assert_int_equal(sd_counter(w, 0, numa, CFS_SD_sbf_count), 8);
+	assert_int_equal(sd_counter(w, 0, numa, CFS_SD_sbf_pushed), 4);
+	assert_int_equal(sd_counter(w, 0, numa, CFS_SD_sbf_balanced), 4);
+	/* parent's MC: the 4 forks kept on node 0, pushed at forks 2 and 7 */
+	assert_int_equal(sd_counter(w, 0, mc, CFS_SD_sbf_count), 4);
+	assert_int_equal(sd_counter(w, 0, mc, CFS_SD_sbf_pushed), 2);
+	/* CPU 2's MC looked after each push to node 1, kept it each time */
+	assert_int_equal(sd_counter(w, 2, domain(w, 2, "MC"), CFS_SD_sbf_count), 2);
+	assert_int_equal(sd_counter(w, 2, domain(w, 2, "MC"), CFS_SD_sbf_balanced), 2);
+	check_ok(w);
+}
+
+/* find_idlest_group picks the idle group: node 0 busy (A on 0, B on 1),
+ * node 1 idle -> group 1 at NUMA; with node 1 busy too and one task more
+ * on node 1, the local group is the idlest (-1).  find_idlest_group_cpu
+ * takes the most recently idled CPU of the group: CPU 3 (idle_stamp 7)
+ * before CPU 2 (idle_stamp 5). */
+static void test_find_idlest_group(void **state)
+{
+	struct world *w = *state;
+	struct sched_domain *numa = domain(w, 0, "NUMA");
+	fork_on(w, 0, 0, 0);
+	fork_on(w, 1, 1, 0);
+	assert_int_equal(cfs_find_idlest_group(w->cs, numa, 0), 1);
+	w->cs->rq[2].idle_stamp = 5;
+	w->cs->rq[3].idle_stamp = 7;
+	int cpu = -1;
+	assert_int_equal(cfs_sched_fork(w->cs, 2, 0, &cpu), NS_OK);
+	assert_int_equal(cpu, 3);
+	fork_on(w, 3, 2, 0);
+	fork_on(w, 4, 3, 0);
+	/* node 0: 2 tasks (fully busy), node 1: 3 (overloaded) */
+	assert_int_equal(cfs_find_idlest_group(w->cs, numa, 0), -1);
+	assert_int_equal(cfs_find_idlest_group(w->cs, domain(w, 2, "NUMA"), 2), 1);
+	check_ok(w);
+}
+
+/* Without placement the workload places its tasks: cfs_sched_fork is a
+ * caller bug there. */
+static void test_fork_needs_placement(void **state)
+{
+	struct world *w = *state;
+	int cpu = -1;
+	assert_int_equal(cfs_sched_fork(w->cs, 0, 0, &cpu), NS_EINTERNAL);
+	assert_int_equal(cfs_task_state(w->cs, 0), CFS_TASK_NEW);
+}
+
 static int teardown_placement(void **state)
 {
 	struct pworld *pw = *state;
@@ -762,6 +844,9 @@ int main(void)
 		PCASE(test_select_idle_sibling, setup_smt),
 		PCASE(test_load_balance_imbalance, setup_numa),
 		PCASE(test_load_balance_balanced, setup_numa),
+		PCASE(test_fork_balance_spreads, setup_numa),
+		PCASE(test_find_idlest_group, setup_numa),
+		CASE(test_fork_needs_placement),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
