@@ -257,6 +257,9 @@ static int run_messaging(const struct scenario *s, const struct run_opts *o,
 	p.warmup_messages = m->warmup_messages;
 	p.measure_messages = m->measure_messages;
 	p.as = &r->as;
+	p.mode = m->pipe ? WL_MSG_PIPE : WL_MSG_SOCKET;
+	p.threads = m->threads;
+	p.pa = r->w;
 	int rc = wl_messaging_run(r->sw, &r->sys, r->skb, r->data, &p, r->seed, o->stop,
 				  r->work, &r->mres);
 	if (rc == WL_MSG_STOPPED)
@@ -609,6 +612,30 @@ static int put_sched_stats(struct writer *w)
 	return rc;
 }
 
+/* Pipe mode: where the pipe buffers' pages came from and went to
+ * (metrics pipe.*).  Nothing in socket mode, whose rows stay as before. */
+static int put_pipe_stats(struct writer *w, const struct scn_messaging *sm)
+{
+	const struct wl_msg_result *m = &w->r->mres;
+	if (!sm->pipe)
+		return NS_OK;
+	const struct {
+		const char *name;
+		uint64_t v;
+	} rows[] = {
+		{"pipe.alloc_page", m->pipe_alloc_page},
+		{"pipe.tmp_page_reuse", m->pipe_tmp_page_reuse},
+		{"pipe.merges", m->pipe_merges},
+		{"pipe.tmp_page_keep", m->pipe_tmp_page_keep},
+		{"pipe.put_page", m->pipe_put_page},
+		{"pipe.spurious_wakeups", m->spurious_wakeups},
+	};
+	int rc = NS_OK;
+	for (size_t i = 0; rc == NS_OK && i < sizeof rows / sizeof rows[0]; i++)
+		rc = store_metric(w->st, w->id, rows[i].name, (double)rows[i].v, "count");
+	return rc;
+}
+
 /* The per-window path mix in `samples` (series window.*, cumulative
  * counts at each window's end) and the measured part in `metrics`, when
  * the scenario asks for them (workload.window_ms, warmup_*, measure_*). */
@@ -738,6 +765,8 @@ static int put_msg_results(struct writer *w)
 			return rc;
 	}
 	int rc = put_sched_stats(w);
+	if (rc == NS_OK)
+		rc = put_pipe_stats(w, &w->s->points[w->r->point].msg);
 	return rc ? rc : put_windows(w, &w->s->points[w->r->point].msg);
 }
 

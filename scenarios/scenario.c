@@ -1124,14 +1124,15 @@ static int parse_pagealloc(struct loader *l, const struct ynode *n)
 	return NS_OK;
 }
 
-enum { M_TYPE, M_GROUPS, M_LOOPS, M_MODE, M_LIMIT, M_SEND, M_RECV, M_CTXSW, M_WINDOW,
-       M_WARMUP_MS, M_WARMUP_MSGS, M_MEASURE, NR_M };
+enum { M_TYPE, M_GROUPS, M_LOOPS, M_MODE, M_THREADS, M_LIMIT, M_SEND, M_RECV, M_CTXSW,
+       M_WINDOW, M_WARMUP_MS, M_WARMUP_MSGS, M_MEASURE, NR_M };
 
 static const struct ytree_field messaging_fields[NR_M] = {
 	[M_TYPE] = {"type", 1},
 	[M_GROUPS] = {"groups", 1},
 	[M_LOOPS] = {"loops", 1},
 	[M_MODE] = {"mode", 0},
+	[M_THREADS] = {"threads", 0},
 	[M_LIMIT] = {"inflight_limit", 0},
 	[M_SEND] = {"send_cycles", 0},
 	[M_RECV] = {"recv_cycles", 0},
@@ -1156,6 +1157,7 @@ static int parse_messaging(struct loader *l, const struct ynode *n)
 		return rc;
 	wl_msg_params_default(&def);
 	p->inflight_limit = def.inflight_limit;
+	p->pipe = p->threads = 0;
 	p->send_cycles = def.send_cycles;
 	p->recv_cycles = def.recv_cycles;
 	p->ctx_switch_cycles = def.ctx_switch_cycles;
@@ -1169,15 +1171,29 @@ static int parse_messaging(struct loader *l, const struct ynode *n)
 		const char *mode;
 		if ((rc = ytree_string(TT(v[M_MODE]), v[M_MODE], "mode", 1, &mode, l->d)))
 			return rc;
-		if (!strcmp(mode, "pipe"))
-			return err(l, v[M_MODE], "mode 'pipe' is not modelled (no slab "
-				   "traffic per message); use mode: socket");
-		if (strcmp(mode, "socket")) {
+		p->pipe = !strcmp(mode, "pipe");
+		if (!p->pipe && strcmp(mode, "socket")) {
 			char q[128];
 			ytree_quote(mode, v[M_MODE]->len, q, sizeof q);
-			return err(l, v[M_MODE], "unknown mode '%s' (expected socket)", q);
+			return err(l, v[M_MODE], "unknown mode '%s' (expected socket or pipe)", q);
 		}
 	}
+	if (v[M_THREADS]) {
+		const char *th;
+		if ((rc = ytree_string(TT(v[M_THREADS]), v[M_THREADS], "threads", 1, &th, l->d)))
+			return rc;
+		p->threads = !strcmp(th, "true") || !strcmp(th, "on");
+		if (!p->threads && strcmp(th, "false") && strcmp(th, "off")) {
+			char q[128];
+			ytree_quote(th, v[M_THREADS]->len, q, sizeof q);
+			return err(l, v[M_THREADS], "threads must be true or false (perf bench's "
+				   "-t: pthreads instead of processes), not '%s'", q);
+		}
+	}
+	if (v[M_LIMIT] && p->pipe)
+		return err(l, v[M_LIMIT], "inflight_limit is a socket's limit (sk_sndbuf / "
+			   "truesize); a pipe holds %d pages of merged writes (%d messages)",
+			   WL_MSG_PIPE_BUFFERS, WL_MSG_PIPE_MSGS);
 	if (v[M_LIMIT] && (rc = get_u32(l, v[M_LIMIT], "inflight_limit", 1, 1000000,
 					&p->inflight_limit)))
 		return rc;
@@ -2763,7 +2779,10 @@ static int params_messaging(const struct scn_messaging *m, scn_param_fn fn,
 	int rc;
 	P_NUM("workload.groups", m->groups);
 	P_NUM("workload.loops", m->loops);
-	P_TEXT("workload.mode", "socket");
+	P_TEXT("workload.mode", m->pipe ? "pipe" : "socket");
+	/* only when set: the parameter rows of existing scenarios stay as before */
+	if (m->threads)
+		P_TEXT("workload.threads", "true");
 	P_NUM("workload.inflight_limit", m->inflight_limit);
 	P_NUM("workload.send_cycles", m->send_cycles);
 	P_NUM("workload.recv_cycles", m->recv_cycles);

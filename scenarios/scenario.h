@@ -167,6 +167,8 @@ struct scn_messaging {
 	uint64_t loops;                 /* -l */
 	uint32_t inflight_limit;        /* messages per connection (278) */
 	uint32_t send_cycles, recv_cycles, ctx_switch_cycles;
+	int pipe;                       /* mode: pipe (-p); else socket */
+	int threads;                    /* threads: true (-t); else processes */
 	/* windows and warm-up (0 = off): simulated ms, messages read */
 	uint32_t window_ms, warmup_ms;
 	uint64_t warmup_messages, measure_messages;

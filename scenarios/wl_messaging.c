@@ -62,17 +62,33 @@ struct message {
 	uint64_t visible_at;              /* sender's clock after the write */
 };
 
+struct pipe_buffer {                      /* fs/pipe.c's, for anon_pipe_buf_ops */
+	struct page *page;
+	uint32_t offset, len;             /* bytes */
+};
+
 struct connection {                       /* owned by receiver j of a group */
-	struct message *ring;             /* [inflight_limit] */
+	struct message *ring;             /* [ring_cap] */
 	uint32_t head, count;
-	uint32_t blocked_senders;         /* bit s: sender s of the group waits for room */
+	uint32_t blocked_senders;         /* socket: bit s: sender s waits for room */
 	int receiver_blocked;
+	/* thread mode: the struct file lines of the write and read ends */
+	uint64_t file_w, file_r;
+	/* pipe mode: pipe_inode_info (line 0: mutex, rd_wait.lock,
+	 * wr_wait.lock; line 1: head, tail, tmp_page) and its bufs[] */
+	uint64_t info, bufs_addr;
+	struct pipe_buffer bufs[WL_MSG_PIPE_BUFFERS];
+	uint32_t pipe_head, pipe_tail;    /* pipe->head, pipe->tail (free running) */
+	struct page *tmp_page;
+	uint8_t wr_wait[WL_MSG_FDS];      /* exclusive waiters (senders), FIFO */
+	uint32_t wr_first, wr_count;
 };
 
 struct task {
 	uint32_t group;
 	uint32_t index;                   /* sender s or receiver j of the group, 0..19 */
 	int is_sender;
+	int waited;                       /* pipe: woken from wr_wait (wake_next_writer) */
 	uint64_t messages_done;           /* written or read */
 };
 
@@ -89,6 +105,8 @@ struct messaging_world {
 	uint8_t *step_pending;            /* [nr_cpus]: a step event is queued */
 	uint32_t *fork_order;             /* [tasks per CPU]: start()'s scratch */
 	uint32_t nr_tasks;
+	uint32_t ring_cap;                /* messages a connection can hold */
+	int parent_node;                  /* the parent's: its allocations */
 	uint64_t msgs_per_task;           /* 20 * loops */
 	uint32_t wake_senders_at;         /* wake senders at <= this many in flight */
 	struct wl_msg_result *result;
@@ -114,6 +132,9 @@ void wl_msg_params_default(struct wl_msg_params *p)
 	p->as = NULL;
 	p->window_cycles = p->warmup_cycles = 0;
 	p->warmup_messages = p->measure_messages = 0;
+	p->mode = WL_MSG_SOCKET;
+	p->threads = 0;
+	p->pa = NULL;
 }
 
 /* An idle CPU starts running at `from` plus the wake-up latency and the
@@ -148,6 +169,20 @@ static uint32_t receiver_id(uint32_t group, uint32_t j)
 	return group * 2 * WL_MSG_FDS + WL_MSG_FDS + j;
 }
 
+/* Thread mode: the threads share one files_struct (files->count > 1),
+ * so fdget() takes __fget()'s reference (atomic_long_inc on
+ * file->f_count) and fdput() drops it (fput_many's atomic sub), where a
+ * forked process's private table takes __fget_light()'s path without
+ * touching f_count (fs/file.c v5.9).  Sockets and pipes are not
+ * FMODE_ATOMIC_POS, so fdget_pos takes no f_pos_lock in either mode. */
+static void thread_fget_fput(struct messaging_world *m, struct cpu *c, uint64_t file)
+{
+	if (!m->params->threads)
+		return;
+	cpu_atomic(c, file, m->parent_node);
+	cpu_atomic(c, file, m->parent_node);
+}
+
 /* One write() of a sender running on cpu: to connection done % 20. */
 static int sender_write(struct messaging_world *m, struct task *task, int cpu,
 			enum op_result *res)
@@ -164,7 +199,8 @@ static int sender_write(struct messaging_world *m, struct task *task, int cpu,
 		*res = OP_BLOCKED;
 		return NS_OK;
 	}
-	struct message *msg = &conn->ring[(conn->head + conn->count) % p->inflight_limit];
+	thread_fget_fput(m, c, conn->file_w);
+	struct message *msg = &conn->ring[(conn->head + conn->count) % m->ring_cap];
 	msg->skb = slub_alloc(m->slub, c, m->skb_cache, SLUB_NUMA_NO_NODE);
 	msg->data = msg->skb ? slub_alloc(m->slub, c, m->data_cache, SLUB_NUMA_NO_NODE) : 0;
 	if (!msg->data) {
@@ -201,8 +237,9 @@ static int receiver_read(struct messaging_world *m, struct task *task, int cpu,
 		*res = OP_BLOCKED;
 		return NS_OK;
 	}
+	thread_fget_fput(m, c, conn->file_r);
 	struct message msg = conn->ring[conn->head];
-	conn->head = (conn->head + 1) % p->inflight_limit;
+	conn->head = (conn->head + 1) % m->ring_cap;
 	conn->count--;
 	cpu_advance_to(c, msg.visible_at);
 	int rc = slub_free(m->slub, c, m->data_cache, msg.data);
@@ -229,6 +266,195 @@ static int receiver_read(struct messaging_world *m, struct task *task, int cpu,
 	return NS_OK;
 }
 
+/* --- pipe mode (fs/pipe.c v5.9) ------------------------------------------ */
+
+static int pipe_full(const struct connection *conn)
+{
+	return conn->pipe_head - conn->pipe_tail >= WL_MSG_PIPE_BUFFERS;
+}
+
+/* __wake_up_common_lock on a pipe wait queue (rd_wait or wr_wait): the
+ * queue's spinlock in line 0 of pipe_inode_info, then the wake-up. */
+static int pipe_wake_reader(struct messaging_world *m, struct connection *conn,
+			    const struct task *sender, int cpu)
+{
+	cpu_atomic(&m->sys->cpu[cpu], conn->info, m->parent_node);
+	if (!conn->receiver_blocked)
+		return NS_OK;
+	conn->receiver_blocked = 0;
+	return wake(m, receiver_id(sender->group, (uint32_t)(conn - m->conns) % WL_MSG_FDS), cpu);
+}
+
+/* wake_up_interruptible_sync_poll(&pipe->wr_wait): writers wait
+ * exclusively (wait_event_interruptible_exclusive), so one is woken, the
+ * first queued; autoremove_wake_function takes it off the queue. */
+static int pipe_wake_writer(struct messaging_world *m, struct connection *conn,
+			    uint32_t group, int cpu)
+{
+	cpu_atomic(&m->sys->cpu[cpu], conn->info, m->parent_node);
+	if (!conn->wr_count)
+		return NS_OK;
+	uint32_t s = conn->wr_wait[conn->wr_first];
+	conn->wr_first = (conn->wr_first + 1) % WL_MSG_FDS;
+	conn->wr_count--;
+	return wake(m, sender_id(group, s), cpu);
+}
+
+/* The 100 bytes of a message in its buffer's page, through the caches. */
+static void pipe_copy(struct messaging_world *m, struct cpu *c, const struct pipe_buffer *b,
+		      uint32_t at, int kind)
+{
+	cpu_mem(c, mm_page_vaddr(m->params->pa, b->page) + at, WL_MSG_DATASIZE,
+		mm_page_node(m->params->pa, b->page), kind);
+}
+
+/*
+ * pipe_write of one 100-byte message by a sender on cpu: under
+ * __pipe_lock, merge into the last buffer when the pipe was not empty and
+ * it has room (PIPE_BUF_FLAG_CAN_MERGE: 40 messages per page); else,
+ * when the ring is not full (head - tail < max_usage 16), a new buffer
+ * with pipe->tmp_page or alloc_page(GFP_HIGHUSER | __GFP_ACCOUNT), its
+ * slot taken under rd_wait.lock; else wait in wr_wait (exclusive) for
+ * room.  Then the wake-ups: the reader if the pipe was empty, the next
+ * writer if this one had waited and the pipe is not full.  __GFP_ACCOUNT
+ * (memcg) is not modelled.
+ */
+static int pipe_write_msg(struct messaging_world *m, struct task *task, int cpu,
+			  enum op_result *res)
+{
+	struct cpu *c = &m->sys->cpu[cpu];
+	uint32_t j = (uint32_t)(task->messages_done % WL_MSG_FDS);
+	struct connection *conn = &m->conns[task->group * WL_MSG_FDS + j];
+	int was_empty = conn->pipe_head == conn->pipe_tail;
+	struct pipe_buffer *last = &conn->bufs[(conn->pipe_head - 1) % WL_MSG_PIPE_BUFFERS];
+	int merge = !was_empty && last->offset + last->len + WL_MSG_DATASIZE <= WL_MSG_PAGE_SIZE;
+
+	if (!merge && pipe_full(conn)) {
+		if (task->waited)
+			m->result->spurious_wakeups++;
+		conn->wr_wait[(conn->wr_first + conn->wr_count++) % WL_MSG_FDS] =
+			(uint8_t)task->index;
+		task->waited = 1;
+		m->result->sender_blocks++;
+		*res = OP_BLOCKED;
+		return NS_OK;
+	}
+	thread_fget_fput(m, c, conn->file_w);
+	cpu_atomic(c, conn->info, m->parent_node);           /* __pipe_lock */
+	if (merge) {
+		cpu_mem(c, conn->bufs_addr + ((conn->pipe_head - 1) % WL_MSG_PIPE_BUFFERS) * 40,
+			40, m->parent_node, CPU_LOAD);
+		pipe_copy(m, c, last, last->offset + last->len, CPU_STORE);
+		last->len += WL_MSG_DATASIZE;
+		m->result->pipe_merges++;
+	} else {
+		struct page *page = conn->tmp_page;
+		if (page) {
+			m->result->pipe_tmp_page_reuse++;
+		} else {
+			page = mm_alloc_pages(m->params->pa, c, GFP_USER | __GFP_HIGHMEM, 0);
+			if (!page) {
+				m->result->alloc_failed = 1;
+				return NS_ERANGE;
+			}
+			m->result->pipe_alloc_page++;
+		}
+		cpu_atomic(c, conn->info, m->parent_node);   /* rd_wait.lock: the slot */
+		cpu_mem(c, conn->info + 64, 8, m->parent_node, CPU_STORE); /* pipe->head */
+		struct pipe_buffer *b = &conn->bufs[conn->pipe_head % WL_MSG_PIPE_BUFFERS];
+		cpu_mem(c, conn->bufs_addr + (conn->pipe_head % WL_MSG_PIPE_BUFFERS) * 40, 40,
+			m->parent_node, CPU_STORE);
+		conn->pipe_head++;
+		b->page = page;
+		b->offset = 0;
+		b->len = WL_MSG_DATASIZE;
+		conn->tmp_page = NULL;
+		pipe_copy(m, c, b, 0, CPU_STORE);
+	}
+	int wake_next_writer = task->waited && !pipe_full(conn);
+	task->waited = 0;
+	cpu_atomic(c, conn->info, m->parent_node);           /* __pipe_unlock */
+	cpu_work(c, m->params->send_cycles);
+	struct message *msg = &conn->ring[(conn->head + conn->count) % m->ring_cap];
+	msg->skb = msg->data = 0;
+	msg->visible_at = c->now;
+	conn->count++;
+	task->messages_done++;
+	int rc = was_empty ? pipe_wake_reader(m, conn, task, cpu) : NS_OK;
+	if (rc == NS_OK && wake_next_writer)
+		rc = pipe_wake_writer(m, conn, task->group, cpu);
+	*res = task->messages_done == m->msgs_per_task ? OP_FINISHED : OP_CONTINUE;
+	return rc;
+}
+
+/* anon_pipe_buf_release: keep the page as the one-deep tmp_page cache if
+ * there is none (page_count is 1: nothing else maps pipe pages here),
+ * else put_page. */
+static void anon_pipe_buf_release(struct messaging_world *m, struct cpu *c,
+				  struct connection *conn, struct pipe_buffer *b)
+{
+	if (!conn->tmp_page) {
+		conn->tmp_page = b->page;
+		m->result->pipe_tmp_page_keep++;
+	} else {
+		mm_free_pages(m->params->pa, c, b->page, 0);
+		m->result->pipe_put_page++;
+	}
+	b->page = NULL;
+}
+
+/*
+ * pipe_read of one 100-byte message by the receiver on cpu: under
+ * __pipe_lock, copy from the tail buffer; a buffer read empty is released
+ * and the tail advanced under rd_wait.lock; on an empty pipe wait in
+ * rd_wait.  A pipe full when the read began wakes one writer (was_full).
+ */
+static int pipe_read_msg(struct messaging_world *m, struct task *task, int cpu,
+			 enum op_result *res)
+{
+	struct cpu *c = &m->sys->cpu[cpu];
+	struct connection *conn = &m->conns[task->group * WL_MSG_FDS + task->index];
+
+	if (conn->count == 0) {
+		conn->receiver_blocked = 1;
+		m->result->receiver_blocks++;
+		*res = OP_BLOCKED;
+		return NS_OK;
+	}
+	thread_fget_fput(m, c, conn->file_r);
+	cpu_atomic(c, conn->info, m->parent_node);           /* __pipe_lock */
+	int was_full = pipe_full(conn);
+	struct message msg = conn->ring[conn->head];
+	conn->head = (conn->head + 1) % m->ring_cap;
+	conn->count--;
+	cpu_advance_to(c, msg.visible_at);
+	uint32_t slot = conn->pipe_tail % WL_MSG_PIPE_BUFFERS;
+	struct pipe_buffer *b = &conn->bufs[slot];
+	cpu_mem(c, conn->bufs_addr + slot * 40, 40, m->parent_node, CPU_LOAD);
+	pipe_copy(m, c, b, b->offset, CPU_LOAD);
+	b->offset += WL_MSG_DATASIZE;
+	b->len -= WL_MSG_DATASIZE;
+	if (b->len == 0) {
+		anon_pipe_buf_release(m, c, conn, b);
+		cpu_atomic(c, conn->info, m->parent_node);   /* rd_wait.lock: the tail */
+		cpu_mem(c, conn->info + 64, 8, m->parent_node, CPU_STORE);
+		conn->pipe_tail++;
+	}
+	cpu_atomic(c, conn->info, m->parent_node);           /* __pipe_unlock */
+	cpu_work(c, m->params->recv_cycles);
+	task->messages_done++;
+	m->result->messages++;
+	int rc = was_full ? pipe_wake_writer(m, conn, task->group, cpu) : NS_OK;
+	*res = task->messages_done == m->msgs_per_task ? OP_FINISHED : OP_CONTINUE;
+	if (rc == NS_OK && *res == OP_FINISHED && conn->tmp_page) {
+		/* free_pipe_info's __free_page(tmp_page), here at the reader's
+		 * exit (the kernel: when the last of the 21 users closes it) */
+		mm_free_pages(m->params->pa, c, conn->tmp_page, 0);
+		conn->tmp_page = NULL;
+	}
+	return rc;
+}
+
 /* One step of cpu: the task CFS runs there does one operation, then the
  * scheduler sees the tick and the end of the system call. */
 static int step(struct messaging_world *m, int cpu)
@@ -240,8 +466,11 @@ static int step(struct messaging_world *m, int cpu)
 	}
 	struct task *task = &m->tasks[t];
 	enum op_result res = OP_CONTINUE;
-	int rc = task->is_sender ? sender_write(m, task, cpu, &res)
-				 : receiver_read(m, task, cpu, &res);
+	int pipe = m->params->mode == WL_MSG_PIPE;
+	int rc = task->is_sender ? (pipe ? pipe_write_msg(m, task, cpu, &res)
+					 : sender_write(m, task, cpu, &res))
+				 : (pipe ? pipe_read_msg(m, task, cpu, &res)
+					 : receiver_read(m, task, cpu, &res));
 	if (rc != NS_OK)
 		return rc;
 	cfs_tick(m->cfs, cpu);
@@ -294,10 +523,25 @@ static int setup(struct messaging_world *m)
 	m->fork_order = calloc(tasks_per_cpu(m), sizeof *m->fork_order);
 	if (!m->tasks || !m->conns || !m->step_pending || !m->fork_order)
 		return NS_ENOMEM;
+	m->ring_cap = p->mode == WL_MSG_PIPE ? WL_MSG_PIPE_MSGS : p->inflight_limit;
+	m->parent_node = m->sys->cpu[0].node;
 	for (uint32_t i = 0; i < p->groups * WL_MSG_FDS; i++) {
-		m->conns[i].ring = calloc(p->inflight_limit, sizeof *m->conns[i].ring);
-		if (!m->conns[i].ring)
+		struct connection *conn = &m->conns[i];
+		conn->ring = calloc(m->ring_cap, sizeof *conn->ring);
+		if (!conn->ring)
 			return NS_ENOMEM;
+		/* the parent's socketpair() / pipe(): its node's memory */
+		if (p->threads && ((rc = cache_as_alloc(p->as, m->parent_node, 64, 64,
+							&conn->file_w)) ||
+				   (rc = cache_as_alloc(p->as, m->parent_node, 64, 64,
+							&conn->file_r))))
+			return rc;
+		/* alloc_pipe_info: pipe_inode_info and kcalloc(16, pipe_buffer) */
+		if (p->mode == WL_MSG_PIPE &&
+		    ((rc = cache_as_alloc(p->as, m->parent_node, 128, 64, &conn->info)) ||
+		     (rc = cache_as_alloc(p->as, m->parent_node,
+					  WL_MSG_PIPE_BUFFERS * 40, 64, &conn->bufs_addr))))
+			return rc;
 	}
 	for (uint32_t t = 0; t < m->nr_tasks; t++) {
 		struct task *task = &m->tasks[t];
@@ -562,6 +806,8 @@ static void teardown(struct messaging_world *m)
 static int params_ok(const struct wl_msg_params *p, const struct cpu_sys *s)
 {
 	return p->groups > 0 && p->loops > 0 && p->inflight_limit > 0 && p->hz > 0 &&
+	       (p->mode == WL_MSG_SOCKET || (p->mode == WL_MSG_PIPE && p->pa && p->as)) &&
+	       (!p->threads || p->as) &&
 	       (p->placement == 0 || (p->placement == 1 && p->as)) &&
 	       p->hz <= 100000 && p->sched_latency_ns > 0 && p->min_granularity_ns > 0 &&
 	       s->nr_cpus > 0 && s->k.clock_ghz > 0 &&

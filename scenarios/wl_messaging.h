@@ -79,6 +79,15 @@
 #define WL_MSG_DATASIZE 100               /* bytes per message */
 #define WL_MSG_SKB_HEAD 224               /* sizeof(struct sk_buff), ref §2 */
 #define WL_MSG_DATA_ALLOC 448             /* SKB_DATA_ALIGN(100) + shared info */
+#define WL_MSG_PIPE_BUFFERS 16            /* PIPE_DEF_BUFFERS: pipe->max_usage */
+#define WL_MSG_PAGE_SIZE 4096u            /* PAGE_SIZE of a pipe buffer's page */
+/* messages a pipe can hold: 16 pages of 40 merged 100-byte writes */
+#define WL_MSG_PIPE_MSGS (WL_MSG_PIPE_BUFFERS * (WL_MSG_PAGE_SIZE / WL_MSG_DATASIZE))
+
+enum wl_msg_mode {
+	WL_MSG_SOCKET = 0,                /* socketpair(AF_UNIX, SOCK_STREAM), the default */
+	WL_MSG_PIPE,                      /* -p: pipe() */
+};
 
 struct wl_msg_params {
 	uint32_t groups;                  /* -g */
@@ -103,7 +112,11 @@ struct wl_msg_params {
 	 * with measure_messages the run stops that many messages later and
 	 * Total time is extrapolated to all 20 x loops x 20 x groups messages. */
 	uint64_t window_cycles, warmup_cycles, warmup_messages, measure_messages;
-	struct cache_as *as;              /* v5.9 placement: the world's address space */
+	struct cache_as *as;              /* the world's address space (v5.9
+					   * placement, pipe and thread mode) */
+	enum wl_msg_mode mode;            /* workload.mode */
+	int threads;                      /* -t (workload.threads): pthreads of one process */
+	struct mm_world *pa;              /* pipe mode: the page allocator (alloc_page) */
 };
 /* The defaults; wl_messaging.c's design notes give the estimates. */
 void wl_msg_params_default(struct wl_msg_params *p);
@@ -119,6 +132,11 @@ struct wl_msg_result {
 	uint64_t events;                  /* engine events */
 	uint64_t alloc_failed;
 	uint64_t migrations;              /* v5.9 placement: set_task_cpu to another CPU */
+	/* pipe mode: pages taken by pipe_write (alloc_page or the pipe's
+	 * tmp_page) and released by pipe_read (kept as tmp_page or put_page) */
+	uint64_t pipe_alloc_page, pipe_tmp_page_reuse, pipe_put_page, pipe_tmp_page_keep;
+	uint64_t pipe_merges;             /* writes merged into the last buffer */
+	uint64_t spurious_wakeups;        /* pipe: a woken writer found the pipe still full */
 	/* The frees' path mix, cumulative at the end of each window (both
 	 * caches): FREE_FASTPATH, FREE_SLOWPATH, FREE_FROZEN, CPU_PARTIAL_FREE,
 	 * messages read, and the window's end (cycles).  Owned by the result. */
