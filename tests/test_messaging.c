@@ -6,7 +6,9 @@
  * majority of the slow-path frees on the shipped 2-socket machine at a
  * small volume, a small in-flight limit makes senders block, CFS wake-up
  * preemption happens and raises the FREE_FROZEN share, bad parameters are
- * refused.
+ * refused; pipe mode moves pages (merged writes, tmp_page, alloc_page /
+ * put_page) and no slab objects, thread mode adds the f_count atomics of
+ * fdget/fput, and v5.9 placement forks through fork balancing.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -248,6 +250,142 @@ static void test_wakeup_preemption(void **state)
 	assert_true(share_on > share_off);
 }
 
+static uint64_t sum_counter(struct wfx *t, enum cpu_counter id)
+{
+	uint64_t n = 0;
+	for (int i = 0; i < t->s.nr_cpus; i++)
+		n += cpu_counter(&t->s.cpu[i], id);
+	return n;
+}
+
+static void pipe_params(struct wfx *t, struct wl_msg_params *p, uint32_t groups,
+			uint64_t loops)
+{
+	small_params(p, groups, loops);
+	p->mode = WL_MSG_PIPE;
+	p->pa = t->pa;
+	p->as = &t->as;
+}
+
+/*
+ * Pipe mode (-p): no slab object per message; every write either merges
+ * into the last buffer or starts a buffer with the pipe's tmp_page or a
+ * page from alloc_page, and every buffer read empty is kept as tmp_page
+ * or put_page'd; the tmp_pages left at the end are freed at the readers'
+ * exits, so the page allocator gets back every page (alloc_page -
+ * put_page = one per pipe that had a tmp_page left, at most 20 per
+ * group).  With 20 x 50 = 1000 messages per pipe (more than its 640)
+ * writers block and are woken one at a time.
+ */
+static void test_pipe_mode(void **state)
+{
+	(void)state;
+	struct wfx *t = mw_create("client-1node.yaml", SLUB_PRE);
+	struct wl_msg_params p;
+	struct wl_msg_result r;
+	pipe_params(t, &p, 1, 50);
+	run_ok(t, &p, 5, &r);
+	uint64_t msgs = 20ull * 20 * 50;
+	assert_int_equal(r.messages, msgs);
+	uint64_t buffers = r.pipe_alloc_page + r.pipe_tmp_page_reuse;
+	assert_int_equal(r.pipe_merges + buffers, msgs);
+	assert_int_equal(r.pipe_tmp_page_keep + r.pipe_put_page, buffers);
+	assert_true(r.pipe_alloc_page >= r.pipe_put_page);
+	assert_true(r.pipe_alloc_page - r.pipe_put_page <= 20);
+	/* at most 40 messages of 100 bytes share a 4096-byte page */
+	assert_true(buffers * 40 >= msgs);
+	assert_true(r.sender_blocks > 0);
+	assert_true(r.receiver_blocks > 0);
+	struct slub_cache *cs[2] = {t->skb, t->k512};
+	for (int i = 0; i < 2; i++)
+		assert_int_equal(slub_stat(t->w, cs[i], -1, SLUB_ALLOC_FASTPATH) +
+				 slub_stat(t->w, cs[i], -1, SLUB_ALLOC_SLOWPATH), 0);
+	struct diag d;
+	diag_init(&d);
+	assert_int_equal(mm_check(t->pa, &d), NS_OK);
+	wfx_destroy(t);
+	/* deterministic for a seed */
+	struct wl_msg_result r2;
+	t = mw_create("client-1node.yaml", SLUB_PRE);
+	pipe_params(t, &p, 1, 50);
+	run_ok(t, &p, 5, &r2);
+	assert_int_equal(r2.end_cycles, r.end_cycles);
+	assert_int_equal(r2.pipe_alloc_page, r.pipe_alloc_page);
+	wfx_destroy(t);
+	/* a pipe that never fills: 20 messages per pipe, one page each at most */
+	t = mw_create("client-1node.yaml", SLUB_PRE);
+	pipe_params(t, &p, 1, 1);
+	run_ok(t, &p, 5, &r);
+	assert_int_equal(r.sender_blocks, 0);
+	assert_int_equal(r.spurious_wakeups, 0);
+	assert_true(r.pipe_alloc_page >= 20);
+	wfx_destroy(t);
+}
+
+/*
+ * Thread mode (-t): the same messages and SLUB traffic; every write and
+ * read also takes and drops a reference on its struct file (4 atomics
+ * per message more than process mode, whose private fd tables take
+ * __fget_light's path).  The SLUB atomics depend a little on the
+ * schedule, so the test bounds the difference.
+ */
+static void test_thread_mode(void **state)
+{
+	(void)state;
+	struct wl_msg_params p;
+	struct wl_msg_result proc, thr;
+	small_params(&p, 1, 30);
+	struct wfx *t = mw_create("skylake-2s.yaml", SLUB_PRE);
+	run_ok(t, &p, 3, &proc);
+	uint64_t at_proc = sum_counter(t, CPU_CTR_atomic);
+	wfx_destroy(t);
+	t = mw_create("skylake-2s.yaml", SLUB_PRE);
+	p.threads = 1;
+	p.as = &t->as;
+	run_ok(t, &p, 3, &thr);
+	uint64_t at_thr = sum_counter(t, CPU_CTR_atomic);
+	assert_int_equal(slub_stat(t->w, t->skb, -1, SLUB_FREE_FASTPATH) +
+			 slub_stat(t->w, t->skb, -1, SLUB_FREE_SLOWPATH), thr.messages);
+	wfx_destroy(t);
+	uint64_t msgs = 20ull * 20 * 30;
+	print_message("atomics: processes %llu, threads %llu, 4 x messages %llu\n",
+		      (unsigned long long)at_proc, (unsigned long long)at_thr,
+		      (unsigned long long)(4 * msgs));
+	assert_int_equal(proc.messages, msgs);
+	assert_int_equal(thr.messages, msgs);
+	assert_true(at_thr > at_proc);
+	double extra = (double)(at_thr - at_proc) / (double)msgs;
+	assert_true(extra > 3.9 && extra < 4.1);
+	assert_true(thr.end_cycles != proc.end_cycles);
+}
+
+/* With v5.9 placement the forked tasks are spread by fork balancing:
+ * every CPU of skylake-2s gets some of the 40 tasks of one group before
+ * any wake-up moves them; the run completes with tasks conserved. */
+static void test_fork_placement(void **state)
+{
+	(void)state;
+	struct wfx *t = mw_create("skylake-2s.yaml", SLUB_PRE);
+	struct wl_msg_params p;
+	struct wl_msg_result r;
+	small_params(&p, 1, 5);
+	p.placement = 1;
+	p.as = &t->as;
+	run_ok(t, &p, 2, &r);
+	assert_int_equal(r.messages, 20ull * 20 * 5);
+	uint64_t sbf = 0, pushed = 0;
+	for (size_t i = 0; i < r.nr_sched_stats; i++) {
+		if (!strcmp(r.sched_stats[i].name, "sbf_count"))
+			sbf += r.sched_stats[i].value;
+		if (!strcmp(r.sched_stats[i].name, "sbf_pushed"))
+			pushed += r.sched_stats[i].value;
+	}
+	assert_true(sbf >= 40);           /* at least one call per fork */
+	assert_true(pushed >= 39);        /* all but the first leave the parent's CPU */
+	wl_msg_result_free(&r);
+	wfx_destroy(t);
+}
+
 static void test_bad_params(void **state)
 {
 	(void)state;
@@ -272,6 +410,10 @@ static void test_bad_params(void **state)
 	p.sched_latency_ns = 0;
 	assert_int_equal(wl_messaging_run(t->w, &t->s, t->skb, t->k512, &p, 1, NULL, NULL, &r),
 			 NS_EINPUT);
+	small_params(&p, 1, 1);
+	p.mode = WL_MSG_PIPE;             /* no page allocator given */
+	assert_int_equal(wl_messaging_run(t->w, &t->s, t->skb, t->k512, &p, 1, NULL, NULL, &r),
+			 NS_EINPUT);
 	wfx_destroy(t);
 }
 
@@ -283,6 +425,9 @@ int main(void)
 		cmocka_unit_test(test_free_frozen_majority),
 		cmocka_unit_test(test_blocking),
 		cmocka_unit_test(test_wakeup_preemption),
+		cmocka_unit_test(test_pipe_mode),
+		cmocka_unit_test(test_thread_mode),
+		cmocka_unit_test(test_fork_placement),
 		cmocka_unit_test(test_bad_params),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
