@@ -446,32 +446,23 @@ out:
 	return rc;
 }
 
-/*
- * The scheduler's side of each point: the mean per run of the workload's
- * scheduling metrics, with the change against the first point.  In a
- * schedule-bound benchmark a few cycles on the receiver's path change how
- * often receivers block and are woken, which can move Total time more than
- * the cycles themselves (docs/slub-model.md §11.3).
- */
-static int print_sched(struct rep *r)
+/* The mean per run of metrics `names` for each point, with the change
+ * against the first point, under `title`. */
+static int print_means(struct rep *r, const char *title, const char *const *names, int nr)
 {
 	static const char sql[] =
 		"SELECT value FROM metrics WHERE run_id = ?1 AND name = ?2";
-	static const char *const names[] = {
-		"ctx_switches", "wakeups", "preemptions", "sender_blocks", "receiver_blocks",
-	};
-	enum { NR_SCHED = sizeof names / sizeof names[0] };
-	double base[NR_SCHED] = {0};
+	double base[8] = {0};
 	sqlite3_stmt *st = NULL;
 	int rc = NS_OK;
 
 	if (sqlite3_prepare_v2(r->db, sql, -1, &st, NULL) != SQLITE_OK)
-		return db_err(r, "cannot read the scheduler metrics");
-	fprintf(r->g, "\n# Scheduler, mean per run (%% against the first point)\n");
+		return db_err(r, "cannot read the workload's metrics");
+	fprintf(r->g, "\n# %s, mean per run (%% against the first point)\n", title);
 	for (int i = 0; i < r->nr && rc == NS_OK; i++) {
 		const struct mpoint *p = &r->pts[i];
 		fprintf(r->g, "%-38s", p->variant);
-		for (int k = 0; k < NR_SCHED && rc == NS_OK; k++) {
+		for (int k = 0; k < nr && k < 8 && rc == NS_OK; k++) {
 			double sum = 0;
 			for (int j = 0; j < p->n; j++) {
 				sqlite3_reset(st);
@@ -481,7 +472,7 @@ static int print_sched(struct rep *r)
 				if (s == SQLITE_ROW)
 					sum += sqlite3_column_double(st, 0);
 				else if (s != SQLITE_DONE)
-					rc = db_err(r, "cannot read the scheduler metrics");
+					rc = db_err(r, "cannot read the workload's metrics");
 			}
 			double mean = p->n > 0 ? sum / p->n : 0;
 			if (i == 0)
@@ -494,6 +485,48 @@ static int print_sched(struct rep *r)
 	}
 	sqlite3_finalize(st);
 	return rc;
+}
+
+/*
+ * The scheduler's side of each point: the mean per run of the workload's
+ * scheduling metrics, with the change against the first point.  In a
+ * schedule-bound benchmark a few cycles on the receiver's path change how
+ * often receivers block and are woken, which can move Total time more than
+ * the cycles themselves (docs/slub-model.md §11.3).
+ */
+static int print_sched(struct rep *r)
+{
+	static const char *const names[] = {
+		"ctx_switches", "wakeups", "preemptions", "sender_blocks", "receiver_blocks",
+	};
+	return print_means(r, "Scheduler", names, sizeof names / sizeof names[0]);
+}
+
+/*
+ * Pipe mode (-p) has no slab object per message: where its buffers' pages
+ * came from (alloc_page or the pipe's tmp_page, or a write merged into
+ * the last buffer) and where they went (kept as tmp_page or put_page).
+ * Only for runs that stored them.
+ */
+static int print_pipe(struct rep *r)
+{
+	static const char *const names[] = {
+		"pipe.merges", "pipe.alloc_page", "pipe.tmp_page_reuse", "pipe.tmp_page_keep",
+		"pipe.put_page", "pipe.spurious_wakeups",
+	};
+	sqlite3_stmt *st = NULL;
+	if (sqlite3_prepare_v2(r->db, "SELECT 1 FROM metrics WHERE run_id = ?1 AND "
+			       "name = 'pipe.alloc_page'", -1, &st, NULL) != SQLITE_OK)
+		return db_err(r, "cannot read the pipe metrics");
+	int any = 0;
+	for (int i = 0; i < r->nr && !any; i++) {
+		sqlite3_reset(st);
+		sqlite3_bind_int64(st, 1, r->pts[i].ids[0]);
+		any = sqlite3_step(st) == SQLITE_ROW;
+	}
+	sqlite3_finalize(st);
+	return any ? print_means(r, "Pipe buffers' pages", names,
+				 sizeof names / sizeof names[0]) : NS_OK;
 }
 
 /* Sum of a cache counter over a point's runs and both caches. */
@@ -743,6 +776,8 @@ int messaging_report_print(sqlite3 *db, const int64_t *run_ids, int nr_runs, lon
 		print_summary(&r, dec);
 		rc = print_sched(&r);
 	}
+	if (rc == NS_OK)
+		rc = print_pipe(&r);
 	if (rc == NS_OK) {
 		rc = print_slub_stats(&r);
 	}
