@@ -1,5 +1,6 @@
 /*
- * wl_messaging — `perf bench sched messaging` in socket mode
+ * wl_messaging — `perf bench sched messaging` in socket mode or pipe mode
+ * (-p), with processes or threads (-t)
  * (shared/reference/sched-messaging.md) as a workload over the SLUB model
  * (models/slub.h), scheduled by the CFS model (models/sched_fair.h) on
  * the event engine (sim/ctx.h).
@@ -18,6 +19,28 @@
  * slub_free(skbuff_head_cache) plus `recv_cycles`.  The straight-line costs
  * are identical for both SLUB layouts, so any difference between layouts
  * comes from the SLUB model.
+ *
+ * Pipe mode (mode WL_MSG_PIPE, fs/pipe.c v5.9): no slab object per
+ * message.  pipe_write under __pipe_lock merges the 100 bytes into the
+ * last buffer when the pipe was not empty and its page has room
+ * (PIPE_BUF_FLAG_CAN_MERGE), else takes a ring slot (at most max_usage =
+ * 16 buffers) with pipe->tmp_page or alloc_page(GFP_HIGHUSER) from the
+ * page allocator model (params.pa), else waits exclusively in wr_wait;
+ * it wakes the reader when the pipe was empty and the next writer when
+ * it had waited and left room.  pipe_read copies from the tail buffer,
+ * releases a buffer read empty (anon_pipe_buf_release: into tmp_page if
+ * free, else put_page) and wakes one writer when the pipe was full as
+ * the read began.  The pipe lock, wait-queue locks, head/tail and the
+ * buffer array are cache lines of the parent's node; the data lines are
+ * in the page.  send_cycles / recv_cycles stay the rest of the system
+ * call (the socket mode's estimates; pipe_write's straight-line path is
+ * shorter, for which numasim has no separate figure).
+ *
+ * Thread mode (threads 1): the same kernel paths, plus fdget/fput's two
+ * atomics on the struct file per write and read (shared files_struct:
+ * __fget instead of __fget_light); ctx_switch_cycles is charged as for
+ * processes (a switch between threads skips switch_mm, which the model
+ * has no sourced figure for).
  *
  * Scheduler.  The tasks are scheduled by the v5.9 CFS model
  * (models/sched_fair.h: vruntime, pick_next_entity with buddies, wake-up
@@ -44,7 +67,9 @@
  * repetitions with different seeds differ).  The start order of each CPU's
  * run queue is shuffled with the same stream (the parent's wake-up order).
  * With `placement` 0 (sched.placement: none, the default) tasks stay on
- * their fork CPU; with 1 (v5.9) the CFS model places woken tasks
+ * their fork CPU; with 1 (v5.9) the parent (the cpu_sys's first CPU)
+ * forks each group's receivers, then its senders, through fork balancing
+ * (cfs_sched_fork), and the CFS model places woken tasks
  * (select_task_rq_fair with WF_SYNC: a socket's sk_data_ready and
  * write_space wake synchronously), balances newly idle CPUs and runs the
  * periodic load balance at the tick (models/sched_fair.h).  Not modelled:
