@@ -178,8 +178,12 @@ static void test_messaging_errors(void **state)
 	(void)state;
 	load_bad("workload: {type: messaging, loops: 5}\n", 3, 11, "groups");
 	load_bad("workload: {type: messaging, groups: 0, loops: 5}\n", 3, 37, "groups");
-	load_bad("workload: {type: messaging, groups: 1, loops: 5, mode: pipe}\n", 3, 56,
-		 "not modelled");
+	load_bad("workload: {type: messaging, groups: 1, loops: 5, mode: pipes}\n", 3, 56,
+		 "expected socket or pipe");
+	load_bad("workload: {type: messaging, groups: 1, loops: 5, threads: maybe}\n", 3, 59,
+		 "threads must be true or false");
+	load_bad("workload: {type: messaging, groups: 1, loops: 5, mode: pipe, "
+		 "inflight_limit: 10}\n", 3, 78, "a pipe holds 16 pages");
 	load_bad("workload: {type: messaging, groups: 1, loops: 5}\n"
 		 "kernel: {slab_free_layout: post}\n", 4, 28, "unknown slab_free_layout");
 	load_bad("workload: {type: pagealloc}\nkernel: {slub_stats: on}\n", 4, 22,
