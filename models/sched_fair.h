@@ -84,7 +84,12 @@
  * misfit or asym packing (equal capacities), no NUMA balancing (no
  * task_numa_fault: tasks do not fault), no cgroups.  wake_affine_idle
  * follows v5.9 as understood here (no "prev idle" test; that came later,
- * UNSURE from memory, no v5.9 tree was read).  Still common to both: no
+ * UNSURE from memory, no v5.9 tree was read); likewise find_idlest_group
+ * (v5.5's rework by V. Guittot as it stood in v5.9: at SD_NUMA a local
+ * group with spare capacity keeps the task while it has an idle CPU;
+ * later kernels put adjust_numa_imbalance there instead; from memory,
+ * UNSURE).  That v5.9 no longer increments sbf_* is inferred from the
+ * v4.6 tree read (xing393939/linux-4.6.2: only stats.c prints them).  Still common to both: no
  * task groups, no weights (all tasks nice 0), no START_DEBIT (forked
  * tasks start at their se.vruntime, 0 unless set), no skip buddy (no
  * sched_yield).  The run queue is an array in enqueue order instead of an
