@@ -12,9 +12,10 @@
  * indexes by id, so new sites are appended), MM_WORK (straight-line work),
  * MM_STATS, MM_EVENTS and MM_NEVENTS (counters).  Arrays made from them
  * are defined once, in the file that uses them (names and layout in
- * page_alloc.c, counter names in vmstat.c); the two per-id constants all
- * files need, mm_stat_idx() and mm_work_insns(), are inline functions of
- * the table so each call folds to a constant.  Then the data structures,
+ * page_alloc.c, counter names in vmstat.c); mm_stat_idx() is an inline
+ * function of its table so each call folds to a constant, and
+ * mm_work_layout() gives a work layout's column of MM_WORK, which the world
+ * copies once (w->work).  Then the data structures,
  * the charging helpers (br, call, work, mem, mem_bytes, atomic_rmw,
  * memo_reset), the accessors and <linux/list.h>, all static inline: they
  * run at every modelled step and must inline in every file.  Last, the
@@ -30,8 +31,9 @@
  * sites are named by the reference's numbers (A01..A52, F01..F14, with
  * letter suffixes where one number covers several conditionals) or by
  * "function:what" for the slow parts.  Straight-line work between sites is
- * charged per function from the table MM_WORK (instructions at an assumed
- * 2 instructions per cycle), identical for PRE and POST.
+ * charged per segment from the table MM_WORK in the world's code layout
+ * (cost.code: the estimate, identical for PRE and POST, or the counts of
+ * the compiled v4.6.2 objects, per variant; docs/compiled-counts.md).
  *
  * The kernel's lists (free_area[o].free_list[mt], pcp->lists[mt]) are
  * intrusive circular lists of struct page with sentinel heads, as in
@@ -405,8 +407,10 @@ enum mm_site { MM_SITES(MM_SITE_ENUM) MM_NR_SITE };
  *             the segment's fused-domain uops on the executed path minus
  *             what the model charges in it, per variant (pre-682a3385,
  *             682a3385).  Only the rows of the order-0 per-cpu fast path
- *             (alloc and free) were counted; every other row keeps its
- *             estimate in the compiled columns (marked "=est" below).
+ *             (alloc and free) and of the pcp refill (rmqueue_bulk,
+ *             __rmqueue) were counted; every other row keeps its estimate
+ *             in the compiled columns (marked "=est" below), the pcp drain
+ *             (free_pcppages_bulk, __free_one_page) among them.
  * Charged by cpu_insns(): in-order at MM_IPC per cycle, out of order as
  * that many uops through dispatch.  mm_world_create() copies the column
  * of the world's layout into w->work, so the hot path reads one word.
@@ -418,7 +422,7 @@ enum mm_site { MM_SITES(MM_SITE_ENUM) MM_NR_SITE };
 	X(find_next_bit, 10, 10, 10) /* =est */                                \
 	X(alloc_page_interleave, 8, 8, 8) /* =est */                           \
 	X(policy_nodemask, 4, 4, 4) /* =est */                                 \
-	X(alloc_nodemask, 34, 76, 76)                                          \
+	X(alloc_nodemask, 34, 75, 75)                                          \
 	X(cond_resched, 4, 3, 3)                                               \
 	X(gpfl_entry, 6, 33, 34)                                               \
 	X(gpfl_zone, 16, 28, 28)                                               \
@@ -435,12 +439,12 @@ enum mm_site { MM_SITES(MM_SITE_ENUM) MM_NR_SITE };
 	X(inc_zone_state, 9, 9, 9)                                             \
 	X(zone_statistics, 6, 7, 7)                                            \
 	X(prep_new_page, 8, 49, 49)                                            \
-	X(rmqueue_bulk, 10, 10, 10) /* =est */                                 \
-	X(rmqueue_bulk_page, 8, 8, 8) /* =est */                               \
-	X(rmqueue, 4, 4, 4) /* =est */                                         \
-	X(smallest_probe, 5, 5, 5) /* =est */                                  \
-	X(smallest_take, 10, 10, 10) /* =est */                                \
-	X(expand_step, 8, 8, 8) /* =est */                                     \
+	X(rmqueue_bulk, 10, 34, 34)                                            \
+	X(rmqueue_bulk_page, 8, 10, 10)                                        \
+	X(rmqueue, 4, 29, 29)                                                  \
+	X(smallest_probe, 5, 12, 12)                                           \
+	X(smallest_take, 10, 27, 27)                                           \
+	X(expand_step, 8, 17, 17)                                              \
 	X(fallback_probe, 8, 8, 8) /* =est */                                  \
 	X(steal, 12, 12, 12) /* =est */                                        \
 	X(move_freepages_page, 4, 4, 4) /* =est */                             \

@@ -107,6 +107,28 @@ WALKS = {
         ],
         'free_pages_prepare': [('page_alloc', 'free_pages_prepare', 'bec,cf6,d3b', None, '', 0)],
         'pfnblock': [('page_alloc', 'get_pfnblock_flags_mask', '', None, '', 1)],
+        # the pcp refill (hot, UNMOVABLE): rmqueue_bulk's entry and exit per
+        # call (excl: the spin_lock call, the call to __mod_zone_page_state,
+        # the unlocking store, ret), one trip of its loop per page (excl:
+        # the call to __rmqueue)
+        'rmqueue_bulk': [
+            ('page_alloc', 'rmqueue_bulk', '', None, '4a0c', 1),
+            ('page_alloc', 'rmqueue_bulk', '4a12', '4a0c', '', 3),
+        ],
+        'rmqueue_bulk_page': [('page_alloc', 'rmqueue_bulk', '4a4b', '4a0c', '4a0c', 1)],
+        # __rmqueue with __rmqueue_smallest and expand inlined: entry and
+        # exit per call (excl: ret), a probe of one order (empty: to the next
+        # order; found: up to the take), the take, one expand step
+        'rmqueue': [
+            ('page_alloc', '__rmqueue', '', None, '4622', 0),
+            ('page_alloc', '__rmqueue', '', '4742', '', 1),
+        ],
+        'smallest_probe': [
+            ('page_alloc', '__rmqueue', '465c', '4622', '4622', 0),
+            ('page_alloc', '__rmqueue', '', '4622', '4662', 0),
+        ],
+        'smallest_take': [('page_alloc', '__rmqueue', '', '4662', '4742', 0)],
+        'expand_step': [('page_alloc', '__rmqueue', '4745', '46f5', '46f5', 0)],
     },
     'pre': {
         'alloc_nodemask': [
@@ -147,15 +169,21 @@ WALKS = {
         'free_hot_cold_page': [('page_alloc', 'free_hot_cold_page', '3c81,3cc3', None, '', 7)],
     },
 }
-# rows whose PRE walks are those of POST (the seed diff does not touch them)
+# rows whose PRE walks are those of POST (the seed diff does not touch their
+# code; in PRE's objects it sits at other addresses)
 SHARED = ('alloc_pages_current', 'cond_resched', 'mod_zone_page_state', 'inc_zone_state',
-          'free_pages_prepare', 'pfnblock')
+          'free_pages_prepare', 'pfnblock', 'rmqueue_bulk', 'rmqueue_bulk_page', 'rmqueue',
+          'smallest_probe', 'smallest_take', 'expand_step')
 for r in SHARED:
     WALKS['pre'][r] = WALKS['post'][r]
 
 # Executions of the row per walk set (the walks of nzl_body / nzl_inline
-# cover two executions).
+# cover two executions; smallest_probe's two walks, an empty order and the
+# order that has a page, are weighted below).
 EXECS = {'nzl_body': 2, 'nzl_inline': 2}
+# smallest_probe: of the model's 630 probes per 310 __rmqueue calls, 308
+# found a page (the per-segment counts): weights of the two walks
+WEIGHTS = {'smallest_probe': (322 / 630, 308 / 630)}
 
 # What the model charges in each row's segment per execution: branches +
 # loads + stores (atomics are excluded above), from the per-segment counts
@@ -181,6 +209,12 @@ PRIMS = {
         'free_hot_cold_page': 4 + 3 + 6,
         'free_pages_prepare': 5 + 7 + 1,        # + free_pages_check
         'pfnblock': 1,
+        'rmqueue_bulk': 1,
+        'rmqueue_bulk_page': 4 + 1 + 3,
+        'rmqueue': 1 + 1 + 1,                   # + __rmqueue_smallest, expand's exit test
+        'smallest_probe': 2.5,                  # 952 branches, 630 loads per 630 probes
+        'smallest_take': 1 + 3,
+        'expand_step': 1 + 1 + 3,
     },
 }
 PRIMS['pre'] = dict(PRIMS['post'])
@@ -202,15 +236,17 @@ def main(argv):
         tot = {'insns': 0, 'fused': 0, 'excl': 0, 'prims': 0, 'work': 0}
         for row, walks in WALKS[v].items():
             ins = fus = exc = 0
-            for (obj, func, take, start, stop, excl) in walks:
-                c = walk(objdir, v, obj, func, take, start, stop)
-                ins += c['insns']
-                fus += c['fused']
-                exc += excl
+            wts = WEIGHTS.get(row, (1,) * len(walks))
+            for (obj, func, take, start, stop, excl), wt in zip(walks, wts):
+                # a shared row: POST's objects (the same code, other addresses)
+                c = walk(objdir, 'post' if row in SHARED else v, obj, func, take, start, stop)
+                ins += c['insns'] * wt
+                fus += c['fused'] * wt
+                exc += excl * wt
             n = EXECS.get(row, 1)
             uops = (ins - fus - exc) / n
             prims = PRIMS[v][row]
-            work = max(0, round(uops - prims))
+            work = max(0, int(uops - prims + 0.5))
             out.setdefault(row, {})[v] = work
             print('%-22s %6.1f %6.1f %5.1f %6.1f %6d %5d' % (row, ins / n, fus / n, exc / n,
                                                             uops, prims, work))

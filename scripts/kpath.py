@@ -4,8 +4,10 @@
 Reads `objdump -dr --no-show-raw-insn OBJ` output, walks one function from
 its entry (or --start) and follows the path given on the command line: a
 conditional jump at an address listed in --take is taken (ADDR@K: only the
-K-th time the walk reaches it, for loops), every other one falls through; unconditional jumps are followed; the walk ends at a `ret`,
-at an address listed in --stop (not executed), or after --max instructions.
+K-th time the walk reaches it, for loops), every other one falls through;
+unconditional jumps are followed; the walk ends at a `ret`, at an address
+listed in --stop (not executed; the start itself does not stop it, so
+--start A --stop A walks one trip of a loop), or after --max instructions.
 It prints the instructions walked (with -v) and their counts by kind, as
 docs/compiled-counts.md uses them:
 
@@ -147,8 +149,8 @@ def classify(i):
 
 def fusible(first, jcc):
     mn = first['mn']
-    b = re.sub(r'[lqwb]$', '', mn)
-    if not any(b == f for f in FUSE_FIRST):
+    b = mn if mn in FUSE_FIRST else mn[:-1] if mn[-1:] in 'lqwb' else mn
+    if b not in FUSE_FIRST:
         return False
     ops = split_ops(first['ops'])
     has_imm = any(o.startswith('$') for o in ops)
@@ -166,7 +168,7 @@ def walk(funcs, insns, nxt, func, start, take, stop, maxn, verbose):
                          'nop', 'irq', 'fused')}
     calls, irqs, prev, seen, visits = [], [], None, 0, {}
     while True:
-        if a in stop or seen >= maxn:
+        if (a in stop and seen > 0) or seen >= maxn:
             break
         i = insns[a]
         k = classify(i)
