@@ -37,7 +37,7 @@
 #define PAGEALLOC_USAGE                                                        \
 	"numasim bench pagealloc [--machine FILE] [--pairs N] [--variant pre|post] " \
 	"[--batch N] [--cpu C] [--order O] [--repeat R] [--profile N] [--bpred bimodal|gshare|tage] " \
-	"[--cost-model inorder|ooo] [--format text|json|csv]"
+	"[--cost-model inorder|ooo] [--cost-code estimate|compiled] [--format text|json|csv]"
 #define SLUB_USAGE                                                             \
 	"numasim bench slub [--machine FILE] [--pairs N] [--batch N] "          \
 	"[--free remote|local] [--variant pre|post] [--repeat R] [--format text|json|csv]"
@@ -89,6 +89,16 @@ static int set_cost_model(void *dst, const char *val)
 {
 	int *m = dst;
 	int v = cpu_model_parse(val);
+	if (v < 0)
+		return NS_EUSAGE;
+	*m = v;
+	return NS_OK;
+}
+
+static int set_cost_code(void *dst, const char *val)
+{
+	int *m = dst;
+	int v = mm_code_parse(val);
 	if (v < 0)
 		return NS_EUSAGE;
 	*m = v;
@@ -273,6 +283,8 @@ static void pagealloc_help(const struct bench_pagealloc_opts *def)
 	       "  --profile N     print the N functions with most self cycles (default 8)\n"
 	       "  --bpred M       branch predictor model: gshare (default), bimodal or tage\n"
 	       "  --cost-model M  timing model: inorder (default) or ooo\n"
+	       "  --cost-code L   work layout: estimate (inorder's default) or compiled\n"
+	       "                  (ooo's default; docs/compiled-counts.md)\n"
 	       "  --format F      text (default), json or csv: one document of the\n"
 	       "                  runs and results (docs/output-formats.md)\n",
 	       PAGEALLOC_USAGE, def->machine);
@@ -377,6 +389,7 @@ int cmd_bench_pagealloc(int argc, char **argv)
 		OPT_FILE("--machine", &o.machine),
 		OPT_CHOICE("--bpred", &o.bpred, set_bpred, "bimodal, gshare or tage"),
 		OPT_CHOICE("--cost-model", &o.cost_model, set_cost_model, "inorder or ooo"),
+		OPT_CHOICE("--cost-code", &o.code, set_cost_code, "estimate or compiled"),
 		OPT_CHOICE("--variant", &o.variant, set_mmzone_iter, "pre or post"),
 		OPT_NUM("--pairs", &o.pairs, 1, BENCH_PAGEALLOC_MAX_PAIRS),
 		OPT_NUM("--batch", &o.batch, 1, BENCH_PAGEALLOC_MAX_BATCH),

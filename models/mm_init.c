@@ -372,6 +372,11 @@ int mm_world_create(const struct machine *m, const struct mm_config *cfg, struct
 		return NS_ENOMEM;
 	w->m = m;
 	w->cfg = *cfg;
+	/* the work layout: by the timing model unless the scenario chose one
+	 * (docs/compiled-counts.md) */
+	if (w->cfg.code == MM_CODE_DEFAULT)
+		w->cfg.code = s->model == CPU_MODEL_OOO ? MM_CODE_COMPILED : MM_CODE_ESTIMATE;
+	mm_work_layout(w->cfg.code, w->cfg.iter, w->work);
 	w->s = s;
 	w->fn_base = fn_base;
 	w->site_base = site_base;
@@ -444,6 +449,20 @@ void mm_world_destroy(struct mm_world *w)
 	free(w->cpus);
 	zonelist_free(w->zl);
 	free(w);
+}
+
+const char *mm_code_name(enum mm_code c)
+{
+	return c == MM_CODE_ESTIMATE ? "estimate" : c == MM_CODE_COMPILED ? "compiled" : "default";
+}
+
+int mm_code_parse(const char *s)
+{
+	if (s && !strcmp(s, "estimate"))
+		return MM_CODE_ESTIMATE;
+	if (s && !strcmp(s, "compiled"))
+		return MM_CODE_COMPILED;
+	return -1;
 }
 
 void mm_config_default(struct mm_config *c)

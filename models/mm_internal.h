@@ -12,9 +12,10 @@
  * indexes by id, so new sites are appended), MM_WORK (straight-line work),
  * MM_STATS, MM_EVENTS and MM_NEVENTS (counters).  Arrays made from them
  * are defined once, in the file that uses them (names and layout in
- * page_alloc.c, counter names in vmstat.c); the two per-id constants all
- * files need, mm_stat_idx() and mm_work_insns(), are inline functions of
- * the table so each call folds to a constant.  Then the data structures,
+ * page_alloc.c, counter names in vmstat.c); mm_stat_idx() is an inline
+ * function of its table so each call folds to a constant, and
+ * mm_work_layout() gives a work layout's column of MM_WORK, which the world
+ * copies once (w->work).  Then the data structures,
  * the charging helpers (br, call, work, mem, mem_bytes, atomic_rmw,
  * memo_reset), the accessors and <linux/list.h>, all static inline: they
  * run at every modelled step and must inline in every file.  Last, the
@@ -30,8 +31,9 @@
  * sites are named by the reference's numbers (A01..A52, F01..F14, with
  * letter suffixes where one number covers several conditionals) or by
  * "function:what" for the slow parts.  Straight-line work between sites is
- * charged per function from the table MM_WORK (instructions at an assumed
- * 2 instructions per cycle), identical for PRE and POST.
+ * charged per segment from the table MM_WORK in the world's code layout
+ * (cost.code: the estimate, identical for PRE and POST, or the counts of
+ * the compiled v4.6.2 objects, per variant; docs/compiled-counts.md).
  *
  * The kernel's lists (free_area[o].free_list[mt], pcp->lists[mt]) are
  * intrusive circular lists of struct page with sentinel heads, as in
@@ -393,56 +395,72 @@ enum mm_fn { MM_FUNCS(MM_FN_ENUM) MM_NR_FN };
 enum mm_site { MM_SITES(MM_SITE_ENUM) MM_NR_SITE };
 
 /*
- * Straight-line work between the modelled sites, in instructions, read
- * from v4.6 (docs/pagealloc-model.md has the reasoning per row).  Charged
- * at MM_IPC instructions per cycle.
+ * Straight-line work between the modelled sites: X(name, estimate, pre,
+ * post), the instructions (uops) of the row's segment that the model does
+ * not charge as a branch, load, store, call, return, atomic or irq
+ * sequence, in two code layouts (mm_config.code, `cost.code`):
+ *   estimate  read from the v4.6 source (docs/pagealloc-model.md has the
+ *             reasoning per row), the same for PRE and POST: the layout of
+ *             every release before cost.code, kept bit for bit;
+ *   compiled  counted in the disassembly of v4.6.2 objects built by gcc
+ *             11.3 (docs/compiled-counts.md: config, commands, addresses):
+ *             the segment's fused-domain uops on the executed path minus
+ *             what the model charges in it, per variant (pre-682a3385,
+ *             682a3385).  Only the rows of the order-0 per-cpu fast path
+ *             (alloc and free) and of the pcp refill (rmqueue_bulk,
+ *             __rmqueue) were counted; every other row keeps its estimate
+ *             in the compiled columns (marked "=est" below), the pcp drain
+ *             (free_pcppages_bulk, __free_one_page) among them.
+ * Charged by cpu_insns(): in-order at MM_IPC per cycle, out of order as
+ * that many uops through dispatch.  mm_world_create() copies the column
+ * of the world's layout into w->work, so the hot path reads one word.
  */
 #define MM_IPC 2
 #define MM_WORK(X)                                                             \
-	X(alloc_pages_current, 12)                                             \
-	X(interleave_nodes, 6)                                                 \
-	X(find_next_bit, 10)                                                   \
-	X(alloc_page_interleave, 8)                                            \
-	X(policy_nodemask, 4)                                                  \
-	X(alloc_nodemask, 34)                                                  \
-	X(cond_resched, 4)                                                     \
-	X(gpfl_entry, 6)                                                       \
-	X(gpfl_zone, 16)                                                       \
-	X(gpfl_after, 4)                                                       \
-	X(nzl_body, 3)                                                         \
-	X(nzl_step, 3)                                                         \
-	X(nzl_inline, 2)                                                       \
-	X(cpuset_node_allowed, 14)                                             \
-	X(watermark, 16)                                                       \
-	X(watermark_order, 6)                                                  \
-	X(buffered_pcp, 24)                                                    \
-	X(buffered_buddy, 16)                                                  \
-	X(mod_zone_page_state, 10)                                             \
-	X(inc_zone_state, 9)                                                   \
-	X(zone_statistics, 6)                                                  \
-	X(prep_new_page, 8)                                                    \
-	X(rmqueue_bulk, 10)                                                    \
-	X(rmqueue_bulk_page, 8)                                                \
-	X(rmqueue, 4)                                                          \
-	X(smallest_probe, 5)                                                   \
-	X(smallest_take, 10)                                                   \
-	X(expand_step, 8)                                                      \
-	X(fallback_probe, 8)                                                   \
-	X(steal, 12)                                                           \
-	X(move_freepages_page, 4)                                              \
-	X(free_pages, 4)                                                       \
-	X(free_hot_cold_page, 20)                                              \
-	X(free_pages_prepare, 10)                                              \
-	X(pfnblock, 18)                                                        \
-	X(pcpbulk, 8)                                                          \
-	X(pcpbulk_search, 4)                                                   \
-	X(pcpbulk_page, 10)                                                    \
-	X(free_one_entry, 10)                                                  \
-	X(free_one_merge, 12)                                                  \
-	X(free_one_done, 10)                                                   \
-	X(free_pages_ok, 14)                                                   \
-	X(reset_batch_zone, 10)                                                \
-	X(slowpath, 30)
+	X(alloc_pages_current, 12, 78, 78)                                     \
+	X(interleave_nodes, 6, 6, 6) /* =est */                                \
+	X(find_next_bit, 10, 10, 10) /* =est */                                \
+	X(alloc_page_interleave, 8, 8, 8) /* =est */                           \
+	X(policy_nodemask, 4, 4, 4) /* =est */                                 \
+	X(alloc_nodemask, 34, 75, 75)                                          \
+	X(cond_resched, 4, 3, 3)                                               \
+	X(gpfl_entry, 6, 33, 34)                                               \
+	X(gpfl_zone, 16, 28, 28)                                               \
+	X(gpfl_after, 4, 4, 4) /* =est */                                      \
+	X(nzl_body, 3, 6, 6)                                                   \
+	X(nzl_step, 3, 3, 3) /* =est */                                        \
+	X(nzl_inline, 2, 0, 0)                                                 \
+	X(cpuset_node_allowed, 14, 14, 14) /* =est */                          \
+	X(watermark, 16, 29, 29)                                               \
+	X(watermark_order, 6, 6, 6) /* =est */                                 \
+	X(buffered_pcp, 24, 40, 40)                                            \
+	X(buffered_buddy, 16, 16, 16) /* =est */                               \
+	X(mod_zone_page_state, 10, 13, 13)                                     \
+	X(inc_zone_state, 9, 9, 9)                                             \
+	X(zone_statistics, 6, 7, 7)                                            \
+	X(prep_new_page, 8, 49, 49)                                            \
+	X(rmqueue_bulk, 10, 34, 34)                                            \
+	X(rmqueue_bulk_page, 8, 10, 10)                                        \
+	X(rmqueue, 4, 29, 29)                                                  \
+	X(smallest_probe, 5, 12, 12)                                           \
+	X(smallest_take, 10, 27, 27)                                           \
+	X(expand_step, 8, 17, 17)                                              \
+	X(fallback_probe, 8, 8, 8) /* =est */                                  \
+	X(steal, 12, 12, 12) /* =est */                                        \
+	X(move_freepages_page, 4, 4, 4) /* =est */                             \
+	X(free_pages, 4, 5, 5)                                                 \
+	X(free_hot_cold_page, 20, 57, 57)                                      \
+	X(free_pages_prepare, 10, 28, 28)                                      \
+	X(pfnblock, 18, 27, 27)                                                \
+	X(pcpbulk, 8, 8, 8) /* =est */                                         \
+	X(pcpbulk_search, 4, 4, 4) /* =est */                                  \
+	X(pcpbulk_page, 10, 10, 10) /* =est */                                 \
+	X(free_one_entry, 10, 10, 10) /* =est */                               \
+	X(free_one_merge, 12, 12, 12) /* =est */                               \
+	X(free_one_done, 10, 10, 10) /* =est */                                \
+	X(free_pages_ok, 14, 14, 14) /* =est */                                \
+	X(reset_batch_zone, 10, 10, 10) /* =est */                             \
+	X(slowpath, 30, 30, 30) /* =est */
 /*
  * The reclaim tables (models/vmscan.c and the reclaim half of
  * page_alloc.c's slow path), registered by vmscan_register() after every
@@ -615,7 +633,7 @@ static inline uint32_t vm_work_cycles(enum vm_work k)
 }
 
 enum mm_work {
-#define MM_WORK_ENUM(name, insns) W_##name,
+#define MM_WORK_ENUM(name, est, pre, post) W_##name,
 	MM_WORK(MM_WORK_ENUM)
 #undef MM_WORK_ENUM
 	MM_NR_WORK
@@ -623,17 +641,27 @@ enum mm_work {
 
 _Static_assert(MM_IPC == CPU_INORDER_IPC, "cpu_insns charges the in-order model at MM_IPC");
 
-/* Instructions of a work row (cpu_insns(): in-order, at MM_IPC per cycle). */
-static inline uint32_t mm_work_insns(enum mm_work k)
+/* The work rows of a layout (enum mm_code, resolved: not MM_CODE_DEFAULT)
+ * for variant v, into work[MM_NR_WORK]. */
+static inline void mm_work_layout(enum mm_code code, enum mmzone_iter v, uint32_t *work)
 {
-	switch (k) {
-#define MM_WORK_INS(name, insns) case W_##name: return insns;
-	MM_WORK(MM_WORK_INS)
-#undef MM_WORK_INS
-	case MM_NR_WORK:
-		break;
-	}
-	return 0;
+	static const uint32_t est[] = {
+#define MM_WORK_EST(name, e, pre, post) e,
+		MM_WORK(MM_WORK_EST)
+#undef MM_WORK_EST
+	};
+	static const uint32_t cpre[] = {
+#define MM_WORK_PRE(name, e, pre, post) pre,
+		MM_WORK(MM_WORK_PRE)
+#undef MM_WORK_PRE
+	};
+	static const uint32_t cpost[] = {
+#define MM_WORK_POST(name, e, pre, post) post,
+		MM_WORK(MM_WORK_POST)
+#undef MM_WORK_POST
+	};
+	const uint32_t *src = code != MM_CODE_COMPILED ? est : v == MMZONE_ITER_PRE ? cpre : cpost;
+	memcpy(work, src, sizeof est);
 }
 
 
@@ -848,6 +876,7 @@ struct page_detail_pool {
 struct mm_world {
 	const struct machine *m;
 	struct mm_config cfg;
+	uint32_t work[MM_NR_WORK];          /* MM_WORK column of cfg.code (resolved) */
 	struct cpu_sys *s;
 	int fn_base, site_base;
 	struct zonelists *zl;
@@ -910,9 +939,9 @@ static inline void call(struct cpu *c, const struct mm_world *w, enum mm_fn f)
 	cpu_call(c, w->fn_base + (int)f);
 }
 
-static inline void work(struct cpu *c, enum mm_work k)
+static inline void work(struct cpu *c, const struct mm_world *w, enum mm_work k)
 {
-	cpu_insns(c, mm_work_insns(k));
+	cpu_insns(c, w->work[k]);
 }
 
 /* the reclaim tables' charging helpers */

@@ -104,7 +104,7 @@ static int get_pfnblock_migratetype(struct cpu *c, const struct mm_world *w,
 	const struct zone *z = page_zone(w, p);
 	uint64_t pb = (page_pfn(w, p) - z->start_pfn) >> PAGEBLOCK_ORDER;
 	call(c, w, FN_get_pfnblock_flags_mask);
-	work(c, W_pfnblock);
+	work(c, w, W_pfnblock);
 	mem(c, w, z->usemap + (pb * 4 / 64) * 8, z->node, CPU_LOAD_DEP);
 	cpu_ret(c);
 	return pb_get(w, p);
@@ -120,7 +120,7 @@ static void expand(struct cpu *c, struct mm_world *w, struct zone *z, struct pag
 	call(c, w, FN_expand);
 	unsigned size = 1u << high;
 	while (br(c, w, S_expand_loop, high > low)) {
-		work(c, W_expand_step);
+		work(c, w, W_expand_step);
 		high--;
 		size >>= 1;
 		struct page *half = &b->detail[page->off + size];
@@ -153,12 +153,12 @@ static struct page *__rmqueue_smallest(struct cpu *c, struct mm_world *w, struct
 	call(c, w, FN___rmqueue_smallest);
 	struct page *page = NULL;
 	for (int o = order; br(c, w, S_smallest_loop, o < MAX_ORDER); o++) {
-		work(c, W_smallest_probe);
+		work(c, w, W_smallest_probe);
 		struct page *head = &z->free_area[o].list[mt];
 		mem(c, w, head->addr, z->node, CPU_LOAD_DEP);
 		if (br(c, w, S_smallest_empty, list_empty(head)))
 			continue;
-		work(c, W_smallest_take);
+		work(c, w, W_smallest_take);
 		page = take_free_block(c, w, z, head, o, order);
 		expand(c, w, z, page, order, o, mt);
 		page->mt = (uint8_t)mt;
@@ -183,7 +183,7 @@ static int move_freepages_block(struct cpu *c, struct mm_world *w, struct zone *
 		return 0;
 	}
 	for (unsigned off = start; br(c, w, S_move_freepages_loop, off < end);) {
-		work(c, W_move_freepages_page);
+		work(c, w, W_move_freepages_page);
 		struct page *p = block_page(b, b->detail ? off : 0);
 		mem_page(c, w, p, CPU_LOAD_DEP);
 		if (br(c, w, S_move_freepages_buddy, p->state != PS_BUDDY)) {
@@ -248,7 +248,7 @@ static void steal_suitable_fallback(struct cpu *c, struct mm_world *w, struct zo
 				    struct page *page, int start_mt)
 {
 	call(c, w, FN_steal_suitable_fallback);
-	work(c, W_steal);
+	work(c, w, W_steal);
 	int o = page->order;
 	if (br(c, w, S_steal_order_pb, o >= PAGEBLOCK_ORDER)) {
 		/* change_pageblock_range() */
@@ -280,7 +280,7 @@ static struct page *__rmqueue_fallback(struct cpu *c, struct mm_world *w, struct
 	struct page *page = NULL;
 	for (int o = MAX_ORDER - 1; br(c, w, S_fallback_loop, o >= order); o--) {
 		bool can_steal = false;
-		work(c, W_fallback_probe);
+		work(c, w, W_fallback_probe);
 		int f = find_suitable_fallback(c, w, z, o, start_mt, &can_steal);
 		if (br(c, w, S_fallback_none, f == -1))
 			continue;
@@ -305,7 +305,7 @@ static struct page *__rmqueue(struct cpu *c, struct mm_world *w, struct zone *z,
 				 int order, int mt)
 {
 	call(c, w, FN___rmqueue);
-	work(c, W_rmqueue);
+	work(c, w, W_rmqueue);
 	struct page *page = __rmqueue_smallest(c, w, z, order, mt);
 	if (br(c, w, S_rmqueue_nopage, page == NULL)) {
 		/* CONFIG_CMA: __rmqueue_cma_fallback, an empty CMA list here */
@@ -343,7 +343,7 @@ static void __free_one_page(struct cpu *c, struct mm_world *w, struct page *page
 {
 	struct pfn_block *b = page_block(w, page);
 	call(c, w, FN___free_one_page);
-	work(c, W_free_one_entry);
+	work(c, w, W_free_one_entry);
 	int max_order = MAX_ORDER < PAGEBLOCK_ORDER + 1 ? MAX_ORDER : PAGEBLOCK_ORDER + 1;
 	if (br(c, w, S_free_one_isolate, mt != MT_ISOLATE))
 		__mod_zone_page_state(c, w, z, NR_FREE_PAGES, 1 << order);
@@ -353,7 +353,7 @@ static void __free_one_page(struct cpu *c, struct mm_world *w, struct page *page
 	for (;;) {
 		bool done = false;
 		while (br(c, w, S_free_one_merge, order < max_order - 1)) {
-			work(c, W_free_one_merge);
+			work(c, w, W_free_one_merge);
 			bidx = idx ^ (1u << order);
 			if (br(c, w, S_free_one_not_buddy,
 			       !page_is_buddy(c, w, b, bidx, order, &buddy))) {
@@ -373,7 +373,7 @@ static void __free_one_page(struct cpu *c, struct mm_world *w, struct page *page
 		br(c, w, S_free_one_has_isolate, z->has_isolate_pageblock);
 		max_order++;
 	}
-	work(c, W_free_one_done);
+	work(c, w, W_free_one_done);
 	if (order == BLOCK_ORDER && b->detail)
 		page = block_unsplit(w, b);
 	mem_page(c, w, page, CPU_STORE);
@@ -399,12 +399,12 @@ static int rmqueue_bulk(struct cpu *c, struct mm_world *w, struct zone *z, int o
 			int count, struct page *list, int mt, bool cold)
 {
 	call(c, w, FN_rmqueue_bulk);
-	work(c, W_rmqueue_bulk);
+	work(c, w, W_rmqueue_bulk);
 	cpu_lock(c, &z->lock);
 	int i;
 	struct page *pos = list;
 	for (i = 0; br(c, w, S_rmqueue_bulk_loop, i < count); ++i) {
-		work(c, W_rmqueue_bulk_page);
+		work(c, w, W_rmqueue_bulk_page);
 		struct page *page = __rmqueue(c, w, z, order, mt);
 		if (br(c, w, S_rmqueue_bulk_null, page == NULL))
 			break;
@@ -426,7 +426,7 @@ static void free_pcppages_bulk(struct cpu *c, struct mm_world *w, struct zone *z
 			       struct per_cpu_pages *pcp)
 {
 	call(c, w, FN_free_pcppages_bulk);
-	work(c, W_pcpbulk);
+	work(c, w, W_pcpbulk);
 	int mt = 0, batch_free = 0, to_free = count;
 	cpu_lock(c, &z->lock);
 	mem(c, w, zaddr_stat(z, NR_PAGES_SCANNED), z->node, CPU_LOAD_DEP);
@@ -436,7 +436,7 @@ static void free_pcppages_bulk(struct cpu *c, struct mm_world *w, struct zone *z
 	while (br(c, w, S_pcpbulk_to_free, to_free != 0)) {
 		struct page *list;
 		do {
-			work(c, W_pcpbulk_search);
+			work(c, w, W_pcpbulk_search);
 			batch_free++;
 			if (br(c, w, S_pcpbulk_wrap, ++mt == MT_PCPTYPES))
 				mt = 0;
@@ -446,7 +446,7 @@ static void free_pcppages_bulk(struct cpu *c, struct mm_world *w, struct zone *z
 		if (br(c, w, S_pcpbulk_only_one, batch_free == MT_PCPTYPES))
 			batch_free = to_free;
 		for (;;) {
-			work(c, W_pcpbulk_page);
+			work(c, w, W_pcpbulk_page);
 			struct page *page = list->prev;
 			c_list_del(c, w, page, c->node);
 			/* mt = get_pcppage_migratetype(page) selects the free list */
@@ -479,7 +479,7 @@ static struct page *buffered_rmqueue(struct cpu *c, struct mm_world *w, struct z
 	bool cold = (gfp & __GFP_COLD) != 0;
 	struct page *page = NULL;
 	if (br(c, w, S_A34, order == 0)) {
-		work(c, W_buffered_pcp);
+		work(c, w, W_buffered_pcp);
 		cpu_irq_save(c);
 		struct per_cpu_pages *pcp = this_pcp(c, z);
 		/* this_cpu_ptr(zone->pageset) -> lists[mt].next (tested) -> page */
@@ -498,7 +498,7 @@ static struct page *buffered_rmqueue(struct cpu *c, struct mm_world *w, struct z
 		pcp->count--;
 		page->pcp_cpu = -1;
 	} else {
-		work(c, W_buffered_buddy);
+		work(c, w, W_buffered_buddy);
 		cpu_irq_save(c);
 		cpu_lock(c, &z->lock);
 		if (br(c, w, S_buffered_rmqueue_harder, alloc_flags & ALLOC_HARDER))
@@ -571,7 +571,7 @@ static int prep_new_page(struct cpu *c, struct mm_world *w, struct page *page, i
 			return 1;
 		}
 	}
-	work(c, W_prep_new_page);
+	work(c, w, W_prep_new_page);
 	mem_page(c, w, page, CPU_STORE);                /* private, _count */
 	page->count = 1;
 	if (br(c, w, S_A45i, gfp & __GFP_ZERO)) {
@@ -597,7 +597,7 @@ static void reset_alloc_batches(struct cpu *c, struct mm_world *w, struct zone *
 	struct pglist_data *n = &w->nodes[pref->node_pos];
 	for (int t = 0;; t++) {
 		struct zone *z = n->zones[t];
-		work(c, W_reset_batch_zone);
+		work(c, w, W_reset_batch_zone);
 		if (z) {
 			mem(c, w, z->addr + ZOFF_WATERMARK, z->node, CPU_LOAD);
 			mem(c, w, zaddr_stat(z, NR_ALLOC_BATCH), z->node, CPU_LOAD_DEP);
@@ -619,7 +619,7 @@ static bool zone_watermark_ok(struct cpu *c, struct mm_world *w, struct zone *z,
 {
 	call(c, w, FN_zone_watermark_ok);
 	call(c, w, FN___zone_watermark_ok);
-	work(c, W_watermark);
+	work(c, w, W_watermark);
 	bool ok = false;
 	/* free pages, highatomic, CMA free, lowmem_reserve and the mark (loaded
 	 * by the caller) are independent loads feeding one compare (A30d): they
@@ -649,7 +649,7 @@ static bool zone_watermark_ok(struct cpu *c, struct mm_world *w, struct zone *z,
 		goto out;
 	}
 	for (int o = order; br(c, w, S_wmark_order_loop, o < MAX_ORDER); o++) {
-		work(c, W_watermark_order);
+		work(c, w, W_watermark_order);
 		mem(c, w, zaddr_nr_free(z, o), z->node, CPU_LOAD_DEP);
 		if (br(c, w, S_wmark_nr_free, z->free_area[o].nr_free == 0))
 			continue;
@@ -680,7 +680,7 @@ static struct page *get_page_from_freelist(struct cpu *c, struct mm_world *w, ui
 					      int order, int alloc_flags, const struct alloc_context *ac)
 {
 	call(c, w, FN_get_page_from_freelist);
-	work(c, W_gpfl_entry);
+	work(c, w, W_gpfl_entry);
 	const struct pglist_data *zn = ac->zl_node;
 	const struct mm_zoneref *zr = zn->zonerefs[ac->zl_kind];
 	struct page *page = NULL;
@@ -693,7 +693,7 @@ zonelist_scan:
 	for (; br(c, w, S_A23, zone != NULL);
 	     i = next_zones_zonelist(c, w, zn, ac->zl_kind, i + 1, ac->high_zoneidx, ac->nodemask),
 	     zone = zr[i].zone) {
-		work(c, W_gpfl_zone);
+		work(c, w, W_gpfl_zone);
 		if (br(c, w, S_A24a, cpusets_enabled(w)) &&
 		    br(c, w, S_A24b, alloc_flags & ALLOC_CPUSET)) {
 			call(c, w, FN_cpuset_zone_allowed);
@@ -762,7 +762,7 @@ try_this_zone:
 			goto out;
 		}
 	}
-	work(c, W_gpfl_after);
+	work(c, w, W_gpfl_after);
 	if (br(c, w, S_gpfl_fair, alloc_flags & ALLOC_FAIR)) {
 		alloc_flags &= ~ALLOC_FAIR;
 		if (br(c, w, S_gpfl_fair_skipped, nr_fair_skipped != 0)) {
@@ -801,7 +801,7 @@ static struct page *alloc_pages_slowpath(struct cpu *c, struct mm_world *w, uint
 					    int order, struct alloc_context *ac)
 {
 	call(c, w, FN___alloc_pages_slowpath);
-	work(c, W_slowpath);
+	work(c, w, W_slowpath);
 	struct page *page = NULL;
 	struct pglist_data *pn = &w->nodes[ac->preferred_zone->node_pos];
 	pn->ev[NEV_slowpath]++;
@@ -861,7 +861,7 @@ struct page *__alloc_pages_nodemask(struct cpu *c, struct mm_world *w, uint32_t 
 				    int zl_kind, const uint64_t *nodemask)
 {
 	call(c, w, FN___alloc_pages_nodemask);
-	work(c, W_alloc_nodemask);
+	work(c, w, W_alloc_nodemask);
 	const struct mm_cpu *ci = &w->cpus[c->idx];
 	struct page *page = NULL;
 	bool post = w->cfg.iter == MMZONE_ITER_POST;
@@ -884,7 +884,7 @@ struct page *__alloc_pages_nodemask(struct cpu *c, struct mm_world *w, uint32_t 
 	if (br(c, w, S_A11, gfp & __GFP_DIRECT_RECLAIM)) {
 		/* might_sleep() with CONFIG_PREEMPT_VOLUNTARY */
 		call(c, w, FN__cond_resched);
-		work(c, W_cond_resched);
+		work(c, w, W_cond_resched);
 		br(c, w, S_A11b, false);
 		cpu_ret(c);
 	}
@@ -947,7 +947,7 @@ static bool free_pages_prepare(struct cpu *c, struct mm_world *w, struct page *p
 			       int order)
 {
 	call(c, w, FN_free_pages_prepare);
-	work(c, W_free_pages_prepare);
+	work(c, w, W_free_pages_prepare);
 	int bad = 0;
 	const struct pfn_block *b = page_block(w, page);
 	br(c, w, S_F05a, false);                       /* trace_mm_page_free */
@@ -985,7 +985,7 @@ static void free_one_page(struct cpu *c, struct mm_world *w, struct zone *z,
 static void free_hot_cold_page(struct cpu *c, struct mm_world *w, struct page *page, bool cold)
 {
 	call(c, w, FN_free_hot_cold_page);
-	work(c, W_free_hot_cold_page);
+	work(c, w, W_free_hot_cold_page);
 	struct zone *z = page_zone(w, page);
 	if (br(c, w, S_F05o, !free_pages_prepare(c, w, page, 0)))
 		goto out;
@@ -1027,7 +1027,7 @@ out:
 static void __free_pages_ok(struct cpu *c, struct mm_world *w, struct page *page, int order)
 {
 	call(c, w, FN___free_pages_ok);
-	work(c, W_free_pages_ok);
+	work(c, w, W_free_pages_ok);
 	struct zone *z = page_zone(w, page);
 	if (br(c, w, S_free_pages_ok_prepare, !free_pages_prepare(c, w, page, order)))
 		goto out;
@@ -1074,7 +1074,7 @@ void mm_free_pages(struct mm_world *w, struct cpu *c, struct page *page, unsigne
 		trace_page(w, c, page, order, 0, 0);
 	memo_reset(w, c);
 	call(c, w, FN___free_pages);
-	work(c, W_free_pages);
+	work(c, w, W_free_pages);
 	atomic_rmw(c, w, page->addr, page_node(w, page));  /* put_page_testzero */
 	page->count--;
 	if (br(c, w, S_F02, page->count == 0)) {

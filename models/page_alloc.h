@@ -72,8 +72,20 @@
 /* Parse "GFP_KERNEL", "GFP_KERNEL|__GFP_NOWARN", "GFP_ATOMIC", ... */
 int gfp_parse(const char *s, uint32_t *gfp);
 
+/*
+ * The code layout of the straight-line work (MM_WORK in mm_internal.h,
+ * `cost.code`; docs/compiled-counts.md): the counts estimated from the v4.6
+ * source, or those of the compiled v4.6.2 objects.  MM_CODE_DEFAULT
+ * resolves when the world is created: compiled under cost.model ooo,
+ * estimate under inorder (whose results every release keeps).
+ */
+enum mm_code { MM_CODE_DEFAULT, MM_CODE_ESTIMATE, MM_CODE_COMPILED };
+const char *mm_code_name(enum mm_code c);     /* "default", "estimate", "compiled" */
+int mm_code_parse(const char *s);             /* ESTIMATE or COMPILED; -1 if unknown */
+
 struct mm_config {
 	enum mmzone_iter iter;
+	enum mm_code code;              /* work layout (MM_CODE_DEFAULT: by cost model) */
 	struct zonelist_opts zl;        /* how the zonelists are built */
 	int cpusets_enabled;            /* a non-root cpuset exists (static key on) */
 	int nr_mems_allowed;            /* current->mems_allowed: node ids; */

@@ -44,7 +44,7 @@ void __mod_zone_page_state(struct cpu *c, struct mm_world *w, struct zone *z,
 {
 	struct per_cpu_pages *pcp = this_pcp(c, z);
 	call(c, w, FN___mod_zone_page_state);
-	work(c, W_mod_zone_page_state);
+	work(c, w, W_mod_zone_page_state);
 	mem(c, w, z->addr + ZOFF_PAGESET, z->node, CPU_LOAD_DEP);
 	mem(c, w, pcp->addr + PCPOFF_DIFF + mm_stat_idx(i), c->node, CPU_LOAD_DEP);
 	mem(c, w, pcp->addr + PCPOFF_DIFF + mm_stat_idx(i), c->node, CPU_STORE);
@@ -63,7 +63,7 @@ static void __inc_zone_state(struct cpu *c, struct mm_world *w, struct zone *z,
 {
 	struct per_cpu_pages *pcp = this_pcp(c, z);
 	call(c, w, FN___inc_zone_state);
-	work(c, W_inc_zone_state);
+	work(c, w, W_inc_zone_state);
 	mem(c, w, z->addr + ZOFF_PAGESET, z->node, CPU_LOAD_DEP);
 	/* __this_cpu_inc_return: the new value is tested at once */
 	mem(c, w, pcp->addr + PCPOFF_DIFF + mm_stat_idx(i), c->node, CPU_LOAD_DEP);
@@ -84,7 +84,7 @@ void mod_zone_page_state(struct cpu *c, struct mm_world *w, struct zone *z,
 {
 	struct per_cpu_pages *pcp = this_pcp(c, z);
 	call(c, w, FN_mod_zone_page_state);
-	work(c, W_mod_zone_page_state);
+	work(c, w, W_mod_zone_page_state);
 	mem(c, w, pcp->addr + PCPOFF_DIFF + mm_stat_idx(i), c->node, CPU_LOAD_DEP);
 	cpu_this_cpu_cmpxchg(c);
 	mem(c, w, pcp->addr + PCPOFF_DIFF + mm_stat_idx(i), c->node, CPU_STORE);
@@ -107,7 +107,7 @@ void inc_zone_page_state(struct cpu *c, struct mm_world *w, struct zone *z,
 {
 	struct per_cpu_pages *pcp = this_pcp(c, z);
 	call(c, w, FN_inc_zone_page_state);
-	work(c, W_mod_zone_page_state);
+	work(c, w, W_mod_zone_page_state);
 	mem(c, w, z->addr + ZOFF_PAGESET, z->node, CPU_LOAD_DEP);
 	mem(c, w, pcp->addr + PCPOFF_DIFF + mm_stat_idx(i), c->node, CPU_LOAD_DEP);
 	cpu_this_cpu_cmpxchg(c);
@@ -127,7 +127,7 @@ void zone_statistics(struct cpu *c, struct mm_world *w, struct zone *pref,
 		     struct zone *z, uint32_t gfp)
 {
 	call(c, w, FN_zone_statistics);
-	work(c, W_zone_statistics);
+	work(c, w, W_zone_statistics);
 	int local_nid = w->cpus[c->idx].numa_node;
 	enum mm_stat local_stat = NUMA_LOCAL;
 	if (w->cfg.zone_stats == VMSTAT_NUMA_V46) {

@@ -54,6 +54,7 @@ void bench_pagealloc_opts_default(struct bench_pagealloc_opts *o)
 	o->variant = MMZONE_ITER_POST;
 	o->bpred = BPRED_GSHARE;
 	o->cost_model = CPU_MODEL_INORDER;
+	o->code = MM_CODE_DEFAULT;
 	o->progress = NULL;
 }
 
@@ -99,6 +100,7 @@ static int bench_pagealloc_world_init(struct bench_pagealloc_world *b, const str
 	struct mm_config cfg;
 	mm_config_default(&cfg);
 	cfg.iter = o->variant;
+	cfg.code = (enum mm_code)o->code;
 	return mm_world_create(m, &cfg, &b->s, b->fn_base, b->site_base, &b->w, d);
 }
 
@@ -231,6 +233,9 @@ static void record_report(struct rec_doc *d, const struct bench_pagealloc_opts *
 	rec_meta_int(d, "cpu", cpu);
 	rec_meta_str(d, "variant", mmzone_iter_name(o->variant));
 	rec_meta_str(d, "bpred", bpred_mode_name(o->bpred));
+	rec_meta_str(d, "code", mm_code_name(o->code != MM_CODE_DEFAULT ? (enum mm_code)o->code
+					 : o->cost_model == CPU_MODEL_OOO ? MM_CODE_COMPILED
+					 : MM_CODE_ESTIMATE));
 	rec_meta_int(d, "order", o->order);
 	rec_meta_int(d, "batch", o->batch);
 	rec_meta_int(d, "repeat", o->repeat);

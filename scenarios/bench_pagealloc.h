@@ -52,6 +52,7 @@ struct bench_pagealloc_opts {
 	enum mmzone_iter variant;
 	enum bpred_mode bpred;
 	int cost_model;          /* enum cpu_model (default inorder) */
+	int code;                /* enum mm_code (default: by the cost model) */
 	struct progress_plan *progress;  /* runs and pairs done, or NULL */
 	struct rec_doc *doc;     /* --format json|csv: the report as records
 				    (docs/output-formats.md), not text */

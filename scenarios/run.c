@@ -181,6 +181,7 @@ static int sim_setup(const struct scenario *s, struct sim_run *r)
 
 	cache_as_init(&r->as);
 	r->mm_cfg = pt->cfg;
+	r->mm_cfg.code = (enum mm_code)pt->cost.code;
 	r->sl_cfg = pt->slub;
 	if (messaging) {
 		r->mm_cfg.as = &r->as;

@@ -872,10 +872,10 @@ static int parse_sched(struct loader *l)
 
 /* ---- cost: the timing model and the branch predictor --------------------- */
 
-enum { C_MODEL, C_BPRED, NR_C };
+enum { C_MODEL, C_BPRED, C_CODE, NR_C };
 
 static const struct ytree_field cost_fields[NR_C] = {
-	[C_MODEL] = {"model", 0}, [C_BPRED] = {"bpred", 0},
+	[C_MODEL] = {"model", 0}, [C_BPRED] = {"bpred", 0}, [C_CODE] = {"code", 0},
 };
 
 static int parse_cost(struct loader *l)
@@ -886,7 +886,7 @@ static int parse_cost(struct loader *l)
 	const char *str;
 	int rc;
 
-	*c = (struct scn_cost){CPU_MODEL_INORDER, BPRED_GSHARE, 0, 0};
+	*c = (struct scn_cost){CPU_MODEL_INORDER, BPRED_GSHARE, MM_CODE_DEFAULT, 0, 0, 0};
 	if (sec && ynode_is_null(sec))
 		return err(l, sec, "'cost' must be a mapping (or left out)");
 	if ((rc = section_fields(l, sec, "cost", "cost", fields, NR_C, v)))
@@ -908,6 +908,14 @@ static int parse_cost(struct loader *l)
 			return err(l, v[C_BPRED], "unknown cost.bpred '%s' (expected bimodal, "
 				   "gshare or tage)", str);
 		c->bpred_set = 1;
+	}
+	if (v[C_CODE]) {
+		if ((rc = ytree_string(TT(v[C_CODE]), v[C_CODE], "cost.code", 1, &str, l->d)))
+			return rc;
+		if ((c->code = mm_code_parse(str)) < 0)
+			return err(l, v[C_CODE], "unknown cost.code '%s' (expected estimate or "
+				   "compiled)", str);
+		c->code_set = 1;
 	}
 	const char *miss = c->model == CPU_MODEL_OOO ? cpu_ooo_missing(&l->pt->machine->costs)
 						     : NULL;
@@ -2284,7 +2292,7 @@ static int unused_settings(struct loader *l)
 				   "mempolicy, nodes, cpus)", st->key, st->key + 7);
 		if (!strncmp(st->key, "cost.", 5))
 			return err(l, st->at, "'%s': cost has no key '%s' (known: model, "
-				   "bpred)", st->key, st->key + 5);
+				   "bpred, code)", st->key, st->key + 5);
 		return err(l, st->at, "'%s' names no value of this scenario", st->key);
 	}
 	return NS_OK;
@@ -2892,6 +2900,8 @@ int scenario_params(const struct scenario *s, int point, scn_param_fn fn,
 		P_TEXT("cost.model", cpu_model_name((enum cpu_model)pt->cost.model));
 	if (pt->cost.bpred_set)
 		P_TEXT("cost.bpred", bpred_mode_name((enum bpred_mode)pt->cost.bpred));
+	if (pt->cost.code_set)
+		P_TEXT("cost.code", mm_code_name((enum mm_code)pt->cost.code));
 	P_TEXT("workload.type", scn_workload_name(s->workload));
 	switch (s->workload) {
 	case SCN_WL_MESSAGING:

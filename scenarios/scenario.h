@@ -223,7 +223,8 @@ struct scn_policy {
 struct scn_cost {
 	int model;                      /* enum cpu_model */
 	int bpred;                      /* enum bpred_mode */
-	int model_set, bpred_set;
+	int code;                       /* enum mm_code (MM_CODE_DEFAULT: by model) */
+	int model_set, bpred_set, code_set;
 };
 
 #define SCN_MAX_AXES 32
@@ -262,7 +263,7 @@ struct scn_point {
 	struct wl_fill_params fill;     /* workload fill (its cpus: the tasks) */
 	const char *fill_gfp;           /* fill: gfp as written */
 	struct scn_policy policy;       /* policy texts (params) */
-	struct scn_cost cost;           /* cost.model, cost.bpred */
+	struct scn_cost cost;           /* cost.model, cost.bpred, cost.code */
 	/* Task placement (policy.cpus, machine CPU ids, at least one):
 	 * pagealloc: { pa.cpu }; messaging: policy.cpus or every CPU of the
 	 * machine; parallel: policy.cpus or every CPU (task i on cpus[i % n]). */

@@ -4,7 +4,8 @@
  * the fair zone allocation policy, both zonelist iterator variants with and
  * without a nodemask (including the profile facts of 682a3385), orders
  * 1..4, the min_free_kbytes/watermark/lowmem_reserve formulas on the
- * reference's worked example, and determinism.  mm_check() runs after
+ * reference's worked example, the work layouts of cost.code, and
+ * determinism.  mm_check() runs after
  * every test.
  */
 #include <setjmp.h>
@@ -537,6 +538,91 @@ static void test_iterator_profile(void **state)
 	assert_int_equal(nnzl, 2 * 200);
 }
 
+/* --- the work layout (cost.code) ------------------------------------------ */
+
+/* 100 rounds of nb pcp-hit alloc+free pairs on CPU 0 after a warm-up, with
+ * the work layout code: the measured part's cycles, its counters (calls,
+ * branches, taken, mispredicts, dependent loads, loads, stores) and the
+ * self cycles of get_page_from_freelist and __inc_zone_state. */
+static void layout_run(enum mmzone_iter v, enum mm_code code, uint64_t *cycles,
+		       uint64_t k[7], uint64_t self[2])
+{
+	static const enum cpu_counter kc[7] = {
+		CPU_CTR_calls, CPU_CTR_branches, CPU_CTR_branches_taken,
+		CPU_CTR_branch_mispredict, CPU_CTR_mem_load_dep, CPU_CTR_mem_load,
+		CPU_CTR_mem_store,
+	};
+	struct mm_config cfg = cfg_default(v);
+	cfg.code = code;
+	cfg.watermark_scale_factor = 1000;
+	struct tw *t = tw_create(m_seedlike, &cfg);
+	struct cpu *c = &t->s.cpu[0];
+	int fg = cost_fn_lookup(&t->t, "get_page_from_freelist");
+	int fi = cost_fn_lookup(&t->t, "__inc_zone_state");
+	struct page *pg[16];
+	uint64_t k0[7], c0 = 0, s0[2] = {0, 0};
+	for (int r = 0; r < 104; r++) {
+		if (r == 4) {
+			c0 = c->now;
+			for (int i = 0; i < 7; i++)
+				k0[i] = cpu_counter(c, kc[i]);
+			s0[0] = c->prof[fg].self;
+			s0[1] = c->prof[fi].self;
+		}
+		for (int i = 0; i < 16; i++)
+			pg[i] = mm_alloc_pages(t->w, c, GFP_KERNEL, 0);
+		for (int i = 0; i < 16; i++)
+			mm_free_pages(t->w, c, pg[i], 0);
+	}
+	cpu_attribute(c);
+	*cycles = c->now - c0;
+	for (int i = 0; i < 7; i++)
+		k[i] = cpu_counter(c, kc[i]) - k0[i];
+	self[0] = c->prof[fg].self - s0[0];
+	self[1] = c->prof[fi].self - s0[1];
+	tw_check(t);
+	tw_destroy(t);
+}
+
+/*
+ * cost.code selects the MM_WORK column and nothing else: the same calls,
+ * branches, outcomes and accesses; other cycles where the rows differ
+ * (get_page_from_freelist), the same where they are equal (__inc_zone_state,
+ * 9 in both columns); the default under inorder is the estimate.  In-order
+ * cycles per pcp-hit pair differ by the sum over the rows the pair executes
+ * of ceil(compiled / 2) - ceil(estimate / 2), worked by hand from the table:
+ * POST 145 (alloc_pages_current 33, alloc_nodemask 21, nzl_inline 2 x -1,
+ * gpfl_entry 14, gpfl_zone 6, watermark 7, buffered_pcp 8,
+ * mod_zone_page_state 2, zone_statistics 1, prep_new_page 21, free_pages 1,
+ * free_hot_cold_page 19, free_pages_prepare 9, pfnblock 5); PRE 149 (the
+ * same, gpfl_entry 33 also ceils to 17, but nzl_body's 2 x (3 - 2) in place
+ * of nzl_inline's 2 x -1: 145 + 2 + 2).
+ */
+static void test_code_layout(void **state)
+{
+	(void)state;
+	for (int v = 0; v < 2; v++) {
+		enum mmzone_iter it = v ? MMZONE_ITER_POST : MMZONE_ITER_PRE;
+		uint64_t ce, cc, cd, ke[7], kc[7], kd[7], se[2], sc[2], sd[2];
+		layout_run(it, MM_CODE_ESTIMATE, &ce, ke, se);
+		layout_run(it, MM_CODE_COMPILED, &cc, kc, sc);
+		layout_run(it, MM_CODE_DEFAULT, &cd, kd, sd);
+		for (int i = 0; i < 7; i++) {
+			assert_int_equal(ke[i], kc[i]);
+			assert_int_equal(ke[i], kd[i]);
+		}
+		assert_int_equal(cd, ce);             /* inorder: estimate by default */
+		assert_int_equal(sd[0], se[0]);
+		assert_true(sc[0] > se[0]);           /* gpfl's rows grew */
+		assert_int_equal(sc[1], se[1]);       /* inc_zone_state: 9 = 9 */
+		/* PRE: nzl_body (6 vs 3: +3 -> +1 cycle) runs twice where POST's
+		 * nzl_inline (0 vs 2: -1 cycle) does; gpfl_entry 33 vs 34: both
+		 * ceil to 17 */
+		uint64_t per_pair = v ? 145 : 145 + 2 * 1 + 2 * 1;
+		assert_int_equal(cc - ce, 100 * 16 * per_pair);
+	}
+}
+
 static void test_cpuset_remote(void **state)
 {
 	(void)state;
@@ -615,6 +701,7 @@ int main(void)
 		cmocka_unit_test(test_watermark_example),
 		cmocka_unit_test(test_fair_policy),
 		cmocka_unit_test(test_iterator_walks),
+		cmocka_unit_test(test_code_layout),
 		cmocka_unit_test(test_iterator_profile),
 		cmocka_unit_test(test_cpuset_remote),
 		cmocka_unit_test(test_determinism),

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# CLI tests for cost.model and cost.bpred (docs/cost-model.md): the tiny
-# pagealloc scenario under each timing model against its golden table
+# CLI tests for cost.model, cost.bpred and cost.code (docs/cost-model.md,
+# docs/compiled-counts.md): the tiny pagealloc scenario under each timing
+# model and work layout against its golden table
 # (NUMASIM_UPDATE_GOLDEN=1 rewrites them), `inorder` given explicitly is
 # the default bit for bit, the params of a run name the model only when
 # it was given, and bad values are refused with exit 2 and no output.
@@ -62,6 +63,22 @@ q="SELECT sum(value) FROM counters WHERE run_id = 1 AND name = 'branch_mispredic
 # deterministic
 "$NUMASIM" run "$TINY" --db "$tmp/ooo2.db" --set cost.model=ooo >"$tmp/ooo2.txt" 2>/dev/null
 cmp -s "$tmp/ooo.txt" "$tmp/ooo2.txt" && ok || bad "ooo not deterministic"
+# --- cost.code: the work layout (docs/compiled-counts.md) ------------------------
+# ooo's default is the compiled layout (the golden above); the estimate layout
+# under ooo is the ooo table of the release before cost.code, bit for bit
+"$NUMASIM" run "$TINY" --db "$tmp/oe.db" --set cost.model=ooo --set cost.code=estimate >"$tmp/oe.txt" 2>/dev/null
+check "ooo estimate exit" $? 0
+golden "ooo estimate" "$tmp/oe.txt" "$SRC/tests/golden/tiny-pagealloc-ooo-estimate.txt"
+check "code param" "$(sqlite3 "$tmp/oe.db" "SELECT value FROM params WHERE run_id = 1 AND key = 'cost.code'")" estimate
+check "code param only when given" "$(sqlite3 "$tmp/ooo.db" "SELECT count(*) FROM params WHERE key = 'cost.code'")" 0
+# inorder with the compiled layout: other cycles, the same work done
+"$NUMASIM" run "$TINY" --db "$tmp/ic.db" --set cost.code=compiled >"$tmp/ic.txt" 2>/dev/null
+check "inorder compiled exit" $? 0
+cmp -s "$tmp/ic.txt" "$tmp/in.txt" && bad "inorder compiled: same table as estimate" || ok
+for n in branches branches_taken calls mem_load_dep mem_load mem_store; do
+	q="SELECT sum(value) FROM counters WHERE name = '$n'"
+	check "same $n" "$(sqlite3 "$tmp/ic.db" "$q")" "$(sqlite3 "$tmp/in.db" "$q")"
+done
 # a messaging run under ooo (skylake-2s has the core figures)
 "$NUMASIM" run "$MSG" --db "$tmp/msg.db" --set cost.model=ooo >/dev/null 2>"$tmp/msg.err"
 check "ooo messaging exit" $? 0
@@ -71,8 +88,11 @@ run_err "bad model" run "$TINY" --db "$tmp/x.db" --set cost.model=ooo2
 grep -q "unknown cost.model 'ooo2' (expected inorder or ooo)" "$tmp/eerr" && ok || { bad "model message"; cat "$tmp/eerr"; }
 run_err "bad bpred" run "$TINY" --db "$tmp/x.db" --set cost.bpred=perceptron
 grep -q "unknown cost.bpred 'perceptron'" "$tmp/eerr" && ok || { bad "bpred message"; cat "$tmp/eerr"; }
+run_err "bad code" run "$TINY" --db "$tmp/x.db" --set cost.code=gcc
+grep -q "unknown cost.code 'gcc' (expected estimate or compiled)" "$tmp/eerr" && ok || { bad "code message"; cat "$tmp/eerr"; }
+run_err "bad bench code" bench pagealloc --pairs 10 --cost-code gcc
 run_err "bad key" run "$TINY" --db "$tmp/x.db" --set cost.width=4
-grep -q "cost has no key 'width' (known: model, bpred)" "$tmp/eerr" && ok || { bad "key message"; cat "$tmp/eerr"; }
+grep -q "cost has no key 'width' (known: model, bpred, code)" "$tmp/eerr" && ok || { bad "key message"; cat "$tmp/eerr"; }
 # a machine without the core figures
 run_err "no core figures" run "$TINY" --db "$tmp/x.db" --set cost.model=ooo \
 	--set machine=../../configs/rome-nps4.yaml

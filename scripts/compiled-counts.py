@@ -1,0 +1,264 @@
+#!/usr/bin/env python3
+"""compiled-counts: the `cost.code: compiled` column of MM_WORK.
+
+Walks the compiled v4.6.2 objects (docs/compiled-counts.md says how to
+build them) along the path the model executes for an order-0
+GFP_KERNEL|__GFP_NOWARN allocation that hits the per-cpu list and the free
+back to it (kpath.py does the walking), assigns every walked instruction
+to the MM_WORK row whose segment it belongs to, and prints per row:
+
+  insns   instructions walked
+  fused   cmp/test+jcc pairs Broadwell macro-fuses (one uop for two)
+  excl    instructions the model charges by other means: calls into and
+          returns from the functions the model keeps out of line
+          (cpu_call/cpu_ret, call_uops/ret_uops), the irq save/restore
+          sequences (pushf;pop;cli and push;popf: cpu_irq_save/restore),
+          locked instructions (cpu_atomic)
+  uops    insns - fused - excl: the segment's fused-domain uops
+  prims   what the model charges explicitly in the same segment, per
+          execution: branches, loads and stores (one uop each), measured
+          on the model (numasim bench pagealloc, per-segment counts;
+          docs/compiled-counts.md)
+  work    uops - prims: the row's value (never below 0)
+
+Usage: compiled-counts.py OBJDIR   (OBJDIR holds pre-*.rdis, post-*.rdis:
+       objdump -dr --no-show-raw-insn of each object)
+"""
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import kpath  # noqa: E402
+
+
+def walk(objdir, variant, obj, func, take='', start=None, stop='', extra_excl=0):
+    dis = os.path.join(objdir, '%s-%s.rdis' % (variant, obj))
+    funcs, insns, nxt = kpath.parse(dis, func)
+    st = int(start, 16) if start else None
+    c, calls, irqs = kpath.walk(funcs, insns, nxt, func, st, kpath.hexset(take),
+                                kpath.hexset(stop), 5000, False)
+    return c
+
+
+# One walk: (obj, func, take, start, stop, excl) where excl counts the
+# instructions of the walk the model charges by other means (see above).
+# Addresses are those of gcc 11.3 objects built as docs/compiled-counts.md
+# says; another compiler gives other addresses (and other counts).
+WALKS = {
+    'post': {
+        'alloc_pages_current': [
+            # + the three helpers gcc keeps out of line and the model inlines;
+            # excl: the call to __alloc_pages_nodemask and the ret
+            ('mempolicy', 'alloc_pages_current', '', None, '', 2),
+            ('mempolicy', 'get_task_policy', '14b8,14e7', None, '', 0),
+            ('mempolicy', 'policy_nodemask', '', None, '', 0),
+            ('mempolicy', 'policy_zonelist', '777', None, '', 0),
+        ],
+        'alloc_nodemask': [
+            # excl: calls to _cond_resched and get_page_from_freelist, ret
+            ('page_alloc', '__alloc_pages_nodemask', '54e5', None, '5569', 0),
+            ('page_alloc', '__alloc_pages_nodemask', '54e5', '5573', '', 3),
+        ],
+        'nzl_inline': [
+            # the wrapper's own test;jne;cmp;jb, in __alloc_pages_nodemask and
+            # in get_page_from_freelist's first_zones_zonelist: 2 executions
+            ('page_alloc', '__alloc_pages_nodemask', '', '5569', '5573', 0),
+            ('page_alloc', 'get_page_from_freelist', '', '4baf', '4bb9', 0),
+        ],
+        'cond_resched': [('core', '_cond_resched', '', None, '', 1)],  # ret
+        'gpfl_entry': [
+            ('page_alloc', 'get_page_from_freelist', '', None, '4baf', 0),
+            ('page_alloc', 'get_page_from_freelist', '', '4bb9', '4d11', 0),
+            ('page_alloc', 'get_page_from_freelist', '', '515d', '', 1),  # ret
+        ],
+        'gpfl_zone': [
+            # + zone_local (out of line in gcc, inline in the model); excl:
+            # the call to zone_watermark_ok
+            ('page_alloc', 'get_page_from_freelist', '4c36,4c76', '4d11', '4e4e', 1),
+            ('page_alloc', 'zone_local', '', None, '', 0),
+            ('page_alloc', 'get_page_from_freelist', '4e48', '4e2c', '515d', 0),
+        ],
+        'watermark': [
+            # zone_watermark_ok + __zone_watermark_ok (inline in the model);
+            # excl: zone_watermark_ok's ret
+            ('page_alloc', 'zone_watermark_ok', '', None, '', 1),
+            ('page_alloc', '__zone_watermark_ok', '636,67c', None, '', 0),
+        ],
+        'buffered_pcp': [
+            # excl: pushf;pop;cli, push;popf, the call to __mod_zone_page_state
+            ('page_alloc', 'get_page_from_freelist', '4ea3', '4e4e', '4dea', 4),
+            ('page_alloc', 'get_page_from_freelist', '', '4e28', '4e2c', 2),
+        ],
+        'zone_statistics': [
+            # excl: the two calls to __inc_zone_state
+            ('page_alloc', 'get_page_from_freelist', '4e07', '4dea', '4e28', 2),
+        ],
+        'mod_zone_page_state': [('vmstat', '__mod_zone_page_state', '', None, '', 1)],
+        'inc_zone_state': [('vmstat', '__inc_zone_state', '', None, '', 1)],
+        'prep_new_page': [('page_alloc', 'prep_new_page', '18cc@2,1946,195b', None, '', 0)],
+        'free_pages': [
+            # excl: lock decl (cpu_atomic), the call to free_hot_cold_page, ret
+            ('page_alloc', '__free_pages', '3e6d,3e77', None, '', 3),
+        ],
+        'free_hot_cold_page': [
+            # excl: pushf;pop;cli, push;popf, the call to
+            # get_pfnblock_flags_mask, ret
+            ('page_alloc', 'free_hot_cold_page', '3cbb,3cfd', None, '', 7),
+        ],
+        'free_pages_prepare': [('page_alloc', 'free_pages_prepare', 'bec,cf6,d3b', None, '', 0)],
+        'pfnblock': [('page_alloc', 'get_pfnblock_flags_mask', '', None, '', 1)],
+        # the pcp refill (hot, UNMOVABLE): rmqueue_bulk's entry and exit per
+        # call (excl: the spin_lock call, the call to __mod_zone_page_state,
+        # the unlocking store, ret), one trip of its loop per page (excl:
+        # the call to __rmqueue)
+        'rmqueue_bulk': [
+            ('page_alloc', 'rmqueue_bulk', '', None, '4a0c', 1),
+            ('page_alloc', 'rmqueue_bulk', '4a12', '4a0c', '', 3),
+        ],
+        'rmqueue_bulk_page': [('page_alloc', 'rmqueue_bulk', '4a4b', '4a0c', '4a0c', 1)],
+        # __rmqueue with __rmqueue_smallest and expand inlined: entry and
+        # exit per call (excl: ret), a probe of one order (empty: to the next
+        # order; found: up to the take), the take, one expand step
+        'rmqueue': [
+            ('page_alloc', '__rmqueue', '', None, '4622', 0),
+            ('page_alloc', '__rmqueue', '', '4742', '', 1),
+        ],
+        'smallest_probe': [
+            ('page_alloc', '__rmqueue', '465c', '4622', '4622', 0),
+            ('page_alloc', '__rmqueue', '', '4622', '4662', 0),
+        ],
+        'smallest_take': [('page_alloc', '__rmqueue', '', '4662', '4742', 0)],
+        'expand_step': [('page_alloc', '__rmqueue', '4745', '46f5', '46f5', 0)],
+    },
+    'pre': {
+        'alloc_nodemask': [
+            # excl: calls to _cond_resched, next_zones_zonelist and
+            # get_page_from_freelist, ret
+            ('page_alloc', '__alloc_pages_nodemask', '5422,549c', None, '', 4),
+        ],
+        'nzl_body': [
+            # next_zones_zonelist: once with the mems_allowed mask (the
+            # preferred-zone lookup), once with none (the zonelist scan);
+            # excl: each ret
+            ('mmzone', 'next_zones_zonelist', '', None, '', 1),
+            ('mmzone', 'next_zones_zonelist', 'b3', None, '', 1),
+        ],
+        'gpfl_entry': [
+            # excl: the call to next_zones_zonelist, the ret
+            ('page_alloc', 'get_page_from_freelist', '', None, '4cb2', 1),
+            ('page_alloc', 'get_page_from_freelist', '', '50fe', '', 1),
+        ],
+        'gpfl_zone': [
+            ('page_alloc', 'get_page_from_freelist', '4be4,4c24', '4cb2', '4def', 1),
+            ('page_alloc', 'zone_local', '', None, '', 0),
+            ('page_alloc', 'get_page_from_freelist', '4de9', '4dcd', '50fe', 0),
+        ],
+        'watermark': [
+            ('page_alloc', 'zone_watermark_ok', '', None, '', 1),
+            ('page_alloc', '__zone_watermark_ok', '636,67c', None, '', 0),
+        ],
+        'buffered_pcp': [
+            ('page_alloc', 'get_page_from_freelist', '4e44', '4def', '4d8b', 4),
+            ('page_alloc', 'get_page_from_freelist', '', '4dc9', '4dcd', 2),
+        ],
+        'zone_statistics': [
+            ('page_alloc', 'get_page_from_freelist', '4da8', '4d8b', '4dc9', 2),
+        ],
+        'prep_new_page': [('page_alloc', 'prep_new_page', '1892@2,190c,1921', None, '', 0)],
+        'free_pages': [('page_alloc', '__free_pages', '3e33,3e3d', None, '', 3)],
+        'free_hot_cold_page': [('page_alloc', 'free_hot_cold_page', '3c81,3cc3', None, '', 7)],
+    },
+}
+# rows whose PRE walks are those of POST (the seed diff does not touch their
+# code; in PRE's objects it sits at other addresses)
+SHARED = ('alloc_pages_current', 'cond_resched', 'mod_zone_page_state', 'inc_zone_state',
+          'free_pages_prepare', 'pfnblock', 'rmqueue_bulk', 'rmqueue_bulk_page', 'rmqueue',
+          'smallest_probe', 'smallest_take', 'expand_step')
+for r in SHARED:
+    WALKS['pre'][r] = WALKS['post'][r]
+
+# Executions of the row per walk set (the walks of nzl_body / nzl_inline
+# cover two executions; smallest_probe's two walks, an empty order and the
+# order that has a page, are weighted below).
+EXECS = {'nzl_body': 2, 'nzl_inline': 2}
+# smallest_probe: of the model's 630 probes per 310 __rmqueue calls, 308
+# found a page (the per-segment counts): weights of the two walks
+WEIGHTS = {'smallest_probe': (322 / 630, 308 / 630)}
+
+# What the model charges in each row's segment per execution: branches +
+# loads + stores (atomics are excluded above), from the per-segment counts
+# of `numasim bench pagealloc --variant V --cost-model ooo --pairs 100000`
+# (docs/compiled-counts.md, "The model's side"), rounded to the nearest
+# integer.  Segments without a row of their own (inline helpers) are
+# summed into the row whose compiled instructions hold them.
+PRIMS = {
+    'post': {
+        'alloc_pages_current': 5 + 6 + 3 + 1,   # + get_task_policy, policy_zonelist, policy_nodemask
+        'alloc_nodemask': 10 + 1,
+        'nzl_inline': 2 + 1,
+        'cond_resched': 1,
+        'gpfl_entry': 1,
+        'gpfl_zone': 9 + 4,
+        'watermark': 5 + 4,
+        'buffered_pcp': 1 + 3 + 4 + 5,          # + buffered_rmqueue's A34
+        'zone_statistics': 2 + 1,
+        'mod_zone_page_state': 2 + 2 + 1,
+        'inc_zone_state': 1 + 2 + 1,
+        'prep_new_page': 3 + 1 + 2 + 7 + 1,     # + prep's loop tests, check_new_page
+        'free_pages': 2,
+        'free_hot_cold_page': 4 + 3 + 6,
+        'free_pages_prepare': 5 + 7 + 1,        # + free_pages_check
+        'pfnblock': 1,
+        'rmqueue_bulk': 1,
+        'rmqueue_bulk_page': 4 + 1 + 3,
+        'rmqueue': 1 + 1 + 1,                   # + __rmqueue_smallest, expand's exit test
+        'smallest_probe': 2.5,                  # 952 branches, 630 loads per 630 probes
+        'smallest_take': 1 + 3,
+        'expand_step': 1 + 1 + 3,
+    },
+}
+PRIMS['pre'] = dict(PRIMS['post'])
+del PRIMS['pre']['nzl_inline']
+PRIMS['pre']['alloc_nodemask'] = 9 + 2
+PRIMS['pre']['nzl_body'] = 3 + 2
+
+
+def main(argv):
+    if len(argv) != 2:
+        print(__doc__, file=sys.stderr)
+        return 2
+    objdir = argv[1]
+    out = {}
+    for v in ('pre', 'post'):
+        print('== %s' % v)
+        print('%-22s %6s %6s %5s %6s %6s %5s' % ('row', 'insns', 'fused', 'excl', 'uops',
+                                                 'prims', 'work'))
+        tot = {'insns': 0, 'fused': 0, 'excl': 0, 'prims': 0, 'work': 0}
+        for row, walks in WALKS[v].items():
+            ins = fus = exc = 0
+            wts = WEIGHTS.get(row, (1,) * len(walks))
+            for (obj, func, take, start, stop, excl), wt in zip(walks, wts):
+                # a shared row: POST's objects (the same code, other addresses)
+                c = walk(objdir, 'post' if row in SHARED else v, obj, func, take, start, stop)
+                ins += c['insns'] * wt
+                fus += c['fused'] * wt
+                exc += excl * wt
+            n = EXECS.get(row, 1)
+            uops = (ins - fus - exc) / n
+            prims = PRIMS[v][row]
+            work = max(0, int(uops - prims + 0.5))
+            out.setdefault(row, {})[v] = work
+            print('%-22s %6.1f %6.1f %5.1f %6.1f %6d %5d' % (row, ins / n, fus / n, exc / n,
+                                                            uops, prims, work))
+            tot['insns'] += ins / n * (1 if row not in EXECS else 2)
+            tot['fused'] += fus / n * (1 if row not in EXECS else 2)
+            tot['excl'] += exc / n * (1 if row not in EXECS else 2)
+        print()
+    print('C table column (pre, post):')
+    for row in out:
+        print('  %-22s %s %s' % (row, out[row].get('pre', '-'), out[row].get('post', '-')))
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main(sys.argv))
