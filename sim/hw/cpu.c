@@ -544,6 +544,18 @@ void cpu_ooo_mispredict(struct cpu *c, uint64_t input)
 }
 #define ooo_mispredict cpu_ooo_mispredict
 
+/* One conditional branch: one fused uop (cmp/test + jcc); it closes the
+ * open dependent chain (its value was consumed here). */
+void cpu_ooo_branch(struct cpu *c, unsigned taken, unsigned miss)
+{
+	cpu_ooo_dispatch(c, 1);
+	if (miss)
+		ooo_mispredict(c, c->o.chain);
+	else if (taken)
+		ooo_taken(c);
+	c->o.chain = 0;
+}
+
 void cpu_ooo_call(struct cpu *c)
 {
 	cpu_ooo_dispatch(c, c->k_call);   /* k_call: call_uops under ooo */
