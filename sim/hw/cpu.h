@@ -593,7 +593,7 @@ static inline void cpu_ret(struct cpu *c)
 		p->total += c->now - f->enter;
 }
 
-static inline __attribute__((always_inline)) bool cpu_branch(struct cpu *c, int site, bool cond)
+static inline bool cpu_branch(struct cpu *c, int site, bool cond)
 {
 	assert(site >= 0 && site < c->sys->layout->nr_sites);
 	const struct cost_site_layout *sl = &c->site_layout[site];
