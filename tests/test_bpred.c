@@ -289,6 +289,76 @@ static void test_tage_params(void **state)
 	assert_string_equal(bpred_mode_name(BPRED_TAGE), "tage");
 }
 
+/* The scalar folded-history register of the first TAGE model (one
+ * register per table and kind, one outcome at a time): the reference the
+ * packed registers must equal bit for bit. */
+static uint32_t ref_fold_push(uint32_t f, unsigned in, unsigned out, int out_at, int bits)
+{
+	f = (f << 1) | in;
+	f ^= out << out_at;
+	f ^= f >> bits;
+	return f & ((1u << bits) - 1);
+}
+
+static void check_packed_folds(int tage_bits, int tag_bits, const int *hist, int steps)
+{
+	struct bpred_params p;
+	bpred_params_default(&p);
+	p.mode = BPRED_TAGE;
+	p.tage_bits = tage_bits;
+	p.tage_tag_bits = tag_bits;
+	for (int i = 0; i < BPRED_TAGE_TABLES; i++)
+		p.tage_hist[i] = hist[i];
+	struct bpred bp;
+	assert_int_equal(bpred_init(&bp, 64, &p), NS_OK);
+	int w[3] = {tage_bits, tag_bits, tag_bits > 1 ? tag_bits - 1 : 1};
+	uint32_t ref[3][BPRED_TAGE_TABLES] = {{0}};
+	uint64_t g = 0, x = 0x9E3779B97F4A7C15ull;
+	for (int n = 0; n < steps; n++) {
+		unsigned t = (unsigned)(xs(&x) >> 63);
+		int site = (int)(xs(&x) % 64);
+		(void)bpred_predict_update(&bp, site, 0, t);
+		for (int i = 0; i < BPRED_TAGE_TABLES; i++) {
+			unsigned out = (unsigned)(g >> (hist[i] - 1)) & 1u;
+			for (int k = 0; k < 3; k++)
+				ref[k][i] = ref_fold_push(ref[k][i], t, out, hist[i] % w[k], w[k]);
+		}
+		g = g << 1 | t;
+		assert_true(bp.ghist == g);
+		for (int k = 0; k < 3; k++)
+			for (int i = 0; i < BPRED_TAGE_TABLES; i++) {
+				assert_int_equal((bp.fold[k] >> (16 * i)) & 0xFFFFu, ref[k][i]);
+				assert_int_equal(bpred_tage_fold(g, hist[i], w[k]), ref[k][i]);
+			}
+	}
+	assert_int_equal(bpred_check(&bp), NS_OK);
+	bp.fold[BPRED_FOLD_TAG] ^= 1u << 16;  /* table 1's tag fold corrupted */
+	assert_int_equal(bpred_check(&bp), NS_EINTERNAL);
+	bpred_free(&bp);
+}
+
+static void test_tage_packed_folds(void **state)
+{
+	(void)state;
+	static const int def[BPRED_TAGE_TABLES] = {5, 11, 24, 52};
+	static const int edge[BPRED_TAGE_TABLES] = {1, 15, 16, 64};
+	check_packed_folds(10, 9, def, 5000);
+	check_packed_folds(15, 15, edge, 3000);
+	check_packed_folds(1, 1, def, 3000);
+	check_packed_folds(7, 2, edge, 3000);
+	/* a fold wider than a lane holds is refused */
+	struct bpred_params p;
+	struct bpred bp;
+	bpred_params_default(&p);
+	p.mode = BPRED_TAGE;
+	p.tage_bits = BPRED_TAGE_MAX_BITS + 1;
+	assert_int_equal(bpred_init(&bp, 1, &p), NS_ERANGE);
+	bpred_params_default(&p);
+	p.mode = BPRED_TAGE;
+	p.tage_tag_bits = BPRED_TAGE_MAX_BITS + 1;
+	assert_int_equal(bpred_init(&bp, 1, &p), NS_ERANGE);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -301,6 +371,7 @@ int main(void)
 		cmocka_unit_test(test_tage_no_aliasing),
 		cmocka_unit_test(test_tage_long_history),
 		cmocka_unit_test(test_tage_params),
+		cmocka_unit_test(test_tage_packed_folds),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -4,7 +4,12 @@
  * Design notes.  State is one byte per site plus, in gshare mode, one byte
  * per pattern-table entry: the hot path is a load, a table lookup for the
  * saturating update and a store.  The mode test is a host branch that never
- * changes within a run, so the host predicts it perfectly.
+ * changes within a run, so the host predicts it perfectly.  TAGE keeps its
+ * twelve folded histories packed in three words and each site's hash
+ * precomputed (bpred.h), so a branch costs about 166 host instructions
+ * where the one-register-at-a-time version cost 290 (docs/cost-model.md
+ * §7); the packed registers equal the scalar ones bit for bit
+ * (test_bpred, bpred_check).
  */
 #include "sim/hw/bpred.h"
 
@@ -48,6 +53,53 @@ const char *bpred_mode_name(enum bpred_mode m)
 	return "unknown";
 }
 
+/* Width of the second tag register. */
+#define TAG2_BITS(bp) ((bp)->tag_bits > 1 ? (bp)->tag_bits - 1 : 1)
+
+_Static_assert(BPRED_TAGE_TABLES * 16 <= 64 && BPRED_TAGE_MAX_BITS < 16,
+	       "a folded register and its wrap bit fit a 16-bit lane");
+
+/* Lane i of a packed fold word. */
+#define LANE(i) (16 * (i))
+#define LANE_ONES 0x0001000100010001ull
+
+/* The packed folds' fixed figures (bpred.h struct bpred). */
+static void tage_fold_init(struct bpred *bp, const int *hist)
+{
+	int w[3] = {bp->tage_bits, bp->tag_bits, TAG2_BITS(bp)};
+	for (int k = 0; k < 3; k++) {
+		bp->fold_w[k] = (uint8_t)w[k];
+		bp->fold_mask[k] = bp->fold_out[k] = 0;
+		for (int i = 0; i < BPRED_TAGE_TABLES; i++) {
+			bp->fold_mask[k] |= ((1ull << w[k]) - 1) << LANE(i);
+			bp->fold_out[k] |= 1ull << (hist[i] % w[k] + LANE(i));
+		}
+	}
+	for (int i = 0; i < BPRED_TAGE_TABLES; i++) {
+		bp->tage_hist[i] = hist[i];
+		bp->hist_m1[i] = (uint8_t)(hist[i] - 1);
+	}
+}
+
+/*
+ * The site's part of table i's index, (hash >> (32 - tage_bits - i)) &
+ * mask (a different shift per table spreads one site's entries), and of
+ * the tag, (hash >> 7) & mask, for every site (Fibonacci hash of the id).
+ */
+static void tage_sites_init(struct bpred *bp, int nr_sites)
+{
+	uint32_t imask = (1u << bp->tage_bits) - 1, tmask = (1u << bp->tag_bits) - 1;
+	bp->tag_mask = tmask * LANE_ONES;
+	for (int site = 0; site <= nr_sites; site++) {
+		uint32_t h = (uint32_t)site * 2654435769u;
+		struct bpred_tage_site *ts = &bp->tsite[site];
+		ts->idx = 0;
+		for (int i = 0; i < BPRED_TAGE_TABLES; i++)
+			ts->idx |= (uint64_t)((h >> (32 - bp->tage_bits - i)) & imask) << LANE(i);
+		ts->tag = ((h >> 7) & tmask) * LANE_ONES;
+	}
+}
+
 int bpred_init(struct bpred *bp, int nr_sites, const struct bpred_params *p)
 {
 	memset(bp, 0, sizeof *bp);
@@ -58,8 +110,8 @@ int bpred_init(struct bpred *bp, int nr_sites, const struct bpred_params *p)
 	bp->mode = p->mode;
 	bp->nr_sites = nr_sites;
 	if (p->mode == BPRED_TAGE) {
-		if (p->tage_bits < 1 || p->tage_bits > 20 || p->tage_tag_bits < 1 ||
-		    p->tage_tag_bits > 16)
+		if (p->tage_bits < 1 || p->tage_bits > BPRED_TAGE_MAX_BITS ||
+		    p->tage_tag_bits < 1 || p->tage_tag_bits > BPRED_TAGE_MAX_BITS)
 			return NS_ERANGE;
 		for (int i = 0; i < BPRED_TAGE_TABLES; i++)
 			if (p->tage_hist[i] < 1 || p->tage_hist[i] > BPRED_TAGE_MAX_HIST ||
@@ -67,12 +119,12 @@ int bpred_init(struct bpred *bp, int nr_sites, const struct bpred_params *p)
 				return NS_ERANGE;
 		bp->tage_bits = p->tage_bits;
 		bp->tag_bits = p->tage_tag_bits;
+		tage_fold_init(bp, p->tage_hist);
+		bp->tsite = malloc(((size_t)nr_sites + 1) * sizeof *bp->tsite);
+		if (!bp->tsite)
+			return NS_ENOMEM;
+		tage_sites_init(bp, nr_sites);
 		for (int i = 0; i < BPRED_TAGE_TABLES; i++) {
-			bp->tage_hist[i] = p->tage_hist[i];
-			bp->oidx[i] = (uint8_t)(p->tage_hist[i] % p->tage_bits);
-			bp->otag[i] = (uint8_t)(p->tage_hist[i] % p->tage_tag_bits);
-			bp->otag2[i] = (uint8_t)(p->tage_hist[i] %
-						 (p->tage_tag_bits > 1 ? p->tage_tag_bits - 1 : 1));
 			bp->tt[i] = malloc(sizeof *bp->tt[i] << p->tage_bits);
 			if (!bp->tt[i]) {
 				bpred_free(bp);
@@ -104,6 +156,7 @@ void bpred_free(struct bpred *bp)
 {
 	free(bp->site);
 	free(bp->pht);
+	free(bp->tsite);
 	for (int i = 0; i < BPRED_TAGE_TABLES; i++)
 		free(bp->tt[i]);
 	memset(bp, 0, sizeof *bp);
@@ -119,50 +172,42 @@ void bpred_reset(struct bpred *bp)
 		memset(bp->tt[i], 0, sizeof *bp->tt[i] << bp->tage_bits);
 	bp->ghist = 0;
 	bp->updates = 0;
-	memset(bp->fidx, 0, sizeof bp->fidx);
-	memset(bp->ftag, 0, sizeof bp->ftag);
-	memset(bp->ftag2, 0, sizeof bp->ftag2);
+	memset(bp->fold, 0, sizeof bp->fold);
+}
+
+uint32_t bpred_tage_fold(uint64_t ghist, int len, int width)
+{
+	uint64_t h = len >= 64 ? ghist : ghist & ((1ull << len) - 1);
+	uint32_t f = 0;
+	for (int at = 0; at < len; at += width)
+		f ^= (uint32_t)(h >> at);
+	return f & ((1u << width) - 1);
 }
 
 /*
- * Fold one more outcome into a register that holds the last len outcomes
- * folded (XOR of bits-wide chunks, each rotated by its position) to bits
- * bits: shift in the new outcome, cancel the one leaving the window, wrap
- * the bit shifted out (Seznec and Michaud 2006, "folded history").
+ * Push an outcome into the global history and every folded register.
+ * Each register is the last L outcomes folded to w bits (bpred_tage_fold:
+ * the outcome of age j sits at bit j mod w), so one more outcome rotates
+ * it left by one within its w bits, puts the new outcome in at bit 0 and
+ * cancels the outcome now L old at bit L mod w (Seznec and Michaud 2006,
+ * "folded history").  Packed four tables to a word (bpred.h): the shift,
+ * the wrap of bit w to bit 0 and the XORs act on all four lanes at once.
  */
-static uint32_t fold_push(uint32_t f, unsigned in, unsigned out, int out_at, int bits)
+static inline void tage_push(struct bpred *bp, unsigned taken)
 {
-	f = (f << 1) | in;
-	f ^= out << out_at;
-	f ^= f >> bits;
-	return f & ((1u << bits) - 1);
-}
-
-/* Width of the second tag register. */
-#define TAG2_BITS(bp) ((bp)->tag_bits > 1 ? (bp)->tag_bits - 1 : 1)
-
-/* Push an outcome into the global history and every folded register. */
-static void tage_push(struct bpred *bp, unsigned taken)
-{
-	for (int i = 0; i < BPRED_TAGE_TABLES; i++) {
-		int L = bp->tage_hist[i];
-		unsigned out = (unsigned)(bp->ghist >> (L - 1)) & 1u;
-		bp->fidx[i] = fold_push(bp->fidx[i], taken, out, bp->oidx[i], bp->tage_bits);
-		bp->ftag[i] = fold_push(bp->ftag[i], taken, out, bp->otag[i], bp->tag_bits);
-		bp->ftag2[i] = fold_push(bp->ftag2[i], taken, out, bp->otag2[i], TAG2_BITS(bp));
+	uint64_t g = bp->ghist;
+	/* the outcomes leaving the windows, one per lane, then all-ones lanes */
+	uint64_t out = ((g >> bp->hist_m1[0]) & 1) | ((g >> bp->hist_m1[1]) & 1) << LANE(1) |
+		       ((g >> bp->hist_m1[2]) & 1) << LANE(2) |
+		       ((g >> bp->hist_m1[3]) & 1) << LANE(3);
+	uint64_t outs = out * 0xFFFFu;
+	uint64_t in = (uint64_t)taken * LANE_ONES;
+	for (int k = 0; k < 3; k++) {
+		uint64_t t = bp->fold[k] << 1 | in;
+		bp->fold[k] = ((t & bp->fold_mask[k]) ^ ((t >> bp->fold_w[k]) & LANE_ONES)) ^
+			      (outs & bp->fold_out[k]);
 	}
-	bp->ghist = (bp->ghist << 1) | taken;
-}
-
-static void tage_index(const struct bpred *bp, int site, int i, uint32_t *idx,
-		       uint16_t *tag)
-{
-	uint32_t h = (uint32_t)site * 2654435769u;
-	uint32_t imask = (1u << bp->tage_bits) - 1, tmask = (1u << bp->tag_bits) - 1;
-	/* a different shift of the site hash per table spreads one site's
-	 * entries; the tag uses two foldings (the paper's two registers) */
-	*idx = ((h >> (32 - bp->tage_bits - i)) ^ bp->fidx[i]) & imask;
-	*tag = (uint16_t)(((h >> 7) ^ bp->ftag[i] ^ (bp->ftag2[i] << 1)) & tmask);
+	bp->ghist = g << 1 | taken;
 }
 
 static void tage_decay(struct bpred *bp)
@@ -171,6 +216,24 @@ static void tage_decay(struct bpred *bp)
 		for (uint32_t j = 0; j < (1u << bp->tage_bits); j++)
 			bp->tt[i][j].u >>= 1;
 }
+
+/*
+ * The four tables' indices and tags at once (lanes as the folds):
+ * index = (site part ^ index fold) & mask, tag = (site part ^ tag fold ^
+ * second tag fold << 1) & mask -- the paper's two tag registers.
+ */
+static inline uint64_t tage_indices(const struct bpred *bp, int site)
+{
+	return (bp->tsite[site].idx ^ bp->fold[BPRED_FOLD_IDX]) & bp->fold_mask[BPRED_FOLD_IDX];
+}
+
+static inline uint64_t tage_tags(const struct bpred *bp, int site)
+{
+	return (bp->tsite[site].tag ^ bp->fold[BPRED_FOLD_TAG] ^ bp->fold[BPRED_FOLD_TAG2] << 1) &
+	       bp->tag_mask;
+}
+
+#define LANE_OF(w, i) ((uint32_t)((w) >> LANE(i)) & 0xFFFFu)
 
 unsigned bpred_tage_predict_update(struct bpred *bp, int site, unsigned static_taken,
 				   unsigned taken)
@@ -183,12 +246,12 @@ unsigned bpred_tage_predict_update(struct bpred *bp, int site, unsigned static_t
 		tage_push(bp, taken);
 		return static_taken;
 	}
-	uint32_t idx[BPRED_TAGE_TABLES];
-	uint16_t tag[BPRED_TAGE_TABLES];
+	uint64_t idxs = tage_indices(bp, site), tags = tage_tags(bp, site);
+	struct bpred_tage_entry *e[BPRED_TAGE_TABLES];
 	int prov = -1, alt = -1;
 	for (int i = BPRED_TAGE_TABLES - 1; i >= 0; i--) {
-		tage_index(bp, site, i, &idx[i], &tag[i]);
-		if (bp->tt[i][idx[i]].tag == tag[i] && bp->tt[i][idx[i]].ctr) {
+		e[i] = &bp->tt[i][LANE_OF(idxs, i)];
+		if (e[i]->tag == LANE_OF(tags, i) && e[i]->ctr) {
 			if (prov < 0)
 				prov = i;
 			else if (alt < 0)
@@ -196,32 +259,32 @@ unsigned bpred_tage_predict_update(struct bpred *bp, int site, unsigned static_t
 		}
 	}
 	unsigned base_pred = *base >> 1;
-	unsigned alt_pred = alt >= 0 ? bp->tt[alt][idx[alt]].ctr >= 4 : base_pred;
+	unsigned alt_pred = alt >= 0 ? e[alt]->ctr >= 4 : base_pred;
 	if (prov >= 0) {
-		struct bpred_tage_entry *e = &bp->tt[prov][idx[prov]];
-		pred = e->ctr >= 4;
+		struct bpred_tage_entry *p = e[prov];
+		pred = p->ctr >= 4;
 		if (pred != alt_pred)
-			e->u = pred == taken ? (uint8_t)(e->u + (e->u < 3))
-					     : (uint8_t)(e->u - (e->u > 0));
+			p->u = pred == taken ? (uint8_t)(p->u + (p->u < 3))
+					     : (uint8_t)(p->u - (p->u > 0));
 		/* 3-bit counter 1..7 (0 marks an empty entry) */
 		if (taken)
-			e->ctr = (uint8_t)(e->ctr + (e->ctr < 7));
+			p->ctr = (uint8_t)(p->ctr + (p->ctr < 7));
 		else
-			e->ctr = (uint8_t)(e->ctr - (e->ctr > 1));
+			p->ctr = (uint8_t)(p->ctr - (p->ctr > 1));
 	} else {
 		pred = base_pred;
 		*base = bpred_next(*base, taken);
 	}
 	if (pred != taken && prov < BPRED_TAGE_TABLES - 1) {
 		int j = prov + 1;
-		while (j < BPRED_TAGE_TABLES && bp->tt[j][idx[j]].u)
+		while (j < BPRED_TAGE_TABLES && e[j]->u)
 			j++;
 		if (j < BPRED_TAGE_TABLES) {
-			bp->tt[j][idx[j]] = (struct bpred_tage_entry){
-				tag[j], (uint8_t)(taken ? 4 : 3), 0};
+			*e[j] = (struct bpred_tage_entry){
+				(uint16_t)LANE_OF(tags, j), (uint8_t)(taken ? 4 : 3), 0};
 		} else {
 			for (j = prov + 1; j < BPRED_TAGE_TABLES; j++)
-				bp->tt[j][idx[j]].u--;
+				e[j]->u--;
 		}
 	}
 	if (++bp->updates == BPRED_TAGE_U_PERIOD) {
@@ -244,6 +307,10 @@ int bpred_check(const struct bpred *bp)
 		for (int i = 0; i < BPRED_TAGE_TABLES; i++) {
 			if (!bp->tt[i])
 				return NS_EINTERNAL;
+			for (int k = 0; k < 3; k++)
+				if (((bp->fold[k] >> LANE(i)) & 0xFFFFu) !=
+				    bpred_tage_fold(bp->ghist, bp->tage_hist[i], bp->fold_w[k]))
+					return NS_EINTERNAL;
 			for (uint32_t j = 0; j < (1u << bp->tage_bits); j++) {
 				const struct bpred_tage_entry *e = &bp->tt[i][j];
 				if (e->ctr > 7 || e->u > 3 || e->tag >> bp->tag_bits)

@@ -96,10 +96,13 @@
  *
  * Invariants (bpred_check()): every counter is 0..3, every site state is a
  * counter or BPRED_COLD (bimodal) / 0 or BPRED_COLD (gshare), the history
- * fits in history_bits.
+ * fits in history_bits; TAGE: every folded register equals its definition
+ * (bpred_tage_fold(): the XOR of the width-bit chunks of the last L
+ * outcomes), counters and usefulness in range.
  *
  * Error policy: init returns NS_ERANGE for parameters out of range (table
- * bits 1..24, history bits 0..table bits) and NS_ENOMEM; the hot path does
+ * bits 1..24, history bits 0..table bits; TAGE index and tag bits
+ * 1..BPRED_TAGE_MAX_BITS, histories ascending in 1..64) and NS_ENOMEM; the hot path does
  * no checking (ids come from the tables).
  */
 #ifndef NUMASIM_BPRED_H
@@ -117,6 +120,9 @@ enum bpred_mode {
 #define BPRED_TAGE_TABLES 4
 #define BPRED_TAGE_MAX_HIST 64
 #define BPRED_TAGE_U_PERIOD (1u << 18) /* updates between usefulness decays */
+/* Index and tag widths at most (a folded register is a 16-bit lane). */
+#define BPRED_TAGE_MAX_BITS 15
+enum { BPRED_FOLD_IDX, BPRED_FOLD_TAG, BPRED_FOLD_TAG2 };
 
 struct bpred_params {
 	enum bpred_mode mode;
@@ -143,6 +149,11 @@ struct bpred_tage_entry {
 	uint8_t u;             /* 2-bit usefulness */
 };
 
+/* A site's hash as the TAGE tables use it, 16-bit lanes per table. */
+struct bpred_tage_site {
+	uint64_t idx, tag;
+};
+
 struct bpred {
 	enum bpred_mode mode;
 	int nr_sites;
@@ -154,17 +165,34 @@ struct bpred {
 	struct bpred_tage_entry *tt[BPRED_TAGE_TABLES];
 	int tage_bits, tag_bits, tage_hist[BPRED_TAGE_TABLES];
 	uint64_t ghist;        /* last 64 outcomes, newest in bit 0 */
-	/* per table, the last tage_hist[i] outcomes folded to the index width
-	 * and to the tag width and one less (the paper's circular shift
-	 * registers, updated per outcome) */
-	uint32_t fidx[BPRED_TAGE_TABLES], ftag[BPRED_TAGE_TABLES], ftag2[BPRED_TAGE_TABLES];
-	/* where the outcome leaving each window lands in each register:
-	 * tage_hist[i] % width, computed once at init (no division per branch) */
-	uint8_t oidx[BPRED_TAGE_TABLES], otag[BPRED_TAGE_TABLES], otag2[BPRED_TAGE_TABLES];
+	/*
+	 * The folded histories (the paper's circular shift registers), packed:
+	 * fold[BPRED_FOLD_IDX] holds table i's index fold (the last
+	 * tage_hist[i] outcomes folded to tage_bits bits) in bits 16i..16i+15,
+	 * fold[BPRED_FOLD_TAG] the tag fold (tag_bits), fold[BPRED_FOLD_TAG2]
+	 * the second tag fold (tag_bits - 1).  One push updates the four
+	 * tables of a kind with one shift, one wrap and one XOR of the word
+	 * (bpred.c tage_push); widths are at most 15 bits so a lane never
+	 * spills into the next.  Fixed at init: per kind the lane width, the
+	 * lane masks and the lane bits where the outcome leaving each
+	 * table's window lands (tage_hist[i] % width).
+	 */
+	uint64_t fold[3];
+	uint64_t fold_mask[3], fold_out[3];
+	uint8_t fold_w[3];
+	uint8_t hist_m1[BPRED_TAGE_TABLES]; /* tage_hist[i] - 1 */
+	/* per site, its hash's part of the four indices and of the tag,
+	 * packed the same way (computed at init: a site's hash never changes) */
+	struct bpred_tage_site *tsite;
+	uint64_t tag_mask;     /* tag_bits in every lane */
 	uint32_t updates;      /* since the last usefulness decay */
 };
 
 int bpred_init(struct bpred *bp, int nr_sites, const struct bpred_params *p);
+/* The fold of the last len outcomes of ghist to width bits by definition
+ * (the XOR of its width-bit chunks): what tage_push() keeps incrementally;
+ * the reference of bpred_check() and the tests. */
+uint32_t bpred_tage_fold(uint64_t ghist, int len, int width);
 void bpred_free(struct bpred *bp);
 /* Forget everything (all sites cold, history empty). */
 void bpred_reset(struct bpred *bp);

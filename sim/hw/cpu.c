@@ -525,59 +525,24 @@ uint32_t cpu_mem_slow(struct cpu *c, uint64_t addr, uint32_t bytes, int node,
 
 /* --- the out-of-order core ---------------------------------------------- */
 
-/* The cycle the last dispatched uop went in (dispatch leaves now at the
- * next cycle when it filled a group). */
-static inline uint64_t ooo_last_cycle(const struct cpu *c)
-{
-	return c->o.slot || !c->now ? c->now : c->now - 1;
-}
-
-/* Dispatch resumes at cycle t (if later) with an empty group. */
-static inline void ooo_restart(struct cpu *c, uint64_t t)
-{
-	if (t > c->now)
-		c->now = t;
-	c->o.slot = c->o.lslot = 0;
-}
-
-/* The ROB and load-queue rule: uop p cannot dispatch before every op at
- * least rob uops (or load_queue loads) older than it has completed. */
-static void ooo_window(struct cpu *c);
-
-void cpu_ooo_dispatch(struct cpu *c, uint32_t uops)
-{
-	struct cpu_ooo *o = &c->o;
-	uint32_t t = o->slot + uops;
-	if (t >= o->width) {
-		c->now += t / o->width;
-		o->slot = t % o->width;
-		o->lslot = 0;
-	} else {
-		o->slot = t;
-	}
-	o->pos += uops;
-	c->ctr[CPU_CTR_uops] += uops;
-	if (o->n)
-		ooo_window(c);
-}
-
-/* A taken branch ends its dispatch group: the next uop comes k_taken
- * cycles after the branch's cycle (the front end's redirect). */
-static inline void ooo_taken(struct cpu *c)
-{
-	ooo_restart(c, ooo_last_cycle(c) + c->k_taken);
-}
+/* ooo_last_cycle, ooo_restart, cpu_ooo_dispatch and ooo_taken are
+ * inline in cpu.h (the hot steps); the window is here. */
+#define ooo_last_cycle cpu_ooo_last_cycle
+#define ooo_restart cpu_ooo_restart
+#define ooo_taken cpu_ooo_taken
+#define ooo_window cpu_ooo_window
 
 /* A mispredicted branch: it resolves one cycle after its input (the open
  * chain) is ready, and the right path dispatches k_mispredict cycles
  * later (the machine's refill penalty); nothing younger was useful. */
-static inline void ooo_mispredict(struct cpu *c, uint64_t input)
+void cpu_ooo_mispredict(struct cpu *c, uint64_t input)
 {
 	uint64_t b = ooo_last_cycle(c);
 	uint64_t resolve = (input > b ? input : b) + 1;
 	c->ctr[CPU_CTR_mispredict_resolve_cycles] += resolve - b;
 	ooo_restart(c, resolve + c->k_mispredict);
 }
+#define ooo_mispredict cpu_ooo_mispredict
 
 /* One conditional branch: one fused uop (cmp/test + jcc); it closes the
  * open dependent chain (its value was consumed here). */
@@ -609,7 +574,7 @@ void cpu_ooo_ret(struct cpu *c, bool rsb_hit)
 	c->ctr[CPU_CTR_rsb_mispredict]++;
 }
 
-static void ooo_window(struct cpu *c)
+void cpu_ooo_window(struct cpu *c)
 {
 	struct cpu_ooo *o = &c->o;
 	while (o->n && (o->rpos[o->head] + o->rob <= o->pos ||

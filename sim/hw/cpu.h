@@ -466,15 +466,66 @@ static inline int32_t cpu_path_child(struct cpu *c, int32_t parent, int32_t fn)
 /* --- the out-of-order core (cost.model ooo) ----------------------------- */
 
 /*
- * The out-of-order core's steps (cpu.c).  Out of line so that the inline
- * primitives stay as small as the in-order model needs them: the model
- * test is one predictable host branch, and the in-order path inlines as
- * before.
+ * The out-of-order core's steps.  The frequent ones (dispatch of n uops,
+ * a taken branch's redirect) are inline so that cpu_insns() under ooo
+ * costs no host call and the out-of-line steps in cpu.c inline them; the
+ * rare or long ones (the window rule once long ops are in flight, a
+ * mispredict's resolution, branch, call, return, memory) are out of
+ * line.  The model test in
+ * each primitive is one predictable host branch.
  */
-void cpu_ooo_dispatch(struct cpu *c, uint32_t uops);
-void cpu_ooo_branch(struct cpu *c, unsigned taken, unsigned miss);
+void cpu_ooo_window(struct cpu *c);
+void cpu_ooo_mispredict(struct cpu *c, uint64_t input);
 void cpu_ooo_call(struct cpu *c);
 void cpu_ooo_ret(struct cpu *c, bool rsb_hit);
+
+/* The cycle the last dispatched uop went in (dispatch leaves now at the
+ * next cycle when it filled a group). */
+static inline uint64_t cpu_ooo_last_cycle(const struct cpu *c)
+{
+	return c->o.slot || !c->now ? c->now : c->now - 1;
+}
+
+/* Dispatch resumes at cycle t (if later) with an empty group. */
+static inline void cpu_ooo_restart(struct cpu *c, uint64_t t)
+{
+	if (t > c->now)
+		c->now = t;
+	c->o.slot = c->o.lslot = 0;
+}
+
+/* uops fused uops through dispatch, width per cycle; then the ROB and
+ * load-queue rule (uop p cannot dispatch before every op at least rob
+ * uops, or load_queue loads, older than it has completed) when long ops
+ * are in flight. */
+static inline void cpu_ooo_dispatch(struct cpu *c, uint32_t uops)
+{
+	struct cpu_ooo *o = &c->o;
+	uint32_t t = o->slot + uops;
+	if (t >= o->width) {
+		c->now += t / o->width;
+		o->slot = t % o->width;
+		o->lslot = 0;
+	} else {
+		o->slot = t;
+	}
+	o->pos += uops;
+	c->ctr[CPU_CTR_uops] += uops;
+	if (o->n)
+		cpu_ooo_window(c);
+}
+
+/* A taken branch ends its dispatch group: the next uop comes k_taken
+ * cycles after the branch's cycle (the front end's redirect). */
+static inline void cpu_ooo_taken(struct cpu *c)
+{
+	cpu_ooo_restart(c, cpu_ooo_last_cycle(c) + c->k_taken);
+}
+
+/* One conditional branch (cpu.c): out of line so that cpu_branch() stays
+ * small for the in-order model (inlined, it cost the in-order path 3 %
+ * more host instructions). */
+void cpu_ooo_branch(struct cpu *c, unsigned taken, unsigned miss);
 
 static inline void cpu_call(struct cpu *c, int fn)
 {
