@@ -72,6 +72,8 @@ struct sim_run {
 	struct diag d;       /* setup error or invariant message */
 	int done;            /* simulation finished (slot ready) */
 	struct progress_work *work; /* the workload's progress, or NULL */
+	struct cache_pool *cpool;   /* the cache arrays kept between the
+				       worlds of one slot or thread, or NULL */
 };
 
 static double mono_now(void)
@@ -213,6 +215,7 @@ static int sim_setup(const struct scenario *s, struct sim_run *r)
 				"cannot lay out variant %s: %s", pt->label,
 				ns_status_msg(rc));
 	cpu_params_default(&cp);
+	cp.cache.pool = r->cpool;
 	cp.model = (enum cpu_model)pt->cost.model;
 	cp.bpred.mode = (enum bpred_mode)pt->cost.bpred;
 	const int *cpus = run_cpus(s, r->point, &ncpus);
@@ -274,17 +277,7 @@ static int run_messaging(const struct scenario *s, const struct run_opts *o,
 
 int run_preflight(const struct scenario *s, struct diag *d)
 {
-	for (int p = 0; p < s->nr_points; p++) {
-		struct sim_run r = {.point = p};
-		diag_init(&r.d);
-		int rc = sim_setup(s, &r);
-		sim_free(&r);
-		if (rc) {
-			*d = r.d;
-			return rc;
-		}
-	}
-	return NS_OK;
+	return run_preflight_share(s, 1, 0, 1, d);
 }
 
 static void run_and_check(const struct scenario *s, const struct run_opts *o,
@@ -370,6 +363,7 @@ int run_each(const struct scenario *s, const volatile sig_atomic_t *stop,
 	int rc = NS_OK;
 	struct progress_plan pp;
 	struct progress_ticker tk = {0};
+	struct cache_pool cpool = {0};
 	struct sim_run *r = malloc(sizeof *r);
 	if (!r)
 		return diag_set(d, NS_ENOMEM, s->path, 0, 0, "out of memory");
@@ -382,6 +376,7 @@ int run_each(const struct scenario *s, const volatile sig_atomic_t *stop,
 		memset(r, 0, sizeof *r);
 		diag_init(&r->d);
 		r->work = bar ? &pp.work : NULL;
+		r->cpool = &cpool;
 		r->index = i;
 		scenario_run_at(s, i, &r->point, &r->rep, &r->seed);
 		r->status = sim_setup(s, r);
@@ -401,6 +396,7 @@ int run_each(const struct scenario *s, const volatile sig_atomic_t *stop,
 	if (bar)
 		progress_finish(bar);
 	free(r);
+	cache_pool_free(&cpool);
 	return rc;
 }
 
@@ -809,10 +805,11 @@ struct preflight {
 static void *preflight_part(void *arg)
 {
 	struct preflight *pf = arg;
+	struct cache_pool cpool = {0};
 	pf->bad_point = pf->s->nr_points;
 	pf->rc = NS_OK;
 	for (int p = pf->first; p < pf->s->nr_points; p += pf->stride) {
-		struct sim_run r = {.point = p};
+		struct sim_run r = {.point = p, .cpool = &cpool};
 		diag_init(&r.d);
 		int rc = sim_setup(pf->s, &r);
 		sim_free(&r);
@@ -823,6 +820,7 @@ static void *preflight_part(void *arg)
 			break;
 		}
 	}
+	cache_pool_free(&cpool);
 	return NULL;
 }
 
@@ -878,6 +876,7 @@ struct pool {
 	long long written;      /* items released by the main thread */
 	long long end;          /* claim limit (items, or lowered to stop) */
 	struct progress_work work[RUN_MAX_JOBS]; /* slot k's run in flight */
+	struct cache_pool cpool[RUN_MAX_JOBS];   /* slot k's cache arrays */
 };
 
 static void *worker(void *arg)
@@ -894,6 +893,7 @@ static void *worker(void *arg)
 		memset(r, 0, sizeof *r);
 		r->index = p->idx[k];
 		r->work = &p->work[k % p->jobs];
+		r->cpool = &p->cpool[k % p->jobs];
 		pthread_mutex_unlock(&p->mu);
 		simulate(p->s, p->o, r);
 		pthread_mutex_lock(&p->mu);
@@ -958,6 +958,7 @@ static struct sim_run *pool_take(struct pool *p, long long k, int64_t deadline_n
 		memset(r, 0, sizeof *r);
 		r->index = p->idx[k];
 		r->work = &p->work[0];
+		r->cpool = &p->cpool[0];
 		simulate(p->s, p->o, r);
 		p->next = k + 1;
 		return r;
@@ -1009,6 +1010,8 @@ static void pool_stop(struct pool *p)
 	pthread_mutex_destroy(&p->mu);
 	free(p->slot);
 	p->slot = NULL;
+	for (int j = 0; j < RUN_MAX_JOBS; j++)
+		cache_pool_free(&p->cpool[j]);
 }
 
 /*
@@ -1271,7 +1274,7 @@ static int due_before(const struct store *st, double sim_s)
 /* Rank 0, or the only process: write the list of pending runs in order. */
 static int plan_write(struct plan *pl)
 {
-	struct pool p;
+	struct pool p = {0};
 	long long k = 0;
 	double last_sim_s = 0;   /* the last run's simulation time */
 	int *ended = calloc((size_t)pl->size, sizeof *ended);
