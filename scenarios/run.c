@@ -74,6 +74,7 @@ struct sim_run {
 	struct progress_work *work; /* the workload's progress, or NULL */
 	struct cache_pool *cpool;   /* the cache arrays kept between the
 				       worlds of one slot or thread, or NULL */
+	int preflight;       /* build to check only: no memmap (mm_world_validate) */
 };
 
 static double mono_now(void)
@@ -230,8 +231,9 @@ static int sim_setup(const struct scenario *s, struct sim_run *r)
 				"cannot simulate the CPUs of machine '%s': %s",
 				pt->machine->name, ns_status_msg(rc));
 	r->have_sys = 1;
-	if ((rc = mm_world_create(pt->machine, &r->mm_cfg, &r->sys, r->fn_base,
-				  r->site_base, &r->w, &r->d)))
+	if ((rc = (r->preflight ? mm_world_validate : mm_world_create)(
+		     pt->machine, &r->mm_cfg, &r->sys, r->fn_base, r->site_base, &r->w,
+		     &r->d)))
 		return diag_set(&r->d, rc, s->path, 0, 0,
 				"point %s: the page allocator model cannot be set "
 				"up: %s", pt->label, ns_status_msg(rc));
@@ -809,7 +811,7 @@ static void *preflight_part(void *arg)
 	pf->bad_point = pf->s->nr_points;
 	pf->rc = NS_OK;
 	for (int p = pf->first; p < pf->s->nr_points; p += pf->stride) {
-		struct sim_run r = {.point = p, .cpool = &cpool};
+		struct sim_run r = {.point = p, .cpool = &cpool, .preflight = 1};
 		diag_init(&r.d);
 		int rc = sim_setup(pf->s, &r);
 		sim_free(&r);
@@ -855,18 +857,29 @@ int run_preflight_share(const struct scenario *s, int jobs, int rank, int size,
 
 /*
  * The simulations of this process: local item k is plan index idx[k].
- * With jobs > 1 worker threads claim items in order and park finished
- * ones in slot k % jobs; pool_take hands them to the main thread in
- * order.  With jobs == 1 there are no threads and pool_take simulates.
+ * With jobs > 1, `jobs` worker threads claim items in order and park
+ * finished ones in slot k % nslots; pool_take hands them to the main
+ * thread in order.  There are two slots per worker, so a worker goes on
+ * with the next run while the main thread is still writing (or waiting
+ * for a CPU to write) the one before, and the main thread, once awake,
+ * writes every finished run in a row.  Wake-ups are targeted: a worker
+ * signals the main thread only for the item it waits for (want), and the
+ * main thread wakes a worker only when one waits for a free slot (on a
+ * loaded host every wake-up is a scheduling delay).  With jobs == 1 there
+ * are no threads and pool_take simulates.
  */
+#define POOL_SLOTS_PER_JOB 2
+#define POOL_MAX_SLOTS (POOL_SLOTS_PER_JOB * RUN_MAX_JOBS)
+
 struct pool {
 	const struct scenario *s;
 	const struct run_opts *o;
 	const long long *idx;
 	pthread_mutex_t mu;
-	pthread_cond_t cv;
-	struct sim_run *slot;   /* [jobs] */
-	int jobs, nth;
+	pthread_cond_t done_cv; /* the main thread waits for item `want` */
+	pthread_cond_t free_cv; /* workers wait for a free slot */
+	struct sim_run *slot;   /* [nslots] */
+	int jobs, nth, nslots;
 	int threaded;           /* workers simulate (jobs > 1); with one job the
 				   main thread simulates inline (no hand-off:
 				   on a loaded host every wake-up of a waiting
@@ -875,8 +888,10 @@ struct pool {
 	long long next;         /* next item to claim */
 	long long written;      /* items released by the main thread */
 	long long end;          /* claim limit (items, or lowered to stop) */
-	struct progress_work work[RUN_MAX_JOBS]; /* slot k's run in flight */
-	struct cache_pool cpool[RUN_MAX_JOBS];   /* slot k's cache arrays */
+	long long want;         /* the item the main thread waits for, or -1 */
+	int idle;               /* workers waiting for a free slot */
+	struct progress_work work[POOL_MAX_SLOTS]; /* slot k's run in flight */
+	struct cache_pool cpool[POOL_MAX_SLOTS];   /* slot k's cache arrays */
 };
 
 static void *worker(void *arg)
@@ -884,21 +899,25 @@ static void *worker(void *arg)
 	struct pool *p = arg;
 	pthread_mutex_lock(&p->mu);
 	for (;;) {
-		while (p->next < p->end && p->next >= p->written + p->jobs)
-			pthread_cond_wait(&p->cv, &p->mu);
+		while (p->next < p->end && p->next >= p->written + p->nslots) {
+			p->idle++;
+			pthread_cond_wait(&p->free_cv, &p->mu);
+			p->idle--;
+		}
 		if (p->next >= p->end)
 			break;
 		long long k = p->next++;
-		struct sim_run *r = &p->slot[k % p->jobs];
+		struct sim_run *r = &p->slot[k % p->nslots];
 		memset(r, 0, sizeof *r);
 		r->index = p->idx[k];
-		r->work = &p->work[k % p->jobs];
-		r->cpool = &p->cpool[k % p->jobs];
+		r->work = &p->work[k % p->nslots];
+		r->cpool = &p->cpool[k % p->nslots];
 		pthread_mutex_unlock(&p->mu);
 		simulate(p->s, p->o, r);
 		pthread_mutex_lock(&p->mu);
 		r->done = 1;
-		pthread_cond_broadcast(&p->cv);
+		if (p->want == k)
+			pthread_cond_signal(&p->done_cv);
 	}
 	pthread_mutex_unlock(&p->mu);
 	return NULL;
@@ -913,12 +932,15 @@ static int pool_start(struct pool *p, const struct scenario *s,
 	p->o = o;
 	p->idx = idx;
 	p->end = n;
+	p->want = -1;
 	p->jobs = o->jobs < 1 ? 1 : o->jobs > RUN_MAX_JOBS ? RUN_MAX_JOBS : o->jobs;
 	if (p->jobs > n)
 		p->jobs = n > 0 ? (int)n : 1;
-	for (int j = 0; j < RUN_MAX_JOBS; j++)
+	p->threaded = p->jobs > 1;
+	p->nslots = p->threaded ? POOL_SLOTS_PER_JOB * p->jobs : 1;
+	for (int j = 0; j < POOL_MAX_SLOTS; j++)
 		progress_work_init(&p->work[j]);
-	p->slot = calloc((size_t)p->jobs, sizeof *p->slot);
+	p->slot = calloc((size_t)p->nslots, sizeof *p->slot);
 	if (!p->slot)
 		return diag_set(d, NS_ENOMEM, s->path, 0, 0, "out of memory");
 	/* timed waits (pool_take's deadline) use the store's clock */
@@ -926,9 +948,9 @@ static int pool_start(struct pool *p, const struct scenario *s,
 	pthread_condattr_init(&ca);
 	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
 	pthread_mutex_init(&p->mu, NULL);
-	pthread_cond_init(&p->cv, &ca);
+	pthread_cond_init(&p->done_cv, &ca);
+	pthread_cond_init(&p->free_cv, NULL);
 	pthread_condattr_destroy(&ca);
-	p->threaded = p->jobs > 1;
 	if (!p->threaded)
 		return NS_OK;
 	for (; p->nth < p->jobs; p->nth++)
@@ -950,7 +972,7 @@ static int pool_start(struct pool *p, const struct scenario *s,
 static struct sim_run *pool_take(struct pool *p, long long k, int64_t deadline_ns,
 				 int *late)
 {
-	struct sim_run *r = &p->slot[k % p->jobs];
+	struct sim_run *r = &p->slot[k % p->nslots];
 	*late = 0;
 	if (!p->threaded) {
 		if (k >= p->end)
@@ -966,15 +988,17 @@ static struct sim_run *pool_take(struct pool *p, long long k, int64_t deadline_n
 	struct timespec dl = {.tv_sec = (time_t)(deadline_ns / 1000000000),
 			      .tv_nsec = (long)(deadline_ns % 1000000000)};
 	pthread_mutex_lock(&p->mu);
+	p->want = k;
 	while (k < p->end && !(k < p->next && r->done)) {
 		if (!deadline_ns) {
-			pthread_cond_wait(&p->cv, &p->mu);
-		} else if (pthread_cond_timedwait(&p->cv, &p->mu, &dl) == ETIMEDOUT &&
+			pthread_cond_wait(&p->done_cv, &p->mu);
+		} else if (pthread_cond_timedwait(&p->done_cv, &p->mu, &dl) == ETIMEDOUT &&
 			   !(k < p->next && r->done)) {
 			*late = 1;
 			break;
 		}
 	}
+	p->want = -1;
 	int claimed = !*late && k < p->next;
 	pthread_mutex_unlock(&p->mu);
 	return claimed ? r : NULL;
@@ -982,12 +1006,13 @@ static struct sim_run *pool_take(struct pool *p, long long k, int64_t deadline_n
 
 static void pool_release(struct pool *p, long long k)
 {
-	struct sim_run *r = &p->slot[k % p->jobs];
+	struct sim_run *r = &p->slot[k % p->nslots];
 	sim_free(r);
 	pthread_mutex_lock(&p->mu);
 	r->done = 0;
 	p->written = k + 1;
-	pthread_cond_broadcast(&p->cv);
+	if (p->idle)
+		pthread_cond_signal(&p->free_cv);
 	pthread_mutex_unlock(&p->mu);
 }
 
@@ -999,18 +1024,19 @@ static void pool_stop(struct pool *p)
 	pthread_mutex_lock(&p->mu);
 	if (p->end > p->next)
 		p->end = p->next;
-	pthread_cond_broadcast(&p->cv);
+	pthread_cond_broadcast(&p->free_cv);
 	pthread_mutex_unlock(&p->mu);
 	int late;
 	for (long long k = p->written; pool_take(p, k, 0, &late); k++)
 		pool_release(p, k);
 	for (int i = 0; i < p->nth; i++)
 		pthread_join(p->th[i], NULL);
-	pthread_cond_destroy(&p->cv);
+	pthread_cond_destroy(&p->done_cv);
+	pthread_cond_destroy(&p->free_cv);
 	pthread_mutex_destroy(&p->mu);
 	free(p->slot);
 	p->slot = NULL;
-	for (int j = 0; j < RUN_MAX_JOBS; j++)
+	for (int j = 0; j < POOL_MAX_SLOTS; j++)
 		cache_pool_free(&p->cpool[j]);
 }
 
@@ -1190,7 +1216,7 @@ static void plan_poll(void *arg, long long *done, double *part)
 	struct plan *pl = arg;
 	*done = atomic_load_explicit(&pl->nr_done, memory_order_relaxed);
 	*part = 0;
-	for (int j = 0; pl->pool && j < pl->pool->jobs; j++)
+	for (int j = 0; pl->pool && j < pl->pool->nslots; j++)
 		*part += progress_work_fraction(&pl->pool->work[j]);
 }
 
