@@ -7,9 +7,12 @@
  * write lock is held only for the burst of rows, and so several runs can
  * be simulated at once.  With jobs > 1 worker threads claim run indexes in
  * plan order and park finished runs in a slot; the main thread writes slot
- * by slot in plan order.  At most `jobs` runs are claimed beyond the last
- * written one, which bounds memory to `jobs` worlds.  A world shares only
+ * by slot in plan order.  At most 2 x jobs runs are claimed beyond the last
+ * written one, which bounds memory to 2 x jobs worlds.  A world shares only
  * read-only data with other threads (the scenario and its machine).
+ * Each slot (and each preflight or trace thread) keeps its worlds' cache
+ * arrays in a cache_pool, so building the next world of the same machine
+ * costs a reset of what the last run touched, not ~20 MB of new arrays.
  *
  * The plan loop works on the list of pending runs (the plan minus, with
  * --resume, the runs the database already holds) and, under MPI, deals its positions
