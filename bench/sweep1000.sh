@@ -4,7 +4,7 @@
 # alternating the given binaries (A/B/C, ... in one sitting), ROUNDS times
 # each (default 5), each run on a fresh database in OUTDIR (on the disk
 # the figures are for); prints one line per run: label, round, wall s,
-# user s, sys s, then per label the median wall and CPU (user + sys).
+# user s, sys s, peak RSS KiB, then per label the median wall and CPU (user + sys).
 # Example:
 #   bash bench/sweep1000.sh /work/x old=old/numasim new=build/numasim \
 #       'new-j2=build/numasim:--jobs 2'
@@ -18,7 +18,7 @@ run() {   # label exe extra...
 	local label=$1 exe=$2
 	shift 2
 	rm -f "$out/$label.db" "$out/$label.db-wal" "$out/$label.db-shm"
-	/usr/bin/time -f "%e %U %S" -o "$out/$label.time" "$exe" run \
+	/usr/bin/time -f "%e %U %S %M" -o "$out/$label.time" "$exe" run \
 		"$src/tests/scenarios/sweep-small.yaml" --db "$out/$label.db" --set repetitions=1 \
 		--sweep "kernel.watermark_scale_factor=$(seq -s, 1 250)" \
 		--sweep kernel.zonelist_iter=pre-682a3385,682a3385 \

@@ -218,7 +218,9 @@ static int build_zonerefs(struct mm_world *w, struct diag *d)
 	return NS_OK;
 }
 
-static int setup_zones(struct mm_world *w, struct diag *d)
+/* memmap false: everything but the per-block metadata and the free lists
+ * (mm_world_validate()). */
+static int setup_zones(struct mm_world *w, bool memmap, struct diag *d)
 {
 	const struct machine *m = w->m;
 	int nz = 0;
@@ -234,9 +236,9 @@ static int setup_zones(struct mm_world *w, struct diag *d)
 				nblocks);
 	w->nr_zones = nz;
 	w->zones = calloc((size_t)nz, sizeof *w->zones);
-	w->nr_blocks = nblocks;
-	w->blocks = calloc((size_t)nblocks, sizeof *w->blocks);
-	if (!w->zones || !w->blocks)
+	w->nr_blocks = memmap ? nblocks : 0;
+	w->blocks = memmap ? calloc((size_t)nblocks, sizeof *w->blocks) : NULL;
+	if (!w->zones || (memmap && !w->blocks))
 		return NS_ENOMEM;
 	uint64_t pfn = 0;
 	uint32_t bi = 0;
@@ -270,7 +272,7 @@ static int setup_zones(struct mm_world *w, struct diag *d)
 			for (int o = 0; o < MAX_ORDER; o++)
 				for (int mt = 0; mt < MT_TYPES; mt++)
 					list_init(&z->free_area[o].list[mt], zaddr_free_list(z, o, mt));
-			for (uint32_t b = 0; b < z->nr_blocks; b++) {
+			for (uint32_t b = 0; memmap && b < z->nr_blocks; b++) {
 				struct pfn_block *blk = &w->blocks[bi + b];
 				blk->pfn = pfn + (uint64_t)b * BLOCK_PAGES;
 				blk->addr = z->vmemmap + (uint64_t)b * BLOCK_PAGES * STRUCT_PAGE_SIZE;
@@ -285,7 +287,7 @@ static int setup_zones(struct mm_world *w, struct diag *d)
 			pfn += (uint64_t)z->nr_blocks * BLOCK_PAGES;
 			z->vm_stat[NR_FREE_PAGES] = (int64_t)z->managed;
 			vmscan_init_zone(z);
-			rc = init_free_lists(w, z);
+			rc = memmap ? init_free_lists(w, z) : NS_OK;
 			if (rc != NS_OK)
 				return rc;
 			z->pcp = calloc((size_t)nr_cpus, sizeof *z->pcp);
@@ -347,8 +349,9 @@ static int setup_cpus(struct mm_world *w, struct diag *d)
 	return NS_OK;
 }
 
-int mm_world_create(const struct machine *m, const struct mm_config *cfg, struct cpu_sys *s,
-		    int fn_base, int site_base, struct mm_world **out, struct diag *d)
+static int create(const struct machine *m, const struct mm_config *cfg, struct cpu_sys *s,
+		  int fn_base, int site_base, bool memmap, struct mm_world **out,
+		  struct diag *d)
 {
 	*out = NULL;
 	if (fn_base < 0 || site_base < 0 || fn_base + MM_NR_FN > s->tables->nr_fns ||
@@ -403,7 +406,7 @@ int mm_world_create(const struct machine *m, const struct mm_config *cfg, struct
 	if (rc == NS_OK)
 		rc = alloc_addr(w, m->nodes[0].id, 64, 64, &w->callback_lock_addr, d);
 	if (rc == NS_OK)
-		rc = setup_zones(w, d);
+		rc = setup_zones(w, memmap, d);
 	if (rc == NS_OK)
 		rc = build_zonerefs(w, d);
 	if (rc == NS_OK)
@@ -426,6 +429,19 @@ fail:
 		diag_set(d, rc, NULL, 0, 0, "pagealloc: out of memory");
 	mm_world_destroy(w);
 	return rc;
+}
+
+int mm_world_create(const struct machine *m, const struct mm_config *cfg, struct cpu_sys *s,
+		    int fn_base, int site_base, struct mm_world **out, struct diag *d)
+{
+	return create(m, cfg, s, fn_base, site_base, true, out, d);
+}
+
+int mm_world_validate(const struct machine *m, const struct mm_config *cfg,
+		      struct cpu_sys *s, int fn_base, int site_base,
+		      struct mm_world **out, struct diag *d)
+{
+	return create(m, cfg, s, fn_base, site_base, false, out, d);
 }
 
 void mm_world_destroy(struct mm_world *w)

@@ -7,9 +7,12 @@
  * write lock is held only for the burst of rows, and so several runs can
  * be simulated at once.  With jobs > 1 worker threads claim run indexes in
  * plan order and park finished runs in a slot; the main thread writes slot
- * by slot in plan order.  At most `jobs` runs are claimed beyond the last
- * written one, which bounds memory to `jobs` worlds.  A world shares only
+ * by slot in plan order.  At most 2 x jobs runs are claimed beyond the last
+ * written one, which bounds memory to 2 x jobs worlds.  A world shares only
  * read-only data with other threads (the scenario and its machine).
+ * Each slot (and each preflight or trace thread) keeps its worlds' cache
+ * arrays in a cache_pool, so building the next world of the same machine
+ * costs a reset of what the last run touched, not ~20 MB of new arrays.
  *
  * The plan loop works on the list of pending runs (the plan minus, with
  * --resume, the runs the database already holds) and, under MPI, deals its positions
@@ -72,6 +75,9 @@ struct sim_run {
 	struct diag d;       /* setup error or invariant message */
 	int done;            /* simulation finished (slot ready) */
 	struct progress_work *work; /* the workload's progress, or NULL */
+	struct cache_pool *cpool;   /* the cache arrays kept between the
+				       worlds of one slot or thread, or NULL */
+	int preflight;       /* build to check only: no memmap (mm_world_validate) */
 };
 
 static double mono_now(void)
@@ -214,6 +220,7 @@ static int sim_setup(const struct scenario *s, struct sim_run *r)
 				"cannot lay out variant %s: %s", pt->label,
 				ns_status_msg(rc));
 	cpu_params_default(&cp);
+	cp.cache.pool = r->cpool;
 	cp.model = (enum cpu_model)pt->cost.model;
 	cp.bpred.mode = (enum bpred_mode)pt->cost.bpred;
 	const int *cpus = run_cpus(s, r->point, &ncpus);
@@ -228,8 +235,9 @@ static int sim_setup(const struct scenario *s, struct sim_run *r)
 				"cannot simulate the CPUs of machine '%s': %s",
 				pt->machine->name, ns_status_msg(rc));
 	r->have_sys = 1;
-	if ((rc = mm_world_create(pt->machine, &r->mm_cfg, &r->sys, r->fn_base,
-				  r->site_base, &r->w, &r->d)))
+	if ((rc = (r->preflight ? mm_world_validate : mm_world_create)(
+		     pt->machine, &r->mm_cfg, &r->sys, r->fn_base, r->site_base, &r->w,
+		     &r->d)))
 		return diag_set(&r->d, rc, s->path, 0, 0,
 				"point %s: the page allocator model cannot be set "
 				"up: %s", pt->label, ns_status_msg(rc));
@@ -278,17 +286,7 @@ static int run_messaging(const struct scenario *s, const struct run_opts *o,
 
 int run_preflight(const struct scenario *s, struct diag *d)
 {
-	for (int p = 0; p < s->nr_points; p++) {
-		struct sim_run r = {.point = p};
-		diag_init(&r.d);
-		int rc = sim_setup(s, &r);
-		sim_free(&r);
-		if (rc) {
-			*d = r.d;
-			return rc;
-		}
-	}
-	return NS_OK;
+	return run_preflight_share(s, 1, 0, 1, d);
 }
 
 static void run_and_check(const struct scenario *s, const struct run_opts *o,
@@ -374,6 +372,7 @@ int run_each(const struct scenario *s, const volatile sig_atomic_t *stop,
 	int rc = NS_OK;
 	struct progress_plan pp;
 	struct progress_ticker tk = {0};
+	struct cache_pool cpool = {0};
 	struct sim_run *r = malloc(sizeof *r);
 	if (!r)
 		return diag_set(d, NS_ENOMEM, s->path, 0, 0, "out of memory");
@@ -386,6 +385,7 @@ int run_each(const struct scenario *s, const volatile sig_atomic_t *stop,
 		memset(r, 0, sizeof *r);
 		diag_init(&r->d);
 		r->work = bar ? &pp.work : NULL;
+		r->cpool = &cpool;
 		r->index = i;
 		scenario_run_at(s, i, &r->point, &r->rep, &r->seed);
 		r->status = sim_setup(s, r);
@@ -405,6 +405,7 @@ int run_each(const struct scenario *s, const volatile sig_atomic_t *stop,
 	if (bar)
 		progress_finish(bar);
 	free(r);
+	cache_pool_free(&cpool);
 	return rc;
 }
 
@@ -839,10 +840,11 @@ struct preflight {
 static void *preflight_part(void *arg)
 {
 	struct preflight *pf = arg;
+	struct cache_pool cpool = {0};
 	pf->bad_point = pf->s->nr_points;
 	pf->rc = NS_OK;
 	for (int p = pf->first; p < pf->s->nr_points; p += pf->stride) {
-		struct sim_run r = {.point = p};
+		struct sim_run r = {.point = p, .cpool = &cpool, .preflight = 1};
 		diag_init(&r.d);
 		int rc = sim_setup(pf->s, &r);
 		sim_free(&r);
@@ -853,6 +855,7 @@ static void *preflight_part(void *arg)
 			break;
 		}
 	}
+	cache_pool_free(&cpool);
 	return NULL;
 }
 
@@ -887,18 +890,29 @@ int run_preflight_share(const struct scenario *s, int jobs, int rank, int size,
 
 /*
  * The simulations of this process: local item k is plan index idx[k].
- * With jobs > 1 worker threads claim items in order and park finished
- * ones in slot k % jobs; pool_take hands them to the main thread in
- * order.  With jobs == 1 there are no threads and pool_take simulates.
+ * With jobs > 1, `jobs` worker threads claim items in order and park
+ * finished ones in slot k % nslots; pool_take hands them to the main
+ * thread in order.  There are two slots per worker, so a worker goes on
+ * with the next run while the main thread is still writing (or waiting
+ * for a CPU to write) the one before, and the main thread, once awake,
+ * writes every finished run in a row.  Wake-ups are targeted: a worker
+ * signals the main thread only for the item it waits for (want), and the
+ * main thread wakes a worker only when one waits for a free slot (on a
+ * loaded host every wake-up is a scheduling delay).  With jobs == 1 there
+ * are no threads and pool_take simulates.
  */
+#define POOL_SLOTS_PER_JOB 2
+#define POOL_MAX_SLOTS (POOL_SLOTS_PER_JOB * RUN_MAX_JOBS)
+
 struct pool {
 	const struct scenario *s;
 	const struct run_opts *o;
 	const long long *idx;
 	pthread_mutex_t mu;
-	pthread_cond_t cv;
-	struct sim_run *slot;   /* [jobs] */
-	int jobs, nth;
+	pthread_cond_t done_cv; /* the main thread waits for item `want` */
+	pthread_cond_t free_cv; /* workers wait for a free slot */
+	struct sim_run *slot;   /* [nslots] */
+	int jobs, nth, nslots;
 	int threaded;           /* workers simulate (jobs > 1); with one job the
 				   main thread simulates inline (no hand-off:
 				   on a loaded host every wake-up of a waiting
@@ -907,7 +921,10 @@ struct pool {
 	long long next;         /* next item to claim */
 	long long written;      /* items released by the main thread */
 	long long end;          /* claim limit (items, or lowered to stop) */
-	struct progress_work work[RUN_MAX_JOBS]; /* slot k's run in flight */
+	long long want;         /* the item the main thread waits for, or -1 */
+	int idle;               /* workers waiting for a free slot */
+	struct progress_work work[POOL_MAX_SLOTS]; /* slot k's run in flight */
+	struct cache_pool cpool[POOL_MAX_SLOTS];   /* slot k's cache arrays */
 };
 
 static void *worker(void *arg)
@@ -915,20 +932,25 @@ static void *worker(void *arg)
 	struct pool *p = arg;
 	pthread_mutex_lock(&p->mu);
 	for (;;) {
-		while (p->next < p->end && p->next >= p->written + p->jobs)
-			pthread_cond_wait(&p->cv, &p->mu);
+		while (p->next < p->end && p->next >= p->written + p->nslots) {
+			p->idle++;
+			pthread_cond_wait(&p->free_cv, &p->mu);
+			p->idle--;
+		}
 		if (p->next >= p->end)
 			break;
 		long long k = p->next++;
-		struct sim_run *r = &p->slot[k % p->jobs];
+		struct sim_run *r = &p->slot[k % p->nslots];
 		memset(r, 0, sizeof *r);
 		r->index = p->idx[k];
-		r->work = &p->work[k % p->jobs];
+		r->work = &p->work[k % p->nslots];
+		r->cpool = &p->cpool[k % p->nslots];
 		pthread_mutex_unlock(&p->mu);
 		simulate(p->s, p->o, r);
 		pthread_mutex_lock(&p->mu);
 		r->done = 1;
-		pthread_cond_broadcast(&p->cv);
+		if (p->want == k)
+			pthread_cond_signal(&p->done_cv);
 	}
 	pthread_mutex_unlock(&p->mu);
 	return NULL;
@@ -943,12 +965,15 @@ static int pool_start(struct pool *p, const struct scenario *s,
 	p->o = o;
 	p->idx = idx;
 	p->end = n;
+	p->want = -1;
 	p->jobs = o->jobs < 1 ? 1 : o->jobs > RUN_MAX_JOBS ? RUN_MAX_JOBS : o->jobs;
 	if (p->jobs > n)
 		p->jobs = n > 0 ? (int)n : 1;
-	for (int j = 0; j < RUN_MAX_JOBS; j++)
+	p->threaded = p->jobs > 1;
+	p->nslots = p->threaded ? POOL_SLOTS_PER_JOB * p->jobs : 1;
+	for (int j = 0; j < POOL_MAX_SLOTS; j++)
 		progress_work_init(&p->work[j]);
-	p->slot = calloc((size_t)p->jobs, sizeof *p->slot);
+	p->slot = calloc((size_t)p->nslots, sizeof *p->slot);
 	if (!p->slot)
 		return diag_set(d, NS_ENOMEM, s->path, 0, 0, "out of memory");
 	/* timed waits (pool_take's deadline) use the store's clock */
@@ -956,9 +981,9 @@ static int pool_start(struct pool *p, const struct scenario *s,
 	pthread_condattr_init(&ca);
 	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
 	pthread_mutex_init(&p->mu, NULL);
-	pthread_cond_init(&p->cv, &ca);
+	pthread_cond_init(&p->done_cv, &ca);
+	pthread_cond_init(&p->free_cv, NULL);
 	pthread_condattr_destroy(&ca);
-	p->threaded = p->jobs > 1;
 	if (!p->threaded)
 		return NS_OK;
 	for (; p->nth < p->jobs; p->nth++)
@@ -980,7 +1005,7 @@ static int pool_start(struct pool *p, const struct scenario *s,
 static struct sim_run *pool_take(struct pool *p, long long k, int64_t deadline_ns,
 				 int *late)
 {
-	struct sim_run *r = &p->slot[k % p->jobs];
+	struct sim_run *r = &p->slot[k % p->nslots];
 	*late = 0;
 	if (!p->threaded) {
 		if (k >= p->end)
@@ -988,6 +1013,7 @@ static struct sim_run *pool_take(struct pool *p, long long k, int64_t deadline_n
 		memset(r, 0, sizeof *r);
 		r->index = p->idx[k];
 		r->work = &p->work[0];
+		r->cpool = &p->cpool[0];
 		simulate(p->s, p->o, r);
 		p->next = k + 1;
 		return r;
@@ -995,15 +1021,17 @@ static struct sim_run *pool_take(struct pool *p, long long k, int64_t deadline_n
 	struct timespec dl = {.tv_sec = (time_t)(deadline_ns / 1000000000),
 			      .tv_nsec = (long)(deadline_ns % 1000000000)};
 	pthread_mutex_lock(&p->mu);
+	p->want = k;
 	while (k < p->end && !(k < p->next && r->done)) {
 		if (!deadline_ns) {
-			pthread_cond_wait(&p->cv, &p->mu);
-		} else if (pthread_cond_timedwait(&p->cv, &p->mu, &dl) == ETIMEDOUT &&
+			pthread_cond_wait(&p->done_cv, &p->mu);
+		} else if (pthread_cond_timedwait(&p->done_cv, &p->mu, &dl) == ETIMEDOUT &&
 			   !(k < p->next && r->done)) {
 			*late = 1;
 			break;
 		}
 	}
+	p->want = -1;
 	int claimed = !*late && k < p->next;
 	pthread_mutex_unlock(&p->mu);
 	return claimed ? r : NULL;
@@ -1011,12 +1039,13 @@ static struct sim_run *pool_take(struct pool *p, long long k, int64_t deadline_n
 
 static void pool_release(struct pool *p, long long k)
 {
-	struct sim_run *r = &p->slot[k % p->jobs];
+	struct sim_run *r = &p->slot[k % p->nslots];
 	sim_free(r);
 	pthread_mutex_lock(&p->mu);
 	r->done = 0;
 	p->written = k + 1;
-	pthread_cond_broadcast(&p->cv);
+	if (p->idle)
+		pthread_cond_signal(&p->free_cv);
 	pthread_mutex_unlock(&p->mu);
 }
 
@@ -1028,17 +1057,20 @@ static void pool_stop(struct pool *p)
 	pthread_mutex_lock(&p->mu);
 	if (p->end > p->next)
 		p->end = p->next;
-	pthread_cond_broadcast(&p->cv);
+	pthread_cond_broadcast(&p->free_cv);
 	pthread_mutex_unlock(&p->mu);
 	int late;
 	for (long long k = p->written; pool_take(p, k, 0, &late); k++)
 		pool_release(p, k);
 	for (int i = 0; i < p->nth; i++)
 		pthread_join(p->th[i], NULL);
-	pthread_cond_destroy(&p->cv);
+	pthread_cond_destroy(&p->done_cv);
+	pthread_cond_destroy(&p->free_cv);
 	pthread_mutex_destroy(&p->mu);
 	free(p->slot);
 	p->slot = NULL;
+	for (int j = 0; j < POOL_MAX_SLOTS; j++)
+		cache_pool_free(&p->cpool[j]);
 }
 
 /*
@@ -1217,7 +1249,7 @@ static void plan_poll(void *arg, long long *done, double *part)
 	struct plan *pl = arg;
 	*done = atomic_load_explicit(&pl->nr_done, memory_order_relaxed);
 	*part = 0;
-	for (int j = 0; pl->pool && j < pl->pool->jobs; j++)
+	for (int j = 0; pl->pool && j < pl->pool->nslots; j++)
 		*part += progress_work_fraction(&pl->pool->work[j]);
 }
 
@@ -1301,7 +1333,7 @@ static int due_before(const struct store *st, double sim_s)
 /* Rank 0, or the only process: write the list of pending runs in order. */
 static int plan_write(struct plan *pl)
 {
-	struct pool p;
+	struct pool p = {0};
 	long long k = 0;
 	double last_sim_s = 0;   /* the last run's simulation time */
 	int *ended = calloc((size_t)pl->size, sizeof *ended);

@@ -123,15 +123,16 @@ struct run_outcome {
 /*
  * Build (and destroy) the world of every point without running anything:
  * what the model refuses to set up is reported before a database is
- * touched (numasim run, numasim validate).
+ * touched (numasim run, numasim validate).  The page allocator is built
+ * without its memmap (mm_world_validate: the same refusals but host
+ * memory), so a point costs ~0.1 ms, not a world.
  */
 int run_preflight(const struct scenario *s, struct diag *d);
 /*
  * The same for the points p with p % size == rank (an MPI rank's share;
  * rank 0, size 1: all) on `jobs` threads; the error reported is the one
- * of the lowest failing point, as in run_preflight.  A world costs about
- * as much to build as a short run (the cache model's arrays), so numasim
- * run spreads this over its jobs and ranks.
+ * of the lowest failing point, as in run_preflight.  numasim run spreads
+ * this over its jobs and ranks.
  */
 int run_preflight_share(const struct scenario *s, int jobs, int rank, int size,
 			struct diag *d);

@@ -1,4 +1,5 @@
-/* Tests for sim/cache: set-associative LRU, hierarchy, coherence, addresses. */
+/* Tests for sim/cache: set-associative LRU, hierarchy, coherence, addresses,
+ * and the pool that hands one world's arrays to the next (cache_pool). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -726,6 +727,85 @@ static void test_l2_streamer(void **state)
 	cache_sys_free(&cs);
 }
 
+/* A trace of accesses on 3 CPUs over 2 LLCs; the sources in src[]. */
+static void pool_trace(struct cache_sys *cs, uint64_t seed, long n, uint8_t *src)
+{
+	uint64_t s = seed;
+	for (long i = 0; i < n; i++) {
+		uint64_t rr = splitmix(&s);
+		int cpu = (int)(rr % 3), from;
+		src[i] = (uint8_t)cache_access(cs, cpu, trace_line(&s, cpu, 200000),
+					       (rr >> 20) % 3 == 0, &from);
+	}
+}
+
+/*
+ * The pool: a second world of the same geometry gets the first one's
+ * arrays back in exactly the empty state (cache_sys_clear_check), and a
+ * trace gives the same sources as on fresh arrays; another geometry maps
+ * anew; a world whose check would fail is not hidden by the fast walk.
+ */
+static void test_pool_reuse(void **state)
+{
+	(void)state;
+	enum { N = 60000 };
+	struct cache_params p;
+	sys_params(&p);
+	struct cache_pool pool = {0};
+	p.pool = &pool;
+	int llc[3] = {0, 0, 1};
+	uint8_t *fresh = test_malloc(N), *again = test_malloc(N);
+	struct cache_sys cs;
+
+	assert_int_equal(cache_sys_init(&cs, &p, 3, llc, 2), NS_OK);
+	assert_int_equal(pool.reused, 0);
+	assert_int_equal(cache_sys_clear_check(&cs), NS_OK);
+	pool_trace(&cs, 7, N, fresh);
+	assert_int_equal(cache_check(&cs), NS_OK);
+	assert_int_equal(cache_sys_clear_check(&cs), NS_EINTERNAL);
+	cache_sys_free(&cs);
+	assert_non_null(pool.map);
+
+	for (int round = 0; round < 2; round++) {
+		assert_int_equal(cache_sys_init(&cs, &p, 3, llc, 2), NS_OK);
+		assert_int_equal(pool.reused, (uint64_t)round + 1);
+		assert_null(pool.map);
+		assert_int_equal(cache_sys_clear_check(&cs), NS_OK);
+		pool_trace(&cs, 7, N, again);
+		assert_memory_equal(fresh, again, N);
+		assert_int_equal(cache_check(&cs), NS_OK);
+		cache_sys_free(&cs);
+	}
+
+	/* an untouched world goes back as it came */
+	assert_int_equal(cache_sys_init(&cs, &p, 3, llc, 2), NS_OK);
+	cache_sys_free(&cs);
+	assert_int_equal(cache_sys_init(&cs, &p, 3, llc, 2), NS_OK);
+	assert_int_equal(pool.reused, 4);
+	assert_int_equal(cache_sys_clear_check(&cs), NS_OK);
+	/* a corrupt way in an otherwise empty LLC: the walk still sees it */
+	cs.llc[1].way[5 * cs.llc[1].assoc + 2].sa = 0;
+	assert_int_equal(cache_check(&cs), NS_EINTERNAL);
+	cs.llc[1].way[5 * cs.llc[1].assoc + 2].sa = 2;
+	assert_int_equal(cache_check(&cs), NS_OK);
+	cs.llc[1].mru[7] = 3;
+	assert_int_equal(cache_check(&cs), NS_EINTERNAL);
+	cs.llc[1].mru[7] = 0;
+	cache_sys_free(&cs);
+
+	/* another geometry: mapped anew, the pool's arena given back */
+	int llc1[1] = {0};
+	assert_int_equal(cache_sys_init(&cs, &p, 1, llc1, 1), NS_OK);
+	assert_int_equal(pool.reused, 4);
+	assert_null(pool.map);
+	assert_int_equal(cache_sys_clear_check(&cs), NS_OK);
+	cache_sys_free(&cs);
+	cache_pool_free(&pool);
+	assert_null(pool.map);
+	test_free(fresh);
+	test_free(again);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -742,6 +822,7 @@ int main(void)
 		cmocka_unit_test(test_address_space),
 		cmocka_unit_test(test_differential),
 		cmocka_unit_test(test_differential_single),
+		cmocka_unit_test(test_pool_reuse),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

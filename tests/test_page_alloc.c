@@ -4,8 +4,9 @@
  * the fair zone allocation policy, both zonelist iterator variants with and
  * without a nodemask (including the profile facts of 682a3385), orders
  * 1..4, the min_free_kbytes/watermark/lowmem_reserve formulas on the
- * reference's worked example, the work layouts of cost.code, and
- * determinism.  mm_check() runs after
+ * reference's worked example, the work layouts of cost.code, determinism,
+ * and that mm_world_validate (the preflight's world) refuses what
+ * mm_world_create does.  mm_check() runs after
  * every test.
  */
 #include <setjmp.h>
@@ -690,10 +691,40 @@ static void test_gfp_parse(void **state)
 	assert_int_equal(mmzone_iter_parse("nope"), -1);
 }
 
+/*
+ * mm_world_validate (the preflight's world, no memmap) accepts and refuses
+ * exactly what mm_world_create does, with the same message.
+ */
+static void test_validate_like_create(void **state)
+{
+	(void)state;
+	struct mm_config c = cfg_default(MMZONE_ITER_POST);
+	struct tw *t = tw_create(m_seedlike, &c);
+	const unsigned modes[] = {0, 1, 8};
+	for (size_t i = 0; i < sizeof modes / sizeof modes[0]; i++) {
+		struct mm_config k = c;
+		k.zone_reclaim_mode = modes[i];
+		struct mm_world *a = NULL, *b = NULL;
+		struct diag da, db;
+		diag_init(&da);
+		diag_init(&db);
+		int ra = mm_world_create(t->m, &k, &t->s, t->fn_base, t->site_base, &a, &da);
+		int rb = mm_world_validate(t->m, &k, &t->s, t->fn_base, t->site_base, &b, &db);
+		assert_int_equal(ra, rb);
+		assert_string_equal(da.msg, db.msg);
+		assert_int_equal(a != NULL, b != NULL);
+		assert_int_equal(ra, modes[i] ? NS_EINPUT : NS_OK);
+		mm_world_destroy(a);
+		mm_world_destroy(b);
+	}
+	tw_destroy(t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_buddy_split_merge),
+		cmocka_unit_test(test_validate_like_create),
 		cmocka_unit_test(test_orders_1_to_4),
 		cmocka_unit_test(test_order_9_10),
 		cmocka_unit_test(test_pcp_batch_high),

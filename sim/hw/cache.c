@@ -55,6 +55,7 @@
  */
 #include "sim/hw/cache.h"
 
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -102,14 +103,53 @@ static size_t cache_ways(const struct cache *c)
 	return (size_t)c->nsets * c->assoc;
 }
 
-/* Empty state: every way invalid, ages a permutation, way 0 the mru. */
+/*
+ * The empty state of a set: every way invalid, way i of age i (so the
+ * ages are a permutation and way 0 is the mru).  Every set of a cache
+ * starts so.  struct empty holds as many empty sets in a row as fit in
+ * ~4 KiB, so a walk compares whole runs of sets with one memcmp (per-set
+ * calls cost more than the reading).
+ */
+struct empty {
+	struct cache_way w[255];
+	uint32_t assoc, sets;  /* sets: empty sets in w (>= 1) */
+};
+
+static void empty_init(struct empty *e, uint32_t assoc)
+{
+	e->assoc = assoc;
+	e->sets = 255 / assoc;
+	for (uint32_t i = 0; i < e->sets * assoc; i++)
+		e->w[i] = (struct cache_way){CACHE_TAG_INVALID, i % assoc};
+}
+
+static bool zero(const void *p, size_t n)
+{
+	const unsigned char *b = p;
+	return !n || (b[0] == 0 && !memcmp(b, b + 1, n - 1));
+}
+
+/* Are sets [s, s + n) (n <= e->sets) all empty?  Two compares of their bytes. */
+static bool sets_empty(const struct cache *c, uint32_t s, uint32_t n, const struct empty *e)
+{
+	return zero(c->mru + s, n) &&
+	       !memcmp(c->way + (size_t)s * c->assoc, e->w, (size_t)n * c->assoc * sizeof *e->w);
+}
+
+/* The sets of the run of empty-set-sized chunks starting at s. */
+static uint32_t chunk(const struct cache *c, uint32_t s, const struct empty *e)
+{
+	return c->nsets - s < e->sets ? c->nsets - s : e->sets;
+}
+
+/* Empty state: every set as struct empty has it, way 0 the mru. */
 static void cache_clear(struct cache *c)
 {
-	size_t n = cache_ways(c);
-	for (size_t i = 0; i < n; i++) {
-		c->way[i].tag = CACHE_TAG_INVALID;
-		c->way[i].sa = i % c->assoc;
-	}
+	struct empty e;
+	empty_init(&e, c->assoc);
+	for (uint32_t s = 0; s < c->nsets; s += e.sets)
+		memcpy(c->way + (size_t)s * c->assoc, e.w,
+		       (size_t)chunk(c, s, &e) * c->assoc * sizeof *e.w);
 	memset(c->mru, 0, c->nsets);
 }
 
@@ -303,13 +343,25 @@ uint64_t cache_insert(struct cache *c, uint64_t line, uint64_t stamp)
 	return ev;
 }
 
-int cache_one_check(const struct cache *c)
+/*
+ * cache_one_check() with every stamp at most gstamp.  An empty set (one
+ * memcmp) holds both; only the sets a run touched pay the per-way checks.
+ */
+static int one_check(const struct cache *c, uint64_t gstamp)
 {
 	if (!c->way || !c->mru || c->assoc < 1 || c->assoc > 255)
 		return NS_EINTERNAL;
 	uint32_t seen[256 / 32];
+	struct empty e;
+	empty_init(&e, c->assoc);
 	for (uint32_t s = 0; s < c->nsets; s++) {
 		size_t base = (size_t)s * c->assoc;
+		if (s % e.sets == 0 && sets_empty(c, s, chunk(c, s, &e), &e)) {
+			s += chunk(c, s, &e) - 1;
+			continue;
+		}
+		if (sets_empty(c, s, 1, &e))
+			continue;
 		if (c->mru[s] >= c->assoc || cache_way_age(&c->way[base + c->mru[s]]) != 0)
 			return NS_EINTERNAL;
 		memset(seen, 0, sizeof seen);
@@ -318,6 +370,8 @@ int cache_one_check(const struct cache *c)
 			if (a >= c->assoc || (seen[a / 32] & (1u << (a % 32))))
 				return NS_EINTERNAL;
 			seen[a / 32] |= 1u << (a % 32);
+			if (cache_way_stamp(&c->way[base + i]) > gstamp)
+				return NS_EINTERNAL;
 			uint64_t t = c->way[base + i].tag;
 			if (t == CACHE_TAG_INVALID)
 				continue;
@@ -329,6 +383,11 @@ int cache_one_check(const struct cache *c)
 		}
 	}
 	return NS_OK;
+}
+
+int cache_one_check(const struct cache *c)
+{
+	return one_check(c, UINT64_MAX);
 }
 
 static uint64_t round_pow2(uint64_t x)
@@ -453,6 +512,138 @@ static void sys_clear(struct cache_sys *cs)
 		cs->dir_writer[i] = -1;
 }
 
+/*
+ * Back to the empty state, paying only for what changed.  A cache no way
+ * of which was ever filled (fills == 0) is still empty: touch() and every
+ * stamp or flag update act on a way holding a line, and a way only gets
+ * one by a fill (insert_at); tags never become invalid again.  Otherwise
+ * every set is compared with the empty one and only the touched ones are
+ * rewritten.  (cache_check() walks every set, so a run whose model broke
+ * that rule fails its check before its arena is reused; debug builds also
+ * assert cache_sys_clear_check() at reuse.)
+ */
+static void cache_reset(struct cache *c, int32_t *writer)
+{
+	if (!c->fills)
+		return;
+	struct empty e;
+	empty_init(&e, c->assoc);
+	for (uint32_t s = 0; s < c->nsets; s++) {
+		if (s % e.sets == 0 && sets_empty(c, s, chunk(c, s, &e), &e)) {
+			s += chunk(c, s, &e) - 1;
+			continue;
+		}
+		if (sets_empty(c, s, 1, &e))
+			continue;
+		size_t base = (size_t)s * c->assoc;
+		memcpy(c->way + base, e.w, c->assoc * sizeof *e.w);
+		for (uint32_t i = 0; writer && i < c->assoc; i++)
+			writer[base + i] = -1;
+	}
+	memset(c->mru, 0, c->nsets);
+	c->fills = 0;
+}
+
+/* Every array of cs back to the empty state sys_clear() makes. */
+static void sys_reset(struct cache_sys *cs)
+{
+	for (int i = 0; i < cs->nr_cpus; i++) {
+		struct cache_cpu *pc = &cs->cpu[i];
+		size_t ways = cache_ways(&pc->l1);
+		cache_reset(&pc->l1, NULL);
+		cache_reset(&pc->l2, NULL);
+		memset(pc->own, 0, ways * sizeof *pc->own);
+		memset(pc->clean, 0, ways * sizeof *pc->clean);
+		memset(pc->llc_way, 0, ways * sizeof *pc->llc_way);
+		memset(pc->llc_fills, 0, ways * sizeof *pc->llc_fills);
+		memset(pc->excl, 0, ways);
+	}
+	for (int i = 0; i < cs->nr_llc; i++)
+		cache_reset(&cs->llc[i], NULL);
+	if (cs->coherence)
+		cache_reset(&cs->dir, cs->dir_writer);
+}
+
+/* The geometry the arena is carved for: same key, same layout. */
+static void sys_key(const struct cache_sys *cs, uint32_t key[12])
+{
+	const struct cache *c[4] = {&cs->cpu[0].l1, &cs->cpu[0].l2, &cs->llc[0], &cs->dir};
+	key[0] = (uint32_t)cs->nr_cpus;
+	key[1] = (uint32_t)cs->nr_llc;
+	key[2] = cs->coherence;
+	key[3] = (uint32_t)cs->line_shift;
+	for (int i = 0; i < 4; i++) {
+		key[4 + 2 * i] = c[i]->nsets;
+		key[5 + 2 * i] = c[i]->assoc;
+	}
+}
+
+/* Take the pool's arena when it was carved for this geometry (len bytes
+ * of arrays); a pool holding another geometry's gives it back. */
+static bool pool_take(struct cache_sys *cs, struct cache_pool *pl, size_t len,
+		      const uint32_t key[12])
+{
+	if (!pl || !pl->map)
+		return false;
+	if (pl->map_len != len + HUGE_PAGE || memcmp(pl->key, key, sizeof pl->key)) {
+		cache_pool_free(pl);
+		return false;
+	}
+	cs->map = pl->map;
+	cs->map_len = pl->map_len;
+	pl->map = NULL;
+	pl->reused++;
+	return true;
+}
+
+void cache_pool_free(struct cache_pool *pl)
+{
+	if (pl->map)
+		munmap(pl->map, pl->map_len);
+	pl->map = NULL;
+	pl->map_len = 0;
+}
+
+static bool ways_empty(const struct cache *c)
+{
+	struct empty e;
+	empty_init(&e, c->assoc);
+	for (uint32_t s = 0; s < c->nsets; s += e.sets)
+		if (!sets_empty(c, s, chunk(c, s, &e), &e))
+			return false;
+	return c->fills == 0;
+}
+
+int cache_sys_clear_check(const struct cache_sys *cs)
+{
+	if (cs->gstamp || cs->dir_epoch != 1 || cs->pf_clock)
+		return NS_EINTERNAL;
+	for (int i = 0; i < cs->nr_cpus; i++) {
+		const struct cache_cpu *pc = &cs->cpu[i];
+		size_t ways = cache_ways(&pc->l1);
+		if (!ways_empty(&pc->l1) || !ways_empty(&pc->l2) || pc->pf_issued ||
+		    !zero(pc->own, ways * sizeof *pc->own) ||
+		    !zero(pc->clean, ways * sizeof *pc->clean) ||
+		    !zero(pc->llc_way, ways * sizeof *pc->llc_way) ||
+		    !zero(pc->llc_fills, ways * sizeof *pc->llc_fills) || !zero(pc->excl, ways))
+			return NS_EINTERNAL;
+		for (uint32_t k = 0; pc->stream && k < cs->pf_streams; k++)
+			if (pc->stream[k].page != UINT64_MAX || pc->stream[k].last ||
+			    pc->stream[k].ahead || pc->stream[k].used)
+				return NS_EINTERNAL;
+	}
+	for (int i = 0; i < cs->nr_llc; i++)
+		if (!ways_empty(&cs->llc[i]))
+			return NS_EINTERNAL;
+	if (!cs->coherence)
+		return NS_OK;
+	size_t ways = cache_ways(&cs->dir);
+	for (size_t i = 0; i < ways; i++)
+		if (cs->dir_writer[i] != -1)
+			return NS_EINTERNAL;
+	return ways_empty(&cs->dir) ? NS_OK : NS_EINTERNAL;
+}
+
 int cache_sys_init(struct cache_sys *cs, const struct cache_params *p,
 		   int nr_cpus, const int *cpu_llc, int nr_llc)
 {
@@ -496,14 +687,19 @@ int cache_sys_init(struct cache_sys *cs, const struct cache_params *p,
 		goto out;
 	struct arena a = {NULL, 0};
 	carve(cs, &a);
-	rc = arena_map(cs, a.used);
+	sys_key(cs, cs->key);
+	bool reused = pool_take(cs, p->pool, a.used, cs->key);
+	rc = reused ? NS_OK : arena_map(cs, a.used);
 	if (rc)
 		goto out;
 	a.base = (char *)(((uintptr_t)cs->map + HUGE_PAGE - 1) &
 			  ~(uintptr_t)(HUGE_PAGE - 1));
 	a.used = 0;
 	carve(cs, &a);
-	sys_clear(cs);
+	if (!reused)
+		sys_clear(cs);
+	assert(!reused || cache_sys_clear_check(cs) == NS_OK);
+	cs->pool = p->pool;
 	rc = NS_OK;
 out:
 	if (rc)
@@ -511,24 +707,26 @@ out:
 	return rc;
 }
 
+/*
+ * With a pool the arrays go back into it, reset (sys_reset(): what the
+ * run touched); a pool still holding an arena (two worlds alive at once)
+ * keeps that one.
+ */
 void cache_sys_free(struct cache_sys *cs)
 {
-	if (cs->map)
+	if (cs->map && cs->pool && !cs->pool->map) {
+		sys_reset(cs);
+		cs->pool->map = cs->map;
+		cs->pool->map_len = cs->map_len;
+		memcpy(cs->pool->key, cs->key, sizeof cs->key);
+	} else if (cs->map) {
 		munmap(cs->map, cs->map_len);
+	}
 	for (int i = 0; cs->cpu && i < cs->nr_cpus; i++)
 		free(cs->cpu[i].stream);
 	free(cs->cpu);
 	free(cs->llc);
 	memset(cs, 0, sizeof *cs);
-}
-
-static int stamps_check(const struct cache *c, uint64_t gstamp)
-{
-	size_t n = (size_t)c->nsets * c->assoc;
-	for (size_t i = 0; i < n; i++)
-		if (cache_way_stamp(&c->way[i]) > gstamp)
-			return NS_EINTERNAL;
-	return NS_OK;
 }
 
 /* Is a copy of line, as cache c holds it, one a fill made after stamp ws? */
@@ -595,18 +793,15 @@ int cache_check(const struct cache_sys *cs)
 	for (int i = 0; i < cs->nr_cpus; i++) {
 		const struct cache_cpu *pc = &cs->cpu[i];
 		if (pc->llc < 0 || pc->llc >= cs->nr_llc ||
-		    cache_one_check(&pc->l1) || cache_one_check(&pc->l2) ||
-		    stamps_check(&pc->l1, cs->gstamp) ||
-		    stamps_check(&pc->l2, cs->gstamp))
+		    one_check(&pc->l1, cs->gstamp) || one_check(&pc->l2, cs->gstamp))
 			return NS_EINTERNAL;
 	}
 	for (int i = 0; i < cs->nr_llc; i++)
-		if (cache_one_check(&cs->llc[i]) ||
-		    stamps_check(&cs->llc[i], cs->gstamp))
+		if (one_check(&cs->llc[i], cs->gstamp))
 			return NS_EINTERNAL;
 	if (!cs->coherence)
 		return NS_OK;
-	if (cache_one_check(&cs->dir) || stamps_check(&cs->dir, cs->gstamp))
+	if (one_check(&cs->dir, cs->gstamp))
 		return NS_EINTERNAL;
 	size_t ways = (size_t)cs->dir.nsets * cs->dir.assoc;
 	for (size_t i = 0; i < ways; i++) {

@@ -61,7 +61,11 @@
  * distinct and belong to that set, the ages are a permutation of
  * 0..assoc-1 and the mru way has age 0; directory writers are valid CPU
  * indices; no stamp is ahead of the global stamp; every L1 claim (struct
- * cache_cpu) holds.
+ * cache_cpu) holds.  A set in the empty state (every tag invalid, ages
+ * 0..assoc-1 in way order, mru way 0) is recognised by one compare of its
+ * bytes, so the walk costs about a read of the arrays (~1 ms for the
+ * seed machine's two 40 MiB LLCs) and the per-way checks are paid only
+ * by the sets a run touched.
  *
  * Error policy: init returns NS_ERANGE for impossible geometry (line size
  * not a power of two, size smaller than one set, associativity outside
@@ -127,7 +131,28 @@ struct cache_params {
 	uint64_t dir_entries;  /* 0 = 2 x all L2 lines, rounded to a power of two */
 	/* L2 stream prefetcher ("Prefetcher" above): 0 streams = off */
 	uint32_t pf_streams, pf_distance, pf_degree;
+	struct cache_pool *pool; /* keep the arrays for the next init, or NULL */
 };
+
+/*
+ * A pool of one arena (every array of a cache_sys, "The arena" in
+ * cache.c) kept from one world to the next (a sweep builds the same
+ * machine's caches hundreds of times): cache_sys_free() puts its arrays
+ * back into the pool in the empty state, and the next cache_sys_init()
+ * of the same geometry takes them instead of mapping and clearing ~20 MB
+ * again.  Results do not change: the arrays are in exactly the state a
+ * fresh init leaves (cache_sys_clear_check(), asserted in debug builds).  A pool is used by
+ * one thread at a time (the caller serialises); zero-initialise it,
+ * cache_pool_free() at the end.
+ */
+struct cache_pool {
+	void *map;             /* the idle arena, or NULL */
+	size_t map_len;
+	uint32_t key[12];      /* the geometry it was carved for */
+	uint64_t reused;       /* inits served from the pool (for tests) */
+};
+
+void cache_pool_free(struct cache_pool *pl);
 
 /* Associativities 8/16/11, directory 8-way auto-sized, coherence on. */
 void cache_params_default(struct cache_params *p);
@@ -192,6 +217,8 @@ struct cache_sys {
 	uint64_t dir_epoch;    /* directory entries created, + 1 */
 	void *map;             /* the mapping every array lives in (cache.c) */
 	size_t map_len;
+	struct cache_pool *pool; /* where cache_sys_free() puts the mapping */
+	uint32_t key[12];      /* its geometry (struct cache_pool) */
 };
 
 /*
@@ -202,6 +229,9 @@ int cache_sys_init(struct cache_sys *cs, const struct cache_params *p,
 		   int nr_cpus, const int *cpu_llc, int nr_llc);
 void cache_sys_free(struct cache_sys *cs);
 int cache_check(const struct cache_sys *cs);
+/* Every array of cs is in the empty state a fresh init leaves (a full
+ * walk; debug builds assert it of every arena taken from a pool). */
+int cache_sys_clear_check(const struct cache_sys *cs);
 
 /* Set index of a line (see "Index" above). */
 static inline uint32_t cache_set(const struct cache *c, uint64_t line)
