@@ -613,14 +613,63 @@ static void test_api_misuse(void **state)
 	store_close(NULL);
 }
 
+/* The bytes of a file, to check later that nothing has written to it. */
+struct snap {
+	char *buf;
+	size_t len;
+};
+
+static struct snap snap_take(const char *path)
+{
+	struct snap b;
+	b.buf = slurp(path, &b.len);
+	return b;
+}
+
+/* path is byte for byte what snap_take saw; frees the snapshot. */
+static void snap_same(const char *path, struct snap *b)
+{
+	size_t len;
+	char *after = slurp(path, &len);
+	assert_int_equal(b->len, len);
+	assert_memory_equal(b->buf, after, len);
+	free(after);
+	free(b->buf);
+	b->buf = NULL;
+}
+
+/* A database with one small committed run, then sql run on the raw file
+ * (to make it look like an older version). */
+static void old_file(const char *path, const char *sql)
+{
+	struct store *s = open_rw(path);
+	commit_small_run(s, 0, 0, 100);
+	store_close(s);
+	sqlite3 *db = raw_open(path);
+	assert_int_equal(raw_exec(db, sql), SQLITE_OK);
+	sqlite3_close(db);
+}
+
+/* Open path read-only (errors into d), which must succeed with its data
+ * intact. */
+static struct store *open_ro(const char *path, struct diag *d)
+{
+	struct store *s = NULL;
+	diag_init(d);
+	assert_int_equal(store_open(path, STORE_RDONLY, &s, d), NS_OK);
+	assert_int_equal(store_check(s, STORE_CHECK_DATA), NS_OK);
+	return s;
+}
+
 /* Expect store_open to refuse path with status and message; file untouched. */
 static void expect_refused(const char *path, int flags, int status,
 			   const char *msg)
 {
-	size_t len0 = 0, len1 = 0;
 	struct stat st;
 	int regular = stat(path, &st) == 0 && S_ISREG(st.st_mode);
-	char *before = regular ? slurp(path, &len0) : NULL;
+	struct snap before = {NULL, 0};
+	if (regular)
+		before = snap_take(path);
 	struct store *s = (struct store *)1;
 	struct diag d;
 	diag_init(&d);
@@ -635,13 +684,8 @@ static void expect_refused(const char *path, int flags, int status,
 	fclose(f);
 	assert_non_null(strstr(out, ": error: "));
 	assert_int_equal(strncmp(out, path, strlen(path)), 0);
-	if (before) {
-		char *after = slurp(path, &len1);
-		assert_int_equal(len0, len1);
-		assert_memory_equal(before, after, len0);
-		free(after);
-	}
-	free(before);
+	if (regular)
+		snap_same(path, &before);
 	assert_int_equal(ns_status_exit(status), 2);
 }
 
@@ -760,13 +804,10 @@ static void test_readonly(void **state)
 	struct store *s = open_rw(path);
 	commit_small_run(s, 0, 0, 100);
 	store_close(s);
-	size_t len0, len1;
-	char *before = slurp(path, &len0);
+	struct snap before = snap_take(path);
 
 	struct diag d;
-	diag_init(&d);
-	assert_int_equal(store_open(path, STORE_RDONLY, &s, &d), NS_OK);
-	assert_int_equal(store_check(s, STORE_CHECK_DATA), NS_OK);
+	s = open_ro(path, &d);
 	int64_t id = 0;
 	struct store_run_info i = run_info(0, 1);
 	assert_int_equal(store_run_begin(s, &i, &id), NS_EDB);
@@ -778,11 +819,7 @@ static void test_readonly(void **state)
 	assert_int_equal(raw_exec(db, "CREATE TABLE t (x)") & 0xff, SQLITE_READONLY);
 	assert_int_equal(q_int(db, "SELECT count(*) FROM runs"), 1);
 	store_close(s);
-	char *after = slurp(path, &len1);
-	assert_int_equal(len0, len1);
-	assert_memory_equal(before, after, len0);
-	free(before);
-	free(after);
+	snap_same(path, &before);
 }
 
 /*
@@ -793,25 +830,17 @@ static void test_version1_file(void **state)
 {
 	(void)state;
 	const char *path = tmp_path("v1.db");
-	struct store *s = open_rw(path);
-	commit_small_run(s, 0, 0, 100);
-	store_close(s);
-	sqlite3 *db = raw_open(path);
-	assert_int_equal(raw_exec(db, "DROP VIEW v_runs; DROP VIEW v_params; "
-				      "DROP VIEW v_metrics; DROP VIEW v_samples; "
-				      "DROP VIEW v_counters; DROP VIEW v_profile; "
-				      "DROP VIEW v_branches; DROP VIEW profile_stacks; "
-				      "DROP TABLE profile_paths; DELETE FROM "
-				      "schema_version WHERE version >= 2; "
-				      "PRAGMA user_version = 1"), SQLITE_OK);
-	sqlite3_close(db);
-	size_t len0, len1;
-	char *before = slurp(path, &len0);
+	old_file(path, "DROP VIEW v_runs; DROP VIEW v_params; "
+		 "DROP VIEW v_metrics; DROP VIEW v_samples; "
+		 "DROP VIEW v_counters; DROP VIEW v_profile; "
+		 "DROP VIEW v_branches; DROP VIEW profile_stacks; "
+		 "DROP TABLE profile_paths; DELETE FROM "
+		 "schema_version WHERE version >= 2; "
+		 "PRAGMA user_version = 1");
+	struct snap before = snap_take(path);
 	struct diag d;
-	diag_init(&d);
-	assert_int_equal(store_open(path, STORE_RDONLY, &s, &d), NS_OK);
-	assert_int_equal(store_check(s, STORE_CHECK_DATA), NS_OK);
-	db = store_sqlite(s);
+	struct store *s = open_ro(path, &d);
+	sqlite3 *db = store_sqlite(s);
 	assert_int_equal(q_int(db, "SELECT count(*) FROM sqlite_temp_schema "
 			       "WHERE type = 'view' AND name GLOB 'v_*'"), 7);
 	assert_int_equal(q_int(db, "SELECT count(*) FROM v_metrics"),
@@ -819,11 +848,7 @@ static void test_version1_file(void **state)
 	assert_int_equal(q_int(db, "SELECT count(*) FROM v_runs WHERE "
 			       "status = 'ok'"), 1);
 	store_close(s);
-	char *after = slurp(path, &len1);
-	assert_int_equal(len0, len1);
-	assert_memory_equal(before, after, len0);
-	free(before);
-	free(after);
+	snap_same(path, &before);
 
 	s = open_rw(path);
 	assert_int_equal(store_check(s, STORE_CHECK_DATA), NS_OK);
@@ -843,30 +868,18 @@ static void test_version2_file(void **state)
 {
 	(void)state;
 	const char *path = tmp_path("v2.db");
-	struct store *s = open_rw(path);
-	commit_small_run(s, 0, 0, 100);
-	store_close(s);
-	sqlite3 *db = raw_open(path);
-	assert_int_equal(raw_exec(db, "DROP VIEW profile_stacks; DROP TABLE profile_paths; "
-				      "DELETE FROM schema_version WHERE version = 3; "
-				      "PRAGMA user_version = 2"), SQLITE_OK);
-	sqlite3_close(db);
-	size_t len0, len1;
-	char *before = slurp(path, &len0);
+	old_file(path, "DROP VIEW profile_stacks; DROP TABLE profile_paths; "
+		 "DELETE FROM schema_version WHERE version = 3; "
+		 "PRAGMA user_version = 2");
+	struct snap before = snap_take(path);
 	struct diag d;
-	diag_init(&d);
-	assert_int_equal(store_open(path, STORE_RDONLY, &s, &d), NS_OK);
-	assert_int_equal(store_check(s, STORE_CHECK_DATA), NS_OK);
-	db = store_sqlite(s);
+	struct store *s = open_ro(path, &d);
+	sqlite3 *db = store_sqlite(s);
 	assert_int_equal(q_int(db, "SELECT count(*) FROM sqlite_temp_schema WHERE "
 			       "name IN ('profile_paths', 'profile_stacks')"), 2);
 	assert_int_equal(q_int(db, "SELECT count(*) FROM profile_stacks"), 0);
 	store_close(s);
-	char *after = slurp(path, &len1);
-	assert_int_equal(len0, len1);
-	assert_memory_equal(before, after, len0);
-	free(before);
-	free(after);
+	snap_same(path, &before);
 
 	s = open_rw(path);
 	assert_int_equal(store_check(s, STORE_CHECK_DATA), NS_OK);
