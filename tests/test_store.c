@@ -24,6 +24,7 @@
 #include "base/diag.h"
 #include "numasim_config.h"
 #include "analysis/store.h"
+#include "tests/sql_fixture.h"
 
 static char tmpdir[256];
 
@@ -109,23 +110,9 @@ static sqlite3 *raw_open(const char *path)
 	return db;
 }
 
-static int64_t q_int(sqlite3 *db, const char *sql)
-{
-	sqlite3_stmt *st = NULL;
-	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
-		fail_msg("prepare '%s': %s", sql, sqlite3_errmsg(db));
-	assert_int_equal(sqlite3_step(st), SQLITE_ROW);
-	int64_t v = sqlite3_column_int64(st, 0);
-	sqlite3_finalize(st);
-	return v;
-}
-
 static double q_real(sqlite3 *db, const char *sql)
 {
-	sqlite3_stmt *st = NULL;
-	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
-		fail_msg("prepare '%s': %s", sql, sqlite3_errmsg(db));
-	assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+	sqlite3_stmt *st = q_row(db, sql);
 	double v = sqlite3_column_double(st, 0);
 	sqlite3_finalize(st);
 	return v;
@@ -135,10 +122,7 @@ static double q_real(sqlite3 *db, const char *sql)
 static const char *q_text(sqlite3 *db, const char *sql)
 {
 	static char buf[1024];
-	sqlite3_stmt *st = NULL;
-	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
-		fail_msg("prepare '%s': %s", sql, sqlite3_errmsg(db));
-	assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+	sqlite3_stmt *st = q_row(db, sql);
 	const unsigned char *t = sqlite3_column_text(st, 0);
 	snprintf(buf, sizeof buf, "%s", t ? (const char *)t : "(null)");
 	sqlite3_finalize(st);
