@@ -1,8 +1,8 @@
 /*
- * sql_fixture — raw SQLite helpers of the tests that read databases
- * directly (store, store_image, compare, plot, resultset): a one-row query
- * and the cmocka group setup/teardown of an in-memory database built from
- * a schema text.  Failures are cmocka assertions (a query that does not
+ * sql_fixture — database helpers of the tests that read databases
+ * directly (store, store_image, compare, plot, resultset): a one-row query,
+ * the cmocka group setup/teardown of an in-memory database built from a
+ * schema text, and a results store opened read-write.  Failures are cmocka assertions (a query that does not
  * prepare names itself and SQLite's message); header-only (static inline,
  * so a test that does not use a helper does not warn).
  */
@@ -11,6 +11,9 @@
 
 #include <sqlite3.h>
 #include <stdint.h>
+
+#include "base/diag.h"
+#include "analysis/store.h"
 
 /* sql prepared on db and stepped to its first row, which must exist;
  * the caller reads the row and finalizes. */
@@ -48,6 +51,23 @@ static inline int memdb_teardown(void **state)
 {
 	sqlite3_close(*state);
 	return 0;
+}
+
+/*
+ * The results store at path, opened read-write (it must open).  Its later
+ * errors go nowhere (store_set_diag NULL): the open's diag is this
+ * function's and ends with it; a test that reads messages opens the store
+ * itself with a diag of its own.
+ */
+static inline struct store *open_rw(const char *path)
+{
+	struct store *s = NULL;
+	struct diag d;
+	diag_init(&d);
+	if (store_open(path, STORE_RDWR, &s, &d) != NS_OK)
+		fail_msg("store_open %s: %s", path, d.msg);
+	store_set_diag(s, NULL);
+	return s;
 }
 
 #endif

@@ -162,17 +162,6 @@ static struct store_run_info run_info(int64_t point, int64_t rep)
 	return i;
 }
 
-static struct store *open_rw(const char *path)
-{
-	struct store *s = NULL;
-	struct diag d;
-	diag_init(&d);
-	int r = store_open(path, STORE_RDWR, &s, &d);
-	if (r != NS_OK)
-		fail_msg("store_open %s: %s", path, d.msg);
-	return s;
-}
-
 /* Commit one small run (one metric, three samples); returns its id. */
 static int64_t commit_small_run(struct store *s, int64_t point, int64_t rep,
 				double value)

@@ -43,16 +43,6 @@ static const char *tmp_path(const char *name)
 	return buf[k];
 }
 
-static struct store *open_rw(const char *path)
-{
-	struct store *s = NULL;
-	struct diag d;
-	diag_init(&d);
-	if (store_open(path, STORE_RDWR, &s, &d) != NS_OK)
-		fail_msg("store_open %s: %s", path, d.msg);
-	return s;
-}
-
 /* Every row of the database except run ids, as one text. */
 static char *dump(sqlite3 *db)
 {
