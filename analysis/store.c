@@ -1567,47 +1567,32 @@ int store_run_abort(struct store *s)
 	return NS_OK;
 }
 
-static int param_step(struct store *s, int64_t run_id, const char *key)
+/* One run_params row: key and its value (text, integer or real). */
+static int param_row(struct store *s, int64_t run_id, const char *key, struct col value)
 {
-	sqlite3_stmt *st = s->stmt[ST_PARAM];
-	sqlite3_bind_int64(st, 1, run_id);
-	bind_text(st, 2, key);
-	if (step_done(st) != SQLITE_OK)
-		return row_fail(s, "param", key, run_id);
-	return NS_OK;
+	int r = row_ok(s, run_id, "param", key);
+	if (r != NS_OK)
+		return r;
+	const struct col cols[] = {COL_TEXT(key), value};
+	return insert_row(s, ST_PARAM, run_id, cols, NR_COLS(cols), "param", key);
 }
 
 int store_param(struct store *s, int64_t run_id, const char *key,
 		const char *value)
 {
-	int r = row_ok(s, run_id, "param", key);
-	if (r != NS_OK)
-		return r;
-	bind_text(s->stmt[ST_PARAM], 3, value);
-	return param_step(s, run_id, key);
+	return param_row(s, run_id, key, COL_TEXT(value));
 }
 
 int store_param_int(struct store *s, int64_t run_id, const char *key,
 		    int64_t value)
 {
-	int r = row_ok(s, run_id, "param", key);
-	if (r != NS_OK)
-		return r;
-	sqlite3_bind_int64(s->stmt[ST_PARAM], 3, value);
-	return param_step(s, run_id, key);
+	return param_row(s, run_id, key, COL_INT(value));
 }
 
 int store_param_real(struct store *s, int64_t run_id, const char *key,
 		     double value)
 {
-	int r = row_ok(s, run_id, "param", key);
-	if (r != NS_OK)
-		return r;
-	if (isnan(value))
-		sqlite3_bind_null(s->stmt[ST_PARAM], 3);
-	else
-		sqlite3_bind_double(s->stmt[ST_PARAM], 3, value);
-	return param_step(s, run_id, key);
+	return param_row(s, run_id, key, COL_REAL(value));
 }
 
 int store_metric(struct store *s, int64_t run_id, const char *name,
