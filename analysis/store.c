@@ -1076,6 +1076,16 @@ const char *store_user_sql_denied(const struct store *s)
 	return sqlguard_denied(&s->guard);
 }
 
+int store_user_sql_refused(const struct store *s, struct diag *d, int status,
+			   const char *prog, const char *why)
+{
+	if (!s || !store_user_sql_denied(s)[0] || !strstr(d->msg, "not authorized"))
+		return status;
+	diag_init(d);
+	return diag_set(d, NS_EINPUT, prog, 0, 0, "refusing the statement: %s (%s)",
+			store_user_sql_denied(s), why);
+}
+
 int store_open(const char *path, int flags, struct store **out,
 	       struct diag *d)
 {

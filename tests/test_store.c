@@ -1204,6 +1204,44 @@ static void test_bench_sample_inserts(void **state)
 	store_close(s);
 }
 
+/*
+ * A statement the user-SQL authorizer refuses: store_user_sql_refused
+ * replaces SQLite's "not authorized" by the refusal's sentence and the
+ * caller's reason (NS_EINPUT); any other failure, or a store without a
+ * refusal, keeps its message and status.
+ */
+static void test_user_sql_refused(void **state)
+{
+	(void)state;
+	const char *path = tmp_path("usersql.db");
+	struct store *s = open_rw(path);
+	commit_small_run(s, 0, 0, 100);
+	store_close(s);
+	struct diag d;
+	s = open_ro(path, &d);
+	store_user_sql(s);
+	assert_int_equal(store_user_sql_refused(s, &d, NS_EDB, "prog", "why"), NS_EDB);
+	sqlite3 *db = store_sqlite(s);
+	sqlite3_stmt *st = NULL;
+	assert_int_not_equal(sqlite3_prepare_v2(db, "DELETE FROM runs", -1, &st, NULL), SQLITE_OK);
+	assert_null(st);
+	assert_string_not_equal(store_user_sql_denied(s), "");
+	diag_set(&d, NS_EDB, path, 0, 0, "%s", sqlite3_errmsg(db));
+	assert_non_null(strstr(d.msg, "not authorized"));
+	assert_int_equal(store_user_sql_refused(s, &d, NS_EDB, "prog", "only reads"), NS_EINPUT);
+	assert_string_equal(d.file, "prog");
+	assert_non_null(strstr(d.msg, "refusing the statement: "));
+	assert_non_null(strstr(d.msg, store_user_sql_denied(s)));
+	assert_non_null(strstr(d.msg, " (only reads)"));
+	/* another error stays as it is */
+	diag_init(&d);
+	diag_set(&d, NS_EIO, path, 0, 0, "disk I/O error");
+	assert_int_equal(store_user_sql_refused(s, &d, NS_EIO, "prog", "why"), NS_EIO);
+	assert_string_equal(d.msg, "disk I/O error");
+	assert_int_equal(store_user_sql_refused(NULL, &d, NS_EIO, "prog", "why"), NS_EIO);
+	store_close(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1218,6 +1256,7 @@ int main(void)
 		cmocka_unit_test(test_non_sqlite_refused),
 		cmocka_unit_test(test_empty_file_gets_schema),
 		cmocka_unit_test(test_readonly),
+		cmocka_unit_test(test_user_sql_refused),
 		cmocka_unit_test(test_version1_file),
 		cmocka_unit_test(test_version2_file),
 		cmocka_unit_test(test_reader_sees_only_committed),
