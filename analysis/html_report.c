@@ -90,17 +90,15 @@ static const char script[] =
 	"})();\n";
 
 /*
- * A table from SQL with ?1 bound to n1 (when >= 0): a header of the
+ * A table from SQL (no parameters): a header of the
  * column names, cells escaped, numbers right-aligned and rounded to
  * decimals places (integers as they are).
  */
-static int sql_table(struct html *h, const char *sql, int64_t n1, int decimals)
+static int sql_table(struct html *h, const char *sql, int decimals)
 {
 	sqlite3_stmt *st;
 	if (sqlite3_prepare_v2(h->db, sql, -1, &st, NULL) != SQLITE_OK)
 		return db_err(h);
-	if (n1 >= 0)
-		sqlite3_bind_int64(st, 1, n1);
 	int nc = sqlite3_column_count(st), s, rows = 0;
 	fputs("<div class=\"scroll\"><table class=\"sortable\"><thead><tr>", h->f);
 	for (int i = 0; i < nc; i++) {
@@ -135,6 +133,29 @@ static int sql_table(struct html *h, const char *sql, int64_t n1, int decimals)
 	if (!rows)
 		fputs("<p class=\"note\">(no rows)</p>\n", h->f);
 	return NS_OK;
+}
+
+/*
+ * A section that is one SQL table: <section id data-check> with its
+ * heading, an optional note (HTML, written as it is) and the table.
+ */
+struct sql_section {
+	const char *id;
+	const char *title;
+	const char *note;      /* NULL: none */
+	const char *sql;       /* no parameters */
+	int decimals;
+};
+
+static int sql_section(struct html *h, const struct sql_section *s)
+{
+	fprintf(h->f, "<section id=\"%s\" data-check=\"%s\"><h2>%s</h2>\n", s->id, s->id,
+		s->title);
+	if (s->note)
+		fprintf(h->f, "<p class=\"note\">%s</p>\n", s->note);
+	int rc = sql_table(h, s->sql, s->decimals);
+	fputs("</section>\n", h->f);
+	return rc;
 }
 
 /* SQL functions the page's queries use: kernel_file(fn), site_desc(site). */
@@ -259,16 +280,15 @@ static int pre_compare(struct html *h, const char *workload)
 
 static int section_runs(struct html *h)
 {
-	fputs("<section id=\"runs\" data-check=\"runs\"><h2>Runs and provenance</h2>\n", h->f);
-	int rc = sql_table(h,
+	static const struct sql_section runs = {
+		"runs", "Runs and provenance", NULL,
 		"SELECT run_id AS run, scenario, point, repetition AS rep, seed, machine, "
 		"substr(machine_sha256, 1, 12) AS machine_sha256, "
 		"substr(scenario_sha256, 1, 12) AS scenario_sha256, workload, variant, "
 		"kernel_model, status, tool_version AS tool, host, started, "
 		"round(duration_s, 3) AS duration_s, coalesce(command, '') AS command "
-		"FROM runs ORDER BY run_id", -1, 3);
-	fputs("</section>\n", h->f);
-	return rc;
+		"FROM runs ORDER BY run_id", 3};
+	return sql_section(h, &runs);
 }
 
 static int section_compare(struct html *h)
@@ -325,11 +345,11 @@ static int section_compare(struct html *h)
 
 static int section_profile(struct html *h)
 {
-	fputs("<section id=\"profile\" data-check=\"profile\"><h2>Simulated profile</h2>\n"
-	      "<p class=\"note\">Top 30 functions by self cycles, mean per run of each "
-	      "variant (perf report with children: total includes callees). Click a "
-	      "header to sort.</p>\n", h->f);
-	int rc = sql_table(h,
+	static const struct sql_section profile = {
+		"profile", "Simulated profile",
+		"Top 30 functions by self cycles, mean per run of each "
+		"variant (perf report with children: total includes callees). Click a "
+		"header to sort.",
 		"SELECT p.function, coalesce(kernel_file(p.function), '') AS kernel_file, "
 		"r.variant, max(p.inlined) AS inlined, CAST(round(avg(p.calls)) AS INTEGER) AS calls, "
 		"CAST(round(avg(p.self_cycles)) AS INTEGER) AS self_cycles, round(avg(p.self_pct), 2) AS self_pct, "
@@ -337,9 +357,8 @@ static int section_profile(struct html *h)
 		"round(avg(p.cycles_per_call), 2) AS cycles_per_call "
 		"FROM profile_report p JOIN runs r USING (run_id) WHERE r.status = 'ok' "
 		"GROUP BY p.function, r.variant ORDER BY avg(p.self_cycles) DESC, p.function, "
-		"r.variant LIMIT 30", -1, 2);
-	fputs("</section>\n", h->f);
-	return rc;
+		"r.variant LIMIT 30", 2};
+	return sql_section(h, &profile);
 }
 
 /* The differential flame graph of the first run of the first two variants. */
@@ -403,12 +422,12 @@ static int section_flame(struct html *h)
 
 static int section_branches(struct html *h)
 {
-	fputs("<section id=\"branches\" data-check=\"branches\"><h2>Branch sites</h2>\n"
-	      "<p class=\"note\">Top 40 sites by executions, mean per run of each variant; "
-	      "site names are the reference pages' (shared/reference), the condition is "
-	      "as written in the kernel source. <code>numasim annotate DB --run N "
-	      "FUNCTION</code> lists one function's sites in source order.</p>\n", h->f);
-	int rc = sql_table(h,
+	static const struct sql_section branches = {
+		"branches", "Branch sites",
+		"Top 40 sites by executions, mean per run of each variant; "
+		"site names are the reference pages' (shared/reference), the condition is "
+		"as written in the kernel source. <code>numasim annotate DB --run N "
+		"FUNCTION</code> lists one function's sites in source order.",
 		"SELECT b.site, coalesce(b.function, '') AS function, "
 		"coalesce(kernel_file(b.function), '') AS kernel_file, r.variant, "
 		"CAST(round(avg(b.executed)) AS INTEGER) AS executed, round(avg(b.taken_pct), 2) AS taken_pct, "
@@ -417,9 +436,8 @@ static int section_branches(struct html *h)
 		"coalesce(site_desc(b.site), '') AS condition "
 		"FROM branch_stats b JOIN runs r USING (run_id) WHERE r.status = 'ok' "
 		"GROUP BY b.site, r.variant ORDER BY avg(b.executed) DESC, b.site, r.variant "
-		"LIMIT 40", -1, 3);
-	fputs("</section>\n", h->f);
-	return rc;
+		"LIMIT 40", 3};
+	return sql_section(h, &branches);
 }
 
 /* Messaging runs: the messaging report per invocation and the scheduler summary. */
@@ -486,16 +504,15 @@ static int section_messaging(struct html *h)
 		fputs("</section>\n", h->f);
 	if (first)
 		return NS_OK;
-	fputs("<section id=\"sched\" data-check=\"sched\"><h2>Scheduler summary</h2>\n"
-	      "<p class=\"note\">System-scope counters of the messaging runs (CFS model, "
-	      "kernel/sched/fair.c v5.9), mean per run of each variant.</p>\n", h->f);
-	rc = sql_table(h,
+	static const struct sql_section sched = {
+		"sched", "Scheduler summary",
+		"System-scope counters of the messaging runs (CFS model, "
+		"kernel/sched/fair.c v5.9), mean per run of each variant.",
 		"SELECT c.name, r.variant, round(avg(c.value), 1) AS mean, min(c.value) AS min, "
 		"max(c.value) AS max FROM counters c JOIN runs r USING (run_id) "
 		"WHERE r.status = 'ok' AND r.workload = 'messaging' AND c.scope = 'system' "
-		"GROUP BY c.name, r.variant ORDER BY c.name, min(r.run_id)", -1, 1);
-	fputs("</section>\n", h->f);
-	return rc;
+		"GROUP BY c.name, r.variant ORDER BY c.name, min(r.run_id)", 1};
+	return sql_section(h, &sched);
 }
 
 /* Sweeps: one small plot per point of each pagealloc scenario with more than

@@ -1076,6 +1076,16 @@ const char *store_user_sql_denied(const struct store *s)
 	return sqlguard_denied(&s->guard);
 }
 
+int store_user_sql_refused(const struct store *s, struct diag *d, int status,
+			   const char *prog, const char *why)
+{
+	if (!s || !store_user_sql_denied(s)[0] || !strstr(d->msg, "not authorized"))
+		return status;
+	diag_init(d);
+	return diag_set(d, NS_EINPUT, prog, 0, 0, "refusing the statement: %s (%s)",
+			store_user_sql_denied(s), why);
+}
+
 int store_open(const char *path, int flags, struct store **out,
 	       struct diag *d)
 {
@@ -1257,6 +1267,52 @@ static void bind_text(sqlite3_stmt *st, int i, const char *v)
 		sqlite3_bind_text(st, i, v, -1, SQLITE_STATIC);
 	else
 		sqlite3_bind_null(st, i);
+}
+
+/*
+ * The values of one row for insert_row, in the statement's parameter order
+ * after run_id: an integer (the caller has checked that a uint64_t fits),
+ * a text (NULL pointer: SQL NULL), a real (NaN: SQL NULL) or NULL.
+ */
+enum col_kind { COLK_INT, COLK_TEXT, COLK_REAL, COLK_NULL };
+
+struct col {
+	enum col_kind kind;
+	int64_t i;
+	double x;
+	const char *t;
+};
+
+#define COL_INT(v) ((struct col){.kind = COLK_INT, .i = (int64_t)(v)})
+#define COL_TEXT(v) ((struct col){.kind = COLK_TEXT, .t = (v)})
+#define COL_REAL(v) ((struct col){.kind = COLK_REAL, .x = (v)})
+#define COL_NULL ((struct col){.kind = COLK_NULL})
+#define NR_COLS(a) ((int)(sizeof(a) / sizeof((a)[0])))
+
+/*
+ * Insert one row with the prepared statement id: run_id as ?1, cols[i] as
+ * ?(i + 2).  The caller has validated the row; a failed step (a CHECK,
+ * UNIQUE or I/O error) is row_fail's message naming what and name.
+ */
+static int insert_row(struct store *s, int id, int64_t run_id, const struct col *cols,
+		      int n, const char *what, const char *name)
+{
+	sqlite3_stmt *st = s->stmt[id];
+	sqlite3_bind_int64(st, 1, run_id);
+	for (int i = 0; i < n; i++) {
+		const struct col *c = &cols[i];
+		if (c->kind == COLK_INT)
+			sqlite3_bind_int64(st, i + 2, c->i);
+		else if (c->kind == COLK_TEXT)
+			bind_text(st, i + 2, c->t);
+		else if (c->kind == COLK_REAL && !isnan(c->x))
+			sqlite3_bind_double(st, i + 2, c->x);
+		else
+			sqlite3_bind_null(st, i + 2);
+	}
+	if (step_done(st) != SQLITE_OK)
+		return row_fail(s, what, name, run_id);
+	return NS_OK;
 }
 
 static int is_sha256(const char *h)
@@ -1521,47 +1577,32 @@ int store_run_abort(struct store *s)
 	return NS_OK;
 }
 
-static int param_step(struct store *s, int64_t run_id, const char *key)
+/* One run_params row: key and its value (text, integer or real). */
+static int param_row(struct store *s, int64_t run_id, const char *key, struct col value)
 {
-	sqlite3_stmt *st = s->stmt[ST_PARAM];
-	sqlite3_bind_int64(st, 1, run_id);
-	bind_text(st, 2, key);
-	if (step_done(st) != SQLITE_OK)
-		return row_fail(s, "param", key, run_id);
-	return NS_OK;
+	int r = row_ok(s, run_id, "param", key);
+	if (r != NS_OK)
+		return r;
+	const struct col cols[] = {COL_TEXT(key), value};
+	return insert_row(s, ST_PARAM, run_id, cols, NR_COLS(cols), "param", key);
 }
 
 int store_param(struct store *s, int64_t run_id, const char *key,
 		const char *value)
 {
-	int r = row_ok(s, run_id, "param", key);
-	if (r != NS_OK)
-		return r;
-	bind_text(s->stmt[ST_PARAM], 3, value);
-	return param_step(s, run_id, key);
+	return param_row(s, run_id, key, COL_TEXT(value));
 }
 
 int store_param_int(struct store *s, int64_t run_id, const char *key,
 		    int64_t value)
 {
-	int r = row_ok(s, run_id, "param", key);
-	if (r != NS_OK)
-		return r;
-	sqlite3_bind_int64(s->stmt[ST_PARAM], 3, value);
-	return param_step(s, run_id, key);
+	return param_row(s, run_id, key, COL_INT(value));
 }
 
 int store_param_real(struct store *s, int64_t run_id, const char *key,
 		     double value)
 {
-	int r = row_ok(s, run_id, "param", key);
-	if (r != NS_OK)
-		return r;
-	if (isnan(value))
-		sqlite3_bind_null(s->stmt[ST_PARAM], 3);
-	else
-		sqlite3_bind_double(s->stmt[ST_PARAM], 3, value);
-	return param_step(s, run_id, key);
+	return param_row(s, run_id, key, COL_REAL(value));
 }
 
 int store_metric(struct store *s, int64_t run_id, const char *name,
@@ -1573,17 +1614,8 @@ int store_metric(struct store *s, int64_t run_id, const char *name,
 	if (!unit || !unit[0])
 		return row_error(s, NS_EINTERNAL, "metric '%s' has no unit",
 				 name);
-	sqlite3_stmt *st = s->stmt[ST_METRIC];
-	sqlite3_bind_int64(st, 1, run_id);
-	bind_text(st, 2, name);
-	if (isnan(value))
-		sqlite3_bind_null(st, 3);
-	else
-		sqlite3_bind_double(st, 3, value);
-	bind_text(st, 4, unit);
-	if (step_done(st) != SQLITE_OK)
-		return row_fail(s, "metric", name, run_id);
-	return NS_OK;
+	const struct col cols[] = {COL_TEXT(name), COL_REAL(value), COL_TEXT(unit)};
+	return insert_row(s, ST_METRIC, run_id, cols, NR_COLS(cols), "metric", name);
 }
 
 /* The sample hot path: the caller has checked name and run. */
@@ -1699,16 +1731,12 @@ int store_profile(struct store *s, int64_t run_id,
 			      row->total_cycles);
 	if (r != NS_OK)
 		return r;
-	sqlite3_stmt *st = s->stmt[ST_PROFILE];
-	sqlite3_bind_int64(st, 1, run_id);
-	bind_text(st, 2, row->function);
-	sqlite3_bind_int(st, 3, row->inlined);
-	sqlite3_bind_int64(st, 4, (int64_t)row->calls);
-	sqlite3_bind_int64(st, 5, (int64_t)row->self_cycles);
-	sqlite3_bind_int64(st, 6, (int64_t)row->total_cycles);
-	if (step_done(st) != SQLITE_OK)
-		return row_fail(s, "profile row", row->function, run_id);
-	return NS_OK;
+	const struct col cols[] = {
+		COL_TEXT(row->function), COL_INT(row->inlined), COL_INT(row->calls),
+		COL_INT(row->self_cycles), COL_INT(row->total_cycles),
+	};
+	return insert_row(s, ST_PROFILE, run_id, cols, NR_COLS(cols), "profile row",
+			  row->function);
 }
 
 int store_branch(struct store *s, int64_t run_id,
@@ -1722,24 +1750,18 @@ int store_branch(struct store *s, int64_t run_id,
 		r = fits_int64(s, row->executed, "executed", row->site);
 	if (r != NS_OK)
 		return r;
-	sqlite3_stmt *st = s->stmt[ST_BRANCH];
-	sqlite3_bind_int64(st, 1, run_id);
-	bind_text(st, 2, row->site);
-	bind_text(st, 3, row->function);
-	if (row->fallthrough < 0)
-		sqlite3_bind_null(st, 4);
-	else
-		sqlite3_bind_int(st, 4, row->fallthrough);
-	sqlite3_bind_int64(st, 5, (int64_t)row->executed);
 	/* taken/mispredicted <= executed is the table's CHECK; values above
 	 * INT64_MAX fail it too once clamped. */
-	sqlite3_bind_int64(st, 6, row->taken > (uint64_t)INT64_MAX
-				      ? INT64_MAX : (int64_t)row->taken);
-	sqlite3_bind_int64(st, 7, row->mispredicted > (uint64_t)INT64_MAX
-				      ? INT64_MAX : (int64_t)row->mispredicted);
-	if (step_done(st) != SQLITE_OK)
-		return row_fail(s, "branch site", row->site, run_id);
-	return NS_OK;
+	const struct col cols[] = {
+		COL_TEXT(row->site), COL_TEXT(row->function),
+		row->fallthrough < 0 ? COL_NULL : COL_INT(row->fallthrough),
+		COL_INT(row->executed),
+		COL_INT(row->taken > (uint64_t)INT64_MAX ? INT64_MAX : (int64_t)row->taken),
+		COL_INT(row->mispredicted > (uint64_t)INT64_MAX ? INT64_MAX
+							       : (int64_t)row->mispredicted),
+	};
+	return insert_row(s, ST_BRANCH, run_id, cols, NR_COLS(cols), "branch site",
+			  row->site);
 }
 
 int store_call_path(struct store *s, int64_t run_id, const struct store_path_row *row)
@@ -1753,17 +1775,12 @@ int store_call_path(struct store *s, int64_t run_id, const struct store_path_row
 		r = fits_int64(s, row->mispredicted, "mispredicted", row->function);
 	if (r != NS_OK)
 		return r;
-	sqlite3_stmt *st = s->stmt[ST_PATH];
-	sqlite3_bind_int64(st, 1, run_id);
-	sqlite3_bind_int64(st, 2, row->path_id);
-	sqlite3_bind_int64(st, 3, row->parent_id);
-	bind_text(st, 4, row->function);
-	sqlite3_bind_int64(st, 5, (int64_t)row->calls);
-	sqlite3_bind_int64(st, 6, (int64_t)row->self_cycles);
-	sqlite3_bind_int64(st, 7, (int64_t)row->mispredicted);
-	if (step_done(st) != SQLITE_OK)
-		return row_fail(s, "call path", row->function, run_id);
-	return NS_OK;
+	const struct col cols[] = {
+		COL_INT(row->path_id), COL_INT(row->parent_id), COL_TEXT(row->function),
+		COL_INT(row->calls), COL_INT(row->self_cycles), COL_INT(row->mispredicted),
+	};
+	return insert_row(s, ST_PATH, run_id, cols, NR_COLS(cols), "call path",
+			  row->function);
 }
 
 /* store_check helpers: compare a pragma/query result with what we expect. */

@@ -207,10 +207,14 @@ int store_read_status(struct store *s, int status);
  * Put the SQL a user types under the authorizer of analysis/sqlguard.h
  * (query, export --query): reading only, listed functions and read-only
  * pragmas.  store_user_sql_denied() is the first refusal's sentence ("" if
- * none) for the error message.
+ * none) for the error message; store_user_sql_refused() puts it in d in
+ * place of SQLite's bare "not authorized" (NS_EINPUT, file prog, the
+ * sentence followed by " (why)") and returns d's status.
  */
 void store_user_sql(struct store *s);
 const char *store_user_sql_denied(const struct store *s);
+int store_user_sql_refused(const struct store *s, struct diag *d, int status,
+			   const char *prog, const char *why);
 /* Roll back an open run, finalize, close.  NULL is a no-op. */
 void store_close(struct store *s);
 /* Record later errors in d instead (d may be NULL). */

@@ -264,8 +264,9 @@ static int bench_finish(const struct bench_cli *c, int rc, const struct diag *d)
 	return ns_status_exit(rc);
 }
 
-static void pagealloc_help(const struct bench_pagealloc_opts *def)
+static void pagealloc_help(const void *p)
 {
+	const struct bench_pagealloc_opts *def = p;
 	printf("usage: %s\n\n"
 	       "Simulated alloc_pages(GFP_KERNEL|__GFP_NOWARN, O) + __free_pages pairs per\n"
 	       "host second on one CPU, with the full cost model (caches, predictor,\n"
@@ -290,8 +291,9 @@ static void pagealloc_help(const struct bench_pagealloc_opts *def)
 	       PAGEALLOC_USAGE, def->machine);
 }
 
-static void slub_help(const struct bench_slub_opts *def)
+static void slub_help(const void *p)
 {
+	const struct bench_slub_opts *def = p;
 	printf("usage: %s\n\n"
 	       "Simulated kmalloc(448) + kfree pairs per host second with the full cost\n"
 	       "model: each round allocates --batch objects on the first CPU of node 0\n"
@@ -312,8 +314,9 @@ static void slub_help(const struct bench_slub_opts *def)
 	       SLUB_USAGE, def->machine);
 }
 
-static void msg_help(const struct bench_messaging_opts *def)
+static void msg_help(const void *p)
 {
+	const struct bench_messaging_opts *def = p;
 	printf("usage: %s\n\n"
 	       "Simulated messages per host second of perf bench sched messaging\n"
 	       "(socket mode) over every CPU of the machine, full cost model; also\n"
@@ -379,6 +382,75 @@ static int bar_end(struct bench_bar *b, int rc)
 	return rc;
 }
 
+/*
+ * A benchmark command: its option table and --help (with the defaults),
+ * the fields of its options struct that every driver has (machine file,
+ * --repeat, progress plan, --format document) and the driver itself behind
+ * a trampoline (the drivers take their own options struct).
+ */
+struct bench_job {
+	const struct bench_opt *opts;
+	size_t nr;
+	void (*help)(const void *def);
+	const void *def;
+	const char **machine;
+	const long long *repeat;
+	struct progress_plan **progress;
+	struct rec_doc **doc;
+	const enum rec_format *fmt;
+	int (*run)(const void *o, FILE *out, struct diag *d);
+	const void *o;
+};
+
+static int run_pagealloc(const void *o, FILE *out, struct diag *d)
+{
+	return bench_pagealloc_run(o, out, d);
+}
+
+static int run_slub(const void *o, FILE *out, struct diag *d)
+{
+	return bench_slub_run(o, out, d);
+}
+
+static int run_messaging(const void *o, FILE *out, struct diag *d)
+{
+	return bench_messaging_run(o, out, d);
+}
+
+/*
+ * Parse argv into the job's options (or print --help), find the machine,
+ * run the driver under the progress bar with the report (text, or the
+ * --format document) on stdout; the exit status.
+ */
+static int bench_main(const struct bench_cli *c, const struct bench_job *job, int argc,
+		      char **argv)
+{
+	bool help;
+	if (bench_parse(c, job->opts, job->nr, argc, argv, &help) != NS_OK)
+		return 2;
+	if (help) {
+		job->help(job->def);
+		return 0;
+	}
+	char *path = NULL;
+	int st = bench_machine(c, job->machine, &path);
+	if (st == NS_OK) {
+		struct diag d;
+		struct bench_bar b;
+		diag_init(&d);
+		if (!doc_begin(*job->fmt, job->doc)) {
+			free(path);
+			return 1;
+		}
+		FILE *out = bar_begin(&b, *job->repeat, job->progress);
+		int rc = job->run(job->o, out, &d);
+		rc = bar_end(&b, doc_end(*job->doc, *job->fmt, out, rc, &d));
+		st = bench_finish(c, rc, &d);
+	}
+	free(path);
+	return st;
+}
+
 int cmd_bench_pagealloc(int argc, char **argv)
 {
 	struct bench_pagealloc_opts o, def;
@@ -399,30 +471,12 @@ int cmd_bench_pagealloc(int argc, char **argv)
 		OPT_NUM("--profile", &o.profile, 0, BENCH_PAGEALLOC_MAX_PROFILE),
 		OPT_CHOICE("--format", &fmt, set_format, "text, json or csv"),
 	};
-	bool help;
-	if (bench_parse(&pagealloc_cli, opts, NR(opts), argc, argv, &help) != NS_OK)
-		return 2;
-	if (help) {
-		pagealloc_help(&def);
-		return 0;
-	}
-	char *path = NULL;
-	int st = bench_machine(&pagealloc_cli, &o.machine, &path);
-	if (st == NS_OK) {
-		struct diag d;
-		diag_init(&d);
-		struct bench_bar b;
-		if (!doc_begin(fmt, &o.doc)) {
-			free(path);
-			return 1;
-		}
-		FILE *out = bar_begin(&b, o.repeat, &o.progress);
-		int rc = bench_pagealloc_run(&o, out, &d);
-		rc = bar_end(&b, doc_end(o.doc, fmt, out, rc, &d));
-		st = bench_finish(&pagealloc_cli, rc, &d);
-	}
-	free(path);
-	return st;
+	const struct bench_job job = {
+		.opts = opts, .nr = NR(opts), .help = pagealloc_help, .def = &def,
+		.machine = &o.machine, .repeat = &o.repeat, .progress = &o.progress,
+		.doc = &o.doc, .fmt = &fmt, .run = run_pagealloc, .o = &o,
+	};
+	return bench_main(&pagealloc_cli, &job, argc, argv);
 }
 
 int cmd_bench_slub(int argc, char **argv)
@@ -440,30 +494,12 @@ int cmd_bench_slub(int argc, char **argv)
 		OPT_NUM("--repeat", &o.repeat, 1, BENCH_SLUB_MAX_REPEAT),
 		OPT_CHOICE("--format", &fmt, set_format, "text, json or csv"),
 	};
-	bool help;
-	if (bench_parse(&slub_cli, opts, NR(opts), argc, argv, &help) != NS_OK)
-		return 2;
-	if (help) {
-		slub_help(&def);
-		return 0;
-	}
-	char *path = NULL;
-	int st = bench_machine(&slub_cli, &o.machine, &path);
-	if (st == NS_OK) {
-		struct diag d;
-		diag_init(&d);
-		struct bench_bar b;
-		if (!doc_begin(fmt, &o.doc)) {
-			free(path);
-			return 1;
-		}
-		FILE *out = bar_begin(&b, o.repeat, &o.progress);
-		int rc = bench_slub_run(&o, out, &d);
-		rc = bar_end(&b, doc_end(o.doc, fmt, out, rc, &d));
-		st = bench_finish(&slub_cli, rc, &d);
-	}
-	free(path);
-	return st;
+	const struct bench_job job = {
+		.opts = opts, .nr = NR(opts), .help = slub_help, .def = &def,
+		.machine = &o.machine, .repeat = &o.repeat, .progress = &o.progress,
+		.doc = &o.doc, .fmt = &fmt, .run = run_slub, .o = &o,
+	};
+	return bench_main(&slub_cli, &job, argc, argv);
 }
 
 int cmd_bench_messaging(int argc, char **argv)
@@ -481,28 +517,10 @@ int cmd_bench_messaging(int argc, char **argv)
 		OPT_NUM("--repeat", &o.repeat, 1, BENCH_MESSAGING_MAX_REPEAT),
 		OPT_CHOICE("--format", &fmt, set_format, "text, json or csv"),
 	};
-	bool help;
-	if (bench_parse(&msg_cli, opts, NR(opts), argc, argv, &help) != NS_OK)
-		return 2;
-	if (help) {
-		msg_help(&def);
-		return 0;
-	}
-	char *path = NULL;
-	int st = bench_machine(&msg_cli, &o.machine, &path);
-	if (st == NS_OK) {
-		struct diag d;
-		diag_init(&d);
-		struct bench_bar b;
-		if (!doc_begin(fmt, &o.doc)) {
-			free(path);
-			return 1;
-		}
-		FILE *out = bar_begin(&b, o.repeat, &o.progress);
-		int rc = bench_messaging_run(&o, out, &d);
-		rc = bar_end(&b, doc_end(o.doc, fmt, out, rc, &d));
-		st = bench_finish(&msg_cli, rc, &d);
-	}
-	free(path);
-	return st;
+	const struct bench_job job = {
+		.opts = opts, .nr = NR(opts), .help = msg_help, .def = &def,
+		.machine = &o.machine, .repeat = &o.repeat, .progress = &o.progress,
+		.doc = &o.doc, .fmt = &fmt, .run = run_messaging, .o = &o,
+	};
+	return bench_main(&msg_cli, &job, argc, argv);
 }

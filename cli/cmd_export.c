@@ -238,11 +238,7 @@ int cmd_export(int argc, char **argv)
 	status = 0;
 	goto out;
 fail:
-	if (st && store_user_sql_denied(st)[0] && strstr(d.msg, "not authorized")) {
-		diag_init(&d);
-		rc = diag_set(&d, NS_EINPUT, "numasim export", 0, 0, "refusing the "
-			      "statement: %s (--query only reads)", store_user_sql_denied(st));
-	}
+	rc = store_user_sql_refused(st, &d, rc, "numasim export", "--query only reads");
 	rc = store_read_status(st, rc);
 	diag_print(&d, stderr);
 fail_quiet:

@@ -109,13 +109,9 @@ int cmd_query(int argc, char **argv)
 	status = 0;
 	goto out;
 fail:
-	if (st && store_user_sql_denied(st)[0] && strstr(d.msg, "not authorized")) {
-		/* SQLite says "not authorized"; say what was refused. */
-		diag_init(&d);
-		rc = diag_set(&d, NS_EINPUT, "numasim query", 0, 0, "refusing the "
-			      "statement: %s (queries only read; see numasim query "
-			      "--help)", store_user_sql_denied(st));
-	}
+	/* SQLite says "not authorized"; say what was refused. */
+	rc = store_user_sql_refused(st, &d, rc, "numasim query",
+				    "queries only read; see numasim query --help");
 	rc = store_read_status(st, rc);
 	diag_print(&d, stderr);
 fail_quiet:

@@ -183,21 +183,23 @@ static void print_profile(FILE *out, struct bench_pagealloc_world *b, struct pro
 	}
 }
 
+/* The cost model's counters the report gives per pair (text and records). */
+static const enum cpu_counter report_ctrs[] = {
+	CPU_CTR_calls, CPU_CTR_branches, CPU_CTR_branches_taken, CPU_CTR_branch_mispredict,
+	CPU_CTR_work_cycles, CPU_CTR_mem_accesses, CPU_CTR_mem_stall_cycles,
+	CPU_CTR_mem_load_dep, CPU_CTR_mem_load, CPU_CTR_mem_store, CPU_CTR_l1d_hit,
+	CPU_CTR_l1d_miss, CPU_CTR_l2_miss, CPU_CTR_llc_miss, CPU_CTR_atomic,
+	CPU_CTR_lock_acquire, CPU_CTR_irq_save,
+};
+
 /* The cost model's counters per pair: where the simulated cycles went. */
 static void print_counters(FILE *out, struct bench_pagealloc_world *b, uint64_t pairs)
 {
-	static const enum cpu_counter ids[] = {
-		CPU_CTR_calls, CPU_CTR_branches, CPU_CTR_branches_taken, CPU_CTR_branch_mispredict,
-		CPU_CTR_work_cycles, CPU_CTR_mem_accesses, CPU_CTR_mem_stall_cycles,
-		CPU_CTR_mem_load_dep, CPU_CTR_mem_load, CPU_CTR_mem_store, CPU_CTR_l1d_hit,
-		CPU_CTR_l1d_miss, CPU_CTR_l2_miss, CPU_CTR_llc_miss, CPU_CTR_atomic,
-		CPU_CTR_lock_acquire, CPU_CTR_irq_save,
-	};
 	struct cpu *c = &b->s.cpu[0];
 	fprintf(out, "\n  cost model counters per pair:\n");
-	for (size_t i = 0; i < sizeof ids / sizeof ids[0]; i++)
-		fprintf(out, "  %-28s %.2f\n", cpu_counter_name(ids[i]),
-			(double)cpu_counter(c, ids[i]) / (double)pairs);
+	for (size_t i = 0; i < sizeof report_ctrs / sizeof report_ctrs[0]; i++)
+		fprintf(out, "  %-28s %.2f\n", cpu_counter_name(report_ctrs[i]),
+			(double)cpu_counter(c, report_ctrs[i]) / (double)pairs);
 	/* the out-of-order core's own counters (zero in-order) */
 	static const enum cpu_counter ooo_ids[] = {
 		CPU_CTR_uops, CPU_CTR_rob_stall_cycles, CPU_CTR_mispredict_resolve_cycles,
@@ -219,13 +221,6 @@ static void record_report(struct rec_doc *d, const struct bench_pagealloc_opts *
 			  const struct bench_pagealloc_result *res,
 			  struct bench_pagealloc_world *b, struct prof_top *p)
 {
-	static const enum cpu_counter ids[] = {
-		CPU_CTR_calls, CPU_CTR_branches, CPU_CTR_branches_taken, CPU_CTR_branch_mispredict,
-		CPU_CTR_work_cycles, CPU_CTR_mem_accesses, CPU_CTR_mem_stall_cycles,
-		CPU_CTR_mem_load_dep, CPU_CTR_mem_load, CPU_CTR_mem_store, CPU_CTR_l1d_hit,
-		CPU_CTR_l1d_miss, CPU_CTR_l2_miss, CPU_CTR_llc_miss, CPU_CTR_atomic,
-		CPU_CTR_lock_acquire, CPU_CTR_irq_save,
-	};
 	double pairs = (double)res[0].pairs;
 	char sum[17];
 	rec_meta_str(d, "benchmark", "pagealloc");
@@ -257,10 +252,10 @@ static void record_report(struct rec_doc *d, const struct bench_pagealloc_opts *
 	rec_int(d, "failed", (long long)res[0].failed);
 	rec_str(d, "checksum", sum);
 	rec_table(d, "counters");
-	for (size_t i = 0; i < sizeof ids / sizeof ids[0]; i++) {
+	for (size_t i = 0; i < sizeof report_ctrs / sizeof report_ctrs[0]; i++) {
 		rec_row(d);
-		rec_str(d, "name", cpu_counter_name(ids[i]));
-		rec_num(d, "per_pair", (double)cpu_counter(&b->s.cpu[0], ids[i]) / pairs);
+		rec_str(d, "name", cpu_counter_name(report_ctrs[i]));
+		rec_num(d, "per_pair", (double)cpu_counter(&b->s.cpu[0], report_ctrs[i]) / pairs);
 	}
 	if (!o->profile)
 		return;

@@ -10,6 +10,10 @@
  *   irq_save_restore 36, this_cpu_cmpxchg 9,
  *   DRAM 80 ns @10 (160 cycles), 140 ns @21 (280 cycles),
  *   line transfer 45 ns @10 (90 cycles), 110 ns @21 (220 cycles).
+ *
+ * fix_sys_init/fix_sys_free build and free the fixture model's tables, a
+ * layout and simulated CPUs over such a machine (the tests of the models
+ * that run on bare CPUs: sched_fair, sched_topology).
  */
 #ifndef NUMASIM_TESTS_COST_FIXTURE_H
 #define NUMASIM_TESTS_COST_FIXTURE_H
@@ -18,6 +22,7 @@
 #include <string.h>
 
 #include "sim/hw/cost.h"
+#include "sim/hw/cpu.h"
 #include "sim/hw/machine.h"
 
 #define FIX_FUNCS(X) X(outer_fn) X(leaf_fn) X(helper_fn) X(rec_fn)
@@ -115,6 +120,32 @@ static inline int fix_tables(struct cost_tables *t)
 	if (!rc)
 		rc = cost_register_sites(t, fix_site_defs, FIX_NR_SITE, &sb);
 	return rc ? rc : fb + sb; /* 0 when both bases are 0 */
+}
+
+/*
+ * The fixture model's tables, a "test" layout and simulated CPUs 0..n-1
+ * of m (fix_machine's, perhaps reshaped by the test) with the default CPU
+ * parameters; 0 or a status.  Free with fix_sys_free, which frees m's
+ * arrays too.
+ */
+static inline int fix_sys_init(struct machine *m, struct cost_tables *t, struct cost_layout *l,
+			       struct cpu_sys *s, int n)
+{
+	static const int cpus[] = {0, 1, 2, 3};
+	struct cpu_params cp;
+	cpu_params_default(&cp);
+	if (fix_tables(t) || cost_layout_init(l, t, "test"))
+		return -1;
+	return cpu_sys_init(s, m, t, l, &cp, cpus, n);
+}
+
+static inline void fix_sys_free(struct machine *m, struct cost_tables *t, struct cost_layout *l,
+				struct cpu_sys *s)
+{
+	cpu_sys_free(s);
+	cost_layout_free(l);
+	cost_tables_free(t);
+	fix_machine_free(m);
 }
 
 #endif

@@ -2,9 +2,12 @@
  * page_alloc_fixture — the page-allocator-only world of the pagealloc and
  * mempolicy tests: a machine, the allocator's cost tables and layout for
  * the config's iterator variant, simulated CPUs for every CPU of the
- * machine (at most 64) and the allocator, plus counter and profile
- * lookups.  Failures are cmocka assertions; header-only (static inline,
- * so a test that does not use a helper does not warn).
+ * machine (at most 64, or the CPUs a test names) and the allocator, plus
+ * counter and profile lookups.  With cfg->reclaim.enabled the reclaim
+ * model's tables are registered and laid out after the allocator's and
+ * vmscan is attached, as scenarios/run.c builds a world (the vmscan and
+ * fill tests).  Failures are cmocka assertions; header-only (static
+ * inline, so a test that does not use a helper does not warn).
  */
 #ifndef NUMASIM_TEST_PA_FIXTURE_H
 #define NUMASIM_TEST_PA_FIXTURE_H
@@ -14,6 +17,7 @@
 #include "base/diag.h"
 #include "sim/hw/machine.h"
 #include "models/page_alloc.h"
+#include "models/vmscan.h"
 
 #define TW_MAX_CPUS 64
 
@@ -27,30 +31,50 @@ struct tw {
 };
 
 /*
- * The world over m (owned by the fixture from now on); returns
- * mm_world_create's status so that tests can check what the model
- * refuses (*out is set either way; t->w is NULL on failure).
+ * The world over m (owned by the fixture from now on) on the nr_cpus
+ * machine CPUs cpus (NULL: every CPU, at most TW_MAX_CPUS); returns
+ * mm_world_create's status (or vmscan_attach's) so that tests can check
+ * what the model refuses (*out is set either way; t->w is NULL when
+ * mm_world_create fails).
  */
-static inline int tw_try_m(struct machine *m, const struct mm_config *cfg,
-			   struct tw **out, struct diag *d)
+static inline int tw_try_cpus(struct machine *m, const struct mm_config *cfg,
+			      const int *cpus, int nr_cpus, struct tw **out, struct diag *d)
 {
 	struct tw *t = calloc(1, sizeof *t);
+	int vf = -1, vs = -1;
 	assert_non_null(t);
 	t->m = m;
 	cost_tables_init(&t->t);
 	assert_int_equal(mm_register(&t->t, &t->fn_base, &t->site_base), NS_OK);
+	if (cfg->reclaim.enabled)
+		assert_int_equal(vmscan_register(&t->t, &vf, &vs), NS_OK);
 	assert_int_equal(cost_layout_init(&t->l, &t->t, mmzone_iter_name(cfg->iter)), NS_OK);
 	assert_int_equal(mm_layout(&t->l, &t->t, t->fn_base, t->site_base, cfg->iter), NS_OK);
+	if (cfg->reclaim.enabled)
+		assert_int_equal(vmscan_layout(&t->l, &t->t, vf, vs), NS_OK);
 	assert_int_equal(cost_layout_check(&t->l, &t->t), NS_OK);
-	int cpus[TW_MAX_CPUS], n = 0;
-	for (int c = 0; c <= m->max_cpu && n < TW_MAX_CPUS; c++)
+	int all[TW_MAX_CPUS], n = 0;
+	for (int c = 0; !cpus && c <= m->max_cpu && n < TW_MAX_CPUS; c++)
 		if (m->cpu_node[c] >= 0)
-			cpus[n++] = c;
+			all[n++] = c;
+	if (!cpus) {
+		cpus = all;
+		nr_cpus = n;
+	}
 	struct cpu_params p;
 	cpu_params_default(&p);
-	assert_int_equal(cpu_sys_init(&t->s, m, &t->t, &t->l, &p, cpus, n), NS_OK);
+	assert_int_equal(cpu_sys_init(&t->s, m, &t->t, &t->l, &p, cpus, nr_cpus), NS_OK);
 	*out = t;
-	return mm_world_create(m, cfg, &t->s, t->fn_base, t->site_base, &t->w, d);
+	int rc = mm_world_create(m, cfg, &t->s, t->fn_base, t->site_base, &t->w, d);
+	if (rc == NS_OK && cfg->reclaim.enabled)
+		rc = vmscan_attach(t->w, vf, vs);
+	return rc;
+}
+
+static inline int tw_try_m(struct machine *m, const struct mm_config *cfg,
+			   struct tw **out, struct diag *d)
+{
+	return tw_try_cpus(m, cfg, NULL, 0, out, d);
 }
 
 static inline struct machine *tw_machine(const char *yaml)
@@ -71,16 +95,22 @@ static inline int tw_try(const char *yaml, const struct mm_config *cfg, struct t
 	return tw_try_m(tw_machine(yaml), cfg, out, d);
 }
 
-static inline struct tw *tw_create_m(struct machine *m, const struct mm_config *cfg)
+static inline struct tw *tw_create_cpus(struct machine *m, const struct mm_config *cfg,
+					const int *cpus, int nr_cpus)
 {
 	struct tw *t;
 	struct diag d;
 	diag_init(&d);
-	int rc = tw_try_m(m, cfg, &t, &d);
+	int rc = tw_try_cpus(m, cfg, cpus, nr_cpus, &t, &d);
 	if (rc != NS_OK)
 		diag_print(&d, stderr);
 	assert_int_equal(rc, NS_OK);
 	return t;
+}
+
+static inline struct tw *tw_create_m(struct machine *m, const struct mm_config *cfg)
+{
+	return tw_create_cpus(m, cfg, NULL, 0);
 }
 
 static inline struct tw *tw_create(const char *yaml, const struct mm_config *cfg)

@@ -16,6 +16,7 @@
 
 #include "analysis/compare.h"
 #include "base/diag.h"
+#include "tests/sql_fixture.h"
 
 static const char schema[] =
 	"CREATE TABLE runs (run_id INTEGER PRIMARY KEY, status TEXT, point INT, variant TEXT,"
@@ -194,18 +195,7 @@ static void test_helpers(void **state)
 
 static int setup(void **state)
 {
-	sqlite3 *db;
-	if (sqlite3_open(":memory:", &db) != SQLITE_OK ||
-	    sqlite3_exec(db, schema, NULL, NULL, NULL) != SQLITE_OK)
-		return -1;
-	*state = db;
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	sqlite3_close(*state);
-	return 0;
+	return memdb_setup(state, schema);
 }
 
 int main(void)
@@ -216,5 +206,5 @@ int main(void)
 		cmocka_unit_test(test_seed_style),
 		cmocka_unit_test(test_helpers),
 	};
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return cmocka_run_group_tests(tests, setup, memdb_teardown);
 }

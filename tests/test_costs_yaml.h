@@ -35,4 +35,18 @@
 	"    - {distance: 10, ns: 45, source: t}\n"                            \
 	"    - {distance: 21, ns: 110, source: t}\n"
 
+/* Two machines several model tests share (each test's comment says what it
+ * relies on): one node with CPU 0 and Normal 64 MiB; two such nodes (CPU 0
+ * on node 0, CPU 1 on node 1) at SLIT distance 21. */
+#define TEST_MACHINE_ONE                                                       \
+	"name: one\nnodes:\n  - id: 0\n    cpus: \"0\"\n    zones:\n"            \
+	"      - {type: Normal, size: 64MiB}\n"                                 \
+	"distance:\n  - [10]\n" TEST_COSTS_YAML
+#define TEST_MACHINE_TWO                                                       \
+	"name: two\nnodes:\n  - id: 0\n    cpus: \"0\"\n    zones:\n"            \
+	"      - {type: Normal, size: 64MiB}\n"                                 \
+	"  - id: 1\n    cpus: \"1\"\n    zones:\n"                              \
+	"      - {type: Normal, size: 64MiB}\n"                                 \
+	"distance:\n  - [10, 21]\n  - [21, 10]\n" TEST_COSTS_YAML
+
 #endif

@@ -38,26 +38,8 @@ static struct tw *fw_create(uint32_t mode)
 	mm_config_default(&cfg);
 	cfg.reclaim.enabled = 1;
 	cfg.zone_reclaim_mode = mode;
-	struct tw *t = calloc(1, sizeof *t);
-	assert_non_null(t);
-	t->m = tw_machine(m_two);
-	int vf, vs;
-	cost_tables_init(&t->t);
-	assert_int_equal(mm_register(&t->t, &t->fn_base, &t->site_base), NS_OK);
-	assert_int_equal(vmscan_register(&t->t, &vf, &vs), NS_OK);
-	assert_int_equal(cost_layout_init(&t->l, &t->t, "fill"), NS_OK);
-	assert_int_equal(mm_layout(&t->l, &t->t, t->fn_base, t->site_base, cfg.iter), NS_OK);
-	assert_int_equal(vmscan_layout(&t->l, &t->t, vf, vs), NS_OK);
 	static const int cpus[] = {0, 1, 3};   /* task CPU 0; kswapd CPUs 1 and 3 */
-	struct cpu_params p;
-	cpu_params_default(&p);
-	assert_int_equal(cpu_sys_init(&t->s, t->m, &t->t, &t->l, &p, cpus, 3), NS_OK);
-	struct diag d;
-	diag_init(&d);
-	assert_int_equal(mm_world_create(t->m, &cfg, &t->s, t->fn_base, t->site_base, &t->w, &d),
-			 NS_OK);
-	assert_int_equal(vmscan_attach(t->w, vf, vs), NS_OK);
-	return t;
+	return tw_create_cpus(tw_machine(m_two), &cfg, cpus, 3);
 }
 
 static struct wl_fill_params params(void)

@@ -28,18 +28,10 @@
 #define COSTS TEST_COSTS_YAML
 
 /* 1 node, Normal 64 MiB = 16 MAX_ORDER blocks; batch 3, high 18. */
-static const char m_one[] =
-	"name: one\nnodes:\n  - id: 0\n    cpus: \"0\"\n    zones:\n"
-	"      - {type: Normal, size: 64MiB}\n"
-	"distance:\n  - [10]\n" COSTS;
+static const char m_one[] = TEST_MACHINE_ONE;
 
 /* 2 nodes of Normal 64 MiB, one CPU each. */
-static const char m_two[] =
-	"name: two\nnodes:\n  - id: 0\n    cpus: \"0\"\n    zones:\n"
-	"      - {type: Normal, size: 64MiB}\n"
-	"  - id: 1\n    cpus: \"1\"\n    zones:\n"
-	"      - {type: Normal, size: 64MiB}\n"
-	"distance:\n  - [10, 21]\n  - [21, 10]\n" COSTS;
+static const char m_two[] = TEST_MACHINE_TWO;
 
 /* node 0: DMA32 64 MiB + Normal 128 MiB (fair policy), node 1: Normal. */
 static const char m_fair[] =

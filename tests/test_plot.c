@@ -21,6 +21,7 @@
 
 #include "base/diag.h"
 #include "analysis/plot.h"
+#include "tests/sql_fixture.h"
 
 static const char schema[] =
 	"CREATE TABLE runs (run_id INTEGER PRIMARY KEY, status TEXT, point INT, variant TEXT,"
@@ -343,18 +344,7 @@ static void test_csv(void **state)
 
 static int setup(void **state)
 {
-	sqlite3 *db;
-	if (sqlite3_open(":memory:", &db) != SQLITE_OK ||
-	    sqlite3_exec(db, schema, NULL, NULL, NULL) != SQLITE_OK)
-		return -1;
-	*state = db;
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	sqlite3_close(*state);
-	return 0;
+	return memdb_setup(state, schema);
 }
 
 int main(void)
@@ -369,5 +359,5 @@ int main(void)
 		cmocka_unit_test(test_ticks_inside),
 		cmocka_unit_test(test_csv),
 	};
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return cmocka_run_group_tests(tests, setup, memdb_teardown);
 }

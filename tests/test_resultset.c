@@ -15,6 +15,7 @@
 
 #include "base/diag.h"
 #include "analysis/resultset.h"
+#include "tests/sql_fixture.h"
 
 static const char rows_sql[] =
 	"SELECT * FROM (VALUES (1, 'a,b', 2.5), (22, 'say \"hi\"', NULL), "
@@ -82,19 +83,7 @@ static void test_refusals(void **state)
 
 static int setup(void **state)
 {
-	sqlite3 *db;
-	if (sqlite3_open(":memory:", &db) != SQLITE_OK ||
-	    sqlite3_exec(db, "CREATE TABLE t (x); INSERT INTO t VALUES (1), (2)", NULL, NULL,
-			 NULL) != SQLITE_OK)
-		return -1;
-	*state = db;
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	sqlite3_close(*state);
-	return 0;
+	return memdb_setup(state, "CREATE TABLE t (x); INSERT INTO t VALUES (1), (2)");
 }
 
 int main(void)
@@ -103,5 +92,5 @@ int main(void)
 		cmocka_unit_test(test_formats),
 		cmocka_unit_test(test_refusals),
 	};
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return cmocka_run_group_tests(tests, setup, memdb_teardown);
 }

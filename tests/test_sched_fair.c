@@ -61,8 +61,7 @@ static int setup(void **state)
 	if (!w)
 		return -1;
 	fix_machine(&w->m);
-	if (fix_tables(&w->t) || cost_layout_init(&w->l, &w->t, "test") ||
-	    sys_init(w, &w->s, 4))
+	if (fix_sys_init(&w->m, &w->t, &w->l, &w->s, 4))
 		return -1;
 	params(&p);
 	if (cfs_create(&p, &w->s, 32, &w->cs) != NS_OK)
@@ -81,10 +80,7 @@ static int teardown(void **state)
 		diag_print(&d, stderr);
 	assert_int_equal(rc, NS_OK);
 	cfs_destroy(w->cs);
-	cpu_sys_free(&w->s);
-	cost_layout_free(&w->l);
-	cost_tables_free(&w->t);
-	fix_machine_free(&w->m);
+	fix_sys_free(&w->m, &w->t, &w->l, &w->s);
 	free(w);
 	return 0;
 }
@@ -498,8 +494,7 @@ static int setup_placement(void **state, int smt)
 		w->m.node_index[1] = -1;
 		w->m.cpu_node[2] = w->m.cpu_node[3] = 0;
 	}
-	if (fix_tables(&w->t) || cost_layout_init(&w->l, &w->t, "test") ||
-	    sys_init(w, &w->s, 4))
+	if (fix_sys_init(&w->m, &w->t, &w->l, &w->s, 4))
 		return -1;
 	params(&p);
 	cache_as_init(&pw->as);

@@ -69,18 +69,13 @@ static void reshape(struct world *w, enum shape sh)
 static int build(void **state, enum shape sh)
 {
 	struct world *w = calloc(1, sizeof *w);
-	struct cpu_params cp;
-	int cpus[] = {0, 1, 2, 3};
 	if (!w)
 		return -1;
 	fix_machine(&w->m);
 	struct machine_node *orig_nodes = w->m.nodes;
 	int *orig_dist = w->m.distance;
 	reshape(w, sh);
-	cpu_params_default(&cp);
-	if (fix_tables(&w->t) || cost_layout_init(&w->l, &w->t, "test") ||
-	    cpu_sys_init(&w->s, &w->m, &w->t, &w->l, &cp, cpus, 4) ||
-	    sched_topo_create(&w->s, &w->topo))
+	if (fix_sys_init(&w->m, &w->t, &w->l, &w->s, 4) || sched_topo_create(&w->s, &w->topo))
 		return -1;
 	if (sh == FOUR_NODES) {       /* give the fixture's own arrays back for freeing */
 		w->m.nodes = orig_nodes;
@@ -104,10 +99,7 @@ static int teardown(void **state)
 		diag_print(&d, stderr);
 	assert_int_equal(rc, NS_OK);
 	sched_topo_destroy(w->topo);
-	cpu_sys_free(&w->s);
-	cost_layout_free(&w->l);
-	cost_tables_free(&w->t);
-	fix_machine_free(&w->m);
+	fix_sys_free(&w->m, &w->t, &w->l, &w->s);
 	free(w);
 	return 0;
 }

@@ -32,12 +32,7 @@
 #define COSTS TEST_COSTS_YAML
 
 /* 2 nodes of Normal 64 MiB, one CPU each: CPU 0 on node 0, CPU 1 on node 1. */
-static const char m_two[] =
-	"name: two\nnodes:\n  - id: 0\n    cpus: \"0\"\n    zones:\n"
-	"      - {type: Normal, size: 64MiB}\n"
-	"  - id: 1\n    cpus: \"1\"\n    zones:\n"
-	"      - {type: Normal, size: 64MiB}\n"
-	"distance:\n  - [10, 21]\n  - [21, 10]\n" COSTS;
+static const char m_two[] = TEST_MACHINE_TWO;
 
 /* One node, CPUs 0 and 1 (get_any_partial has no other node to try). */
 static const char m_one[] =

@@ -24,6 +24,7 @@
 #include "base/diag.h"
 #include "numasim_config.h"
 #include "analysis/store.h"
+#include "tests/sql_fixture.h"
 
 static char tmpdir[256];
 
@@ -109,23 +110,9 @@ static sqlite3 *raw_open(const char *path)
 	return db;
 }
 
-static int64_t q_int(sqlite3 *db, const char *sql)
-{
-	sqlite3_stmt *st = NULL;
-	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
-		fail_msg("prepare '%s': %s", sql, sqlite3_errmsg(db));
-	assert_int_equal(sqlite3_step(st), SQLITE_ROW);
-	int64_t v = sqlite3_column_int64(st, 0);
-	sqlite3_finalize(st);
-	return v;
-}
-
 static double q_real(sqlite3 *db, const char *sql)
 {
-	sqlite3_stmt *st = NULL;
-	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
-		fail_msg("prepare '%s': %s", sql, sqlite3_errmsg(db));
-	assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+	sqlite3_stmt *st = q_row(db, sql);
 	double v = sqlite3_column_double(st, 0);
 	sqlite3_finalize(st);
 	return v;
@@ -135,10 +122,7 @@ static double q_real(sqlite3 *db, const char *sql)
 static const char *q_text(sqlite3 *db, const char *sql)
 {
 	static char buf[1024];
-	sqlite3_stmt *st = NULL;
-	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
-		fail_msg("prepare '%s': %s", sql, sqlite3_errmsg(db));
-	assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+	sqlite3_stmt *st = q_row(db, sql);
 	const unsigned char *t = sqlite3_column_text(st, 0);
 	snprintf(buf, sizeof buf, "%s", t ? (const char *)t : "(null)");
 	sqlite3_finalize(st);
@@ -176,17 +160,6 @@ static struct store_run_info run_info(int64_t point, int64_t rep)
 		.command = "numasim run scenarios/pagealloc-order0.yaml",
 	};
 	return i;
-}
-
-static struct store *open_rw(const char *path)
-{
-	struct store *s = NULL;
-	struct diag d;
-	diag_init(&d);
-	int r = store_open(path, STORE_RDWR, &s, &d);
-	if (r != NS_OK)
-		fail_msg("store_open %s: %s", path, d.msg);
-	return s;
 }
 
 /* Commit one small run (one metric, three samples); returns its id. */
@@ -613,14 +586,63 @@ static void test_api_misuse(void **state)
 	store_close(NULL);
 }
 
+/* The bytes of a file, to check later that nothing has written to it. */
+struct snap {
+	char *buf;
+	size_t len;
+};
+
+static struct snap snap_take(const char *path)
+{
+	struct snap b;
+	b.buf = slurp(path, &b.len);
+	return b;
+}
+
+/* path is byte for byte what snap_take saw; frees the snapshot. */
+static void snap_same(const char *path, struct snap *b)
+{
+	size_t len;
+	char *after = slurp(path, &len);
+	assert_int_equal(b->len, len);
+	assert_memory_equal(b->buf, after, len);
+	free(after);
+	free(b->buf);
+	b->buf = NULL;
+}
+
+/* A database with one small committed run, then sql run on the raw file
+ * (to make it look like an older version). */
+static void old_file(const char *path, const char *sql)
+{
+	struct store *s = open_rw(path);
+	commit_small_run(s, 0, 0, 100);
+	store_close(s);
+	sqlite3 *db = raw_open(path);
+	assert_int_equal(raw_exec(db, sql), SQLITE_OK);
+	sqlite3_close(db);
+}
+
+/* Open path read-only (errors into d), which must succeed with its data
+ * intact. */
+static struct store *open_ro(const char *path, struct diag *d)
+{
+	struct store *s = NULL;
+	diag_init(d);
+	assert_int_equal(store_open(path, STORE_RDONLY, &s, d), NS_OK);
+	assert_int_equal(store_check(s, STORE_CHECK_DATA), NS_OK);
+	return s;
+}
+
 /* Expect store_open to refuse path with status and message; file untouched. */
 static void expect_refused(const char *path, int flags, int status,
 			   const char *msg)
 {
-	size_t len0 = 0, len1 = 0;
 	struct stat st;
 	int regular = stat(path, &st) == 0 && S_ISREG(st.st_mode);
-	char *before = regular ? slurp(path, &len0) : NULL;
+	struct snap before = {NULL, 0};
+	if (regular)
+		before = snap_take(path);
 	struct store *s = (struct store *)1;
 	struct diag d;
 	diag_init(&d);
@@ -635,13 +657,8 @@ static void expect_refused(const char *path, int flags, int status,
 	fclose(f);
 	assert_non_null(strstr(out, ": error: "));
 	assert_int_equal(strncmp(out, path, strlen(path)), 0);
-	if (before) {
-		char *after = slurp(path, &len1);
-		assert_int_equal(len0, len1);
-		assert_memory_equal(before, after, len0);
-		free(after);
-	}
-	free(before);
+	if (regular)
+		snap_same(path, &before);
 	assert_int_equal(ns_status_exit(status), 2);
 }
 
@@ -760,13 +777,10 @@ static void test_readonly(void **state)
 	struct store *s = open_rw(path);
 	commit_small_run(s, 0, 0, 100);
 	store_close(s);
-	size_t len0, len1;
-	char *before = slurp(path, &len0);
+	struct snap before = snap_take(path);
 
 	struct diag d;
-	diag_init(&d);
-	assert_int_equal(store_open(path, STORE_RDONLY, &s, &d), NS_OK);
-	assert_int_equal(store_check(s, STORE_CHECK_DATA), NS_OK);
+	s = open_ro(path, &d);
 	int64_t id = 0;
 	struct store_run_info i = run_info(0, 1);
 	assert_int_equal(store_run_begin(s, &i, &id), NS_EDB);
@@ -778,11 +792,7 @@ static void test_readonly(void **state)
 	assert_int_equal(raw_exec(db, "CREATE TABLE t (x)") & 0xff, SQLITE_READONLY);
 	assert_int_equal(q_int(db, "SELECT count(*) FROM runs"), 1);
 	store_close(s);
-	char *after = slurp(path, &len1);
-	assert_int_equal(len0, len1);
-	assert_memory_equal(before, after, len0);
-	free(before);
-	free(after);
+	snap_same(path, &before);
 }
 
 /*
@@ -793,25 +803,17 @@ static void test_version1_file(void **state)
 {
 	(void)state;
 	const char *path = tmp_path("v1.db");
-	struct store *s = open_rw(path);
-	commit_small_run(s, 0, 0, 100);
-	store_close(s);
-	sqlite3 *db = raw_open(path);
-	assert_int_equal(raw_exec(db, "DROP VIEW v_runs; DROP VIEW v_params; "
-				      "DROP VIEW v_metrics; DROP VIEW v_samples; "
-				      "DROP VIEW v_counters; DROP VIEW v_profile; "
-				      "DROP VIEW v_branches; DROP VIEW profile_stacks; "
-				      "DROP TABLE profile_paths; DELETE FROM "
-				      "schema_version WHERE version >= 2; "
-				      "PRAGMA user_version = 1"), SQLITE_OK);
-	sqlite3_close(db);
-	size_t len0, len1;
-	char *before = slurp(path, &len0);
+	old_file(path, "DROP VIEW v_runs; DROP VIEW v_params; "
+		 "DROP VIEW v_metrics; DROP VIEW v_samples; "
+		 "DROP VIEW v_counters; DROP VIEW v_profile; "
+		 "DROP VIEW v_branches; DROP VIEW profile_stacks; "
+		 "DROP TABLE profile_paths; DELETE FROM "
+		 "schema_version WHERE version >= 2; "
+		 "PRAGMA user_version = 1");
+	struct snap before = snap_take(path);
 	struct diag d;
-	diag_init(&d);
-	assert_int_equal(store_open(path, STORE_RDONLY, &s, &d), NS_OK);
-	assert_int_equal(store_check(s, STORE_CHECK_DATA), NS_OK);
-	db = store_sqlite(s);
+	struct store *s = open_ro(path, &d);
+	sqlite3 *db = store_sqlite(s);
 	assert_int_equal(q_int(db, "SELECT count(*) FROM sqlite_temp_schema "
 			       "WHERE type = 'view' AND name GLOB 'v_*'"), 7);
 	assert_int_equal(q_int(db, "SELECT count(*) FROM v_metrics"),
@@ -819,11 +821,7 @@ static void test_version1_file(void **state)
 	assert_int_equal(q_int(db, "SELECT count(*) FROM v_runs WHERE "
 			       "status = 'ok'"), 1);
 	store_close(s);
-	char *after = slurp(path, &len1);
-	assert_int_equal(len0, len1);
-	assert_memory_equal(before, after, len0);
-	free(before);
-	free(after);
+	snap_same(path, &before);
 
 	s = open_rw(path);
 	assert_int_equal(store_check(s, STORE_CHECK_DATA), NS_OK);
@@ -843,30 +841,18 @@ static void test_version2_file(void **state)
 {
 	(void)state;
 	const char *path = tmp_path("v2.db");
-	struct store *s = open_rw(path);
-	commit_small_run(s, 0, 0, 100);
-	store_close(s);
-	sqlite3 *db = raw_open(path);
-	assert_int_equal(raw_exec(db, "DROP VIEW profile_stacks; DROP TABLE profile_paths; "
-				      "DELETE FROM schema_version WHERE version = 3; "
-				      "PRAGMA user_version = 2"), SQLITE_OK);
-	sqlite3_close(db);
-	size_t len0, len1;
-	char *before = slurp(path, &len0);
+	old_file(path, "DROP VIEW profile_stacks; DROP TABLE profile_paths; "
+		 "DELETE FROM schema_version WHERE version = 3; "
+		 "PRAGMA user_version = 2");
+	struct snap before = snap_take(path);
 	struct diag d;
-	diag_init(&d);
-	assert_int_equal(store_open(path, STORE_RDONLY, &s, &d), NS_OK);
-	assert_int_equal(store_check(s, STORE_CHECK_DATA), NS_OK);
-	db = store_sqlite(s);
+	struct store *s = open_ro(path, &d);
+	sqlite3 *db = store_sqlite(s);
 	assert_int_equal(q_int(db, "SELECT count(*) FROM sqlite_temp_schema WHERE "
 			       "name IN ('profile_paths', 'profile_stacks')"), 2);
 	assert_int_equal(q_int(db, "SELECT count(*) FROM profile_stacks"), 0);
 	store_close(s);
-	char *after = slurp(path, &len1);
-	assert_int_equal(len0, len1);
-	assert_memory_equal(before, after, len0);
-	free(before);
-	free(after);
+	snap_same(path, &before);
 
 	s = open_rw(path);
 	assert_int_equal(store_check(s, STORE_CHECK_DATA), NS_OK);
@@ -1218,6 +1204,44 @@ static void test_bench_sample_inserts(void **state)
 	store_close(s);
 }
 
+/*
+ * A statement the user-SQL authorizer refuses: store_user_sql_refused
+ * replaces SQLite's "not authorized" by the refusal's sentence and the
+ * caller's reason (NS_EINPUT); any other failure, or a store without a
+ * refusal, keeps its message and status.
+ */
+static void test_user_sql_refused(void **state)
+{
+	(void)state;
+	const char *path = tmp_path("usersql.db");
+	struct store *s = open_rw(path);
+	commit_small_run(s, 0, 0, 100);
+	store_close(s);
+	struct diag d;
+	s = open_ro(path, &d);
+	store_user_sql(s);
+	assert_int_equal(store_user_sql_refused(s, &d, NS_EDB, "prog", "why"), NS_EDB);
+	sqlite3 *db = store_sqlite(s);
+	sqlite3_stmt *st = NULL;
+	assert_int_not_equal(sqlite3_prepare_v2(db, "DELETE FROM runs", -1, &st, NULL), SQLITE_OK);
+	assert_null(st);
+	assert_string_not_equal(store_user_sql_denied(s), "");
+	diag_set(&d, NS_EDB, path, 0, 0, "%s", sqlite3_errmsg(db));
+	assert_non_null(strstr(d.msg, "not authorized"));
+	assert_int_equal(store_user_sql_refused(s, &d, NS_EDB, "prog", "only reads"), NS_EINPUT);
+	assert_string_equal(d.file, "prog");
+	assert_non_null(strstr(d.msg, "refusing the statement: "));
+	assert_non_null(strstr(d.msg, store_user_sql_denied(s)));
+	assert_non_null(strstr(d.msg, " (only reads)"));
+	/* another error stays as it is */
+	diag_init(&d);
+	diag_set(&d, NS_EIO, path, 0, 0, "disk I/O error");
+	assert_int_equal(store_user_sql_refused(s, &d, NS_EIO, "prog", "why"), NS_EIO);
+	assert_string_equal(d.msg, "disk I/O error");
+	assert_int_equal(store_user_sql_refused(NULL, &d, NS_EIO, "prog", "why"), NS_EIO);
+	store_close(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1232,6 +1256,7 @@ int main(void)
 		cmocka_unit_test(test_non_sqlite_refused),
 		cmocka_unit_test(test_empty_file_gets_schema),
 		cmocka_unit_test(test_readonly),
+		cmocka_unit_test(test_user_sql_refused),
 		cmocka_unit_test(test_version1_file),
 		cmocka_unit_test(test_version2_file),
 		cmocka_unit_test(test_reader_sees_only_committed),

@@ -25,6 +25,7 @@
 #include "base/diag.h"
 #include "analysis/store.h"
 #include "analysis/store_image.h"
+#include "tests/sql_fixture.h"
 
 #define SCENARIO_TEXT "name: pagealloc-order0\n"
 #define MACHINE_TEXT "name: epyc-7601-8n\n"
@@ -40,27 +41,6 @@ static const char *tmp_path(const char *name)
 	k = (k + 1) % 4;
 	snprintf(buf[k], sizeof buf[k], "%s/%s", dir, name);
 	return buf[k];
-}
-
-static struct store *open_rw(const char *path)
-{
-	struct store *s = NULL;
-	struct diag d;
-	diag_init(&d);
-	if (store_open(path, STORE_RDWR, &s, &d) != NS_OK)
-		fail_msg("store_open %s: %s", path, d.msg);
-	return s;
-}
-
-static int64_t q_int(sqlite3 *db, const char *sql)
-{
-	sqlite3_stmt *st = NULL;
-	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
-		fail_msg("prepare '%s': %s", sql, sqlite3_errmsg(db));
-	assert_int_equal(sqlite3_step(st), SQLITE_ROW);
-	int64_t v = sqlite3_column_int64(st, 0);
-	sqlite3_finalize(st);
-	return v;
 }
 
 /* Every row of the database except run ids, as one text. */

@@ -30,51 +30,18 @@
 #define COSTS TEST_COSTS_YAML
 
 /* 1 node, Normal 64 MiB = 16384 pages: min 256, low 320, high 384. */
-static const char m_one[] =
-	"name: one\nnodes:\n  - id: 0\n    cpus: \"0\"\n    zones:\n"
-	"      - {type: Normal, size: 64MiB}\n"
-	"distance:\n  - [10]\n" COSTS;
+static const char m_one[] = TEST_MACHINE_ONE;
 
 /* 2 nodes of Normal 64 MiB, one CPU each, distance 21 (< RECLAIM_DISTANCE). */
-static const char m_two[] =
-	"name: two\nnodes:\n  - id: 0\n    cpus: \"0\"\n    zones:\n"
-	"      - {type: Normal, size: 64MiB}\n"
-	"  - id: 1\n    cpus: \"1\"\n    zones:\n"
-	"      - {type: Normal, size: 64MiB}\n"
-	"distance:\n  - [10, 21]\n  - [21, 10]\n" COSTS;
+static const char m_two[] = TEST_MACHINE_TWO;
 
 #define GFP_LRU GFP_HIGHUSER_MOVABLE
 
-/* The page-allocator fixture plus the reclaim tables, attached. */
+/* The page-allocator fixture with reclaim on: the reclaim tables, attached. */
 static struct tw *rw_create(const char *yaml, struct mm_config *cfg)
 {
 	cfg->reclaim.enabled = 1;
-	struct tw *t = calloc(1, sizeof *t);
-	assert_non_null(t);
-	t->m = tw_machine(yaml);
-	int vf, vs;
-	cost_tables_init(&t->t);
-	assert_int_equal(mm_register(&t->t, &t->fn_base, &t->site_base), NS_OK);
-	assert_int_equal(vmscan_register(&t->t, &vf, &vs), NS_OK);
-	assert_int_equal(cost_layout_init(&t->l, &t->t, mmzone_iter_name(cfg->iter)), NS_OK);
-	assert_int_equal(mm_layout(&t->l, &t->t, t->fn_base, t->site_base, cfg->iter), NS_OK);
-	assert_int_equal(vmscan_layout(&t->l, &t->t, vf, vs), NS_OK);
-	assert_int_equal(cost_layout_check(&t->l, &t->t), NS_OK);
-	int cpus[TW_MAX_CPUS], n = 0;
-	for (int c = 0; c <= t->m->max_cpu && n < TW_MAX_CPUS; c++)
-		if (t->m->cpu_node[c] >= 0)
-			cpus[n++] = c;
-	struct cpu_params p;
-	cpu_params_default(&p);
-	assert_int_equal(cpu_sys_init(&t->s, t->m, &t->t, &t->l, &p, cpus, n), NS_OK);
-	struct diag d;
-	diag_init(&d);
-	int rc = mm_world_create(t->m, cfg, &t->s, t->fn_base, t->site_base, &t->w, &d);
-	if (rc != NS_OK)
-		diag_print(&d, stderr);
-	assert_int_equal(rc, NS_OK);
-	assert_int_equal(vmscan_attach(t->w, vf, vs), NS_OK);
-	return t;
+	return tw_create(yaml, cfg);
 }
 
 static struct mm_config cfg0(void)

@@ -14,18 +14,6 @@ set -u
 
 P=$tmp/p.db
 M=$tmp/m.db
-check() {
-	if [ "$2" = "$3" ]; then ok; else bad "$1: got '$2', want '$3'"; fi
-}
-run_err() {
-	local name=$1 want=$2; shift 2
-	"$NUMASIM" "$@" >"$tmp/eout" 2>"$tmp/eerr"
-	local rc=$?
-	if [ $rc -ne 2 ]; then bad "$name: exit $rc, expected 2"; cat "$tmp/eerr"; return; fi
-	if [ -s "$tmp/eout" ]; then bad "$name: wrote to stdout"; return; fi
-	if ! grep -q -- "$want" "$tmp/eerr"; then bad "$name: no '$want' in: $(cat "$tmp/eerr")"; return; fi
-	ok
-}
 xml_ok() {
 	if command -v xmllint >/dev/null; then xmllint --noout "$1" 2>/dev/null
 	else /usr/bin/python3 -c 'import sys, xml.etree.ElementTree as E; E.parse(sys.argv[1])' "$1"; fi
@@ -71,7 +59,7 @@ for row in max. min. avg. stdev.; do
 	check "seed row $row" "$(grep "^$row " "$tmp/c2s" | tr -s ' ')" "$(grep "^$row " "$tmp/mrun" | tr -s ' ')"
 done
 check "seed p-value" "$(grep -o 'Welch t = .*' "$tmp/c2s")" "$(grep -o 'Welch t = .*' "$tmp/mrun" | head -n1)"
-run_err "compare bad style" "unknown style" compare "$M" --style fancy
+run_err_like "compare bad style" "unknown style" compare "$M" --style fancy
 # --baseline swaps the sign and puts the baseline's column first (mmtests);
 # --by a parameter; --where; two databases
 "$NUMASIM" compare "$P" --metric alloc-odr0-1 --baseline 682a3385 >"$tmp/c3"
@@ -83,22 +71,22 @@ check "by param header" "$(sed -n 1p "$tmp/c4" | tr -s ' ')" " kernel.zonelist_i
 check "two databases" "$(sed -n 2p "$tmp/c5" | tr -s ' ')" " pagealloc messaging"
 "$NUMASIM" compare "$M" --where variant=slab_free_layout=c270cf30 --metric total_time_s >"$tmp/c6"
 check "where" "$(grep -c '^Welch ' "$tmp/c6")" 0
-run_err "compare unknown key" "unknown key 'nosuch.key'" compare "$P" --by nosuch.key
-run_err "compare unknown metric" "no metric matches" compare "$P" --metric 'nosuch*'
-run_err "compare unknown baseline" "unknown baseline 'xyz'" compare "$P" --baseline xyz
-run_err "compare where matches nothing" "no runs" compare "$P" --where machine=none
-run_err "compare bad where" "KEY=VALUE" compare "$P" --where novalue
-run_err "compare missing file" "no such file" compare "$tmp/missing.db"
-run_err "compare no db" "no database" compare
+run_err_like "compare unknown key" "unknown key 'nosuch.key'" compare "$P" --by nosuch.key
+run_err_like "compare unknown metric" "no metric matches" compare "$P" --metric 'nosuch*'
+run_err_like "compare unknown baseline" "unknown baseline 'xyz'" compare "$P" --baseline xyz
+run_err_like "compare where matches nothing" "no runs" compare "$P" --where machine=none
+run_err_like "compare bad where" "KEY=VALUE" compare "$P" --where novalue
+run_err_like "compare missing file" "no such file" compare "$tmp/missing.db"
+run_err_like "compare no db" "no database" compare
 
 # --- query -----------------------------------------------------------------------
 sum0=$(sha256sum <"$P")
-run_err "query DELETE" "writes" query "$P" "DELETE FROM runs"
-run_err "query DROP" "writes" query "$P" "DROP TABLE runs"
-run_err "query INSERT" "writes" query "$P" "INSERT INTO runs (run_id) VALUES (99)"
-run_err "query two statements" "more than one" query "$P" "SELECT 1; DELETE FROM runs"
-run_err "query bad SQL" "bad SQL" query "$P" "SELEKT 1"
-run_err "query unknown table" "no such table" query "$P" "SELECT * FROM nosuch"
+run_err_like "query DELETE" "writes" query "$P" "DELETE FROM runs"
+run_err_like "query DROP" "writes" query "$P" "DROP TABLE runs"
+run_err_like "query INSERT" "writes" query "$P" "INSERT INTO runs (run_id) VALUES (99)"
+run_err_like "query two statements" "more than one" query "$P" "SELECT 1; DELETE FROM runs"
+run_err_like "query bad SQL" "bad SQL" query "$P" "SELEKT 1"
+run_err_like "query unknown table" "no such table" query "$P" "SELECT * FROM nosuch"
 check "checksum unchanged" "$(sha256sum <"$P")" "$sum0"
 "$NUMASIM" query "$P" "SELECT variant, count(*) AS n FROM v_metrics GROUP BY variant ORDER BY variant" >"$tmp/q1"
 check "query exit" "$?" 0
@@ -117,12 +105,12 @@ for v in v_runs v_params v_metrics v_samples v_counters v_profile v_branches; do
 	[ "$n" -gt 0 ] 2>/dev/null && ok || bad "view $v empty ($n)"
 done
 check "v_samples rows" "$("$NUMASIM" query "$P" "SELECT (SELECT count(*) FROM v_samples) = (SELECT count(*) FROM samples)" --format csv | tail -n1 | tr -d '\r')" 1
-run_err "query bad format" "unknown format" query "$P" "SELECT 1" --format xml
-run_err "query missing db" "no such file" query "$tmp/none.db" "SELECT 1"
+run_err_like "query bad format" "unknown format" query "$P" "SELECT 1" --format xml
+run_err_like "query missing db" "no such file" query "$tmp/none.db" "SELECT 1"
 printf 'hello, this is not a database\n' >"$tmp/text.db"
-run_err "query text file" "not a numasim results database" query "$tmp/text.db" "SELECT 1"
+run_err_like "query text file" "not a numasim results database" query "$tmp/text.db" "SELECT 1"
 : >"$tmp/empty.db"
-run_err "query empty file" "empty file" query "$tmp/empty.db" "SELECT 1"
+run_err_like "query empty file" "empty file" query "$tmp/empty.db" "SELECT 1"
 check "empty file untouched" "$(stat -c %s "$tmp/empty.db")" 0
 
 # --- export ----------------------------------------------------------------------
@@ -135,10 +123,10 @@ head -n1 "$tmp/m.csv" | grep -q '^run_id,scenario,point,repetition,seed,machine,
 check "export json" "$(tr -d ' \n' <"$tmp/e.json")" '[{"run_id":1,"name":"allocs","value":174900},{"run_id":2,"name":"allocs","value":174900}]'
 /usr/bin/python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert len(d) == 56' <(
 	"$NUMASIM" export "$P" --format json --table metrics) && ok || bad "export json parses"
-run_err "export unknown table" "no table or view 'nosuch'" export "$P" --format csv --table nosuch
-run_err "export no format" "--format" export "$P" --table runs
-run_err "export table and query" "either" export "$P" --format csv --table runs --query "SELECT 1"
-run_err "export writing query" "writes" export "$P" --format csv --query "DELETE FROM runs" -o "$tmp/x.csv"
+run_err_like "export unknown table" "no table or view 'nosuch'" export "$P" --format csv --table nosuch
+run_err_like "export no format" "--format" export "$P" --table runs
+run_err_like "export table and query" "either" export "$P" --format csv --table runs --query "SELECT 1"
+run_err_like "export writing query" "writes" export "$P" --format csv --query "DELETE FROM runs" -o "$tmp/x.csv"
 [ ! -e "$tmp/x.csv" ] && ok || bad "export left a file on failure"
 check "no temp files" "$(ls "$tmp" | grep -c tmp)" 0
 
@@ -162,13 +150,13 @@ check "bars" "$(grep -c '<rect x=.*<title>' "$tmp/b.svg")" 10
 grep -q '>get_page_from_freelist</text>' "$tmp/b.svg" && ok || bad "profile category"
 "$NUMASIM" plot "$M" --bars mispredicted --top 4 -o "$tmp/bm.svg"
 xml_ok "$tmp/bm.svg" && check "branch bars" "$(grep -c '<rect x=.*<title>' "$tmp/bm.svg")" 8
-run_err "plot unknown metric" "no metric matches" plot "$P" --metric 'nosuch*' -o "$tmp/n.svg"
-run_err "plot unknown by" "unknown key" plot "$P" --metric 'alloc-odr0-*' --by nosuch -o "$tmp/n.svg"
-run_err "plot bad bars" "unknown bar chart" plot "$P" --bars pie -o "$tmp/n.svg"
-run_err "plot bad suffix" "must end in .svg or .png" plot "$P" --bars profile -o "$tmp/n.pdf"
-run_err "plot no -o" "no output file" plot "$P" --bars profile
+run_err_like "plot unknown metric" "no metric matches" plot "$P" --metric 'nosuch*' -o "$tmp/n.svg"
+run_err_like "plot unknown by" "unknown key" plot "$P" --metric 'alloc-odr0-*' --by nosuch -o "$tmp/n.svg"
+run_err_like "plot bad bars" "unknown bar chart" plot "$P" --bars pie -o "$tmp/n.svg"
+run_err_like "plot bad suffix" "must end in .svg or .png" plot "$P" --bars profile -o "$tmp/n.pdf"
+run_err_like "plot no -o" "no output file" plot "$P" --bars profile
 [ ! -e "$tmp/n.svg" ] && ok || bad "plot left a file on failure"
-NUMASIM_GNUPLOT=$tmp/no-gnuplot run_err "png without gnuplot" "needs gnuplot" plot "$P" --bars profile -o "$tmp/n.png"
+NUMASIM_GNUPLOT=$tmp/no-gnuplot run_err_like "png without gnuplot" "needs gnuplot" plot "$P" --bars profile -o "$tmp/n.png"
 if command -v gnuplot >/dev/null; then
 	"$NUMASIM" plot "$P" --metric 'alloc-odr0-*' -o "$tmp/l.png" 2>"$tmp/err"
 	check "png exit" "$?" 0
@@ -189,18 +177,18 @@ check "report profile top 15" "$(sed -n '/^Profile/,/rows)/p' "$tmp/r1" | grep -
 "$NUMASIM" report "$M" >"$tmp/r2"
 grep -q '^Welch    total_time_s' "$tmp/r2" && ok || bad "report messaging compare"
 grep -q '^__slab_free ' "$tmp/r2" && ok || bad "report messaging profile"
-run_err "report missing" "no such file" report "$tmp/none.db"
-run_err "report text" "not a numasim results database" report "$tmp/text.db"
+run_err_like "report missing" "no such file" report "$tmp/none.db"
+run_err_like "report text" "not a numasim results database" report "$tmp/text.db"
 
 # --- a numasim database without runs -------------------------------------------------
 if command -v sqlite3 >/dev/null; then
 	E=$tmp/e.db
 	cp "$P" "$E"
 	sqlite3 "$E" "PRAGMA foreign_keys = ON; DELETE FROM runs; PRAGMA wal_checkpoint(TRUNCATE);" >/dev/null
-	run_err "report no runs" "no runs in this database" report "$E"
-	run_err "compare no runs" "no runs" compare "$E"
-	run_err "plot no runs" "no metric matches" plot "$E" --metric 'alloc-*' -o "$tmp/e.svg"
-	run_err "plot bars no runs" "no profile rows" plot "$E" --bars profile -o "$tmp/e.svg"
+	run_err_like "report no runs" "no runs in this database" report "$E"
+	run_err_like "compare no runs" "no runs" compare "$E"
+	run_err_like "plot no runs" "no metric matches" plot "$E" --metric 'alloc-*' -o "$tmp/e.svg"
+	run_err_like "plot bars no runs" "no profile rows" plot "$E" --bars profile -o "$tmp/e.svg"
 	check "query no runs" "$("$NUMASIM" query "$E" "SELECT count(*) FROM v_runs" --format csv | tail -n1 | tr -d '\r')" 0
 fi
 

@@ -9,9 +9,6 @@ set -u
 
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
-check() {
-	if [ "$2" = "$3" ]; then ok; else bad "$1: got '$2', want '$3'"; fi
-}
 S=$SRC/tests/scenarios/tiny-pagealloc.yaml
 P=$tmp/p.db
 "$NUMASIM" run -q "$S" --db "$P" >/dev/null 2>"$tmp/err" || { cat "$tmp/err"; bad "run"; }

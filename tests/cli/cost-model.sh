@@ -9,21 +9,7 @@
 TINY=$SRC/tests/scenarios/tiny-pagealloc.yaml
 MSG=$SRC/tests/scenarios/tiny-messaging.yaml
 
-# check NAME GOT WANT
-check() {
-	if [ "$2" = "$3" ]; then ok; else bad "$1: got '$2', want '$3'"; fi
-}
 
-# run_err NAME CMD ARGS...: exit 2, nothing on stdout, an error on stderr
-run_err() {
-	local name=$1; shift
-	"$NUMASIM" "$@" >"$tmp/eout" 2>"$tmp/eerr"
-	local rc=$?
-	if [ $rc -ne 2 ]; then bad "$name: exit $rc, expected 2"; cat "$tmp/eerr"; return; fi
-	if [ -s "$tmp/eout" ]; then bad "$name: wrote to stdout"; return; fi
-	if ! grep -q "error:" "$tmp/eerr"; then bad "$name: no error message"; cat "$tmp/eerr"; return; fi
-	ok
-}
 
 golden() { # NAME FILE GOLDEN
 	if [ "${NUMASIM_UPDATE_GOLDEN:-0}" = 1 ]; then

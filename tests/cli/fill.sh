@@ -14,9 +14,6 @@ set -u
 command -v sqlite3 >/dev/null || { echo "SKIP: sqlite3 not installed"; exit 77; }
 
 q() { sqlite3 -readonly "$1" "$2"; }
-check() {
-	if [ "$2" = "$3" ]; then ok; else bad "$1: got '$2', want '$3'"; fi
-}
 check_true() {
 	if [ "$2" = 1 ]; then ok; else bad "$1: condition false ($2)"; fi
 }

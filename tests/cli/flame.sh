@@ -14,17 +14,6 @@ set -u
 
 command -v sqlite3 >/dev/null || { echo "SKIP: sqlite3 not installed"; exit 77; }
 
-check() {
-	if [ "$2" = "$3" ]; then ok; else bad "$1: got '$2', want '$3'"; fi
-}
-run_err() {
-	local name=$1 want=$2; shift 2
-	"$NUMASIM" "$@" >"$tmp/eout" 2>"$tmp/eerr"
-	local rc=$?
-	if [ $rc -ne 2 ]; then bad "$name: exit $rc, expected 2"; cat "$tmp/eerr"; return; fi
-	if [ -s "$tmp/eout" ]; then bad "$name: wrote to stdout"; return; fi
-	if grep -q -- "$want" "$tmp/eerr"; then ok; else bad "$name: stderr lacks '$want'"; cat "$tmp/eerr"; fi
-}
 
 db=$tmp/r.db
 "$NUMASIM" run "$SRC/tests/scenarios/tiny-pagealloc.yaml" --db "$db" >/dev/null 2>&1 || bad "run failed"
@@ -96,21 +85,21 @@ done <"$tmp/br"
 # source order: the sites appear in the model's table order (A24a before A31 before A44)
 order=$(awk '$1 == "A24a" || $1 == "A31" || $1 == "A44" {printf "%s ", $1}' "$tmp/ann")
 check "annotate order" "$order" "A24a A31 A44 "
-run_err "annotate unknown function" "did you mean 'get_page_from_freelist'" annotate "$db" --run 1 get_page_from_freelst
-run_err "annotate unknown run" "no run 99" annotate "$db" --run 99 get_page_from_freelist
-run_err "annotate two runs, no --run" "choose one with --run" annotate "$db" get_page_from_freelist
-run_err "annotate no function" "no function name" annotate "$db"
+run_err_like "annotate unknown function" "did you mean 'get_page_from_freelist'" annotate "$db" --run 1 get_page_from_freelst
+run_err_like "annotate unknown run" "no run 99" annotate "$db" --run 99 get_page_from_freelist
+run_err_like "annotate two runs, no --run" "choose one with --run" annotate "$db" get_page_from_freelist
+run_err_like "annotate no function" "no function name" annotate "$db"
 
 # bad input: exit 2, no output file
-run_err "folded without --run" "choose one with --run" export "$db" --format folded
-run_err "folded unknown run" "no run 42" export "$db" --format folded --run 42
-run_err "folded bad metric" "did you mean 'cycles'" export "$db" --format folded --run 1 --metric cycle
-run_err "folded with --table" "--table and --query are for csv|json" export "$db" --format folded --table runs
-run_err "--run without folded" "options of --format folded" export "$db" --format csv --run 1
-run_err "--diff needs two" "needs two run ids" export "$db" --format folded --diff 1
-run_err "flame png" "draws SVG" plot "$db" --flame --run 1 -o "$tmp/x.png"
-run_err "flame with --bars" "takes --run" plot "$db" --flame --run 1 --bars profile -o "$tmp/x.svg"
-run_err "--diff without --flame" "are for --flame" plot "$db" --metric 'alloc-*' --diff 1 2 -o "$tmp/x.svg"
+run_err_like "folded without --run" "choose one with --run" export "$db" --format folded
+run_err_like "folded unknown run" "no run 42" export "$db" --format folded --run 42
+run_err_like "folded bad metric" "did you mean 'cycles'" export "$db" --format folded --run 1 --metric cycle
+run_err_like "folded with --table" "--table and --query are for csv|json" export "$db" --format folded --table runs
+run_err_like "--run without folded" "options of --format folded" export "$db" --format csv --run 1
+run_err_like "--diff needs two" "needs two run ids" export "$db" --format folded --diff 1
+run_err_like "flame png" "draws SVG" plot "$db" --flame --run 1 -o "$tmp/x.png"
+run_err_like "flame with --bars" "takes --run" plot "$db" --flame --run 1 --bars profile -o "$tmp/x.svg"
+run_err_like "--diff without --flame" "are for --flame" plot "$db" --metric 'alloc-*' --diff 1 2 -o "$tmp/x.svg"
 [ -e "$tmp/x.svg" ] || [ -e "$tmp/x.png" ] && bad "a failed plot wrote a file" || ok
 
 # a database of schema version 2 (before call paths), read read-only
@@ -118,7 +107,7 @@ old=$tmp/old.db
 cp "$db" "$old"
 sqlite3 "$old" "DROP VIEW profile_stacks; DROP TABLE profile_paths;
 	DELETE FROM schema_version WHERE version = 3; PRAGMA user_version = 2;"
-run_err "v2 database" "has no call paths" export "$old" --format folded --run 1
+run_err_like "v2 database" "has no call paths" export "$old" --format folded --run 1
 "$NUMASIM" report "$old" --format html -o "$tmp/old.html" && ok || bad "html report of a v2 database"
 grep -q 'no flame graph' "$tmp/old.html" && ok || bad "v2 html report: no note about the flame graph"
 check "v2 file untouched" "$(sqlite3 "$old" 'PRAGMA user_version')" "2"

@@ -10,7 +10,6 @@ set -u
 need_jq
 command -v sqlite3 >/dev/null || { echo "SKIP: sqlite3 not installed"; exit 77; }
 
-check() { if [ "$2" = "$3" ]; then ok; else bad "$1: got '$2', want '$3'"; fi; }
 # keys TABLE FILE: the sorted union of the keys of the rows of TABLE
 keys() { jq -r --arg t "$1" '[.[$t][] | keys[]] | unique | join(",")' "$2"; }
 

@@ -19,9 +19,6 @@ for t in sqlite3 convert; do
 	command -v "$t" >/dev/null || { echo "SKIP: $t not installed (scripts/deps.sh)"; exit 77; }
 done
 
-check() {
-	if [ "$2" = "$3" ]; then ok; else bad "$1: got '$2', want '$3'"; fi
-}
 # Chromium with a private profile, no sandbox (tests run as root in CI).
 chrome() {
 	HOME=$tmp timeout 120 "$CHROMIUM" --headless --disable-gpu --no-sandbox \

@@ -7,9 +7,6 @@ set -u
 
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
-check() {
-	if [ "$2" = "$3" ]; then ok; else bad "$1: got '$2', want '$3'"; fi
-}
 mode() { stat -c %a "$1"; }
 
 P=$tmp/p.db

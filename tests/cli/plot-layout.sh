@@ -19,18 +19,6 @@ for t in rsvg-convert convert sqlite3; do
 	command -v "$t" >/dev/null || { echo "SKIP: $t not installed (scripts/deps.sh)"; exit 77; }
 done
 
-check() {
-	if [ "$2" = "$3" ]; then ok; else bad "$1: got '$2', want '$3'"; fi
-}
-run_err() {
-	local name=$1 want=$2; shift 2
-	"$NUMASIM" "$@" >"$tmp/eout" 2>"$tmp/eerr"
-	local rc=$?
-	if [ $rc -ne 2 ]; then bad "$name: exit $rc, expected 2"; cat "$tmp/eerr"; return; fi
-	if [ -s "$tmp/eout" ]; then bad "$name: wrote to stdout"; return; fi
-	if ! grep -q -- "$want" "$tmp/eerr"; then bad "$name: no '$want' in: $(cat "$tmp/eerr")"; return; fi
-	ok
-}
 
 # attr FILE ELEMENT-PATTERN NAME: the value of attribute NAME of the first
 # element matching the pattern ('' if none).
@@ -157,9 +145,9 @@ grep -q 'class="title"[^>]*>cpuset &lt;all&gt; &amp; 682a3385</text>' "$tmp/wher
 "$NUMASIM" plot "$D" --bars profile --where variant=zonelist_iter=682a3385,policy.cpuset=none \
 	--where policy.cpuset=none -o "$tmp/wb.svg" 2>"$tmp/err"
 check "--where bars" "$(grep -c '<g class="series"' "$tmp/wb.svg")" 1
-run_err "--where unknown key" "unknown key 'nosuch'" plot "$D" --metric 'alloc-odr0-*' --where nosuch=1 -o "$tmp/n.svg"
-run_err "--where no =" "KEY=VALUE" plot "$D" --metric 'alloc-odr0-*' --where policy.cpuset -o "$tmp/n.svg"
-run_err "--where nothing left" "pass the --where filters" plot "$D" --metric 'alloc-odr0-*' --where policy.cpuset=local -o "$tmp/n.svg"
+run_err_like "--where unknown key" "unknown key 'nosuch'" plot "$D" --metric 'alloc-odr0-*' --where nosuch=1 -o "$tmp/n.svg"
+run_err_like "--where no =" "KEY=VALUE" plot "$D" --metric 'alloc-odr0-*' --where policy.cpuset -o "$tmp/n.svg"
+run_err_like "--where nothing left" "pass the --where filters" plot "$D" --metric 'alloc-odr0-*' --where policy.cpuset=local -o "$tmp/n.svg"
 
 "$NUMASIM" plot "$D" --metric 'alloc-odr0-*' --width 1200 --height 700 -o "$tmp/big.svg" 2>"$tmp/err"
 check "--width/--height" "$(attr "$tmp/big.svg" '<svg' width) $(attr "$tmp/big.svg" '<svg' height)" "1200 700"
@@ -167,16 +155,16 @@ layout "$tmp/big.svg" "1200 x 700"
 "$NUMASIM" plot "$D" --bars profile --width 900 --height 560 -o "$tmp/bars9.svg" 2>"$tmp/err"
 check "bars at 900 x 560" "$?" 0
 layout "$tmp/bars9.svg" "profile bars, 900 x 560"
-run_err "--width too small" "needs at least" plot "$D" --metric 'alloc-odr0-*' --width 500 -o "$tmp/n.svg" --data "$tmp/n.csv"
+run_err_like "--width too small" "needs at least" plot "$D" --metric 'alloc-odr0-*' --width 500 -o "$tmp/n.svg" --data "$tmp/n.csv"
 # 15 rotated names need 20 px each: a narrower plot area is refused,
 # and the width the message names works
-run_err "bars too crowded" "needs at least" plot "$D" --bars profile --width 700 -o "$tmp/n.svg"
+run_err_like "bars too crowded" "needs at least" plot "$D" --bars profile --width 700 -o "$tmp/n.svg"
 need=$(sed -n 's/.*needs at least \([0-9]*\).*/\1/p' "$tmp/eerr")
 "$NUMASIM" plot "$D" --bars profile --width "${need:-0}" -o "$tmp/need.svg" 2>"$tmp/err"
 check "bars at the width needed" "$?" 0
 layout "$tmp/need.svg" "profile bars, the width needed"
-run_err "--height too small" "needs at least" plot "$D" --bars profile --height 250 -o "$tmp/n.svg"
-run_err "--width not a number" "--width" plot "$D" --bars profile --width wide -o "$tmp/n.svg"
+run_err_like "--height too small" "needs at least" plot "$D" --bars profile --height 250 -o "$tmp/n.svg"
+run_err_like "--width not a number" "--width" plot "$D" --bars profile --width wide -o "$tmp/n.svg"
 [ ! -e "$tmp/n.svg" ] && [ ! -e "$tmp/n.csv" ] && ok || bad "a failed plot left a file"
 
 "$NUMASIM" plot "$D" --metric 'alloc-odr0-*' --data "$tmp/line.csv" 2>"$tmp/err"

@@ -23,9 +23,6 @@ else
 	as_user() { "$@"; }
 fi
 chmod 755 "$tmp"
-check() {
-	if [ "$2" = "$3" ]; then ok; else bad "$1: got '$2', want '$3'"; fi
-}
 # name, want (stderr pattern), command...: exit 2, nothing on stdout
 want_err() {
 	local name=$1 want=$2; shift 2

@@ -15,9 +15,6 @@ command -v sqlite3 >/dev/null || { echo "SKIP: sqlite3 not installed"; exit 77; 
 
 SWEEP=$SRC/tests/scenarios/sweep-small.yaml
 q() { sqlite3 -readonly "$1" "$2"; }
-check() {
-	if [ "$2" = "$3" ]; then ok; else bad "$1: got '$2', want '$3'"; fi
-}
 
 # --- the reference: one uninterrupted run -------------------------------------
 "$NUMASIM" run "$SWEEP" --db "$tmp/ref.db" >"$tmp/ref.out" 2>"$tmp/ref.err"

@@ -13,10 +13,6 @@ set -u
 STEADY=$SRC/scenarios/slub-steady.yaml
 SEED=$SRC/scenarios/seed-slub.yaml
 
-# check NAME GOT WANT
-check() {
-	if [ "$2" = "$3" ]; then ok; else bad "$1: got '$2', want '$3'"; fi
-}
 
 # validate: exit 0, one line naming the plan, nothing on stderr
 "$NUMASIM" validate "$STEADY" >"$tmp/out" 2>"$tmp/err"

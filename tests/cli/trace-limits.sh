@@ -15,9 +15,6 @@ set -u
 need_jq
 
 TINY=$SRC/tests/scenarios/tiny-messaging.yaml
-check() {
-	if [ "$2" = "$3" ]; then ok; else bad "$1: got '$2', want '$3'"; fi
-}
 
 # --- --limit: total, and the simulation stops ------------------------------------
 "$NUMASIM" trace "$TINY" --events slab_free --limit-per-run 3000 >"$tmp/per" 2>"$tmp/err"

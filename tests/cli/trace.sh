@@ -14,18 +14,6 @@ need_jq
 
 TINY=$SRC/tests/scenarios/tiny-messaging.yaml
 
-check() {
-	if [ "$2" = "$3" ]; then ok; else bad "$1: got '$2', want '$3'"; fi
-}
-run_err() {
-	local name=$1; shift
-	"$NUMASIM" "$@" >"$tmp/eout" 2>"$tmp/eerr"
-	local rc=$?
-	if [ $rc -ne 2 ]; then bad "$name: exit $rc, expected 2"; cat "$tmp/eerr"; return; fi
-	if [ -s "$tmp/eout" ]; then bad "$name: wrote to stdout"; return; fi
-	if ! grep -q "error:" "$tmp/eerr"; then bad "$name: no error message"; cat "$tmp/eerr"; return; fi
-	ok
-}
 
 # --- slab_free, whole runs --------------------------------------------------------
 # the first 3000 records of each run (of about 32000): enough for every

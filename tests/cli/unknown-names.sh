@@ -11,12 +11,9 @@ set -u
 # one NAME WANT ARGS...: exit 2, empty stdout, exactly the line WANT on stderr
 one() {
 	local name=$1 want=$2; shift 2
-	"$NUMASIM" "$@" >"$tmp/out" 2>"$tmp/err"
-	local rc=$?
-	if [ $rc -ne 2 ]; then bad "$name: exit $rc, expected 2"; cat "$tmp/err"; return; fi
-	if [ -s "$tmp/out" ]; then bad "$name: wrote to stdout"; return; fi
-	if [ "$(cat "$tmp/err")" != "$want" ]; then
-		bad "$name: got:"; cat "$tmp/err"; echo "want: $want"; return
+	run_2 "$name" "$@" || return
+	if [ "$(cat "$tmp/eerr")" != "$want" ]; then
+		bad "$name: got:"; cat "$tmp/eerr"; echo "want: $want"; return
 	fi
 	ok
 }
