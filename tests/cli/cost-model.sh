@@ -11,16 +11,6 @@ MSG=$SRC/tests/scenarios/tiny-messaging.yaml
 
 
 
-golden() { # NAME FILE GOLDEN
-	if [ "${NUMASIM_UPDATE_GOLDEN:-0}" = 1 ]; then
-		cp "$2" "$3"
-		echo "updated $3"
-	fi
-	if cmp -s "$2" "$3"; then ok; else
-		bad "$1: table differs from $3 (NUMASIM_UPDATE_GOLDEN=1 to accept)"
-		diff "$3" "$2"
-	fi
-}
 
 # --- inorder: the default, bit for bit -----------------------------------------
 "$NUMASIM" run "$TINY" --db "$tmp/in.db" --set cost.model=inorder >"$tmp/in.txt" 2>/dev/null

@@ -11,7 +11,6 @@ set -u
 command -v sqlite3 >/dev/null || { echo "SKIP: sqlite3 not installed"; exit 77; }
 
 SWEEP=$SRC/tests/scenarios/sweep-small.yaml
-q() { sqlite3 -readonly "$1" "$2"; }
 
 for j in 1 2 3; do
 	"$NUMASIM" run "$SWEEP" --db "$tmp/j$j.db" --jobs $j -q >"$tmp/j$j.out" 2>"$tmp/j$j.err"

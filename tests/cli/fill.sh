@@ -13,7 +13,6 @@ set -u
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 command -v sqlite3 >/dev/null || { echo "SKIP: sqlite3 not installed"; exit 77; }
 
-q() { sqlite3 -readonly "$1" "$2"; }
 check_true() {
 	if [ "$2" = 1 ]; then ok; else bad "$1: condition false ($2)"; fi
 }

@@ -19,6 +19,22 @@ check() {
 	if [ "$2" = "$3" ]; then ok; else bad "$1: got '$2', want '$3'"; fi
 }
 
+# q DB SQL: one read-only query of a result database.
+q() { sqlite3 -readonly "$1" "$2"; }
+
+# golden NAME FILE GOLDEN: one check, that FILE equals the golden file
+# GOLDEN; NUMASIM_UPDATE_GOLDEN=1 first copies FILE over GOLDEN.
+golden() {
+	if [ "${NUMASIM_UPDATE_GOLDEN:-0}" = 1 ]; then
+		cp "$2" "$3"
+		echo "updated $3"
+	fi
+	if cmp -s "$2" "$3"; then ok; else
+		bad "$1: table differs from $3 (NUMASIM_UPDATE_GOLDEN=1 to accept)"
+		diff "$3" "$2" | head -40
+	fi
+}
+
 # run_2 NAME ARGS...: run numasim ARGS, streams into $tmp/eout and $tmp/eerr;
 # status 0 when it exited 2 (a usage or input error) with nothing on stdout,
 # else 1 after counting the failure.  The callers below then check stderr.

@@ -13,19 +13,7 @@ set -u
 command -v sqlite3 >/dev/null || { echo "SKIP: sqlite3 not installed"; exit 77; }
 
 TINY=$SRC/tests/scenarios/tiny-messaging.yaml
-q() { sqlite3 -readonly "$1" "$2"; }
-check() { if [ "$2" = "$3" ]; then ok; else bad "$1: got '$2', want '$3'"; fi; }
 
-golden() { # NAME FILE GOLDEN
-	if [ "${NUMASIM_UPDATE_GOLDEN:-0}" = 1 ]; then
-		cp "$2" "$3"
-		echo "updated $3"
-	fi
-	if cmp -s "$2" "$3"; then ok; else
-		bad "$1: table differs from $3 (NUMASIM_UPDATE_GOLDEN=1 to accept)"
-		diff "$3" "$2" | head -20
-	fi
-}
 
 # --- pipe mode ---------------------------------------------------------------
 for j in 1 2; do

@@ -16,7 +16,6 @@ command -v sqlite3 >/dev/null || { echo "SKIP: sqlite3 not installed"; exit 77; 
 TINY=$SRC/tests/scenarios/tiny-messaging.yaml
 db=$tmp/m.db
 
-q() { sqlite3 -readonly "$1" "$2"; }
 
 "$NUMASIM" run -q "$TINY" --db "$db" >"$tmp/out" 2>"$tmp/err"
 rc=$?

@@ -12,7 +12,6 @@ set -u
 command -v sqlite3 >/dev/null || { echo "SKIP: sqlite3 not installed"; exit 77; }
 
 SWEEP=$SRC/tests/scenarios/sweep-small.yaml
-q() { sqlite3 -readonly "$1" "$2"; }
 
 if ! "$NUMASIM" run --help | grep -q -- "--mpi .*spread"; then
 	bad "run --help lacks --mpi"

@@ -14,7 +14,6 @@ set -u
 command -v sqlite3 >/dev/null || { echo "SKIP: sqlite3 not installed"; exit 77; }
 
 SWEEP=$SRC/tests/scenarios/sweep-small.yaml
-q() { sqlite3 -readonly "$1" "$2"; }
 
 # --- the reference: one uninterrupted run -------------------------------------
 "$NUMASIM" run "$SWEEP" --db "$tmp/ref.db" >"$tmp/ref.out" 2>"$tmp/ref.err"

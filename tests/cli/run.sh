@@ -15,7 +15,6 @@ TINY=$SRC/tests/scenarios/tiny-pagealloc.yaml
 GOLDEN=$SRC/tests/golden/tiny-pagealloc.txt
 db=$tmp/r.db
 
-q() { sqlite3 -readonly "$1" "$2"; }
 
 
 

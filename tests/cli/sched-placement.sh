@@ -11,7 +11,6 @@ set -u
 command -v sqlite3 >/dev/null || { echo "SKIP: sqlite3 not installed"; exit 77; }
 
 TINY=$SRC/tests/scenarios/tiny-messaging.yaml
-q() { sqlite3 -readonly "$1" "$2"; }
 V59=(--set sched.placement=v5.9 --set workload.window_ms=1 --set repetitions=2)
 
 for j in 1 2; do
