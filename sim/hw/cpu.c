@@ -574,19 +574,27 @@ void cpu_ooo_ret(struct cpu *c, bool rsb_hit)
 	c->ctr[CPU_CTR_rsb_mispredict]++;
 }
 
+/* Retire the oldest tracked long op: dispatch waits for it if it is not
+ * done yet (counted as a ROB stall), and its load-queue entry is freed. */
+static void ooo_retire_oldest(struct cpu *c)
+{
+	struct cpu_ooo *o = &c->o;
+	uint64_t d = o->rdone[o->head];
+	if (d > c->now) {
+		c->ctr[CPU_CTR_rob_stall_cycles] += d - c->now;
+		ooo_restart(c, d);
+	}
+	o->loads -= o->rload[o->head];
+	o->head = (o->head + 1) % CPU_OOO_RING;
+	o->n--;
+}
+
 void cpu_ooo_window(struct cpu *c)
 {
 	struct cpu_ooo *o = &c->o;
 	while (o->n && (o->rpos[o->head] + o->rob <= o->pos ||
 			(o->rload[o->head] && o->loads > o->load_queue))) {
-		uint64_t d = o->rdone[o->head];
-		if (d > c->now) {
-			c->ctr[CPU_CTR_rob_stall_cycles] += d - c->now;
-			ooo_restart(c, d);
-		}
-		o->loads -= o->rload[o->head];
-		o->head = (o->head + 1) % CPU_OOO_RING;
-		o->n--;
+		ooo_retire_oldest(c);
 	}
 }
 
@@ -601,14 +609,7 @@ static void ooo_long(struct cpu *c, uint64_t done, bool load)
 		return;
 	if (o->n == CPU_OOO_RING) {
 		/* more long ops in flight than tracked: the oldest retires first */
-		uint64_t d = o->rdone[o->head];
-		if (d > c->now) {
-			c->ctr[CPU_CTR_rob_stall_cycles] += d - c->now;
-			ooo_restart(c, d);
-		}
-		o->loads -= o->rload[o->head];
-		o->head = (o->head + 1) % CPU_OOO_RING;
-		o->n--;
+		ooo_retire_oldest(c);
 	}
 	uint32_t i = (o->head + o->n) % CPU_OOO_RING;
 	o->rpos[i] = o->pos;
