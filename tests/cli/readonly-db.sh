@@ -93,7 +93,14 @@ want_err "WAL without -shm, read-only directory" "w.db-shm is missing" \
 files_are "WAL without -shm: nothing created" "$tmp/wal" w.db w.db-wal
 
 # --- writers into a read-only or missing directory: exit 2, errno text ---------
-S=$SRC/tests/scenarios/tiny-pagealloc.yaml
+# The other user reads its inputs from copies in $tmp: the source tree may
+# sit below a directory only its owner can enter (a clone in mktemp -d).
+mkdir -p "$tmp/src/tests/scenarios" "$tmp/src/configs"
+cp "$SRC/tests/scenarios/tiny-pagealloc.yaml" "$tmp/src/tests/scenarios/"
+cp "$SRC/configs/seed-2016-2s.yaml" "$tmp/src/configs/"
+cp "$SRC/tests/fixtures/numactl/amd-epyc-2s-nps4-8node.txt" "$tmp/src/numactl.txt"
+chmod -R a+rX "$tmp/src"
+S=$tmp/src/tests/scenarios/tiny-pagealloc.yaml
 want_err "run --db, read-only directory" "ro/new.db: error: cannot create database: Permission denied" \
 	as_user "$NUMASIM" run -q "$S" --db "$tmp/ro/new.db"
 want_err "run --db, read-only file" "ro/p.db: error: cannot write the database: Permission denied" \
@@ -101,7 +108,7 @@ want_err "run --db, read-only file" "ro/p.db: error: cannot write the database: 
 want_err "run --db, no such directory" "cannot create database: No such file or directory" \
 	"$NUMASIM" run -q "$S" --db "$tmp/nodir/r.db"
 want_err "import -o, read-only directory" "ro/m.yaml: error: cannot create output file: Permission denied" \
-	as_user "$NUMASIM" import numactl "$SRC/tests/fixtures/numactl/amd-epyc-2s-nps4-8node.txt" -o "$tmp/ro/m.yaml"
+	as_user "$NUMASIM" import numactl "$tmp/src/numactl.txt" -o "$tmp/ro/m.yaml"
 want_err "export -o, read-only directory" "ro/x.csv: error: cannot create output file: Permission denied" \
 	as_user "$NUMASIM" export "$P" --format csv -o "$tmp/ro/x.csv"
 want_err "plot -o, read-only directory" "ro/x.svg: error: cannot create output file: Permission denied" \
