@@ -98,6 +98,7 @@ files_are "WAL without -shm: nothing created" "$tmp/wal" w.db w.db-wal
 mkdir -p "$tmp/src/tests/scenarios" "$tmp/src/configs"
 cp "$SRC/tests/scenarios/tiny-pagealloc.yaml" "$tmp/src/tests/scenarios/"
 cp "$SRC/configs/seed-2016-2s.yaml" "$tmp/src/configs/"
+cp -r "$SRC/configs/costs" "$tmp/src/configs/"
 cp "$SRC/tests/fixtures/numactl/amd-epyc-2s-nps4-8node.txt" "$tmp/src/numactl.txt"
 chmod -R a+rX "$tmp/src"
 S=$tmp/src/tests/scenarios/tiny-pagealloc.yaml
@@ -107,8 +108,10 @@ want_err "run --db, read-only file" "ro/p.db: error: cannot write the database: 
 	as_user "$NUMASIM" run -q "$S" --db "$tmp/ro/p.db"
 want_err "run --db, no such directory" "cannot create database: No such file or directory" \
 	"$NUMASIM" run -q "$S" --db "$tmp/nodir/r.db"
+export NUMASIM_CONFIGS=$tmp/src/configs   # the cost profiles, readable by the other user
 want_err "import -o, read-only directory" "ro/m.yaml: error: cannot create output file: Permission denied" \
 	as_user "$NUMASIM" import numactl "$tmp/src/numactl.txt" -o "$tmp/ro/m.yaml"
+unset NUMASIM_CONFIGS
 want_err "export -o, read-only directory" "ro/x.csv: error: cannot create output file: Permission denied" \
 	as_user "$NUMASIM" export "$P" --format csv -o "$tmp/ro/x.csv"
 want_err "plot -o, read-only directory" "ro/x.svg: error: cannot create output file: Permission denied" \
