@@ -370,15 +370,21 @@ static int create(const struct machine *m, const struct mm_config *cfg, struct c
 		return diag_set(d, NS_ERANGE, NULL, 0, 0,
 				"pagealloc: page size %u is below the model's 4 KiB minimum",
 				m->page_size);
+	/* the work layout: by the timing model unless the scenario chose one
+	 * (docs/compiled-counts.md).  The work rows of the compiled layout
+	 * exclude the calls and returns of the helpers its cost layout keeps
+	 * out of line (the estimate's rows hold none): the two must agree */
+	enum mm_code code = mm_code_resolve(cfg->code, s->model);
+	if ((code == MM_CODE_COMPILED) != mm_layout_is_compiled(s->layout, fn_base))
+		return diag_set(d, NS_EINTERNAL, NULL, 0, 0,
+				"pagealloc: the cost layout was not filled for the %s code layout",
+				mm_code_name(code));
 	struct mm_world *w = calloc(1, sizeof *w);
 	if (!w)
 		return NS_ENOMEM;
 	w->m = m;
 	w->cfg = *cfg;
-	/* the work layout: by the timing model unless the scenario chose one
-	 * (docs/compiled-counts.md) */
-	if (w->cfg.code == MM_CODE_DEFAULT)
-		w->cfg.code = s->model == CPU_MODEL_OOO ? MM_CODE_COMPILED : MM_CODE_ESTIMATE;
+	w->cfg.code = code;
 	mm_work_layout(w->cfg.code, w->cfg.iter, w->work);
 	w->s = s;
 	w->fn_base = fn_base;
@@ -465,6 +471,13 @@ void mm_world_destroy(struct mm_world *w)
 	free(w->cpus);
 	zonelist_free(w->zl);
 	free(w);
+}
+
+enum mm_code mm_code_resolve(enum mm_code c, enum cpu_model m)
+{
+	if (c != MM_CODE_DEFAULT)
+		return c;
+	return m == CPU_MODEL_OOO ? MM_CODE_COMPILED : MM_CODE_ESTIMATE;
 }
 
 const char *mm_code_name(enum mm_code c)

@@ -190,10 +190,15 @@ enum mm_nevent {
 	X(alloc_page_interleave)                                               \
 	X(interleave_nodes)                                                    \
 	X(find_next_bit)                                                       \
-	X(inc_zone_page_state)
+	X(inc_zone_page_state)                                                 \
+	/* appended so that no older function id moves */                     \
+	X(zone_local)
 
-/* Inlined in a 2016 gcc build (both variants), except next_zones_zonelist
- * which the layout decides per variant. */
+/* Inlined in the `estimate` code layout (a 2016 gcc build as the source
+ * reads, both variants), except next_zones_zonelist which the layout
+ * decides per variant.  The `compiled` layout follows `nm -S` of the gcc
+ * 11.3 objects instead: mm_layout() (page_alloc.c) moves the helpers gcc
+ * kept out of line, and __alloc_pages_slowpath which it inlined. */
 #define MM_INLINE_FUNCS(X)                                                     \
 	X(get_task_policy) X(policy_zonelist) X(policy_nodemask)               \
 	X(interleave_nodes)                                                    \
@@ -202,7 +207,7 @@ enum mm_nevent {
 	X(__rmqueue_fallback) X(find_suitable_fallback) X(zone_statistics)     \
 	X(prep_new_page) X(check_new_page) X(reset_alloc_batches)              \
 	X(free_pages_prepare) X(free_pages_check) X(__free_one_page)           \
-	X(free_one_page)
+	X(free_one_page) X(zone_local)
 
 /*
  * Sites: X(id, description, hint, fall-through).  hint N/L/U; fall-through
@@ -417,7 +422,7 @@ enum mm_site { MM_SITES(MM_SITE_ENUM) MM_NR_SITE };
  */
 #define MM_IPC 2
 #define MM_WORK(X)                                                             \
-	X(alloc_pages_current, 12, 78, 78)                                     \
+	X(alloc_pages_current, 12, 72, 72)                                     \
 	X(interleave_nodes, 6, 6, 6) /* =est */                                \
 	X(find_next_bit, 10, 10, 10) /* =est */                                \
 	X(alloc_page_interleave, 8, 8, 8) /* =est */                           \
@@ -425,20 +430,20 @@ enum mm_site { MM_SITES(MM_SITE_ENUM) MM_NR_SITE };
 	X(alloc_nodemask, 34, 75, 75)                                          \
 	X(cond_resched, 4, 3, 3)                                               \
 	X(gpfl_entry, 6, 33, 34)                                               \
-	X(gpfl_zone, 16, 28, 28)                                               \
+	X(gpfl_zone, 16, 25, 25)                                               \
 	X(gpfl_after, 4, 4, 4) /* =est */                                      \
 	X(nzl_body, 3, 6, 6)                                                   \
 	X(nzl_step, 3, 3, 3) /* =est */                                        \
 	X(nzl_inline, 2, 0, 0)                                                 \
 	X(cpuset_node_allowed, 14, 14, 14) /* =est */                          \
-	X(watermark, 16, 29, 29)                                               \
+	X(watermark, 16, 27, 27)                                               \
 	X(watermark_order, 6, 6, 6) /* =est */                                 \
 	X(buffered_pcp, 24, 40, 40)                                            \
 	X(buffered_buddy, 16, 16, 16) /* =est */                               \
 	X(mod_zone_page_state, 10, 13, 13)                                     \
 	X(inc_zone_state, 9, 9, 9)                                             \
 	X(zone_statistics, 6, 7, 7)                                            \
-	X(prep_new_page, 8, 49, 49)                                            \
+	X(prep_new_page, 8, 48, 48)                                            \
 	X(rmqueue_bulk, 10, 34, 34)                                            \
 	X(rmqueue_bulk_page, 8, 10, 10)                                        \
 	X(rmqueue, 4, 29, 29)                                                  \
@@ -449,8 +454,8 @@ enum mm_site { MM_SITES(MM_SITE_ENUM) MM_NR_SITE };
 	X(steal, 12, 12, 12) /* =est */                                        \
 	X(move_freepages_page, 4, 4, 4) /* =est */                             \
 	X(free_pages, 4, 5, 5)                                                 \
-	X(free_hot_cold_page, 20, 57, 57)                                      \
-	X(free_pages_prepare, 10, 28, 28)                                      \
+	X(free_hot_cold_page, 20, 56, 56)                                      \
+	X(free_pages_prepare, 10, 27, 27)                                      \
 	X(pfnblock, 18, 27, 27)                                                \
 	X(pcpbulk, 8, 8, 8) /* =est */                                         \
 	X(pcpbulk_search, 4, 4, 4) /* =est */                                  \

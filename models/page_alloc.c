@@ -676,6 +676,22 @@ out:
 	return ok;
 }
 
+/*
+ * zone_local(local_zone, zone): local_zone->node == zone->node, two
+ * independent loads and one compare whose result the caller's A26 tests.
+ * A function of its own: gcc 11 keeps it out of line (a 0x14-byte static
+ * function in page_alloc.o), inlined in the estimate layout.
+ */
+static bool zone_local(struct cpu *c, struct mm_world *w, const struct zone *local_zone,
+		       const struct zone *zone)
+{
+	call(c, w, FN_zone_local);
+	mem(c, w, zone->addr + ZOFF_NODE, zone->node, CPU_LOAD);
+	mem(c, w, local_zone->addr + ZOFF_NODE, local_zone->node, CPU_LOAD_DEP);
+	cpu_ret(c);
+	return local_zone->node == zone->node;
+}
+
 static struct page *get_page_from_freelist(struct cpu *c, struct mm_world *w, uint32_t gfp,
 					      int order, int alloc_flags, const struct alloc_context *ac)
 {
@@ -707,11 +723,7 @@ zonelist_scan:
 				continue;
 		}
 		if (br(c, w, S_A25, alloc_flags & ALLOC_FAIR)) {
-			/* zone_local(): two independent loads, one compare */
-			mem(c, w, zone->addr + ZOFF_NODE, zone->node, CPU_LOAD);
-			mem(c, w, ac->preferred_zone->addr + ZOFF_NODE, ac->preferred_zone->node,
-			    CPU_LOAD_DEP);
-			if (br(c, w, S_A26, zone->node != ac->preferred_zone->node))
+			if (br(c, w, S_A26, !zone_local(c, w, ac->preferred_zone, zone)))
 				break;
 			mem(c, w, zone->addr + ZOFF_FLAGS, zone->node, CPU_LOAD_DEP);
 			if (br(c, w, S_A27, zone->fair_depleted)) {
@@ -1175,12 +1187,48 @@ int mm_register(struct cost_tables *t, int *fn_base, int *site_base)
 	return cost_register_sites(t, mm_site_defs, MM_NR_SITE, site_base);
 }
 
+/*
+ * The compiled layout's inlining (docs/compiled-counts.md §1): `nm -S` of
+ * the gcc 11.3 objects of v4.6.2 (PRE and POST alike) has these static
+ * helpers as functions of their own although the estimate layout inlines
+ * them (they are `static`, not `inline`: gcc's size heuristics kept them),
+ * and has no __alloc_pages_slowpath (inlined into __alloc_pages_nodemask).
+ * Their calls, returns, redirects and RSB entries are real; the compiled
+ * work rows exclude those calls and returns (scripts/compiled-counts.py).
+ */
+static const int mm_compiled_ool[] = {
+	FN_get_task_policy, FN_policy_zonelist, FN_policy_nodemask, FN_interleave_nodes,
+	FN_zone_local, FN___zone_watermark_ok, FN_find_suitable_fallback, FN_prep_new_page,
+	FN_reset_alloc_batches, FN_free_pages_prepare, FN_free_one_page,
+};
+static const int mm_compiled_inl[] = {FN___alloc_pages_slowpath};
+
+static int mm_layout_compiled(struct cost_layout *l, int fn_base)
+{
+	int rc = NS_OK;
+	for (size_t i = 0; rc == NS_OK && i < sizeof mm_compiled_ool / sizeof mm_compiled_ool[0];
+	     i++)
+		rc = cost_layout_set_fn(l, fn_base + mm_compiled_ool[i], false);
+	for (size_t i = 0; rc == NS_OK && i < sizeof mm_compiled_inl / sizeof mm_compiled_inl[0];
+	     i++)
+		rc = cost_layout_set_fn(l, fn_base + mm_compiled_inl[i], true);
+	return rc;
+}
+
+bool mm_layout_is_compiled(const struct cost_layout *l, int fn_base)
+{
+	/* zone_local is out of line in the compiled layout only */
+	return fn_base >= 0 && fn_base + FN_zone_local < l->nr_fns &&
+	       !l->fn_inline[fn_base + FN_zone_local];
+}
+
 int mm_layout(struct cost_layout *l, const struct cost_tables *t, int fn_base, int site_base,
-	      enum mmzone_iter v)
+	      enum mmzone_iter v, enum mm_code code)
 {
 	if (fn_base < 0 || site_base < 0 || fn_base + MM_NR_FN > t->nr_fns ||
 	    site_base + MM_NR_SITE > t->nr_sites || l->nr_fns != t->nr_fns ||
-	    l->nr_sites != t->nr_sites)
+	    l->nr_sites != t->nr_sites ||
+	    (code != MM_CODE_ESTIMATE && code != MM_CODE_COMPILED))
 		return NS_EINTERNAL;
 	static const int inl[] = {
 #define MM_INL(name) FN_##name,
@@ -1192,6 +1240,8 @@ int mm_layout(struct cost_layout *l, const struct cost_tables *t, int fn_base, i
 	if (rc0 != NS_OK)
 		return rc0;
 	/* the diff: next_zones_zonelist becomes an __always_inline wrapper */
+	if (code == MM_CODE_COMPILED && (rc0 = mm_layout_compiled(l, fn_base)) != NS_OK)
+		return rc0;
 	int rc = cost_layout_set_fn(l, fn_base + FN_next_zones_zonelist, v == MMZONE_ITER_POST);
 	if (rc != NS_OK)
 		return rc;

@@ -114,12 +114,21 @@ struct page;                     /* opaque handle of a struct page */
 
 /*
  * Register the model's functions and sites in t (once per table set), and
- * fill a layout for the variant (inlining of next_zones_zonelist, the
- * likely/unlikely hints of the sites).
+ * fill a layout for the variant and the code layout (code resolved:
+ * ESTIMATE or COMPILED, see mm_code_resolve): which functions are inlined
+ * (next_zones_zonelist per variant; under COMPILED the helpers gcc 11 kept
+ * out of line, docs/compiled-counts.md §1), the likely/unlikely hints of
+ * the sites.  mm_world_create() refuses (NS_EINTERNAL) a world whose code
+ * layout is not the one its cost layout was filled for.
  */
 int mm_register(struct cost_tables *t, int *fn_base, int *site_base);
 int mm_layout(struct cost_layout *l, const struct cost_tables *t,
-	      int fn_base, int site_base, enum mmzone_iter v);
+	      int fn_base, int site_base, enum mmzone_iter v, enum mm_code code);
+/* The code layout a cost layout was filled for (true: COMPILED). */
+bool mm_layout_is_compiled(const struct cost_layout *l, int fn_base);
+/* MM_CODE_DEFAULT resolved for a timing model: compiled under ooo,
+ * estimate under inorder; any other value unchanged. */
+enum mm_code mm_code_resolve(enum mm_code c, enum cpu_model m);
 
 /*
  * A page allocator over machine m for CPUs of s (built over tables that

@@ -84,7 +84,9 @@ static int bench_pagealloc_world_init(struct bench_pagealloc_world *b, const str
 	if (rc == NS_OK)
 		rc = cost_layout_init(&b->l, &b->t, mmzone_iter_name(o->variant));
 	if (rc == NS_OK)
-		rc = mm_layout(&b->l, &b->t, b->fn_base, b->site_base, o->variant);
+		rc = mm_layout(&b->l, &b->t, b->fn_base, b->site_base, o->variant,
+			       mm_code_resolve((enum mm_code)o->code,
+					       (enum cpu_model)o->cost_model));
 	struct cpu_params p;
 	cpu_params_default(&p);
 	p.bpred.mode = o->bpred;

@@ -150,7 +150,9 @@ static int bench_slub_setup(struct bench_slub_world *b, const char *machine, enu
 	if ((rc = cost_layout_init(&b->l, &b->t, slub_variant_name(v))))
 		return diag_set(d, rc, machine, 0, 0, "out of memory");
 	b->have_l = 1;
-	if ((rc = mm_layout(&b->l, &b->t, mm_fn, mm_site, pc.iter)) ||
+	cpu_params_default(&cp);
+	if ((rc = mm_layout(&b->l, &b->t, mm_fn, mm_site, pc.iter,
+			    mm_code_resolve(pc.code, cp.model))) ||
 	    (rc = slub_layout(&b->l, &b->t, sl_fn, sl_site, &sc)))
 		return diag_set(d, rc, machine, 0, 0, "cannot lay out the models");
 	int *cpus = calloc((size_t)b->m->nr_cpus + 1, sizeof *cpus);
@@ -159,7 +161,6 @@ static int bench_slub_setup(struct bench_slub_world *b, const char *machine, enu
 	for (int p = 0; p < b->m->nr_nodes && (all || n < 2); p++)
 		for (int k = 0; k < b->m->nodes[p].nr_cpus && (all || k < 1); k++)
 			cpus[n++] = b->m->nodes[p].cpus[k];
-	cpu_params_default(&cp);
 	rc = n ? cpu_sys_init(&b->s, b->m, &b->t, &b->l, &cp, cpus, n) : NS_EINPUT;
 	free(cpus);
 	if (rc)

@@ -210,8 +210,9 @@ static int sim_setup(const struct scenario *s, struct sim_run *r)
 	if ((rc = cost_layout_init(&r->layout, &r->tables, pt->label)))
 		return diag_set(&r->d, rc, s->path, 0, 0, "out of memory");
 	r->have_layout = 1;
-	if ((rc = mm_layout(&r->layout, &r->tables, r->fn_base, r->site_base,
-			    pt->cfg.iter)) ||
+	if ((rc = mm_layout(&r->layout, &r->tables, r->fn_base, r->site_base, pt->cfg.iter,
+			    mm_code_resolve((enum mm_code)pt->cost.code,
+					    (enum cpu_model)pt->cost.model))) ||
 	    (messaging && (rc = slub_layout(&r->layout, &r->tables, r->sl_fn_base,
 					    r->sl_site_base, &r->sl_cfg))) ||
 	    (fill && (rc = vmscan_layout(&r->layout, &r->tables, r->vm_fn_base,

@@ -8,21 +8,29 @@ back to it (kpath.py does the walking), assigns every walked instruction
 to the MM_WORK row whose segment it belongs to, and prints per row:
 
   insns   instructions walked
+  uops    their fused-domain uops, per instruction form from Agner Fog's
+          Broadwell table (kpath.py, UOPS): a memory-destination
+          read-modify-write is 2 or 3, xadd 4, push/pop of memory 2, ...
   fused   cmp/test+jcc pairs Broadwell macro-fuses (one uop for two)
-  excl    instructions the model charges by other means: calls into and
-          returns from the functions the model keeps out of line
-          (cpu_call/cpu_ret, call_uops/ret_uops), the irq save/restore
-          sequences (pushf;pop;cli and push;popf: cpu_irq_save/restore),
-          locked instructions (cpu_atomic)
-  uops    insns - fused - excl: the segment's fused-domain uops
+  excl    the uops the model charges by other means (kpath.py's xuops,
+          worked out per walk): every call into and return from a
+          function (the compiled layout has every function of these walks
+          out of line, as gcc 11 does: cpu_call/cpu_ret at
+          call_uops/ret_uops), the irq save/restore sequences (pushf;pop;cli
+          and push;popf: cpu_irq_save/restore), locked instructions
+          (cpu_atomic); plus, named per walk, the unlocking store of a
+          spin_unlock (cpu_unlock)
+  net     uops - fused - excl: the segment's uops left to the work row
   prims   what the model charges explicitly in the same segment, per
           execution: branches, loads and stores (one uop each), measured
           on the model (numasim bench pagealloc, per-segment counts;
           docs/compiled-counts.md)
-  work    uops - prims: the row's value (never below 0)
+  work    net - prims: the row's value (never below 0)
 
-Usage: compiled-counts.py OBJDIR   (OBJDIR holds pre-*.rdis, post-*.rdis:
-       objdump -dr --no-show-raw-insn of each object)
+Usage: compiled-counts.py [--per-insn] OBJDIR
+       (OBJDIR holds pre-*.rdis, post-*.rdis: objdump -dr --no-show-raw-insn
+       of each object; --per-insn: the earlier rule, one uop per
+       instruction, for comparison)
 """
 import os
 import sys
@@ -31,33 +39,34 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import kpath  # noqa: E402
 
 
-def walk(objdir, variant, obj, func, take='', start=None, stop='', extra_excl=0):
+def walk(objdir, variant, obj, func, take='', start=None, stop=''):
     dis = os.path.join(objdir, '%s-%s.rdis' % (variant, obj))
     funcs, insns, nxt = kpath.parse(dis, func)
     st = int(start, 16) if start else None
     c, calls, irqs = kpath.walk(funcs, insns, nxt, func, st, kpath.hexset(take),
                                 kpath.hexset(stop), 5000, False)
-    return c
+    return c, calls
 
 
-# One walk: (obj, func, take, start, stop, excl) where excl counts the
-# instructions of the walk the model charges by other means (see above).
+# One walk: (obj, func, take, start, stop, extra) where extra counts the
+# uops of the walk the model charges by other means beyond kpath's xuops
+# (calls, rets, irq sequences, locked instructions: see above), i.e. the
+# unlocking store of spin_unlock.
 # Addresses are those of gcc 11.3 objects built as docs/compiled-counts.md
 # says; another compiler gives other addresses (and other counts).
 WALKS = {
     'post': {
         'alloc_pages_current': [
-            # + the three helpers gcc keeps out of line and the model inlines;
-            # excl: the call to __alloc_pages_nodemask and the ret
-            ('mempolicy', 'alloc_pages_current', '', None, '', 2),
+            # + the three helpers gcc keeps out of line (out of line in the
+            # compiled layout too); their rows are alloc_pages_current's
+            ('mempolicy', 'alloc_pages_current', '', None, '', 0),
             ('mempolicy', 'get_task_policy', '14b8,14e7', None, '', 0),
             ('mempolicy', 'policy_nodemask', '', None, '', 0),
             ('mempolicy', 'policy_zonelist', '777', None, '', 0),
         ],
         'alloc_nodemask': [
-            # excl: calls to _cond_resched and get_page_from_freelist, ret
             ('page_alloc', '__alloc_pages_nodemask', '54e5', None, '5569', 0),
-            ('page_alloc', '__alloc_pages_nodemask', '54e5', '5573', '', 3),
+            ('page_alloc', '__alloc_pages_nodemask', '54e5', '5573', '', 0),
         ],
         'nzl_inline': [
             # the wrapper's own test;jne;cmp;jb, in __alloc_pages_nodemask and
@@ -65,63 +74,55 @@ WALKS = {
             ('page_alloc', '__alloc_pages_nodemask', '', '5569', '5573', 0),
             ('page_alloc', 'get_page_from_freelist', '', '4baf', '4bb9', 0),
         ],
-        'cond_resched': [('core', '_cond_resched', '', None, '', 1)],  # ret
+        'cond_resched': [('core', '_cond_resched', '', None, '', 0)],
         'gpfl_entry': [
             ('page_alloc', 'get_page_from_freelist', '', None, '4baf', 0),
             ('page_alloc', 'get_page_from_freelist', '', '4bb9', '4d11', 0),
-            ('page_alloc', 'get_page_from_freelist', '', '515d', '', 1),  # ret
+            ('page_alloc', 'get_page_from_freelist', '', '515d', '', 0),
         ],
         'gpfl_zone': [
-            # + zone_local (out of line in gcc, inline in the model); excl:
-            # the call to zone_watermark_ok
-            ('page_alloc', 'get_page_from_freelist', '4c36,4c76', '4d11', '4e4e', 1),
+            # + zone_local's body (out of line in gcc and in the compiled
+            # layout; the model has no row of its own for it)
+            ('page_alloc', 'get_page_from_freelist', '4c36,4c76', '4d11', '4e4e', 0),
             ('page_alloc', 'zone_local', '', None, '', 0),
             ('page_alloc', 'get_page_from_freelist', '4e48', '4e2c', '515d', 0),
         ],
         'watermark': [
-            # zone_watermark_ok + __zone_watermark_ok (inline in the model);
-            # excl: zone_watermark_ok's ret
-            ('page_alloc', 'zone_watermark_ok', '', None, '', 1),
+            # zone_watermark_ok + __zone_watermark_ok (both out of line)
+            ('page_alloc', 'zone_watermark_ok', '', None, '', 0),
             ('page_alloc', '__zone_watermark_ok', '636,67c', None, '', 0),
         ],
         'buffered_pcp': [
-            # excl: pushf;pop;cli, push;popf, the call to __mod_zone_page_state
-            ('page_alloc', 'get_page_from_freelist', '4ea3', '4e4e', '4dea', 4),
-            ('page_alloc', 'get_page_from_freelist', '', '4e28', '4e2c', 2),
+            ('page_alloc', 'get_page_from_freelist', '4ea3', '4e4e', '4dea', 0),
+            ('page_alloc', 'get_page_from_freelist', '', '4e28', '4e2c', 0),
         ],
         'zone_statistics': [
-            # excl: the two calls to __inc_zone_state
-            ('page_alloc', 'get_page_from_freelist', '4e07', '4dea', '4e28', 2),
+            ('page_alloc', 'get_page_from_freelist', '4e07', '4dea', '4e28', 0),
         ],
-        'mod_zone_page_state': [('vmstat', '__mod_zone_page_state', '', None, '', 1)],
-        'inc_zone_state': [('vmstat', '__inc_zone_state', '', None, '', 1)],
+        'mod_zone_page_state': [('vmstat', '__mod_zone_page_state', '', None, '', 0)],
+        'inc_zone_state': [('vmstat', '__inc_zone_state', '', None, '', 0)],
         'prep_new_page': [('page_alloc', 'prep_new_page', '18cc@2,1946,195b', None, '', 0)],
         'free_pages': [
-            # excl: lock decl (cpu_atomic), the call to free_hot_cold_page, ret
-            ('page_alloc', '__free_pages', '3e6d,3e77', None, '', 3),
+            ('page_alloc', '__free_pages', '3e6d,3e77', None, '', 0),
         ],
         'free_hot_cold_page': [
-            # excl: pushf;pop;cli, push;popf, the call to
-            # get_pfnblock_flags_mask, ret
-            ('page_alloc', 'free_hot_cold_page', '3cbb,3cfd', None, '', 7),
+            ('page_alloc', 'free_hot_cold_page', '3cbb,3cfd', None, '', 0),
         ],
         'free_pages_prepare': [('page_alloc', 'free_pages_prepare', 'bec,cf6,d3b', None, '', 0)],
-        'pfnblock': [('page_alloc', 'get_pfnblock_flags_mask', '', None, '', 1)],
+        'pfnblock': [('page_alloc', 'get_pfnblock_flags_mask', '', None, '', 0)],
         # the pcp refill (hot, UNMOVABLE): rmqueue_bulk's entry and exit per
-        # call (excl: the spin_lock call, the call to __mod_zone_page_state,
-        # the unlocking store, ret), one trip of its loop per page (excl:
-        # the call to __rmqueue)
+        # call, one trip of its loop per page
         'rmqueue_bulk': [
-            ('page_alloc', 'rmqueue_bulk', '', None, '4a0c', 1),
-            ('page_alloc', 'rmqueue_bulk', '4a12', '4a0c', '', 3),
+            ('page_alloc', 'rmqueue_bulk', '', None, '4a0c', 0),
+            ('page_alloc', 'rmqueue_bulk', '4a12', '4a0c', '', 1),  # spin_unlock's movb
         ],
-        'rmqueue_bulk_page': [('page_alloc', 'rmqueue_bulk', '4a4b', '4a0c', '4a0c', 1)],
+        'rmqueue_bulk_page': [('page_alloc', 'rmqueue_bulk', '4a4b', '4a0c', '4a0c', 0)],
         # __rmqueue with __rmqueue_smallest and expand inlined: entry and
-        # exit per call (excl: ret), a probe of one order (empty: to the next
+        # exit per call, a probe of one order (empty: to the next
         # order; found: up to the take), the take, one expand step
         'rmqueue': [
             ('page_alloc', '__rmqueue', '', None, '4622', 0),
-            ('page_alloc', '__rmqueue', '', '4742', '', 1),
+            ('page_alloc', '__rmqueue', '', '4742', '', 0),
         ],
         'smallest_probe': [
             ('page_alloc', '__rmqueue', '465c', '4622', '4622', 0),
@@ -132,41 +133,37 @@ WALKS = {
     },
     'pre': {
         'alloc_nodemask': [
-            # excl: calls to _cond_resched, next_zones_zonelist and
-            # get_page_from_freelist, ret
-            ('page_alloc', '__alloc_pages_nodemask', '5422,549c', None, '', 4),
+            ('page_alloc', '__alloc_pages_nodemask', '5422,549c', None, '', 0),
         ],
         'nzl_body': [
             # next_zones_zonelist: once with the mems_allowed mask (the
-            # preferred-zone lookup), once with none (the zonelist scan);
-            # excl: each ret
-            ('mmzone', 'next_zones_zonelist', '', None, '', 1),
-            ('mmzone', 'next_zones_zonelist', 'b3', None, '', 1),
+            # preferred-zone lookup), once with none (the zonelist scan)
+            ('mmzone', 'next_zones_zonelist', '', None, '', 0),
+            ('mmzone', 'next_zones_zonelist', 'b3', None, '', 0),
         ],
         'gpfl_entry': [
-            # excl: the call to next_zones_zonelist, the ret
-            ('page_alloc', 'get_page_from_freelist', '', None, '4cb2', 1),
-            ('page_alloc', 'get_page_from_freelist', '', '50fe', '', 1),
+            ('page_alloc', 'get_page_from_freelist', '', None, '4cb2', 0),
+            ('page_alloc', 'get_page_from_freelist', '', '50fe', '', 0),
         ],
         'gpfl_zone': [
-            ('page_alloc', 'get_page_from_freelist', '4be4,4c24', '4cb2', '4def', 1),
+            ('page_alloc', 'get_page_from_freelist', '4be4,4c24', '4cb2', '4def', 0),
             ('page_alloc', 'zone_local', '', None, '', 0),
             ('page_alloc', 'get_page_from_freelist', '4de9', '4dcd', '50fe', 0),
         ],
         'watermark': [
-            ('page_alloc', 'zone_watermark_ok', '', None, '', 1),
+            ('page_alloc', 'zone_watermark_ok', '', None, '', 0),
             ('page_alloc', '__zone_watermark_ok', '636,67c', None, '', 0),
         ],
         'buffered_pcp': [
-            ('page_alloc', 'get_page_from_freelist', '4e44', '4def', '4d8b', 4),
-            ('page_alloc', 'get_page_from_freelist', '', '4dc9', '4dcd', 2),
+            ('page_alloc', 'get_page_from_freelist', '4e44', '4def', '4d8b', 0),
+            ('page_alloc', 'get_page_from_freelist', '', '4dc9', '4dcd', 0),
         ],
         'zone_statistics': [
-            ('page_alloc', 'get_page_from_freelist', '4da8', '4d8b', '4dc9', 2),
+            ('page_alloc', 'get_page_from_freelist', '4da8', '4d8b', '4dc9', 0),
         ],
         'prep_new_page': [('page_alloc', 'prep_new_page', '1892@2,190c,1921', None, '', 0)],
-        'free_pages': [('page_alloc', '__free_pages', '3e33,3e3d', None, '', 3)],
-        'free_hot_cold_page': [('page_alloc', 'free_hot_cold_page', '3c81,3cc3', None, '', 7)],
+        'free_pages': [('page_alloc', '__free_pages', '3e33,3e3d', None, '', 0)],
+        'free_hot_cold_page': [('page_alloc', 'free_hot_cold_page', '3c81,3cc3', None, '', 0)],
     },
 }
 # rows whose PRE walks are those of POST (the seed diff does not touch their
@@ -224,35 +221,43 @@ PRIMS['pre']['nzl_body'] = 3 + 2
 
 
 def main(argv):
-    if len(argv) != 2:
+    per_insn = len(argv) == 3 and argv[1] == '--per-insn'
+    if len(argv) != 2 + per_insn:
         print(__doc__, file=sys.stderr)
         return 2
-    objdir = argv[1]
+    objdir = argv[-1]
+    ukey, xkey = ('insns', 'xinsns') if per_insn else ('uops', 'xuops')
     out = {}
     for v in ('pre', 'post'):
         print('== %s' % v)
-        print('%-22s %6s %6s %5s %6s %6s %5s' % ('row', 'insns', 'fused', 'excl', 'uops',
-                                                 'prims', 'work'))
-        tot = {'insns': 0, 'fused': 0, 'excl': 0, 'prims': 0, 'work': 0}
+        print('%-22s %6s %6s %6s %6s %6s %6s %5s' % ('row', 'insns', 'uops', 'fused', 'excl',
+                                                    'net', 'prims', 'work'))
+        tot = {'insns': 0, 'uops': 0, 'fused': 0, 'excl': 0, 'net': 0, 'work': 0}
         for row, walks in WALKS[v].items():
-            ins = fus = exc = 0
+            ins = uop = fus = exc = 0
             wts = WEIGHTS.get(row, (1,) * len(walks))
-            for (obj, func, take, start, stop, excl), wt in zip(walks, wts):
+            for (obj, func, take, start, stop, extra), wt in zip(walks, wts):
                 # a shared row: POST's objects (the same code, other addresses)
-                c = walk(objdir, 'post' if row in SHARED else v, obj, func, take, start, stop)
+                c, calls = walk(objdir, 'post' if row in SHARED else v, obj, func, take, start,
+                                stop)
                 ins += c['insns'] * wt
+                uop += c[ukey] * wt
                 fus += c['fused'] * wt
-                exc += excl * wt
+                exc += (c[xkey] + extra) * wt
             n = EXECS.get(row, 1)
-            uops = (ins - fus - exc) / n
+            net = (uop - fus - exc) / n
             prims = PRIMS[v][row]
-            work = max(0, int(uops - prims + 0.5))
+            work = max(0, int(net - prims + 0.5))
             out.setdefault(row, {})[v] = work
-            print('%-22s %6.1f %6.1f %5.1f %6.1f %6d %5d' % (row, ins / n, fus / n, exc / n,
-                                                            uops, prims, work))
-            tot['insns'] += ins / n * (1 if row not in EXECS else 2)
-            tot['fused'] += fus / n * (1 if row not in EXECS else 2)
-            tot['excl'] += exc / n * (1 if row not in EXECS else 2)
+            print('%-22s %6.1f %6.1f %6.1f %6.1f %6.1f %6.1f %5d' % (
+                row, ins / n, uop / n, fus / n, exc / n, net, prims, work))
+            for k, x in (('insns', ins), ('uops', uop), ('fused', fus), ('excl', exc),
+                         ('net', uop - fus - exc)):
+                tot[k] += x
+            tot['work'] += work * n
+        print('%-22s %6.1f %6.1f %6.1f %6.1f %6.1f %6s %5d  (all rows, once each walk set)'
+              % ('total', tot['insns'], tot['uops'], tot['fused'], tot['excl'], tot['net'], '',
+                 tot['work']))
         print()
     print('C table column (pre, post):')
     for row in out:

@@ -27,7 +27,17 @@ docs/compiled-counts.md uses them:
            248966, "Macro-fusion", Haswell/Broadwell rules as summarised by
            Agner Fog, microarchitecture.pdf, "Haswell/Broadwell:
            macro-op fusion": not when the first instruction has both a
-           memory operand and an immediate; inc/dec not with jcc on CF)
+           memory operand and an immediate, not when it writes memory;
+           inc/dec not with jcc on CF)
+  uops     fused-domain uops of the instructions walked, per instruction
+           form from Agner Fog's instruction tables (instruction_tables.pdf,
+           Broadwell, column "Uops fused domain"; the same figures as
+           uops.info's Broadwell "uops" for these forms): uops(), UOPS
+  xuops    the uops of the instructions the models charge by other means
+           (every call but the ftrace hook, every ret, the irq save and
+           restore sequences pushf;pop;cli and push;popf, locked
+           instructions): excluded from the work rows; xinsns: how many
+           instructions those are
 
 Usage: kpath.py DIS FUNC [--start ADDR] [--take A,B,..] [--stop A,B,..]
                 [--max N] [-v]
@@ -157,15 +167,94 @@ def fusible(first, jcc):
     has_mem = any(is_mem(o) for o in ops)
     if has_imm and has_mem:
         return False
+    if 'store' in classify(first):
+        return False
     if b in ('inc', 'dec') and jcc['mn'] in ('jb', 'jae', 'jbe', 'ja'):
         return False
     return True
 
 
+# Fused-domain uops per instruction form on Broadwell, Agner Fog,
+# instruction_tables.pdf (2022-11 edition), Broadwell section, column "Uops
+# fused domain" (r = register, m = memory, i = immediate).  A load or a
+# store is one micro-fused uop; a read-modify-write of memory is more:
+#   mov/movzx/movsx/lea/alu r,r|i|m, cmp/test m,r|i, mov m,r|i       1
+#   add/sub/and/or/xor m,r|i (read-modify-write)                      2
+#   inc/dec/neg/not m                                                 3
+#   xadd m,r                                                          4
+#   push r|i, pop r, jmp, jcc, nop, cltq, setcc r, cmovcc r,r,
+#   imul r,r(,i), bt r,r|i, bsr/tzcnt/popcnt r,r, shifts r,i          1
+#   push m, pop m, setcc m, cmovcc r,m, bt m,i                        2
+#   shl/shr/sar r,cl, leave, xchg r,r                                 3
+#   call near 2, ret 1 (excluded: the model charges call_uops/ret_uops)
+# Not modelled: the un-lamination of micro-fused uops with an indexed
+# address (Intel optimization manual 248966, "Micro-fusion" for Haswell;
+# a few on these paths, so the counts are a little low).  An instruction
+# form outside the table is an error: the walk stops with its address.
+UOPS_RMW = {'add': 2, 'sub': 2, 'and': 2, 'or': 2, 'xor': 2, 'adc': 4, 'sbb': 4,
+            'inc': 3, 'dec': 3, 'neg': 3, 'not': 3, 'xadd': 4,
+            'shl': 3, 'shr': 3, 'sar': 3, 'bts': 3, 'btr': 3, 'btc': 3}
+UOPS_ONE = ('mov', 'movz', 'movs', 'movabs', 'lea', 'add', 'sub', 'and', 'or', 'xor', 'cmp',
+            'test', 'inc', 'dec', 'neg', 'not', 'cltq', 'cwtl', 'cqto', 'cltd', 'imul', 'bt',
+            'bts', 'btr', 'bsr', 'bsf', 'tzcnt', 'popcnt', 'shl', 'shr', 'sar', 'rol', 'ror',
+            'adc', 'sbb', 'movnti', 'prefetcht0', 'prefetchw', 'pause')
+
+
+def base_mn(mn):
+    """The mnemonic without AT&T's size suffix or movz/movs's operand sizes."""
+    for pre in ('movz', 'movs'):
+        if mn.startswith(pre) and mn not in ('movsq', 'movsl', 'movsb', 'movsw'):
+            return pre
+    if mn in ('cltq', 'cwtl', 'cqto', 'cltd', 'movabs', 'call', 'sbb', 'sub', 'jb', 'jl'):
+        return mn
+    if mn[-1:] in 'lqwb' and mn[:-1] in UOPS_ONE + ('push', 'pop', 'xadd', 'ret', 'call',
+                                                    'lea', 'xchg', 'leave', 'jmp'):
+        return mn[:-1]
+    return mn
+
+
+def uops(i):
+    """Fused-domain uops of one instruction (UOPS above); None if its form
+    is not in the table."""
+    mn, ops = i['mn'], split_ops(i['ops'])
+    k = classify(i)
+    if 'nop' in k or 'jcc' in k:
+        return 1
+    if mn == 'lock':
+        return 1                       # excluded whole (cpu_atomic)
+    if 'irq' in k:
+        return 1                       # excluded whole (cpu_irq_save/restore)
+    b = base_mn(mn)
+    if b == 'call':
+        return 2
+    if b == 'ret':
+        return 1
+    if b == 'jmp':
+        return 1
+    if b == 'leave':
+        return 3
+    if b == 'xchg':
+        return 3 if not any(is_mem(o) for o in ops) else None
+    if b in ('push', 'pop'):
+        return 2 if ops and is_mem(ops[0]) else 1
+    if mn.startswith('set'):
+        return 2 if ops and is_mem(ops[0]) else 1
+    if mn.startswith('cmov'):
+        return 2 if is_mem(ops[0]) else 1
+    mem_dst = ops and is_mem(ops[-1]) and 'store' in k and 'load' in k
+    if b in ('shl', 'shr', 'sar') and ops and ops[0] == '%cl' and not mem_dst:
+        return 3
+    if mem_dst:
+        return UOPS_RMW.get(b)
+    if b == 'bt' and ops and is_mem(ops[-1]):
+        return 2
+    return 1 if b in UOPS_ONE else None
+
+
 def walk(funcs, insns, nxt, func, start, take, stop, maxn, verbose):
     a = start if start is not None else funcs[func]
     c = {k: 0 for k in ('insns', 'load', 'store', 'jcc', 'taken', 'jmp', 'call', 'ret',
-                         'nop', 'irq', 'fused')}
+                         'nop', 'irq', 'fused', 'uops', 'xuops', 'xinsns')}
     calls, irqs, prev, seen, visits = [], [], None, 0, {}
     while True:
         if (a in stop and seen > 0) or seen >= maxn:
@@ -179,6 +268,19 @@ def walk(funcs, insns, nxt, func, start, take, stop, maxn, verbose):
                 c[x] += 1
         if 'jcc' in k and prev is not None and fusible(prev, i):
             c['fused'] += 1
+        u = uops(i)
+        if u is None:
+            raise ValueError('%x: %s %s: instruction form not in the uop table'
+                             % (a, i['mn'], i['ops']))
+        c['uops'] += u
+        # excluded: calls, rets, locked instructions, irq sequences (the pop
+        # after pushf, the push before popf)
+        nx = insns.get(nxt.get(a))
+        if ('call' in k or 'ret' in k or 'irq' in k or i['mn'] == 'lock'
+                or i['mn'].startswith('pop') and prev is not None and prev['mn'].startswith('pushf')
+                or i['mn'].startswith('push') and nx is not None and nx['mn'].startswith('popf')):
+            c['xuops'] += u
+            c['xinsns'] += 1
         if 'call' in k:
             calls.append(i['rel'] or i['ops'])
         if 'irq' in k:

@@ -49,7 +49,10 @@ static inline int tw_try_cpus(struct machine *m, const struct mm_config *cfg,
 	if (cfg->reclaim.enabled)
 		assert_int_equal(vmscan_register(&t->t, &vf, &vs), NS_OK);
 	assert_int_equal(cost_layout_init(&t->l, &t->t, mmzone_iter_name(cfg->iter)), NS_OK);
-	assert_int_equal(mm_layout(&t->l, &t->t, t->fn_base, t->site_base, cfg->iter), NS_OK);
+	/* cpu_params_default's model (in-order, below): the default code
+	 * resolves to the estimate layout unless the test chose one */
+	assert_int_equal(mm_layout(&t->l, &t->t, t->fn_base, t->site_base, cfg->iter,
+				   mm_code_resolve(cfg->code, CPU_MODEL_INORDER)), NS_OK);
 	if (cfg->reclaim.enabled)
 		assert_int_equal(vmscan_layout(&t->l, &t->t, vf, vs), NS_OK);
 	assert_int_equal(cost_layout_check(&t->l, &t->t), NS_OK);

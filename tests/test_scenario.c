@@ -651,8 +651,9 @@ static void test_workload_arithmetic(void **state)
 	cost_tables_init(&t);
 	assert_int_equal(mm_register(&t, &fb, &sb), NS_OK);
 	assert_int_equal(cost_layout_init(&l, &t, "test"), NS_OK);
-	assert_int_equal(mm_layout(&l, &t, fb, sb, s->points[0].cfg.iter), NS_OK);
 	cpu_params_default(&cp);
+	assert_int_equal(mm_layout(&l, &t, fb, sb, s->points[0].cfg.iter,
+				   mm_code_resolve(s->points[0].cfg.code, cp.model)), NS_OK);
 	assert_int_equal(cpu_sys_init(&sys, s->machine, &t, &l, &cp, cpus, 1), NS_OK);
 	assert_int_equal(mm_world_create(s->machine, &s->points[0].cfg, &sys, fb, sb,
 					 &w, &d), NS_OK);

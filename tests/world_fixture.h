@@ -73,7 +73,10 @@ static struct wfx *wfx_create(struct machine *m, const struct wfx_opts *o)
 	assert_int_equal(mm_register(&t->t, &t->mm_fn, &t->mm_site), NS_OK);
 	assert_int_equal(slub_register(&t->t, &t->sl_fn, &t->sl_site), NS_OK);
 	assert_int_equal(cost_layout_init(&t->l, &t->t, slub_variant_name(cfg.variant)), NS_OK);
-	assert_int_equal(mm_layout(&t->l, &t->t, t->mm_fn, t->mm_site, pc.iter), NS_OK);
+	/* cpu_params_default's model (in-order): the default code resolves to
+	 * the estimate layout unless the test chose one */
+	assert_int_equal(mm_layout(&t->l, &t->t, t->mm_fn, t->mm_site, pc.iter,
+				   mm_code_resolve(pc.code, CPU_MODEL_INORDER)), NS_OK);
 	assert_int_equal(slub_layout(&t->l, &t->t, t->sl_fn, t->sl_site, &cfg), NS_OK);
 	assert_int_equal(cost_layout_check(&t->l, &t->t), NS_OK);
 	int *all = NULL, n = o->nr_cpus;
