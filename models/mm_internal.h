@@ -422,41 +422,41 @@ enum mm_site { MM_SITES(MM_SITE_ENUM) MM_NR_SITE };
  */
 #define MM_IPC 2
 #define MM_WORK(X)                                                             \
-	X(alloc_pages_current, 12, 72, 72)                                     \
+	X(alloc_pages_current, 12, 76, 76)                                     \
 	X(interleave_nodes, 6, 6, 6) /* =est */                                \
 	X(find_next_bit, 10, 10, 10) /* =est */                                \
 	X(alloc_page_interleave, 8, 8, 8) /* =est */                           \
 	X(policy_nodemask, 4, 4, 4) /* =est */                                 \
-	X(alloc_nodemask, 34, 75, 75)                                          \
+	X(alloc_nodemask, 34, 77, 77)                                          \
 	X(cond_resched, 4, 3, 3)                                               \
 	X(gpfl_entry, 6, 33, 34)                                               \
 	X(gpfl_zone, 16, 25, 25)                                               \
 	X(gpfl_after, 4, 4, 4) /* =est */                                      \
-	X(nzl_body, 3, 6, 6)                                                   \
+	X(nzl_body, 3, 7, 7)                                                   \
 	X(nzl_step, 3, 3, 3) /* =est */                                        \
 	X(nzl_inline, 2, 0, 0)                                                 \
 	X(cpuset_node_allowed, 14, 14, 14) /* =est */                          \
-	X(watermark, 16, 27, 27)                                               \
+	X(watermark, 16, 31, 31)                                               \
 	X(watermark_order, 6, 6, 6) /* =est */                                 \
-	X(buffered_pcp, 24, 40, 40)                                            \
+	X(buffered_pcp, 24, 43, 43)                                            \
 	X(buffered_buddy, 16, 16, 16) /* =est */                               \
 	X(mod_zone_page_state, 10, 13, 13)                                     \
-	X(inc_zone_state, 9, 9, 9)                                             \
+	X(inc_zone_state, 9, 12, 12)                                           \
 	X(zone_statistics, 6, 7, 7)                                            \
-	X(prep_new_page, 8, 48, 48)                                            \
-	X(rmqueue_bulk, 10, 34, 34)                                            \
+	X(prep_new_page, 8, 52, 52)                                            \
+	X(rmqueue_bulk, 10, 36, 36)                                            \
 	X(rmqueue_bulk_page, 8, 10, 10)                                        \
 	X(rmqueue, 4, 29, 29)                                                  \
 	X(smallest_probe, 5, 12, 12)                                           \
-	X(smallest_take, 10, 27, 27)                                           \
+	X(smallest_take, 10, 29, 29)                                           \
 	X(expand_step, 8, 17, 17)                                              \
 	X(fallback_probe, 8, 8, 8) /* =est */                                  \
 	X(steal, 12, 12, 12) /* =est */                                        \
 	X(move_freepages_page, 4, 4, 4) /* =est */                             \
 	X(free_pages, 4, 5, 5)                                                 \
-	X(free_hot_cold_page, 20, 56, 56)                                      \
+	X(free_hot_cold_page, 20, 58, 58)                                      \
 	X(free_pages_prepare, 10, 27, 27)                                      \
-	X(pfnblock, 18, 27, 27)                                                \
+	X(pfnblock, 18, 29, 29)                                                \
 	X(pcpbulk, 8, 8, 8) /* =est */                                         \
 	X(pcpbulk_search, 4, 4, 4) /* =est */                                  \
 	X(pcpbulk_page, 10, 10, 10) /* =est */                                 \
