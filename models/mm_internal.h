@@ -409,13 +409,16 @@ enum mm_site { MM_SITES(MM_SITE_ENUM) MM_NR_SITE };
  *             every release before cost.code, kept bit for bit;
  *   compiled  counted in the disassembly of v4.6.2 objects built by gcc
  *             11.3 (docs/compiled-counts.md: config, commands, addresses):
- *             the segment's fused-domain uops on the executed path minus
- *             what the model charges in it, per variant (pre-682a3385,
+ *             the segment's fused-domain uops on the executed path (per
+ *             instruction form, Agner Fog's Broadwell table) minus what
+ *             the model charges in it (its branches, loads, stores, and
+ *             every call and return: the compiled layout keeps out of line
+ *             what gcc did, mm_layout), per variant (pre-682a3385,
  *             682a3385).  Only the rows of the order-0 per-cpu fast path
- *             (alloc and free) and of the pcp refill (rmqueue_bulk,
- *             __rmqueue) were counted; every other row keeps its estimate
- *             in the compiled columns (marked "=est" below), the pcp drain
- *             (free_pcppages_bulk, __free_one_page) among them.
+ *             (alloc and free), of the pcp refill (rmqueue_bulk,
+ *             __rmqueue) and of the pcp drain (free_pcppages_bulk with
+ *             __free_one_page) were counted; every other row keeps its
+ *             estimate in the compiled columns (marked "=est" below).
  * Charged by cpu_insns(): in-order at MM_IPC per cycle, out of order as
  * that many uops through dispatch.  mm_world_create() copies the column
  * of the world's layout into w->work, so the hot path reads one word.
@@ -457,12 +460,12 @@ enum mm_site { MM_SITES(MM_SITE_ENUM) MM_NR_SITE };
 	X(free_hot_cold_page, 20, 58, 58)                                      \
 	X(free_pages_prepare, 10, 27, 27)                                      \
 	X(pfnblock, 18, 29, 29)                                                \
-	X(pcpbulk, 8, 8, 8) /* =est */                                         \
-	X(pcpbulk_search, 4, 4, 4) /* =est */                                  \
-	X(pcpbulk_page, 10, 10, 10) /* =est */                                 \
-	X(free_one_entry, 10, 10, 10) /* =est */                               \
-	X(free_one_merge, 12, 12, 12) /* =est */                               \
-	X(free_one_done, 10, 10, 10) /* =est */                                \
+	X(pcpbulk, 8, 29, 29)                                                  \
+	X(pcpbulk_search, 4, 9, 9)                                             \
+	X(pcpbulk_page, 10, 23, 23)                                            \
+	X(free_one_entry, 10, 10, 10)                                          \
+	X(free_one_merge, 12, 25, 25)                                          \
+	X(free_one_done, 10, 41, 41)                                           \
 	X(free_pages_ok, 14, 14, 14) /* =est */                                \
 	X(reset_batch_zone, 10, 10, 10) /* =est */                             \
 	X(slowpath, 30, 30, 30) /* =est */

@@ -130,6 +130,46 @@ WALKS = {
         ],
         'smallest_take': [('page_alloc', '__rmqueue', '', '4662', '4742', 0)],
         'expand_step': [('page_alloc', '__rmqueue', '4745', '46f5', '46f5', 0)],
+        # the pcp drain: free_pcppages_bulk(zone, pcp->batch, pcp) from
+        # free_hot_cold_page with every page on the UNMOVABLE list, so one
+        # batch of three list probes (MOVABLE and RECLAIMABLE empty, then
+        # UNMOVABLE: batch_free == MT_PCPTYPES, so the whole count in one
+        # batch); __free_one_page inlined (order 0, mt not ISOLATE or CMA,
+        # max_order pageblock_order + 1 = 10).  Per call: entry to the first
+        # probe and the exit (spin_unlock's movb is cpu_unlock's)
+        'pcpbulk': [
+            ('page_alloc', 'free_pcppages_bulk', '', None, '36f2', 0),
+            ('page_alloc', 'free_pcppages_bulk', '36b4', '36b0', '', 1),
+        ],
+        # the three probes, the wrap of mt and the batch_free test (EXECS 3)
+        'pcpbulk_search': [
+            ('page_alloc', 'free_pcppages_bulk', '36fb@1,36fb@2,36f0@3', '36f2', '3a38', 0),
+        ],
+        # per page: list->prev, list_del, get_pcppage_migratetype, the
+        # isolate test, page_to_pfn; after __free_one_page the tracepoint
+        # (a static key) and the three loop tests, falling through to the
+        # next page
+        'pcpbulk_page': [
+            ('page_alloc', 'free_pcppages_bulk', '', '3a38', '3aa2', 0),
+            ('page_alloc', 'free_pcppages_bulk', '', '384d', '3a38', 0),
+        ],
+        # __free_one_page: the isolate test, __mod_zone_freepage_state (the
+        # call to __mod_zone_page_state, is_migrate_cma), page_idx, order 0,
+        # the first test of the merge loop (the model's is in this segment)
+        'free_one_entry': [('page_alloc', 'free_pcppages_bulk', '3ae3', '3aa2', '3765', 0)],
+        # one trip of the merge loop from the buddy index: the buddy found
+        # and taken off its list, then the loop test again, or not a buddy
+        # (to done_merging); weighted below
+        'free_one_merge': [
+            ('page_alloc', 'free_pcppages_bulk', '378b,3ae3', '3765', '3765', 0),
+            ('page_alloc', 'free_pcppages_bulk', '', '3765', '3791', 0),
+        ],
+        # done_merging: set_page_order, the higher buddy's test (not a buddy:
+        # list_add; a buddy: list_add_tail), nr_free++; weighted below
+        'free_one_done': [
+            ('page_alloc', 'free_pcppages_bulk', '', '3791', '384d', 0),
+            ('page_alloc', 'free_pcppages_bulk', '37dd', '3791', '384d', 0),
+        ],
     },
     'pre': {
         'alloc_nodemask': [
@@ -170,17 +210,24 @@ WALKS = {
 # code; in PRE's objects it sits at other addresses)
 SHARED = ('alloc_pages_current', 'cond_resched', 'mod_zone_page_state', 'inc_zone_state',
           'free_pages_prepare', 'pfnblock', 'rmqueue_bulk', 'rmqueue_bulk_page', 'rmqueue',
-          'smallest_probe', 'smallest_take', 'expand_step')
+          'smallest_probe', 'smallest_take', 'expand_step', 'pcpbulk', 'pcpbulk_search',
+          'pcpbulk_page', 'free_one_entry', 'free_one_merge', 'free_one_done')
 for r in SHARED:
     WALKS['pre'][r] = WALKS['post'][r]
 
 # Executions of the row per walk set (the walks of nzl_body / nzl_inline
 # cover two executions; smallest_probe's two walks, an empty order and the
 # order that has a page, are weighted below).
-EXECS = {'nzl_body': 2, 'nzl_inline': 2}
+EXECS = {'nzl_body': 2, 'nzl_inline': 2, 'pcpbulk_search': 3}
 # smallest_probe: of the model's 630 probes per 310 __rmqueue calls, 308
 # found a page (the per-segment counts): weights of the two walks
-WEIGHTS = {'smallest_probe': (322 / 630, 308 / 630)}
+WEIGHTS = {'smallest_probe': (322 / 630, 308 / 630),
+           # the seed's run under ooo (run 2, 682a3385, all N; the branch
+           # table of its database): free_one_not_buddy true 9446236 of
+           # 18850329 merge trips (the rest found the buddy), and
+           # free_one_tail_buddy true 4703866 of 9436921
+           'free_one_merge': (9404093 / 18850329, 9446236 / 18850329),
+           'free_one_done': (4733055 / 9436921, 4703866 / 9436921)}
 
 # What the model charges in each row's segment per execution: branches +
 # loads + stores (atomics are excluded above), from the per-segment counts
@@ -212,6 +259,14 @@ PRIMS = {
         'smallest_probe': 2.5,                  # 952 branches, 630 loads per 630 probes
         'smallest_take': 1 + 3,
         'expand_step': 1 + 1 + 3,
+        # the pcp drain, from `--batch 16384 --pairs 200000` (6385 calls,
+        # 19155 probes, 197935 pages, 395473 merge trips): per execution
+        'pcpbulk': 3,                           # 12770 br + 6385 ld
+        'pcpbulk_search': 3.33,                 # 44695 br + 19155 ld
+        'pcpbulk_page': 8.97,                   # 785355 br + 395870 ld + 593805 st
+        'free_one_entry': 2,                    # 395870 br
+        'free_one_merge': 6.53,                 # 1385507 br + 593204 ld + 602985 st
+        'free_one_done': 10.04,                 # 790508 br + 395482 ld + 801728 st
     },
 }
 PRIMS['pre'] = dict(PRIMS['post'])
