@@ -31,8 +31,7 @@ docs/compiled-counts.md uses them:
            inc/dec not with jcc on CF)
   uops     fused-domain uops of the instructions walked, per instruction
            form from Agner Fog's instruction tables (instruction_tables.pdf,
-           Broadwell, column "Uops fused domain"; the same figures as
-           uops.info's Broadwell "uops" for these forms): uops(), UOPS
+           Broadwell, column "Uops fused domain"): uops(), UOPS
   xuops    the uops of the instructions the models charge by other means
            (every call but the ftrace hook, every ret, the irq save and
            restore sequences pushf;pop;cli and push;popf, locked
@@ -175,8 +174,10 @@ def fusible(first, jcc):
 
 
 # Fused-domain uops per instruction form on Broadwell, Agner Fog,
-# instruction_tables.pdf (2022-11 edition), Broadwell section, column "Uops
-# fused domain" (r = register, m = memory, i = immediate).  A load or a
+# instruction_tables.pdf, Broadwell section, column "Uops fused domain"
+# (r = register, m = memory, i = immediate).  Quoted from the tables as
+# known to this work; they could not be re-read through the tools
+# available when this was written (check them there before relying on one).  A load or a
 # store is one micro-fused uop; a read-modify-write of memory is more:
 #   mov/movzx/movsx/lea/alu r,r|i|m, cmp/test m,r|i, mov m,r|i       1
 #   add/sub/and/or/xor m,r|i (read-modify-write)                      2
