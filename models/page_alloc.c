@@ -1239,9 +1239,9 @@ int mm_layout(struct cost_layout *l, const struct cost_tables *t, int fn_base, i
 						 sizeof inl / sizeof inl[0]);
 	if (rc0 != NS_OK)
 		return rc0;
-	/* the diff: next_zones_zonelist becomes an __always_inline wrapper */
 	if (code == MM_CODE_COMPILED && (rc0 = mm_layout_compiled(l, fn_base)) != NS_OK)
 		return rc0;
+	/* the diff: next_zones_zonelist becomes an __always_inline wrapper */
 	int rc = cost_layout_set_fn(l, fn_base + FN_next_zones_zonelist, v == MMZONE_ITER_POST);
 	if (rc != NS_OK)
 		return rc;
