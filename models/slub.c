@@ -32,16 +32,20 @@
  * their slab's pages, the same addresses the page allocator uses when it
  * clears a page.  Every memory access goes through slub_mem(), one
  * wrapper over cpu_mem.  Straight-line work between sites is charged from
- * SLUB_WORK (instructions, 2 per cycle), identical for PRE and POST.
+ * the world's column of SLUB_WORK (w->work, copied at set-up so the hot
+ * path reads one word: the estimate, identical for PRE and POST, or the
+ * compiled counts per variant, `cost.code`).
  *
  * Variants.  The !n block of __slab_free is the only code that differs;
  * which of its tests exist, and in which order, depends on
  * CONFIG_SLUB_STATS (stat() compiles to nothing without it: PRE's
  * `if (was_frozen)` has an empty body and goes, and both variants reduce
  * to one compound test whose order the compiler chooses, see
- * free_unlocked()).  The callee-saved register work
- * that §4.2 of the reference observed per variant/compiler/stats is
- * charged from slub_spill[] when the block runs.
+ * free_unlocked()).  When the block runs it charges w->block[outcome]:
+ * under the estimate the callee-saved register work that §4.2 of the
+ * reference observed per variant/compiler/stats (slub_spill[]), under the
+ * compiled layout the block's counted work (the registers are saved in the
+ * compiled prologue, part of slab_free_entry).
  */
 #include "models/slub.h"
 

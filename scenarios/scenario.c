@@ -920,9 +920,9 @@ static int parse_cost(struct loader *l)
 		c->code_set = 1;
 		if (c->code == MM_CODE_COMPILED && uses_slub(l->s) &&
 		    (l->pt->slub.compiler != SLUB_GCC || !l->pt->slub.stats))
-			return err(l, v[C_CODE], "cost.code compiled: SLUB's compiled counts "
-				   "are for compiler_layout gcc with slub_stats on only, this "
-				   "point has %s with slub_stats %s (docs/compiled-counts.md §6)",
+			return err(l, v[C_CODE], "cost.code compiled: SLUB's work was counted "
+				   "for compiler_layout gcc with slub_stats on only; this point "
+				   "has %s with slub_stats %s (docs/compiled-counts.md §6)",
 				   slub_compiler_name(l->pt->slub.compiler),
 				   l->pt->slub.stats ? "on" : "off");
 	}
