@@ -32,16 +32,20 @@
  * their slab's pages, the same addresses the page allocator uses when it
  * clears a page.  Every memory access goes through slub_mem(), one
  * wrapper over cpu_mem.  Straight-line work between sites is charged from
- * SLUB_WORK (instructions, 2 per cycle), identical for PRE and POST.
+ * the world's column of SLUB_WORK (w->work, copied at set-up so the hot
+ * path reads one word: the estimate, identical for PRE and POST, or the
+ * compiled counts per variant, `cost.code`).
  *
  * Variants.  The !n block of __slab_free is the only code that differs;
  * which of its tests exist, and in which order, depends on
  * CONFIG_SLUB_STATS (stat() compiles to nothing without it: PRE's
  * `if (was_frozen)` has an empty body and goes, and both variants reduce
  * to one compound test whose order the compiler chooses, see
- * free_unlocked()).  The callee-saved register work
- * that §4.2 of the reference observed per variant/compiler/stats is
- * charged from slub_spill[] when the block runs.
+ * free_unlocked()).  When the block runs it charges w->block[outcome]:
+ * under the estimate the callee-saved register work that §4.2 of the
+ * reference observed per variant/compiler/stats (slub_spill[]), under the
+ * compiled layout the block's counted work (the registers are saved in the
+ * compiled prologue, part of slab_free_entry).
  */
 #include "models/slub.h"
 
@@ -279,53 +283,93 @@ static const uint8_t slub_spill[2][2][2][2] = {
 };
 
 /*
- * Straight-line work between sites in instructions (estimates read off the
- * v5.9 source: argument set-up, counter arithmetic, hooks compiled out in
- * a distribution config), charged at SLUB_IPC per cycle; identical in both
- * variants.  docs/slub-model.md explains each row.
+ * Straight-line work between sites, in instructions / fused-domain uops,
+ * in two code layouts (slub_config.code, `cost.code`, as MM_WORK of
+ * models/mm_internal.h):
+ *   est   read off the v5.9 source (argument set-up, counter arithmetic,
+ *         hooks compiled out in a distribution config), identical in both
+ *         variants, docs/slub-model.md explains each row: the layout of
+ *         every release before cost.code, kept bit for bit;
+ *   pre, post  counted in the disassembly of v5.9's mm/slub.o (PRE) and of
+ *         v5.9 + c270cf30 (POST) built by gcc 11.3 with CONFIG_SLUB_STATS=y
+ *         (docs/compiled-counts.md §6: config, commands, addresses): the
+ *         segment's fused-domain uops on the paths the seed-slub run takes,
+ *         minus what the model charges in it, computed by
+ *         scripts/compiled-counts-slub.py.  Rows the seed's run executes
+ *         rarely were not counted and keep their estimate in the compiled
+ *         columns (marked "=est").
+ * Charged by cpu_insns(): in-order at SLUB_IPC per cycle, out of order as
+ * that many uops through dispatch.  slub_world_create() copies the
+ * world's column into w->work.
  */
 #define SLUB_IPC 2
 #define SLUB_WORK(X)                                                           \
-	X(alloc_entry, 14)                                                     \
-	X(alloc_fast, 8)                                                       \
-	X(alloc_slow_entry, 12)                                                \
-	X(alloc_load, 6)                                                       \
-	X(get_freelist, 8)                                                     \
-	X(partial_node_entry, 6)                                               \
-	X(partial_node_page, 8)                                                \
-	X(acquire_slab, 10)                                                    \
-	X(any_partial_entry, 10)                                               \
-	X(any_partial_node, 6)                                                 \
-	X(allocate_slab, 40)                                                   \
-	X(slab_object_init, 3)                                                 \
-	X(deactivate_entry, 10)                                                \
-	X(deactivate_object, 8)                                                \
-	X(deactivate_tail, 16)                                                 \
-	X(free_entry, 14)                                                      \
-	X(free_fast, 8)                                                        \
-	X(slab_free_entry, 8)                                                  \
-	X(slab_free_try, 12)                                                   \
-	X(slab_free_tail, 4)                                                   \
-	X(cpu_relax, 2)                                                        \
-	X(put_cpu_partial, 14)                                                 \
-	X(unfreeze_entry, 6)                                                   \
-	X(unfreeze_page, 12)                                                   \
-	X(discard_slab, 14)                                                    \
-	X(list_op, 4)                                                          \
-	X(bulk_object, 6)
+	X(alloc_entry, 14, 50, 50)                                             \
+	X(alloc_fast, 8, 9, 9)                                                 \
+	X(alloc_slow_entry, 12, 60, 60)                                        \
+	X(alloc_load, 6, 9, 9)                                                 \
+	X(get_freelist, 8, 19, 19)                                             \
+	X(partial_node_entry, 6, 21, 21)                                       \
+	X(partial_node_page, 8, 20, 20)                                        \
+	X(acquire_slab, 10, 20, 20)                                            \
+	X(any_partial_entry, 10, 10, 10) /* =est */                            \
+	X(any_partial_node, 6, 6, 6) /* =est */                                \
+	X(allocate_slab, 40, 40, 40) /* =est */                                \
+	X(slab_object_init, 3, 3, 3) /* =est */                                \
+	X(deactivate_entry, 10, 10, 10) /* =est */                             \
+	X(deactivate_object, 8, 8, 8) /* =est */                               \
+	X(deactivate_tail, 16, 16, 16) /* =est */                              \
+	X(free_entry, 14, 34, 34)                                              \
+	X(free_fast, 8, 7, 7)                                                  \
+	X(slab_free_entry, 8, 22, 22)                                          \
+	X(slab_free_try, 12, 18, 19)                                           \
+	X(slab_free_tail, 4, 4, 4) /* =est */                                  \
+	X(cpu_relax, 2, 2, 2) /* =est */                                       \
+	X(put_cpu_partial, 14, 26, 26)                                         \
+	X(unfreeze_entry, 6, 24, 24)                                           \
+	X(unfreeze_page, 12, 18, 18)                                           \
+	X(discard_slab, 14, 14, 14) /* =est */                                 \
+	X(list_op, 4, 5, 5)                                                    \
+	X(bulk_object, 6, 6, 6) /* =est */
 
 enum slub_work {
-#define SLUB_WORK_ENUM(id, insns) W_##id,
+#define SLUB_WORK_ENUM(id, est, pre, post) W_##id,
 	SLUB_WORK(SLUB_WORK_ENUM)
 #undef SLUB_WORK_ENUM
 	SLUB_NR_WORK
 };
 /* Instructions per row; cpu_insns() charges them at SLUB_IPC in-order. */
 _Static_assert(SLUB_IPC == CPU_INORDER_IPC, "cpu_insns charges the in-order model at SLUB_IPC");
-static const uint32_t slub_work_insns[] = {
-#define SLUB_WORK_INSNS(id, insns) (insns),
-	SLUB_WORK(SLUB_WORK_INSNS)
-#undef SLUB_WORK_INSNS
+static const uint32_t slub_work_est[] = {
+#define SLUB_WORK_EST(id, est, pre, post) (est),
+	SLUB_WORK(SLUB_WORK_EST)
+#undef SLUB_WORK_EST
+};
+static const uint32_t slub_work_pre[] = {
+#define SLUB_WORK_PRE(id, est, pre, post) (pre),
+	SLUB_WORK(SLUB_WORK_PRE)
+#undef SLUB_WORK_PRE
+};
+static const uint32_t slub_work_post[] = {
+#define SLUB_WORK_POST(id, est, pre, post) (post),
+	SLUB_WORK(SLUB_WORK_POST)
+#undef SLUB_WORK_POST
+};
+
+/*
+ * The `!n` block of __slab_free per outcome (enum slub_block): under the
+ * estimate, the callee-saved register work of slub_spill (push + pop per
+ * register, 2 instructions); in the compiled layout, the block's own
+ * uops (S5's test, the variant's tests, the stat, put_cpu_partial's
+ * argument set-up) minus the model's branches and stat store, counted
+ * like the rows above.  The register pushes and pops are in the compiled
+ * prologue and epilogue (slab_free_entry): gcc saves all six
+ * callee-saved registers on every path of both variants.  [variant][block]
+ */
+enum slub_block { SLUB_BLOCK_FROZEN, SLUB_BLOCK_PUT, SLUB_BLOCK_NONE, SLUB_NR_BLOCK };
+static const uint8_t slub_block_compiled[2][SLUB_NR_BLOCK] = {
+	{1, 4, 1},      /* PRE: 8, 12, 6 instructions */
+	{1, 6, 1},      /* POST: 6, 13, 6 instructions */
 };
 
 /* --- state ------------------------------------------------------------------ */
@@ -393,7 +437,9 @@ struct slub_cache {
 
 struct slub_world {
 	const struct machine *m;
-	struct slub_config cfg;
+	struct slub_config cfg;             /* cfg.code resolved (not DEFAULT) */
+	uint32_t work[SLUB_NR_WORK];        /* SLUB_WORK column of cfg.code */
+	uint32_t block[SLUB_NR_BLOCK];      /* the `!n` block's work per outcome */
 	struct cpu_sys *s;
 	struct mm_world *pa;
 	int fn_base, site_base;
@@ -448,9 +494,9 @@ static inline void call(struct cpu *c, const struct slub_world *w, enum slub_fn 
 	cpu_call(c, w->fn_base + (int)f);
 }
 
-static inline void work(struct cpu *c, enum slub_work k)
+static inline void work(struct cpu *c, const struct slub_world *w, enum slub_work k)
 {
-	cpu_insns(c, slub_work_insns[k]);
+	cpu_insns(c, w->work[k]);
 }
 
 static inline struct slub_kcpu *kcpu(struct slub_cache *s, const struct cpu *c)
@@ -538,7 +584,7 @@ static void add_partial(struct cpu *c, struct slub_cache *s, struct slub_knode *
 	struct slub_world *w = s->w;
 	struct slub_slab *sl = &s->slab[id];
 	call(c, w, FN_add_partial);
-	work(c, W_list_op);
+	work(c, s->w, W_list_op);
 	n->nr_partial++;
 	slub_mem(c, n->addr + KNODE_OFF_NR_PARTIAL, CPU_STORE);
 	slub_mem(c, n->addr + KNODE_OFF_PARTIAL, CPU_LOAD_DEP);
@@ -575,7 +621,7 @@ static void remove_partial(struct cpu *c, struct slub_cache *s, struct slub_knod
 	struct slub_world *w = s->w;
 	struct slub_slab *sl = &s->slab[id];
 	call(c, w, FN_remove_partial);
-	work(c, W_list_op);
+	work(c, s->w, W_list_op);
 	slub_mem(c, sl->meta + PAGE_OFF_LRU, CPU_LOAD_DEP);
 	if (sl->lprev != NIL32) {
 		slub_mem(c, s->slab[sl->lprev].meta + PAGE_OFF_LRU, CPU_STORE);
@@ -654,7 +700,7 @@ static uint32_t allocate_slab(struct cpu *c, struct slub_cache *s)
 	struct slub_world *w = s->w;
 	call(c, w, FN_new_slab);
 	call(c, w, FN_allocate_slab);
-	work(c, W_allocate_slab);
+	work(c, s->w, W_allocate_slab);
 	uint32_t gfp = (s->gfp | __GFP_NOWARN | __GFP_NORETRY) & ~__GFP_NOFAIL;
 	unsigned order = s->oo_order, objects = s->oo_objects;
 	if (br(c, w, S_as_reclaim, (gfp & __GFP_DIRECT_RECLAIM) && order > s->min_order))
@@ -692,7 +738,7 @@ static uint32_t allocate_slab(struct cpu *c, struct slub_cache *s)
 	for (unsigned i = 0; i < objects; i++) {
 		nx[i] = (uint16_t)(i + 1 < objects ? i + 1 : NIL16);
 		s->alloc[(size_t)id * s->per + i] = 0;
-		work(c, W_slab_object_init);
+		work(c, s->w, W_slab_object_init);
 		slub_mem(c, fp_addr(s, sl, i), CPU_STORE);
 	}
 	sl->freelist = 0;
@@ -723,7 +769,7 @@ static void discard_slab(struct cpu *c, struct slub_cache *s, uint32_t id)
 	cpu_atomic(c, n->addr + KNODE_OFF_NR_SLABS, sl->node);
 	cpu_atomic(c, n->addr + KNODE_OFF_NR_SLABS + 8, sl->node);
 	call(c, w, FN___free_slab);
-	work(c, W_discard_slab);
+	work(c, s->w, W_discard_slab);
 	slub_mem(c, sl->meta, CPU_STORE);   /* __ClearPageSlab, page->mapping */
 	struct page *pg = sl->page;
 	unsigned order = sl->order;
@@ -741,7 +787,7 @@ static void unfreeze_partials(struct cpu *c, struct slub_cache *s)
 	struct slub_world *w = s->w;
 	struct slub_kcpu *k = kcpu(s, c);
 	call(c, w, FN_unfreeze_partials);
-	work(c, W_unfreeze_entry);
+	work(c, s->w, W_unfreeze_entry);
 	struct slub_knode *n = NULL;
 	uint32_t discard = NIL32;
 	for (;;) {
@@ -750,7 +796,7 @@ static void unfreeze_partials(struct cpu *c, struct slub_cache *s)
 			break;
 		uint32_t id = k->partial;
 		struct slub_slab *sl = &s->slab[id];
-		work(c, W_unfreeze_page);
+		work(c, s->w, W_unfreeze_page);
 		slub_mem(c, sl->meta + PAGE_OFF_LRU, CPU_LOAD_DEP);
 		k->partial = sl->pnext;
 		slub_mem(c, k->addr + KCPU_OFF_PARTIAL, CPU_STORE);
@@ -793,7 +839,7 @@ static void put_cpu_partial(struct cpu *c, struct slub_cache *s, uint32_t id, bo
 	struct slub_world *w = s->w;
 	struct slub_kcpu *k = kcpu(s, c);
 	call(c, w, FN_put_cpu_partial);
-	work(c, W_put_cpu_partial);
+	work(c, s->w, W_put_cpu_partial);
 	int pages = 0, pobjects = 0;
 	slub_mem(c, k->addr + KCPU_OFF_PARTIAL, CPU_LOAD_DEP);
 	uint32_t old = k->partial;
@@ -963,8 +1009,9 @@ static void free_unlocked(struct cpu *c, struct slub_cache *s, uint32_t id, bool
 	struct slub_world *w = s->w;
 	const struct slub_config *cfg = &w->cfg;
 	bool put;
-	/* a spill row is cycles at SLUB_IPC: push + pop per register */
-	cpu_insns(c, SLUB_IPC * slub_spill[cfg->variant][cfg->compiler][cfg->stats ? 1 : 0][was_frozen ? 0 : 1]);
+	/* the estimate's spill (push + pop per register) or the compiled block */
+	cpu_insns(c, w->block[was_frozen ? SLUB_BLOCK_FROZEN
+			      : new_frozen ? SLUB_BLOCK_PUT : SLUB_BLOCK_NONE]);
 	if (!cfg->stats) {
 		if (cfg->compiler == SLUB_GCC)
 			put = test_new_frozen(c, w, new_frozen) && test_not_frozen(c, w, was_frozen);
@@ -1041,7 +1088,7 @@ static void slab_free_slow(struct cpu *c, struct slub_cache *s, uint32_t id, uin
 		t = trace_begin(c, s, id, cnt);
 	const uint64_t t0 = c->now;
 	call(c, w, FN___slab_free);
-	work(c, W_slab_free_entry);
+	work(c, s->w, W_slab_free_entry);
 	stat_inc(c, s, SLUB_FREE_SLOWPATH);
 	slub_mem(c, s->addr + KCACHE_OFF_FLAGS, CPU_LOAD_DEP);
 	br(c, w, S_S0, false);   /* kmem_cache_debug(s): no debug caches modelled */
@@ -1054,7 +1101,7 @@ static void slab_free_slow(struct cpu *c, struct slub_cache *s, uint32_t id, uin
 			unlock_node(c, n);
 			n = NULL;
 		}
-		work(c, W_slab_free_try);
+		work(c, s->w, W_slab_free_try);
 		struct slub_slab *sl = &s->slab[id];
 		slub_mem(c, sl->meta + PAGE_OFF_FREELIST, CPU_LOAD_DEP);
 		struct snap snap = snap_of(sl);
@@ -1090,7 +1137,7 @@ static void slab_free_slow(struct cpu *c, struct slub_cache *s, uint32_t id, uin
 			sl->frozen = new_frozen;
 			break;
 		}
-		work(c, W_cpu_relax);
+		work(c, s->w, W_cpu_relax);
 		stat_inc(c, s, SLUB_CMPXCHG_DOUBLE_FAIL);
 	}
 	if (br(c, w, S_S5, n == NULL)) {
@@ -1117,7 +1164,7 @@ static void slab_free_slow(struct cpu *c, struct slub_cache *s, uint32_t id, uin
 		if (t)
 			t->path = "add_partial";
 	}
-	work(c, W_slab_free_tail);
+	work(c, s->w, W_slab_free_tail);
 	unlock_node(c, n);
 	cpu_irq_restore(c);
 	goto out;
@@ -1153,7 +1200,7 @@ static void do_slab_free(struct cpu *c, struct slub_cache *s, uint32_t id, uint1
 	slub_mem(c, k->addr + KCPU_OFF_TID, CPU_LOAD_DEP);
 	slub_mem(c, k->addr + KCPU_OFF_PAGE, CPU_LOAD_DEP);
 	if (br(c, w, S_free_fast, k->page == id)) {
-		work(c, W_free_fast);
+		work(c, s->w, W_free_fast);
 		slub_mem(c, k->addr + KCPU_OFF_FREELIST, CPU_LOAD);
 		nextp(s, id)[tail] = k->freelist;        /* set_freepointer(tail_obj, freelist) */
 		slub_mem(c, fp_addr(s, &s->slab[id], tail), CPU_STORE);
@@ -1178,7 +1225,7 @@ static void deactivate_slab(struct cpu *c, struct slub_cache *s, uint32_t id, ui
 	struct slub_world *w = s->w;
 	struct slub_kcpu *k = kcpu(s, c);
 	call(c, w, FN_deactivate_slab);
-	work(c, W_deactivate_entry);
+	work(c, s->w, W_deactivate_entry);
 	struct slub_slab *sl = &s->slab[id];
 	struct slub_knode *n = get_node(s, sl->node);
 	uint16_t *nx = nextp(s, id);
@@ -1197,7 +1244,7 @@ static void deactivate_slab(struct cpu *c, struct slub_cache *s, uint32_t id, ui
 		}
 		if (!br(c, w, S_ds_stage1, freelist != NIL16 && nextfree != NIL16))
 			break;
-		work(c, W_deactivate_object);
+		work(c, s->w, W_deactivate_object);
 		slub_mem(c, sl->meta + PAGE_OFF_FREELIST, CPU_LOAD_DEP);
 		nx[freelist] = sl->freelist;
 		slub_mem(c, fp_addr(s, sl, freelist), CPU_STORE);
@@ -1207,7 +1254,7 @@ static void deactivate_slab(struct cpu *c, struct slub_cache *s, uint32_t id, ui
 		freelist = nextfree;
 	}
 	/* stage 2: the last object and the unfreeze, with list placement */
-	work(c, W_deactivate_tail);
+	work(c, s->w, W_deactivate_tail);
 	unsigned new_inuse = sl->inuse;
 	uint16_t new_freelist = sl->freelist;
 	if (freelist != NIL16) {
@@ -1284,7 +1331,7 @@ static uint16_t get_freelist(struct cpu *c, struct slub_cache *s, uint32_t id)
 {
 	struct slub_slab *sl = &s->slab[id];
 	call(c, s->w, FN_get_freelist);
-	work(c, W_get_freelist);
+	work(c, s->w, W_get_freelist);
 	slub_mem(c, sl->meta + PAGE_OFF_FREELIST, CPU_LOAD_DEP);
 	uint16_t freelist = sl->freelist;
 	cpu_atomic(c, sl->meta + PAGE_OFF_FREELIST, sl->node);
@@ -1301,7 +1348,7 @@ static uint16_t acquire_slab(struct cpu *c, struct slub_cache *s, struct slub_kn
 {
 	struct slub_slab *sl = &s->slab[id];
 	call(c, s->w, FN_acquire_slab);
-	work(c, W_acquire_slab);
+	work(c, s->w, W_acquire_slab);
 	slub_mem(c, sl->meta + PAGE_OFF_FREELIST, CPU_LOAD_DEP);
 	uint16_t freelist = sl->freelist;
 	*objects = sl->objects - sl->inuse;
@@ -1322,7 +1369,7 @@ static uint16_t get_partial_node(struct cpu *c, struct slub_cache *s, struct slu
 	struct slub_world *w = s->w;
 	struct slub_kcpu *k = kcpu(s, c);
 	call(c, w, FN_get_partial_node);
-	work(c, W_partial_node_entry);
+	work(c, s->w, W_partial_node_entry);
 	uint16_t object = NIL16;
 	slub_mem(c, n->addr + KNODE_OFF_NR_PARTIAL, CPU_LOAD_DEP);
 	if (br(c, w, S_gpn_empty, n->nr_partial == 0))
@@ -1331,7 +1378,7 @@ static uint16_t get_partial_node(struct cpu *c, struct slub_cache *s, struct slu
 	int available = 0;
 	slub_mem(c, n->addr + KNODE_OFF_PARTIAL, CPU_LOAD_DEP);
 	for (uint32_t id = n->head, next; br(c, w, S_gpn_next, id != NIL32); id = next) {
-		work(c, W_partial_node_page);
+		work(c, s->w, W_partial_node_page);
 		slub_mem(c, s->slab[id].meta + PAGE_OFF_LRU, CPU_LOAD_DEP);
 		next = s->slab[id].lnext;
 		int objects;
@@ -1367,7 +1414,7 @@ static uint16_t get_any_partial(struct cpu *c, struct slub_cache *s)
 {
 	struct slub_world *w = s->w;
 	call(c, w, FN_get_any_partial);
-	work(c, W_any_partial_entry);
+	work(c, s->w, W_any_partial_entry);
 	uint16_t object = NIL16;
 	if (br(c, w, S_gap_ratio, (c->now % 1024) > SLUB_REMOTE_DEFRAG_RATIO))
 		goto out;
@@ -1378,7 +1425,7 @@ static uint16_t get_any_partial(struct cpu *c, struct slub_cache *s)
 		if (w->m->nodes[w->m->node_index[id]].mem_pages == 0)
 			continue;
 		struct slub_knode *n = get_node(s, id);
-		work(c, W_any_partial_node);
+		work(c, s->w, W_any_partial_node);
 		slub_mem(c, s->addr + KCACHE_OFF_NODE + 8u * (unsigned)w->m->node_index[id],
 			 CPU_LOAD_DEP);
 		slub_mem(c, n->addr + KNODE_OFF_NR_PARTIAL, CPU_LOAD_DEP);
@@ -1447,7 +1494,7 @@ static uint16_t slab_alloc_slow(struct cpu *c, struct slub_cache *s, int node)
 	call(c, w, FN___slab_alloc);
 	cpu_irq_save(c);
 	call(c, w, FN____slab_alloc);
-	work(c, W_alloc_slow_entry);
+	work(c, s->w, W_alloc_slow_entry);
 	uint16_t freelist;
 	slub_mem(c, k->addr + KCPU_OFF_PAGE, CPU_LOAD_DEP);
 	if (br(c, w, S_sa_nopage, k->page == NIL32))
@@ -1473,7 +1520,7 @@ redo:
 	}
 	stat_inc(c, s, SLUB_ALLOC_REFILL);
 load:
-	work(c, W_alloc_load);
+	work(c, s->w, W_alloc_load);
 	slub_mem(c, fp_addr(s, &s->slab[k->page], freelist), CPU_LOAD_DEP);
 	k->freelist = nextp(s, k->page)[freelist];
 	k->tid = next_tid(k->tid);
@@ -1515,7 +1562,7 @@ slub_obj_t slub_alloc(struct slub_world *w, struct cpu *c, struct slub_cache *s,
 		return 0;   /* not a node of the machine: a caller bug, nothing charged */
 	call(c, w, FN_kmem_cache_alloc);
 	call(c, w, FN_slab_alloc_node);
-	work(c, W_alloc_entry);
+	work(c, s->w, W_alloc_entry);
 	slub_mem(c, k->addr + KCPU_OFF_TID, CPU_LOAD_DEP);
 	slub_mem(c, k->addr + KCPU_OFF_FREELIST, CPU_LOAD_DEP);
 	slub_mem(c, k->addr + KCPU_OFF_PAGE, CPU_LOAD);
@@ -1529,7 +1576,7 @@ slub_obj_t slub_alloc(struct slub_world *w, struct cpu *c, struct slub_cache *s,
 		id = k->page;
 		stat_inc(c, s, SLUB_ALLOC_SLOWPATH);
 	} else {
-		work(c, W_alloc_fast);
+		work(c, s->w, W_alloc_fast);
 		slub_mem(c, fp_addr(s, &s->slab[id], object), CPU_LOAD_DEP); /* get_freepointer_safe */
 		cpu_this_cpu_cmpxchg(c);
 		k->freelist = nextp(s, id)[object];
@@ -1574,7 +1621,7 @@ int slub_free(struct slub_world *w, struct cpu *c, struct slub_cache *s, slub_ob
 		return NS_EINTERNAL;
 	call(c, w, s ? FN_kmem_cache_free : FN_kfree);
 	s = os;
-	work(c, W_free_entry);
+	work(c, s->w, W_free_entry);
 	slub_mem(c, s->slab[id].meta, CPU_LOAD_DEP);   /* virt_to_head_page, PageSlab */
 	slub_mem(c, s->slab[id].meta + PAGE_OFF_SLAB_CACHE, CPU_LOAD_DEP);
 	s->alloc[(size_t)id * s->per + idx] = 0;
@@ -1626,7 +1673,7 @@ int slub_free_bulk(struct slub_world *w, struct cpu *c, struct slub_cache *s, si
 		uint16_t idx = 0;
 		decode(w, object, &cs, &id, &idx);
 		uint16_t *nx = nextp(cs, id);
-		work(c, W_bulk_object);
+		work(c, w, W_bulk_object);
 		slub_mem(c, cs->slab[id].meta, CPU_LOAD_DEP);
 		nx[idx] = NIL16;
 		slub_mem(c, fp_addr(cs, &cs->slab[id], idx), CPU_STORE);
@@ -1643,7 +1690,7 @@ int slub_free_bulk(struct slub_world *w, struct cpu *c, struct slub_cache *s, si
 			uint32_t oid = 0;
 			uint16_t oidx = 0;
 			decode(w, object, &os, &oid, &oidx);
-			work(c, W_bulk_object);
+			work(c, w, W_bulk_object);
 			slub_mem(c, os->slab[oid].meta, CPU_LOAD_DEP);
 			if (os == cs && oid == id) {
 				nx[oidx] = head;
@@ -1717,6 +1764,24 @@ int slub_layout(struct cost_layout *l, const struct cost_tables *t, int fn_base,
 }
 
 /* --- set-up ------------------------------------------------------------------ */
+
+/* The work rows and the `!n` block's work of the world's (resolved) layout. */
+static void slub_work_layout(struct slub_world *w)
+{
+	const struct slub_config *cfg = &w->cfg;
+	if (cfg->code == MM_CODE_COMPILED) {
+		memcpy(w->work, cfg->variant == SLUB_PRE ? slub_work_pre : slub_work_post,
+		       sizeof w->work);
+		for (int b = 0; b < SLUB_NR_BLOCK; b++)
+			w->block[b] = slub_block_compiled[cfg->variant][b];
+		return;
+	}
+	memcpy(w->work, slub_work_est, sizeof w->work);
+	/* a spill is cycles at SLUB_IPC: push + pop per register */
+	const uint8_t *sp = slub_spill[cfg->variant][cfg->compiler][cfg->stats ? 1 : 0];
+	w->block[SLUB_BLOCK_FROZEN] = SLUB_IPC * sp[0];
+	w->block[SLUB_BLOCK_PUT] = w->block[SLUB_BLOCK_NONE] = SLUB_IPC * sp[1];
+}
 
 void slub_config_default(struct slub_config *c)
 {
@@ -2017,12 +2082,22 @@ int slub_world_create(const struct machine *m, const struct slub_config *cfg,
 	if ((unsigned)cfg->variant > SLUB_POST || (unsigned)cfg->compiler > SLUB_CLANG ||
 	    cfg->slub_max_order >= MAX_ORDER || cfg->slub_min_order > cfg->slub_max_order)
 		return diag_set(d, NS_ERANGE, "slub", 0, 0, "slub: bad configuration");
+	enum mm_code code = cfg->code;
+	int counted = cfg->compiler == SLUB_GCC && cfg->stats;
+	if (code == MM_CODE_DEFAULT)
+		code = s->model == CPU_MODEL_OOO && counted ? MM_CODE_COMPILED : MM_CODE_ESTIMATE;
+	if (code == MM_CODE_COMPILED && !counted)
+		return diag_set(d, NS_EINPUT, "slub", 0, 0,
+				"slub: cost.code compiled has counts for compiler_layout gcc with "
+				"slub_stats on only (docs/compiled-counts.md §6)");
 	struct slub_world *w = calloc(1, sizeof *w);
 	if (!w)
 		return NS_ENOMEM;
 	int rc = NS_ENOMEM;
 	w->m = m;
 	w->cfg = *cfg;
+	w->cfg.code = code;
+	slub_work_layout(w);
 	w->s = s;
 	w->pa = pa;
 	w->fn_base = fn_base;

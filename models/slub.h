@@ -36,8 +36,17 @@
  * are well-formed, hold unfrozen slabs of their node only and match
  * nr_partial; node slab/object counts match the pool.
  *
+ * Code layout (cost.code, docs/compiled-counts.md §6): the straight-line
+ * work between sites comes from the estimate read off the source or from
+ * the counts of gcc 11.3 objects of v5.9 / v5.9 + c270cf30 built with
+ * CONFIG_SLUB_STATS; only the work differs, never a branch, outcome or
+ * access.  Compiled counts exist for compiler_layout gcc with stats on
+ * only: the default resolves to estimate elsewhere, and asking for
+ * compiled there is NS_EINPUT.
+ *
  * Error policy: set-up returns NS_ERANGE (a size or flag the model cannot
- * represent, too many caches), NS_EINPUT (duplicate cache name) with a diag
+ * represent, too many caches), NS_EINPUT (cost.code compiled for a build
+ * that was not counted), NS_EINPUT (duplicate cache name) with a diag
  * message where one is given, NS_ENOMEM on host allocation failure.  An
  * allocation the simulated kernel cannot satisfy returns 0 (counted).
  * Freeing a handle that is not an allocated object of the cache is a caller
@@ -124,6 +133,10 @@ struct slub_config {
 	enum slub_variant variant;
 	enum slub_compiler compiler;    /* compiler_layout gcc|clang */
 	int stats;                      /* CONFIG_SLUB_STATS (slub_stats on|off) */
+	enum mm_code code;              /* work layout of SLUB_WORK (`cost.code`):
+					 * DEFAULT resolves to compiled under
+					 * cost.model ooo for the counted build
+					 * (gcc, stats on), else estimate */
 	int cpu_partial;                /* CONFIG_SLUB_CPU_PARTIAL */
 	int nr_cpu_ids;                 /* 0: the machine's (highest CPU + 1) */
 	unsigned slub_min_objects;      /* boot parameters; 0 = computed */

@@ -189,6 +189,7 @@ static int sim_setup(const struct scenario *s, struct sim_run *r)
 	r->mm_cfg = pt->cfg;
 	r->mm_cfg.code = (enum mm_code)pt->cost.code;
 	r->sl_cfg = pt->slub;
+	r->sl_cfg.code = (enum mm_code)pt->cost.code;
 	if (messaging) {
 		r->mm_cfg.as = &r->as;
 		r->sl_cfg.as = &r->as;

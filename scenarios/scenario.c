@@ -878,6 +878,8 @@ static const struct ytree_field cost_fields[NR_C] = {
 	[C_MODEL] = {"model", 0}, [C_BPRED] = {"bpred", 0}, [C_CODE] = {"code", 0},
 };
 
+static int uses_slub(const struct scenario *s);
+
 static int parse_cost(struct loader *l)
 {
 	const struct ytree_field *const fields = cost_fields;
@@ -916,6 +918,13 @@ static int parse_cost(struct loader *l)
 			return err(l, v[C_CODE], "unknown cost.code '%s' (expected estimate or "
 				   "compiled)", str);
 		c->code_set = 1;
+		if (c->code == MM_CODE_COMPILED && uses_slub(l->s) &&
+		    (l->pt->slub.compiler != SLUB_GCC || !l->pt->slub.stats))
+			return err(l, v[C_CODE], "cost.code compiled: SLUB's work was counted "
+				   "for compiler_layout gcc with slub_stats on only; this point "
+				   "has %s with slub_stats %s (docs/compiled-counts.md §6)",
+				   slub_compiler_name(l->pt->slub.compiler),
+				   l->pt->slub.stats ? "on" : "off");
 	}
 	const char *miss = c->model == CPU_MODEL_OOO ? cpu_ooo_missing(&l->pt->machine->costs)
 						     : NULL;

@@ -8,7 +8,8 @@
  * the slab's resulting location; the allocation paths (fast, slab, refill,
  * bypass, cpu partial, node partial, node mismatch); a forced cmpxchg
  * retry through the race hook; conservation under random alloc/free on two
- * CPUs of different nodes; counters; determinism.  slub_check() and
+ * CPUs of different nodes; counters; determinism; the code layout
+ * (cost.code: the same work done, other work charged, hand-computed).  slub_check() and
  * mm_check() run at the end of every test.
  */
 #include <setjmp.h>
@@ -726,6 +727,82 @@ static void test_frozen_free_cost(void **state)
 	assert_int_equal(cpost, frozen_free_cycles(SLUB_POST, SLUB_CLANG, 1));
 }
 
+/*
+ * cost.code (docs/compiled-counts.md §6): the compiled layout changes the
+ * straight-line work only.  One FREE_FROZEN remote free (the frozen_free
+ * set-up) under the in-order model: every branch, outcome, call and access
+ * is the same in both layouts; the cycles differ by the work rows it
+ * charges, each rounded up to whole cycles at 2 per cycle: free_entry,
+ * slab_free_entry, slab_free_try and the `!n` block (FREE_FROZEN):
+ * estimate 14, 8, 12 + the spill (PRE 2, POST 0) = 7 + 4 + 6 + 1 (0);
+ * compiled PRE 34, 22, 18, 1 = 17 + 11 + 9 + 1, POST 34, 22, 19, 1 =
+ * 17 + 11 + 10 + 1.
+ */
+static uint64_t frozen_free_layout(enum slub_variant v, enum mm_code code, uint64_t k[7])
+{
+	static const enum cpu_counter kc[7] = {
+		CPU_CTR_calls, CPU_CTR_branches, CPU_CTR_branches_taken,
+		CPU_CTR_branch_mispredict, CPU_CTR_mem_load_dep, CPU_CTR_mem_load,
+		CPU_CTR_mem_store,
+	};
+	struct slub_config cfg = cfg_of(v, SLUB_GCC, 1);
+	cfg.code = code;
+	struct wfx *t = tw_create(&cfg);
+	alloc(t, 0, t->k64);
+	slub_obj_t a = alloc(t, 0, t->k64);
+	struct cpu *c = cpu(t, 1);
+	uint64_t before = c->now, k0[7];
+	for (int i = 0; i < 7; i++)
+		k0[i] = cpu_counter(c, kc[i]);
+	fr(t, 1, t->k64, a);
+	for (int i = 0; i < 7; i++)
+		k[i] = cpu_counter(c, kc[i]) - k0[i];
+	uint64_t d = c->now - before;
+	assert_int_equal(slub_stat(t->w, t->k64, 1, SLUB_FREE_FROZEN), 1);
+	wfx_check(t);
+	wfx_destroy(t);
+	return d;
+}
+
+static void test_code_layout(void **state)
+{
+	(void)state;
+	static const uint64_t extra[2] = {20, 22};   /* compiled - estimate, PRE / POST */
+	for (int v = SLUB_PRE; v <= SLUB_POST; v++) {
+		uint64_t ke[7], kc[7], kd[7];
+		uint64_t ce = frozen_free_layout((enum slub_variant)v, MM_CODE_ESTIMATE, ke);
+		uint64_t cc = frozen_free_layout((enum slub_variant)v, MM_CODE_COMPILED, kc);
+		uint64_t cd = frozen_free_layout((enum slub_variant)v, MM_CODE_DEFAULT, kd);
+		for (int i = 0; i < 7; i++) {
+			assert_int_equal(ke[i], kc[i]);
+			assert_int_equal(ke[i], kd[i]);
+		}
+		assert_int_equal(cd, ce);            /* inorder: estimate by default */
+		assert_int_equal(cc - ce, extra[v]);
+	}
+	/* no counts for clang or without CONFIG_SLUB_STATS: compiled is refused,
+	 * the default falls back to the estimate */
+	struct slub_config cfg = cfg_of(SLUB_POST, SLUB_GCC, 1);
+	struct wfx *t = tw_create(&cfg);
+	for (int k = 0; k < 2; k++) {
+		struct slub_config bad = cfg_of(SLUB_POST, k ? SLUB_CLANG : SLUB_GCC, k);
+		bad.as = &t->as;
+		bad.code = MM_CODE_COMPILED;
+		struct slub_world *w = t->w;   /* non-NULL: must come back NULL */
+		struct diag d;
+		diag_init(&d);
+		assert_int_equal(slub_world_create(t->m, &bad, &t->s, t->pa, t->sl_fn, t->sl_site,
+						   &w, &d), NS_EINPUT);
+		assert_null(w);
+		assert_non_null(strstr(d.msg, "compiler_layout gcc with slub_stats on only"));
+		bad.code = MM_CODE_DEFAULT;
+		wfx_ok(slub_world_create(t->m, &bad, &t->s, t->pa, t->sl_fn, t->sl_site, &w, &d),
+		       &d);
+		slub_world_destroy(w);
+	}
+	wfx_destroy(t);
+}
+
 /* --- allocation paths ----------------------------------------------------------- */
 
 static void test_alloc_paths(void **state)
@@ -1175,6 +1252,7 @@ int main(void)
 		cmocka_unit_test(test_free_no_cpu_partial),
 		cmocka_unit_test(test_stats_off),
 		cmocka_unit_test(test_frozen_free_cost),
+		cmocka_unit_test(test_code_layout),
 		cmocka_unit_test(test_frozen_stream),
 		cmocka_unit_test(test_alloc_paths),
 		cmocka_unit_test(test_alloc_from_partial),

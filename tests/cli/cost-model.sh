@@ -4,7 +4,9 @@
 # model and work layout against its golden table
 # (NUMASIM_UPDATE_GOLDEN=1 rewrites them), `inorder` given explicitly is
 # the default bit for bit, the params of a run name the model only when
-# it was given, and bad values are refused with exit 2 and no output.
+# it was given, and bad values are refused with exit 2 and no output;
+# the tiny messaging scenario under ooo in both layouts of SLUB's work
+# against its goldens, and compiled refused where SLUB was not counted.
 . "$(dirname "$0")/lib.sh"
 TINY=$SRC/tests/scenarios/tiny-pagealloc.yaml
 MSG=$SRC/tests/scenarios/tiny-messaging.yaml
@@ -67,9 +69,43 @@ extra=$(sqlite3 "$tmp/ic.db" "$att SELECT sum(c.calls) $flip")
 check "calls + the helpers'" "$(sqlite3 "$tmp/ic.db" "$q")" "$(( $(sqlite3 "$tmp/in.db" "$q") + extra ))"
 q="SELECT sum(calls) FROM profile"
 check "same calls made" "$(sqlite3 "$tmp/ic.db" "$q")" "$(sqlite3 "$tmp/in.db" "$q")"
-# a messaging run under ooo (skylake-2s has the core figures)
-"$NUMASIM" run "$MSG" --db "$tmp/msg.db" --set cost.model=ooo >/dev/null 2>"$tmp/msg.err"
+# a messaging run under ooo (skylake-2s has the core figures): SLUB's work
+# rows follow cost.code too (docs/compiled-counts.md §6): the default is the
+# compiled layout of both models, the estimate layout is the other golden
+"$NUMASIM" run "$MSG" --db "$tmp/msg.db" --set cost.model=ooo >"$tmp/msg.txt" 2>"$tmp/msg.err"
 check "ooo messaging exit" $? 0
+golden "ooo messaging" "$tmp/msg.txt" "$SRC/tests/golden/tiny-messaging-ooo.txt"
+"$NUMASIM" run "$MSG" --db "$tmp/msgc.db" --set cost.model=ooo --set cost.code=compiled \
+	>"$tmp/msgc.txt" 2>/dev/null
+check "ooo messaging compiled exit" $? 0
+cmp -s "$tmp/msg.txt" "$tmp/msgc.txt" && ok || bad "ooo messaging: default is not compiled"
+"$NUMASIM" run "$MSG" --db "$tmp/msge.db" --set cost.model=ooo --set cost.code=estimate \
+	>"$tmp/msge.txt" 2>/dev/null
+check "ooo messaging estimate exit" $? 0
+golden "ooo messaging estimate" "$tmp/msge.txt" "$SRC/tests/golden/tiny-messaging-ooo-estimate.txt"
+cmp -s "$tmp/msg.txt" "$tmp/msge.txt" && bad "ooo messaging: same table in both layouts" || ok
+# in-order messaging: the estimate by default (tiny-messaging's in-order
+# table is the golden of messaging.sh); compiled changes the cycles, and
+# on one run of one layout nothing but the work: same calls, branches and
+# outcomes, same accesses, until the different timing changes the schedule
+# (so the whole-run counters are not compared)
+"$NUMASIM" run "$MSG" --db "$tmp/mi.db" --set repetitions=1 \
+	--set kernel.slab_free_layout=c270cf30 >"$tmp/mi.txt" 2>/dev/null
+check "inorder messaging exit" $? 0
+"$NUMASIM" run "$MSG" --db "$tmp/mie.db" --set repetitions=1 --set cost.code=estimate \
+	--set kernel.slab_free_layout=c270cf30 >"$tmp/mie.txt" 2>/dev/null
+cmp -s "$tmp/mi.txt" "$tmp/mie.txt" && ok || bad "inorder messaging: default is not estimate"
+# no SLUB counts for clang or without CONFIG_SLUB_STATS: refused at the
+# cost.code value, exit 2, no database
+sed "s#\.\./\.\./configs#$SRC/configs#; s/compiler_layout: gcc/compiler_layout: clang/" \
+	"$MSG" >"$tmp/clang.yaml"
+run_err "compiled clang" run "$tmp/clang.yaml" --db "$tmp/x.db" --set cost.code=compiled
+grep -q "error: --set cost.code=compiled: cost.code compiled: SLUB's work was counted for compiler_layout gcc with slub_stats on only; this point has clang with slub_stats on" "$tmp/eerr" && ok || { bad "compiled clang message"; cat "$tmp/eerr"; }
+run_err "compiled stats off" run "$MSG" --db "$tmp/x.db" --set cost.code=compiled --set kernel.slub_stats=off
+grep -q "; this point has gcc with slub_stats off" "$tmp/eerr" && ok || { bad "compiled stats off message"; cat "$tmp/eerr"; }
+# ... but the default under ooo falls back to the estimate there
+"$NUMASIM" run "$tmp/clang.yaml" --db "$tmp/mcl.db" --set cost.model=ooo --set repetitions=1 >/dev/null 2>&1
+check "ooo clang default exit" $? 0
 
 # --- bad values -------------------------------------------------------------------
 run_err "bad model" run "$TINY" --db "$tmp/x.db" --set cost.model=ooo2
