@@ -223,6 +223,19 @@ static int sender_write(struct messaging_world *m, struct task *task, int cpu,
 	return NS_OK;
 }
 
+/* The read of an empty connection blocks its reader (unix_stream_read_generic's
+ * and pipe_read's wait; the sender's write wakes it): true when it did. */
+static bool reader_blocks(struct messaging_world *m, struct connection *conn,
+			  enum op_result *res)
+{
+	if (conn->count != 0)
+		return false;
+	conn->receiver_blocked = 1;
+	m->result->receiver_blocks++;
+	*res = OP_BLOCKED;
+	return true;
+}
+
 /* One read() of a receiver running on cpu, from its own connection. */
 static int receiver_read(struct messaging_world *m, struct task *task, int cpu,
 			 enum op_result *res)
@@ -231,12 +244,8 @@ static int receiver_read(struct messaging_world *m, struct task *task, int cpu,
 	struct cpu *c = &m->sys->cpu[cpu];
 	struct connection *conn = &m->conns[task->group * WL_MSG_FDS + task->index];
 
-	if (conn->count == 0) {
-		conn->receiver_blocked = 1;
-		m->result->receiver_blocks++;
-		*res = OP_BLOCKED;
+	if (reader_blocks(m, conn, res))
 		return NS_OK;
-	}
 	thread_fget_fput(m, c, conn->file_r);
 	struct message msg = conn->ring[conn->head];
 	conn->head = (conn->head + 1) % m->ring_cap;
@@ -415,12 +424,8 @@ static int pipe_read_msg(struct messaging_world *m, struct task *task, int cpu,
 	struct cpu *c = &m->sys->cpu[cpu];
 	struct connection *conn = &m->conns[task->group * WL_MSG_FDS + task->index];
 
-	if (conn->count == 0) {
-		conn->receiver_blocked = 1;
-		m->result->receiver_blocks++;
-		*res = OP_BLOCKED;
+	if (reader_blocks(m, conn, res))
 		return NS_OK;
-	}
 	thread_fget_fput(m, c, conn->file_r);
 	cpu_atomic(c, conn->info, m->parent_node);           /* __pipe_lock */
 	int was_full = pipe_full(conn);

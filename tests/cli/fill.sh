@@ -55,14 +55,7 @@ rc=$?
 check "fill run exit" "$rc" 0
 [ $rc -eq 0 ] || cat "$tmp/err"
 check "fill runs" "$(q "$db" "SELECT count(*) FROM runs WHERE status = 'ok'")" 2
-if [ "${NUMASIM_UPDATE_GOLDEN:-0}" = 1 ]; then
-	cp "$tmp/out" "$GOLDEN"
-	echo "updated $GOLDEN"
-fi
-if cmp -s "$tmp/out" "$GOLDEN"; then ok; else
-	bad "table differs from $GOLDEN (NUMASIM_UPDATE_GOLDEN=1 to accept)"
-	diff "$GOLDEN" "$tmp/out" | head -20
-fi
+golden "fill table" "$tmp/out" "$GOLDEN"
 m0=zone_reclaim_mode=0
 m1=zone_reclaim_mode=1
 check_true "mode 0 spills" "$(q "$db" "SELECT $(metric "$db" $m0 remote_share) > 0.3")"
