@@ -117,9 +117,9 @@ grep -q "unknown cost.code 'gcc' (expected estimate or compiled)" "$tmp/eerr" &&
 run_err "bad bench code" bench pagealloc --pairs 10 --cost-code gcc
 run_err "bad key" run "$TINY" --db "$tmp/x.db" --set cost.width=4
 grep -q "cost has no key 'width' (known: model, bpred, code)" "$tmp/eerr" && ok || { bad "key message"; cat "$tmp/eerr"; }
-# a machine without the core figures
+# a machine without the core figures (a test fixture: every shipped machine has them)
 run_err "no core figures" run "$TINY" --db "$tmp/x.db" --set cost.model=ooo \
-	--set machine=../../configs/rome-nps4.yaml
+	--set machine="$SRC/tests/machines/two-node.yaml"
 grep -q "cost.model ooo needs the core figure 'dispatch_width'" "$tmp/eerr" && ok || { bad "figures message"; cat "$tmp/eerr"; }
 [ -e "$tmp/x.db" ] && bad "a refused run left a database" || ok
 finish
