@@ -94,6 +94,13 @@ static int bench_pagealloc_world_init(struct bench_pagealloc_world *b, const str
 	/* one simulated CPU: no other cache can hold a line, the coherence
 	 * directory would only cost host time */
 	p.cache.coherence = false;
+	/* the message `numasim run` gives at cost.model (scenario.c) */
+	const char *miss = p.model == CPU_MODEL_OOO ? cpu_ooo_missing(&m->costs) : NULL;
+	if (rc == NS_OK && miss)
+		return diag_set(d, NS_EINPUT, NULL, 0, 0,
+				"--cost-model ooo needs the core figure '%s' in the costs of "
+				"machine '%s' (%s; docs/machine-format.md, \"Core figures\")",
+				miss, m->name, o->machine);
 	if (rc == NS_OK)
 		rc = cpu_sys_init(&b->s, m, &b->t, &b->l, &p, &cpu, 1);
 	if (rc != NS_OK)

@@ -122,4 +122,9 @@ run_err "no core figures" run "$TINY" --db "$tmp/x.db" --set cost.model=ooo \
 	--set machine="$SRC/tests/machines/two-node.yaml"
 grep -q "cost.model ooo needs the core figure 'dispatch_width'" "$tmp/eerr" && ok || { bad "figures message"; cat "$tmp/eerr"; }
 [ -e "$tmp/x.db" ] && bad "a refused run left a database" || ok
+# ... and the bench names the figure too, exit 2, nothing on stdout
+run_err "bench no core figures" bench pagealloc --machine "$SRC/tests/machines/two-node.yaml" \
+	--cost-model ooo --pairs 100
+grep -q "error: --cost-model ooo needs the core figure 'dispatch_width' in the costs of machine 'cascadelake-2s'" \
+	"$tmp/eerr" && ok || { bad "bench figures message"; cat "$tmp/eerr"; }
 finish
