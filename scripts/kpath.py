@@ -193,8 +193,9 @@ def fusible(first, jcc):
 #   boot-patched this_cpu_cmpxchg_double)
 # The cmpxchg figures are quoted from Agner Fog's Broadwell table as
 # recalled, not re-read (cmpxchg m,r may be 6 there; cmpxchg8b/16b 14/19
-# agree with LLVM's Haswell scheduling model as llvm-mca's
-# test/tools/llvm-mca/X86/Haswell/resources-cmpxchg.s prints it).  Every
+# agree with LLVM's Haswell scheduling model, as an llvm-mca
+# instruction-table test for -mcpu=haswell prints it; the register form
+# cmpxchg r,r is not in the table).  Every
 # cmpxchg on the paths walked is charged whole by the models
 # (cpu_this_cpu_cmpxchg, cpu_atomic) and excluded by the caller, so the
 # figure changes the uops and excl columns alike and no work row.  A
@@ -240,6 +241,8 @@ def uops(i):
         return 1                       # excluded whole (cpu_irq_save/restore)
     b = base_mn(mn)
     if b in UOPS_CMPXCHG or mn[:-1] == 'cmpxchg' and mn[-1:] in 'lqwb':
+        if not ops or not is_mem(ops[-1]):
+            return None                # cmpxchg r,r: not in the table
         return UOPS_CMPXCHG.get(b, UOPS_CMPXCHG['cmpxchg'])
     if b == 'call':
         return 2
