@@ -396,4 +396,8 @@ def main(argv):
 
 
 if __name__ == '__main__':
-    sys.exit(main(sys.argv))
+    try:
+        sys.exit(main(sys.argv))
+    except (ValueError, KeyError, OSError) as e:   # a form outside the table, a bad address
+        print('compiled-counts-slub.py: error: %s' % e, file=sys.stderr)
+        sys.exit(2)
