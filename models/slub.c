@@ -293,8 +293,11 @@ static const uint8_t slub_spill[2][2][2][2] = {
  *   pre, post  counted in the disassembly of v5.9's mm/slub.o (PRE) and of
  *         v5.9 + c270cf30 (POST) built by gcc 11.3 with CONFIG_SLUB_STATS=y
  *         (docs/compiled-counts.md §6: config, commands, addresses): the
- *         segment's fused-domain uops on the paths the seed-slub run takes,
- *         minus what the model charges in it, computed by
+ *         segment's fused-domain uops on the paths the seed-slub run takes
+ *         (per instruction form from Agner Fog's Broadwell table, as the
+ *         page allocator's: scripts/kpath.py uops(); calls, returns, irq
+ *         sequences, cmpxchg and locked instructions excluded: the model
+ *         charges them whole), minus what the model charges in it, computed by
  *         scripts/compiled-counts-slub.py.  Rows the seed's run executes
  *         rarely were not counted and keep their estimate in the compiled
  *         columns (marked "=est").
@@ -304,14 +307,14 @@ static const uint8_t slub_spill[2][2][2][2] = {
  */
 #define SLUB_IPC 2
 #define SLUB_WORK(X)                                                           \
-	X(alloc_entry, 14, 50, 50)                                             \
-	X(alloc_fast, 8, 9, 9)                                                 \
-	X(alloc_slow_entry, 12, 60, 60)                                        \
-	X(alloc_load, 6, 9, 9)                                                 \
+	X(alloc_entry, 14, 53, 53)                                             \
+	X(alloc_fast, 8, 11, 11)                                               \
+	X(alloc_slow_entry, 12, 69, 68)                                        \
+	X(alloc_load, 6, 10, 10)                                               \
 	X(get_freelist, 8, 19, 19)                                             \
 	X(partial_node_entry, 6, 21, 21)                                       \
-	X(partial_node_page, 8, 20, 20)                                        \
-	X(acquire_slab, 10, 20, 20)                                            \
+	X(partial_node_page, 8, 22, 22)                                        \
+	X(acquire_slab, 10, 21, 21)                                            \
 	X(any_partial_entry, 10, 10, 10) /* =est */                            \
 	X(any_partial_node, 6, 6, 6) /* =est */                                \
 	X(allocate_slab, 40, 40, 40) /* =est */                                \
@@ -320,14 +323,14 @@ static const uint8_t slub_spill[2][2][2][2] = {
 	X(deactivate_object, 8, 8, 8) /* =est */                               \
 	X(deactivate_tail, 16, 16, 16) /* =est */                              \
 	X(free_entry, 14, 34, 34)                                              \
-	X(free_fast, 8, 7, 7)                                                  \
-	X(slab_free_entry, 8, 22, 22)                                          \
+	X(free_fast, 8, 9, 9)                                                  \
+	X(slab_free_entry, 8, 24, 24)                                          \
 	X(slab_free_try, 12, 18, 19)                                           \
 	X(slab_free_tail, 4, 4, 4) /* =est */                                  \
 	X(cpu_relax, 2, 2, 2) /* =est */                                       \
 	X(put_cpu_partial, 14, 26, 26)                                         \
 	X(unfreeze_entry, 6, 24, 24)                                           \
-	X(unfreeze_page, 12, 18, 18)                                           \
+	X(unfreeze_page, 12, 20, 20)                                           \
 	X(discard_slab, 14, 14, 14) /* =est */                                 \
 	X(list_op, 4, 5, 5)                                                    \
 	X(bulk_object, 6, 6, 6) /* =est */
@@ -368,8 +371,8 @@ static const uint32_t slub_work_post[] = {
  */
 enum slub_block { SLUB_BLOCK_FROZEN, SLUB_BLOCK_PUT, SLUB_BLOCK_NONE, SLUB_NR_BLOCK };
 static const uint8_t slub_block_compiled[2][SLUB_NR_BLOCK] = {
-	{1, 4, 1},      /* PRE: 8, 12, 6 instructions */
-	{1, 6, 1},      /* POST: 6, 13, 6 instructions */
+	{3, 6, 1},      /* PRE: 8, 12, 6 instructions; 10, 15, 6 uops */
+	{3, 8, 1},      /* POST: 6, 13, 6 instructions; 8, 16, 6 uops */
 };
 
 /* --- state ------------------------------------------------------------------ */

@@ -188,6 +188,19 @@ def fusible(first, jcc):
 #   push m, pop m, setcc m, cmovcc r,m, bt m,i                        2
 #   shl/shr/sar r,cl, leave, xchg r,r                                 3
 #   call near 2, ret 1 (excluded: the model charges call_uops/ret_uops)
+#   cmpxchg m,r (no lock prefix: this_cpu_cmpxchg's %gs: form)         5
+#   cmpxchg8b m64 14, cmpxchg16b m128 19 (no lock prefix: the
+#   boot-patched this_cpu_cmpxchg_double)
+# The cmpxchg figures are quoted from Agner Fog's Broadwell table as
+# recalled, not re-read (cmpxchg m,r may be 6 there; cmpxchg8b/16b 14/19
+# agree with LLVM's Haswell scheduling model, as an llvm-mca
+# instruction-table test for -mcpu=haswell prints it; the register form
+# cmpxchg r,r is not in the table).  Every
+# cmpxchg on the paths walked is charged whole by the models
+# (cpu_this_cpu_cmpxchg, cpu_atomic) and excluded by the caller, so the
+# figure changes the uops and excl columns alike and no work row.  A
+# locked instruction (`lock` printed as its own mnemonic by objdump)
+# counts 1 here and is excluded whole (cpu_atomic).
 # Not modelled: the un-lamination of micro-fused uops with an indexed
 # address (Intel optimization manual 248966, "Micro-fusion" for Haswell;
 # a few on these paths, so the counts are a little low).  An instruction
@@ -199,6 +212,7 @@ UOPS_ONE = ('mov', 'movz', 'movs', 'movabs', 'lea', 'add', 'sub', 'and', 'or', '
             'test', 'inc', 'dec', 'neg', 'not', 'cltq', 'cwtl', 'cqto', 'cltd', 'imul', 'bt',
             'bts', 'btr', 'bsr', 'bsf', 'tzcnt', 'popcnt', 'shl', 'shr', 'sar', 'rol', 'ror',
             'adc', 'sbb', 'movnti', 'prefetcht0', 'prefetchw', 'pause')
+UOPS_CMPXCHG = {'cmpxchg': 5, 'cmpxchg8b': 14, 'cmpxchg16b': 19}
 
 
 def base_mn(mn):
@@ -226,6 +240,10 @@ def uops(i):
     if 'irq' in k:
         return 1                       # excluded whole (cpu_irq_save/restore)
     b = base_mn(mn)
+    if b in UOPS_CMPXCHG or mn[:-1] == 'cmpxchg' and mn[-1:] in 'lqwb':
+        if not ops or not is_mem(ops[-1]):
+            return None                # cmpxchg r,r: not in the table
+        return UOPS_CMPXCHG.get(b, UOPS_CMPXCHG['cmpxchg'])
     if b == 'call':
         return 2
     if b == 'ret':
