@@ -653,23 +653,14 @@ _Static_assert(MM_IPC == CPU_INORDER_IPC, "cpu_insns charges the in-order model 
  * for variant v, into work[MM_NR_WORK]. */
 static inline void mm_work_layout(enum mm_code code, enum mmzone_iter v, uint32_t *work)
 {
-	static const uint32_t est[] = {
-#define MM_WORK_EST(name, e, pre, post) e,
-		MM_WORK(MM_WORK_EST)
-#undef MM_WORK_EST
+	static const uint32_t rows[][3] = {
+#define MM_WORK_ROW(name, e, pre, post) {e, pre, post},
+		MM_WORK(MM_WORK_ROW)
+#undef MM_WORK_ROW
 	};
-	static const uint32_t cpre[] = {
-#define MM_WORK_PRE(name, e, pre, post) pre,
-		MM_WORK(MM_WORK_PRE)
-#undef MM_WORK_PRE
-	};
-	static const uint32_t cpost[] = {
-#define MM_WORK_POST(name, e, pre, post) post,
-		MM_WORK(MM_WORK_POST)
-#undef MM_WORK_POST
-	};
-	const uint32_t *src = code != MM_CODE_COMPILED ? est : v == MMZONE_ITER_PRE ? cpre : cpost;
-	memcpy(work, src, sizeof est);
+	cost_work_column(rows, MM_NR_WORK, code != MM_CODE_COMPILED ? COST_WORK_EST
+					   : v == MMZONE_ITER_PRE ? COST_WORK_PRE : COST_WORK_POST,
+			 work);
 }
 
 

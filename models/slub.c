@@ -343,20 +343,10 @@ enum slub_work {
 };
 /* Instructions per row; cpu_insns() charges them at SLUB_IPC in-order. */
 _Static_assert(SLUB_IPC == CPU_INORDER_IPC, "cpu_insns charges the in-order model at SLUB_IPC");
-static const uint32_t slub_work_est[] = {
-#define SLUB_WORK_EST(id, est, pre, post) (est),
-	SLUB_WORK(SLUB_WORK_EST)
-#undef SLUB_WORK_EST
-};
-static const uint32_t slub_work_pre[] = {
-#define SLUB_WORK_PRE(id, est, pre, post) (pre),
-	SLUB_WORK(SLUB_WORK_PRE)
-#undef SLUB_WORK_PRE
-};
-static const uint32_t slub_work_post[] = {
-#define SLUB_WORK_POST(id, est, pre, post) (post),
-	SLUB_WORK(SLUB_WORK_POST)
-#undef SLUB_WORK_POST
+static const uint32_t slub_work_rows[][3] = {
+#define SLUB_WORK_ROW(id, est, pre, post) {est, pre, post},
+	SLUB_WORK(SLUB_WORK_ROW)
+#undef SLUB_WORK_ROW
 };
 
 /*
@@ -1773,13 +1763,13 @@ static void slub_work_layout(struct slub_world *w)
 {
 	const struct slub_config *cfg = &w->cfg;
 	if (cfg->code == MM_CODE_COMPILED) {
-		memcpy(w->work, cfg->variant == SLUB_PRE ? slub_work_pre : slub_work_post,
-		       sizeof w->work);
+		cost_work_column(slub_work_rows, SLUB_NR_WORK,
+				 cfg->variant == SLUB_PRE ? COST_WORK_PRE : COST_WORK_POST, w->work);
 		for (int b = 0; b < SLUB_NR_BLOCK; b++)
 			w->block[b] = slub_block_compiled[cfg->variant][b];
 		return;
 	}
-	memcpy(w->work, slub_work_est, sizeof w->work);
+	cost_work_column(slub_work_rows, SLUB_NR_WORK, COST_WORK_EST, w->work);
 	/* a spill is cycles at SLUB_IPC: push + pop per register */
 	const uint8_t *sp = slub_spill[cfg->variant][cfg->compiler][cfg->stats ? 1 : 0];
 	w->block[SLUB_BLOCK_FROZEN] = SLUB_IPC * sp[0];

@@ -157,4 +157,17 @@ int cost_layout_set_site(struct cost_layout *l, int site, enum cost_hint hint,
 			 int fallthrough);
 int cost_layout_check(const struct cost_layout *l, const struct cost_tables *t);
 
+/*
+ * Column col of a model's work table written as rows of three columns
+ * (the estimate, compiled PRE, compiled POST: MM_WORK, SLUB_WORK), into
+ * out[0..n-1]: the models copy their layout's column once at world set-up.
+ */
+enum cost_work_col { COST_WORK_EST, COST_WORK_PRE, COST_WORK_POST };
+static inline void cost_work_column(const uint32_t (*rows)[3], size_t n, enum cost_work_col col,
+				    uint32_t *out)
+{
+	for (size_t i = 0; i < n; i++)
+		out[i] = rows[i][col];
+}
+
 #endif
