@@ -58,6 +58,18 @@ int cpu_model_parse(const char *s)
 	return !strcmp(s, "inorder") ? CPU_MODEL_INORDER : !strcmp(s, "ooo") ? CPU_MODEL_OOO : -1;
 }
 
+const char *cpu_accounting_name(enum cpu_accounting a)
+{
+	return a == CPU_ACCOUNTING_EXACT ? "exact" : a == CPU_ACCOUNTING_MEMO ? "memo" : "unknown";
+}
+
+int cpu_accounting_parse(const char *s)
+{
+	return !strcmp(s, "exact") ? CPU_ACCOUNTING_EXACT
+	       : !strcmp(s, "memo") ? CPU_ACCOUNTING_MEMO
+				    : -1;
+}
+
 const char *cpu_ooo_missing(const struct machine_costs *mc)
 {
 	/* the clocks and the prefetcher are optional even under ooo: without
@@ -80,6 +92,7 @@ const char *cpu_ooo_missing(const struct machine_costs *mc)
 void cpu_params_default(struct cpu_params *p)
 {
 	p->model = CPU_MODEL_INORDER;
+	p->accounting = CPU_ACCOUNTING_EXACT;
 	bpred_params_default(&p->bpred);
 	cache_params_default(&p->cache);
 	p->stack_depth = 256;

@@ -272,6 +272,20 @@ const char *cpu_model_name(enum cpu_model m);
 int cpu_model_parse(const char *s);
 
 /*
+ * How the primitives account (cost.accounting; "Memoized paths" above).
+ * exact: every primitive runs the cost model as it is called.  memo: a
+ * top-level call whose path was seen before with the same cost replays
+ * that cost (approximate: the predictor is not trained on it).
+ */
+enum cpu_accounting {
+	CPU_ACCOUNTING_EXACT = 0,
+	CPU_ACCOUNTING_MEMO,
+};
+const char *cpu_accounting_name(enum cpu_accounting a);
+/* "exact" / "memo" -> the mode, -1 if unknown. */
+int cpu_accounting_parse(const char *s);
+
+/*
  * The core figures cost.model ooo needs (MACHINE_CORE_MAP): the name of
  * the first one machine costs mc lacks, NULL when it has them all.
  */
@@ -301,6 +315,7 @@ struct cpu_costs {
 
 struct cpu_params {
 	enum cpu_model model;          /* default CPU_MODEL_INORDER */
+	enum cpu_accounting accounting; /* default CPU_ACCOUNTING_EXACT */
 	struct bpred_params bpred;
 	/* associativity and directory; sizes and line size come from the machine */
 	struct cache_params cache;
