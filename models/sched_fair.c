@@ -449,7 +449,7 @@ static int select_idle_cpu(struct cfs_sched *cs, const struct sched_domain *llc,
 	double avg_cost = (double)cs->avg_scan_cost[cs->topo->llc_id[from]] + 1;
 	double span_avg = llc->span_weight * avg_idle;
 	long nr = span_avg > 4 * avg_cost ? (long)(span_avg / avg_cost) : 4;
-	uint64_t t0 = c->now;
+	uint64_t t0 = cpu_now(c);
 	int found = -1;
 	uint32_t start = 0;
 	while (llc->span[start] != target)
@@ -465,7 +465,7 @@ static int select_idle_cpu(struct cfs_sched *cs, const struct sched_domain *llc,
 	}
 	/* update_avg(&this_sd->avg_scan_cost, time) */
 	uint64_t *avg = &cs->avg_scan_cost[cs->topo->llc_id[from]];
-	int64_t diff = (int64_t)cycles_to_ns(cs, c->now - t0) - (int64_t)*avg;
+	int64_t diff = (int64_t)cycles_to_ns(cs, cpu_now(c) - t0) - (int64_t)*avg;
 	*avg = (uint64_t)((int64_t)*avg + diff / 8);
 	return found;
 }
@@ -514,7 +514,7 @@ int cfs_select_task_rq(struct cfs_sched *cs, uint32_t t, int cpu)
 	int prev = cs->se[t].cpu, new_cpu = prev;
 	int64_t current = cs->rq[cpu].curr;
 	cpu_work(c, SELECT_WORK);
-	record_wakee(cs, current, t, c->now);
+	record_wakee(cs, current, t, cpu_now(c));
 	int want_affine = !wake_wide(cs, current, t, cpu);
 	for (int l = 0; l < cs->topo->nr_domains[cpu]; l++) {
 		const struct sched_domain *sd = sched_topo_sd(cs->topo, cpu, l);
@@ -1108,7 +1108,7 @@ static void newidle_balance(struct cfs_sched *cs, int cpu)
 {
 	struct cfs_rq *rq = &cs->rq[cpu];
 	struct cpu *c = &cs->sys->cpu[cpu];
-	rq->idle_stamp = c->now ? c->now : 1;
+	rq->idle_stamp = cpu_now(c) ? cpu_now(c) : 1;
 	rq->stat[CFS_CPU_newidle_count]++;
 	if (rq->avg_idle < cs->migration_cost || !rd_overload(cs))
 		return;
@@ -1118,9 +1118,9 @@ static void newidle_balance(struct cfs_sched *cs, int cpu)
 		double *max = max_lb_cost(cs, cpu, sd);
 		if (avg_idle < curr_cost + *max)
 			break;
-		uint64_t t0 = c->now;
+		uint64_t t0 = cpu_now(c);
 		int pulled = cfs_load_balance(cs, cpu, sd, CFS_CPU_NEWLY_IDLE, NULL);
-		double cost = cycles_to_ns(cs, c->now - t0);
+		double cost = cycles_to_ns(cs, cpu_now(c) - t0);
 		if (cost > *max)
 			*max = cost;
 		curr_cost += cost;
@@ -1155,16 +1155,16 @@ static void rebalance_domains(struct cfs_sched *cs, int cpu)
 		struct sched_domain *sd = sched_topo_sd(cs->topo, cpu, l);
 		uint64_t *decay = &cs->next_decay_max_lb_cost[(size_t)cpu * SCHED_TOPO_MAX_LEVELS +
 							      (size_t)sd->level];
-		if (c->now > *decay) {
+		if (cpu_now(c) > *decay) {
 			*max_lb_cost(cs, cpu, sd) = *max_lb_cost(cs, cpu, sd) * 253 / 256;
-			*decay = c->now + cs->sysctl.tick * cs->params.hz;
+			*decay = cpu_now(c) + cs->sysctl.tick * cs->params.hz;
 		}
 		uint64_t interval = balance_interval(cs, sd, busy);
-		if (c->now >= sd->last_balance + interval) {
+		if (cpu_now(c) >= sd->last_balance + interval) {
 			if (cfs_load_balance(cs, cpu, sd, busy ? CFS_CPU_NOT_IDLE : CFS_CPU_IDLE,
 					     NULL))
 				busy = rq_nr_running(cs, cpu) > 0;
-			sd->last_balance = c->now;
+			sd->last_balance = cpu_now(c);
 			interval = balance_interval(cs, sd, busy);
 		}
 		if (sd->last_balance + interval < next)
@@ -1415,8 +1415,8 @@ int64_t cfs_pick_next(struct cfs_sched *cs, int cpu)
 	rq->preempted = -1;
 	rq->need_resched = CFS_RESCHED_NONE;
 	cs->se[t].state = CFS_TASK_RUNNING;
-	rq->exec_start = c->now;
-	rq->slice_start = c->now;
+	rq->exec_start = cpu_now(c);
+	rq->slice_start = cpu_now(c);
 	return t;
 }
 

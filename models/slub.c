@@ -1038,8 +1038,9 @@ static void free_unlocked(struct cpu *c, struct slub_cache *s, uint32_t id, bool
 /* The !n block's sites: the only code that differs between the variants. */
 static const enum slub_site block_sites[] = {S_PRE6a, S_PRE6b, S_PRE7, S_POST6, S_POST7};
 
-static void block_sum(const struct cpu *c, const struct slub_world *w, uint64_t v[3])
+static void block_sum(struct cpu *c, const struct slub_world *w, uint64_t v[3])
 {
+	cpu_memo_sync(c);              /* the site counts up to here */
 	v[0] = v[1] = v[2] = 0;
 	for (size_t i = 0; i < sizeof block_sites / sizeof block_sites[0]; i++) {
 		const struct cpu_site_stat *st = &c->site[w->site_base + (int)block_sites[i]];
@@ -1064,7 +1065,7 @@ static void free_frozen_counted(struct cpu *c, struct slub_cache *s, uint32_t id
 	s->ff_branches += b[0] - a[0];
 	s->ff_taken += b[1] - a[1];
 	s->ff_mispredicts += b[2] - a[2];
-	s->ff_cycles += c->now - t0;
+	s->ff_cycles += cpu_now(c) - t0;
 }
 
 /*
@@ -1079,7 +1080,7 @@ static void slab_free_slow(struct cpu *c, struct slub_cache *s, uint32_t id, uin
 	struct slub_free_trace *t = NULL;
 	if (w->trace && !w->tr)
 		t = trace_begin(c, s, id, cnt);
-	const uint64_t t0 = c->now;
+	const uint64_t t0 = cpu_now(c);
 	call(c, w, FN___slab_free);
 	work(c, s->w, W_slab_free_entry);
 	stat_inc(c, s, SLUB_FREE_SLOWPATH);
@@ -1409,7 +1410,7 @@ static uint16_t get_any_partial(struct cpu *c, struct slub_cache *s)
 	call(c, w, FN_get_any_partial);
 	work(c, s->w, W_any_partial_entry);
 	uint16_t object = NIL16;
-	if (br(c, w, S_gap_ratio, (c->now % 1024) > SLUB_REMOTE_DEFRAG_RATIO))
+	if (br(c, w, S_gap_ratio, (cpu_now(c) % 1024) > SLUB_REMOTE_DEFRAG_RATIO))
 		goto out;
 	int nn = w->m->nr_nodes;
 	const int *order = &w->node_order[w->m->node_index[c->node] * nn];

@@ -210,6 +210,19 @@ static inline void tage_push(struct bpred *bp, unsigned taken)
 	bp->ghist = g << 1 | taken;
 }
 
+void bpred_push_history(struct bpred *bp, uint64_t bits, unsigned n)
+{
+	if (!n)
+		return;
+	if (bp->mode == BPRED_GSHARE) {
+		uint64_t h = n >= 32 ? bits : (uint64_t)bp->hist << n | bits;
+		bp->hist = (uint32_t)h & bp->hist_mask;
+	} else if (bp->mode == BPRED_TAGE) {
+		for (unsigned i = n; i-- > 0;)
+			tage_push(bp, (unsigned)(bits >> i) & 1);
+	}
+}
+
 static void tage_decay(struct bpred *bp)
 {
 	for (int i = 0; i < BPRED_TAGE_TABLES; i++)

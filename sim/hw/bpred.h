@@ -196,6 +196,10 @@ uint32_t bpred_tage_fold(uint64_t ghist, int len, int width);
 void bpred_free(struct bpred *bp);
 /* Forget everything (all sites cold, history empty). */
 void bpred_reset(struct bpred *bp);
+/* The global history after n more outcomes (bits, oldest in bit n - 1,
+ * n <= 64) without predicting or training: what a replayed path of
+ * cost.accounting memo leaves in the history (cpu.c). */
+void bpred_push_history(struct bpred *bp, uint64_t bits, unsigned n);
 int bpred_check(const struct bpred *bp);
 
 /* Saturating update of a 2-bit counter (index: ctr * 2 + taken). */

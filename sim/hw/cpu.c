@@ -27,6 +27,10 @@
 
 #include "base/diag.h"
 
+static int cpu_memo_init(struct cpu *c);
+static void cpu_memo_free(struct cpu *c);
+static void cpu_memo_clear(struct cpu *c);
+
 static const char *const counter_names[] = {
 #define CPU_COUNTER_NAME(name, desc) #name,
 	CPU_COUNTER_MAP(CPU_COUNTER_NAME)
@@ -265,6 +269,7 @@ int32_t cpu_path_new(struct cpu *c, int32_t parent, int32_t fn, uint32_t slot)
 
 static void cpu_free_one(struct cpu *c)
 {
+	cpu_memo_free(c);
 	free(c->path);
 	free(c->path_hash);
 	bpred_free(&c->bp);
@@ -292,7 +297,10 @@ static int cpu_init_one(struct cpu_sys *s, struct cpu *c, int idx, int id,
 	c->stack = calloc((size_t)p->stack_depth + 1, sizeof *c->stack);
 	if (!c->site || !c->prof || !c->stack)
 		return NS_ENOMEM;
-	return paths_init(c);
+	rc = paths_init(c);
+	if (!rc && p->accounting == CPU_ACCOUNTING_MEMO)
+		rc = cpu_memo_init(c);
+	return rc;
 }
 
 /* Copy the hot figures and layout pointers into every CPU. */
@@ -350,6 +358,8 @@ int cpu_sys_init(struct cpu_sys *s, const struct machine *m,
 				return NS_ERANGE;
 	}
 	if (p->model != CPU_MODEL_INORDER && p->model != CPU_MODEL_OOO)
+		return NS_ERANGE;
+	if (p->accounting != CPU_ACCOUNTING_EXACT && p->accounting != CPU_ACCOUNTING_MEMO)
 		return NS_ERANGE;
 	s->model = p->model;
 	s->m = m;
@@ -426,8 +436,10 @@ int cpu_sys_set_layout(struct cpu_sys *s, const struct cost_layout *l)
 		if (s->cpu[i].depth || s->cpu[i].lost)
 			return NS_EINTERNAL; /* frames carry the old layout */
 	s->layout = l;
-	for (int i = 0; i < s->nr_cpus; i++)
+	for (int i = 0; i < s->nr_cpus; i++) {
 		bpred_reset(&s->cpu[i].bp);
+		cpu_memo_clear(&s->cpu[i]);   /* the paths cost differently now */
+	}
 	cpus_bind(s);
 	return NS_OK;
 }
@@ -510,10 +522,45 @@ static uint32_t mem_charge(struct cpu *c, enum cpu_access kind, bool all_l1, uin
 uint32_t cpu_mem_line_slow(struct cpu *c, uint64_t line, int node, enum cpu_access kind)
 {
 	int from = -1;
+	if (c->mlog_on) {
+		/* an L1 hit is logged, and performed now: its state change
+		 * (LRU, directory) is the same at once as in order */
+		if (c->mlog_n < CPU_MEMO_LOG &&
+		    cache_access_l1(&c->sys->cache, c->idx, line, kind >= CPU_STORE)) {
+			cpu_memo_log(c, CPU_EV(CPU_EV_MEM, kind));
+			return 0;
+		}
+		cpu_memo_break(c);
+	}
 	enum cache_src src = cache_access_slow(&c->sys->cache, c->idx, line,
 					       kind >= CPU_STORE, &from);
 	uint32_t lat = line_cost(c, src, from, home_pos(c, node));
 	return mem_charge(c, kind, src == CACHE_SRC_L1, lat);
+}
+
+/* Log an access to lines first..last if all are L1 hits (performing
+ * them); otherwise end logging.  True when logged. */
+static bool memo_lines(struct cpu *c, uint64_t first, uint64_t last, enum cpu_access kind)
+{
+	bool l1 = c->mlog_n < CPU_MEMO_LOG && last - first < (1u << 20);
+	for (uint64_t line = first; l1 && line <= last; line++)
+		l1 = cache_l1_probe(&c->sys->cache, c->idx, line);
+	if (!l1) {
+		cpu_memo_break(c);
+		return false;
+	}
+	int from = -1;
+	for (uint64_t line = first; line <= last; line++)
+		cache_access(&c->sys->cache, c->idx, line, kind >= CPU_STORE, &from);
+	return cpu_memo_log(c, CPU_EV(CPU_EV_MEM_LINES, (last - first + 1) << 2 | kind));
+}
+
+/* The charge of an access to n lines, all L1 hits (a logged access). */
+static uint32_t mem_l1_lines(struct cpu *c, uint32_t n, enum cpu_access kind)
+{
+	c->ctr[CPU_CTR_mem_accesses] += n;
+	c->ctr[CPU_CTR_l1d_hit] += n;
+	return mem_charge(c, kind, true, c->sys->k.l1d);
 }
 
 uint32_t cpu_mem_slow(struct cpu *c, uint64_t addr, uint32_t bytes, int node,
@@ -527,6 +574,8 @@ uint32_t cpu_mem_slow(struct cpu *c, uint64_t addr, uint32_t bytes, int node,
 	uint32_t worst = 0;
 	bool all_l1 = true;
 	enum cache_src src;
+	if (c->mlog_on && memo_lines(c, first, last, kind))
+		return 0;
 	for (uint64_t line = first; line <= last; line++) {
 		uint32_t lat = mem_line(c, line, hp, write, &src);
 		all_l1 &= src == CACHE_SRC_L1;
@@ -697,13 +746,9 @@ static void ooo_fence(struct cpu *c)
 	o->chain = 0;
 }
 
-uint32_t cpu_atomic(struct cpu *c, uint64_t addr, int node)
+/* The charge of a locked op whose line came from src at lat. */
+static uint32_t atomic_charge(struct cpu *c, enum cache_src src, uint32_t lat)
 {
-	if (c->ooo)
-		ooo_fence(c);
-	enum cache_src src;
-	uint32_t lat = mem_line(c, addr >> c->sys->cache.line_shift,
-			       home_pos(c, node), true, &src);
 	uint32_t cost = c->sys->k.atomic;
 	if (src != CACHE_SRC_L1) {
 		cost += lat;
@@ -714,25 +759,62 @@ uint32_t cpu_atomic(struct cpu *c, uint64_t addr, int node)
 	return cost;
 }
 
+uint32_t cpu_atomic(struct cpu *c, uint64_t addr, int node)
+{
+	uint64_t line = addr >> c->sys->cache.line_shift;
+	if (c->mlog_on) {
+		if (c->mlog_n < CPU_MEMO_LOG &&
+		    (cache_l1_fast(&c->sys->cache, c->idx, line, true) ||
+		     cache_access_l1(&c->sys->cache, c->idx, line, true))) {
+			cpu_memo_log(c, CPU_EV(CPU_EV_ATOMIC, 0));
+			return 0;
+		}
+		cpu_memo_break(c);
+	}
+	if (c->ooo)
+		ooo_fence(c);
+	enum cache_src src;
+	uint32_t lat = mem_line(c, line, home_pos(c, node), true, &src);
+	return atomic_charge(c, src, lat);
+}
+
+/* A logged locked op on an L1 line (its access was performed at log time). */
+static void atomic_l1(struct cpu *c)
+{
+	if (c->ooo)
+		ooo_fence(c);
+	c->ctr[CPU_CTR_mem_accesses]++;
+	c->ctr[CPU_CTR_l1d_hit]++;
+	atomic_charge(c, CACHE_SRC_L1, c->sys->k.l1d);
+}
+
 void cpu_irq_save(struct cpu *c)
 {
+	if (c->mlog_on && cpu_memo_log(c, CPU_EV(CPU_EV_IRQ_SAVE, 0)))
+		return;
 	c->now += c->sys->k.irq_save;
 	c->ctr[CPU_CTR_irq_save]++;
 }
 
 void cpu_irq_restore(struct cpu *c)
 {
+	if (c->mlog_on && cpu_memo_log(c, CPU_EV(CPU_EV_IRQ_RESTORE, 0)))
+		return;
 	c->now += c->sys->k.irq_restore;
 }
 
 void cpu_this_cpu_cmpxchg(struct cpu *c)
 {
+	if (c->mlog_on && cpu_memo_log(c, CPU_EV(CPU_EV_CMPXCHG, 0)))
+		return;
 	c->now += c->sys->k.this_cpu_cmpxchg;
 	c->ctr[CPU_CTR_this_cpu_cmpxchg]++;
 }
 
 void cpu_advance_to(struct cpu *c, uint64_t t)
 {
+	if (c->mlog_on)
+		cpu_memo_break(c);
 	if (t <= c->now)
 		return;
 	cpu_attribute(c);
@@ -751,6 +833,8 @@ void cpu_lock_init(struct cpu_lock *l)
 
 int cpu_lock(struct cpu *c, struct cpu_lock *l)
 {
+	if (c->mlog_on)
+		cpu_memo_break(c);
 	if (l->holder == c->idx)
 		return NS_EINTERNAL;
 	if (l->holder >= 0)
@@ -779,6 +863,8 @@ int cpu_lock(struct cpu *c, struct cpu_lock *l)
 
 int cpu_unlock(struct cpu *c, struct cpu_lock *l)
 {
+	if (c->mlog_on)
+		cpu_memo_break(c);
 	if (l->holder != c->idx)
 		return NS_EINTERNAL;
 	c->now += c->sys->k.unlock;
@@ -836,9 +922,12 @@ static int paths_check(const struct cpu *c)
 	return cur == c->cur_path ? NS_OK : NS_EINTERNAL;
 }
 
-int cpu_check(const struct cpu *c)
+int cpu_check(struct cpu *c)
 {
 	const struct cpu_sys *s = c->sys;
+	if (c->mlog_on)
+		return NS_EINTERNAL;           /* only between top-level calls */
+	cpu_memo_fold(c);
 	int nfn = s->tables->nr_fns;
 	if (c->depth < 0 || c->depth > c->max_depth || c->lost ||
 	    c->ctr[CPU_CTR_stack_overflow] || c->ctr[CPU_CTR_stack_underflow])
@@ -896,7 +985,7 @@ int cpu_check(const struct cpu *c)
 	return bpred_check(&c->bp);
 }
 
-int cpu_sys_check(const struct cpu_sys *s)
+int cpu_sys_check(struct cpu_sys *s)
 {
 	for (int i = 0; i < s->nr_cpus; i++) {
 		if (s->cpu[i].idx != i || s->cpu[i].sys != s)
@@ -914,6 +1003,7 @@ static void derive(struct cpu *c)
 {
 	const struct cost_tables *t = c->sys->tables;
 	uint64_t *k = c->ctr;
+	cpu_memo_fold(c);
 	cpu_attribute(c);
 	k[CPU_CTR_cycles] = c->now - c->start;
 	k[CPU_CTR_l2_prefetch] = c->sys->cache.cpu[c->idx].pf_issued;
@@ -958,8 +1048,10 @@ int cpu_sys_profile(struct cpu_sys *s, int cpu_id, cpu_profile_cb cb, void *arg)
 	int lo, hi, rc = select_cpus(s, cpu_id, &lo, &hi);
 	if (rc)
 		return rc;
-	for (int i = lo; i < hi; i++)
+	for (int i = lo; i < hi; i++) {
+		cpu_memo_fold(&s->cpu[i]);
 		cpu_attribute(&s->cpu[i]);
+	}
 	for (int fn = 0; fn < s->tables->nr_fns; fn++) {
 		struct cpu_profile_row r = {
 			.function = s->tables->fn_names[fn],
@@ -985,6 +1077,8 @@ int cpu_sys_branches(struct cpu_sys *s, int cpu_id, cpu_branch_cb cb, void *arg)
 	int lo, hi, rc = select_cpus(s, cpu_id, &lo, &hi);
 	if (rc)
 		return rc;
+	for (int i = lo; i < hi; i++)
+		cpu_memo_fold(&s->cpu[i]);
 	for (int site = 0; site < s->tables->nr_sites; site++) {
 		struct cpu_branch_row r = {
 			.site = s->tables->sites[site]->name,
@@ -1046,6 +1140,7 @@ int cpu_sys_paths(struct cpu_sys *s, int cpu_id, cpu_path_cb cb, void *arg)
 		return rc;
 	uint64_t total = 1, maxn = 0;
 	for (int i = lo; i < hi; i++) {
+		cpu_memo_fold(&s->cpu[i]);
 		cpu_attribute(&s->cpu[i]);
 		total += s->cpu[i].nr_paths;
 		maxn = s->cpu[i].nr_paths > maxn ? s->cpu[i].nr_paths : maxn;
@@ -1111,4 +1206,583 @@ int cpu_sys_counters(struct cpu_sys *s, cpu_counter_cb cb, void *arg)
 		}
 	}
 	return NS_OK;
+}
+
+/* --- memoized paths (cost.accounting memo) ---------------------------- */
+
+/*
+ * Design notes.  A top-level call (an out-of-line call at stack depth 0)
+ * is logged as a sequence of events, one per primitive (cpu.h).  At its
+ * return the log is looked up in the table of memoized paths by its
+ * start state (RSB count; under ooo the dispatch slot, on a quiet core)
+ * and its events compared word for word.  A stable path (its last two
+ * exact runs cost the same) is replayed: the clock and the core state
+ * move by the recorded amounts, the predictor's global history takes the
+ * path's outcomes, and the path's counts (counters, sites, functions,
+ * call paths) wait in the entry until an export folds them in
+ * (pending x delta).  Any other call is accounted exactly by replaying
+ * its events through the primitives, with a snapshot before and after
+ * that gives its delta; every CPU_MEMO_VERIFY-th replay of a path is
+ * accounted exactly too, which retrains the predictor and re-checks
+ * the recorded cost.  Only L1 hits are logged (performed at log time):
+ * caches are exact.  What is approximate: the predictor's tables are not
+ * trained by replayed calls (their outcomes update only its history),
+ * so a branch whose prediction would change between verifications is
+ * replayed with the old outcome.  Costs: a word per event while logging,
+ * one memcmp of the log per call.
+ */
+#define CPU_MEMO_VERIFY 64             /* replays between exact runs of a path */
+#define CPU_MEMO_ENTRIES 4096          /* paths per CPU at most */
+#define CPU_MEMO_BYTES (16u << 20)     /* bytes of logs and deltas per CPU at most */
+
+enum { MI_CTR, MI_SITE, MI_FN, MI_PATH, MI_OUTSIDE };
+
+/* One count a path moves: counter, site (executed, taken, mispredicted),
+ * function (calls, self, total), call path (calls, self, mispredicts). */
+struct memo_item {
+	uint32_t what, idx;
+	uint64_t v[3];
+};
+
+/* The cost of one path, from its last exact run. */
+struct memo_cost {
+	uint64_t dnow, dpos, dmisp, hbits;
+	uint32_t slot, lslot, rsb, hn;
+	uint32_t nitems;
+	struct memo_item *items;
+};
+
+struct memo_entry {
+	uint64_t key;                  /* hash of the start state and events */
+	uint32_t start;                /* the start state */
+	uint32_t nev;
+	uint64_t *ev;                  /* the events */
+	uint8_t stable;
+	uint32_t left;                 /* replays before the next verification */
+	uint64_t pending;              /* replays not yet folded */
+	struct memo_cost cost;
+};
+
+struct cpu_memo {
+	struct memo_entry *e;          /* [nr] */
+	uint32_t nr;
+	int32_t *hash;                 /* [2 * CPU_MEMO_ENTRIES], -1 = empty */
+	size_t bytes;
+	uint32_t start;                /* start state of the call being logged */
+	uint64_t ctr0[CPU_NR_COUNTERS];
+	uint32_t epoch;
+	uint32_t *site_mark, *fn_mark, *path_mark;
+	uint32_t path_marks;
+	struct memo_item *scratch;
+	uint32_t nscratch, cscratch;
+	uint8_t snap_bad;              /* the snapshot missed a count */
+	uint64_t replayed, exact, verified, broken;
+};
+
+#define MEMO_HASH_SLOTS (2 * CPU_MEMO_ENTRIES)
+
+static int cpu_memo_init(struct cpu *c)
+{
+	const struct cost_tables *t = c->sys->tables;
+	struct cpu_memo *m = calloc(1, sizeof *m);
+	c->mt = m;
+	if (!m)
+		return NS_ENOMEM;
+	c->mlog = malloc(CPU_MEMO_LOG * sizeof *c->mlog);
+	m->e = calloc(CPU_MEMO_ENTRIES, sizeof *m->e);
+	m->hash = malloc(MEMO_HASH_SLOTS * sizeof *m->hash);
+	m->site_mark = calloc((size_t)t->nr_sites + 1, sizeof *m->site_mark);
+	m->fn_mark = calloc((size_t)t->nr_fns + 1, sizeof *m->fn_mark);
+	if (!c->mlog || !m->e || !m->hash || !m->site_mark || !m->fn_mark)
+		return NS_ENOMEM;
+	for (uint32_t i = 0; i < MEMO_HASH_SLOTS; i++)
+		m->hash[i] = -1;
+	c->memo = 1;
+	return NS_OK;
+}
+
+static void cpu_memo_free(struct cpu *c)
+{
+	struct cpu_memo *m = c->mt;
+	free(c->mlog);
+	c->mlog = NULL;
+	if (!m)
+		return;
+	for (uint32_t i = 0; m->e && i < m->nr; i++) {
+		free(m->e[i].ev);
+		free(m->e[i].cost.items);
+	}
+	free(m->e);
+	free(m->hash);
+	free(m->site_mark);
+	free(m->fn_mark);
+	free(m->path_mark);
+	free(m->scratch);
+	free(m);
+	c->mt = NULL;
+	c->memo = 0;
+}
+
+/* The core is quiet: nothing in flight whose completion a call's cost
+ * would depend on (ooo: no tracked long op, the chain and every fill
+ * buffer done by the last dispatch cycle). */
+static bool memo_quiet(const struct cpu *c)
+{
+	if (!c->ooo)
+		return true;
+	const struct cpu_ooo *o = &c->o;
+	uint64_t t = cpu_ooo_last_cycle(c);
+	if (o->n || o->chain > t)
+		return false;
+	for (uint32_t i = 0; i < o->mlp; i++)
+		if (o->miss[i] > t)
+			return false;
+	return true;
+}
+
+static uint32_t memo_start_state(const struct cpu *c)
+{
+	return c->rsb | c->o.slot << 8 | c->o.lslot << 16;
+}
+
+bool cpu_memo_begin(struct cpu *c, int fn)
+{
+	if (c->lost || c->mt->nr >= CPU_MEMO_ENTRIES || !memo_quiet(c))
+		return false;
+	/* what the exact call would book first: the cycles before it */
+	cpu_attribute(c);
+	c->mt->start = memo_start_state(c);
+	c->mlog_on = 1;
+	c->mdepth = 1;
+	c->mlog_n = 1;
+	c->mlog[0] = CPU_EV(CPU_EV_CALL, fn);
+	return true;
+}
+
+/* Account events [0, n) of the log exactly, through the primitives;
+ * record: snapshot the call paths entered (for the delta). */
+static void memo_path_mark(struct cpu *c);
+static void memo_replay(struct cpu *c, bool record)
+{
+	uint32_t n = c->mlog_n;
+	const uint64_t *ev = c->mlog;
+	c->mlog_on = 0;
+	c->memo = 0;                   /* the replayed top-level call is not logged */
+	for (uint32_t i = 0; i < n; i++) {
+		uint64_t a = ev[i] >> 4;
+		switch ((enum cpu_event)(ev[i] & 15)) {
+		case CPU_EV_BRANCH:
+			cpu_branch(c, (int)(a >> 1), a & 1);
+			break;
+		case CPU_EV_CALL:
+			cpu_call(c, (int)a);
+			if (record)
+				memo_path_mark(c);
+			break;
+		case CPU_EV_RET:
+			cpu_ret(c);
+			break;
+		case CPU_EV_INSNS:
+			cpu_insns(c, (uint32_t)a);
+			break;
+		case CPU_EV_WORK:
+			cpu_work(c, (uint32_t)a);
+			break;
+		case CPU_EV_MEM:
+			cpu_mem_l1_again(c, (enum cpu_access)a);
+			break;
+		case CPU_EV_MEM_LINES:
+			mem_l1_lines(c, (uint32_t)(a >> 2), (enum cpu_access)(a & 3));
+			break;
+		case CPU_EV_ATOMIC:
+			atomic_l1(c);
+			break;
+		case CPU_EV_IRQ_SAVE:
+			cpu_irq_save(c);
+			break;
+		case CPU_EV_IRQ_RESTORE:
+			cpu_irq_restore(c);
+			break;
+		case CPU_EV_CMPXCHG:
+			cpu_this_cpu_cmpxchg(c);
+			break;
+		}
+	}
+	c->mlog_n = 0;
+	c->memo = 1;
+}
+
+void cpu_memo_break(struct cpu *c)
+{
+	c->mt->broken++;
+	memo_replay(c, false);
+}
+
+static uint64_t memo_key(uint32_t start, const uint64_t *ev, uint32_t n)
+{
+	uint64_t h = (uint64_t)start * 0x9E3779B97F4A7C15u ^ n;
+	/* a few events spread over the log: the memcmp decides */
+	for (uint32_t k = 1; k <= 4; k++) {
+		h ^= ev[(uint64_t)n * k / 5];
+		h *= 0xFF51AFD7ED558CCDu;
+		h ^= h >> 29;
+	}
+	h ^= ev[n - 1];
+	h *= 0xC4CEB9FE1A85EC53u;
+	return h ^ h >> 32;
+}
+
+/* The entry of this log, or -1; *slot: where a new one would go. */
+static int32_t memo_find(const struct cpu_memo *m, uint64_t key, uint32_t start,
+			 const uint64_t *ev, uint32_t n, uint32_t *slot)
+{
+	uint32_t h = (uint32_t)key & (MEMO_HASH_SLOTS - 1);
+	for (;; h = (h + 1) & (MEMO_HASH_SLOTS - 1)) {
+		int32_t id = m->hash[h];
+		if (id < 0) {
+			*slot = h;
+			return -1;
+		}
+		const struct memo_entry *e = &m->e[id];
+		if (e->key == key && e->start == start && e->nev == n &&
+		    !memcmp(e->ev, ev, (size_t)n * sizeof *ev))
+			return id;
+	}
+}
+
+static struct memo_item *memo_item(struct cpu_memo *m, uint32_t what, uint32_t idx)
+{
+	if (m->nscratch == m->cscratch) {
+		uint32_t cap = m->cscratch ? 2 * m->cscratch : 256;
+		struct memo_item *p = realloc(m->scratch, cap * sizeof *p);
+		if (!p)
+			return NULL;
+		m->scratch = p;
+		m->cscratch = cap;
+	}
+	struct memo_item *it = &m->scratch[m->nscratch++];
+	*it = (struct memo_item){.what = what, .idx = idx};
+	return it;
+}
+
+/* Snapshot of the path just entered (before this call's counts but its
+ * own entry: calls - 1), once per exact run. */
+static void memo_path_mark(struct cpu *c)
+{
+	struct cpu_memo *m = c->mt;
+	uint32_t p = (uint32_t)c->cur_path;
+	if (p == 0)
+		return;                        /* snapshot with the others */
+	if (p >= m->path_marks) {
+		uint32_t cap = c->cap_paths > p ? c->cap_paths : p + 1;
+		uint32_t *pm = realloc(m->path_mark, cap * sizeof *pm);
+		if (!pm) {
+			m->snap_bad = 1;       /* its counts would be missing */
+			return;
+		}
+		memset(pm + m->path_marks, 0, (cap - m->path_marks) * sizeof *pm);
+		m->path_mark = pm;
+		m->path_marks = cap;
+	}
+	if (m->path_mark[p] == m->epoch)
+		return;
+	m->path_mark[p] = m->epoch;
+	struct memo_item *it = memo_item(m, MI_PATH, p);
+	m->snap_bad |= !it;
+	if (it) {
+		const struct cpu_path *cp = &c->path[p];
+		it->v[0] = cp->calls - 1;
+		it->v[1] = cp->self;
+		it->v[2] = cp->mispredicts;
+	}
+}
+
+/* Before an exact run: snapshot the counts the logged call can move. */
+static bool memo_snapshot(struct cpu *c)
+{
+	struct cpu_memo *m = c->mt;
+	if (++m->epoch == 0) {
+		/* the marks wrapped: clear them */
+		memset(m->site_mark, 0, ((size_t)c->sys->tables->nr_sites + 1) * sizeof *m->site_mark);
+		memset(m->fn_mark, 0, ((size_t)c->sys->tables->nr_fns + 1) * sizeof *m->fn_mark);
+		if (m->path_mark)
+			memset(m->path_mark, 0, m->path_marks * sizeof *m->path_mark);
+		m->epoch = 1;
+	}
+	m->nscratch = 0;
+	m->snap_bad = 0;
+	memcpy(m->ctr0, c->ctr, sizeof m->ctr0);
+	struct memo_item *it = memo_item(m, MI_OUTSIDE, 0);
+	if (!it)
+		return false;
+	it->v[0] = c->outside;
+	for (uint32_t i = 0; i < c->mlog_n; i++) {
+		uint64_t ev = c->mlog[i], a = ev >> 4;
+		if ((ev & 15) == CPU_EV_BRANCH && m->site_mark[a >> 1] != m->epoch) {
+			m->site_mark[a >> 1] = m->epoch;
+			if (!(it = memo_item(m, MI_SITE, (uint32_t)(a >> 1))))
+				return false;
+			const struct cpu_site_stat *st = &c->site[a >> 1];
+			it->v[0] = st->executed;
+			it->v[1] = st->taken;
+			it->v[2] = st->mispredicted;
+		} else if ((ev & 15) == CPU_EV_CALL && m->fn_mark[a] != m->epoch) {
+			m->fn_mark[a] = m->epoch;
+			if (!(it = memo_item(m, MI_FN, (uint32_t)a)))
+				return false;
+			const struct cpu_prof *p = &c->prof[a];
+			it->v[0] = p->calls;
+			it->v[1] = p->self;
+			it->v[2] = p->total;
+		}
+	}
+	/* the root path (cycles outside any out-of-line function) */
+	if (!(it = memo_item(m, MI_PATH, 0)))
+		return false;
+	it->v[0] = c->path[0].calls;
+	it->v[1] = c->path[0].self;
+	it->v[2] = c->path[0].mispredicts;
+	return true;
+}
+
+/* After the exact run: the snapshot's items become deltas (zero ones
+ * dropped), then the counters'. */
+static bool memo_delta(struct cpu *c, struct memo_cost *k)
+{
+	struct cpu_memo *m = c->mt;
+	uint32_t n = 0, nsnap = m->nscratch;
+	for (uint32_t i = 0; i < nsnap; i++) {
+		struct memo_item it = m->scratch[i];
+		uint64_t now[3] = {0, 0, 0};
+		switch (it.what) {
+		case MI_OUTSIDE:
+			now[0] = c->outside;
+			break;
+		case MI_SITE:
+			now[0] = c->site[it.idx].executed;
+			now[1] = c->site[it.idx].taken;
+			now[2] = c->site[it.idx].mispredicted;
+			break;
+		case MI_FN:
+			now[0] = c->prof[it.idx].calls;
+			now[1] = c->prof[it.idx].self;
+			now[2] = c->prof[it.idx].total;
+			break;
+		case MI_PATH:
+			now[0] = c->path[it.idx].calls;
+			now[1] = c->path[it.idx].self;
+			now[2] = c->path[it.idx].mispredicts;
+			break;
+		}
+		for (int j = 0; j < 3; j++)
+			it.v[j] = now[j] - it.v[j];
+		if (it.v[0] | it.v[1] | it.v[2])
+			m->scratch[n++] = it;
+	}
+	m->nscratch = n;
+	for (uint32_t id = 0; id < CPU_NR_COUNTERS; id++) {
+		if (c->ctr[id] == m->ctr0[id])
+			continue;
+		struct memo_item *it = memo_item(m, MI_CTR, id);
+		if (!it)
+			return false;
+		it->v[0] = c->ctr[id] - m->ctr0[id];
+		it->v[1] = it->v[2] = 0;
+	}
+	k->nitems = m->nscratch;
+	k->items = m->scratch;
+	return true;
+}
+
+/* The last 64 predictor outcomes of the logged branches (taken = left
+ * the layout's fall-through, as the predictor sees them). */
+static void memo_history(const struct cpu *c, const uint64_t *ev, uint32_t n,
+			 struct memo_cost *k)
+{
+	uint64_t bits = 0;
+	uint32_t nb = 0;
+	for (uint32_t i = 0; i < n; i++) {
+		if ((ev[i] & 15) != CPU_EV_BRANCH)
+			continue;
+		uint64_t a = ev[i] >> 4;
+		unsigned taken = (unsigned)(a & 1) ^ c->site_layout[a >> 1].fallthrough;
+		bits = bits << 1 | taken;
+		nb++;
+	}
+	k->hbits = bits;
+	k->hn = nb > 64 ? 64 : nb;
+}
+
+static bool memo_cost_equal(const struct memo_cost *a, const struct memo_cost *b)
+{
+	return a->dnow == b->dnow && a->dpos == b->dpos && a->dmisp == b->dmisp &&
+	       a->hbits == b->hbits && a->hn == b->hn && a->slot == b->slot &&
+	       a->lslot == b->lslot && a->rsb == b->rsb && a->nitems == b->nitems &&
+	       !memcmp(a->items, b->items, a->nitems * sizeof *a->items);
+}
+
+static void memo_apply(struct cpu *c, struct memo_entry *e)
+{
+	const struct memo_cost *k = &e->cost;
+	c->now += k->dnow;
+	c->last = c->now;
+	c->o.pos += k->dpos;
+	c->o.slot = k->slot;
+	c->o.lslot = k->lslot;
+	c->o.chain = 0;
+	c->rsb = k->rsb;
+	c->mispredicts += k->dmisp;
+	c->mispredicts_booked += k->dmisp;
+	bpred_push_history(&c->bp, k->hbits, k->hn);
+	e->pending++;
+}
+
+/* Account the logged call exactly and record its cost in entry id (or a
+ * new entry at hash slot). */
+static void memo_record(struct cpu *c, int32_t id, uint32_t slot, uint64_t key)
+{
+	struct cpu_memo *m = c->mt;
+	uint32_t n = c->mlog_n;
+	struct memo_cost k = {0};
+	uint64_t now0 = c->now, pos0 = c->o.pos, misp0 = c->mispredicts;
+	bool snap = memo_snapshot(c);
+	memo_history(c, c->mlog, n, &k);
+	if (id < 0 && snap) {
+		/* keep the events before the replay consumes the log */
+		size_t bytes = (size_t)n * sizeof *c->mlog;
+		uint64_t *ev = m->bytes + bytes <= CPU_MEMO_BYTES ? malloc(bytes) : NULL;
+		if (ev) {
+			memcpy(ev, c->mlog, bytes);
+			id = (int32_t)m->nr++;
+			m->e[id] = (struct memo_entry){.key = key, .start = m->start, .nev = n, .ev = ev};
+			m->hash[slot] = id;
+			m->bytes += bytes;
+		}
+	}
+	memo_replay(c, snap);
+	m->exact++;
+	if (id < 0 || !snap || m->snap_bad || !memo_delta(c, &k) || !memo_quiet(c))
+		return;
+	k.dnow = c->now - now0;
+	k.dpos = c->o.pos - pos0;
+	k.dmisp = c->mispredicts - misp0;
+	k.slot = c->o.slot;
+	k.lslot = c->o.lslot;
+	k.rsb = c->rsb;
+	struct memo_entry *e = &m->e[id];
+	if (e->cost.items && memo_cost_equal(&e->cost, &k)) {
+		e->stable = 1;
+		e->left = CPU_MEMO_VERIFY;
+		return;
+	}
+	/* a new cost: keep it, stable once it repeats */
+	size_t bytes = k.nitems * sizeof *k.items;
+	size_t old = e->cost.nitems * sizeof *e->cost.items;
+	if (m->bytes - old + bytes > CPU_MEMO_BYTES) {
+		e->stable = 0;
+		return;
+	}
+	cpu_memo_fold(c);              /* the pending replays had the old cost */
+	struct memo_item *items = realloc(e->cost.items, bytes ? bytes : 1);
+	if (!items) {
+		e->stable = 0;
+		return;
+	}
+	memcpy(items, k.items, bytes);
+	m->bytes = m->bytes - old + bytes;
+	e->cost = k;
+	e->cost.items = items;
+	e->stable = 0;
+}
+
+void cpu_memo_end(struct cpu *c)
+{
+	struct cpu_memo *m = c->mt;
+	uint32_t n = c->mlog_n, slot = 0;
+	c->mlog_on = 0;
+	uint64_t key = memo_key(m->start, c->mlog, n);
+	int32_t id = memo_find(m, key, m->start, c->mlog, n, &slot);
+	if (id >= 0 && m->e[id].stable && m->e[id].left) {
+		m->e[id].left--;
+		memo_apply(c, &m->e[id]);
+		c->mlog_n = 0;
+		m->replayed++;
+		return;
+	}
+	if (id >= 0 && m->e[id].stable)
+		m->verified++;
+	memo_record(c, id, slot, key);
+}
+
+void cpu_memo_fold(struct cpu *c)
+{
+	struct cpu_memo *m = c->mt;
+	if (!m)
+		return;
+	for (uint32_t i = 0; i < m->nr; i++) {
+		struct memo_entry *e = &m->e[i];
+		uint64_t r = e->pending;
+		if (!r)
+			continue;
+		e->pending = 0;
+		for (uint32_t j = 0; j < e->cost.nitems; j++) {
+			const struct memo_item *it = &e->cost.items[j];
+			switch (it->what) {
+			case MI_CTR:
+				c->ctr[it->idx] += r * it->v[0];
+				break;
+			case MI_OUTSIDE:
+				c->outside += r * it->v[0];
+				break;
+			case MI_SITE:
+				c->site[it->idx].executed += r * it->v[0];
+				c->site[it->idx].taken += r * it->v[1];
+				c->site[it->idx].mispredicted += r * it->v[2];
+				break;
+			case MI_FN:
+				c->prof[it->idx].calls += r * it->v[0];
+				c->prof[it->idx].self += r * it->v[1];
+				c->prof[it->idx].total += r * it->v[2];
+				break;
+			case MI_PATH:
+				c->path[it->idx].calls += r * it->v[0];
+				c->path[it->idx].self += r * it->v[1];
+				c->path[it->idx].mispredicts += r * it->v[2];
+				break;
+			}
+		}
+	}
+}
+
+/* Forget every path (their pending counts folded first). */
+static void cpu_memo_clear(struct cpu *c)
+{
+	struct cpu_memo *m = c->mt;
+	if (!m)
+		return;
+	cpu_memo_fold(c);
+	for (uint32_t i = 0; i < m->nr; i++) {
+		free(m->e[i].ev);
+		free(m->e[i].cost.items);
+	}
+	memset(m->e, 0, CPU_MEMO_ENTRIES * sizeof *m->e);
+	m->nr = 0;
+	m->bytes = 0;
+	for (uint32_t i = 0; i < MEMO_HASH_SLOTS; i++)
+		m->hash[i] = -1;
+}
+
+void cpu_memo_stats(const struct cpu_sys *s, struct cpu_memo_stats *st)
+{
+	memset(st, 0, sizeof *st);
+	for (int i = 0; i < s->nr_cpus; i++) {
+		const struct cpu_memo *m = s->cpu[i].mt;
+		if (!m)
+			continue;
+		st->replayed += m->replayed;
+		st->exact += m->exact;
+		st->verified += m->verified;
+		st->broken += m->broken;
+		st->paths += m->nr;
+	}
 }

@@ -399,6 +399,13 @@ struct cpu {
 	struct cpu_sys *sys;
 	uint64_t ctr[CPU_NR_COUNTERS];
 	struct cpu_ooo o;
+	/* cost.accounting memo ("Memoized paths" above; cpu.c) */
+	uint8_t memo;                  /* memo accounting on */
+	uint8_t mlog_on;               /* logging a top-level call */
+	uint32_t mdepth;               /* its call depth */
+	uint32_t mlog_n;               /* events logged */
+	uint64_t *mlog;                /* [CPU_MEMO_LOG] */
+	struct cpu_memo *mt;           /* the table of memoized paths */
 };
 
 struct cpu_sys {
@@ -428,8 +435,10 @@ void cpu_sys_free(struct cpu_sys *s);
 int cpu_sys_set_layout(struct cpu_sys *s, const struct cost_layout *l);
 /* CPU by machine CPU number, NULL if not simulated. */
 struct cpu *cpu_sys_cpu(struct cpu_sys *s, int cpu_id);
-int cpu_sys_check(const struct cpu_sys *s);
-int cpu_check(const struct cpu *c);
+/* The invariants; they fold memoized counts first (cost.accounting
+ * memo), so they are not const. */
+int cpu_sys_check(struct cpu_sys *s);
+int cpu_check(struct cpu *c);
 
 /* The machine's cost figures in whole cycles as cpu_sys_init converts
  * them for cost.model inorder (the figures annotate prices branch sites
@@ -476,6 +485,85 @@ static inline int32_t cpu_path_child(struct cpu *c, int32_t parent, int32_t fn)
 		if (c->path[id].fn == fn && c->path[id].parent == parent)
 			return id;
 	}
+}
+
+/* --- memoized paths (cost.accounting memo) ------------------------------ */
+
+/*
+ * While a top-level call is being logged (c->mlog_on), the primitives
+ * append one event each to c->mlog instead of accounting; cpu_memo_end()
+ * (cpu.c) replays the call's recorded cost or accounts the events
+ * exactly.  An event the log cannot take (a lock, an access that is not
+ * an L1 hit, a read of the clock, a full log) calls cpu_memo_break(),
+ * which accounts what was logged exactly and ends logging: the rest of
+ * the call runs exactly.
+ */
+#define CPU_MEMO_LOG 4096              /* events per logged call at most */
+enum cpu_event {
+	CPU_EV_BRANCH = 0,             /* site << 1 | cond */
+	CPU_EV_CALL,                   /* fn */
+	CPU_EV_RET,
+	CPU_EV_INSNS,                  /* instructions */
+	CPU_EV_WORK,                   /* cycles */
+	CPU_EV_MEM,                    /* an L1 hit (kind) */
+	CPU_EV_MEM_LINES,              /* L1 hits of several lines (lines << 2 | kind) */
+	CPU_EV_ATOMIC,                 /* a locked op on an L1 line */
+	CPU_EV_IRQ_SAVE,
+	CPU_EV_IRQ_RESTORE,
+	CPU_EV_CMPXCHG,
+};
+#define CPU_EV(kind, arg) ((uint64_t)(arg) << 4 | (uint64_t)(kind))
+
+struct cpu_memo;
+/* Start logging the top-level call of fn: false when this call must run
+ * exactly (the core is not quiet, or the table is full). */
+bool cpu_memo_begin(struct cpu *c, int fn);
+void cpu_memo_break(struct cpu *c);
+void cpu_memo_end(struct cpu *c);
+/* Fold the replayed calls' counts into the counters, sites and profile
+ * (the export functions and cpu_check() do it themselves). */
+void cpu_memo_fold(struct cpu *c);
+/* Top-level calls replayed, accounted exactly (of those: verifications of
+ * a memoized path, and calls broken off), memoized paths. */
+struct cpu_memo_stats {
+	uint64_t replayed, exact, verified, broken, paths;
+};
+void cpu_memo_stats(const struct cpu_sys *s, struct cpu_memo_stats *st);
+
+/* The logging paths are forced inline: a host call per event would cost
+ * more than the event's accounting saves. */
+#define CPU_INLINE inline __attribute__((always_inline))
+
+/* Log ev; false (the events so far accounted exactly, logging over) when
+ * the log is full. */
+static inline bool cpu_memo_log(struct cpu *c, uint64_t ev)
+{
+	if (c->mlog_n < CPU_MEMO_LOG) {
+		c->mlog[c->mlog_n++] = ev;
+		return true;
+	}
+	cpu_memo_break(c);
+	return false;
+}
+
+/* The clock, for model code that reads it mid-call: a logged call is
+ * accounted exactly first (its clock is not advanced while logging). */
+static inline uint64_t cpu_now(struct cpu *c)
+{
+	if (c->mlog_on)
+		cpu_memo_break(c);
+	return c->now;
+}
+
+/* The counters and site counts up to this point, for model code that
+ * reads them mid-call: a logged call is accounted exactly first, and
+ * replayed calls are folded in. */
+static inline void cpu_memo_sync(struct cpu *c)
+{
+	if (c->mlog_on)
+		cpu_memo_break(c);
+	if (c->mt)
+		cpu_memo_fold(c);
 }
 
 /* --- the out-of-order core (cost.model ooo) ----------------------------- */
@@ -545,6 +633,16 @@ void cpu_ooo_branch(struct cpu *c, unsigned taken, unsigned miss);
 static inline void cpu_call(struct cpu *c, int fn)
 {
 	assert(fn >= 0 && fn < c->sys->layout->nr_fns);
+	if (c->mlog_on) {
+		if ((int)c->mdepth < c->max_depth && cpu_memo_log(c, CPU_EV(CPU_EV_CALL, fn))) {
+			c->mdepth++;
+			return;
+		}
+		if (c->mlog_on)
+			cpu_memo_break(c);
+	} else if (c->memo && !c->depth && cpu_memo_begin(c, fn)) {
+		return;
+	}
 	if (c->depth == c->max_depth) {
 		c->lost++;
 		c->ctr[CPU_CTR_stack_overflow]++;
@@ -575,6 +673,11 @@ static inline void cpu_call(struct cpu *c, int fn)
 
 static inline void cpu_ret(struct cpu *c)
 {
+	if (c->mlog_on && cpu_memo_log(c, CPU_EV(CPU_EV_RET, 0))) {
+		if (--c->mdepth == 0)
+			cpu_memo_end(c);
+		return;
+	}
 	if (c->lost) {
 		c->lost--;
 		return;
@@ -608,9 +711,10 @@ static inline void cpu_ret(struct cpu *c)
 		p->total += c->now - f->enter;
 }
 
-static inline bool cpu_branch(struct cpu *c, int site, bool cond)
+static inline bool cpu_branch_exact(struct cpu *c, int site, bool cond)
 {
-	assert(site >= 0 && site < c->sys->layout->nr_sites);
+	if (c->mlog_on)
+		cpu_memo_break(c);             /* the log is full */
 	const struct cost_site_layout *sl = &c->site_layout[site];
 	unsigned taken = (unsigned)cond ^ sl->fallthrough;
 	unsigned miss = bpred_predict_update(&c->bp, site, sl->static_taken, taken) ^ taken;
@@ -626,6 +730,16 @@ static inline bool cpu_branch(struct cpu *c, int site, bool cond)
 	return cond;
 }
 
+static CPU_INLINE bool cpu_branch(struct cpu *c, int site, bool cond)
+{
+	assert(site >= 0 && site < c->sys->layout->nr_sites);
+	if (c->mlog_on && c->mlog_n < CPU_MEMO_LOG) {
+		c->mlog[c->mlog_n++] = CPU_EV(CPU_EV_BRANCH, (uint32_t)site << 1 | cond);
+		return cond;
+	}
+	return cpu_branch_exact(c, site, cond);
+}
+
 /* The cycles cpu_branch() charged for a site's counts (`numasim annotate`
  * prints them per site; test_cpu checks they equal the clock's advance). */
 static inline uint64_t cpu_branch_cycles(const struct cpu_costs *k, uint64_t executed,
@@ -636,6 +750,8 @@ static inline uint64_t cpu_branch_cycles(const struct cpu_costs *k, uint64_t exe
 
 static inline void cpu_work(struct cpu *c, uint32_t cycles)
 {
+	if (c->mlog_on && cpu_memo_log(c, CPU_EV(CPU_EV_WORK, cycles)))
+		return;
 	c->now += cycles;
 	c->ctr[CPU_CTR_work_cycles] += cycles;
 }
@@ -648,6 +764,8 @@ static inline void cpu_work(struct cpu *c, uint32_t cycles)
  */
 static inline void cpu_insns(struct cpu *c, uint32_t insns)
 {
+	if (c->mlog_on && cpu_memo_log(c, CPU_EV(CPU_EV_INSNS, insns)))
+		return;
 	if (c->ooo) {
 		cpu_ooo_dispatch(c, insns);
 		return;
@@ -679,6 +797,8 @@ uint32_t cpu_ooo_mem(struct cpu *c, enum cpu_access kind, uint32_t lat, bool mis
 
 static inline uint32_t cpu_mem_l1_again(struct cpu *c, enum cpu_access kind)
 {
+	if (c->mlog_on && cpu_memo_log(c, CPU_EV(CPU_EV_MEM, kind)))
+		return 0;
 	if (c->ooo) {
 		c->ctr[CPU_CTR_mem_accesses]++;
 		c->ctr[CPU_CTR_l1d_hit]++;
@@ -722,8 +842,10 @@ void cpu_this_cpu_cmpxchg(struct cpu *c);
 void cpu_advance_to(struct cpu *c, uint64_t t);
 /* The TSC as rdtsc reads it: cycles x tsc_ghz / core_ghz (the clock
  * itself in-order, and under ooo when the machine gives no clocks). */
-static inline uint64_t cpu_tsc(const struct cpu *c)
+static inline uint64_t cpu_tsc(struct cpu *c)
 {
+	if (c->mlog_on)
+		cpu_memo_break(c);
 	if (!c->ooo)
 		return c->now;
 	return (uint64_t)((double)c->now * c->sys->k.tsc_per_cycle);
