@@ -30,6 +30,7 @@
 #include "base/diag.h"
 #include "base/progress.h"
 #include "base/records.h"
+#include "sim/hw/cpu.h"
 #include "sim/hw/machine.h"
 #include "scenarios/bench_pagealloc.h"
 #include "scenarios/bench_slub_messaging.h"
@@ -37,13 +38,16 @@
 #define PAGEALLOC_USAGE                                                        \
 	"numasim bench pagealloc [--machine FILE] [--pairs N] [--variant pre|post] " \
 	"[--batch N] [--cpu C] [--order O] [--repeat R] [--profile N] [--bpred bimodal|gshare|tage] " \
-	"[--cost-model inorder|ooo] [--cost-code estimate|compiled] [--format text|json|csv]"
+	"[--cost-model inorder|ooo] [--cost-code estimate|compiled] [--accounting exact|memo] " \
+	"[--format text|json|csv]"
 #define SLUB_USAGE                                                             \
 	"numasim bench slub [--machine FILE] [--pairs N] [--batch N] "          \
-	"[--free remote|local] [--variant pre|post] [--repeat R] [--format text|json|csv]"
+	"[--free remote|local] [--variant pre|post] [--repeat R] "              \
+	"[--accounting exact|memo] [--format text|json|csv]"
 #define MSG_USAGE                                                              \
 	"numasim bench messaging [--machine FILE] [--groups G] [--loops L] "    \
-	"[--variant pre|post] [--seed S] [--repeat R] [--format text|json|csv]"
+	"[--variant pre|post] [--seed S] [--repeat R] [--accounting exact|memo] " \
+	"[--format text|json|csv]"
 
 /* A benchmark's command: name in messages, usage line, option syntax. */
 #define BENCH_MAX_OPTS 16      /* options of one benchmark, for "did you mean" */
@@ -102,6 +106,16 @@ static int set_cost_code(void *dst, const char *val)
 	if (v < 0)
 		return NS_EUSAGE;
 	*m = v;
+	return NS_OK;
+}
+
+static int set_accounting(void *dst, const char *val)
+{
+	int *a = dst;
+	int v = cpu_accounting_parse(val);
+	if (v < 0)
+		return NS_EUSAGE;
+	*a = v;
 	return NS_OK;
 }
 
@@ -286,6 +300,11 @@ static void pagealloc_help(const void *p)
 	       "  --cost-model M  timing model: inorder (default) or ooo\n"
 	       "  --cost-code L   work layout: estimate (inorder's default) or compiled\n"
 	       "                  (ooo's default; docs/compiled-counts.md)\n"
+	       "  --accounting A  cost accounting: exact (default: every cost primitive\n"
+	       "                  run as it is called) or memo (memoized paths: a\n"
+	       "                  top-level call whose path was seen before with the\n"
+	       "                  same cost replays it; counts stay exact, cycles and\n"
+	       "                  mispredicts are approximate; faster)\n"
 	       "  --format F      text (default), json or csv: one document of the\n"
 	       "                  runs and results (docs/output-formats.md)\n",
 	       PAGEALLOC_USAGE, def->machine);
@@ -309,6 +328,11 @@ static void slub_help(const void *p)
 	       "  --variant V     pre | post (v5.9 | c270cf30; default pre)\n"
 	       "  --repeat R      runs, each on a fresh world; reports min/median/max\n"
 	       "                  (default 1)\n"
+	       "  --accounting A  cost accounting: exact (default: every cost primitive\n"
+	       "                  run as it is called) or memo (memoized paths: a\n"
+	       "                  top-level call whose path was seen before with the\n"
+	       "                  same cost replays it; counts stay exact, cycles and\n"
+	       "                  mispredicts are approximate; faster)\n"
 	       "  --format F      text (default), json or csv: one document of the\n"
 	       "                  runs and results (docs/output-formats.md)\n",
 	       SLUB_USAGE, def->machine);
@@ -329,6 +353,11 @@ static void msg_help(const void *p)
 	       "  --seed S        run seed (default 1)\n"
 	       "  --repeat R      runs, each on a fresh world; reports min/median/max\n"
 	       "                  (default 1)\n"
+	       "  --accounting A  cost accounting: exact (default: every cost primitive\n"
+	       "                  run as it is called) or memo (memoized paths: a\n"
+	       "                  top-level call whose path was seen before with the\n"
+	       "                  same cost replays it; counts stay exact, cycles and\n"
+	       "                  mispredicts are approximate; faster)\n"
 	       "  --format F      text (default), json or csv: one document of the\n"
 	       "                  runs and results (docs/output-formats.md)\n",
 	       MSG_USAGE, def->machine);
@@ -462,6 +491,7 @@ int cmd_bench_pagealloc(int argc, char **argv)
 		OPT_CHOICE("--bpred", &o.bpred, set_bpred, "bimodal, gshare or tage"),
 		OPT_CHOICE("--cost-model", &o.cost_model, set_cost_model, "inorder or ooo"),
 		OPT_CHOICE("--cost-code", &o.code, set_cost_code, "estimate or compiled"),
+		OPT_CHOICE("--accounting", &o.accounting, set_accounting, "exact or memo"),
 		OPT_CHOICE("--variant", &o.variant, set_mmzone_iter, "pre or post"),
 		OPT_NUM("--pairs", &o.pairs, 1, BENCH_PAGEALLOC_MAX_PAIRS),
 		OPT_NUM("--batch", &o.batch, 1, BENCH_PAGEALLOC_MAX_BATCH),
@@ -489,6 +519,7 @@ int cmd_bench_slub(int argc, char **argv)
 		OPT_FILE("--machine", &o.machine),
 		OPT_CHOICE("--free", &o.local_free, set_free, "remote or local"),
 		OPT_CHOICE("--variant", &o.variant, set_slub_variant, "pre or post"),
+		OPT_CHOICE("--accounting", &o.accounting, set_accounting, "exact or memo"),
 		OPT_NUM("--pairs", &o.pairs, 1, BENCH_SLUB_MAX_PAIRS),
 		OPT_NUM("--batch", &o.batch, 1, BENCH_SLUB_MAX_BATCH),
 		OPT_NUM("--repeat", &o.repeat, 1, BENCH_SLUB_MAX_REPEAT),
@@ -511,6 +542,7 @@ int cmd_bench_messaging(int argc, char **argv)
 	const struct bench_opt opts[] = {
 		OPT_FILE("--machine", &o.machine),
 		OPT_CHOICE("--variant", &o.variant, set_slub_variant, "pre or post"),
+		OPT_CHOICE("--accounting", &o.accounting, set_accounting, "exact or memo"),
 		OPT_NUM("--groups", &o.groups, 1, BENCH_MESSAGING_MAX_GROUPS),
 		OPT_NUM("--loops", &o.loops, 1, BENCH_MESSAGING_MAX_LOOPS),
 		OPT_NUM("--seed", &o.seed, 0, INT64_MAX),

@@ -54,6 +54,7 @@ void bench_pagealloc_opts_default(struct bench_pagealloc_opts *o)
 	o->variant = MMZONE_ITER_POST;
 	o->bpred = BPRED_GSHARE;
 	o->cost_model = CPU_MODEL_INORDER;
+	o->accounting = CPU_ACCOUNTING_EXACT;
 	o->code = MM_CODE_DEFAULT;
 	o->progress = NULL;
 }
@@ -91,6 +92,7 @@ static int bench_pagealloc_world_init(struct bench_pagealloc_world *b, const str
 	cpu_params_default(&p);
 	p.bpred.mode = o->bpred;
 	p.model = (enum cpu_model)o->cost_model;
+	p.accounting = (enum cpu_accounting)o->accounting;
 	/* one simulated CPU: no other cache can hold a line, the coherence
 	 * directory would only cost host time */
 	p.cache.coherence = false;
@@ -237,6 +239,7 @@ static void record_report(struct rec_doc *d, const struct bench_pagealloc_opts *
 	rec_meta_int(d, "cpu", cpu);
 	rec_meta_str(d, "variant", mmzone_iter_name(o->variant));
 	rec_meta_str(d, "bpred", bpred_mode_name(o->bpred));
+	rec_meta_str(d, "accounting", cpu_accounting_name((enum cpu_accounting)o->accounting));
 	rec_meta_str(d, "code", mm_code_name(o->code != MM_CODE_DEFAULT ? (enum mm_code)o->code
 					 : o->cost_model == CPU_MODEL_OOO ? MM_CODE_COMPILED
 					 : MM_CODE_ESTIMATE));
@@ -291,12 +294,13 @@ static void print_report(FILE *out, const struct bench_pagealloc_opts *o, const 
 	struct rusage ru;
 	getrusage(RUSAGE_SELF, &ru);
 	fprintf(out, "# Running 'pagealloc' benchmark:\n"
-		"# machine %s (%d nodes, %.1f GiB), CPU %d, variant %s, %s predictor\n"
+		"# machine %s (%d nodes, %.1f GiB), CPU %d, variant %s, %s predictor%s\n"
 		"# alloc_pages(GFP_KERNEL|__GFP_NOWARN, %lld) x %lld then __free_pages x %lld, "
 		"%lld pairs per run, %lld run%s\n\n",
 		m->name, m->nr_nodes,
 		(double)machine_mem_pages(m) * m->page_size / (1024.0 * 1024 * 1024), cpu,
-		mmzone_iter_name(o->variant), bpred_mode_name(o->bpred), o->order, o->batch,
+		mmzone_iter_name(o->variant), bpred_mode_name(o->bpred),
+		o->accounting == CPU_ACCOUNTING_MEMO ? ", memo accounting" : "", o->order, o->batch,
 		o->batch, o->pairs, o->repeat, o->repeat == 1 ? "" : "s");
 	for (long long r = 0; r < o->repeat; r++) {
 		const struct bench_pagealloc_result *x = &res[r];

@@ -52,6 +52,7 @@ struct bench_pagealloc_opts {
 	enum mmzone_iter variant;
 	enum bpred_mode bpred;
 	int cost_model;          /* enum cpu_model (default inorder) */
+	int accounting;          /* enum cpu_accounting (default exact) */
 	int code;                /* enum mm_code (default: by the cost model) */
 	struct progress_plan *progress;  /* runs and pairs done, or NULL */
 	struct rec_doc *doc;     /* --format json|csv: the report as records
@@ -59,7 +60,8 @@ struct bench_pagealloc_opts {
 };
 
 /* configs/seed-2016-2s.yaml, 10000000 pairs, batch 128, first CPU,
- * order 0, 1 run, 8 profile rows, variant post, gshare predictor. */
+ * order 0, 1 run, 8 profile rows, variant post, gshare predictor,
+ * in-order timing, the layout by the model, exact accounting. */
 void bench_pagealloc_opts_default(struct bench_pagealloc_opts *o);
 
 /* Run the benchmark and write its report to out (see above); d is

@@ -125,9 +125,9 @@ static void bench_slub_free(struct bench_slub_world *b)
 }
 
 /* The world over every CPU of the machine (all = 1) or its first CPU of
- * each of the first two nodes. */
+ * each of the first two nodes, its CPUs accounting as acc says. */
 static int bench_slub_setup(struct bench_slub_world *b, const char *machine, enum slub_variant v, int all,
-		    struct diag *d)
+		    enum cpu_accounting acc, struct diag *d)
 {
 	struct slub_config sc;
 	struct mm_config pc;
@@ -151,6 +151,7 @@ static int bench_slub_setup(struct bench_slub_world *b, const char *machine, enu
 		return diag_set(d, rc, machine, 0, 0, "out of memory");
 	b->have_l = 1;
 	cpu_params_default(&cp);
+	cp.accounting = acc;
 	if ((rc = mm_layout(&b->l, &b->t, mm_fn, mm_site, pc.iter,
 			    mm_code_resolve(pc.code, cp.model))) ||
 	    (rc = slub_layout(&b->l, &b->t, sl_fn, sl_site, &sc)))
@@ -190,6 +191,7 @@ void bench_slub_opts_default(struct bench_slub_opts *o)
 	o->repeat = 1;
 	o->local_free = false;
 	o->variant = SLUB_PRE;
+	o->accounting = CPU_ACCOUNTING_EXACT;
 	o->progress = NULL;
 }
 
@@ -201,6 +203,7 @@ void bench_messaging_opts_default(struct bench_messaging_opts *o)
 	o->seed = 1;
 	o->repeat = 1;
 	o->variant = SLUB_PRE;
+	o->accounting = CPU_ACCOUNTING_EXACT;
 	o->progress = NULL;
 }
 
@@ -210,13 +213,14 @@ struct slub_run {
 	int cpu_alloc, cpu_free;
 };
 
-static int slub_once(const char *machine, enum slub_variant v, long long pairs,
-		     long long batch, bool local, struct progress_work *work, char *name,
-		     size_t name_len, struct slub_run *o, struct span *t, struct diag *d)
+static int slub_once(const char *machine, enum slub_variant v, enum cpu_accounting acc,
+		     long long pairs, long long batch, bool local, struct progress_work *work,
+		     char *name, size_t name_len, struct slub_run *o, struct span *t,
+		     struct diag *d)
 {
 	struct bench_slub_world b = {0};
 	slub_obj_t *objs = NULL;
-	int rc = bench_slub_setup(&b, machine, v, 0, d);
+	int rc = bench_slub_setup(&b, machine, v, 0, acc, d);
 	objs = calloc((size_t)batch, sizeof *objs);
 	if (rc == NS_OK && !objs)
 		rc = diag_set(d, NS_ENOMEM, "bench slub", 0, 0, "out of memory");
@@ -270,7 +274,8 @@ int bench_slub_run(const struct bench_slub_opts *opt, FILE *out, struct diag *d)
 	int rc = t && rate ? NS_OK : diag_set(d, NS_ENOMEM, "bench slub", 0, 0, "out of memory");
 	for (long long r = 0; r < repeat && rc == NS_OK; r++) {
 		struct slub_run *x = &o[r > 0];
-		rc = slub_once(opt->machine, opt->variant, opt->pairs, opt->batch, opt->local_free,
+		rc = slub_once(opt->machine, opt->variant, (enum cpu_accounting)opt->accounting,
+			       opt->pairs, opt->batch, opt->local_free,
 			       opt->progress ? &opt->progress->work : NULL, name, sizeof name,
 			       x, &t[r], d);
 		progress_plan_run_done(opt->progress);
@@ -287,6 +292,8 @@ int bench_slub_run(const struct bench_slub_opts *opt, FILE *out, struct diag *d)
 		rec_meta_str(dd, "machine", name);
 		rec_meta_str(dd, "variant", slub_variant_name(opt->variant));
 		rec_meta_str(dd, "free", opt->local_free ? "local" : "remote");
+		rec_meta_str(dd, "accounting",
+			     cpu_accounting_name((enum cpu_accounting)opt->accounting));
 		rec_meta_int(dd, "cpu_alloc", o[0].cpu_alloc);
 		rec_meta_int(dd, "cpu_free", o[0].cpu_free);
 		rec_meta_int(dd, "repeat", repeat);
@@ -300,7 +307,8 @@ int bench_slub_run(const struct bench_slub_opts *opt, FILE *out, struct diag *d)
 		goto out;
 	}
 	fprintf(out, "# Running 'slub' benchmark: kmalloc-512 alloc on CPU %d, free on CPU %d "
-		"(%s, %s)\n", o[0].cpu_alloc, o[0].cpu_free, name, slub_variant_name(opt->variant));
+		"(%s, %s%s)\n", o[0].cpu_alloc, o[0].cpu_free, name, slub_variant_name(opt->variant),
+		opt->accounting == CPU_ACCOUNTING_MEMO ? ", memo accounting" : "");
 	if (repeat == 1)
 		fprintf(out, "%" PRIu64 " pairs in %.3f s: %.3f M pairs/s (host)\n", o[0].done,
 			t[0].wall, (double)o[0].done / t[0].wall / 1e6);
@@ -318,13 +326,13 @@ out:
 }
 
 /* One bench messaging run on a fresh world; name: the machine's. */
-static int msg_once(const char *machine, enum slub_variant v, const struct wl_msg_params *p,
-		    uint64_t seed, struct progress_work *work, char *name, size_t name_len,
-		    int *nr_cpus,
-		    struct wl_msg_result *r, struct span *t, struct diag *d)
+static int msg_once(const char *machine, enum slub_variant v, enum cpu_accounting acc,
+		    const struct wl_msg_params *p, uint64_t seed, struct progress_work *work,
+		    char *name, size_t name_len, int *nr_cpus, struct wl_msg_result *r,
+		    struct span *t, struct diag *d)
 {
 	struct bench_slub_world b = {0};
-	int rc = bench_slub_setup(&b, machine, v, 1, d);
+	int rc = bench_slub_setup(&b, machine, v, 1, acc, d);
 	if (rc)
 		goto out;
 	span_start(t);
@@ -365,7 +373,8 @@ int bench_messaging_run(const struct bench_messaging_opts *o, FILE *out, struct 
 	int rc = t && rate ? NS_OK
 			   : diag_set(d, NS_ENOMEM, "bench messaging", 0, 0, "out of memory");
 	for (long long k = 0; k < repeat && rc == NS_OK; k++) {
-		rc = msg_once(o->machine, o->variant, &p, (uint64_t)o->seed,
+		rc = msg_once(o->machine, o->variant, (enum cpu_accounting)o->accounting, &p,
+			      (uint64_t)o->seed,
 			      o->progress ? &o->progress->work : NULL, name, sizeof name,
 			      &nr_cpus, &r[k > 0], &t[k], d);
 		progress_plan_run_done(o->progress);
@@ -380,6 +389,7 @@ int bench_messaging_run(const struct bench_messaging_opts *o, FILE *out, struct 
 		rec_meta_str(dd, "benchmark", "messaging");
 		rec_meta_str(dd, "machine", name);
 		rec_meta_str(dd, "variant", slub_variant_name(o->variant));
+		rec_meta_str(dd, "accounting", cpu_accounting_name((enum cpu_accounting)o->accounting));
 		rec_meta_int(dd, "groups", o->groups);
 		rec_meta_int(dd, "loops", o->loops);
 		rec_meta_int(dd, "cpus", nr_cpus);
@@ -399,7 +409,8 @@ int bench_messaging_run(const struct bench_messaging_opts *o, FILE *out, struct 
 		goto out;
 	}
 	fprintf(out, "# Running 'sched/messaging' benchmark: %lld groups, %lld loops, %d CPUs "
-		"(%s, %s)\n", o->groups, o->loops, nr_cpus, name, slub_variant_name(o->variant));
+		"(%s, %s%s)\n", o->groups, o->loops, nr_cpus, name, slub_variant_name(o->variant),
+		o->accounting == CPU_ACCOUNTING_MEMO ? ", memo accounting" : "");
 	fprintf(out, "Total time: %.6f [sec] (simulated)\n", r[0].total_time_s);
 	if (repeat == 1)
 		fprintf(out, "%" PRIu64 " messages in %.3f s: %.3f M messages/s (host), %" PRIu64

@@ -48,6 +48,7 @@ struct bench_slub_opts {
 	long long repeat;        /* runs, each on a fresh world, 1..MAX_REPEAT */
 	bool local_free;         /* free on the allocating CPU (--free local) */
 	enum slub_variant variant;
+	int accounting;          /* enum cpu_accounting (default exact) */
 	struct progress_plan *progress;  /* runs and pairs done, or NULL */
 	struct rec_doc *doc;     /* --format json|csv: records, not text */
 };
@@ -59,14 +60,16 @@ struct bench_messaging_opts {
 	long long seed;          /* run seed, >= 0 */
 	long long repeat;        /* runs, each on a fresh world, 1..MAX_REPEAT */
 	enum slub_variant variant;
+	int accounting;          /* enum cpu_accounting (default exact) */
 	struct progress_plan *progress;  /* runs and messages done, or NULL */
 	struct rec_doc *doc;     /* --format json|csv: records, not text */
 };
 
 /* configs/skylake-2s.yaml, 5000000 pairs, batch 64, 1 run, remote frees,
- * variant pre. */
+ * variant pre, exact accounting. */
 void bench_slub_opts_default(struct bench_slub_opts *o);
-/* configs/skylake-2s.yaml, 20 groups, 50 loops, seed 1, 1 run, variant pre. */
+/* configs/skylake-2s.yaml, 20 groups, 50 loops, seed 1, 1 run, variant pre,
+ * exact accounting. */
 void bench_messaging_opts_default(struct bench_messaging_opts *o);
 
 /* Run the benchmark and write its report to out (see above); d is

@@ -225,6 +225,7 @@ static int sim_setup(const struct scenario *s, struct sim_run *r)
 	cp.cache.pool = r->cpool;
 	cp.model = (enum cpu_model)pt->cost.model;
 	cp.bpred.mode = (enum bpred_mode)pt->cost.bpred;
+	cp.accounting = (enum cpu_accounting)pt->cost.accounting;
 	const int *cpus = run_cpus(s, r->point, &ncpus);
 	if (fill) {
 		if ((rc = fill_cpus(pt, r, &ncpus)))

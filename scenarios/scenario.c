@@ -870,12 +870,13 @@ static int parse_sched(struct loader *l)
 		   "none or v5.9)", q);
 }
 
-/* ---- cost: the timing model and the branch predictor --------------------- */
+/* ---- cost: the timing model, the predictor, the layout, the accounting --- */
 
-enum { C_MODEL, C_BPRED, C_CODE, NR_C };
+enum { C_MODEL, C_BPRED, C_CODE, C_ACCOUNTING, NR_C };
 
 static const struct ytree_field cost_fields[NR_C] = {
 	[C_MODEL] = {"model", 0}, [C_BPRED] = {"bpred", 0}, [C_CODE] = {"code", 0},
+	[C_ACCOUNTING] = {"accounting", 0},
 };
 
 static int uses_slub(const struct scenario *s);
@@ -888,7 +889,8 @@ static int parse_cost(struct loader *l)
 	const char *str;
 	int rc;
 
-	*c = (struct scn_cost){CPU_MODEL_INORDER, BPRED_GSHARE, MM_CODE_DEFAULT, 0, 0, 0};
+	*c = (struct scn_cost){.model = CPU_MODEL_INORDER, .bpred = BPRED_GSHARE,
+			       .code = MM_CODE_DEFAULT, .accounting = CPU_ACCOUNTING_EXACT};
 	if (sec && ynode_is_null(sec))
 		return err(l, sec, "'cost' must be a mapping (or left out)");
 	if ((rc = section_fields(l, sec, "cost", "cost", fields, NR_C, v)))
@@ -925,6 +927,15 @@ static int parse_cost(struct loader *l)
 				   "has %s with slub_stats %s (docs/compiled-counts.md §6)",
 				   slub_compiler_name(l->pt->slub.compiler),
 				   l->pt->slub.stats ? "on" : "off");
+	}
+	if (v[C_ACCOUNTING]) {
+		if ((rc = ytree_string(TT(v[C_ACCOUNTING]), v[C_ACCOUNTING], "cost.accounting", 1,
+				       &str, l->d)))
+			return rc;
+		if ((c->accounting = cpu_accounting_parse(str)) < 0)
+			return err(l, v[C_ACCOUNTING], "unknown cost.accounting '%s' (expected "
+				   "exact or memo)", str);
+		c->accounting_set = 1;
 	}
 	const char *miss = c->model == CPU_MODEL_OOO ? cpu_ooo_missing(&l->pt->machine->costs)
 						     : NULL;
@@ -2301,7 +2312,7 @@ static int unused_settings(struct loader *l)
 				   "mempolicy, nodes, cpus)", st->key, st->key + 7);
 		if (!strncmp(st->key, "cost.", 5))
 			return err(l, st->at, "'%s': cost has no key '%s' (known: model, "
-				   "bpred, code)", st->key, st->key + 5);
+				   "bpred, code, accounting)", st->key, st->key + 5);
 		return err(l, st->at, "'%s' names no value of this scenario", st->key);
 	}
 	return NS_OK;
@@ -2911,6 +2922,9 @@ int scenario_params(const struct scenario *s, int point, scn_param_fn fn,
 		P_TEXT("cost.bpred", bpred_mode_name((enum bpred_mode)pt->cost.bpred));
 	if (pt->cost.code_set)
 		P_TEXT("cost.code", mm_code_name((enum mm_code)pt->cost.code));
+	if (pt->cost.accounting_set)
+		P_TEXT("cost.accounting",
+		       cpu_accounting_name((enum cpu_accounting)pt->cost.accounting));
 	P_TEXT("workload.type", scn_workload_name(s->workload));
 	switch (s->workload) {
 	case SCN_WL_MESSAGING:

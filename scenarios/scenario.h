@@ -215,16 +215,19 @@ struct scn_policy {
 	const char *cpuset, *mempolicy, *nodes, *cpus;
 };
 
-/* The `cost:` section of a point: the timing model and the branch
- * predictor (sim/hw/cpu.h, bpred.h).  model "inorder" and bpred "gshare"
- * when absent; under ooo the predictor defaults to "tage".  model_set /
- * bpred_set: given in the file or on the command line (only then are they
- * params of the run, so runs without a cost section keep their params). */
+/* The `cost:` section of a point: the timing model, the branch
+ * predictor, the work layout and the accounting (sim/hw/cpu.h, bpred.h).
+ * model "inorder", bpred "gshare" and accounting "exact" when absent;
+ * under ooo the predictor defaults to "tage".  model_set / bpred_set /
+ * code_set / accounting_set: given in the file or on the command line
+ * (only then are they params of the run, so runs without a cost section
+ * keep their params). */
 struct scn_cost {
 	int model;                      /* enum cpu_model */
 	int bpred;                      /* enum bpred_mode */
 	int code;                       /* enum mm_code (MM_CODE_DEFAULT: by model) */
-	int model_set, bpred_set, code_set;
+	int accounting;                 /* enum cpu_accounting */
+	int model_set, bpred_set, code_set, accounting_set;
 };
 
 #define SCN_MAX_AXES 32
@@ -263,7 +266,7 @@ struct scn_point {
 	struct wl_fill_params fill;     /* workload fill (its cpus: the tasks) */
 	const char *fill_gfp;           /* fill: gfp as written */
 	struct scn_policy policy;       /* policy texts (params) */
-	struct scn_cost cost;           /* cost.model, cost.bpred, cost.code */
+	struct scn_cost cost;           /* cost.model, .bpred, .code, .accounting */
 	/* Task placement (policy.cpus, machine CPU ids, at least one):
 	 * pagealloc: { pa.cpu }; messaging: policy.cpus or every CPU of the
 	 * machine; parallel: policy.cpus or every CPU (task i on cpus[i % n]). */

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# CLI tests for cost.model, cost.bpred and cost.code (docs/cost-model.md,
-# docs/compiled-counts.md): the tiny pagealloc scenario under each timing
+# CLI tests for cost.model, cost.bpred, cost.code and cost.accounting
+# (docs/cost-model.md, docs/compiled-counts.md, docs/scenario-format.md):
+# the tiny pagealloc scenario under each timing
 # model and work layout against its golden table
 # (NUMASIM_UPDATE_GOLDEN=1 rewrites them), `inorder` given explicitly is
 # the default bit for bit, the params of a run name the model only when
@@ -107,6 +108,44 @@ grep -q "; this point has gcc with slub_stats off" "$tmp/eerr" && ok || { bad "c
 "$NUMASIM" run "$tmp/clang.yaml" --db "$tmp/mcl.db" --set cost.model=ooo --set repetitions=1 >/dev/null 2>&1
 check "ooo clang default exit" $? 0
 
+# --- cost.accounting (docs/scenario-format.md) ------------------------------------
+# exact, given explicitly, is the default: the same table and results rows,
+# and the run's params name it only when it was given.  (No check of memo's
+# figures here: they are the mechanism's, tested with it.)
+"$NUMASIM" run "$TINY" --db "$tmp/ax.db" --set cost.accounting=exact >"$tmp/ax.txt" 2>/dev/null
+check "exact exit" $? 0
+golden "exact" "$tmp/ax.txt" "$SRC/tests/golden/tiny-pagealloc.txt"
+check "accounting param" "$(q "$tmp/ax.db" "SELECT value FROM params WHERE run_id = 1 AND key = 'cost.accounting'")" exact
+check "accounting param only when given" "$(q "$tmp/in.db" "SELECT count(*) FROM params WHERE key = 'cost.accounting'")" 0
+for sql in "SELECT run_id, name, value, unit FROM metrics ORDER BY 1, 2" \
+	"SELECT run_id, metric, idx, value FROM samples ORDER BY 1, 2, 3" \
+	"SELECT run_id, scope, scope_id, name, value FROM counters ORDER BY 1, 2, 3, 4"; do
+	a=$(q "$tmp/in.db" "$sql") b=$(q "$tmp/ax.db" "$sql")
+	[ -n "$a" ] && [ "$a" = "$b" ] && ok || bad "exact vs default rows differ: $sql"
+done
+# the benches: --accounting exact is the default, bit for bit in what they simulate
+sim() { "$NUMASIM" bench "$@" | grep -Ev '^  run |pairs/s|peak RSS|^[0-9]+ (pairs|messages) in '; }
+for b in "pagealloc --pairs 2000 --profile 3" "slub --pairs 2000" "messaging --groups 1 --loops 5"; do
+	# shellcheck disable=SC2086
+	d=$(sim $b) && e=$(sim $b --accounting exact) && [ -n "$d" ] && [ "$d" = "$e" ] && ok ||
+		bad "bench $b --accounting exact differs from the default"
+done
+# bad values: the key (on the command line, in a file) and the bench flag
+run_err_like "bad accounting" "error: --set cost.accounting=fast: unknown cost.accounting 'fast' (expected exact or memo)" \
+	run "$TINY" --db "$tmp/x.db" --set cost.accounting=fast
+sed "s#\.\./\.\./configs#$SRC/configs#" "$TINY" >"$tmp/acc.yaml"
+printf 'cost:\n  accounting: Memo\n' >>"$tmp/acc.yaml"
+line=$(wc -l <"$tmp/acc.yaml")
+run_err_like "bad accounting in the file" "^$tmp/acc.yaml:$line:15: error: unknown cost.accounting 'Memo' (expected exact or memo)" \
+	run "$tmp/acc.yaml" --db "$tmp/x.db"
+[ -e "$tmp/x.db" ] && bad "a refused accounting left a database" || ok
+for b in pagealloc slub messaging; do
+	run_err_like "bench $b bad accounting" "numasim bench $b: error: --accounting 'fast': expected exact or memo" \
+		bench $b --accounting fast
+	run_err_like "bench $b accounting without value" "numasim bench $b: error: --accounting needs a value" \
+		bench $b --accounting
+done
+
 # --- bad values -------------------------------------------------------------------
 run_err "bad model" run "$TINY" --db "$tmp/x.db" --set cost.model=ooo2
 grep -q "unknown cost.model 'ooo2' (expected inorder or ooo)" "$tmp/eerr" && ok || { bad "model message"; cat "$tmp/eerr"; }
@@ -116,7 +155,7 @@ run_err "bad code" run "$TINY" --db "$tmp/x.db" --set cost.code=gcc
 grep -q "unknown cost.code 'gcc' (expected estimate or compiled)" "$tmp/eerr" && ok || { bad "code message"; cat "$tmp/eerr"; }
 run_err "bad bench code" bench pagealloc --pairs 10 --cost-code gcc
 run_err "bad key" run "$TINY" --db "$tmp/x.db" --set cost.width=4
-grep -q "cost has no key 'width' (known: model, bpred, code)" "$tmp/eerr" && ok || { bad "key message"; cat "$tmp/eerr"; }
+grep -q "cost has no key 'width' (known: model, bpred, code, accounting)" "$tmp/eerr" && ok || { bad "key message"; cat "$tmp/eerr"; }
 # a machine without the core figures (a test fixture: every shipped machine has them)
 run_err "no core figures" run "$TINY" --db "$tmp/x.db" --set cost.model=ooo \
 	--set machine="$SRC/tests/machines/two-node.yaml"
