@@ -263,6 +263,13 @@ static void record_report(struct rec_doc *d, const struct bench_pagealloc_opts *
 	rec_num(d, "cycles_per_free", (double)res[0].free_cycles / pairs);
 	rec_int(d, "failed", (long long)res[0].failed);
 	rec_str(d, "checksum", sum);
+	if (o->accounting == CPU_ACCOUNTING_MEMO) {
+		struct cpu_memo_stats ms;
+		cpu_memo_stats(&b->s, &ms);
+		rec_int(d, "memo_replayed", (long long)ms.replayed);
+		rec_int(d, "memo_exact", (long long)ms.exact);
+		rec_int(d, "memo_paths", (long long)ms.paths);
+	}
 	rec_table(d, "counters");
 	for (size_t i = 0; i < sizeof report_ctrs / sizeof report_ctrs[0]; i++) {
 		rec_row(d);
@@ -316,6 +323,15 @@ static void print_report(FILE *out, const struct bench_pagealloc_opts *o, const 
 	fprintf(out, "  %-28s %" PRIu64 "\n", "failed allocations:", res[0].failed);
 	fprintf(out, "  %-28s %ld KiB\n", "peak RSS:", ru.ru_maxrss);
 	fprintf(out, "  %-28s %016" PRIx64 "\n", "checksum:", res[0].checksum);
+	if (o->accounting == CPU_ACCOUNTING_MEMO) {
+		struct cpu_memo_stats ms;
+		cpu_memo_stats(&b->s, &ms);
+		uint64_t calls = ms.replayed + ms.exact;
+		fprintf(out, "  %-28s %.2f %% of %" PRIu64 " top-level calls replayed, %" PRIu64
+			" paths, %" PRIu64 " verifications, %" PRIu64 " broken off\n",
+			"memoized paths:", calls ? 100.0 * (double)ms.replayed / (double)calls : 0.0,
+			calls, ms.paths, ms.verified, ms.broken);
+	}
 	print_counters(out, b, res[0].pairs);
 	if (o->profile)
 		print_profile(out, b, prof, res[0].pairs, o->profile);
