@@ -928,17 +928,17 @@ struct alloc_context {
 
 static inline int fn_id(const struct mm_world *w, enum mm_fn f) { return w->fn_base + (int)f; }
 
-static inline bool br(struct cpu *c, const struct mm_world *w, enum mm_site s, bool cond)
+static CPU_INLINE bool br(struct cpu *c, const struct mm_world *w, enum mm_site s, bool cond)
 {
 	return cpu_branch(c, w->site_base + (int)s, cond);
 }
 
-static inline void call(struct cpu *c, const struct mm_world *w, enum mm_fn f)
+static CPU_INLINE void call(struct cpu *c, const struct mm_world *w, enum mm_fn f)
 {
 	cpu_call(c, w->fn_base + (int)f);
 }
 
-static inline void work(struct cpu *c, const struct mm_world *w, enum mm_work k)
+static CPU_INLINE void work(struct cpu *c, const struct mm_world *w, enum mm_work k)
 {
 	cpu_insns(c, w->work[k]);
 }
@@ -972,7 +972,7 @@ static inline void vwork(struct cpu *c, enum vm_work k)
  * host-side lookup.  Every other cache access (cpu_atomic) and every entry
  * into the model resets the memo.
  */
-static inline void mem_bytes(struct cpu *c, const struct mm_world *w, uint64_t addr,
+static CPU_INLINE void mem_bytes(struct cpu *c, const struct mm_world *w, uint64_t addr,
 			     uint32_t bytes, int node, enum cpu_access kind)
 {
 	struct mm_cpu *ci = &w->cpus[c->idx];
@@ -987,7 +987,7 @@ static inline void mem_bytes(struct cpu *c, const struct mm_world *w, uint64_t a
 	ci->last_write = write;
 }
 
-static inline void mem(struct cpu *c, const struct mm_world *w, uint64_t addr, int node,
+static CPU_INLINE void mem(struct cpu *c, const struct mm_world *w, uint64_t addr, int node,
 		       enum cpu_access kind)
 {
 	mem_bytes(c, w, addr, 8, node, kind);

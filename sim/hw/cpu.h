@@ -630,19 +630,12 @@ static inline void cpu_ooo_taken(struct cpu *c)
  * more host instructions). */
 void cpu_ooo_branch(struct cpu *c, unsigned taken, unsigned miss);
 
-static inline void cpu_call(struct cpu *c, int fn)
+static inline void cpu_call_exact(struct cpu *c, int fn)
 {
-	assert(fn >= 0 && fn < c->sys->layout->nr_fns);
-	if (c->mlog_on) {
-		if ((int)c->mdepth < c->max_depth && cpu_memo_log(c, CPU_EV(CPU_EV_CALL, fn))) {
-			c->mdepth++;
-			return;
-		}
-		if (c->mlog_on)
-			cpu_memo_break(c);
-	} else if (c->memo && !c->depth && cpu_memo_begin(c, fn)) {
+	if (c->mlog_on)
+		cpu_memo_break(c);     /* the log or the stack is full */
+	else if (c->memo && !c->depth && cpu_memo_begin(c, fn))
 		return;
-	}
 	if (c->depth == c->max_depth) {
 		c->lost++;
 		c->ctr[CPU_CTR_stack_overflow]++;
@@ -671,13 +664,21 @@ static inline void cpu_call(struct cpu *c, int fn)
 	c->now += c->k_call;
 }
 
-static inline void cpu_ret(struct cpu *c)
+static CPU_INLINE void cpu_call(struct cpu *c, int fn)
 {
-	if (c->mlog_on && cpu_memo_log(c, CPU_EV(CPU_EV_RET, 0))) {
-		if (--c->mdepth == 0)
-			cpu_memo_end(c);
+	assert(fn >= 0 && fn < c->sys->layout->nr_fns);
+	if (c->mlog_on && c->mlog_n < CPU_MEMO_LOG && (int)c->mdepth < c->max_depth) {
+		c->mlog[c->mlog_n++] = CPU_EV(CPU_EV_CALL, fn);
+		c->mdepth++;
 		return;
 	}
+	cpu_call_exact(c, fn);
+}
+
+static inline void cpu_ret_exact(struct cpu *c)
+{
+	if (c->mlog_on)
+		cpu_memo_break(c);     /* the log is full */
 	if (c->lost) {
 		c->lost--;
 		return;
@@ -709,6 +710,17 @@ static inline void cpu_ret(struct cpu *c)
 	p->active--;
 	if (f->outer)
 		p->total += c->now - f->enter;
+}
+
+static CPU_INLINE void cpu_ret(struct cpu *c)
+{
+	if (c->mlog_on && c->mlog_n < CPU_MEMO_LOG) {
+		c->mlog[c->mlog_n++] = CPU_EV(CPU_EV_RET, 0);
+		if (--c->mdepth == 0)
+			cpu_memo_end(c);
+		return;
+	}
+	cpu_ret_exact(c);
 }
 
 static inline bool cpu_branch_exact(struct cpu *c, int site, bool cond)
@@ -748,7 +760,7 @@ static inline uint64_t cpu_branch_cycles(const struct cpu_costs *k, uint64_t exe
 	return executed * k->branch + taken * k->taken_branch + mispredicted * k->mispredict;
 }
 
-static inline void cpu_work(struct cpu *c, uint32_t cycles)
+static CPU_INLINE void cpu_work(struct cpu *c, uint32_t cycles)
 {
 	if (c->mlog_on && cpu_memo_log(c, CPU_EV(CPU_EV_WORK, cycles)))
 		return;
@@ -762,7 +774,7 @@ static inline void cpu_work(struct cpu *c, uint32_t cycles)
  * Out of order: insns fused uops through dispatch (width per cycle); they
  * wait for nothing (their inputs are not on the modelled chains).
  */
-static inline void cpu_insns(struct cpu *c, uint32_t insns)
+static CPU_INLINE void cpu_insns(struct cpu *c, uint32_t insns)
 {
 	if (c->mlog_on && cpu_memo_log(c, CPU_EV(CPU_EV_INSNS, insns)))
 		return;
@@ -795,7 +807,7 @@ uint32_t cpu_mem_line_slow(struct cpu *c, uint64_t line, int node, enum cpu_acce
  * (miss: not all lines were in L1); returns the cycles dispatch moved. */
 uint32_t cpu_ooo_mem(struct cpu *c, enum cpu_access kind, uint32_t lat, bool miss);
 
-static inline uint32_t cpu_mem_l1_again(struct cpu *c, enum cpu_access kind)
+static CPU_INLINE uint32_t cpu_mem_l1_again(struct cpu *c, enum cpu_access kind)
 {
 	if (c->mlog_on && cpu_memo_log(c, CPU_EV(CPU_EV_MEM, kind)))
 		return 0;
