@@ -325,12 +325,10 @@ static void print_report(FILE *out, const struct bench_pagealloc_opts *o, const 
 	fprintf(out, "  %-28s %016" PRIx64 "\n", "checksum:", res[0].checksum);
 	if (o->accounting == CPU_ACCOUNTING_MEMO) {
 		struct cpu_memo_stats ms;
+		char line[256];
 		cpu_memo_stats(&b->s, &ms);
-		uint64_t calls = ms.replayed + ms.exact;
-		fprintf(out, "  %-28s %.2f %% of %" PRIu64 " top-level calls replayed, %" PRIu64
-			" paths, %" PRIu64 " verifications, %" PRIu64 " broken off\n",
-			"memoized paths:", calls ? 100.0 * (double)ms.replayed / (double)calls : 0.0,
-			calls, ms.paths, ms.verified, ms.broken);
+		cpu_memo_stats_format(&ms, line, sizeof line);
+		fprintf(out, "  %-28s %s\n", "memoized paths:", line);
 	}
 	print_counters(out, b, res[0].pairs);
 	if (o->profile)

@@ -207,10 +207,21 @@ void bench_messaging_opts_default(struct bench_messaging_opts *o)
 	o->progress = NULL;
 }
 
+/* The memoized-path statistics line of a memo run. */
+static void print_memo(FILE *out, int accounting, const struct cpu_memo_stats *st)
+{
+	char line[256];
+	if (accounting != CPU_ACCOUNTING_MEMO)
+		return;
+	cpu_memo_stats_format(st, line, sizeof line);
+	fprintf(out, "memoized paths: %s\n", line);
+}
+
 /* What one bench slub run simulated (the host time is in a span). */
 struct slub_run {
 	uint64_t done, cycles, failed;
 	int cpu_alloc, cpu_free;
+	struct cpu_memo_stats memo;
 };
 
 static int slub_once(const char *machine, enum slub_variant v, enum cpu_accounting acc,
@@ -257,6 +268,7 @@ static int slub_once(const char *machine, enum slub_variant v, enum cpu_accounti
 	o->failed = failed;
 	o->cpu_alloc = ca->id;
 	o->cpu_free = cf->id;
+	cpu_memo_stats(&b.s, &o->memo);
 	snprintf(name, name_len, "%s", b.m->name);
 out:
 	free(objs);
@@ -319,6 +331,7 @@ int bench_slub_run(const struct bench_slub_opts *opt, FILE *out, struct diag *d)
 		(double)o[0].cycles / (double)(o[0].done ? o[0].done : 1),
 		opt->local_free ? "one CPU" : "both CPUs", o[0].failed,
 		repeat > 1 ? ", the same in every run" : "");
+	print_memo(out, opt->accounting, &o[0].memo);
 out:
 	free(t);
 	free(rate);
@@ -329,7 +342,7 @@ out:
 static int msg_once(const char *machine, enum slub_variant v, enum cpu_accounting acc,
 		    const struct wl_msg_params *p, uint64_t seed, struct progress_work *work,
 		    char *name, size_t name_len, int *nr_cpus, struct wl_msg_result *r,
-		    struct span *t, struct diag *d)
+		    struct cpu_memo_stats *memo, struct span *t, struct diag *d)
 {
 	struct bench_slub_world b = {0};
 	int rc = bench_slub_setup(&b, machine, v, 1, acc, d);
@@ -344,6 +357,7 @@ static int msg_once(const char *machine, enum slub_variant v, enum cpu_accountin
 	if (rc == NS_OK)
 		rc = bench_slub_check(&b, d);
 	*nr_cpus = b.s.nr_cpus;
+	cpu_memo_stats(&b.s, memo);
 	snprintf(name, name_len, "%s", b.m->name);
 out:
 	bench_slub_free(&b);
@@ -362,6 +376,7 @@ int bench_messaging_run(const struct bench_messaging_opts *o, FILE *out, struct 
 {
 	struct wl_msg_params p;
 	struct wl_msg_result r[2];
+	struct cpu_memo_stats memo;
 	char name[256] = "";
 	int nr_cpus = 0;
 	long long repeat = o->repeat;
@@ -376,7 +391,7 @@ int bench_messaging_run(const struct bench_messaging_opts *o, FILE *out, struct 
 		rc = msg_once(o->machine, o->variant, (enum cpu_accounting)o->accounting, &p,
 			      (uint64_t)o->seed,
 			      o->progress ? &o->progress->work : NULL, name, sizeof name,
-			      &nr_cpus, &r[k > 0], &t[k], d);
+			      &nr_cpus, &r[k > 0], &memo, &t[k], d);
 		progress_plan_run_done(o->progress);
 		if (rc == NS_OK && k > 0 && !same_msg_result(&r[0], &r[1]))
 			rc = diag_set(d, NS_EINTERNAL, "bench messaging", 0, 0,
@@ -424,6 +439,7 @@ int bench_messaging_run(const struct bench_messaging_opts *o, FILE *out, struct 
 		" by wake-up), %" PRIu64 " sender and %" PRIu64 " receiver blocks%s\n",
 		r[0].ctx_switches, r[0].preemptions, r[0].wake_preemptions, r[0].sender_blocks,
 		r[0].receiver_blocks, repeat > 1 ? "; the same in every run" : "");
+	print_memo(out, o->accounting, &memo);
 out:
 	free(t);
 	free(rate);

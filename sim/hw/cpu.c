@@ -21,7 +21,9 @@
 #include "sim/hw/cpu.h"
 
 #include <assert.h>
+#include <inttypes.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -1770,6 +1772,16 @@ static void cpu_memo_clear(struct cpu *c)
 	m->bytes = 0;
 	for (uint32_t i = 0; i < MEMO_HASH_SLOTS; i++)
 		m->hash[i] = -1;
+}
+
+void cpu_memo_stats_format(const struct cpu_memo_stats *st, char *buf, size_t n)
+{
+	uint64_t calls = st->replayed + st->exact;
+	snprintf(buf, n,
+		 "%.2f %% of %" PRIu64 " top-level calls replayed, %" PRIu64 " paths, %" PRIu64
+		 " verifications, %" PRIu64 " broken off",
+		 calls ? 100.0 * (double)st->replayed / (double)calls : 0.0, calls, st->paths,
+		 st->verified, st->broken);
 }
 
 void cpu_memo_stats(const struct cpu_sys *s, struct cpu_memo_stats *st)

@@ -529,6 +529,8 @@ struct cpu_memo_stats {
 	uint64_t replayed, exact, verified, broken, paths;
 };
 void cpu_memo_stats(const struct cpu_sys *s, struct cpu_memo_stats *st);
+/* "P % of N top-level calls replayed, ..." (the benches' report line). */
+void cpu_memo_stats_format(const struct cpu_memo_stats *st, char *buf, size_t n);
 
 /* The logging paths are forced inline: a host call per event would cost
  * more than the event's accounting saves. */
