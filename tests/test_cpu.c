@@ -828,6 +828,196 @@ static void test_ooo_needs_core_figures(void **state)
 	fix_machine_free(&w.m);
 }
 
+
+/* --- memoized paths (cost.accounting memo) ----------------------------- */
+
+/* A world of model and accounting, the ooo figures of setup_ooo. */
+static struct world *memo_world(enum cpu_model model, enum cpu_accounting acc)
+{
+	struct cpu_params p;
+	cpu_params_default(&p);
+	p.model = model;
+	p.accounting = acc;
+	p.bpred.mode = BPRED_BIMODAL;
+	struct world *w = calloc(1, sizeof *w);
+	assert_non_null(w);
+	fix_machine(&w->m);
+	struct machine_costs *c = &w->m.costs;
+	fix_fig(&c->dispatch_width, 4);
+	fix_fig(&c->rob_size, 32);
+	fix_fig(&c->load_queue, 8);
+	fix_fig(&c->load_ports, 2);
+	fix_fig(&c->fill_buffers, 2);
+	fix_fig(&c->call_uops, 4);
+	fix_fig(&c->ret_uops, 3);
+	assert_int_equal(fix_tables(&w->t), NS_OK);
+	assert_int_equal(cost_layout_init(&w->l, &w->t, "test"), NS_OK);
+	int cpus[] = {0, 1, 2, 3};
+	assert_int_equal(cpu_sys_init(&w->s, &w->m, &w->t, &w->l, &p, cpus, 4), NS_OK);
+	return w;
+}
+
+static void memo_world_free(struct world *w)
+{
+	assert_int_equal(cpu_sys_check(&w->s), NS_OK);
+	cpu_sys_free(&w->s);
+	cost_layout_free(&w->l);
+	cost_tables_free(&w->t);
+	fix_machine_free(&w->m);
+	free(w);
+}
+
+/*
+ * Top-level call i: outer_fn calls leaf_fn (and every other time
+ * helper_fn, inlined or not as the layout says), with work, L1 loads
+ * and stores, a locked op and irq save/restore; T1's outcome is
+ * constant unless pattern, then it follows i % 3.  Every 97th call
+ * touches a new line (a miss: the call is broken off and runs
+ * exactly), every 131st takes a lock.
+ */
+static void memo_call(struct cpu *c, struct cpu_lock *l, unsigned i, bool pattern)
+{
+	const uint64_t base = (uint64_t)1 << 40; /* node 0's window */
+	cpu_call(c, FIX_FN_outer_fn);
+	cpu_insns(c, 9);
+	cpu_mem(c, base + (i % 4) * 64, 8, 0, CPU_LOAD_DEP);
+	cpu_call(c, FIX_FN_leaf_fn);
+	cpu_branch(c, FIX_SITE_T1, pattern ? i % 3 == 0 : true);
+	cpu_mem(c, base + 512, 8, 0, CPU_STORE);
+	cpu_mem(c, base + 1000, 100, 0, CPU_LOAD);   /* two lines */
+	if (cpu_branch(c, FIX_SITE_T2, pattern ? i % 2 == 0 : true)) {
+		cpu_call(c, FIX_FN_helper_fn);
+		cpu_work(c, 3);
+		cpu_ret(c);
+	}
+	cpu_ret(c);
+	if (i % 97 == 0)
+		cpu_mem(c, base + 4096 + (uint64_t)i * 64, 8, 0, CPU_LOAD_DEP);
+	if (i % 131 == 0) {
+		assert_int_equal(cpu_lock(c, l), NS_OK);
+		assert_int_equal(cpu_unlock(c, l), NS_OK);
+	}
+	cpu_atomic(c, base + 2048, 0);
+	cpu_irq_save(c);
+	cpu_this_cpu_cmpxchg(c);
+	cpu_irq_restore(c);
+	cpu_ret(c);
+}
+
+struct memo_sites {
+	uint64_t e[FIX_NR_SITE], t[FIX_NR_SITE], m[FIX_NR_SITE];
+};
+
+static int memo_site_cb(void *arg, const struct cpu_branch_row *r)
+{
+	struct memo_sites *ms = arg;
+	for (int i = 0; i < FIX_NR_SITE; i++)
+		if (!strcmp(r->site, fix_site_defs[i].name)) {
+			ms->e[i] = r->executed;
+			ms->t[i] = r->taken;
+			ms->m[i] = r->mispredicted;
+		}
+	return 0;
+}
+
+/* Run n calls on CPU 0 of an exact and a memo world; the counts are
+ * equal, the memo world replayed most calls; returns the two clocks. */
+static void memo_compare(enum cpu_model model, bool pattern, unsigned n, uint64_t clk[2],
+			 uint64_t mispredicts[2])
+{
+	struct world *w[2] = {memo_world(model, CPU_ACCOUNTING_EXACT),
+			      memo_world(model, CPU_ACCOUNTING_MEMO)};
+	struct memo_sites st[2];
+	memset(st, 0, sizeof st);
+	for (int k = 0; k < 2; k++) {
+		struct cpu *c = &w[k]->s.cpu[0];
+		struct cpu_lock l;
+		cpu_lock_init(&l);
+		for (unsigned i = 0; i < n; i++)
+			memo_call(c, &l, i, pattern);
+		clk[k] = c->now;
+		mispredicts[k] = cpu_counter(c, CPU_CTR_branch_mispredict);
+		assert_int_equal(cpu_sys_branches(&w[k]->s, -1, memo_site_cb, &st[k]), NS_OK);
+		assert_int_equal(cpu_check(c), NS_OK);
+	}
+	struct cpu *a = &w[0]->s.cpu[0], *b = &w[1]->s.cpu[0];
+	static const enum cpu_counter same[] = {
+		CPU_CTR_calls, CPU_CTR_inlined_calls, CPU_CTR_branches, CPU_CTR_branches_taken,
+		CPU_CTR_mem_accesses, CPU_CTR_l1d_hit, CPU_CTR_l1d_miss, CPU_CTR_mem_load_dep,
+		CPU_CTR_mem_load, CPU_CTR_mem_store, CPU_CTR_atomic, CPU_CTR_irq_save,
+		CPU_CTR_this_cpu_cmpxchg, CPU_CTR_lock_acquire, CPU_CTR_work_cycles,
+	};
+	for (size_t i = 0; i < sizeof same / sizeof same[0]; i++)
+		assert_int_equal(cpu_counter(a, same[i]), cpu_counter(b, same[i]));
+	for (int i = 0; i < FIX_NR_SITE; i++) {
+		assert_int_equal(st[0].e[i], st[1].e[i]);
+		assert_int_equal(st[0].t[i], st[1].t[i]);
+	}
+	assert_int_equal(a->prof[FIX_FN_outer_fn].calls, b->prof[FIX_FN_outer_fn].calls);
+	assert_int_equal(a->prof[FIX_FN_helper_fn].calls, b->prof[FIX_FN_helper_fn].calls);
+	struct cpu_memo_stats ms;
+	cpu_memo_stats(&w[1]->s, &ms);
+	assert_int_equal(ms.replayed + ms.exact + ms.broken, n);
+	assert_true(ms.replayed > n / 2);
+	assert_true(ms.broken >= n / 131);      /* the misses and locks ran exactly */
+	assert_true(ms.verified > 0);
+	assert_int_equal(ms.mismatch, 0);
+	cpu_memo_stats(&w[0]->s, &ms);
+	assert_int_equal(ms.replayed + ms.exact, 0);
+	memo_world_free(w[0]);
+	memo_world_free(w[1]);
+}
+
+/* Constant outcomes: the predictor is saturated, replays are exact to
+ * the cycle, in both timing models. */
+static void test_memo_exact_when_predictable(void **state)
+{
+	(void)state;
+	uint64_t clk[2], mp[2];
+	memo_compare(CPU_MODEL_INORDER, false, 3000, clk, mp);
+	assert_int_equal(clk[0], clk[1]);
+	assert_int_equal(mp[0], mp[1]);
+	memo_compare(CPU_MODEL_OOO, false, 3000, clk, mp);
+	assert_int_equal(clk[0], clk[1]);
+	assert_int_equal(mp[0], mp[1]);
+}
+
+/* A pattern the 2-bit counter follows, so the paths' mispredicts vary:
+ * the predictor runs on every logged branch and a path is replayed only
+ * with the same predictions, so the result is still exact. */
+static void test_memo_exact_with_patterns(void **state)
+{
+	(void)state;
+	uint64_t clk[2], mp[2];
+	memo_compare(CPU_MODEL_INORDER, true, 3000, clk, mp);
+	assert_int_equal(clk[0], clk[1]);
+	assert_int_equal(mp[0], mp[1]);
+	assert_true(mp[0] > 1000);
+	memo_compare(CPU_MODEL_OOO, true, 3000, clk, mp);
+	assert_int_equal(clk[0], clk[1]);
+	assert_int_equal(mp[0], mp[1]);
+}
+
+/* A reading of the clock inside a logged call accounts it exactly first. */
+static void test_memo_clock_read(void **state)
+{
+	(void)state;
+	struct world *w = memo_world(CPU_MODEL_INORDER, CPU_ACCOUNTING_MEMO);
+	struct cpu *c = &w->s.cpu[0];
+	cpu_call(c, FIX_FN_outer_fn);
+	cpu_work(c, 10);
+	assert_true(c->mlog_on);
+	uint64_t t = cpu_now(c);
+	assert_false(c->mlog_on);
+	assert_int_equal(t, 2 + 10);           /* call half + work */
+	cpu_ret(c);
+	assert_int_equal(c->now, 2 + 10 + 2);
+	struct cpu_memo_stats ms;
+	cpu_memo_stats(&w->s, &ms);
+	assert_int_equal(ms.broken, 1);
+	memo_world_free(w);
+}
+
 #define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
 
 int main(void)
@@ -845,6 +1035,9 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_ooo_mispredict_and_taken, setup_ooo, teardown),
 		cmocka_unit_test_setup_teardown(test_ooo_atomic_fences, setup_ooo, teardown),
 		cmocka_unit_test(test_ooo_needs_core_figures),
+		cmocka_unit_test(test_memo_exact_when_predictable),
+		cmocka_unit_test(test_memo_exact_with_patterns),
+		cmocka_unit_test(test_memo_clock_read),
 		T(test_rsb_overflow),
 		T(test_profile_nested_recursive),
 		T(test_unbalanced_detected),

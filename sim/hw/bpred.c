@@ -172,6 +172,7 @@ void bpred_reset(struct bpred *bp)
 		memset(bp->tt[i], 0, sizeof *bp->tt[i] << bp->tage_bits);
 	bp->ghist = 0;
 	bp->updates = 0;
+	bp->changes++;
 	memset(bp->fold, 0, sizeof bp->fold);
 }
 
@@ -208,19 +209,6 @@ static inline void tage_push(struct bpred *bp, unsigned taken)
 			      (outs & bp->fold_out[k]);
 	}
 	bp->ghist = g << 1 | taken;
-}
-
-void bpred_push_history(struct bpred *bp, uint64_t bits, unsigned n)
-{
-	if (!n)
-		return;
-	if (bp->mode == BPRED_GSHARE) {
-		uint64_t h = n >= 32 ? bits : (uint64_t)bp->hist << n | bits;
-		bp->hist = (uint32_t)h & bp->hist_mask;
-	} else if (bp->mode == BPRED_TAGE) {
-		for (unsigned i = n; i-- > 0;)
-			tage_push(bp, (unsigned)(bits >> i) & 1);
-	}
 }
 
 static void tage_decay(struct bpred *bp)

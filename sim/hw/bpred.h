@@ -186,6 +186,10 @@ struct bpred {
 	struct bpred_tage_site *tsite;
 	uint64_t tag_mask;     /* tag_bits in every lane */
 	uint32_t updates;      /* since the last usefulness decay */
+	/* updates that changed a table entry (bimodal, gshare; every update
+	 * under TAGE): the memo of cpu.c skips the predictor for a path
+	 * whose last run changed nothing when nothing changed since */
+	uint64_t changes;
 };
 
 int bpred_init(struct bpred *bp, int nr_sites, const struct bpred_params *p);
@@ -196,10 +200,6 @@ uint32_t bpred_tage_fold(uint64_t ghist, int len, int width);
 void bpred_free(struct bpred *bp);
 /* Forget everything (all sites cold, history empty). */
 void bpred_reset(struct bpred *bp);
-/* The global history after n more outcomes (bits, oldest in bit n - 1,
- * n <= 64) without predicting or training: what a replayed path of
- * cost.accounting memo leaves in the history (cpu.c). */
-void bpred_push_history(struct bpred *bp, uint64_t bits, unsigned n);
 int bpred_check(const struct bpred *bp);
 
 /* Saturating update of a 2-bit counter (index: ctr * 2 + taken). */
@@ -231,26 +231,34 @@ static inline unsigned bpred_predict_update(struct bpred *bp, int site,
 {
 	uint8_t s = bp->site[site];
 	unsigned pred;
-	if (bp->mode == BPRED_TAGE)
+	if (bp->mode == BPRED_TAGE) {
+		bp->changes++;         /* not tracked: every TAGE update counts */
 		return bpred_tage_predict_update(bp, site, static_taken, taken);
+	}
 	if (bp->mode == BPRED_BIMODAL) {
+		uint8_t nv;
 		if (s == BPRED_COLD) {
 			pred = static_taken;
-			bp->site[site] = (uint8_t)(1u + taken);
+			nv = (uint8_t)(1u + taken);
 		} else {
 			pred = s >> 1;
-			bp->site[site] = bpred_next(s, taken);
+			nv = bpred_next(s, taken);
 		}
+		bp->changes += nv != s;
+		bp->site[site] = nv;
 		return pred;
 	}
 	unsigned i = bpred_gshare_index(bp, site);
 	if (s == BPRED_COLD) {
 		pred = static_taken;
 		bp->site[site] = 0;
+		bp->changes++;
 	} else {
 		pred = bp->pht[i] >> 1;
 	}
-	bp->pht[i] = bpred_next(bp->pht[i], taken);
+	uint8_t o = bp->pht[i], nv = bpred_next(o, taken);
+	bp->changes += nv != o;
+	bp->pht[i] = nv;
 	bp->hist = ((bp->hist << 1) | taken) & bp->hist_mask;
 	return pred;
 }

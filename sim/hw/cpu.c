@@ -1248,18 +1248,27 @@ struct memo_item {
 
 /* The cost of one path, from its last exact run. */
 struct memo_cost {
-	uint64_t dnow, dpos, dmisp, hbits;
-	uint32_t slot, lslot, rsb, hn;
+	uint64_t dnow, dpos, dmisp;
+	uint32_t slot, lslot, rsb;
 	uint32_t nitems;
 	struct memo_item *items;
 };
 
+#define MEMO_MISS_WORDS (CPU_MEMO_LOG / 64)
+
 struct memo_entry {
-	uint64_t key;                  /* hash of the start state and events */
+	uint64_t key;                  /* hash of the start state, events, predictions */
 	uint32_t start;                /* the start state */
 	uint32_t nev;
-	uint64_t *ev;                  /* the events */
+	uint64_t *ev;                  /* the events, then the mispredict bits */
 	uint8_t stable;
+	/* the shortcut: the last prediction of these events started from
+	 * global history h0, changed no predictor entry and left h1; while
+	 * the predictor's change count is still epoch, the same history
+	 * gives the same predictions and changes nothing (bimodal, gshare) */
+	uint8_t pure;
+	uint32_t h0, h1;
+	uint64_t epoch;
 	uint32_t left;                 /* replays before the next verification */
 	uint64_t pending;              /* replays not yet folded */
 	struct memo_cost cost;
@@ -1269,6 +1278,8 @@ struct cpu_memo {
 	struct memo_entry *e;          /* [nr] */
 	uint32_t nr;
 	int32_t *hash;                 /* [2 * CPU_MEMO_ENTRIES], -1 = empty */
+	uint64_t *short_key;           /* [MEMO_SHORT_SLOTS]: the shortcut cache */
+	int32_t *short_id;
 	size_t bytes;
 	uint32_t start;                /* start state of the call being logged */
 	uint64_t ctr0[CPU_NR_COUNTERS];
@@ -1278,10 +1289,13 @@ struct cpu_memo {
 	struct memo_item *scratch;
 	uint32_t nscratch, cscratch;
 	uint8_t snap_bad;              /* the snapshot missed a count */
-	uint64_t replayed, exact, verified, broken;
+	uint64_t miss[MEMO_MISS_WORDS]; /* the logged call's mispredicts, by branch */
+	uint32_t miss_words;
+	uint64_t replayed, exact, verified, broken, mismatch;
 };
 
 #define MEMO_HASH_SLOTS (2 * CPU_MEMO_ENTRIES)
+#define MEMO_SHORT_SLOTS 8192
 
 static int cpu_memo_init(struct cpu *c)
 {
@@ -1295,8 +1309,13 @@ static int cpu_memo_init(struct cpu *c)
 	m->hash = malloc(MEMO_HASH_SLOTS * sizeof *m->hash);
 	m->site_mark = calloc((size_t)t->nr_sites + 1, sizeof *m->site_mark);
 	m->fn_mark = calloc((size_t)t->nr_fns + 1, sizeof *m->fn_mark);
-	if (!c->mlog || !m->e || !m->hash || !m->site_mark || !m->fn_mark)
+	m->short_key = calloc(MEMO_SHORT_SLOTS, sizeof *m->short_key);
+	m->short_id = malloc(MEMO_SHORT_SLOTS * sizeof *m->short_id);
+	if (!c->mlog || !m->e || !m->hash || !m->site_mark || !m->fn_mark || !m->short_key ||
+	    !m->short_id)
 		return NS_ENOMEM;
+	for (uint32_t i = 0; i < MEMO_SHORT_SLOTS; i++)
+		m->short_id[i] = -1;
 	for (uint32_t i = 0; i < MEMO_HASH_SLOTS; i++)
 		m->hash[i] = -1;
 	c->memo = 1;
@@ -1316,6 +1335,8 @@ static void cpu_memo_free(struct cpu *c)
 	}
 	free(m->e);
 	free(m->hash);
+	free(m->short_key);
+	free(m->short_id);
 	free(m->site_mark);
 	free(m->fn_mark);
 	free(m->path_mark);
@@ -1364,9 +1385,9 @@ bool cpu_memo_begin(struct cpu *c, int fn)
 /* Account events [0, n) of the log exactly, through the primitives;
  * record: snapshot the call paths entered (for the delta). */
 static void memo_path_mark(struct cpu *c);
-static void memo_replay(struct cpu *c, bool record)
+static void memo_replay(struct cpu *c, bool record, const uint64_t *miss)
 {
-	uint32_t n = c->mlog_n;
+	uint32_t n = c->mlog_n, b = 0;
 	const uint64_t *ev = c->mlog;
 	c->mlog_on = 0;
 	c->memo = 0;                   /* the replayed top-level call is not logged */
@@ -1374,7 +1395,15 @@ static void memo_replay(struct cpu *c, bool record)
 		uint64_t a = ev[i] >> 4;
 		switch ((enum cpu_event)(ev[i] & 15)) {
 		case CPU_EV_BRANCH:
-			cpu_branch(c, (int)(a >> 1), a & 1);
+			if (miss) {
+				/* the predictor has seen this branch (memo_predict) */
+				int site = (int)(a >> 1);
+				unsigned taken = (unsigned)(a & 1) ^ c->site_layout[site].fallthrough;
+				cpu_branch_account(c, site, taken, (miss[b / 64] >> b % 64) & 1);
+				b++;
+			} else {
+				cpu_branch(c, (int)(a >> 1), a & 1);
+			}
 			break;
 		case CPU_EV_CALL:
 			cpu_call(c, (int)a);
@@ -1417,12 +1446,40 @@ static void memo_replay(struct cpu *c, bool record)
 void cpu_memo_break(struct cpu *c)
 {
 	c->mt->broken++;
-	memo_replay(c, false);
+	memo_replay(c, false, NULL);
 }
 
-static uint64_t memo_key(uint32_t start, const uint64_t *ev, uint32_t n)
+/*
+ * The predictor's verdict on every logged branch, in order, with the
+ * predictor trained as the exact run would train it (its state stays
+ * exact): bit b of m->miss is branch b's mispredict.  A path's cost is
+ * a function of its events, its start state and these bits.
+ */
+static void memo_predict(struct cpu *c)
+{
+	struct cpu_memo *m = c->mt;
+	uint32_t b = 0;
+	memset(m->miss, 0, sizeof m->miss);
+	for (uint32_t i = 0; i < c->mlog_n; i++) {
+		uint64_t ev = c->mlog[i];
+		if ((ev & 15) != CPU_EV_BRANCH)
+			continue;
+		int site = (int)(ev >> 5);
+		const struct cost_site_layout *sl = &c->site_layout[site];
+		unsigned taken = (unsigned)(ev >> 4 & 1) ^ sl->fallthrough;
+		unsigned miss = bpred_predict_update(&c->bp, site, sl->static_taken, taken) ^ taken;
+		m->miss[b / 64] |= (uint64_t)miss << b % 64;
+		b++;
+	}
+	m->miss_words = (b + 63) / 64;
+}
+
+static uint64_t memo_key(uint32_t start, const uint64_t *ev, uint32_t n,
+			 const uint64_t *miss, uint32_t words)
 {
 	uint64_t h = (uint64_t)start * 0x9E3779B97F4A7C15u ^ n;
+	for (uint32_t i = 0; i < words; i++)
+		h = (h ^ miss[i]) * 0xFF51AFD7ED558CCDu;
 	/* a few events spread over the log: the memcmp decides */
 	for (uint32_t k = 1; k <= 4; k++) {
 		h ^= ev[(uint64_t)n * k / 5];
@@ -1438,6 +1495,7 @@ static uint64_t memo_key(uint32_t start, const uint64_t *ev, uint32_t n)
 static int32_t memo_find(const struct cpu_memo *m, uint64_t key, uint32_t start,
 			 const uint64_t *ev, uint32_t n, uint32_t *slot)
 {
+	size_t words = n + m->miss_words;  /* an entry keeps both, in one array */
 	uint32_t h = (uint32_t)key & (MEMO_HASH_SLOTS - 1);
 	for (;; h = (h + 1) & (MEMO_HASH_SLOTS - 1)) {
 		int32_t id = m->hash[h];
@@ -1447,7 +1505,8 @@ static int32_t memo_find(const struct cpu_memo *m, uint64_t key, uint32_t start,
 		}
 		const struct memo_entry *e = &m->e[id];
 		if (e->key == key && e->start == start && e->nev == n &&
-		    !memcmp(e->ev, ev, (size_t)n * sizeof *ev))
+		    !memcmp(e->ev, ev, (size_t)n * sizeof *ev) &&
+		    !memcmp(e->ev + n, m->miss, (words - n) * sizeof *ev))
 			return id;
 	}
 }
@@ -1596,29 +1655,10 @@ static bool memo_delta(struct cpu *c, struct memo_cost *k)
 	return true;
 }
 
-/* The last 64 predictor outcomes of the logged branches (taken = left
- * the layout's fall-through, as the predictor sees them). */
-static void memo_history(const struct cpu *c, const uint64_t *ev, uint32_t n,
-			 struct memo_cost *k)
-{
-	uint64_t bits = 0;
-	uint32_t nb = 0;
-	for (uint32_t i = 0; i < n; i++) {
-		if ((ev[i] & 15) != CPU_EV_BRANCH)
-			continue;
-		uint64_t a = ev[i] >> 4;
-		unsigned taken = (unsigned)(a & 1) ^ c->site_layout[a >> 1].fallthrough;
-		bits = bits << 1 | taken;
-		nb++;
-	}
-	k->hbits = bits;
-	k->hn = nb > 64 ? 64 : nb;
-}
-
 static bool memo_cost_equal(const struct memo_cost *a, const struct memo_cost *b)
 {
 	return a->dnow == b->dnow && a->dpos == b->dpos && a->dmisp == b->dmisp &&
-	       a->hbits == b->hbits && a->hn == b->hn && a->slot == b->slot &&
+	       a->slot == b->slot &&
 	       a->lslot == b->lslot && a->rsb == b->rsb && a->nitems == b->nitems &&
 	       !memcmp(a->items, b->items, a->nitems * sizeof *a->items);
 }
@@ -1635,36 +1675,36 @@ static void memo_apply(struct cpu *c, struct memo_entry *e)
 	c->rsb = k->rsb;
 	c->mispredicts += k->dmisp;
 	c->mispredicts_booked += k->dmisp;
-	bpred_push_history(&c->bp, k->hbits, k->hn);
 	e->pending++;
 }
 
 /* Account the logged call exactly and record its cost in entry id (or a
  * new entry at hash slot). */
-static void memo_record(struct cpu *c, int32_t id, uint32_t slot, uint64_t key)
+static int32_t memo_record(struct cpu *c, int32_t id, uint32_t slot, uint64_t key)
 {
 	struct cpu_memo *m = c->mt;
 	uint32_t n = c->mlog_n;
 	struct memo_cost k = {0};
 	uint64_t now0 = c->now, pos0 = c->o.pos, misp0 = c->mispredicts;
 	bool snap = memo_snapshot(c);
-	memo_history(c, c->mlog, n, &k);
 	if (id < 0 && snap) {
-		/* keep the events before the replay consumes the log */
-		size_t bytes = (size_t)n * sizeof *c->mlog;
+		/* keep the events and predictions before the replay consumes
+		 * the log */
+		size_t bytes = ((size_t)n + m->miss_words) * sizeof *c->mlog;
 		uint64_t *ev = m->bytes + bytes <= CPU_MEMO_BYTES ? malloc(bytes) : NULL;
 		if (ev) {
-			memcpy(ev, c->mlog, bytes);
+			memcpy(ev, c->mlog, (size_t)n * sizeof *c->mlog);
+			memcpy(ev + n, m->miss, m->miss_words * sizeof *ev);
 			id = (int32_t)m->nr++;
 			m->e[id] = (struct memo_entry){.key = key, .start = m->start, .nev = n, .ev = ev};
 			m->hash[slot] = id;
 			m->bytes += bytes;
 		}
 	}
-	memo_replay(c, snap);
+	memo_replay(c, snap, m->miss);
 	m->exact++;
 	if (id < 0 || !snap || m->snap_bad || !memo_delta(c, &k) || !memo_quiet(c))
-		return;
+		return -1;
 	k.dnow = c->now - now0;
 	k.dpos = c->o.pos - pos0;
 	k.dmisp = c->mispredicts - misp0;
@@ -1675,45 +1715,90 @@ static void memo_record(struct cpu *c, int32_t id, uint32_t slot, uint64_t key)
 	if (e->cost.items && memo_cost_equal(&e->cost, &k)) {
 		e->stable = 1;
 		e->left = CPU_MEMO_VERIFY;
-		return;
+		return id;
 	}
-	/* a new cost: keep it, stable once it repeats */
+	/* a first cost; or a verification that found another one for the
+	 * same events, start and predictions, which the design rules out
+	 * (counted: the tests require none) */
+	m->mismatch += e->cost.items != NULL;
 	size_t bytes = k.nitems * sizeof *k.items;
 	size_t old = e->cost.nitems * sizeof *e->cost.items;
 	if (m->bytes - old + bytes > CPU_MEMO_BYTES) {
 		e->stable = 0;
-		return;
+		return -1;
 	}
 	cpu_memo_fold(c);              /* the pending replays had the old cost */
 	struct memo_item *items = realloc(e->cost.items, bytes ? bytes : 1);
 	if (!items) {
 		e->stable = 0;
-		return;
+		return -1;
 	}
 	memcpy(items, k.items, bytes);
 	m->bytes = m->bytes - old + bytes;
 	e->cost = k;
 	e->cost.items = items;
-	e->stable = 0;
+	e->stable = 1;
+	e->left = CPU_MEMO_VERIFY;
+	return id;
+}
+
+/* The shortcut's key: start state, events and the global history. */
+static uint64_t memo_short_key(uint32_t start, const uint64_t *ev, uint32_t n, uint32_t hist)
+{
+	return memo_key(start ^ hist * 0x2545F491u, ev, n, NULL, 0) | 1;
 }
 
 void cpu_memo_end(struct cpu *c)
 {
 	struct cpu_memo *m = c->mt;
+	struct bpred *bp = &c->bp;
 	uint32_t n = c->mlog_n, slot = 0;
 	c->mlog_on = 0;
-	uint64_t key = memo_key(m->start, c->mlog, n);
-	int32_t id = memo_find(m, key, m->start, c->mlog, n, &slot);
+	bool shortcut = bp->mode != BPRED_TAGE;
+	uint64_t k2 = shortcut ? memo_short_key(m->start, c->mlog, n, bp->hist) : 0;
+	uint32_t s2 = (uint32_t)k2 & (MEMO_SHORT_SLOTS - 1);
+	int32_t id = shortcut && m->short_key[s2] == k2 ? m->short_id[s2] : -1;
+	if (id >= 0) {
+		struct memo_entry *e = &m->e[id];
+		if (e->pure && e->epoch == bp->changes && e->h0 == bp->hist && e->stable &&
+		    e->left && e->start == m->start && e->nev == n &&
+		    !memcmp(e->ev, c->mlog, (size_t)n * sizeof *c->mlog)) {
+			/* the predictor would predict as last time and change
+			 * nothing but its history */
+			e->left--;
+			bp->hist = e->h1;
+			memo_apply(c, e);
+			c->mlog_n = 0;
+			m->replayed++;
+			return;
+		}
+	}
+	uint64_t changes0 = bp->changes;
+	uint32_t h0 = bp->hist;
+	memo_predict(c);
+	uint64_t key = memo_key(m->start, c->mlog, n, m->miss, m->miss_words);
+	id = memo_find(m, key, m->start, c->mlog, n, &slot);
 	if (id >= 0 && m->e[id].stable && m->e[id].left) {
 		m->e[id].left--;
 		memo_apply(c, &m->e[id]);
 		c->mlog_n = 0;
 		m->replayed++;
-		return;
+	} else {
+		if (id >= 0 && m->e[id].stable)
+			m->verified++;
+		id = memo_record(c, id, slot, key);
 	}
-	if (id >= 0 && m->e[id].stable)
-		m->verified++;
-	memo_record(c, id, slot, key);
+	if (id >= 0 && shortcut) {
+		struct memo_entry *e = &m->e[id];
+		e->pure = bp->changes == changes0;
+		e->h0 = h0;
+		e->h1 = bp->hist;
+		e->epoch = bp->changes;
+		if (e->pure) {
+			m->short_key[s2] = k2;
+			m->short_id[s2] = id;
+		}
+	}
 }
 
 void cpu_memo_fold(struct cpu *c)
@@ -1772,14 +1857,16 @@ static void cpu_memo_clear(struct cpu *c)
 	m->bytes = 0;
 	for (uint32_t i = 0; i < MEMO_HASH_SLOTS; i++)
 		m->hash[i] = -1;
+	for (uint32_t i = 0; i < MEMO_SHORT_SLOTS; i++)
+		m->short_id[i] = -1;
 }
 
 void cpu_memo_stats_format(const struct cpu_memo_stats *st, char *buf, size_t n)
 {
-	uint64_t calls = st->replayed + st->exact;
+	uint64_t calls = st->replayed + st->exact + st->broken;
 	snprintf(buf, n,
 		 "%.2f %% of %" PRIu64 " top-level calls replayed, %" PRIu64 " paths, %" PRIu64
-		 " verifications, %" PRIu64 " broken off",
+		 " verifications, %" PRIu64 " broken off (exact)",
 		 calls ? 100.0 * (double)st->replayed / (double)calls : 0.0, calls, st->paths,
 		 st->verified, st->broken);
 }
@@ -1795,6 +1882,7 @@ void cpu_memo_stats(const struct cpu_sys *s, struct cpu_memo_stats *st)
 		st->exact += m->exact;
 		st->verified += m->verified;
 		st->broken += m->broken;
+		st->mismatch += m->mismatch;
 		st->paths += m->nr;
 	}
 }

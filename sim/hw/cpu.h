@@ -523,10 +523,12 @@ void cpu_memo_end(struct cpu *c);
 /* Fold the replayed calls' counts into the counters, sites and profile
  * (the export functions and cpu_check() do it themselves). */
 void cpu_memo_fold(struct cpu *c);
-/* Top-level calls replayed, accounted exactly (of those: verifications of
- * a memoized path, and calls broken off), memoized paths. */
+/* Top-level calls replayed, accounted exactly at their end (of those:
+ * verifications of a memoized path), broken off (accounted exactly from
+ * the event that could not be logged), memoized paths. */
 struct cpu_memo_stats {
 	uint64_t replayed, exact, verified, broken, paths;
+	uint64_t mismatch;             /* verifications that found another cost: 0 */
 };
 void cpu_memo_stats(const struct cpu_sys *s, struct cpu_memo_stats *st);
 /* "P % of N top-level calls replayed, ..." (the benches' report line). */
@@ -725,13 +727,10 @@ static CPU_INLINE void cpu_ret(struct cpu *c)
 	cpu_ret_exact(c);
 }
 
-static inline bool cpu_branch_exact(struct cpu *c, int site, bool cond)
+/* What a conditional branch charges once its direction (taken: left the
+ * layout's fall-through) and the prediction (miss) are known. */
+static inline void cpu_branch_account(struct cpu *c, int site, unsigned taken, unsigned miss)
 {
-	if (c->mlog_on)
-		cpu_memo_break(c);             /* the log is full */
-	const struct cost_site_layout *sl = &c->site_layout[site];
-	unsigned taken = (unsigned)cond ^ sl->fallthrough;
-	unsigned miss = bpred_predict_update(&c->bp, site, sl->static_taken, taken) ^ taken;
 	struct cpu_site_stat *st = &c->site[site];
 	if (c->ooo)
 		cpu_ooo_branch(c, taken, miss);
@@ -741,6 +740,16 @@ static inline bool cpu_branch_exact(struct cpu *c, int site, bool cond)
 	st->taken += taken;
 	st->mispredicted += miss;
 	c->mispredicts += miss;
+}
+
+static inline bool cpu_branch_exact(struct cpu *c, int site, bool cond)
+{
+	if (c->mlog_on)
+		cpu_memo_break(c);             /* the log is full */
+	const struct cost_site_layout *sl = &c->site_layout[site];
+	unsigned taken = (unsigned)cond ^ sl->fallthrough;
+	unsigned miss = bpred_predict_update(&c->bp, site, sl->static_taken, taken) ^ taken;
+	cpu_branch_account(c, site, taken, miss);
 	return cond;
 }
 
