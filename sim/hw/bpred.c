@@ -244,6 +244,7 @@ unsigned bpred_tage_predict_update(struct bpred *bp, int site, unsigned static_t
 	if (*base == BPRED_COLD) {
 		/* a BTB miss: the static rule, then the base counter learns */
 		*base = (uint8_t)(1u + taken);
+		bp->changes++;
 		tage_push(bp, taken);
 		return static_taken;
 	}
@@ -263,6 +264,7 @@ unsigned bpred_tage_predict_update(struct bpred *bp, int site, unsigned static_t
 	unsigned alt_pred = alt >= 0 ? e[alt]->ctr >= 4 : base_pred;
 	if (prov >= 0) {
 		struct bpred_tage_entry *p = e[prov];
+		struct bpred_tage_entry was = *p;
 		pred = p->ctr >= 4;
 		if (pred != alt_pred)
 			p->u = pred == taken ? (uint8_t)(p->u + (p->u < 3))
@@ -272,9 +274,12 @@ unsigned bpred_tage_predict_update(struct bpred *bp, int site, unsigned static_t
 			p->ctr = (uint8_t)(p->ctr + (p->ctr < 7));
 		else
 			p->ctr = (uint8_t)(p->ctr - (p->ctr > 1));
+		bp->changes += was.u != p->u || was.ctr != p->ctr;
 	} else {
 		pred = base_pred;
-		*base = bpred_next(*base, taken);
+		uint8_t nv = bpred_next(*base, taken);
+		bp->changes += nv != *base;
+		*base = nv;
 	}
 	if (pred != taken && prov < BPRED_TAGE_TABLES - 1) {
 		int j = prov + 1;
@@ -287,10 +292,12 @@ unsigned bpred_tage_predict_update(struct bpred *bp, int site, unsigned static_t
 			for (j = prov + 1; j < BPRED_TAGE_TABLES; j++)
 				e[j]->u--;
 		}
+		bp->changes++;
 	}
 	if (++bp->updates == BPRED_TAGE_U_PERIOD) {
 		bp->updates = 0;
 		tage_decay(bp);
+		bp->changes++;
 	}
 	tage_push(bp, taken);
 	return pred;

@@ -108,6 +108,7 @@
 #ifndef NUMASIM_BPRED_H
 #define NUMASIM_BPRED_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 enum bpred_mode {
@@ -186,9 +187,9 @@ struct bpred {
 	struct bpred_tage_site *tsite;
 	uint64_t tag_mask;     /* tag_bits in every lane */
 	uint32_t updates;      /* since the last usefulness decay */
-	/* updates that changed a table entry (bimodal, gshare; every update
-	 * under TAGE): the memo of cpu.c skips the predictor for a path
-	 * whose last run changed nothing when nothing changed since */
+	/* updates that changed a table entry or counter (and resets, usefulness
+	 * decays): the memo of cpu.c skips the predictor for a path whose
+	 * last run changed nothing while nothing changed since */
 	uint64_t changes;
 };
 
@@ -231,10 +232,8 @@ static inline unsigned bpred_predict_update(struct bpred *bp, int site,
 {
 	uint8_t s = bp->site[site];
 	unsigned pred;
-	if (bp->mode == BPRED_TAGE) {
-		bp->changes++;         /* not tracked: every TAGE update counts */
+	if (bp->mode == BPRED_TAGE)
 		return bpred_tage_predict_update(bp, site, static_taken, taken);
-	}
 	if (bp->mode == BPRED_BIMODAL) {
 		uint8_t nv;
 		if (s == BPRED_COLD) {
@@ -261,6 +260,38 @@ static inline unsigned bpred_predict_update(struct bpred *bp, int site,
 	bp->pht[i] = nv;
 	bp->hist = ((bp->hist << 1) | taken) & bp->hist_mask;
 	return pred;
+}
+
+/*
+ * The global history: with the tables it decides the next predictions.
+ * TAGE's folded registers are functions of ghist (every history length
+ * is at most its 64 bits), so two histories with the same hist and
+ * ghist predict alike.
+ */
+struct bpred_hist {
+	uint64_t ghist, fold[3];
+	uint32_t hist;
+};
+
+static inline void bpred_hist_get(const struct bpred *bp, struct bpred_hist *h)
+{
+	h->ghist = bp->ghist;
+	h->hist = bp->hist;
+	for (int i = 0; i < 3; i++)
+		h->fold[i] = bp->fold[i];
+}
+
+static inline void bpred_hist_set(struct bpred *bp, const struct bpred_hist *h)
+{
+	bp->ghist = h->ghist;
+	bp->hist = h->hist;
+	for (int i = 0; i < 3; i++)
+		bp->fold[i] = h->fold[i];
+}
+
+static inline bool bpred_hist_same(const struct bpred *bp, const struct bpred_hist *h)
+{
+	return bp->ghist == h->ghist && bp->hist == h->hist;
 }
 
 #endif

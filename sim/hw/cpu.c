@@ -1265,9 +1265,10 @@ struct memo_entry {
 	/* the shortcut: the last prediction of these events started from
 	 * global history h0, changed no predictor entry and left h1; while
 	 * the predictor's change count is still epoch, the same history
-	 * gives the same predictions and changes nothing (bimodal, gshare) */
+	 * gives the same predictions and changes nothing */
 	uint8_t pure;
-	uint32_t h0, h1;
+	uint32_t nbr;                  /* branches (TAGE's update count moves by it) */
+	struct bpred_hist h0, h1;
 	uint64_t epoch;
 	uint32_t left;                 /* replays before the next verification */
 	uint64_t pending;              /* replays not yet folded */
@@ -1290,12 +1291,19 @@ struct cpu_memo {
 	uint32_t nscratch, cscratch;
 	uint8_t snap_bad;              /* the snapshot missed a count */
 	uint64_t miss[MEMO_MISS_WORDS]; /* the logged call's mispredicts, by branch */
-	uint32_t miss_words;
-	uint64_t replayed, exact, verified, broken, mismatch;
+	uint32_t miss_words, nbr;
+	uint32_t win, win_replayed, skip;
+	uint64_t calls, replayed, exact, verified, broken, skipped, mismatch;
 };
 
 #define MEMO_HASH_SLOTS (2 * CPU_MEMO_ENTRIES)
 #define MEMO_SHORT_SLOTS 8192
+/* Where calls seldom repeat a path (lines that other CPUs took, locks),
+ * logging only adds its cost: when fewer than a quarter of a window's
+ * top-level calls were replayed, the next MEMO_SKIP run exactly without
+ * a log.  Results do not depend on it. */
+#define MEMO_WINDOW 1024
+#define MEMO_SKIP 16384
 
 static int cpu_memo_init(struct cpu *c)
 {
@@ -1370,7 +1378,18 @@ static uint32_t memo_start_state(const struct cpu *c)
 
 bool cpu_memo_begin(struct cpu *c, int fn)
 {
-	if (c->lost || c->mt->nr >= CPU_MEMO_ENTRIES || !memo_quiet(c))
+	struct cpu_memo *m = c->mt;
+	m->calls++;
+	if (m->skip) {
+		m->skip--;
+		m->skipped++;
+		return false;
+	}
+	if (++m->win == MEMO_WINDOW) {
+		m->skip = m->win_replayed * 4 < MEMO_WINDOW ? MEMO_SKIP : 0;
+		m->win = m->win_replayed = 0;
+	}
+	if (c->lost || m->nr >= CPU_MEMO_ENTRIES || !memo_quiet(c))
 		return false;
 	/* what the exact call would book first: the cycles before it */
 	cpu_attribute(c);
@@ -1459,7 +1478,7 @@ static void memo_predict(struct cpu *c)
 {
 	struct cpu_memo *m = c->mt;
 	uint32_t b = 0;
-	memset(m->miss, 0, sizeof m->miss);
+	memset(m->miss, 0, ((size_t)c->mlog_n / 64 + 1) * sizeof *m->miss);
 	for (uint32_t i = 0; i < c->mlog_n; i++) {
 		uint64_t ev = c->mlog[i];
 		if ((ev & 15) != CPU_EV_BRANCH)
@@ -1472,6 +1491,7 @@ static void memo_predict(struct cpu *c)
 		b++;
 	}
 	m->miss_words = (b + 63) / 64;
+	m->nbr = b;
 }
 
 static uint64_t memo_key(uint32_t start, const uint64_t *ev, uint32_t n,
@@ -1743,9 +1763,21 @@ static int32_t memo_record(struct cpu *c, int32_t id, uint32_t slot, uint64_t ke
 }
 
 /* The shortcut's key: start state, events and the global history. */
-static uint64_t memo_short_key(uint32_t start, const uint64_t *ev, uint32_t n, uint32_t hist)
+static uint64_t memo_short_key(uint32_t start, const uint64_t *ev, uint32_t n,
+			       const struct bpred *bp)
 {
-	return memo_key(start ^ hist * 0x2545F491u, ev, n, NULL, 0) | 1;
+	uint64_t h = bp->ghist ^ (uint64_t)bp->hist << 32;
+	return memo_key(start, ev, n, &h, 1) | 1;
+}
+
+/* The shortcut applies: same history, nothing changed in the predictor
+ * since the entry's last (pure) prediction, and TAGE's usefulness decay
+ * not due within the path. */
+static bool memo_short_ok(const struct cpu *c, const struct memo_entry *e)
+{
+	const struct bpred *bp = &c->bp;
+	return e->pure && e->epoch == bp->changes && bpred_hist_same(bp, &e->h0) &&
+	       (bp->mode != BPRED_TAGE || bp->updates + e->nbr < BPRED_TAGE_U_PERIOD);
 }
 
 void cpu_memo_end(struct cpu *c)
@@ -1754,27 +1786,29 @@ void cpu_memo_end(struct cpu *c)
 	struct bpred *bp = &c->bp;
 	uint32_t n = c->mlog_n, slot = 0;
 	c->mlog_on = 0;
-	bool shortcut = bp->mode != BPRED_TAGE;
-	uint64_t k2 = shortcut ? memo_short_key(m->start, c->mlog, n, bp->hist) : 0;
+	uint64_t k2 = memo_short_key(m->start, c->mlog, n, bp);
 	uint32_t s2 = (uint32_t)k2 & (MEMO_SHORT_SLOTS - 1);
-	int32_t id = shortcut && m->short_key[s2] == k2 ? m->short_id[s2] : -1;
+	int32_t id = m->short_key[s2] == k2 ? m->short_id[s2] : -1;
 	if (id >= 0) {
 		struct memo_entry *e = &m->e[id];
-		if (e->pure && e->epoch == bp->changes && e->h0 == bp->hist && e->stable &&
-		    e->left && e->start == m->start && e->nev == n &&
-		    !memcmp(e->ev, c->mlog, (size_t)n * sizeof *c->mlog)) {
+		if (memo_short_ok(c, e) && e->stable && e->left && e->start == m->start &&
+		    e->nev == n && !memcmp(e->ev, c->mlog, (size_t)n * sizeof *c->mlog)) {
 			/* the predictor would predict as last time and change
-			 * nothing but its history */
+			 * nothing but its history (and TAGE's update count) */
 			e->left--;
-			bp->hist = e->h1;
+			bpred_hist_set(bp, &e->h1);
+			if (bp->mode == BPRED_TAGE)
+				bp->updates += e->nbr;
 			memo_apply(c, e);
 			c->mlog_n = 0;
 			m->replayed++;
+			m->win_replayed++;
 			return;
 		}
 	}
 	uint64_t changes0 = bp->changes;
-	uint32_t h0 = bp->hist;
+	struct bpred_hist h0;
+	bpred_hist_get(bp, &h0);
 	memo_predict(c);
 	uint64_t key = memo_key(m->start, c->mlog, n, m->miss, m->miss_words);
 	id = memo_find(m, key, m->start, c->mlog, n, &slot);
@@ -1783,16 +1817,18 @@ void cpu_memo_end(struct cpu *c)
 		memo_apply(c, &m->e[id]);
 		c->mlog_n = 0;
 		m->replayed++;
+		m->win_replayed++;
 	} else {
 		if (id >= 0 && m->e[id].stable)
 			m->verified++;
 		id = memo_record(c, id, slot, key);
 	}
-	if (id >= 0 && shortcut) {
+	if (id >= 0) {
 		struct memo_entry *e = &m->e[id];
 		e->pure = bp->changes == changes0;
+		e->nbr = m->nbr;
 		e->h0 = h0;
-		e->h1 = bp->hist;
+		bpred_hist_get(bp, &e->h1);
 		e->epoch = bp->changes;
 		if (e->pure) {
 			m->short_key[s2] = k2;
@@ -1863,12 +1899,11 @@ static void cpu_memo_clear(struct cpu *c)
 
 void cpu_memo_stats_format(const struct cpu_memo_stats *st, char *buf, size_t n)
 {
-	uint64_t calls = st->replayed + st->exact + st->broken;
 	snprintf(buf, n,
 		 "%.2f %% of %" PRIu64 " top-level calls replayed, %" PRIu64 " paths, %" PRIu64
-		 " verifications, %" PRIu64 " broken off (exact)",
-		 calls ? 100.0 * (double)st->replayed / (double)calls : 0.0, calls, st->paths,
-		 st->verified, st->broken);
+		 " verifications, %" PRIu64 " broken off, %" PRIu64 " not logged",
+		 st->calls ? 100.0 * (double)st->replayed / (double)st->calls : 0.0, st->calls,
+		 st->paths, st->verified, st->broken, st->skipped);
 }
 
 void cpu_memo_stats(const struct cpu_sys *s, struct cpu_memo_stats *st)
@@ -1878,6 +1913,8 @@ void cpu_memo_stats(const struct cpu_sys *s, struct cpu_memo_stats *st)
 		const struct cpu_memo *m = s->cpu[i].mt;
 		if (!m)
 			continue;
+		st->calls += m->calls;
+		st->skipped += m->skipped;
 		st->replayed += m->replayed;
 		st->exact += m->exact;
 		st->verified += m->verified;

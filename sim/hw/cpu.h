@@ -523,11 +523,12 @@ void cpu_memo_end(struct cpu *c);
 /* Fold the replayed calls' counts into the counters, sites and profile
  * (the export functions and cpu_check() do it themselves). */
 void cpu_memo_fold(struct cpu *c);
-/* Top-level calls replayed, accounted exactly at their end (of those:
- * verifications of a memoized path), broken off (accounted exactly from
- * the event that could not be logged), memoized paths. */
+/* Top-level calls: all, replayed, accounted exactly at their end (of
+ * those, verifications of a memoized path), broken off (accounted
+ * exactly from the event that could not be logged), run without a log
+ * (a low replay rate, cpu.c MEMO_WINDOW); memoized paths. */
 struct cpu_memo_stats {
-	uint64_t replayed, exact, verified, broken, paths;
+	uint64_t calls, replayed, exact, verified, broken, skipped, paths;
 	uint64_t mismatch;             /* verifications that found another cost: 0 */
 };
 void cpu_memo_stats(const struct cpu_sys *s, struct cpu_memo_stats *st);
