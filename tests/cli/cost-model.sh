@@ -130,6 +130,43 @@ for b in "pagealloc --pairs 2000 --profile 3" "slub --pairs 2000" "messaging --g
 	d=$(sim $b) && e=$(sim $b --accounting exact) && [ -n "$d" ] && [ "$d" = "$e" ] && ok ||
 		bad "bench $b --accounting exact differs from the default"
 done
+# memo (memoized paths, docs/cost-model.md §9) is exact: the same tables as the
+# goldens and the same result rows as exact, in both timing models; the benches
+# simulate the same, and replay most of the pagealloc calls
+"$NUMASIM" run "$TINY" --db "$tmp/mx.db" --set cost.accounting=memo >"$tmp/mx.txt" 2>/dev/null
+check "memo exit" $? 0
+golden "memo" "$tmp/mx.txt" "$SRC/tests/golden/tiny-pagealloc.txt"
+"$NUMASIM" run "$TINY" --db "$tmp/mo.db" --set cost.model=ooo --set cost.accounting=memo >"$tmp/mo.txt" 2>/dev/null
+check "memo ooo exit" $? 0
+golden "memo ooo" "$tmp/mo.txt" "$SRC/tests/golden/tiny-pagealloc-ooo.txt"
+"$NUMASIM" run "$MSG" --db "$tmp/mm.db" --set cost.model=ooo --set cost.accounting=memo >"$tmp/mm.txt" 2>/dev/null
+check "memo messaging exit" $? 0
+golden "memo messaging" "$tmp/mm.txt" "$SRC/tests/golden/tiny-messaging-ooo.txt"
+"$NUMASIM" run "$MSG" --db "$tmp/me.db" --set cost.model=ooo >/dev/null 2>&1
+for pair in "in.db mx.db" "ooo.db mo.db" "me.db mm.db"; do
+	set -- $pair
+	for sql in "SELECT run_id, name, value, unit FROM metrics ORDER BY 1, 2" \
+		"SELECT run_id, metric, idx, value FROM samples ORDER BY 1, 2, 3" \
+		"SELECT run_id, scope, scope_id, name, value FROM counters ORDER BY 1, 2, 3, 4" \
+		"SELECT run_id, site, executed, taken, mispredicted FROM branches ORDER BY 1, 2" \
+		"SELECT run_id, function, calls, self_cycles, total_cycles FROM profile ORDER BY 1, 2"; do
+		a=$(q "$tmp/$1" "$sql") b=$(q "$tmp/$2" "$sql")
+		[ "$a" = "$b" ] && ok || bad "memo vs exact rows differ ($1, $2): $sql"
+	done
+	[ -n "$(q "$tmp/$2" "SELECT * FROM branches")" ] && ok || bad "memo: no branch rows in $2"
+done
+check "memo param" "$(q "$tmp/mx.db" "SELECT value FROM params WHERE run_id = 1 AND key = 'cost.accounting'")" memo
+simm() { sim "$@" | grep -v '^memoized paths:\|^  memoized paths:' | sed 's/, memo accounting)/)/; s/ predictor, memo accounting$/ predictor/'; }
+for b in "pagealloc --pairs 20000 --profile 3" "pagealloc --pairs 20000 --cost-model ooo --bpred tage" \
+	"pagealloc --pairs 5000 --batch 2048 --cost-model ooo" "slub --pairs 2000" "messaging --groups 1 --loops 5"; do
+	# shellcheck disable=SC2086
+	d=$(sim $b) && e=$(simm $b --accounting memo) && [ -n "$d" ] && [ "$d" = "$e" ] && ok ||
+		{ bad "bench $b --accounting memo simulates otherwise than exact"; diff <(echo "$d") <(echo "$e") | head; }
+done
+line=$("$NUMASIM" bench pagealloc --pairs 20000 --accounting memo | grep 'memoized paths:')
+pct=$(echo "$line" | sed -E 's/.*paths: +([0-9.]+) %.*/\1/')
+awk -v p="$pct" 'BEGIN { exit !(p > 90) }' && ok || bad "bench pagealloc memo replayed only $pct % ($line)"
+
 # bad values: the key (on the command line, in a file) and the bench flag
 run_err_like "bad accounting" "error: --set cost.accounting=fast: unknown cost.accounting 'fast' (expected exact or memo)" \
 	run "$TINY" --db "$tmp/x.db" --set cost.accounting=fast
