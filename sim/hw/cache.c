@@ -928,63 +928,38 @@ static void pf_train(struct cache_sys *cs, int cpu, uint64_t line)
 		pf_fill(cs, cpu, ++st->ahead);
 }
 
-/* What an access finds in L1 and the directory before it changes
- * anything: the L1 way (-1), the directory entry (-1), whether another
- * CPU wrote the line last and that write's stamp. */
-struct l1_look {
-	long w1, d;
-	bool remote;
-	uint64_t wstamp;
-};
-
-static inline bool l1_lookup(const struct cache_sys *cs, int cpu, struct set b1,
-			     uint64_t line, struct l1_look *lk)
-{
-	const struct cache_cpu *pc = &cs->cpu[cpu];
-	lk->w1 = find_mru(&pc->l1, b1, line);
-	lk->d = -1;
-	lk->remote = false;
-	lk->wstamp = 0;
-	if (cs->coherence) {
-		/* the L1 claims answer without a directory probe when they can */
-		if (lk->w1 >= 0 && pc->own[lk->w1]) {
-			lk->d = (long)pc->own[lk->w1] - 1;
-		} else if (lk->w1 < 0 || pc->clean[lk->w1] != cs->dir_epoch) {
-			struct set bd = set_of(&cs->dir, line);
-			/* the writer is read next: fetch it with the tags */
-			__builtin_prefetch(cs->dir_writer + bd.base);
-			lk->d = find(&cs->dir, bd, line);
-			if (lk->d >= 0) {
-				lk->remote = cs->dir_writer[lk->d] != cpu;
-				lk->wstamp = cache_way_stamp(&cs->dir.way[lk->d]);
-			}
-		}
-	}
-	return lk->w1 >= 0 && fresh(cache_way_stamp(&pc->l1.way[lk->w1]), lk->remote, lk->wstamp);
-}
-
-/* cache_access_slow(); only_l1: return -1, having changed nothing, when
- * the line is not an L1 hit (cache_access_l1()). */
-static inline int access_slow(struct cache_sys *cs, int cpu, uint64_t line, bool write,
-			      int *from, bool only_l1)
+enum cache_src cache_access_slow(struct cache_sys *cs, int cpu, uint64_t line,
+				 bool write, int *from)
 {
 	struct cache_cpu *pc = &cs->cpu[cpu];
 	struct set b1 = set_of(&pc->l1, line);
 	size_t v1;
-	struct l1_look lk;
-	bool l1 = l1_lookup(cs, cpu, b1, line, &lk);
-	long w1 = lk.w1, d = lk.d;
-	bool remote = lk.remote;
-	uint64_t wstamp = lk.wstamp;
+	long w1 = find_mru(&pc->l1, b1, line);
+	long d = -1;
+	bool remote = false;
+	uint64_t wstamp = 0;
+	if (cs->coherence) {
+		/* the L1 claims answer without a directory probe when they can */
+		if (w1 >= 0 && pc->own[w1]) {
+			d = (long)pc->own[w1] - 1;
+		} else if (w1 < 0 || pc->clean[w1] != cs->dir_epoch) {
+			struct set bd = set_of(&cs->dir, line);
+			/* the writer is read next: fetch it with the tags */
+			__builtin_prefetch(cs->dir_writer + bd.base);
+			d = find(&cs->dir, bd, line);
+			if (d >= 0) {
+				remote = cs->dir_writer[d] != cpu;
+				wstamp = cache_way_stamp(&cs->dir.way[d]);
+			}
+		}
+	}
 	enum cache_src src;
-	if (l1) {
+	if (w1 >= 0 && fresh(cache_way_stamp(&pc->l1.way[w1]), remote, wstamp)) {
 		v1 = (size_t)w1;
 		touch(&pc->l1, b1, v1);
 		src = CACHE_SRC_L1;
 		goto done;
 	}
-	if (only_l1)
-		return -1;
 	uint64_t ev, now = cs->gstamp;
 	struct set b2 = set_of(&pc->l2, line);
 	long w2 = find(&pc->l2, b2, line);
@@ -1052,25 +1027,7 @@ done:
 		if (w >= 0)
 			set_stamp(&llc->way[w], st);
 	}
-	return (int)src;
-}
-
-enum cache_src cache_access_slow(struct cache_sys *cs, int cpu, uint64_t line,
-				 bool write, int *from)
-{
-	return (enum cache_src)access_slow(cs, cpu, line, write, from, false);
-}
-
-bool cache_access_l1(struct cache_sys *cs, int cpu, uint64_t line, bool write)
-{
-	int from = -1;
-	return access_slow(cs, cpu, line, write, &from, true) >= 0;
-}
-
-bool cache_l1_probe(const struct cache_sys *cs, int cpu, uint64_t line)
-{
-	struct l1_look lk;
-	return l1_lookup(cs, cpu, set_of(&cs->cpu[cpu].l1, line), line, &lk);
+	return src;
 }
 
 void cache_as_init(struct cache_as *as)

@@ -270,15 +270,6 @@ static inline bool cache_l1_fast(const struct cache_sys *cs, int cpu, uint64_t l
 			: pc->excl[w] && cache_way_age(&cs->dir.way[pc->own[w] - 1]) == 0));
 }
 
-/* Whether an access to line (read or write) would be served by this
- * CPU's L1 (CACHE_SRC_L1), without changing any state: the memo of
- * cpu.c logs such accesses and performs them at once, as an L1 hit
- * repeated at once is again an L1 hit that changes nothing more. */
-bool cache_l1_probe(const struct cache_sys *cs, int cpu, uint64_t line);
-/* cache_access() when the line is an L1 hit (true); otherwise false,
- * and nothing changed. */
-bool cache_access_l1(struct cache_sys *cs, int cpu, uint64_t line, bool write);
-
 static inline enum cache_src cache_access(struct cache_sys *cs, int cpu,
 					  uint64_t line, bool write, int *from)
 {

@@ -521,15 +521,28 @@ static uint32_t mem_charge(struct cpu *c, enum cpu_access kind, bool all_l1, uin
 	return cost;
 }
 
+/* One line's access as the log keeps it (performed at log time): where
+ * the line came from, the holder of a transfer (-1: none) and the home
+ * node's position; the replay charges it with line_cost(). */
+static uint64_t line_event(enum cpu_event ev, enum cache_src src, int from, int hp)
+{
+	return CPU_EV(ev, (uint64_t)src | (uint64_t)(from + 1) << 3 | (uint64_t)hp << 24);
+}
+
 uint32_t cpu_mem_line_slow(struct cpu *c, uint64_t line, int node, enum cpu_access kind)
 {
 	int from = -1;
 	if (c->mlog_on) {
-		/* an L1 hit is logged, and performed now: its state change
-		 * (LRU, directory) is the same at once as in order */
-		if (c->mlog_n < CPU_MEMO_LOG &&
-		    cache_access_l1(&c->sys->cache, c->idx, line, kind >= CPU_STORE)) {
-			cpu_memo_log(c, CPU_EV(CPU_EV_MEM, kind));
+		if (c->mlog_n + 2 <= CPU_MEMO_LOG) {
+			enum cache_src src = cache_access_slow(&c->sys->cache, c->idx, line,
+							       kind >= CPU_STORE, &from);
+			if (src == CACHE_SRC_L1) {
+				/* charged as cpu_mem_l1_again() charges: one path */
+				c->mlog[c->mlog_n++] = CPU_EV(CPU_EV_MEM, kind);
+				return 0;
+			}
+			c->mlog[c->mlog_n++] = line_event(CPU_EV_LINE, src, from, home_pos(c, node));
+			c->mlog[c->mlog_n++] = CPU_EV(CPU_EV_CHARGE, kind);
 			return 0;
 		}
 		cpu_memo_break(c);
@@ -540,29 +553,23 @@ uint32_t cpu_mem_line_slow(struct cpu *c, uint64_t line, int node, enum cpu_acce
 	return mem_charge(c, kind, src == CACHE_SRC_L1, lat);
 }
 
-/* Log an access to lines first..last if all are L1 hits (performing
- * them); otherwise end logging.  True when logged. */
-static bool memo_lines(struct cpu *c, uint64_t first, uint64_t last, enum cpu_access kind)
+/* Log an access to lines first..last, performing them.  False (logging
+ * over) when the log cannot take them. */
+static bool memo_lines(struct cpu *c, uint64_t first, uint64_t last, int hp,
+		       enum cpu_access kind)
 {
-	bool l1 = c->mlog_n < CPU_MEMO_LOG && last - first < (1u << 20);
-	for (uint64_t line = first; l1 && line <= last; line++)
-		l1 = cache_l1_probe(&c->sys->cache, c->idx, line);
-	if (!l1) {
+	if (last - first + 2 > CPU_MEMO_LOG - c->mlog_n) {
 		cpu_memo_break(c);
 		return false;
 	}
-	int from = -1;
-	for (uint64_t line = first; line <= last; line++)
-		cache_access(&c->sys->cache, c->idx, line, kind >= CPU_STORE, &from);
-	return cpu_memo_log(c, CPU_EV(CPU_EV_MEM_LINES, (last - first + 1) << 2 | kind));
-}
-
-/* The charge of an access to n lines, all L1 hits (a logged access). */
-static uint32_t mem_l1_lines(struct cpu *c, uint32_t n, enum cpu_access kind)
-{
-	c->ctr[CPU_CTR_mem_accesses] += n;
-	c->ctr[CPU_CTR_l1d_hit] += n;
-	return mem_charge(c, kind, true, c->sys->k.l1d);
+	for (uint64_t line = first; line <= last; line++) {
+		int from = -1;
+		enum cache_src src = cache_access(&c->sys->cache, c->idx, line, kind >= CPU_STORE,
+						  &from);
+		c->mlog[c->mlog_n++] = line_event(CPU_EV_LINE, src, from, hp);
+	}
+	c->mlog[c->mlog_n++] = CPU_EV(CPU_EV_CHARGE, kind);
+	return true;
 }
 
 uint32_t cpu_mem_slow(struct cpu *c, uint64_t addr, uint32_t bytes, int node,
@@ -576,7 +583,7 @@ uint32_t cpu_mem_slow(struct cpu *c, uint64_t addr, uint32_t bytes, int node,
 	uint32_t worst = 0;
 	bool all_l1 = true;
 	enum cache_src src;
-	if (c->mlog_on && memo_lines(c, first, last, kind))
+	if (c->mlog_on && memo_lines(c, first, last, hp, kind))
 		return 0;
 	for (uint64_t line = first; line <= last; line++) {
 		uint32_t lat = mem_line(c, line, hp, write, &src);
@@ -765,10 +772,10 @@ uint32_t cpu_atomic(struct cpu *c, uint64_t addr, int node)
 {
 	uint64_t line = addr >> c->sys->cache.line_shift;
 	if (c->mlog_on) {
-		if (c->mlog_n < CPU_MEMO_LOG &&
-		    (cache_l1_fast(&c->sys->cache, c->idx, line, true) ||
-		     cache_access_l1(&c->sys->cache, c->idx, line, true))) {
-			cpu_memo_log(c, CPU_EV(CPU_EV_ATOMIC, 0));
+		if (c->mlog_n < CPU_MEMO_LOG) {
+			int from = -1;
+			enum cache_src src = cache_access(&c->sys->cache, c->idx, line, true, &from);
+			c->mlog[c->mlog_n++] = line_event(CPU_EV_ATOMIC, src, from, home_pos(c, node));
 			return 0;
 		}
 		cpu_memo_break(c);
@@ -780,14 +787,12 @@ uint32_t cpu_atomic(struct cpu *c, uint64_t addr, int node)
 	return atomic_charge(c, src, lat);
 }
 
-/* A logged locked op on an L1 line (its access was performed at log time). */
-static void atomic_l1(struct cpu *c)
+/* A logged locked op (its access was performed at log time). */
+static void atomic_logged(struct cpu *c, enum cache_src src, int from, int hp)
 {
 	if (c->ooo)
 		ooo_fence(c);
-	c->ctr[CPU_CTR_mem_accesses]++;
-	c->ctr[CPU_CTR_l1d_hit]++;
-	atomic_charge(c, CACHE_SRC_L1, c->sys->k.l1d);
+	atomic_charge(c, src, line_cost(c, src, from, hp));
 }
 
 void cpu_irq_save(struct cpu *c)
@@ -1234,6 +1239,8 @@ int cpu_sys_counters(struct cpu_sys *s, cpu_counter_cb cb, void *arg)
  * one memcmp of the log per call.
  */
 #define CPU_MEMO_VERIFY 64             /* replays between exact runs of a path */
+#define MEMO_STATE_MAX (2 + CPU_OOO_MAX_MLP + CPU_OOO_RING) /* memo_ooo_state() words */
+#define MEMO_REL_MAX ((uint64_t)1 << 23)   /* a relative time it encodes, at most */
 #define CPU_MEMO_ENTRIES 4096          /* paths per CPU at most */
 #define CPU_MEMO_BYTES (16u << 20)     /* bytes of logs and deltas per CPU at most */
 
@@ -1250,6 +1257,8 @@ struct memo_item {
 struct memo_cost {
 	uint64_t dnow, dpos, dmisp;
 	uint32_t slot, lslot, rsb;
+	uint32_t nend;
+	uint64_t end[MEMO_STATE_MAX];  /* the ooo state after (memo_ooo_state) */
 	uint32_t nitems;
 	struct memo_item *items;
 };
@@ -1354,21 +1363,77 @@ static void cpu_memo_free(struct cpu *c)
 	c->memo = 0;
 }
 
-/* The core is quiet: nothing in flight whose completion a call's cost
- * would depend on (ooo: no tracked long op, the chain and every fill
- * buffer done by the last dispatch cycle). */
-static bool memo_quiet(const struct cpu *c)
+/*
+ * The out-of-order core's state as a call's cost can depend on it
+ * besides its events (cost.model ooo): the open chain, the fill buffers'
+ * completions (as a multiset: which buffer holds which does not change
+ * any cost), the tracked long ops (uops since, completion, load), all
+ * relative to the clock and uop count.  A time at or before the last
+ * dispatch cycle is 0: nothing can wait for it any more.  Words into w;
+ * 0 words in-order; -1 when a time is too far ahead to encode.
+ */
+
+static uint64_t memo_rel(const struct cpu *c, uint64_t t, uint64_t x)
+{
+	return x > t ? x - c->now + 1 : 0;
+}
+
+static int memo_ooo_state(const struct cpu *c, uint64_t *w)
 {
 	if (!c->ooo)
-		return true;
+		return 0;
 	const struct cpu_ooo *o = &c->o;
-	uint64_t t = cpu_ooo_last_cycle(c);
-	if (o->n || o->chain > t)
-		return false;
+	uint64_t t = cpu_ooo_last_cycle(c), fb[CPU_OOO_MAX_MLP];
+	int k = 0;
+	w[k++] = memo_rel(c, t, o->chain);
+	for (uint32_t i = 0; i < o->mlp; i++) {
+		/* insertion sort, descending: a dozen buffers */
+		uint64_t v = memo_rel(c, t, o->miss[i]);
+		uint32_t j = i;
+		for (; j > 0 && fb[j - 1] < v; j--)
+			fb[j] = fb[j - 1];
+		fb[j] = v;
+	}
 	for (uint32_t i = 0; i < o->mlp; i++)
-		if (o->miss[i] > t)
-			return false;
-	return true;
+		w[k++] = fb[i];
+	w[k++] = o->n;
+	for (uint32_t i = 0; i < o->n; i++) {
+		uint32_t r = (o->head + i) % CPU_OOO_RING;
+		uint64_t since = o->pos - o->rpos[r], done = memo_rel(c, t, o->rdone[r]);
+		if (since >= MEMO_REL_MAX || done >= MEMO_REL_MAX)
+			return -1;
+		w[k++] = since << 24 | done << 1 | o->rload[r];
+	}
+	if (w[0] >= MEMO_REL_MAX || fb[0] >= MEMO_REL_MAX)
+		return -1;
+	for (int i = 0; i < k; i++)
+		w[i] = CPU_EV(CPU_EV_STATE, w[i]);
+	return k;
+}
+
+/* The state memo_ooo_state() wrote, back at the current clock and uop count. */
+static void memo_ooo_restore(struct cpu *c, const uint64_t *w)
+{
+	struct cpu_ooo *o = &c->o;
+	uint32_t k = 0;
+#define MEMO_ABS(v) ((v) ? c->now + (v) - 1 : 0)
+	uint64_t v = w[k++] >> 4;
+	o->chain = MEMO_ABS(v);
+	for (uint32_t i = 0; i < o->mlp; i++) {
+		v = w[k++] >> 4;
+		o->miss[i] = MEMO_ABS(v);
+	}
+	o->n = (uint32_t)(w[k++] >> 4);
+	o->head = 0;
+	o->loads = 0;
+	for (uint32_t i = 0; i < o->n; i++) {
+		v = w[k++] >> 4;
+		o->rpos[i] = o->pos - (v >> 24);
+		o->rdone[i] = MEMO_ABS(v >> 1 & (MEMO_REL_MAX - 1));
+		o->rload[i] = v & 1;
+		o->loads += v & 1;
+	}
+#undef MEMO_ABS
 }
 
 static uint32_t memo_start_state(const struct cpu *c)
@@ -1389,14 +1454,17 @@ bool cpu_memo_begin(struct cpu *c, int fn)
 		m->skip = m->win_replayed * 4 < MEMO_WINDOW ? MEMO_SKIP : 0;
 		m->win = m->win_replayed = 0;
 	}
-	if (c->lost || m->nr >= CPU_MEMO_ENTRIES || !memo_quiet(c))
+	if (c->lost || m->nr >= CPU_MEMO_ENTRIES)
+		return false;
+	int k = memo_ooo_state(c, c->mlog + 1);
+	if (k < 0)
 		return false;
 	/* what the exact call would book first: the cycles before it */
 	cpu_attribute(c);
-	c->mt->start = memo_start_state(c);
+	m->start = memo_start_state(c);
 	c->mlog_on = 1;
 	c->mdepth = 1;
-	c->mlog_n = 1;
+	c->mlog_n = 1 + (uint32_t)k;
 	c->mlog[0] = CPU_EV(CPU_EV_CALL, fn);
 	return true;
 }
@@ -1406,7 +1474,8 @@ bool cpu_memo_begin(struct cpu *c, int fn)
 static void memo_path_mark(struct cpu *c);
 static void memo_replay(struct cpu *c, bool record, const uint64_t *miss)
 {
-	uint32_t n = c->mlog_n, b = 0;
+	uint32_t n = c->mlog_n, b = 0, worst = 0;
+	bool all_l1 = true;
 	const uint64_t *ev = c->mlog;
 	c->mlog_on = 0;
 	c->memo = 0;                   /* the replayed top-level call is not logged */
@@ -1441,11 +1510,23 @@ static void memo_replay(struct cpu *c, bool record, const uint64_t *miss)
 		case CPU_EV_MEM:
 			cpu_mem_l1_again(c, (enum cpu_access)a);
 			break;
-		case CPU_EV_MEM_LINES:
-			mem_l1_lines(c, (uint32_t)(a >> 2), (enum cpu_access)(a & 3));
+		case CPU_EV_LINE: {
+			enum cache_src src = (enum cache_src)(a & 7);
+			uint32_t lat = line_cost(c, src, (int)(a >> 3 & 0x1FFFFF) - 1, (int)(a >> 24));
+			all_l1 &= src == CACHE_SRC_L1;
+			worst = lat > worst ? lat : worst;
+			break;
+		}
+		case CPU_EV_CHARGE:
+			mem_charge(c, (enum cpu_access)a, all_l1, worst);
+			all_l1 = true;
+			worst = 0;
 			break;
 		case CPU_EV_ATOMIC:
-			atomic_l1(c);
+			atomic_logged(c, (enum cache_src)(a & 7), (int)(a >> 3 & 0x1FFFFF) - 1,
+				      (int)(a >> 24));
+			break;
+		case CPU_EV_STATE:
 			break;
 		case CPU_EV_IRQ_SAVE:
 			cpu_irq_save(c);
@@ -1678,7 +1759,8 @@ static bool memo_delta(struct cpu *c, struct memo_cost *k)
 static bool memo_cost_equal(const struct memo_cost *a, const struct memo_cost *b)
 {
 	return a->dnow == b->dnow && a->dpos == b->dpos && a->dmisp == b->dmisp &&
-	       a->slot == b->slot &&
+	       a->slot == b->slot && a->nend == b->nend &&
+	       !memcmp(a->end, b->end, a->nend * sizeof *a->end) &&
 	       a->lslot == b->lslot && a->rsb == b->rsb && a->nitems == b->nitems &&
 	       !memcmp(a->items, b->items, a->nitems * sizeof *a->items);
 }
@@ -1691,7 +1773,8 @@ static void memo_apply(struct cpu *c, struct memo_entry *e)
 	c->o.pos += k->dpos;
 	c->o.slot = k->slot;
 	c->o.lslot = k->lslot;
-	c->o.chain = 0;
+	if (c->ooo)
+		memo_ooo_restore(c, k->end);
 	c->rsb = k->rsb;
 	c->mispredicts += k->dmisp;
 	c->mispredicts_booked += k->dmisp;
@@ -1723,8 +1806,10 @@ static int32_t memo_record(struct cpu *c, int32_t id, uint32_t slot, uint64_t ke
 	}
 	memo_replay(c, snap, m->miss);
 	m->exact++;
-	if (id < 0 || !snap || m->snap_bad || !memo_delta(c, &k) || !memo_quiet(c))
+	int nend = memo_ooo_state(c, k.end);
+	if (id < 0 || !snap || m->snap_bad || nend < 0 || !memo_delta(c, &k))
 		return -1;
+	k.nend = (uint32_t)nend;
 	k.dnow = c->now - now0;
 	k.dpos = c->o.pos - pos0;
 	k.dmisp = c->mispredicts - misp0;

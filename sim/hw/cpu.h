@@ -491,12 +491,13 @@ static inline int32_t cpu_path_child(struct cpu *c, int32_t parent, int32_t fn)
 
 /*
  * While a top-level call is being logged (c->mlog_on), the primitives
- * append one event each to c->mlog instead of accounting; cpu_memo_end()
- * (cpu.c) replays the call's recorded cost or accounts the events
- * exactly.  An event the log cannot take (a lock, an access that is not
- * an L1 hit, a read of the clock, a full log) calls cpu_memo_break(),
- * which accounts what was logged exactly and ends logging: the rest of
- * the call runs exactly.
+ * append one event each to c->mlog instead of accounting (a memory
+ * access is performed on the caches at once and logged with where each
+ * line came from); cpu_memo_end() (cpu.c) replays the call's recorded
+ * cost or accounts the events exactly.  An event the log cannot take (a
+ * lock, a read of the clock, a full log) calls cpu_memo_break(), which
+ * accounts what was logged exactly and ends logging: the rest of the
+ * call runs exactly.
  */
 #define CPU_MEMO_LOG 4096              /* events per logged call at most */
 enum cpu_event {
@@ -505,9 +506,11 @@ enum cpu_event {
 	CPU_EV_RET,
 	CPU_EV_INSNS,                  /* instructions */
 	CPU_EV_WORK,                   /* cycles */
-	CPU_EV_MEM,                    /* an L1 hit (kind) */
-	CPU_EV_MEM_LINES,              /* L1 hits of several lines (lines << 2 | kind) */
-	CPU_EV_ATOMIC,                 /* a locked op on an L1 line */
+	CPU_EV_MEM,                    /* an L1 hit known without a lookup (kind) */
+	CPU_EV_LINE,                   /* one line of an access: source, holder, home */
+	CPU_EV_CHARGE,                 /* the charge of the lines before it (kind) */
+	CPU_EV_ATOMIC,                 /* a locked op: source, holder, home */
+	CPU_EV_STATE,                  /* a word of the core's start state */
 	CPU_EV_IRQ_SAVE,
 	CPU_EV_IRQ_RESTORE,
 	CPU_EV_CMPXCHG,
