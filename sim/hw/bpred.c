@@ -172,7 +172,7 @@ void bpred_reset(struct bpred *bp)
 		memset(bp->tt[i], 0, sizeof *bp->tt[i] << bp->tage_bits);
 	bp->ghist = 0;
 	bp->updates = 0;
-	bp->changes++;
+	bp->dirty = 1;
 	memset(bp->fold, 0, sizeof bp->fold);
 }
 
@@ -244,7 +244,7 @@ unsigned bpred_tage_predict_update(struct bpred *bp, int site, unsigned static_t
 	if (*base == BPRED_COLD) {
 		/* a BTB miss: the static rule, then the base counter learns */
 		*base = (uint8_t)(1u + taken);
-		bp->changes++;
+		bp->dirty = 1;
 		tage_push(bp, taken);
 		return static_taken;
 	}
@@ -274,12 +274,15 @@ unsigned bpred_tage_predict_update(struct bpred *bp, int site, unsigned static_t
 			p->ctr = (uint8_t)(p->ctr + (p->ctr < 7));
 		else
 			p->ctr = (uint8_t)(p->ctr - (p->ctr > 1));
-		bp->changes += was.u != p->u || was.ctr != p->ctr;
+		if (was.u != p->u || was.ctr != p->ctr)
+			bp->dirty = 1;
 	} else {
 		pred = base_pred;
 		uint8_t nv = bpred_next(*base, taken);
-		bp->changes += nv != *base;
-		*base = nv;
+		if (nv != *base) {
+			*base = nv;
+			bp->dirty = 1;
+		}
 	}
 	if (pred != taken && prov < BPRED_TAGE_TABLES - 1) {
 		int j = prov + 1;
@@ -292,12 +295,12 @@ unsigned bpred_tage_predict_update(struct bpred *bp, int site, unsigned static_t
 			for (j = prov + 1; j < BPRED_TAGE_TABLES; j++)
 				e[j]->u--;
 		}
-		bp->changes++;
+		bp->dirty = 1;
 	}
 	if (++bp->updates == BPRED_TAGE_U_PERIOD) {
 		bp->updates = 0;
 		tage_decay(bp);
-		bp->changes++;
+		bp->dirty = 1;
 	}
 	tage_push(bp, taken);
 	return pred;

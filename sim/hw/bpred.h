@@ -187,10 +187,11 @@ struct bpred {
 	struct bpred_tage_site *tsite;
 	uint64_t tag_mask;     /* tag_bits in every lane */
 	uint32_t updates;      /* since the last usefulness decay */
-	/* updates that changed a table entry or counter (and resets, usefulness
-	 * decays): the memo of cpu.c skips the predictor for a path whose
-	 * last run changed nothing while nothing changed since */
-	uint64_t changes;
+	/* set when an update changed a table entry or counter (and by resets,
+	 * usefulness decays); the memo of cpu.c clears it and skips the
+	 * predictor for a path whose last run changed nothing while nothing
+	 * changed since */
+	uint8_t dirty;
 };
 
 int bpred_init(struct bpred *bp, int nr_sites, const struct bpred_params *p);
@@ -243,21 +244,25 @@ static inline unsigned bpred_predict_update(struct bpred *bp, int site,
 			pred = s >> 1;
 			nv = bpred_next(s, taken);
 		}
-		bp->changes += nv != s;
-		bp->site[site] = nv;
+		if (nv != s) {
+			bp->site[site] = nv;
+			bp->dirty = 1;
+		}
 		return pred;
 	}
 	unsigned i = bpred_gshare_index(bp, site);
 	if (s == BPRED_COLD) {
 		pred = static_taken;
 		bp->site[site] = 0;
-		bp->changes++;
+		bp->dirty = 1;
 	} else {
 		pred = bp->pht[i] >> 1;
 	}
 	uint8_t o = bp->pht[i], nv = bpred_next(o, taken);
-	bp->changes += nv != o;
-	bp->pht[i] = nv;
+	if (nv != o) {
+		bp->pht[i] = nv;
+		bp->dirty = 1;
+	}
 	bp->hist = ((bp->hist << 1) | taken) & bp->hist_mask;
 	return pred;
 }

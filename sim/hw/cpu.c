@@ -1301,18 +1301,22 @@ struct cpu_memo {
 	uint8_t snap_bad;              /* the snapshot missed a count */
 	uint64_t miss[MEMO_MISS_WORDS]; /* the logged call's mispredicts, by branch */
 	uint32_t miss_words, nbr;
-	uint32_t win, win_replayed, skip;
+	uint64_t pepoch;               /* predictor changes seen (bpred dirty flags) */
+	uint32_t win, win_replayed, skip, backoff;
 	uint64_t calls, replayed, exact, verified, broken, skipped, mismatch;
 };
 
 #define MEMO_HASH_SLOTS (2 * CPU_MEMO_ENTRIES)
 #define MEMO_SHORT_SLOTS 8192
-/* Where calls seldom repeat a path (lines that other CPUs took, locks),
- * logging only adds its cost: when fewer than a quarter of a window's
- * top-level calls were replayed, the next MEMO_SKIP run exactly without
- * a log.  Results do not depend on it. */
+/* Where calls seldom repeat a path (locks, clock reads, paths that vary
+ * with the data), logging only adds its cost: when fewer than half of a
+ * window's top-level calls were replayed, the next ones run exactly
+ * without a log, MEMO_SKIP of them, twice as many after each further
+ * poor window (up to MEMO_SKIP_MAX), MEMO_SKIP again after a good one.
+ * Results do not depend on it. */
 #define MEMO_WINDOW 1024
-#define MEMO_SKIP 16384
+#define MEMO_SKIP 4096
+#define MEMO_SKIP_MAX (1u << 22)
 
 static int cpu_memo_init(struct cpu *c)
 {
@@ -1335,6 +1339,7 @@ static int cpu_memo_init(struct cpu *c)
 		m->short_id[i] = -1;
 	for (uint32_t i = 0; i < MEMO_HASH_SLOTS; i++)
 		m->hash[i] = -1;
+	m->backoff = MEMO_SKIP;
 	c->memo = 1;
 	return NS_OK;
 }
@@ -1451,7 +1456,12 @@ bool cpu_memo_begin(struct cpu *c, int fn)
 		return false;
 	}
 	if (++m->win == MEMO_WINDOW) {
-		m->skip = m->win_replayed * 4 < MEMO_WINDOW ? MEMO_SKIP : 0;
+		if (m->win_replayed * 2 < MEMO_WINDOW) {
+			m->skip = m->backoff;
+			m->backoff = m->backoff < MEMO_SKIP_MAX ? 2 * m->backoff : MEMO_SKIP_MAX;
+		} else {
+			m->backoff = MEMO_SKIP;
+		}
 		m->win = m->win_replayed = 0;
 	}
 	if (c->lost || m->nr >= CPU_MEMO_ENTRIES)
@@ -1861,7 +1871,7 @@ static uint64_t memo_short_key(uint32_t start, const uint64_t *ev, uint32_t n,
 static bool memo_short_ok(const struct cpu *c, const struct memo_entry *e)
 {
 	const struct bpred *bp = &c->bp;
-	return e->pure && e->epoch == bp->changes && bpred_hist_same(bp, &e->h0) &&
+	return e->pure && e->epoch == c->mt->pepoch && bpred_hist_same(bp, &e->h0) &&
 	       (bp->mode != BPRED_TAGE || bp->updates + e->nbr < BPRED_TAGE_U_PERIOD);
 }
 
@@ -1871,6 +1881,9 @@ void cpu_memo_end(struct cpu *c)
 	struct bpred *bp = &c->bp;
 	uint32_t n = c->mlog_n, slot = 0;
 	c->mlog_on = 0;
+	/* the predictor changes since the last top-level call */
+	m->pepoch += bp->dirty;
+	bp->dirty = 0;
 	uint64_t k2 = memo_short_key(m->start, c->mlog, n, bp);
 	uint32_t s2 = (uint32_t)k2 & (MEMO_SHORT_SLOTS - 1);
 	int32_t id = m->short_key[s2] == k2 ? m->short_id[s2] : -1;
@@ -1891,7 +1904,6 @@ void cpu_memo_end(struct cpu *c)
 			return;
 		}
 	}
-	uint64_t changes0 = bp->changes;
 	struct bpred_hist h0;
 	bpred_hist_get(bp, &h0);
 	memo_predict(c);
@@ -1910,11 +1922,13 @@ void cpu_memo_end(struct cpu *c)
 	}
 	if (id >= 0) {
 		struct memo_entry *e = &m->e[id];
-		e->pure = bp->changes == changes0;
+		e->pure = !bp->dirty;
 		e->nbr = m->nbr;
 		e->h0 = h0;
 		bpred_hist_get(bp, &e->h1);
-		e->epoch = bp->changes;
+		m->pepoch += bp->dirty;
+		bp->dirty = 0;
+		e->epoch = m->pepoch;
 		if (e->pure) {
 			m->short_key[s2] = k2;
 			m->short_id[s2] = id;

@@ -640,9 +640,7 @@ void cpu_ooo_branch(struct cpu *c, unsigned taken, unsigned miss);
 
 static inline void cpu_call_exact(struct cpu *c, int fn)
 {
-	if (c->mlog_on)
-		cpu_memo_break(c);     /* the log or the stack is full */
-	else if (c->memo && !c->depth && cpu_memo_begin(c, fn))
+	if (c->memo && !c->depth && cpu_memo_begin(c, fn))
 		return;
 	if (c->depth == c->max_depth) {
 		c->lost++;
@@ -675,18 +673,19 @@ static inline void cpu_call_exact(struct cpu *c, int fn)
 static CPU_INLINE void cpu_call(struct cpu *c, int fn)
 {
 	assert(fn >= 0 && fn < c->sys->layout->nr_fns);
-	if (c->mlog_on && c->mlog_n < CPU_MEMO_LOG && (int)c->mdepth < c->max_depth) {
-		c->mlog[c->mlog_n++] = CPU_EV(CPU_EV_CALL, fn);
-		c->mdepth++;
-		return;
+	if (c->mlog_on) {
+		if (c->mlog_n < CPU_MEMO_LOG && (int)c->mdepth < c->max_depth) {
+			c->mlog[c->mlog_n++] = CPU_EV(CPU_EV_CALL, fn);
+			c->mdepth++;
+			return;
+		}
+		cpu_memo_break(c);     /* the log or the stack is full */
 	}
 	cpu_call_exact(c, fn);
 }
 
 static inline void cpu_ret_exact(struct cpu *c)
 {
-	if (c->mlog_on)
-		cpu_memo_break(c);     /* the log is full */
 	if (c->lost) {
 		c->lost--;
 		return;
@@ -722,11 +721,14 @@ static inline void cpu_ret_exact(struct cpu *c)
 
 static CPU_INLINE void cpu_ret(struct cpu *c)
 {
-	if (c->mlog_on && c->mlog_n < CPU_MEMO_LOG) {
-		c->mlog[c->mlog_n++] = CPU_EV(CPU_EV_RET, 0);
-		if (--c->mdepth == 0)
-			cpu_memo_end(c);
-		return;
+	if (c->mlog_on) {
+		if (c->mlog_n < CPU_MEMO_LOG) {
+			c->mlog[c->mlog_n++] = CPU_EV(CPU_EV_RET, 0);
+			if (--c->mdepth == 0)
+				cpu_memo_end(c);
+			return;
+		}
+		cpu_memo_break(c);     /* the log is full */
 	}
 	cpu_ret_exact(c);
 }
@@ -748,8 +750,6 @@ static inline void cpu_branch_account(struct cpu *c, int site, unsigned taken, u
 
 static inline bool cpu_branch_exact(struct cpu *c, int site, bool cond)
 {
-	if (c->mlog_on)
-		cpu_memo_break(c);             /* the log is full */
 	const struct cost_site_layout *sl = &c->site_layout[site];
 	unsigned taken = (unsigned)cond ^ sl->fallthrough;
 	unsigned miss = bpred_predict_update(&c->bp, site, sl->static_taken, taken) ^ taken;
@@ -760,9 +760,12 @@ static inline bool cpu_branch_exact(struct cpu *c, int site, bool cond)
 static CPU_INLINE bool cpu_branch(struct cpu *c, int site, bool cond)
 {
 	assert(site >= 0 && site < c->sys->layout->nr_sites);
-	if (c->mlog_on && c->mlog_n < CPU_MEMO_LOG) {
-		c->mlog[c->mlog_n++] = CPU_EV(CPU_EV_BRANCH, (uint32_t)site << 1 | cond);
-		return cond;
+	if (c->mlog_on) {
+		if (c->mlog_n < CPU_MEMO_LOG) {
+			c->mlog[c->mlog_n++] = CPU_EV(CPU_EV_BRANCH, (uint32_t)site << 1 | cond);
+			return cond;
+		}
+		cpu_memo_break(c);             /* the log is full */
 	}
 	return cpu_branch_exact(c, site, cond);
 }
