@@ -32,6 +32,7 @@
 static int cpu_memo_init(struct cpu *c);
 static void cpu_memo_free(struct cpu *c);
 static void cpu_memo_clear(struct cpu *c);
+static int memo_check(const struct cpu *c);
 
 static const char *const counter_names[] = {
 #define CPU_COUNTER_NAME(name, desc) #name,
@@ -935,6 +936,8 @@ int cpu_check(struct cpu *c)
 	if (c->mlog_on)
 		return NS_EINTERNAL;           /* only between top-level calls */
 	cpu_memo_fold(c);
+	if (memo_check(c))
+		return NS_EINTERNAL;
 	int nfn = s->tables->nr_fns;
 	if (c->depth < 0 || c->depth > c->max_depth || c->lost ||
 	    c->ctr[CPU_CTR_stack_overflow] || c->ctr[CPU_CTR_stack_underflow])
@@ -1268,8 +1271,8 @@ struct memo_cost {
 struct memo_entry {
 	uint64_t key;                  /* hash of the start state, events, predictions */
 	uint32_t start;                /* the start state */
-	uint32_t nev;
-	uint64_t *ev;                  /* the events, then the mispredict bits */
+	uint32_t nev, nmiss;
+	uint64_t *ev;                  /* the events, then nmiss words of mispredict bits */
 	uint8_t stable;
 	/* the shortcut: the last prediction of these events started from
 	 * global history h0, changed no predictor entry and left h1; while
@@ -1809,7 +1812,8 @@ static int32_t memo_record(struct cpu *c, int32_t id, uint32_t slot, uint64_t ke
 			memcpy(ev, c->mlog, (size_t)n * sizeof *c->mlog);
 			memcpy(ev + n, m->miss, m->miss_words * sizeof *ev);
 			id = (int32_t)m->nr++;
-			m->e[id] = (struct memo_entry){.key = key, .start = m->start, .nev = n, .ev = ev};
+			m->e[id] = (struct memo_entry){.key = key, .start = m->start, .nev = n,
+						       .nmiss = m->miss_words, .ev = ev};
 			m->hash[slot] = id;
 			m->bytes += bytes;
 		}
@@ -1974,6 +1978,48 @@ void cpu_memo_fold(struct cpu *c)
 			}
 		}
 	}
+}
+
+/* The table's invariants: every hash slot and shortcut names an entry
+ * whose key hashes there (the shortcut: any entry), every entry is in
+ * the hash once, its events fit the log, its counts name real counters,
+ * sites, functions and paths, and its bytes are accounted. */
+static int memo_check(const struct cpu *c)
+{
+	const struct cpu_memo *m = c->mt;
+	const struct cost_tables *t = c->sys->tables;
+	if (!m)
+		return c->memo || c->mlog_on ? NS_EINTERNAL : NS_OK;
+	if (m->nr > CPU_MEMO_ENTRIES || c->mlog_on)
+		return NS_EINTERNAL;
+	uint32_t in_hash = 0;
+	size_t bytes = 0;
+	for (uint32_t h = 0; h < MEMO_HASH_SLOTS; h++) {
+		int32_t id = m->hash[h];
+		if (id < -1 || id >= (int32_t)m->nr)
+			return NS_EINTERNAL;
+		in_hash += id >= 0;
+	}
+	for (uint32_t i = 0; i < MEMO_SHORT_SLOTS; i++)
+		if (m->short_id[i] < -1 || m->short_id[i] >= (int32_t)m->nr)
+			return NS_EINTERNAL;
+	for (uint32_t id = 0; id < m->nr; id++) {
+		const struct memo_entry *e = &m->e[id];
+		if (!e->ev || e->nev < 2 || e->nev > CPU_MEMO_LOG || e->pending)
+			return NS_EINTERNAL;
+		bytes += ((size_t)e->nev + e->nmiss) * sizeof *e->ev;
+		bytes += e->cost.nitems * sizeof *e->cost.items;
+		for (uint32_t j = 0; j < e->cost.nitems; j++) {
+			const struct memo_item *it = &e->cost.items[j];
+			uint32_t lim = it->what == MI_CTR ? CPU_NR_COUNTERS
+				       : it->what == MI_SITE ? (uint32_t)t->nr_sites
+				       : it->what == MI_FN  ? (uint32_t)t->nr_fns
+				       : it->what == MI_PATH ? c->nr_paths : 1;
+			if (it->what > MI_OUTSIDE || it->idx >= lim)
+				return NS_EINTERNAL;
+		}
+	}
+	return in_hash == m->nr && bytes == m->bytes ? NS_OK : NS_EINTERNAL;
 }
 
 /* Forget every path (their pending counts folded first). */
