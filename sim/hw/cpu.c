@@ -1312,12 +1312,12 @@ struct cpu_memo {
 #define MEMO_HASH_SLOTS (2 * CPU_MEMO_ENTRIES)
 #define MEMO_SHORT_SLOTS 8192
 /* Where calls seldom repeat a path (locks, clock reads, paths that vary
- * with the data), logging only adds its cost: when fewer than half of a
- * window's top-level calls were replayed, the next ones run exactly
+ * with the data), logging only adds its cost: when fewer than three
+ * quarters of a window's top-level calls were replayed, the next ones run exactly
  * without a log, MEMO_SKIP of them, twice as many after each further
  * poor window (up to MEMO_SKIP_MAX), MEMO_SKIP again after a good one.
  * Results do not depend on it. */
-#define MEMO_WINDOW 1024
+#define MEMO_WINDOW 256
 #define MEMO_SKIP 4096
 #define MEMO_SKIP_MAX (1u << 22)
 
@@ -1459,7 +1459,7 @@ bool cpu_memo_begin(struct cpu *c, int fn)
 		return false;
 	}
 	if (++m->win == MEMO_WINDOW) {
-		if (m->win_replayed * 2 < MEMO_WINDOW) {
+		if (m->win_replayed * 4 < 3 * MEMO_WINDOW) {
 			m->skip = m->backoff;
 			m->backoff = m->backoff < MEMO_SKIP_MAX ? 2 * m->backoff : MEMO_SKIP_MAX;
 		} else {
