@@ -1222,24 +1222,25 @@ int cpu_sys_counters(struct cpu_sys *s, cpu_counter_cb cb, void *arg)
 
 /*
  * Design notes.  A top-level call (an out-of-line call at stack depth 0)
- * is logged as a sequence of events, one per primitive (cpu.h).  At its
- * return the log is looked up in the table of memoized paths by its
- * start state (RSB count; under ooo the dispatch slot, on a quiet core)
- * and its events compared word for word.  A stable path (its last two
- * exact runs cost the same) is replayed: the clock and the core state
- * move by the recorded amounts, the predictor's global history takes the
- * path's outcomes, and the path's counts (counters, sites, functions,
- * call paths) wait in the entry until an export folds them in
- * (pending x delta).  Any other call is accounted exactly by replaying
- * its events through the primitives, with a snapshot before and after
- * that gives its delta; every CPU_MEMO_VERIFY-th replay of a path is
- * accounted exactly too, which retrains the predictor and re-checks
- * the recorded cost.  Only L1 hits are logged (performed at log time):
- * caches are exact.  What is approximate: the predictor's tables are not
- * trained by replayed calls (their outcomes update only its history),
- * so a branch whose prediction would change between verifications is
- * replayed with the old outcome.  Costs: a word per event while logging,
- * one memcmp of the log per call.
+ * is logged as a sequence of events, one per primitive (cpu.h), its
+ * memory accesses performed at once.  At its return memo_predict() runs
+ * the predictor over the logged branches as the exact run would (its
+ * state stays exact) and the log, the start state and the mispredict
+ * bits are looked up in the table of paths; a path found is replayed:
+ * the clock, the RSB and the ooo core state move to the recorded ones,
+ * and the path's counts (counters, sites, functions, call paths) wait in
+ * the entry until an export folds them in (pending x delta).  A path not
+ * found is accounted exactly by replaying its events through the
+ * primitives (branches with the predictions already made), with a
+ * snapshot before and after that gives its delta.  Every
+ * CPU_MEMO_VERIFY-th replay of a path is accounted exactly again and
+ * must give the recorded cost (counted as a mismatch otherwise; the tests
+ * require none).  The shortcut: a path whose last prediction changed no
+ * predictor entry (bpred's dirty flag) from global history h0 and left
+ * h1 skips the predictor while the history is h0 and nothing changed
+ * since, and sets the history to h1; this is what makes memo fast on the
+ * allocator's paths, where the predictor is saturated.  Costs while
+ * logging: a word per event; at the return one memcmp of the log.
  */
 #define CPU_MEMO_VERIFY 64             /* replays between exact runs of a path */
 #define MEMO_STATE_MAX (2 + CPU_OOO_MAX_MLP + CPU_OOO_RING) /* memo_ooo_state() words */
@@ -1306,7 +1307,7 @@ struct cpu_memo {
 	uint32_t miss_words, nbr;
 	uint64_t pepoch;               /* predictor changes seen (bpred dirty flags) */
 	uint32_t win, win_replayed, skip, backoff;
-	uint64_t calls, replayed, exact, verified, broken, skipped, mismatch;
+	uint64_t calls, replayed, shortcut, exact, verified, broken, skipped, mismatch;
 };
 
 #define MEMO_HASH_SLOTS (2 * CPU_MEMO_ENTRIES)
@@ -1899,6 +1900,7 @@ void cpu_memo_end(struct cpu *c)
 			 * nothing but its history (and TAGE's update count) */
 			e->left--;
 			bpred_hist_set(bp, &e->h1);
+			m->shortcut++;
 			if (bp->mode == BPRED_TAGE)
 				bp->updates += e->nbr;
 			memo_apply(c, e);
@@ -2045,10 +2047,12 @@ static void cpu_memo_clear(struct cpu *c)
 void cpu_memo_stats_format(const struct cpu_memo_stats *st, char *buf, size_t n)
 {
 	snprintf(buf, n,
-		 "%.2f %% of %" PRIu64 " top-level calls replayed, %" PRIu64 " paths, %" PRIu64
-		 " verifications, %" PRIu64 " broken off, %" PRIu64 " not logged",
+		 "%.2f %% of %" PRIu64 " top-level calls replayed (%.2f %% without the predictor), %"
+		 PRIu64 " paths, %" PRIu64 " verifications, %" PRIu64 " broken off, %" PRIu64
+		 " not logged",
 		 st->calls ? 100.0 * (double)st->replayed / (double)st->calls : 0.0, st->calls,
-		 st->paths, st->verified, st->broken, st->skipped);
+		 st->calls ? 100.0 * (double)st->shortcut / (double)st->calls : 0.0, st->paths,
+		 st->verified, st->broken, st->skipped);
 }
 
 void cpu_memo_stats(const struct cpu_sys *s, struct cpu_memo_stats *st)
@@ -2061,6 +2065,7 @@ void cpu_memo_stats(const struct cpu_sys *s, struct cpu_memo_stats *st)
 		st->calls += m->calls;
 		st->skipped += m->skipped;
 		st->replayed += m->replayed;
+		st->shortcut += m->shortcut;
 		st->exact += m->exact;
 		st->verified += m->verified;
 		st->broken += m->broken;

@@ -139,6 +139,27 @@
  * machine gives its figures and, unless cost.bpred says otherwise, the
  * TAGE predictor (bpred.h).
  *
+ * Memoized paths (cost.accounting memo; cpu.c "memoized paths").  A
+ * top-level call (an out-of-line call at stack depth 0, such as one
+ * alloc_pages or one free) is logged as one word per primitive; its
+ * memory accesses are performed on the caches at once, in order, and
+ * logged with where each line came from.  At its return the predictor
+ * runs over the logged branches, trained as the exact run trains it
+ * (skipped when the call's last prediction changed no predictor entry,
+ * from the same global history, and nothing changed since), and the
+ * events, the core's start state (RSB; under ooo the dispatch slot, the
+ * open chain, the fill buffers and the tracked long ops, relative to the
+ * clock) and the mispredicts are looked up among the paths seen before:
+ * a known path adds its recorded cycles and core state and counts its
+ * counter, site and profile deltas for export (cpu_memo_fold()); a new
+ * one is accounted exactly through the primitives and recorded.  So the
+ * results are exact, bit for bit: a path's cost is a function of what
+ * the lookup compares.  A lock, a read of the clock (cpu_now(),
+ * cpu_tsc()) or a full log ends logging: the events so far are accounted
+ * exactly and the call goes on exactly.  Model code that reads the clock
+ * or the site counts in the middle of a call must use cpu_now() and
+ * cpu_memo_sync().
+ *
  * Profile semantics.  Cycles accrue to the innermost out-of-line function on
  * the shadow stack (self), as a sampling profiler without --inline sees
  * them: an inlined function has no self cycles of its own, they belong to
@@ -274,8 +295,8 @@ int cpu_model_parse(const char *s);
 /*
  * How the primitives account (cost.accounting; "Memoized paths" above).
  * exact: every primitive runs the cost model as it is called.  memo: a
- * top-level call whose path was seen before with the same cost replays
- * that cost (approximate: the predictor is not trained on it).
+ * top-level call whose path (events, start state, predictions) was seen
+ * before adds that path's recorded cost; the results are the same.
  */
 enum cpu_accounting {
 	CPU_ACCOUNTING_EXACT = 0,
@@ -526,12 +547,14 @@ void cpu_memo_end(struct cpu *c);
 /* Fold the replayed calls' counts into the counters, sites and profile
  * (the export functions and cpu_check() do it themselves). */
 void cpu_memo_fold(struct cpu *c);
-/* Top-level calls: all, replayed, accounted exactly at their end (of
+/* Top-level calls: all, replayed (shortcut: without the predictor),
+ * accounted exactly at their end (of
  * those, verifications of a memoized path), broken off (accounted
  * exactly from the event that could not be logged), run without a log
  * (a low replay rate, cpu.c MEMO_WINDOW); memoized paths. */
 struct cpu_memo_stats {
 	uint64_t calls, replayed, exact, verified, broken, skipped, paths;
+	uint64_t shortcut;             /* replays that skipped the predictor */
 	uint64_t mismatch;             /* verifications that found another cost: 0 */
 };
 void cpu_memo_stats(const struct cpu_sys *s, struct cpu_memo_stats *st);
