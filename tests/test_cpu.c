@@ -665,6 +665,19 @@ static void test_bad_setup(void **state)
  * uops, no prefetcher, TSC at half the core clock.  Bimodal predictor so
  * that which branch mispredicts is known.
  */
+/* The core figures of the ooo tests: a small window (ROB 32, load queue
+ * 8) and 2 fill buffers, so hand-worked blocks reach their limits. */
+static void fix_ooo_figs(struct machine_costs *c)
+{
+	fix_fig(&c->dispatch_width, 4);
+	fix_fig(&c->rob_size, 32);
+	fix_fig(&c->load_queue, 8);
+	fix_fig(&c->load_ports, 2);
+	fix_fig(&c->fill_buffers, 2);
+	fix_fig(&c->call_uops, 4);
+	fix_fig(&c->ret_uops, 3);
+}
+
 static int setup_ooo(void **state)
 {
 	struct cpu_params p;
@@ -674,13 +687,7 @@ static int setup_ooo(void **state)
 	struct world *w = calloc(1, sizeof *w);
 	fix_machine(&w->m);
 	struct machine_costs *c = &w->m.costs;
-	fix_fig(&c->dispatch_width, 4);
-	fix_fig(&c->rob_size, 32);
-	fix_fig(&c->load_queue, 8);
-	fix_fig(&c->load_ports, 2);
-	fix_fig(&c->fill_buffers, 2);
-	fix_fig(&c->call_uops, 4);
-	fix_fig(&c->ret_uops, 3);
+	fix_ooo_figs(c);
 	fix_fig(&c->tsc_ghz, 1.0);
 	fix_fig(&c->core_ghz, 2.0);
 	if (fix_tables(&w->t) || cost_layout_init(&w->l, &w->t, "test"))
@@ -843,13 +850,7 @@ static struct world *memo_world(enum cpu_model model, enum cpu_accounting acc)
 	assert_non_null(w);
 	fix_machine(&w->m);
 	struct machine_costs *c = &w->m.costs;
-	fix_fig(&c->dispatch_width, 4);
-	fix_fig(&c->rob_size, 32);
-	fix_fig(&c->load_queue, 8);
-	fix_fig(&c->load_ports, 2);
-	fix_fig(&c->fill_buffers, 2);
-	fix_fig(&c->call_uops, 4);
-	fix_fig(&c->ret_uops, 3);
+	fix_ooo_figs(c);
 	assert_int_equal(fix_tables(&w->t), NS_OK);
 	assert_int_equal(cost_layout_init(&w->l, &w->t, "test"), NS_OK);
 	int cpus[] = {0, 1, 2, 3};

@@ -1626,6 +1626,42 @@ static int32_t memo_find(const struct cpu_memo *m, uint64_t key, uint32_t start,
 	}
 }
 
+/* The (up to) three counts an item stands for; unused ones point at
+ * spare, whose values nobody reads. */
+static void memo_target(struct cpu *c, uint32_t what, uint32_t idx, uint64_t *p[3],
+			uint64_t spare[2])
+{
+	p[1] = &spare[0];
+	p[2] = &spare[1];
+	switch (what) {
+	case MI_CTR:
+		p[0] = &c->ctr[idx];
+		break;
+	case MI_OUTSIDE:
+		p[0] = &c->outside;
+		break;
+	case MI_SITE:
+		p[0] = &c->site[idx].executed;
+		p[1] = &c->site[idx].taken;
+		p[2] = &c->site[idx].mispredicted;
+		break;
+	case MI_FN:
+		p[0] = &c->prof[idx].calls;
+		p[1] = &c->prof[idx].self;
+		p[2] = &c->prof[idx].total;
+		break;
+	default:                       /* MI_PATH */
+		p[0] = &c->path[idx].calls;
+		p[1] = &c->path[idx].self;
+		p[2] = &c->path[idx].mispredicts;
+		break;
+	}
+}
+
+/* A new item of the snapshot, holding the counts it stands for now;
+ * NULL when out of memory. */
+static struct memo_item *memo_snap_item(struct cpu *c, uint32_t what, uint32_t idx);
+
 static struct memo_item *memo_item(struct cpu_memo *m, uint32_t what, uint32_t idx)
 {
 	if (m->nscratch == m->cscratch) {
@@ -1638,6 +1674,18 @@ static struct memo_item *memo_item(struct cpu_memo *m, uint32_t what, uint32_t i
 	}
 	struct memo_item *it = &m->scratch[m->nscratch++];
 	*it = (struct memo_item){.what = what, .idx = idx};
+	return it;
+}
+
+static struct memo_item *memo_snap_item(struct cpu *c, uint32_t what, uint32_t idx)
+{
+	struct memo_item *it = memo_item(c->mt, what, idx);
+	if (it) {
+		uint64_t *p[3], spare[2] = {0, 0};
+		memo_target(c, what, idx, p, spare);
+		for (int j = 0; j < 3; j++)
+			it->v[j] = *p[j];
+	}
 	return it;
 }
 
@@ -1663,14 +1711,10 @@ static void memo_path_mark(struct cpu *c)
 	if (m->path_mark[p] == m->epoch)
 		return;
 	m->path_mark[p] = m->epoch;
-	struct memo_item *it = memo_item(m, MI_PATH, p);
+	struct memo_item *it = memo_snap_item(c, MI_PATH, p);
 	m->snap_bad |= !it;
-	if (it) {
-		const struct cpu_path *cp = &c->path[p];
-		it->v[0] = cp->calls - 1;
-		it->v[1] = cp->self;
-		it->v[2] = cp->mispredicts;
-	}
+	if (it)
+		it->v[0]--;                    /* its own entry is this call's */
 }
 
 /* Before an exact run: snapshot the counts the logged call can move. */
@@ -1688,37 +1732,22 @@ static bool memo_snapshot(struct cpu *c)
 	m->nscratch = 0;
 	m->snap_bad = 0;
 	memcpy(m->ctr0, c->ctr, sizeof m->ctr0);
-	struct memo_item *it = memo_item(m, MI_OUTSIDE, 0);
-	if (!it)
+	if (!memo_snap_item(c, MI_OUTSIDE, 0))
 		return false;
-	it->v[0] = c->outside;
 	for (uint32_t i = 0; i < c->mlog_n; i++) {
 		uint64_t ev = c->mlog[i], a = ev >> 4;
 		if ((ev & 15) == CPU_EV_BRANCH && m->site_mark[a >> 1] != m->epoch) {
 			m->site_mark[a >> 1] = m->epoch;
-			if (!(it = memo_item(m, MI_SITE, (uint32_t)(a >> 1))))
+			if (!memo_snap_item(c, MI_SITE, (uint32_t)(a >> 1)))
 				return false;
-			const struct cpu_site_stat *st = &c->site[a >> 1];
-			it->v[0] = st->executed;
-			it->v[1] = st->taken;
-			it->v[2] = st->mispredicted;
 		} else if ((ev & 15) == CPU_EV_CALL && m->fn_mark[a] != m->epoch) {
 			m->fn_mark[a] = m->epoch;
-			if (!(it = memo_item(m, MI_FN, (uint32_t)a)))
+			if (!memo_snap_item(c, MI_FN, (uint32_t)a))
 				return false;
-			const struct cpu_prof *p = &c->prof[a];
-			it->v[0] = p->calls;
-			it->v[1] = p->self;
-			it->v[2] = p->total;
 		}
 	}
 	/* the root path (cycles outside any out-of-line function) */
-	if (!(it = memo_item(m, MI_PATH, 0)))
-		return false;
-	it->v[0] = c->path[0].calls;
-	it->v[1] = c->path[0].self;
-	it->v[2] = c->path[0].mispredicts;
-	return true;
+	return memo_snap_item(c, MI_PATH, 0) != NULL;
 }
 
 /* After the exact run: the snapshot's items become deltas (zero ones
@@ -1729,29 +1758,10 @@ static bool memo_delta(struct cpu *c, struct memo_cost *k)
 	uint32_t n = 0, nsnap = m->nscratch;
 	for (uint32_t i = 0; i < nsnap; i++) {
 		struct memo_item it = m->scratch[i];
-		uint64_t now[3] = {0, 0, 0};
-		switch (it.what) {
-		case MI_OUTSIDE:
-			now[0] = c->outside;
-			break;
-		case MI_SITE:
-			now[0] = c->site[it.idx].executed;
-			now[1] = c->site[it.idx].taken;
-			now[2] = c->site[it.idx].mispredicted;
-			break;
-		case MI_FN:
-			now[0] = c->prof[it.idx].calls;
-			now[1] = c->prof[it.idx].self;
-			now[2] = c->prof[it.idx].total;
-			break;
-		case MI_PATH:
-			now[0] = c->path[it.idx].calls;
-			now[1] = c->path[it.idx].self;
-			now[2] = c->path[it.idx].mispredicts;
-			break;
-		}
+		uint64_t *p[3], spare[2] = {0, 0};
+		memo_target(c, it.what, it.idx, p, spare);
 		for (int j = 0; j < 3; j++)
-			it.v[j] = now[j] - it.v[j];
+			it.v[j] = *p[j] - it.v[j];
 		if (it.v[0] | it.v[1] | it.v[2])
 			m->scratch[n++] = it;
 	}
@@ -1955,29 +1965,10 @@ void cpu_memo_fold(struct cpu *c)
 		e->pending = 0;
 		for (uint32_t j = 0; j < e->cost.nitems; j++) {
 			const struct memo_item *it = &e->cost.items[j];
-			switch (it->what) {
-			case MI_CTR:
-				c->ctr[it->idx] += r * it->v[0];
-				break;
-			case MI_OUTSIDE:
-				c->outside += r * it->v[0];
-				break;
-			case MI_SITE:
-				c->site[it->idx].executed += r * it->v[0];
-				c->site[it->idx].taken += r * it->v[1];
-				c->site[it->idx].mispredicted += r * it->v[2];
-				break;
-			case MI_FN:
-				c->prof[it->idx].calls += r * it->v[0];
-				c->prof[it->idx].self += r * it->v[1];
-				c->prof[it->idx].total += r * it->v[2];
-				break;
-			case MI_PATH:
-				c->path[it->idx].calls += r * it->v[0];
-				c->path[it->idx].self += r * it->v[1];
-				c->path[it->idx].mispredicts += r * it->v[2];
-				break;
-			}
+			uint64_t *p[3], spare[2] = {0, 0};
+			memo_target(c, it->what, it->idx, p, spare);
+			for (int v = 0; v < 3; v++)
+				*p[v] += r * it->v[v];
 		}
 	}
 }
