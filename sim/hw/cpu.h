@@ -394,6 +394,14 @@ struct cpu_ooo {
 struct cpu {
 	uint64_t now;                  /* cycle counter (ooo: the dispatch clock) */
 	uint8_t ooo;                   /* cost.model ooo */
+	/* cost.accounting memo ("Memoized paths" above; cpu.c), tested by
+	 * every primitive: beside the clock */
+	uint8_t memo;                  /* memo accounting on */
+	uint8_t mlog_on;               /* logging a top-level call */
+	uint32_t mdepth;               /* its call depth */
+	uint32_t mlog_n;               /* events logged */
+	uint64_t *mlog;                /* [CPU_MEMO_LOG] */
+	struct cpu_memo *mt;           /* the table of memoized paths */
 	/* hot figures copied from the costs for locality */
 	uint32_t k_branch, k_taken, k_mispredict, k_call, k_ret;
 	uint32_t k_l1d, k_mem_slot;
@@ -420,13 +428,6 @@ struct cpu {
 	struct cpu_sys *sys;
 	uint64_t ctr[CPU_NR_COUNTERS];
 	struct cpu_ooo o;
-	/* cost.accounting memo ("Memoized paths" above; cpu.c) */
-	uint8_t memo;                  /* memo accounting on */
-	uint8_t mlog_on;               /* logging a top-level call */
-	uint32_t mdepth;               /* its call depth */
-	uint32_t mlog_n;               /* events logged */
-	uint64_t *mlog;                /* [CPU_MEMO_LOG] */
-	struct cpu_memo *mt;           /* the table of memoized paths */
 };
 
 struct cpu_sys {
