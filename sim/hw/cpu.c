@@ -1420,29 +1420,30 @@ static int memo_ooo_state(const struct cpu *c, uint64_t *w)
 	return k;
 }
 
+/* memo_rel() undone: 0 (done) stays 0. */
+static uint64_t memo_abs(const struct cpu *c, uint64_t v)
+{
+	return v ? c->now + v - 1 : 0;
+}
+
 /* The state memo_ooo_state() wrote, back at the current clock and uop count. */
 static void memo_ooo_restore(struct cpu *c, const uint64_t *w)
 {
 	struct cpu_ooo *o = &c->o;
 	uint32_t k = 0;
-#define MEMO_ABS(v) ((v) ? c->now + (v) - 1 : 0)
-	uint64_t v = w[k++] >> 4;
-	o->chain = MEMO_ABS(v);
-	for (uint32_t i = 0; i < o->mlp; i++) {
-		v = w[k++] >> 4;
-		o->miss[i] = MEMO_ABS(v);
-	}
+	o->chain = memo_abs(c, w[k++] >> 4);
+	for (uint32_t i = 0; i < o->mlp; i++)
+		o->miss[i] = memo_abs(c, w[k++] >> 4);
 	o->n = (uint32_t)(w[k++] >> 4);
 	o->head = 0;
 	o->loads = 0;
 	for (uint32_t i = 0; i < o->n; i++) {
-		v = w[k++] >> 4;
+		uint64_t v = w[k++] >> 4;
 		o->rpos[i] = o->pos - (v >> 24);
-		o->rdone[i] = MEMO_ABS(v >> 1 & (MEMO_REL_MAX - 1));
+		o->rdone[i] = memo_abs(c, v >> 1 & (MEMO_REL_MAX - 1));
 		o->rload[i] = v & 1;
 		o->loads += v & 1;
 	}
-#undef MEMO_ABS
 }
 
 static uint32_t memo_start_state(const struct cpu *c)
@@ -1610,7 +1611,6 @@ static uint64_t memo_key(uint32_t start, const uint64_t *ev, uint32_t n,
 static int32_t memo_find(const struct cpu_memo *m, uint64_t key, uint32_t start,
 			 const uint64_t *ev, uint32_t n, uint32_t *slot)
 {
-	size_t words = n + m->miss_words;  /* an entry keeps both, in one array */
 	uint32_t h = (uint32_t)key & (MEMO_HASH_SLOTS - 1);
 	for (;; h = (h + 1) & (MEMO_HASH_SLOTS - 1)) {
 		int32_t id = m->hash[h];
@@ -1621,7 +1621,7 @@ static int32_t memo_find(const struct cpu_memo *m, uint64_t key, uint32_t start,
 		const struct memo_entry *e = &m->e[id];
 		if (e->key == key && e->start == start && e->nev == n &&
 		    !memcmp(e->ev, ev, (size_t)n * sizeof *ev) &&
-		    !memcmp(e->ev + n, m->miss, (words - n) * sizeof *ev))
+		    !memcmp(e->ev + n, m->miss, m->miss_words * sizeof *ev))
 			return id;
 	}
 }

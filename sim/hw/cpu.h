@@ -568,7 +568,7 @@ void cpu_memo_stats_format(const struct cpu_memo_stats *st, char *buf, size_t n)
 
 /* Log ev; false (the events so far accounted exactly, logging over) when
  * the log is full. */
-static inline bool cpu_memo_log(struct cpu *c, uint64_t ev)
+static CPU_INLINE bool cpu_memo_log(struct cpu *c, uint64_t ev)
 {
 	if (c->mlog_n < CPU_MEMO_LOG) {
 		c->mlog[c->mlog_n++] = ev;
@@ -745,14 +745,10 @@ static inline void cpu_ret_exact(struct cpu *c)
 
 static CPU_INLINE void cpu_ret(struct cpu *c)
 {
-	if (c->mlog_on) {
-		if (c->mlog_n < CPU_MEMO_LOG) {
-			c->mlog[c->mlog_n++] = CPU_EV(CPU_EV_RET, 0);
-			if (--c->mdepth == 0)
-				cpu_memo_end(c);
-			return;
-		}
-		cpu_memo_break(c);     /* the log is full */
+	if (c->mlog_on && cpu_memo_log(c, CPU_EV(CPU_EV_RET, 0))) {
+		if (--c->mdepth == 0)
+			cpu_memo_end(c);
+		return;
 	}
 	cpu_ret_exact(c);
 }
@@ -784,13 +780,8 @@ static inline bool cpu_branch_exact(struct cpu *c, int site, bool cond)
 static CPU_INLINE bool cpu_branch(struct cpu *c, int site, bool cond)
 {
 	assert(site >= 0 && site < c->sys->layout->nr_sites);
-	if (c->mlog_on) {
-		if (c->mlog_n < CPU_MEMO_LOG) {
-			c->mlog[c->mlog_n++] = CPU_EV(CPU_EV_BRANCH, (uint32_t)site << 1 | cond);
-			return cond;
-		}
-		cpu_memo_break(c);             /* the log is full */
-	}
+	if (c->mlog_on && cpu_memo_log(c, CPU_EV(CPU_EV_BRANCH, (uint32_t)site << 1 | cond)))
+		return cond;
 	return cpu_branch_exact(c, site, cond);
 }
 
