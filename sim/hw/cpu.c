@@ -67,14 +67,18 @@ int cpu_model_parse(const char *s)
 
 const char *cpu_accounting_name(enum cpu_accounting a)
 {
-	return a == CPU_ACCOUNTING_EXACT ? "exact" : a == CPU_ACCOUNTING_MEMO ? "memo" : "unknown";
+	return a == CPU_ACCOUNTING_EXACT     ? "exact"
+	       : a == CPU_ACCOUNTING_MEMO    ? "memo"
+	       : a == CPU_ACCOUNTING_SAMPLED ? "sampled"
+					     : "unknown";
 }
 
 int cpu_accounting_parse(const char *s)
 {
 	return !strcmp(s, "exact") ? CPU_ACCOUNTING_EXACT
-	       : !strcmp(s, "memo") ? CPU_ACCOUNTING_MEMO
-				    : -1;
+	       : !strcmp(s, "memo")    ? CPU_ACCOUNTING_MEMO
+	       : !strcmp(s, "sampled") ? CPU_ACCOUNTING_SAMPLED
+				       : -1;
 }
 
 const char *cpu_ooo_missing(const struct machine_costs *mc)
@@ -100,6 +104,8 @@ void cpu_params_default(struct cpu_params *p)
 {
 	p->model = CPU_MODEL_INORDER;
 	p->accounting = CPU_ACCOUNTING_EXACT;
+	p->sample_period = 100;
+	p->sample_warm = true;
 	bpred_params_default(&p->bpred);
 	cache_params_default(&p->cache);
 	p->stack_depth = 256;
@@ -362,7 +368,10 @@ int cpu_sys_init(struct cpu_sys *s, const struct machine *m,
 	}
 	if (p->model != CPU_MODEL_INORDER && p->model != CPU_MODEL_OOO)
 		return NS_ERANGE;
-	if (p->accounting != CPU_ACCOUNTING_EXACT && p->accounting != CPU_ACCOUNTING_MEMO)
+	if (p->accounting != CPU_ACCOUNTING_EXACT && p->accounting != CPU_ACCOUNTING_MEMO &&
+	    p->accounting != CPU_ACCOUNTING_SAMPLED)
+		return NS_ERANGE;
+	if (p->sample_period < 1)
 		return NS_ERANGE;
 	s->model = p->model;
 	s->m = m;

@@ -301,9 +301,10 @@ int cpu_model_parse(const char *s);
 enum cpu_accounting {
 	CPU_ACCOUNTING_EXACT = 0,
 	CPU_ACCOUNTING_MEMO,
+	CPU_ACCOUNTING_SAMPLED,        /* approximate: "Sampled accounting" above */
 };
 const char *cpu_accounting_name(enum cpu_accounting a);
-/* "exact" / "memo" -> the mode, -1 if unknown. */
+/* "exact" / "memo" / "sampled" -> the mode, -1 if unknown. */
 int cpu_accounting_parse(const char *s);
 
 /*
@@ -337,6 +338,11 @@ struct cpu_costs {
 struct cpu_params {
 	enum cpu_model model;          /* default CPU_MODEL_INORDER */
 	enum cpu_accounting accounting; /* default CPU_ACCOUNTING_EXACT */
+	/* cost.accounting sampled: one top-level call in sample_period is
+	 * accounted exactly (default 100, at least 1); sample_warm: the
+	 * others still perform their cache accesses (default true) */
+	uint32_t sample_period;
+	bool sample_warm;
 	struct bpred_params bpred;
 	/* associativity and directory; sizes and line size come from the machine */
 	struct cache_params cache;
@@ -557,6 +563,11 @@ struct cpu_memo_stats {
 	uint64_t calls, replayed, exact, verified, broken, skipped, paths;
 	uint64_t shortcut;             /* replays that skipped the predictor */
 	uint64_t mismatch;             /* verifications that found another cost: 0 */
+	/* cost.accounting sampled: top-level calls not sampled (fast), of
+	 * those charged a sampled path's cost (matched), and charged nothing
+	 * because no sample of their path was there yet (lost); samples */
+	uint64_t fast, matched, lost, samples;
+	uint8_t sampled;               /* the CPUs account sampled (the format) */
 };
 void cpu_memo_stats(const struct cpu_sys *s, struct cpu_memo_stats *st);
 /* "P % of N top-level calls replayed, ..." (the benches' report line). */
