@@ -29,7 +29,7 @@
 
 #include "base/diag.h"
 
-static int cpu_memo_init(struct cpu *c);
+static int cpu_memo_init(struct cpu *c, const struct cpu_params *p);
 static void cpu_memo_free(struct cpu *c);
 static void cpu_memo_clear(struct cpu *c);
 static int memo_check(const struct cpu *c);
@@ -307,8 +307,8 @@ static int cpu_init_one(struct cpu_sys *s, struct cpu *c, int idx, int id,
 	if (!c->site || !c->prof || !c->stack)
 		return NS_ENOMEM;
 	rc = paths_init(c);
-	if (!rc && p->accounting == CPU_ACCOUNTING_MEMO)
-		rc = cpu_memo_init(c);
+	if (!rc && p->accounting != CPU_ACCOUNTING_EXACT)
+		rc = cpu_memo_init(c, p);
 	return rc;
 }
 
@@ -542,6 +542,11 @@ static uint64_t line_event(enum cpu_event ev, enum cache_src src, int from, int 
 uint32_t cpu_mem_line_slow(struct cpu *c, uint64_t line, int node, enum cpu_access kind)
 {
 	int from = -1;
+	if (c->mlog_on == CPU_LOG_FAST) {
+		if (c->fwarm)
+			cache_access_slow(&c->sys->cache, c->idx, line, kind >= CPU_STORE, &from);
+		return 0;
+	}
 	if (c->mlog_on) {
 		if (c->mlog_n + 2 <= CPU_MEMO_LOG) {
 			enum cache_src src = cache_access_slow(&c->sys->cache, c->idx, line,
@@ -568,6 +573,13 @@ uint32_t cpu_mem_line_slow(struct cpu *c, uint64_t line, int node, enum cpu_acce
 static bool memo_lines(struct cpu *c, uint64_t first, uint64_t last, int hp,
 		       enum cpu_access kind)
 {
+	if (c->mlog_on == CPU_LOG_FAST) {
+		for (uint64_t line = first; c->fwarm && line <= last; line++) {
+			int from = -1;
+			cache_access(&c->sys->cache, c->idx, line, kind >= CPU_STORE, &from);
+		}
+		return true;
+	}
 	if (last - first + 2 > CPU_MEMO_LOG - c->mlog_n) {
 		cpu_memo_break(c);
 		return false;
@@ -781,6 +793,12 @@ static uint32_t atomic_charge(struct cpu *c, enum cache_src src, uint32_t lat)
 uint32_t cpu_atomic(struct cpu *c, uint64_t addr, int node)
 {
 	uint64_t line = addr >> c->sys->cache.line_shift;
+	if (c->mlog_on == CPU_LOG_FAST) {
+		int from = -1;
+		if (c->fwarm)
+			cache_access(&c->sys->cache, c->idx, line, true, &from);
+		return 0;
+	}
 	if (c->mlog_on) {
 		if (c->mlog_n < CPU_MEMO_LOG) {
 			int from = -1;
@@ -830,7 +848,7 @@ void cpu_this_cpu_cmpxchg(struct cpu *c)
 
 void cpu_advance_to(struct cpu *c, uint64_t t)
 {
-	if (c->mlog_on)
+	if (c->mlog_on == CPU_LOG_MEMO)
 		cpu_memo_break(c);
 	if (t <= c->now)
 		return;
@@ -850,12 +868,18 @@ void cpu_lock_init(struct cpu_lock *l)
 
 int cpu_lock(struct cpu *c, struct cpu_lock *l)
 {
-	if (c->mlog_on)
+	if (c->mlog_on == CPU_LOG_MEMO)
 		cpu_memo_break(c);
 	if (l->holder == c->idx)
 		return NS_EINTERNAL;
 	if (l->holder >= 0)
 		return CPU_LOCK_BUSY;
+	if (c->mlog_on == CPU_LOG_FAST) {
+		/* sampled: who holds it is kept; its cost is the path's */
+		l->acquisitions++;
+		l->holder = c->idx;
+		return NS_OK;
+	}
 	if (c->ooo)
 		ooo_fence(c);             /* spin_lock is a locked cmpxchg */
 	struct cpu_sys *s = c->sys;
@@ -880,11 +904,12 @@ int cpu_lock(struct cpu *c, struct cpu_lock *l)
 
 int cpu_unlock(struct cpu *c, struct cpu_lock *l)
 {
-	if (c->mlog_on)
+	if (c->mlog_on == CPU_LOG_MEMO)
 		cpu_memo_break(c);
 	if (l->holder != c->idx)
 		return NS_EINTERNAL;
-	c->now += c->sys->k.unlock;
+	if (c->mlog_on != CPU_LOG_FAST)
+		c->now += c->sys->k.unlock;
 	l->holder = -1;
 	l->last = c->idx;
 	l->free_at = c->now;
@@ -1259,6 +1284,14 @@ int cpu_sys_counters(struct cpu_sys *s, cpu_counter_cb cb, void *arg)
 
 enum { MI_CTR, MI_SITE, MI_FN, MI_PATH, MI_OUTSIDE };
 
+struct cpu_sampled;
+static void sampled_stats_add(const struct cpu_sampled *sm, struct cpu_memo_stats *st);
+static bool sampled_begin(struct cpu *c, int fn);
+static void sampled_end(struct cpu *c);
+static void sampled_fold(struct cpu *c);
+static int sampled_check(const struct cpu *c);
+static void sampled_forget(struct cpu_sampled *sm, const struct cost_tables *t);
+
 /* One count a path moves: counter, site (executed, taken, mispredicted),
  * function (calls, self, total), call path (calls, self, mispredicts). */
 struct memo_item {
@@ -1317,6 +1350,7 @@ struct cpu_memo {
 	uint64_t pepoch;               /* predictor changes seen (bpred dirty flags) */
 	uint32_t win, win_replayed, skip, backoff;
 	uint64_t calls, replayed, shortcut, exact, verified, broken, skipped, mismatch;
+	struct cpu_sampled *sm;        /* cost.accounting sampled, else NULL */
 };
 
 #define MEMO_HASH_SLOTS (2 * CPU_MEMO_ENTRIES)
@@ -1331,13 +1365,20 @@ struct cpu_memo {
 #define MEMO_SKIP 4096
 #define MEMO_SKIP_MAX (1u << 22)
 
-static int cpu_memo_init(struct cpu *c)
+static int sampled_init(struct cpu *c, const struct cpu_params *p);
+static void sampled_free(struct cpu *c);
+
+static int cpu_memo_init(struct cpu *c, const struct cpu_params *p)
 {
 	const struct cost_tables *t = c->sys->tables;
 	struct cpu_memo *m = calloc(1, sizeof *m);
 	c->mt = m;
 	if (!m)
 		return NS_ENOMEM;
+	if (p->accounting == CPU_ACCOUNTING_SAMPLED) {
+		c->memo = 1;
+		return sampled_init(c, p);
+	}
 	c->mlog = malloc(CPU_MEMO_LOG * sizeof *c->mlog);
 	m->e = calloc(CPU_MEMO_ENTRIES, sizeof *m->e);
 	m->hash = malloc(MEMO_HASH_SLOTS * sizeof *m->hash);
@@ -1364,6 +1405,7 @@ static void cpu_memo_free(struct cpu *c)
 	c->mlog = NULL;
 	if (!m)
 		return;
+	sampled_free(c);
 	for (uint32_t i = 0; m->e && i < m->nr; i++) {
 		free(m->e[i].ev);
 		free(m->e[i].cost.items);
@@ -1463,6 +1505,8 @@ static uint32_t memo_start_state(const struct cpu *c)
 bool cpu_memo_begin(struct cpu *c, int fn)
 {
 	struct cpu_memo *m = c->mt;
+	if (m->sm)
+		return sampled_begin(c, fn);
 	m->calls++;
 	if (m->skip) {
 		m->skip--;
@@ -1903,6 +1947,10 @@ void cpu_memo_end(struct cpu *c)
 {
 	struct cpu_memo *m = c->mt;
 	struct bpred *bp = &c->bp;
+	if (c->mlog_on == CPU_LOG_FAST) {
+		sampled_end(c);
+		return;
+	}
 	uint32_t n = c->mlog_n, slot = 0;
 	c->mlog_on = 0;
 	/* the predictor changes since the last top-level call */
@@ -1966,6 +2014,10 @@ void cpu_memo_fold(struct cpu *c)
 	struct cpu_memo *m = c->mt;
 	if (!m)
 		return;
+	if (m->sm) {
+		sampled_fold(c);
+		return;
+	}
 	for (uint32_t i = 0; i < m->nr; i++) {
 		struct memo_entry *e = &m->e[i];
 		uint64_t r = e->pending;
@@ -1992,6 +2044,8 @@ static int memo_check(const struct cpu *c)
 	const struct cost_tables *t = c->sys->tables;
 	if (!m)
 		return c->memo || c->mlog_on ? NS_EINTERNAL : NS_OK;
+	if (m->sm)
+		return c->mlog_on ? NS_EINTERNAL : sampled_check(c);
 	if (m->nr > CPU_MEMO_ENTRIES || c->mlog_on)
 		return NS_EINTERNAL;
 	uint32_t in_hash = 0;
@@ -2031,6 +2085,10 @@ static void cpu_memo_clear(struct cpu *c)
 	if (!m)
 		return;
 	cpu_memo_fold(c);
+	if (m->sm) {
+		sampled_forget(m->sm, c->sys->tables);
+		return;
+	}
 	for (uint32_t i = 0; i < m->nr; i++) {
 		free(m->e[i].ev);
 		free(m->e[i].cost.items);
@@ -2046,6 +2104,15 @@ static void cpu_memo_clear(struct cpu *c)
 
 void cpu_memo_stats_format(const struct cpu_memo_stats *st, char *buf, size_t n)
 {
+	if (st->sampled) {
+		snprintf(buf, n,
+			 "%" PRIu64 " of %" PRIu64 " top-level calls sampled, %" PRIu64 " paths; of the "
+			 "others %.2f %% charged their path's latest sample, %" PRIu64
+			 " (a path not sampled yet) their function's",
+			 st->samples, st->calls, st->paths,
+			 st->fast ? 100.0 * (double)st->matched / (double)st->fast : 0.0, st->lost);
+		return;
+	}
 	snprintf(buf, n,
 		 "%.2f %% of %" PRIu64 " top-level calls replayed (%.2f %% without the predictor), %"
 		 PRIu64 " paths, %" PRIu64 " verifications, %" PRIu64 " broken off, %" PRIu64
@@ -2062,6 +2129,10 @@ void cpu_memo_stats(const struct cpu_sys *s, struct cpu_memo_stats *st)
 		const struct cpu_memo *m = s->cpu[i].mt;
 		if (!m)
 			continue;
+		if (m->sm) {
+			sampled_stats_add(m->sm, st);
+			continue;
+		}
 		st->calls += m->calls;
 		st->skipped += m->skipped;
 		st->replayed += m->replayed;
@@ -2072,4 +2143,404 @@ void cpu_memo_stats(const struct cpu_sys *s, struct cpu_memo_stats *st)
 		st->mismatch += m->mismatch;
 		st->paths += m->nr;
 	}
+}
+
+/* --- sampled accounting (cost.accounting sampled) ------------------------ */
+
+/*
+ * Design notes.  An approximation, for runs where exact accounting is too
+ * slow: in the manner of SMARTS (Wunderlich et al., ISCA 2003), one
+ * top-level call in sample_period (a "sample") is accounted exactly, and
+ * the others ("fast" calls) run the model's control flow with every
+ * primitive reduced to almost nothing: a branch adds its term to the
+ * call's signature, a call or return moves the depth, and with warming
+ * (sample_warm, the default) memory accesses are performed on the caches
+ * and branches train the predictor, as SMARTS's functional warming keeps
+ * both current.  At a fast call's return its signature (the top-level
+ * function and the multiset of (site, direction) it executed: a sum of
+ * random 64-bit terms, so order within the call does not count) is looked
+ * up among the samples: a sampled path adds the cost of its latest sample
+ * (clock, core state, and its counter, site and profile deltas, folded at
+ * export as memo folds its replays).  A path not sampled yet is charged
+ * its function's latest sample and makes the next call a sample.
+ *
+ * What is approximate, and why it can differ from exact accounting: a
+ * fast call costs what its path's latest sample cost, from another start
+ * state, other cache contents (the lines differ; without warming, also
+ * the caches' and predictor's state, as fast calls leave them untouched)
+ * and other predictions; inside a fast call the clock does not move, so
+ * a lock is taken without waiting and a clock read sees the call's start.
+ * Samples themselves are exact from the state they find.  With
+ * sample_period 1 every call is a sample and the results are exact's.
+ * docs/cost-model.md §10 gives the measured differences.
+ */
+#define SAMPLED_ENTRIES 4096           /* sampled paths per CPU at most */
+#define SAMPLED_SLOTS (2 * SAMPLED_ENTRIES)
+
+struct sampled_entry {
+	uint64_t sig;
+	int32_t fn;
+	uint64_t pending;              /* fast calls charged, not yet folded */
+	struct memo_cost cost;
+};
+
+struct cpu_sampled {
+	uint32_t period, countdown;
+	uint8_t force;                 /* the next top-level call is a sample */
+	int32_t fn;                    /* the top-level call's function */
+	uint64_t *stab;                /* the signature terms (c->stab) */
+	struct sampled_entry *e;
+	uint32_t nr;
+	int32_t *hash;                 /* [SAMPLED_SLOTS], -1 = empty */
+	int32_t *fn_last;              /* [nr_fns]: latest sample's entry, -1 */
+	/* the snapshot a sample's delta is taken against */
+	uint64_t now0, pos0, misp0, outside0;
+	uint64_t ctr0[CPU_NR_COUNTERS];
+	struct cpu_site_stat *site0;
+	struct cpu_prof *prof0;
+	struct cpu_path *path0;
+	uint32_t npath0, cpath0;
+	uint64_t calls, fast, matched, lost, samples;
+};
+
+static uint64_t splitmix64(uint64_t *x)
+{
+	uint64_t z = (*x += 0x9E3779B97F4A7C15u);
+	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9u;
+	z = (z ^ (z >> 27)) * 0x94D049BB133111EBu;
+	return z ^ (z >> 31);
+}
+
+static int sampled_init(struct cpu *c, const struct cpu_params *p)
+{
+	const struct cost_tables *t = c->sys->tables;
+	struct cpu_sampled *sm = calloc(1, sizeof *sm);
+	c->mt->sm = sm;
+	if (!sm)
+		return NS_ENOMEM;
+	size_t nterms = 2 * (size_t)t->nr_sites + (size_t)t->nr_fns + 1;
+	sm->stab = malloc(nterms * sizeof *sm->stab);
+	sm->e = calloc(SAMPLED_ENTRIES, sizeof *sm->e);
+	sm->hash = malloc(SAMPLED_SLOTS * sizeof *sm->hash);
+	sm->fn_last = malloc(((size_t)t->nr_fns + 1) * sizeof *sm->fn_last);
+	sm->site0 = calloc((size_t)t->nr_sites + 1, sizeof *sm->site0);
+	sm->prof0 = calloc((size_t)t->nr_fns + 1, sizeof *sm->prof0);
+	if (!sm->stab || !sm->e || !sm->hash || !sm->fn_last || !sm->site0 || !sm->prof0)
+		return NS_ENOMEM;
+	uint64_t x = 0x6E756D6173696Du;   /* the same terms on every CPU and run */
+	for (size_t i = 0; i < nterms; i++)
+		sm->stab[i] = splitmix64(&x);
+	for (uint32_t i = 0; i < SAMPLED_SLOTS; i++)
+		sm->hash[i] = -1;
+	for (int i = 0; i <= t->nr_fns; i++)
+		sm->fn_last[i] = -1;
+	sm->period = p->sample_period;
+	sm->countdown = 1;             /* the first call is a sample */
+	c->stab = sm->stab;
+	c->fwarm = p->sample_warm;
+	return NS_OK;
+}
+
+static void sampled_forget(struct cpu_sampled *sm, const struct cost_tables *t)
+{
+	for (uint32_t i = 0; i < sm->nr; i++)
+		free(sm->e[i].cost.items);
+	memset(sm->e, 0, SAMPLED_ENTRIES * sizeof *sm->e);
+	sm->nr = 0;
+	for (uint32_t i = 0; i < SAMPLED_SLOTS; i++)
+		sm->hash[i] = -1;
+	for (int i = 0; i <= t->nr_fns; i++)
+		sm->fn_last[i] = -1;
+}
+
+static void sampled_free(struct cpu *c)
+{
+	struct cpu_sampled *sm = c->mt->sm;
+	if (!sm)
+		return;
+	for (uint32_t i = 0; sm->e && i < sm->nr; i++)
+		free(sm->e[i].cost.items);
+	free(sm->stab);
+	free(sm->e);
+	free(sm->hash);
+	free(sm->fn_last);
+	free(sm->site0);
+	free(sm->prof0);
+	free(sm->path0);
+	free(sm);
+	c->mt->sm = NULL;
+	c->stab = NULL;
+}
+
+static uint32_t sampled_slot(uint64_t sig)
+{
+	return (uint32_t)(sig ^ sig >> 29) & (SAMPLED_SLOTS - 1);
+}
+
+/* The entry of (fn, sig), or -1; *slot: where a new one would go. */
+static int32_t sampled_find(const struct cpu_sampled *sm, int32_t fn, uint64_t sig,
+			    uint32_t *slot)
+{
+	for (uint32_t h = sampled_slot(sig);; h = (h + 1) & (SAMPLED_SLOTS - 1)) {
+		int32_t id = sm->hash[h];
+		if (id < 0) {
+			*slot = h;
+			return -1;
+		}
+		if (sm->e[id].sig == sig && sm->e[id].fn == fn)
+			return id;
+	}
+}
+
+/* Before a sample: the counts it can move. */
+static bool sampled_snapshot(struct cpu *c)
+{
+	struct cpu_sampled *sm = c->mt->sm;
+	const struct cost_tables *t = c->sys->tables;
+	if (c->nr_paths > sm->cpath0) {
+		struct cpu_path *p = realloc(sm->path0, c->cap_paths * sizeof *p);
+		if (!p)
+			return false;
+		sm->path0 = p;
+		sm->cpath0 = c->cap_paths;
+	}
+	sm->npath0 = c->nr_paths;
+	memcpy(sm->path0, c->path, c->nr_paths * sizeof *c->path);
+	memcpy(sm->site0, c->site, (size_t)t->nr_sites * sizeof *c->site);
+	memcpy(sm->prof0, c->prof, (size_t)t->nr_fns * sizeof *c->prof);
+	memcpy(sm->ctr0, c->ctr, sizeof sm->ctr0);
+	sm->now0 = c->now;
+	sm->pos0 = c->o.pos;
+	sm->misp0 = c->mispredicts;
+	sm->outside0 = c->outside;
+	return true;
+}
+
+static bool sampled_item(struct cpu_memo *m, uint32_t what, uint32_t idx, uint64_t a,
+			 uint64_t b, uint64_t d)
+{
+	if (!(a | b | d))
+		return true;
+	struct memo_item *it = memo_item(m, what, idx);
+	if (!it)
+		return false;
+	it->v[0] = a;
+	it->v[1] = b;
+	it->v[2] = d;
+	return true;
+}
+
+/* After a sample: its deltas into the scratch items and its signature
+ * (the same sum of terms a fast call of this path adds up). */
+static bool sampled_delta(struct cpu *c, uint64_t *sig)
+{
+	struct cpu_memo *m = c->mt;
+	struct cpu_sampled *sm = m->sm;
+	const struct cost_tables *t = c->sys->tables;
+	uint64_t h = sm->stab[2 * t->nr_sites + sm->fn];
+	bool ok = true;
+	m->nscratch = 0;
+	for (int i = 0; i < t->nr_sites; i++) {
+		const struct cpu_site_stat *a = &c->site[i], *b = &sm->site0[i];
+		uint64_t ex = a->executed - b->executed, tk = a->taken - b->taken;
+		if (!ex)
+			continue;
+		/* taken is relative to the layout; the term is by condition */
+		uint64_t n1 = c->site_layout[i].fallthrough ? ex - tk : tk;
+		h += n1 * sm->stab[2 * i + 1] + (ex - n1) * sm->stab[2 * i];
+		ok &= sampled_item(m, MI_SITE, (uint32_t)i, ex, tk, a->mispredicted - b->mispredicted);
+	}
+	for (int i = 0; i < t->nr_fns; i++) {
+		const struct cpu_prof *a = &c->prof[i], *b = &sm->prof0[i];
+		uint64_t calls = a->calls - b->calls;
+		/* the calls below the top one: the top one's is in its own term */
+		if (i != sm->fn || calls > 1)
+			h += (calls - (i == sm->fn)) * sm->stab[2 * t->nr_sites + i];
+		ok &= sampled_item(m, MI_FN, (uint32_t)i, calls, a->self - b->self, a->total - b->total);
+	}
+	for (uint32_t i = 0; i < c->nr_paths; i++) {
+		const struct cpu_path *a = &c->path[i];
+		struct cpu_path z = {0};
+		const struct cpu_path *b = i < sm->npath0 ? &sm->path0[i] : &z;
+		ok &= sampled_item(m, MI_PATH, i, a->calls - b->calls, a->self - b->self,
+				   a->mispredicts - b->mispredicts);
+	}
+	ok &= sampled_item(m, MI_OUTSIDE, 0, c->outside - sm->outside0, 0, 0);
+	for (uint32_t id = 0; id < CPU_NR_COUNTERS; id++)
+		ok &= sampled_item(m, MI_CTR, id, c->ctr[id] - sm->ctr0[id], 0, 0);
+	*sig = h;
+	return ok;
+}
+
+/* Fold the fast calls charged to entry e (before its cost changes). */
+static void sampled_fold_one(struct cpu *c, struct sampled_entry *e)
+{
+	uint64_t r = e->pending;
+	e->pending = 0;
+	for (uint32_t j = 0; r && j < e->cost.nitems; j++) {
+		const struct memo_item *it = &e->cost.items[j];
+		uint64_t *p[3], spare[2] = {0, 0};
+		memo_target(c, it->what, it->idx, p, spare);
+		for (int v = 0; v < 3; v++)
+			*p[v] += r * it->v[v];
+	}
+}
+
+void cpu_sample_end(struct cpu *c)
+{
+	struct cpu_memo *m = c->mt;
+	struct cpu_sampled *sm = m->sm;
+	c->sampling = 0;
+	uint64_t sig;
+	struct memo_cost k = {0};
+	if (!sampled_delta(c, &sig))
+		return;
+	int nend = memo_ooo_state(c, k.end);
+	k.nend = nend < 0 ? 0 : (uint32_t)nend;
+	k.dnow = c->now - sm->now0;
+	k.dpos = c->o.pos - sm->pos0;
+	k.dmisp = c->mispredicts - sm->misp0;
+	k.slot = c->o.slot;
+	k.lslot = c->o.lslot;
+	k.rsb = c->rsb;
+	k.nitems = m->nscratch;
+	uint32_t slot = 0;
+	int32_t id = sampled_find(sm, sm->fn, sig, &slot);
+	if (id < 0) {
+		if (sm->nr >= SAMPLED_ENTRIES)
+			return;
+		id = (int32_t)sm->nr++;
+		sm->e[id] = (struct sampled_entry){.sig = sig, .fn = sm->fn};
+		sm->hash[slot] = id;
+	}
+	struct sampled_entry *e = &sm->e[id];
+	sampled_fold_one(c, e);        /* its fast calls had the old cost */
+	size_t bytes = k.nitems * sizeof *k.items;
+	struct memo_item *items = realloc(e->cost.items, bytes ? bytes : 1);
+	if (!items)
+		return;
+	memcpy(items, m->scratch, bytes);
+	k.items = items;
+	e->cost = k;
+	sm->fn_last[sm->fn] = id;
+}
+
+/* A top-level call of fn in a sampled run: a sample (false: it runs
+ * exactly) or a fast call (true). */
+static bool sampled_begin(struct cpu *c, int fn)
+{
+	struct cpu_sampled *sm = c->mt->sm;
+	sm->calls++;
+	if (c->lost)
+		return false;
+	sm->fn = fn;
+	if (sm->force || --sm->countdown == 0) {
+		sm->countdown = sm->period;
+		sm->force = 0;
+		if (!sampled_snapshot(c))
+			return false;
+		sm->samples++;
+		c->sampling = 1;
+		return false;
+	}
+	cpu_attribute(c);              /* the cycles before it */
+	sm->fast++;
+	c->mlog_on = CPU_LOG_FAST;
+	c->mdepth = 1;
+	c->fsig = sm->stab[2 * c->sys->tables->nr_sites + fn];
+	return true;
+}
+
+/* A fast call's branch with warming: the predictor trained as the exact
+ * run trains it. */
+void cpu_fast_train(struct cpu *c, int site, bool cond)
+{
+	const struct cost_site_layout *sl = &c->site_layout[site];
+	bpred_predict_update(&c->bp, site, sl->static_taken, (unsigned)cond ^ sl->fallthrough);
+}
+
+/* A fast call's return: the cost of its path's latest sample. */
+static void sampled_end(struct cpu *c)
+{
+	struct cpu_sampled *sm = c->mt->sm;
+	uint32_t slot;
+	c->mlog_on = 0;
+	int32_t id = sampled_find(sm, sm->fn, c->fsig, &slot);
+	if (id >= 0) {
+		sm->matched++;
+	} else {
+		sm->lost++;
+		sm->force = 1;
+		id = sm->fn_last[sm->fn];
+		if (id < 0)
+			return;
+	}
+	struct sampled_entry *e = &sm->e[id];
+	const struct memo_cost *k = &e->cost;
+	c->now += k->dnow;
+	c->last = c->now;
+	c->o.pos += k->dpos;
+	c->o.slot = k->slot;
+	c->o.lslot = k->lslot;
+	if (c->ooo && k->nend)
+		memo_ooo_restore(c, k->end);
+	c->rsb = k->rsb;
+	c->mispredicts += k->dmisp;
+	c->mispredicts_booked += k->dmisp;
+	e->pending++;
+}
+
+static void sampled_fold(struct cpu *c)
+{
+	struct cpu_sampled *sm = c->mt->sm;
+	for (uint32_t i = 0; i < sm->nr; i++)
+		if (sm->e[i].pending)
+			sampled_fold_one(c, &sm->e[i]);
+}
+
+/* Every slot names an entry of its signature, every entry is hashed
+ * once, nothing waits to be folded, the counts name real counters. */
+static int sampled_check(const struct cpu *c)
+{
+	const struct cpu_sampled *sm = c->mt->sm;
+	const struct cost_tables *t = c->sys->tables;
+	uint32_t in_hash = 0;
+	if (sm->nr > SAMPLED_ENTRIES || c->sampling || !sm->period)
+		return NS_EINTERNAL;
+	for (uint32_t h = 0; h < SAMPLED_SLOTS; h++) {
+		int32_t id = sm->hash[h];
+		if (id < -1 || id >= (int32_t)sm->nr)
+			return NS_EINTERNAL;
+		in_hash += id >= 0;
+	}
+	for (int i = 0; i < t->nr_fns; i++)
+		if (sm->fn_last[i] < -1 || sm->fn_last[i] >= (int32_t)sm->nr ||
+		    (sm->fn_last[i] >= 0 && sm->e[sm->fn_last[i]].fn != i))
+			return NS_EINTERNAL;
+	for (uint32_t id = 0; id < sm->nr; id++) {
+		const struct sampled_entry *e = &sm->e[id];
+		if (e->pending || e->fn < 0 || e->fn >= t->nr_fns)
+			return NS_EINTERNAL;
+		for (uint32_t j = 0; j < e->cost.nitems; j++) {
+			const struct memo_item *it = &e->cost.items[j];
+			uint32_t lim = it->what == MI_CTR ? CPU_NR_COUNTERS
+				       : it->what == MI_SITE ? (uint32_t)t->nr_sites
+				       : it->what == MI_FN  ? (uint32_t)t->nr_fns
+				       : it->what == MI_PATH ? c->nr_paths : 1;
+			if (it->what > MI_OUTSIDE || it->idx >= lim)
+				return NS_EINTERNAL;
+		}
+	}
+	return in_hash == sm->nr ? NS_OK : NS_EINTERNAL;
+}
+
+static void sampled_stats_add(const struct cpu_sampled *sm, struct cpu_memo_stats *st)
+{
+	st->sampled = 1;
+	st->calls += sm->calls;
+	st->fast += sm->fast;
+	st->matched += sm->matched;
+	st->lost += sm->lost;
+	st->samples += sm->samples;
+	st->paths += sm->nr;
 }

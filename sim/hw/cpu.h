@@ -403,8 +403,13 @@ struct cpu {
 	/* cost.accounting memo ("Memoized paths" above; cpu.c), tested by
 	 * every primitive: beside the clock */
 	uint8_t memo;                  /* memo accounting on */
-	uint8_t mlog_on;               /* logging a top-level call */
+	uint8_t mlog_on;               /* CPU_LOG_MEMO: logging a top-level call;
+					* CPU_LOG_FAST: a sampled run's fast call */
+	uint8_t fwarm;                 /* sampled: fast calls warm caches, predictor */
+	uint8_t sampling;              /* sampled: this top-level call is a sample */
 	uint32_t mdepth;               /* its call depth */
+	uint64_t fsig;                 /* the fast call's branch signature */
+	const uint64_t *stab;          /* [2 * nr_sites + nr_fns]: signature terms */
 	uint32_t mlog_n;               /* events logged */
 	uint64_t *mlog;                /* [CPU_MEMO_LOG] */
 	struct cpu_memo *mt;           /* the table of memoized paths */
@@ -544,6 +549,8 @@ enum cpu_event {
 	CPU_EV_CMPXCHG,
 };
 #define CPU_EV(kind, arg) ((uint64_t)(arg) << 4 | (uint64_t)(kind))
+#define CPU_LOG_MEMO 1                 /* c->mlog_on: memo logging */
+#define CPU_LOG_FAST 2                 /* c->mlog_on: a fast call (sampled) */
 
 struct cpu_memo;
 /* Start logging the top-level call of fn: false when this call must run
@@ -551,6 +558,8 @@ struct cpu_memo;
 bool cpu_memo_begin(struct cpu *c, int fn);
 void cpu_memo_break(struct cpu *c);
 void cpu_memo_end(struct cpu *c);
+/* A sample's end (sampled accounting): its cost recorded for its path. */
+void cpu_sample_end(struct cpu *c);
 /* Fold the replayed calls' counts into the counters, sites and profile
  * (the export functions and cpu_check() do it themselves). */
 void cpu_memo_fold(struct cpu *c);
@@ -581,6 +590,8 @@ void cpu_memo_stats_format(const struct cpu_memo_stats *st, char *buf, size_t n)
  * the log is full. */
 static CPU_INLINE bool cpu_memo_log(struct cpu *c, uint64_t ev)
 {
+	if (c->mlog_on == CPU_LOG_FAST)
+		return true;           /* a fast call charges nothing itself */
 	if (c->mlog_n < CPU_MEMO_LOG) {
 		c->mlog[c->mlog_n++] = ev;
 		return true;
@@ -593,8 +604,8 @@ static CPU_INLINE bool cpu_memo_log(struct cpu *c, uint64_t ev)
  * accounted exactly first (its clock is not advanced while logging). */
 static inline uint64_t cpu_now(struct cpu *c)
 {
-	if (c->mlog_on)
-		cpu_memo_break(c);
+	if (c->mlog_on == CPU_LOG_MEMO)
+		cpu_memo_break(c);     /* a fast call reads the clock of its start */
 	return c->now;
 }
 
@@ -603,7 +614,7 @@ static inline uint64_t cpu_now(struct cpu *c)
  * replayed calls are folded in. */
 static inline void cpu_memo_sync(struct cpu *c)
 {
-	if (c->mlog_on)
+	if (c->mlog_on == CPU_LOG_MEMO)
 		cpu_memo_break(c);
 	if (c->mt)
 		cpu_memo_fold(c);
@@ -709,6 +720,11 @@ static CPU_INLINE void cpu_call(struct cpu *c, int fn)
 {
 	assert(fn >= 0 && fn < c->sys->layout->nr_fns);
 	if (c->mlog_on) {
+		if (c->mlog_on == CPU_LOG_FAST) {
+			c->fsig += c->stab[2 * c->sys->tables->nr_sites + fn];
+			c->mdepth++;
+			return;
+		}
 		if (c->mlog_n < CPU_MEMO_LOG && (int)c->mdepth < c->max_depth) {
 			c->mlog[c->mlog_n++] = CPU_EV(CPU_EV_CALL, fn);
 			c->mdepth++;
@@ -752,6 +768,8 @@ static inline void cpu_ret_exact(struct cpu *c)
 	p->active--;
 	if (f->outer)
 		p->total += c->now - f->enter;
+	if (c->sampling && c->depth == 0)
+		cpu_sample_end(c);
 }
 
 static CPU_INLINE void cpu_ret(struct cpu *c)
@@ -762,6 +780,18 @@ static CPU_INLINE void cpu_ret(struct cpu *c)
 		return;
 	}
 	cpu_ret_exact(c);
+}
+
+/* A branch of a fast call (sampled): its term of the path signature; with
+ * warming, the predictor trained as the exact run trains it. */
+void cpu_fast_train(struct cpu *c, int site, bool cond);
+
+static CPU_INLINE bool cpu_fast_branch(struct cpu *c, int site, bool cond)
+{
+	c->fsig += c->stab[2 * site + cond];
+	if (c->fwarm)
+		cpu_fast_train(c, site, cond);
+	return cond;
 }
 
 /* What a conditional branch charges once its direction (taken: left the
@@ -791,6 +821,8 @@ static inline bool cpu_branch_exact(struct cpu *c, int site, bool cond)
 static CPU_INLINE bool cpu_branch(struct cpu *c, int site, bool cond)
 {
 	assert(site >= 0 && site < c->sys->layout->nr_sites);
+	if (c->mlog_on == CPU_LOG_FAST)
+		return cpu_fast_branch(c, site, cond);
 	if (c->mlog_on && cpu_memo_log(c, CPU_EV(CPU_EV_BRANCH, (uint32_t)site << 1 | cond)))
 		return cond;
 	return cpu_branch_exact(c, site, cond);
@@ -883,6 +915,8 @@ static inline uint32_t cpu_mem(struct cpu *c, uint64_t addr, uint32_t bytes, int
 {
 	const struct cache_sys *cs = &c->sys->cache;
 	uint64_t line = addr >> cs->line_shift;
+	if (c->mlog_on == CPU_LOG_FAST && !c->fwarm)
+		return 0;              /* sampled, not warming: no cache at all */
 	if (((addr + (bytes ? bytes - 1 : 0)) >> cs->line_shift) != line)
 		return cpu_mem_slow(c, addr, bytes, node, kind);
 	if (cache_l1_fast(cs, c->idx, line, kind >= CPU_STORE))
@@ -900,7 +934,7 @@ void cpu_advance_to(struct cpu *c, uint64_t t);
  * itself in-order, and under ooo when the machine gives no clocks). */
 static inline uint64_t cpu_tsc(struct cpu *c)
 {
-	if (c->mlog_on)
+	if (c->mlog_on == CPU_LOG_MEMO)
 		cpu_memo_break(c);
 	if (!c->ooo)
 		return c->now;
