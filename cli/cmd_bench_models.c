@@ -38,19 +38,22 @@
 #define PAGEALLOC_USAGE                                                        \
 	"numasim bench pagealloc [--machine FILE] [--pairs N] [--variant pre|post] " \
 	"[--batch N] [--cpu C] [--order O] [--repeat R] [--profile N] [--bpred bimodal|gshare|tage] " \
-	"[--cost-model inorder|ooo] [--cost-code estimate|compiled] [--accounting exact|memo] " \
+	"[--cost-model inorder|ooo] [--cost-code estimate|compiled] " \
+	"[--accounting exact|memo|sampled] [--sample-period N] [--sample-warm caches|none] " \
 	"[--format text|json|csv]"
 #define SLUB_USAGE                                                             \
 	"numasim bench slub [--machine FILE] [--pairs N] [--batch N] "          \
 	"[--free remote|local] [--variant pre|post] [--repeat R] "              \
-	"[--accounting exact|memo] [--format text|json|csv]"
+	"[--accounting exact|memo|sampled] [--sample-period N] "                \
+	"[--sample-warm caches|none] [--format text|json|csv]"
 #define MSG_USAGE                                                              \
 	"numasim bench messaging [--machine FILE] [--groups G] [--loops L] "    \
-	"[--variant pre|post] [--seed S] [--repeat R] [--accounting exact|memo] " \
-	"[--format text|json|csv]"
+	"[--variant pre|post] [--seed S] [--repeat R] "                         \
+	"[--accounting exact|memo|sampled] [--sample-period N] "                \
+	"[--sample-warm caches|none] [--format text|json|csv]"
 
 /* A benchmark's command: name in messages, usage line, option syntax. */
-#define BENCH_MAX_OPTS 16      /* options of one benchmark, for "did you mean" */
+#define BENCH_MAX_OPTS 20      /* options of one benchmark, for "did you mean" */
 
 struct bench_cli {
 	const char *cmd;       /* "bench pagealloc" */
@@ -116,6 +119,15 @@ static int set_accounting(void *dst, const char *val)
 	if (v < 0)
 		return NS_EUSAGE;
 	*a = v;
+	return NS_OK;
+}
+
+/* --sample-warm caches|none into bool sample_warm. */
+static int set_sample_warm(void *dst, const char *val)
+{
+	if (strcmp(val, "caches") && strcmp(val, "none"))
+		return NS_EUSAGE;
+	*(bool *)dst = !strcmp(val, "caches");
 	return NS_OK;
 }
 
@@ -301,13 +313,21 @@ static void pagealloc_help(const void *p)
 	       "  --cost-code L   work layout: estimate (inorder's default) or compiled\n"
 	       "                  (ooo's default; docs/compiled-counts.md)\n"
 	       "  --accounting A  cost accounting: exact (default: every cost primitive\n"
-	       "                  run as it is called) or memo (memoized paths: a\n"
+	       "                  run as it is called), memo (memoized paths: a\n"
 	       "                  top-level call whose path was seen before with the\n"
 	       "                  same cost replays it; counts stay exact, cycles and\n"
-	       "                  mispredicts are approximate; faster)\n"
+	       "                  mispredicts are approximate; faster) or sampled\n"
+	       "                  (approximate: one top-level call in --sample-period\n"
+	       "                  is accounted exactly, the others are charged a\n"
+	       "                  sample of their path; docs/cost-model.md §10)\n"
+	       "  --sample-period N\n"
+	       "                  sampled: one top-level call in N accounted exactly\n"
+	       "                  (default %lld, 1..1000000000)\n"
+	       "  --sample-warm W sampled: caches (default: the calls not sampled still\n"
+	       "                  perform their cache accesses) or none\n"
 	       "  --format F      text (default), json or csv: one document of the\n"
 	       "                  runs and results (docs/output-formats.md)\n",
-	       PAGEALLOC_USAGE, def->machine);
+	       PAGEALLOC_USAGE, def->machine, def->sample_period);
 }
 
 static void slub_help(const void *p)
@@ -329,13 +349,21 @@ static void slub_help(const void *p)
 	       "  --repeat R      runs, each on a fresh world; reports min/median/max\n"
 	       "                  (default 1)\n"
 	       "  --accounting A  cost accounting: exact (default: every cost primitive\n"
-	       "                  run as it is called) or memo (memoized paths: a\n"
+	       "                  run as it is called), memo (memoized paths: a\n"
 	       "                  top-level call whose path was seen before with the\n"
 	       "                  same cost replays it; counts stay exact, cycles and\n"
-	       "                  mispredicts are approximate; faster)\n"
+	       "                  mispredicts are approximate; faster) or sampled\n"
+	       "                  (approximate: one top-level call in --sample-period\n"
+	       "                  is accounted exactly, the others are charged a\n"
+	       "                  sample of their path; docs/cost-model.md §10)\n"
+	       "  --sample-period N\n"
+	       "                  sampled: one top-level call in N accounted exactly\n"
+	       "                  (default %lld, 1..1000000000)\n"
+	       "  --sample-warm W sampled: caches (default: the calls not sampled still\n"
+	       "                  perform their cache accesses) or none\n"
 	       "  --format F      text (default), json or csv: one document of the\n"
 	       "                  runs and results (docs/output-formats.md)\n",
-	       SLUB_USAGE, def->machine);
+	       SLUB_USAGE, def->machine, def->sample_period);
 }
 
 static void msg_help(const void *p)
@@ -354,13 +382,21 @@ static void msg_help(const void *p)
 	       "  --repeat R      runs, each on a fresh world; reports min/median/max\n"
 	       "                  (default 1)\n"
 	       "  --accounting A  cost accounting: exact (default: every cost primitive\n"
-	       "                  run as it is called) or memo (memoized paths: a\n"
+	       "                  run as it is called), memo (memoized paths: a\n"
 	       "                  top-level call whose path was seen before with the\n"
 	       "                  same cost replays it; counts stay exact, cycles and\n"
-	       "                  mispredicts are approximate; faster)\n"
+	       "                  mispredicts are approximate; faster) or sampled\n"
+	       "                  (approximate: one top-level call in --sample-period\n"
+	       "                  is accounted exactly, the others are charged a\n"
+	       "                  sample of their path; docs/cost-model.md §10)\n"
+	       "  --sample-period N\n"
+	       "                  sampled: one top-level call in N accounted exactly\n"
+	       "                  (default %lld, 1..1000000000)\n"
+	       "  --sample-warm W sampled: caches (default: the calls not sampled still\n"
+	       "                  perform their cache accesses) or none\n"
 	       "  --format F      text (default), json or csv: one document of the\n"
 	       "                  runs and results (docs/output-formats.md)\n",
-	       MSG_USAGE, def->machine);
+	       MSG_USAGE, def->machine, def->sample_period);
 }
 
 #define NR(a) (sizeof(a) / sizeof((a)[0]))
@@ -491,7 +527,8 @@ int cmd_bench_pagealloc(int argc, char **argv)
 		OPT_CHOICE("--bpred", &o.bpred, set_bpred, "bimodal, gshare or tage"),
 		OPT_CHOICE("--cost-model", &o.cost_model, set_cost_model, "inorder or ooo"),
 		OPT_CHOICE("--cost-code", &o.code, set_cost_code, "estimate or compiled"),
-		OPT_CHOICE("--accounting", &o.accounting, set_accounting, "exact or memo"),
+		OPT_CHOICE("--accounting", &o.accounting, set_accounting, "exact, memo or sampled"),
+		OPT_CHOICE("--sample-warm", &o.sample_warm, set_sample_warm, "caches or none"),
 		OPT_CHOICE("--variant", &o.variant, set_mmzone_iter, "pre or post"),
 		OPT_NUM("--pairs", &o.pairs, 1, BENCH_PAGEALLOC_MAX_PAIRS),
 		OPT_NUM("--batch", &o.batch, 1, BENCH_PAGEALLOC_MAX_BATCH),
@@ -499,6 +536,7 @@ int cmd_bench_pagealloc(int argc, char **argv)
 		OPT_NUM("--order", &o.order, 0, BENCH_PAGEALLOC_MAX_ORDER),
 		OPT_NUM("--repeat", &o.repeat, 1, BENCH_PAGEALLOC_MAX_REPEAT),
 		OPT_NUM("--profile", &o.profile, 0, BENCH_PAGEALLOC_MAX_PROFILE),
+		OPT_NUM("--sample-period", &o.sample_period, 1, BENCH_PAGEALLOC_MAX_SAMPLE_PERIOD),
 		OPT_CHOICE("--format", &fmt, set_format, "text, json or csv"),
 	};
 	const struct bench_job job = {
@@ -519,10 +557,12 @@ int cmd_bench_slub(int argc, char **argv)
 		OPT_FILE("--machine", &o.machine),
 		OPT_CHOICE("--free", &o.local_free, set_free, "remote or local"),
 		OPT_CHOICE("--variant", &o.variant, set_slub_variant, "pre or post"),
-		OPT_CHOICE("--accounting", &o.accounting, set_accounting, "exact or memo"),
+		OPT_CHOICE("--accounting", &o.accounting, set_accounting, "exact, memo or sampled"),
+		OPT_CHOICE("--sample-warm", &o.sample_warm, set_sample_warm, "caches or none"),
 		OPT_NUM("--pairs", &o.pairs, 1, BENCH_SLUB_MAX_PAIRS),
 		OPT_NUM("--batch", &o.batch, 1, BENCH_SLUB_MAX_BATCH),
 		OPT_NUM("--repeat", &o.repeat, 1, BENCH_SLUB_MAX_REPEAT),
+		OPT_NUM("--sample-period", &o.sample_period, 1, BENCH_SLUB_MAX_SAMPLE_PERIOD),
 		OPT_CHOICE("--format", &fmt, set_format, "text, json or csv"),
 	};
 	const struct bench_job job = {
@@ -542,11 +582,13 @@ int cmd_bench_messaging(int argc, char **argv)
 	const struct bench_opt opts[] = {
 		OPT_FILE("--machine", &o.machine),
 		OPT_CHOICE("--variant", &o.variant, set_slub_variant, "pre or post"),
-		OPT_CHOICE("--accounting", &o.accounting, set_accounting, "exact or memo"),
+		OPT_CHOICE("--accounting", &o.accounting, set_accounting, "exact, memo or sampled"),
+		OPT_CHOICE("--sample-warm", &o.sample_warm, set_sample_warm, "caches or none"),
 		OPT_NUM("--groups", &o.groups, 1, BENCH_MESSAGING_MAX_GROUPS),
 		OPT_NUM("--loops", &o.loops, 1, BENCH_MESSAGING_MAX_LOOPS),
 		OPT_NUM("--seed", &o.seed, 0, INT64_MAX),
 		OPT_NUM("--repeat", &o.repeat, 1, BENCH_MESSAGING_MAX_REPEAT),
+		OPT_NUM("--sample-period", &o.sample_period, 1, BENCH_SLUB_MAX_SAMPLE_PERIOD),
 		OPT_CHOICE("--format", &fmt, set_format, "text, json or csv"),
 	};
 	const struct bench_job job = {

@@ -55,8 +55,27 @@ void bench_pagealloc_opts_default(struct bench_pagealloc_opts *o)
 	o->bpred = BPRED_GSHARE;
 	o->cost_model = CPU_MODEL_INORDER;
 	o->accounting = CPU_ACCOUNTING_EXACT;
+	struct cpu_params p;
+	cpu_params_default(&p);
+	o->sample_period = p.sample_period;
+	o->sample_warm = p.sample_warm;
 	o->code = MM_CODE_DEFAULT;
 	o->progress = NULL;
+}
+
+/* The report header's note of the accounting: "" (exact), ", memo
+ * accounting", ", sampled accounting (1 in N, caches warmed | no
+ * warming)"; bench_slub_messaging.c has the same. */
+static const char *accounting_note(int accounting, long long period, bool warm, char *buf,
+				   size_t n)
+{
+	if (accounting == CPU_ACCOUNTING_MEMO)
+		return ", memo accounting";
+	if (accounting != CPU_ACCOUNTING_SAMPLED)
+		return "";
+	snprintf(buf, n, ", sampled accounting (1 in %lld, %s)", period,
+		 warm ? "caches warmed" : "no warming");
+	return buf;
 }
 
 struct bench_pagealloc_world {
@@ -93,6 +112,8 @@ static int bench_pagealloc_world_init(struct bench_pagealloc_world *b, const str
 	p.bpred.mode = o->bpred;
 	p.model = (enum cpu_model)o->cost_model;
 	p.accounting = (enum cpu_accounting)o->accounting;
+	p.sample_period = (uint32_t)o->sample_period;
+	p.sample_warm = o->sample_warm;
 	/* one simulated CPU: no other cache can hold a line, the coherence
 	 * directory would only cost host time */
 	p.cache.coherence = false;
@@ -240,6 +261,10 @@ static void record_report(struct rec_doc *d, const struct bench_pagealloc_opts *
 	rec_meta_str(d, "variant", mmzone_iter_name(o->variant));
 	rec_meta_str(d, "bpred", bpred_mode_name(o->bpred));
 	rec_meta_str(d, "accounting", cpu_accounting_name((enum cpu_accounting)o->accounting));
+	if (o->accounting == CPU_ACCOUNTING_SAMPLED) {
+		rec_meta_int(d, "sample_period", o->sample_period);
+		rec_meta_str(d, "sample_warm", o->sample_warm ? "caches" : "none");
+	}
 	rec_meta_str(d, "code", mm_code_name(o->code != MM_CODE_DEFAULT ? (enum mm_code)o->code
 					 : o->cost_model == CPU_MODEL_OOO ? MM_CODE_COMPILED
 					 : MM_CODE_ESTIMATE));
@@ -263,12 +288,18 @@ static void record_report(struct rec_doc *d, const struct bench_pagealloc_opts *
 	rec_num(d, "cycles_per_free", (double)res[0].free_cycles / pairs);
 	rec_int(d, "failed", (long long)res[0].failed);
 	rec_str(d, "checksum", sum);
-	if (o->accounting == CPU_ACCOUNTING_MEMO) {
+	if (o->accounting == CPU_ACCOUNTING_MEMO || o->accounting == CPU_ACCOUNTING_SAMPLED) {
 		struct cpu_memo_stats ms;
 		cpu_memo_stats(&b->s, &ms);
 		rec_int(d, "memo_replayed", (long long)ms.replayed);
 		rec_int(d, "memo_exact", (long long)ms.exact);
 		rec_int(d, "memo_paths", (long long)ms.paths);
+		if (o->accounting == CPU_ACCOUNTING_SAMPLED) {
+			rec_int(d, "memo_fast", (long long)ms.fast);
+			rec_int(d, "memo_matched", (long long)ms.matched);
+			rec_int(d, "memo_lost", (long long)ms.lost);
+			rec_int(d, "memo_samples", (long long)ms.samples);
+		}
 	}
 	rec_table(d, "counters");
 	for (size_t i = 0; i < sizeof report_ctrs / sizeof report_ctrs[0]; i++) {
@@ -299,6 +330,7 @@ static void print_report(FILE *out, const struct bench_pagealloc_opts *o, const 
 			 struct bench_pagealloc_world *b, struct prof_top *prof)
 {
 	struct rusage ru;
+	char note[96];
 	getrusage(RUSAGE_SELF, &ru);
 	fprintf(out, "# Running 'pagealloc' benchmark:\n"
 		"# machine %s (%d nodes, %.1f GiB), CPU %d, variant %s, %s predictor%s\n"
@@ -307,7 +339,8 @@ static void print_report(FILE *out, const struct bench_pagealloc_opts *o, const 
 		m->name, m->nr_nodes,
 		(double)machine_mem_pages(m) * m->page_size / (1024.0 * 1024 * 1024), cpu,
 		mmzone_iter_name(o->variant), bpred_mode_name(o->bpred),
-		o->accounting == CPU_ACCOUNTING_MEMO ? ", memo accounting" : "", o->order, o->batch,
+		accounting_note(o->accounting, o->sample_period, o->sample_warm, note, sizeof note),
+		o->order, o->batch,
 		o->batch, o->pairs, o->repeat, o->repeat == 1 ? "" : "s");
 	for (long long r = 0; r < o->repeat; r++) {
 		const struct bench_pagealloc_result *x = &res[r];
@@ -323,7 +356,7 @@ static void print_report(FILE *out, const struct bench_pagealloc_opts *o, const 
 	fprintf(out, "  %-28s %" PRIu64 "\n", "failed allocations:", res[0].failed);
 	fprintf(out, "  %-28s %ld KiB\n", "peak RSS:", ru.ru_maxrss);
 	fprintf(out, "  %-28s %016" PRIx64 "\n", "checksum:", res[0].checksum);
-	if (o->accounting == CPU_ACCOUNTING_MEMO) {
+	if (o->accounting == CPU_ACCOUNTING_MEMO || o->accounting == CPU_ACCOUNTING_SAMPLED) {
 		struct cpu_memo_stats ms;
 		char line[256];
 		cpu_memo_stats(&b->s, &ms);

@@ -25,6 +25,7 @@
 #ifndef NUMASIM_PAGEALLOC_BENCH_H
 #define NUMASIM_PAGEALLOC_BENCH_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "base/diag.h"
@@ -38,6 +39,7 @@
 #define BENCH_PAGEALLOC_MAX_ORDER 4
 #define BENCH_PAGEALLOC_MAX_REPEAT 1000
 #define BENCH_PAGEALLOC_MAX_PROFILE 1000
+#define BENCH_PAGEALLOC_MAX_SAMPLE_PERIOD 1000000000LL
 
 struct rec_doc;
 
@@ -53,6 +55,8 @@ struct bench_pagealloc_opts {
 	enum bpred_mode bpred;
 	int cost_model;          /* enum cpu_model (default inorder) */
 	int accounting;          /* enum cpu_accounting (default exact) */
+	long long sample_period; /* sampled: 1 call in N exact, 1..MAX_SAMPLE_PERIOD */
+	bool sample_warm;        /* sampled: the others warm the caches */
 	int code;                /* enum mm_code (default: by the cost model) */
 	struct progress_plan *progress;  /* runs and pairs done, or NULL */
 	struct rec_doc *doc;     /* --format json|csv: the report as records
@@ -61,7 +65,8 @@ struct bench_pagealloc_opts {
 
 /* configs/seed-2016-2s.yaml, 10000000 pairs, batch 128, first CPU,
  * order 0, 1 run, 8 profile rows, variant post, gshare predictor,
- * in-order timing, the layout by the model, exact accounting. */
+ * in-order timing, the layout by the model, exact accounting (sampled:
+ * cpu_params_default's period and warming). */
 void bench_pagealloc_opts_default(struct bench_pagealloc_opts *o);
 
 /* Run the benchmark and write its report to out (see above); d is

@@ -124,10 +124,18 @@ static void bench_slub_free(struct bench_slub_world *b)
 	machine_free(b->m);
 }
 
+/* How the CPUs of a world account (--accounting, --sample-period,
+ * --sample-warm). */
+struct bench_acct {
+	enum cpu_accounting mode;
+	uint32_t period;
+	bool warm;
+};
+
 /* The world over every CPU of the machine (all = 1) or its first CPU of
  * each of the first two nodes, its CPUs accounting as acc says. */
 static int bench_slub_setup(struct bench_slub_world *b, const char *machine, enum slub_variant v, int all,
-		    enum cpu_accounting acc, struct diag *d)
+		    const struct bench_acct *acc, struct diag *d)
 {
 	struct slub_config sc;
 	struct mm_config pc;
@@ -151,7 +159,9 @@ static int bench_slub_setup(struct bench_slub_world *b, const char *machine, enu
 		return diag_set(d, rc, machine, 0, 0, "out of memory");
 	b->have_l = 1;
 	cpu_params_default(&cp);
-	cp.accounting = acc;
+	cp.accounting = acc->mode;
+	cp.sample_period = acc->period;
+	cp.sample_warm = acc->warm;
 	if ((rc = mm_layout(&b->l, &b->t, mm_fn, mm_site, pc.iter,
 			    mm_code_resolve(pc.code, cp.model))) ||
 	    (rc = slub_layout(&b->l, &b->t, sl_fn, sl_site, &sc)))
@@ -192,6 +202,10 @@ void bench_slub_opts_default(struct bench_slub_opts *o)
 	o->local_free = false;
 	o->variant = SLUB_PRE;
 	o->accounting = CPU_ACCOUNTING_EXACT;
+	struct cpu_params p;
+	cpu_params_default(&p);
+	o->sample_period = p.sample_period;
+	o->sample_warm = p.sample_warm;
 	o->progress = NULL;
 }
 
@@ -204,14 +218,50 @@ void bench_messaging_opts_default(struct bench_messaging_opts *o)
 	o->repeat = 1;
 	o->variant = SLUB_PRE;
 	o->accounting = CPU_ACCOUNTING_EXACT;
+	struct cpu_params p;
+	cpu_params_default(&p);
+	o->sample_period = p.sample_period;
+	o->sample_warm = p.sample_warm;
 	o->progress = NULL;
 }
 
-/* The memoized-path statistics line of a memo run. */
+/* The report header's note of the accounting: "" (exact), ", memo
+ * accounting", ", sampled accounting (1 in N, caches warmed | no
+ * warming)"; bench_pagealloc.c has the same. */
+static const char *accounting_note(int accounting, long long period, bool warm, char *buf,
+				   size_t n)
+{
+	if (accounting == CPU_ACCOUNTING_MEMO)
+		return ", memo accounting";
+	if (accounting != CPU_ACCOUNTING_SAMPLED)
+		return "";
+	snprintf(buf, n, ", sampled accounting (1 in %lld, %s)", period,
+		 warm ? "caches warmed" : "no warming");
+	return buf;
+}
+
+/* The accounting of the options' worlds. */
+static struct bench_acct bench_acct(int accounting, long long period, bool warm)
+{
+	return (struct bench_acct){(enum cpu_accounting)accounting, (uint32_t)period, warm};
+}
+
+/* The meta fields of the accounting (--format json|csv): accounting, and
+ * under sampled sample_period and sample_warm. */
+static void record_acct(struct rec_doc *dd, int accounting, long long period, bool warm)
+{
+	rec_meta_str(dd, "accounting", cpu_accounting_name((enum cpu_accounting)accounting));
+	if (accounting != CPU_ACCOUNTING_SAMPLED)
+		return;
+	rec_meta_int(dd, "sample_period", period);
+	rec_meta_str(dd, "sample_warm", warm ? "caches" : "none");
+}
+
+/* The path statistics line of a memo or sampled run. */
 static void print_memo(FILE *out, int accounting, const struct cpu_memo_stats *st)
 {
 	char line[256];
-	if (accounting != CPU_ACCOUNTING_MEMO)
+	if (accounting != CPU_ACCOUNTING_MEMO && accounting != CPU_ACCOUNTING_SAMPLED)
 		return;
 	cpu_memo_stats_format(st, line, sizeof line);
 	fprintf(out, "memoized paths: %s\n", line);
@@ -224,7 +274,7 @@ struct slub_run {
 	struct cpu_memo_stats memo;
 };
 
-static int slub_once(const char *machine, enum slub_variant v, enum cpu_accounting acc,
+static int slub_once(const char *machine, enum slub_variant v, const struct bench_acct *acc,
 		     long long pairs, long long batch, bool local, struct progress_work *work,
 		     char *name, size_t name_len, struct slub_run *o, struct span *t,
 		     struct diag *d)
@@ -281,13 +331,15 @@ int bench_slub_run(const struct bench_slub_opts *opt, FILE *out, struct diag *d)
 	char name[256] = "";
 	long long repeat = opt->repeat;
 	struct slub_run o[2] = {0};
+	const struct bench_acct acc = bench_acct(opt->accounting, opt->sample_period,
+						 opt->sample_warm);
+	char note[96];
 	struct span *t = calloc((size_t)repeat, sizeof *t);
 	double *rate = calloc(2 * (size_t)repeat, sizeof *rate);
 	int rc = t && rate ? NS_OK : diag_set(d, NS_ENOMEM, "bench slub", 0, 0, "out of memory");
 	for (long long r = 0; r < repeat && rc == NS_OK; r++) {
 		struct slub_run *x = &o[r > 0];
-		rc = slub_once(opt->machine, opt->variant, (enum cpu_accounting)opt->accounting,
-			       opt->pairs, opt->batch, opt->local_free,
+		rc = slub_once(opt->machine, opt->variant, &acc, opt->pairs, opt->batch, opt->local_free,
 			       opt->progress ? &opt->progress->work : NULL, name, sizeof name,
 			       x, &t[r], d);
 		progress_plan_run_done(opt->progress);
@@ -304,8 +356,7 @@ int bench_slub_run(const struct bench_slub_opts *opt, FILE *out, struct diag *d)
 		rec_meta_str(dd, "machine", name);
 		rec_meta_str(dd, "variant", slub_variant_name(opt->variant));
 		rec_meta_str(dd, "free", opt->local_free ? "local" : "remote");
-		rec_meta_str(dd, "accounting",
-			     cpu_accounting_name((enum cpu_accounting)opt->accounting));
+		record_acct(dd, opt->accounting, opt->sample_period, opt->sample_warm);
 		rec_meta_int(dd, "cpu_alloc", o[0].cpu_alloc);
 		rec_meta_int(dd, "cpu_free", o[0].cpu_free);
 		rec_meta_int(dd, "repeat", repeat);
@@ -320,7 +371,8 @@ int bench_slub_run(const struct bench_slub_opts *opt, FILE *out, struct diag *d)
 	}
 	fprintf(out, "# Running 'slub' benchmark: kmalloc-512 alloc on CPU %d, free on CPU %d "
 		"(%s, %s%s)\n", o[0].cpu_alloc, o[0].cpu_free, name, slub_variant_name(opt->variant),
-		opt->accounting == CPU_ACCOUNTING_MEMO ? ", memo accounting" : "");
+		accounting_note(opt->accounting, opt->sample_period, opt->sample_warm, note,
+				sizeof note));
 	if (repeat == 1)
 		fprintf(out, "%" PRIu64 " pairs in %.3f s: %.3f M pairs/s (host)\n", o[0].done,
 			t[0].wall, (double)o[0].done / t[0].wall / 1e6);
@@ -339,7 +391,7 @@ out:
 }
 
 /* One bench messaging run on a fresh world; name: the machine's. */
-static int msg_once(const char *machine, enum slub_variant v, enum cpu_accounting acc,
+static int msg_once(const char *machine, enum slub_variant v, const struct bench_acct *acc,
 		    const struct wl_msg_params *p, uint64_t seed, struct progress_work *work,
 		    char *name, size_t name_len, int *nr_cpus, struct wl_msg_result *r,
 		    struct cpu_memo_stats *memo, struct span *t, struct diag *d)
@@ -377,7 +429,8 @@ int bench_messaging_run(const struct bench_messaging_opts *o, FILE *out, struct 
 	struct wl_msg_params p;
 	struct wl_msg_result r[2];
 	struct cpu_memo_stats memo;
-	char name[256] = "";
+	const struct bench_acct acc = bench_acct(o->accounting, o->sample_period, o->sample_warm);
+	char name[256] = "", note[96];
 	int nr_cpus = 0;
 	long long repeat = o->repeat;
 	wl_msg_params_default(&p);
@@ -388,8 +441,7 @@ int bench_messaging_run(const struct bench_messaging_opts *o, FILE *out, struct 
 	int rc = t && rate ? NS_OK
 			   : diag_set(d, NS_ENOMEM, "bench messaging", 0, 0, "out of memory");
 	for (long long k = 0; k < repeat && rc == NS_OK; k++) {
-		rc = msg_once(o->machine, o->variant, (enum cpu_accounting)o->accounting, &p,
-			      (uint64_t)o->seed,
+		rc = msg_once(o->machine, o->variant, &acc, &p, (uint64_t)o->seed,
 			      o->progress ? &o->progress->work : NULL, name, sizeof name,
 			      &nr_cpus, &r[k > 0], &memo, &t[k], d);
 		progress_plan_run_done(o->progress);
@@ -404,7 +456,7 @@ int bench_messaging_run(const struct bench_messaging_opts *o, FILE *out, struct 
 		rec_meta_str(dd, "benchmark", "messaging");
 		rec_meta_str(dd, "machine", name);
 		rec_meta_str(dd, "variant", slub_variant_name(o->variant));
-		rec_meta_str(dd, "accounting", cpu_accounting_name((enum cpu_accounting)o->accounting));
+		record_acct(dd, o->accounting, o->sample_period, o->sample_warm);
 		rec_meta_int(dd, "groups", o->groups);
 		rec_meta_int(dd, "loops", o->loops);
 		rec_meta_int(dd, "cpus", nr_cpus);
@@ -425,7 +477,8 @@ int bench_messaging_run(const struct bench_messaging_opts *o, FILE *out, struct 
 	}
 	fprintf(out, "# Running 'sched/messaging' benchmark: %lld groups, %lld loops, %d CPUs "
 		"(%s, %s%s)\n", o->groups, o->loops, nr_cpus, name, slub_variant_name(o->variant),
-		o->accounting == CPU_ACCOUNTING_MEMO ? ", memo accounting" : "");
+		accounting_note(o->accounting, o->sample_period, o->sample_warm, note,
+				sizeof note));
 	fprintf(out, "Total time: %.6f [sec] (simulated)\n", r[0].total_time_s);
 	if (repeat == 1)
 		fprintf(out, "%" PRIu64 " messages in %.3f s: %.3f M messages/s (host), %" PRIu64

@@ -38,6 +38,7 @@
 #define BENCH_MESSAGING_MAX_GROUPS 1000
 #define BENCH_MESSAGING_MAX_LOOPS 1000000000LL
 #define BENCH_MESSAGING_MAX_REPEAT 1000
+#define BENCH_SLUB_MAX_SAMPLE_PERIOD 1000000000LL  /* slub and messaging */
 
 struct rec_doc;
 
@@ -49,6 +50,8 @@ struct bench_slub_opts {
 	bool local_free;         /* free on the allocating CPU (--free local) */
 	enum slub_variant variant;
 	int accounting;          /* enum cpu_accounting (default exact) */
+	long long sample_period; /* sampled: 1 call in N exact, 1..MAX_SAMPLE_PERIOD */
+	bool sample_warm;        /* sampled: the others warm the caches */
 	struct progress_plan *progress;  /* runs and pairs done, or NULL */
 	struct rec_doc *doc;     /* --format json|csv: records, not text */
 };
@@ -61,15 +64,18 @@ struct bench_messaging_opts {
 	long long repeat;        /* runs, each on a fresh world, 1..MAX_REPEAT */
 	enum slub_variant variant;
 	int accounting;          /* enum cpu_accounting (default exact) */
+	long long sample_period; /* sampled: 1 call in N exact, 1..MAX_SAMPLE_PERIOD */
+	bool sample_warm;        /* sampled: the others warm the caches */
 	struct progress_plan *progress;  /* runs and messages done, or NULL */
 	struct rec_doc *doc;     /* --format json|csv: records, not text */
 };
 
 /* configs/skylake-2s.yaml, 5000000 pairs, batch 64, 1 run, remote frees,
- * variant pre, exact accounting. */
+ * variant pre, exact accounting (sampled: cpu_params_default's period and
+ * warming). */
 void bench_slub_opts_default(struct bench_slub_opts *o);
 /* configs/skylake-2s.yaml, 20 groups, 50 loops, seed 1, 1 run, variant pre,
- * exact accounting. */
+ * exact accounting (sampled: cpu_params_default's period and warming). */
 void bench_messaging_opts_default(struct bench_messaging_opts *o);
 
 /* Run the benchmark and write its report to out (see above); d is

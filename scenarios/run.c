@@ -226,6 +226,8 @@ static int sim_setup(const struct scenario *s, struct sim_run *r)
 	cp.model = (enum cpu_model)pt->cost.model;
 	cp.bpred.mode = (enum bpred_mode)pt->cost.bpred;
 	cp.accounting = (enum cpu_accounting)pt->cost.accounting;
+	cp.sample_period = pt->cost.sample_period;
+	cp.sample_warm = pt->cost.sample_warm != 0;
 	const int *cpus = run_cpus(s, r->point, &ncpus);
 	if (fill) {
 		if ((rc = fill_cpus(pt, r, &ncpus)))

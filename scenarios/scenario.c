@@ -872,11 +872,12 @@ static int parse_sched(struct loader *l)
 
 /* ---- cost: the timing model, the predictor, the layout, the accounting --- */
 
-enum { C_MODEL, C_BPRED, C_CODE, C_ACCOUNTING, NR_C };
+enum { C_MODEL, C_BPRED, C_CODE, C_ACCOUNTING, C_SAMPLE_PERIOD, C_SAMPLE_WARM, NR_C };
 
 static const struct ytree_field cost_fields[NR_C] = {
 	[C_MODEL] = {"model", 0}, [C_BPRED] = {"bpred", 0}, [C_CODE] = {"code", 0},
-	[C_ACCOUNTING] = {"accounting", 0},
+	[C_ACCOUNTING] = {"accounting", 0}, [C_SAMPLE_PERIOD] = {"sample_period", 0},
+	[C_SAMPLE_WARM] = {"sample_warm", 0},
 };
 
 static int uses_slub(const struct scenario *s);
@@ -887,10 +888,14 @@ static int parse_cost(struct loader *l)
 	const struct ynode *sec = l->top_cost, *v[NR_C];
 	struct scn_cost *c = &l->pt->cost;
 	const char *str;
+	struct cpu_params cp;
+	long long period;
 	int rc;
 
+	cpu_params_default(&cp);
 	*c = (struct scn_cost){.model = CPU_MODEL_INORDER, .bpred = BPRED_GSHARE,
-			       .code = MM_CODE_DEFAULT, .accounting = CPU_ACCOUNTING_EXACT};
+			       .code = MM_CODE_DEFAULT, .accounting = CPU_ACCOUNTING_EXACT,
+			       .sample_period = cp.sample_period, .sample_warm = cp.sample_warm};
 	if (sec && ynode_is_null(sec))
 		return err(l, sec, "'cost' must be a mapping (or left out)");
 	if ((rc = section_fields(l, sec, "cost", "cost", fields, NR_C, v)))
@@ -934,8 +939,25 @@ static int parse_cost(struct loader *l)
 			return rc;
 		if ((c->accounting = cpu_accounting_parse(str)) < 0)
 			return err(l, v[C_ACCOUNTING], "unknown cost.accounting '%s' (expected "
-				   "exact or memo)", str);
+				   "exact, memo or sampled)", str);
 		c->accounting_set = 1;
+	}
+	if (v[C_SAMPLE_PERIOD]) {
+		if ((rc = ytree_int(TT(v[C_SAMPLE_PERIOD]), v[C_SAMPLE_PERIOD],
+				    "cost.sample_period", 1, SCN_MAX_SAMPLE_PERIOD, &period, l->d)))
+			return rc;
+		c->sample_period = (uint32_t)period;
+		c->sample_period_set = 1;
+	}
+	if (v[C_SAMPLE_WARM]) {
+		if ((rc = ytree_string(TT(v[C_SAMPLE_WARM]), v[C_SAMPLE_WARM], "cost.sample_warm", 1,
+				       &str, l->d)))
+			return rc;
+		if (strcmp(str, "caches") && strcmp(str, "none"))
+			return err(l, v[C_SAMPLE_WARM], "unknown cost.sample_warm '%s' (expected "
+				   "caches or none)", str);
+		c->sample_warm = !strcmp(str, "caches");
+		c->sample_warm_set = 1;
 	}
 	const char *miss = c->model == CPU_MODEL_OOO ? cpu_ooo_missing(&l->pt->machine->costs)
 						     : NULL;
@@ -2312,7 +2334,8 @@ static int unused_settings(struct loader *l)
 				   "mempolicy, nodes, cpus)", st->key, st->key + 7);
 		if (!strncmp(st->key, "cost.", 5))
 			return err(l, st->at, "'%s': cost has no key '%s' (known: model, "
-				   "bpred, code, accounting)", st->key, st->key + 5);
+				   "bpred, code, accounting, sample_period, sample_warm)", st->key,
+				   st->key + 5);
 		return err(l, st->at, "'%s' names no value of this scenario", st->key);
 	}
 	return NS_OK;
@@ -2925,6 +2948,10 @@ int scenario_params(const struct scenario *s, int point, scn_param_fn fn,
 	if (pt->cost.accounting_set)
 		P_TEXT("cost.accounting",
 		       cpu_accounting_name((enum cpu_accounting)pt->cost.accounting));
+	if (pt->cost.sample_period_set)
+		P_NUM("cost.sample_period", pt->cost.sample_period);
+	if (pt->cost.sample_warm_set)
+		P_TEXT("cost.sample_warm", pt->cost.sample_warm ? "caches" : "none");
 	P_TEXT("workload.type", scn_workload_name(s->workload));
 	switch (s->workload) {
 	case SCN_WL_MESSAGING:

@@ -218,16 +218,22 @@ struct scn_policy {
 /* The `cost:` section of a point: the timing model, the branch
  * predictor, the work layout and the accounting (sim/hw/cpu.h, bpred.h).
  * model "inorder", bpred "gshare" and accounting "exact" when absent;
- * under ooo the predictor defaults to "tage".  model_set / bpred_set /
- * code_set / accounting_set: given in the file or on the command line
- * (only then are they params of the run, so runs without a cost section
- * keep their params). */
+ * under ooo the predictor defaults to "tage"; sample_period 100 and
+ * sample_warm "caches" (cpu_params_default's) when absent.  model_set /
+ * bpred_set / code_set / accounting_set / sample_period_set /
+ * sample_warm_set: given in the file or on the command line (only then
+ * are they params of the run, so runs without a cost section keep their
+ * params). */
+#define SCN_MAX_SAMPLE_PERIOD 1000000000ll  /* cost.sample_period: 1.. */
 struct scn_cost {
 	int model;                      /* enum cpu_model */
 	int bpred;                      /* enum bpred_mode */
 	int code;                       /* enum mm_code (MM_CODE_DEFAULT: by model) */
 	int accounting;                 /* enum cpu_accounting */
+	uint32_t sample_period;         /* cost.sample_period (sampled accounting) */
+	int sample_warm;                /* cost.sample_warm: caches (1) | none (0) */
 	int model_set, bpred_set, code_set, accounting_set;
+	int sample_period_set, sample_warm_set;
 };
 
 #define SCN_MAX_AXES 32
@@ -266,7 +272,7 @@ struct scn_point {
 	struct wl_fill_params fill;     /* workload fill (its cpus: the tasks) */
 	const char *fill_gfp;           /* fill: gfp as written */
 	struct scn_policy policy;       /* policy texts (params) */
-	struct scn_cost cost;           /* cost.model, .bpred, .code, .accounting */
+	struct scn_cost cost;           /* cost.model, .bpred, .code, .accounting, .sample_* */
 	/* Task placement (policy.cpus, machine CPU ids, at least one):
 	 * pagealloc: { pa.cpu }; messaging: policy.cpus or every CPU of the
 	 * machine; parallel: policy.cpus or every CPU (task i on cpus[i % n]). */

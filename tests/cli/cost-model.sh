@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# CLI tests for cost.model, cost.bpred, cost.code and cost.accounting
-# (docs/cost-model.md, docs/compiled-counts.md, docs/scenario-format.md):
+# CLI tests for cost.model, cost.bpred, cost.code, cost.accounting,
+# cost.sample_period and cost.sample_warm (docs/cost-model.md,
+# docs/compiled-counts.md, docs/scenario-format.md):
 # the tiny pagealloc scenario under each timing
 # model and work layout against its golden table
 # (NUMASIM_UPDATE_GOLDEN=1 rewrites them), `inorder` given explicitly is
@@ -168,19 +169,125 @@ pct=$(echo "$line" | sed -E 's/.*paths: +([0-9.]+) %.*/\1/')
 awk -v p="$pct" 'BEGIN { exit !(p > 90) }' && ok || bad "bench pagealloc memo replayed only $pct % ($line)"
 
 # bad values: the key (on the command line, in a file) and the bench flag
-run_err_like "bad accounting" "error: --set cost.accounting=fast: unknown cost.accounting 'fast' (expected exact or memo)" \
+run_err_like "bad accounting" "error: --set cost.accounting=fast: unknown cost.accounting 'fast' (expected exact, memo or sampled)" \
 	run "$TINY" --db "$tmp/x.db" --set cost.accounting=fast
 sed "s#\.\./\.\./configs#$SRC/configs#" "$TINY" >"$tmp/acc.yaml"
 printf 'cost:\n  accounting: Memo\n' >>"$tmp/acc.yaml"
 line=$(wc -l <"$tmp/acc.yaml")
-run_err_like "bad accounting in the file" "^$tmp/acc.yaml:$line:15: error: unknown cost.accounting 'Memo' (expected exact or memo)" \
+run_err_like "bad accounting in the file" "^$tmp/acc.yaml:$line:15: error: unknown cost.accounting 'Memo' (expected exact, memo or sampled)" \
 	run "$tmp/acc.yaml" --db "$tmp/x.db"
 [ -e "$tmp/x.db" ] && bad "a refused accounting left a database" || ok
 for b in pagealloc slub messaging; do
-	run_err_like "bench $b bad accounting" "numasim bench $b: error: --accounting 'fast': expected exact or memo" \
+	run_err_like "bench $b bad accounting" "numasim bench $b: error: --accounting 'fast': expected exact, memo or sampled" \
 		bench $b --accounting fast
 	run_err_like "bench $b accounting without value" "numasim bench $b: error: --accounting needs a value" \
 		bench $b --accounting
+done
+
+# --- cost.accounting sampled, cost.sample_period, cost.sample_warm ------------------
+# sampled is approximate (docs/cost-model.md §10), but with period 1 every
+# top-level call is a sample, accounted exactly: the golden table and the
+# result rows of exact.  The params name the two knobs only when given.
+"$NUMASIM" run "$TINY" --db "$tmp/s1.db" --set cost.accounting=sampled \
+	--set cost.sample_period=1 >"$tmp/s1.txt" 2>/dev/null
+check "sampled period 1 exit" $? 0
+golden "sampled period 1" "$tmp/s1.txt" "$SRC/tests/golden/tiny-pagealloc.txt"
+for sql in "SELECT run_id, name, value, unit FROM metrics ORDER BY 1, 2" \
+	"SELECT run_id, metric, idx, value FROM samples ORDER BY 1, 2, 3" \
+	"SELECT run_id, scope, scope_id, name, value FROM counters ORDER BY 1, 2, 3, 4" \
+	"SELECT run_id, site, executed, taken, mispredicted FROM branches ORDER BY 1, 2" \
+	"SELECT run_id, function, calls, self_cycles, total_cycles FROM profile ORDER BY 1, 2"; do
+	a=$(q "$tmp/in.db" "$sql") b=$(q "$tmp/s1.db" "$sql")
+	[ -n "$a" ] && [ "$a" = "$b" ] && ok || bad "sampled period 1 vs exact rows differ: $sql"
+done
+check "sampled param" "$(q "$tmp/s1.db" "SELECT value FROM params WHERE run_id = 1 AND key = 'cost.accounting'")" sampled
+check "sample_period param" "$(q "$tmp/s1.db" "SELECT value FROM params WHERE run_id = 1 AND key = 'cost.sample_period'")" 1
+check "sample_warm param only when given" "$(q "$tmp/s1.db" "SELECT count(*) FROM params WHERE key = 'cost.sample_warm'")" 0
+check "sample params only when given" "$(q "$tmp/in.db" "SELECT count(*) FROM params WHERE key LIKE 'cost.sample%'")" 0
+# the knobs from a file and swept: one run per period and iterator variant
+# (the sweep's axis varies fastest), each naming its own
+sed "s#\.\./\.\./configs#$SRC/configs#" "$TINY" >"$tmp/smp.yaml"
+printf 'cost:\n  accounting: sampled\n  sample_warm: none\n' >>"$tmp/smp.yaml"
+"$NUMASIM" run "$tmp/smp.yaml" --db "$tmp/sw.db" --sweep cost.sample_period=1,10 \
+	--set repetitions=1 >/dev/null 2>&1
+check "sampled sweep exit" $? 0
+check "swept periods" "$(q "$tmp/sw.db" "SELECT group_concat(value, ' ') FROM (SELECT value FROM params WHERE key = 'cost.sample_period' ORDER BY run_id)")" "1 10 1 10"
+check "sample_warm from the file" "$(q "$tmp/sw.db" "SELECT group_concat(DISTINCT value) FROM params WHERE key = 'cost.sample_warm'")" none
+# the benches: --sample-period 1 simulates what exact does (the header's note
+# and the path statistics line aside), the note names the period and warming
+sims() { sim "$@" | grep -v '^memoized paths:\|^  memoized paths:' |
+	sed -E 's/, sampled accounting \(1 in [0-9]+, (caches warmed|no warming)\)//'; }
+for b in "pagealloc --pairs 20000 --profile 3" "slub --pairs 2000" "messaging --groups 1 --loops 5"; do
+	# shellcheck disable=SC2086
+	d=$(sim $b) && e=$(sims $b --accounting sampled --sample-period 1) && [ -n "$d" ] &&
+		[ "$d" = "$e" ] && ok ||
+		{ bad "bench $b --accounting sampled --sample-period 1 simulates otherwise than exact"; diff <(echo "$d") <(echo "$e") | head; }
+done
+out=$("$NUMASIM" bench pagealloc --pairs 2000 --accounting sampled --sample-period 7 --sample-warm none)
+echo "$out" | grep -q "predictor, sampled accounting (1 in 7, no warming)$" && ok || bad "pagealloc sampled header: $(echo "$out" | head -3)"
+echo "$out" | grep -q "^  memoized paths: " && ok || bad "pagealloc sampled: no path statistics line"
+out=$("$NUMASIM" bench slub --pairs 2000 --accounting sampled)
+echo "$out" | grep -q "(skylake-2s, v5.9, sampled accounting (1 in 100, caches warmed))$" && ok || bad "slub sampled header: $(echo "$out" | head -1)"
+echo "$out" | grep -q "^memoized paths: " && ok || bad "slub sampled: no path statistics line"
+out=$("$NUMASIM" bench messaging --groups 1 --loops 5 --accounting sampled --sample-period 3)
+echo "$out" | grep -q ", sampled accounting (1 in 3, caches warmed))$" && ok || bad "messaging sampled header: $(echo "$out" | head -1)"
+echo "$out" | grep -q "^memoized paths: " && ok || bad "messaging sampled: no path statistics line"
+# exact and memo print no sampled note, exact no statistics line
+out=$("$NUMASIM" bench slub --pairs 2000 --sample-period 3)
+echo "$out" | grep -q "sampled accounting\|memoized paths" && bad "slub exact: sampled note or statistics: $out" || ok
+# json/csv: the knobs in the meta under sampled only, pagealloc's sample counts
+out=$("$NUMASIM" bench pagealloc --pairs 2000 --profile 0 --accounting sampled --sample-period 9 \
+	--sample-warm none --format csv)
+hdr=$(echo "$out" | head -1 | tr -d '\r') meta=$(echo "$out" | grep '^meta,' | tr -d '\r')
+case ",$hdr," in *,accounting,sample_period,sample_warm,*) ok ;; *) bad "pagealloc csv header: $hdr" ;; esac
+case "$meta" in *,sampled,9,none,*) ok ;; *) bad "pagealloc csv meta: $meta" ;; esac
+for k in memo_replayed memo_exact memo_paths memo_fast memo_matched memo_lost memo_samples; do
+	case ",$hdr," in *,$k,*) ok ;; *) bad "pagealloc csv: no $k in $hdr" ;; esac
+done
+hdr=$("$NUMASIM" bench pagealloc --pairs 2000 --profile 0 --format csv | head -1)
+case "$hdr" in *sample*|*memo_*) bad "pagealloc exact csv names the sampling: $hdr" ;; *) ok ;; esac
+for b in "slub --pairs 300" "messaging --groups 1 --loops 2"; do
+	# shellcheck disable=SC2086
+	out=$("$NUMASIM" bench $b --accounting sampled --sample-warm none --format csv)
+	hdr=$(echo "$out" | head -1 | tr -d '\r') meta=$(echo "$out" | grep '^meta,' | tr -d '\r')
+	case ",$hdr," in *,accounting,sample_period,sample_warm,*) ok ;; *) bad "bench $b csv header: $hdr" ;; esac
+	case "$meta" in *,sampled,100,none,*) ok ;; *) bad "bench $b csv meta: $meta" ;; esac
+done
+# bad values: both keys on the command line and in a file (file:line:col, exit
+# 2, no database), and the bench flags
+run_err_like "bad sample_period" "error: --set cost.sample_period=0: cost.sample_period must be between 1 and 1000000000, got 0" \
+	run "$TINY" --db "$tmp/x.db" --set cost.sample_period=0
+run_err_like "sample_period too large" "cost.sample_period must be between 1 and 1000000000, got 1000000001" \
+	run "$TINY" --db "$tmp/x.db" --set cost.sample_period=1000000001
+run_err_like "sample_period not a number" "error: --set cost.sample_period=often: cost.sample_period must be a decimal integer" \
+	run "$TINY" --db "$tmp/x.db" --set cost.sample_period=often
+run_err_like "sample_period swept bad" "cost.sample_period must be between 1 and 1000000000, got -3" \
+	run "$TINY" --db "$tmp/x.db" --sweep cost.sample_period=10,-3
+run_err_like "bad sample_warm" "error: --set cost.sample_warm=all: unknown cost.sample_warm 'all' (expected caches or none)" \
+	run "$TINY" --db "$tmp/x.db" --set cost.sample_warm=all
+sed "s#\.\./\.\./configs#$SRC/configs#" "$TINY" >"$tmp/sp.yaml"
+printf 'cost:\n  accounting: sampled\n  sample_period: 2.5\n' >>"$tmp/sp.yaml"
+line=$(wc -l <"$tmp/sp.yaml")
+run_err_like "bad sample_period in the file" "^$tmp/sp.yaml:$line:18: error: cost.sample_period must be a whole number, got the number 2.5" \
+	run "$tmp/sp.yaml" --db "$tmp/x.db"
+sed "s#\.\./\.\./configs#$SRC/configs#" "$TINY" >"$tmp/sw.yaml"
+printf 'cost:\n  sample_warm: Caches\n' >>"$tmp/sw.yaml"
+line=$(wc -l <"$tmp/sw.yaml")
+run_err_like "bad sample_warm in the file" "^$tmp/sw.yaml:$line:16: error: unknown cost.sample_warm 'Caches' (expected caches or none)" \
+	run "$tmp/sw.yaml" --db "$tmp/x.db"
+[ -e "$tmp/x.db" ] && bad "a refused sampling knob left a database" || ok
+for b in pagealloc slub messaging; do
+	run_err_like "bench $b bad sample period" "numasim bench $b: error: --sample-period takes a whole number from 1 to 1000000000, not '0'" \
+		bench $b --accounting sampled --sample-period 0
+	run_err_like "bench $b sample period too large" "numasim bench $b: error: --sample-period takes a whole number from 1 to 1000000000" \
+		bench $b --sample-period 1000000001
+	run_err_like "bench $b sample period without value" "numasim bench $b: error: --sample-period needs a value" \
+		bench $b --sample-period
+	run_err_like "bench $b bad sample warm" "numasim bench $b: error: --sample-warm 'yes': expected caches or none" \
+		bench $b --sample-warm yes
+	run_err_like "bench $b sample warm without value" "numasim bench $b: error: --sample-warm needs a value" \
+		bench $b --sample-warm
+	"$NUMASIM" bench $b --help | grep -q -- "--sample-period N" && ok || bad "bench $b --help: no --sample-period"
 done
 
 # --- bad values -------------------------------------------------------------------
@@ -192,7 +299,7 @@ run_err "bad code" run "$TINY" --db "$tmp/x.db" --set cost.code=gcc
 grep -q "unknown cost.code 'gcc' (expected estimate or compiled)" "$tmp/eerr" && ok || { bad "code message"; cat "$tmp/eerr"; }
 run_err "bad bench code" bench pagealloc --pairs 10 --cost-code gcc
 run_err "bad key" run "$TINY" --db "$tmp/x.db" --set cost.width=4
-grep -q "cost has no key 'width' (known: model, bpred, code, accounting)" "$tmp/eerr" && ok || { bad "key message"; cat "$tmp/eerr"; }
+grep -q "cost has no key 'width' (known: model, bpred, code, accounting, sample_period, sample_warm)" "$tmp/eerr" && ok || { bad "key message"; cat "$tmp/eerr"; }
 # a machine without the core figures (a test fixture: every shipped machine has them)
 run_err "no core figures" run "$TINY" --db "$tmp/x.db" --set cost.model=ooo \
 	--set machine="$SRC/tests/machines/two-node.yaml"
