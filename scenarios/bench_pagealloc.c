@@ -361,7 +361,8 @@ static void print_report(FILE *out, const struct bench_pagealloc_opts *o, const 
 		char line[256];
 		cpu_memo_stats(&b->s, &ms);
 		cpu_memo_stats_format(&ms, line, sizeof line);
-		fprintf(out, "  %-28s %s\n", "memoized paths:", line);
+		fprintf(out, "  %-28s %s\n",
+			o->accounting == CPU_ACCOUNTING_SAMPLED ? "sampled:" : "memoized paths:", line);
 	}
 	print_counters(out, b, res[0].pairs);
 	if (o->profile)

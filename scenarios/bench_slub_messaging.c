@@ -264,7 +264,8 @@ static void print_memo(FILE *out, int accounting, const struct cpu_memo_stats *s
 	if (accounting != CPU_ACCOUNTING_MEMO && accounting != CPU_ACCOUNTING_SAMPLED)
 		return;
 	cpu_memo_stats_format(st, line, sizeof line);
-	fprintf(out, "memoized paths: %s\n", line);
+	fprintf(out, "%s: %s\n", accounting == CPU_ACCOUNTING_SAMPLED ? "sampled" : "memoized paths",
+		line);
 }
 
 /* What one bench slub run simulated (the host time is in a span). */

@@ -839,12 +839,15 @@ static void test_ooo_needs_core_figures(void **state)
 /* --- memoized paths (cost.accounting memo) ----------------------------- */
 
 /* A world of model and accounting, the ooo figures of setup_ooo. */
-static struct world *memo_world(enum cpu_model model, enum cpu_accounting acc)
+static struct world *acct_world(enum cpu_model model, enum cpu_accounting acc,
+			       uint32_t period, bool warm)
 {
 	struct cpu_params p;
 	cpu_params_default(&p);
 	p.model = model;
 	p.accounting = acc;
+	p.sample_period = period;
+	p.sample_warm = warm;
 	p.bpred.mode = BPRED_BIMODAL;
 	struct world *w = calloc(1, sizeof *w);
 	assert_non_null(w);
@@ -856,6 +859,11 @@ static struct world *memo_world(enum cpu_model model, enum cpu_accounting acc)
 	int cpus[] = {0, 1, 2, 3};
 	assert_int_equal(cpu_sys_init(&w->s, &w->m, &w->t, &w->l, &p, cpus, 4), NS_OK);
 	return w;
+}
+
+static struct world *memo_world(enum cpu_model model, enum cpu_accounting acc)
+{
+	return acct_world(model, acc, 100, true);
 }
 
 static void memo_world_free(struct world *w)
@@ -1020,6 +1028,148 @@ static void test_memo_clock_read(void **state)
 	memo_world_free(w);
 }
 
+/* --- sampled accounting (cost.accounting sampled) ----------------------- */
+
+/* |got - want| <= slack */
+static void assert_near(uint64_t got, uint64_t want, uint64_t slack)
+{
+	assert_true(got <= want + slack && want <= got + slack);
+}
+
+/* n calls of memo_call() on CPU 0 of an exact world and of a sampled one
+ * (period, warm); the exact world's clock and mispredicts in ref[], the
+ * sampled one's in got[]; the sampled world's statistics in *ms. */
+static void sampled_compare(enum cpu_model model, bool pattern, unsigned n, uint32_t period,
+			    bool warm, uint64_t ref[2], uint64_t got[2], struct memo_sites st[2],
+			    struct cpu_memo_stats *ms, bool same_flow)
+{
+	struct world *w[2] = {acct_world(model, CPU_ACCOUNTING_EXACT, 100, true),
+			      acct_world(model, CPU_ACCOUNTING_SAMPLED, period, warm)};
+	uint64_t *out[2] = {ref, got};
+	memset(st, 0, 2 * sizeof *st);
+	for (int k = 0; k < 2; k++) {
+		struct cpu *c = &w[k]->s.cpu[0];
+		struct cpu_lock l;
+		cpu_lock_init(&l);
+		for (unsigned i = 0; i < n; i++)
+			memo_call(c, &l, i, pattern);
+		assert_int_equal(cpu_check(c), NS_OK);
+		out[k][0] = c->now;
+		out[k][1] = cpu_counter(c, CPU_CTR_branch_mispredict);
+		assert_int_equal(cpu_sys_branches(&w[k]->s, -1, memo_site_cb, &st[k]), NS_OK);
+	}
+	struct cpu *a = &w[0]->s.cpu[0], *b = &w[1]->s.cpu[0];
+	cpu_memo_stats(&w[1]->s, ms);
+	if (same_flow) {
+		/* a path's signature fixes its calls and branches: these
+		 * counts are exact when every fast call found its path, and
+		 * each one that did not (lost) was charged a path of its
+		 * function, which differs by a call and 3 branches at most */
+		uint64_t slack = 3 * ms->lost;
+		static const enum cpu_counter same[] = {
+			CPU_CTR_calls, CPU_CTR_inlined_calls, CPU_CTR_branches,
+			CPU_CTR_branches_taken, CPU_CTR_irq_save, CPU_CTR_this_cpu_cmpxchg,
+			CPU_CTR_atomic,
+		};
+		for (size_t i = 0; i < sizeof same / sizeof same[0]; i++)
+			assert_near(cpu_counter(b, same[i]), cpu_counter(a, same[i]), slack);
+		for (int i = 0; i < FIX_NR_SITE; i++) {
+			assert_near(st[1].e[i], st[0].e[i], slack);
+			assert_near(st[1].t[i], st[0].t[i], slack);
+		}
+	}
+	assert_int_equal(a->prof[FIX_FN_outer_fn].calls, b->prof[FIX_FN_outer_fn].calls);
+	assert_true(ms->sampled);
+	assert_int_equal(ms->calls, n);
+	assert_int_equal(ms->samples + ms->fast, n);
+	assert_int_equal(ms->matched + ms->lost, ms->fast);
+	memo_world_free(w[0]);
+	memo_world_free(w[1]);
+}
+
+/* Period 1: every call is a sample, accounted exactly: exact's results. */
+static void test_sampled_period_one_is_exact(void **state)
+{
+	(void)state;
+	uint64_t ref[2], got[2];
+	struct memo_sites st[2];
+	struct cpu_memo_stats ms;
+	for (int model = 0; model < 2; model++) {
+		sampled_compare((enum cpu_model)model, true, 2000, 1, true, ref, got, st, &ms, true);
+		assert_int_equal(ref[0], got[0]);
+		assert_int_equal(ref[1], got[1]);
+		assert_int_equal(ms.samples, 2000);
+		for (int i = 0; i < FIX_NR_SITE; i++)
+			assert_int_equal(st[0].m[i], st[1].m[i]);
+	}
+}
+
+/* Period 10 on one path but for a miss every 97th call and a lock every
+ * 131st.  With warming the miss and the lock are in the signature: they
+ * are paths of their own, and the clock is within 1 %.  Without, the
+ * miss is not (the fast calls see no cache): a fast call is charged its
+ * path's latest sample, with or without the miss, which is right on
+ * average but varies with which samples missed: within 15 % here. */
+static void test_sampled_close_on_repeated_paths(void **state)
+{
+	(void)state;
+	uint64_t ref[2], got[2];
+	struct memo_sites st[2];
+	struct cpu_memo_stats ms;
+	for (int warm = 0; warm < 2; warm++)
+		for (int model = 0; model < 2; model++) {
+			sampled_compare((enum cpu_model)model, false, 3000, 10, warm, ref, got, st,
+					&ms, true);
+			double err = ((double)got[0] - (double)ref[0]) / (double)ref[0];
+			double lim = warm ? 0.01 : 0.15;
+			assert_true(err < lim && err > -lim);
+			assert_true(ms.samples >= 250 && ms.samples < 400);
+			assert_true(ms.lost < 40);
+		}
+}
+
+/* A pattern: the signature tells T1's and T2's outcomes apart, so the
+ * branch counts stay exact; the mispredicts are the samples' (the
+ * predictor is trained on fast calls only with warming). */
+static void test_sampled_patterns(void **state)
+{
+	(void)state;
+	uint64_t ref[2], got[2];
+	struct memo_sites st[2];
+	struct cpu_memo_stats ms;
+	sampled_compare(CPU_MODEL_INORDER, true, 3000, 10, true, ref, got, st, &ms, true);
+	double err = ((double)got[0] - (double)ref[0]) / (double)ref[0];
+	assert_true(err < 0.05 && err > -0.05);
+	assert_true(ms.paths >= 4);            /* T1 x T2 outcomes */
+	assert_true(ms.lost < ms.fast / 20);
+}
+
+/* A fast call that reads the clock makes its function's calls samples:
+ * the model's own uses of the clock see it move. */
+static void test_sampled_clock_read(void **state)
+{
+	(void)state;
+	struct world *w = acct_world(CPU_MODEL_INORDER, CPU_ACCOUNTING_SAMPLED, 100, true);
+	struct cpu *c = &w->s.cpu[0];
+	for (int i = 0; i < 3; i++) {
+		uint64_t t0 = c->now;
+		cpu_call(c, FIX_FN_outer_fn);
+		cpu_work(c, 10);
+		uint64_t t = cpu_now(c);
+		cpu_ret(c);
+		/* call 0 is a sample (its clock moves: call half + work), call
+		 * 1 a fast one (the clock of its start), call 2 a sample again
+		 * as its function reads the clock */
+		assert_int_equal(t, i == 1 ? t0 : t0 + 2 + 10);
+	}
+	struct cpu_memo_stats ms;
+	cpu_memo_stats(&w->s, &ms);
+	assert_int_equal(ms.samples, 2);
+	assert_int_equal(ms.fast, 1);
+	assert_int_equal(c->now, 3 * (2 + 10 + 2));
+	memo_world_free(w);
+}
+
 #define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
 
 int main(void)
@@ -1040,6 +1190,10 @@ int main(void)
 		cmocka_unit_test(test_memo_exact_when_predictable),
 		cmocka_unit_test(test_memo_exact_with_patterns),
 		cmocka_unit_test(test_memo_clock_read),
+		cmocka_unit_test(test_sampled_period_one_is_exact),
+		cmocka_unit_test(test_sampled_close_on_repeated_paths),
+		cmocka_unit_test(test_sampled_patterns),
+		cmocka_unit_test(test_sampled_clock_read),
 		T(test_rsb_overflow),
 		T(test_profile_nested_recursive),
 		T(test_unbalanced_detected),

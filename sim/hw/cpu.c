@@ -33,6 +33,10 @@ static int cpu_memo_init(struct cpu *c, const struct cpu_params *p);
 static void cpu_memo_free(struct cpu *c);
 static void cpu_memo_clear(struct cpu *c);
 static int memo_check(const struct cpu *c);
+static void fast_line(struct cpu *c, enum cache_src src, int hp);
+/* The terms of a sampled path's signature after the branches' and calls'
+ * (sig_ctr[] in the sampled section). */
+enum { SIG_L2, SIG_LLC, SIG_MEM_LOCAL, SIG_MEM_REMOTE, SIG_XFER, SIG_LOCK, SIG_TERMS };
 
 static const char *const counter_names[] = {
 #define CPU_COUNTER_NAME(name, desc) #name,
@@ -544,7 +548,9 @@ uint32_t cpu_mem_line_slow(struct cpu *c, uint64_t line, int node, enum cpu_acce
 	int from = -1;
 	if (c->mlog_on == CPU_LOG_FAST) {
 		if (c->fwarm)
-			cache_access_slow(&c->sys->cache, c->idx, line, kind >= CPU_STORE, &from);
+			fast_line(c, cache_access_slow(&c->sys->cache, c->idx, line,
+						       kind >= CPU_STORE, &from),
+				  home_pos(c, node));
 		return 0;
 	}
 	if (c->mlog_on) {
@@ -576,7 +582,8 @@ static bool memo_lines(struct cpu *c, uint64_t first, uint64_t last, int hp,
 	if (c->mlog_on == CPU_LOG_FAST) {
 		for (uint64_t line = first; c->fwarm && line <= last; line++) {
 			int from = -1;
-			cache_access(&c->sys->cache, c->idx, line, kind >= CPU_STORE, &from);
+			fast_line(c, cache_access(&c->sys->cache, c->idx, line, kind >= CPU_STORE, &from),
+				  hp);
 		}
 		return true;
 	}
@@ -796,7 +803,8 @@ uint32_t cpu_atomic(struct cpu *c, uint64_t addr, int node)
 	if (c->mlog_on == CPU_LOG_FAST) {
 		int from = -1;
 		if (c->fwarm)
-			cache_access(&c->sys->cache, c->idx, line, true, &from);
+			fast_line(c, cache_access(&c->sys->cache, c->idx, line, true, &from),
+				  home_pos(c, node));
 		return 0;
 	}
 	if (c->mlog_on) {
@@ -876,6 +884,7 @@ int cpu_lock(struct cpu *c, struct cpu_lock *l)
 		return CPU_LOCK_BUSY;
 	if (c->mlog_on == CPU_LOG_FAST) {
 		/* sampled: who holds it is kept; its cost is the path's */
+		c->fsig += c->stab[c->sys->tables->nr_sites * 2 + c->sys->tables->nr_fns + SIG_LOCK];
 		l->acquisitions++;
 		l->holder = c->idx;
 		return NS_OK;
@@ -2177,6 +2186,15 @@ void cpu_memo_stats(const struct cpu_sys *s, struct cpu_memo_stats *st)
 #define SAMPLED_ENTRIES 4096           /* sampled paths per CPU at most */
 #define SAMPLED_SLOTS (2 * SAMPLED_ENTRIES)
 
+/* The counters whose counts join a path's signature after its branches
+ * and calls: where each line that was not an L1 hit came from (known to
+ * a fast call only with warming), and the locks taken. */
+static const enum cpu_counter sig_ctr[] = {
+	CPU_CTR_l2_hit, CPU_CTR_llc_hit, CPU_CTR_mem_local, CPU_CTR_mem_remote,
+	CPU_CTR_line_transfer, CPU_CTR_lock_acquire,
+};
+_Static_assert(sizeof sig_ctr / sizeof sig_ctr[0] == SIG_TERMS, "a counter per term");
+
 struct sampled_entry {
 	uint64_t sig;
 	int32_t fn;
@@ -2186,6 +2204,7 @@ struct sampled_entry {
 
 struct cpu_sampled {
 	uint32_t period, countdown;
+	uint64_t rng;                  /* the intervals between samples */
 	uint8_t force;                 /* the next top-level call is a sample */
 	int32_t fn;                    /* the top-level call's function */
 	uint64_t *stab;                /* the signature terms (c->stab) */
@@ -2193,6 +2212,7 @@ struct cpu_sampled {
 	uint32_t nr;
 	int32_t *hash;                 /* [SAMPLED_SLOTS], -1 = empty */
 	int32_t *fn_last;              /* [nr_fns]: latest sample's entry, -1 */
+	uint8_t *exact_fn;             /* [nr_fns]: its calls read the clock: all samples */
 	/* the snapshot a sample's delta is taken against */
 	uint64_t now0, pos0, misp0, outside0;
 	uint64_t ctr0[CPU_NR_COUNTERS];
@@ -2200,7 +2220,7 @@ struct cpu_sampled {
 	struct cpu_prof *prof0;
 	struct cpu_path *path0;
 	uint32_t npath0, cpath0;
-	uint64_t calls, fast, matched, lost, samples;
+	uint64_t calls, fast, matched, lost, samples, reads;
 };
 
 static uint64_t splitmix64(uint64_t *x)
@@ -2218,14 +2238,16 @@ static int sampled_init(struct cpu *c, const struct cpu_params *p)
 	c->mt->sm = sm;
 	if (!sm)
 		return NS_ENOMEM;
-	size_t nterms = 2 * (size_t)t->nr_sites + (size_t)t->nr_fns + 1;
+	size_t nterms = 2 * (size_t)t->nr_sites + (size_t)t->nr_fns + SIG_TERMS;
 	sm->stab = malloc(nterms * sizeof *sm->stab);
 	sm->e = calloc(SAMPLED_ENTRIES, sizeof *sm->e);
 	sm->hash = malloc(SAMPLED_SLOTS * sizeof *sm->hash);
 	sm->fn_last = malloc(((size_t)t->nr_fns + 1) * sizeof *sm->fn_last);
+	sm->exact_fn = calloc((size_t)t->nr_fns + 1, 1);
 	sm->site0 = calloc((size_t)t->nr_sites + 1, sizeof *sm->site0);
 	sm->prof0 = calloc((size_t)t->nr_fns + 1, sizeof *sm->prof0);
-	if (!sm->stab || !sm->e || !sm->hash || !sm->fn_last || !sm->site0 || !sm->prof0)
+	if (!sm->stab || !sm->e || !sm->hash || !sm->fn_last || !sm->exact_fn || !sm->site0 ||
+	    !sm->prof0)
 		return NS_ENOMEM;
 	uint64_t x = 0x6E756D6173696Du;   /* the same terms on every CPU and run */
 	for (size_t i = 0; i < nterms; i++)
@@ -2236,6 +2258,7 @@ static int sampled_init(struct cpu *c, const struct cpu_params *p)
 		sm->fn_last[i] = -1;
 	sm->period = p->sample_period;
 	sm->countdown = 1;             /* the first call is a sample */
+	sm->rng = 0x53414D504C45u ^ (uint64_t)c->idx << 32;
 	c->stab = sm->stab;
 	c->fwarm = p->sample_warm;
 	return NS_OK;
@@ -2264,6 +2287,7 @@ static void sampled_free(struct cpu *c)
 	free(sm->e);
 	free(sm->hash);
 	free(sm->fn_last);
+	free(sm->exact_fn);
 	free(sm->site0);
 	free(sm->prof0);
 	free(sm->path0);
@@ -2365,6 +2389,9 @@ static bool sampled_delta(struct cpu *c, uint64_t *sig)
 		ok &= sampled_item(m, MI_PATH, i, a->calls - b->calls, a->self - b->self,
 				   a->mispredicts - b->mispredicts);
 	}
+	for (int i = c->fwarm ? 0 : SIG_LOCK; i < SIG_TERMS; i++)
+		h += (c->ctr[sig_ctr[i]] - sm->ctr0[sig_ctr[i]]) *
+		     sm->stab[2 * t->nr_sites + t->nr_fns + i];
 	ok &= sampled_item(m, MI_OUTSIDE, 0, c->outside - sm->outside0, 0, 0);
 	for (uint32_t id = 0; id < CPU_NR_COUNTERS; id++)
 		ok &= sampled_item(m, MI_CTR, id, c->ctr[id] - sm->ctr0[id], 0, 0);
@@ -2425,8 +2452,21 @@ void cpu_sample_end(struct cpu *c)
 	sm->fn_last[sm->fn] = id;
 }
 
+/* Calls to the next sample: uniform on 1 .. 2 period - 1 (mean period),
+ * so that a workload with a period of its own is not sampled in step
+ * with it (a fixed interval of 10 on calls alternating two paths would
+ * only ever sample one). */
+static uint32_t sampled_interval(struct cpu_sampled *sm)
+{
+	if (sm->period == 1)
+		return 1;
+	return 1 + (uint32_t)(splitmix64(&sm->rng) % (2 * (uint64_t)sm->period - 1));
+}
+
 /* A top-level call of fn in a sampled run: a sample (false: it runs
- * exactly) or a fast call (true). */
+ * exactly) or a fast call (true).  A sample is due every period calls,
+ * after a fast call whose path had no sample, and for every call of a
+ * function whose calls read the clock or the counts. */
 static bool sampled_begin(struct cpu *c, int fn)
 {
 	struct cpu_sampled *sm = c->mt->sm;
@@ -2434,21 +2474,46 @@ static bool sampled_begin(struct cpu *c, int fn)
 	if (c->lost)
 		return false;
 	sm->fn = fn;
-	if (sm->force || --sm->countdown == 0) {
-		sm->countdown = sm->period;
+	cpu_attribute(c);              /* the cycles before it are not its own */
+	bool due = --sm->countdown == 0;
+	if (due)
+		sm->countdown = sampled_interval(sm);
+	if (due || sm->force || sm->exact_fn[fn]) {
 		sm->force = 0;
+		sampled_fold(c);       /* a fold inside would count in its delta */
 		if (!sampled_snapshot(c))
 			return false;
 		sm->samples++;
 		c->sampling = 1;
 		return false;
 	}
-	cpu_attribute(c);              /* the cycles before it */
 	sm->fast++;
 	c->mlog_on = CPU_LOG_FAST;
 	c->mdepth = 1;
 	c->fsig = sm->stab[2 * c->sys->tables->nr_sites + fn];
 	return true;
+}
+
+/* A line a fast call with warming took from beyond L1: its term. */
+static void fast_line(struct cpu *c, enum cache_src src, int hp)
+{
+	static const int8_t term[] = {
+		[CACHE_SRC_L1] = -1, [CACHE_SRC_L2] = SIG_L2, [CACHE_SRC_LLC] = SIG_LLC,
+		[CACHE_SRC_MEM] = SIG_MEM_LOCAL, [CACHE_SRC_XFER] = SIG_XFER,
+	};
+	int k = term[src];
+	if (k < 0)
+		return;
+	if (k == SIG_MEM_LOCAL && hp != c->node_pos)
+		k = SIG_MEM_REMOTE;
+	c->fsig += c->stab[2 * c->sys->tables->nr_sites + c->sys->tables->nr_fns + k];
+}
+
+void cpu_fast_read(struct cpu *c)
+{
+	struct cpu_sampled *sm = c->mt->sm;
+	sm->reads += !sm->exact_fn[sm->fn];
+	sm->exact_fn[sm->fn] = 1;
 }
 
 /* A fast call's branch with warming: the predictor trained as the exact

@@ -558,6 +558,9 @@ struct cpu_memo;
 bool cpu_memo_begin(struct cpu *c, int fn);
 void cpu_memo_break(struct cpu *c);
 void cpu_memo_end(struct cpu *c);
+/* A fast call (sampled) read the clock or the counts, which do not move
+ * inside it: its function's calls are all samples from now on. */
+void cpu_fast_read(struct cpu *c);
 /* A sample's end (sampled accounting): its cost recorded for its path. */
 void cpu_sample_end(struct cpu *c);
 /* Fold the replayed calls' counts into the counters, sites and profile
@@ -605,7 +608,9 @@ static CPU_INLINE bool cpu_memo_log(struct cpu *c, uint64_t ev)
 static inline uint64_t cpu_now(struct cpu *c)
 {
 	if (c->mlog_on == CPU_LOG_MEMO)
-		cpu_memo_break(c);     /* a fast call reads the clock of its start */
+		cpu_memo_break(c);
+	else if (c->mlog_on == CPU_LOG_FAST)
+		cpu_fast_read(c);      /* it reads the clock of its start */
 	return c->now;
 }
 
@@ -616,6 +621,8 @@ static inline void cpu_memo_sync(struct cpu *c)
 {
 	if (c->mlog_on == CPU_LOG_MEMO)
 		cpu_memo_break(c);
+	else if (c->mlog_on == CPU_LOG_FAST)
+		cpu_fast_read(c);
 	if (c->mt)
 		cpu_memo_fold(c);
 }
@@ -936,6 +943,8 @@ static inline uint64_t cpu_tsc(struct cpu *c)
 {
 	if (c->mlog_on == CPU_LOG_MEMO)
 		cpu_memo_break(c);
+	else if (c->mlog_on == CPU_LOG_FAST)
+		cpu_fast_read(c);
 	if (!c->ooo)
 		return c->now;
 	return (uint64_t)((double)c->now * c->sys->k.tsc_per_cycle);

@@ -215,7 +215,7 @@ check "swept periods" "$(q "$tmp/sw.db" "SELECT group_concat(value, ' ') FROM (S
 check "sample_warm from the file" "$(q "$tmp/sw.db" "SELECT group_concat(DISTINCT value) FROM params WHERE key = 'cost.sample_warm'")" none
 # the benches: --sample-period 1 simulates what exact does (the header's note
 # and the path statistics line aside), the note names the period and warming
-sims() { sim "$@" | grep -v '^memoized paths:\|^  memoized paths:' |
+sims() { sim "$@" | grep -v '^sampled:\|^  sampled:' |
 	sed -E 's/, sampled accounting \(1 in [0-9]+, (caches warmed|no warming)\)//'; }
 for b in "pagealloc --pairs 20000 --profile 3" "slub --pairs 2000" "messaging --groups 1 --loops 5"; do
 	# shellcheck disable=SC2086
@@ -225,13 +225,13 @@ for b in "pagealloc --pairs 20000 --profile 3" "slub --pairs 2000" "messaging --
 done
 out=$("$NUMASIM" bench pagealloc --pairs 2000 --accounting sampled --sample-period 7 --sample-warm none)
 echo "$out" | grep -q "predictor, sampled accounting (1 in 7, no warming)$" && ok || bad "pagealloc sampled header: $(echo "$out" | head -3)"
-echo "$out" | grep -q "^  memoized paths: " && ok || bad "pagealloc sampled: no path statistics line"
+echo "$out" | grep -q "^  sampled: " && ok || bad "pagealloc sampled: no path statistics line"
 out=$("$NUMASIM" bench slub --pairs 2000 --accounting sampled)
 echo "$out" | grep -q "(skylake-2s, v5.9, sampled accounting (1 in 100, caches warmed))$" && ok || bad "slub sampled header: $(echo "$out" | head -1)"
-echo "$out" | grep -q "^memoized paths: " && ok || bad "slub sampled: no path statistics line"
+echo "$out" | grep -q "^sampled: " && ok || bad "slub sampled: no path statistics line"
 out=$("$NUMASIM" bench messaging --groups 1 --loops 5 --accounting sampled --sample-period 3)
 echo "$out" | grep -q ", sampled accounting (1 in 3, caches warmed))$" && ok || bad "messaging sampled header: $(echo "$out" | head -1)"
-echo "$out" | grep -q "^memoized paths: " && ok || bad "messaging sampled: no path statistics line"
+echo "$out" | grep -q "^sampled: " && ok || bad "messaging sampled: no path statistics line"
 # exact and memo print no sampled note, exact no statistics line
 out=$("$NUMASIM" bench slub --pairs 2000 --sample-period 3)
 echo "$out" | grep -q "sampled accounting\|memoized paths" && bad "slub exact: sampled note or statistics: $out" || ok
