@@ -1038,10 +1038,11 @@ static void assert_near(uint64_t got, uint64_t want, uint64_t slack)
 
 /* n calls of memo_call() on CPU 0 of an exact world and of a sampled one
  * (period, warm); the exact world's clock and mispredicts in ref[], the
- * sampled one's in got[]; the sampled world's statistics in *ms. */
+ * sampled one's in got[]; the sampled world's statistics in *ms.  One
+ * path: every call is memo_call(.., 1, false) (no miss, no lock). */
 static void sampled_compare(enum cpu_model model, bool pattern, unsigned n, uint32_t period,
 			    bool warm, uint64_t ref[2], uint64_t got[2], struct memo_sites st[2],
-			    struct cpu_memo_stats *ms, bool same_flow)
+			    struct cpu_memo_stats *ms, bool one_path)
 {
 	struct world *w[2] = {acct_world(model, CPU_ACCOUNTING_EXACT, 100, true),
 			      acct_world(model, CPU_ACCOUNTING_SAMPLED, period, warm)};
@@ -1052,7 +1053,7 @@ static void sampled_compare(enum cpu_model model, bool pattern, unsigned n, uint
 		struct cpu_lock l;
 		cpu_lock_init(&l);
 		for (unsigned i = 0; i < n; i++)
-			memo_call(c, &l, i, pattern);
+			memo_call(c, &l, one_path ? 1 : i, pattern);
 		assert_int_equal(cpu_check(c), NS_OK);
 		out[k][0] = c->now;
 		out[k][1] = cpu_counter(c, CPU_CTR_branch_mispredict);
@@ -1060,24 +1061,24 @@ static void sampled_compare(enum cpu_model model, bool pattern, unsigned n, uint
 	}
 	struct cpu *a = &w[0]->s.cpu[0], *b = &w[1]->s.cpu[0];
 	cpu_memo_stats(&w[1]->s, ms);
-	if (same_flow) {
-		/* a path's signature fixes its calls and branches: these
-		 * counts are exact when every fast call found its path, and
-		 * each one that did not (lost) was charged a path of its
-		 * function, which differs by a call and 3 branches at most */
-		uint64_t slack = 3 * ms->lost;
-		static const enum cpu_counter same[] = {
-			CPU_CTR_calls, CPU_CTR_inlined_calls, CPU_CTR_branches,
-			CPU_CTR_branches_taken, CPU_CTR_irq_save, CPU_CTR_this_cpu_cmpxchg,
-			CPU_CTR_atomic,
-		};
-		for (size_t i = 0; i < sizeof same / sizeof same[0]; i++)
-			assert_near(cpu_counter(b, same[i]), cpu_counter(a, same[i]), slack);
-		for (int i = 0; i < FIX_NR_SITE; i++) {
-			assert_near(st[1].e[i], st[0].e[i], slack);
-			assert_near(st[1].t[i], st[0].t[i], slack);
-		}
+	/* fast calls count their calls and branches: exact */
+	static const enum cpu_counter same[] = {
+		CPU_CTR_calls, CPU_CTR_inlined_calls, CPU_CTR_branches, CPU_CTR_branches_taken,
+	};
+	for (size_t i = 0; i < sizeof same / sizeof same[0]; i++)
+		assert_int_equal(cpu_counter(b, same[i]), cpu_counter(a, same[i]));
+	for (int i = 0; i < FIX_NR_SITE; i++) {
+		assert_int_equal(st[1].e[i], st[0].e[i]);
+		assert_int_equal(st[1].t[i], st[0].t[i]);
 	}
+	/* on one path the others come from the samples: exact when every
+	 * fast call found its path, each lost one lacks its own */
+	static const enum cpu_counter from_samples[] = {
+		CPU_CTR_irq_save, CPU_CTR_this_cpu_cmpxchg, CPU_CTR_atomic, CPU_CTR_mem_accesses,
+	};
+	for (size_t i = 0; one_path && i < sizeof from_samples / sizeof from_samples[0]; i++)
+		assert_near(cpu_counter(b, from_samples[i]), cpu_counter(a, from_samples[i]),
+			    ms->lost * (from_samples[i] == CPU_CTR_mem_accesses ? 8 : 1));
 	assert_int_equal(a->prof[FIX_FN_outer_fn].calls, b->prof[FIX_FN_outer_fn].calls);
 	assert_true(ms->sampled);
 	assert_int_equal(ms->calls, n);
@@ -1095,7 +1096,7 @@ static void test_sampled_period_one_is_exact(void **state)
 	struct memo_sites st[2];
 	struct cpu_memo_stats ms;
 	for (int model = 0; model < 2; model++) {
-		sampled_compare((enum cpu_model)model, true, 2000, 1, true, ref, got, st, &ms, true);
+		sampled_compare((enum cpu_model)model, true, 2000, 1, true, ref, got, st, &ms, false);
 		assert_int_equal(ref[0], got[0]);
 		assert_int_equal(ref[1], got[1]);
 		assert_int_equal(ms.samples, 2000);
@@ -1104,13 +1105,10 @@ static void test_sampled_period_one_is_exact(void **state)
 	}
 }
 
-/* Period 10 on one path but for a miss every 97th call and a lock every
- * 131st.  With warming the miss and the lock are in the signature: they
- * are paths of their own, and the clock is within 1 %.  Without, the
- * miss is not (the fast calls see no cache): a fast call is charged its
- * path's latest sample, with or without the miss, which is right on
- * average but varies with which samples missed: within 15 % here. */
-static void test_sampled_close_on_repeated_paths(void **state)
+/* Period 10 on one path: every fast call costs what its path's samples
+ * cost, which is what the exact run charges each call once the caches
+ * and the predictor are warm: the clock within 0.5 %. */
+static void test_sampled_one_path(void **state)
 {
 	(void)state;
 	uint64_t ref[2], got[2];
@@ -1121,10 +1119,35 @@ static void test_sampled_close_on_repeated_paths(void **state)
 			sampled_compare((enum cpu_model)model, false, 3000, 10, warm, ref, got, st,
 					&ms, true);
 			double err = ((double)got[0] - (double)ref[0]) / (double)ref[0];
-			double lim = warm ? 0.01 : 0.15;
-			assert_true(err < lim && err > -lim);
+			assert_true(err < 0.005 && err > -0.005);
 			assert_true(ms.samples >= 250 && ms.samples < 400);
-			assert_true(ms.lost < 40);
+			assert_int_equal(ms.lost, 0);
+			assert_int_equal(ms.paths, 1);
+		}
+}
+
+/* The same path but for a miss every 97th call and a lock every 131st:
+ * the lock is in the signature (a path of its own), the miss is not (a
+ * line is not part of the path), so a fast call is charged its path's
+ * latest sample with or without the miss.  Right on average, but it
+ * varies with which of the 300 samples met one of the 31 misses: 5.5 to
+ * 7.1 % over the four cases when this test was written; the bound is
+ * 12 %. */
+static void test_sampled_rare_misses(void **state)
+{
+	(void)state;
+	uint64_t ref[2], got[2];
+	struct memo_sites st[2];
+	struct cpu_memo_stats ms;
+	for (int warm = 0; warm < 2; warm++)
+		for (int model = 0; model < 2; model++) {
+			sampled_compare((enum cpu_model)model, false, 3000, 10, warm, ref, got, st,
+					&ms, false);
+			double err = ((double)got[0] - (double)ref[0]) / (double)ref[0];
+			assert_true(err < 0.12 && err > -0.12);
+			assert_true(ms.samples >= 250 && ms.samples < 400);
+			assert_true(ms.lost < 10);
+			assert_true(ms.paths >= 2);    /* with and without the lock */
 		}
 }
 
@@ -1137,7 +1160,7 @@ static void test_sampled_patterns(void **state)
 	uint64_t ref[2], got[2];
 	struct memo_sites st[2];
 	struct cpu_memo_stats ms;
-	sampled_compare(CPU_MODEL_INORDER, true, 3000, 10, true, ref, got, st, &ms, true);
+	sampled_compare(CPU_MODEL_INORDER, true, 3000, 10, true, ref, got, st, &ms, false);
 	double err = ((double)got[0] - (double)ref[0]) / (double)ref[0];
 	assert_true(err < 0.05 && err > -0.05);
 	assert_true(ms.paths >= 4);            /* T1 x T2 outcomes */
@@ -1145,28 +1168,31 @@ static void test_sampled_patterns(void **state)
 }
 
 /* A fast call that reads the clock makes its function's calls samples:
- * the model's own uses of the clock see it move. */
+ * the model's own uses of the clock see it move.  Samples read the clock
+ * after the call half and the work, the fast call the clock of its
+ * start; every call after the fast one is a sample. */
 static void test_sampled_clock_read(void **state)
 {
 	(void)state;
-	struct world *w = acct_world(CPU_MODEL_INORDER, CPU_ACCOUNTING_SAMPLED, 100, true);
+	struct world *w = acct_world(CPU_MODEL_INORDER, CPU_ACCOUNTING_SAMPLED, 4, true);
 	struct cpu *c = &w->s.cpu[0];
-	for (int i = 0; i < 3; i++) {
+	uint64_t fast_before = 0;
+	for (int i = 0; i < 40; i++) {
 		uint64_t t0 = c->now;
 		cpu_call(c, FIX_FN_outer_fn);
+		bool fast = c->mlog_on == CPU_LOG_FAST;
 		cpu_work(c, 10);
 		uint64_t t = cpu_now(c);
 		cpu_ret(c);
-		/* call 0 is a sample (its clock moves: call half + work), call
-		 * 1 a fast one (the clock of its start), call 2 a sample again
-		 * as its function reads the clock */
-		assert_int_equal(t, i == 1 ? t0 : t0 + 2 + 10);
+		assert_int_equal(t, fast ? t0 : t0 + 2 + 10);
+		assert_true(!fast || !fast_before);
+		fast_before += fast;
 	}
 	struct cpu_memo_stats ms;
 	cpu_memo_stats(&w->s, &ms);
-	assert_int_equal(ms.samples, 2);
 	assert_int_equal(ms.fast, 1);
-	assert_int_equal(c->now, 3 * (2 + 10 + 2));
+	assert_int_equal(ms.samples, 39);
+	assert_int_equal(c->now, 40 * (2 + 10 + 2));   /* the fast one: its path's sample */
 	memo_world_free(w);
 }
 
@@ -1191,7 +1217,8 @@ int main(void)
 		cmocka_unit_test(test_memo_exact_with_patterns),
 		cmocka_unit_test(test_memo_clock_read),
 		cmocka_unit_test(test_sampled_period_one_is_exact),
-		cmocka_unit_test(test_sampled_close_on_repeated_paths),
+		cmocka_unit_test(test_sampled_one_path),
+		cmocka_unit_test(test_sampled_rare_misses),
 		cmocka_unit_test(test_sampled_patterns),
 		cmocka_unit_test(test_sampled_clock_read),
 		T(test_rsb_overflow),

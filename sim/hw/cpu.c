@@ -33,10 +33,8 @@ static int cpu_memo_init(struct cpu *c, const struct cpu_params *p);
 static void cpu_memo_free(struct cpu *c);
 static void cpu_memo_clear(struct cpu *c);
 static int memo_check(const struct cpu *c);
-static void fast_line(struct cpu *c, enum cache_src src, int hp);
-/* The terms of a sampled path's signature after the branches' and calls'
- * (sig_ctr[] in the sampled section). */
-enum { SIG_L2, SIG_LLC, SIG_MEM_LOCAL, SIG_MEM_REMOTE, SIG_XFER, SIG_LOCK, SIG_TERMS };
+/* The terms of a sampled path's signature after the branches' and calls'. */
+enum { SIG_LOCK, SIG_TERMS };
 
 static const char *const counter_names[] = {
 #define CPU_COUNTER_NAME(name, desc) #name,
@@ -548,9 +546,7 @@ uint32_t cpu_mem_line_slow(struct cpu *c, uint64_t line, int node, enum cpu_acce
 	int from = -1;
 	if (c->mlog_on == CPU_LOG_FAST) {
 		if (c->fwarm)
-			fast_line(c, cache_access_slow(&c->sys->cache, c->idx, line,
-						       kind >= CPU_STORE, &from),
-				  home_pos(c, node));
+			cache_access_slow(&c->sys->cache, c->idx, line, kind >= CPU_STORE, &from);
 		return 0;
 	}
 	if (c->mlog_on) {
@@ -582,8 +578,7 @@ static bool memo_lines(struct cpu *c, uint64_t first, uint64_t last, int hp,
 	if (c->mlog_on == CPU_LOG_FAST) {
 		for (uint64_t line = first; c->fwarm && line <= last; line++) {
 			int from = -1;
-			fast_line(c, cache_access(&c->sys->cache, c->idx, line, kind >= CPU_STORE, &from),
-				  hp);
+			cache_access(&c->sys->cache, c->idx, line, kind >= CPU_STORE, &from);
 		}
 		return true;
 	}
@@ -803,8 +798,7 @@ uint32_t cpu_atomic(struct cpu *c, uint64_t addr, int node)
 	if (c->mlog_on == CPU_LOG_FAST) {
 		int from = -1;
 		if (c->fwarm)
-			fast_line(c, cache_access(&c->sys->cache, c->idx, line, true, &from),
-				  home_pos(c, node));
+			cache_access(&c->sys->cache, c->idx, line, true, &from);
 		return 0;
 	}
 	if (c->mlog_on) {
@@ -2158,41 +2152,49 @@ void cpu_memo_stats(const struct cpu_sys *s, struct cpu_memo_stats *st)
 
 /*
  * Design notes.  An approximation, for runs where exact accounting is too
- * slow: in the manner of SMARTS (Wunderlich et al., ISCA 2003), one
- * top-level call in sample_period (a "sample") is accounted exactly, and
- * the others ("fast" calls) run the model's control flow with every
- * primitive reduced to almost nothing: a branch adds its term to the
- * call's signature, a call or return moves the depth, and with warming
- * (sample_warm, the default) memory accesses are performed on the caches
- * and branches train the predictor, as SMARTS's functional warming keeps
- * both current.  At a fast call's return its signature (the top-level
- * function and the multiset of (site, direction) it executed: a sum of
- * random 64-bit terms, so order within the call does not count) is looked
- * up among the samples: a sampled path adds the cost of its latest sample
- * (clock, core state, and its counter, site and profile deltas, folded at
- * export as memo folds its replays).  A path not sampled yet is charged
- * its function's latest sample and makes the next call a sample.
+ * slow, in the manner of SMARTS (Wunderlich et al., ISCA 2003): some
+ * top-level calls ("samples", one in sample_period on average, at random
+ * intervals so that a periodic workload is not sampled in step with
+ * itself, and the first sample_period calls of each CPU, whose caches
+ * are cold) are accounted exactly; the others ("fast" calls) run the
+ * model's control flow with every primitive reduced to almost nothing.
+ * A fast call counts its branches (executed, taken) and calls, adds each
+ * branch's term to its path signature and its block's mean cost to an
+ * estimate; with warming (sample_warm caches, the default) its memory
+ * accesses are performed on the caches, as SMARTS's functional warming
+ * keeps them current, so that the samples find the lines where the
+ * exact run would.  The predictor is not trained by fast calls (it
+ * learns from the samples only: measured, training it as well moved
+ * the first seed's rows by less than the sampling does and cost a
+ * third more host time).  At a fast call's return its signature (the
+ * top-level function, the multiset of (site, condition) and of the
+ * calls it made, the locks it took: a sum of random 64-bit terms) is
+ * looked up among the samples: a sampled path adds its latest sample's
+ * cost (clock, core state, and its counter, mispredict and profile
+ * deltas, folded at export as memo folds its replays).  A path not
+ * sampled yet ("lost") adds the estimate: per (site, condition) the
+ * mean cycles from the previous branch in the samples, and the
+ * function's mean tail, all as the function's own cycles, without cache
+ * or mispredict counts; the next call is then a sample.
  *
- * What is approximate, and why it can differ from exact accounting: a
- * fast call costs what its path's latest sample cost, from another start
- * state, other cache contents (the lines differ; without warming, also
- * the caches' and predictor's state, as fast calls leave them untouched)
- * and other predictions; inside a fast call the clock does not move, so
- * a lock is taken without waiting and a clock read sees the call's start.
- * Samples themselves are exact from the state they find.  With
- * sample_period 1 every call is a sample and the results are exact's.
- * docs/cost-model.md §10 gives the measured differences.
+ * What is approximate: a fast call costs what its path's latest sample
+ * cost, from another start state, other lines (without warming, also
+ * other cache contents: the fast calls leave them as they were), other
+ * predictions; inside a fast call the clock does not move, so a lock is
+ * taken without waiting.  A function whose calls read the clock or the
+ * counts (cpu_now(), cpu_memo_sync()) is sampled at every call from its
+ * first fast call that did.  Samples are exact from the state they find;
+ * with sample_period 1 every call is a sample and the results are
+ * exact's.  docs/cost-model.md §10 gives the measured differences.
  */
 #define SAMPLED_ENTRIES 4096           /* sampled paths per CPU at most */
 #define SAMPLED_SLOTS (2 * SAMPLED_ENTRIES)
 
 /* The counters whose counts join a path's signature after its branches
- * and calls: where each line that was not an L1 hit came from (known to
- * a fast call only with warming), and the locks taken. */
-static const enum cpu_counter sig_ctr[] = {
-	CPU_CTR_l2_hit, CPU_CTR_llc_hit, CPU_CTR_mem_local, CPU_CTR_mem_remote,
-	CPU_CTR_line_transfer, CPU_CTR_lock_acquire,
-};
+ * and calls: the locks taken.  (Where lines came from is left out: with
+ * warming it would split a path into one per pattern of misses, too many
+ * to sample, while the path's samples see the misses as they come.) */
+static const enum cpu_counter sig_ctr[] = {CPU_CTR_lock_acquire};
 _Static_assert(sizeof sig_ctr / sizeof sig_ctr[0] == SIG_TERMS, "a counter per term");
 
 struct sampled_entry {
@@ -2204,6 +2206,7 @@ struct sampled_entry {
 
 struct cpu_sampled {
 	uint32_t period, countdown;
+	uint32_t warmup;               /* the first calls are all samples */
 	uint64_t rng;                  /* the intervals between samples */
 	uint8_t force;                 /* the next top-level call is a sample */
 	int32_t fn;                    /* the top-level call's function */
@@ -2213,6 +2216,12 @@ struct cpu_sampled {
 	int32_t *hash;                 /* [SAMPLED_SLOTS], -1 = empty */
 	int32_t *fn_last;              /* [nr_fns]: latest sample's entry, -1 */
 	uint8_t *exact_fn;             /* [nr_fns]: its calls read the clock: all samples */
+	/* block costs: the cycles from a sample's previous branch (or its
+	 * start) to each branch, by (site, condition), and from its last
+	 * branch to its return, by function; mean x16 in bmean (c->bmean) */
+	uint64_t *bsum, *bn, *tsum, *tn;
+	uint32_t *bmean;
+	uint64_t tlast;
 	/* the snapshot a sample's delta is taken against */
 	uint64_t now0, pos0, misp0, outside0;
 	uint64_t ctr0[CPU_NR_COUNTERS];
@@ -2244,10 +2253,15 @@ static int sampled_init(struct cpu *c, const struct cpu_params *p)
 	sm->hash = malloc(SAMPLED_SLOTS * sizeof *sm->hash);
 	sm->fn_last = malloc(((size_t)t->nr_fns + 1) * sizeof *sm->fn_last);
 	sm->exact_fn = calloc((size_t)t->nr_fns + 1, 1);
+	sm->bsum = calloc(2 * (size_t)t->nr_sites + 1, sizeof *sm->bsum);
+	sm->bn = calloc(2 * (size_t)t->nr_sites + 1, sizeof *sm->bn);
+	sm->bmean = calloc(2 * (size_t)t->nr_sites + 1, sizeof *sm->bmean);
+	sm->tsum = calloc((size_t)t->nr_fns + 1, sizeof *sm->tsum);
+	sm->tn = calloc((size_t)t->nr_fns + 1, sizeof *sm->tn);
 	sm->site0 = calloc((size_t)t->nr_sites + 1, sizeof *sm->site0);
 	sm->prof0 = calloc((size_t)t->nr_fns + 1, sizeof *sm->prof0);
 	if (!sm->stab || !sm->e || !sm->hash || !sm->fn_last || !sm->exact_fn || !sm->site0 ||
-	    !sm->prof0)
+	    !sm->prof0 || !sm->bsum || !sm->bn || !sm->bmean || !sm->tsum || !sm->tn)
 		return NS_ENOMEM;
 	uint64_t x = 0x6E756D6173696Du;   /* the same terms on every CPU and run */
 	for (size_t i = 0; i < nterms; i++)
@@ -2257,9 +2271,11 @@ static int sampled_init(struct cpu *c, const struct cpu_params *p)
 	for (int i = 0; i <= t->nr_fns; i++)
 		sm->fn_last[i] = -1;
 	sm->period = p->sample_period;
-	sm->countdown = 1;             /* the first call is a sample */
+	sm->countdown = 1;
+	sm->warmup = p->sample_period;
 	sm->rng = 0x53414D504C45u ^ (uint64_t)c->idx << 32;
 	c->stab = sm->stab;
+	c->bmean = sm->bmean;
 	c->fwarm = p->sample_warm;
 	return NS_OK;
 }
@@ -2274,6 +2290,12 @@ static void sampled_forget(struct cpu_sampled *sm, const struct cost_tables *t)
 		sm->hash[i] = -1;
 	for (int i = 0; i <= t->nr_fns; i++)
 		sm->fn_last[i] = -1;
+	size_t nb = 2 * (size_t)t->nr_sites + 1, nf = (size_t)t->nr_fns + 1;
+	memset(sm->bsum, 0, nb * sizeof *sm->bsum);
+	memset(sm->bn, 0, nb * sizeof *sm->bn);
+	memset(sm->bmean, 0, nb * sizeof *sm->bmean);
+	memset(sm->tsum, 0, nf * sizeof *sm->tsum);
+	memset(sm->tn, 0, nf * sizeof *sm->tn);
 }
 
 static void sampled_free(struct cpu *c)
@@ -2288,12 +2310,18 @@ static void sampled_free(struct cpu *c)
 	free(sm->hash);
 	free(sm->fn_last);
 	free(sm->exact_fn);
+	free(sm->bsum);
+	free(sm->bn);
+	free(sm->bmean);
+	free(sm->tsum);
+	free(sm->tn);
 	free(sm->site0);
 	free(sm->prof0);
 	free(sm->path0);
 	free(sm);
 	c->mt->sm = NULL;
 	c->stab = NULL;
+	c->bmean = NULL;
 }
 
 static uint32_t sampled_slot(uint64_t sig)
@@ -2389,7 +2417,7 @@ static bool sampled_delta(struct cpu *c, uint64_t *sig)
 		ok &= sampled_item(m, MI_PATH, i, a->calls - b->calls, a->self - b->self,
 				   a->mispredicts - b->mispredicts);
 	}
-	for (int i = c->fwarm ? 0 : SIG_LOCK; i < SIG_TERMS; i++)
+	for (int i = 0; i < SIG_TERMS; i++)
 		h += (c->ctr[sig_ctr[i]] - sm->ctr0[sig_ctr[i]]) *
 		     sm->stab[2 * t->nr_sites + t->nr_fns + i];
 	ok &= sampled_item(m, MI_OUTSIDE, 0, c->outside - sm->outside0, 0, 0);
@@ -2408,9 +2436,23 @@ static void sampled_fold_one(struct cpu *c, struct sampled_entry *e)
 		const struct memo_item *it = &e->cost.items[j];
 		uint64_t *p[3], spare[2] = {0, 0};
 		memo_target(c, it->what, it->idx, p, spare);
-		for (int v = 0; v < 3; v++)
+		/* a fast call counts its branches (executed, taken) and its
+		 * calls itself */
+		int from = it->what == MI_SITE ? 2 : it->what == MI_FN ? 1 : 0;
+		for (int v = from; v < 3; v++)
 			*p[v] += r * it->v[v];
 	}
+}
+
+void cpu_sample_branch(struct cpu *c, int site, bool cond)
+{
+	struct cpu_sampled *sm = c->mt->sm;
+	uint32_t i = 2 * (uint32_t)site + cond;
+	sm->bsum[i] += c->now - sm->tlast;
+	sm->bn[i]++;
+	sm->tlast = c->now;
+	uint64_t mean = sm->bsum[i] * 16 / sm->bn[i];
+	sm->bmean[i] = mean > UINT32_MAX ? UINT32_MAX : (uint32_t)mean;
 }
 
 void cpu_sample_end(struct cpu *c)
@@ -2418,6 +2460,8 @@ void cpu_sample_end(struct cpu *c)
 	struct cpu_memo *m = c->mt;
 	struct cpu_sampled *sm = m->sm;
 	c->sampling = 0;
+	sm->tsum[sm->fn] += c->now - sm->tlast;
+	sm->tn[sm->fn]++;
 	uint64_t sig;
 	struct memo_cost k = {0};
 	if (!sampled_delta(c, &sig))
@@ -2478,35 +2522,24 @@ static bool sampled_begin(struct cpu *c, int fn)
 	bool due = --sm->countdown == 0;
 	if (due)
 		sm->countdown = sampled_interval(sm);
-	if (due || sm->force || sm->exact_fn[fn]) {
+	if (due || sm->force || sm->exact_fn[fn] || sm->warmup) {
 		sm->force = 0;
+		sm->warmup -= sm->warmup > 0;
 		sampled_fold(c);       /* a fold inside would count in its delta */
 		if (!sampled_snapshot(c))
 			return false;
 		sm->samples++;
+		sm->tlast = c->now;
 		c->sampling = 1;
 		return false;
 	}
 	sm->fast++;
+	c->prof[fn].calls++;
+	c->fcost = 0;
 	c->mlog_on = CPU_LOG_FAST;
 	c->mdepth = 1;
 	c->fsig = sm->stab[2 * c->sys->tables->nr_sites + fn];
 	return true;
-}
-
-/* A line a fast call with warming took from beyond L1: its term. */
-static void fast_line(struct cpu *c, enum cache_src src, int hp)
-{
-	static const int8_t term[] = {
-		[CACHE_SRC_L1] = -1, [CACHE_SRC_L2] = SIG_L2, [CACHE_SRC_LLC] = SIG_LLC,
-		[CACHE_SRC_MEM] = SIG_MEM_LOCAL, [CACHE_SRC_XFER] = SIG_XFER,
-	};
-	int k = term[src];
-	if (k < 0)
-		return;
-	if (k == SIG_MEM_LOCAL && hp != c->node_pos)
-		k = SIG_MEM_REMOTE;
-	c->fsig += c->stab[2 * c->sys->tables->nr_sites + c->sys->tables->nr_fns + k];
 }
 
 void cpu_fast_read(struct cpu *c)
@@ -2516,12 +2549,27 @@ void cpu_fast_read(struct cpu *c)
 	sm->exact_fn[sm->fn] = 1;
 }
 
-/* A fast call's branch with warming: the predictor trained as the exact
- * run trains it. */
-void cpu_fast_train(struct cpu *c, int site, bool cond)
+/*
+ * A fast call whose path has no sample yet: charged its blocks' mean
+ * costs (and its function's mean tail), all as the function's own
+ * cycles; its branches and calls are counted, nothing else (no cache
+ * or mispredict counts).  The next call is a sample.
+ */
+static void sampled_lost(struct cpu *c)
 {
-	const struct cost_site_layout *sl = &c->site_layout[site];
-	bpred_predict_update(&c->bp, site, sl->static_taken, (unsigned)cond ^ sl->fallthrough);
+	struct cpu_sampled *sm = c->mt->sm;
+	int fn = sm->fn;
+	sm->lost++;
+	sm->force = 1;
+	uint64_t est = c->fcost / 16 + (sm->tn[fn] ? sm->tsum[fn] / sm->tn[fn] : 0);
+	int32_t path = cpu_path_child(c, 0, fn);
+	c->now += est;
+	c->last = c->now;
+	c->o.slot = c->o.lslot = 0;
+	c->prof[fn].self += est;
+	c->prof[fn].total += est;
+	if (path > 0)
+		c->path[path].self += est;
 }
 
 /* A fast call's return: the cost of its path's latest sample. */
@@ -2531,15 +2579,11 @@ static void sampled_end(struct cpu *c)
 	uint32_t slot;
 	c->mlog_on = 0;
 	int32_t id = sampled_find(sm, sm->fn, c->fsig, &slot);
-	if (id >= 0) {
-		sm->matched++;
-	} else {
-		sm->lost++;
-		sm->force = 1;
-		id = sm->fn_last[sm->fn];
-		if (id < 0)
-			return;
+	if (id < 0) {
+		sampled_lost(c);
+		return;
 	}
+	sm->matched++;
 	struct sampled_entry *e = &sm->e[id];
 	const struct memo_cost *k = &e->cost;
 	c->now += k->dnow;

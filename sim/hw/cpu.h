@@ -405,11 +405,13 @@ struct cpu {
 	uint8_t memo;                  /* memo accounting on */
 	uint8_t mlog_on;               /* CPU_LOG_MEMO: logging a top-level call;
 					* CPU_LOG_FAST: a sampled run's fast call */
-	uint8_t fwarm;                 /* sampled: fast calls warm caches, predictor */
+	uint8_t fwarm;                 /* sampled: fast calls warm the caches */
 	uint8_t sampling;              /* sampled: this top-level call is a sample */
 	uint32_t mdepth;               /* its call depth */
 	uint64_t fsig;                 /* the fast call's branch signature */
+	uint64_t fcost;                /* its cost as blocks (x16), cpu.c */
 	const uint64_t *stab;          /* [2 * nr_sites + nr_fns]: signature terms */
+	const uint32_t *bmean;         /* [2 * nr_sites]: block costs (x16) */
 	uint32_t mlog_n;               /* events logged */
 	uint64_t *mlog;                /* [CPU_MEMO_LOG] */
 	struct cpu_memo *mt;           /* the table of memoized paths */
@@ -563,6 +565,8 @@ void cpu_memo_end(struct cpu *c);
 void cpu_fast_read(struct cpu *c);
 /* A sample's end (sampled accounting): its cost recorded for its path. */
 void cpu_sample_end(struct cpu *c);
+/* A branch of a sample: the cycles of the block it ends. */
+void cpu_sample_branch(struct cpu *c, int site, bool cond);
 /* Fold the replayed calls' counts into the counters, sites and profile
  * (the export functions and cpu_check() do it themselves). */
 void cpu_memo_fold(struct cpu *c);
@@ -728,6 +732,7 @@ static CPU_INLINE void cpu_call(struct cpu *c, int fn)
 	assert(fn >= 0 && fn < c->sys->layout->nr_fns);
 	if (c->mlog_on) {
 		if (c->mlog_on == CPU_LOG_FAST) {
+			c->prof[fn].calls++;
 			c->fsig += c->stab[2 * c->sys->tables->nr_sites + fn];
 			c->mdepth++;
 			return;
@@ -789,15 +794,16 @@ static CPU_INLINE void cpu_ret(struct cpu *c)
 	cpu_ret_exact(c);
 }
 
-/* A branch of a fast call (sampled): its term of the path signature; with
- * warming, the predictor trained as the exact run trains it. */
-void cpu_fast_train(struct cpu *c, int site, bool cond);
-
+/* A branch of a fast call (sampled): counted, and its terms of the path
+ * signature and of the blocks' cost estimate (cpu.c). */
 static CPU_INLINE bool cpu_fast_branch(struct cpu *c, int site, bool cond)
 {
+	struct cpu_site_stat *st = &c->site[site];
+	st->executed++;
+	st->taken += (unsigned)cond ^ c->site_layout[site].fallthrough;
 	c->fsig += c->stab[2 * site + cond];
-	if (c->fwarm)
-		cpu_fast_train(c, site, cond);
+	c->fcost += c->bmean[2 * site + cond];
+
 	return cond;
 }
 
@@ -822,6 +828,8 @@ static inline bool cpu_branch_exact(struct cpu *c, int site, bool cond)
 	unsigned taken = (unsigned)cond ^ sl->fallthrough;
 	unsigned miss = bpred_predict_update(&c->bp, site, sl->static_taken, taken) ^ taken;
 	cpu_branch_account(c, site, taken, miss);
+	if (c->sampling)
+		cpu_sample_branch(c, site, cond);
 	return cond;
 }
 
