@@ -2109,10 +2109,11 @@ void cpu_memo_stats_format(const struct cpu_memo_stats *st, char *buf, size_t n)
 {
 	if (st->sampled) {
 		snprintf(buf, n,
-			 "%" PRIu64 " of %" PRIu64 " top-level calls sampled, %" PRIu64 " paths; of the "
-			 "others %.2f %% charged their path's latest sample, %" PRIu64
-			 " (a path not sampled yet) their function's",
-			 st->samples, st->calls, st->paths,
+			 "%" PRIu64 " of %" PRIu64 " top-level calls fast, %" PRIu64 " samples, %" PRIu64
+			 " exact (their function reads the clock), %" PRIu64 " paths; %.2f %% of the "
+			 "fast ones charged their path's latest sample, %" PRIu64
+			 " (a path not sampled yet) its blocks' mean costs",
+			 st->fast, st->calls, st->samples, st->exact, st->paths,
 			 st->fast ? 100.0 * (double)st->matched / (double)st->fast : 0.0, st->lost);
 		return;
 	}
@@ -2229,7 +2230,7 @@ struct cpu_sampled {
 	struct cpu_prof *prof0;
 	struct cpu_path *path0;
 	uint32_t npath0, cpath0;
-	uint64_t calls, fast, matched, lost, samples, reads;
+	uint64_t calls, fast, matched, lost, samples, exact, reads;
 };
 
 static uint64_t splitmix64(uint64_t *x)
@@ -2517,12 +2518,16 @@ static bool sampled_begin(struct cpu *c, int fn)
 	sm->calls++;
 	if (c->lost)
 		return false;
+	if (sm->exact_fn[fn]) {
+		sm->exact++;
+		return false;          /* plain exact: no fast call will use it */
+	}
 	sm->fn = fn;
 	cpu_attribute(c);              /* the cycles before it are not its own */
 	bool due = --sm->countdown == 0;
 	if (due)
 		sm->countdown = sampled_interval(sm);
-	if (due || sm->force || sm->exact_fn[fn] || sm->warmup) {
+	if (due || sm->force || sm->warmup) {
 		sm->force = 0;
 		sm->warmup -= sm->warmup > 0;
 		sampled_fold(c);       /* a fold inside would count in its delta */
@@ -2651,5 +2656,6 @@ static void sampled_stats_add(const struct cpu_sampled *sm, struct cpu_memo_stat
 	st->matched += sm->matched;
 	st->lost += sm->lost;
 	st->samples += sm->samples;
+	st->exact += sm->exact;
 	st->paths += sm->nr;
 }

@@ -160,6 +160,18 @@
  * or the site counts in the middle of a call must use cpu_now() and
  * cpu_memo_sync().
  *
+ * Sampled accounting (cost.accounting sampled; cpu.c "sampled
+ * accounting"): approximate.  Some top-level calls (one in
+ * cost.sample_period on average, at random intervals, and the first
+ * sample_period of each CPU) are accounted exactly and recorded by path;
+ * the others ("fast") count their branches and calls, warm the caches
+ * (cost.sample_warm caches; none: they leave them untouched) and are
+ * charged their path's latest sample: path = the top-level function and
+ * the multiset of (site, condition), calls and locks.  A path without a
+ * sample is charged its blocks' mean costs.  The clock does not move
+ * inside a fast call; a function whose fast call reads it is run exactly
+ * from then on.  docs/cost-model.md §10 measures the differences.
+ *
  * Profile semantics.  Cycles accrue to the innermost out-of-line function on
  * the shadow stack (self), as a sampling profiler without --inline sees
  * them: an inlined function has no self cycles of its own, they belong to
@@ -582,7 +594,8 @@ struct cpu_memo_stats {
 	/* cost.accounting sampled: top-level calls not sampled (fast), of
 	 * those charged a sampled path's cost (matched), and charged nothing
 	 * because no sample of their path was there yet (lost); samples */
-	uint64_t fast, matched, lost, samples;
+	uint64_t fast, matched, lost, samples; /* sampled: exact counts the calls of
+						* functions that read the clock */
 	uint8_t sampled;               /* the CPUs account sampled (the format) */
 };
 void cpu_memo_stats(const struct cpu_sys *s, struct cpu_memo_stats *st);
