@@ -63,21 +63,6 @@ void bench_pagealloc_opts_default(struct bench_pagealloc_opts *o)
 	o->progress = NULL;
 }
 
-/* The report header's note of the accounting: "" (exact), ", memo
- * accounting", ", sampled accounting (1 in N, caches warmed | no
- * warming)"; bench_slub_messaging.c has the same. */
-static const char *accounting_note(int accounting, long long period, bool warm, char *buf,
-				   size_t n)
-{
-	if (accounting == CPU_ACCOUNTING_MEMO)
-		return ", memo accounting";
-	if (accounting != CPU_ACCOUNTING_SAMPLED)
-		return "";
-	snprintf(buf, n, ", sampled accounting (1 in %lld, %s)", period,
-		 warm ? "caches warmed" : "no warming");
-	return buf;
-}
-
 struct bench_pagealloc_world {
 	struct cost_tables t;
 	struct cost_layout l;
@@ -339,7 +324,8 @@ static void print_report(FILE *out, const struct bench_pagealloc_opts *o, const 
 		m->name, m->nr_nodes,
 		(double)machine_mem_pages(m) * m->page_size / (1024.0 * 1024 * 1024), cpu,
 		mmzone_iter_name(o->variant), bpred_mode_name(o->bpred),
-		accounting_note(o->accounting, o->sample_period, o->sample_warm, note, sizeof note),
+		cpu_accounting_note((enum cpu_accounting)o->accounting, (uint32_t)o->sample_period,
+				    o->sample_warm, note, sizeof note),
 		o->order, o->batch,
 		o->batch, o->pairs, o->repeat, o->repeat == 1 ? "" : "s");
 	for (long long r = 0; r < o->repeat; r++) {

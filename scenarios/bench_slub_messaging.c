@@ -225,21 +225,6 @@ void bench_messaging_opts_default(struct bench_messaging_opts *o)
 	o->progress = NULL;
 }
 
-/* The report header's note of the accounting: "" (exact), ", memo
- * accounting", ", sampled accounting (1 in N, caches warmed | no
- * warming)"; bench_pagealloc.c has the same. */
-static const char *accounting_note(int accounting, long long period, bool warm, char *buf,
-				   size_t n)
-{
-	if (accounting == CPU_ACCOUNTING_MEMO)
-		return ", memo accounting";
-	if (accounting != CPU_ACCOUNTING_SAMPLED)
-		return "";
-	snprintf(buf, n, ", sampled accounting (1 in %lld, %s)", period,
-		 warm ? "caches warmed" : "no warming");
-	return buf;
-}
-
 /* The accounting of the options' worlds. */
 static struct bench_acct bench_acct(int accounting, long long period, bool warm)
 {
@@ -372,8 +357,9 @@ int bench_slub_run(const struct bench_slub_opts *opt, FILE *out, struct diag *d)
 	}
 	fprintf(out, "# Running 'slub' benchmark: kmalloc-512 alloc on CPU %d, free on CPU %d "
 		"(%s, %s%s)\n", o[0].cpu_alloc, o[0].cpu_free, name, slub_variant_name(opt->variant),
-		accounting_note(opt->accounting, opt->sample_period, opt->sample_warm, note,
-				sizeof note));
+		cpu_accounting_note((enum cpu_accounting)opt->accounting,
+				    (uint32_t)opt->sample_period, opt->sample_warm, note,
+				    sizeof note));
 	if (repeat == 1)
 		fprintf(out, "%" PRIu64 " pairs in %.3f s: %.3f M pairs/s (host)\n", o[0].done,
 			t[0].wall, (double)o[0].done / t[0].wall / 1e6);
@@ -478,8 +464,9 @@ int bench_messaging_run(const struct bench_messaging_opts *o, FILE *out, struct 
 	}
 	fprintf(out, "# Running 'sched/messaging' benchmark: %lld groups, %lld loops, %d CPUs "
 		"(%s, %s%s)\n", o->groups, o->loops, nr_cpus, name, slub_variant_name(o->variant),
-		accounting_note(o->accounting, o->sample_period, o->sample_warm, note,
-				sizeof note));
+		cpu_accounting_note((enum cpu_accounting)o->accounting,
+				    (uint32_t)o->sample_period, o->sample_warm, note,
+				    sizeof note));
 	fprintf(out, "Total time: %.6f [sec] (simulated)\n", r[0].total_time_s);
 	if (repeat == 1)
 		fprintf(out, "%" PRIu64 " messages in %.3f s: %.3f M messages/s (host), %" PRIu64

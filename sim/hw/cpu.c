@@ -75,6 +75,18 @@ const char *cpu_accounting_name(enum cpu_accounting a)
 					     : "unknown";
 }
 
+const char *cpu_accounting_note(enum cpu_accounting a, uint32_t period, bool warm, char *buf,
+				size_t n)
+{
+	if (a == CPU_ACCOUNTING_MEMO)
+		return ", memo accounting";
+	if (a != CPU_ACCOUNTING_SAMPLED)
+		return "";
+	snprintf(buf, n, ", sampled accounting (1 in %" PRIu32 ", %s)", period,
+		 warm ? "caches warmed" : "no warming");
+	return buf;
+}
+
 int cpu_accounting_parse(const char *s)
 {
 	return !strcmp(s, "exact") ? CPU_ACCOUNTING_EXACT
@@ -2037,6 +2049,23 @@ void cpu_memo_fold(struct cpu *c)
 	}
 }
 
+/* Every count of cost k names a real counter, site, function or path. */
+static bool memo_cost_ok(const struct cpu *c, const struct memo_cost *k)
+{
+	const struct cost_tables *t = c->sys->tables;
+	for (uint32_t j = 0; j < k->nitems; j++) {
+		const struct memo_item *it = &k->items[j];
+		uint32_t lim = it->what == MI_CTR    ? CPU_NR_COUNTERS
+			       : it->what == MI_SITE ? (uint32_t)t->nr_sites
+			       : it->what == MI_FN   ? (uint32_t)t->nr_fns
+			       : it->what == MI_PATH ? c->nr_paths
+						     : 1;
+		if (it->what > MI_OUTSIDE || it->idx >= lim)
+			return false;
+	}
+	return true;
+}
+
 /* The table's invariants: every hash slot and shortcut names an entry
  * whose key hashes there (the shortcut: any entry), every entry is in
  * the hash once, its events fit the log, its counts name real counters,
@@ -2044,7 +2073,6 @@ void cpu_memo_fold(struct cpu *c)
 static int memo_check(const struct cpu *c)
 {
 	const struct cpu_memo *m = c->mt;
-	const struct cost_tables *t = c->sys->tables;
 	if (!m)
 		return c->memo || c->mlog_on ? NS_EINTERNAL : NS_OK;
 	if (m->sm)
@@ -2068,15 +2096,8 @@ static int memo_check(const struct cpu *c)
 			return NS_EINTERNAL;
 		bytes += ((size_t)e->nev + e->nmiss) * sizeof *e->ev;
 		bytes += e->cost.nitems * sizeof *e->cost.items;
-		for (uint32_t j = 0; j < e->cost.nitems; j++) {
-			const struct memo_item *it = &e->cost.items[j];
-			uint32_t lim = it->what == MI_CTR ? CPU_NR_COUNTERS
-				       : it->what == MI_SITE ? (uint32_t)t->nr_sites
-				       : it->what == MI_FN  ? (uint32_t)t->nr_fns
-				       : it->what == MI_PATH ? c->nr_paths : 1;
-			if (it->what > MI_OUTSIDE || it->idx >= lim)
-				return NS_EINTERNAL;
-		}
+		if (!memo_cost_ok(c, &e->cost))
+			return NS_EINTERNAL;
 	}
 	return in_hash == m->nr && bytes == m->bytes ? NS_OK : NS_EINTERNAL;
 }
@@ -2635,15 +2656,8 @@ static int sampled_check(const struct cpu *c)
 		const struct sampled_entry *e = &sm->e[id];
 		if (e->pending || e->fn < 0 || e->fn >= t->nr_fns)
 			return NS_EINTERNAL;
-		for (uint32_t j = 0; j < e->cost.nitems; j++) {
-			const struct memo_item *it = &e->cost.items[j];
-			uint32_t lim = it->what == MI_CTR ? CPU_NR_COUNTERS
-				       : it->what == MI_SITE ? (uint32_t)t->nr_sites
-				       : it->what == MI_FN  ? (uint32_t)t->nr_fns
-				       : it->what == MI_PATH ? c->nr_paths : 1;
-			if (it->what > MI_OUTSIDE || it->idx >= lim)
-				return NS_EINTERNAL;
-		}
+		if (!memo_cost_ok(c, &e->cost))
+			return NS_EINTERNAL;
 	}
 	return in_hash == sm->nr ? NS_OK : NS_EINTERNAL;
 }

@@ -316,6 +316,11 @@ enum cpu_accounting {
 	CPU_ACCOUNTING_SAMPLED,        /* approximate: "Sampled accounting" above */
 };
 const char *cpu_accounting_name(enum cpu_accounting a);
+/* The report headers' note of the accounting: "" (exact), ", memo
+ * accounting", ", sampled accounting (1 in N, caches warmed | no
+ * warming)" (in buf). */
+const char *cpu_accounting_note(enum cpu_accounting a, uint32_t period, bool warm, char *buf,
+				size_t n);
 /* "exact" / "memo" / "sampled" -> the mode, -1 if unknown. */
 int cpu_accounting_parse(const char *s);
 
