@@ -290,6 +290,23 @@ static int bench_finish(const struct bench_cli *c, int rc, const struct diag *d)
 	return ns_status_exit(rc);
 }
 
+/* The accounting flags' help, the same for the three benches (its %lld
+ * is the default sample period). */
+#define ACCOUNTING_HELP \
+	"  --accounting A  cost accounting: exact (default: every cost primitive\n" \
+	"                  run as it is called), memo (memoized paths: a\n" \
+	"                  top-level call whose path was seen before adds its\n" \
+	"                  recorded cost; the same results, faster on allocator\n" \
+	"                  runs; docs/cost-model.md §9) or sampled (approximate:\n" \
+	"                  one top-level call in --sample-period is accounted\n" \
+	"                  exactly, the others are charged a sample of their\n" \
+	"                  path; docs/cost-model.md §10)\n" \
+	"  --sample-period N\n" \
+	"                  sampled: one top-level call in N accounted exactly\n" \
+	"                  (default %lld, 1..1000000000)\n" \
+	"  --sample-warm W sampled: caches (default: the calls not sampled still\n" \
+	"                  perform their cache accesses) or none\n"
+
 static void pagealloc_help(const void *p)
 {
 	const struct bench_pagealloc_opts *def = p;
@@ -312,19 +329,7 @@ static void pagealloc_help(const void *p)
 	       "  --cost-model M  timing model: inorder (default) or ooo\n"
 	       "  --cost-code L   work layout: estimate (inorder's default) or compiled\n"
 	       "                  (ooo's default; docs/compiled-counts.md)\n"
-	       "  --accounting A  cost accounting: exact (default: every cost primitive\n"
-	       "                  run as it is called), memo (memoized paths: a\n"
-	       "                  top-level call whose path was seen before with the\n"
-	       "                  same cost replays it; counts stay exact, cycles and\n"
-	       "                  mispredicts are approximate; faster) or sampled\n"
-	       "                  (approximate: one top-level call in --sample-period\n"
-	       "                  is accounted exactly, the others are charged a\n"
-	       "                  sample of their path; docs/cost-model.md §10)\n"
-	       "  --sample-period N\n"
-	       "                  sampled: one top-level call in N accounted exactly\n"
-	       "                  (default %lld, 1..1000000000)\n"
-	       "  --sample-warm W sampled: caches (default: the calls not sampled still\n"
-	       "                  perform their cache accesses) or none\n"
+	       ACCOUNTING_HELP
 	       "  --format F      text (default), json or csv: one document of the\n"
 	       "                  runs and results (docs/output-formats.md)\n",
 	       PAGEALLOC_USAGE, def->machine, def->sample_period);
@@ -348,19 +353,7 @@ static void slub_help(const void *p)
 	       "  --variant V     pre | post (v5.9 | c270cf30; default pre)\n"
 	       "  --repeat R      runs, each on a fresh world; reports min/median/max\n"
 	       "                  (default 1)\n"
-	       "  --accounting A  cost accounting: exact (default: every cost primitive\n"
-	       "                  run as it is called), memo (memoized paths: a\n"
-	       "                  top-level call whose path was seen before with the\n"
-	       "                  same cost replays it; counts stay exact, cycles and\n"
-	       "                  mispredicts are approximate; faster) or sampled\n"
-	       "                  (approximate: one top-level call in --sample-period\n"
-	       "                  is accounted exactly, the others are charged a\n"
-	       "                  sample of their path; docs/cost-model.md §10)\n"
-	       "  --sample-period N\n"
-	       "                  sampled: one top-level call in N accounted exactly\n"
-	       "                  (default %lld, 1..1000000000)\n"
-	       "  --sample-warm W sampled: caches (default: the calls not sampled still\n"
-	       "                  perform their cache accesses) or none\n"
+	       ACCOUNTING_HELP
 	       "  --format F      text (default), json or csv: one document of the\n"
 	       "                  runs and results (docs/output-formats.md)\n",
 	       SLUB_USAGE, def->machine, def->sample_period);
@@ -381,19 +374,7 @@ static void msg_help(const void *p)
 	       "  --seed S        run seed (default 1)\n"
 	       "  --repeat R      runs, each on a fresh world; reports min/median/max\n"
 	       "                  (default 1)\n"
-	       "  --accounting A  cost accounting: exact (default: every cost primitive\n"
-	       "                  run as it is called), memo (memoized paths: a\n"
-	       "                  top-level call whose path was seen before with the\n"
-	       "                  same cost replays it; counts stay exact, cycles and\n"
-	       "                  mispredicts are approximate; faster) or sampled\n"
-	       "                  (approximate: one top-level call in --sample-period\n"
-	       "                  is accounted exactly, the others are charged a\n"
-	       "                  sample of their path; docs/cost-model.md §10)\n"
-	       "  --sample-period N\n"
-	       "                  sampled: one top-level call in N accounted exactly\n"
-	       "                  (default %lld, 1..1000000000)\n"
-	       "  --sample-warm W sampled: caches (default: the calls not sampled still\n"
-	       "                  perform their cache accesses) or none\n"
+	       ACCOUNTING_HELP
 	       "  --format F      text (default), json or csv: one document of the\n"
 	       "                  runs and results (docs/output-formats.md)\n",
 	       MSG_USAGE, def->machine, def->sample_period);
