@@ -854,10 +854,12 @@ static inline bool cpu_branch_exact(struct cpu *c, int site, bool cond)
 static CPU_INLINE bool cpu_branch(struct cpu *c, int site, bool cond)
 {
 	assert(site >= 0 && site < c->sys->layout->nr_sites);
-	if (c->mlog_on == CPU_LOG_FAST)
-		return cpu_fast_branch(c, site, cond);
-	if (c->mlog_on && cpu_memo_log(c, CPU_EV(CPU_EV_BRANCH, (uint32_t)site << 1 | cond)))
-		return cond;
+	if (c->mlog_on) {
+		if (c->mlog_on == CPU_LOG_FAST)
+			return cpu_fast_branch(c, site, cond);
+		if (cpu_memo_log(c, CPU_EV(CPU_EV_BRANCH, (uint32_t)site << 1 | cond)))
+			return cond;
+	}
 	return cpu_branch_exact(c, site, cond);
 }
 
