@@ -1167,33 +1167,62 @@ static void test_sampled_patterns(void **state)
 	assert_true(ms.lost < ms.fast / 20);
 }
 
-/* A fast call that reads the clock makes its function's calls samples:
- * the model's own uses of the clock see it move.  Samples read the clock
- * after the call half and the work, the fast call the clock of its
- * start; every call after the fast one is a sample. */
+/* A function whose call reads the clock runs exactly from then on, so
+ * that the model's own uses of the clock see it move: calls 0-19 do
+ * not read it (fast calls among them), the others do.  The first call
+ * that reads it reads the call's start if it is a fast one (the clock
+ * does not move inside), the right time if it is a sample; every later
+ * call is exact. */
 static void test_sampled_clock_read(void **state)
 {
 	(void)state;
 	struct world *w = acct_world(CPU_MODEL_INORDER, CPU_ACCOUNTING_SAMPLED, 4, true);
 	struct cpu *c = &w->s.cpu[0];
-	uint64_t fast_before = 0;
+	bool read = false;
+	struct cpu_memo_stats ms;
 	for (int i = 0; i < 40; i++) {
 		uint64_t t0 = c->now;
 		cpu_call(c, FIX_FN_outer_fn);
 		bool fast = c->mlog_on == CPU_LOG_FAST;
 		cpu_work(c, 10);
-		uint64_t t = cpu_now(c);
+		if (i >= 20) {
+			uint64_t t = cpu_now(c);
+			assert_int_equal(t, fast ? t0 : t0 + 2 + 10);
+			assert_true(!fast || !read);
+			read = true;
+		}
 		cpu_ret(c);
-		assert_int_equal(t, fast ? t0 : t0 + 2 + 10);
-		assert_true(!fast || !fast_before);
-		fast_before += fast;
+		if (i == 19) {
+			cpu_memo_stats(&w->s, &ms);
+			assert_true(ms.fast > 0);
+			assert_int_equal(ms.exact, 0);
+		}
+	}
+	cpu_memo_stats(&w->s, &ms);
+	assert_int_equal(ms.exact, 19);
+	assert_int_equal(c->now, 40 * (2 + 10 + 2));   /* fast ones: their path's sample */
+	memo_world_free(w);
+}
+
+/* A sample that reads the clock is enough: no call of its function is
+ * ever fast. */
+static void test_sampled_clock_read_in_sample(void **state)
+{
+	(void)state;
+	struct world *w = acct_world(CPU_MODEL_INORDER, CPU_ACCOUNTING_SAMPLED, 4, true);
+	struct cpu *c = &w->s.cpu[0];
+	for (int i = 0; i < 40; i++) {
+		uint64_t t0 = c->now;
+		cpu_call(c, FIX_FN_outer_fn);
+		cpu_work(c, 10);
+		assert_int_equal(cpu_now(c), t0 + 2 + 10);
+		cpu_ret(c);
 	}
 	struct cpu_memo_stats ms;
 	cpu_memo_stats(&w->s, &ms);
-	assert_int_equal(ms.fast, 1);
-	assert_int_equal(ms.samples + ms.exact, 39);
-	assert_true(ms.exact > 0);
-	assert_int_equal(c->now, 40 * (2 + 10 + 2));   /* the fast one: its path's sample */
+	assert_int_equal(ms.fast, 0);
+	assert_int_equal(ms.samples, 1);
+	assert_int_equal(ms.exact, 39);
 	memo_world_free(w);
 }
 
@@ -1222,6 +1251,7 @@ int main(void)
 		cmocka_unit_test(test_sampled_rare_misses),
 		cmocka_unit_test(test_sampled_patterns),
 		cmocka_unit_test(test_sampled_clock_read),
+		cmocka_unit_test(test_sampled_clock_read_in_sample),
 		T(test_rsb_overflow),
 		T(test_profile_nested_recursive),
 		T(test_unbalanced_detected),

@@ -577,8 +577,9 @@ struct cpu_memo;
 bool cpu_memo_begin(struct cpu *c, int fn);
 void cpu_memo_break(struct cpu *c);
 void cpu_memo_end(struct cpu *c);
-/* A fast call (sampled) read the clock or the counts, which do not move
- * inside it: its function's calls are all samples from now on. */
+/* A fast call or a sample (sampled) read the clock or the counts, which
+ * do not move inside a fast call: its function's calls run exactly from
+ * now on. */
 void cpu_fast_read(struct cpu *c);
 /* A sample's end (sampled accounting): its cost recorded for its path. */
 void cpu_sample_end(struct cpu *c);
@@ -631,7 +632,7 @@ static inline uint64_t cpu_now(struct cpu *c)
 {
 	if (c->mlog_on == CPU_LOG_MEMO)
 		cpu_memo_break(c);
-	else if (c->mlog_on == CPU_LOG_FAST)
+	else if (c->mlog_on == CPU_LOG_FAST || c->sampling)
 		cpu_fast_read(c);      /* it reads the clock of its start */
 	return c->now;
 }
@@ -643,7 +644,7 @@ static inline void cpu_memo_sync(struct cpu *c)
 {
 	if (c->mlog_on == CPU_LOG_MEMO)
 		cpu_memo_break(c);
-	else if (c->mlog_on == CPU_LOG_FAST)
+	else if (c->mlog_on == CPU_LOG_FAST || c->sampling)
 		cpu_fast_read(c);
 	if (c->mt)
 		cpu_memo_fold(c);
@@ -971,7 +972,7 @@ static inline uint64_t cpu_tsc(struct cpu *c)
 {
 	if (c->mlog_on == CPU_LOG_MEMO)
 		cpu_memo_break(c);
-	else if (c->mlog_on == CPU_LOG_FAST)
+	else if (c->mlog_on == CPU_LOG_FAST || c->sampling)
 		cpu_fast_read(c);
 	if (!c->ooo)
 		return c->now;
