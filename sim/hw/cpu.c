@@ -890,7 +890,7 @@ int cpu_lock(struct cpu *c, struct cpu_lock *l)
 		return CPU_LOCK_BUSY;
 	if (c->mlog_on == CPU_LOG_FAST) {
 		/* sampled: who holds it is kept; its cost is the path's */
-		c->fsig += c->stab[c->sys->tables->nr_sites * 2 + c->sys->tables->nr_fns + SIG_LOCK];
+		c->fsig += c->stab_fn[c->sys->tables->nr_fns + SIG_LOCK];
 		l->acquisitions++;
 		l->holder = c->idx;
 		return NS_OK;
@@ -1857,19 +1857,26 @@ static bool memo_cost_equal(const struct memo_cost *a, const struct memo_cost *b
 	       !memcmp(a->items, b->items, a->nitems * sizeof *a->items);
 }
 
-static void memo_apply(struct cpu *c, struct memo_entry *e)
+/* The clock and core state a recorded cost moves (its counts wait for
+ * the fold); memo's replays and sampled's fast calls.  nend is 0 only for
+ * a sample whose ooo state could not be encoded: the state is left. */
+static void memo_cost_apply(struct cpu *c, const struct memo_cost *k)
 {
-	const struct memo_cost *k = &e->cost;
 	c->now += k->dnow;
 	c->last = c->now;
 	c->o.pos += k->dpos;
 	c->o.slot = k->slot;
 	c->o.lslot = k->lslot;
-	if (c->ooo)
+	if (c->ooo && k->nend)
 		memo_ooo_restore(c, k->end);
 	c->rsb = k->rsb;
 	c->mispredicts += k->dmisp;
 	c->mispredicts_booked += k->dmisp;
+}
+
+static void memo_apply(struct cpu *c, struct memo_entry *e)
+{
+	memo_cost_apply(c, &e->cost);
 	e->pending++;
 }
 
@@ -2232,11 +2239,12 @@ struct cpu_sampled {
 	uint64_t rng;                  /* the intervals between samples */
 	uint8_t force;                 /* the next top-level call is a sample */
 	int32_t fn;                    /* the top-level call's function */
-	uint64_t *stab;                /* the signature terms (c->stab) */
+	uint64_t *stab;                /* the signature terms (c->stab): per
+					* (site, condition), then per function
+					* (c->stab_fn), then per sig_ctr[] */
 	struct sampled_entry *e;
 	uint32_t nr;
 	int32_t *hash;                 /* [SAMPLED_SLOTS], -1 = empty */
-	int32_t *fn_last;              /* [nr_fns]: latest sample's entry, -1 */
 	uint8_t *exact_fn;             /* [nr_fns]: its calls read the clock: all samples */
 	/* block costs: the cycles from a sample's previous branch (or its
 	 * start) to each branch, by (site, condition), and from its last
@@ -2251,7 +2259,7 @@ struct cpu_sampled {
 	struct cpu_prof *prof0;
 	struct cpu_path *path0;
 	uint32_t npath0, cpath0;
-	uint64_t calls, fast, matched, lost, samples, exact, reads;
+	uint64_t calls, fast, matched, lost, samples, exact;
 };
 
 static uint64_t splitmix64(uint64_t *x)
@@ -2273,7 +2281,6 @@ static int sampled_init(struct cpu *c, const struct cpu_params *p)
 	sm->stab = malloc(nterms * sizeof *sm->stab);
 	sm->e = calloc(SAMPLED_ENTRIES, sizeof *sm->e);
 	sm->hash = malloc(SAMPLED_SLOTS * sizeof *sm->hash);
-	sm->fn_last = malloc(((size_t)t->nr_fns + 1) * sizeof *sm->fn_last);
 	sm->exact_fn = calloc((size_t)t->nr_fns + 1, 1);
 	sm->bsum = calloc(2 * (size_t)t->nr_sites + 1, sizeof *sm->bsum);
 	sm->bn = calloc(2 * (size_t)t->nr_sites + 1, sizeof *sm->bn);
@@ -2282,21 +2289,19 @@ static int sampled_init(struct cpu *c, const struct cpu_params *p)
 	sm->tn = calloc((size_t)t->nr_fns + 1, sizeof *sm->tn);
 	sm->site0 = calloc((size_t)t->nr_sites + 1, sizeof *sm->site0);
 	sm->prof0 = calloc((size_t)t->nr_fns + 1, sizeof *sm->prof0);
-	if (!sm->stab || !sm->e || !sm->hash || !sm->fn_last || !sm->exact_fn || !sm->site0 ||
+	if (!sm->stab || !sm->e || !sm->hash || !sm->exact_fn || !sm->site0 ||
 	    !sm->prof0 || !sm->bsum || !sm->bn || !sm->bmean || !sm->tsum || !sm->tn)
 		return NS_ENOMEM;
 	uint64_t x = 0x6E756D6173696Du;   /* the same terms on every CPU and run */
 	for (size_t i = 0; i < nterms; i++)
 		sm->stab[i] = splitmix64(&x);
-	for (uint32_t i = 0; i < SAMPLED_SLOTS; i++)
-		sm->hash[i] = -1;
-	for (int i = 0; i <= t->nr_fns; i++)
-		sm->fn_last[i] = -1;
+	sampled_forget(sm, t);
 	sm->period = p->sample_period;
 	sm->countdown = 1;
 	sm->warmup = p->sample_period;
 	sm->rng = 0x53414D504C45u ^ (uint64_t)c->idx << 32;
 	c->stab = sm->stab;
+	c->stab_fn = sm->stab + 2 * t->nr_sites;
 	c->bmean = sm->bmean;
 	c->fwarm = p->sample_warm;
 	return NS_OK;
@@ -2310,8 +2315,6 @@ static void sampled_forget(struct cpu_sampled *sm, const struct cost_tables *t)
 	sm->nr = 0;
 	for (uint32_t i = 0; i < SAMPLED_SLOTS; i++)
 		sm->hash[i] = -1;
-	for (int i = 0; i <= t->nr_fns; i++)
-		sm->fn_last[i] = -1;
 	size_t nb = 2 * (size_t)t->nr_sites + 1, nf = (size_t)t->nr_fns + 1;
 	memset(sm->bsum, 0, nb * sizeof *sm->bsum);
 	memset(sm->bn, 0, nb * sizeof *sm->bn);
@@ -2330,7 +2333,6 @@ static void sampled_free(struct cpu *c)
 	free(sm->stab);
 	free(sm->e);
 	free(sm->hash);
-	free(sm->fn_last);
 	free(sm->exact_fn);
 	free(sm->bsum);
 	free(sm->bn);
@@ -2342,7 +2344,7 @@ static void sampled_free(struct cpu *c)
 	free(sm->path0);
 	free(sm);
 	c->mt->sm = NULL;
-	c->stab = NULL;
+	c->stab = c->stab_fn = NULL;
 	c->bmean = NULL;
 }
 
@@ -2411,7 +2413,7 @@ static bool sampled_delta(struct cpu *c, uint64_t *sig)
 	struct cpu_memo *m = c->mt;
 	struct cpu_sampled *sm = m->sm;
 	const struct cost_tables *t = c->sys->tables;
-	uint64_t h = sm->stab[2 * t->nr_sites + sm->fn];
+	uint64_t h = c->stab_fn[sm->fn];
 	bool ok = true;
 	m->nscratch = 0;
 	for (int i = 0; i < t->nr_sites; i++) {
@@ -2429,7 +2431,7 @@ static bool sampled_delta(struct cpu *c, uint64_t *sig)
 		uint64_t calls = a->calls - b->calls;
 		/* the calls below the top one: the top one's is in its own term */
 		if (i != sm->fn || calls > 1)
-			h += (calls - (i == sm->fn)) * sm->stab[2 * t->nr_sites + i];
+			h += (calls - (i == sm->fn)) * c->stab_fn[i];
 		ok &= sampled_item(m, MI_FN, (uint32_t)i, calls, a->self - b->self, a->total - b->total);
 	}
 	for (uint32_t i = 0; i < c->nr_paths; i++) {
@@ -2441,7 +2443,7 @@ static bool sampled_delta(struct cpu *c, uint64_t *sig)
 	}
 	for (int i = 0; i < SIG_TERMS; i++)
 		h += (c->ctr[sig_ctr[i]] - sm->ctr0[sig_ctr[i]]) *
-		     sm->stab[2 * t->nr_sites + t->nr_fns + i];
+		     c->stab_fn[t->nr_fns + i];
 	ok &= sampled_item(m, MI_OUTSIDE, 0, c->outside - sm->outside0, 0, 0);
 	for (uint32_t id = 0; id < CPU_NR_COUNTERS; id++)
 		ok &= sampled_item(m, MI_CTR, id, c->ctr[id] - sm->ctr0[id], 0, 0);
@@ -2515,7 +2517,6 @@ void cpu_sample_end(struct cpu *c)
 	memcpy(items, m->scratch, bytes);
 	k.items = items;
 	e->cost = k;
-	sm->fn_last[sm->fn] = id;
 }
 
 /* Calls to the next sample: uniform on 1 .. 2 period - 1 (mean period),
@@ -2529,10 +2530,11 @@ static uint32_t sampled_interval(struct cpu_sampled *sm)
 	return 1 + (uint32_t)(splitmix64(&sm->rng) % (2 * (uint64_t)sm->period - 1));
 }
 
-/* A top-level call of fn in a sampled run: a sample (false: it runs
- * exactly) or a fast call (true).  A sample is due every period calls,
- * after a fast call whose path had no sample, and for every call of a
- * function whose calls read the clock or the counts. */
+/* A top-level call of fn in a sampled run: a sample or a plain exact
+ * call (false: it runs exactly), or a fast call (true).  A sample is due
+ * during the warm-up, at the end of each interval and after a fast call
+ * whose path had no sample; a function whose calls read the clock or the
+ * counts runs exactly. */
 static bool sampled_begin(struct cpu *c, int fn)
 {
 	struct cpu_sampled *sm = c->mt->sm;
@@ -2564,14 +2566,13 @@ static bool sampled_begin(struct cpu *c, int fn)
 	c->fcost = 0;
 	c->mlog_on = CPU_LOG_FAST;
 	c->mdepth = 1;
-	c->fsig = sm->stab[2 * c->sys->tables->nr_sites + fn];
+	c->fsig = c->stab_fn[fn];
 	return true;
 }
 
 void cpu_fast_read(struct cpu *c)
 {
 	struct cpu_sampled *sm = c->mt->sm;
-	sm->reads += !sm->exact_fn[sm->fn];
 	sm->exact_fn[sm->fn] = 1;
 }
 
@@ -2610,19 +2611,8 @@ static void sampled_end(struct cpu *c)
 		return;
 	}
 	sm->matched++;
-	struct sampled_entry *e = &sm->e[id];
-	const struct memo_cost *k = &e->cost;
-	c->now += k->dnow;
-	c->last = c->now;
-	c->o.pos += k->dpos;
-	c->o.slot = k->slot;
-	c->o.lslot = k->lslot;
-	if (c->ooo && k->nend)
-		memo_ooo_restore(c, k->end);
-	c->rsb = k->rsb;
-	c->mispredicts += k->dmisp;
-	c->mispredicts_booked += k->dmisp;
-	e->pending++;
+	memo_cost_apply(c, &sm->e[id].cost);
+	sm->e[id].pending++;
 }
 
 static void sampled_fold(struct cpu *c)
@@ -2648,10 +2638,6 @@ static int sampled_check(const struct cpu *c)
 			return NS_EINTERNAL;
 		in_hash += id >= 0;
 	}
-	for (int i = 0; i < t->nr_fns; i++)
-		if (sm->fn_last[i] < -1 || sm->fn_last[i] >= (int32_t)sm->nr ||
-		    (sm->fn_last[i] >= 0 && sm->e[sm->fn_last[i]].fn != i))
-			return NS_EINTERNAL;
 	for (uint32_t id = 0; id < sm->nr; id++) {
 		const struct sampled_entry *e = &sm->e[id];
 		if (e->pending || e->fn < 0 || e->fn >= t->nr_fns)

@@ -169,8 +169,8 @@
  * charged their path's latest sample: path = the top-level function and
  * the multiset of (site, condition), calls and locks.  A path without a
  * sample is charged its blocks' mean costs.  The clock does not move
- * inside a fast call; a function whose fast call reads it is run exactly
- * from then on.  docs/cost-model.md §10 measures the differences.
+ * inside a fast call; a function whose call (a sample or a fast one)
+ * reads it runs exactly from then on.  docs/cost-model.md §10 measures the differences.
  *
  * Profile semantics.  Cycles accrue to the innermost out-of-line function on
  * the shadow stack (self), as a sampling profiler without --inline sees
@@ -355,9 +355,10 @@ struct cpu_costs {
 struct cpu_params {
 	enum cpu_model model;          /* default CPU_MODEL_INORDER */
 	enum cpu_accounting accounting; /* default CPU_ACCOUNTING_EXACT */
-	/* cost.accounting sampled: one top-level call in sample_period is
-	 * accounted exactly (default 100, at least 1); sample_warm: the
-	 * others still perform their cache accesses (default true) */
+	/* cost.accounting sampled: one top-level call in sample_period, on
+	 * average, is accounted exactly (default 100, at least 1);
+	 * sample_warm: the others still perform their cache accesses
+	 * (default true) */
 	uint32_t sample_period;
 	bool sample_warm;
 	struct bpred_params bpred;
@@ -427,7 +428,8 @@ struct cpu {
 	uint32_t mdepth;               /* its call depth */
 	uint64_t fsig;                 /* the fast call's branch signature */
 	uint64_t fcost;                /* its cost as blocks (x16), cpu.c */
-	const uint64_t *stab;          /* [2 * nr_sites + nr_fns]: signature terms */
+	const uint64_t *stab;          /* signature terms: per (site, condition) */
+	const uint64_t *stab_fn;       /* per function, then per lock (cpu.c) */
 	const uint32_t *bmean;         /* [2 * nr_sites]: block costs (x16) */
 	uint32_t mlog_n;               /* events logged */
 	uint64_t *mlog;                /* [CPU_MEMO_LOG] */
@@ -598,10 +600,11 @@ struct cpu_memo_stats {
 	uint64_t shortcut;             /* replays that skipped the predictor */
 	uint64_t mismatch;             /* verifications that found another cost: 0 */
 	/* cost.accounting sampled: top-level calls not sampled (fast), of
-	 * those charged a sampled path's cost (matched), and charged nothing
-	 * because no sample of their path was there yet (lost); samples */
-	uint64_t fast, matched, lost, samples; /* sampled: exact counts the calls of
-						* functions that read the clock */
+	 * those charged their path's latest sample (matched) and charged
+	 * their blocks' mean costs as no sample of their path was there yet
+	 * (lost); samples; exact counts the calls of functions that read
+	 * the clock */
+	uint64_t fast, matched, lost, samples;
 	uint8_t sampled;               /* the CPUs account sampled (the format) */
 };
 void cpu_memo_stats(const struct cpu_sys *s, struct cpu_memo_stats *st);
@@ -628,12 +631,21 @@ static CPU_INLINE bool cpu_memo_log(struct cpu *c, uint64_t ev)
 
 /* The clock, for model code that reads it mid-call: a logged call is
  * accounted exactly first (its clock is not advanced while logging). */
-static inline uint64_t cpu_now(struct cpu *c)
+/* What a read of the clock or the counts does first: a logged call is
+ * accounted exactly (memo); under sampled, the top-level function runs
+ * exactly from its next call on (a fast call reads the clock of its
+ * start: it does not move inside). */
+static inline void cpu_clock_read(struct cpu *c)
 {
 	if (c->mlog_on == CPU_LOG_MEMO)
 		cpu_memo_break(c);
 	else if (c->mlog_on == CPU_LOG_FAST || c->sampling)
-		cpu_fast_read(c);      /* it reads the clock of its start */
+		cpu_fast_read(c);
+}
+
+static inline uint64_t cpu_now(struct cpu *c)
+{
+	cpu_clock_read(c);
 	return c->now;
 }
 
@@ -642,10 +654,7 @@ static inline uint64_t cpu_now(struct cpu *c)
  * replayed calls are folded in. */
 static inline void cpu_memo_sync(struct cpu *c)
 {
-	if (c->mlog_on == CPU_LOG_MEMO)
-		cpu_memo_break(c);
-	else if (c->mlog_on == CPU_LOG_FAST || c->sampling)
-		cpu_fast_read(c);
+	cpu_clock_read(c);
 	if (c->mt)
 		cpu_memo_fold(c);
 }
@@ -752,7 +761,7 @@ static CPU_INLINE void cpu_call(struct cpu *c, int fn)
 	if (c->mlog_on) {
 		if (c->mlog_on == CPU_LOG_FAST) {
 			c->prof[fn].calls++;
-			c->fsig += c->stab[2 * c->sys->tables->nr_sites + fn];
+			c->fsig += c->stab_fn[fn];
 			c->mdepth++;
 			return;
 		}
@@ -822,7 +831,6 @@ static CPU_INLINE bool cpu_fast_branch(struct cpu *c, int site, bool cond)
 	st->taken += (unsigned)cond ^ c->site_layout[site].fallthrough;
 	c->fsig += c->stab[2 * site + cond];
 	c->fcost += c->bmean[2 * site + cond];
-
 	return cond;
 }
 
@@ -970,10 +978,7 @@ void cpu_advance_to(struct cpu *c, uint64_t t);
  * itself in-order, and under ooo when the machine gives no clocks). */
 static inline uint64_t cpu_tsc(struct cpu *c)
 {
-	if (c->mlog_on == CPU_LOG_MEMO)
-		cpu_memo_break(c);
-	else if (c->mlog_on == CPU_LOG_FAST || c->sampling)
-		cpu_fast_read(c);
+	cpu_clock_read(c);
 	if (!c->ooo)
 		return c->now;
 	return (uint64_t)((double)c->now * c->sys->k.tsc_per_cycle);
