@@ -43,6 +43,15 @@
 #ifndef NUMASIM_MM_INTERNAL_H
 #define NUMASIM_MM_INTERNAL_H
 
+/* The fast copy (models/mm_fast.h): its renames come before any
+ * declaration, and MM_FAST selects its charging helpers below. */
+#if defined(MM_FAST_COPY)
+#include "models/mm_fast.h"
+#define MM_FAST 1
+#else
+#define MM_FAST 0
+#endif
+
 #include "models/page_alloc.h"
 
 #include <assert.h>
@@ -928,35 +937,53 @@ struct alloc_context {
 
 static inline int fn_id(const struct mm_world *w, enum mm_fn f) { return w->fn_base + (int)f; }
 
+/*
+ * The charging helpers.  In the fast copy (MM_FAST, models/mm_fast.h)
+ * they are a fast call's steps (cpu.h): a branch is counted and signed,
+ * work costs nothing, and the first call() (the top-level one, not yet
+ * inside a fast call) goes through cpu_call(), which starts it.
+ */
 static CPU_INLINE bool br(struct cpu *c, const struct mm_world *w, enum mm_site s, bool cond)
 {
+	if (MM_FAST)
+		return cpu_fast_branch(c, w->site_base + (int)s, cond);
 	return cpu_branch(c, w->site_base + (int)s, cond);
 }
 
 static CPU_INLINE void call(struct cpu *c, const struct mm_world *w, enum mm_fn f)
 {
-	cpu_call(c, w->fn_base + (int)f);
+	if (MM_FAST && c->mlog_on == CPU_LOG_FAST)
+		cpu_fast_call(c, w->fn_base + (int)f);
+	else
+		cpu_call(c, w->fn_base + (int)f);
 }
 
 static CPU_INLINE void work(struct cpu *c, const struct mm_world *w, enum mm_work k)
 {
-	cpu_insns(c, w->work[k]);
+	if (!MM_FAST)
+		cpu_insns(c, w->work[k]);
 }
 
 /* the reclaim tables' charging helpers */
 static inline bool vbr(struct cpu *c, const struct mm_world *w, enum vm_site s, bool cond)
 {
+	if (MM_FAST)
+		return cpu_fast_branch(c, w->vm_site_base + (int)s, cond);
 	return cpu_branch(c, w->vm_site_base + (int)s, cond);
 }
 
 static inline void vcall(struct cpu *c, const struct mm_world *w, enum vm_fn f)
 {
-	cpu_call(c, w->vm_fn_base + (int)f);
+	if (MM_FAST && c->mlog_on == CPU_LOG_FAST)
+		cpu_fast_call(c, w->vm_fn_base + (int)f);
+	else
+		cpu_call(c, w->vm_fn_base + (int)f);
 }
 
 static inline void vwork(struct cpu *c, enum vm_work k)
 {
-	cpu_work(c, vm_work_cycles(k));
+	if (!MM_FAST)
+		cpu_work(c, vm_work_cycles(k));
 }
 
 /*
@@ -975,6 +1002,8 @@ static inline void vwork(struct cpu *c, enum vm_work k)
 static CPU_INLINE void mem_bytes(struct cpu *c, const struct mm_world *w, uint64_t addr,
 			     uint32_t bytes, int node, enum cpu_access kind)
 {
+	if (MM_FAST && !c->fwarm)
+		return;                /* a fast call without warming: no access */
 	struct mm_cpu *ci = &w->cpus[c->idx];
 	uint64_t line = addr >> c->sys->cache.line_shift;
 	bool write = kind >= CPU_STORE;
@@ -1233,6 +1262,35 @@ int mm_alloc_addr(struct mm_world *w, int node, uint64_t bytes, uint64_t align,
 /* models/mm_init.c: the memmap's per-page metadata */
 struct page *block_split(struct mm_world *w, struct pfn_block *b);
 struct page *block_unsplit(struct mm_world *w, struct pfn_block *b);
+
+/* The fast copy's returns (models/mm_fast.h): the model's cpu_ret() calls
+ * become a fast call's; the top-level one ends it. */
+#if defined(MM_FAST_COPY)
+#define cpu_ret(c) cpu_fast_ret(c)
+#endif
+
+/*
+ * The entries that run the fast copy (MM_FAST_ENTRY_VOID / MM_FAST_ENTRY
+ * at their top): when cpu_fast_entry() says the top-level call of fn will
+ * be fast, the entry returns what its copy mm_fast_NAME(args) returns.
+ * Nothing in the copy itself.
+ */
+#if !defined(MM_FAST_COPY)
+__typeof__(mm_alloc_pages) mm_fast_mm_alloc_pages;
+__typeof__(mm_free_pages) mm_fast_mm_free_pages;
+#endif
+#define MM_FAST_ENTRY(c, fn, name, ...)                                        \
+	do {                                                                   \
+		if (!MM_FAST && cpu_fast_entry(c, fn))                         \
+			return mm_fast_##name(__VA_ARGS__);                    \
+	} while (0)
+#define MM_FAST_ENTRY_VOID(c, fn, name, ...)                                   \
+	do {                                                                   \
+		if (!MM_FAST && cpu_fast_entry(c, fn)) {                       \
+			mm_fast_##name(__VA_ARGS__);                           \
+			return;                                                \
+		}                                                              \
+	} while (0)
 
 /* models/mmzone.c */
 int next_zones_zonelist(struct cpu *c, const struct mm_world *w,

@@ -6,7 +6,8 @@
  * counter and profile lookups.  With cfg->reclaim.enabled the reclaim
  * model's tables are registered and laid out after the allocator's and
  * vmscan is attached, as scenarios/run.c builds a world (the vmscan and
- * fill tests).  Failures are cmocka assertions; header-only (static
+ * fill tests).  tw_try_params takes the CPUs' parameters (accounting,
+ * model); the others use cpu_params_default's.  Failures are cmocka assertions; header-only (static
  * inline, so a test that does not use a helper does not warn).
  */
 #ifndef NUMASIM_TEST_PA_FIXTURE_H
@@ -37,8 +38,9 @@ struct tw {
  * what the model refuses (*out is set either way; t->w is NULL when
  * mm_world_create fails).
  */
-static inline int tw_try_cpus(struct machine *m, const struct mm_config *cfg,
-			      const int *cpus, int nr_cpus, struct tw **out, struct diag *d)
+static inline int tw_try_params(struct machine *m, const struct mm_config *cfg,
+				const struct cpu_params *params, const int *cpus, int nr_cpus,
+				struct tw **out, struct diag *d)
 {
 	struct tw *t = calloc(1, sizeof *t);
 	int vf = -1, vs = -1;
@@ -66,12 +68,20 @@ static inline int tw_try_cpus(struct machine *m, const struct mm_config *cfg,
 	}
 	struct cpu_params p;
 	cpu_params_default(&p);
+	if (params)
+		p = *params;
 	assert_int_equal(cpu_sys_init(&t->s, m, &t->t, &t->l, &p, cpus, nr_cpus), NS_OK);
 	*out = t;
 	int rc = mm_world_create(m, cfg, &t->s, t->fn_base, t->site_base, &t->w, d);
 	if (rc == NS_OK && cfg->reclaim.enabled)
 		rc = vmscan_attach(t->w, vf, vs);
 	return rc;
+}
+
+static inline int tw_try_cpus(struct machine *m, const struct mm_config *cfg,
+			      const int *cpus, int nr_cpus, struct tw **out, struct diag *d)
+{
+	return tw_try_params(m, cfg, NULL, cpus, nr_cpus, out, d);
 }
 
 static inline int tw_try_m(struct machine *m, const struct mm_config *cfg,

@@ -706,6 +706,103 @@ static void test_cpuset_remote(void **state)
 	}
 }
 
+/* --- sampled accounting: the models' fast copy ----------------------------- */
+
+/* What a run leaves on a CPU, folded: clock, counters, sites, profile and
+ * call paths. */
+struct fc_state {
+	uint64_t now, pfns;
+	uint64_t ctr[CPU_NR_COUNTERS];
+	struct cpu_site_stat site[2048];
+	struct cpu_prof prof[512];
+	uint32_t nr_paths;
+	uint64_t path_sum;
+	struct cpu_memo_stats st;
+};
+
+/* A mixed run on two CPUs: orders 0..3, rounds of 1..40 pages (pcp hits,
+ * refills, drains, buddy splits and merges), frees on the other CPU. */
+static void fast_copy_run(bool copy, bool warm, struct fc_state out[2])
+{
+	struct mm_config cfg = cfg_default(MMZONE_ITER_POST);
+	struct cpu_params p;
+	cpu_params_default(&p);
+	p.accounting = CPU_ACCOUNTING_SAMPLED;
+	p.sample_period = 7;
+	p.sample_warm = warm;
+	struct tw *t;
+	struct diag d;
+	diag_init(&d);
+	assert_int_equal(tw_try_params(tw_machine(m_seedlike), &cfg, &p, NULL, 0, &t, &d), NS_OK);
+	for (int i = 0; i < t->s.nr_cpus; i++) {
+		assert_true(t->s.cpu[i].fcopy);
+		t->s.cpu[i].fcopy = copy;
+	}
+	assert_true(t->t.nr_sites <= 2048 && t->t.nr_fns <= 512);
+	static struct page *pg[64];
+	memset(out, 0, 2 * sizeof *out);
+	for (int r = 0; r < 300; r++) {
+		int n = 1 + (r * 7) % 40;
+		unsigned order = r % 11 == 0 ? (unsigned)(r % 4) : 0;
+		for (int i = 0; i < n; i++) {
+			pg[i] = mm_alloc_pages(t->w, &t->s.cpu[r & 1], GFP_KERNEL, order);
+			assert_non_null(pg[i]);
+			out[r & 1].pfns = out[r & 1].pfns * 31 + mm_page_pfn(t->w, pg[i]);
+		}
+		for (int i = 0; i < n; i++)
+			mm_free_pages(t->w, &t->s.cpu[(r + (i & 1)) & 1], pg[i], order);
+	}
+	for (int k = 0; k < 2; k++) {
+		struct cpu *c = &t->s.cpu[k];
+		assert_int_equal(cpu_check(c), NS_OK);   /* folds the fast calls' counts */
+		cpu_attribute(c);
+		out[k].now = c->now;
+		for (int i = 0; i < CPU_NR_COUNTERS; i++)
+			out[k].ctr[i] = cpu_counter(c, (enum cpu_counter)i);
+		memcpy(out[k].site, c->site, (size_t)t->t.nr_sites * sizeof *c->site);
+		for (int i = 0; i < t->t.nr_fns; i++) {
+			out[k].prof[i] = c->prof[i];
+			out[k].prof[i].active = 0;
+		}
+		out[k].nr_paths = c->nr_paths;
+		for (uint32_t i = 0; i < c->nr_paths; i++)
+			out[k].path_sum = out[k].path_sum * 1000003u + c->path[i].calls * 7 +
+					  c->path[i].self * 13 + c->path[i].mispredicts;
+	}
+	cpu_memo_stats(&t->s, &out[0].st);
+	tw_destroy(t);
+}
+
+/*
+ * The fast copy (models/mm_fast.h) gives the ordinary code's results bit
+ * for bit: the same clocks, counters, site counts, profile and call paths,
+ * with and without warming, while most fast calls run in the copy.
+ */
+static void test_fast_copy(void **state)
+{
+	(void)state;
+	static struct fc_state a[2], b[2];
+	for (int warm = 0; warm < 2; warm++) {
+		fast_copy_run(true, warm, a);
+		fast_copy_run(false, warm, b);
+		assert_true(a[0].st.fast > 1000);
+		assert_true(a[0].st.copied * 10 > a[0].st.fast * 9);
+		assert_int_equal(b[0].st.copied, 0);
+		assert_int_equal(a[0].st.fast, b[0].st.fast);
+		assert_int_equal(a[0].st.samples, b[0].st.samples);
+		for (int k = 0; k < 2; k++) {
+			assert_int_equal(a[k].now, b[k].now);
+			assert_int_equal(a[k].pfns, b[k].pfns);
+			assert_memory_equal(a[k].ctr, b[k].ctr, sizeof a[k].ctr);
+			assert_memory_equal(a[k].site, b[k].site, sizeof a[k].site);
+			assert_memory_equal(a[k].prof, b[k].prof, sizeof a[k].prof);
+			assert_int_equal(a[k].nr_paths, b[k].nr_paths);
+			assert_int_equal(a[k].path_sum, b[k].path_sum);
+		}
+		assert_true(a[0].ctr[CPU_CTR_branches] > 0);
+	}
+}
+
 /* --- determinism and gfp parsing ----------------------------------------- */
 
 static uint64_t det_run(uint64_t *sum)
@@ -800,6 +897,7 @@ int main(void)
 		cmocka_unit_test(test_iterator_profile),
 		cmocka_unit_test(test_cpuset_remote),
 		cmocka_unit_test(test_determinism),
+		cmocka_unit_test(test_fast_copy),
 		cmocka_unit_test(test_gfp_parse),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1304,6 +1304,7 @@ static void sampled_stats_add(const struct cpu_sampled *sm, struct cpu_memo_stat
 static bool sampled_begin(struct cpu *c, int fn);
 static void sampled_end(struct cpu *c);
 static void sampled_fold(struct cpu *c);
+static void sampled_fold_sites(struct cpu *c);
 static int sampled_check(const struct cpu *c);
 static void sampled_forget(struct cpu_sampled *sm, const struct cost_tables *t);
 
@@ -1436,6 +1437,7 @@ static void cpu_memo_free(struct cpu *c)
 	free(m);
 	c->mt = NULL;
 	c->memo = 0;
+	c->fcopy = 0;
 }
 
 /*
@@ -2038,6 +2040,7 @@ void cpu_memo_fold(struct cpu *c)
 		return;
 	if (m->sm) {
 		sampled_fold(c);
+		sampled_fold_sites(c);
 		return;
 	}
 	for (uint32_t i = 0; i < m->nr; i++) {
@@ -2137,11 +2140,12 @@ void cpu_memo_stats_format(const struct cpu_memo_stats *st, char *buf, size_t n)
 {
 	if (st->sampled) {
 		snprintf(buf, n,
-			 "%" PRIu64 " of %" PRIu64 " top-level calls fast, %" PRIu64 " samples, %" PRIu64
+			 "%" PRIu64 " of %" PRIu64 " top-level calls fast (%" PRIu64 " in the models' "
+			 "fast copy), %" PRIu64 " samples, %" PRIu64
 			 " exact (their function reads the clock), %" PRIu64 " paths; %.2f %% of the "
 			 "fast ones charged their path's latest sample, %" PRIu64
 			 " (a path not sampled yet) its blocks' mean costs",
-			 st->fast, st->calls, st->samples, st->exact, st->paths,
+			 st->fast, st->calls, st->copied, st->samples, st->exact, st->paths,
 			 st->fast ? 100.0 * (double)st->matched / (double)st->fast : 0.0, st->lost);
 		return;
 	}
@@ -2239,7 +2243,7 @@ struct cpu_sampled {
 	uint64_t rng;                  /* the intervals between samples */
 	uint8_t force;                 /* the next top-level call is a sample */
 	int32_t fn;                    /* the top-level call's function */
-	uint64_t *stab;                /* the signature terms (c->stab): per
+	uint64_t *stab;                /* the signature terms (c->fsite[].sig): per
 					* (site, condition), then per function
 					* (c->stab_fn), then per sig_ctr[] */
 	struct sampled_entry *e;
@@ -2248,9 +2252,9 @@ struct cpu_sampled {
 	uint8_t *exact_fn;             /* [nr_fns]: its calls read the clock: all samples */
 	/* block costs: the cycles from a sample's previous branch (or its
 	 * start) to each branch, by (site, condition), and from its last
-	 * branch to its return, by function; mean x16 in bmean (c->bmean) */
+	 * branch to its return, by function; mean x16 in fsite[].bmean */
 	uint64_t *bsum, *bn, *tsum, *tn;
-	uint32_t *bmean;
+	struct cpu_fast_site *fsite;   /* c->fsite */
 	uint64_t tlast;
 	/* the snapshot a sample's delta is taken against */
 	uint64_t now0, pos0, misp0, outside0;
@@ -2259,7 +2263,7 @@ struct cpu_sampled {
 	struct cpu_prof *prof0;
 	struct cpu_path *path0;
 	uint32_t npath0, cpath0;
-	uint64_t calls, fast, matched, lost, samples, exact;
+	uint64_t calls, fast, matched, lost, samples, exact, copied;
 };
 
 static uint64_t splitmix64(uint64_t *x)
@@ -2284,26 +2288,28 @@ static int sampled_init(struct cpu *c, const struct cpu_params *p)
 	sm->exact_fn = calloc((size_t)t->nr_fns + 1, 1);
 	sm->bsum = calloc(2 * (size_t)t->nr_sites + 1, sizeof *sm->bsum);
 	sm->bn = calloc(2 * (size_t)t->nr_sites + 1, sizeof *sm->bn);
-	sm->bmean = calloc(2 * (size_t)t->nr_sites + 1, sizeof *sm->bmean);
+	sm->fsite = calloc(2 * (size_t)t->nr_sites + 1, sizeof *sm->fsite);
 	sm->tsum = calloc((size_t)t->nr_fns + 1, sizeof *sm->tsum);
 	sm->tn = calloc((size_t)t->nr_fns + 1, sizeof *sm->tn);
 	sm->site0 = calloc((size_t)t->nr_sites + 1, sizeof *sm->site0);
 	sm->prof0 = calloc((size_t)t->nr_fns + 1, sizeof *sm->prof0);
 	if (!sm->stab || !sm->e || !sm->hash || !sm->exact_fn || !sm->site0 ||
-	    !sm->prof0 || !sm->bsum || !sm->bn || !sm->bmean || !sm->tsum || !sm->tn)
+	    !sm->prof0 || !sm->bsum || !sm->bn || !sm->fsite || !sm->tsum || !sm->tn)
 		return NS_ENOMEM;
 	uint64_t x = 0x6E756D6173696Du;   /* the same terms on every CPU and run */
 	for (size_t i = 0; i < nterms; i++)
 		sm->stab[i] = splitmix64(&x);
+	for (size_t i = 0; i < 2 * (size_t)t->nr_sites; i++)
+		sm->fsite[i].sig = sm->stab[i];
 	sampled_forget(sm, t);
 	sm->period = p->sample_period;
 	sm->countdown = 1;
 	sm->warmup = p->sample_period;
 	sm->rng = 0x53414D504C45u ^ (uint64_t)c->idx << 32;
-	c->stab = sm->stab;
+	c->fsite = sm->fsite;
 	c->stab_fn = sm->stab + 2 * t->nr_sites;
-	c->bmean = sm->bmean;
 	c->fwarm = p->sample_warm;
+	c->fcopy = 1;
 	return NS_OK;
 }
 
@@ -2318,7 +2324,8 @@ static void sampled_forget(struct cpu_sampled *sm, const struct cost_tables *t)
 	size_t nb = 2 * (size_t)t->nr_sites + 1, nf = (size_t)t->nr_fns + 1;
 	memset(sm->bsum, 0, nb * sizeof *sm->bsum);
 	memset(sm->bn, 0, nb * sizeof *sm->bn);
-	memset(sm->bmean, 0, nb * sizeof *sm->bmean);
+	for (size_t i = 0; i < nb; i++)
+		sm->fsite[i].bmean = 0;
 	memset(sm->tsum, 0, nf * sizeof *sm->tsum);
 	memset(sm->tn, 0, nf * sizeof *sm->tn);
 }
@@ -2336,7 +2343,7 @@ static void sampled_free(struct cpu *c)
 	free(sm->exact_fn);
 	free(sm->bsum);
 	free(sm->bn);
-	free(sm->bmean);
+	free(sm->fsite);
 	free(sm->tsum);
 	free(sm->tn);
 	free(sm->site0);
@@ -2344,8 +2351,8 @@ static void sampled_free(struct cpu *c)
 	free(sm->path0);
 	free(sm);
 	c->mt->sm = NULL;
-	c->stab = c->stab_fn = NULL;
-	c->bmean = NULL;
+	c->fsite = NULL;
+	c->stab_fn = NULL;
 }
 
 static uint32_t sampled_slot(uint64_t sig)
@@ -2475,8 +2482,7 @@ void cpu_sample_branch(struct cpu *c, int site, bool cond)
 	sm->bsum[i] += c->now - sm->tlast;
 	sm->bn[i]++;
 	sm->tlast = c->now;
-	uint64_t mean = sm->bsum[i] * 16 / sm->bn[i];
-	sm->bmean[i] = mean > UINT32_MAX ? UINT32_MAX : (uint32_t)mean;
+	sm->fsite[i].bmean = sm->bsum[i] * 16 / sm->bn[i];
 }
 
 void cpu_sample_end(struct cpu *c)
@@ -2535,9 +2541,28 @@ static uint32_t sampled_interval(struct cpu_sampled *sm)
  * during the warm-up, at the end of each interval and after a fast call
  * whose path had no sample; a function whose calls read the clock or the
  * counts runs exactly. */
+/* sampled_begin()'s decision for the top-level call of fn, without
+ * moving anything: not a sample (not due, not forced, warm-up over), not a
+ * clock reader's. */
+static bool sampled_fast_next(const struct cpu *c, int fn)
+{
+	const struct cpu_sampled *sm = c->mt->sm;
+	return !c->lost && !sm->exact_fn[fn] && sm->countdown != 1 && !sm->force && !sm->warmup;
+}
+
+bool cpu_fast_take(struct cpu *c, int fn)
+{
+	if (!c->mt || !c->mt->sm || !sampled_fast_next(c, fn))
+		return false;
+	c->mt->sm->copied++;
+	return true;
+}
+
 static bool sampled_begin(struct cpu *c, int fn)
 {
 	struct cpu_sampled *sm = c->mt->sm;
+	bool fast = sampled_fast_next(c, fn);
+	(void)fast;
 	sm->calls++;
 	if (c->lost)
 		return false;
@@ -2556,11 +2581,13 @@ static bool sampled_begin(struct cpu *c, int fn)
 		sampled_fold(c);       /* a fold inside would count in its delta */
 		if (!sampled_snapshot(c))
 			return false;
+		assert(!fast);
 		sm->samples++;
 		sm->tlast = c->now;
 		c->sampling = 1;
 		return false;
 	}
+	assert(fast);
 	sm->fast++;
 	c->prof[fn].calls++;
 	c->fcost = 0;
@@ -2623,6 +2650,30 @@ static void sampled_fold(struct cpu *c)
 			sampled_fold_one(c, &sm->e[i]);
 }
 
+/* The fast calls' branch counts (c->fsite) into the sites' executed and
+ * taken.  Inside a sample (a count read mid-call) the snapshot moves as
+ * much, so that the sample's delta stays its own. */
+static void sampled_fold_sites(struct cpu *c)
+{
+	struct cpu_sampled *sm = c->mt->sm;
+	int nr = c->sys->tables->nr_sites;
+	for (int i = 0; i < nr; i++) {
+		struct cpu_fast_site *f = &sm->fsite[2 * i];
+		uint64_t n0 = f[0].n, n1 = f[1].n;
+		if (!(n0 | n1))
+			continue;
+		/* taken: the condition differs from the layout's fall-through */
+		uint64_t taken = c->site_layout[i].fallthrough ? n0 : n1;
+		f[0].n = f[1].n = 0;
+		c->site[i].executed += n0 + n1;
+		c->site[i].taken += taken;
+		if (c->sampling) {
+			sm->site0[i].executed += n0 + n1;
+			sm->site0[i].taken += taken;
+		}
+	}
+}
+
 /* Every slot names an entry of its signature, every entry is hashed
  * once, nothing waits to be folded, the counts name real counters. */
 static int sampled_check(const struct cpu *c)
@@ -2645,6 +2696,9 @@ static int sampled_check(const struct cpu *c)
 		if (!memo_cost_ok(c, &e->cost))
 			return NS_EINTERNAL;
 	}
+	for (int i = 0; i < 2 * t->nr_sites; i++)
+		if (sm->fsite[i].n || sm->fsite[i].sig != sm->stab[i])
+			return NS_EINTERNAL;
 	return in_hash == sm->nr ? NS_OK : NS_EINTERNAL;
 }
 
@@ -2657,5 +2711,6 @@ static void sampled_stats_add(const struct cpu_sampled *sm, struct cpu_memo_stat
 	st->lost += sm->lost;
 	st->samples += sm->samples;
 	st->exact += sm->exact;
+	st->copied += sm->copied;
 	st->paths += sm->nr;
 }

@@ -415,6 +415,20 @@ struct cpu_ooo {
 	uint64_t miss[CPU_OOO_MAX_MLP]; /* completion of the fill buffers' misses */
 };
 
+/*
+ * What a fast call (sampled accounting) does at a branch, per (site,
+ * condition), in one place so that the step is a few host instructions:
+ * the count of fast executions (folded into the site's executed and taken
+ * by cpu_memo_fold()), the term the branch adds to the path signature,
+ * and the mean cost of the block the branch ends (x16, learned in
+ * samples), which a path with no sample yet is charged.
+ */
+struct cpu_fast_site {
+	uint64_t n;
+	uint64_t sig;
+	uint64_t bmean;
+};
+
 struct cpu {
 	uint64_t now;                  /* cycle counter (ooo: the dispatch clock) */
 	uint8_t ooo;                   /* cost.model ooo */
@@ -425,12 +439,14 @@ struct cpu {
 					* CPU_LOG_FAST: a sampled run's fast call */
 	uint8_t fwarm;                 /* sampled: fast calls warm the caches */
 	uint8_t sampling;              /* sampled: this top-level call is a sample */
+	uint8_t fcopy;                 /* sampled: fast calls may run the models'
+					* fast copy (cpu_fast_entry()) */
 	uint32_t mdepth;               /* its call depth */
 	uint64_t fsig;                 /* the fast call's branch signature */
 	uint64_t fcost;                /* its cost as blocks (x16), cpu.c */
-	const uint64_t *stab;          /* signature terms: per (site, condition) */
-	const uint64_t *stab_fn;       /* per function, then per lock (cpu.c) */
-	const uint32_t *bmean;         /* [2 * nr_sites]: block costs (x16) */
+	struct cpu_fast_site *fsite;   /* [2 * nr_sites]: per (site, condition) */
+	const uint64_t *stab_fn;       /* signature terms per function, then
+					* per lock (cpu.c) */
 	uint32_t mlog_n;               /* events logged */
 	uint64_t *mlog;                /* [CPU_MEMO_LOG] */
 	struct cpu_memo *mt;           /* the table of memoized paths */
@@ -583,6 +599,17 @@ void cpu_memo_end(struct cpu *c);
  * do not move inside a fast call: its function's calls run exactly from
  * now on. */
 void cpu_fast_read(struct cpu *c);
+/* Sampled: whether the top-level call of fn about to start will be a
+ * fast call (what cpu_memo_begin() will decide), counted as one run by
+ * the models' fast copy when it will. */
+bool cpu_fast_take(struct cpu *c, int fn);
+/* Whether the model entry about to make the top-level call of fn can run
+ * its fast copy (models/mm_fast.h): sampled accounting, no call open, and
+ * the call will be fast.  One predictable test when sampled is off. */
+static inline bool cpu_fast_entry(struct cpu *c, int fn)
+{
+	return c->fcopy && c->depth == 0 && !c->mlog_on && !c->lost && cpu_fast_take(c, fn);
+}
 /* A sample's end (sampled accounting): its cost recorded for its path. */
 void cpu_sample_end(struct cpu *c);
 /* A branch of a sample: the cycles of the block it ends. */
@@ -605,6 +632,7 @@ struct cpu_memo_stats {
 	 * (lost); samples; exact counts the calls of functions that read
 	 * the clock */
 	uint64_t fast, matched, lost, samples;
+	uint64_t copied;               /* fast calls run by the models' fast copy */
 	uint8_t sampled;               /* the CPUs account sampled (the format) */
 };
 void cpu_memo_stats(const struct cpu_sys *s, struct cpu_memo_stats *st);
@@ -755,14 +783,21 @@ static inline void cpu_call_exact(struct cpu *c, int fn)
 	c->now += c->k_call;
 }
 
+/* A call inside a fast call (sampled): counted, and its signature term. */
+static CPU_INLINE void cpu_fast_call(struct cpu *c, int fn)
+{
+	assert(c->mlog_on == CPU_LOG_FAST);
+	c->prof[fn].calls++;
+	c->fsig += c->stab_fn[fn];
+	c->mdepth++;
+}
+
 static CPU_INLINE void cpu_call(struct cpu *c, int fn)
 {
 	assert(fn >= 0 && fn < c->sys->layout->nr_fns);
 	if (c->mlog_on) {
 		if (c->mlog_on == CPU_LOG_FAST) {
-			c->prof[fn].calls++;
-			c->fsig += c->stab_fn[fn];
-			c->mdepth++;
+			cpu_fast_call(c, fn);
 			return;
 		}
 		if (c->mlog_n < CPU_MEMO_LOG && (int)c->mdepth < c->max_depth) {
@@ -812,11 +847,18 @@ static inline void cpu_ret_exact(struct cpu *c)
 		cpu_sample_end(c);
 }
 
+/* A return inside a fast call or a logged call: the top-level one ends it. */
+static CPU_INLINE void cpu_fast_ret(struct cpu *c)
+{
+	assert(c->mlog_on);
+	if (--c->mdepth == 0)
+		cpu_memo_end(c);
+}
+
 static CPU_INLINE void cpu_ret(struct cpu *c)
 {
 	if (c->mlog_on && cpu_memo_log(c, CPU_EV(CPU_EV_RET, 0))) {
-		if (--c->mdepth == 0)
-			cpu_memo_end(c);
+		cpu_fast_ret(c);
 		return;
 	}
 	cpu_ret_exact(c);
@@ -826,11 +868,11 @@ static CPU_INLINE void cpu_ret(struct cpu *c)
  * signature and of the blocks' cost estimate (cpu.c). */
 static CPU_INLINE bool cpu_fast_branch(struct cpu *c, int site, bool cond)
 {
-	struct cpu_site_stat *st = &c->site[site];
-	st->executed++;
-	st->taken += (unsigned)cond ^ c->site_layout[site].fallthrough;
-	c->fsig += c->stab[2 * site + cond];
-	c->fcost += c->bmean[2 * site + cond];
+	assert(c->mlog_on == CPU_LOG_FAST);
+	struct cpu_fast_site *f = &c->fsite[2 * site + cond];
+	f->n++;
+	c->fsig += f->sig;
+	c->fcost += f->bmean;
 	return cond;
 }
 
