@@ -48,8 +48,10 @@
 #if defined(MM_FAST_COPY)
 #include "models/mm_fast.h"
 #define MM_FAST 1
+#define MM_FAST_NOMEM (MM_FAST_COPY == 2)
 #else
 #define MM_FAST 0
+#define MM_FAST_NOMEM 0
 #endif
 
 #include "models/page_alloc.h"
@@ -1002,7 +1004,7 @@ static inline void vwork(struct cpu *c, enum vm_work k)
 static CPU_INLINE void mem_bytes(struct cpu *c, const struct mm_world *w, uint64_t addr,
 			     uint32_t bytes, int node, enum cpu_access kind)
 {
-	if (MM_FAST && !c->fwarm)
+	if (MM_FAST_NOMEM)
 		return;                /* a fast call without warming: no access */
 	struct mm_cpu *ci = &w->cpus[c->idx];
 	uint64_t line = addr >> c->sys->cache.line_shift;
@@ -1275,22 +1277,29 @@ struct page *block_unsplit(struct mm_world *w, struct pfn_block *b);
  * be fast, the entry returns what its copy mm_fast_NAME(args) returns.
  * Nothing in the copy itself.
  */
-#if !defined(MM_FAST_COPY)
-__typeof__(mm_alloc_pages) mm_fast_mm_alloc_pages;
-__typeof__(mm_free_pages) mm_fast_mm_free_pages;
-#endif
+#if defined(MM_FAST_COPY)
+#define MM_FAST_ENTRY(c, fn, name, ...) ((void)0)
+#define MM_FAST_ENTRY_VOID(c, fn, name, ...) ((void)0)
+#else
+__typeof__(mm_alloc_pages) mm_fast_mm_alloc_pages, mm_fastn_mm_alloc_pages;
+__typeof__(mm_free_pages) mm_fast_mm_free_pages, mm_fastn_mm_free_pages;
 #define MM_FAST_ENTRY(c, fn, name, ...)                                        \
 	do {                                                                   \
-		if (!MM_FAST && cpu_fast_entry(c, fn))                         \
-			return mm_fast_##name(__VA_ARGS__);                    \
+		if (cpu_fast_entry(c, fn))                                     \
+			return (c)->fwarm ? mm_fast_##name(__VA_ARGS__)        \
+					  : mm_fastn_##name(__VA_ARGS__);      \
 	} while (0)
 #define MM_FAST_ENTRY_VOID(c, fn, name, ...)                                   \
 	do {                                                                   \
-		if (!MM_FAST && cpu_fast_entry(c, fn)) {                       \
-			mm_fast_##name(__VA_ARGS__);                           \
+		if (cpu_fast_entry(c, fn)) {                                   \
+			if ((c)->fwarm)                                        \
+				mm_fast_##name(__VA_ARGS__);                   \
+			else                                                   \
+				mm_fastn_##name(__VA_ARGS__);                  \
 			return;                                                \
 		}                                                              \
 	} while (0)
+#endif
 
 /* models/mmzone.c */
 int next_zones_zonelist(struct cpu *c, const struct mm_world *w,

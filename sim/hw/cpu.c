@@ -2242,6 +2242,7 @@ struct cpu_sampled {
 	uint32_t warmup;               /* the first calls are all samples */
 	uint64_t rng;                  /* the intervals between samples */
 	uint8_t force;                 /* the next top-level call is a sample */
+	uint8_t spoiled;               /* a fold inside the sample moved its counts */
 	int32_t fn;                    /* the top-level call's function */
 	uint64_t *stab;                /* the signature terms (c->fsite[].sig): per
 					* (site, condition), then per function
@@ -2388,6 +2389,7 @@ static bool sampled_snapshot(struct cpu *c)
 		sm->cpath0 = c->cap_paths;
 	}
 	sm->npath0 = c->nr_paths;
+	sm->spoiled = 0;
 	memcpy(sm->path0, c->path, c->nr_paths * sizeof *c->path);
 	memcpy(sm->site0, c->site, (size_t)t->nr_sites * sizeof *c->site);
 	memcpy(sm->prof0, c->prof, (size_t)t->nr_fns * sizeof *c->prof);
@@ -2463,6 +2465,7 @@ static void sampled_fold_one(struct cpu *c, struct sampled_entry *e)
 {
 	uint64_t r = e->pending;
 	e->pending = 0;
+	c->mt->sm->spoiled |= c->sampling && r;
 	for (uint32_t j = 0; r && j < e->cost.nitems; j++) {
 		const struct memo_item *it = &e->cost.items[j];
 		uint64_t *p[3], spare[2] = {0, 0};
@@ -2494,7 +2497,12 @@ void cpu_sample_end(struct cpu *c)
 	sm->tn[sm->fn]++;
 	uint64_t sig;
 	struct memo_cost k = {0};
-	if (!sampled_delta(c, &sig))
+	bool spoiled = sm->spoiled;
+	sm->spoiled = 0;
+	/* the fast calls are folded lazily (at a read of the counts, at an
+	 * export, and per path before its cost changes): one folded inside
+	 * this sample makes its delta not its own, and it is not recorded */
+	if (!sampled_delta(c, &sig) || spoiled)
 		return;
 	int nend = memo_ooo_state(c, k.end);
 	k.nend = nend < 0 ? 0 : (uint32_t)nend;
@@ -2578,7 +2586,6 @@ static bool sampled_begin(struct cpu *c, int fn)
 	if (due || sm->force || sm->warmup) {
 		sm->force = 0;
 		sm->warmup -= sm->warmup > 0;
-		sampled_fold(c);       /* a fold inside would count in its delta */
 		if (!sampled_snapshot(c))
 			return false;
 		assert(!fast);
