@@ -1010,10 +1010,14 @@ static CPU_INLINE void mem_bytes(struct cpu *c, const struct mm_world *w, uint64
 	uint64_t line = addr >> c->sys->cache.line_shift;
 	bool write = kind >= CPU_STORE;
 	if (line == ci->last_line && (!write || ci->last_write)) {
-		cpu_mem_l1_again(c, kind);
+		if (!MM_FAST)
+			cpu_mem_l1_again(c, kind);
 		return;
 	}
-	cpu_mem(c, addr, bytes, node, kind);
+	if (MM_FAST)
+		cpu_fast_mem(c, addr, bytes, kind);   /* the fast copy for warming */
+	else
+		cpu_mem(c, addr, bytes, node, kind);
 	ci->last_line = (addr + bytes - 1) >> c->sys->cache.line_shift == line ? line : UINT64_MAX;
 	ci->last_write = write;
 }

@@ -582,6 +582,12 @@ uint32_t cpu_mem_line_slow(struct cpu *c, uint64_t line, int node, enum cpu_acce
 	return mem_charge(c, kind, src == CACHE_SRC_L1, lat);
 }
 
+void cpu_fast_line(struct cpu *c, uint64_t line, bool write)
+{
+	int from = -1;
+	cache_access_slow(&c->sys->cache, c->idx, line, write, &from);
+}
+
 /* Log an access to lines first..last, performing them.  False (logging
  * over) when the log cannot take them. */
 static bool memo_lines(struct cpu *c, uint64_t first, uint64_t last, int hp,

@@ -1009,6 +1009,26 @@ static inline uint32_t cpu_mem(struct cpu *c, uint64_t addr, uint32_t bytes, int
 		return cpu_mem_l1_again(c, kind);
 	return cpu_mem_line_slow(c, line, node, kind);
 }
+/* A fast call's access under cost.sample_warm caches (the models' fast
+ * copy, models/mm_fast.h): each line's cache access as cpu_mem() performs
+ * it in a fast call, nothing charged or counted.  cpu_fast_line() is the
+ * out-of-line cache_access_slow() of a line cache_l1_fast() did not
+ * decide. */
+void cpu_fast_line(struct cpu *c, uint64_t line, bool write);
+static CPU_INLINE void cpu_fast_mem(struct cpu *c, uint64_t addr, uint32_t bytes,
+				    enum cpu_access kind)
+{
+	const struct cache_sys *cs = &c->sys->cache;
+	bool write = kind >= CPU_STORE;
+	uint64_t line = addr >> cs->line_shift;
+	uint64_t last = (addr + (bytes ? bytes - 1 : 0)) >> cs->line_shift;
+	assert(c->mlog_on == CPU_LOG_FAST && c->fwarm);
+	do {
+		if (!cache_l1_fast(cs, c->idx, line, write))
+			cpu_fast_line(c, line, write);
+	} while (++line <= last);
+}
+
 /* Locked read-modify-write of the line at addr (home node id); returns cycles. */
 uint32_t cpu_atomic(struct cpu *c, uint64_t addr, int node);
 void cpu_irq_save(struct cpu *c);
