@@ -284,6 +284,7 @@ static void record_report(struct rec_doc *d, const struct bench_pagealloc_opts *
 			rec_int(d, "memo_matched", (long long)ms.matched);
 			rec_int(d, "memo_lost", (long long)ms.lost);
 			rec_int(d, "memo_samples", (long long)ms.samples);
+			rec_int(d, "memo_copied", (long long)ms.copied);
 		}
 	}
 	rec_table(d, "counters");

@@ -171,6 +171,13 @@
  * sample is charged its blocks' mean costs.  The clock does not move
  * inside a fast call; a function whose call (a sample or a fast one)
  * reads it runs exactly from then on.  docs/cost-model.md §10 measures the differences.
+ * A fast call's steps are cpu_fast_branch(), cpu_fast_call(),
+ * cpu_fast_ret() and cpu_fast_mem(); the primitives take them when
+ * mlog_on is CPU_LOG_FAST, and the page allocator's fast copies
+ * (models/mm_fast.h) call them directly.  Fast branch counts wait in
+ * fsite[] until cpu_memo_fold() adds them to the sites, and the paths'
+ * other counts wait in their entries: both are folded when something
+ * reads the counts (cpu_memo_sync(), the exports, cpu_check()).
  *
  * Profile semantics.  Cycles accrue to the innermost out-of-line function on
  * the shadow stack (self), as a sampling profiler without --inline sees

@@ -265,9 +265,16 @@ out=$("$NUMASIM" bench pagealloc --pairs 2000 --profile 0 --accounting sampled -
 hdr=$(echo "$out" | head -1 | tr -d '\r') meta=$(echo "$out" | grep '^meta,' | tr -d '\r')
 case ",$hdr," in *,accounting,sample_period,sample_warm,*) ok ;; *) bad "pagealloc csv header: $hdr" ;; esac
 case "$meta" in *,sampled,9,none,*) ok ;; *) bad "pagealloc csv meta: $meta" ;; esac
-for k in memo_replayed memo_exact memo_paths memo_fast memo_matched memo_lost memo_samples; do
+for k in memo_replayed memo_exact memo_paths memo_fast memo_matched memo_lost memo_samples \
+	memo_copied; do
 	case ",$hdr," in *,$k,*) ok ;; *) bad "pagealloc csv: no $k in $hdr" ;; esac
 done
+# every fast call of the bench is an alloc_pages or a free: all in the fast copies
+res=$(echo "$out" | grep '^results,' | tr -d '\r')
+fc=$(awk -F, -v h="$hdr" -v r="$res" 'BEGIN { n = split(h, H, ","); split(r, R, ",");
+	for (i = 1; i <= n; i++) v[H[i]] = R[i]; print v["memo_fast"], v["memo_copied"] }')
+case "$fc" in "0 "*|" "*) bad "pagealloc csv: no fast calls: $fc" ;;
+	*) [ "${fc% *}" = "${fc#* }" ] && ok || bad "pagealloc csv: fast calls not all copied: $fc" ;; esac
 hdr=$("$NUMASIM" bench pagealloc --pairs 2000 --profile 0 --format csv | head -1)
 case "$hdr" in *sample*|*memo_*) bad "pagealloc exact csv names the sampling: $hdr" ;; *) ok ;; esac
 for b in "slub --pairs 300" "messaging --groups 1 --loops 2"; do
