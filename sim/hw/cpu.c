@@ -2550,11 +2550,6 @@ static uint32_t sampled_interval(struct cpu_sampled *sm)
 	return 1 + (uint32_t)(splitmix64(&sm->rng) % (2 * (uint64_t)sm->period - 1));
 }
 
-/* A top-level call of fn in a sampled run: a sample or a plain exact
- * call (false: it runs exactly), or a fast call (true).  A sample is due
- * during the warm-up, at the end of each interval and after a fast call
- * whose path had no sample; a function whose calls read the clock or the
- * counts runs exactly. */
 /* sampled_begin()'s decision for the top-level call of fn, without
  * moving anything: not a sample (not due, not forced, warm-up over), not a
  * clock reader's. */
@@ -2572,6 +2567,11 @@ bool cpu_fast_take(struct cpu *c, int fn)
 	return true;
 }
 
+/* A top-level call of fn in a sampled run: a sample or a plain exact
+ * call (false: it runs exactly), or a fast call (true).  A sample is due
+ * during the warm-up, at the end of each interval and after a fast call
+ * whose path had no sample; a function whose calls read the clock or the
+ * counts runs exactly. */
 static bool sampled_begin(struct cpu *c, int fn)
 {
 	struct cpu_sampled *sm = c->mt->sm;
