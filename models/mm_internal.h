@@ -18,7 +18,11 @@
  * copies once (w->work).  Then the data structures,
  * the charging helpers (br, call, work, mem, mem_bytes, atomic_rmw,
  * memo_reset), the accessors and <linux/list.h>, all static inline: they
- * run at every modelled step and must inline in every file.  Last, the
+ * run at every modelled step and must inline in every file.  With
+ * MM_FAST_COPY defined (the fast copies of sampled accounting,
+ * models/mm_fast.h) the helpers are a fast call's steps instead, and the
+ * entries mm_alloc_pages()/mm_free_pages() dispatch to those copies
+ * (MM_FAST_ENTRY).  Last, the
  * model functions one file calls in another, with kernel names (internal
  * to models/, so no mm_ prefix).
  *
