@@ -17,8 +17,8 @@
  * mm_fast_NAME or mm_fastn_NAME, so each copy calls its own functions.
  * The entries mm_alloc_pages() and mm_free_pages() run a copy when
  * cpu_fast_entry() says their top-level call will be fast
- * (MM_FAST_ENTRY); the copy's first call() starts the fast call as any
- * other (cpu_memo_begin()).
+ * (mm_internal.h's fast_entry() and MM_FAST_CALL); the copy's first
+ * call() starts the fast call as any other (cpu_memo_begin()).
  *
  * The copy's results are the ordinary code's, bit for bit: it performs
  * the same steps a fast call performs there (test_page_alloc runs the

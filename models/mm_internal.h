@@ -22,7 +22,7 @@
  * MM_FAST_COPY defined (the fast copies of sampled accounting,
  * models/mm_fast.h) the helpers are a fast call's steps instead, and the
  * entries mm_alloc_pages()/mm_free_pages() dispatch to those copies
- * (MM_FAST_ENTRY).  Last, the
+ * (fast_entry(), MM_FAST_CALL).  Last, the
  * model functions one file calls in another, with kernel names (internal
  * to models/, so no mm_ prefix).
  *
@@ -1280,34 +1280,19 @@ struct page *block_unsplit(struct mm_world *w, struct pfn_block *b);
 #endif
 
 /*
- * The entries that run the fast copy (MM_FAST_ENTRY_VOID / MM_FAST_ENTRY
- * at their top): when cpu_fast_entry() says the top-level call of fn will
- * be fast, the entry returns what its copy mm_fast_NAME(args) returns.
- * Nothing in the copy itself.
+ * The entries that run the fast copies (mm_alloc_pages, mm_free_pages):
+ * when fast_entry() says the top-level call of f will be fast, the entry
+ * returns MM_FAST_CALL(c, NAME, args), its copy's mm_fast_NAME(args)
+ * (warming) or mm_fastn_NAME(args) (none).  Never in a copy itself.
  */
-#if defined(MM_FAST_COPY)
-#define MM_FAST_ENTRY(c, fn, name, ...) ((void)0)
-#define MM_FAST_ENTRY_VOID(c, fn, name, ...) ((void)0)
-#else
+static inline bool fast_entry(struct cpu *c, const struct mm_world *w, enum mm_fn f)
+{
+	return !MM_FAST && cpu_fast_entry(c, fn_id(w, f));
+}
 __typeof__(mm_alloc_pages) mm_fast_mm_alloc_pages, mm_fastn_mm_alloc_pages;
 __typeof__(mm_free_pages) mm_fast_mm_free_pages, mm_fastn_mm_free_pages;
-#define MM_FAST_ENTRY(c, fn, name, ...)                                        \
-	do {                                                                   \
-		if (cpu_fast_entry(c, fn))                                     \
-			return (c)->fwarm ? mm_fast_##name(__VA_ARGS__)        \
-					  : mm_fastn_##name(__VA_ARGS__);      \
-	} while (0)
-#define MM_FAST_ENTRY_VOID(c, fn, name, ...)                                   \
-	do {                                                                   \
-		if (cpu_fast_entry(c, fn)) {                                   \
-			if ((c)->fwarm)                                        \
-				mm_fast_##name(__VA_ARGS__);                   \
-			else                                                   \
-				mm_fastn_##name(__VA_ARGS__);                  \
-			return;                                                \
-		}                                                              \
-	} while (0)
-#endif
+#define MM_FAST_CALL(c, name, ...)                                             \
+	((c)->fwarm ? mm_fast_##name(__VA_ARGS__) : mm_fastn_##name(__VA_ARGS__))
 
 /* models/mmzone.c */
 int next_zones_zonelist(struct cpu *c, const struct mm_world *w,

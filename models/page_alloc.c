@@ -1074,7 +1074,8 @@ static void trace_page(struct mm_world *w, const struct cpu *c, const struct pag
 struct page *mm_alloc_pages(struct mm_world *w, struct cpu *c, uint32_t gfp,
 			       unsigned int order)
 {
-	MM_FAST_ENTRY(c, fn_id(w, FN_alloc_pages_current), mm_alloc_pages, w, c, gfp, order);
+	if (fast_entry(c, w, FN_alloc_pages_current))
+		return MM_FAST_CALL(c, mm_alloc_pages, w, c, gfp, order);
 	struct page *page = alloc_pages_current(w, c, gfp, order);
 	if (w->trace && page)
 		trace_page(w, c, page, order, gfp, 1);
@@ -1083,7 +1084,10 @@ struct page *mm_alloc_pages(struct mm_world *w, struct cpu *c, uint32_t gfp,
 
 void mm_free_pages(struct mm_world *w, struct cpu *c, struct page *page, unsigned int order)
 {
-	MM_FAST_ENTRY_VOID(c, fn_id(w, FN___free_pages), mm_free_pages, w, c, page, order);
+	if (fast_entry(c, w, FN___free_pages)) {
+		MM_FAST_CALL(c, mm_free_pages, w, c, page, order);
+		return;
+	}
 	if (w->trace)
 		trace_page(w, c, page, order, 0, 0);
 	memo_reset(w, c);

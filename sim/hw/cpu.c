@@ -553,12 +553,18 @@ static uint64_t line_event(enum cpu_event ev, enum cache_src src, int from, int 
 	return CPU_EV(ev, (uint64_t)src | (uint64_t)(from + 1) << 3 | (uint64_t)hp << 24);
 }
 
+void cpu_fast_line(struct cpu *c, uint64_t line, bool write)
+{
+	int from = -1;
+	cache_access_slow(&c->sys->cache, c->idx, line, write, &from);
+}
+
 uint32_t cpu_mem_line_slow(struct cpu *c, uint64_t line, int node, enum cpu_access kind)
 {
 	int from = -1;
 	if (c->mlog_on == CPU_LOG_FAST) {
 		if (c->fwarm)
-			cache_access_slow(&c->sys->cache, c->idx, line, kind >= CPU_STORE, &from);
+			cpu_fast_line(c, line, kind >= CPU_STORE);
 		return 0;
 	}
 	if (c->mlog_on) {
@@ -580,12 +586,6 @@ uint32_t cpu_mem_line_slow(struct cpu *c, uint64_t line, int node, enum cpu_acce
 					       kind >= CPU_STORE, &from);
 	uint32_t lat = line_cost(c, src, from, home_pos(c, node));
 	return mem_charge(c, kind, src == CACHE_SRC_L1, lat);
-}
-
-void cpu_fast_line(struct cpu *c, uint64_t line, bool write)
-{
-	int from = -1;
-	cache_access_slow(&c->sys->cache, c->idx, line, write, &from);
 }
 
 /* Log an access to lines first..last, performing them.  False (logging

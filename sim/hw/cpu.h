@@ -615,7 +615,7 @@ bool cpu_fast_take(struct cpu *c, int fn);
  * the call will be fast.  One predictable test when sampled is off. */
 static inline bool cpu_fast_entry(struct cpu *c, int fn)
 {
-	return c->fcopy && c->depth == 0 && !c->mlog_on && !c->lost && cpu_fast_take(c, fn);
+	return c->fcopy && c->depth == 0 && !c->mlog_on && cpu_fast_take(c, fn);
 }
 /* A sample's end (sampled accounting): its cost recorded for its path. */
 void cpu_sample_end(struct cpu *c);
