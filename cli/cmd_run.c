@@ -37,6 +37,7 @@
 #include "scenarios/run.h"
 #include "scenarios/run_mpi.h"
 #include "scenarios/scenario.h"
+#include "sim/hw/cpu.h"
 #include "cli/scenario_cli.h"
 #include "analysis/store.h"
 #include "analysis/table.h"
@@ -388,8 +389,27 @@ static int same_scenario(struct run_mpi *m, const struct scenario *s,
 	return rc;
 }
 
-static void summary(const struct run_args *a, const struct run_outcome *out)
+/* ", memo accounting" and the like when the plan's points share a mode
+ * other than exact ("" when they are exact; ", accounting per point"
+ * when a sweep mixes them): memo is the pagealloc default, so the line
+ * says that the run used it (the results are exact's either way). */
+static const char *accounting_note(const struct scenario *s, char *buf, size_t n)
 {
+	const struct scn_cost *c0 = &s->points[0].cost;
+	for (int i = 1; i < s->nr_points; i++) {
+		const struct scn_cost *c = &s->points[i].cost;
+		if (c->accounting != c0->accounting || c->sample_period != c0->sample_period ||
+		    c->sample_warm != c0->sample_warm)
+			return ", accounting per point";
+	}
+	return cpu_accounting_note((enum cpu_accounting)c0->accounting, c0->sample_period,
+				   c0->sample_warm != 0, buf, n);
+}
+
+static void summary(const struct run_args *a, const struct scenario *s,
+		    const struct run_outcome *out)
+{
+	char note[96];
 	if (a->quiet || (out->nr_stored == 0 && out->nr_skipped == 0))
 		return;
 	fprintf(stderr, "numasim run: %d run%s stored in %s", out->nr_stored,
@@ -407,6 +427,7 @@ static void summary(const struct run_args *a, const struct run_outcome *out)
 		fprintf(stderr, ", %.1f runs/s", rate);
 	else if (out->nr_stored > 1 && rate > 0)
 		fprintf(stderr, ", %.1f s/run", 1 / rate);
+	fputs(accounting_note(s, note, sizeof note), stderr);
 	fputc('\n', stderr);
 }
 
@@ -480,7 +501,7 @@ int cmd_run(int argc, char **argv)
 	if (rc == NS_OK && out.nr_ids > 0)
 		print_table(st, &out, s, a.format);
 	fflush(stdout);
-	summary(&a, &out);
+	summary(&a, s, &out);
 	if (rc == RUN_STOPPED) {
 		fprintf(stderr, "numasim run: interrupted: %d of %lld runs stored in %s\n",
 			out.nr_stored, out.planned, a.db);

@@ -882,6 +882,17 @@ static const struct ytree_field cost_fields[NR_C] = {
 
 static int uses_slub(const struct scenario *s);
 
+int scn_default_accounting(int workload)
+{
+	/* memo gives exact's results bit for bit; it pays where the top-level
+	 * calls repeat their paths (the page allocator's: 16-27 % less CPU
+	 * time on the shipped pagealloc scenarios) and costs more where the
+	 * models read the clock inside calls (SLUB and the scheduler: 22 %
+	 * more on seed-slub; reclaim: 4 % more on zone-reclaim), measured on
+	 * 2026-12-02 (docs/cost-model.md §9) */
+	return workload == SCN_WL_PAGEALLOC ? CPU_ACCOUNTING_MEMO : CPU_ACCOUNTING_EXACT;
+}
+
 static int parse_cost(struct loader *l)
 {
 	const struct ytree_field *const fields = cost_fields;
@@ -894,7 +905,8 @@ static int parse_cost(struct loader *l)
 
 	cpu_params_default(&cp);
 	*c = (struct scn_cost){.model = CPU_MODEL_INORDER, .bpred = BPRED_GSHARE,
-			       .code = MM_CODE_DEFAULT, .accounting = CPU_ACCOUNTING_EXACT,
+			       .code = MM_CODE_DEFAULT,
+			       .accounting = scn_default_accounting(l->s->workload),
 			       .sample_period = cp.sample_period, .sample_warm = cp.sample_warm};
 	if (sec && ynode_is_null(sec))
 		return err(l, sec, "'cost' must be a mapping (or left out)");

@@ -217,7 +217,8 @@ struct scn_policy {
 
 /* The `cost:` section of a point: the timing model, the branch
  * predictor, the work layout and the accounting (sim/hw/cpu.h, bpred.h).
- * model "inorder", bpred "gshare" and accounting "exact" when absent;
+ * model "inorder", bpred "gshare" and accounting scn_default_accounting()'s
+ * when absent;
  * under ooo the predictor defaults to "tage"; sample_period 100 and
  * sample_warm "caches" (cpu_params_default's) when absent.  model_set /
  * bpred_set / code_set / accounting_set / sample_period_set /
@@ -235,6 +236,10 @@ struct scn_cost {
 	int model_set, bpred_set, code_set, accounting_set;
 	int sample_period_set, sample_warm_set;
 };
+
+/* cost.accounting when absent: memo (the same results as exact, less
+ * host time) for the workload pagealloc, exact for the others. */
+int scn_default_accounting(int workload);
 
 #define SCN_MAX_AXES 32
 
