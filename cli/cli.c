@@ -246,8 +246,9 @@ int cli_output_temp(const char *path, const char *suffix, char **tmp, int *fd)
 	int rc = output_target(path, &target, &st, &exists);
 	if (rc)
 		return rc;
-	/* TARGET.tmpXXXXXX SUFFIX, put together piece by piece: gcc -O1 with
-	 * the sanitizers takes snprintf's %s of target for a null pointer */
+	/* target + ".tmp" + mkstemps()'s six-letter template + suffix, joined
+	 * with memcpy: gcc -O1 with the sanitizers took snprintf's %s of
+	 * target for a null pointer */
 	static const char tmpl[] = ".tmpXXXXXX";
 	size_t lt = strlen(target), lx = sizeof tmpl - 1, ls = strlen(suffix);
 	if (!(*tmp = malloc(lt + lx + ls + 1))) {
