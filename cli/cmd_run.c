@@ -406,10 +406,33 @@ static const char *accounting_note(const struct scenario *s, char *buf, size_t n
 				   c0->sample_warm != 0, buf, n);
 }
 
+/*
+ * ", in-order timing (machine 'M' has no core figures)" when a point left
+ * cost.model out and its machine could not run the ooo default
+ * (scn_default_model()); nothing when every point runs the model it asked
+ * for or the default ooo.
+ */
+static const char *model_note(const struct scenario *s, char *buf, size_t n)
+{
+	const char *name = NULL;
+	for (int i = 0; i < s->nr_points; i++) {
+		const struct scn_point *pt = &s->points[i];
+		if (!pt->cost.model_fallback)
+			continue;
+		if (name && strcmp(name, pt->machine->name))
+			return ", in-order timing on machines without core figures";
+		name = pt->machine->name;
+	}
+	if (!name)
+		return "";
+	snprintf(buf, n, ", in-order timing (machine '%s' has no core figures)", name);
+	return buf;
+}
+
 static void summary(const struct run_args *a, const struct scenario *s,
 		    const struct run_outcome *out)
 {
-	char note[96];
+	char note[96], mnote[160];
 	if (a->quiet || (out->nr_stored == 0 && out->nr_skipped == 0))
 		return;
 	fprintf(stderr, "numasim run: %d run%s stored in %s", out->nr_stored,
@@ -427,6 +450,7 @@ static void summary(const struct run_args *a, const struct scenario *s,
 		fprintf(stderr, ", %.1f runs/s", rate);
 	else if (out->nr_stored > 1 && rate > 0)
 		fprintf(stderr, ", %.1f s/run", 1 / rate);
+	fputs(model_note(s, mnote, sizeof mnote), stderr);
 	fputs(accounting_note(s, note, sizeof note), stderr);
 	fputc('\n', stderr);
 }

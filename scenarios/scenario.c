@@ -893,6 +893,15 @@ int scn_default_accounting(int workload)
 	return workload == SCN_WL_PAGEALLOC ? CPU_ACCOUNTING_MEMO : CPU_ACCOUNTING_EXACT;
 }
 
+int scn_default_model(const struct machine *m)
+{
+	/* ooo's figures hold on the first seed (docs/cost-model.md §6) and it
+	 * needs the core figures; a machine file written without them (the
+	 * test machines, files of earlier releases) keeps the in-order model
+	 * it was written for rather than failing */
+	return cpu_ooo_missing(&m->costs) ? CPU_MODEL_INORDER : CPU_MODEL_OOO;
+}
+
 static int parse_cost(struct loader *l)
 {
 	const struct ytree_field *const fields = cost_fields;
@@ -904,7 +913,7 @@ static int parse_cost(struct loader *l)
 	int rc;
 
 	cpu_params_default(&cp);
-	*c = (struct scn_cost){.model = CPU_MODEL_INORDER, .bpred = BPRED_GSHARE,
+	*c = (struct scn_cost){.model = scn_default_model(l->pt->machine), .bpred = BPRED_GSHARE,
 			       .code = MM_CODE_DEFAULT,
 			       .accounting = scn_default_accounting(l->s->workload),
 			       .sample_period = cp.sample_period, .sample_warm = cp.sample_warm};
@@ -920,6 +929,7 @@ static int parse_cost(struct loader *l)
 				   "or ooo)", str);
 		c->model_set = 1;
 	}
+	c->model_fallback = !c->model_set && c->model == CPU_MODEL_INORDER;
 	if (c->model == CPU_MODEL_OOO)
 		c->bpred = BPRED_TAGE;
 	if (v[C_BPRED]) {

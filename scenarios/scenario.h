@@ -217,8 +217,9 @@ struct scn_policy {
 
 /* The `cost:` section of a point: the timing model, the branch
  * predictor, the work layout and the accounting (sim/hw/cpu.h, bpred.h).
- * model "inorder", bpred "gshare" and accounting scn_default_accounting()'s
- * when absent;
+ * model scn_default_model()'s (ooo where the machine has the core
+ * figures, inorder otherwise), bpred "gshare" and accounting
+ * scn_default_accounting()'s when absent;
  * under ooo the predictor defaults to "tage"; sample_period 100 and
  * sample_warm "caches" (cpu_params_default's) when absent.  model_set /
  * bpred_set / code_set / accounting_set / sample_period_set /
@@ -235,7 +236,15 @@ struct scn_cost {
 	int sample_warm;                /* cost.sample_warm: caches (1) | none (0) */
 	int model_set, bpred_set, code_set, accounting_set;
 	int sample_period_set, sample_warm_set;
+	/* cost.model absent and the machine without core figures: in-order
+	 * (numasim run's summary line says so) */
+	int model_fallback;
 };
+
+/* cost.model when absent: ooo (the out-of-order interval model,
+ * docs/cost-model.md §2) when the machine's costs have every core figure
+ * it needs (cpu_ooo_missing() finds none), inorder otherwise. */
+int scn_default_model(const struct machine *m);
 
 /* cost.accounting when absent: memo (the same results as exact, less
  * host time) for the workload pagealloc, exact for the others. */

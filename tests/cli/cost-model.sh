@@ -4,9 +4,9 @@
 # docs/compiled-counts.md, docs/scenario-format.md):
 # the tiny pagealloc scenario under each timing
 # model and work layout against its golden table
-# (NUMASIM_UPDATE_GOLDEN=1 rewrites them), `inorder` given explicitly is
-# the default bit for bit, the params of a run name the model only when
-# it was given, and bad values are refused with exit 2 and no output;
+# (NUMASIM_UPDATE_GOLDEN=1 rewrites them), the default (ooo where the
+# machine has the core figures, in-order otherwise, said on the summary
+# line), the params of a run name the model only when it was given, and bad values are refused with exit 2 and no output;
 # the tiny messaging scenario under ooo in both layouts of SLUB's work
 # against its goldens, and compiled refused where SLUB was not counted.
 . "$(dirname "$0")/lib.sh"
@@ -16,7 +16,38 @@ MSG=$SRC/tests/scenarios/tiny-messaging.yaml
 
 
 
-# --- inorder: the default, bit for bit -----------------------------------------
+# --- the default: ooo where the machine has the core figures ----------------------
+# (scn_default_model) the tiny scenarios pin cost.model inorder for their
+# goldens; without that line the scenario runs ooo, the ooo golden bit for
+# bit, and its params do not name the model.  A machine without core figures
+# keeps the in-order model, and the summary line says so.
+sed "s#\.\./\.\./configs#$SRC/configs#; /^# the in-order model/,\$d" "$TINY" >"$tmp/def.yaml"
+grep -q "model" "$tmp/def.yaml" && bad "def.yaml still names a model" || ok
+"$NUMASIM" run "$tmp/def.yaml" --db "$tmp/def.db" >"$tmp/def.txt" 2>"$tmp/def.err"
+check "default exit" $? 0
+golden "default is ooo" "$tmp/def.txt" "$SRC/tests/golden/tiny-pagealloc-ooo.txt"
+check "default: model param only when given" "$(q "$tmp/def.db" "SELECT count(*) FROM params WHERE key = 'cost.model'")" 0
+grep -q "in-order" "$tmp/def.err" && bad "default on seed-2016-2s: the summary says in-order" || ok
+uops=$(q "$tmp/def.db" "SELECT sum(value) FROM counters WHERE run_id = 1 AND name = 'uops'")
+[ "${uops:-0}" -gt 0 ] && ok || bad "default: no uops counted ($uops)"
+sed "s#^machine: .*#machine: $SRC/tests/machines/two-node.yaml#; /^# the in-order model/,\$d" "$TINY" >"$tmp/fb.yaml"
+"$NUMASIM" run "$tmp/fb.yaml" --db "$tmp/fb.db" --set workload.batches=[1,64] >"$tmp/fb.txt" 2>"$tmp/fb.err"
+check "fallback exit" $? 0
+grep -q ", in-order timing (machine 'cascadelake-2s' has no core figures), memo accounting\$" "$tmp/fb.err" &&
+	ok || { bad "fallback: summary line"; cat "$tmp/fb.err"; }
+"$NUMASIM" run "$tmp/fb.yaml" --db "$tmp/fbi.db" --set workload.batches=[1,64] --set cost.model=inorder \
+	>"$tmp/fbi.txt" 2>"$tmp/fbi.err"
+check "fallback inorder exit" $? 0
+cmp -s "$tmp/fb.txt" "$tmp/fbi.txt" && ok || bad "fallback: not the in-order table"
+grep -q "in-order" "$tmp/fbi.err" && bad "explicit inorder: the summary says in-order timing" || ok
+a=$(q "$tmp/fb.db" "SELECT run_id, name, value FROM metrics ORDER BY 1, 2")
+b=$(q "$tmp/fbi.db" "SELECT run_id, name, value FROM metrics ORDER BY 1, 2")
+[ -n "$a" ] && [ "$a" = "$b" ] && ok || bad "fallback: metrics differ from explicit inorder"
+check "fallback uops" "$(q "$tmp/fb.db" "SELECT sum(value) FROM counters WHERE name = 'uops'")" 0
+run_err_like "fallback: ooo asked for" "cost.model ooo needs the core figure" \
+	run "$tmp/fb.yaml" --db "$tmp/x.db" --set cost.model=ooo
+
+# --- inorder: the tiny scenario's own model, bit for bit --------------------------
 "$NUMASIM" run "$TINY" --db "$tmp/in.db" --set cost.model=inorder >"$tmp/in.txt" 2>/dev/null
 check "inorder exit" $? 0
 golden "inorder" "$tmp/in.txt" "$SRC/tests/golden/tiny-pagealloc.txt"
@@ -181,7 +212,7 @@ awk -v p="$pct" 'BEGIN { exit !(p > 90) }' && ok || bad "bench pagealloc memo re
 run_err_like "bad accounting" "error: --set cost.accounting=fast: unknown cost.accounting 'fast' (expected exact, memo or sampled)" \
 	run "$TINY" --db "$tmp/x.db" --set cost.accounting=fast
 sed "s#\.\./\.\./configs#$SRC/configs#" "$TINY" >"$tmp/acc.yaml"
-printf 'cost:\n  accounting: Memo\n' >>"$tmp/acc.yaml"
+printf '  accounting: Memo\n' >>"$tmp/acc.yaml"
 line=$(wc -l <"$tmp/acc.yaml")
 run_err_like "bad accounting in the file" "^$tmp/acc.yaml:$line:15: error: unknown cost.accounting 'Memo' (expected exact, memo or sampled)" \
 	run "$tmp/acc.yaml" --db "$tmp/x.db"
@@ -240,7 +271,7 @@ b=$(q "$tmp/sd2.db" "SELECT run_id, name, value FROM metrics ORDER BY 1, 2")
 # the knobs from a file and swept: one run per period and iterator variant
 # (the sweep's axis varies fastest), each naming its own
 sed "s#\.\./\.\./configs#$SRC/configs#" "$TINY" >"$tmp/smp.yaml"
-printf 'cost:\n  accounting: sampled\n  sample_warm: none\n' >>"$tmp/smp.yaml"
+printf '  accounting: sampled\n  sample_warm: none\n' >>"$tmp/smp.yaml"
 "$NUMASIM" run "$tmp/smp.yaml" --db "$tmp/sw.db" --sweep cost.sample_period=1,10 \
 	--set repetitions=1 >/dev/null 2>&1
 check "sampled sweep exit" $? 0
@@ -306,12 +337,12 @@ run_err_like "sample_period swept bad" "cost.sample_period must be between 1 and
 run_err_like "bad sample_warm" "error: --set cost.sample_warm=all: unknown cost.sample_warm 'all' (expected caches or none)" \
 	run "$TINY" --db "$tmp/x.db" --set cost.sample_warm=all
 sed "s#\.\./\.\./configs#$SRC/configs#" "$TINY" >"$tmp/sp.yaml"
-printf 'cost:\n  accounting: sampled\n  sample_period: 2.5\n' >>"$tmp/sp.yaml"
+printf '  accounting: sampled\n  sample_period: 2.5\n' >>"$tmp/sp.yaml"
 line=$(wc -l <"$tmp/sp.yaml")
 run_err_like "bad sample_period in the file" "^$tmp/sp.yaml:$line:18: error: cost.sample_period must be a whole number, got the number 2.5" \
 	run "$tmp/sp.yaml" --db "$tmp/x.db"
 sed "s#\.\./\.\./configs#$SRC/configs#" "$TINY" >"$tmp/sw.yaml"
-printf 'cost:\n  sample_warm: Caches\n' >>"$tmp/sw.yaml"
+printf '  sample_warm: Caches\n' >>"$tmp/sw.yaml"
 line=$(wc -l <"$tmp/sw.yaml")
 run_err_like "bad sample_warm in the file" "^$tmp/sw.yaml:$line:16: error: unknown cost.sample_warm 'Caches' (expected caches or none)" \
 	run "$tmp/sw.yaml" --db "$tmp/x.db"
