@@ -44,6 +44,7 @@
 #include "scenarios/wl_pagealloc.h"
 #include "scenarios/wl_parallel.h"
 #include "scenarios/wl_fill.h"
+#include "numasim_config.h"
 
 struct sim_run {
 	long long index;
@@ -1110,7 +1111,9 @@ static int plan_nomem(struct plan *pl)
 /*
  * --resume: the newest 'ok' run of every (point, repetition) of this
  * scenario hash whose machine is the point's machine (an edited machine
- * file makes its runs stale).
+ * file makes its runs stale) and that this numasim version wrote (another
+ * release may model or default otherwise: 0.2.0 made cost.model default to
+ * ooo, so 0.1.0's runs of the same file are not this release's results).
  */
 static int plan_find_done(struct plan *pl)
 {
@@ -1132,10 +1135,12 @@ static int plan_find_done(struct plan *pl)
 	}
 	rc = sqlite3_prepare_v2(db, "SELECT point, repetition, machine_sha256, "
 				"max(run_id) FROM runs WHERE scenario_sha256 = ?1 AND "
-				"status = 'ok' GROUP BY point, repetition, machine_sha256",
+				"tool_version = ?2 AND status = 'ok' GROUP BY point, repetition, machine_sha256",
 				-1, &q, NULL);
 	if (rc == SQLITE_OK)
-		sqlite3_bind_text(q, 1, s->sha256, -1, SQLITE_STATIC);
+		rc = sqlite3_bind_text(q, 1, s->sha256, -1, SQLITE_STATIC);
+	if (rc == SQLITE_OK)
+		rc = sqlite3_bind_text(q, 2, NUMASIM_VERSION, -1, SQLITE_STATIC);
 	while (rc == SQLITE_OK && (rc = sqlite3_step(q)) == SQLITE_ROW) {
 		int64_t pt = sqlite3_column_int64(q, 0), rep = sqlite3_column_int64(q, 1);
 		const char *msha = (const char *)sqlite3_column_text(q, 2);

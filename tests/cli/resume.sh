@@ -104,6 +104,15 @@ check "--set run" "$?" 0
 grep -q "^numasim run: 0 runs stored in .*, 20 of 20 skipped" "$tmp/set.err" && ok || { bad "--set resume"; cat "$tmp/set.err"; }
 "$NUMASIM" run "$SWEEP" --db "$tmp/set.db" --set workload.inner_iterations=4 --resume >/dev/null 2>"$tmp/set.err"
 grep -q "^numasim run: 20 runs stored in .*, 0 of 20 skipped" "$tmp/set.err" && ok || { bad "--set other value"; cat "$tmp/set.err"; }
+# --- runs another numasim version stored are not taken for done -------------------------
+# (scenarios/run.c plan_find_done: a release may model or default otherwise)
+sqlite3 "$tmp/set.db" "UPDATE runs SET tool_version = '0.0.1' WHERE run_id <= 10"
+"$NUMASIM" run "$SWEEP" --db "$tmp/set.db" --set workload.inner_iterations=4 --resume >/dev/null 2>"$tmp/ver.err"
+grep -q "^numasim run: 0 runs stored in .*, 20 of 20 skipped" "$tmp/ver.err" && ok || { bad "version: newer runs"; cat "$tmp/ver.err"; }
+sqlite3 "$tmp/set.db" "UPDATE runs SET tool_version = '0.0.1' WHERE run_id > 20 AND run_id <= 30"
+"$NUMASIM" run "$SWEEP" --db "$tmp/set.db" --set workload.inner_iterations=4 --resume >/dev/null 2>"$tmp/ver.err"
+grep -q "^numasim run: 10 runs stored in .*, 10 of 20 skipped" "$tmp/ver.err" && ok || { bad "version: other version's runs skipped"; cat "$tmp/ver.err"; }
+check "version: this release's runs" "$(q "$tmp/set.db" "SELECT count(*) FROM runs WHERE tool_version = '$("$NUMASIM" version | head -n 1 | cut -d' ' -f2)'")" 30
 # --inner is outside the hash: refused with --resume
 "$NUMASIM" run "$SWEEP" --db "$tmp/set.db" --inner 3 --resume >"$tmp/o" 2>"$tmp/e"
 check "--inner --resume exit" "$?" 2
