@@ -326,7 +326,8 @@ static void pagealloc_help(const void *p)
 	       "  --repeat R      runs (default 1); rates are reported per run\n"
 	       "  --profile N     print the N functions with most self cycles (default 8)\n"
 	       "  --bpred M       branch predictor model: gshare (default), bimodal or tage\n"
-	       "  --cost-model M  timing model: inorder (default) or ooo\n"
+	       "  --cost-model M  timing model: inorder (the default here, so that rates\n"
+	       "                  compare across releases) or ooo (numasim run's default)\n"
 	       "  --cost-code L   work layout: estimate (inorder's default) or compiled\n"
 	       "                  (ooo's default; docs/compiled-counts.md)\n"
 	       ACCOUNTING_HELP
