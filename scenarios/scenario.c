@@ -2961,8 +2961,9 @@ int scenario_params(const struct scenario *s, int point, scn_param_fn fn,
 		P_TEXT("policy.nodes", pt->policy.nodes);
 	cpulist_format(pt->cpus, pt->nr_cpus, buf, sizeof buf);
 	P_TEXT("policy.cpus", buf);
-	if (pt->cost.model_set)
-		P_TEXT("cost.model", cpu_model_name((enum cpu_model)pt->cost.model));
+	/* always: since 0.2.0 the default depends on the machine, so a run's
+	 * params say which timing model made its rows */
+	P_TEXT("cost.model", cpu_model_name((enum cpu_model)pt->cost.model));
 	if (pt->cost.bpred_set)
 		P_TEXT("cost.bpred", bpred_mode_name((enum bpred_mode)pt->cost.bpred));
 	if (pt->cost.code_set)

@@ -6,7 +6,8 @@
 # model and work layout against its golden table
 # (NUMASIM_UPDATE_GOLDEN=1 rewrites them), the default (ooo where the
 # machine has the core figures, in-order otherwise, said on the summary
-# line), the params of a run name the model only when it was given, and bad values are refused with exit 2 and no output;
+# line), the params of a run name the model it used, and bad values are
+# refused with exit 2 and no output;
 # the tiny messaging scenario under ooo in both layouts of SLUB's work
 # against its goldens, and compiled refused where SLUB was not counted.
 . "$(dirname "$0")/lib.sh"
@@ -26,7 +27,7 @@ grep -q "model" "$tmp/def.yaml" && bad "def.yaml still names a model" || ok
 "$NUMASIM" run "$tmp/def.yaml" --db "$tmp/def.db" >"$tmp/def.txt" 2>"$tmp/def.err"
 check "default exit" $? 0
 golden "default is ooo" "$tmp/def.txt" "$SRC/tests/golden/tiny-pagealloc-ooo.txt"
-check "default: model param only when given" "$(q "$tmp/def.db" "SELECT count(*) FROM params WHERE key = 'cost.model'")" 0
+check "default: model param" "$(q "$tmp/def.db" "SELECT group_concat(DISTINCT value) FROM params WHERE key = 'cost.model'")" ooo
 grep -q "in-order" "$tmp/def.err" && bad "default on seed-2016-2s: the summary says in-order" || ok
 uops=$(q "$tmp/def.db" "SELECT sum(value) FROM counters WHERE run_id = 1 AND name = 'uops'")
 [ "${uops:-0}" -gt 0 ] && ok || bad "default: no uops counted ($uops)"
@@ -43,6 +44,7 @@ grep -q "in-order" "$tmp/fbi.err" && bad "explicit inorder: the summary says in-
 a=$(q "$tmp/fb.db" "SELECT run_id, name, value FROM metrics ORDER BY 1, 2")
 b=$(q "$tmp/fbi.db" "SELECT run_id, name, value FROM metrics ORDER BY 1, 2")
 [ -n "$a" ] && [ "$a" = "$b" ] && ok || bad "fallback: metrics differ from explicit inorder"
+check "fallback: model param" "$(q "$tmp/fb.db" "SELECT group_concat(DISTINCT value) FROM params WHERE key = 'cost.model'")" inorder
 check "fallback uops" "$(q "$tmp/fb.db" "SELECT sum(value) FROM counters WHERE name = 'uops'")" 0
 run_err_like "fallback: ooo asked for" "cost.model ooo needs the core figure" \
 	run "$tmp/fb.yaml" --db "$tmp/x.db" --set cost.model=ooo
