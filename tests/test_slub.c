@@ -708,7 +708,7 @@ static void test_frozen_free_cost(void **state)
 	(void)state;
 	struct slub_config cfg = cfg_of(SLUB_PRE, SLUB_GCC, 1);
 	struct wfx *t = tw_create(&cfg);
-	uint32_t k_branch = cpu(t, 0)->k_branch;
+	uint32_t k_branch = cpu(t, 0)->k_br[0]; /* not taken, predicted */
 	wfx_destroy(t);
 	uint64_t pre = frozen_free_cycles(SLUB_PRE, SLUB_GCC, 1);
 	uint64_t post = frozen_free_cycles(SLUB_POST, SLUB_GCC, 1);

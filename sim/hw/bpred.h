@@ -225,31 +225,35 @@ unsigned bpred_tage_predict_update(struct bpred *bp, int site, unsigned static_t
 /*
  * Predict the branch at `site` (taken space), then train on the real
  * outcome.  static_taken is the layout's cold prediction.  Returns the
- * prediction.
+ * prediction.  One function per mode, so that a caller whose mode is
+ * fixed (cpu.c binds one branch step per model and predictor) tests
+ * none; bpred_predict_update() picks by bp->mode.
  */
-static inline unsigned bpred_predict_update(struct bpred *bp, int site,
-					    unsigned static_taken,
-					    unsigned taken)
+static inline unsigned bpred_bimodal_update(struct bpred *bp, int site,
+					    unsigned static_taken, unsigned taken)
 {
 	uint8_t s = bp->site[site];
 	unsigned pred;
-	if (bp->mode == BPRED_TAGE)
-		return bpred_tage_predict_update(bp, site, static_taken, taken);
-	if (bp->mode == BPRED_BIMODAL) {
-		uint8_t nv;
-		if (s == BPRED_COLD) {
-			pred = static_taken;
-			nv = (uint8_t)(1u + taken);
-		} else {
-			pred = s >> 1;
-			nv = bpred_next(s, taken);
-		}
-		if (nv != s) {
-			bp->site[site] = nv;
-			bp->dirty = 1;
-		}
-		return pred;
+	uint8_t nv;
+	if (s == BPRED_COLD) {
+		pred = static_taken;
+		nv = (uint8_t)(1u + taken);
+	} else {
+		pred = s >> 1;
+		nv = bpred_next(s, taken);
 	}
+	if (nv != s) {
+		bp->site[site] = nv;
+		bp->dirty = 1;
+	}
+	return pred;
+}
+
+static inline unsigned bpred_gshare_update(struct bpred *bp, int site,
+					   unsigned static_taken, unsigned taken)
+{
+	uint8_t s = bp->site[site];
+	unsigned pred;
 	unsigned i = bpred_gshare_index(bp, site);
 	if (s == BPRED_COLD) {
 		pred = static_taken;
@@ -265,6 +269,17 @@ static inline unsigned bpred_predict_update(struct bpred *bp, int site,
 	}
 	bp->hist = ((bp->hist << 1) | taken) & bp->hist_mask;
 	return pred;
+}
+
+static inline unsigned bpred_predict_update(struct bpred *bp, int site,
+					    unsigned static_taken,
+					    unsigned taken)
+{
+	if (bp->mode == BPRED_TAGE)
+		return bpred_tage_predict_update(bp, site, static_taken, taken);
+	if (bp->mode == BPRED_BIMODAL)
+		return bpred_bimodal_update(bp, site, static_taken, taken);
+	return bpred_gshare_update(bp, site, static_taken, taken);
 }
 
 /*

@@ -326,6 +326,34 @@ static int cpu_init_one(struct cpu_sys *s, struct cpu *c, int idx, int id,
 	return rc;
 }
 
+/* The exact branch step per (model, predictor): cpu_branch_as() with both
+ * constant, one of them bound to each CPU (cpus_bind()). */
+#define BRANCH_STEP(name, ooo, mode)                                           \
+	static bool name(struct cpu *c, int site, bool cond)                   \
+	{                                                                      \
+		return cpu_branch_as(c, site, cond, ooo, mode);                \
+	}
+BRANCH_STEP(branch_inorder_bimodal, false, BPRED_BIMODAL)
+BRANCH_STEP(branch_inorder_gshare, false, BPRED_GSHARE)
+BRANCH_STEP(branch_inorder_tage, false, BPRED_TAGE)
+BRANCH_STEP(branch_ooo_bimodal, true, BPRED_BIMODAL)
+BRANCH_STEP(branch_ooo_gshare, true, BPRED_GSHARE)
+BRANCH_STEP(branch_ooo_tage, true, BPRED_TAGE)
+#undef BRANCH_STEP
+
+static bool (*branch_step(bool ooo, enum bpred_mode mode))(struct cpu *, int, bool)
+{
+	switch (mode) {
+	case BPRED_BIMODAL:
+		return ooo ? branch_ooo_bimodal : branch_inorder_bimodal;
+	case BPRED_TAGE:
+		return ooo ? branch_ooo_tage : branch_inorder_tage;
+	case BPRED_GSHARE:
+		break;
+	}
+	return ooo ? branch_ooo_gshare : branch_inorder_gshare;
+}
+
 /* Copy the hot figures and layout pointers into every CPU. */
 static void cpus_bind(struct cpu_sys *s)
 {
@@ -333,9 +361,12 @@ static void cpus_bind(struct cpu_sys *s)
 	for (int i = 0; i < s->nr_cpus; i++) {
 		struct cpu *c = &s->cpu[i];
 		c->ooo = ooo;
-		c->k_branch = s->k.branch;
+		c->branch = branch_step(ooo, c->bp.mode);
 		c->k_taken = s->k.taken_branch;
 		c->k_mispredict = s->k.mispredict;
+		for (unsigned t = 0; t < 4; t++)
+			c->k_br[t] = s->k.branch + (t >> 1) * s->k.taken_branch +
+				     (t & 1) * s->k.mispredict;
 		c->k_call = ooo ? s->k.call_uops : s->k.call;
 		c->k_ret = ooo ? s->k.ret_uops : s->k.ret;
 		if (ooo && !c->o.width) {

@@ -457,8 +457,13 @@ struct cpu {
 	uint32_t mlog_n;               /* events logged */
 	uint64_t *mlog;                /* [CPU_MEMO_LOG] */
 	struct cpu_memo *mt;           /* the table of memoized paths */
+	/* the exact branch step of this CPU's model and predictor, bound
+	 * at set-up (cpus_bind(), cpu.c): the hot path tests neither */
+	bool (*branch)(struct cpu *c, int site, bool cond);
 	/* hot figures copied from the costs for locality */
-	uint32_t k_branch, k_taken, k_mispredict, k_call, k_ret;
+	uint32_t k_taken, k_mispredict, k_call, k_ret;
+	uint32_t k_br[4];              /* in-order: a branch's cycles by
+					* taken << 1 | mispredicted */
 	uint32_t k_l1d, k_mem_slot;
 	const struct cost_site_layout *site_layout;
 	const uint8_t *fn_inline;
@@ -884,29 +889,60 @@ static CPU_INLINE bool cpu_fast_branch(struct cpu *c, int site, bool cond)
 }
 
 /* What a conditional branch charges once its direction (taken: left the
- * layout's fall-through) and the prediction (miss) are known. */
-static inline void cpu_branch_account(struct cpu *c, int site, unsigned taken, unsigned miss)
+ * layout's fall-through) and the prediction (miss) are known; ooo a
+ * constant in cpu_branch_as(). */
+static CPU_INLINE void cpu_branch_charge(struct cpu *c, int site, unsigned taken,
+					 unsigned miss, bool ooo)
 {
 	struct cpu_site_stat *st = &c->site[site];
-	if (c->ooo)
+	if (ooo)
 		cpu_ooo_branch(c, taken, miss);
 	else
-		c->now += c->k_branch + taken * c->k_taken + miss * c->k_mispredict;
+		c->now += c->k_br[taken << 1 | miss];
 	st->executed++;
 	st->taken += taken;
 	st->mispredicted += miss;
 	c->mispredicts += miss;
 }
 
-static inline bool cpu_branch_exact(struct cpu *c, int site, bool cond)
+static inline void cpu_branch_account(struct cpu *c, int site, unsigned taken, unsigned miss)
+{
+	cpu_branch_charge(c, site, taken, miss, c->ooo);
+}
+
+/*
+ * A conditional branch accounted exactly, with the model (ooo) and the
+ * predictor (mode) as constants: cpu.c instantiates it once per pair and
+ * binds the CPU's to c->branch at set-up, so that the step tests neither
+ * (docs/cost-model.md §7: the tests and the register saves they forced
+ * were about a fifth of a branch's host instructions).
+ */
+static CPU_INLINE bool cpu_branch_as(struct cpu *c, int site, bool cond, bool ooo,
+				     enum bpred_mode mode)
 {
 	const struct cost_site_layout *sl = &c->site_layout[site];
 	unsigned taken = (unsigned)cond ^ sl->fallthrough;
-	unsigned miss = bpred_predict_update(&c->bp, site, sl->static_taken, taken) ^ taken;
-	cpu_branch_account(c, site, taken, miss);
+	unsigned pred;
+	switch (mode) {
+	case BPRED_TAGE:
+		pred = bpred_tage_predict_update(&c->bp, site, sl->static_taken, taken);
+		break;
+	case BPRED_BIMODAL:
+		pred = bpred_bimodal_update(&c->bp, site, sl->static_taken, taken);
+		break;
+	default:
+		pred = bpred_gshare_update(&c->bp, site, sl->static_taken, taken);
+		break;
+	}
+	cpu_branch_charge(c, site, taken, pred ^ taken, ooo);
 	if (c->sampling)
 		cpu_sample_branch(c, site, cond);
 	return cond;
+}
+
+static inline bool cpu_branch_exact(struct cpu *c, int site, bool cond)
+{
+	return c->branch(c, site, cond);
 }
 
 static CPU_INLINE bool cpu_branch(struct cpu *c, int site, bool cond)
