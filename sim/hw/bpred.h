@@ -227,7 +227,8 @@ unsigned bpred_tage_predict_update(struct bpred *bp, int site, unsigned static_t
  * outcome.  static_taken is the layout's cold prediction.  Returns the
  * prediction.  One function per mode, so that a caller whose mode is
  * fixed (cpu.c binds one branch step per model and predictor) tests
- * none; bpred_predict_update() picks by bp->mode.
+ * none: bpred_update_as() with a constant mode; bpred_predict_update()
+ * picks by bp->mode.
  */
 static inline unsigned bpred_bimodal_update(struct bpred *bp, int site,
 					    unsigned static_taken, unsigned taken)
@@ -271,15 +272,27 @@ static inline unsigned bpred_gshare_update(struct bpred *bp, int site,
 	return pred;
 }
 
+/* The update of mode; inlined with a constant mode it tests nothing. */
+static inline __attribute__((always_inline)) unsigned
+bpred_update_as(struct bpred *bp, int site, unsigned static_taken, unsigned taken,
+		enum bpred_mode mode)
+{
+	switch (mode) {
+	case BPRED_TAGE:
+		return bpred_tage_predict_update(bp, site, static_taken, taken);
+	case BPRED_BIMODAL:
+		return bpred_bimodal_update(bp, site, static_taken, taken);
+	case BPRED_GSHARE:
+		break;
+	}
+	return bpred_gshare_update(bp, site, static_taken, taken);
+}
+
 static inline unsigned bpred_predict_update(struct bpred *bp, int site,
 					    unsigned static_taken,
 					    unsigned taken)
 {
-	if (bp->mode == BPRED_TAGE)
-		return bpred_tage_predict_update(bp, site, static_taken, taken);
-	if (bp->mode == BPRED_BIMODAL)
-		return bpred_bimodal_update(bp, site, static_taken, taken);
-	return bpred_gshare_update(bp, site, static_taken, taken);
+	return bpred_update_as(bp, site, static_taken, taken, bp->mode);
 }
 
 /*

@@ -365,8 +365,7 @@ static void cpus_bind(struct cpu_sys *s)
 		c->k_taken = s->k.taken_branch;
 		c->k_mispredict = s->k.mispredict;
 		for (unsigned t = 0; t < 4; t++)
-			c->k_br[t] = s->k.branch + (t >> 1) * s->k.taken_branch +
-				     (t & 1) * s->k.mispredict;
+			c->k_br[t] = (uint32_t)cpu_branch_cycles(&s->k, 1, t >> 1, t & 1);
 		c->k_call = ooo ? s->k.call_uops : s->k.call;
 		c->k_ret = ooo ? s->k.ret_uops : s->k.ret;
 		if (ooo && !c->o.width) {
