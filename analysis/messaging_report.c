@@ -557,7 +557,10 @@ static int sum_cache(struct rep *r, sqlite3_stmt *st, const struct mpoint *p, co
  * amounts to: cycles per free x FREE_FROZEN frees per run / (CPUs x
  * end_cycles), the share of the CPUs' time (Total time is the busiest
  * CPU's clock, so a saving spread evenly over the CPUs shortens it by
- * about that share).
+ * about that share).  Under cost.model ooo the call's cycles include the
+ * cmpxchg_double's wait for older ops still in flight (the caller's page
+ * struct miss, docs/slub-model.md §13.4): printed as "fence" and left out
+ * of the in-order lines (there it is 0).
  */
 static int print_frozen(struct rep *r)
 {
@@ -572,6 +575,7 @@ static int print_frozen(struct rep *r)
 	static const char *const names[] = {
 		"free_frozen", "free_slowpath", "free_frozen_branches",
 		"free_frozen_branches_taken", "free_frozen_mispredicts", "free_frozen_cycles",
+		"free_frozen_fence_wait_cycles",
 	};
 	sqlite3_stmt *st = NULL, *cs = NULL, *es = NULL;
 	double base_cyc = 0;
@@ -586,11 +590,12 @@ static int print_frozen(struct rep *r)
 	fprintf(r->g, "\n# FREE_FROZEN path per free (both caches, all runs): share of "
 		"free_slowpath; the !n block's branches, taken, mispredicted; cycles of the "
 		"__slab_free call; cycle difference to the first column x FREE_FROZEN frees "
-		"/ (CPUs x end_cycles)\n");
+		"/ (CPUs x end_cycles); ooo: fence, the cycles the cmpxchg_double waited for "
+		"older ops\n");
 	for (int i = 0; i < r->nr && rc == NS_OK; i++) {
 		const struct mpoint *p = &r->pts[i];
-		double v[6], end = 0, cpus = 0;
-		for (int k = 0; k < 6 && rc == NS_OK; k++)
+		double v[7], end = 0, cpus = 0;
+		for (int k = 0; k < 7 && rc == NS_OK; k++)
 			rc = sum_cache(r, st, p, names[k], &v[k]);
 		for (int k = 0; k < p->n && rc == NS_OK; k++) {
 			sqlite3_reset(es);
@@ -612,8 +617,11 @@ static int print_frozen(struct rep *r)
 			base_cyc = cyc;
 		double share = end > 0 && cpus > 0 ? (base_cyc - cyc) * v[0] / (cpus * end) : 0;
 		fprintf(r->g, "%-38s share %.4f  block %.4f %.4f %.4f  cycles %.2f  diff %+.2f "
-			"cycles = %+.4f %% of CPU time\n", p->variant, v[0] / (v[1] > 0 ? v[1] : 1),
+			"cycles = %+.4f %% of CPU time", p->variant, v[0] / (v[1] > 0 ? v[1] : 1),
 			v[2] / ff, v[3] / ff, v[4] / ff, cyc, base_cyc - cyc, 100 * share);
+		if (v[6] > 0)
+			fprintf(r->g, "  fence %.2f", v[6] / ff);
+		fputc('\n', r->g);
 	}
 out:
 	sqlite3_finalize(st);

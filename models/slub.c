@@ -424,8 +424,10 @@ struct slub_cache {
 	uint32_t nr_free_ids;
 	uint64_t allocated, freed, pages_failed;
 	/* the FREE_FROZEN calls of __slab_free: the `!n` block's sites
-	 * (the code the variants differ in) and the call's cycles, summed */
-	uint64_t ff_branches, ff_taken, ff_mispredicts, ff_cycles;
+	 * (the code the variants differ in) and the call's cycles, summed;
+	 * ff_fence: of those cycles, the ones the cmpxchg_double waited for
+	 * older ops still in flight (cost.model ooo; 0 in-order) */
+	uint64_t ff_branches, ff_taken, ff_mispredicts, ff_cycles, ff_fence;
 };
 
 struct slub_world {
@@ -1053,10 +1055,11 @@ static void block_sum(struct cpu *c, const struct slub_world *w, uint64_t v[3])
 /*
  * free_unlocked for a frozen slab, counting the block's branches and the
  * call's cycles (up to the return: cpu_ret's cost is the same for every
- * path and left out) into the cache's free_frozen_* counters.
+ * path and left out) into the cache's free_frozen_* counters.  t0 and f0
+ * are the clock and the fence-wait counter at the call's entry.
  */
 static void free_frozen_counted(struct cpu *c, struct slub_cache *s, uint32_t id,
-				bool new_frozen, uint64_t t0)
+				bool new_frozen, uint64_t t0, uint64_t f0)
 {
 	uint64_t a[3], b[3];
 	block_sum(c, s->w, a);
@@ -1066,6 +1069,7 @@ static void free_frozen_counted(struct cpu *c, struct slub_cache *s, uint32_t id
 	s->ff_taken += b[1] - a[1];
 	s->ff_mispredicts += b[2] - a[2];
 	s->ff_cycles += cpu_now(c) - t0;
+	s->ff_fence += cpu_fence_waited(c) - f0;
 }
 
 /*
@@ -1080,7 +1084,11 @@ static void slab_free_slow(struct cpu *c, struct slub_cache *s, uint32_t id, uin
 	struct slub_free_trace *t = NULL;
 	if (w->trace && !w->tr)
 		t = trace_begin(c, s, id, cnt);
+	/* synced: the counters from here on are this call's own (a fold of
+	 * replayed calls' counts cannot land between f0 and its reader) */
+	cpu_memo_sync(c);
 	const uint64_t t0 = cpu_now(c);
+	const uint64_t f0 = cpu_fence_waited(c);
 	call(c, w, FN___slab_free);
 	work(c, s->w, W_slab_free_entry);
 	stat_inc(c, s, SLUB_FREE_SLOWPATH);
@@ -1136,7 +1144,7 @@ static void slab_free_slow(struct cpu *c, struct slub_cache *s, uint32_t id, uin
 	}
 	if (br(c, w, S_S5, n == NULL)) {
 		if (was_frozen)
-			free_frozen_counted(c, s, id, new_frozen, t0);
+			free_frozen_counted(c, s, id, new_frozen, t0, f0);
 		else
 			free_unlocked(c, s, id, was_frozen, new_frozen);
 		if (t)
@@ -2326,6 +2334,7 @@ int slub_counters(const struct slub_world *w, slub_counter_fn fn, void *arg)
 			{"free_frozen_branches_taken", s->ff_taken},
 			{"free_frozen_mispredicts", s->ff_mispredicts},
 			{"free_frozen_cycles", s->ff_cycles},
+			{"free_frozen_fence_wait_cycles", s->ff_fence},
 		};
 		for (size_t i = 0; i < sizeof extra / sizeof extra[0]; i++)
 			if ((rc = fn(arg, "cache", s->name, extra[i].name, (int64_t)extra[i].v)) != NS_OK)

@@ -220,7 +220,7 @@ static void print_counters(FILE *out, struct bench_pagealloc_world *b, uint64_t 
 	/* the out-of-order core's own counters (zero in-order) */
 	static const enum cpu_counter ooo_ids[] = {
 		CPU_CTR_uops, CPU_CTR_rob_stall_cycles, CPU_CTR_mispredict_resolve_cycles,
-		CPU_CTR_mlp_wait_cycles, CPU_CTR_l2_prefetch,
+		CPU_CTR_mlp_wait_cycles, CPU_CTR_fence_wait_cycles, CPU_CTR_l2_prefetch,
 	};
 	for (size_t i = 0; c->ooo && i < sizeof ooo_ids / sizeof ooo_ids[0]; i++)
 		fprintf(out, "  %-28s %.2f\n", cpu_counter_name(ooo_ids[i]),

@@ -809,6 +809,10 @@ static void test_ooo_atomic_fences(void **state)
 	cpu_mem(c, base + 64 * 100, 8, 0, CPU_STORE);
 	cpu_atomic(c, base + 64 * 100, 0); /* line now in L1 (the store took it) */
 	assert_int_equal(c->now, 160 + 20);
+	/* the wait is the fence's, not the window's: the load and the store
+	 * dispatched in cycle 0, the miss is done at 160 */
+	assert_int_equal(cpu_counter(c, CPU_CTR_fence_wait_cycles), 160);
+	assert_int_equal(cpu_counter(c, CPU_CTR_rob_stall_cycles), 0);
 	assert_int_equal(cpu_check(c), NS_OK);
 }
 

@@ -1069,6 +1069,8 @@ static struct ff_fig frozen_stream(enum slub_variant v, enum slub_compiler cc, i
 		counter(t, "cache", "kmalloc-512", "free_frozen_mispredicts"),
 		counter(t, "cache", "kmalloc-512", "free_frozen_cycles"),
 	};
+	/* in-order a locked op never waits for older ops: no fence cycles */
+	assert_int_equal(counter(t, "cache", "kmalloc-512", "free_frozen_fence_wait_cycles"), 0);
 	assert_int_equal(cinfo(t->k512).allocated, cinfo(t->k512).freed);
 	wfx_destroy(t);
 	return f;

@@ -821,7 +821,7 @@ static void ooo_fence(struct cpu *c)
 	for (uint32_t i = 0; i < o->mlp; i++)
 		t = o->miss[i] > t ? o->miss[i] : t;
 	if (t > c->now)
-		c->ctr[CPU_CTR_rob_stall_cycles] += t - c->now;
+		c->ctr[CPU_CTR_fence_wait_cycles] += t - c->now;
 	ooo_restart(c, t > c->now ? t : c->now);
 	o->n = o->loads = 0;
 	o->chain = 0;

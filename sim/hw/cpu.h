@@ -291,6 +291,7 @@
 	X(rob_stall_cycles, "cycles dispatch waited for a full ROB or load queue (ooo)") \
 	X(mispredict_resolve_cycles, "cycles from a mispredicted branch's dispatch to its resolution (ooo)") \
 	X(mlp_wait_cycles, "cycles L1 misses waited for a fill buffer (ooo)")  \
+	X(fence_wait_cycles, "cycles locked ops waited for the ops in flight (ooo)") \
 	X(l2_prefetch, "lines the L2 streamer brought in (ooo)")
 
 enum cpu_counter {
@@ -697,6 +698,14 @@ static inline void cpu_memo_sync(struct cpu *c)
 	cpu_clock_read(c);
 	if (c->mt)
 		cpu_memo_fold(c);
+}
+
+/* The cycles locked ops have waited for older ops in flight so far
+ * (cost.model ooo; 0 in-order): read after cpu_memo_sync(), a difference
+ * of two reads is the wait of the exactly accounted stretch between. */
+static inline uint64_t cpu_fence_waited(const struct cpu *c)
+{
+	return c->ctr[CPU_CTR_fence_wait_cycles];
 }
 
 /* --- the out-of-order core (cost.model ooo) ----------------------------- */
