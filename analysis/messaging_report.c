@@ -559,8 +559,10 @@ static int sum_cache(struct rep *r, sqlite3_stmt *st, const struct mpoint *p, co
  * CPU's clock, so a saving spread evenly over the CPUs shortens it by
  * about that share).  Under cost.model ooo the call's cycles include the
  * cmpxchg_double's wait for older ops still in flight (the caller's page
- * struct miss, docs/slub-model.md §13.4): printed as "fence" and left out
- * of the in-order lines (there it is 0).
+ * struct miss, docs/slub-model.md §11.1): printed as "fence", with the
+ * call's cycles without it and their difference to the first point (the
+ * fence wait follows the schedule's earlier misses, the rest the call's
+ * own code), and left out of the in-order lines (there it is 0).
  */
 static int print_frozen(struct rep *r)
 {
@@ -578,7 +580,7 @@ static int print_frozen(struct rep *r)
 		"free_frozen_fence_wait_cycles",
 	};
 	sqlite3_stmt *st = NULL, *cs = NULL, *es = NULL;
-	double base_cyc = 0;
+	double base_cyc = 0, base_after = 0;
 	int rc = NS_OK;
 
 	if (sqlite3_prepare_v2(r->db, sql, -1, &st, NULL) != SQLITE_OK ||
@@ -591,7 +593,7 @@ static int print_frozen(struct rep *r)
 		"free_slowpath; the !n block's branches, taken, mispredicted; cycles of the "
 		"__slab_free call; cycle difference to the first column x FREE_FROZEN frees "
 		"/ (CPUs x end_cycles); ooo: fence, the cycles the cmpxchg_double waited for "
-		"older ops\n");
+		"older ops, and the call's cycles without them\n");
 	for (int i = 0; i < r->nr && rc == NS_OK; i++) {
 		const struct mpoint *p = &r->pts[i];
 		double v[7], end = 0, cpus = 0;
@@ -619,8 +621,12 @@ static int print_frozen(struct rep *r)
 		fprintf(r->g, "%-38s share %.4f  block %.4f %.4f %.4f  cycles %.2f  diff %+.2f "
 			"cycles = %+.4f %% of CPU time", p->variant, v[0] / (v[1] > 0 ? v[1] : 1),
 			v[2] / ff, v[3] / ff, v[4] / ff, cyc, base_cyc - cyc, 100 * share);
+		double after = (v[5] - v[6]) / ff;
+		if (i == 0)
+			base_after = after;
 		if (v[6] > 0)
-			fprintf(r->g, "  fence %.2f", v[6] / ff);
+			fprintf(r->g, "  fence %.2f  after it %.2f (diff %+.2f)", v[6] / ff, after,
+				base_after - after);
 		fputc('\n', r->g);
 	}
 out:
