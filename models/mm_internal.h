@@ -946,8 +946,9 @@ static inline int fn_id(const struct mm_world *w, enum mm_fn f) { return w->fn_b
 /*
  * The charging helpers.  In the fast copy (MM_FAST, models/mm_fast.h)
  * they are a fast call's steps (cpu.h): a branch is counted and signed,
- * work costs nothing, and the first call() (the top-level one, not yet
- * inside a fast call) goes through cpu_call(), which starts it.
+ * a call counted and signed (cpu_copy_call()), work costs nothing.  The
+ * copy runs inside a fast call its entry started (fast_entry()), so
+ * every call() is a fast call's.
  */
 static CPU_INLINE bool br(struct cpu *c, const struct mm_world *w, enum mm_site s, bool cond)
 {
@@ -958,8 +959,8 @@ static CPU_INLINE bool br(struct cpu *c, const struct mm_world *w, enum mm_site 
 
 static CPU_INLINE void call(struct cpu *c, const struct mm_world *w, enum mm_fn f)
 {
-	if (MM_FAST && c->mlog_on == CPU_LOG_FAST)
-		cpu_fast_call(c, w->fn_base + (int)f);
+	if (MM_FAST)
+		cpu_copy_call(c, w->fn_base + (int)f);
 	else
 		cpu_call(c, w->fn_base + (int)f);
 }
@@ -1034,6 +1035,8 @@ static CPU_INLINE void mem(struct cpu *c, const struct mm_world *w, uint64_t add
 
 static inline void atomic_rmw(struct cpu *c, const struct mm_world *w, uint64_t addr, int node)
 {
+	if (MM_FAST_NOMEM)
+		return;                /* a fast call without warming: no access */
 	w->cpus[c->idx].last_line = UINT64_MAX;
 	cpu_atomic(c, addr, node);
 }
@@ -1273,17 +1276,22 @@ int mm_alloc_addr(struct mm_world *w, int node, uint64_t bytes, uint64_t align,
 struct page *block_split(struct mm_world *w, struct pfn_block *b);
 struct page *block_unsplit(struct mm_world *w, struct pfn_block *b);
 
-/* The fast copy's returns (models/mm_fast.h): the model's cpu_ret() calls
- * become a fast call's; the top-level one ends it. */
+/* The fast copy's returns and irq and this_cpu steps (models/mm_fast.h):
+ * a fast call's, which are nothing (cpu.c charges none of them in a fast
+ * call); the copy's entry ends the top-level call (fast_entry()). */
 #if defined(MM_FAST_COPY)
-#define cpu_ret(c) cpu_fast_ret(c)
+#define cpu_ret(c) ((void)(c))
+#define cpu_irq_save(c) ((void)(c))
+#define cpu_irq_restore(c) ((void)(c))
+#define cpu_this_cpu_cmpxchg(c) ((void)(c))
 #endif
 
 /*
  * The entries that run the fast copies (mm_alloc_pages, mm_free_pages):
- * when fast_entry() says the top-level call of f will be fast, the entry
- * returns MM_FAST_CALL(c, NAME, args), its copy's mm_fast_NAME(args)
- * (warming) or mm_fastn_NAME(args) (none).  Never in a copy itself.
+ * when fast_entry() says the top-level call of f will be fast (and has
+ * started it), the entry runs MM_FAST_CALL(c, NAME, args), its copy's
+ * mm_fast_NAME(args) (warming) or mm_fastn_NAME(args) (none), then ends
+ * the call with cpu_fast_end().  Never in a copy itself.
  */
 static inline bool fast_entry(struct cpu *c, const struct mm_world *w, enum mm_fn f)
 {

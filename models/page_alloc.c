@@ -1074,8 +1074,11 @@ static void trace_page(struct mm_world *w, const struct cpu *c, const struct pag
 struct page *mm_alloc_pages(struct mm_world *w, struct cpu *c, uint32_t gfp,
 			       unsigned int order)
 {
-	if (fast_entry(c, w, FN_alloc_pages_current))
-		return MM_FAST_CALL(c, mm_alloc_pages, w, c, gfp, order);
+	if (fast_entry(c, w, FN_alloc_pages_current)) {
+		struct page *page = MM_FAST_CALL(c, mm_alloc_pages, w, c, gfp, order);
+		cpu_fast_end(c);
+		return page;
+	}
 	struct page *page = alloc_pages_current(w, c, gfp, order);
 	if (w->trace && page)
 		trace_page(w, c, page, order, gfp, 1);
@@ -1086,6 +1089,7 @@ void mm_free_pages(struct mm_world *w, struct cpu *c, struct page *page, unsigne
 {
 	if (fast_entry(c, w, FN___free_pages)) {
 		MM_FAST_CALL(c, mm_free_pages, w, c, page, order);
+		cpu_fast_end(c);
 		return;
 	}
 	if (w->trace)

@@ -2287,6 +2287,7 @@ struct cpu_sampled {
 	uint32_t nr;
 	int32_t *hash;                 /* [SAMPLED_SLOTS], -1 = empty */
 	uint8_t *exact_fn;             /* [nr_fns]: its calls read the clock: all samples */
+	int32_t *hit;                  /* [nr_fns]: the entry its last fast call found, or -1 */
 	/* block costs: the cycles from a sample's previous branch (or its
 	 * start) to each branch, by (site, condition), and from its last
 	 * branch to its return, by function; mean x16 in fsite[].bmean */
@@ -2323,6 +2324,7 @@ static int sampled_init(struct cpu *c, const struct cpu_params *p)
 	sm->e = calloc(SAMPLED_ENTRIES, sizeof *sm->e);
 	sm->hash = malloc(SAMPLED_SLOTS * sizeof *sm->hash);
 	sm->exact_fn = calloc((size_t)t->nr_fns + 1, 1);
+	sm->hit = malloc(((size_t)t->nr_fns + 1) * sizeof *sm->hit);
 	sm->bsum = calloc(2 * (size_t)t->nr_sites + 1, sizeof *sm->bsum);
 	sm->bn = calloc(2 * (size_t)t->nr_sites + 1, sizeof *sm->bn);
 	sm->fsite = calloc(2 * (size_t)t->nr_sites + 1, sizeof *sm->fsite);
@@ -2330,7 +2332,7 @@ static int sampled_init(struct cpu *c, const struct cpu_params *p)
 	sm->tn = calloc((size_t)t->nr_fns + 1, sizeof *sm->tn);
 	sm->site0 = calloc((size_t)t->nr_sites + 1, sizeof *sm->site0);
 	sm->prof0 = calloc((size_t)t->nr_fns + 1, sizeof *sm->prof0);
-	if (!sm->stab || !sm->e || !sm->hash || !sm->exact_fn || !sm->site0 ||
+	if (!sm->stab || !sm->e || !sm->hash || !sm->exact_fn || !sm->hit || !sm->site0 ||
 	    !sm->prof0 || !sm->bsum || !sm->bn || !sm->fsite || !sm->tsum || !sm->tn)
 		return NS_ENOMEM;
 	uint64_t x = 0x6E756D6173696Du;   /* the same terms on every CPU and run */
@@ -2358,6 +2360,8 @@ static void sampled_forget(struct cpu_sampled *sm, const struct cost_tables *t)
 	sm->nr = 0;
 	for (uint32_t i = 0; i < SAMPLED_SLOTS; i++)
 		sm->hash[i] = -1;
+	for (int i = 0; i <= t->nr_fns; i++)
+		sm->hit[i] = -1;
 	size_t nb = 2 * (size_t)t->nr_sites + 1, nf = (size_t)t->nr_fns + 1;
 	memset(sm->bsum, 0, nb * sizeof *sm->bsum);
 	memset(sm->bn, 0, nb * sizeof *sm->bn);
@@ -2378,6 +2382,7 @@ static void sampled_free(struct cpu *c)
 	free(sm->e);
 	free(sm->hash);
 	free(sm->exact_fn);
+	free(sm->hit);
 	free(sm->bsum);
 	free(sm->bn);
 	free(sm->fsite);
@@ -2589,11 +2594,29 @@ static bool sampled_fast_next(const struct cpu *c, int fn)
 	return !c->lost && !sm->exact_fn[fn] && sm->countdown != 1 && !sm->force && !sm->warmup;
 }
 
+/* A fast call's start, as sampled_begin() makes it; the models' fast
+ * copies count the top-level call itself (their first cpu_copy_call()),
+ * sampled_begin() here. */
+static void sampled_fast_start(struct cpu *c, struct cpu_sampled *sm, int fn)
+{
+	sm->calls++;
+	sm->fast++;
+	sm->fn = fn;
+	cpu_attribute(c);              /* the cycles before it are not its own */
+	--sm->countdown;               /* not due: sampled_fast_next() */
+	c->fcost = 0;
+	c->mlog_on = CPU_LOG_FAST;
+	c->mdepth = 1;
+	c->fsig = 0;
+}
+
 bool cpu_fast_take(struct cpu *c, int fn)
 {
 	if (!c->mt || !c->mt->sm || !sampled_fast_next(c, fn))
 		return false;
-	c->mt->sm->copied++;
+	struct cpu_sampled *sm = c->mt->sm;
+	sm->copied++;
+	sampled_fast_start(c, sm, fn);
 	return true;
 }
 
@@ -2605,8 +2628,12 @@ bool cpu_fast_take(struct cpu *c, int fn)
 static bool sampled_begin(struct cpu *c, int fn)
 {
 	struct cpu_sampled *sm = c->mt->sm;
-	bool fast = sampled_fast_next(c, fn);
-	(void)fast;
+	if (sampled_fast_next(c, fn)) {
+		sampled_fast_start(c, sm, fn);
+		c->prof[fn].calls++;
+		c->fsig = c->stab_fn[fn];
+		return true;
+	}
 	sm->calls++;
 	if (c->lost)
 		return false;
@@ -2616,28 +2643,17 @@ static bool sampled_begin(struct cpu *c, int fn)
 	}
 	sm->fn = fn;
 	cpu_attribute(c);              /* the cycles before it are not its own */
-	bool due = --sm->countdown == 0;
-	if (due)
+	/* not fast: due, forced or in the warm-up */
+	if (--sm->countdown == 0)
 		sm->countdown = sampled_interval(sm);
-	if (due || sm->force || sm->warmup) {
-		sm->force = 0;
-		sm->warmup -= sm->warmup > 0;
-		if (!sampled_snapshot(c))
-			return false;
-		assert(!fast);
-		sm->samples++;
-		sm->tlast = c->now;
-		c->sampling = 1;
+	sm->force = 0;
+	sm->warmup -= sm->warmup > 0;
+	if (!sampled_snapshot(c))
 		return false;
-	}
-	assert(fast);
-	sm->fast++;
-	c->prof[fn].calls++;
-	c->fcost = 0;
-	c->mlog_on = CPU_LOG_FAST;
-	c->mdepth = 1;
-	c->fsig = c->stab_fn[fn];
-	return true;
+	sm->samples++;
+	sm->tlast = c->now;
+	c->sampling = 1;
+	return false;
 }
 
 void cpu_fast_read(struct cpu *c)
@@ -2675,14 +2691,26 @@ static void sampled_end(struct cpu *c)
 	struct cpu_sampled *sm = c->mt->sm;
 	uint32_t slot;
 	c->mlog_on = 0;
-	int32_t id = sampled_find(sm, sm->fn, c->fsig, &slot);
+	/* the function's last path first: a top-level function mostly
+	 * repeats its path, and the probe of the table costs a miss or two
+	 * in the host's caches, which the model's own data evict */
+	int32_t id = sm->hit[sm->fn];
+	if (id < 0 || sm->e[id].sig != c->fsig)
+		id = sampled_find(sm, sm->fn, c->fsig, &slot);
 	if (id < 0) {
 		sampled_lost(c);
 		return;
 	}
+	sm->hit[sm->fn] = id;
 	sm->matched++;
 	memo_cost_apply(c, &sm->e[id].cost);
 	sm->e[id].pending++;
+}
+
+void cpu_fast_end(struct cpu *c)
+{
+	assert(c->mlog_on == CPU_LOG_FAST);
+	sampled_end(c);
 }
 
 static void sampled_fold(struct cpu *c)
@@ -2741,6 +2769,9 @@ static int sampled_check(const struct cpu *c)
 	}
 	for (int i = 0; i < 2 * t->nr_sites; i++)
 		if (sm->fsite[i].n || sm->fsite[i].sig != sm->stab[i])
+			return NS_EINTERNAL;
+	for (int i = 0; i < t->nr_fns; i++)
+		if (sm->hit[i] >= (int32_t)sm->nr || (sm->hit[i] >= 0 && sm->e[sm->hit[i]].fn != i))
 			return NS_EINTERNAL;
 	return in_hash == sm->nr ? NS_OK : NS_EINTERNAL;
 }

@@ -613,9 +613,12 @@ void cpu_memo_end(struct cpu *c);
  * now on. */
 void cpu_fast_read(struct cpu *c);
 /* Sampled: whether the top-level call of fn about to start will be a
- * fast call (what cpu_memo_begin() will decide), counted as one run by
- * the models' fast copy when it will. */
+ * fast call (what cpu_memo_begin() would decide); when it will, it is
+ * started here, to be run by the models' fast copy, which counts the
+ * call itself (cpu_copy_call()) and ends it with cpu_fast_end(). */
 bool cpu_fast_take(struct cpu *c, int fn);
+/* The end of a fast call a model's fast copy ran: its path's cost. */
+void cpu_fast_end(struct cpu *c);
 /* Whether the model entry about to make the top-level call of fn can run
  * its fast copy (models/mm_fast.h): sampled accounting, no call open, and
  * the call will be fast.  One predictable test when sampled is off. */
@@ -811,6 +814,16 @@ static CPU_INLINE void cpu_fast_call(struct cpu *c, int fn)
 	c->prof[fn].calls++;
 	c->fsig += c->stab_fn[fn];
 	c->mdepth++;
+}
+
+/* A call in a models' fast copy (models/mm_fast.h): the copy's entry
+ * started the fast call (cpu_fast_take()) and ends it (cpu_fast_end()),
+ * so no depth is kept and a return is nothing. */
+static CPU_INLINE void cpu_copy_call(struct cpu *c, int fn)
+{
+	assert(c->mlog_on == CPU_LOG_FAST);
+	c->prof[fn].calls++;
+	c->fsig += c->stab_fn[fn];
 }
 
 static CPU_INLINE void cpu_call(struct cpu *c, int fn)
