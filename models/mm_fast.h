@@ -16,9 +16,12 @@
  * every function a copy defines is renamed by the list below to
  * mm_fast_NAME or mm_fastn_NAME, so each copy calls its own functions.
  * The entries mm_alloc_pages() and mm_free_pages() run a copy when
- * cpu_fast_entry() says their top-level call will be fast
- * (mm_internal.h's fast_entry() and MM_FAST_CALL); the copy's first
- * call() starts the fast call as any other (cpu_memo_begin()).
+ * cpu_fast_entry() says their top-level call will be fast, which starts
+ * the fast call there (mm_internal.h's fast_entry() and MM_FAST_CALL);
+ * the entry ends it when the copy returns (cpu_fast_end()).  So inside
+ * a copy every call() is a fast call's (cpu_copy_call(): no depth is
+ * kept) and a return, an irq save or restore and a this_cpu cmpxchg are
+ * nothing, as they are in any fast call.
  *
  * The copy's results are the ordinary code's, bit for bit: it performs
  * the same steps a fast call performs there (test_page_alloc runs the

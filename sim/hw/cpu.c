@@ -2280,7 +2280,8 @@ struct cpu_sampled {
 	uint8_t force;                 /* the next top-level call is a sample */
 	uint8_t spoiled;               /* a fold inside the sample moved its counts */
 	int32_t fn;                    /* the top-level call's function */
-	uint64_t *stab;                /* the signature terms (c->fsite[].sig): per
+	uint64_t *stab;                /* the signature terms (high 32 bits;
+					* c->fsite[].term's): per
 					* (site, condition), then per function
 					* (c->stab_fn), then per sig_ctr[] */
 	struct sampled_entry *e;
@@ -2290,7 +2291,8 @@ struct cpu_sampled {
 	int32_t *hit;                  /* [nr_fns]: the entry its last fast call found, or -1 */
 	/* block costs: the cycles from a sample's previous branch (or its
 	 * start) to each branch, by (site, condition), and from its last
-	 * branch to its return, by function; mean x16 in fsite[].bmean */
+	 * branch to its return, by function; mean x16 in fsite[].term's low
+	 * 32 bits */
 	uint64_t *bsum, *bn, *tsum, *tn;
 	struct cpu_fast_site *fsite;   /* c->fsite */
 	uint64_t tlast;
@@ -2337,9 +2339,9 @@ static int sampled_init(struct cpu *c, const struct cpu_params *p)
 		return NS_ENOMEM;
 	uint64_t x = 0x6E756D6173696Du;   /* the same terms on every CPU and run */
 	for (size_t i = 0; i < nterms; i++)
-		sm->stab[i] = splitmix64(&x);
+		sm->stab[i] = splitmix64(&x) & CPU_SIG_MASK;
 	for (size_t i = 0; i < 2 * (size_t)t->nr_sites; i++)
-		sm->fsite[i].sig = sm->stab[i];
+		sm->fsite[i].term = sm->stab[i];
 	sampled_forget(sm, t);
 	sm->period = p->sample_period;
 	sm->countdown = 1;
@@ -2365,8 +2367,8 @@ static void sampled_forget(struct cpu_sampled *sm, const struct cost_tables *t)
 	size_t nb = 2 * (size_t)t->nr_sites + 1, nf = (size_t)t->nr_fns + 1;
 	memset(sm->bsum, 0, nb * sizeof *sm->bsum);
 	memset(sm->bn, 0, nb * sizeof *sm->bn);
-	for (size_t i = 0; i < nb; i++)
-		sm->fsite[i].bmean = 0;
+	for (size_t i = 0; i + 1 < nb; i++)
+		sm->fsite[i].term = sm->stab[i];
 	memset(sm->tsum, 0, nf * sizeof *sm->tsum);
 	memset(sm->tn, 0, nf * sizeof *sm->tn);
 }
@@ -2526,7 +2528,8 @@ void cpu_sample_branch(struct cpu *c, int site, bool cond)
 	sm->bsum[i] += c->now - sm->tlast;
 	sm->bn[i]++;
 	sm->tlast = c->now;
-	sm->fsite[i].bmean = sm->bsum[i] * 16 / sm->bn[i];
+	uint64_t mean = sm->bsum[i] * 16 / sm->bn[i];
+	sm->fsite[i].term = sm->stab[i] | (mean < UINT32_MAX ? mean : UINT32_MAX);
 }
 
 void cpu_sample_end(struct cpu *c)
@@ -2604,7 +2607,6 @@ static void sampled_fast_start(struct cpu *c, struct cpu_sampled *sm, int fn)
 	sm->fn = fn;
 	cpu_attribute(c);              /* the cycles before it are not its own */
 	--sm->countdown;               /* not due: sampled_fast_next() */
-	c->fcost = 0;
 	c->mlog_on = CPU_LOG_FAST;
 	c->mdepth = 1;
 	c->fsig = 0;
@@ -2674,7 +2676,7 @@ static void sampled_lost(struct cpu *c)
 	int fn = sm->fn;
 	sm->lost++;
 	sm->force = 1;
-	uint64_t est = c->fcost / 16 + (sm->tn[fn] ? sm->tsum[fn] / sm->tn[fn] : 0);
+	uint64_t est = (c->fsig & ~CPU_SIG_MASK) / 16 + (sm->tn[fn] ? sm->tsum[fn] / sm->tn[fn] : 0);
 	int32_t path = cpu_path_child(c, 0, fn);
 	c->now += est;
 	c->last = c->now;
@@ -2694,9 +2696,10 @@ static void sampled_end(struct cpu *c)
 	/* the function's last path first: a top-level function mostly
 	 * repeats its path, and the probe of the table costs a miss or two
 	 * in the host's caches, which the model's own data evict */
+	uint64_t sig = c->fsig & CPU_SIG_MASK;
 	int32_t id = sm->hit[sm->fn];
-	if (id < 0 || sm->e[id].sig != c->fsig)
-		id = sampled_find(sm, sm->fn, c->fsig, &slot);
+	if (id < 0 || sm->e[id].sig != sig)
+		id = sampled_find(sm, sm->fn, sig, &slot);
 	if (id < 0) {
 		sampled_lost(c);
 		return;
@@ -2768,7 +2771,7 @@ static int sampled_check(const struct cpu *c)
 			return NS_EINTERNAL;
 	}
 	for (int i = 0; i < 2 * t->nr_sites; i++)
-		if (sm->fsite[i].n || sm->fsite[i].sig != sm->stab[i])
+		if (sm->fsite[i].n || (sm->fsite[i].term & CPU_SIG_MASK) != sm->stab[i])
 			return NS_EINTERNAL;
 	for (int i = 0; i < t->nr_fns; i++)
 		if (sm->hit[i] >= (int32_t)sm->nr || (sm->hit[i] >= 0 && sm->e[sm->hit[i]].fn != i))

@@ -427,15 +427,18 @@ struct cpu_ooo {
  * What a fast call (sampled accounting) does at a branch, per (site,
  * condition), in one place so that the step is a few host instructions:
  * the count of fast executions (folded into the site's executed and taken
- * by cpu_memo_fold()), the term the branch adds to the path signature,
- * and the mean cost of the block the branch ends (x16, learned in
- * samples), which a path with no sample yet is charged.
+ * by cpu_memo_fold()) and one term, added to the call's c->fsig, that
+ * carries two sums at once: in its high 32 bits the branch's term of the
+ * path signature, in its low 32 bits the mean cost of the block the
+ * branch ends (x16, learned in samples), which a path with no sample yet
+ * is charged.  The low sum stays below 2^32 (a top-level call of less
+ * than 268 M cycles), so it never carries into the signature.
  */
 struct cpu_fast_site {
 	uint64_t n;
-	uint64_t sig;
-	uint64_t bmean;
+	uint64_t term;
 };
+#define CPU_SIG_MASK 0xFFFFFFFF00000000u /* c->fsig: the signature's bits */
 
 struct cpu {
 	uint64_t now;                  /* cycle counter (ooo: the dispatch clock) */
@@ -450,14 +453,10 @@ struct cpu {
 	uint8_t fcopy;                 /* sampled: fast calls may run the models'
 					* fast copy (cpu_fast_entry()) */
 	uint32_t mdepth;               /* its call depth */
-	uint64_t fsig;                 /* the fast call's branch signature */
+	uint64_t fsig;                 /* the fast call's path signature (high
+					* 32 bits) and its cost as blocks (x16,
+					* low 32 bits): struct cpu_fast_site */
 	struct cpu_fast_site *fsite;   /* [2 * nr_sites]: per (site, condition) */
-	/* its cost as blocks (x16), cpu.c.  Kept apart from fsig: side by
-	 * side, GCC adds the two as one 16-byte vector at each branch, and
-	 * that load cannot be forwarded from the scalar store to fsig that
-	 * a call step has just made; with warming the fast copy then ran
-	 * 1.15x slower (perf annotate; whole runs, A/B) */
-	uint64_t fcost;
 	const uint64_t *stab_fn;       /* signature terms per function, then
 					* per lock (cpu.c) */
 	uint32_t mlog_n;               /* events logged */
@@ -903,15 +902,14 @@ static CPU_INLINE void cpu_ret(struct cpu *c)
 	cpu_ret_exact(c);
 }
 
-/* A branch of a fast call (sampled): counted, and its terms of the path
- * signature and of the blocks' cost estimate (cpu.c). */
+/* A branch of a fast call (sampled): counted, and its term of the path
+ * signature and of the blocks' cost estimate (struct cpu_fast_site). */
 static CPU_INLINE bool cpu_fast_branch(struct cpu *c, int site, bool cond)
 {
 	assert(c->mlog_on == CPU_LOG_FAST);
 	struct cpu_fast_site *f = &c->fsite[2 * site + cond];
 	f->n++;
-	c->fsig += f->sig;
-	c->fcost += f->bmean;
+	c->fsig += f->term;
 	return cond;
 }
 
