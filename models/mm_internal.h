@@ -948,19 +948,22 @@ static inline int fn_id(const struct mm_world *w, enum mm_fn f) { return w->fn_b
  * they are a fast call's steps (cpu.h): a branch is counted and signed,
  * a call counted and signed (cpu_copy_call()), work costs nothing.  The
  * copy runs inside a fast call its entry started (fast_entry()), so
- * every call() is a fast call's.
+ * every call() is a fast call's; and only in a world whose cost tables
+ * begin with the page allocator's (fn_base and site_base 0: every caller
+ * registers it first, mm_register()), so that its ids are the enums'
+ * values, constants the compiler folds into each step's address.
  */
 static CPU_INLINE bool br(struct cpu *c, const struct mm_world *w, enum mm_site s, bool cond)
 {
 	if (MM_FAST)
-		return cpu_fast_branch(c, w->site_base + (int)s, cond);
+		return cpu_fast_branch(c, (int)s, cond);
 	return cpu_branch(c, w->site_base + (int)s, cond);
 }
 
 static CPU_INLINE void call(struct cpu *c, const struct mm_world *w, enum mm_fn f)
 {
 	if (MM_FAST)
-		cpu_copy_call(c, w->fn_base + (int)f);
+		cpu_copy_call(c, (int)f);
 	else
 		cpu_call(c, w->fn_base + (int)f);
 }
@@ -981,8 +984,8 @@ static inline bool vbr(struct cpu *c, const struct mm_world *w, enum vm_site s, 
 
 static inline void vcall(struct cpu *c, const struct mm_world *w, enum vm_fn f)
 {
-	if (MM_FAST && c->mlog_on == CPU_LOG_FAST)
-		cpu_fast_call(c, w->vm_fn_base + (int)f);
+	if (MM_FAST)
+		cpu_copy_call(c, w->vm_fn_base + (int)f);
 	else
 		cpu_call(c, w->vm_fn_base + (int)f);
 }
@@ -1295,7 +1298,7 @@ struct page *block_unsplit(struct mm_world *w, struct pfn_block *b);
  */
 static inline bool fast_entry(struct cpu *c, const struct mm_world *w, enum mm_fn f)
 {
-	return !MM_FAST && cpu_fast_entry(c, fn_id(w, f));
+	return !MM_FAST && !(w->fn_base | w->site_base) && cpu_fast_entry(c, fn_id(w, f));
 }
 __typeof__(mm_alloc_pages) mm_fast_mm_alloc_pages, mm_fastn_mm_alloc_pages;
 __typeof__(mm_free_pages) mm_fast_mm_free_pages, mm_fastn_mm_free_pages;
