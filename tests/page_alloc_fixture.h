@@ -38,15 +38,24 @@ struct tw {
  * what the model refuses (*out is set either way; t->w is NULL when
  * mm_world_create fails).
  */
-static inline int tw_try_params(struct machine *m, const struct mm_config *cfg,
-				const struct cpu_params *params, const int *cpus, int nr_cpus,
-				struct tw **out, struct diag *d)
+static inline int tw_try_pad(struct machine *m, const struct mm_config *cfg,
+			     const struct cpu_params *params, const int *cpus, int nr_cpus,
+			     bool pad, struct tw **out, struct diag *d)
 {
 	struct tw *t = calloc(1, sizeof *t);
 	int vf = -1, vs = -1;
 	assert_non_null(t);
 	t->m = m;
 	cost_tables_init(&t->t);
+	if (pad) {
+		/* another model's function and site first: the page
+		 * allocator's ids then start at 1 (its fast copy refuses) */
+		static const char *const pad_fn[] = {"pad_fn"};
+		static const struct cost_site_def pad_site[] = {{"PAD", "a site before mm's"}};
+		int pf, ps;
+		assert_int_equal(cost_register_fns(&t->t, pad_fn, 1, &pf), NS_OK);
+		assert_int_equal(cost_register_sites(&t->t, pad_site, 1, &ps), NS_OK);
+	}
 	assert_int_equal(mm_register(&t->t, &t->fn_base, &t->site_base), NS_OK);
 	if (cfg->reclaim.enabled)
 		assert_int_equal(vmscan_register(&t->t, &vf, &vs), NS_OK);
@@ -76,6 +85,13 @@ static inline int tw_try_params(struct machine *m, const struct mm_config *cfg,
 	if (rc == NS_OK && cfg->reclaim.enabled)
 		rc = vmscan_attach(t->w, vf, vs);
 	return rc;
+}
+
+static inline int tw_try_params(struct machine *m, const struct mm_config *cfg,
+				const struct cpu_params *params, const int *cpus, int nr_cpus,
+				struct tw **out, struct diag *d)
+{
+	return tw_try_pad(m, cfg, params, cpus, nr_cpus, false, out, d);
 }
 
 static inline int tw_try_cpus(struct machine *m, const struct mm_config *cfg,
