@@ -1298,7 +1298,8 @@ struct page *block_unsplit(struct mm_world *w, struct pfn_block *b);
  */
 static inline bool fast_entry(struct cpu *c, const struct mm_world *w, enum mm_fn f)
 {
-	return !MM_FAST && !(w->fn_base | w->site_base) && cpu_fast_entry(c, fn_id(w, f));
+	return !MM_FAST && c->fcopy && !(w->fn_base | w->site_base) &&
+	       cpu_fast_entry(c, fn_id(w, f));
 }
 __typeof__(mm_alloc_pages) mm_fast_mm_alloc_pages, mm_fastn_mm_alloc_pages;
 __typeof__(mm_free_pages) mm_fast_mm_free_pages, mm_fastn_mm_free_pages;

@@ -2632,8 +2632,7 @@ static bool sampled_begin(struct cpu *c, int fn)
 	struct cpu_sampled *sm = c->mt->sm;
 	if (sampled_fast_next(c, fn)) {
 		sampled_fast_start(c, sm, fn);
-		c->prof[fn].calls++;
-		c->fsig = c->stab_fn[fn];
+		cpu_copy_call(c, fn);  /* the top-level call's count and term */
 		return true;
 	}
 	sm->calls++;
@@ -2694,8 +2693,8 @@ static void sampled_end(struct cpu *c)
 	uint32_t slot;
 	c->mlog_on = 0;
 	/* the function's last path first: a top-level function mostly
-	 * repeats its path, and the probe of the table costs a miss or two
-	 * in the host's caches, which the model's own data evict */
+	 * repeats its path, and the probe's dependent loads were the largest
+	 * item of a fast call's end (perf, bench pagealloc) */
 	uint64_t sig = c->fsig & CPU_SIG_MASK;
 	int32_t id = sm->hit[sm->fn];
 	if (id < 0 || sm->e[id].sig != sig)

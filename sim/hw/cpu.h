@@ -174,7 +174,9 @@
  * A fast call's steps are cpu_fast_branch(), cpu_fast_call(),
  * cpu_fast_ret() and cpu_fast_mem(); the primitives take them when
  * mlog_on is CPU_LOG_FAST, and the page allocator's fast copies
- * (models/mm_fast.h) call them directly.  Fast branch counts wait in
+ * (models/mm_fast.h) call them directly, with cpu_copy_call() for calls
+ * (their entry starts and ends the fast call: cpu_fast_take(),
+ * cpu_fast_end()).  Fast branch counts wait in
  * fsite[] until cpu_memo_fold() adds them to the sites, and the paths'
  * other counts wait in their entries: both are folded when something
  * reads the counts (cpu_memo_sync(), the exports, cpu_check()).
@@ -431,8 +433,9 @@ struct cpu_ooo {
  * carries two sums at once: in its high 32 bits the branch's term of the
  * path signature, in its low 32 bits the mean cost of the block the
  * branch ends (x16, learned in samples), which a path with no sample yet
- * is charged.  The low sum stays below 2^32 (a top-level call of less
- * than 268 M cycles), so it never carries into the signature.
+ * is charged.  Not checked at run time: a call whose estimate reached
+ * 2^32 (about 268 M cycles) would carry into the signature and be taken
+ * for another path; the allocator's top-level calls stay far below.
  */
 struct cpu_fast_site {
 	uint64_t n;
