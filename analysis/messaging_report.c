@@ -562,7 +562,9 @@ static int sum_cache(struct rep *r, sqlite3_stmt *st, const struct mpoint *p, co
  * struct miss, docs/slub-model.md §11.1): printed as "fence", with the
  * call's cycles without it and their difference to the first point (the
  * fence wait follows the schedule's earlier misses, the rest the call's
- * own code), and left out of the in-order lines (there it is 0).
+ * own code), and left out of the in-order lines (there it is 0).  The
+ * per-free figures divide by free_frozen_measured, the calls the sums
+ * cover (under sampled accounting the exactly accounted ones only).
  */
 static int print_frozen(struct rep *r)
 {
@@ -577,7 +579,7 @@ static int print_frozen(struct rep *r)
 	static const char *const names[] = {
 		"free_frozen", "free_slowpath", "free_frozen_branches",
 		"free_frozen_branches_taken", "free_frozen_mispredicts", "free_frozen_cycles",
-		"free_frozen_fence_wait_cycles",
+		"free_frozen_fence_wait_cycles", "free_frozen_measured",
 	};
 	sqlite3_stmt *st = NULL, *cs = NULL, *es = NULL;
 	double base_cyc = 0, base_after = 0;
@@ -596,8 +598,8 @@ static int print_frozen(struct rep *r)
 		"older ops, and the call's cycles without them\n");
 	for (int i = 0; i < r->nr && rc == NS_OK; i++) {
 		const struct mpoint *p = &r->pts[i];
-		double v[7], end = 0, cpus = 0;
-		for (int k = 0; k < 7 && rc == NS_OK; k++)
+		double v[8], end = 0, cpus = 0;
+		for (int k = 0; k < 8 && rc == NS_OK; k++)
 			rc = sum_cache(r, st, p, names[k], &v[k]);
 		for (int k = 0; k < p->n && rc == NS_OK; k++) {
 			sqlite3_reset(es);
@@ -613,7 +615,10 @@ static int print_frozen(struct rep *r)
 		}
 		if (rc)
 			break;
-		double ff = v[0] > 0 ? v[0] : 1;
+		/* the sums cover the calls measured: every FREE_FROZEN one but
+		 * the fast calls of sampled accounting (a database written
+		 * before free_frozen_measured has only the first kind) */
+		double ff = v[7] > 0 ? v[7] : v[0] > 0 ? v[0] : 1;
 		double cyc = v[5] / ff;
 		if (i == 0)
 			base_cyc = cyc;

@@ -426,8 +426,10 @@ struct slub_cache {
 	/* the FREE_FROZEN calls of __slab_free: the `!n` block's sites
 	 * (the code the variants differ in) and the call's cycles, summed;
 	 * ff_fence: of those cycles, the ones the cmpxchg_double waited for
-	 * older ops still in flight (cost.model ooo; 0 in-order) */
-	uint64_t ff_branches, ff_taken, ff_mispredicts, ff_cycles, ff_fence;
+	 * older ops still in flight (cost.model ooo; 0 in-order);
+	 * ff_measured: the calls summed (every FREE_FROZEN one, except
+	 * the fast calls of sampled accounting, which measure nothing) */
+	uint64_t ff_branches, ff_taken, ff_mispredicts, ff_cycles, ff_fence, ff_measured;
 };
 
 struct slub_world {
@@ -1042,7 +1044,7 @@ static const enum slub_site block_sites[] = {S_PRE6a, S_PRE6b, S_PRE7, S_POST6, 
 
 static void block_sum(struct cpu *c, const struct slub_world *w, uint64_t v[3])
 {
-	cpu_memo_sync(c);              /* the site counts up to here */
+	cpu_memo_sync_measured(c);     /* the site counts up to here */
 	v[0] = v[1] = v[2] = 0;
 	for (size_t i = 0; i < sizeof block_sites / sizeof block_sites[0]; i++) {
 		const struct cpu_site_stat *st = &c->site[w->site_base + (int)block_sites[i]];
@@ -1068,8 +1070,9 @@ static void free_frozen_counted(struct cpu *c, struct slub_cache *s, uint32_t id
 	s->ff_branches += b[0] - a[0];
 	s->ff_taken += b[1] - a[1];
 	s->ff_mispredicts += b[2] - a[2];
-	s->ff_cycles += cpu_now(c) - t0;
+	s->ff_cycles += cpu_now_measured(c) - t0;
 	s->ff_fence += cpu_fence_waited(c) - f0;
+	s->ff_measured++;
 }
 
 /*
@@ -1085,10 +1088,17 @@ static void slab_free_slow(struct cpu *c, struct slub_cache *s, uint32_t id, uin
 	if (w->trace && !w->tr)
 		t = trace_begin(c, s, id, cnt);
 	/* synced: the counters from here on are this call's own (a fold of
-	 * replayed calls' counts cannot land between f0 and its reader) */
-	cpu_memo_sync(c);
-	const uint64_t t0 = cpu_now(c);
-	const uint64_t f0 = cpu_fence_waited(c);
+	 * replayed calls' counts cannot land between f0 and its reader).  A
+	 * fast call (sampled accounting) has no clock or site counts to
+	 * measure with: it measures nothing, and the FREE_FROZEN figures are
+	 * the means of the calls accounted exactly (ff_measured). */
+	const bool measure = !cpu_in_fast_call(c);
+	uint64_t t0 = 0, f0 = 0;
+	if (measure) {
+		cpu_memo_sync_measured(c);
+		t0 = cpu_now_measured(c);
+		f0 = cpu_fence_waited(c);
+	}
 	call(c, w, FN___slab_free);
 	work(c, s->w, W_slab_free_entry);
 	stat_inc(c, s, SLUB_FREE_SLOWPATH);
@@ -1143,7 +1153,7 @@ static void slab_free_slow(struct cpu *c, struct slub_cache *s, uint32_t id, uin
 		stat_inc(c, s, SLUB_CMPXCHG_DOUBLE_FAIL);
 	}
 	if (br(c, w, S_S5, n == NULL)) {
-		if (was_frozen)
+		if (was_frozen && measure)
 			free_frozen_counted(c, s, id, new_frozen, t0, f0);
 		else
 			free_unlocked(c, s, id, was_frozen, new_frozen);
@@ -1418,7 +1428,7 @@ static uint16_t get_any_partial(struct cpu *c, struct slub_cache *s)
 	call(c, w, FN_get_any_partial);
 	work(c, s->w, W_any_partial_entry);
 	uint16_t object = NIL16;
-	if (br(c, w, S_gap_ratio, (cpu_now(c) % 1024) > SLUB_REMOTE_DEFRAG_RATIO))
+	if (br(c, w, S_gap_ratio, (cpu_now_noise(c) % 1024) > SLUB_REMOTE_DEFRAG_RATIO))
 		goto out;
 	int nn = w->m->nr_nodes;
 	const int *order = &w->node_order[w->m->node_index[c->node] * nn];
@@ -2335,6 +2345,7 @@ int slub_counters(const struct slub_world *w, slub_counter_fn fn, void *arg)
 			{"free_frozen_mispredicts", s->ff_mispredicts},
 			{"free_frozen_cycles", s->ff_cycles},
 			{"free_frozen_fence_wait_cycles", s->ff_fence},
+			{"free_frozen_measured", s->ff_measured},
 		};
 		for (size_t i = 0; i < sizeof extra / sizeof extra[0]; i++)
 			if ((rc = fn(arg, "cache", s->name, extra[i].name, (int64_t)extra[i].v)) != NS_OK)

@@ -315,8 +315,10 @@ uint64_t slub_stat(const struct slub_world *w, const struct slub_cache *s, int c
  * CPUs, objects, objects_allocated, objects_freed, slabs, alloc_failed,
  * and the model's FREE_FROZEN path figures free_frozen_branches,
  * free_frozen_branches_taken, free_frozen_mispredicts (the `!n` block's
- * sites, the only code the variants differ in) and free_frozen_cycles (the
- * whole call)),
+ * sites, the only code the variants differ in), free_frozen_cycles (the
+ * whole call), free_frozen_fence_wait_cycles and free_frozen_measured (the
+ * calls those sums cover: every FREE_FROZEN one, except the fast calls of
+ * sampled accounting)),
  * "cache_cpu" (id "CACHE/CPU": the stat items) and "cache_node" (id
  * "CACHE/NODE": nr_partial, nr_slabs, total_objects), docs/schema.md.
  */

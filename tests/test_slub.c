@@ -12,6 +12,7 @@
  * (cost.code: the same work done, other work charged, hand-computed).  slub_check() and
  * mm_check() run at the end of every test.
  */
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -41,15 +42,17 @@ static const char m_one[] =
 	"      - {type: Normal, size: 128MiB}\n"
 	"distance:\n  - [10]\n" COSTS;
 
-static struct wfx *tw_create_bp(const struct slub_config *in, const char *machine,
-				enum bpred_mode mode)
+/* Two CPUs over machine, accounting acc (sampled: one call in period). */
+static struct wfx *tw_create_acct(const struct slub_config *in, const char *machine,
+				  enum bpred_mode mode, enum cpu_accounting acc, uint32_t period)
 {
 	struct machine *m = NULL;
 	struct diag d;
 	diag_init(&d);
 	wfx_ok(machine_load_buf("test.yaml", machine, strlen(machine), &m, &d), &d);
 	static const int cpus[2] = {0, 1};
-	struct wfx_opts o = {.slub = in, .cpus = cpus, .nr_cpus = 2, .bpred_mode = (int)mode};
+	struct wfx_opts o = {.slub = in, .cpus = cpus, .nr_cpus = 2, .bpred_mode = (int)mode,
+			     .accounting = acc, .sample_period = period};
 	struct wfx *t = wfx_create(m, &o);
 	wfx_ok(slub_cache_create(t->w, "skbuff_head_cache", 224, 0,
 				 SLUB_HWCACHE_ALIGN | SLUB_PANIC, &t->skb, &d), &d);
@@ -58,6 +61,12 @@ static struct wfx *tw_create_bp(const struct slub_config *in, const char *machin
 	assert_non_null(t->k64);
 	assert_non_null(t->k512);
 	return t;
+}
+
+static struct wfx *tw_create_bp(const struct slub_config *in, const char *machine,
+				enum bpred_mode mode)
+{
+	return tw_create_acct(in, machine, mode, CPU_ACCOUNTING_EXACT, 0);
 }
 
 static struct wfx *tw_create(const struct slub_config *in)
@@ -1033,16 +1042,17 @@ static int64_t counter(struct wfx *t, const char *scope, const char *id, const c
  * to node-partial slabs) and only the !n block differs.
  */
 struct ff_fig {
-	int64_t ff, slow, branches, taken, mispredicts, cycles;
+	int64_t ff, slow, branches, taken, mispredicts, cycles, measured;
 };
 
 #define FF_RING 4096
 
-static struct ff_fig frozen_stream(enum slub_variant v, enum slub_compiler cc, int stats,
-				   enum bpred_mode mode)
+static struct ff_fig frozen_stream_acct(enum slub_variant v, enum slub_compiler cc, int stats,
+					enum bpred_mode mode, enum cpu_accounting acc,
+					uint32_t period, struct cpu_memo_stats *ms)
 {
 	struct slub_config cfg = cfg_of(v, cc, stats);
-	struct wfx *t = tw_create_bp(&cfg, m_one, mode);
+	struct wfx *t = tw_create_acct(&cfg, m_one, mode, acc, period);
 	slub_obj_t ring[FF_RING];
 	uint32_t head = 0, count = 0;
 	uint64_t r = 2020;
@@ -1068,12 +1078,60 @@ static struct ff_fig frozen_stream(enum slub_variant v, enum slub_compiler cc, i
 		counter(t, "cache", "kmalloc-512", "free_frozen_branches_taken"),
 		counter(t, "cache", "kmalloc-512", "free_frozen_mispredicts"),
 		counter(t, "cache", "kmalloc-512", "free_frozen_cycles"),
+		counter(t, "cache", "kmalloc-512", "free_frozen_measured"),
 	};
+	if (ms)
+		cpu_memo_stats(&t->s, ms);
 	/* in-order a locked op never waits for older ops: no fence cycles */
 	assert_int_equal(counter(t, "cache", "kmalloc-512", "free_frozen_fence_wait_cycles"), 0);
 	assert_int_equal(cinfo(t->k512).allocated, cinfo(t->k512).freed);
 	wfx_destroy(t);
 	return f;
+}
+
+static struct ff_fig frozen_stream(enum slub_variant v, enum slub_compiler cc, int stats,
+				   enum bpred_mode mode)
+{
+	struct ff_fig f = frozen_stream_acct(v, cc, stats, mode, CPU_ACCOUNTING_EXACT, 0, NULL);
+	/* exact accounting measures every FREE_FROZEN call */
+	assert_int_equal(f.measured, f.ff);
+	return f;
+}
+
+/*
+ * The same stream under sampled accounting (docs/cost-model.md §10):
+ * __slab_free and the allocation path read the clock (the FREE_FROZEN
+ * measurement, the remote_node_defrag_ratio lottery), yet they run fast
+ * calls; the FREE_FROZEN sums cover the samples only, whose per-call
+ * branch counts are exact's and whose cycles are close to exact's.
+ */
+static void test_frozen_stream_sampled(void **state)
+{
+	(void)state;
+	for (int vi = 0; vi < 2; vi++) {
+		enum slub_variant v = vi ? SLUB_POST : SLUB_PRE;
+		struct ff_fig ex = frozen_stream(v, SLUB_GCC, 1, BPRED_GSHARE);
+		struct cpu_memo_stats ms;
+		struct ff_fig sa = frozen_stream_acct(v, SLUB_GCC, 1, BPRED_GSHARE,
+						      CPU_ACCOUNTING_SAMPLED, 10, &ms);
+		/* the outcomes do not depend on costs: the same frees */
+		assert_int_equal(sa.ff, ex.ff);
+		assert_int_equal(sa.slow, ex.slow);
+		/* most calls fast, none made exact by a read of the clock */
+		assert_true(ms.sampled);
+		assert_int_equal(ms.exact, 0);
+		assert_true(ms.fast > 8 * ms.samples);
+		/* measured: the samples among the FREE_FROZEN calls, a few */
+		assert_true(sa.measured > 0);
+		assert_true(sa.measured * 4 < sa.ff);
+		/* per measured call: the !n block's branches exactly, the
+		 * cycles within 15 % of exact's mean */
+		assert_int_equal(sa.branches * ex.ff, ex.branches * sa.measured);
+		assert_int_equal(sa.taken * ex.ff, ex.taken * sa.measured);
+		double ce = (double)ex.cycles / (double)ex.ff;
+		double cs = (double)sa.cycles / (double)sa.measured;
+		assert_true(fabs(cs - ce) < 0.15 * ce);
+	}
 }
 
 static void test_frozen_stream(void **state)
@@ -1257,6 +1315,7 @@ int main(void)
 		cmocka_unit_test(test_frozen_free_cost),
 		cmocka_unit_test(test_code_layout),
 		cmocka_unit_test(test_frozen_stream),
+		cmocka_unit_test(test_frozen_stream_sampled),
 		cmocka_unit_test(test_alloc_paths),
 		cmocka_unit_test(test_alloc_from_partial),
 		cmocka_unit_test(test_race_retry),

@@ -38,6 +38,8 @@ struct wfx_opts {
 	const int *cpus;                  /* NULL: every CPU of the machine */
 	int nr_cpus;
 	int bpred_mode;                   /* < 0: cpu_params_default()'s */
+	enum cpu_accounting accounting;   /* 0: exact */
+	uint32_t sample_period;           /* sampled: 0 = the default */
 };
 
 static void wfx_ok(int rc, struct diag *d)
@@ -93,6 +95,9 @@ static struct wfx *wfx_create(struct machine *m, const struct wfx_opts *o)
 	cpu_params_default(&p);
 	if (o->bpred_mode >= 0)
 		p.bpred.mode = (enum bpred_mode)o->bpred_mode;
+	p.accounting = o->accounting;
+	if (o->sample_period)
+		p.sample_period = o->sample_period;
 	assert_int_equal(cpu_sys_init(&t->s, m, &t->t, &t->l, &p, cpus, n), NS_OK);
 	free(all);
 	wfx_ok(mm_world_create(m, &pc, &t->s, t->mm_fn, t->mm_site, &t->pa, &d), &d);

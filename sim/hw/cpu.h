@@ -170,7 +170,10 @@
  * the multiset of (site, condition), calls and locks.  A path without a
  * sample is charged its blocks' mean costs.  The clock does not move
  * inside a fast call; a function whose call (a sample or a fast one)
- * reads it runs exactly from then on.  docs/cost-model.md §10 measures the differences.
+ * reads it runs exactly from then on, except for reads a model makes
+ * only outside fast calls (cpu_in_fast_call(), cpu_now_measured()) and
+ * the clock as noise (cpu_now_noise()).  docs/cost-model.md §10
+ * measures the differences.
  * A fast call's steps are cpu_fast_branch(), cpu_fast_call(),
  * cpu_fast_ret() and cpu_fast_mem(); the primitives take them when
  * mlog_on is CPU_LOG_FAST, and the page allocator's fast copies
@@ -680,24 +683,66 @@ static CPU_INLINE bool cpu_memo_log(struct cpu *c, uint64_t ev)
 	return false;
 }
 
-/* The clock, for model code that reads it mid-call: a logged call is
- * accounted exactly first (its clock is not advanced while logging). */
+/*
+ * Is a fast call (sampled accounting) running on c?  Its clock and site
+ * counts stand still until it returns.  A model that measures a stretch
+ * of its own code (SLUB's FREE_FROZEN figures) takes the measurement only
+ * when this is false, with cpu_now_measured() and
+ * cpu_memo_sync_measured(): then its function can still run fast, and the
+ * measurement covers the calls accounted exactly (the samples).
+ */
+static inline bool cpu_in_fast_call(const struct cpu *c)
+{
+	return c->mlog_on == CPU_LOG_FAST;
+}
+
 /* What a read of the clock or the counts does first: a logged call is
  * accounted exactly (memo); under sampled, the top-level function runs
  * exactly from its next call on (a fast call reads the clock of its
- * start: it does not move inside). */
-static inline void cpu_clock_read(struct cpu *c)
+ * start: it does not move inside), unless the read is `measured`: made
+ * only outside fast calls (cpu_in_fast_call()), so that a sample's read
+ * says nothing of the fast calls. */
+static inline void cpu_clock_read_as(struct cpu *c, bool measured)
 {
+	assert(!measured || !cpu_in_fast_call(c));
 	if (c->mlog_on == CPU_LOG_MEMO)
 		cpu_memo_break(c);
-	else if (c->mlog_on == CPU_LOG_FAST || c->sampling)
+	else if (c->mlog_on == CPU_LOG_FAST || (c->sampling && !measured))
 		cpu_fast_read(c);
 }
 
+static inline void cpu_clock_read(struct cpu *c)
+{
+	cpu_clock_read_as(c, false);
+}
+
+/* The clock, for model code that reads it mid-call. */
 static inline uint64_t cpu_now(struct cpu *c)
 {
 	cpu_clock_read(c);
 	return c->now;
+}
+
+/* The clock for a measurement taken only outside fast calls. */
+static inline uint64_t cpu_now_measured(struct cpu *c)
+{
+	cpu_clock_read_as(c, true);
+	return c->now;
+}
+
+/*
+ * The clock as a source of noise (SLUB's remote_node_defrag_ratio
+ * lottery on get_cycles()): cpu_now() outside fast calls; in a fast call
+ * the clock at its start, so the function can still run fast (its cost
+ * is charged when it returns).  Under exact and memo accounting it is
+ * cpu_now(); under sampled the lottery's draw in a fast call differs from
+ * exact's (docs/cost-model.md §10).
+ */
+static inline uint64_t cpu_now_noise(struct cpu *c)
+{
+	if (cpu_in_fast_call(c))
+		return c->now;
+	return cpu_now_measured(c);
 }
 
 /* The counters and site counts up to this point, for model code that
@@ -706,6 +751,14 @@ static inline uint64_t cpu_now(struct cpu *c)
 static inline void cpu_memo_sync(struct cpu *c)
 {
 	cpu_clock_read(c);
+	if (c->mt)
+		cpu_memo_fold(c);
+}
+
+/* cpu_memo_sync() for a measurement taken only outside fast calls. */
+static inline void cpu_memo_sync_measured(struct cpu *c)
+{
+	cpu_clock_read_as(c, true);
 	if (c->mt)
 		cpu_memo_fold(c);
 }
