@@ -1044,7 +1044,7 @@ static const enum slub_site block_sites[] = {S_PRE6a, S_PRE6b, S_PRE7, S_POST6, 
 
 static void block_sum(struct cpu *c, const struct slub_world *w, uint64_t v[3])
 {
-	cpu_memo_sync_measured(c);     /* the site counts up to here */
+	cpu_counts_measured(c);        /* the site counts up to here */
 	v[0] = v[1] = v[2] = 0;
 	for (size_t i = 0; i < sizeof block_sites / sizeof block_sites[0]; i++) {
 		const struct cpu_site_stat *st = &c->site[w->site_base + (int)block_sites[i]];
@@ -1087,15 +1087,15 @@ static void slab_free_slow(struct cpu *c, struct slub_cache *s, uint32_t id, uin
 	struct slub_free_trace *t = NULL;
 	if (w->trace && !w->tr)
 		t = trace_begin(c, s, id, cnt);
-	/* synced: the counters from here on are this call's own (a fold of
-	 * replayed calls' counts cannot land between f0 and its reader).  A
-	 * fast call (sampled accounting) has no clock or site counts to
-	 * measure with: it measures nothing, and the FREE_FROZEN figures are
-	 * the means of the calls accounted exactly (ff_measured). */
+	/* the counters from here on are this call's own (no fold of other
+	 * calls' counts lands between f0 and its reader).  A fast call
+	 * (sampled accounting) has no clock or site counts to measure with:
+	 * it measures nothing, and the FREE_FROZEN figures are the means of
+	 * the calls accounted exactly (ff_measured). */
 	const bool measure = !cpu_in_fast_call(c);
 	uint64_t t0 = 0, f0 = 0;
 	if (measure) {
-		cpu_memo_sync_measured(c);
+		cpu_counts_measured(c);
 		t0 = cpu_now_measured(c);
 		f0 = cpu_fence_waited(c);
 	}

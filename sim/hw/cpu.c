@@ -2356,9 +2356,13 @@ static int sampled_init(struct cpu *c, const struct cpu_params *p)
 
 static void sampled_forget(struct cpu_sampled *sm, const struct cost_tables *t)
 {
+	/* only the entries in use: the others are still as calloc() left
+	 * them (every forget clears what was used since the one before), so
+	 * a CPU's table costs only the pages its paths touch (a 72-CPU
+	 * world's tables are about 2 MB a CPU) */
 	for (uint32_t i = 0; i < sm->nr; i++)
 		free(sm->e[i].cost.items);
-	memset(sm->e, 0, SAMPLED_ENTRIES * sizeof *sm->e);
+	memset(sm->e, 0, sm->nr * sizeof *sm->e);
 	sm->nr = 0;
 	for (uint32_t i = 0; i < SAMPLED_SLOTS; i++)
 		sm->hash[i] = -1;

@@ -688,7 +688,7 @@ static CPU_INLINE bool cpu_memo_log(struct cpu *c, uint64_t ev)
  * counts stand still until it returns.  A model that measures a stretch
  * of its own code (SLUB's FREE_FROZEN figures) takes the measurement only
  * when this is false, with cpu_now_measured() and
- * cpu_memo_sync_measured(): then its function can still run fast, and the
+ * cpu_counts_measured(): then its function can still run fast, and the
  * measurement covers the calls accounted exactly (the samples).
  */
 static inline bool cpu_in_fast_call(const struct cpu *c)
@@ -755,12 +755,17 @@ static inline void cpu_memo_sync(struct cpu *c)
 		cpu_memo_fold(c);
 }
 
-/* cpu_memo_sync() for a measurement taken only outside fast calls. */
-static inline void cpu_memo_sync_measured(struct cpu *c)
+/*
+ * The counts up to this point, for a measurement taken only outside fast
+ * calls as differences within one call (two reads in the same top-level
+ * call): a logged call is accounted exactly first.  Unlike
+ * cpu_memo_sync() it does not fold the counts of other calls (replayed
+ * or fast) in: none lands between the two reads, so the difference is
+ * the call's own, and a sample is not spoiled by a fold inside it.
+ */
+static inline void cpu_counts_measured(struct cpu *c)
 {
 	cpu_clock_read_as(c, true);
-	if (c->mt)
-		cpu_memo_fold(c);
 }
 
 /* The cycles locked ops have waited for older ops in flight so far
