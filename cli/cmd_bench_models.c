@@ -39,18 +39,18 @@
 	"numasim bench pagealloc [--machine FILE] [--pairs N] [--variant pre|post] " \
 	"[--batch N] [--cpu C] [--order O] [--repeat R] [--profile N] [--bpred bimodal|gshare|tage] " \
 	"[--cost-model inorder|ooo] [--cost-code estimate|compiled] " \
-	"[--accounting exact|memo|sampled] [--sample-period N] [--sample-warm caches|none] " \
+	"[--accounting exact|memo|sampled] [--sample-period N] [--sample-warm caches|stores|none] " \
 	"[--format text|json|csv]"
 #define SLUB_USAGE                                                             \
 	"numasim bench slub [--machine FILE] [--pairs N] [--batch N] "          \
 	"[--free remote|local] [--variant pre|post] [--repeat R] "              \
 	"[--accounting exact|memo|sampled] [--sample-period N] "                \
-	"[--sample-warm caches|none] [--format text|json|csv]"
+	"[--sample-warm caches|stores|none] [--format text|json|csv]"
 #define MSG_USAGE                                                              \
 	"numasim bench messaging [--machine FILE] [--groups G] [--loops L] "    \
 	"[--variant pre|post] [--seed S] [--repeat R] "                         \
 	"[--accounting exact|memo|sampled] [--sample-period N] "                \
-	"[--sample-warm caches|none] [--format text|json|csv]"
+	"[--sample-warm caches|stores|none] [--format text|json|csv]"
 
 /* A benchmark's command: name in messages, usage line, option syntax. */
 #define BENCH_MAX_OPTS 20      /* options of one benchmark, for "did you mean" */
@@ -122,12 +122,13 @@ static int set_accounting(void *dst, const char *val)
 	return NS_OK;
 }
 
-/* --sample-warm caches|none into bool sample_warm. */
+/* --sample-warm caches|stores|none into enum cpu_warm sample_warm. */
 static int set_sample_warm(void *dst, const char *val)
 {
-	if (strcmp(val, "caches") && strcmp(val, "none"))
+	int w = cpu_warm_parse(val);
+	if (w < 0)
 		return NS_EUSAGE;
-	*(bool *)dst = !strcmp(val, "caches");
+	*(enum cpu_warm *)dst = (enum cpu_warm)w;
 	return NS_OK;
 }
 
@@ -305,7 +306,8 @@ static int bench_finish(const struct bench_cli *c, int rc, const struct diag *d)
 	"                  sampled: one top-level call in N accounted exactly\n" \
 	"                  (default %lld, 1..1000000000)\n" \
 	"  --sample-warm W sampled: caches (default: the calls not sampled still\n" \
-	"                  perform their cache accesses) or none\n"
+	"                  perform their cache accesses), stores (only their\n" \
+	"                  stores and locked ops) or none\n"
 
 static void pagealloc_help(const void *p)
 {
@@ -510,7 +512,7 @@ int cmd_bench_pagealloc(int argc, char **argv)
 		OPT_CHOICE("--cost-model", &o.cost_model, set_cost_model, "inorder or ooo"),
 		OPT_CHOICE("--cost-code", &o.code, set_cost_code, "estimate or compiled"),
 		OPT_CHOICE("--accounting", &o.accounting, set_accounting, "exact, memo or sampled"),
-		OPT_CHOICE("--sample-warm", &o.sample_warm, set_sample_warm, "caches or none"),
+		OPT_CHOICE("--sample-warm", &o.sample_warm, set_sample_warm, "caches, stores or none"),
 		OPT_CHOICE("--variant", &o.variant, set_mmzone_iter, "pre or post"),
 		OPT_NUM("--pairs", &o.pairs, 1, BENCH_PAGEALLOC_MAX_PAIRS),
 		OPT_NUM("--batch", &o.batch, 1, BENCH_PAGEALLOC_MAX_BATCH),
@@ -540,7 +542,7 @@ int cmd_bench_slub(int argc, char **argv)
 		OPT_CHOICE("--free", &o.local_free, set_free, "remote or local"),
 		OPT_CHOICE("--variant", &o.variant, set_slub_variant, "pre or post"),
 		OPT_CHOICE("--accounting", &o.accounting, set_accounting, "exact, memo or sampled"),
-		OPT_CHOICE("--sample-warm", &o.sample_warm, set_sample_warm, "caches or none"),
+		OPT_CHOICE("--sample-warm", &o.sample_warm, set_sample_warm, "caches, stores or none"),
 		OPT_NUM("--pairs", &o.pairs, 1, BENCH_SLUB_MAX_PAIRS),
 		OPT_NUM("--batch", &o.batch, 1, BENCH_SLUB_MAX_BATCH),
 		OPT_NUM("--repeat", &o.repeat, 1, BENCH_SLUB_MAX_REPEAT),
@@ -565,7 +567,7 @@ int cmd_bench_messaging(int argc, char **argv)
 		OPT_FILE("--machine", &o.machine),
 		OPT_CHOICE("--variant", &o.variant, set_slub_variant, "pre or post"),
 		OPT_CHOICE("--accounting", &o.accounting, set_accounting, "exact, memo or sampled"),
-		OPT_CHOICE("--sample-warm", &o.sample_warm, set_sample_warm, "caches or none"),
+		OPT_CHOICE("--sample-warm", &o.sample_warm, set_sample_warm, "caches, stores or none"),
 		OPT_NUM("--groups", &o.groups, 1, BENCH_MESSAGING_MAX_GROUPS),
 		OPT_NUM("--loops", &o.loops, 1, BENCH_MESSAGING_MAX_LOOPS),
 		OPT_NUM("--seed", &o.seed, 0, INT64_MAX),

@@ -403,7 +403,7 @@ static const char *accounting_note(const struct scenario *s, char *buf, size_t n
 			return ", accounting per point";
 	}
 	return cpu_accounting_note((enum cpu_accounting)c0->accounting, c0->sample_period,
-				   c0->sample_warm != 0, buf, n);
+				   (enum cpu_warm)c0->sample_warm, buf, n);
 }
 
 /*

@@ -248,7 +248,7 @@ static void record_report(struct rec_doc *d, const struct bench_pagealloc_opts *
 	rec_meta_str(d, "accounting", cpu_accounting_name((enum cpu_accounting)o->accounting));
 	if (o->accounting == CPU_ACCOUNTING_SAMPLED) {
 		rec_meta_int(d, "sample_period", o->sample_period);
-		rec_meta_str(d, "sample_warm", o->sample_warm ? "caches" : "none");
+		rec_meta_str(d, "sample_warm", cpu_warm_name(o->sample_warm));
 	}
 	rec_meta_str(d, "code", mm_code_name(o->code != MM_CODE_DEFAULT ? (enum mm_code)o->code
 					 : o->cost_model == CPU_MODEL_OOO ? MM_CODE_COMPILED

@@ -56,7 +56,7 @@ struct bench_pagealloc_opts {
 	int cost_model;          /* enum cpu_model (default inorder) */
 	int accounting;          /* enum cpu_accounting (default exact) */
 	long long sample_period; /* sampled: 1 call in N exact, 1..MAX_SAMPLE_PERIOD */
-	bool sample_warm;        /* sampled: the others warm the caches */
+	enum cpu_warm sample_warm; /* sampled: what the others warm */
 	int code;                /* enum mm_code (default: by the cost model) */
 	struct progress_plan *progress;  /* runs and pairs done, or NULL */
 	struct rec_doc *doc;     /* --format json|csv: the report as records

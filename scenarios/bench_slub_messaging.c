@@ -129,7 +129,7 @@ static void bench_slub_free(struct bench_slub_world *b)
 struct bench_acct {
 	enum cpu_accounting mode;
 	uint32_t period;
-	bool warm;
+	enum cpu_warm warm;
 };
 
 /* The world over every CPU of the machine (all = 1) or its first CPU of
@@ -226,20 +226,21 @@ void bench_messaging_opts_default(struct bench_messaging_opts *o)
 }
 
 /* The accounting of the options' worlds. */
-static struct bench_acct bench_acct(int accounting, long long period, bool warm)
+static struct bench_acct bench_acct(int accounting, long long period, enum cpu_warm warm)
 {
 	return (struct bench_acct){(enum cpu_accounting)accounting, (uint32_t)period, warm};
 }
 
 /* The meta fields of the accounting (--format json|csv): accounting, and
  * under sampled sample_period and sample_warm. */
-static void record_acct(struct rec_doc *dd, int accounting, long long period, bool warm)
+static void record_acct(struct rec_doc *dd, int accounting, long long period,
+			enum cpu_warm warm)
 {
 	rec_meta_str(dd, "accounting", cpu_accounting_name((enum cpu_accounting)accounting));
 	if (accounting != CPU_ACCOUNTING_SAMPLED)
 		return;
 	rec_meta_int(dd, "sample_period", period);
-	rec_meta_str(dd, "sample_warm", warm ? "caches" : "none");
+	rec_meta_str(dd, "sample_warm", cpu_warm_name(warm));
 }
 
 /* The path statistics line of a memo or sampled run. */

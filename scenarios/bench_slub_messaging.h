@@ -51,7 +51,7 @@ struct bench_slub_opts {
 	enum slub_variant variant;
 	int accounting;          /* enum cpu_accounting (default exact) */
 	long long sample_period; /* sampled: 1 call in N exact, 1..MAX_SAMPLE_PERIOD */
-	bool sample_warm;        /* sampled: the others warm the caches */
+	enum cpu_warm sample_warm; /* sampled: what the others warm */
 	struct progress_plan *progress;  /* runs and pairs done, or NULL */
 	struct rec_doc *doc;     /* --format json|csv: records, not text */
 };
@@ -65,7 +65,7 @@ struct bench_messaging_opts {
 	enum slub_variant variant;
 	int accounting;          /* enum cpu_accounting (default exact) */
 	long long sample_period; /* sampled: 1 call in N exact, 1..MAX_SAMPLE_PERIOD */
-	bool sample_warm;        /* sampled: the others warm the caches */
+	enum cpu_warm sample_warm; /* sampled: what the others warm */
 	struct progress_plan *progress;  /* runs and messages done, or NULL */
 	struct rec_doc *doc;     /* --format json|csv: records, not text */
 };

@@ -975,10 +975,9 @@ static int parse_cost(struct loader *l)
 		if ((rc = ytree_string(TT(v[C_SAMPLE_WARM]), v[C_SAMPLE_WARM], "cost.sample_warm", 1,
 				       &str, l->d)))
 			return rc;
-		if (strcmp(str, "caches") && strcmp(str, "none"))
+		if ((c->sample_warm = cpu_warm_parse(str)) < 0)
 			return err(l, v[C_SAMPLE_WARM], "unknown cost.sample_warm '%s' (expected "
-				   "caches or none)", str);
-		c->sample_warm = !strcmp(str, "caches");
+				   "caches, stores or none)", str);
 		c->sample_warm_set = 1;
 	}
 	const char *miss = c->model == CPU_MODEL_OOO ? cpu_ooo_missing(&l->pt->machine->costs)
@@ -2974,7 +2973,7 @@ int scenario_params(const struct scenario *s, int point, scn_param_fn fn,
 	if (pt->cost.sample_period_set)
 		P_NUM("cost.sample_period", pt->cost.sample_period);
 	if (pt->cost.sample_warm_set)
-		P_TEXT("cost.sample_warm", pt->cost.sample_warm ? "caches" : "none");
+		P_TEXT("cost.sample_warm", cpu_warm_name((enum cpu_warm)pt->cost.sample_warm));
 	P_TEXT("workload.type", scn_workload_name(s->workload));
 	switch (s->workload) {
 	case SCN_WL_MESSAGING:

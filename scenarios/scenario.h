@@ -233,7 +233,7 @@ struct scn_cost {
 	int code;                       /* enum mm_code (MM_CODE_DEFAULT: by model) */
 	int accounting;                 /* enum cpu_accounting */
 	uint32_t sample_period;         /* cost.sample_period (sampled accounting) */
-	int sample_warm;                /* cost.sample_warm: caches (1) | none (0) */
+	int sample_warm;                /* cost.sample_warm: enum cpu_warm */
 	int model_set, bpred_set, code_set, accounting_set;
 	int sample_period_set, sample_warm_set;
 	/* cost.model absent and the machine without core figures: in-order

@@ -844,7 +844,7 @@ static void test_ooo_needs_core_figures(void **state)
 
 /* A world of model and accounting, the ooo figures of setup_ooo. */
 static struct world *acct_world(enum cpu_model model, enum cpu_accounting acc,
-			       uint32_t period, bool warm)
+			       uint32_t period, enum cpu_warm warm)
 {
 	struct cpu_params p;
 	cpu_params_default(&p);
@@ -867,7 +867,7 @@ static struct world *acct_world(enum cpu_model model, enum cpu_accounting acc,
 
 static struct world *memo_world(enum cpu_model model, enum cpu_accounting acc)
 {
-	return acct_world(model, acc, 100, true);
+	return acct_world(model, acc, 100, CPU_WARM_CACHES);
 }
 
 static void memo_world_free(struct world *w)
@@ -1045,10 +1045,11 @@ static void assert_near(uint64_t got, uint64_t want, uint64_t slack)
  * sampled one's in got[]; the sampled world's statistics in *ms.  One
  * path: every call is memo_call(.., 1, false) (no miss, no lock). */
 static void sampled_compare(enum cpu_model model, bool pattern, unsigned n, uint32_t period,
-			    bool warm, uint64_t ref[2], uint64_t got[2], struct memo_sites st[2],
+			    enum cpu_warm warm, uint64_t ref[2], uint64_t got[2],
+			    struct memo_sites st[2],
 			    struct cpu_memo_stats *ms, bool one_path)
 {
-	struct world *w[2] = {acct_world(model, CPU_ACCOUNTING_EXACT, 100, true),
+	struct world *w[2] = {acct_world(model, CPU_ACCOUNTING_EXACT, 100, CPU_WARM_CACHES),
 			      acct_world(model, CPU_ACCOUNTING_SAMPLED, period, warm)};
 	uint64_t *out[2] = {ref, got};
 	memset(st, 0, 2 * sizeof *st);
@@ -1100,7 +1101,8 @@ static void test_sampled_period_one_is_exact(void **state)
 	struct memo_sites st[2];
 	struct cpu_memo_stats ms;
 	for (int model = 0; model < 2; model++) {
-		sampled_compare((enum cpu_model)model, true, 2000, 1, true, ref, got, st, &ms, false);
+		sampled_compare((enum cpu_model)model, true, 2000, 1, CPU_WARM_CACHES, ref, got, st, &ms,
+				false);
 		assert_int_equal(ref[0], got[0]);
 		assert_int_equal(ref[1], got[1]);
 		assert_int_equal(ms.samples, 2000);
@@ -1112,7 +1114,7 @@ static void test_sampled_period_one_is_exact(void **state)
 /* 3000 calls at period 10 without the pattern (one_path: without the
  * rare miss and lock either): the sampled clock's relative error against
  * exact's, and the sampled run's statistics. */
-static double sampled_clock_err(enum cpu_model model, bool warm, bool one_path,
+static double sampled_clock_err(enum cpu_model model, enum cpu_warm warm, bool one_path,
 				struct cpu_memo_stats *ms)
 {
 	uint64_t ref[2], got[2];
@@ -1128,9 +1130,10 @@ static void test_sampled_one_path(void **state)
 {
 	(void)state;
 	struct cpu_memo_stats ms;
-	for (int warm = 0; warm < 2; warm++)
+	for (int warm = 0; warm < 3; warm++)      /* none, caches, stores */
 		for (int model = 0; model < 2; model++) {
-			double err = sampled_clock_err((enum cpu_model)model, warm, true, &ms);
+			double err = sampled_clock_err((enum cpu_model)model,
+						       (enum cpu_warm)warm, true, &ms);
 			assert_true(err < 0.005 && err > -0.005);
 			assert_true(ms.samples >= 250 && ms.samples < 400);
 			assert_int_equal(ms.lost, 0);
@@ -1149,9 +1152,10 @@ static void test_sampled_rare_misses(void **state)
 {
 	(void)state;
 	struct cpu_memo_stats ms;
-	for (int warm = 0; warm < 2; warm++)
+	for (int warm = 0; warm < 3; warm++)      /* none, caches, stores */
 		for (int model = 0; model < 2; model++) {
-			double err = sampled_clock_err((enum cpu_model)model, warm, false, &ms);
+			double err = sampled_clock_err((enum cpu_model)model,
+						       (enum cpu_warm)warm, false, &ms);
 			assert_true(err < 0.12 && err > -0.12);
 			assert_true(ms.samples >= 250 && ms.samples < 400);
 			assert_true(ms.lost < 10);
@@ -1168,7 +1172,7 @@ static void test_sampled_patterns(void **state)
 	uint64_t ref[2], got[2];
 	struct memo_sites st[2];
 	struct cpu_memo_stats ms;
-	sampled_compare(CPU_MODEL_INORDER, true, 3000, 10, true, ref, got, st, &ms, false);
+	sampled_compare(CPU_MODEL_INORDER, true, 3000, 10, CPU_WARM_CACHES, ref, got, st, &ms, false);
 	double err = ((double)got[0] - (double)ref[0]) / (double)ref[0];
 	assert_true(err < 0.05 && err > -0.05);
 	assert_true(ms.paths >= 4);            /* T1 x T2 outcomes */
@@ -1184,7 +1188,7 @@ static void test_sampled_patterns(void **state)
 static void test_sampled_clock_read(void **state)
 {
 	(void)state;
-	struct world *w = acct_world(CPU_MODEL_INORDER, CPU_ACCOUNTING_SAMPLED, 4, true);
+	struct world *w = acct_world(CPU_MODEL_INORDER, CPU_ACCOUNTING_SAMPLED, 4, CPU_WARM_CACHES);
 	struct cpu *c = &w->s.cpu[0];
 	bool read = false;
 	struct cpu_memo_stats ms;
@@ -1217,7 +1221,7 @@ static void test_sampled_clock_read(void **state)
 static void test_sampled_clock_read_in_sample(void **state)
 {
 	(void)state;
-	struct world *w = acct_world(CPU_MODEL_INORDER, CPU_ACCOUNTING_SAMPLED, 4, true);
+	struct world *w = acct_world(CPU_MODEL_INORDER, CPU_ACCOUNTING_SAMPLED, 4, CPU_WARM_CACHES);
 	struct cpu *c = &w->s.cpu[0];
 	for (int i = 0; i < 40; i++) {
 		uint64_t t0 = c->now;
@@ -1232,6 +1236,81 @@ static void test_sampled_clock_read_in_sample(void **state)
 	assert_int_equal(ms.samples, 1);
 	assert_int_equal(ms.exact, 39);
 	memo_world_free(w);
+}
+
+/* A measured read (only outside fast calls) and the clock as noise do not
+ * make the function exact: its calls stay fast; the noise read in a fast
+ * call is the clock at the call's start. */
+static void test_sampled_measured_read(void **state)
+{
+	(void)state;
+	struct world *w = acct_world(CPU_MODEL_INORDER, CPU_ACCOUNTING_SAMPLED, 4, CPU_WARM_CACHES);
+	struct cpu *c = &w->s.cpu[0];
+	unsigned measured = 0;
+	for (int i = 0; i < 40; i++) {
+		uint64_t t0 = c->now;
+		cpu_call(c, FIX_FN_outer_fn);
+		cpu_work(c, 10);
+		bool fast = cpu_in_fast_call(c);
+		assert_int_equal(fast, c->mlog_on == CPU_LOG_FAST);
+		assert_int_equal(cpu_now_noise(c), fast ? t0 : t0 + 2 + 10);
+		if (!fast) {
+			cpu_counts_measured(c);
+			assert_int_equal(cpu_now_measured(c), t0 + 2 + 10);
+			measured++;
+		}
+		cpu_ret(c);
+	}
+	struct cpu_memo_stats ms;
+	cpu_memo_stats(&w->s, &ms);
+	assert_int_equal(ms.exact, 0);
+	assert_true(ms.fast > 20);
+	assert_int_equal(ms.samples, measured);
+	assert_int_equal(ms.samples + ms.fast, 40);
+	memo_world_free(w);
+}
+
+/* L1 of CPU 0 holds line (a lookup, which also makes it most recent). */
+static bool in_l1(struct world *w, uint64_t addr)
+{
+	struct cache_sys *cs = &w->s.cache;
+	return cache_lookup(&cs->cpu[0].l1, addr >> cs->line_shift) >= 0;
+}
+
+/*
+ * What a fast call performs on the caches under each cost.sample_warm:
+ * caches its loads and stores, stores only its stores (and locked ops),
+ * none nothing.  Every call touches lines of its own, so a line in L1
+ * after the call was brought by it.
+ */
+static void test_sampled_warm_kinds(void **state)
+{
+	(void)state;
+	const uint64_t base = (uint64_t)1 << 40;
+	const enum cpu_warm modes[] = {CPU_WARM_NONE, CPU_WARM_CACHES, CPU_WARM_STORES};
+	for (size_t k = 0; k < sizeof modes / sizeof modes[0]; k++) {
+		struct world *w = acct_world(CPU_MODEL_INORDER, CPU_ACCOUNTING_SAMPLED, 4,
+					     modes[k]);
+		struct cpu *c = &w->s.cpu[0];
+		unsigned fast = 0;
+		for (uint64_t i = 0; i < 40; i++) {
+			uint64_t load = base + i * 4096, store = load + 2048, lock = load + 1024;
+			cpu_call(c, FIX_FN_outer_fn);
+			bool f = cpu_in_fast_call(c);
+			cpu_mem(c, load, 8, 0, CPU_LOAD);
+			cpu_mem(c, store, 8, 0, CPU_STORE);
+			cpu_atomic(c, lock, 0);
+			cpu_ret(c);
+			fast += f;
+			bool loads = !f || modes[k] == CPU_WARM_CACHES;
+			bool stores = !f || modes[k] != CPU_WARM_NONE;
+			assert_int_equal(in_l1(w, load), loads);
+			assert_int_equal(in_l1(w, store), stores);
+			assert_int_equal(in_l1(w, lock), stores);
+		}
+		assert_true(fast > 20);
+		memo_world_free(w);
+	}
 }
 
 #define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
@@ -1260,6 +1339,8 @@ int main(void)
 		cmocka_unit_test(test_sampled_patterns),
 		cmocka_unit_test(test_sampled_clock_read),
 		cmocka_unit_test(test_sampled_clock_read_in_sample),
+		cmocka_unit_test(test_sampled_measured_read),
+		cmocka_unit_test(test_sampled_warm_kinds),
 		T(test_rsb_overflow),
 		T(test_profile_nested_recursive),
 		T(test_unbalanced_detected),

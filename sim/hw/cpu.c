@@ -75,15 +75,33 @@ const char *cpu_accounting_name(enum cpu_accounting a)
 					     : "unknown";
 }
 
-const char *cpu_accounting_note(enum cpu_accounting a, uint32_t period, bool warm, char *buf,
-				size_t n)
+const char *cpu_warm_name(enum cpu_warm w)
+{
+	return w == CPU_WARM_NONE     ? "none"
+	       : w == CPU_WARM_CACHES ? "caches"
+	       : w == CPU_WARM_STORES ? "stores"
+				      : "unknown";
+}
+
+int cpu_warm_parse(const char *s)
+{
+	return !strcmp(s, "none")     ? CPU_WARM_NONE
+	       : !strcmp(s, "caches") ? CPU_WARM_CACHES
+	       : !strcmp(s, "stores") ? CPU_WARM_STORES
+				      : -1;
+}
+
+const char *cpu_accounting_note(enum cpu_accounting a, uint32_t period, enum cpu_warm warm,
+				char *buf, size_t n)
 {
 	if (a == CPU_ACCOUNTING_MEMO)
 		return ", memo accounting";
 	if (a != CPU_ACCOUNTING_SAMPLED)
 		return "";
 	snprintf(buf, n, ", sampled accounting (1 in %" PRIu32 ", %s)", period,
-		 warm ? "caches warmed" : "no warming");
+		 warm == CPU_WARM_CACHES   ? "caches warmed"
+		 : warm == CPU_WARM_STORES ? "stores warmed"
+					   : "no warming");
 	return buf;
 }
 
@@ -119,7 +137,7 @@ void cpu_params_default(struct cpu_params *p)
 	p->model = CPU_MODEL_INORDER;
 	p->accounting = CPU_ACCOUNTING_EXACT;
 	p->sample_period = 100;
-	p->sample_warm = true;
+	p->sample_warm = CPU_WARM_CACHES;
 	bpred_params_default(&p->bpred);
 	cache_params_default(&p->cache);
 	p->stack_depth = 256;
@@ -593,7 +611,7 @@ uint32_t cpu_mem_line_slow(struct cpu *c, uint64_t line, int node, enum cpu_acce
 {
 	int from = -1;
 	if (c->mlog_on == CPU_LOG_FAST) {
-		if (c->fwarm)
+		if (cpu_fast_warms(c, kind))
 			cpu_fast_line(c, line, kind >= CPU_STORE);
 		return 0;
 	}
@@ -624,7 +642,7 @@ static bool memo_lines(struct cpu *c, uint64_t first, uint64_t last, int hp,
 		       enum cpu_access kind)
 {
 	if (c->mlog_on == CPU_LOG_FAST) {
-		for (uint64_t line = first; c->fwarm && line <= last; line++) {
+		for (uint64_t line = first; cpu_fast_warms(c, kind) && line <= last; line++) {
 			int from = -1;
 			cache_access(&c->sys->cache, c->idx, line, kind >= CPU_STORE, &from);
 		}
@@ -2232,7 +2250,9 @@ void cpu_memo_stats(const struct cpu_sys *s, struct cpu_memo_stats *st)
  * estimate; with warming (sample_warm caches, the default) its memory
  * accesses are performed on the caches, as SMARTS's functional warming
  * keeps them current, so that the samples find the lines where the
- * exact run would.  The predictor is not trained by fast calls (it
+ * exact run would (sample_warm stores: only its stores and locked ops,
+ * which keep the coherence directory and the writers' caches current).
+ * The predictor is not trained by fast calls (it
  * learns from the samples only: measured, training it as well moved
  * the first seed's rows by less than the sampling does and cost a
  * third more host time).  At a fast call's return its signature (the
@@ -2349,7 +2369,8 @@ static int sampled_init(struct cpu *c, const struct cpu_params *p)
 	sm->rng = 0x53414D504C45u ^ (uint64_t)c->idx << 32;
 	c->fsite = sm->fsite;
 	c->stab_fn = sm->stab + 2 * t->nr_sites;
-	c->fwarm = p->sample_warm;
+	c->fwarm = p->sample_warm != CPU_WARM_NONE;
+	c->fwarm_loads = p->sample_warm == CPU_WARM_CACHES;
 	c->fcopy = 1;
 	return NS_OK;
 }

@@ -165,7 +165,8 @@
  * cost.sample_period on average, at random intervals, and the first
  * sample_period of each CPU) are accounted exactly and recorded by path;
  * the others ("fast") count their branches and calls, warm the caches
- * (cost.sample_warm caches; none: they leave them untouched) and are
+ * (cost.sample_warm caches; stores: with their stores and locked ops
+ * only; none: they leave them untouched) and are
  * charged their path's latest sample: path = the top-level function and
  * the multiset of (site, condition), calls and locks.  A path without a
  * sample is charged its blocks' mean costs.  The clock does not move
@@ -329,11 +330,32 @@ enum cpu_accounting {
 	CPU_ACCOUNTING_SAMPLED,        /* approximate: "Sampled accounting" above */
 };
 const char *cpu_accounting_name(enum cpu_accounting a);
+
+/*
+ * What a sampled run's fast calls do with their memory accesses
+ * (cost.sample_warm; docs/cost-model.md §10).  caches: every access is
+ * performed on the caches, as SMARTS's functional warming keeps them
+ * current.  stores: only the stores and locked ops, which are what the
+ * coherence directory and the writers' caches follow (the transfers a
+ * remote free or wake-up pays), at a fraction of the cache model's work;
+ * the lines a fast call only reads are not brought in.  none: nothing,
+ * the caches keep what the samples left.
+ */
+enum cpu_warm {
+	CPU_WARM_NONE = 0,
+	CPU_WARM_CACHES,
+	CPU_WARM_STORES,
+};
+/* "none" / "caches" / "stores" */
+const char *cpu_warm_name(enum cpu_warm w);
+/* The name -> the mode, -1 if unknown. */
+int cpu_warm_parse(const char *s);
+
 /* The report headers' note of the accounting: "" (exact), ", memo
- * accounting", ", sampled accounting (1 in N, caches warmed | no
- * warming)" (in buf). */
-const char *cpu_accounting_note(enum cpu_accounting a, uint32_t period, bool warm, char *buf,
-				size_t n);
+ * accounting", ", sampled accounting (1 in N, caches warmed | stores
+ * warmed | no warming)" (in buf). */
+const char *cpu_accounting_note(enum cpu_accounting a, uint32_t period, enum cpu_warm warm,
+				char *buf, size_t n);
 /* "exact" / "memo" / "sampled" -> the mode, -1 if unknown. */
 int cpu_accounting_parse(const char *s);
 
@@ -370,10 +392,10 @@ struct cpu_params {
 	enum cpu_accounting accounting; /* default CPU_ACCOUNTING_EXACT */
 	/* cost.accounting sampled: one top-level call in sample_period, on
 	 * average, is accounted exactly (default 100, at least 1);
-	 * sample_warm: the others still perform their cache accesses
-	 * (default true) */
+	 * sample_warm: which cache accesses the others still perform
+	 * (default CPU_WARM_CACHES: all) */
 	uint32_t sample_period;
-	bool sample_warm;
+	enum cpu_warm sample_warm;
 	struct bpred_params bpred;
 	/* associativity and directory; sizes and line size come from the machine */
 	struct cache_params cache;
@@ -454,7 +476,10 @@ struct cpu {
 	uint8_t memo;                  /* memo accounting on */
 	uint8_t mlog_on;               /* CPU_LOG_MEMO: logging a top-level call;
 					* CPU_LOG_FAST: a sampled run's fast call */
-	uint8_t fwarm;                 /* sampled: fast calls warm the caches */
+	uint8_t fwarm;                 /* sampled: fast calls perform their stores
+					* and locked ops (cost.sample_warm
+					* caches or stores) */
+	uint8_t fwarm_loads;           /* ... and their loads (caches) */
 	uint8_t sampling;              /* sampled: this top-level call is a sample */
 	uint8_t fcopy;                 /* sampled: fast calls may run the models'
 					* fast copy (cpu_fast_entry()) */
@@ -1105,6 +1130,13 @@ static CPU_INLINE uint32_t cpu_mem_l1_again(struct cpu *c, enum cpu_access kind)
 	return cost;
 }
 
+/* Does a fast call perform an access of this kind on the caches
+ * (cost.sample_warm: caches all, stores the stores and locked ops)? */
+static inline bool cpu_fast_warms(const struct cpu *c, enum cpu_access kind)
+{
+	return kind >= CPU_STORE ? c->fwarm : c->fwarm_loads;
+}
+
 /*
  * Memory access; returns the cycles charged.  Inline fast path: an access
  * within one line that the cache's own fast path decides as an L1 hit
@@ -1119,8 +1151,8 @@ static inline uint32_t cpu_mem(struct cpu *c, uint64_t addr, uint32_t bytes, int
 {
 	const struct cache_sys *cs = &c->sys->cache;
 	uint64_t line = addr >> cs->line_shift;
-	if (c->mlog_on == CPU_LOG_FAST && !c->fwarm)
-		return 0;              /* sampled, not warming: no cache at all */
+	if (c->mlog_on == CPU_LOG_FAST && !cpu_fast_warms(c, kind))
+		return 0;              /* sampled, not warming this access */
 	if (((addr + (bytes ? bytes - 1 : 0)) >> cs->line_shift) != line)
 		return cpu_mem_slow(c, addr, bytes, node, kind);
 	if (cache_l1_fast(cs, c->idx, line, kind >= CPU_STORE))
@@ -1141,6 +1173,8 @@ static CPU_INLINE void cpu_fast_mem(struct cpu *c, uint64_t addr, uint32_t bytes
 	uint64_t line = addr >> cs->line_shift;
 	uint64_t last = (addr + (bytes ? bytes - 1 : 0)) >> cs->line_shift;
 	assert(c->mlog_on == CPU_LOG_FAST && c->fwarm);
+	if (!cpu_fast_warms(c, kind))
+		return;                /* a load under sample_warm stores */
 	do {
 		if (!cache_l1_fast(cs, c->idx, line, write))
 			cpu_fast_line(c, line, write);
