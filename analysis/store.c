@@ -1864,7 +1864,10 @@ int store_check(struct store *s, int flags)
 	if (r == NS_OK && s->immutable && !s->wal_file)
 		r = fail(s, NS_EINTERNAL, "store invariant: immutable reader of "
 			 "a file not in WAL mode");
-	if (r == NS_OK && !s->immutable && strcmp(mode, "wal") != 0)
+	/* A writer switched the file to WAL (setup_rdwr()); a reader reads
+	 * the file in whatever mode its header gives, WAL or, for a file
+	 * someone converted (or damaged), a rollback journal. */
+	if (r == NS_OK && !s->readonly && strcmp(mode, "wal") != 0)
 		r = fail(s, NS_EINTERNAL, "store invariant: journal_mode is "
 			 "'%s', expected 'wal'", mode);
 	if (r == NS_OK && (flags & STORE_CHECK_DATA))

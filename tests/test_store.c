@@ -796,6 +796,31 @@ static void test_readonly(void **state)
 }
 
 /*
+ * A file someone converted to a rollback journal (sqlite3 FILE 'PRAGMA
+ * journal_mode = DELETE', to hand it on as one file): read-only opens
+ * read it untouched and pass the check; a read-write open switches it
+ * back to WAL.  (fuzz_db found the check refusing what the open took:
+ * tests/fuzz/seeds/db/reader-not-wal.db.)
+ */
+static void test_rollback_journal_file(void **state)
+{
+	(void)state;
+	const char *path = tmp_path("delete.db");
+	old_file(path, "PRAGMA journal_mode = DELETE");
+	struct snap before = snap_take(path);
+	struct diag d;
+	struct store *s = open_ro(path, &d);
+	sqlite3 *db = store_sqlite(s);
+	assert_int_equal(q_int(db, "SELECT count(*) FROM v_runs WHERE status = 'ok'"), 1);
+	store_close(s);
+	snap_same(path, &before);
+
+	s = open_rw(path);
+	assert_int_equal(store_check(s, STORE_CHECK_DATA), NS_OK);
+	store_close(s);
+}
+
+/*
  * A version-1 file (no v_* views): read-only opens accept it untouched and
  * add the views as TEMP views; a read-write open upgrades it in place.
  */
@@ -1256,6 +1281,7 @@ int main(void)
 		cmocka_unit_test(test_non_sqlite_refused),
 		cmocka_unit_test(test_empty_file_gets_schema),
 		cmocka_unit_test(test_readonly),
+		cmocka_unit_test(test_rollback_journal_file),
 		cmocka_unit_test(test_user_sql_refused),
 		cmocka_unit_test(test_version1_file),
 		cmocka_unit_test(test_version2_file),

@@ -52,8 +52,9 @@ mkdir -p "$corpus"
 art=${FUZZ_ARTIFACTS:-${MESON_BUILD_ROOT:-.}/fuzz-artifacts}
 mkdir -p "$art"
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1}
+# -error_exitcode=1: libFuzzer's default for a crash, 77, is meson's "skipped"
 # shellcheck disable=SC2086
-exec "$bin" -max_total_time="${FUZZ_SECONDS:-30}" -timeout=20 -rss_limit_mb=2048 \
-	-max_len=$([ "$name" = db ] && echo 262144 || echo 16384) \
+exec "$bin" -max_total_time="${FUZZ_SECONDS:-30}" -timeout=20 -rss_limit_mb=2048 -error_exitcode=1 \
+	-max_len="$([ "$name" = db ] && echo 262144 || echo 16384)" \
 	-close_fd_mask=3 -print_final_stats=1 -dict="$SRC/tests/fuzz/$name.dict" \
 	-artifact_prefix="$art/$name-" "$@" "$corpus" "$seeds" $dirs
