@@ -5,7 +5,7 @@
  * A fast call (one top-level call not sampled) charges no cost of its
  * own: it counts its branches and calls and sums its path signature,
  * and performs its memory accesses on the caches only under
- * cost.sample_warm caches.  Run through the ordinary model code, every
+ * cost.sample_warm caches (its stores and locked ops only under stores).  Run through the ordinary model code, every
  * primitive still tests the accounting mode, and the model still computes
  * the primitives' arguments (addresses, home nodes, work rows) before the
  * test.  So page_alloc.c, mmzone.c, mempolicy.c, vmstat.c and cpuset.c
@@ -34,7 +34,8 @@
 #ifndef NUMASIM_MM_FAST_H
 #define NUMASIM_MM_FAST_H
 
-/* MM_FAST_COPY 1: the copy for cost.sample_warm caches (mm_fast_NAME);
+/* MM_FAST_COPY 1: the copy for cost.sample_warm caches and stores
+ * (mm_fast_NAME; cpu_fast_mem() skips the loads under stores);
  * 2: for none, with no memory access at all (mm_fastn_NAME).  A name in
  * its own replacement is not replaced again (C11 6.10.3.4), so each line
  * below pastes the prefix to the name itself. */

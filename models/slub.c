@@ -1095,8 +1095,7 @@ static void slab_free_slow(struct cpu *c, struct slub_cache *s, uint32_t id, uin
 	const bool measure = !cpu_in_fast_call(c);
 	uint64_t t0 = 0, f0 = 0;
 	if (measure) {
-		cpu_counts_measured(c);
-		t0 = cpu_now_measured(c);
+		t0 = cpu_now_measured(c);      /* also brings the counts up to here */
 		f0 = cpu_fence_waited(c);
 	}
 	call(c, w, FN___slab_free);

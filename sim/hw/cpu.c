@@ -98,10 +98,11 @@ const char *cpu_accounting_note(enum cpu_accounting a, uint32_t period, enum cpu
 		return ", memo accounting";
 	if (a != CPU_ACCOUNTING_SAMPLED)
 		return "";
-	snprintf(buf, n, ", sampled accounting (1 in %" PRIu32 ", %s)", period,
-		 warm == CPU_WARM_CACHES   ? "caches warmed"
-		 : warm == CPU_WARM_STORES ? "stores warmed"
-					   : "no warming");
+	if (warm == CPU_WARM_NONE)
+		snprintf(buf, n, ", sampled accounting (1 in %" PRIu32 ", no warming)", period);
+	else
+		snprintf(buf, n, ", sampled accounting (1 in %" PRIu32 ", %s warmed)", period,
+			 cpu_warm_name(warm));
 	return buf;
 }
 
