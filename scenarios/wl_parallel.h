@@ -70,7 +70,8 @@ struct wl_par_result {
 	uint64_t ops, page_allocs, page_frees, obj_allocs, obj_frees;
 	uint64_t remote_frees;            /* frees by a task other than the owner */
 	uint64_t alloc_failed;
-	uint64_t end_cycles;              /* largest CPU clock at the end */
+	uint64_t end_cycles;              /* largest CPU clock after the last
+					   * operation (before the drain) */
 	double cycles_per_op;             /* sum of task cycles / ops */
 	uint64_t zone_lock_contended;     /* acquisitions that waited */
 	uint64_t zone_lock_wait_cycles;
