@@ -1270,6 +1270,95 @@ static void test_sampled_measured_read(void **state)
 	memo_world_free(w);
 }
 
+/*
+ * Lock waits under sampled accounting (cpu.c, "Lock waits"): CPU 0 runs
+ * calls that take and release a lock; before some of them CPU 1 holds
+ * the lock until a release time R well after the call's start.
+ *   - A fast call waits R - start (no branch comes before its lock, so
+ *     its time there is its start), counted as exact counts a wait, and
+ *     releases the lock no earlier than R.
+ *   - A fast call never waits for CPU 0's own earlier release.
+ *   - A sample waits as exact does, but the cost it records for its
+ *     path leaves the wait out: the next fast call, uncontended, costs
+ *     less than the wait.
+ */
+static void sampled_lock_call(struct cpu *a, struct cpu *b, struct cpu_lock *l, bool hold,
+			      uint64_t *start, uint64_t *wait, uint64_t *waited, bool *fast)
+{
+	const uint64_t hold_cycles = 100000;
+	*start = a->now;
+	cpu_call(a, FIX_FN_outer_fn);
+	*fast = cpu_in_fast_call(a);
+	*wait = 0;
+	if (hold) {
+		/* CPU 1, outside any call: exact, released at b's clock */
+		cpu_advance_to(b, a->now > b->now ? a->now : b->now);
+		assert_int_equal(cpu_lock(b, l), NS_OK);
+		cpu_work(b, (uint32_t)hold_cycles);
+		assert_int_equal(cpu_unlock(b, l), NS_OK);
+		*wait = l->free_at - *start;
+	}
+	uint64_t w0 = cpu_counter(a, CPU_CTR_lock_wait_cycles);
+	assert_int_equal(cpu_lock(a, l), NS_OK);
+	cpu_work(a, 7);
+	cpu_branch(a, FIX_SITE_T1, true);
+	assert_int_equal(cpu_unlock(a, l), NS_OK);
+	if (*fast && hold)
+		assert_true(l->free_at >= *start + *wait);
+	cpu_ret(a);
+	*waited = cpu_counter(a, CPU_CTR_lock_wait_cycles) - w0;
+}
+
+static void test_sampled_lock_waits(void **state)
+{
+	(void)state;
+	for (int model = 0; model < 2; model++) {
+		struct world *w = acct_world((enum cpu_model)model, CPU_ACCOUNTING_SAMPLED, 4,
+					     CPU_WARM_CACHES);
+		struct cpu *a = &w->s.cpu[0], *b = &w->s.cpu[1];
+		struct cpu_lock l;
+		cpu_lock_init(&l);
+		unsigned fast_waits = 0, sample_waits = 0, after_sample = 0;
+		bool sample_waited = false;
+		for (int i = 0; i < 400; i++) {
+			uint64_t t0, wait, waited;
+			bool fast;
+			bool hold = i >= 40 && i % 5 == 0;
+			uint64_t c0 = cpu_counter(a, CPU_CTR_lock_contended);
+			sampled_lock_call(a, b, &l, hold, &t0, &wait, &waited, &fast);
+			uint64_t took = a->now - t0;
+			if (hold) {
+				/* a fast call waits from its start (its clock
+				 * stands still), a sample from its lock, a few
+				 * cycles later; both count the wait */
+				if (fast)
+					assert_int_equal(waited, wait);
+				else
+					assert_true(waited <= wait && waited + 50 > wait);
+				assert_int_equal(cpu_counter(a, CPU_CTR_lock_contended), c0 + 1);
+				assert_true(took > wait);
+				fast_waits += fast;
+				sample_waits += !fast;
+				sample_waited = !fast;
+				continue;
+			}
+			/* its own release, or nobody's since: no wait */
+			assert_int_equal(waited, 0);
+			if (fast && sample_waited) {
+				/* the sample before recorded its path without its wait */
+				assert_true(took < 1000);
+				after_sample++;
+			}
+			sample_waited = sample_waited && !fast;
+		}
+		assert_true(fast_waits > 10);
+		assert_true(sample_waits > 0);
+		assert_true(after_sample > 0);
+		assert_int_equal(cpu_check(a), NS_OK);
+		memo_world_free(w);
+	}
+}
+
 /* L1 of CPU 0 holds line (a lookup, which also makes it most recent). */
 static bool in_l1(struct world *w, uint64_t addr)
 {
@@ -1341,6 +1430,7 @@ int main(void)
 		cmocka_unit_test(test_sampled_clock_read_in_sample),
 		cmocka_unit_test(test_sampled_measured_read),
 		cmocka_unit_test(test_sampled_warm_kinds),
+		cmocka_unit_test(test_sampled_lock_waits),
 		T(test_rsb_overflow),
 		T(test_profile_nested_recursive),
 		T(test_unbalanced_detected),

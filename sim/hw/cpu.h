@@ -170,7 +170,12 @@
  * charged their path's latest sample: path = the top-level function and
  * the multiset of (site, condition), calls and locks.  A path without a
  * sample is charged its blocks' mean costs.  The clock does not move
- * inside a fast call; a function whose call (a sample or a fast one)
+ * inside a fast call; its time there is estimated (the start, the waits
+ * so far and its blocks' mean costs) for its locks: a fast call waits
+ * for a lock another CPU releases later, and releases its own at that
+ * estimate, so that contention between CPUs is kept; a sample's own
+ * waits stay out of its path's recorded cost (cpu.c, "Lock waits").  A
+ * function whose call (a sample or a fast one)
  * reads it runs exactly from then on, except for reads a model makes
  * only outside fast calls (cpu_in_fast_call(), cpu_now_measured()) and
  * the clock as noise (cpu_now_noise()).  docs/cost-model.md §10
@@ -487,6 +492,7 @@ struct cpu {
 	uint64_t fsig;                 /* the fast call's path signature (high
 					* 32 bits) and its cost as blocks (x16,
 					* low 32 bits): struct cpu_fast_site */
+	uint64_t fwait;                /* the fast call's lock waits so far */
 	struct cpu_fast_site *fsite;   /* [2 * nr_sites]: per (site, condition) */
 	const uint64_t *stab_fn;       /* signature terms per function, then
 					* per lock (cpu.c) */
