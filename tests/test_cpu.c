@@ -1272,8 +1272,9 @@ static void test_sampled_measured_read(void **state)
 
 /*
  * Lock waits under sampled accounting (cpu.c, "Lock waits"): CPU 0 runs
- * calls that take and release a lock; before some of them CPU 1 holds
- * the lock until a release time R well after the call's start.
+ * calls that take and release a lock, on 13 paths; before some of them
+ * CPU 1 holds the lock until a release time R well after the call's
+ * start.
  *   - A fast call waits R - start (no branch comes before its lock, so
  *     its time there is its start), counted as exact counts a wait, and
  *     releases the lock no earlier than R.
@@ -1281,9 +1282,12 @@ static void test_sampled_measured_read(void **state)
  *   - A sample waits as exact does, but the cost it records for its
  *     path leaves the wait out: the next fast call, uncontended, costs
  *     less than the wait.
+ *   - Every lock is counted, also in a fast call whose path had no
+ *     sample yet, and so is the transfer of every lock CPU 1 held last.
  */
 static void sampled_lock_call(struct cpu *a, struct cpu *b, struct cpu_lock *l, bool hold,
-			      uint64_t *start, uint64_t *wait, uint64_t *waited, bool *fast)
+			      unsigned paths, uint64_t *start, uint64_t *wait, uint64_t *waited,
+			      bool *fast)
 {
 	const uint64_t hold_cycles = 100000;
 	*start = a->now;
@@ -1303,6 +1307,10 @@ static void sampled_lock_call(struct cpu *a, struct cpu *b, struct cpu_lock *l, 
 	cpu_work(a, 7);
 	cpu_branch(a, FIX_SITE_T1, true);
 	assert_int_equal(cpu_unlock(a, l), NS_OK);
+	/* one of several paths after the lock: some are first met in a
+	 * fast call (lost), whose counts the samples do not give */
+	for (unsigned j = 0; j < paths; j++)
+		cpu_branch(a, FIX_SITE_T2, true);
 	if (*fast && hold)
 		assert_true(l->free_at >= *start + *wait);
 	cpu_ret(a);
@@ -1325,7 +1333,8 @@ static void test_sampled_lock_waits(void **state)
 			bool fast;
 			bool hold = i >= 40 && i % 5 == 0;
 			uint64_t c0 = cpu_counter(a, CPU_CTR_lock_contended);
-			sampled_lock_call(a, b, &l, hold, &t0, &wait, &waited, &fast);
+			sampled_lock_call(a, b, &l, hold, (unsigned)i % 13, &t0, &wait, &waited,
+					  &fast);
 			uint64_t took = a->now - t0;
 			if (hold) {
 				/* a fast call waits from its start (its clock
@@ -1354,6 +1363,13 @@ static void test_sampled_lock_waits(void **state)
 		assert_true(fast_waits > 10);
 		assert_true(sample_waits > 0);
 		assert_true(after_sample > 0);
+		/* every call's lock counted, fast or not, lost or not */
+		struct cpu_memo_stats ms;
+		cpu_memo_stats(&w->s, &ms);
+		assert_true(ms.lost > 0);
+		assert_int_equal(cpu_counter(a, CPU_CTR_lock_acquire), 400);
+		/* and the transfer of every lock CPU 1 held last */
+		assert_int_equal(cpu_counter(a, CPU_CTR_lock_transfer), fast_waits + sample_waits);
 		assert_int_equal(cpu_check(a), NS_OK);
 		memo_world_free(w);
 	}

@@ -939,40 +939,55 @@ void cpu_lock_init(struct cpu_lock *l)
  * Lock waits under sampled accounting.  The clock stands still inside a
  * fast call, so without more a fast call would take every lock at its
  * start and release it there: CPUs would never wait for each other's
- * fast calls (on the second seed, exact's 180 M cycles of lock waits per
+ * fast calls (on the second seed, exact's 178 M cycles of lock waits per
  * run fell to 7 M).  So a fast call keeps an estimate of the time it has
- * reached, fast_clock(): its start, its waits so far, and the mean costs
- * of the blocks it has run (the low half of fsig, learnt from the
- * samples).  At a lock another CPU released after that time it waits
- * (fwait, counted as exact counts a wait); at an unlock it releases at
- * that time.  Its
- * waits are added to its path's cost at its end, as the top-level
- * function's own cycles (exact gives them to the function that spins).
- * A sample's waits stay out of the cost it records for its path
- * (sample_lock_wait()): each call pays the waits it meets, not those
- * its path's sample met.
+ * reached, fast_clock(): its start, its lock costs so far, and the mean
+ * costs of the blocks it has run (the low half of fsig, learnt from the
+ * samples).  At a lock another CPU released after that time it waits;
+ * at a lock another CPU held last it pays the line's transfer; both are
+ * counted as exact counts them (flock, lock_contended, lock_wait_cycles,
+ * lock_transfer), and so is the acquisition itself.  At an unlock it
+ * releases at that time.  Its lock costs are added to its path's cost at
+ * its end, as the top-level function's own cycles (exact gives them to
+ * the function that spins).  A sample's waits and transfers stay out of
+ * the cost it records for its path (sample_lock_cost()): each call pays
+ * those it meets, not those its path's sample met.
  */
 static uint64_t fast_clock(const struct cpu *c)
 {
-	return c->now + c->fwait + (c->fsig & ~CPU_SIG_MASK) / 16;
+	return c->now + c->flock + (c->fsig & ~CPU_SIG_MASK) / 16;
 }
 
-static void fast_lock_wait(struct cpu *c, struct cpu_lock *l)
+/* The line transfer of a lock another CPU held last (0: none). */
+static uint64_t lock_transfer(const struct cpu *c, const struct cpu_lock *l)
+{
+	const struct cpu_sys *s = c->sys;
+	if (l->last < 0 || l->last == c->idx)
+		return 0;
+	return s->xfer_lat[c->node_pos * s->nr_nodes + s->cpu[l->last].node_pos];
+}
+
+static void fast_lock(struct cpu *c, struct cpu_lock *l)
 {
 	uint64_t t = fast_clock(c);
-	/* the CPU's own release: it came before this call (an estimate
-	 * past this call's start is no reason to wait for itself) */
-	if (t >= l->free_at || l->last == c->idx)
-		return;
-	uint64_t wait = l->free_at - t;
-	c->fwait += wait;
-	c->ctr[CPU_CTR_lock_contended]++;
-	c->ctr[CPU_CTR_lock_wait_cycles] += wait;
-	l->contended++;
-	l->wait_cycles += wait;
+	/* the CPU's own release came before this call (an estimate past
+	 * this call's start is no reason to wait for itself) */
+	if (t < l->free_at && l->last != c->idx) {
+		uint64_t wait = l->free_at - t;
+		c->flock += wait;
+		c->ctr[CPU_CTR_lock_contended]++;
+		c->ctr[CPU_CTR_lock_wait_cycles] += wait;
+		l->contended++;
+		l->wait_cycles += wait;
+	}
+	uint64_t x = lock_transfer(c, l);
+	c->flock += x;
+	c->ctr[CPU_CTR_lock_transfer] += x != 0;
+	c->ctr[CPU_CTR_lock_acquire]++;
 }
 
-static void sample_lock_wait(struct cpu *c, uint64_t wait);
+static void sample_lock_cost(struct cpu *c, uint64_t cycles, enum cpu_counter id,
+			     uint64_t count);
 
 int cpu_lock(struct cpu *c, struct cpu_lock *l)
 {
@@ -983,16 +998,16 @@ int cpu_lock(struct cpu *c, struct cpu_lock *l)
 	if (l->holder >= 0)
 		return CPU_LOCK_BUSY;
 	if (c->mlog_on == CPU_LOG_FAST) {
-		/* sampled: who holds it is kept; its cost is the path's */
+		/* sampled: who holds it is kept; its cost is the path's and
+		 * its own waits and transfer ("Lock waits") */
 		c->fsig += c->stab_fn[c->sys->tables->nr_fns + SIG_LOCK];
-		fast_lock_wait(c, l);
+		fast_lock(c, l);
 		l->acquisitions++;
 		l->holder = c->idx;
 		return NS_OK;
 	}
 	if (c->ooo)
 		ooo_fence(c);             /* spin_lock is a locked cmpxchg */
-	struct cpu_sys *s = c->sys;
 	/* (a CPU's own release came before: the test matters only when a
 	 * fast call released at its estimate, "Lock waits" above) */
 	if (c->now < l->free_at && l->last != c->idx) {
@@ -1003,13 +1018,16 @@ int cpu_lock(struct cpu *c, struct cpu_lock *l)
 		l->contended++;
 		l->wait_cycles += wait;
 		if (c->sampling)
-			sample_lock_wait(c, wait);
+			sample_lock_cost(c, wait, CPU_CTR_lock_wait_cycles, wait);
 	}
-	if (l->last >= 0 && l->last != c->idx) {
-		c->now += s->xfer_lat[c->node_pos * s->nr_nodes + s->cpu[l->last].node_pos];
+	uint64_t x = lock_transfer(c, l);
+	if (x) {
+		c->now += x;
 		c->ctr[CPU_CTR_lock_transfer]++;
+		if (c->sampling)
+			sample_lock_cost(c, x, CPU_CTR_lock_transfer, 1);
 	}
-	c->now += s->k.lock;
+	c->now += c->sys->k.lock;
 	c->ctr[CPU_CTR_lock_acquire]++;
 	l->acquisitions++;
 	l->holder = c->idx;
@@ -2568,8 +2586,11 @@ static bool sampled_delta(struct cpu *c, uint64_t *sig)
 		h += (c->ctr[sig_ctr[i]] - sm->ctr0[sig_ctr[i]]) *
 		     c->stab_fn[t->nr_fns + i];
 	ok &= sampled_item(m, MI_OUTSIDE, 0, c->outside - sm->outside0, 0, 0);
+	/* a fast call counts its locks itself, as its branches and calls
+	 * (and its lock waits: "Lock waits") */
 	for (uint32_t id = 0; id < CPU_NR_COUNTERS; id++)
-		ok &= sampled_item(m, MI_CTR, id, c->ctr[id] - sm->ctr0[id], 0, 0);
+		if (id != CPU_CTR_lock_acquire)
+			ok &= sampled_item(m, MI_CTR, id, c->ctr[id] - sm->ctr0[id], 0, 0);
 	*sig = h;
 	return ok;
 }
@@ -2681,7 +2702,7 @@ static void sampled_fast_start(struct cpu *c, struct cpu_sampled *sm, int fn)
 	c->mlog_on = CPU_LOG_FAST;
 	c->mdepth = 1;
 	c->fsig = 0;
-	c->fwait = 0;
+	c->flock = 0;
 }
 
 bool cpu_fast_take(struct cpu *c, int fn)
@@ -2758,15 +2779,15 @@ static void sampled_lost(struct cpu *c)
 		c->path[path].self += est;
 }
 
-/* A fast call's lock waits ("Lock waits" above), before its path's cost
+/* A fast call's lock costs ("Lock waits" above), before its path's cost
  * (whose core state is relative to the clock after them): the top-level
  * function's own cycles, as a lost path's estimate is. */
-static void fast_wait_charge(struct cpu *c, int fn)
+static void fast_lock_charge(struct cpu *c, int fn)
 {
-	uint64_t w = c->fwait;
+	uint64_t w = c->flock;
 	if (!w)
 		return;
-	c->fwait = 0;
+	c->flock = 0;
 	int32_t path = cpu_path_child(c, 0, fn);
 	c->now += w;
 	c->last = c->now;
@@ -2777,26 +2798,29 @@ static void fast_wait_charge(struct cpu *c, int fn)
 }
 
 /*
- * A sample waited for a lock: the snapshot moves by as much, so that the
- * cost the sample records for its path (sampled_delta()) leaves the wait
- * out: the clock, the wait counters, the self cycles of the function
- * spinning (and of its call path), the total cycles of every function
- * whose outermost activation is on the stack, and the block estimate.
+ * A sample spent cycles on a lock that are the call's, not its path's (a
+ * wait, a transfer): the snapshot moves by as much, so that the cost the
+ * sample records for its path (sampled_delta()) leaves them out: the
+ * clock, the counter id (by count; lock_contended too for a wait), the
+ * self cycles of the function spinning (and of its call path), the total
+ * cycles of every function whose outermost activation is on the stack,
+ * and the block estimate.
  */
-static void sample_lock_wait(struct cpu *c, uint64_t wait)
+static void sample_lock_cost(struct cpu *c, uint64_t cycles, enum cpu_counter id,
+			     uint64_t count)
 {
 	struct cpu_sampled *sm = c->mt->sm;
-	sm->now0 += wait;
-	sm->tlast += wait;
-	sm->ctr0[CPU_CTR_lock_contended]++;
-	sm->ctr0[CPU_CTR_lock_wait_cycles] += wait;
+	sm->now0 += cycles;
+	sm->tlast += cycles;
+	sm->ctr0[id] += count;
+	sm->ctr0[CPU_CTR_lock_contended] += id == CPU_CTR_lock_wait_cycles;
 	if (c->attr >= 0)
-		sm->prof0[c->attr].self += wait;
+		sm->prof0[c->attr].self += cycles;
 	else
-		sm->outside0 += wait;
+		sm->outside0 += cycles;
 	for (int i = 0; i < c->depth; i++)
 		if (c->stack[i].outer)
-			sm->prof0[c->stack[i].fn].total += wait;
+			sm->prof0[c->stack[i].fn].total += cycles;
 	uint32_t p = (uint32_t)c->cur_path;
 	if (p >= sm->cpath0) {
 		struct cpu_path *a = realloc(sm->path0, c->cap_paths * sizeof *a);
@@ -2812,7 +2836,7 @@ static void sample_lock_wait(struct cpu *c, uint64_t wait)
 		memset(sm->path0 + sm->npath0, 0, (p + 1 - sm->npath0) * sizeof *sm->path0);
 		sm->npath0 = p + 1;
 	}
-	sm->path0[p].self += wait;
+	sm->path0[p].self += cycles;
 }
 
 /* A fast call's return: the cost of its path's latest sample. */
@@ -2824,7 +2848,7 @@ static void sampled_end(struct cpu *c)
 	/* the function's last path first: a top-level function mostly
 	 * repeats its path, and the probe's dependent loads were the largest
 	 * item of a fast call's end (perf, bench pagealloc) */
-	fast_wait_charge(c, sm->fn);
+	fast_lock_charge(c, sm->fn);
 	uint64_t sig = c->fsig & CPU_SIG_MASK;
 	int32_t id = sm->hit[sm->fn];
 	if (id < 0 || sm->e[id].sig != sig)

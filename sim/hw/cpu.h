@@ -492,7 +492,8 @@ struct cpu {
 	uint64_t fsig;                 /* the fast call's path signature (high
 					* 32 bits) and its cost as blocks (x16,
 					* low 32 bits): struct cpu_fast_site */
-	uint64_t fwait;                /* the fast call's lock waits so far */
+	uint64_t flock;                /* the fast call's lock waits and
+					* transfers so far (cpu.c) */
 	struct cpu_fast_site *fsite;   /* [2 * nr_sites]: per (site, condition) */
 	const uint64_t *stab_fn;       /* signature terms per function, then
 					* per lock (cpu.c) */
