@@ -2845,10 +2845,10 @@ static void sampled_end(struct cpu *c)
 	struct cpu_sampled *sm = c->mt->sm;
 	uint32_t slot;
 	c->mlog_on = 0;
+	fast_lock_charge(c, sm->fn);
 	/* the function's last path first: a top-level function mostly
 	 * repeats its path, and the probe's dependent loads were the largest
 	 * item of a fast call's end (perf, bench pagealloc) */
-	fast_lock_charge(c, sm->fn);
 	uint64_t sig = c->fsig & CPU_SIG_MASK;
 	int32_t id = sm->hit[sm->fn];
 	if (id < 0 || sm->e[id].sig != sig)

@@ -170,11 +170,12 @@
  * charged their path's latest sample: path = the top-level function and
  * the multiset of (site, condition), calls and locks.  A path without a
  * sample is charged its blocks' mean costs.  The clock does not move
- * inside a fast call; its time there is estimated (the start, the waits
- * so far and its blocks' mean costs) for its locks: a fast call waits
- * for a lock another CPU releases later, and releases its own at that
- * estimate, so that contention between CPUs is kept; a sample's own
- * waits stay out of its path's recorded cost (cpu.c, "Lock waits").  A
+ * inside a fast call; its time there is estimated (the start, its lock
+ * costs so far and its blocks' mean costs) for its locks: a fast call
+ * waits for a lock another CPU releases later, pays the transfer of a
+ * lock another CPU held last, and releases its own at that estimate, so
+ * that contention between CPUs is kept; a sample's own waits and
+ * transfers stay out of its path's recorded cost (cpu.c, "Lock waits").  A
  * function whose call (a sample or a fast one)
  * reads it runs exactly from then on, except for reads a model makes
  * only outside fast calls (cpu_in_fast_call(), cpu_now_measured()) and
