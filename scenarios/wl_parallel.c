@@ -506,23 +506,22 @@ static uint64_t max_clock(const struct parw *w)
 
 /* The results of the operations: the lock figures from a (before) to b
  * (after the last operation, before the drain), the clock at b. */
-static void finish(struct parw *w, const struct lock_sums *a, const struct lock_sums *b0,
+static void finish(struct parw *w, const struct lock_sums *a, const struct lock_sums *b,
 		   uint64_t end_cycles)
 {
 	struct wl_par_result *r = w->r;
-	const struct lock_sums b = *b0;
 	uint64_t cycles = 0;
 	for (uint32_t i = 0; i < w->nr_tasks; i++)
 		cycles += w->tasks[i].cycles;
 	r->cycles_per_op = r->ops ? (double)cycles / (double)r->ops : 0;
 	r->end_cycles = end_cycles;
-	r->zone_lock_contended = b.pa.zone_contended - a->pa.zone_contended;
-	r->zone_lock_wait_cycles = b.pa.zone_wait_cycles - a->pa.zone_wait_cycles;
-	uint64_t mm_cont = r->zone_lock_contended + b.pa.other_contended - a->pa.other_contended;
-	uint64_t mm_wait = r->zone_lock_wait_cycles + b.pa.other_wait_cycles -
+	r->zone_lock_contended = b->pa.zone_contended - a->pa.zone_contended;
+	r->zone_lock_wait_cycles = b->pa.zone_wait_cycles - a->pa.zone_wait_cycles;
+	uint64_t mm_cont = r->zone_lock_contended + b->pa.other_contended - a->pa.other_contended;
+	uint64_t mm_wait = r->zone_lock_wait_cycles + b->pa.other_wait_cycles -
 			   a->pa.other_wait_cycles;
-	r->list_lock_contended = b.contended - a->contended - mm_cont;
-	r->list_lock_wait_cycles = b.wait - a->wait - mm_wait;
+	r->list_lock_contended = b->contended - a->contended - mm_cont;
+	r->list_lock_wait_cycles = b->wait - a->wait - mm_wait;
 	r->events = w->ctx ? w->ctx->events : 0;
 }
 

@@ -2509,17 +2509,25 @@ static int32_t sampled_find(const struct cpu_sampled *sm, int32_t fn, uint64_t s
 }
 
 /* Before a sample: the counts it can move. */
+/* Room in the snapshot's path copy for n paths (false: out of memory). */
+static bool sampled_path0_fit(struct cpu *c, struct cpu_sampled *sm, uint32_t n)
+{
+	if (n <= sm->cpath0)
+		return true;
+	struct cpu_path *p = realloc(sm->path0, c->cap_paths * sizeof *p);
+	if (!p)
+		return false;
+	sm->path0 = p;
+	sm->cpath0 = c->cap_paths;
+	return true;
+}
+
 static bool sampled_snapshot(struct cpu *c)
 {
 	struct cpu_sampled *sm = c->mt->sm;
 	const struct cost_tables *t = c->sys->tables;
-	if (c->nr_paths > sm->cpath0) {
-		struct cpu_path *p = realloc(sm->path0, c->cap_paths * sizeof *p);
-		if (!p)
-			return false;
-		sm->path0 = p;
-		sm->cpath0 = c->cap_paths;
-	}
+	if (!sampled_path0_fit(c, sm, c->nr_paths))
+		return false;
 	sm->npath0 = c->nr_paths;
 	sm->spoiled = 0;
 	memcpy(sm->path0, c->path, c->nr_paths * sizeof *c->path);
@@ -2762,6 +2770,19 @@ void cpu_fast_read(struct cpu *c)
  * cycles; its branches and calls are counted, nothing else (no cache
  * or mispredict counts).  The next call is a sample.
  */
+/* Cycles a fast call of fn is charged beside a path's recorded cost:
+ * the clock, and the top-level function's own cycles. */
+static void fast_charge_own(struct cpu *c, int fn, uint64_t cycles)
+{
+	int32_t path = cpu_path_child(c, 0, fn);
+	c->now += cycles;
+	c->last = c->now;
+	c->prof[fn].self += cycles;
+	c->prof[fn].total += cycles;
+	if (path > 0)
+		c->path[path].self += cycles;
+}
+
 static void sampled_lost(struct cpu *c)
 {
 	struct cpu_sampled *sm = c->mt->sm;
@@ -2769,14 +2790,8 @@ static void sampled_lost(struct cpu *c)
 	sm->lost++;
 	sm->force = 1;
 	uint64_t est = (c->fsig & ~CPU_SIG_MASK) / 16 + (sm->tn[fn] ? sm->tsum[fn] / sm->tn[fn] : 0);
-	int32_t path = cpu_path_child(c, 0, fn);
-	c->now += est;
-	c->last = c->now;
+	fast_charge_own(c, fn, est);
 	c->o.slot = c->o.lslot = 0;
-	c->prof[fn].self += est;
-	c->prof[fn].total += est;
-	if (path > 0)
-		c->path[path].self += est;
 }
 
 /* A fast call's lock costs ("Lock waits" above), before its path's cost
@@ -2784,17 +2799,9 @@ static void sampled_lost(struct cpu *c)
  * function's own cycles, as a lost path's estimate is. */
 static void fast_lock_charge(struct cpu *c, int fn)
 {
-	uint64_t w = c->flock;
-	if (!w)
-		return;
+	if (c->flock)
+		fast_charge_own(c, fn, c->flock);
 	c->flock = 0;
-	int32_t path = cpu_path_child(c, 0, fn);
-	c->now += w;
-	c->last = c->now;
-	c->prof[fn].self += w;
-	c->prof[fn].total += w;
-	if (path > 0)
-		c->path[path].self += w;
 }
 
 /*
@@ -2822,14 +2829,9 @@ static void sample_lock_cost(struct cpu *c, uint64_t cycles, enum cpu_counter id
 		if (c->stack[i].outer)
 			sm->prof0[c->stack[i].fn].total += cycles;
 	uint32_t p = (uint32_t)c->cur_path;
-	if (p >= sm->cpath0) {
-		struct cpu_path *a = realloc(sm->path0, c->cap_paths * sizeof *a);
-		if (!a) {
-			sm->spoiled = 1;       /* not recorded (cpu_sample_end()) */
-			return;
-		}
-		sm->path0 = a;
-		sm->cpath0 = c->cap_paths;
+	if (!sampled_path0_fit(c, sm, p + 1)) {
+		sm->spoiled = 1;               /* not recorded (cpu_sample_end()) */
+		return;
 	}
 	if (p >= sm->npath0) {
 		/* a path the sample created: its baseline was zero */
