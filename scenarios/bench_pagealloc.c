@@ -99,9 +99,7 @@ static int bench_pagealloc_world_init(struct bench_pagealloc_world *b, const str
 	p.accounting = (enum cpu_accounting)o->accounting;
 	p.sample_period = (uint32_t)o->sample_period;
 	p.sample_warm = o->sample_warm;
-	/* one simulated CPU: no other cache can hold a line, the coherence
-	 * directory would only cost host time */
-	p.cache.coherence = false;
+	/* one simulated CPU: cpu_sys_init() leaves the coherence directory off */
 	/* the message `numasim run` gives at cost.model (scenario.c) */
 	const char *miss = p.model == CPU_MODEL_OOO ? cpu_ooo_missing(&m->costs) : NULL;
 	if (rc == NS_OK && miss)

@@ -126,7 +126,7 @@ struct cache {
 struct cache_params {
 	uint32_t line_size, l1d_size, l2_size, llc_size; /* bytes */
 	int l1d_assoc, l2_assoc, llc_assoc;
-	bool coherence;        /* directory on (needed with >1 CPU) */
+	bool coherence;        /* directory on (needed with >1 CPU; cpu_sys_init() turns it off for one) */
 	int dir_assoc;
 	uint64_t dir_entries;  /* 0 = 2 x all L2 lines, rounded to a power of two */
 	/* L2 stream prefetcher ("Prefetcher" above): 0 streams = off */

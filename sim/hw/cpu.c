@@ -481,6 +481,10 @@ int cpu_sys_init(struct cpu_sys *s, const struct machine *m,
 	cp.pf_streams = s->k.pf_streams;   /* 0 unless ooo with streamer figures */
 	cp.pf_distance = s->k.pf_distance;
 	cp.pf_degree = s->k.pf_degree;
+	/* one simulated CPU: no other cache can hold a line, so the
+	 * coherence directory decides nothing and would only cost host time */
+	if (n == 1)
+		cp.coherence = false;
 	rc = cache_sys_init(&s->cache, &cp, n, llc, m->nr_nodes);
 	if (rc)
 		goto out;
