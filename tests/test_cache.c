@@ -644,6 +644,67 @@ static void test_differential(void **state)
 		run_diff(&cases[i], 0x5eed + i);
 }
 
+/* Every way of a and b holds the same line at the same LRU rank. */
+static void same_contents(const struct cache *a, const struct cache *b)
+{
+	size_t n = (size_t)a->nsets * a->assoc;
+	assert_int_equal(n, (size_t)b->nsets * b->assoc);
+	for (size_t w = 0; w < n; w++) {
+		assert_true(a->way[w].tag == b->way[w].tag);
+		assert_int_equal(cache_way_age(&a->way[w]), cache_way_age(&b->way[w]));
+	}
+}
+
+/*
+ * With one CPU the directory decides nothing: no copy is ever another
+ * CPU's write, nothing is transferred.  cpu_sys_init() relies on it and
+ * turns the directory off for one simulated CPU; the same trace with and
+ * without it gives every access the same source and leaves the same lines
+ * at the same ranks (the stamps differ: only directory writes take them).
+ */
+static void test_one_cpu_directory_decides_nothing(void **state)
+{
+	(void)state;
+	struct cache_params p;
+	sys_params(&p);
+	p.l1d_size = 4 * 1024;         /* small caches: evictions at every level */
+	p.l2_size = 16 * 1024;
+	p.llc_size = 11 * 64 * 64;
+	p.pf_streams = 4;              /* the streamer consults the directory too */
+	p.pf_distance = 8;
+	p.pf_degree = 2;
+	struct cache_sys on, off;
+	int llc[1] = {0};
+	assert_int_equal(cache_sys_init(&on, &p, 1, llc, 1), NS_OK);
+	p.coherence = false;
+	assert_int_equal(cache_sys_init(&off, &p, 1, llc, 1), NS_OK);
+	long count[5] = {0};
+	uint64_t s = 0x0c0ffee;
+	for (long step = 0; step < 200000; step++) {
+		uint64_t rr = splitmix(&s);
+		bool write = rr % 3 == 0;
+		uint64_t line = (rr >> 8) % 4 ? trace_line(&s, 0, 3000) : 0x200000 + (uint64_t)step / 3;
+		int f1 = -1, f2 = -1;
+		enum cache_src a = cache_access(&on, 0, line, write, &f1);
+		enum cache_src b = cache_access(&off, 0, line, write, &f2);
+		if (a != b || f1 != f2)
+			fail_msg("step %ld line %#llx write %d: %d/%d with the directory, %d/%d without",
+				 step, (unsigned long long)line, write, a, f1, b, f2);
+		count[a]++;
+	}
+	same_contents(&on.cpu[0].l1, &off.cpu[0].l1);
+	same_contents(&on.cpu[0].l2, &off.cpu[0].l2);
+	same_contents(&on.llc[0], &off.llc[0]);
+	assert_true(on.cpu[0].pf_issued > 0 && on.cpu[0].pf_issued == off.cpu[0].pf_issued);
+	/* every source a lone CPU can see was reached */
+	for (int i = CACHE_SRC_L1; i <= CACHE_SRC_MEM; i++)
+		assert_true(count[i] > 0);
+	assert_int_equal(cache_check(&on), NS_OK);
+	assert_int_equal(cache_check(&off), NS_OK);
+	cache_sys_free(&on);
+	cache_sys_free(&off);
+}
+
 /* cache_lookup / cache_insert against the reference on one cache. */
 static void test_differential_single(void **state)
 {
@@ -822,6 +883,7 @@ int main(void)
 		cmocka_unit_test(test_address_space),
 		cmocka_unit_test(test_differential),
 		cmocka_unit_test(test_differential_single),
+		cmocka_unit_test(test_one_cpu_directory_decides_nothing),
 		cmocka_unit_test(test_pool_reuse),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
