@@ -650,7 +650,7 @@ static void same_contents(const struct cache *a, const struct cache *b)
 	size_t n = (size_t)a->nsets * a->assoc;
 	assert_int_equal(n, (size_t)b->nsets * b->assoc);
 	for (size_t w = 0; w < n; w++) {
-		assert_true(a->way[w].tag == b->way[w].tag);
+		assert_int_equal(a->way[w].tag, b->way[w].tag);
 		assert_int_equal(cache_way_age(&a->way[w]), cache_way_age(&b->way[w]));
 	}
 }
