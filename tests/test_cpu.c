@@ -1420,6 +1420,135 @@ static void test_sampled_warm_kinds(void **state)
 
 #define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
 
+/* --- blocks (cpu.h, "Blocks") ------------------------------------------- */
+
+/* One access of block code: declared (made through the block when it was
+ * precharged) or a plain step. */
+static void blk_mem(struct cpu *c, bool blocks, uint64_t addr, uint32_t bytes,
+		    enum cpu_access kind)
+{
+	if (blocks && cpu_block_take(c, kind))
+		cpu_mem_pre(c, addr, bytes, 0, kind);
+	else
+		cpu_mem(c, addr, bytes, 0, kind);
+}
+
+/*
+ * Top-level call i written with blocks or with the primitives: a block
+ * of 7 uops and three accesses (an L1 hit, a line new every call, a line
+ * CPU 1 writes every fifth call: a transfer) ending at T1, a block of 3
+ * uops and a store that crosses a line ending at the call of leaf_fn,
+ * and in the leaf a block with no accesses ending at T2.  Between the
+ * first block's accesses an undeclared access and an irq save, which
+ * blocks allow.
+ */
+static void blk_call(struct world *w, const struct cpu_block *b, bool blocks, unsigned i)
+{
+	const uint64_t base = (uint64_t)1 << 40; /* node 0's window */
+	struct cpu *c = &w->s.cpu[0], *other = &w->s.cpu[1];
+	uint64_t shared = base + 8192;
+	if (i % 5 == 0)
+		cpu_mem(other, shared, 8, 0, CPU_STORE);
+	cpu_call(c, FIX_FN_outer_fn);
+	if (blocks)
+		cpu_block(c, &b[0]);
+	else
+		cpu_insns(c, 7);
+	blk_mem(c, blocks, base + (i % 4) * 64, 8, CPU_LOAD_DEP);
+	cpu_mem(c, base + 256, 8, 0, CPU_LOAD);
+	cpu_irq_save(c);
+	blk_mem(c, blocks, base + 65536 + (uint64_t)i * 64, 8, CPU_LOAD);
+	blk_mem(c, blocks, shared, 8, CPU_STORE);
+	cpu_branch(c, FIX_SITE_T1, i % 3 == 0);
+	if (blocks)
+		cpu_block(c, &b[1]);
+	else
+		cpu_insns(c, 3);
+	blk_mem(c, blocks, base + 1020, 8, CPU_STORE);
+	cpu_call(c, FIX_FN_leaf_fn);
+	if (blocks)
+		cpu_block(c, &b[2]);
+	else
+		cpu_insns(c, 5);
+	cpu_branch(c, FIX_SITE_T2, i % 2 == 0);
+	cpu_ret(c);
+	cpu_irq_restore(c);
+	cpu_ret(c);
+}
+
+/* The same calls with blocks and with the primitives give the same clock
+ * and counters: precharged in-order (exact), step by step under ooo and
+ * memo. */
+static void blk_compare(enum cpu_model model, enum cpu_accounting acc)
+{
+	struct world *w[2] = {memo_world(model, acc), memo_world(model, acc)};
+	struct cpu_block b[3];
+	const struct cpu_costs *k = &w[0]->s.k;
+	assert_int_equal(cpu_block_init(&b[0], 7, "DLS", FIX_SITE_T1, k), NS_OK);
+	assert_int_equal(cpu_block_init(&b[1], 3, "S", -1, k), NS_OK);
+	assert_int_equal(cpu_block_init(&b[2], 5, "", FIX_SITE_T2, k), NS_OK);
+	for (int v = 0; v < 2; v++)
+		for (unsigned i = 0; i < 400; i++)
+			blk_call(w[v], b, v == 1, i);
+	struct cpu *a = &w[0]->s.cpu[0], *x = &w[1]->s.cpu[0];
+	assert_int_equal(cpu_check(a), NS_OK);
+	assert_int_equal(cpu_check(x), NS_OK);
+	assert_int_equal(a->now, x->now);
+	for (int i = 0; i < CPU_NR_COUNTERS; i++)
+		assert_int_equal(cpu_counter(a, (enum cpu_counter)i),
+				 cpu_counter(x, (enum cpu_counter)i));
+	/* the run saw every case: misses, transfers, stores */
+	assert_true(cpu_counter(x, CPU_CTR_l1d_miss) >= 400);
+	assert_true(cpu_counter(x, CPU_CTR_line_transfer) >= 80);
+	assert_int_equal(a->prof[FIX_FN_outer_fn].self, x->prof[FIX_FN_outer_fn].self);
+	assert_int_equal(a->prof[FIX_FN_leaf_fn].total, x->prof[FIX_FN_leaf_fn].total);
+	memo_world_free(w[0]);
+	memo_world_free(w[1]);
+}
+
+static void test_block_is_its_steps(void **state)
+{
+	(void)state;
+	blk_compare(CPU_MODEL_INORDER, CPU_ACCOUNTING_EXACT);
+	blk_compare(CPU_MODEL_OOO, CPU_ACCOUNTING_EXACT);
+	blk_compare(CPU_MODEL_INORDER, CPU_ACCOUNTING_MEMO);
+	blk_compare(CPU_MODEL_OOO, CPU_ACCOUNTING_MEMO);
+}
+
+/* The static cost of a block: its uops at the in-order rate and each
+ * declared access as an L1 hit of its kind; a bad description is a
+ * model bug. */
+static void test_block_static_cost(void **state)
+{
+	struct world *w = *state;
+	const struct cpu_costs *k = &w->s.k;
+	struct cpu_block b;
+	assert_int_equal(cpu_block_init(&b, 9, "DDLSB", 3, k), NS_OK);
+	assert_int_equal(b.work, (9 + CPU_INORDER_IPC - 1) / CPU_INORDER_IPC);
+	assert_int_equal(b.stall, 2 * k->l1d + 3 * k->mem_slot);
+	assert_int_equal(b.nacc, 5);
+	assert_int_equal(b.nkind[CPU_LOAD_DEP], 2);
+	assert_int_equal(b.nkind[CPU_STORE_BULK], 1);
+	assert_int_equal(b.exit, 3);
+	assert_int_equal(cpu_block_init(&b, 1, "DX", -1, k), NS_EINTERNAL);
+	assert_int_equal(cpu_block_init(&b, 1, "DDDDDDDDDDDDDDDDD", -1, k), NS_EINTERNAL);
+	/* precharged: an L1 hit adds nothing more, a miss its difference */
+	struct cpu *c = &w->s.cpu[0];
+	const uint64_t line = (uint64_t)1 << 40;
+	cpu_mem(c, line, 8, 0, CPU_LOAD);
+	assert_int_equal(cpu_block_init(&b, 4, "DL", -1, k), NS_OK);
+	uint64_t t0 = c->now;
+	cpu_block(c, &b);
+	assert_int_equal(c->now - t0, 2 + k->l1d + k->mem_slot);
+	assert_true(cpu_block_take(c, CPU_LOAD_DEP));
+	cpu_mem_pre(c, line, 8, 0, CPU_LOAD_DEP);
+	assert_int_equal(c->now - t0, 2 + k->l1d + k->mem_slot);
+	assert_true(cpu_block_take(c, CPU_LOAD));
+	cpu_mem_pre(c, line + 4096, 8, 0, CPU_LOAD);  /* DRAM instead of a slot */
+	assert_int_equal(c->now - t0, 2 + k->l1d + 160);
+	assert_false(cpu_block_take(c, CPU_LOAD));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1459,6 +1588,8 @@ int main(void)
 		T(test_call_paths_grow),
 		T(test_branch_cycles),
 		T(test_bad_setup),
+		cmocka_unit_test(test_block_is_its_steps),
+		T(test_block_static_cost),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

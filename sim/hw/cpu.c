@@ -689,6 +689,49 @@ uint32_t cpu_mem_slow(struct cpu *c, uint64_t addr, uint32_t bytes, int node,
 	return mem_charge(c, kind, all_l1, worst);
 }
 
+/* --- blocks (cpu.h, "Blocks") -------------------------------------------- */
+
+int cpu_block_init(struct cpu_block *b, uint32_t uops, const char *kinds, int32_t exit,
+		   const struct cpu_costs *k)
+{
+	memset(b, 0, sizeof *b);
+	b->uops = uops;
+	b->work = (uops + CPU_INORDER_IPC - 1) / CPU_INORDER_IPC;  /* cpu_insns() */
+	b->exit = exit;
+	size_t n = strlen(kinds);
+	if (n > CPU_BLOCK_MAX_ACCESSES || exit < -1)
+		return NS_EINTERNAL;
+	for (size_t i = 0; i < n; i++) {
+		const char *at = strchr("DLSB", kinds[i]);
+		if (!at || !*at)
+			return NS_EINTERNAL;
+		enum cpu_access kind = (enum cpu_access)(at - "DLSB");
+		/* an L1 hit of the kind, as cpu_mem_l1_again() charges it */
+		b->stall += kind == CPU_LOAD_DEP ? k->l1d : k->mem_slot;
+		b->kinds |= (uint32_t)kind << (2 * i);
+		b->nkind[kind]++;
+	}
+	b->nacc = (uint8_t)n;
+	return NS_OK;
+}
+
+uint32_t cpu_block_miss(struct cpu *c, uint64_t addr, uint32_t bytes, int node,
+			enum cpu_access kind)
+{
+	/* the precharge (cpu_block()) of this access, taken back */
+	uint32_t hit = kind == CPU_LOAD_DEP ? c->k_l1d : c->k_mem_slot;
+	c->now -= hit;
+	c->ctr[CPU_CTR_mem_accesses]--;
+	c->ctr[CPU_CTR_l1d_hit]--;
+	c->ctr[CPU_CTR_mem_stall_cycles] -= hit;
+	c->ctr[CPU_CTR_mem_load_dep + (int)kind]--;
+	int shift = c->sys->cache.line_shift;
+	uint64_t line = addr >> shift;
+	if (((addr + (bytes ? bytes - 1 : 0)) >> shift) != line)
+		return cpu_mem_slow(c, addr, bytes, node, kind);
+	return cpu_mem_line_slow(c, line, node, kind);
+}
+
 /* --- the out-of-order core ---------------------------------------------- */
 
 /* ooo_last_cycle, ooo_restart, cpu_ooo_dispatch and ooo_taken are
@@ -921,6 +964,7 @@ void cpu_this_cpu_cmpxchg(struct cpu *c)
 
 void cpu_advance_to(struct cpu *c, uint64_t t)
 {
+	cpu_block_exit(c, -1);
 	if (c->mlog_on == CPU_LOG_MEMO)
 		cpu_memo_break(c);
 	if (t <= c->now)
@@ -995,6 +1039,7 @@ static void sample_lock_cost(struct cpu *c, uint64_t cycles, enum cpu_counter id
 
 int cpu_lock(struct cpu *c, struct cpu_lock *l)
 {
+	cpu_block_exit(c, -1);
 	if (c->mlog_on == CPU_LOG_MEMO)
 		cpu_memo_break(c);
 	if (l->holder == c->idx)
@@ -1040,6 +1085,7 @@ int cpu_lock(struct cpu *c, struct cpu_lock *l)
 
 int cpu_unlock(struct cpu *c, struct cpu_lock *l)
 {
+	cpu_block_exit(c, -1);
 	if (c->mlog_on == CPU_LOG_MEMO)
 		cpu_memo_break(c);
 	if (l->holder != c->idx)
