@@ -197,7 +197,7 @@ struct page *alloc_pages_current(struct mm_world *w, struct cpu *c, uint32_t gfp
 		return NULL;
 	memo_reset(w, c);
 	call(c, w, FN_alloc_pages_current);
-	work(c, w, W_alloc_pages_current);
+	run_block(c, w, B_alloc_pages_current);
 	struct page *page;
 	/* pol = &default_policy: MPOL_PREFERRED with MPOL_F_LOCAL, i.e. what
 	 * the model calls LOCAL; get_task_policy() gives the task's policy or

@@ -218,6 +218,29 @@ static int build_zonerefs(struct mm_world *w, struct diag *d)
 	return NS_OK;
 }
 
+/* The static costs of MM_BLOCKS under the world's layout and core (work
+ * rows of w->work, costs of w->s), once: cpu_block_init(). */
+static int mm_blocks_init(struct mm_world *w)
+{
+	static const struct {
+		enum mm_work row;
+		const char *kinds;
+		int exit;
+	} defs[MM_NR_BLOCK] = {
+#define MM_BLOCK_DEF(name, r, k, e) [B_##name] = {W_##r, k, e},
+		MM_BLOCKS(MM_BLOCK_DEF)
+#undef MM_BLOCK_DEF
+	};
+	for (int b = 0; b < MM_NR_BLOCK; b++) {
+		int exit = defs[b].exit < 0 ? -1 : w->site_base + defs[b].exit;
+		int rc = cpu_block_init(&w->code[b], w->work[defs[b].row], defs[b].kinds, exit,
+					&w->s->k);
+		if (rc != NS_OK)
+			return rc;
+	}
+	return NS_OK;
+}
+
 /* memmap false: everything but the per-block metadata and the free lists
  * (mm_world_validate()). */
 static int setup_zones(struct mm_world *w, bool memmap, struct diag *d)
@@ -389,10 +412,15 @@ static int create(const struct machine *m, const struct mm_config *cfg, struct c
 	w->s = s;
 	w->fn_base = fn_base;
 	w->site_base = site_base;
+	int rc = mm_blocks_init(w);
+	if (rc != NS_OK) {
+		free(w);
+		return diag_set(d, rc, NULL, 0, 0, "pagealloc: a code block's description is invalid");
+	}
 	cache_as_init(&w->own_as);
 	w->as = cfg->as ? cfg->as : &w->own_as;
 	cpu_lock_init(&w->callback_lock);
-	int rc = zonelist_build(m, &cfg->zl, &w->zl, d);
+	rc = zonelist_build(m, &cfg->zl, &w->zl, d);
 	if (rc != NS_OK)
 		goto fail;
 	w->nr_online_nodes = w->zl->nr_online_nodes;

@@ -664,6 +664,53 @@ enum mm_work {
 
 _Static_assert(MM_IPC == CPU_INORDER_IPC, "cpu_insns charges the in-order model at MM_IPC");
 
+/*
+ * The code blocks of the order-0 fast path (docs/cost-model.md §1,
+ * "Blocks"; sim/hw/cpu.h): X(name, work row, accesses, exit), one per
+ * stretch of straight-line code that starts with a work row.  Its uops
+ * are the row's (in the world's code layout), its accesses the word
+ * loads and stores it makes unconditionally before its exit, in program
+ * order ("D" a load the next step waits for, "L" an independent load,
+ * "S" a store: the kinds at the call sites), its exit the site of the
+ * branch that ends it, or -1 when a call, a return or the next block
+ * does.  mm_world_create() costs each once (cpu_block_init()); the code
+ * charges it with run_block() and makes the declared accesses with
+ * bmem()/bmem_page().  Accesses a block makes only on some paths (the
+ * list helpers' second store) stay plain mem() steps inside it, as do
+ * every access and work row of the paths not listed here (the buddy
+ * allocator, the pcp refill and drain, the slow path, mempolicies and
+ * cpusets): they are charged step by step, with the same results.
+ * Debug builds check every description against the code at run time
+ * (cpu_block_exit()).
+ */
+#define MM_BLOCKS(X)                                                           \
+	X(alloc_pages_current, alloc_pages_current, "", S_A02a) /* mempolicy.c */ \
+	X(alloc_nodemask, alloc_nodemask, "", S_A09)                           \
+	X(gpfl_entry, gpfl_entry, "", -1)       /* first_zones_zonelist */     \
+	X(gpfl_zone, gpfl_zone, "", S_A24a)                                    \
+	X(nzl_inline, nzl_inline, "", S_nzl_inline_nodes) /* mmzone.c */       \
+	X(nzl_body, nzl_body, "", S_nzl_nodes_null)                            \
+	X(nzl_step, nzl_step, "", S_nzl_idx)                                   \
+	X(nzl_mask_step, nzl_step, "", S_nzl_mask_idx)                         \
+	X(watermark, watermark, "L", S_A30a)                                   \
+	X(buffered_pcp, buffered_pcp, "DD", S_A36a)                            \
+	X(mod_zone_page_state, mod_zone_page_state, "DDS", S_A39a) /* vmstat.c */ \
+	X(zone_statistics_v46, zone_statistics, "LD", S_A42d)                  \
+	X(zone_statistics, zone_statistics, "", S_A42a)                        \
+	X(inc_zone_state, inc_zone_state, "DDS", S_A42c)                       \
+	X(prep_new_page, prep_new_page, "S", S_A45i)                           \
+	X(free_pages, free_pages, "", S_F02)                                   \
+	X(free_hot_cold_page, free_hot_cold_page, "", -1) /* free_pages_prepare */ \
+	X(free_pages_prepare, free_pages_prepare, "", S_F05a)                  \
+	X(pfnblock, pfnblock, "D", -1)          /* its return */
+
+enum mm_block {
+#define MM_BLOCK_ENUM(name, row, kinds, exit) B_##name,
+	MM_BLOCKS(MM_BLOCK_ENUM)
+#undef MM_BLOCK_ENUM
+	MM_NR_BLOCK
+};
+
 /* The work rows of a layout (enum mm_code, resolved: not MM_CODE_DEFAULT)
  * for variant v, into work[MM_NR_WORK]. */
 static inline void mm_work_layout(enum mm_code code, enum mmzone_iter v, uint32_t *work)
@@ -891,6 +938,7 @@ struct mm_world {
 	const struct machine *m;
 	struct mm_config cfg;
 	uint32_t work[MM_NR_WORK];          /* MM_WORK column of cfg.code (resolved) */
+	struct cpu_block code[MM_NR_BLOCK]; /* MM_BLOCKS costed for w->s (mm_init.c) */
 	struct cpu_sys *s;
 	int fn_base, site_base;
 	struct zonelists *zl;
@@ -974,6 +1022,14 @@ static CPU_INLINE void work(struct cpu *c, const struct mm_world *w, enum mm_wor
 		cpu_insns(c, w->work[k]);
 }
 
+/* A block of MM_BLOCKS: its static cost in one step (cpu_block()); in the
+ * fast copy nothing, as work(). */
+static CPU_INLINE void run_block(struct cpu *c, const struct mm_world *w, enum mm_block b)
+{
+	if (!MM_FAST)
+		cpu_block(c, &w->code[b]);
+}
+
 /* the reclaim tables' charging helpers */
 static inline bool vbr(struct cpu *c, const struct mm_world *w, enum vm_site s, bool cond)
 {
@@ -1009,31 +1065,49 @@ static inline void vwork(struct cpu *c, enum vm_work k)
  * host-side lookup.  Every other cache access (cpu_atomic) and every entry
  * into the model resets the memo.
  */
-static CPU_INLINE void mem_bytes(struct cpu *c, const struct mm_world *w, uint64_t addr,
-			     uint32_t bytes, int node, enum cpu_access kind)
+static CPU_INLINE void mem_bytes_as(struct cpu *c, const struct mm_world *w, uint64_t addr,
+				     uint32_t bytes, int node, enum cpu_access kind,
+				     bool declared)
 {
 	if (MM_FAST_NOMEM)
 		return;                /* a fast call without warming: no access */
+	/* a block's declared access, already charged as an L1 hit? */
+	bool pre = !MM_FAST && declared && cpu_block_take(c, kind);
 	struct mm_cpu *ci = &w->cpus[c->idx];
 	uint64_t line = addr >> c->sys->cache.line_shift;
 	bool write = kind >= CPU_STORE;
 	if (line == ci->last_line && (!write || ci->last_write)) {
-		if (!MM_FAST)
+		if (!MM_FAST && !pre)
 			cpu_mem_l1_again(c, kind);
 		return;
 	}
 	if (MM_FAST)
 		cpu_fast_mem(c, addr, bytes, kind);   /* the fast copy for warming */
+	else if (pre)
+		cpu_mem_pre(c, addr, bytes, node, kind);
 	else
 		cpu_mem(c, addr, bytes, node, kind);
 	ci->last_line = (addr + bytes - 1) >> c->sys->cache.line_shift == line ? line : UINT64_MAX;
 	ci->last_write = write;
 }
 
+static CPU_INLINE void mem_bytes(struct cpu *c, const struct mm_world *w, uint64_t addr,
+			     uint32_t bytes, int node, enum cpu_access kind)
+{
+	mem_bytes_as(c, w, addr, bytes, node, kind, false);
+}
+
 static CPU_INLINE void mem(struct cpu *c, const struct mm_world *w, uint64_t addr, int node,
 		       enum cpu_access kind)
 {
-	mem_bytes(c, w, addr, 8, node, kind);
+	mem_bytes_as(c, w, addr, 8, node, kind, false);
+}
+
+/* A word access the open block declared (MM_BLOCKS). */
+static CPU_INLINE void bmem(struct cpu *c, const struct mm_world *w, uint64_t addr, int node,
+			enum cpu_access kind)
+{
+	mem_bytes_as(c, w, addr, 8, node, kind, true);
 }
 
 static inline void atomic_rmw(struct cpu *c, const struct mm_world *w, uint64_t addr, int node)
@@ -1089,6 +1163,13 @@ static inline void mem_page(struct cpu *c, const struct mm_world *w, const struc
 			    enum cpu_access kind)
 {
 	mem(c, w, p->addr, page_node(w, p), kind);
+}
+
+/* mem_page() of an access the open block declared. */
+static inline void bmem_page(struct cpu *c, const struct mm_world *w, const struct page *p,
+			     enum cpu_access kind)
+{
+	bmem(c, w, p->addr, page_node(w, p), kind);
 }
 
 /* A list node: a struct page or a list head inside a zone / pageset. */

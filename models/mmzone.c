@@ -47,13 +47,13 @@ static int next_zones_zonelist_body(struct cpu *c, const struct mm_world *w,
 				    const uint64_t *nodes)
 {
 	const struct mm_zoneref *zr = n->zonerefs[kind];
-	work(c, w, W_nzl_body);
+	run_block(c, w, B_nzl_body);
 	if (br(c, w, S_nzl_nodes_null, nodes == NULL)) {
 		for (;;) {
 			mem_zoneref(c, w, n, kind, i);
 			if (!br(c, w, S_nzl_idx, zr[i].zone_idx > high))
 				break;
-			work(c, w, W_nzl_step);
+			run_block(c, w, B_nzl_step);
 			i++;
 		}
 	} else {
@@ -62,7 +62,7 @@ static int next_zones_zonelist_body(struct cpu *c, const struct mm_world *w,
 			if (br(c, w, S_nzl_mask_idx, zr[i].zone_idx > high) ||
 			    (br(c, w, S_nzl_mask_zone, zr[i].zone != NULL) &&
 			     br(c, w, S_nzl_mask_isset, !zref_in_nodemask(c, w, &zr[i], nodes)))) {
-				work(c, w, W_nzl_step);
+				run_block(c, w, B_nzl_mask_step);
 				i++;
 				continue;
 			}
@@ -86,7 +86,7 @@ int next_zones_zonelist(struct cpu *c, const struct mm_world *w,
 	}
 	/* POST: __always_inline wrapper */
 	call(c, w, FN_next_zones_zonelist);
-	work(c, w, W_nzl_inline);
+	run_block(c, w, B_nzl_inline);
 	bool fast = br(c, w, S_nzl_inline_nodes, nodes == NULL);
 	if (fast) {
 		mem_zoneref(c, w, n, kind, i);

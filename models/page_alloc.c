@@ -104,8 +104,8 @@ static int get_pfnblock_migratetype(struct cpu *c, const struct mm_world *w,
 	const struct zone *z = page_zone(w, p);
 	uint64_t pb = (page_pfn(w, p) - z->start_pfn) >> PAGEBLOCK_ORDER;
 	call(c, w, FN_get_pfnblock_flags_mask);
-	work(c, w, W_pfnblock);
-	mem(c, w, z->usemap + (pb * 4 / 64) * 8, z->node, CPU_LOAD_DEP);
+	run_block(c, w, B_pfnblock);
+	bmem(c, w, z->usemap + (pb * 4 / 64) * 8, z->node, CPU_LOAD_DEP);
 	cpu_ret(c);
 	return pb_get(w, p);
 }
@@ -479,13 +479,13 @@ static struct page *buffered_rmqueue(struct cpu *c, struct mm_world *w, struct z
 	bool cold = (gfp & __GFP_COLD) != 0;
 	struct page *page = NULL;
 	if (br(c, w, S_A34, order == 0)) {
-		work(c, w, W_buffered_pcp);
+		run_block(c, w, B_buffered_pcp);
 		cpu_irq_save(c);
 		struct per_cpu_pages *pcp = this_pcp(c, z);
 		/* this_cpu_ptr(zone->pageset) -> lists[mt].next (tested) -> page */
-		mem(c, w, z->addr + ZOFF_PAGESET, z->node, CPU_LOAD_DEP);
+		bmem(c, w, z->addr + ZOFF_PAGESET, z->node, CPU_LOAD_DEP);
 		struct page *list = &pcp->lists[mt];
-		mem(c, w, list->addr, c->node, CPU_LOAD_DEP);
+		bmem(c, w, list->addr, c->node, CPU_LOAD_DEP);
 		if (br(c, w, S_A36a, list_empty(list))) {
 			mem(c, w, pcp->addr, c->node, CPU_LOAD_DEP);    /* pcp->batch */
 			pcp->count += rmqueue_bulk(c, w, z, 0, pcp->batch, list, mt, cold);
@@ -571,8 +571,8 @@ static int prep_new_page(struct cpu *c, struct mm_world *w, struct page *page, i
 			return 1;
 		}
 	}
-	work(c, w, W_prep_new_page);
-	mem_page(c, w, page, CPU_STORE);                /* private, _count */
+	run_block(c, w, B_prep_new_page);
+	bmem_page(c, w, page, CPU_STORE);               /* private, _count */
 	page->count = 1;
 	if (br(c, w, S_A45i, gfp & __GFP_ZERO)) {
 		/* clear_highpage per page: 64 lines each, bandwidth-bound */
@@ -619,12 +619,12 @@ static bool zone_watermark_ok(struct cpu *c, struct mm_world *w, struct zone *z,
 {
 	call(c, w, FN_zone_watermark_ok);
 	call(c, w, FN___zone_watermark_ok);
-	work(c, w, W_watermark);
+	run_block(c, w, B_watermark);
 	bool ok = false;
 	/* free pages, highatomic, CMA free, lowmem_reserve and the mark (loaded
 	 * by the caller) are independent loads feeding one compare (A30d): they
 	 * overlap, the last one waits */
-	mem(c, w, zaddr_stat(z, NR_FREE_PAGES), z->node, CPU_LOAD);
+	bmem(c, w, zaddr_stat(z, NR_FREE_PAGES), z->node, CPU_LOAD);
 	int64_t free_pages = zone_page_state(z, NR_FREE_PAGES);
 	int64_t min = mark;
 	bool harder = alloc_flags & ALLOC_HARDER;
@@ -696,7 +696,7 @@ static struct page *get_page_from_freelist(struct cpu *c, struct mm_world *w, ui
 					      int order, int alloc_flags, const struct alloc_context *ac)
 {
 	call(c, w, FN_get_page_from_freelist);
-	work(c, w, W_gpfl_entry);
+	run_block(c, w, B_gpfl_entry);
 	const struct pglist_data *zn = ac->zl_node;
 	const struct mm_zoneref *zr = zn->zonerefs[ac->zl_kind];
 	struct page *page = NULL;
@@ -709,7 +709,7 @@ zonelist_scan:
 	for (; br(c, w, S_A23, zone != NULL);
 	     i = next_zones_zonelist(c, w, zn, ac->zl_kind, i + 1, ac->high_zoneidx, ac->nodemask),
 	     zone = zr[i].zone) {
-		work(c, w, W_gpfl_zone);
+		run_block(c, w, B_gpfl_zone);
 		if (br(c, w, S_A24a, cpusets_enabled(w)) &&
 		    br(c, w, S_A24b, alloc_flags & ALLOC_CPUSET)) {
 			call(c, w, FN_cpuset_zone_allowed);
@@ -873,7 +873,7 @@ struct page *__alloc_pages_nodemask(struct cpu *c, struct mm_world *w, uint32_t 
 				    int zl_kind, const uint64_t *nodemask)
 {
 	call(c, w, FN___alloc_pages_nodemask);
-	work(c, w, W_alloc_nodemask);
+	run_block(c, w, B_alloc_nodemask);
 	const struct mm_cpu *ci = &w->cpus[c->idx];
 	struct page *page = NULL;
 	bool post = w->cfg.iter == MMZONE_ITER_POST;
@@ -959,7 +959,7 @@ static bool free_pages_prepare(struct cpu *c, struct mm_world *w, struct page *p
 			       int order)
 {
 	call(c, w, FN_free_pages_prepare);
-	work(c, w, W_free_pages_prepare);
+	run_block(c, w, B_free_pages_prepare);
 	int bad = 0;
 	const struct pfn_block *b = page_block(w, page);
 	br(c, w, S_F05a, false);                       /* trace_mm_page_free */
@@ -997,7 +997,7 @@ static void free_one_page(struct cpu *c, struct mm_world *w, struct zone *z,
 static void free_hot_cold_page(struct cpu *c, struct mm_world *w, struct page *page, bool cold)
 {
 	call(c, w, FN_free_hot_cold_page);
-	work(c, w, W_free_hot_cold_page);
+	run_block(c, w, B_free_hot_cold_page);
 	struct zone *z = page_zone(w, page);
 	if (br(c, w, S_F05o, !free_pages_prepare(c, w, page, 0)))
 		goto out;
@@ -1096,7 +1096,7 @@ void mm_free_pages(struct mm_world *w, struct cpu *c, struct page *page, unsigne
 		trace_page(w, c, page, order, 0, 0);
 	memo_reset(w, c);
 	call(c, w, FN___free_pages);
-	work(c, w, W_free_pages);
+	run_block(c, w, B_free_pages);
 	atomic_rmw(c, w, page->addr, page_node(w, page));  /* put_page_testzero */
 	page->count--;
 	if (br(c, w, S_F02, page->count == 0)) {

@@ -44,10 +44,10 @@ void __mod_zone_page_state(struct cpu *c, struct mm_world *w, struct zone *z,
 {
 	struct per_cpu_pages *pcp = this_pcp(c, z);
 	call(c, w, FN___mod_zone_page_state);
-	work(c, w, W_mod_zone_page_state);
-	mem(c, w, z->addr + ZOFF_PAGESET, z->node, CPU_LOAD_DEP);
-	mem(c, w, pcp->addr + PCPOFF_DIFF + mm_stat_idx(i), c->node, CPU_LOAD_DEP);
-	mem(c, w, pcp->addr + PCPOFF_DIFF + mm_stat_idx(i), c->node, CPU_STORE);
+	run_block(c, w, B_mod_zone_page_state);
+	bmem(c, w, z->addr + ZOFF_PAGESET, z->node, CPU_LOAD_DEP);
+	bmem(c, w, pcp->addr + PCPOFF_DIFF + mm_stat_idx(i), c->node, CPU_LOAD_DEP);
+	bmem(c, w, pcp->addr + PCPOFF_DIFF + mm_stat_idx(i), c->node, CPU_STORE);
 	int64_t x = delta + pcp->diff[i];
 	int64_t t = pcp->stat_threshold;
 	if (br(c, w, S_A39a, x > t) || br(c, w, S_A39b, x < -t)) {
@@ -63,11 +63,11 @@ static void __inc_zone_state(struct cpu *c, struct mm_world *w, struct zone *z,
 {
 	struct per_cpu_pages *pcp = this_pcp(c, z);
 	call(c, w, FN___inc_zone_state);
-	work(c, w, W_inc_zone_state);
-	mem(c, w, z->addr + ZOFF_PAGESET, z->node, CPU_LOAD_DEP);
+	run_block(c, w, B_inc_zone_state);
+	bmem(c, w, z->addr + ZOFF_PAGESET, z->node, CPU_LOAD_DEP);
 	/* __this_cpu_inc_return: the new value is tested at once */
-	mem(c, w, pcp->addr + PCPOFF_DIFF + mm_stat_idx(i), c->node, CPU_LOAD_DEP);
-	mem(c, w, pcp->addr + PCPOFF_DIFF + mm_stat_idx(i), c->node, CPU_STORE);
+	bmem(c, w, pcp->addr + PCPOFF_DIFF + mm_stat_idx(i), c->node, CPU_LOAD_DEP);
+	bmem(c, w, pcp->addr + PCPOFF_DIFF + mm_stat_idx(i), c->node, CPU_STORE);
 	int64_t v = ++pcp->diff[i];
 	int64_t t = pcp->stat_threshold;
 	if (br(c, w, S_A42c, v > t)) {
@@ -127,15 +127,16 @@ void zone_statistics(struct cpu *c, struct mm_world *w, struct zone *pref,
 		     struct zone *z, uint32_t gfp)
 {
 	call(c, w, FN_zone_statistics);
-	work(c, w, W_zone_statistics);
+	bool v46 = w->cfg.zone_stats == VMSTAT_NUMA_V46;
+	run_block(c, w, v46 ? B_zone_statistics_v46 : B_zone_statistics);
 	int local_nid = w->cpus[c->idx].numa_node;
 	enum mm_stat local_stat = NUMA_LOCAL;
-	if (w->cfg.zone_stats == VMSTAT_NUMA_V46) {
+	if (v46) {
 		/* v4.6: hit/miss against the preferred zone's node, then
 		 * local/other against numa_node_id() (or the preferred node
 		 * with __GFP_OTHER_NODE) */
-		mem(c, w, pref->addr + ZOFF_NODE, pref->node, CPU_LOAD);
-		mem(c, w, z->addr + ZOFF_NODE, z->node, CPU_LOAD_DEP);
+		bmem(c, w, pref->addr + ZOFF_NODE, pref->node, CPU_LOAD);
+		bmem(c, w, z->addr + ZOFF_NODE, z->node, CPU_LOAD_DEP);
 		if (br(c, w, S_A42d, z->node == pref->node)) {
 			__inc_zone_state(c, w, z, NUMA_HIT);
 		} else {
