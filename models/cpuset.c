@@ -24,7 +24,7 @@
 bool __cpuset_node_allowed(struct cpu *c, struct mm_world *w, int node, uint32_t gfp)
 {
 	call(c, w, FN___cpuset_node_allowed);
-	work(c, w, W_cpuset_node_allowed);
+	run_block(c, w, B_cpuset_node_allowed);
 	bool allowed = true;
 	const struct mm_cpu *ci = &w->cpus[c->idx];
 	if (br(c, w, S_cpuset_in_interrupt, false))

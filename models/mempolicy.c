@@ -43,7 +43,7 @@ static int find_next_node(struct cpu *c, const struct mm_world *w, const uint64_
 			  uint64_t mask_addr, int n)
 {
 	call(c, w, FN_find_next_bit);
-	work(c, w, W_find_next_bit);
+	run_block(c, w, B_find_next_bit);
 	const struct mm_cpu *ci = &w->cpus[c->idx];
 	int found = MACHINE_MAX_NODES;
 	for (int k = (n + 1) >> 6; n + 1 < MACHINE_MAX_NODES && k < node_words(w); k++) {
@@ -71,8 +71,8 @@ static int interleave_nodes(struct cpu *c, struct mm_world *w)
 {
 	struct mm_cpu *ci = &w->cpus[c->idx];
 	call(c, w, FN_interleave_nodes);
-	work(c, w, W_interleave_nodes);
-	mem(c, w, ci->task + TASK_FLAGS + 8, ci->numa_node, CPU_LOAD_DEP);   /* il_next */
+	run_block(c, w, B_interleave_nodes);
+	bmem(c, w, ci->task + TASK_FLAGS + 8, ci->numa_node, CPU_LOAD_DEP);  /* il_next */
 	int nid = ci->il_next;
 	int next = find_next_node(c, w, w->mpol_mask, ci->mpol + MPOL_OFF_V, nid);
 	if (br(c, w, S_A05a, next >= MACHINE_MAX_NODES))
@@ -97,7 +97,7 @@ static struct page *alloc_page_interleave(struct cpu *c, struct mm_world *w, uin
 					     unsigned order, int nid)
 {
 	call(c, w, FN_alloc_page_interleave);
-	work(c, w, W_alloc_page_interleave);
+	run_block(c, w, B_alloc_page_interleave);
 	struct pglist_data *pn = node_of(w, nid);
 	int kind = br(c, w, S_A06c, gfp & __GFP_THISNODE) ? ZONELIST_NOFALLBACK
 							    : ZONELIST_FALLBACK;
@@ -168,7 +168,7 @@ static const uint64_t *policy_nodemask(struct cpu *c, struct mm_world *w, uint32
 	    br(c, w, S_A07b, gfp_zone(gfp) >= w->mpol_apply_zone)) {
 		/* nodes_intersects(pol->v.nodes, current->mems_allowed):
 		 * bitmap_intersects over the machine's node words */
-		work(c, w, W_policy_nodemask);
+		run_block(c, w, B_policy_nodemask);
 		bool meet = false;
 		for (int k = 0; k < node_words(w); k++) {
 			mem(c, w, ci->mpol + MPOL_OFF_V + 8u * (unsigned)k, ci->numa_node, CPU_LOAD);

@@ -16,7 +16,7 @@
  * function of its table so each call folds to a constant, and
  * mm_work_layout() gives a work layout's column of MM_WORK, which the world
  * copies once (w->work).  Then the data structures,
- * the charging helpers (br, call, work, mem, mem_bytes, atomic_rmw,
+ * the charging helpers (br, call, run_block, mem, bmem, mem_bytes, atomic_rmw,
  * memo_reset), the accessors and <linux/list.h>, all static inline: they
  * run at every modelled step and must inline in every file.  With
  * MM_FAST_COPY defined (the fast copies of sampled accounting,
@@ -665,9 +665,10 @@ enum mm_work {
 _Static_assert(MM_IPC == CPU_INORDER_IPC, "cpu_insns charges the in-order model at MM_IPC");
 
 /*
- * The code blocks of the order-0 fast path (docs/cost-model.md §1,
+ * The code blocks of the page allocator (docs/cost-model.md §1,
  * "Blocks"; sim/hw/cpu.h): X(name, work row, accesses, exit), one per
- * stretch of straight-line code that starts with a work row.  Its uops
+ * stretch of straight-line code that starts with a work row; every work
+ * row is charged through one (a row can start several blocks).  Its uops
  * are the row's (in the world's code layout), its accesses the word
  * loads and stores it makes unconditionally before its exit, in program
  * order ("D" a load the next step waits for, "L" an independent load,
@@ -675,11 +676,11 @@ _Static_assert(MM_IPC == CPU_INORDER_IPC, "cpu_insns charges the in-order model 
  * branch that ends it, or -1 when a call, a return or the next block
  * does.  mm_world_create() costs each once (cpu_block_init()); the code
  * charges it with run_block() and makes the declared accesses with
- * bmem()/bmem_page().  Accesses a block makes only on some paths (the
- * list helpers' second store) stay plain mem() steps inside it, as do
- * every access and work row of the paths not listed here (the buddy
- * allocator, the pcp refill and drain, the slow path, mempolicies and
- * cpusets): they are charged step by step, with the same results.
+ * bmem()/bmem_page().  Accesses a block makes only on some paths or
+ * from a shared helper (the list helpers, zonerefs, the loops over
+ * nodemask words) and accesses outside blocks stay plain mem() steps,
+ * charged one by one, with the same results.  The reclaim rows
+ * (VM_WORK, vwork()) are not blocks.
  * Debug builds check every description against the code at run time
  * (cpu_block_exit()).
  */
@@ -702,7 +703,38 @@ _Static_assert(MM_IPC == CPU_INORDER_IPC, "cpu_insns charges the in-order model 
 	X(free_pages, free_pages, "", S_F02)                                   \
 	X(free_hot_cold_page, free_hot_cold_page, "", -1) /* free_pages_prepare */ \
 	X(free_pages_prepare, free_pages_prepare, "", S_F05a)                  \
-	X(pfnblock, pfnblock, "D", -1)          /* its return */
+	X(pfnblock, pfnblock, "D", -1)          /* its return */             \
+	/* the pcp refill and drain (the buddy allocator under zone->lock) */ \
+	X(rmqueue_bulk, rmqueue_bulk, "", -1)   /* cpu_lock */                 \
+	X(rmqueue_bulk_page, rmqueue_bulk_page, "", -1) /* __rmqueue */       \
+	X(rmqueue, rmqueue, "", -1)             /* __rmqueue_smallest */       \
+	X(smallest_probe, smallest_probe, "D", S_smallest_empty)               \
+	X(smallest_take, smallest_take, "S", -1) /* expand */                  \
+	X(expand_step, expand_step, "S", S_expand_loop)                        \
+	X(pcpbulk, pcpbulk, "", -1)             /* cpu_lock */                 \
+	X(pcpbulk_search, pcpbulk_search, "", S_pcpbulk_wrap)                  \
+	X(pcpbulk_page, pcpbulk_page, "D", S_pcpbulk_isolate)                  \
+	X(free_one_entry, free_one_entry, "", S_free_one_isolate)              \
+	X(free_one_merge, free_one_merge, "", S_page_is_buddy_flag)            \
+	X(free_one_done, free_one_done, "S", S_free_one_tail_order)            \
+	/* every other work row of the page allocator */                      \
+	X(buffered_buddy, buffered_buddy, "", -1) /* cpu_lock */               \
+	X(move_freepages_page, move_freepages_page, "D", S_move_freepages_buddy) \
+	X(steal, steal, "", S_steal_order_pb)                                  \
+	X(fallback_probe, fallback_probe, "", -1)                              \
+	X(watermark_order, watermark_order, "D", S_wmark_nr_free)              \
+	X(reset_batch_zone, reset_batch_zone, "", -1)                          \
+	X(gpfl_after, gpfl_after, "", S_gpfl_fair)                             \
+	X(slowpath, slowpath, "", S_slowpath_order)                            \
+	X(cond_resched, cond_resched, "", S_A11b)                              \
+	X(free_pages_ok, free_pages_ok, "", -1)  /* free_pages_prepare */      \
+	X(mod_zone_page_state_irq, mod_zone_page_state, "DS", S_mod_state_fold) /* vmstat.c */ \
+	X(inc_zone_page_state, mod_zone_page_state, "DDS", S_mod_state_fold)  \
+	X(cpuset_node_allowed, cpuset_node_allowed, "", S_cpuset_in_interrupt) /* cpuset.c */ \
+	X(find_next_bit, find_next_bit, "", -1)  /* mempolicy.c */             \
+	X(interleave_nodes, interleave_nodes, "D", -1) /* find_next_node */    \
+	X(alloc_page_interleave, alloc_page_interleave, "", S_A06c)            \
+	X(policy_nodemask, policy_nodemask, "", S_A07c)
 
 enum mm_block {
 #define MM_BLOCK_ENUM(name, row, kinds, exit) B_##name,
@@ -1016,14 +1048,8 @@ static CPU_INLINE void call(struct cpu *c, const struct mm_world *w, enum mm_fn 
 		cpu_call(c, w->fn_base + (int)f);
 }
 
-static CPU_INLINE void work(struct cpu *c, const struct mm_world *w, enum mm_work k)
-{
-	if (!MM_FAST)
-		cpu_insns(c, w->work[k]);
-}
-
 /* A block of MM_BLOCKS: its static cost in one step (cpu_block()); in the
- * fast copy nothing, as work(). */
+ * fast copy nothing (a fast call charges its path when it returns). */
 static CPU_INLINE void run_block(struct cpu *c, const struct mm_world *w, enum mm_block b)
 {
 	if (!MM_FAST)

@@ -120,12 +120,12 @@ static void expand(struct cpu *c, struct mm_world *w, struct zone *z, struct pag
 	call(c, w, FN_expand);
 	unsigned size = 1u << high;
 	while (br(c, w, S_expand_loop, high > low)) {
-		work(c, w, W_expand_step);
+		run_block(c, w, B_expand_step);
 		high--;
 		size >>= 1;
 		struct page *half = &b->detail[page->off + size];
 		c_list_add(c, w, half, &z->free_area[high].list[mt], z->node, false);
-		mem(c, w, zaddr_nr_free(z, high), z->node, CPU_STORE);
+		bmem(c, w, zaddr_nr_free(z, high), z->node, CPU_STORE);
 		z->free_area[high].nr_free++;
 		set_page_order(half, high);
 	}
@@ -135,12 +135,13 @@ static void expand(struct cpu *c, struct mm_world *w, struct zone *z, struct pag
 /* Unlink the head block of a free list at order o: returns its page, with
  * the block split into per-page metadata when a smaller order is wanted. */
 static struct page *take_free_block(struct cpu *c, struct mm_world *w, struct zone *z,
-				       struct page *head, int o, int order)
+				       struct page *head, int o, int order, bool declared)
 {
 	struct page *page = head->next;
 	c_list_del(c, w, page, z->node);
 	rmv_page_order(page);
-	mem(c, w, zaddr_nr_free(z, o), z->node, CPU_STORE);
+	/* declared: the nr_free store of block smallest_take */
+	mem_bytes_as(c, w, zaddr_nr_free(z, o), 8, z->node, CPU_STORE, declared);
 	z->free_area[o].nr_free--;
 	if (o == BLOCK_ORDER && order < BLOCK_ORDER && !page_block(w, page)->detail)
 		page = block_split(w, page_block(w, page));
@@ -153,13 +154,13 @@ static struct page *__rmqueue_smallest(struct cpu *c, struct mm_world *w, struct
 	call(c, w, FN___rmqueue_smallest);
 	struct page *page = NULL;
 	for (int o = order; br(c, w, S_smallest_loop, o < MAX_ORDER); o++) {
-		work(c, w, W_smallest_probe);
+		run_block(c, w, B_smallest_probe);
 		struct page *head = &z->free_area[o].list[mt];
-		mem(c, w, head->addr, z->node, CPU_LOAD_DEP);
+		bmem(c, w, head->addr, z->node, CPU_LOAD_DEP);
 		if (br(c, w, S_smallest_empty, list_empty(head)))
 			continue;
-		work(c, w, W_smallest_take);
-		page = take_free_block(c, w, z, head, o, order);
+		run_block(c, w, B_smallest_take);
+		page = take_free_block(c, w, z, head, o, order, true);
 		expand(c, w, z, page, order, o, mt);
 		page->mt = (uint8_t)mt;
 		break;
@@ -183,9 +184,9 @@ static int move_freepages_block(struct cpu *c, struct mm_world *w, struct zone *
 		return 0;
 	}
 	for (unsigned off = start; br(c, w, S_move_freepages_loop, off < end);) {
-		work(c, w, W_move_freepages_page);
+		run_block(c, w, B_move_freepages_page);
 		struct page *p = block_page(b, b->detail ? off : 0);
-		mem_page(c, w, p, CPU_LOAD_DEP);
+		bmem_page(c, w, p, CPU_LOAD_DEP);
 		if (br(c, w, S_move_freepages_buddy, p->state != PS_BUDDY)) {
 			off++;
 			if (!b->detail)
@@ -248,7 +249,7 @@ static void steal_suitable_fallback(struct cpu *c, struct mm_world *w, struct zo
 				    struct page *page, int start_mt)
 {
 	call(c, w, FN_steal_suitable_fallback);
-	work(c, w, W_steal);
+	run_block(c, w, B_steal);
 	int o = page->order;
 	if (br(c, w, S_steal_order_pb, o >= PAGEBLOCK_ORDER)) {
 		/* change_pageblock_range() */
@@ -280,7 +281,7 @@ static struct page *__rmqueue_fallback(struct cpu *c, struct mm_world *w, struct
 	struct page *page = NULL;
 	for (int o = MAX_ORDER - 1; br(c, w, S_fallback_loop, o >= order); o--) {
 		bool can_steal = false;
-		work(c, w, W_fallback_probe);
+		run_block(c, w, B_fallback_probe);
 		int f = find_suitable_fallback(c, w, z, o, start_mt, &can_steal);
 		if (br(c, w, S_fallback_none, f == -1))
 			continue;
@@ -291,7 +292,7 @@ static struct page *__rmqueue_fallback(struct cpu *c, struct mm_world *w, struct
 		struct page *first = head->next;
 		if (br(c, w, S_fallback_can_steal, can_steal))
 			steal_suitable_fallback(c, w, z, first, start_mt);
-		page = take_free_block(c, w, z, first->prev, o, order);
+		page = take_free_block(c, w, z, first->prev, o, order, false);
 		expand(c, w, z, page, order, o, start_mt);
 		page->mt = (uint8_t)start_mt;
 		z->ev[EV_fallback]++;
@@ -305,7 +306,7 @@ static struct page *__rmqueue(struct cpu *c, struct mm_world *w, struct zone *z,
 				 int order, int mt)
 {
 	call(c, w, FN___rmqueue);
-	work(c, w, W_rmqueue);
+	run_block(c, w, B_rmqueue);
 	struct page *page = __rmqueue_smallest(c, w, z, order, mt);
 	if (br(c, w, S_rmqueue_nopage, page == NULL)) {
 		/* CONFIG_CMA: __rmqueue_cma_fallback, an empty CMA list here */
@@ -343,7 +344,7 @@ static void __free_one_page(struct cpu *c, struct mm_world *w, struct page *page
 {
 	struct pfn_block *b = page_block(w, page);
 	call(c, w, FN___free_one_page);
-	work(c, w, W_free_one_entry);
+	run_block(c, w, B_free_one_entry);
 	int max_order = MAX_ORDER < PAGEBLOCK_ORDER + 1 ? MAX_ORDER : PAGEBLOCK_ORDER + 1;
 	if (br(c, w, S_free_one_isolate, mt != MT_ISOLATE))
 		__mod_zone_page_state(c, w, z, NR_FREE_PAGES, 1 << order);
@@ -353,7 +354,7 @@ static void __free_one_page(struct cpu *c, struct mm_world *w, struct page *page
 	for (;;) {
 		bool done = false;
 		while (br(c, w, S_free_one_merge, order < max_order - 1)) {
-			work(c, w, W_free_one_merge);
+			run_block(c, w, B_free_one_merge);
 			bidx = idx ^ (1u << order);
 			if (br(c, w, S_free_one_not_buddy,
 			       !page_is_buddy(c, w, b, bidx, order, &buddy))) {
@@ -373,10 +374,10 @@ static void __free_one_page(struct cpu *c, struct mm_world *w, struct page *page
 		br(c, w, S_free_one_has_isolate, z->has_isolate_pageblock);
 		max_order++;
 	}
-	work(c, w, W_free_one_done);
+	run_block(c, w, B_free_one_done);
 	if (order == BLOCK_ORDER && b->detail)
 		page = block_unsplit(w, b);
-	mem_page(c, w, page, CPU_STORE);
+	bmem_page(c, w, page, CPU_STORE);
 	set_page_order(page, order);
 	page->mt = (uint8_t)mt;
 	bool tail = false;
@@ -399,12 +400,12 @@ static int rmqueue_bulk(struct cpu *c, struct mm_world *w, struct zone *z, int o
 			int count, struct page *list, int mt, bool cold)
 {
 	call(c, w, FN_rmqueue_bulk);
-	work(c, w, W_rmqueue_bulk);
+	run_block(c, w, B_rmqueue_bulk);
 	cpu_lock(c, &z->lock);
 	int i;
 	struct page *pos = list;
 	for (i = 0; br(c, w, S_rmqueue_bulk_loop, i < count); ++i) {
-		work(c, w, W_rmqueue_bulk_page);
+		run_block(c, w, B_rmqueue_bulk_page);
 		struct page *page = __rmqueue(c, w, z, order, mt);
 		if (br(c, w, S_rmqueue_bulk_null, page == NULL))
 			break;
@@ -426,7 +427,7 @@ static void free_pcppages_bulk(struct cpu *c, struct mm_world *w, struct zone *z
 			       struct per_cpu_pages *pcp)
 {
 	call(c, w, FN_free_pcppages_bulk);
-	work(c, w, W_pcpbulk);
+	run_block(c, w, B_pcpbulk);
 	int mt = 0, batch_free = 0, to_free = count;
 	cpu_lock(c, &z->lock);
 	mem(c, w, zaddr_stat(z, NR_PAGES_SCANNED), z->node, CPU_LOAD_DEP);
@@ -436,7 +437,7 @@ static void free_pcppages_bulk(struct cpu *c, struct mm_world *w, struct zone *z
 	while (br(c, w, S_pcpbulk_to_free, to_free != 0)) {
 		struct page *list;
 		do {
-			work(c, w, W_pcpbulk_search);
+			run_block(c, w, B_pcpbulk_search);
 			batch_free++;
 			if (br(c, w, S_pcpbulk_wrap, ++mt == MT_PCPTYPES))
 				mt = 0;
@@ -446,11 +447,11 @@ static void free_pcppages_bulk(struct cpu *c, struct mm_world *w, struct zone *z
 		if (br(c, w, S_pcpbulk_only_one, batch_free == MT_PCPTYPES))
 			batch_free = to_free;
 		for (;;) {
-			work(c, w, W_pcpbulk_page);
+			run_block(c, w, B_pcpbulk_page);
 			struct page *page = list->prev;
 			c_list_del(c, w, page, c->node);
 			/* mt = get_pcppage_migratetype(page) selects the free list */
-			mem_page(c, w, page, CPU_LOAD_DEP);
+			bmem_page(c, w, page, CPU_LOAD_DEP);
 			page->state = PS_NONE;
 			page->pcp_cpu = -1;
 			int pmt = page->mt;
@@ -498,7 +499,7 @@ static struct page *buffered_rmqueue(struct cpu *c, struct mm_world *w, struct z
 		pcp->count--;
 		page->pcp_cpu = -1;
 	} else {
-		work(c, w, W_buffered_buddy);
+		run_block(c, w, B_buffered_buddy);
 		cpu_irq_save(c);
 		cpu_lock(c, &z->lock);
 		if (br(c, w, S_buffered_rmqueue_harder, alloc_flags & ALLOC_HARDER))
@@ -597,7 +598,7 @@ static void reset_alloc_batches(struct cpu *c, struct mm_world *w, struct zone *
 	struct pglist_data *n = &w->nodes[pref->node_pos];
 	for (int t = 0;; t++) {
 		struct zone *z = n->zones[t];
-		work(c, w, W_reset_batch_zone);
+		run_block(c, w, B_reset_batch_zone);
 		if (z) {
 			mem(c, w, z->addr + ZOFF_WATERMARK, z->node, CPU_LOAD);
 			mem(c, w, zaddr_stat(z, NR_ALLOC_BATCH), z->node, CPU_LOAD_DEP);
@@ -649,8 +650,8 @@ static bool zone_watermark_ok(struct cpu *c, struct mm_world *w, struct zone *z,
 		goto out;
 	}
 	for (int o = order; br(c, w, S_wmark_order_loop, o < MAX_ORDER); o++) {
-		work(c, w, W_watermark_order);
-		mem(c, w, zaddr_nr_free(z, o), z->node, CPU_LOAD_DEP);
+		run_block(c, w, B_watermark_order);
+		bmem(c, w, zaddr_nr_free(z, o), z->node, CPU_LOAD_DEP);
 		if (br(c, w, S_wmark_nr_free, z->free_area[o].nr_free == 0))
 			continue;
 		if (br(c, w, S_wmark_harder, harder)) {
@@ -774,7 +775,7 @@ try_this_zone:
 			goto out;
 		}
 	}
-	work(c, w, W_gpfl_after);
+	run_block(c, w, B_gpfl_after);
 	if (br(c, w, S_gpfl_fair, alloc_flags & ALLOC_FAIR)) {
 		alloc_flags &= ~ALLOC_FAIR;
 		if (br(c, w, S_gpfl_fair_skipped, nr_fair_skipped != 0)) {
@@ -813,7 +814,7 @@ static struct page *alloc_pages_slowpath(struct cpu *c, struct mm_world *w, uint
 					    int order, struct alloc_context *ac)
 {
 	call(c, w, FN___alloc_pages_slowpath);
-	work(c, w, W_slowpath);
+	run_block(c, w, B_slowpath);
 	struct page *page = NULL;
 	struct pglist_data *pn = &w->nodes[ac->preferred_zone->node_pos];
 	pn->ev[NEV_slowpath]++;
@@ -896,7 +897,7 @@ struct page *__alloc_pages_nodemask(struct cpu *c, struct mm_world *w, uint32_t 
 	if (br(c, w, S_A11, gfp & __GFP_DIRECT_RECLAIM)) {
 		/* might_sleep() with CONFIG_PREEMPT_VOLUNTARY */
 		call(c, w, FN__cond_resched);
-		work(c, w, W_cond_resched);
+		run_block(c, w, B_cond_resched);
 		br(c, w, S_A11b, false);
 		cpu_ret(c);
 	}
@@ -1039,7 +1040,7 @@ out:
 static void __free_pages_ok(struct cpu *c, struct mm_world *w, struct page *page, int order)
 {
 	call(c, w, FN___free_pages_ok);
-	work(c, w, W_free_pages_ok);
+	run_block(c, w, B_free_pages_ok);
 	struct zone *z = page_zone(w, page);
 	if (br(c, w, S_free_pages_ok_prepare, !free_pages_prepare(c, w, page, order)))
 		goto out;

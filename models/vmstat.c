@@ -84,10 +84,10 @@ void mod_zone_page_state(struct cpu *c, struct mm_world *w, struct zone *z,
 {
 	struct per_cpu_pages *pcp = this_pcp(c, z);
 	call(c, w, FN_mod_zone_page_state);
-	work(c, w, W_mod_zone_page_state);
-	mem(c, w, pcp->addr + PCPOFF_DIFF + mm_stat_idx(i), c->node, CPU_LOAD_DEP);
+	run_block(c, w, B_mod_zone_page_state_irq);
+	bmem(c, w, pcp->addr + PCPOFF_DIFF + mm_stat_idx(i), c->node, CPU_LOAD_DEP);
 	cpu_this_cpu_cmpxchg(c);
-	mem(c, w, pcp->addr + PCPOFF_DIFF + mm_stat_idx(i), c->node, CPU_STORE);
+	bmem(c, w, pcp->addr + PCPOFF_DIFF + mm_stat_idx(i), c->node, CPU_STORE);
 	int64_t n = delta + pcp->diff[i];
 	int64_t t = pcp->stat_threshold;
 	if (br(c, w, S_mod_state_fold, n > t || n < -t)) {
@@ -107,11 +107,11 @@ void inc_zone_page_state(struct cpu *c, struct mm_world *w, struct zone *z,
 {
 	struct per_cpu_pages *pcp = this_pcp(c, z);
 	call(c, w, FN_inc_zone_page_state);
-	work(c, w, W_mod_zone_page_state);
-	mem(c, w, z->addr + ZOFF_PAGESET, z->node, CPU_LOAD_DEP);
-	mem(c, w, pcp->addr + PCPOFF_DIFF + mm_stat_idx(i), c->node, CPU_LOAD_DEP);
+	run_block(c, w, B_inc_zone_page_state);
+	bmem(c, w, z->addr + ZOFF_PAGESET, z->node, CPU_LOAD_DEP);
+	bmem(c, w, pcp->addr + PCPOFF_DIFF + mm_stat_idx(i), c->node, CPU_LOAD_DEP);
 	cpu_this_cpu_cmpxchg(c);
-	mem(c, w, pcp->addr + PCPOFF_DIFF + mm_stat_idx(i), c->node, CPU_STORE);
+	bmem(c, w, pcp->addr + PCPOFF_DIFF + mm_stat_idx(i), c->node, CPU_STORE);
 	int64_t n = 1 + pcp->diff[i];
 	int64_t t = pcp->stat_threshold;
 	if (br(c, w, S_mod_state_fold, n > t || n < -t)) {
