@@ -31,10 +31,12 @@
  * at world creation (64 bytes per pfn); objects live in the direct map of
  * their slab's pages, the same addresses the page allocator uses when it
  * clears a page.  Every memory access goes through slub_mem(), one
- * wrapper over cpu_mem.  Straight-line work between sites is charged from
- * the world's column of SLUB_WORK (w->work, copied at set-up so the hot
- * path reads one word: the estimate, identical for PRE and POST, or the
- * compiled counts per variant, `cost.code`).
+ * wrapper over cpu_mem, or bmem() for an access a code block declared.
+ * Straight-line work between sites comes from the world's column of
+ * SLUB_WORK (w->work, copied at set-up: the estimate, identical for PRE
+ * and POST, or the compiled counts per variant, `cost.code`) and is
+ * charged through the code blocks of SLUB_BLOCKS (w->code, costed at
+ * set-up), as the page allocator's MM_BLOCKS.
  *
  * Variants.  The !n block of __slab_free is the only code that differs;
  * which of its tests exist, and in which order, depends on
@@ -301,8 +303,9 @@ static const uint8_t slub_spill[2][2][2][2] = {
  *         scripts/compiled-counts-slub.py.  Rows the seed's run executes
  *         rarely were not counted and keep their estimate in the compiled
  *         columns (marked "=est").
- * Charged by cpu_insns(): in-order at SLUB_IPC per cycle, out of order as
- * that many uops through dispatch.  slub_world_create() copies the
+ * Charged through the code blocks of SLUB_BLOCKS (below), which charge
+ * them as cpu_insns() does: in-order at SLUB_IPC per cycle, out of order
+ * as that many uops through dispatch.  slub_world_create() copies the
  * world's column into w->work.
  */
 #define SLUB_IPC 2
@@ -347,6 +350,76 @@ static const uint32_t slub_work_rows[][3] = {
 #define SLUB_WORK_ROW(id, est, pre, post) {est, pre, post},
 	SLUB_WORK(SLUB_WORK_ROW)
 #undef SLUB_WORK_ROW
+};
+
+/*
+ * The code blocks of SLUB (docs/cost-model.md §1, "Blocks";
+ * sim/hw/cpu.h): X(name, work row, accesses, exit), one per stretch of
+ * straight-line code that starts with a work row; every work row is
+ * charged through one, and a row used at two places with different
+ * accesses or exits starts two blocks (list_op: add_partial and
+ * remove_partial; bulk_object: the first object of a detached freelist
+ * and the ones looked ahead).  Its uops are the row's (in the world's
+ * code layout), its accesses the word loads and stores it makes
+ * unconditionally after the row and before its exit, in program order,
+ * with the kinds at the call sites ("D" a load the next step waits for,
+ * "L" an independent load, "S" a store); its exit the site of the branch
+ * that ends it, or -1 when a call, a return, a lock, a read of the clock
+ * (get_any_partial's get_cycles()) or the next block does.
+ * slub_world_create() costs each once (slub_blocks_init(),
+ * cpu_block_init()); the code charges it with run_block() and makes the
+ * declared accesses with bmem().  Accesses made only on some paths (the
+ * list neighbour's store of add_partial, deactivate_slab's last free
+ * pointer, alloc_entry's page_to_nid for a node-bound allocation), in a
+ * loop's condition (unfreeze_partials' c->partial, deactivate_slab's
+ * get_freepointer), inside a helper several blocks call (stat_inc()'s
+ * store, only with slub_stats) and every access outside a block stay
+ * plain slub_mem() steps, charged one by one, with the same results.
+ * The !n block of __slab_free (enum slub_block, w->block[], the seed's
+ * term) is not one of these: it is charged as cpu_insns() in
+ * free_unlocked().  Debug builds check every description against the
+ * code at run time (cpu_block_exit()).
+ */
+#define SLUB_BLOCKS(X)                                                         \
+	/* kmem_cache_alloc: the fast path and ___slab_alloc */                \
+	X(alloc_entry, alloc_entry, "DDL", S_alloc_slow)                       \
+	X(alloc_fast, alloc_fast, "D", -1)               /* its return */      \
+	X(alloc_slow_entry, alloc_slow_entry, "D", S_sa_nopage)                \
+	X(alloc_load, alloc_load, "DSS", -1)             /* its return */      \
+	X(get_freelist, get_freelist, "D", -1)           /* its return */      \
+	X(partial_node_entry, partial_node_entry, "D", S_gpn_empty)            \
+	X(partial_node_page, partial_node_page, "D", -1) /* acquire_slab */    \
+	X(acquire_slab, acquire_slab, "D", -1)           /* remove_partial */  \
+	X(any_partial_entry, any_partial_entry, "", -1)  /* get_cycles() */    \
+	X(any_partial_node, any_partial_node, "DD", S_gap_node)                \
+	X(allocate_slab, allocate_slab, "", S_as_reclaim)                      \
+	X(slab_object_init, slab_object_init, "S", -1)   /* the next object */ \
+	X(deactivate_entry, deactivate_entry, "D", S_ds_remote)                \
+	X(deactivate_object, deactivate_object, "DS", S_ds_stage1)             \
+	X(deactivate_tail, deactivate_tail, "D", S_ds_free)                    \
+	/* kfree, kmem_cache_free(_bulk): do_slab_free, __slab_free, the cpu   \
+	 * partial list, discard_slab and the node partial lists */            \
+	X(free_entry, free_entry, "DD", -1)              /* do_slab_free */    \
+	X(free_fast, free_fast, "LS", -1)                /* its return */      \
+	X(slab_free_entry, slab_free_entry, "D", S_S0)                         \
+	X(slab_free_try, slab_free_try, "DS", S_S2a)                           \
+	X(cpu_relax, cpu_relax, "", S_S1)                                      \
+	X(slab_free_tail, slab_free_tail, "", -1)        /* spin_unlock */     \
+	X(put_cpu_partial, put_cpu_partial, "D", S_P1)                         \
+	X(unfreeze_entry, unfreeze_entry, "", S_uf_loop)                       \
+	X(unfreeze_page, unfreeze_page, "DS", S_uf_node)                       \
+	X(discard_slab, discard_slab, "S", -1)           /* __free_pages */    \
+	X(add_partial, list_op, "SDSS", -1)              /* its return */      \
+	X(remove_partial, list_op, "DSSS", -1)           /* its return */      \
+	X(bulk_first, bulk_object, "DS", -1)             /* the next object */ \
+	X(bulk_lookahead, bulk_object, "D", -1)          /* the next object */
+
+/* A code block of SLUB_BLOCKS (B_*; not the !n block, enum slub_block). */
+enum slub_code {
+#define SLUB_CODE_ENUM(name, row, kinds, exit) B_##name,
+	SLUB_BLOCKS(SLUB_CODE_ENUM)
+#undef SLUB_CODE_ENUM
+	SLUB_NR_CODE
 };
 
 /*
@@ -437,6 +510,7 @@ struct slub_world {
 	struct slub_config cfg;             /* cfg.code resolved (not DEFAULT) */
 	uint32_t work[SLUB_NR_WORK];        /* SLUB_WORK column of cfg.code */
 	uint32_t block[SLUB_NR_BLOCK];      /* the `!n` block's work per outcome */
+	struct cpu_block code[SLUB_NR_CODE]; /* SLUB_BLOCKS costed for s (slub_blocks_init()) */
 	struct cpu_sys *s;
 	struct mm_world *pa;
 	int fn_base, site_base;
@@ -462,11 +536,28 @@ struct slub_world {
 
 /*
  * The one place that charges memory: a word at addr, its home node from the
- * synthetic address.  (sim/hw/cpu.h's access kinds.)
+ * synthetic address (sim/hw/cpu.h's access kinds); bmem() below for an
+ * access a code block declared.
  */
 static inline void slub_mem(struct cpu *c, uint64_t addr, enum cpu_access kind)
 {
 	cpu_mem(c, addr, 8, cache_as_node(addr), kind);
+}
+
+/*
+ * A word access the open block declared (SLUB_BLOCKS): cpu_block() charged
+ * it as an L1 hit, and it goes through the caches only (cpu_mem_pre());
+ * where the block precharged nothing (a logged or fast call, cost.model
+ * ooo: cpu_block_take() is false) it is slub_mem().  Always inline, as the
+ * page allocator's: left to GCC, bmem() and run_block() were out-of-line
+ * calls and `bench slub` took 1.6 % more host instructions.
+ */
+static CPU_INLINE void bmem(struct cpu *c, uint64_t addr, enum cpu_access kind)
+{
+	if (cpu_block_take(c, kind))
+		cpu_mem_pre(c, addr, 8, cache_as_node(addr), kind);
+	else
+		slub_mem(c, addr, kind);
 }
 
 struct trace_bufs {
@@ -491,9 +582,11 @@ static inline void call(struct cpu *c, const struct slub_world *w, enum slub_fn 
 	cpu_call(c, w->fn_base + (int)f);
 }
 
-static inline void work(struct cpu *c, const struct slub_world *w, enum slub_work k)
+/* A block of SLUB_BLOCKS: its work row and declared accesses in one step
+ * (cpu_block(); the steps in turn under ooo and in logged or fast calls). */
+static CPU_INLINE void run_block(struct cpu *c, const struct slub_world *w, enum slub_code b)
 {
-	cpu_insns(c, w->work[k]);
+	cpu_block(c, &w->code[b]);
 }
 
 static inline struct slub_kcpu *kcpu(struct slub_cache *s, const struct cpu *c)
@@ -581,12 +674,14 @@ static void add_partial(struct cpu *c, struct slub_cache *s, struct slub_knode *
 	struct slub_world *w = s->w;
 	struct slub_slab *sl = &s->slab[id];
 	call(c, w, FN_add_partial);
-	work(c, s->w, W_list_op);
+	run_block(c, w, B_add_partial);
 	n->nr_partial++;
-	slub_mem(c, n->addr + KNODE_OFF_NR_PARTIAL, CPU_STORE);
-	slub_mem(c, n->addr + KNODE_OFF_PARTIAL, CPU_LOAD_DEP);
-	slub_mem(c, sl->meta + PAGE_OFF_LRU, CPU_STORE);
+	bmem(c, n->addr + KNODE_OFF_NR_PARTIAL, CPU_STORE);
+	bmem(c, n->addr + KNODE_OFF_PARTIAL, CPU_LOAD_DEP);
+	bmem(c, sl->meta + PAGE_OFF_LRU, CPU_STORE);
 	sl->on_list = 1;
+	/* the neighbour's link: only when the list was not empty (a plain
+	 * step); the head's word below on every path */
 	if (tail) {
 		sl->lnext = NIL32;
 		sl->lprev = n->tail;
@@ -608,7 +703,7 @@ static void add_partial(struct cpu *c, struct slub_cache *s, struct slub_knode *
 		}
 		n->head = id;
 	}
-	slub_mem(c, n->addr + KNODE_OFF_PARTIAL, CPU_STORE);
+	bmem(c, n->addr + KNODE_OFF_PARTIAL, CPU_STORE);
 	cpu_ret(c);
 }
 
@@ -618,26 +713,28 @@ static void remove_partial(struct cpu *c, struct slub_cache *s, struct slub_knod
 	struct slub_world *w = s->w;
 	struct slub_slab *sl = &s->slab[id];
 	call(c, w, FN_remove_partial);
-	work(c, s->w, W_list_op);
-	slub_mem(c, sl->meta + PAGE_OFF_LRU, CPU_LOAD_DEP);
+	run_block(c, w, B_remove_partial);
+	bmem(c, sl->meta + PAGE_OFF_LRU, CPU_LOAD_DEP);
+	/* __list_del(): each side's link is a neighbour's slab_list or, at an
+	 * end, the list head's word: one store on every path */
 	if (sl->lprev != NIL32) {
-		slub_mem(c, s->slab[sl->lprev].meta + PAGE_OFF_LRU, CPU_STORE);
+		bmem(c, s->slab[sl->lprev].meta + PAGE_OFF_LRU, CPU_STORE);
 		s->slab[sl->lprev].lnext = sl->lnext;
 	} else {
-		slub_mem(c, n->addr + KNODE_OFF_PARTIAL, CPU_STORE);
+		bmem(c, n->addr + KNODE_OFF_PARTIAL, CPU_STORE);
 		n->head = sl->lnext;
 	}
 	if (sl->lnext != NIL32) {
-		slub_mem(c, s->slab[sl->lnext].meta + PAGE_OFF_LRU, CPU_STORE);
+		bmem(c, s->slab[sl->lnext].meta + PAGE_OFF_LRU, CPU_STORE);
 		s->slab[sl->lnext].lprev = sl->lprev;
 	} else {
-		slub_mem(c, n->addr + KNODE_OFF_PARTIAL, CPU_STORE);
+		bmem(c, n->addr + KNODE_OFF_PARTIAL, CPU_STORE);
 		n->tail = sl->lprev;
 	}
 	sl->lprev = sl->lnext = NIL32;
 	sl->on_list = 0;
 	n->nr_partial--;
-	slub_mem(c, n->addr + KNODE_OFF_NR_PARTIAL, CPU_STORE);
+	bmem(c, n->addr + KNODE_OFF_NR_PARTIAL, CPU_STORE);
 	cpu_ret(c);
 }
 
@@ -697,7 +794,7 @@ static uint32_t allocate_slab(struct cpu *c, struct slub_cache *s)
 	struct slub_world *w = s->w;
 	call(c, w, FN_new_slab);
 	call(c, w, FN_allocate_slab);
-	work(c, s->w, W_allocate_slab);
+	run_block(c, w, B_allocate_slab);
 	uint32_t gfp = (s->gfp | __GFP_NOWARN | __GFP_NORETRY) & ~__GFP_NOFAIL;
 	unsigned order = s->oo_order, objects = s->oo_objects;
 	if (br(c, w, S_as_reclaim, (gfp & __GFP_DIRECT_RECLAIM) && order > s->min_order))
@@ -735,8 +832,8 @@ static uint32_t allocate_slab(struct cpu *c, struct slub_cache *s)
 	for (unsigned i = 0; i < objects; i++) {
 		nx[i] = (uint16_t)(i + 1 < objects ? i + 1 : NIL16);
 		s->alloc[(size_t)id * s->per + i] = 0;
-		work(c, s->w, W_slab_object_init);
-		slub_mem(c, fp_addr(s, sl, i), CPU_STORE);
+		run_block(c, w, B_slab_object_init);
+		bmem(c, fp_addr(s, sl, i), CPU_STORE);
 	}
 	sl->freelist = 0;
 	sl->inuse = (uint16_t)objects;
@@ -766,8 +863,8 @@ static void discard_slab(struct cpu *c, struct slub_cache *s, uint32_t id)
 	cpu_atomic(c, n->addr + KNODE_OFF_NR_SLABS, sl->node);
 	cpu_atomic(c, n->addr + KNODE_OFF_NR_SLABS + 8, sl->node);
 	call(c, w, FN___free_slab);
-	work(c, s->w, W_discard_slab);
-	slub_mem(c, sl->meta, CPU_STORE);   /* __ClearPageSlab, page->mapping */
+	run_block(c, w, B_discard_slab);
+	bmem(c, sl->meta, CPU_STORE);       /* __ClearPageSlab, page->mapping */
 	struct page *pg = sl->page;
 	unsigned order = sl->order;
 	sl->page = NULL;
@@ -784,7 +881,7 @@ static void unfreeze_partials(struct cpu *c, struct slub_cache *s)
 	struct slub_world *w = s->w;
 	struct slub_kcpu *k = kcpu(s, c);
 	call(c, w, FN_unfreeze_partials);
-	work(c, s->w, W_unfreeze_entry);
+	run_block(c, w, B_unfreeze_entry);
 	struct slub_knode *n = NULL;
 	uint32_t discard = NIL32;
 	for (;;) {
@@ -793,10 +890,10 @@ static void unfreeze_partials(struct cpu *c, struct slub_cache *s)
 			break;
 		uint32_t id = k->partial;
 		struct slub_slab *sl = &s->slab[id];
-		work(c, s->w, W_unfreeze_page);
-		slub_mem(c, sl->meta + PAGE_OFF_LRU, CPU_LOAD_DEP);
+		run_block(c, w, B_unfreeze_page);
+		bmem(c, sl->meta + PAGE_OFF_LRU, CPU_LOAD_DEP);
 		k->partial = sl->pnext;
-		slub_mem(c, k->addr + KCPU_OFF_PARTIAL, CPU_STORE);
+		bmem(c, k->addr + KCPU_OFF_PARTIAL, CPU_STORE);
 		struct slub_knode *n2 = get_node(s, sl->node);
 		if (br(c, w, S_uf_node, n != n2)) {
 			if (n)
@@ -836,9 +933,9 @@ static void put_cpu_partial(struct cpu *c, struct slub_cache *s, uint32_t id, bo
 	struct slub_world *w = s->w;
 	struct slub_kcpu *k = kcpu(s, c);
 	call(c, w, FN_put_cpu_partial);
-	work(c, s->w, W_put_cpu_partial);
+	run_block(c, w, B_put_cpu_partial);
 	int pages = 0, pobjects = 0;
-	slub_mem(c, k->addr + KCPU_OFF_PARTIAL, CPU_LOAD_DEP);
+	bmem(c, k->addr + KCPU_OFF_PARTIAL, CPU_LOAD_DEP);
 	uint32_t old = k->partial;
 	if (br(c, w, S_P1, old != NIL32)) {
 		slub_mem(c, s->slab[old].meta + PAGE_OFF_NEXT_PAGES, CPU_LOAD_DEP);
@@ -1099,9 +1196,9 @@ static void slab_free_slow(struct cpu *c, struct slub_cache *s, uint32_t id, uin
 		f0 = cpu_fence_waited(c);
 	}
 	call(c, w, FN___slab_free);
-	work(c, s->w, W_slab_free_entry);
+	run_block(c, w, B_slab_free_entry);
 	stat_inc(c, s, SLUB_FREE_SLOWPATH);
-	slub_mem(c, s->addr + KCACHE_OFF_FLAGS, CPU_LOAD_DEP);
+	bmem(c, s->addr + KCACHE_OFF_FLAGS, CPU_LOAD_DEP);
 	br(c, w, S_S0, false);   /* kmem_cache_debug(s): no debug caches modelled */
 	struct slub_knode *n = NULL;
 	bool was_frozen, new_frozen;
@@ -1112,13 +1209,13 @@ static void slab_free_slow(struct cpu *c, struct slub_cache *s, uint32_t id, uin
 			unlock_node(c, n);
 			n = NULL;
 		}
-		work(c, s->w, W_slab_free_try);
+		run_block(c, w, B_slab_free_try);
 		struct slub_slab *sl = &s->slab[id];
-		slub_mem(c, sl->meta + PAGE_OFF_FREELIST, CPU_LOAD_DEP);
+		bmem(c, sl->meta + PAGE_OFF_FREELIST, CPU_LOAD_DEP);
 		struct snap snap = snap_of(sl);
 		prior = sl->freelist;
 		nextp(s, id)[tail] = prior;                  /* set_freepointer(tail, prior) */
-		slub_mem(c, fp_addr(s, sl, tail), CPU_STORE);
+		bmem(c, fp_addr(s, sl, tail), CPU_STORE);
 		was_frozen = sl->frozen;
 		new_frozen = was_frozen;
 		new_inuse = sl->inuse - cnt;
@@ -1148,7 +1245,7 @@ static void slab_free_slow(struct cpu *c, struct slub_cache *s, uint32_t id, uin
 			sl->frozen = new_frozen;
 			break;
 		}
-		work(c, s->w, W_cpu_relax);
+		run_block(c, w, B_cpu_relax);
 		stat_inc(c, s, SLUB_CMPXCHG_DOUBLE_FAIL);
 	}
 	if (br(c, w, S_S5, n == NULL)) {
@@ -1175,7 +1272,7 @@ static void slab_free_slow(struct cpu *c, struct slub_cache *s, uint32_t id, uin
 		if (t)
 			t->path = "add_partial";
 	}
-	work(c, s->w, W_slab_free_tail);
+	run_block(c, w, B_slab_free_tail);
 	unlock_node(c, n);
 	cpu_irq_restore(c);
 	goto out;
@@ -1211,10 +1308,10 @@ static void do_slab_free(struct cpu *c, struct slub_cache *s, uint32_t id, uint1
 	slub_mem(c, k->addr + KCPU_OFF_TID, CPU_LOAD_DEP);
 	slub_mem(c, k->addr + KCPU_OFF_PAGE, CPU_LOAD_DEP);
 	if (br(c, w, S_free_fast, k->page == id)) {
-		work(c, s->w, W_free_fast);
-		slub_mem(c, k->addr + KCPU_OFF_FREELIST, CPU_LOAD);
+		run_block(c, w, B_free_fast);
+		bmem(c, k->addr + KCPU_OFF_FREELIST, CPU_LOAD);
 		nextp(s, id)[tail] = k->freelist;        /* set_freepointer(tail_obj, freelist) */
-		slub_mem(c, fp_addr(s, &s->slab[id], tail), CPU_STORE);
+		bmem(c, fp_addr(s, &s->slab[id], tail), CPU_STORE);
 		cpu_this_cpu_cmpxchg(c);                  /* this_cpu_cmpxchg_double */
 		k->freelist = head;
 		k->tid = next_tid(k->tid);
@@ -1236,12 +1333,12 @@ static void deactivate_slab(struct cpu *c, struct slub_cache *s, uint32_t id, ui
 	struct slub_world *w = s->w;
 	struct slub_kcpu *k = kcpu(s, c);
 	call(c, w, FN_deactivate_slab);
-	work(c, s->w, W_deactivate_entry);
+	run_block(c, w, B_deactivate_entry);
 	struct slub_slab *sl = &s->slab[id];
 	struct slub_knode *n = get_node(s, sl->node);
 	uint16_t *nx = nextp(s, id);
 	bool tail = false;
-	slub_mem(c, sl->meta + PAGE_OFF_FREELIST, CPU_LOAD_DEP);
+	bmem(c, sl->meta + PAGE_OFF_FREELIST, CPU_LOAD_DEP);
 	if (br(c, w, S_ds_remote, sl->freelist != NIL16)) {
 		stat_inc(c, s, SLUB_DEACTIVATE_REMOTE_FREES);
 		tail = true;
@@ -1255,17 +1352,17 @@ static void deactivate_slab(struct cpu *c, struct slub_cache *s, uint32_t id, ui
 		}
 		if (!br(c, w, S_ds_stage1, freelist != NIL16 && nextfree != NIL16))
 			break;
-		work(c, s->w, W_deactivate_object);
-		slub_mem(c, sl->meta + PAGE_OFF_FREELIST, CPU_LOAD_DEP);
+		run_block(c, w, B_deactivate_object);
+		bmem(c, sl->meta + PAGE_OFF_FREELIST, CPU_LOAD_DEP);
 		nx[freelist] = sl->freelist;
-		slub_mem(c, fp_addr(s, sl, freelist), CPU_STORE);
+		bmem(c, fp_addr(s, sl, freelist), CPU_STORE);
 		cpu_atomic(c, sl->meta + PAGE_OFF_FREELIST, sl->node);
 		sl->freelist = freelist;
 		sl->inuse--;
 		freelist = nextfree;
 	}
 	/* stage 2: the last object and the unfreeze, with list placement */
-	work(c, s->w, W_deactivate_tail);
+	run_block(c, w, B_deactivate_tail);
 	unsigned new_inuse = sl->inuse;
 	uint16_t new_freelist = sl->freelist;
 	if (freelist != NIL16) {
@@ -1276,7 +1373,7 @@ static void deactivate_slab(struct cpu *c, struct slub_cache *s, uint32_t id, ui
 	}
 	enum slab_modes m, l = M_NONE;
 	bool locked = false;
-	slub_mem(c, n->addr + KNODE_OFF_NR_PARTIAL, CPU_LOAD_DEP);
+	bmem(c, n->addr + KNODE_OFF_NR_PARTIAL, CPU_LOAD_DEP);
 	if (br(c, w, S_ds_free, new_inuse == 0 && n->nr_partial >= s->min_partial)) {
 		m = M_FREE;
 	} else if (br(c, w, S_ds_partial, new_freelist != NIL16)) {
@@ -1342,8 +1439,8 @@ static uint16_t get_freelist(struct cpu *c, struct slub_cache *s, uint32_t id)
 {
 	struct slub_slab *sl = &s->slab[id];
 	call(c, s->w, FN_get_freelist);
-	work(c, s->w, W_get_freelist);
-	slub_mem(c, sl->meta + PAGE_OFF_FREELIST, CPU_LOAD_DEP);
+	run_block(c, s->w, B_get_freelist);
+	bmem(c, sl->meta + PAGE_OFF_FREELIST, CPU_LOAD_DEP);
 	uint16_t freelist = sl->freelist;
 	cpu_atomic(c, sl->meta + PAGE_OFF_FREELIST, sl->node);
 	sl->freelist = NIL16;
@@ -1359,8 +1456,8 @@ static uint16_t acquire_slab(struct cpu *c, struct slub_cache *s, struct slub_kn
 {
 	struct slub_slab *sl = &s->slab[id];
 	call(c, s->w, FN_acquire_slab);
-	work(c, s->w, W_acquire_slab);
-	slub_mem(c, sl->meta + PAGE_OFF_FREELIST, CPU_LOAD_DEP);
+	run_block(c, s->w, B_acquire_slab);
+	bmem(c, sl->meta + PAGE_OFF_FREELIST, CPU_LOAD_DEP);
 	uint16_t freelist = sl->freelist;
 	*objects = sl->objects - sl->inuse;
 	cpu_atomic(c, sl->meta + PAGE_OFF_FREELIST, sl->node);
@@ -1380,17 +1477,17 @@ static uint16_t get_partial_node(struct cpu *c, struct slub_cache *s, struct slu
 	struct slub_world *w = s->w;
 	struct slub_kcpu *k = kcpu(s, c);
 	call(c, w, FN_get_partial_node);
-	work(c, s->w, W_partial_node_entry);
+	run_block(c, w, B_partial_node_entry);
 	uint16_t object = NIL16;
-	slub_mem(c, n->addr + KNODE_OFF_NR_PARTIAL, CPU_LOAD_DEP);
+	bmem(c, n->addr + KNODE_OFF_NR_PARTIAL, CPU_LOAD_DEP);
 	if (br(c, w, S_gpn_empty, n->nr_partial == 0))
 		goto out;
 	lock_node(c, n);
 	int available = 0;
 	slub_mem(c, n->addr + KNODE_OFF_PARTIAL, CPU_LOAD_DEP);
 	for (uint32_t id = n->head, next; br(c, w, S_gpn_next, id != NIL32); id = next) {
-		work(c, s->w, W_partial_node_page);
-		slub_mem(c, s->slab[id].meta + PAGE_OFF_LRU, CPU_LOAD_DEP);
+		run_block(c, w, B_partial_node_page);
+		bmem(c, s->slab[id].meta + PAGE_OFF_LRU, CPU_LOAD_DEP);
 		next = s->slab[id].lnext;
 		int objects;
 		uint16_t t = acquire_slab(c, s, n, id, object == NIL16, &objects);
@@ -1425,7 +1522,7 @@ static uint16_t get_any_partial(struct cpu *c, struct slub_cache *s)
 {
 	struct slub_world *w = s->w;
 	call(c, w, FN_get_any_partial);
-	work(c, s->w, W_any_partial_entry);
+	run_block(c, w, B_any_partial_entry);   /* ends at get_cycles(): a clock read */
 	uint16_t object = NIL16;
 	if (br(c, w, S_gap_ratio, (cpu_now_noise(c) % 1024) > SLUB_REMOTE_DEFRAG_RATIO))
 		goto out;
@@ -1436,10 +1533,10 @@ static uint16_t get_any_partial(struct cpu *c, struct slub_cache *s)
 		if (w->m->nodes[w->m->node_index[id]].mem_pages == 0)
 			continue;
 		struct slub_knode *n = get_node(s, id);
-		work(c, s->w, W_any_partial_node);
-		slub_mem(c, s->addr + KCACHE_OFF_NODE + 8u * (unsigned)w->m->node_index[id],
-			 CPU_LOAD_DEP);
-		slub_mem(c, n->addr + KNODE_OFF_NR_PARTIAL, CPU_LOAD_DEP);
+		run_block(c, w, B_any_partial_node);
+		bmem(c, s->addr + KCACHE_OFF_NODE + 8u * (unsigned)w->m->node_index[id],
+		     CPU_LOAD_DEP);
+		bmem(c, n->addr + KNODE_OFF_NR_PARTIAL, CPU_LOAD_DEP);
 		if (br(c, w, S_gap_node, n->nr_partial > s->min_partial)) {
 			object = get_partial_node(c, s, n);
 			if (object != NIL16)
@@ -1505,9 +1602,9 @@ static uint16_t slab_alloc_slow(struct cpu *c, struct slub_cache *s, int node)
 	call(c, w, FN___slab_alloc);
 	cpu_irq_save(c);
 	call(c, w, FN____slab_alloc);
-	work(c, s->w, W_alloc_slow_entry);
+	run_block(c, w, B_alloc_slow_entry);
 	uint16_t freelist;
-	slub_mem(c, k->addr + KCPU_OFF_PAGE, CPU_LOAD_DEP);
+	bmem(c, k->addr + KCPU_OFF_PAGE, CPU_LOAD_DEP);
 	if (br(c, w, S_sa_nopage, k->page == NIL32))
 		goto new_slab;
 redo:
@@ -1531,12 +1628,12 @@ redo:
 	}
 	stat_inc(c, s, SLUB_ALLOC_REFILL);
 load:
-	work(c, s->w, W_alloc_load);
-	slub_mem(c, fp_addr(s, &s->slab[k->page], freelist), CPU_LOAD_DEP);
+	run_block(c, w, B_alloc_load);
+	bmem(c, fp_addr(s, &s->slab[k->page], freelist), CPU_LOAD_DEP);
 	k->freelist = nextp(s, k->page)[freelist];
 	k->tid = next_tid(k->tid);
-	slub_mem(c, k->addr + KCPU_OFF_FREELIST, CPU_STORE);
-	slub_mem(c, k->addr + KCPU_OFF_TID, CPU_STORE);
+	bmem(c, k->addr + KCPU_OFF_FREELIST, CPU_STORE);
+	bmem(c, k->addr + KCPU_OFF_TID, CPU_STORE);
 	goto out;
 new_slab:
 	slub_mem(c, k->addr + KCPU_OFF_PARTIAL, CPU_LOAD_DEP);
@@ -1573,10 +1670,10 @@ slub_obj_t slub_alloc(struct slub_world *w, struct cpu *c, struct slub_cache *s,
 		return 0;   /* not a node of the machine: a caller bug, nothing charged */
 	call(c, w, FN_kmem_cache_alloc);
 	call(c, w, FN_slab_alloc_node);
-	work(c, s->w, W_alloc_entry);
-	slub_mem(c, k->addr + KCPU_OFF_TID, CPU_LOAD_DEP);
-	slub_mem(c, k->addr + KCPU_OFF_FREELIST, CPU_LOAD_DEP);
-	slub_mem(c, k->addr + KCPU_OFF_PAGE, CPU_LOAD);
+	run_block(c, s->w, B_alloc_entry);
+	bmem(c, k->addr + KCPU_OFF_TID, CPU_LOAD_DEP);
+	bmem(c, k->addr + KCPU_OFF_FREELIST, CPU_LOAD_DEP);
+	bmem(c, k->addr + KCPU_OFF_PAGE, CPU_LOAD);
 	if (node != SLUB_NUMA_NO_NODE && k->page != NIL32)
 		slub_mem(c, s->slab[k->page].meta, CPU_LOAD_DEP);
 	uint16_t object = k->freelist;
@@ -1587,8 +1684,8 @@ slub_obj_t slub_alloc(struct slub_world *w, struct cpu *c, struct slub_cache *s,
 		id = k->page;
 		stat_inc(c, s, SLUB_ALLOC_SLOWPATH);
 	} else {
-		work(c, s->w, W_alloc_fast);
-		slub_mem(c, fp_addr(s, &s->slab[id], object), CPU_LOAD_DEP); /* get_freepointer_safe */
+		run_block(c, s->w, B_alloc_fast);
+		bmem(c, fp_addr(s, &s->slab[id], object), CPU_LOAD_DEP);     /* get_freepointer_safe */
 		cpu_this_cpu_cmpxchg(c);
 		k->freelist = nextp(s, id)[object];
 		k->tid = next_tid(k->tid);
@@ -1632,9 +1729,9 @@ int slub_free(struct slub_world *w, struct cpu *c, struct slub_cache *s, slub_ob
 		return NS_EINTERNAL;
 	call(c, w, s ? FN_kmem_cache_free : FN_kfree);
 	s = os;
-	work(c, s->w, W_free_entry);
-	slub_mem(c, s->slab[id].meta, CPU_LOAD_DEP);   /* virt_to_head_page, PageSlab */
-	slub_mem(c, s->slab[id].meta + PAGE_OFF_SLAB_CACHE, CPU_LOAD_DEP);
+	run_block(c, s->w, B_free_entry);
+	bmem(c, s->slab[id].meta, CPU_LOAD_DEP);       /* virt_to_head_page, PageSlab */
+	bmem(c, s->slab[id].meta + PAGE_OFF_SLAB_CACHE, CPU_LOAD_DEP);
 	s->alloc[(size_t)id * s->per + idx] = 0;
 	s->freed++;
 	do_slab_free(c, s, id, idx, idx, 1);
@@ -1684,10 +1781,10 @@ int slub_free_bulk(struct slub_world *w, struct cpu *c, struct slub_cache *s, si
 		uint16_t idx = 0;
 		decode(w, object, &cs, &id, &idx);
 		uint16_t *nx = nextp(cs, id);
-		work(c, w, W_bulk_object);
-		slub_mem(c, cs->slab[id].meta, CPU_LOAD_DEP);
+		run_block(c, w, B_bulk_first);
+		bmem(c, cs->slab[id].meta, CPU_LOAD_DEP);
 		nx[idx] = NIL16;
-		slub_mem(c, fp_addr(cs, &cs->slab[id], idx), CPU_STORE);
+		bmem(c, fp_addr(cs, &cs->slab[id], idx), CPU_STORE);
 		uint16_t head = idx, tail = idx;
 		unsigned cnt = 1;
 		p[size] = 0;
@@ -1701,8 +1798,8 @@ int slub_free_bulk(struct slub_world *w, struct cpu *c, struct slub_cache *s, si
 			uint32_t oid = 0;
 			uint16_t oidx = 0;
 			decode(w, object, &os, &oid, &oidx);
-			work(c, w, W_bulk_object);
-			slub_mem(c, os->slab[oid].meta, CPU_LOAD_DEP);
+			run_block(c, w, B_bulk_lookahead);
+			bmem(c, os->slab[oid].meta, CPU_LOAD_DEP);
 			if (os == cs && oid == id) {
 				nx[oidx] = head;
 				slub_mem(c, fp_addr(cs, &cs->slab[id], oidx), CPU_STORE);
@@ -1792,6 +1889,29 @@ static void slub_work_layout(struct slub_world *w)
 	const uint8_t *sp = slub_spill[cfg->variant][cfg->compiler][cfg->stats ? 1 : 0];
 	w->block[SLUB_BLOCK_FROZEN] = SLUB_IPC * sp[0];
 	w->block[SLUB_BLOCK_PUT] = w->block[SLUB_BLOCK_NONE] = SLUB_IPC * sp[1];
+}
+
+/* The static costs of SLUB_BLOCKS under the world's layout and core (work
+ * rows of w->work, costs of w->s), once: cpu_block_init(). */
+static int slub_blocks_init(struct slub_world *w)
+{
+	static const struct {
+		enum slub_work row;
+		const char *kinds;
+		int exit;
+	} defs[SLUB_NR_CODE] = {
+#define SLUB_CODE_DEF(name, r, k, e) [B_##name] = {W_##r, k, e},
+		SLUB_BLOCKS(SLUB_CODE_DEF)
+#undef SLUB_CODE_DEF
+	};
+	for (int b = 0; b < SLUB_NR_CODE; b++) {
+		int exit = defs[b].exit < 0 ? -1 : w->site_base + defs[b].exit;
+		int rc = cpu_block_init(&w->code[b], w->work[defs[b].row], defs[b].kinds, exit,
+					&w->s->k);
+		if (rc != NS_OK)
+			return rc;
+	}
+	return NS_OK;
 }
 
 void slub_config_default(struct slub_config *c)
@@ -2113,6 +2233,10 @@ int slub_world_create(const struct machine *m, const struct slub_config *cfg,
 	w->pa = pa;
 	w->fn_base = fn_base;
 	w->site_base = site_base;
+	if ((rc = slub_blocks_init(w)) != NS_OK) {
+		diag_set(d, rc, "slub", 0, 0, "slub: a code block's description is invalid");
+		goto err;
+	}
 	w->page_size = m->page_size ? m->page_size : 4096;
 	w->page_shift = ilog2_u(w->page_size);
 	w->line_size = (unsigned)m->costs.line_size.value;
