@@ -222,23 +222,12 @@ static int build_zonerefs(struct mm_world *w, struct diag *d)
  * rows of w->work, costs of w->s), once: cpu_block_init(). */
 static int mm_blocks_init(struct mm_world *w)
 {
-	static const struct {
-		enum mm_work row;
-		const char *kinds;
-		int exit;
-	} defs[MM_NR_BLOCK] = {
+	static const struct cpu_block_def defs[MM_NR_BLOCK] = {
 #define MM_BLOCK_DEF(name, r, k, e) [B_##name] = {W_##r, k, e},
 		MM_BLOCKS(MM_BLOCK_DEF)
 #undef MM_BLOCK_DEF
 	};
-	for (int b = 0; b < MM_NR_BLOCK; b++) {
-		int exit = defs[b].exit < 0 ? -1 : w->site_base + defs[b].exit;
-		int rc = cpu_block_init(&w->code[b], w->work[defs[b].row], defs[b].kinds, exit,
-					&w->s->k);
-		if (rc != NS_OK)
-			return rc;
-	}
-	return NS_OK;
+	return cpu_blocks_init(w->code, defs, MM_NR_BLOCK, w->work, w->site_base, &w->s->k);
 }
 
 /* memmap false: everything but the per-block metadata and the free lists

@@ -1895,23 +1895,12 @@ static void slub_work_layout(struct slub_world *w)
  * rows of w->work, costs of w->s), once: cpu_block_init(). */
 static int slub_blocks_init(struct slub_world *w)
 {
-	static const struct {
-		enum slub_work row;
-		const char *kinds;
-		int exit;
-	} defs[SLUB_NR_CODE] = {
+	static const struct cpu_block_def defs[SLUB_NR_CODE] = {
 #define SLUB_CODE_DEF(name, r, k, e) [B_##name] = {W_##r, k, e},
 		SLUB_BLOCKS(SLUB_CODE_DEF)
 #undef SLUB_CODE_DEF
 	};
-	for (int b = 0; b < SLUB_NR_CODE; b++) {
-		int exit = defs[b].exit < 0 ? -1 : w->site_base + defs[b].exit;
-		int rc = cpu_block_init(&w->code[b], w->work[defs[b].row], defs[b].kinds, exit,
-					&w->s->k);
-		if (rc != NS_OK)
-			return rc;
-	}
-	return NS_OK;
+	return cpu_blocks_init(w->code, defs, SLUB_NR_CODE, w->work, w->site_base, &w->s->k);
 }
 
 void slub_config_default(struct slub_config *c)

@@ -715,6 +715,18 @@ int cpu_block_init(struct cpu_block *b, uint32_t uops, const char *kinds, int32_
 	return NS_OK;
 }
 
+int cpu_blocks_init(struct cpu_block *out, const struct cpu_block_def *defs, int n,
+		    const uint32_t *work, int site_base, const struct cpu_costs *k)
+{
+	for (int b = 0; b < n; b++) {
+		int32_t exit = defs[b].exit < 0 ? -1 : site_base + defs[b].exit;
+		int rc = cpu_block_init(&out[b], work[defs[b].row], defs[b].kinds, exit, k);
+		if (rc != NS_OK)
+			return rc;
+	}
+	return NS_OK;
+}
+
 uint32_t cpu_block_miss(struct cpu *c, uint64_t addr, uint32_t bytes, int node,
 			enum cpu_access kind)
 {

@@ -1268,6 +1268,21 @@ struct cpu_block {
 int cpu_block_init(struct cpu_block *b, uint32_t uops, const char *kinds, int32_t exit,
 		   const struct cpu_costs *k);
 
+/* A block as a model lists it (MM_BLOCKS, SLUB_BLOCKS): its work row (an
+ * index into the world's work column), its kinds as above, and its exit
+ * site in the model's own numbering (-1: not a branch). */
+struct cpu_block_def {
+	int row;
+	const char *kinds;
+	int exit;
+};
+
+/* cpu_block_init() of n descriptions into out[]: uops from work[row],
+ * exit sites offset by site_base (the model's first global site id).
+ * NS_EINTERNAL at the first bad description. */
+int cpu_blocks_init(struct cpu_block *out, const struct cpu_block_def *defs, int n,
+		    const uint32_t *work, int site_base, const struct cpu_costs *k);
+
 #ifdef NDEBUG
 static inline void cpu_block_open(struct cpu *c, int32_t exit)
 {
