@@ -218,16 +218,18 @@ static int build_zonerefs(struct mm_world *w, struct diag *d)
 	return NS_OK;
 }
 
-/* The static costs of MM_BLOCKS under the world's layout and core (work
- * rows of w->work, costs of w->s), once: cpu_block_init(). */
+/* The static costs of MM_BLOCKS under the world's layout and core (the
+ * MM_WORK column of cfg.code, costs of w->s), once: cpu_block_init(). */
 static int mm_blocks_init(struct mm_world *w)
 {
+	uint32_t work[MM_NR_WORK];
+	mm_work_layout(w->cfg.code, w->cfg.iter, work);
 	static const struct cpu_block_def defs[MM_NR_BLOCK] = {
 #define MM_BLOCK_DEF(name, r, k, e) [B_##name] = {W_##r, k, e},
 		MM_BLOCKS(MM_BLOCK_DEF)
 #undef MM_BLOCK_DEF
 	};
-	return cpu_blocks_init(w->code, defs, MM_NR_BLOCK, w->work, w->site_base, &w->s->k);
+	return cpu_blocks_init(w->code, defs, MM_NR_BLOCK, work, w->site_base, &w->s->k);
 }
 
 /* memmap false: everything but the per-block metadata and the free lists
@@ -397,7 +399,6 @@ static int create(const struct machine *m, const struct mm_config *cfg, struct c
 	w->m = m;
 	w->cfg = *cfg;
 	w->cfg.code = code;
-	mm_work_layout(w->cfg.code, w->cfg.iter, w->work);
 	w->s = s;
 	w->fn_base = fn_base;
 	w->site_base = site_base;

@@ -15,7 +15,7 @@
  * page_alloc.c, counter names in vmstat.c); mm_stat_idx() is an inline
  * function of its table so each call folds to a constant, and
  * mm_work_layout() gives a work layout's column of MM_WORK, which the world
- * copies once (w->work).  Then the data structures,
+ * costs once into its blocks (w->code).  Then the data structures,
  * the charging helpers (br, call, run_block, mem, bmem, mem_bytes, atomic_rmw,
  * memo_reset), the accessors and <linux/list.h>, all static inline: they
  * run at every modelled step and must inline in every file.  With
@@ -434,9 +434,11 @@ enum mm_site { MM_SITES(MM_SITE_ENUM) MM_NR_SITE };
  *             __rmqueue) and of the pcp drain (free_pcppages_bulk with
  *             __free_one_page) were counted; every other row keeps its
  *             estimate in the compiled columns (marked "=est" below).
- * Charged by cpu_insns(): in-order at MM_IPC per cycle, out of order as
- * that many uops through dispatch.  mm_world_create() copies the column
- * of the world's layout into w->work, so the hot path reads one word.
+ * Charged through the blocks of MM_BLOCKS (below), as cpu_insns() charges
+ * them: in-order at MM_IPC per cycle, out of order as that many uops
+ * through dispatch.  mm_world_create() costs the blocks from the column
+ * of the world's layout once (mm_blocks_init()); the hot path reads only
+ * the blocks.
  */
 #define MM_IPC 2
 #define MM_WORK(X)                                                             \
@@ -969,7 +971,6 @@ struct page_detail_pool {
 struct mm_world {
 	const struct machine *m;
 	struct mm_config cfg;
-	uint32_t work[MM_NR_WORK];          /* MM_WORK column of cfg.code (resolved) */
 	struct cpu_block code[MM_NR_BLOCK]; /* MM_BLOCKS costed for w->s (mm_init.c) */
 	struct cpu_sys *s;
 	int fn_base, site_base;

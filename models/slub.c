@@ -33,10 +33,10 @@
  * clears a page.  Every memory access goes through slub_mem(), one
  * wrapper over cpu_mem, or bmem() for an access a code block declared.
  * Straight-line work between sites comes from the world's column of
- * SLUB_WORK (w->work, copied at set-up: the estimate, identical for PRE
- * and POST, or the compiled counts per variant, `cost.code`) and is
- * charged through the code blocks of SLUB_BLOCKS (w->code, costed at
- * set-up), as the page allocator's MM_BLOCKS.
+ * SLUB_WORK (the estimate, identical for PRE and POST, or the compiled
+ * counts per variant, `cost.code`) and is charged through the code
+ * blocks of SLUB_BLOCKS (w->code, costed from that column at set-up), as
+ * the page allocator's MM_BLOCKS.
  *
  * Variants.  The !n block of __slab_free is the only code that differs;
  * which of its tests exist, and in which order, depends on
@@ -305,8 +305,8 @@ static const uint8_t slub_spill[2][2][2][2] = {
  *         columns (marked "=est").
  * Charged through the code blocks of SLUB_BLOCKS (below), which charge
  * them as cpu_insns() does: in-order at SLUB_IPC per cycle, out of order
- * as that many uops through dispatch.  slub_world_create() copies the
- * world's column into w->work.
+ * as that many uops through dispatch.  slub_world_create() costs the
+ * blocks from the world's column once (slub_blocks_init()).
  */
 #define SLUB_IPC 2
 #define SLUB_WORK(X)                                                           \
@@ -508,7 +508,6 @@ struct slub_cache {
 struct slub_world {
 	const struct machine *m;
 	struct slub_config cfg;             /* cfg.code resolved (not DEFAULT) */
-	uint32_t work[SLUB_NR_WORK];        /* SLUB_WORK column of cfg.code */
 	uint32_t block[SLUB_NR_BLOCK];      /* the `!n` block's work per outcome */
 	struct cpu_block code[SLUB_NR_CODE]; /* SLUB_BLOCKS costed for s (slub_blocks_init()) */
 	struct cpu_sys *s;
@@ -1873,34 +1872,35 @@ int slub_layout(struct cost_layout *l, const struct cost_tables *t, int fn_base,
 
 /* --- set-up ------------------------------------------------------------------ */
 
-/* The work rows and the `!n` block's work of the world's (resolved) layout. */
-static void slub_work_layout(struct slub_world *w)
+/* The work rows (into work[SLUB_NR_WORK]) and the `!n` block's work of the
+ * world's (resolved) layout. */
+static void slub_work_layout(struct slub_world *w, uint32_t *work)
 {
 	const struct slub_config *cfg = &w->cfg;
 	if (cfg->code == MM_CODE_COMPILED) {
 		cost_work_column(slub_work_rows, SLUB_NR_WORK,
-				 cfg->variant == SLUB_PRE ? COST_WORK_PRE : COST_WORK_POST, w->work);
+				 cfg->variant == SLUB_PRE ? COST_WORK_PRE : COST_WORK_POST, work);
 		for (int b = 0; b < SLUB_NR_BLOCK; b++)
 			w->block[b] = slub_block_compiled[cfg->variant][b];
 		return;
 	}
-	cost_work_column(slub_work_rows, SLUB_NR_WORK, COST_WORK_EST, w->work);
+	cost_work_column(slub_work_rows, SLUB_NR_WORK, COST_WORK_EST, work);
 	/* a spill is cycles at SLUB_IPC: push + pop per register */
 	const uint8_t *sp = slub_spill[cfg->variant][cfg->compiler][cfg->stats ? 1 : 0];
 	w->block[SLUB_BLOCK_FROZEN] = SLUB_IPC * sp[0];
 	w->block[SLUB_BLOCK_PUT] = w->block[SLUB_BLOCK_NONE] = SLUB_IPC * sp[1];
 }
 
-/* The static costs of SLUB_BLOCKS under the world's layout and core (work
- * rows of w->work, costs of w->s), once: cpu_block_init(). */
-static int slub_blocks_init(struct slub_world *w)
+/* The static costs of SLUB_BLOCKS under the world's layout and core (its
+ * work rows, costs of w->s), once: cpu_block_init(). */
+static int slub_blocks_init(struct slub_world *w, const uint32_t *work)
 {
 	static const struct cpu_block_def defs[SLUB_NR_CODE] = {
 #define SLUB_CODE_DEF(name, r, k, e) [B_##name] = {W_##r, k, e},
 		SLUB_BLOCKS(SLUB_CODE_DEF)
 #undef SLUB_CODE_DEF
 	};
-	return cpu_blocks_init(w->code, defs, SLUB_NR_CODE, w->work, w->site_base, &w->s->k);
+	return cpu_blocks_init(w->code, defs, SLUB_NR_CODE, work, w->site_base, &w->s->k);
 }
 
 void slub_config_default(struct slub_config *c)
@@ -2217,12 +2217,13 @@ int slub_world_create(const struct machine *m, const struct slub_config *cfg,
 	w->m = m;
 	w->cfg = *cfg;
 	w->cfg.code = code;
-	slub_work_layout(w);
+	uint32_t work[SLUB_NR_WORK];
+	slub_work_layout(w, work);
 	w->s = s;
 	w->pa = pa;
 	w->fn_base = fn_base;
 	w->site_base = site_base;
-	if ((rc = slub_blocks_init(w)) != NS_OK) {
+	if ((rc = slub_blocks_init(w, work)) != NS_OK) {
 		diag_set(d, rc, "slub", 0, 0, "slub: a code block's description is invalid");
 		goto err;
 	}
