@@ -1036,9 +1036,14 @@ static CPU_INLINE void cpu_ret(struct cpu *c)
 static CPU_INLINE bool cpu_fast_branch(struct cpu *c, int site, bool cond)
 {
 	assert(c->mlog_on == CPU_LOG_FAST);
-	struct cpu_fast_site *f = &c->fsite[2 * site + cond];
-	f->n++;
-	c->fsig += f->term;
+	struct cpu_fast_site *f = &c->fsite[2 * site];
+	if (cond) {
+		f[1].n++;
+		c->fsig += f[1].term;
+	} else {
+		f[0].n++;
+		c->fsig += f[0].term;
+	}
 	return cond;
 }
 
