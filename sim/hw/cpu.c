@@ -691,144 +691,6 @@ uint32_t cpu_mem_slow(struct cpu *c, uint64_t addr, uint32_t bytes, int node,
 
 /* --- blocks (cpu.h, "Blocks") -------------------------------------------- */
 
-/*
- * The ooo table of a block: its steps (cpu_insns() of its uops, then each
- * declared access as an L1 hit, cpu_mem_l1_again()) run once per start
- * state (slot, lslot) on a scratch core whose window is empty and whose
- * chain is closed, through the same step functions a run uses.  An entry
- * is ok when the steps left the window empty: then, from an empty window
- * and a chain that is ready by the block's first cycle, the steps move the
- * clock, the group and the chain by what the entry says, from any start
- * clock (they only add to it), so cpu_block_ooo() may apply it in their
- * place.  A core wider than CPU_BLOCK_OOO_WIDTH or with more load ports
- * than CPU_BLOCK_OOO_LPORTS gets no entry (its blocks run as steps).
- */
-#define BLOCK_OOO_BASE ((uint64_t)1 << 32)  /* the scratch core's start clock */
-static int block_ooo_table(struct cpu_block *b, const struct cpu_costs *k)
-{
-	memset(b->ooo, 0, sizeof b->ooo);
-	if (!k->width || k->width > CPU_BLOCK_OOO_WIDTH || !k->load_ports ||
-	    k->load_ports > CPU_BLOCK_OOO_LPORTS || k->rob < k->width || !b->nacc)
-		return NS_OK;
-	struct cpu *sc = calloc(1, sizeof *sc);
-	if (!sc)
-		return NS_ENOMEM;
-	for (uint32_t slot = 0; slot < k->width; slot++) {
-		for (uint32_t lslot = 0; lslot <= k->load_ports; lslot++) {
-			memset(sc, 0, sizeof *sc);
-			sc->ooo = 1;
-			sc->k_l1d = k->l1d;
-			sc->o.width = k->width;
-			sc->o.rob = k->rob;
-			sc->o.load_queue = k->load_queue;
-			sc->o.load_ports = k->load_ports;
-			sc->o.mlp = k->fill_buffers;
-			sc->o.rob_cycles = k->rob / k->width;
-			sc->o.slot = slot;
-			sc->o.lslot = lslot;
-			sc->now = BLOCK_OOO_BASE;
-			cpu_ooo_dispatch(sc, b->uops);
-			uint32_t kinds = b->kinds;
-			for (unsigned i = 0; i < b->nacc; i++, kinds >>= 2)
-				cpu_ooo_mem(sc, (enum cpu_access)(kinds & 3), k->l1d, false);
-			struct cpu_block_ooo *e =
-				&b->ooo[slot * (CPU_BLOCK_OOO_LPORTS + 1) + lslot];
-			uint64_t dnow = sc->now - BLOCK_OOO_BASE;
-			bool dep = b->nkind[CPU_LOAD_DEP] != 0;
-			if (sc->o.n || dnow > UINT32_MAX ||
-			    (dep && (sc->o.chain < BLOCK_OOO_BASE ||
-				     sc->o.chain - BLOCK_OOO_BASE >= UINT32_MAX)))
-				continue;      /* not ok: the steps run */
-			e->dnow = (uint32_t)dnow;
-			e->stall = (uint32_t)sc->ctr[CPU_CTR_mem_stall_cycles];
-			e->chain = dep ? (uint32_t)(sc->o.chain - BLOCK_OOO_BASE) + 1 : 0;
-			e->slot = (uint8_t)sc->o.slot;
-			e->lslot = (uint8_t)sc->o.lslot;
-			e->ok = 1;
-		}
-	}
-	free(sc);
-	return NS_OK;
-}
-
-bool cpu_block_ooo(struct cpu *c, const struct cpu_block *b)
-{
-	struct cpu_ooo *o = &c->o;
-	/* the table's conditions: a window the block's dispatch retires
-	 * nothing from (empty, or its oldest long op neither falls out of
-	 * the ROB's reach before the block's last uop nor holds a load-queue
-	 * entry that is over the limit: cpu_ooo_window()), a clock past 0
-	 * (where the last dispatch cycle is not now - 1), a state it has */
-	if (o->n && (o->rpos[o->head] + o->rob <= o->pos + b->uops + b->nacc ||
-		     (o->rload[o->head] && o->loads > o->load_queue)))
-		return false;
-	if (!c->now || o->slot >= CPU_BLOCK_OOO_WIDTH || o->lslot > CPU_BLOCK_OOO_LPORTS)
-		return false;
-	unsigned st = o->slot * (CPU_BLOCK_OOO_LPORTS + 1) + o->lslot;
-	const struct cpu_block_ooo *e = &b->ooo[st];
-	/* a chain still open past the block's first cycle: a dependent load
-	 * would wait for it */
-	if (!e->ok || (b->nkind[CPU_LOAD_DEP] && o->chain > cpu_ooo_last_cycle(c)))
-		return false;
-	c->blk = b;
-	c->blk_state = (uint8_t)st;
-	c->blk_now0 = c->now;
-	c->blk_chain0 = o->chain;
-	c->blk_slot0 = (uint8_t)o->slot;
-	c->blk_lslot0 = (uint8_t)o->lslot;
-	c->now += e->dnow;
-	o->slot = e->slot;
-	o->lslot = e->lslot;
-	o->pos += b->uops + b->nacc;
-	if (e->chain)
-		o->chain = c->blk_now0 + e->chain - 1;
-	uint64_t *k = c->ctr;
-	k[CPU_CTR_uops] += b->uops + b->nacc;
-	k[CPU_CTR_mem_accesses] += b->nacc;
-	k[CPU_CTR_l1d_hit] += b->nacc;
-	k[CPU_CTR_mem_stall_cycles] += e->stall;
-	for (int i = 0; i < 4; i++)
-		k[CPU_CTR_mem_load_dep + i] += b->nkind[i];
-	c->blk_left = b->nacc;
-	c->blk_kinds = b->kinds;
-	return true;
-}
-
-/* cpu_block_unwind() with the first `made` declared accesses made (as L1
- * hits: a miss unwinds at once). */
-static void block_unwind_made(struct cpu *c, unsigned made)
-{
-	const struct cpu_block *b = c->blk;
-	const struct cpu_block_ooo *e = &b->ooo[c->blk_state];
-	struct cpu_ooo *o = &c->o;
-	uint64_t *k = c->ctr;
-	c->blk_left = 0;
-	c->now = c->blk_now0;
-	o->slot = c->blk_slot0;
-	o->lslot = c->blk_lslot0;
-	o->chain = c->blk_chain0;
-	o->pos -= b->uops + b->nacc;
-	k[CPU_CTR_uops] -= b->uops + b->nacc;
-	k[CPU_CTR_mem_accesses] -= b->nacc;
-	k[CPU_CTR_l1d_hit] -= b->nacc;
-	k[CPU_CTR_mem_stall_cycles] -= e->stall;
-	for (int i = 0; i < 4; i++)
-		k[CPU_CTR_mem_load_dep + i] -= b->nkind[i];
-	/* the steps so far: cpu_insns(), then cpu_mem_l1_again() each */
-	cpu_ooo_dispatch(c, b->uops);
-	uint32_t kinds = b->kinds;
-	for (unsigned i = 0; i < made; i++, kinds >>= 2) {
-		k[CPU_CTR_mem_accesses]++;
-		k[CPU_CTR_l1d_hit]++;
-		cpu_ooo_mem(c, (enum cpu_access)(kinds & 3), c->k_l1d, false);
-	}
-}
-
-void cpu_block_unwind(struct cpu *c)
-{
-	block_unwind_made(c, (unsigned)c->blk->nacc - c->blk_left);
-}
-
 int cpu_block_init(struct cpu_block *b, uint32_t uops, const char *kinds, int32_t exit,
 		   const struct cpu_costs *k)
 {
@@ -850,7 +712,7 @@ int cpu_block_init(struct cpu_block *b, uint32_t uops, const char *kinds, int32_
 		b->nkind[kind]++;
 	}
 	b->nacc = (uint8_t)n;
-	return block_ooo_table(b, k);
+	return NS_OK;
 }
 
 int cpu_blocks_init(struct cpu_block *out, const struct cpu_block_def *defs, int n,
@@ -868,18 +730,13 @@ int cpu_blocks_init(struct cpu_block *out, const struct cpu_block_def *defs, int
 uint32_t cpu_block_miss(struct cpu *c, uint64_t addr, uint32_t bytes, int node,
 			enum cpu_access kind)
 {
-	if (c->ooo) {
-		/* the whole precharge back, the accesses before this one made */
-		block_unwind_made(c, (unsigned)c->blk->nacc - c->blk_left - 1u);
-	} else {
-		/* the precharge (cpu_block()) of this access, taken back */
-		uint32_t hit = kind == CPU_LOAD_DEP ? c->k_l1d : c->k_mem_slot;
-		c->now -= hit;
-		c->ctr[CPU_CTR_mem_accesses]--;
-		c->ctr[CPU_CTR_l1d_hit]--;
-		c->ctr[CPU_CTR_mem_stall_cycles] -= hit;
-		c->ctr[CPU_CTR_mem_load_dep + (int)kind]--;
-	}
+	/* the precharge (cpu_block()) of this access, taken back */
+	uint32_t hit = kind == CPU_LOAD_DEP ? c->k_l1d : c->k_mem_slot;
+	c->now -= hit;
+	c->ctr[CPU_CTR_mem_accesses]--;
+	c->ctr[CPU_CTR_l1d_hit]--;
+	c->ctr[CPU_CTR_mem_stall_cycles] -= hit;
+	c->ctr[CPU_CTR_mem_load_dep + (int)kind]--;
 	int shift = c->sys->cache.line_shift;
 	uint64_t line = addr >> shift;
 	if (((addr + (bytes ? bytes - 1 : 0)) >> shift) != line)
@@ -1003,8 +860,6 @@ static uint64_t ooo_fill_buffer(struct cpu *c, uint64_t start, uint32_t lat)
 uint32_t cpu_ooo_mem(struct cpu *c, enum cpu_access kind, uint32_t lat, bool miss)
 {
 	struct cpu_ooo *o = &c->o;
-	if (c->blk_left)
-		cpu_block_unwind(c);   /* a precharged block is still open */
 	uint64_t before = c->now;
 	bool load = kind == CPU_LOAD_DEP || kind == CPU_LOAD;
 	if (load && o->lslot == o->load_ports)
@@ -1081,11 +936,8 @@ uint32_t cpu_atomic(struct cpu *c, uint64_t addr, int node)
 		}
 		cpu_memo_break(c);
 	}
-	if (c->ooo) {
-		if (c->blk_left)
-			cpu_block_unwind(c);
+	if (c->ooo)
 		ooo_fence(c);
-	}
 	enum cache_src src;
 	uint32_t lat = mem_line(c, line, home_pos(c, node), true, &src);
 	return atomic_charge(c, src, lat);
@@ -1103,8 +955,6 @@ void cpu_irq_save(struct cpu *c)
 {
 	if (c->mlog_on && cpu_memo_log(c, CPU_EV(CPU_EV_IRQ_SAVE, 0)))
 		return;
-	if (c->ooo && c->blk_left)
-		cpu_block_unwind(c);
 	c->now += c->sys->k.irq_save;
 	c->ctr[CPU_CTR_irq_save]++;
 }
@@ -1113,8 +963,6 @@ void cpu_irq_restore(struct cpu *c)
 {
 	if (c->mlog_on && cpu_memo_log(c, CPU_EV(CPU_EV_IRQ_RESTORE, 0)))
 		return;
-	if (c->ooo && c->blk_left)
-		cpu_block_unwind(c);
 	c->now += c->sys->k.irq_restore;
 }
 
@@ -1122,8 +970,6 @@ void cpu_this_cpu_cmpxchg(struct cpu *c)
 {
 	if (c->mlog_on && cpu_memo_log(c, CPU_EV(CPU_EV_CMPXCHG, 0)))
 		return;
-	if (c->ooo && c->blk_left)
-		cpu_block_unwind(c);
 	c->now += c->sys->k.this_cpu_cmpxchg;
 	c->ctr[CPU_CTR_this_cpu_cmpxchg]++;
 }
@@ -1131,8 +977,6 @@ void cpu_this_cpu_cmpxchg(struct cpu *c)
 void cpu_advance_to(struct cpu *c, uint64_t t)
 {
 	cpu_block_exit(c, -1);
-	if (c->ooo && c->blk_left)
-		cpu_block_unwind(c);
 	if (c->mlog_on == CPU_LOG_MEMO)
 		cpu_memo_break(c);
 	if (t <= c->now)

@@ -541,11 +541,6 @@ struct cpu {
 	uint32_t blk_kinds;            /* their kinds, the next in the low bits */
 	int32_t blk_exit;              /* debug builds: the open block's exit
 					* site + 1, 0 = none or not a branch */
-	/* cost.model ooo: the core state before the open block's precharge,
-	 * for cpu_block_unwind() */
-	const struct cpu_block *blk;
-	uint64_t blk_now0, blk_chain0;
-	uint8_t blk_slot0, blk_lslot0, blk_state;
 };
 
 struct cpu_sys {
@@ -859,12 +854,6 @@ static inline uint64_t cpu_fence_waited(const struct cpu *c)
  * each primitive is one predictable host branch.
  */
 void cpu_ooo_window(struct cpu *c);
-/* A block precharged under ooo (cpu_block_ooo()) whose declared accesses
- * are not all made when another step comes (an undeclared access, an irq
- * save, ...): its precharge is taken back and the steps it made so far
- * are dispatched, so that the step that comes dispatches after them, in
- * program order (cpu.c). */
-void cpu_block_unwind(struct cpu *c);
 void cpu_ooo_mispredict(struct cpu *c, uint64_t input);
 void cpu_ooo_call(struct cpu *c);
 void cpu_ooo_ret(struct cpu *c, bool rsb_hit);
@@ -891,8 +880,6 @@ static inline void cpu_ooo_restart(struct cpu *c, uint64_t t)
 static inline void cpu_ooo_dispatch(struct cpu *c, uint32_t uops)
 {
 	struct cpu_ooo *o = &c->o;
-	if (c->blk_left)
-		cpu_block_unwind(c);   /* a precharged block is still open */
 	uint32_t t = o->slot + uops;
 	if (t >= o->width) {
 		c->now += t / o->width;
@@ -1131,8 +1118,6 @@ static CPU_INLINE void cpu_work(struct cpu *c, uint32_t cycles)
 {
 	if (c->mlog_on && cpu_memo_log(c, CPU_EV(CPU_EV_WORK, cycles)))
 		return;
-	if (c->ooo && c->blk_left)
-		cpu_block_unwind(c);
 	c->now += cycles;
 	c->ctr[CPU_CTR_work_cycles] += cycles;
 }
@@ -1264,43 +1249,13 @@ static CPU_INLINE void cpu_fast_mem(struct cpu *c, uint64_t addr, uint32_t bytes
  * a block's work and its accesses' L1 costs at its start gives the clock
  * and counters of charging them one by one, as long as nothing reads
  * the clock or waits in between (cpu_block_exit(): the exits check it).
- *
  * Under cost.model ooo the order of dispatch matters (the dependent
- * chain, the load ports, the window), so the static cost is a table:
- * cpu_block_init() runs the block's steps (its uops, then each access as
- * an L1 hit) once per start state of the dispatch group (slot, loads in
- * the cycle) on a scratch core, through the step functions a run uses,
- * and keeps what they did to the clock, the group, the open chain and
- * the stall count.  cpu_block_ooo() applies the entry of the core's state
- * when the steps would do just that: the window retires nothing during
- * the block, and the open chain is ready by its first cycle (else the
- * block runs as steps).  Steps are shift-invariant in the clock there,
- * so the entry is exact from any start.  A declared access that is not
- * an L1 hit changing no state, or any other step before the block's
- * accesses are all made (an undeclared access, an irq save; the blocks
- * allow both), unwinds it (cpu_block_unwind()): the precharge is taken
- * back, the steps made so far are dispatched, and the step runs in
- * program order after them.  A logged (memo) or fast (sampled) call
- * records steps, not totals: there a block logs its uops as
- * cpu_insns() and its accesses are plain cpu_mem() steps.
+ * chain, the load ports, the window), and a logged (memo) or fast
+ * (sampled) call records steps, not totals: there a block dispatches or
+ * logs its uops as cpu_insns() and its accesses are plain cpu_mem()
+ * steps, so ooo results are the primitives' by construction too.
  */
 #define CPU_BLOCK_MAX_ACCESSES 16
-/* Under ooo a block's cost depends on the dispatch slot and the loads
- * already in that cycle: one entry per (slot, lslot), for cores up to 8
- * wide with up to 4 load ports (every shipped machine; a wider core runs
- * its blocks as steps). */
-#define CPU_BLOCK_OOO_WIDTH 8
-#define CPU_BLOCK_OOO_LPORTS 4
-#define CPU_BLOCK_OOO_STATES (CPU_BLOCK_OOO_WIDTH * (CPU_BLOCK_OOO_LPORTS + 1))
-struct cpu_block_ooo {
-	uint32_t dnow;                 /* the dispatch clock's advance */
-	uint32_t stall;                /* mem_stall_cycles the accesses add */
-	uint32_t chain;                /* the open chain after: start clock +
-					* chain - 1; 0: left as it was (no D) */
-	uint8_t slot, lslot;           /* the dispatch group after */
-	uint8_t ok;                    /* 0: the steps leave a long op in the
-					* window (a long dependent chain) */
-};
 struct cpu_block {
 	uint32_t uops;                 /* straight-line uops (work row) */
 	uint32_t work;                 /* in-order: their cycles */
@@ -1309,9 +1264,6 @@ struct cpu_block {
 	uint8_t nacc;                  /* declared accesses */
 	uint8_t nkind[4];              /* of them per enum cpu_access */
 	int32_t exit;                  /* exit site (global id), -1: not a branch */
-	/* ooo: the steps' effect from each start state, every access an L1
-	 * hit, [slot * (CPU_BLOCK_OOO_LPORTS + 1) + lslot] */
-	struct cpu_block_ooo ooo[CPU_BLOCK_OOO_STATES];
 };
 
 /* A block of uops and accesses `kinds` ("D" CPU_LOAD_DEP, "L" CPU_LOAD,
@@ -1349,19 +1301,11 @@ static inline void cpu_block_open(struct cpu *c, int32_t exit)
 }
 #endif
 
-/* Under ooo: the block's precomputed effect from the core's state, when
- * it applies (cpu.c); false: run its steps. */
-bool cpu_block_ooo(struct cpu *c, const struct cpu_block *b);
-
 static CPU_INLINE void cpu_block(struct cpu *c, const struct cpu_block *b)
 {
 	cpu_block_exit(c, -1);
-	if (c->mlog_on || !b->nacc || (c->ooo && !cpu_block_ooo(c, b))) {
+	if (c->mlog_on || c->ooo || !b->nacc) {
 		cpu_insns(c, b->uops);  /* the steps in turn (above) */
-		cpu_block_open(c, b->exit);
-		return;
-	}
-	if (c->ooo) {
 		cpu_block_open(c, b->exit);
 		return;
 	}
