@@ -1036,6 +1036,9 @@ static CPU_INLINE void cpu_ret(struct cpu *c)
 static CPU_INLINE bool cpu_fast_branch(struct cpu *c, int site, bool cond)
 {
 	assert(c->mlog_on == CPU_LOG_FAST);
+	/* one arm per direction, so that each arm's index is a constant:
+	 * computing 2 * site + cond from the condition took about 4 of the
+	 * step's 7 host instructions (docs/cost-model.md §10) */
 	struct cpu_fast_site *f = &c->fsite[2 * site];
 	if (cond) {
 		f[1].n++;
