@@ -612,6 +612,15 @@ void cpu_fast_line(struct cpu *c, uint64_t line, bool write)
 	cache_access_slow(&c->sys->cache, c->idx, line, write, &from);
 }
 
+void cpu_fast_lines(struct cpu *c, uint64_t line, uint64_t last, bool write)
+{
+	const struct cache_sys *cs = &c->sys->cache;
+	do {
+		if (!cache_l1_fast(cs, c->idx, line, write))
+			cpu_fast_line(c, line, write);
+	} while (++line <= last);
+}
+
 uint32_t cpu_mem_line_slow(struct cpu *c, uint64_t line, int node, enum cpu_access kind)
 {
 	int from = -1;

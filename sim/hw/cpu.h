@@ -1217,6 +1217,8 @@ static inline uint32_t cpu_mem(struct cpu *c, uint64_t addr, uint32_t bytes, int
  * out-of-line cache_access_slow() of a line cache_l1_fast() did not
  * decide. */
 void cpu_fast_line(struct cpu *c, uint64_t line, bool write);
+/* cpu_fast_mem() of an access over several lines (cpu.c). */
+void cpu_fast_lines(struct cpu *c, uint64_t line, uint64_t last, bool write);
 static CPU_INLINE void cpu_fast_mem(struct cpu *c, uint64_t addr, uint32_t bytes,
 				    enum cpu_access kind)
 {
@@ -1227,10 +1229,12 @@ static CPU_INLINE void cpu_fast_mem(struct cpu *c, uint64_t addr, uint32_t bytes
 	assert(c->mlog_on == CPU_LOG_FAST && c->fwarm);
 	if (!cpu_fast_warms(c, kind))
 		return;                /* a load under sample_warm stores */
-	do {
-		if (!cache_l1_fast(cs, c->idx, line, write))
-			cpu_fast_line(c, line, write);
-	} while (++line <= last);
+	if (last != line) {
+		cpu_fast_lines(c, line, last, write);  /* rare: out of line */
+		return;
+	}
+	if (!cache_l1_fast(cs, c->idx, line, write))
+		cpu_fast_line(c, line, write);
 }
 
 /*
