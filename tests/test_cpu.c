@@ -1418,6 +1418,48 @@ static void test_sampled_warm_kinds(void **state)
 	}
 }
 
+/*
+ * The same for a models' fast copy (models/mm_fast.h), which starts the
+ * fast call itself (cpu_fast_entry()) and makes its accesses with
+ * cpu_fast_mem(): a one-line load (caches only) and a store across two
+ * lines (both lines, under caches and stores).  Calls not fast run the
+ * primitives.
+ */
+static void test_fast_copy_mem(void **state)
+{
+	(void)state;
+	const uint64_t base = (uint64_t)1 << 40;
+	const enum cpu_warm modes[] = {CPU_WARM_CACHES, CPU_WARM_STORES};
+	for (size_t k = 0; k < sizeof modes / sizeof modes[0]; k++) {
+		struct world *w = acct_world(CPU_MODEL_INORDER, CPU_ACCOUNTING_SAMPLED, 4,
+					     modes[k]);
+		struct cpu *c = &w->s.cpu[0];
+		unsigned fast = 0;
+		for (uint64_t i = 0; i < 40; i++) {
+			uint64_t load = base + i * 4096, store = load + 2048 + 56;
+			bool f = cpu_fast_entry(c, FIX_FN_outer_fn);
+			if (f) {
+				cpu_copy_call(c, FIX_FN_outer_fn);
+				cpu_fast_mem(c, load, 8, CPU_LOAD);
+				cpu_fast_mem(c, store, 16, CPU_STORE);
+				cpu_fast_end(c);
+			} else {
+				cpu_call(c, FIX_FN_outer_fn);
+				cpu_mem(c, load, 8, 0, CPU_LOAD);
+				cpu_mem(c, store, 16, 0, CPU_STORE);
+				cpu_ret(c);
+			}
+			fast += f;
+			assert_int_equal(in_l1(w, load), !f || modes[k] == CPU_WARM_CACHES);
+			assert_true(in_l1(w, store));
+			assert_true(in_l1(w, store + 8));  /* the next line */
+		}
+		assert_true(fast > 20);
+		assert_int_equal(cpu_check(c), NS_OK);
+		memo_world_free(w);
+	}
+}
+
 #define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
 
 /* --- blocks (cpu.h, "Blocks") ------------------------------------------- */
@@ -1604,6 +1646,7 @@ int main(void)
 		T(test_bad_setup),
 		cmocka_unit_test(test_block_is_its_steps),
 		T(test_block_static_cost),
+		cmocka_unit_test(test_fast_copy_mem),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
