@@ -343,7 +343,7 @@ static void print_report(FILE *out, const struct bench_pagealloc_opts *o, const 
 	fprintf(out, "  %-28s %016" PRIx64 "\n", "checksum:", res[0].checksum);
 	if (o->accounting == CPU_ACCOUNTING_MEMO || o->accounting == CPU_ACCOUNTING_SAMPLED) {
 		struct cpu_memo_stats ms;
-		char line[256];
+		char line[CPU_MEMO_STATS_LINE];
 		cpu_memo_stats(&b->s, &ms);
 		cpu_memo_stats_format(&ms, line, sizeof line);
 		fprintf(out, "  %-28s %s\n",

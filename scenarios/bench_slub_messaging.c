@@ -246,7 +246,7 @@ static void record_acct(struct rec_doc *dd, int accounting, long long period,
 /* The path statistics line of a memo or sampled run. */
 static void print_memo(FILE *out, int accounting, const struct cpu_memo_stats *st)
 {
-	char line[256];
+	char line[CPU_MEMO_STATS_LINE];
 	if (accounting != CPU_ACCOUNTING_MEMO && accounting != CPU_ACCOUNTING_SAMPLED)
 		return;
 	cpu_memo_stats_format(st, line, sizeof line);

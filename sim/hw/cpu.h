@@ -704,7 +704,11 @@ struct cpu_memo_stats {
 	uint8_t sampled;               /* the CPUs account sampled (the format) */
 };
 void cpu_memo_stats(const struct cpu_sys *s, struct cpu_memo_stats *st);
-/* "P % of N top-level calls replayed, ..." (the benches' report line). */
+/* "P % of N top-level calls replayed, ..." (the benches' report line),
+ * into a buffer of CPU_MEMO_STATS_LINE bytes: the longest line, every
+ * count at 20 digits, is about 400 (a 256-byte buffer cut the sampled
+ * line once its counts reached seven digits). */
+#define CPU_MEMO_STATS_LINE 512
 void cpu_memo_stats_format(const struct cpu_memo_stats *st, char *buf, size_t n);
 
 /* The logging paths are forced inline: a host call per event would cost
