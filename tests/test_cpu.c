@@ -1093,6 +1093,55 @@ static void sampled_compare(enum cpu_model model, bool pattern, unsigned n, uint
 	memo_world_free(w[1]);
 }
 
+/*
+ * A top-level call of a function the layout inlines: its cycles are not
+ * attributed at its return (cpu_ret_exact()), only at the next
+ * attribution, to what runs then (outside).  A sample records them in
+ * its path's cost, so that each fast call puts them where the exact run
+ * does: the clock stays the sum of the functions' self cycles and the
+ * outside ones (cpu_check()), and the outside cycles are exact's.  Until
+ * 2026-12-05 a sample's cost moved the clock by them but put them
+ * nowhere, one gap per fast call (SLUB's flush_slab under sampled,
+ * found by test_slub's test_fast_copy).
+ */
+static void test_sampled_inline_top_level(void **state)
+{
+	(void)state;
+	for (int model = 0; model < 2; model++) {
+		struct world *w[2];
+		uint64_t outside[2], now[2];
+		for (int k = 0; k < 2; k++) {
+			w[k] = acct_world((enum cpu_model)model,
+					  k ? CPU_ACCOUNTING_SAMPLED : CPU_ACCOUNTING_EXACT, 10,
+					  CPU_WARM_NONE);
+			assert_int_equal(cost_layout_set_fn(&w[k]->l, FIX_FN_leaf_fn, true), NS_OK);
+			assert_int_equal(cpu_sys_set_layout(&w[k]->s, &w[k]->l), NS_OK);
+			struct cpu *c = &w[k]->s.cpu[0];
+			for (int i = 0; i < 600; i++) {
+				leaf(c);
+				cpu_work(c, 3);        /* outside, between the calls */
+			}
+			assert_int_equal(cpu_check(c), NS_OK);
+			cpu_attribute(c);
+			uint64_t self = 0;
+			for (int f = 0; f < FIX_NR_FN; f++)
+				self += c->prof[f].self;
+			assert_int_equal(self, 0);     /* the only function is inlined */
+			assert_int_equal(c->outside, c->now - c->start);
+			outside[k] = c->outside;
+			now[k] = c->now;
+		}
+		struct cpu_memo_stats ms;
+		cpu_memo_stats(&w[1]->s, &ms);
+		assert_true(ms.fast > 400);
+		/* one path, no miss: the same clock */
+		assert_int_equal(now[1], now[0]);
+		assert_int_equal(outside[1], outside[0]);
+		memo_world_free(w[0]);
+		memo_world_free(w[1]);
+	}
+}
+
 /* Period 1: every call is a sample, accounted exactly: exact's results. */
 static void test_sampled_period_one_is_exact(void **state)
 {
@@ -1609,6 +1658,7 @@ int main(void)
 		cmocka_unit_test(test_memo_exact_with_patterns),
 		cmocka_unit_test(test_memo_clock_read),
 		cmocka_unit_test(test_sampled_period_one_is_exact),
+		cmocka_unit_test(test_sampled_inline_top_level),
 		cmocka_unit_test(test_sampled_one_path),
 		cmocka_unit_test(test_sampled_rare_misses),
 		cmocka_unit_test(test_sampled_patterns),

@@ -2708,6 +2708,11 @@ void cpu_sample_end(struct cpu *c)
 	struct cpu_memo *m = c->mt;
 	struct cpu_sampled *sm = m->sm;
 	c->sampling = 0;
+	/* the cycles up to here are the sample's: a top-level function
+	 * inlined in the layout leaves its last ones unattributed at its
+	 * return (cpu_ret_exact()), and a cost whose clock moved by more
+	 * than its items would put them nowhere in each fast call */
+	cpu_attribute(c);
 	sm->tsum[sm->fn] += c->now - sm->tlast;
 	sm->tn[sm->fn]++;
 	uint64_t sig;
