@@ -49,6 +49,17 @@
  * compiled layout the block's counted work (the registers are saved in the
  * compiled prologue, part of slab_free_entry).
  */
+/* The fast copy (models/slub_fast.h): its renames come before any
+ * declaration, and SLUB_FAST selects the charging helpers below. */
+#if defined(SLUB_FAST_COPY)
+#include "models/slub_fast.h"
+#define SLUB_FAST 1
+#define SLUB_FAST_NOMEM (SLUB_FAST_COPY == 2)
+#else
+#define SLUB_FAST 0
+#define SLUB_FAST_NOMEM 0
+#endif
+
 #include "models/slub.h"
 
 #include <assert.h>
@@ -56,6 +67,18 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* The fast copy's steps that are nothing in a fast call (cpu.c charges
+ * none of them there): straight-line work, a return, an irq save or
+ * restore, a this_cpu cmpxchg.  The copy's entry ends the top-level call
+ * (fast_entry() below). */
+#if defined(SLUB_FAST_COPY)
+#define cpu_insns(c, n) ((void)(c), (void)(n))
+#define cpu_ret(c) ((void)(c))
+#define cpu_irq_save(c) ((void)(c))
+#define cpu_irq_restore(c) ((void)(c))
+#define cpu_this_cpu_cmpxchg(c) ((void)(c))
+#endif
 
 #define NIL16 0xFFFFu
 #define NIL32 UINT32_MAX
@@ -540,7 +563,12 @@ struct slub_world {
  */
 static inline void slub_mem(struct cpu *c, uint64_t addr, enum cpu_access kind)
 {
-	cpu_mem(c, addr, 8, cache_as_node(addr), kind);
+	if (SLUB_FAST_NOMEM)
+		return;                /* a fast call without warming: no access */
+	if (SLUB_FAST)
+		cpu_fast_mem(c, addr, 8, kind);   /* the fast copy for warming */
+	else
+		cpu_mem(c, addr, 8, cache_as_node(addr), kind);
 }
 
 /*
@@ -553,7 +581,7 @@ static inline void slub_mem(struct cpu *c, uint64_t addr, enum cpu_access kind)
  */
 static CPU_INLINE void bmem(struct cpu *c, uint64_t addr, enum cpu_access kind)
 {
-	if (cpu_block_take(c, kind))
+	if (!SLUB_FAST && cpu_block_take(c, kind))
 		cpu_mem_pre(c, addr, 8, cache_as_node(addr), kind);
 	else
 		slub_mem(c, addr, kind);
@@ -569,23 +597,38 @@ static void trace_site(struct slub_free_trace *t, struct trace_bufs *b, enum slu
 		       bool cond);
 static void trace_stat(struct slub_free_trace *t, struct trace_bufs *b, enum slub_stat si);
 
-static inline bool br(struct cpu *c, const struct slub_world *w, enum slub_site s, bool cond)
+/*
+ * The charging helpers.  In the fast copy (SLUB_FAST, models/slub_fast.h)
+ * they are a fast call's steps (cpu.h): a branch counted and signed, a
+ * call counted and signed (cpu_copy_call()), a block nothing.  The copy
+ * runs inside a fast call its entry started (fast_entry() below) and
+ * never while a trace may record (so w->tr is NULL there).
+ */
+static CPU_INLINE bool br(struct cpu *c, const struct slub_world *w, enum slub_site s,
+			  bool cond)
 {
+	if (SLUB_FAST)
+		return cpu_fast_branch(c, w->site_base + (int)s, cond);
 	if (w->tr)   /* only while numasim trace records a __slab_free */
 		trace_site(w->tr, w->trb, s, cond);
 	return cpu_branch(c, w->site_base + (int)s, cond);
 }
 
-static inline void call(struct cpu *c, const struct slub_world *w, enum slub_fn f)
+static CPU_INLINE void call(struct cpu *c, const struct slub_world *w, enum slub_fn f)
 {
-	cpu_call(c, w->fn_base + (int)f);
+	if (SLUB_FAST)
+		cpu_copy_call(c, w->fn_base + (int)f);
+	else
+		cpu_call(c, w->fn_base + (int)f);
 }
 
 /* A block of SLUB_BLOCKS: its work row and declared accesses in one step
- * (cpu_block(); the steps in turn under ooo and in logged or fast calls). */
+ * (cpu_block(); the steps in turn under ooo and in logged or fast calls);
+ * in the fast copy nothing (a fast call charges its path when it ends). */
 static CPU_INLINE void run_block(struct cpu *c, const struct slub_world *w, enum slub_code b)
 {
-	cpu_block(c, &w->code[b]);
+	if (!SLUB_FAST)
+		cpu_block(c, &w->code[b]);
 }
 
 static inline struct slub_kcpu *kcpu(struct slub_cache *s, const struct cpu *c)
@@ -625,7 +668,7 @@ static void stat_inc(struct cpu *c, struct slub_cache *s, enum slub_stat si)
 {
 	struct slub_kcpu *k = kcpu(s, c);
 	k->stat[si]++;
-	if (s->w->tr)   /* only while numasim trace records a __slab_free */
+	if (!SLUB_FAST && s->w->tr)   /* only while numasim trace records a __slab_free */
 		trace_stat(s->w->tr, s->w->trb, si);
 	if (s->w->cfg.stats)   /* raw_cpu_inc(s->cpu_slab->stat[si]) */
 		slub_mem(c, k->addr + KCPU_OFF_STAT + 4u * (unsigned)si, CPU_STORE);
@@ -1661,12 +1704,37 @@ out:
 
 /* --- entry points --------------------------------------------------------- */
 
+/*
+ * The entries that run the fast copies (models/slub_fast.h): when
+ * fast_entry() says the top-level call of f will be fast (and has started
+ * it), the entry runs SLUB_FAST_CALL(c, NAME, args), its copy's
+ * slub_fast_NAME(args) (warming) or slub_fastn_NAME(args) (none), then
+ * ends the call with cpu_fast_end().  Never in a copy, and never while a
+ * trace hook is set (its records come from the ordinary code).  An entry
+ * validates its arguments first, so that a refused call starts nothing.
+ * slub_free_bulk() has no copy: it clears the objects' bits as it
+ * validates them, and no scenario calls it.
+ */
+static inline bool fast_entry(struct cpu *c, const struct slub_world *w, enum slub_fn f)
+{
+	return !SLUB_FAST && c->fcopy && !w->trace && cpu_fast_entry(c, w->fn_base + (int)f);
+}
+__typeof__(slub_alloc) slub_fast_alloc, slub_fastn_alloc;
+__typeof__(slub_free) slub_fast_free, slub_fastn_free;
+#define SLUB_FAST_CALL(c, name, ...)                                           \
+	((c)->fwarm ? slub_fast_##name(__VA_ARGS__) : slub_fastn_##name(__VA_ARGS__))
+
 slub_obj_t slub_alloc(struct slub_world *w, struct cpu *c, struct slub_cache *s, int node)
 {
 	struct slub_kcpu *k = kcpu(s, c);
 	if (node != SLUB_NUMA_NO_NODE &&
 	    (node < 0 || node >= MACHINE_MAX_NODES || w->m->node_index[node] < 0))
 		return 0;   /* not a node of the machine: a caller bug, nothing charged */
+	if (fast_entry(c, w, FN_kmem_cache_alloc)) {
+		slub_obj_t x = SLUB_FAST_CALL(c, alloc, w, c, s, node);
+		cpu_fast_end(c);
+		return x;
+	}
 	call(c, w, FN_kmem_cache_alloc);
 	call(c, w, FN_slab_alloc_node);
 	run_block(c, s->w, B_alloc_entry);
@@ -1726,6 +1794,11 @@ int slub_free(struct slub_world *w, struct cpu *c, struct slub_cache *s, slub_ob
 	if (decode(w, x, &os, &id, &idx) != NS_OK || (s && s != os) ||
 	    !os->alloc[(size_t)id * os->per + idx])
 		return NS_EINTERNAL;
+	if (fast_entry(c, w, s ? FN_kmem_cache_free : FN_kfree)) {
+		int rc = SLUB_FAST_CALL(c, free, w, c, s, x);
+		cpu_fast_end(c);
+		return rc;
+	}
 	call(c, w, s ? FN_kmem_cache_free : FN_kfree);
 	s = os;
 	run_block(c, s->w, B_free_entry);

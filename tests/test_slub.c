@@ -42,9 +42,11 @@ static const char m_one[] =
 	"      - {type: Normal, size: 128MiB}\n"
 	"distance:\n  - [10]\n" COSTS;
 
-/* Two CPUs over machine, accounting acc (sampled: one call in period). */
+/* Two CPUs over machine, accounting acc (sampled: one call in period,
+ * warming as *warm, or the default if NULL). */
 static struct wfx *tw_create_acct(const struct slub_config *in, const char *machine,
-				  enum bpred_mode mode, enum cpu_accounting acc, uint32_t period)
+				  enum bpred_mode mode, enum cpu_accounting acc, uint32_t period,
+				  const enum cpu_warm *warm)
 {
 	struct machine *m = NULL;
 	struct diag d;
@@ -52,7 +54,7 @@ static struct wfx *tw_create_acct(const struct slub_config *in, const char *mach
 	wfx_ok(machine_load_buf("test.yaml", machine, strlen(machine), &m, &d), &d);
 	static const int cpus[2] = {0, 1};
 	struct wfx_opts o = {.slub = in, .cpus = cpus, .nr_cpus = 2, .bpred_mode = (int)mode,
-			     .accounting = acc, .sample_period = period};
+			     .accounting = acc, .sample_period = period, .sample_warm = warm};
 	struct wfx *t = wfx_create(m, &o);
 	wfx_ok(slub_cache_create(t->w, "skbuff_head_cache", 224, 0,
 				 SLUB_HWCACHE_ALIGN | SLUB_PANIC, &t->skb, &d), &d);
@@ -66,7 +68,7 @@ static struct wfx *tw_create_acct(const struct slub_config *in, const char *mach
 static struct wfx *tw_create_bp(const struct slub_config *in, const char *machine,
 				enum bpred_mode mode)
 {
-	return tw_create_acct(in, machine, mode, CPU_ACCOUNTING_EXACT, 0);
+	return tw_create_acct(in, machine, mode, CPU_ACCOUNTING_EXACT, 0, NULL);
 }
 
 static struct wfx *tw_create(const struct slub_config *in)
@@ -1052,7 +1054,7 @@ static struct ff_fig frozen_stream_acct(enum slub_variant v, enum slub_compiler 
 					uint32_t period, struct cpu_memo_stats *ms)
 {
 	struct slub_config cfg = cfg_of(v, cc, stats);
-	struct wfx *t = tw_create_acct(&cfg, m_one, mode, acc, period);
+	struct wfx *t = tw_create_acct(&cfg, m_one, mode, acc, period, NULL);
 	slub_obj_t ring[FF_RING];
 	uint32_t head = 0, count = 0;
 	uint64_t r = 2020;
@@ -1286,6 +1288,129 @@ static void test_random_conservation(void **state)
 	assert_true(d == run_random(SLUB_POST, 42, 6000));
 }
 
+/* --- sampled accounting: SLUB's fast copy ----------------------------------- */
+
+/* What a run leaves on both CPUs, folded: clocks, counters, sites,
+ * profile, call paths, SLUB's counters and the objects handed out. */
+struct fc_state {
+	uint64_t now[2], objs, slub;
+	uint64_t ctr[2][CPU_NR_COUNTERS];
+	struct cpu_site_stat site[2][512];
+	struct cpu_prof prof[2][256];
+	uint32_t nr_paths[2];
+	uint64_t path_sum[2];
+	struct cpu_memo_stats st;
+};
+
+/* A mixed run on two CPUs of different nodes, as run_random's: three
+ * caches, allocations on either CPU (some for a node: node_match,
+ * get_partial's other nodes, the defrag lottery), frees local and
+ * remote (every outcome of __slab_free), a bulk free and a flush now
+ * and then (no copy: the ordinary code). */
+static void fast_copy_run(enum slub_variant v, bool copy, enum cpu_warm warm,
+			  struct fc_state *out)
+{
+	struct slub_config cfg = cfg_of(v, SLUB_GCC, 1);
+	struct wfx *t = tw_create_acct(&cfg, m_two, BPRED_GSHARE, CPU_ACCOUNTING_SAMPLED, 7, &warm);
+	for (int k = 0; k < 2; k++) {
+		assert_true(cpu(t, k)->fcopy);
+		cpu(t, k)->fcopy = copy;
+	}
+	struct slub_cache *caches[3] = {t->k64, t->k512, t->skb};
+	static slub_obj_t live[LIVE_MAX];
+	int nlive = 0;
+	uint64_t r = 77;
+	memset(out, 0, sizeof *out);
+	for (int i = 0; i < 12000; i++) {
+		uint64_t op = rng_splitmix64(&r) % 100;
+		op = i < 6000 ? op * 52 / 70 : 45 + op * 55 / 100;
+		int c = (int)(rng_splitmix64(&r) % 2);
+		if ((op < 52 && nlive < LIVE_MAX) || nlive == 0) {
+			struct slub_cache *s = caches[rng_splitmix64(&r) % 3];
+			int node = rng_splitmix64(&r) % 8 == 0 ? (int)(rng_splitmix64(&r) % 2)
+								: SLUB_NUMA_NO_NODE;
+			slub_obj_t x = slub_alloc(t->w, cpu(t, c), s, node);
+			assert_true(x != 0);
+			live[nlive++] = x;
+			out->objs = out->objs * 31 + x;
+		} else if (op < 98) {
+			int k = (int)(rng_splitmix64(&r) % (uint64_t)nlive);
+			fr(t, c, rng_splitmix64(&r) % 2 ? NULL : slub_obj_cache(t->w, live[k]),
+			   live[k]);
+			live[k] = live[--nlive];
+		} else if (op < 99) {
+			int n = nlive < 8 ? nlive : 8;
+			assert_int_equal(slub_free_bulk(t->w, cpu(t, c), NULL, (size_t)n,
+							&live[nlive - n]),
+					 NS_OK);
+			nlive -= n;
+		} else {
+			slub_flush_cpu(t->w, cpu(t, c), caches[rng_splitmix64(&r) % 3]);
+		}
+		cpu_advance_to(cpu(t, !c), cpu(t, c)->now);
+	}
+	assert_true(t->t.nr_sites <= 512 && t->t.nr_fns <= 256);
+	for (int k = 0; k < 2; k++) {
+		struct cpu *ck = cpu(t, k);
+		assert_int_equal(cpu_check(ck), NS_OK);   /* folds the fast calls' counts */
+		cpu_attribute(ck);
+		out->now[k] = ck->now;
+		for (int i = 0; i < CPU_NR_COUNTERS; i++)
+			out->ctr[k][i] = cpu_counter(ck, (enum cpu_counter)i);
+		memcpy(out->site[k], ck->site, (size_t)t->t.nr_sites * sizeof *ck->site);
+		for (int i = 0; i < t->t.nr_fns; i++) {
+			out->prof[k][i] = ck->prof[i];
+			out->prof[k][i].active = 0;
+		}
+		out->nr_paths[k] = ck->nr_paths;
+		for (uint32_t i = 0; i < ck->nr_paths; i++)
+			out->path_sum[k] = out->path_sum[k] * 1000003u + ck->path[i].calls * 7 +
+					   ck->path[i].self * 13 + ck->path[i].mispredicts;
+	}
+	struct sum sm = {0, 0};
+	assert_int_equal(slub_counters(t->w, sum_cb, &sm), NS_OK);
+	out->slub = sm.h;
+	cpu_memo_stats(&t->s, &out->st);
+	for (int i = 0; i < nlive; i++)
+		fr(t, i % 2, NULL, live[i]);
+	wfx_destroy(t);
+}
+
+/*
+ * SLUB's fast copy (models/slub_fast.h) gives the ordinary code's
+ * results bit for bit: the same clocks, counters, site counts, profile,
+ * call paths and SLUB counters, under every warming and both variants,
+ * while most fast calls run in the copy.
+ */
+static void test_fast_copy(void **state)
+{
+	(void)state;
+	static struct fc_state a, b;
+	const enum cpu_warm warms[] = {CPU_WARM_NONE, CPU_WARM_CACHES, CPU_WARM_STORES};
+	for (int vi = 0; vi < 2; vi++)
+		for (size_t wi = 0; wi < sizeof warms / sizeof warms[0]; wi++) {
+			enum slub_variant v = vi ? SLUB_POST : SLUB_PRE;
+			fast_copy_run(v, true, warms[wi], &a);
+			fast_copy_run(v, false, warms[wi], &b);
+			assert_true(a.st.fast > 5000);
+			assert_true(a.st.copied * 10 > a.st.fast * 9);
+			assert_int_equal(b.st.copied, 0);
+			assert_int_equal(a.st.fast, b.st.fast);
+			assert_int_equal(a.st.samples, b.st.samples);
+			assert_int_equal(a.objs, b.objs);
+			assert_int_equal(a.slub, b.slub);
+			for (int k = 0; k < 2; k++) {
+				assert_int_equal(a.now[k], b.now[k]);
+				assert_memory_equal(a.ctr[k], b.ctr[k], sizeof a.ctr[k]);
+				assert_memory_equal(a.site[k], b.site[k], sizeof a.site[k]);
+				assert_memory_equal(a.prof[k], b.prof[k], sizeof a.prof[k]);
+				assert_int_equal(a.nr_paths[k], b.nr_paths[k]);
+				assert_int_equal(a.path_sum[k], b.path_sum[k]);
+			}
+			assert_true(a.ctr[1][CPU_CTR_branches] > 0);
+		}
+}
+
 static void test_names(void **state)
 {
 	(void)state;
@@ -1320,6 +1445,7 @@ int main(void)
 		cmocka_unit_test(test_alloc_from_partial),
 		cmocka_unit_test(test_race_retry),
 		cmocka_unit_test(test_random_conservation),
+		cmocka_unit_test(test_fast_copy),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

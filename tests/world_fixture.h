@@ -40,6 +40,7 @@ struct wfx_opts {
 	int bpred_mode;                   /* < 0: cpu_params_default()'s */
 	enum cpu_accounting accounting;   /* 0: exact */
 	uint32_t sample_period;           /* sampled: 0 = the default */
+	const enum cpu_warm *sample_warm; /* sampled: NULL = the default */
 };
 
 static void wfx_ok(int rc, struct diag *d)
@@ -98,6 +99,8 @@ static struct wfx *wfx_create(struct machine *m, const struct wfx_opts *o)
 	p.accounting = o->accounting;
 	if (o->sample_period)
 		p.sample_period = o->sample_period;
+	if (o->sample_warm)
+		p.sample_warm = *o->sample_warm;
 	assert_int_equal(cpu_sys_init(&t->s, m, &t->t, &t->l, &p, cpus, n), NS_OK);
 	free(all);
 	wfx_ok(mm_world_create(m, &pc, &t->s, t->mm_fn, t->mm_site, &t->pa, &d), &d);
