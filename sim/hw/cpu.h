@@ -680,8 +680,11 @@ static inline bool cpu_fast_entry(struct cpu *c, int fn)
 }
 /* A sample's end (sampled accounting): its cost recorded for its path. */
 void cpu_sample_end(struct cpu *c);
-/* A branch of a sample: the cycles of the block it ends. */
+/* A branch of a sample: the cycles of the block it ends; the site is one
+ * its delta visits. */
 void cpu_sample_branch(struct cpu *c, int site, bool cond);
+/* A call in a sample: the function is one its delta visits. */
+void cpu_sample_call(struct cpu *c, int fn);
 /* Fold the replayed calls' counts into the counters, sites and profile
  * (the export functions and cpu_check() do it themselves). */
 void cpu_memo_fold(struct cpu *c);
@@ -926,6 +929,8 @@ static inline void cpu_call_exact(struct cpu *c, int fn)
 	f->outer = p->active++ == 0;
 	f->inl = c->fn_inline[fn];
 	p->calls++;
+	if (c->sampling)
+		cpu_sample_call(c, fn);
 	if (f->inl)
 		return;
 	cpu_attribute(c);
