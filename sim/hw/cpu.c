@@ -2459,7 +2459,7 @@ struct cpu_sampled {
 	struct cpu_path *path0;
 	uint32_t npath0, cpath0;
 	/* the sites and functions the sample being taken touched, in the
-	 * order it touched them (cpu_sample_branch(), cpu_sample_call()):
+	 * order it touched them (cpu_sample_branch(), cpu_sample_ret()):
 	 * its delta visits these only, not every site and function (which
 	 * was 9 % of `bench messaging`'s host instructions under stores);
 	 * touched[i] == mark for one touched in this sample */
@@ -2650,7 +2650,7 @@ static bool sampled_item(struct cpu_memo *m, uint32_t what, uint32_t idx, uint64
 
 /* The sites and functions the sample did not touch have not moved since
  * its snapshot (debug builds check it before every delta: a count that
- * moved without cpu_sample_branch() or cpu_sample_call() would be left
+ * moved without cpu_sample_branch() or cpu_sample_ret() would be left
  * out of its path's cost). */
 static inline bool sampled_untouched_same(const struct cpu *c)
 {
@@ -2751,13 +2751,16 @@ void cpu_sample_branch(struct cpu *c, int site, bool cond)
 	sm->fsite[i].term = sm->stab[i] | (mean < UINT32_MAX ? mean : UINT32_MAX);
 }
 
-void cpu_sample_call(struct cpu *c, int fn)
+void cpu_sample_ret(struct cpu *c)
 {
 	struct cpu_sampled *sm = c->mt->sm;
+	int fn = c->stack[c->depth].fn;
 	if (sm->fn_touched[fn] != sm->mark) {
 		sm->fn_touched[fn] = sm->mark;
 		sm->tfn[sm->ntfn++] = (uint32_t)fn;
 	}
+	if (c->depth == 0)
+		cpu_sample_end(c);
 }
 
 void cpu_sample_end(struct cpu *c)

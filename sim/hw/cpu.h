@@ -683,8 +683,11 @@ void cpu_sample_end(struct cpu *c);
 /* A branch of a sample: the cycles of the block it ends; the site is one
  * its delta visits. */
 void cpu_sample_branch(struct cpu *c, int site, bool cond);
-/* A call in a sample: the function is one its delta visits. */
-void cpu_sample_call(struct cpu *c, int fn);
+/* A return in a sample, its frame just popped (c->stack[c->depth]): the
+ * function is one its delta visits (every function a sample calls
+ * returns in it, and only those move); the return to depth 0 ends the
+ * sample (cpu_sample_end()). */
+void cpu_sample_ret(struct cpu *c);
 /* Fold the replayed calls' counts into the counters, sites and profile
  * (the export functions and cpu_check() do it themselves). */
 void cpu_memo_fold(struct cpu *c);
@@ -929,8 +932,6 @@ static inline void cpu_call_exact(struct cpu *c, int fn)
 	f->outer = p->active++ == 0;
 	f->inl = c->fn_inline[fn];
 	p->calls++;
-	if (c->sampling)
-		cpu_sample_call(c, fn);
 	if (f->inl)
 		return;
 	cpu_attribute(c);
@@ -1018,8 +1019,8 @@ static inline void cpu_ret_exact(struct cpu *c)
 	p->active--;
 	if (f->outer)
 		p->total += c->now - f->enter;
-	if (c->sampling && c->depth == 0)
-		cpu_sample_end(c);
+	if (c->sampling)           /* one test when not sampling */
+		cpu_sample_ret(c);
 }
 
 /* A return inside a fast call or a logged call: the top-level one ends it. */
