@@ -2096,6 +2096,11 @@ static int32_t memo_record(struct cpu *c, int32_t id, uint32_t slot, uint64_t ke
 	}
 	memo_replay(c, snap, m->miss);
 	m->exact++;
+	/* the cycles up to here are the call's (as cpu_sample_end() says:
+	 * an inlined top-level function leaves its last ones unattributed,
+	 * and a replay would move the clock by them and put them nowhere);
+	 * the exact run puts them where this puts them, on the same attr */
+	cpu_attribute(c);
 	int nend = memo_ooo_state(c, k.end);
 	if (id < 0 || !snap || m->snap_bad || nend < 0 || !memo_delta(c, &k))
 		return -1;
