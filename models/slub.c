@@ -48,6 +48,13 @@
  * reference observed per variant/compiler/stats (slub_spill[]), under the
  * compiled layout the block's counted work (the registers are saved in the
  * compiled prologue, part of slab_free_entry).
+ *
+ * Fast copies.  Under sampled accounting this file is compiled twice more
+ * (models/slub_fast.h, models/meson.build), with the charging helpers
+ * br(), call(), run_block(), slub_mem() and bmem() reduced to a fast
+ * call's steps; slub_alloc() and slub_free() run a copy when their
+ * top-level call will be fast (fast_entry()).  The copies' results are
+ * this code's, bit for bit (test_slub's test_fast_copy).
  */
 /* The fast copy (models/slub_fast.h): its renames come before any
  * declaration, and SLUB_FAST selects the charging helpers below. */
