@@ -1208,6 +1208,57 @@ static void test_frozen_stream(void **state)
 
 #define LIVE_MAX 3000
 
+/* A random workload on CPUs 0 and 1 (different nodes) of t: the objects
+ * handed out and the generator. */
+struct rnd {
+	struct wfx *t;
+	struct slub_cache *caches[3];
+	slub_obj_t *live;              /* [LIVE_MAX] */
+	int nlive;
+	uint64_t r;
+	bool mixed;                    /* also allocations for a node (one in
+					  8) and frees naming the cache (one
+					  in 2) */
+};
+
+/* Step i of steps: an allocation, a free, a bulk free of up to 8 or a
+ * flush, on a random CPU (returned); an allocation-heavy first half, a
+ * free-heavy second half.  *x_out is the object allocated, else 0. */
+static int random_step(struct rnd *x, int i, int steps, slub_obj_t *x_out)
+{
+	struct wfx *t = x->t;
+	uint64_t op = rng_splitmix64(&x->r) % 100;
+	op = i < steps / 2 ? op * 52 / 70 : 45 + op * 55 / 100;
+	int c = (int)(rng_splitmix64(&x->r) % 2);
+	*x_out = 0;
+	if ((op < 52 && x->nlive < LIVE_MAX) || x->nlive == 0) {
+		struct slub_cache *s = x->caches[rng_splitmix64(&x->r) % 3];
+		int node = SLUB_NUMA_NO_NODE;
+		if (x->mixed && rng_splitmix64(&x->r) % 8 == 0)
+			node = (int)(rng_splitmix64(&x->r) % 2);
+		slub_obj_t o = slub_alloc(t->w, cpu(t, c), s, node);
+		assert_true(o != 0);
+		x->live[x->nlive++] = o;
+		*x_out = o;
+	} else if (op < 97) {
+		int k = (int)(rng_splitmix64(&x->r) % (uint64_t)x->nlive);
+		struct slub_cache *s = NULL;
+		if (x->mixed && rng_splitmix64(&x->r) % 2)
+			s = slub_obj_cache(t->w, x->live[k]);
+		fr(t, c, s, x->live[k]);
+		x->live[k] = x->live[--x->nlive];
+	} else if (op < 99) {
+		int n = x->nlive < 8 ? x->nlive : 8;
+		assert_int_equal(slub_free_bulk(t->w, cpu(t, c), NULL, (size_t)n,
+						&x->live[x->nlive - n]),
+				 NS_OK);
+		x->nlive -= n;
+	} else {
+		slub_flush_cpu(t->w, cpu(t, c), x->caches[rng_splitmix64(&x->r) % 3]);
+	}
+	return c;
+}
+
 /* Random alloc/free on CPUs 0 and 1 (different nodes); returns a digest. */
 static uint64_t run_random(enum slub_variant v, uint64_t seed, int steps)
 {
@@ -1216,32 +1267,14 @@ static uint64_t run_random(enum slub_variant v, uint64_t seed, int steps)
 	struct slub_cache *caches[3] = {t->k64, t->k512, t->skb};
 	slub_obj_t *live = calloc(LIVE_MAX, sizeof *live);
 	assert_non_null(live);
-	int nlive = 0;
-	uint64_t r = seed;
+	struct rnd x = {t, {caches[0], caches[1], caches[2]}, live, 0, seed, false};
 	for (int i = 0; i < steps; i++) {
-		/* an allocation-heavy first half, a free-heavy second half */
-		uint64_t op = rng_splitmix64(&r) % 100;
-		op = i < steps / 2 ? op * 52 / 70 : 45 + op * 55 / 100;
-		int c = (int)(rng_splitmix64(&r) % 2);
-		if ((op < 52 && nlive < LIVE_MAX) || nlive == 0) {
-			struct slub_cache *s = caches[rng_splitmix64(&r) % 3];
-			live[nlive++] = alloc(t, c, s);
-		} else if (op < 97) {
-			int k = (int)(rng_splitmix64(&r) % (uint64_t)nlive);
-			fr(t, c, NULL, live[k]);
-			live[k] = live[--nlive];
-		} else if (op < 99) {
-			int n = nlive < 8 ? nlive : 8;
-			assert_int_equal(slub_free_bulk(t->w, cpu(t, c), NULL, (size_t)n,
-							&live[nlive - n]),
-					 NS_OK);
-			nlive -= n;
-		} else {
-			slub_flush_cpu(t->w, cpu(t, c), caches[rng_splitmix64(&r) % 3]);
-		}
+		slub_obj_t o;
+		random_step(&x, i, steps, &o);
 		if (i % 500 == 0)
 			wfx_check(t);
 	}
+	int nlive = x.nlive;
 	wfx_check(t);
 	uint64_t handed = 0;
 	for (int i = 0; i < 3; i++) {
@@ -1316,39 +1349,16 @@ static void fast_copy_run(enum slub_variant v, bool copy, enum cpu_warm warm,
 		assert_true(cpu(t, k)->fcopy);
 		cpu(t, k)->fcopy = copy;
 	}
-	struct slub_cache *caches[3] = {t->k64, t->k512, t->skb};
 	static slub_obj_t live[LIVE_MAX];
-	int nlive = 0;
-	uint64_t r = 77;
+	struct rnd x = {t, {t->k64, t->k512, t->skb}, live, 0, 77, true};
 	memset(out, 0, sizeof *out);
 	for (int i = 0; i < 12000; i++) {
-		uint64_t op = rng_splitmix64(&r) % 100;
-		op = i < 6000 ? op * 52 / 70 : 45 + op * 55 / 100;
-		int c = (int)(rng_splitmix64(&r) % 2);
-		if ((op < 52 && nlive < LIVE_MAX) || nlive == 0) {
-			struct slub_cache *s = caches[rng_splitmix64(&r) % 3];
-			int node = rng_splitmix64(&r) % 8 == 0 ? (int)(rng_splitmix64(&r) % 2)
-								: SLUB_NUMA_NO_NODE;
-			slub_obj_t x = slub_alloc(t->w, cpu(t, c), s, node);
-			assert_true(x != 0);
-			live[nlive++] = x;
-			out->objs = out->objs * 31 + x;
-		} else if (op < 98) {
-			int k = (int)(rng_splitmix64(&r) % (uint64_t)nlive);
-			fr(t, c, rng_splitmix64(&r) % 2 ? NULL : slub_obj_cache(t->w, live[k]),
-			   live[k]);
-			live[k] = live[--nlive];
-		} else if (op < 99) {
-			int n = nlive < 8 ? nlive : 8;
-			assert_int_equal(slub_free_bulk(t->w, cpu(t, c), NULL, (size_t)n,
-							&live[nlive - n]),
-					 NS_OK);
-			nlive -= n;
-		} else {
-			slub_flush_cpu(t->w, cpu(t, c), caches[rng_splitmix64(&r) % 3]);
-		}
+		slub_obj_t o;
+		int c = random_step(&x, i, 12000, &o);
+		out->objs = out->objs * 31 + o;
 		cpu_advance_to(cpu(t, !c), cpu(t, c)->now);
 	}
+	int nlive = x.nlive;
 	assert_true(t->t.nr_sites <= 512 && t->t.nr_fns <= 256);
 	for (int k = 0; k < 2; k++) {
 		struct cpu *ck = cpu(t, k);
