@@ -1369,6 +1369,60 @@ static void sampled_lock_call(struct cpu *a, struct cpu *b, struct cpu_lock *l, 
 	*waited = cpu_counter(a, CPU_CTR_lock_wait_cycles) - w0;
 }
 
+/*
+ * Where a fast call's lock waits are booked: where its path's sample
+ * took the lock, as exact books them (the spinning function's self
+ * cycles, the totals of the functions on the stack), not the top-level
+ * function's own.  CPU 0 calls outer_fn, which calls leaf_fn, which takes
+ * the lock CPU 1 holds for a while every 5th call; one path, so no fast
+ * call is lost.  Until 2026-12-05 every fast call's wait went to outer_fn.
+ */
+static void test_sampled_lock_wait_where(void **state)
+{
+	(void)state;
+	for (int model = 0; model < 2; model++) {
+		struct world *w = acct_world((enum cpu_model)model, CPU_ACCOUNTING_SAMPLED, 4,
+					     CPU_WARM_CACHES);
+		struct cpu *a = &w->s.cpu[0], *b = &w->s.cpu[1];
+		struct cpu_lock l;
+		cpu_lock_init(&l);
+		uint64_t fast_wait = 0;
+		for (int i = 0; i < 400; i++) {
+			uint64_t w0 = cpu_counter(a, CPU_CTR_lock_wait_cycles);
+			cpu_call(a, FIX_FN_outer_fn);
+			bool fast = cpu_in_fast_call(a);
+			cpu_work(a, 5);
+			if (i >= 40 && i % 5 == 0) {
+				cpu_advance_to(b, a->now > b->now ? a->now : b->now);
+				assert_int_equal(cpu_lock(b, &l), NS_OK);
+				cpu_work(b, 50000);
+				assert_int_equal(cpu_unlock(b, &l), NS_OK);
+			}
+			cpu_call(a, FIX_FN_leaf_fn);
+			assert_int_equal(cpu_lock(a, &l), NS_OK);
+			cpu_work(a, 7);
+			assert_int_equal(cpu_unlock(a, &l), NS_OK);
+			cpu_ret(a);
+			cpu_ret(a);
+			if (fast)
+				fast_wait += cpu_counter(a, CPU_CTR_lock_wait_cycles) - w0;
+		}
+		assert_int_equal(cpu_check(a), NS_OK);   /* clock = self + outside */
+		struct cpu_memo_stats ms;
+		cpu_memo_stats(&w->s, &ms);
+		assert_int_equal(ms.lost, 0);
+		uint64_t waits = cpu_counter(a, CPU_CTR_lock_wait_cycles);
+		assert_true(fast_wait > 40 * 40000);    /* most of the waits are fast calls' */
+		const struct cpu_prof *outer = &a->prof[FIX_FN_outer_fn];
+		const struct cpu_prof *leaf = &a->prof[FIX_FN_leaf_fn];
+		/* every wait in leaf_fn, in both totals, none in outer_fn's self */
+		assert_true(leaf->self >= waits);
+		assert_true(outer->self < 400 * 100);
+		assert_true(leaf->total >= waits && outer->total >= leaf->total);
+		memo_world_free(w);
+	}
+}
+
 static void test_sampled_lock_waits(void **state)
 {
 	(void)state;
@@ -1670,6 +1724,7 @@ int main(void)
 		cmocka_unit_test(test_sampled_measured_read),
 		cmocka_unit_test(test_sampled_warm_kinds),
 		cmocka_unit_test(test_sampled_lock_waits),
+		cmocka_unit_test(test_sampled_lock_wait_where),
 		T(test_rsb_overflow),
 		T(test_profile_nested_recursive),
 		T(test_unbalanced_detected),

@@ -1057,6 +1057,7 @@ static void fast_lock(struct cpu *c, struct cpu_lock *l)
 
 static void sample_lock_cost(struct cpu *c, uint64_t cycles, enum cpu_counter id,
 			     uint64_t count);
+static void sample_lock_at(struct cpu *c);
 
 int cpu_lock(struct cpu *c, struct cpu_lock *l)
 {
@@ -1076,6 +1077,8 @@ int cpu_lock(struct cpu *c, struct cpu_lock *l)
 		l->holder = c->idx;
 		return NS_OK;
 	}
+	if (c->sampling)
+		sample_lock_at(c);
 	if (c->ooo)
 		ooo_fence(c);             /* spin_lock is a locked cmpxchg */
 	/* (a CPU's own release came before: the test matters only when a
@@ -2426,11 +2429,25 @@ void cpu_memo_stats(const struct cpu_sys *s, struct cpu_memo_stats *st)
 static const enum cpu_counter sig_ctr[] = {CPU_CTR_lock_acquire};
 _Static_assert(sizeof sig_ctr / sizeof sig_ctr[0] == SIG_TERMS, "a counter per term");
 
+/* Where a sample took its first lock: the function spinning there (the
+ * innermost out-of-line one, c->attr; -1: none, outside), its call path,
+ * and the functions whose outermost activation was on the stack (a wait
+ * counts in their totals).  valid 0: the sample took no lock, or its
+ * stack held more than SAMPLED_LOCK_FRAMES such functions. */
+#define SAMPLED_LOCK_FRAMES 8
+struct sampled_lock_at {
+	uint8_t valid, nout;
+	int32_t attr, path;
+	int32_t out[SAMPLED_LOCK_FRAMES];
+};
+
 struct sampled_entry {
 	uint64_t sig;
 	int32_t fn;
 	uint64_t pending;              /* fast calls charged, not yet folded */
 	struct memo_cost cost;
+	struct sampled_lock_at lock;   /* where its fast calls book their lock
+					  costs (fast_lock_charge()) */
 };
 
 struct cpu_sampled {
@@ -2470,6 +2487,7 @@ struct cpu_sampled {
 	 * touched[i] == mark for one touched in this sample */
 	uint32_t *tsite, *tfn, ntsite, ntfn;
 	uint32_t *site_touched, *fn_touched, mark;
+	struct sampled_lock_at lock;   /* the sample being taken's first lock */
 	uint64_t calls, fast, matched, lost, samples, exact, copied;
 };
 
@@ -2632,6 +2650,8 @@ static bool sampled_snapshot(struct cpu *c)
 		sm->mark = 1;
 	}
 	sm->ntsite = sm->ntfn = 0;
+	sm->lock.valid = sm->lock.nout = 0;
+	sm->lock.attr = -2;            /* -2: no lock yet (sample_lock_at()) */
 	sm->now0 = c->now;
 	sm->pos0 = c->o.pos;
 	sm->misp0 = c->mispredicts;
@@ -2816,6 +2836,7 @@ void cpu_sample_end(struct cpu *c)
 	memcpy(items, m->scratch, bytes);
 	k.items = items;
 	e->cost = k;
+	e->lock = sm->lock;
 }
 
 /* Calls to the next sample: uniform on 1 .. 2 period - 1 (mean period),
@@ -2938,14 +2959,54 @@ static void sampled_lost(struct cpu *c)
 	c->o.slot = c->o.lslot = 0;
 }
 
-/* A fast call's lock costs ("Lock waits" above), before its path's cost
- * (whose core state is relative to the clock after them): the top-level
- * function's own cycles, as a lost path's estimate is. */
-static void fast_lock_charge(struct cpu *c, int fn)
+/*
+ * A fast call's lock costs ("Lock waits" above), before its path's cost
+ * (whose core state is relative to the clock after them): booked where
+ * its path's sample took its first lock (e->lock), as exact books a
+ * wait: self cycles of the function spinning and of its call path, and
+ * total cycles of the functions on the stack.  A lost path (e NULL), or
+ * a sample without that record, makes them the top-level function's own,
+ * as a lost path's estimate is.
+ */
+static void fast_lock_charge(struct cpu *c, int fn, const struct sampled_entry *e)
 {
-	if (c->flock)
-		fast_charge_own(c, fn, c->flock);
+	uint64_t x = c->flock;
+	if (!x)
+		return;
 	c->flock = 0;
+	if (!e || !e->lock.valid) {
+		fast_charge_own(c, fn, x);
+		return;
+	}
+	const struct sampled_lock_at *at = &e->lock;
+	c->now += x;
+	c->last = c->now;
+	if (at->attr >= 0)
+		c->prof[at->attr].self += x;
+	else
+		c->outside += x;
+	c->path[at->path].self += x;
+	for (uint32_t i = 0; i < at->nout; i++)
+		c->prof[at->out[i]].total += x;
+}
+
+/* A sample's lock (cpu_lock()): where its first one is taken, for its
+ * path's fast calls (fast_lock_charge()). */
+static void sample_lock_at(struct cpu *c)
+{
+	struct sampled_lock_at *at = &c->mt->sm->lock;
+	if (at->attr != -2)
+		return;                /* not its first */
+	at->attr = c->attr;
+	at->path = c->cur_path;
+	for (int i = 0; i < c->depth; i++) {
+		if (!c->stack[i].outer)
+			continue;
+		if (at->nout == SAMPLED_LOCK_FRAMES)
+			return;        /* valid stays 0: the top-level's own */
+		at->out[at->nout++] = c->stack[i].fn;
+	}
+	at->valid = 1;
 }
 
 /*
@@ -2991,7 +3052,6 @@ static void sampled_end(struct cpu *c)
 	struct cpu_sampled *sm = c->mt->sm;
 	uint32_t slot;
 	c->mlog_on = 0;
-	fast_lock_charge(c, sm->fn);
 	/* the function's last path first: a top-level function mostly
 	 * repeats its path, and the probe's dependent loads were the largest
 	 * item of a fast call's end (perf, bench pagealloc) */
@@ -2999,6 +3059,7 @@ static void sampled_end(struct cpu *c)
 	int32_t id = sm->hit[sm->fn];
 	if (id < 0 || sm->e[id].sig != sig)
 		id = sampled_find(sm, sm->fn, sig, &slot);
+	fast_lock_charge(c, sm->fn, id < 0 ? NULL : &sm->e[id]);
 	if (id < 0) {
 		sampled_lost(c);
 		return;
