@@ -1017,8 +1017,9 @@ void cpu_lock_init(struct cpu_lock *l)
  * counted as exact counts them (flock, lock_contended, lock_wait_cycles,
  * lock_transfer), and so is the acquisition itself.  At an unlock it
  * releases at that time.  Its lock costs are added to its path's cost at
- * its end, as the top-level function's own cycles (exact gives them to
- * the function that spins).  A sample's waits and transfers stay out of
+ * its end, booked where its path's sample took its first lock, as exact
+ * books them (fast_lock_charge(); a lost path's are the top-level
+ * function's own cycles).  A sample's waits and transfers stay out of
  * the cost it records for its path (sample_lock_cost()): each call pays
  * those it meets, not those its path's sample met.
  */
