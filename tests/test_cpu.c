@@ -1369,6 +1369,18 @@ static void sampled_lock_call(struct cpu *a, struct cpu *b, struct cpu_lock *l, 
 	*waited = cpu_counter(a, CPU_CTR_lock_wait_cycles) - w0;
 }
 
+/* The lock tests' world: sampled, period 4, caches warmed; CPU 0 (*a)
+ * calls, CPU 1 (*b) holds the lock *l now and then. */
+static struct world *lock_world(int model, struct cpu **a, struct cpu **b, struct cpu_lock *l)
+{
+	struct world *w = acct_world((enum cpu_model)model, CPU_ACCOUNTING_SAMPLED, 4,
+				     CPU_WARM_CACHES);
+	*a = &w->s.cpu[0];
+	*b = &w->s.cpu[1];
+	cpu_lock_init(l);
+	return w;
+}
+
 /*
  * Where a fast call's lock waits are booked: where its path's sample
  * took the lock, as exact books them (the spinning function's self
@@ -1381,11 +1393,9 @@ static void test_sampled_lock_wait_where(void **state)
 {
 	(void)state;
 	for (int model = 0; model < 2; model++) {
-		struct world *w = acct_world((enum cpu_model)model, CPU_ACCOUNTING_SAMPLED, 4,
-					     CPU_WARM_CACHES);
-		struct cpu *a = &w->s.cpu[0], *b = &w->s.cpu[1];
+		struct cpu *a, *b;
 		struct cpu_lock l;
-		cpu_lock_init(&l);
+		struct world *w = lock_world(model, &a, &b, &l);
 		uint64_t fast_wait = 0;
 		for (int i = 0; i < 400; i++) {
 			uint64_t w0 = cpu_counter(a, CPU_CTR_lock_wait_cycles);
@@ -1427,11 +1437,9 @@ static void test_sampled_lock_waits(void **state)
 {
 	(void)state;
 	for (int model = 0; model < 2; model++) {
-		struct world *w = acct_world((enum cpu_model)model, CPU_ACCOUNTING_SAMPLED, 4,
-					     CPU_WARM_CACHES);
-		struct cpu *a = &w->s.cpu[0], *b = &w->s.cpu[1];
+		struct cpu *a, *b;
 		struct cpu_lock l;
-		cpu_lock_init(&l);
+		struct world *w = lock_world(model, &a, &b, &l);
 		unsigned fast_waits = 0, sample_waits = 0, after_sample = 0;
 		bool sample_waited = false;
 		for (int i = 0; i < 400; i++) {
