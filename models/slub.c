@@ -1726,8 +1726,14 @@ static inline bool fast_entry(struct cpu *c, const struct slub_world *w, enum sl
 {
 	return !SLUB_FAST && c->fcopy && !w->trace && cpu_fast_entry(c, w->fn_base + (int)f);
 }
+/* kfree / kmem_cache_free (named) of object idx of slab id of cache s,
+ * which slub_free() has validated: the copies' entry for a free (external
+ * so that the ordinary slub_free() can call a copy's; not part of
+ * slub.h), so that a fast free validates its object once. */
+void slub_free_valid(struct slub_world *w, struct cpu *c, bool named, struct slub_cache *s,
+		     uint32_t id, uint16_t idx);
 __typeof__(slub_alloc) slub_fast_alloc, slub_fastn_alloc;
-__typeof__(slub_free) slub_fast_free, slub_fastn_free;
+__typeof__(slub_free_valid) slub_fast_free_valid, slub_fastn_free_valid;
 #define SLUB_FAST_CALL(c, name, ...)                                           \
 	((c)->fwarm ? slub_fast_##name(__VA_ARGS__) : slub_fastn_##name(__VA_ARGS__))
 
@@ -1802,12 +1808,18 @@ int slub_free(struct slub_world *w, struct cpu *c, struct slub_cache *s, slub_ob
 	    !os->alloc[(size_t)id * os->per + idx])
 		return NS_EINTERNAL;
 	if (fast_entry(c, w, s ? FN_kmem_cache_free : FN_kfree)) {
-		int rc = SLUB_FAST_CALL(c, free, w, c, s, x);
+		SLUB_FAST_CALL(c, free_valid, w, c, s != NULL, os, id, idx);
 		cpu_fast_end(c);
-		return rc;
+		return NS_OK;
 	}
-	call(c, w, s ? FN_kmem_cache_free : FN_kfree);
-	s = os;
+	slub_free_valid(w, c, s != NULL, os, id, idx);
+	return NS_OK;
+}
+
+void slub_free_valid(struct slub_world *w, struct cpu *c, bool named, struct slub_cache *s,
+		     uint32_t id, uint16_t idx)
+{
+	call(c, w, named ? FN_kmem_cache_free : FN_kfree);
 	run_block(c, s->w, B_free_entry);
 	bmem(c, s->slab[id].meta, CPU_LOAD_DEP);       /* virt_to_head_page, PageSlab */
 	bmem(c, s->slab[id].meta + PAGE_OFF_SLAB_CACHE, CPU_LOAD_DEP);
@@ -1815,7 +1827,6 @@ int slub_free(struct slub_world *w, struct cpu *c, struct slub_cache *s, slub_ob
 	s->freed++;
 	do_slab_free(c, s, id, idx, idx, 1);
 	cpu_ret(c);
-	return NS_OK;
 }
 
 static uint8_t *alloc_bit(const struct slub_world *w, slub_obj_t x)

@@ -21,7 +21,8 @@
  * themselves.  Every function the copy defines is renamed by the list
  * below to slub_fast_NAME or slub_fastn_NAME.
  *
- * The entries slub_alloc(), slub_free() and slub_free_bulk() run a copy
+ * The entries slub_alloc() and slub_free() run a copy (slub_alloc(),
+ * slub_free_valid(): the free of an object slub_free() has validated)
  * when cpu_fast_entry() says their top-level call will be fast, which
  * starts the fast call there (slub.c's fast_entry() and SLUB_FAST_CALL);
  * the entry ends it with cpu_fast_end() when the copy returns.  Unlike
@@ -66,6 +67,7 @@
 #define slub_flush_cpu       SLUB_FAST_NAME(flush_cpu)
 #define slub_free            SLUB_FAST_NAME(free)
 #define slub_free_bulk       SLUB_FAST_NAME(free_bulk)
+#define slub_free_valid      SLUB_FAST_NAME(free_valid)
 #define slub_kmalloc_cache   SLUB_FAST_NAME(kmalloc_cache)
 #define slub_kmalloc_create  SLUB_FAST_NAME(kmalloc_create)
 #define slub_layout          SLUB_FAST_NAME(layout)
