@@ -186,7 +186,7 @@ static void test_repeated_writes(void **state)
 	uint64_t g = cs.gstamp;
 	long w = l1_way(&cs, 0, 9);
 	assert_true(w >= 0);
-	assert_int_equal(cs.cpu[0].excl[w], 1);
+	assert_int_equal(cs.cpu[0].claim[w].excl, 1);
 	for (int i = 0; i < 5; i++)
 		assert_int_equal(cache_access(&cs, 0, 9, true, &from), CACHE_SRC_L1);
 	assert_int_equal(cs.gstamp, g);          /* no stamp for the repeats */
@@ -194,11 +194,11 @@ static void test_repeated_writes(void **state)
 	/* CPU 1 copies the line: the claim ends, the next store is stamped */
 	assert_int_equal(cache_access(&cs, 1, 9, false, &from), CACHE_SRC_XFER);
 	assert_int_equal(from, 0);
-	assert_int_equal(cs.cpu[0].excl[w], 0);
+	assert_int_equal(cs.cpu[0].claim[w].excl, 0);
 	/* a claim that is not true (CPU 1 holds a copy newer than the write) */
-	cs.cpu[0].excl[w] = 1;
+	cs.cpu[0].claim[w].excl = 1;
 	assert_int_equal(cache_check(&cs), NS_EINTERNAL);
-	cs.cpu[0].excl[w] = 0;
+	cs.cpu[0].claim[w].excl = 0;
 	assert_int_equal(cache_check(&cs), NS_OK);
 	assert_int_equal(cache_access(&cs, 0, 9, true, &from), CACHE_SRC_L1);
 	assert_int_equal(cs.gstamp, g + 1);

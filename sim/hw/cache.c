@@ -437,11 +437,7 @@ static void carve(struct cache_sys *cs, struct arena *a)
 		carve_cache(&pc->l1, a);
 		carve_cache(&pc->l2, a);
 		size_t ways = cache_ways(&pc->l1);
-		pc->own = arena_take(a, ways * sizeof *pc->own);
-		pc->clean = arena_take(a, ways * sizeof *pc->clean);
-		pc->llc_way = arena_take(a, ways * sizeof *pc->llc_way);
-		pc->llc_fills = arena_take(a, ways * sizeof *pc->llc_fills);
-		pc->excl = arena_take(a, ways);
+		pc->claim = arena_take(a, ways * sizeof *pc->claim);
 	}
 	for (int i = 0; i < cs->nr_llc; i++)
 		carve_cache(&cs->llc[i], a);
@@ -481,6 +477,8 @@ static int sys_geometry(struct cache_sys *cs, const struct cache_params *p)
 		int rc = cache_geom(&cs->llc[i], p->llc_size, p->line_size, p->llc_assoc);
 		if (rc)
 			return rc;
+		if (cache_ways(&cs->llc[i]) >= UINT32_MAX)
+			return NS_ERANGE; /* struct cache_claim's llc_way is 32 bits */
 	}
 	if (!cs->coherence)
 		return NS_OK;
@@ -552,11 +550,7 @@ static void sys_reset(struct cache_sys *cs)
 		size_t ways = cache_ways(&pc->l1);
 		cache_reset(&pc->l1, NULL);
 		cache_reset(&pc->l2, NULL);
-		memset(pc->own, 0, ways * sizeof *pc->own);
-		memset(pc->clean, 0, ways * sizeof *pc->clean);
-		memset(pc->llc_way, 0, ways * sizeof *pc->llc_way);
-		memset(pc->llc_fills, 0, ways * sizeof *pc->llc_fills);
-		memset(pc->excl, 0, ways);
+		memset(pc->claim, 0, ways * sizeof *pc->claim);
 	}
 	for (int i = 0; i < cs->nr_llc; i++)
 		cache_reset(&cs->llc[i], NULL);
@@ -622,10 +616,7 @@ int cache_sys_clear_check(const struct cache_sys *cs)
 		const struct cache_cpu *pc = &cs->cpu[i];
 		size_t ways = cache_ways(&pc->l1);
 		if (!ways_empty(&pc->l1) || !ways_empty(&pc->l2) || pc->pf_issued ||
-		    !zero(pc->own, ways * sizeof *pc->own) ||
-		    !zero(pc->clean, ways * sizeof *pc->clean) ||
-		    !zero(pc->llc_way, ways * sizeof *pc->llc_way) ||
-		    !zero(pc->llc_fills, ways * sizeof *pc->llc_fills) || !zero(pc->excl, ways))
+		    !zero(pc->claim, ways * sizeof *pc->claim))
 			return NS_EINTERNAL;
 		for (uint32_t k = 0; pc->stream && k < cs->pf_streams; k++)
 			if (pc->stream[k].page != UINT64_MAX || pc->stream[k].last ||
@@ -744,7 +735,7 @@ static bool copy_since(const struct cache *c, uint64_t line, uint64_t ws)
 static int excl_check(const struct cache_sys *cs, int i, size_t w)
 {
 	const struct cache_cpu *pc = &cs->cpu[i];
-	uint64_t t = pc->l1.way[w].tag, k = pc->own[w];
+	uint64_t t = pc->l1.way[w].tag, k = pc->claim[w].own;
 	if (!k || !cache_way_flag(&cs->dir.way[k - 1]))
 		return NS_EINTERNAL;
 	uint64_t ws = cache_way_stamp(&cs->dir.way[k - 1]);
@@ -767,20 +758,20 @@ static int claims_check(const struct cache_sys *cs, int i)
 	const struct cache *llc = &cs->llc[pc->llc];
 	size_t llc_ways = (size_t)llc->nsets * llc->assoc;
 	for (size_t w = 0; w < n; w++) {
-		uint64_t t = pc->l1.way[w].tag, k = pc->own[w];
+		uint64_t t = pc->l1.way[w].tag, k = pc->claim[w].own;
 		if (k && (t == CACHE_TAG_INVALID || k > ways ||
 			  cs->dir.way[k - 1].tag != t || cs->dir_writer[k - 1] != i))
 			return NS_EINTERNAL;
-		if (pc->clean[w] > cs->dir_epoch || pc->llc_way[w] > llc_ways ||
-		    pc->llc_fills[w] > llc->fills)
+		if (pc->claim[w].clean > cs->dir_epoch || pc->claim[w].llc_way > llc_ways ||
+		    pc->claim[w].llc_fills > llc->fills)
 			return NS_EINTERNAL;
-		if (pc->llc_way[w] && pc->llc_fills[w] == llc->fills &&
-		    llc->way[pc->llc_way[w] - 1].tag != t)
+		if (pc->claim[w].llc_way && pc->claim[w].llc_fills == llc->fills &&
+		    llc->way[pc->claim[w].llc_way - 1].tag != t)
 			return NS_EINTERNAL;
-		if (pc->clean[w] == cs->dir_epoch &&
+		if (pc->claim[w].clean == cs->dir_epoch &&
 		    (t == CACHE_TAG_INVALID || find(&cs->dir, set_of(&cs->dir, t), t) >= 0))
 			return NS_EINTERNAL;
-		if (pc->excl[w] > 1 || (pc->excl[w] && excl_check(cs, i, w)))
+		if (pc->claim[w].excl > 1 || (pc->claim[w].excl && excl_check(cs, i, w)))
 			return NS_EINTERNAL;
 	}
 	return NS_OK;
@@ -829,8 +820,8 @@ static void disown(struct cache_sys *cs, int w, uint64_t line)
 	struct cache_cpu *pc = &cs->cpu[w];
 	long v = find_mru(&pc->l1, set_of(&pc->l1, line), line);
 	if (v >= 0) {
-		pc->own[v] = 0;
-		pc->excl[v] = 0;
+		pc->claim[v].own = 0;
+		pc->claim[v].excl = 0;
 	}
 }
 
@@ -866,7 +857,7 @@ static bool held(struct cache_sys *cs, int w, uint64_t line)
 	struct cache_cpu *pc = &cs->cpu[w];
 	long v = find_mru(&pc->l1, set_of(&pc->l1, line), line);
 	if (v >= 0)
-		pc->excl[v] = 0;
+		pc->claim[v].excl = 0;
 	return v >= 0 || find(&pc->l2, set_of(&pc->l2, line), line) >= 0;
 }
 
@@ -940,9 +931,9 @@ enum cache_src cache_access_slow(struct cache_sys *cs, int cpu, uint64_t line,
 	uint64_t wstamp = 0;
 	if (cs->coherence) {
 		/* the L1 claims answer without a directory probe when they can */
-		if (w1 >= 0 && pc->own[w1]) {
-			d = (long)pc->own[w1] - 1;
-		} else if (w1 < 0 || pc->clean[w1] != cs->dir_epoch) {
+		if (w1 >= 0 && pc->claim[w1].own) {
+			d = (long)pc->claim[w1].own - 1;
+		} else if (w1 < 0 || pc->claim[w1].clean != cs->dir_epoch) {
 			struct set bd = set_of(&cs->dir, line);
 			/* the writer is read next: fetch it with the tags */
 			__builtin_prefetch(cs->dir_writer + bd.base);
@@ -990,26 +981,26 @@ enum cache_src cache_access_slow(struct cache_sys *cs, int cpu, uint64_t line,
 	v1 = insert_at(&pc->l1, b1, w1, line, now, &ev);
 	if (w1 < 0) {
 		/* the way's claims were about its old line */
-		pc->llc_way[v1] = 0;
-		pc->excl[v1] = 0;
+		pc->claim[v1].llc_way = 0;
+		pc->claim[v1].excl = 0;
 	}
 done:
 	if (!cs->coherence)
 		return src;
-	if (write && pc->excl[v1]) {
+	if (write && pc->claim[v1].excl) {
 		/* a repeated write (see "Repeated writes"): only the LRU moves */
 		touch(&cs->dir, set_of(&cs->dir, line), (size_t)d);
 		return src;
 	}
 	if (!write) {
-		pc->own[v1] = d >= 0 && !remote ? (uint64_t)d + 1 : 0;
-		pc->clean[v1] = d < 0 ? cs->dir_epoch : 0;
+		pc->claim[v1].own = d >= 0 && !remote ? (uint64_t)d + 1 : 0;
+		pc->claim[v1].clean = d < 0 ? cs->dir_epoch : 0;
 	} else {
 		size_t dv = dir_write(cs, d, line, cpu);
 		uint64_t st = cs->gstamp;
-		pc->own[v1] = (uint64_t)dv + 1;
-		pc->clean[v1] = 0;
-		pc->excl[v1] = 1;
+		pc->claim[v1].own = (uint64_t)dv + 1;
+		pc->claim[v1].clean = 0;
+		pc->claim[v1].excl = 1;
 		/*
 		 * The writer's L1 copy and its node's LLC copy carry the new
 		 * stamp (the LLC one serves node neighbours once the line is
@@ -1019,11 +1010,11 @@ done:
 		 */
 		set_stamp(&pc->l1.way[v1], st);
 		struct cache *llc = &cs->llc[pc->llc];
-		long w = (long)pc->llc_way[v1] - 1;
-		if (w < 0 || (pc->llc_fills[v1] != llc->fills && llc->way[w].tag != line))
+		long w = (long)pc->claim[v1].llc_way - 1;
+		if (w < 0 || (pc->claim[v1].llc_fills != llc->fills && llc->way[w].tag != line))
 			w = find(llc, set_of(llc, line), line);
-		pc->llc_way[v1] = (uint64_t)(w + 1);
-		pc->llc_fills[v1] = llc->fills;
+		pc->claim[v1].llc_way = (uint32_t)(w + 1);
+		pc->claim[v1].llc_fills = llc->fills;
 		if (w >= 0)
 			set_stamp(&llc->way[w], st);
 	}

@@ -181,16 +181,26 @@ struct cache_stream {
 	uint64_t used;         /* LRU stamp */
 };
 
+/*
+ * The claims of one L1 way, together: an access reads and writes several
+ * of them, and in one 32-byte record they are one host cache line where
+ * five arrays were up to five (a many-CPU machine's claims do not stay in
+ * the host's L1).  llc_way < 2^32: cache_sys_init() refuses larger LLCs.
+ */
+struct cache_claim {
+	uint64_t own;
+	uint64_t clean;
+	uint64_t llc_fills;
+	uint32_t llc_way;
+	uint32_t excl;         /* 0 or 1 */
+};
+
 struct cache_cpu {
 	struct cache l1, l2;
 	struct cache_stream *stream; /* [pf_streams] or NULL */
 	uint64_t pf_issued;    /* lines the streamer brought into L2 */
 	int llc;               /* index into cache_sys.llc */
-	uint64_t *own;         /* [l1 ways] */
-	uint64_t *clean;       /* [l1 ways] */
-	uint64_t *llc_way;     /* [l1 ways] */
-	uint64_t *llc_fills;   /* [l1 ways] */
-	uint8_t *excl;         /* [l1 ways] */
+	struct cache_claim *claim; /* [l1 ways] */
 };
 
 /* Where an access was served from. */
@@ -266,8 +276,9 @@ static inline bool cache_l1_fast(const struct cache_sys *cs, int cpu, uint64_t l
 	size_t w = (size_t)set * pc->l1.assoc + pc->l1.mru[set];
 	return pc->l1.way[w].tag == line &&
 	       (!cs->coherence ||
-		(!write ? pc->own[w] || pc->clean[w] == cs->dir_epoch
-			: pc->excl[w] && cache_way_age(&cs->dir.way[pc->own[w] - 1]) == 0));
+		(!write ? pc->claim[w].own || pc->claim[w].clean == cs->dir_epoch
+			: pc->claim[w].excl &&
+				  cache_way_age(&cs->dir.way[pc->claim[w].own - 1]) == 0));
 }
 
 static inline enum cache_src cache_access(struct cache_sys *cs, int cpu,
