@@ -954,25 +954,26 @@ enum cache_src cache_access_slow(struct cache_sys *cs, int cpu, uint64_t line,
 	uint64_t ev, now = cs->gstamp;
 	struct set b2 = set_of(&pc->l2, line);
 	long w2 = find(&pc->l2, b2, line);
+	long w3 = -1;                  /* the LLC way of line, when looked up */
 	if (w2 >= 0 && fresh(cache_way_stamp(&pc->l2.way[w2]), remote, wstamp)) {
 		touch(&pc->l2, b2, (size_t)w2);
 		src = CACHE_SRC_L2;
 	} else {
 		struct cache *llc = &cs->llc[pc->llc];
 		struct set b3 = set_of(llc, line);
-		long w3 = find(llc, b3, line);
+		w3 = find(llc, b3, line);
 		if (remote && cache_way_flag(&cs->dir.way[d]) &&
 		    held(cs, cs->dir_writer[d], line)) {
 			*from = cs->dir_writer[d];
 			set_flag(&cs->dir.way[d], false); /* now shared, written back */
 			src = CACHE_SRC_XFER;
-			insert_at(llc, b3, w3, line, now, &ev);
+			w3 = (long)insert_at(llc, b3, w3, line, now, &ev);
 		} else if (w3 >= 0 && fresh(cache_way_stamp(&llc->way[w3]), remote, wstamp)) {
 			touch(llc, b3, (size_t)w3);
 			src = CACHE_SRC_LLC;
 		} else {
 			src = CACHE_SRC_MEM;
-			insert_at(llc, b3, w3, line, now, &ev);
+			w3 = (long)insert_at(llc, b3, w3, line, now, &ev);
 		}
 		insert_at(&pc->l2, b2, w2, line, now, &ev);
 	}
@@ -983,6 +984,11 @@ enum cache_src cache_access_slow(struct cache_sys *cs, int cpu, uint64_t line,
 		/* the way's claims were about its old line */
 		pc->claim[v1].llc_way = 0;
 		pc->claim[v1].excl = 0;
+	}
+	if (w3 >= 0 && cs->llc[pc->llc].way[w3].tag == line) {
+		/* the LLC way just looked up (a prefetch may have refilled it) */
+		pc->claim[v1].llc_way = (uint32_t)(w3 + 1);
+		pc->claim[v1].llc_fills = cs->llc[pc->llc].fills;
 	}
 done:
 	if (!cs->coherence)
