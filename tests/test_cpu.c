@@ -1433,6 +1433,63 @@ static void test_sampled_lock_wait_where(void **state)
 	}
 }
 
+/*
+ * The same for a lost path (a fast call whose path has no sample yet):
+ * its waits go where the samples of its top-level function took that
+ * lock (struct sampled_lock_site), not to the top-level function.  Each
+ * call that meets CPU 1 holding the lock first calls helper_fn once more
+ * than the one before, so its path is new; the samples (the calls in
+ * between, one path) took the lock in leaf_fn.  Until 2026-12-05 a lost
+ * path's waits were outer_fn's own.
+ */
+static void test_sampled_lock_wait_lost(void **state)
+{
+	(void)state;
+	for (int model = 0; model < 2; model++) {
+		struct cpu *a, *b;
+		struct cpu_lock l;
+		struct world *w = lock_world(model, &a, &b, &l);
+		uint64_t lost_wait = 0;
+		for (int i = 0; i < 400; i++) {
+			bool hold = i >= 40 && i % 5 == 0;
+			struct cpu_memo_stats m0, m1;
+			cpu_memo_stats(&w->s, &m0);
+			uint64_t w0 = cpu_counter(a, CPU_CTR_lock_wait_cycles);
+			cpu_call(a, FIX_FN_outer_fn);
+			cpu_work(a, 5);
+			if (hold) {
+				cpu_advance_to(b, a->now > b->now ? a->now : b->now);
+				assert_int_equal(cpu_lock(b, &l), NS_OK);
+				cpu_work(b, 50000);
+				assert_int_equal(cpu_unlock(b, &l), NS_OK);
+			}
+			cpu_call(a, FIX_FN_leaf_fn);
+			for (int k = 0; hold && k < i / 5; k++) {
+				cpu_call(a, FIX_FN_helper_fn);
+				cpu_ret(a);
+			}
+			assert_int_equal(cpu_lock(a, &l), NS_OK);
+			cpu_work(a, 7);
+			assert_int_equal(cpu_unlock(a, &l), NS_OK);
+			cpu_ret(a);
+			cpu_ret(a);
+			cpu_memo_stats(&w->s, &m1);
+			if (m1.lost > m0.lost)
+				lost_wait += cpu_counter(a, CPU_CTR_lock_wait_cycles) - w0;
+		}
+		assert_int_equal(cpu_check(a), NS_OK);   /* clock = self + outside */
+		assert_true(lost_wait > 20 * 40000);    /* lost fast calls waited */
+		uint64_t waits = cpu_counter(a, CPU_CTR_lock_wait_cycles);
+		const struct cpu_prof *outer = &a->prof[FIX_FN_outer_fn];
+		const struct cpu_prof *leaf = &a->prof[FIX_FN_leaf_fn];
+		/* every wait in leaf_fn, lost or not; none in outer_fn's self */
+		assert_true(leaf->self >= waits);
+		assert_true(outer->self < 400 * 100);
+		assert_true(leaf->total >= waits && outer->total >= leaf->total);
+		memo_world_free(w);
+	}
+}
+
 static void test_sampled_lock_waits(void **state)
 {
 	(void)state;
@@ -1733,6 +1790,7 @@ int main(void)
 		cmocka_unit_test(test_sampled_warm_kinds),
 		cmocka_unit_test(test_sampled_lock_waits),
 		cmocka_unit_test(test_sampled_lock_wait_where),
+		cmocka_unit_test(test_sampled_lock_wait_lost),
 		T(test_rsb_overflow),
 		T(test_profile_nested_recursive),
 		T(test_unbalanced_detected),

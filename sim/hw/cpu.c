@@ -1054,11 +1054,13 @@ static void fast_lock(struct cpu *c, struct cpu_lock *l)
 	c->flock += x;
 	c->ctr[CPU_CTR_lock_transfer] += x != 0;
 	c->ctr[CPU_CTR_lock_acquire]++;
+	if (c->flock && !c->flock_lock)
+		c->flock_lock = l;     /* where a lost path's costs go */
 }
 
 static void sample_lock_cost(struct cpu *c, uint64_t cycles, enum cpu_counter id,
 			     uint64_t count);
-static void sample_lock_at(struct cpu *c);
+static void sample_lock_at(struct cpu *c, const struct cpu_lock *l);
 
 int cpu_lock(struct cpu *c, struct cpu_lock *l)
 {
@@ -1079,7 +1081,7 @@ int cpu_lock(struct cpu *c, struct cpu_lock *l)
 		return NS_OK;
 	}
 	if (c->sampling)
-		sample_lock_at(c);
+		sample_lock_at(c, l);
 	if (c->ooo)
 		ooo_fence(c);             /* spin_lock is a locked cmpxchg */
 	/* (a CPU's own release came before: the test matters only when a
@@ -2442,6 +2444,18 @@ struct sampled_lock_at {
 	int32_t out[SAMPLED_LOCK_FRAMES];
 };
 
+/* Where the samples of a top-level function took a lock, by (lock,
+ * function): for the lock costs of a fast call whose path has no record
+ * of its own, a lost path's (fast_lock_charge()).  Found by equality, not
+ * by the lock's host address hashed (the host's addresses must not decide
+ * where a cycle is booked); the oldest is replaced when all are in use. */
+#define SAMPLED_LOCK_SITES 16
+struct sampled_lock_site {
+	const struct cpu_lock *lock;
+	int32_t fn;
+	struct sampled_lock_at at;
+};
+
 struct sampled_entry {
 	uint64_t sig;
 	int32_t fn;
@@ -2489,6 +2503,8 @@ struct cpu_sampled {
 	uint32_t *tsite, *tfn, ntsite, ntfn;
 	uint32_t *site_touched, *fn_touched, mark;
 	struct sampled_lock_at lock;   /* the sample being taken's first lock */
+	struct sampled_lock_site lsite[SAMPLED_LOCK_SITES];
+	uint32_t nlsite, lsite_next;   /* in use; the next to replace */
 	uint64_t calls, fast, matched, lost, samples, exact, copied;
 };
 
@@ -2567,6 +2583,7 @@ static void sampled_forget(struct cpu_sampled *sm, const struct cost_tables *t)
 		sm->fsite[i].term = sm->stab[i];
 	memset(sm->tsum, 0, nf * sizeof *sm->tsum);
 	memset(sm->tn, 0, nf * sizeof *sm->tn);
+	sm->nlsite = sm->lsite_next = 0;
 }
 
 static void sampled_free(struct cpu *c)
@@ -2877,6 +2894,7 @@ static void sampled_fast_start(struct cpu *c, struct cpu_sampled *sm, int fn)
 	c->mdepth = 1;
 	c->fsig = 0;
 	c->flock = 0;
+	c->flock_lock = NULL;
 }
 
 bool cpu_fast_take(struct cpu *c, int fn)
@@ -2969,17 +2987,28 @@ static void sampled_lost(struct cpu *c)
  * a sample without that record, makes them the top-level function's own,
  * as a lost path's estimate is.
  */
+static const struct sampled_lock_at *lock_site_at(const struct cpu_sampled *sm,
+						  const struct cpu_lock *l, int32_t fn)
+{
+	for (uint32_t i = 0; l && i < sm->nlsite; i++)
+		if (sm->lsite[i].lock == l && sm->lsite[i].fn == fn)
+			return sm->lsite[i].at.valid ? &sm->lsite[i].at : NULL;
+	return NULL;
+}
+
 static void fast_lock_charge(struct cpu *c, int fn, const struct sampled_entry *e)
 {
 	uint64_t x = c->flock;
 	if (!x)
 		return;
 	c->flock = 0;
-	if (!e || !e->lock.valid) {
+	const struct sampled_lock_at *at =
+		e && e->lock.valid ? &e->lock : lock_site_at(c->mt->sm, c->flock_lock, fn);
+	c->flock_lock = NULL;
+	if (!at) {
 		fast_charge_own(c, fn, x);
 		return;
 	}
-	const struct sampled_lock_at *at = &e->lock;
 	c->now += x;
 	c->last = c->now;
 	if (at->attr >= 0)
@@ -2991,23 +3020,52 @@ static void fast_lock_charge(struct cpu *c, int fn, const struct sampled_entry *
 		c->prof[at->out[i]].total += x;
 }
 
-/* A sample's lock (cpu_lock()): where its first one is taken, for its
- * path's fast calls (fast_lock_charge()). */
-static void sample_lock_at(struct cpu *c)
+/* Where the sample stands: the function spinning, its call path and the
+ * outermost activations on the stack (valid 0 when they are more than
+ * SAMPLED_LOCK_FRAMES: then the top-level function's own). */
+static void lock_at_here(const struct cpu *c, struct sampled_lock_at *at)
 {
-	struct sampled_lock_at *at = &c->mt->sm->lock;
-	if (at->attr != -2)
-		return;                /* not its first */
+	at->valid = 0;
+	at->nout = 0;
 	at->attr = c->attr;
 	at->path = c->cur_path;
 	for (int i = 0; i < c->depth; i++) {
 		if (!c->stack[i].outer)
 			continue;
 		if (at->nout == SAMPLED_LOCK_FRAMES)
-			return;        /* valid stays 0: the top-level's own */
+			return;
 		at->out[at->nout++] = c->stack[i].fn;
 	}
 	at->valid = 1;
+}
+
+/* The record of (l, fn) to write: its own, else a free one, else the
+ * oldest. */
+static struct sampled_lock_site *lock_site_slot(struct cpu_sampled *sm,
+					       const struct cpu_lock *l, int32_t fn)
+{
+	for (uint32_t i = 0; i < sm->nlsite; i++)
+		if (sm->lsite[i].lock == l && sm->lsite[i].fn == fn)
+			return &sm->lsite[i];
+	if (sm->nlsite < SAMPLED_LOCK_SITES)
+		return &sm->lsite[sm->nlsite++];
+	struct sampled_lock_site *r = &sm->lsite[sm->lsite_next];
+	sm->lsite_next = (sm->lsite_next + 1) % SAMPLED_LOCK_SITES;
+	return r;
+}
+
+/* A sample's lock (cpu_lock()): where its first one is taken, for its
+ * path's fast calls, and where it took this lock, for the lost paths of
+ * its function (fast_lock_charge()). */
+static void sample_lock_at(struct cpu *c, const struct cpu_lock *l)
+{
+	struct cpu_sampled *sm = c->mt->sm;
+	struct sampled_lock_site *ls = lock_site_slot(sm, l, sm->fn);
+	ls->lock = l;
+	ls->fn = sm->fn;
+	lock_at_here(c, &ls->at);
+	if (sm->lock.attr == -2)       /* its first */
+		sm->lock = ls->at;
 }
 
 /*

@@ -495,6 +495,7 @@ struct cpu {
 					* low 32 bits): struct cpu_fast_site */
 	uint64_t flock;                /* the fast call's lock waits and
 					* transfers so far (cpu.c) */
+	const struct cpu_lock *flock_lock; /* the lock of its first one */
 	struct cpu_fast_site *fsite;   /* [2 * nr_sites]: per (site, condition) */
 	const uint64_t *stab_fn;       /* signature terms per function, then
 					* per lock (cpu.c) */
