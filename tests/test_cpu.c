@@ -1449,28 +1449,34 @@ static void test_sampled_lock_wait_lost(void **state)
 		struct cpu *a, *b;
 		struct cpu_lock l;
 		struct world *w = lock_world(model, &a, &b, &l);
+		struct cpu_lock l2;    /* taken only by fast calls, lost */
+		cpu_lock_init(&l2);
 		uint64_t lost_wait = 0;
+		unsigned l2_lost = 0;
 		for (int i = 0; i < 400; i++) {
 			bool hold = i >= 40 && i % 5 == 0;
 			struct cpu_memo_stats m0, m1;
 			cpu_memo_stats(&w->s, &m0);
 			uint64_t w0 = cpu_counter(a, CPU_CTR_lock_wait_cycles);
 			cpu_call(a, FIX_FN_outer_fn);
+			bool fast = cpu_in_fast_call(a);
+			struct cpu_lock *lk = hold && fast && i % 10 == 0 ? &l2 : &l;
+			l2_lost += lk == &l2;
 			cpu_work(a, 5);
 			if (hold) {
 				cpu_advance_to(b, a->now > b->now ? a->now : b->now);
-				assert_int_equal(cpu_lock(b, &l), NS_OK);
+				assert_int_equal(cpu_lock(b, lk), NS_OK);
 				cpu_work(b, 50000);
-				assert_int_equal(cpu_unlock(b, &l), NS_OK);
+				assert_int_equal(cpu_unlock(b, lk), NS_OK);
 			}
 			cpu_call(a, FIX_FN_leaf_fn);
 			for (int k = 0; hold && k < i / 5; k++) {
 				cpu_call(a, FIX_FN_helper_fn);
 				cpu_ret(a);
 			}
-			assert_int_equal(cpu_lock(a, &l), NS_OK);
+			assert_int_equal(cpu_lock(a, lk), NS_OK);
 			cpu_work(a, 7);
-			assert_int_equal(cpu_unlock(a, &l), NS_OK);
+			assert_int_equal(cpu_unlock(a, lk), NS_OK);
 			cpu_ret(a);
 			cpu_ret(a);
 			cpu_memo_stats(&w->s, &m1);
@@ -1479,6 +1485,7 @@ static void test_sampled_lock_wait_lost(void **state)
 		}
 		assert_int_equal(cpu_check(a), NS_OK);   /* clock = self + outside */
 		assert_true(lost_wait > 20 * 40000);    /* lost fast calls waited */
+		assert_true(l2_lost > 5);
 		uint64_t waits = cpu_counter(a, CPU_CTR_lock_wait_cycles);
 		const struct cpu_prof *outer = &a->prof[FIX_FN_outer_fn];
 		const struct cpu_prof *leaf = &a->prof[FIX_FN_leaf_fn];

@@ -2453,6 +2453,7 @@ struct sampled_lock_at {
 struct sampled_lock_site {
 	const struct cpu_lock *lock;
 	int32_t fn;
+	uint64_t seq;                  /* when written (sampled_lock_seq) */
 	struct sampled_lock_at at;
 };
 
@@ -2505,6 +2506,7 @@ struct cpu_sampled {
 	struct sampled_lock_at lock;   /* the sample being taken's first lock */
 	struct sampled_lock_site lsite[SAMPLED_LOCK_SITES];
 	uint32_t nlsite, lsite_next;   /* in use; the next to replace */
+	uint64_t lsite_seq;            /* records written */
 	uint64_t calls, fast, matched, lost, samples, exact, copied;
 };
 
@@ -2987,13 +2989,24 @@ static void sampled_lost(struct cpu *c)
  * a sample without that record, makes them the top-level function's own,
  * as a lost path's estimate is.
  */
+/* Where a lost path of fn books its costs at lock l: where fn's samples
+ * took l, else where they last took any lock (SLUB's list_locks, one per
+ * node and cache, are all taken at the same few places); NULL: nowhere
+ * known, the top-level function's own. */
 static const struct sampled_lock_at *lock_site_at(const struct cpu_sampled *sm,
 						  const struct cpu_lock *l, int32_t fn)
 {
-	for (uint32_t i = 0; l && i < sm->nlsite; i++)
-		if (sm->lsite[i].lock == l && sm->lsite[i].fn == fn)
-			return sm->lsite[i].at.valid ? &sm->lsite[i].at : NULL;
-	return NULL;
+	const struct sampled_lock_site *any = NULL;
+	for (uint32_t i = 0; l && i < sm->nlsite; i++) {
+		const struct sampled_lock_site *ls = &sm->lsite[i];
+		if (ls->fn != fn || !ls->at.valid)
+			continue;
+		if (ls->lock == l)
+			return &ls->at;
+		if (!any || ls->seq > any->seq)
+			any = ls;
+	}
+	return any ? &any->at : NULL;
 }
 
 static void fast_lock_charge(struct cpu *c, int fn, const struct sampled_entry *e)
@@ -3063,6 +3076,7 @@ static void sample_lock_at(struct cpu *c, const struct cpu_lock *l)
 	struct sampled_lock_site *ls = lock_site_slot(sm, l, sm->fn);
 	ls->lock = l;
 	ls->fn = sm->fn;
+	ls->seq = ++sm->lsite_seq;
 	lock_at_here(c, &ls->at);
 	if (sm->lock.attr == -2)       /* its first */
 		sm->lock = ls->at;
