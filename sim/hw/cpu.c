@@ -1018,8 +1018,9 @@ void cpu_lock_init(struct cpu_lock *l)
  * lock_transfer), and so is the acquisition itself.  At an unlock it
  * releases at that time.  Its lock costs are added to its path's cost at
  * its end, booked where its path's sample took its first lock, as exact
- * books them (fast_lock_charge(); a lost path's are the top-level
- * function's own cycles).  A sample's waits and transfers stay out of
+ * books them; a lost path's where its function's samples took that lock,
+ * or last took any (fast_lock_charge(), struct sampled_lock_site).  A
+ * sample's waits and transfers stay out of
  * the cost it records for its path (sample_lock_cost()): each call pays
  * those it meets, not those its path's sample met.
  */
@@ -2986,8 +2987,10 @@ static void sampled_lost(struct cpu *c)
  * its path's sample took its first lock (e->lock), as exact books a
  * wait: self cycles of the function spinning and of its call path, and
  * total cycles of the functions on the stack.  A lost path (e NULL), or
- * a sample without that record, makes them the top-level function's own,
- * as a lost path's estimate is.
+ * a sample without that record, books them where its function's samples
+ * took the lock of its first lock cost (lock_site_at()); with no such
+ * record they are the top-level function's own, as a lost path's
+ * estimate is.
  */
 /* Where a lost path of fn books its costs at lock l: where fn's samples
  * took l, else where they last took any lock (SLUB's list_locks, one per
