@@ -1382,118 +1382,96 @@ static struct world *lock_world(int model, struct cpu **a, struct cpu **b, struc
 }
 
 /*
- * Where a fast call's lock waits are booked: where its path's sample
- * took the lock, as exact books them (the spinning function's self
- * cycles, the totals of the functions on the stack), not the top-level
- * function's own.  CPU 0 calls outer_fn, which calls leaf_fn, which takes
- * the lock CPU 1 holds for a while every 5th call; one path, so no fast
- * call is lost.  Until 2026-12-05 every fast call's wait went to outer_fn.
+ * Where a fast call's lock waits are booked: where a sample took the
+ * lock, as exact books them (the spinning function's self cycles, the
+ * totals of the functions on the stack), not the top-level function's
+ * own.  CPU 0 calls outer_fn, which calls leaf_fn, which takes a lock
+ * CPU 1 holds for a while every 5th call from the 40th.  With new_paths,
+ * each such call first calls helper_fn once more than the one before,
+ * so its path is new (lost when fast), and every other such fast call
+ * takes a second lock, which no sample takes.  Checks that every wait is
+ * in leaf_fn's self cycles and both totals, none in outer_fn's self;
+ * returns the waits of the fast calls (with new_paths, of the lost ones)
+ * and, in *lost and *second, the lost calls and the fast calls that took
+ * the second lock.
  */
+static uint64_t lock_wait_run(int model, bool new_paths, uint64_t *lost, unsigned *second)
+{
+	struct cpu *a, *b;
+	struct cpu_lock l, l2;
+	struct world *w = lock_world(model, &a, &b, &l);
+	cpu_lock_init(&l2);
+	uint64_t fast_wait = 0;
+	*second = 0;
+	for (int i = 0; i < 400; i++) {
+		bool hold = i >= 40 && i % 5 == 0;
+		struct cpu_memo_stats m0, m1;
+		cpu_memo_stats(&w->s, &m0);
+		uint64_t w0 = cpu_counter(a, CPU_CTR_lock_wait_cycles);
+		cpu_call(a, FIX_FN_outer_fn);
+		bool fast = cpu_in_fast_call(a);
+		struct cpu_lock *lk = new_paths && hold && fast && i % 10 == 0 ? &l2 : &l;
+		*second += lk == &l2;
+		cpu_work(a, 5);
+		if (hold) {
+			cpu_advance_to(b, a->now > b->now ? a->now : b->now);
+			assert_int_equal(cpu_lock(b, lk), NS_OK);
+			cpu_work(b, 50000);
+			assert_int_equal(cpu_unlock(b, lk), NS_OK);
+		}
+		cpu_call(a, FIX_FN_leaf_fn);
+		for (int k = 0; new_paths && hold && k < i / 5; k++) {
+			cpu_call(a, FIX_FN_helper_fn);
+			cpu_ret(a);
+		}
+		assert_int_equal(cpu_lock(a, lk), NS_OK);
+		cpu_work(a, 7);
+		assert_int_equal(cpu_unlock(a, lk), NS_OK);
+		cpu_ret(a);
+		cpu_ret(a);
+		cpu_memo_stats(&w->s, &m1);
+		if (new_paths ? m1.lost > m0.lost : fast)
+			fast_wait += cpu_counter(a, CPU_CTR_lock_wait_cycles) - w0;
+		*lost = m1.lost;
+	}
+	assert_int_equal(cpu_check(a), NS_OK);   /* clock = self + outside */
+	uint64_t waits = cpu_counter(a, CPU_CTR_lock_wait_cycles);
+	const struct cpu_prof *outer = &a->prof[FIX_FN_outer_fn];
+	const struct cpu_prof *leaf = &a->prof[FIX_FN_leaf_fn];
+	assert_true(leaf->self >= waits);
+	assert_true(outer->self < 400 * 100);
+	assert_true(leaf->total >= waits && outer->total >= leaf->total);
+	memo_world_free(w);
+	return fast_wait;
+}
+
+/* One path: no fast call is lost; its waits go where its path's sample
+ * took the lock.  Until 2026-12-05 they went to outer_fn. */
 static void test_sampled_lock_wait_where(void **state)
 {
 	(void)state;
 	for (int model = 0; model < 2; model++) {
-		struct cpu *a, *b;
-		struct cpu_lock l;
-		struct world *w = lock_world(model, &a, &b, &l);
-		uint64_t fast_wait = 0;
-		for (int i = 0; i < 400; i++) {
-			uint64_t w0 = cpu_counter(a, CPU_CTR_lock_wait_cycles);
-			cpu_call(a, FIX_FN_outer_fn);
-			bool fast = cpu_in_fast_call(a);
-			cpu_work(a, 5);
-			if (i >= 40 && i % 5 == 0) {
-				cpu_advance_to(b, a->now > b->now ? a->now : b->now);
-				assert_int_equal(cpu_lock(b, &l), NS_OK);
-				cpu_work(b, 50000);
-				assert_int_equal(cpu_unlock(b, &l), NS_OK);
-			}
-			cpu_call(a, FIX_FN_leaf_fn);
-			assert_int_equal(cpu_lock(a, &l), NS_OK);
-			cpu_work(a, 7);
-			assert_int_equal(cpu_unlock(a, &l), NS_OK);
-			cpu_ret(a);
-			cpu_ret(a);
-			if (fast)
-				fast_wait += cpu_counter(a, CPU_CTR_lock_wait_cycles) - w0;
-		}
-		assert_int_equal(cpu_check(a), NS_OK);   /* clock = self + outside */
-		struct cpu_memo_stats ms;
-		cpu_memo_stats(&w->s, &ms);
-		assert_int_equal(ms.lost, 0);
-		uint64_t waits = cpu_counter(a, CPU_CTR_lock_wait_cycles);
+		uint64_t lost;
+		unsigned second;
+		uint64_t fast_wait = lock_wait_run(model, false, &lost, &second);
+		assert_int_equal(lost, 0);
 		assert_true(fast_wait > 40 * 40000);    /* most of the waits are fast calls' */
-		const struct cpu_prof *outer = &a->prof[FIX_FN_outer_fn];
-		const struct cpu_prof *leaf = &a->prof[FIX_FN_leaf_fn];
-		/* every wait in leaf_fn, in both totals, none in outer_fn's self */
-		assert_true(leaf->self >= waits);
-		assert_true(outer->self < 400 * 100);
-		assert_true(leaf->total >= waits && outer->total >= leaf->total);
-		memo_world_free(w);
 	}
 }
 
-/*
- * The same for a lost path (a fast call whose path has no sample yet):
- * its waits go where the samples of its top-level function took that
- * lock (struct sampled_lock_site), not to the top-level function.  Each
- * call that meets CPU 1 holding the lock first calls helper_fn once more
- * than the one before, so its path is new; the samples (the calls in
- * between, one path) took the lock in leaf_fn.  Until 2026-12-05 a lost
- * path's waits were outer_fn's own.
- */
+/* Lost paths (struct sampled_lock_site): their waits go where the
+ * samples of outer_fn took that lock (leaf_fn), or, for the second lock,
+ * where they last took any (leaf_fn too).  Until 2026-12-05 a lost
+ * path's waits were outer_fn's own. */
 static void test_sampled_lock_wait_lost(void **state)
 {
 	(void)state;
 	for (int model = 0; model < 2; model++) {
-		struct cpu *a, *b;
-		struct cpu_lock l;
-		struct world *w = lock_world(model, &a, &b, &l);
-		struct cpu_lock l2;    /* taken only by fast calls, lost */
-		cpu_lock_init(&l2);
-		uint64_t lost_wait = 0;
-		unsigned l2_lost = 0;
-		for (int i = 0; i < 400; i++) {
-			bool hold = i >= 40 && i % 5 == 0;
-			struct cpu_memo_stats m0, m1;
-			cpu_memo_stats(&w->s, &m0);
-			uint64_t w0 = cpu_counter(a, CPU_CTR_lock_wait_cycles);
-			cpu_call(a, FIX_FN_outer_fn);
-			bool fast = cpu_in_fast_call(a);
-			struct cpu_lock *lk = hold && fast && i % 10 == 0 ? &l2 : &l;
-			l2_lost += lk == &l2;
-			cpu_work(a, 5);
-			if (hold) {
-				cpu_advance_to(b, a->now > b->now ? a->now : b->now);
-				assert_int_equal(cpu_lock(b, lk), NS_OK);
-				cpu_work(b, 50000);
-				assert_int_equal(cpu_unlock(b, lk), NS_OK);
-			}
-			cpu_call(a, FIX_FN_leaf_fn);
-			for (int k = 0; hold && k < i / 5; k++) {
-				cpu_call(a, FIX_FN_helper_fn);
-				cpu_ret(a);
-			}
-			assert_int_equal(cpu_lock(a, lk), NS_OK);
-			cpu_work(a, 7);
-			assert_int_equal(cpu_unlock(a, lk), NS_OK);
-			cpu_ret(a);
-			cpu_ret(a);
-			cpu_memo_stats(&w->s, &m1);
-			if (m1.lost > m0.lost)
-				lost_wait += cpu_counter(a, CPU_CTR_lock_wait_cycles) - w0;
-		}
-		assert_int_equal(cpu_check(a), NS_OK);   /* clock = self + outside */
+		uint64_t lost;
+		unsigned second;
+		uint64_t lost_wait = lock_wait_run(model, true, &lost, &second);
 		assert_true(lost_wait > 20 * 40000);    /* lost fast calls waited */
-		assert_true(l2_lost > 5);
-		uint64_t waits = cpu_counter(a, CPU_CTR_lock_wait_cycles);
-		const struct cpu_prof *outer = &a->prof[FIX_FN_outer_fn];
-		const struct cpu_prof *leaf = &a->prof[FIX_FN_leaf_fn];
-		/* every wait in leaf_fn, lost or not; none in outer_fn's self */
-		assert_true(leaf->self >= waits);
-		assert_true(outer->self < 400 * 100);
-		assert_true(leaf->total >= waits && outer->total >= leaf->total);
-		memo_world_free(w);
+		assert_true(second > 5);
 	}
 }
 
