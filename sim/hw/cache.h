@@ -158,17 +158,18 @@ void cache_pool_free(struct cache_pool *pl);
 void cache_params_default(struct cache_params *p);
 
 /*
- * Per L1 way, what is known of the directory's view of the line it holds
- * (valid with coherence on, so an L1 hit need not probe the directory):
- * own[w] = k + 1 means directory way k holds the line with this CPU as its
- * last writer; clean[w] == cache_sys.dir_epoch means the directory had no
- * entry for the line and none has been created since.  Either way the copy
- * cannot be stale.  Both are claims, not caches of state: 0 (and an old
- * epoch) only mean "ask the directory".  llc_way[w] = k + 1: the line was
- * in way k of the CPU's LLC at its last write, and still is when
- * llc_fills[w] equals the LLC's fills (no LLC way refilled since), so a
- * write hit updates the LLC copy's stamp without an LLC set lookup (with
- * one tag check after refills).  excl[w] = 1: the own claim holds and no
+ * Per L1 way w, what is known of the directory's view of the line it
+ * holds (struct cache_claim below; valid with coherence on, so an L1 hit
+ * need not probe the directory): own = k + 1 means directory way k holds
+ * the line with this CPU as its last writer; clean == cache_sys.dir_epoch
+ * means the directory had no entry for the line and none has been created
+ * since.  Either way the copy cannot be stale.  Both are claims, not
+ * caches of state: 0 (and an old epoch) only mean "ask the directory".
+ * llc_way = k + 1: the line was in way k of the CPU's LLC when the L1
+ * last filled or wrote it, and still is when llc_fills equals the LLC's
+ * fills (no LLC way refilled since), so a write updates the LLC copy's
+ * stamp without an LLC set lookup (with one tag check after refills).
+ * excl = 1: the own claim holds and no
  * other CPU has filled a copy of the line since this CPU last wrote it
  * (the line is still dirty and only here); a repeated write then needs
  * no new stamp (see "Repeated writes" in cache.c).

@@ -1020,9 +1020,9 @@ void cpu_lock_init(struct cpu_lock *l)
  * its end, booked where its path's sample took its first lock, as exact
  * books them; a lost path's where its function's samples took that lock,
  * or last took any (fast_lock_charge(), struct sampled_lock_site).  A
- * sample's waits and transfers stay out of
- * the cost it records for its path (sample_lock_cost()): each call pays
- * those it meets, not those its path's sample met.
+ * sample's waits and transfers stay out of the cost it records for its
+ * path (sample_lock_cost()): each call pays those it meets, not those
+ * its path's sample met.
  */
 static uint64_t fast_clock(const struct cpu *c)
 {
@@ -2449,12 +2449,13 @@ struct sampled_lock_at {
  * function): for the lock costs of a fast call whose path has no record
  * of its own, a lost path's (fast_lock_charge()).  Found by equality, not
  * by the lock's host address hashed (the host's addresses must not decide
- * where a cycle is booked); the oldest is replaced when all are in use. */
+ * where a cycle is booked); when all are in use they are replaced in
+ * turn. */
 #define SAMPLED_LOCK_SITES 16
 struct sampled_lock_site {
 	const struct cpu_lock *lock;
 	int32_t fn;
-	uint64_t seq;                  /* when written (sampled_lock_seq) */
+	uint64_t seq;                  /* when written (cpu_sampled.lsite_seq) */
 	struct sampled_lock_at at;
 };
 
@@ -2981,17 +2982,6 @@ static void sampled_lost(struct cpu *c)
 	c->o.slot = c->o.lslot = 0;
 }
 
-/*
- * A fast call's lock costs ("Lock waits" above), before its path's cost
- * (whose core state is relative to the clock after them): booked where
- * its path's sample took its first lock (e->lock), as exact books a
- * wait: self cycles of the function spinning and of its call path, and
- * total cycles of the functions on the stack.  A lost path (e NULL), or
- * a sample without that record, books them where its function's samples
- * took the lock of its first lock cost (lock_site_at()); with no such
- * record they are the top-level function's own, as a lost path's
- * estimate is.
- */
 /* Where a lost path of fn books its costs at lock l: where fn's samples
  * took l, else where they last took any lock (SLUB's list_locks, one per
  * node and cache, are all taken at the same few places); NULL: nowhere
@@ -3012,6 +3002,17 @@ static const struct sampled_lock_at *lock_site_at(const struct cpu_sampled *sm,
 	return any ? &any->at : NULL;
 }
 
+/*
+ * A fast call's lock costs ("Lock waits" above), before its path's cost
+ * (whose core state is relative to the clock after them): booked where
+ * its path's sample took its first lock (e->lock), as exact books a
+ * wait: self cycles of the function spinning and of its call path, and
+ * total cycles of the functions on the stack.  A lost path (e NULL), or
+ * a sample without that record, books them where its function's samples
+ * took the lock of its first lock cost (lock_site_at()); with no such
+ * record they are the top-level function's own, as a lost path's
+ * estimate is.
+ */
 static void fast_lock_charge(struct cpu *c, int fn, const struct sampled_entry *e)
 {
 	uint64_t x = c->flock;
