@@ -1395,7 +1395,8 @@ static struct world *lock_world(int model, struct cpu **a, struct cpu **b, struc
  * and, in *lost and *second, the lost calls and the fast calls that took
  * the second lock.
  */
-static uint64_t lock_wait_run(int model, bool new_paths, uint64_t *lost, unsigned *second)
+static uint64_t lock_wait_run(int model, bool new_paths, struct cpu_memo_stats *ms,
+			      unsigned *second)
 {
 	struct cpu *a, *b;
 	struct cpu_lock l, l2;
@@ -1432,8 +1433,13 @@ static uint64_t lock_wait_run(int model, bool new_paths, uint64_t *lost, unsigne
 		cpu_memo_stats(&w->s, &m1);
 		if (new_paths ? m1.lost > m0.lost : fast)
 			fast_wait += cpu_counter(a, CPU_CTR_lock_wait_cycles) - w0;
-		*lost = m1.lost;
+		*ms = m1;
 	}
+	/* the report line says where the fast calls' lock costs went */
+	char line[CPU_MEMO_STATS_LINE];
+	cpu_memo_stats_format(ms, line, sizeof line);
+	assert_non_null(strstr(line, "; their lock waits and transfers, "));
+	assert_non_null(strstr(line, " % as the top-level function's own"));
 	assert_int_equal(cpu_check(a), NS_OK);   /* clock = self + outside */
 	uint64_t waits = cpu_counter(a, CPU_CTR_lock_wait_cycles);
 	const struct cpu_prof *outer = &a->prof[FIX_FN_outer_fn];
@@ -1451,11 +1457,14 @@ static void test_sampled_lock_wait_where(void **state)
 {
 	(void)state;
 	for (int model = 0; model < 2; model++) {
-		uint64_t lost;
+		struct cpu_memo_stats ms;
 		unsigned second;
-		uint64_t fast_wait = lock_wait_run(model, false, &lost, &second);
-		assert_int_equal(lost, 0);
+		uint64_t fast_wait = lock_wait_run(model, false, &ms, &second);
+		assert_int_equal(ms.lost, 0);
 		assert_true(fast_wait > 40 * 40000);    /* most of the waits are fast calls' */
+		assert_true(ms.lock_path >= fast_wait);  /* waits and transfers */
+		assert_int_equal(ms.lock_site, 0);
+		assert_int_equal(ms.lock_own, 0);
 	}
 }
 
@@ -1467,11 +1476,13 @@ static void test_sampled_lock_wait_lost(void **state)
 {
 	(void)state;
 	for (int model = 0; model < 2; model++) {
-		uint64_t lost;
+		struct cpu_memo_stats ms;
 		unsigned second;
-		uint64_t lost_wait = lock_wait_run(model, true, &lost, &second);
+		uint64_t lost_wait = lock_wait_run(model, true, &ms, &second);
 		assert_true(lost_wait > 20 * 40000);    /* lost fast calls waited */
 		assert_true(second > 5);
+		assert_true(ms.lock_site >= lost_wait);
+		assert_int_equal(ms.lock_own, 0);
 	}
 }
 

@@ -2339,7 +2339,7 @@ static void cpu_memo_clear(struct cpu *c)
 void cpu_memo_stats_format(const struct cpu_memo_stats *st, char *buf, size_t n)
 {
 	if (st->sampled) {
-		snprintf(buf, n,
+		int k = snprintf(buf, n,
 			 "%" PRIu64 " of %" PRIu64 " top-level calls fast (%" PRIu64 " in the models' "
 			 "fast copy), %" PRIu64 " samples, %" PRIu64
 			 " exact (their function reads the clock), %" PRIu64 " paths; %.2f %% of the "
@@ -2347,6 +2347,15 @@ void cpu_memo_stats_format(const struct cpu_memo_stats *st, char *buf, size_t n)
 			 " (a path not sampled yet) its blocks' mean costs",
 			 st->fast, st->calls, st->copied, st->samples, st->exact, st->paths,
 			 st->fast ? 100.0 * (double)st->matched / (double)st->fast : 0.0, st->lost);
+		double lk = (double)(st->lock_path + st->lock_site + st->lock_own);
+		if (lk > 0 && k > 0 && (size_t)k < n)
+			snprintf(buf + k, n - (size_t)k,
+				 "; their lock waits and transfers, %.1f M cycles, booked "
+				 "%.1f %% where their path's sample took the lock, %.1f %% where "
+				 "their function's samples did (a path not sampled yet), %.1f %% "
+				 "as the top-level function's own",
+				 lk / 1e6, 100.0 * (double)st->lock_path / lk,
+				 100.0 * (double)st->lock_site / lk, 100.0 * (double)st->lock_own / lk);
 		return;
 	}
 	snprintf(buf, n,
@@ -2510,6 +2519,7 @@ struct cpu_sampled {
 	uint32_t nlsite, lsite_next;   /* in use; the next to replace */
 	uint64_t lsite_seq;            /* records written */
 	uint64_t calls, fast, matched, lost, samples, exact, copied;
+	uint64_t lock_booked[3];       /* fast calls' lock cycles (cpu_memo_stats) */
 };
 
 static uint64_t splitmix64(uint64_t *x)
@@ -3019,9 +3029,12 @@ static void fast_lock_charge(struct cpu *c, int fn, const struct sampled_entry *
 	if (!x)
 		return;
 	c->flock = 0;
+	struct cpu_sampled *sm = c->mt->sm;
+	bool own_path = e && e->lock.valid;
 	const struct sampled_lock_at *at =
-		e && e->lock.valid ? &e->lock : lock_site_at(c->mt->sm, c->flock_lock, fn);
+		own_path ? &e->lock : lock_site_at(sm, c->flock_lock, fn);
 	c->flock_lock = NULL;
+	sm->lock_booked[own_path ? 0 : at ? 1 : 2] += x;
 	if (!at) {
 		fast_charge_own(c, fn, x);
 		return;
@@ -3227,4 +3240,7 @@ static void sampled_stats_add(const struct cpu_sampled *sm, struct cpu_memo_stat
 	st->exact += sm->exact;
 	st->copied += sm->copied;
 	st->paths += sm->nr;
+	st->lock_path += sm->lock_booked[0];
+	st->lock_site += sm->lock_booked[1];
+	st->lock_own += sm->lock_booked[2];
 }

@@ -708,14 +708,20 @@ struct cpu_memo_stats {
 	 * the clock */
 	uint64_t fast, matched, lost, samples;
 	uint64_t copied;               /* fast calls run by the models' fast copy */
+	/* fast calls' lock waits and transfers, in cycles, by where they
+	 * were booked: where their path's sample took the lock, where their
+	 * function's samples took it (a lost path's), as the top-level
+	 * function's own (cpu.c, fast_lock_charge()) */
+	uint64_t lock_path, lock_site, lock_own;
 	uint8_t sampled;               /* the CPUs account sampled (the format) */
 };
 void cpu_memo_stats(const struct cpu_sys *s, struct cpu_memo_stats *st);
 /* "P % of N top-level calls replayed, ..." (the benches' report line),
  * into a buffer of CPU_MEMO_STATS_LINE bytes: the longest line, every
- * count at 20 digits, is about 400 (a 256-byte buffer cut the sampled
- * line once its counts reached seven digits). */
-#define CPU_MEMO_STATS_LINE 512
+ * count at 20 digits and the lock booking at its widest, is about 620 (a
+ * 256-byte buffer cut the sampled line once its counts reached seven
+ * digits). */
+#define CPU_MEMO_STATS_LINE 768
 void cpu_memo_stats_format(const struct cpu_memo_stats *st, char *buf, size_t n);
 
 /* The logging paths are forced inline: a host call per event would cost
