@@ -2519,7 +2519,9 @@ struct cpu_sampled {
 	uint32_t nlsite, lsite_next;   /* in use; the next to replace */
 	uint64_t lsite_seq;            /* records written */
 	uint64_t calls, fast, matched, lost, samples, exact, copied;
-	uint64_t lock_booked[3];       /* fast calls' lock cycles (cpu_memo_stats) */
+	/* fast calls' lock cycles by where they were booked (struct
+	 * cpu_memo_stats, fast_lock_charge()) */
+	uint64_t lock_path, lock_site, lock_own;
 };
 
 static uint64_t splitmix64(uint64_t *x)
@@ -3034,7 +3036,7 @@ static void fast_lock_charge(struct cpu *c, int fn, const struct sampled_entry *
 	const struct sampled_lock_at *at =
 		own_path ? &e->lock : lock_site_at(sm, c->flock_lock, fn);
 	c->flock_lock = NULL;
-	sm->lock_booked[own_path ? 0 : at ? 1 : 2] += x;
+	*(own_path ? &sm->lock_path : at ? &sm->lock_site : &sm->lock_own) += x;
 	if (!at) {
 		fast_charge_own(c, fn, x);
 		return;
@@ -3240,7 +3242,7 @@ static void sampled_stats_add(const struct cpu_sampled *sm, struct cpu_memo_stat
 	st->exact += sm->exact;
 	st->copied += sm->copied;
 	st->paths += sm->nr;
-	st->lock_path += sm->lock_booked[0];
-	st->lock_site += sm->lock_booked[1];
-	st->lock_own += sm->lock_booked[2];
+	st->lock_path += sm->lock_path;
+	st->lock_site += sm->lock_site;
+	st->lock_own += sm->lock_own;
 }
