@@ -272,8 +272,8 @@ static int setup_zones(struct mm_world *w, bool memmap, struct diag *d)
 			z->first_block = bi;
 			z->nr_blocks = (uint32_t)((z->managed + BLOCK_PAGES - 1) / BLOCK_PAGES);
 			pn->zones[z->type] = z;
-			cpu_lock_init(&z->lock);
-			cpu_lock_init(&z->lru_lock);
+			cpu_lock_init_class(&z->lock, "&zone->lock");
+			cpu_lock_init_class(&z->lru_lock, "&zone->lru_lock");
 			int rc = alloc_addr(w, z->node, ZONE_STRUCT_SIZE, 64, &z->addr, d);
 			if (rc == NS_OK)
 				rc = alloc_addr(w, z->node, (uint64_t)z->nr_blocks * BLOCK_PAGES *
@@ -409,7 +409,7 @@ static int create(const struct machine *m, const struct mm_config *cfg, struct c
 	}
 	cache_as_init(&w->own_as);
 	w->as = cfg->as ? cfg->as : &w->own_as;
-	cpu_lock_init(&w->callback_lock);
+	cpu_lock_init_class(&w->callback_lock, "callback_lock");
 	rc = zonelist_build(m, &cfg->zl, &w->zl, d);
 	if (rc != NS_OK)
 		goto fail;

@@ -2194,7 +2194,7 @@ int slub_cache_create(struct slub_world *w, const char *name, unsigned size,
 		struct slub_knode *n = &s->node[i];
 		if ((rc = cache_as_alloc(as, w->m->nodes[i].id, KNODE_SIZE, 64, &n->addr)) != NS_OK)
 			goto err;
-		cpu_lock_init(&n->lock);
+		cpu_lock_init_class(&n->lock, "&n->list_lock");
 		n->head = n->tail = NIL32;
 	}
 	w->caches[w->nr_caches++] = s;

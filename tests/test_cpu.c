@@ -1486,6 +1486,80 @@ static void test_sampled_lock_wait_lost(void **state)
 	}
 }
 
+/*
+ * A CPU whose samples have taken no lock yet books a lost path's wait
+ * where another CPU's samples of the same function took a lock of its
+ * class (lock_site_remote()).  CPU 1's calls of outer_fn take lock l in
+ * leaf_fn, then lock l3 of another class in helper_fn; then CPU 0, none
+ * of whose calls took a lock yet, takes l2, of l's class, in leaf_fn,
+ * once, in a fast call, while CPU 2 held it: that wait is leaf_fn's (not
+ * outer_fn's own, not helper_fn's, where the latest record is).
+ */
+static void test_sampled_lock_wait_remote(void **state)
+{
+	(void)state;
+	static const char cls_a[] = "&t->a_lock", cls_b[] = "&t->b_lock";
+	for (int model = 0; model < 2; model++) {
+		struct cpu *a, *b;
+		struct cpu_lock l, l2, l3;
+		struct world *w = lock_world(model, &a, &b, &l);
+		struct cpu *c2 = &w->s.cpu[2];
+		cpu_lock_init_class(&l, cls_a);
+		cpu_lock_init_class(&l2, cls_a);
+		cpu_lock_init_class(&l3, cls_b);
+		for (int i = 0; i < 60; i++) {
+			cpu_call(b, FIX_FN_outer_fn);
+			cpu_call(b, FIX_FN_leaf_fn);
+			assert_int_equal(cpu_lock(b, &l), NS_OK);
+			cpu_work(b, 7);
+			assert_int_equal(cpu_unlock(b, &l), NS_OK);
+			cpu_ret(b);
+			cpu_call(b, FIX_FN_helper_fn);
+			assert_int_equal(cpu_lock(b, &l3), NS_OK);
+			cpu_work(b, 7);
+			assert_int_equal(cpu_unlock(b, &l3), NS_OK);
+			cpu_ret(b);
+			cpu_ret(b);
+		}
+		uint64_t wait = 0;
+		bool done = false;
+		for (int i = 0; i < 40; i++) {
+			cpu_call(a, FIX_FN_outer_fn);
+			bool take = i >= 10 && !done && cpu_in_fast_call(a);
+			if (take) {
+				cpu_advance_to(c2, a->now > c2->now ? a->now : c2->now);
+				assert_int_equal(cpu_lock(c2, &l2), NS_OK);
+				cpu_work(c2, 50000);
+				assert_int_equal(cpu_unlock(c2, &l2), NS_OK);
+			}
+			cpu_call(a, FIX_FN_leaf_fn);
+			uint64_t w0 = cpu_counter(a, CPU_CTR_lock_wait_cycles);
+			if (take) {
+				assert_int_equal(cpu_lock(a, &l2), NS_OK);
+				assert_int_equal(cpu_unlock(a, &l2), NS_OK);
+				wait = cpu_counter(a, CPU_CTR_lock_wait_cycles) - w0;
+				done = true;
+			}
+			cpu_work(a, 7);
+			cpu_ret(a);
+			cpu_ret(a);
+		}
+		assert_true(done);
+		assert_true(wait > 40000);
+		struct cpu_memo_stats ms;
+		cpu_memo_stats(&w->s, &ms);
+		assert_true(ms.lost > 0);
+		assert_true(ms.lock_remote >= wait);
+		assert_int_equal(ms.lock_own, 0);
+		assert_int_equal(cpu_check(a), NS_OK);
+		assert_true(a->prof[FIX_FN_leaf_fn].self >= wait);
+		assert_true(a->prof[FIX_FN_outer_fn].self < wait);
+		assert_true(a->prof[FIX_FN_helper_fn].self < wait);
+		assert_true(a->prof[FIX_FN_outer_fn].total >= wait);
+		memo_world_free(w);
+	}
+}
+
 static void test_sampled_lock_waits(void **state)
 {
 	(void)state;
@@ -1787,6 +1861,7 @@ int main(void)
 		cmocka_unit_test(test_sampled_lock_waits),
 		cmocka_unit_test(test_sampled_lock_wait_where),
 		cmocka_unit_test(test_sampled_lock_wait_lost),
+		cmocka_unit_test(test_sampled_lock_wait_remote),
 		T(test_rsb_overflow),
 		T(test_profile_nested_recursive),
 		T(test_unbalanced_detected),

@@ -999,9 +999,15 @@ void cpu_advance_to(struct cpu *c, uint64_t t)
 
 void cpu_lock_init(struct cpu_lock *l)
 {
+	cpu_lock_init_class(l, NULL);
+}
+
+void cpu_lock_init_class(struct cpu_lock *l, const char *cls)
+{
 	memset(l, 0, sizeof *l);
 	l->holder = -1;
 	l->last = -1;
+	l->cls = cls;
 }
 
 /*
@@ -1040,7 +1046,7 @@ static uint64_t lock_transfer(const struct cpu *c, const struct cpu_lock *l)
 
 static void fast_lock(struct cpu *c, struct cpu_lock *l)
 {
-	uint64_t t = fast_clock(c);
+	uint64_t t = fast_clock(c), f0 = c->flock;
 	/* the CPU's own release came before this call (an estimate past
 	 * this call's start is no reason to wait for itself) */
 	if (t < l->free_at && l->last != c->idx) {
@@ -1055,8 +1061,10 @@ static void fast_lock(struct cpu *c, struct cpu_lock *l)
 	c->flock += x;
 	c->ctr[CPU_CTR_lock_transfer] += x != 0;
 	c->ctr[CPU_CTR_lock_acquire]++;
-	if (c->flock && !c->flock_lock)
-		c->flock_lock = l;     /* where a lost path's costs go */
+	if (c->flock - f0 > c->flock_max) {
+		c->flock_max = c->flock - f0;
+		c->flock_lock = l;     /* where the call's lock costs go */
+	}
 }
 
 static void sample_lock_cost(struct cpu *c, uint64_t cycles, enum cpu_counter id,
@@ -2347,15 +2355,18 @@ void cpu_memo_stats_format(const struct cpu_memo_stats *st, char *buf, size_t n)
 			 " (a path not sampled yet) its blocks' mean costs",
 			 st->fast, st->calls, st->copied, st->samples, st->exact, st->paths,
 			 st->fast ? 100.0 * (double)st->matched / (double)st->fast : 0.0, st->lost);
-		double lk = (double)(st->lock_path + st->lock_site + st->lock_own);
+		double lk = (double)(st->lock_path + st->lock_site + st->lock_remote +
+				     st->lock_own);
 		if (lk > 0 && k > 0 && (size_t)k < n)
 			snprintf(buf + k, n - (size_t)k,
 				 "; their lock waits and transfers, %.1f M cycles, booked "
 				 "%.1f %% where their path's sample took the lock, %.1f %% where "
 				 "their function's samples did (a path not sampled yet), %.1f %% "
+				 "where another CPU's did (none on theirs yet), %.1f %% "
 				 "as the top-level function's own",
 				 lk / 1e6, 100.0 * (double)st->lock_path / lk,
-				 100.0 * (double)st->lock_site / lk, 100.0 * (double)st->lock_own / lk);
+				 100.0 * (double)st->lock_site / lk,
+				 100.0 * (double)st->lock_remote / lk, 100.0 * (double)st->lock_own / lk);
 		return;
 	}
 	snprintf(buf, n,
@@ -2447,11 +2458,13 @@ _Static_assert(sizeof sig_ctr / sizeof sig_ctr[0] == SIG_TERMS, "a counter per t
  * and the functions whose outermost activation was on the stack (a wait
  * counts in their totals).  valid 0: the sample took no lock, or its
  * stack held more than SAMPLED_LOCK_FRAMES such functions. */
-#define SAMPLED_LOCK_FRAMES 8
+#define SAMPLED_LOCK_FRAMES 16
 struct sampled_lock_at {
 	uint8_t valid, nout;
 	int32_t attr, path;
 	int32_t out[SAMPLED_LOCK_FRAMES];
+	const struct cpu_lock *lock;   /* the lock taken there */
+	const char *cls;               /* its class (struct cpu_lock) */
 };
 
 /* Where the samples of a top-level function took a lock, by (lock,
@@ -2459,12 +2472,14 @@ struct sampled_lock_at {
  * of its own, a lost path's (fast_lock_charge()).  Found by equality, not
  * by the lock's host address hashed (the host's addresses must not decide
  * where a cycle is booked); when all are in use they are replaced in
- * turn. */
+ * turn.  A CPU with no record for the function takes another CPU's
+ * (lock_site_remote()): when is that sample's clock, which orders the
+ * records of different CPUs. */
 #define SAMPLED_LOCK_SITES 16
 struct sampled_lock_site {
-	const struct cpu_lock *lock;
 	int32_t fn;
 	uint64_t seq;                  /* when written (cpu_sampled.lsite_seq) */
+	uint64_t when;                 /* the writing sample's clock */
 	struct sampled_lock_at at;
 };
 
@@ -2521,7 +2536,7 @@ struct cpu_sampled {
 	uint64_t calls, fast, matched, lost, samples, exact, copied;
 	/* fast calls' lock cycles by where they were booked (struct
 	 * cpu_memo_stats, fast_lock_charge()) */
-	uint64_t lock_path, lock_site, lock_own;
+	uint64_t lock_path, lock_site, lock_remote, lock_own;
 };
 
 static uint64_t splitmix64(uint64_t *x)
@@ -2911,6 +2926,7 @@ static void sampled_fast_start(struct cpu *c, struct cpu_sampled *sm, int fn)
 	c->fsig = 0;
 	c->flock = 0;
 	c->flock_lock = NULL;
+	c->flock_max = 0;
 }
 
 bool cpu_fast_take(struct cpu *c, int fn)
@@ -2994,36 +3010,115 @@ static void sampled_lost(struct cpu *c)
 	c->o.slot = c->o.lslot = 0;
 }
 
-/* Where a lost path of fn books its costs at lock l: where fn's samples
- * took l, else where they last took any lock (SLUB's list_locks, one per
- * node and cache, are all taken at the same few places); NULL: nowhere
- * known, the top-level function's own. */
-static const struct sampled_lock_at *lock_site_at(const struct cpu_sampled *sm,
-						  const struct cpu_lock *l, int32_t fn)
+/* How well a record of lock r (of class rc) stands for lock l: 0 it is
+ * l, 1 a lock of l's class, 2 another. */
+static int lock_rank(const struct cpu_lock *r, const char *rc, const struct cpu_lock *l)
 {
-	const struct sampled_lock_site *any = NULL;
+	return r == l ? 0 : rc && rc == l->cls ? 1 : 2;
+}
+
+/* Where a fast call of fn books its costs at lock l when its path's
+ * sample did not take l: where fn's samples took l, else where they last
+ * took a lock of l's class (SLUB's list_locks, one per node and cache,
+ * are all taken at the same few places, and so are the zones' locks),
+ * else any lock (*rank 0, 1, 2); NULL: nowhere known (*rank 3). */
+static const struct sampled_lock_at *lock_site_at(const struct cpu_sampled *sm,
+						  const struct cpu_lock *l, int32_t fn,
+						  int *rank_out)
+{
+	const struct sampled_lock_site *best = NULL;
+	int rank = 3;
 	for (uint32_t i = 0; l && i < sm->nlsite; i++) {
 		const struct sampled_lock_site *ls = &sm->lsite[i];
 		if (ls->fn != fn || !ls->at.valid)
 			continue;
-		if (ls->lock == l)
-			return &ls->at;
-		if (!any || ls->seq > any->seq)
-			any = ls;
+		int r = lock_rank(ls->at.lock, ls->at.cls, l);
+		if (r < rank || (r == rank && ls->seq > best->seq)) {
+			best = ls;
+			rank = r;
+		}
 	}
-	return any ? &any->at : NULL;
+	*rank_out = rank;
+	return best ? &best->at : NULL;
+}
+
+static struct sampled_lock_site *lock_site_slot(struct cpu_sampled *sm,
+					       const struct cpu_lock *l, int32_t fn);
+
+/* Path p of CPU c2 as the same chain of calls from the top on CPU c
+ * (made there on first use), or -1 when deeper than the chain kept. */
+#define SAMPLED_CHAIN_MAX 64
+static int32_t path_on(struct cpu *c, const struct cpu *c2, int32_t p)
+{
+	int32_t chain[SAMPLED_CHAIN_MAX];
+	uint32_t n = 0;
+	for (; p > 0; p = c2->path[p].parent) {
+		if (n == SAMPLED_CHAIN_MAX)
+			return -1;
+		chain[n++] = c2->path[p].fn;
+	}
+	int32_t q = 0;
+	while (n > 0)
+		q = cpu_path_child(c, q, chain[--n]);
+	return q;
+}
+
+/*
+ * A CPU none of whose samples of fn has taken a lock yet (early in a run,
+ * each CPU learns for itself) books a lost path's lock costs where
+ * another CPU's samples of fn took lock l, else a lock of its class, else
+ * any lock: the latest such record by its sample's clock (the lowest CPU
+ * on a tie), copied into this CPU's records with its call path made on
+ * this CPU.  NULL: no CPU has one.
+ */
+static const struct sampled_lock_at *lock_site_remote(struct cpu *c, const struct cpu_lock *l,
+						      int32_t fn)
+{
+	const struct sampled_lock_site *best = NULL;
+	const struct cpu *from = NULL;
+	int rank = 3;
+	for (int i = 0; l && i < c->sys->nr_cpus; i++) {
+		const struct cpu *c2 = &c->sys->cpu[i];
+		if (c2 == c || !c2->mt || !c2->mt->sm)
+			continue;
+		const struct cpu_sampled *sm2 = c2->mt->sm;
+		for (uint32_t k = 0; k < sm2->nlsite; k++) {
+			const struct sampled_lock_site *ls = &sm2->lsite[k];
+			if (ls->fn != fn || !ls->at.valid)
+				continue;
+			int r = lock_rank(ls->at.lock, ls->at.cls, l);
+			if (r < rank || (r == rank && ls->when > best->when)) {
+				best = ls;
+				from = c2;
+				rank = r;
+			}
+		}
+	}
+	if (!best)
+		return NULL;
+	int32_t path = path_on(c, from, best->at.path);
+	if (path < 0)
+		return NULL;
+	struct cpu_sampled *sm = c->mt->sm;
+	struct sampled_lock_site *ls = lock_site_slot(sm, best->at.lock, fn);
+	*ls = *best;
+	ls->seq = ++sm->lsite_seq;
+	ls->at.path = path;
+	return &ls->at;
 }
 
 /*
  * A fast call's lock costs ("Lock waits" above), before its path's cost
- * (whose core state is relative to the clock after them): booked where
- * its path's sample took its first lock (e->lock), as exact books a
- * wait: self cycles of the function spinning and of its call path, and
- * total cycles of the functions on the stack.  A lost path (e NULL), or
- * a sample without that record, books them where its function's samples
- * took the lock of its first lock cost (lock_site_at()); with no such
- * record they are the top-level function's own, as a lost path's
- * estimate is.
+ * (whose core state is relative to the clock after them): booked as
+ * exact books a wait (self cycles of the function spinning and of its
+ * call path, total cycles of the functions on the stack) at the place a
+ * sample took the lock of its largest cost, l: where its path's sample
+ * took its first lock (e->lock) when that is l or of l's class, else
+ * where its function's samples took l, a lock of its class or any
+ * (lock_site_at()), else where its path's sample took its first lock,
+ * else, with no record on this CPU, where another CPU's samples took one
+ * (lock_site_remote()); with none anywhere they are the top-level
+ * function's own, as a lost path's estimate is.
  */
 static void fast_lock_charge(struct cpu *c, int fn, const struct sampled_entry *e)
 {
@@ -3032,11 +3127,19 @@ static void fast_lock_charge(struct cpu *c, int fn, const struct sampled_entry *
 		return;
 	c->flock = 0;
 	struct cpu_sampled *sm = c->mt->sm;
-	bool own_path = e && e->lock.valid;
-	const struct sampled_lock_at *at =
-		own_path ? &e->lock : lock_site_at(sm, c->flock_lock, fn);
+	const struct cpu_lock *l = c->flock_lock;
 	c->flock_lock = NULL;
-	*(own_path ? &sm->lock_path : at ? &sm->lock_site : &sm->lock_own) += x;
+	c->flock_max = 0;
+	int rp = e && e->lock.valid ? lock_rank(e->lock.lock, e->lock.cls, l) : 3, rl;
+	const struct sampled_lock_at *at = lock_site_at(sm, l, fn, &rl);
+	uint64_t *book = &sm->lock_site;
+	if (rp < 3 && rp <= rl) {
+		at = &e->lock;
+		book = &sm->lock_path;
+	} else if (!at && (at = lock_site_remote(c, l, fn)) != NULL) {
+		book = &sm->lock_remote;
+	}
+	*(at ? book : &sm->lock_own) += x;
 	if (!at) {
 		fast_charge_own(c, fn, x);
 		return;
@@ -3077,7 +3180,7 @@ static struct sampled_lock_site *lock_site_slot(struct cpu_sampled *sm,
 					       const struct cpu_lock *l, int32_t fn)
 {
 	for (uint32_t i = 0; i < sm->nlsite; i++)
-		if (sm->lsite[i].lock == l && sm->lsite[i].fn == fn)
+		if (sm->lsite[i].at.lock == l && sm->lsite[i].fn == fn)
 			return &sm->lsite[i];
 	if (sm->nlsite < SAMPLED_LOCK_SITES)
 		return &sm->lsite[sm->nlsite++];
@@ -3093,10 +3196,12 @@ static void sample_lock_at(struct cpu *c, const struct cpu_lock *l)
 {
 	struct cpu_sampled *sm = c->mt->sm;
 	struct sampled_lock_site *ls = lock_site_slot(sm, l, sm->fn);
-	ls->lock = l;
 	ls->fn = sm->fn;
 	ls->seq = ++sm->lsite_seq;
+	ls->when = c->now;
 	lock_at_here(c, &ls->at);
+	ls->at.lock = l;
+	ls->at.cls = l->cls;
 	if (sm->lock.attr == -2)       /* its first */
 		sm->lock = ls->at;
 }
@@ -3244,5 +3349,6 @@ static void sampled_stats_add(const struct cpu_sampled *sm, struct cpu_memo_stat
 	st->paths += sm->nr;
 	st->lock_path += sm->lock_path;
 	st->lock_site += sm->lock_site;
+	st->lock_remote += sm->lock_remote;
 	st->lock_own += sm->lock_own;
 }

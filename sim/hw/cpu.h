@@ -495,7 +495,7 @@ struct cpu {
 					* low 32 bits): struct cpu_fast_site */
 	uint64_t flock;                /* the fast call's lock waits and
 					* transfers so far (cpu.c) */
-	const struct cpu_lock *flock_lock; /* the lock of its first one */
+	const struct cpu_lock *flock_lock; /* the lock of its largest one */
 	struct cpu_fast_site *fsite;   /* [2 * nr_sites]: per (site, condition) */
 	const uint64_t *stab_fn;       /* signature terms per function, then
 					* per lock (cpu.c) */
@@ -542,6 +542,8 @@ struct cpu {
 	uint32_t blk_kinds;            /* their kinds, the next in the low bits */
 	int32_t blk_exit;              /* debug builds: the open block's exit
 					* site + 1, 0 = none or not a branch */
+	uint64_t flock_max;            /* sampled: the fast call's largest cost
+					* at one lock (flock_lock's; cpu.c) */
 };
 
 struct cpu_sys {
@@ -710,9 +712,10 @@ struct cpu_memo_stats {
 	uint64_t copied;               /* fast calls run by the models' fast copy */
 	/* fast calls' lock waits and transfers, in cycles, by where they
 	 * were booked: where their path's sample took the lock, where their
-	 * function's samples took it (a lost path's), as the top-level
+	 * function's samples took it (a lost path's), where another CPU's
+	 * samples of it did (none on theirs yet), as the top-level
 	 * function's own (cpu.c, fast_lock_charge()) */
-	uint64_t lock_path, lock_site, lock_own;
+	uint64_t lock_path, lock_site, lock_remote, lock_own;
 	uint8_t sampled;               /* the CPUs account sampled (the format) */
 };
 void cpu_memo_stats(const struct cpu_sys *s, struct cpu_memo_stats *st);
@@ -1400,10 +1403,18 @@ struct cpu_lock {
 	int last;                      /* cpu idx that held it last, -1 = never */
 	uint64_t free_at;              /* clock of the last release */
 	uint64_t acquisitions, contended, wait_cycles;
+	/* its class, the name lockdep gives it ("&zone->lock",
+	 * "&n->list_lock"; NULL: none): a fast call whose path has no sample
+	 * books its waits where samples took a lock of its class (cpu.c,
+	 * lock_site_at()); compared as a pointer */
+	const char *cls;
 };
 #define CPU_LOCK_BUSY 1                /* held across events: retry later */
 
+/* A free lock of no class; cpu_lock_init_class(): of class cls (a static
+ * string, the same pointer for every lock of the class). */
 void cpu_lock_init(struct cpu_lock *l);
+void cpu_lock_init_class(struct cpu_lock *l, const char *cls);
 /* NS_OK (acquired), CPU_LOCK_BUSY, or NS_EINTERNAL (this CPU holds it). */
 int cpu_lock(struct cpu *c, struct cpu_lock *l);
 /* NS_OK, or NS_EINTERNAL when this CPU does not hold it. */
