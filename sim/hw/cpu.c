@@ -1023,9 +1023,11 @@ void cpu_lock_init_class(struct cpu_lock *l, const char *cls)
  * counted as exact counts them (flock, lock_contended, lock_wait_cycles,
  * lock_transfer), and so is the acquisition itself.  At an unlock it
  * releases at that time.  Its lock costs are added to its path's cost at
- * its end, booked where its path's sample took its first lock, as exact
- * books them; a lost path's where its function's samples took that lock,
- * or last took any (fast_lock_charge(), struct sampled_lock_site).  A
+ * its end, booked as exact books them where a sample took the lock of
+ * its largest one: its path's sample, if that took the lock or one of
+ * its class (the name lockdep gives it), else its function's samples on
+ * this CPU (that lock, its class, any), else another CPU's
+ * (fast_lock_charge(), struct sampled_lock_site).  A
  * sample's waits and transfers stay out of the cost it records for its
  * path (sample_lock_cost()): each call pays those it meets, not those
  * its path's sample met.
@@ -2360,8 +2362,9 @@ void cpu_memo_stats_format(const struct cpu_memo_stats *st, char *buf, size_t n)
 		if (lk > 0 && k > 0 && (size_t)k < n)
 			snprintf(buf + k, n - (size_t)k,
 				 "; their lock waits and transfers, %.1f M cycles, booked "
-				 "%.1f %% where their path's sample took the lock, %.1f %% where "
-				 "their function's samples did (a path not sampled yet), %.1f %% "
+				 "%.1f %% where their path's sample took a lock, %.1f %% where "
+				 "other samples of their function took one (their path has no "
+				 "sample, or its sample took no lock of that class), %.1f %% "
 				 "where another CPU's did (none on theirs yet), %.1f %% "
 				 "as the top-level function's own",
 				 lk / 1e6, 100.0 * (double)st->lock_path / lk,

@@ -711,10 +711,11 @@ struct cpu_memo_stats {
 	uint64_t fast, matched, lost, samples;
 	uint64_t copied;               /* fast calls run by the models' fast copy */
 	/* fast calls' lock waits and transfers, in cycles, by where they
-	 * were booked: where their path's sample took the lock, where their
-	 * function's samples took it (a lost path's), where another CPU's
-	 * samples of it did (none on theirs yet), as the top-level
-	 * function's own (cpu.c, fast_lock_charge()) */
+	 * were booked: where their path's sample took a lock, where other
+	 * samples of their function took one (a lost path's, or one whose
+	 * sample took no lock of that class), where another CPU's samples
+	 * of it did (none on theirs yet), as the top-level function's own
+	 * (cpu.c, fast_lock_charge()) */
 	uint64_t lock_path, lock_site, lock_remote, lock_own;
 	uint8_t sampled;               /* the CPUs account sampled (the format) */
 };
