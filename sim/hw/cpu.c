@@ -1046,6 +1046,8 @@ static uint64_t lock_transfer(const struct cpu *c, const struct cpu_lock *l)
 	return s->xfer_lat[c->node_pos * s->nr_nodes + s->cpu[l->last].node_pos];
 }
 
+static void fast_lock_note(struct cpu *c, const struct cpu_lock *l, uint64_t x);
+
 static void fast_lock(struct cpu *c, struct cpu_lock *l)
 {
 	uint64_t t = fast_clock(c), f0 = c->flock;
@@ -1063,10 +1065,8 @@ static void fast_lock(struct cpu *c, struct cpu_lock *l)
 	c->flock += x;
 	c->ctr[CPU_CTR_lock_transfer] += x != 0;
 	c->ctr[CPU_CTR_lock_acquire]++;
-	if (c->flock - f0 > c->flock_max) {
-		c->flock_max = c->flock - f0;
-		c->flock_lock = l;     /* where the call's lock costs go */
-	}
+	if (c->flock > f0)
+		fast_lock_note(c, l, c->flock - f0);
 }
 
 static void sample_lock_cost(struct cpu *c, uint64_t cycles, enum cpu_counter id,
@@ -2479,6 +2479,13 @@ struct sampled_lock_at {
  * (lock_site_remote()): when is that sample's clock, which orders the
  * records of different CPUs. */
 #define SAMPLED_LOCK_SITES 16
+
+/* A fast call's lock costs at one lock (fast_lock_note()). */
+#define SAMPLED_CALL_LOCKS 4           /* locks a fast call books apart */
+struct sampled_call_lock {
+	const struct cpu_lock *lock;
+	uint64_t x;
+};
 struct sampled_lock_site {
 	int32_t fn;
 	uint64_t seq;                  /* when written (cpu_sampled.lsite_seq) */
@@ -2540,6 +2547,8 @@ struct cpu_sampled {
 	/* fast calls' lock cycles by where they were booked (struct
 	 * cpu_memo_stats, fast_lock_charge()) */
 	uint64_t lock_path, lock_site, lock_remote, lock_own;
+	struct sampled_call_lock fl[SAMPLED_CALL_LOCKS]; /* the fast call's */
+	uint32_t nfl;
 };
 
 static uint64_t splitmix64(uint64_t *x)
@@ -2928,8 +2937,7 @@ static void sampled_fast_start(struct cpu *c, struct cpu_sampled *sm, int fn)
 	c->mdepth = 1;
 	c->fsig = 0;
 	c->flock = 0;
-	c->flock_lock = NULL;
-	c->flock_max = 0;
+	sm->nfl = 0;
 }
 
 bool cpu_fast_take(struct cpu *c, int fn)
@@ -3110,29 +3118,37 @@ static const struct sampled_lock_at *lock_site_remote(struct cpu *c, const struc
 	return &ls->at;
 }
 
+/* x cycles of the fast call's lock costs at lock l: booked at l's place
+ * at its end (fast_lock_charge()); past SAMPLED_CALL_LOCKS locks, at the
+ * last one's. */
+static void fast_lock_note(struct cpu *c, const struct cpu_lock *l, uint64_t x)
+{
+	struct cpu_sampled *sm = c->mt->sm;
+	uint32_t i = 0;
+	while (i < sm->nfl && sm->fl[i].lock != l)
+		i++;
+	if (i == SAMPLED_CALL_LOCKS)
+		i--;
+	else if (i == sm->nfl)
+		sm->fl[sm->nfl++] = (struct sampled_call_lock){l, 0};
+	sm->fl[i].x += x;
+}
+
 /*
- * A fast call's lock costs ("Lock waits" above), before its path's cost
- * (whose core state is relative to the clock after them): booked as
- * exact books a wait (self cycles of the function spinning and of its
- * call path, total cycles of the functions on the stack) at the place a
- * sample took the lock of its largest cost, l: where its path's sample
- * took its first lock (e->lock) when that is l or of l's class, else
- * where its function's samples took l, a lock of its class or any
+ * Where a fast call of fn books its x cycles at lock l, as exact books a
+ * wait (self cycles of the function spinning and of its call path, total
+ * cycles of the functions on the stack): where its path's sample took its
+ * first lock (e->lock) when that is l or of l's class, else where its
+ * function's samples on this CPU took l, a lock of its class or any
  * (lock_site_at()), else where its path's sample took its first lock,
  * else, with no record on this CPU, where another CPU's samples took one
- * (lock_site_remote()); with none anywhere they are the top-level
- * function's own, as a lost path's estimate is.
+ * (lock_site_remote()); with none anywhere the top-level function's own,
+ * as a lost path's estimate is.
  */
-static void fast_lock_charge(struct cpu *c, int fn, const struct sampled_entry *e)
+static void fast_lock_book(struct cpu *c, int fn, const struct sampled_entry *e,
+			   const struct cpu_lock *l, uint64_t x)
 {
-	uint64_t x = c->flock;
-	if (!x)
-		return;
-	c->flock = 0;
 	struct cpu_sampled *sm = c->mt->sm;
-	const struct cpu_lock *l = c->flock_lock;
-	c->flock_lock = NULL;
-	c->flock_max = 0;
 	int rp = e && e->lock.valid ? lock_rank(e->lock.lock, e->lock.cls, l) : 3, rl;
 	const struct sampled_lock_at *at = lock_site_at(sm, l, fn, &rl);
 	uint64_t *book = &sm->lock_site;
@@ -3156,6 +3172,20 @@ static void fast_lock_charge(struct cpu *c, int fn, const struct sampled_entry *
 	c->path[at->path].self += x;
 	for (uint32_t i = 0; i < at->nout; i++)
 		c->prof[at->out[i]].total += x;
+}
+
+/* A fast call's lock costs ("Lock waits" above), before its path's cost
+ * (whose core state is relative to the clock after them), each booked at
+ * its lock's place. */
+static void fast_lock_charge(struct cpu *c, int fn, const struct sampled_entry *e)
+{
+	if (!c->flock)
+		return;
+	c->flock = 0;
+	struct cpu_sampled *sm = c->mt->sm;
+	for (uint32_t i = 0; i < sm->nfl; i++)
+		fast_lock_book(c, fn, e, sm->fl[i].lock, sm->fl[i].x);
+	sm->nfl = 0;
 }
 
 /* Where the sample stands: the function spinning, its call path and the

@@ -495,7 +495,6 @@ struct cpu {
 					* low 32 bits): struct cpu_fast_site */
 	uint64_t flock;                /* the fast call's lock waits and
 					* transfers so far (cpu.c) */
-	const struct cpu_lock *flock_lock; /* the lock of its largest one */
 	struct cpu_fast_site *fsite;   /* [2 * nr_sites]: per (site, condition) */
 	const uint64_t *stab_fn;       /* signature terms per function, then
 					* per lock (cpu.c) */
@@ -542,8 +541,6 @@ struct cpu {
 	uint32_t blk_kinds;            /* their kinds, the next in the low bits */
 	int32_t blk_exit;              /* debug builds: the open block's exit
 					* site + 1, 0 = none or not a branch */
-	uint64_t flock_max;            /* sampled: the fast call's largest cost
-					* at one lock (flock_lock's; cpu.c) */
 };
 
 struct cpu_sys {
