@@ -1023,11 +1023,11 @@ void cpu_lock_init_class(struct cpu_lock *l, const char *cls)
  * counted as exact counts them (flock, lock_contended, lock_wait_cycles,
  * lock_transfer), and so is the acquisition itself.  At an unlock it
  * releases at that time.  Its lock costs are added to its path's cost at
- * its end, booked as exact books them where a sample took the lock of
- * its largest one: its path's sample, if that took the lock or one of
- * its class (the name lockdep gives it), else its function's samples on
- * this CPU (that lock, its class, any), else another CPU's
- * (fast_lock_charge(), struct sampled_lock_site).  A
+ * its end, each lock's booked as exact books them where a sample took
+ * that lock: its path's sample, if that took the lock or one of its
+ * class (the name lockdep gives it), else its function's samples on this
+ * CPU (that lock, its class, any), else another CPU's (fast_lock_book(),
+ * struct sampled_lock_site).  A
  * sample's waits and transfers stay out of the cost it records for its
  * path (sample_lock_cost()): each call pays those it meets, not those
  * its path's sample met.
