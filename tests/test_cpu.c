@@ -1560,6 +1560,66 @@ static void test_sampled_lock_wait_remote(void **state)
 	}
 }
 
+/*
+ * A fast call that waits at two locks books each wait where samples took
+ * that lock (fast_lock_note()): outer_fn's calls take l in leaf_fn, then
+ * l2 in helper_fn; from the 20th, every 5th call finds l held by CPU 1
+ * and then l2 held by CPU 2.  Every wait at l must be in leaf_fn's self
+ * cycles and every wait at l2 in helper_fn's, fast calls' included
+ * (whose path's sample took l first).
+ */
+static void test_sampled_lock_wait_each(void **state)
+{
+	(void)state;
+	for (int model = 0; model < 2; model++) {
+		struct cpu *a, *b;
+		struct cpu_lock l, l2;
+		struct world *w = lock_world(model, &a, &b, &l);
+		struct cpu *c2 = &w->s.cpu[2];
+		cpu_lock_init(&l2);
+		uint64_t wait[2] = {0, 0};
+		unsigned fast_both = 0;
+		for (int i = 0; i < 200; i++) {
+			bool hold = i >= 20 && i % 5 == 0;
+			cpu_call(a, FIX_FN_outer_fn);
+			bool fast = cpu_in_fast_call(a);
+			if (hold) {
+				uint64_t t = a->now > b->now ? a->now : b->now;
+				cpu_advance_to(b, t);
+				cpu_advance_to(c2, t > c2->now ? t : c2->now);
+				assert_int_equal(cpu_lock(b, &l), NS_OK);
+				cpu_work(b, 50000);
+				assert_int_equal(cpu_unlock(b, &l), NS_OK);
+				assert_int_equal(cpu_lock(c2, &l2), NS_OK);
+				cpu_work(c2, 150000);
+				assert_int_equal(cpu_unlock(c2, &l2), NS_OK);
+			}
+			struct cpu_lock *lk[2] = {&l, &l2};
+			const int fn[2] = {FIX_FN_leaf_fn, FIX_FN_helper_fn};
+			uint64_t got[2];
+			for (int k = 0; k < 2; k++) {
+				cpu_call(a, fn[k]);
+				uint64_t w0 = cpu_counter(a, CPU_CTR_lock_wait_cycles);
+				assert_int_equal(cpu_lock(a, lk[k]), NS_OK);
+				got[k] = cpu_counter(a, CPU_CTR_lock_wait_cycles) - w0;
+				wait[k] += got[k];
+				cpu_work(a, 7);
+				assert_int_equal(cpu_unlock(a, lk[k]), NS_OK);
+				cpu_ret(a);
+			}
+			fast_both += fast && got[0] > 0 && got[1] > 0;
+			cpu_ret(a);
+		}
+		assert_true(fast_both > 10);
+		assert_true(wait[0] > 10 * 40000 && wait[1] > 10 * 40000);
+		assert_int_equal(cpu_check(a), NS_OK);
+		assert_true(a->prof[FIX_FN_leaf_fn].self >= wait[0]);
+		assert_true(a->prof[FIX_FN_helper_fn].self >= wait[1]);
+		assert_true(a->prof[FIX_FN_outer_fn].self < 200 * 100);
+		memo_world_free(w);
+	}
+}
+
 static void test_sampled_lock_waits(void **state)
 {
 	(void)state;
@@ -1862,6 +1922,7 @@ int main(void)
 		cmocka_unit_test(test_sampled_lock_wait_where),
 		cmocka_unit_test(test_sampled_lock_wait_lost),
 		cmocka_unit_test(test_sampled_lock_wait_remote),
+		cmocka_unit_test(test_sampled_lock_wait_each),
 		T(test_rsb_overflow),
 		T(test_profile_nested_recursive),
 		T(test_unbalanced_detected),
