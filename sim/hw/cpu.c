@@ -3094,6 +3094,28 @@ static int lock_rank(const struct cpu_lock *r, const char *rc, const struct cpu_
 	return r == l ? 0 : rc && rc == l->cls ? 1 : 2;
 }
 
+/* The records of fn in sm better for lock l than *best (of *rank):
+ * a lower rank, or the same and later (by_when: by their samples' clock,
+ * for records of several CPUs; else by seq).  Whether one was. */
+static bool lock_site_scan(const struct cpu_sampled *sm, const struct cpu_lock *l, int32_t fn,
+			   bool by_when, const struct sampled_lock_site **best, int *rank)
+{
+	bool found = false;
+	for (uint32_t i = 0; l && i < sm->nlsite; i++) {
+		const struct sampled_lock_site *ls = &sm->lsite[i];
+		if (ls->fn != fn || !ls->at.valid)
+			continue;
+		int r = lock_rank(ls->at.lock, ls->at.cls, l);
+		if (r < *rank || (r == *rank && (by_when ? ls->when > (*best)->when
+							  : ls->seq > (*best)->seq))) {
+			*best = ls;
+			*rank = r;
+			found = true;
+		}
+	}
+	return found;
+}
+
 /* Where a fast call of fn books its costs at lock l when its path's
  * sample did not take l: where fn's samples took l, else where they last
  * took a lock of l's class (SLUB's list_locks, one per node and cache,
@@ -3105,16 +3127,7 @@ static const struct sampled_lock_at *lock_site_at(const struct cpu_sampled *sm,
 {
 	const struct sampled_lock_site *best = NULL;
 	int rank = 3;
-	for (uint32_t i = 0; l && i < sm->nlsite; i++) {
-		const struct sampled_lock_site *ls = &sm->lsite[i];
-		if (ls->fn != fn || !ls->at.valid)
-			continue;
-		int r = lock_rank(ls->at.lock, ls->at.cls, l);
-		if (r < rank || (r == rank && ls->seq > best->seq)) {
-			best = ls;
-			rank = r;
-		}
-	}
+	lock_site_scan(sm, l, fn, false, &best, &rank);
 	*rank_out = rank;
 	return best ? &best->at : NULL;
 }
@@ -3156,20 +3169,9 @@ static const struct sampled_lock_at *lock_site_remote(struct cpu *c, const struc
 	int rank = 3;
 	for (int i = 0; l && i < c->sys->nr_cpus; i++) {
 		const struct cpu *c2 = &c->sys->cpu[i];
-		if (c2 == c || !c2->mt || !c2->mt->sm)
-			continue;
-		const struct cpu_sampled *sm2 = c2->mt->sm;
-		for (uint32_t k = 0; k < sm2->nlsite; k++) {
-			const struct sampled_lock_site *ls = &sm2->lsite[k];
-			if (ls->fn != fn || !ls->at.valid)
-				continue;
-			int r = lock_rank(ls->at.lock, ls->at.cls, l);
-			if (r < rank || (r == rank && ls->when > best->when)) {
-				best = ls;
-				from = c2;
-				rank = r;
-			}
-		}
+		if (c2 != c && c2->mt && c2->mt->sm &&
+		    lock_site_scan(c2->mt->sm, l, fn, true, &best, &rank))
+			from = c2;
 	}
 	if (!best)
 		return NULL;
