@@ -2479,16 +2479,6 @@ struct sampled_lock_at {
 	const char *cls;               /* its class (struct cpu_lock) */
 };
 
-/* Where the samples of a top-level function took a lock, by (lock,
- * function): for the lock costs of a fast call whose path has no record
- * of its own, a lost path's (fast_lock_charge()).  Found by equality, not
- * by the lock's host address hashed (the host's addresses must not decide
- * where a cycle is booked); when all are in use they are replaced in
- * turn.  A CPU with no record for the function takes another CPU's
- * (lock_site_remote()): when is that sample's clock, which orders the
- * records of different CPUs. */
-#define SAMPLED_LOCK_SITES 16
-
 /* Lock classes whose lock edges are learnt apart ("Lock edges"); the
  * first slot takes the locks of no class and those past the last. */
 #define SAMPLED_EDGE_CLASSES 8
@@ -2499,6 +2489,16 @@ struct sampled_call_lock {
 	const struct cpu_lock *lock;
 	uint64_t x;
 };
+
+/* Where the samples of a top-level function took a lock, by (lock,
+ * function): for the lock costs of a fast call whose path has no record
+ * of its own, a lost path's (fast_lock_charge()).  Found by equality, not
+ * by the lock's host address hashed (the host's addresses must not decide
+ * where a cycle is booked); when all are in use they are replaced in
+ * turn.  A CPU with no record for the function takes another CPU's
+ * (lock_site_remote()): when is that sample's clock, which orders the
+ * records of different CPUs. */
+#define SAMPLED_LOCK_SITES 16
 struct sampled_lock_site {
 	int32_t fn;
 	uint64_t seq;                  /* when written (cpu_sampled.lsite_seq) */
@@ -3206,10 +3206,11 @@ static void fast_lock_note(struct cpu *c, const struct cpu_lock *l, uint64_t x)
  * Where a fast call of fn books its x cycles at lock l, as exact books a
  * wait (self cycles of the function spinning and of its call path, total
  * cycles of the functions on the stack): where its path's sample took its
- * first lock (e->lock) when that is l or of l's class, else where its
- * function's samples on this CPU took l, a lock of its class or any
- * (lock_site_at()), else where its path's sample took its first lock,
- * else, with no record on this CPU, where another CPU's samples took one
+ * first lock (e->lock) when that is l or of l's class; else where its
+ * function's samples on this CPU took l or a lock of its class
+ * (lock_site_at()); else where its path's sample took its first lock;
+ * else where its function's samples here last took any lock; else, with
+ * no record on this CPU, where another CPU's samples took one
  * (lock_site_remote()); with none anywhere the top-level function's own,
  * as a lost path's estimate is.
  */
