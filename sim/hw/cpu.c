@@ -1133,15 +1133,17 @@ int cpu_unlock(struct cpu *c, struct cpu_lock *l)
 		cpu_memo_break(c);
 	if (l->holder != c->idx)
 		return NS_EINTERNAL;
-	if (c->mlog_on == CPU_LOG_FAST)
-		c->fsig += fast_lock_edge(c, l, 1);
-	else
-		c->now += c->sys->k.unlock;
-	if (c->sampling)
-		sample_lock_edge(c, l, 1);
 	l->holder = -1;
 	l->last = c->idx;
-	l->free_at = c->mlog_on == CPU_LOG_FAST ? fast_clock(c) : c->now;
+	if (c->mlog_on == CPU_LOG_FAST) {
+		c->fsig += fast_lock_edge(c, l, 1);
+		l->free_at = fast_clock(c);
+	} else {
+		c->now += c->sys->k.unlock;
+		if (c->sampling)
+			sample_lock_edge(c, l, 1);
+		l->free_at = c->now;
+	}
 	return NS_OK;
 }
 
@@ -2492,7 +2494,7 @@ struct sampled_call_lock {
 
 /* Where the samples of a top-level function took a lock, by (lock,
  * function): for the lock costs of a fast call whose path has no record
- * of its own, a lost path's (fast_lock_charge()).  Found by equality, not
+ * of its own, a lost path's (fast_lock_book()).  Found by equality, not
  * by the lock's host address hashed (the host's addresses must not decide
  * where a cycle is booked); when all are in use they are replaced in
  * turn.  A CPU with no record for the function takes another CPU's
@@ -2512,7 +2514,7 @@ struct sampled_entry {
 	uint64_t pending;              /* fast calls charged, not yet folded */
 	struct memo_cost cost;
 	struct sampled_lock_at lock;   /* where its fast calls book their lock
-					  costs (fast_lock_charge()) */
+					  costs (fast_lock_book()) */
 };
 
 struct cpu_sampled {
@@ -2558,7 +2560,7 @@ struct cpu_sampled {
 	uint64_t lsite_seq;            /* records written */
 	uint64_t calls, fast, matched, lost, samples, exact, copied;
 	/* fast calls' lock cycles by where they were booked (struct
-	 * cpu_memo_stats, fast_lock_charge()) */
+	 * cpu_memo_stats, fast_lock_book()) */
 	uint64_t lock_path, lock_site, lock_remote, lock_own;
 	struct sampled_call_lock fl[SAMPLED_CALL_LOCKS]; /* the fast call's */
 	uint32_t nfl;
@@ -3294,7 +3296,7 @@ static struct sampled_lock_site *lock_site_slot(struct cpu_sampled *sm,
 
 /* A sample's lock (cpu_lock()): where its first one is taken, for its
  * path's fast calls, and where it took this lock, for the lost paths of
- * its function (fast_lock_charge()). */
+ * its function (fast_lock_book()). */
 static void sample_lock_at(struct cpu *c, const struct cpu_lock *l)
 {
 	struct cpu_sampled *sm = c->mt->sm;

@@ -712,7 +712,7 @@ struct cpu_memo_stats {
 	 * samples of their function took one (a lost path's, or one whose
 	 * sample took no lock of that class), where another CPU's samples
 	 * of it did (none on theirs yet), as the top-level function's own
-	 * (cpu.c, fast_lock_charge()) */
+	 * (cpu.c, fast_lock_book()) */
 	uint64_t lock_path, lock_site, lock_remote, lock_own;
 	uint8_t sampled;               /* the CPUs account sampled (the format) */
 };
