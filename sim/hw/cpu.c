@@ -1537,6 +1537,11 @@ struct memo_cost {
 	uint32_t slot, lslot, rsb;
 	uint32_t nend;
 	uint64_t end[MEMO_STATE_MAX];  /* the ooo state after (memo_ooo_state) */
+	/* end[] says nothing is pending (no open chain, fill buffer or
+	 * long op): most allocator calls end so, and memo_cost_apply() then
+	 * clears the state instead of decoding nend words (it was a tenth of
+	 * a fast call's host instructions under ooo) */
+	uint8_t idle;
 	uint32_t nitems;
 	struct memo_item *items;
 };
@@ -1708,6 +1713,25 @@ static int memo_ooo_state(const struct cpu *c, uint64_t *w)
 static uint64_t memo_abs(const struct cpu *c, uint64_t v)
 {
 	return v ? c->now + v - 1 : 0;
+}
+
+/* Whether the n words of state memo_ooo_state() wrote leave nothing
+ * pending: every time 0 (done) and no long op. */
+static uint8_t memo_ooo_idle(const uint64_t *w, uint32_t n)
+{
+	uint64_t any = 0;
+	for (uint32_t i = 0; i < n; i++)
+		any |= w[i] >> 4;
+	return n && !any;
+}
+
+/* memo_ooo_restore() of an idle state (memo_ooo_idle()). */
+static void memo_ooo_clear(struct cpu *c)
+{
+	struct cpu_ooo *o = &c->o;
+	o->chain = 0;
+	memset(o->miss, 0, o->mlp * sizeof *o->miss);
+	o->n = o->head = o->loads = 0;
 }
 
 /* The state memo_ooo_state() wrote, back at the current clock and uop count. */
@@ -2085,7 +2109,9 @@ static CPU_INLINE void memo_cost_apply(struct cpu *c, const struct memo_cost *k)
 	c->o.pos += k->dpos;
 	c->o.slot = k->slot;
 	c->o.lslot = k->lslot;
-	if (c->ooo && k->nend)
+	if (c->ooo && k->idle)
+		memo_ooo_clear(c);
+	else if (c->ooo && k->nend)
 		memo_ooo_restore(c, k->end);
 	c->rsb = k->rsb;
 	c->mispredicts += k->dmisp;
@@ -2133,6 +2159,7 @@ static int32_t memo_record(struct cpu *c, int32_t id, uint32_t slot, uint64_t ke
 	if (id < 0 || !snap || m->snap_bad || nend < 0 || !memo_delta(c, &k))
 		return -1;
 	k.nend = (uint32_t)nend;
+	k.idle = memo_ooo_idle(k.end, k.nend);
 	k.dnow = c->now - now0;
 	k.dpos = c->o.pos - pos0;
 	k.dmisp = c->mispredicts - misp0;
@@ -2941,6 +2968,7 @@ void cpu_sample_end(struct cpu *c)
 		return;
 	int nend = memo_ooo_state(c, k.end);
 	k.nend = nend < 0 ? 0 : (uint32_t)nend;
+	k.idle = memo_ooo_idle(k.end, k.nend);
 	k.dnow = c->now - sm->now0;
 	k.dpos = c->o.pos - sm->pos0;
 	k.dmisp = c->mispredicts - sm->misp0;
