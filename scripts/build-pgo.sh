@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# scripts/build-pgo.sh DIR: an optimised numasim built twice, as CPython's
+# --enable-optimizations and GCC's own profiledbootstrap do: first
+# instrumented (-fprofile-generate, link-time optimisation on), trained on
+# short runs of every accounting mode and workload the benches and the
+# main job use, then rebuilt from that profile (-fprofile-use).  The
+# results are the plain release build's, bit for bit (the same C, no
+# -ffast-math: ISO C11 keeps floating-point contraction off); only host
+# speed changes (docs/cost-model.md §10, "A profile-guided build").
+# The test programs are not built here (-Dtests=false): scripts/test.sh
+# builds and tests a plain release build.  Training takes about 30 s.
+set -eu
+dir=$1
+shift
+cd "$(dirname "$0")/.."
+opts=(--buildtype=release -Dtests=false "$@")
+# a directory this script did not build (scripts/build.sh's) starts over:
+# its options and objects are another build's
+if [ -f "$dir/build.ninja" ] && [ ! -f "$dir/pgo-trained" ]; then
+	rm -rf "$dir"
+fi
+rm -f "$dir/pgo-trained"
+if [ -f "$dir/build.ninja" ]; then
+	meson setup --reconfigure "$dir" "${opts[@]}" -Db_lto=false -Db_pgo=generate >/dev/null
+else
+	meson setup "$dir" "${opts[@]}" -Db_lto=false -Db_pgo=generate >/dev/null
+fi
+find "$dir" -name '*.gcda' -delete
+meson compile -C "$dir" >/dev/null
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+n="$dir/numasim"
+train() { "$n" "$@" >/dev/null; }
+for model in inorder ooo; do
+	train bench pagealloc --pairs 200000 --cost-model "$model"
+	train bench pagealloc --pairs 200000 --cost-model "$model" --accounting memo
+	for warm in none caches stores; do
+		train bench pagealloc --pairs 1000000 --cost-model "$model" \
+			--accounting sampled --sample-warm "$warm"
+	done
+done
+train bench pagealloc --pairs 100000 --variant pre --bpred tage
+train bench slub --pairs 100000
+train bench slub --pairs 300000 --accounting sampled --sample-warm stores
+train bench messaging --loops 3
+for warm in none stores; do
+	train bench messaging --loops 5 --accounting sampled --sample-warm "$warm"
+done
+# the instrumented binary runs several times slower, and threads
+# (--jobs) share its counters: the scenarios are the tests' small ones
+train run tests/scenarios/tiny-pagealloc.yaml --db "$tmp/z.db" --quiet
+train run tests/scenarios/tiny-pagealloc.yaml --db "$tmp/z.db" --quiet \
+	--set cost.model=ooo --set cost.accounting=memo
+train run tests/scenarios/tiny-messaging.yaml --db "$tmp/s.db" --quiet
+train report "$tmp/z.db" --top 12
+meson configure "$dir" -Db_lto=true -Db_pgo=use >/dev/null
+meson compile -C "$dir" >/dev/null
+touch "$dir/pgo-trained"
