@@ -2575,12 +2575,19 @@ struct cpu_sampled {
 	struct cpu_path *path0;
 	uint32_t npath0, cpath0;
 	/* the sites and functions the sample being taken touched, in the
-	 * order it touched them (cpu_sample_branch(), cpu_sample_ret()):
+	 * order it touched them (cpu_sample_branch(), cpu_sample_call()):
 	 * its delta visits these only, not every site and function (which
 	 * was 9 % of `bench messaging`'s host instructions under stores);
 	 * touched[i] == mark for one touched in this sample */
 	uint32_t *tsite, *tfn, ntsite, ntfn;
 	uint32_t *site_touched, *fn_touched, mark;
+	/* the same for call paths ([cpath0]); a touched item's baseline is
+	 * copied when it is first touched, from its value less what the
+	 * touching step added (cpu_sample_branch(), cpu_sample_call()), so
+	 * that a sample does not copy every site, function and path at its
+	 * start: that copy and the scan of every path were a tenth of `bench
+	 * messaging`'s host time (most of its cache misses) */
+	uint32_t *tpath, *path_touched, ntpath;
 	struct sampled_lock_at lock;   /* the sample being taken's first lock */
 	struct sampled_lock_site lsite[SAMPLED_LOCK_SITES];
 	uint32_t nlsite, lsite_next;   /* in use; the next to replace */
@@ -2749,6 +2756,8 @@ static void sampled_free(struct cpu *c)
 	free(sm->site_touched);
 	free(sm->tfn);
 	free(sm->fn_touched);
+	free(sm->tpath);
+	free(sm->path_touched);
 	free(sm);
 	c->mt->sm = NULL;
 	c->fsite = NULL;
@@ -2781,11 +2790,60 @@ static bool sampled_path0_fit(struct cpu *c, struct cpu_sampled *sm, uint32_t n)
 {
 	if (n <= sm->cpath0)
 		return true;
-	struct cpu_path *p = realloc(sm->path0, c->cap_paths * sizeof *p);
-	if (!p)
+	uint32_t cap = c->cap_paths > n ? c->cap_paths : n;
+	struct cpu_path *p = realloc(sm->path0, cap * sizeof *p);
+	if (p)
+		sm->path0 = p;
+	uint32_t *t = realloc(sm->tpath, cap * sizeof *t);
+	if (t)
+		sm->tpath = t;
+	uint32_t *m = realloc(sm->path_touched, cap * sizeof *m);
+	if (m)
+		sm->path_touched = m;
+	if (!p || !t || !m)
 		return false;
-	sm->path0 = p;
-	sm->cpath0 = c->cap_paths;
+	memset(m + sm->cpath0, 0, (cap - sm->cpath0) * sizeof *m);
+	sm->cpath0 = cap;
+	return true;
+}
+
+/* Debug builds copy every baseline at a sample's start as well, so that
+ * each first touch can check the baseline it derives against the copy,
+ * and sampled_untouched_same() can check what was not touched. */
+#ifdef NDEBUG
+static void sampled_snapshot_all(struct cpu *c)
+{
+	(void)c;
+}
+#else
+static void sampled_snapshot_all(struct cpu *c)
+{
+	struct cpu_sampled *sm = c->mt->sm;
+	const struct cost_tables *t = c->sys->tables;
+	memcpy(sm->path0, c->path, c->nr_paths * sizeof *c->path);
+	memcpy(sm->site0, c->site, (size_t)t->nr_sites * sizeof *c->site);
+	memcpy(sm->prof0, c->prof, (size_t)t->nr_fns * sizeof *c->prof);
+}
+#endif
+
+/* Path p's baseline, on its first touch in the sample (cpu_sample_call()
+ * right after its calls count moved by `calls`; the root at the start):
+ * false when it has no room (the sample is not recorded). */
+static bool sampled_touch_path(struct cpu *c, struct cpu_sampled *sm, uint32_t p,
+			       uint64_t calls)
+{
+	if (!sampled_path0_fit(c, sm, p + 1))
+		return false;
+	if (sm->path_touched[p] == sm->mark)
+		return true;
+	sm->path_touched[p] = sm->mark;
+	sm->tpath[sm->ntpath++] = p;
+	struct cpu_path b = c->path[p];
+	b.calls -= calls;
+	/* a path the sample created starts from zero */
+	assert(sm->spoiled || (p >= sm->npath0 ? !b.calls && !b.self && !b.mispredicts
+					       : !memcmp(&b, &sm->path0[p], sizeof b)));
+	sm->path0[p] = b;
 	return true;
 }
 
@@ -2797,16 +2855,19 @@ static bool sampled_snapshot(struct cpu *c)
 		return false;
 	sm->npath0 = c->nr_paths;
 	sm->spoiled = 0;
-	memcpy(sm->path0, c->path, c->nr_paths * sizeof *c->path);
-	memcpy(sm->site0, c->site, (size_t)t->nr_sites * sizeof *c->site);
-	memcpy(sm->prof0, c->prof, (size_t)t->nr_fns * sizeof *c->prof);
+	sampled_snapshot_all(c);
 	memcpy(sm->ctr0, c->ctr, sizeof sm->ctr0);
 	if (++sm->mark == 0) {         /* wrapped: no stale mark may match */
 		memset(sm->site_touched, 0, (size_t)t->nr_sites * sizeof *sm->site_touched);
 		memset(sm->fn_touched, 0, (size_t)t->nr_fns * sizeof *sm->fn_touched);
+		memset(sm->path_touched, 0, sm->cpath0 * sizeof *sm->path_touched);
 		sm->mark = 1;
 	}
-	sm->ntsite = sm->ntfn = 0;
+	sm->ntsite = sm->ntfn = sm->ntpath = 0;
+	/* the cycles booked before the sample's first call go to the path
+	 * it starts on (the root: no frame is open) */
+	if (!sampled_touch_path(c, sm, (uint32_t)c->cur_path, 0))
+		return false;
 	sm->lock.valid = sm->lock.nout = 0;
 	sm->lock.attr = -2;            /* -2: no lock yet (sample_lock_at()) */
 	sm->now0 = c->now;
@@ -2830,9 +2891,9 @@ static bool sampled_item(struct cpu_memo *m, uint32_t what, uint32_t idx, uint64
 	return true;
 }
 
-/* The sites and functions the sample did not touch have not moved since
+/* The sites, functions and paths the sample did not touch have not moved since
  * its snapshot (debug builds check it before every delta: a count that
- * moved without cpu_sample_branch() or cpu_sample_ret() would be left
+ * moved without cpu_sample_branch() or cpu_sample_call() would be left
  * out of its path's cost). */
 static inline bool sampled_untouched_same(const struct cpu *c)
 {
@@ -2844,6 +2905,10 @@ static inline bool sampled_untouched_same(const struct cpu *c)
 			return false;
 	for (int i = 0; i < t->nr_fns; i++)
 		if (sm->fn_touched[i] != sm->mark && memcmp(&c->prof[i], &sm->prof0[i], sizeof c->prof[i]))
+			return false;
+	for (uint32_t i = 0; i < sm->npath0; i++)
+		if (sm->path_touched[i] != sm->mark &&
+		    memcmp(&c->path[i], &sm->path0[i], sizeof c->path[i]))
 			return false;
 	return true;
 }
@@ -2880,10 +2945,9 @@ static bool sampled_delta(struct cpu *c, uint64_t *sig)
 			h += (calls - (i == sm->fn)) * c->stab_fn[i];
 		ok &= sampled_item(m, MI_FN, (uint32_t)i, calls, a->self - b->self, a->total - b->total);
 	}
-	for (uint32_t i = 0; i < c->nr_paths; i++) {
-		const struct cpu_path *a = &c->path[i];
-		struct cpu_path z = {0};
-		const struct cpu_path *b = i < sm->npath0 ? &sm->path0[i] : &z;
+	for (uint32_t j = 0; j < sm->ntpath; j++) {
+		uint32_t i = sm->tpath[j];
+		const struct cpu_path *a = &c->path[i], *b = &sm->path0[i];
 		ok &= sampled_item(m, MI_PATH, i, a->calls - b->calls, a->self - b->self,
 				   a->mispredicts - b->mispredicts);
 	}
@@ -2918,12 +2982,17 @@ static void sampled_fold_one(struct cpu *c, struct sampled_entry *e)
 	}
 }
 
-void cpu_sample_branch(struct cpu *c, int site, bool cond)
+void cpu_sample_branch(struct cpu *c, int site, bool cond, unsigned taken, unsigned miss)
 {
 	struct cpu_sampled *sm = c->mt->sm;
 	if (sm->site_touched[site] != sm->mark) {
 		sm->site_touched[site] = sm->mark;
 		sm->tsite[sm->ntsite++] = (uint32_t)site;
+		const struct cpu_site_stat *a = &c->site[site];
+		struct cpu_site_stat b = {a->executed - 1, a->taken - taken,
+					  a->mispredicted - miss};
+		assert(sm->spoiled || !memcmp(&b, &sm->site0[site], sizeof b));
+		sm->site0[site] = b;
 	}
 	uint32_t i = 2 * (uint32_t)site + cond;
 	sm->bsum[i] += c->now - sm->tlast;
@@ -2933,14 +3002,29 @@ void cpu_sample_branch(struct cpu *c, int site, bool cond)
 	sm->fsite[i].term = sm->stab[i] | (mean < UINT32_MAX ? mean : UINT32_MAX);
 }
 
-void cpu_sample_ret(struct cpu *c)
+void cpu_sample_call(struct cpu *c, int fn, int32_t path)
 {
 	struct cpu_sampled *sm = c->mt->sm;
-	int fn = c->stack[c->depth].fn;
 	if (sm->fn_touched[fn] != sm->mark) {
 		sm->fn_touched[fn] = sm->mark;
 		sm->tfn[sm->ntfn++] = (uint32_t)fn;
+		struct cpu_prof *b = &sm->prof0[fn];
+		const struct cpu_prof *a = &c->prof[fn];
+		/* (a fold inside the sample, which spoils it, moves counts
+		 * it has not touched yet) */
+		assert(sm->spoiled || (b->calls == a->calls - 1 && b->self == a->self &&
+				       b->total == a->total && b->active == a->active - 1));
+		b->calls = a->calls - 1;
+		b->self = a->self;
+		b->total = a->total;
+		b->active = a->active - 1;
 	}
+	if (path >= 0 && !sampled_touch_path(c, sm, (uint32_t)path, 1))
+		sm->spoiled = 1;       /* no room for its baseline: not recorded */
+}
+
+void cpu_sample_ret(struct cpu *c)
+{
 	if (c->depth == 0)
 		cpu_sample_end(c);
 }
@@ -3364,14 +3448,9 @@ static void sample_lock_cost(struct cpu *c, uint64_t cycles, enum cpu_counter id
 		if (c->stack[i].outer)
 			sm->prof0[c->stack[i].fn].total += cycles;
 	uint32_t p = (uint32_t)c->cur_path;
-	if (!sampled_path0_fit(c, sm, p + 1)) {
-		sm->spoiled = 1;               /* not recorded (cpu_sample_end()) */
+	if (p >= sm->cpath0 || sm->path_touched[p] != sm->mark) {
+		sm->spoiled = 1;       /* its baseline had no room: not recorded */
 		return;
-	}
-	if (p >= sm->npath0) {
-		/* a path the sample created: its baseline was zero */
-		memset(sm->path0 + sm->npath0, 0, (p + 1 - sm->npath0) * sizeof *sm->path0);
-		sm->npath0 = p + 1;
 	}
 	sm->path0[p].self += cycles;
 }

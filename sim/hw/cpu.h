@@ -680,9 +680,12 @@ static inline bool cpu_fast_entry(struct cpu *c, int fn)
 }
 /* A sample's end (sampled accounting): its cost recorded for its path. */
 void cpu_sample_end(struct cpu *c);
-/* A branch of a sample: the cycles of the block it ends; the site is one
- * its delta visits. */
-void cpu_sample_branch(struct cpu *c, int site, bool cond);
+/* A branch of a sample, just counted (taken, miss): the cycles of the
+ * block it ends; the site is one its delta visits. */
+void cpu_sample_branch(struct cpu *c, int site, bool cond, unsigned taken, unsigned miss);
+/* A call in a sample, just counted: fn, and its call path (-1 for an
+ * inlined function), are ones its delta visits. */
+void cpu_sample_call(struct cpu *c, int fn, int32_t path);
 /* A return in a sample, its frame just popped (c->stack[c->depth]): the
  * function is one its delta visits (every function a sample calls
  * returns in it, and only those move); the return to depth 0 ends the
@@ -940,14 +943,19 @@ static inline void cpu_call_exact(struct cpu *c, int fn)
 	f->outer = p->active++ == 0;
 	f->inl = c->fn_inline[fn];
 	p->calls++;
-	if (f->inl)
+	if (f->inl) {
+		if (c->sampling)
+			cpu_sample_call(c, fn, -1);
 		return;
+	}
 	cpu_attribute(c);
 	f->prev_attr = c->attr;
 	c->attr = fn;
 	f->prev_path = c->cur_path;
 	c->cur_path = cpu_path_child(c, c->cur_path, fn);
 	c->path[c->cur_path].calls++;
+	if (c->sampling)
+		cpu_sample_call(c, fn, c->cur_path);
 	c->rsb += c->rsb < c->rsb_depth;
 	if (c->ooo) {
 		cpu_ooo_call(c);
@@ -1105,7 +1113,7 @@ static CPU_INLINE bool cpu_branch_as(struct cpu *c, int site, bool cond, bool oo
 	unsigned pred = bpred_update_as(&c->bp, site, sl->static_taken, taken, mode);
 	cpu_branch_charge(c, site, taken, pred ^ taken, ooo);
 	if (c->sampling)
-		cpu_sample_branch(c, site, cond);
+		cpu_sample_branch(c, site, cond, taken, pred ^ taken);
 	return cond;
 }
 
