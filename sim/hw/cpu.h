@@ -686,10 +686,8 @@ void cpu_sample_branch(struct cpu *c, int site, bool cond, unsigned taken, unsig
 /* A call in a sample, just counted: fn, and its call path (-1 for an
  * inlined function), are ones its delta visits. */
 void cpu_sample_call(struct cpu *c, int fn, int32_t path);
-/* A return in a sample, its frame just popped (c->stack[c->depth]): the
- * function is one its delta visits (every function a sample calls
- * returns in it, and only those move); the return to depth 0 ends the
- * sample (cpu_sample_end()). */
+/* A return in a sample, its frame just popped: the return to depth 0
+ * ends the sample (cpu_sample_end()). */
 void cpu_sample_ret(struct cpu *c);
 /* Fold the replayed calls' counts into the counters, sites and profile
  * (the export functions and cpu_check() do it themselves). */
