@@ -18,7 +18,9 @@
 static int cmd_version(int argc, char **argv)
 {
 	if (argc > 1 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
-		printf("usage: numasim version\n\nPrints the numasim version and the "
+		printf("usage: numasim version\n\nPrints the numasim version, how it was "
+		       "built (optimization level, asserts, link-time and\nprofile-guided "
+		       "optimisation, sanitizers: `numasim bench` figures depend on it) and the\n"
 		       "versions of GSL, libyaml and SQLite it runs with.\n");
 		return 0;
 	}
@@ -29,14 +31,14 @@ static int cmd_version(int argc, char **argv)
 	if (argc > 1)
 		return cli_usage_error("version", "numasim version",
 				       "unexpected argument '%s'", argv[1]);
-	printf("numasim %s\ngsl %s\nlibyaml %s\nsqlite %s\n", NUMASIM_VERSION,
-	       gsl_version, yaml_get_version_string(), sqlite3_libversion());
+	printf("numasim %s\nbuild: %s\ngsl %s\nlibyaml %s\nsqlite %s\n", NUMASIM_VERSION,
+	       NUMASIM_BUILD, gsl_version, yaml_get_version_string(), sqlite3_libversion());
 	return 0;
 }
 
 static const struct cli_command commands[] = {
 	/* name        function        summary */
-	{"version", cmd_version, "print the version and the libraries it was built with"},
+	{"version", cmd_version, "print the version, how it was built and its libraries"},
 	{"bench", cmd_bench, "measure the simulator's own speed (phold, ...)"},
 	{"validate", cmd_validate, "check machine, cost profile and scenario files"},
 	{"topology", cmd_topology, "print a machine's nodes, distances and zonelists"},

@@ -16,6 +16,9 @@ bash scripts/deps.sh
 # faster than a plain release build, the same results)
 bash scripts/build-pgo.sh build
 mkdir -p results
+echo "== numasim version (the build the figures below came from)"
+build/numasim version
+echo
 db=results/seed-zonelist.db
 echo "== numasim topology configs/seed-2016-2s.yaml"
 build/numasim topology configs/seed-2016-2s.yaml
