@@ -2549,9 +2549,6 @@ struct cpu_sampled {
 	uint32_t warmup;               /* the first calls are all samples */
 	uint64_t rng;                  /* the intervals between samples */
 	uint8_t force;                 /* the next top-level call is a sample */
-	/* countdown == 1 || force || warmup, kept as they move: the one test
-	 * of a fast call's start (sampled_fast_next()) */
-	uint8_t due;
 	uint8_t spoiled;               /* a fold inside the sample moved its counts */
 	int32_t fn;                    /* the top-level call's function */
 	uint64_t *stab;                /* the signature terms (high 32 bits;
@@ -2702,7 +2699,6 @@ static int sampled_init(struct cpu *c, const struct cpu_params *p)
 	sm->period = p->sample_period;
 	sm->countdown = 1;
 	sm->warmup = p->sample_period;
-	sm->due = 1;
 	sm->rng = 0x53414D504C45u ^ (uint64_t)c->idx << 32;
 	c->fsite = sm->fsite;
 	c->stab_fn = sm->stab + 2 * t->nr_sites;
@@ -3102,7 +3098,7 @@ static uint32_t sampled_interval(struct cpu_sampled *sm)
 static bool sampled_fast_next(const struct cpu *c, int fn)
 {
 	const struct cpu_sampled *sm = c->mt->sm;
-	return !c->lost && !sm->due && !sm->exact_fn[fn];
+	return !c->lost && !sm->exact_fn[fn] && sm->countdown != 1 && !sm->force && !sm->warmup;
 }
 
 /* A fast call's start, as sampled_begin() makes it; the models' fast
@@ -3118,7 +3114,6 @@ static void sampled_fast_start(struct cpu *c, struct cpu_sampled *sm, int fn)
 	if (c->now != c->last || c->mispredicts != c->mispredicts_booked)
 		cpu_attribute(c);
 	--sm->countdown;               /* not due: sampled_fast_next() */
-	sm->due = sm->countdown == 1;  /* (force and warmup are 0) */
 	c->mlog_on = CPU_LOG_FAST;
 	c->mdepth = 1;
 	c->fsig = 0;
@@ -3128,8 +3123,7 @@ static void sampled_fast_start(struct cpu *c, struct cpu_sampled *sm, int fn)
 
 bool cpu_fast_take(struct cpu *c, int fn)
 {
-	assert(c->mt && c->mt->sm);    /* c->fcopy: cpu_fast_entry() */
-	if (!sampled_fast_next(c, fn))
+	if (!c->mt || !c->mt->sm || !sampled_fast_next(c, fn))
 		return false;
 	struct cpu_sampled *sm = c->mt->sm;
 	sm->copied++;
@@ -3164,7 +3158,6 @@ static bool sampled_begin(struct cpu *c, int fn)
 		sm->countdown = sampled_interval(sm);
 	sm->force = 0;
 	sm->warmup -= sm->warmup > 0;
-	sm->due = sm->countdown == 1 || sm->warmup;
 	if (!sampled_snapshot(c))
 		return false;
 	sm->samples++;
@@ -3204,7 +3197,6 @@ static void sampled_lost(struct cpu *c)
 	int fn = sm->fn;
 	sm->lost++;
 	sm->force = 1;
-	sm->due = 1;
 	uint64_t est = (c->fsig & ~CPU_SIG_MASK) / 16 + (sm->tn[fn] ? sm->tsum[fn] / sm->tn[fn] : 0);
 	fast_charge_own(c, fn, est);
 	c->o.slot = c->o.lslot = 0;
@@ -3545,8 +3537,7 @@ static int sampled_check(const struct cpu *c)
 	const struct cpu_sampled *sm = c->mt->sm;
 	const struct cost_tables *t = c->sys->tables;
 	uint32_t in_hash = 0;
-	if (sm->nr > SAMPLED_ENTRIES || c->sampling || !sm->period ||
-	    sm->due != (sm->countdown == 1 || sm->force || sm->warmup))
+	if (sm->nr > SAMPLED_ENTRIES || c->sampling || !sm->period)
 		return NS_EINTERNAL;
 	for (uint32_t h = 0; h < SAMPLED_SLOTS; h++) {
 		int32_t id = sm->hash[h];
