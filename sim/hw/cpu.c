@@ -3455,6 +3455,17 @@ static void sample_lock_cost(struct cpu *c, uint64_t cycles, enum cpu_counter id
 	sm->path0[p].self += cycles;
 }
 
+/* A fast call that found its path: charged that path's latest sample
+ * (its counts wait in e->pending for the fold). */
+static CPU_INLINE void sampled_charge(struct cpu *c, struct cpu_sampled *sm,
+				      struct sampled_entry *e)
+{
+	c->mlog_on = 0;
+	sm->matched++;
+	memo_cost_apply(c, &e->cost);
+	e->pending++;
+}
+
 /* A fast call's return: the cost of its path's latest sample. */
 static void sampled_end(struct cpu *c)
 {
@@ -3474,9 +3485,7 @@ static void sampled_end(struct cpu *c)
 		return;
 	}
 	sm->hit[sm->fn] = id;
-	sm->matched++;
-	memo_cost_apply(c, &sm->e[id].cost);
-	sm->e[id].pending++;
+	sampled_charge(c, sm, &sm->e[id]);
 }
 
 /* The end of a copy's fast call.  Most find their function's last path
@@ -3492,10 +3501,7 @@ void cpu_fast_end(struct cpu *c)
 		sampled_end(c);
 		return;
 	}
-	c->mlog_on = 0;
-	sm->matched++;
-	memo_cost_apply(c, &sm->e[id].cost);
-	sm->e[id].pending++;
+	sampled_charge(c, sm, &sm->e[id]);
 }
 
 static void sampled_fold(struct cpu *c)
