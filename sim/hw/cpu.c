@@ -1050,6 +1050,7 @@ static uint64_t lock_transfer(const struct cpu *c, const struct cpu_lock *l)
 }
 
 static void fast_lock_note(struct cpu *c, const struct cpu_lock *l, uint64_t x);
+static void fast_lock_term(struct cpu *c, uint64_t term);
 
 static void fast_lock(struct cpu *c, struct cpu_lock *l)
 {
@@ -1088,7 +1089,8 @@ int cpu_lock(struct cpu *c, struct cpu_lock *l)
 	if (c->mlog_on == CPU_LOG_FAST) {
 		/* sampled: who holds it is kept; its cost is the path's and
 		 * its own waits and transfer ("Lock waits") */
-		c->fsig += c->stab_fn[c->sys->tables->nr_fns + SIG_LOCK] + fast_lock_edge(c, l, 0);
+		uint64_t term = c->stab_fn[c->sys->tables->nr_fns + SIG_LOCK] + fast_lock_edge(c, l, 0);
+		fast_lock_term(c, term);
 		fast_lock(c, l);
 		l->acquisitions++;
 		l->holder = c->idx;
@@ -1136,7 +1138,8 @@ int cpu_unlock(struct cpu *c, struct cpu_lock *l)
 	l->holder = -1;
 	l->last = c->idx;
 	if (c->mlog_on == CPU_LOG_FAST) {
-		c->fsig += fast_lock_edge(c, l, 1);
+		uint64_t term = fast_lock_edge(c, l, 1);
+		fast_lock_term(c, term);
 		l->free_at = fast_clock(c);
 	} else {
 		c->now += c->sys->k.unlock;
@@ -2392,9 +2395,14 @@ void cpu_memo_stats_format(const struct cpu_memo_stats *st, char *buf, size_t n)
 			 "fast copy), %" PRIu64 " samples, %" PRIu64
 			 " exact (their function reads the clock), %" PRIu64 " paths; %.2f %% of the "
 			 "fast ones charged their path's latest sample, %" PRIu64
-			 " (a path not sampled yet) its blocks' mean costs",
+			 " (a path not sampled yet) its blocks' mean costs (%.1f %% of those "
+			 "cycles booked to the functions that ran the blocks, the paths of "
+			 "%.1f %% of those calls counted)",
 			 st->fast, st->calls, st->copied, st->samples, st->exact, st->paths,
-			 st->fast ? 100.0 * (double)st->matched / (double)st->fast : 0.0, st->lost);
+			 st->fast ? 100.0 * (double)st->matched / (double)st->fast : 0.0, st->lost,
+			 st->lost_cycles ? 100.0 * (double)st->lost_placed / (double)st->lost_cycles
+					 : 0.0,
+			 st->lost ? 100.0 * (double)st->lost_calls_booked / (double)st->lost : 0.0);
 		double lk = (double)(st->lock_path + st->lock_site + st->lock_remote +
 				     st->lock_own);
 		if (lk > 0 && k > 0 && (size_t)k < n)
@@ -2535,10 +2543,69 @@ struct sampled_lock_site {
 	struct sampled_lock_at at;
 };
 
+/* The calls a frame made, as call contexts, from one of its branches
+ * (or its entry) to its next branch: the straight-line code there makes
+ * the same calls each time (over: more than fit, or one had no
+ * context).  Per (site, condition), the record of the latest sample
+ * under top-level function top1 - 1, with the context its frame had (-2:
+ * unknown); SAMPLED_TOPS records per (site, condition), for the
+ * top-level functions that share a function (__mod_zone_page_state under
+ * an allocation and under a free). */
+#define SAMPLED_AFTER 8
+#define SAMPLED_TOPS 4
+#define SAMPLED_SPLIT 4
+struct sampled_after {
+	int32_t top1, ctx;             /* top + 1 (0: unused) */
+	int32_t node[SAMPLED_AFTER];
+	uint8_t n, over;
+	/* the cycles of the blocks that ended at the branch, by the
+	 * context they ran in, summed over the samples (struct
+	 * sampled_part); past SAMPLED_SPLIT contexts, in the last */
+	uint32_t nsplit;
+	int32_t sctx[SAMPLED_SPLIT];
+	uint64_t ssum[SAMPLED_SPLIT];
+};
+
+/* A part of the block a sample is in: cycles run in one context. */
+struct sampled_part {
+	int32_t ctx;
+	uint64_t cycles;
+};
+
+/* A call context of the samples: a frame's function under its parent's
+ * context (-1: a top-level call), with where its cycles go (attr: the
+ * innermost out-of-line function, -1 outside; path), whether it is the
+ * outermost frame of its function (its cycles count in its total) and
+ * the top-level function it is under. */
+#define SAMPLED_CTXS 256            /* the models' runs use at most 64 */
+struct sampled_ctx {
+	int32_t parent, fn, attr, path, top;
+	uint8_t outer, inl;
+	struct sampled_after entry;    /* its calls before its first branch */
+};
+
+/* The (site, condition)s the samples of a top-level function ran. */
+struct sampled_sites {
+	uint32_t *i, n, cap;
+};
+
+/* What a lost call books per context, summed before booking. */
+struct sampled_acc {
+	uint64_t cycles, calls;
+};
+
+/* One (site, condition) a lost call executed d times. */
+struct sampled_lost_count {
+	uint32_t i;
+	uint64_t d;
+};
+
 struct sampled_entry {
 	uint64_t sig;
 	int32_t fn;
 	uint64_t pending;              /* fast calls charged, not yet folded */
+	uint64_t since;                /* fast calls charged since the branch
+					  counts' last sync (lost_counts()) */
 	struct memo_cost cost;
 	struct sampled_lock_at lock;   /* where its fast calls book their lock
 					  costs (fast_lock_book()) */
@@ -2603,6 +2670,38 @@ struct cpu_sampled {
 	uint64_t edge_sum[2][SAMPLED_EDGE_CLASSES], edge_n[2][SAMPLED_EDGE_CLASSES];
 	uint64_t edge_mean[2][SAMPLED_EDGE_CLASSES]; /* x16, for fast calls */
 	const char *edge_cls[SAMPLED_EDGE_CLASSES];
+	uint64_t flk;                  /* the fast call's lock terms of fsig:
+					  signature and edge means (cpu_lock()),
+					  when flk_call is its number (calls) */
+	uint64_t flk_call;
+
+	/* where a lost path's blocks ran ("Lost paths along their
+	 * functions"): the samples' call contexts, the context of each
+	 * (site, condition)'s latest sampled branch and the calls after it */
+	struct sampled_ctx *ctx;       /* [SAMPLED_CTXS] */
+	int32_t *ctx_hash;             /* [2 * SAMPLED_CTXS], id + 1, 0 empty */
+	uint32_t nctx;
+	int32_t cur;                   /* the sample's context (-1 outside) */
+	int32_t *cstk;                 /* the contexts of its frames, by depth */
+	struct sampled_after **rstk;   /* the records their calls join */
+	struct sampled_after **rp;     /* [2 * nr_sites * SAMPLED_TOPS]: the
+					  (site, condition)s' records */
+	struct sampled_after **rchunk; /* the records, SAMPLED_RCHUNK a chunk
+					  (their addresses do not move) */
+	uint32_t nrec, nrchunk;
+	struct sampled_after *tail;    /* [nr_fns]: the tails' split */
+	uint32_t after_next;           /* the next record replaced */
+	uint64_t *nb;                  /* [2 * nr_sites]: fsite[].n at the sync */
+	uint32_t *slist, nslist;       /* the entries with since > 0 */
+	struct sampled_lost_count *lc; /* [2 * nr_sites]: a lost call's counts */
+	struct sampled_sites *fsites;  /* [nr_fns]: by top-level function */
+	struct sampled_acc *acc;       /* [SAMPLED_CTXS] */
+	int32_t *accl;                 /* the contexts with acc, in order */
+	uint32_t nacc;
+	struct sampled_part part[SAMPLED_SPLIT]; /* the block's so far */
+	uint32_t npart;
+	uint64_t pmark;                /* where the current part started */
+	uint64_t lost_cycles, lost_placed, lost_calls_booked;
 };
 
 /*
@@ -2640,6 +2739,8 @@ static void sample_lock_edge(struct cpu *c, const struct cpu_lock *l, int e)
 {
 	struct cpu_sampled *sm = c->mt->sm;
 	uint32_t k = lock_edge_slot(sm, l);
+	sm->npart = 0;                 /* (a lost call's edges are its own) */
+	sm->pmark = c->now;
 	sm->edge_sum[e][k] += c->now - sm->tlast;
 	sm->edge_n[e][k]++;
 	sm->edge_mean[e][k] = sm->edge_sum[e][k] * 16 / sm->edge_n[e][k];
@@ -2686,9 +2787,24 @@ static int sampled_init(struct cpu *c, const struct cpu_params *p)
 	sm->site_touched = calloc((size_t)t->nr_sites + 1, sizeof *sm->site_touched);
 	sm->tfn = calloc((size_t)t->nr_fns + 1, sizeof *sm->tfn);
 	sm->fn_touched = calloc((size_t)t->nr_fns + 1, sizeof *sm->fn_touched);
+	size_t ns = 2 * (size_t)t->nr_sites + 1;
+	sm->ctx = malloc(SAMPLED_CTXS * sizeof *sm->ctx); /* (set as created) */
+	sm->ctx_hash = calloc(2 * SAMPLED_CTXS, sizeof *sm->ctx_hash);
+	sm->cstk = calloc((size_t)c->max_depth + 1, sizeof *sm->cstk);
+	sm->rstk = calloc((size_t)c->max_depth + 1, sizeof *sm->rstk);
+	sm->rp = calloc(ns * SAMPLED_TOPS, sizeof *sm->rp);
+	sm->tail = calloc((size_t)t->nr_fns + 1, sizeof *sm->tail);
+	sm->fsites = calloc((size_t)t->nr_fns + 1, sizeof *sm->fsites);
+	sm->acc = calloc(SAMPLED_CTXS, sizeof *sm->acc);
+	sm->accl = malloc(SAMPLED_CTXS * sizeof *sm->accl);
+	sm->nb = calloc(ns, sizeof *sm->nb);
+	sm->slist = malloc(SAMPLED_ENTRIES * sizeof *sm->slist);
+	sm->lc = malloc(ns * sizeof *sm->lc);
 	if (!sm->stab || !sm->e || !sm->hash || !sm->exact_fn || !sm->hit || !sm->site0 ||
 	    !sm->prof0 || !sm->bsum || !sm->bn || !sm->fsite || !sm->tsum || !sm->tn ||
-	    !sm->tsite || !sm->site_touched || !sm->tfn || !sm->fn_touched)
+	    !sm->tsite || !sm->site_touched || !sm->tfn || !sm->fn_touched || !sm->ctx ||
+	    !sm->ctx_hash || !sm->cstk || !sm->rstk || !sm->rp || !sm->tail || !sm->fsites || !sm->acc || !sm->accl || !sm->nb || !sm->slist ||
+	    !sm->lc)
 		return NS_ENOMEM;
 	uint64_t x = 0x6E756D6173696Du;   /* the same terms on every CPU and run */
 	for (size_t i = 0; i < nterms; i++)
@@ -2730,6 +2846,18 @@ static void sampled_forget(struct cpu_sampled *sm, const struct cost_tables *t)
 	memset(sm->tsum, 0, nf * sizeof *sm->tsum);
 	memset(sm->tn, 0, nf * sizeof *sm->tn);
 	sm->nlsite = sm->lsite_next = 0;
+	/* the contexts name paths and inlining of the old layout (the
+	 * branch counts were folded: nothing is pending) */
+	if (sm->nctx)
+		memset(sm->ctx_hash, 0, 2 * SAMPLED_CTXS * sizeof *sm->ctx_hash);
+	sm->nctx = 0;
+	if (sm->nctx) {                /* (the records exist with contexts) */
+		memset(sm->rp, 0, nb * SAMPLED_TOPS * sizeof *sm->rp);
+		sm->nrec = 0;
+		memset(sm->tail, 0, nf * sizeof *sm->tail);
+		for (size_t i = 0; i < nf; i++)
+			sm->fsites[i].n = 0;
+	}
 }
 
 static void sampled_free(struct cpu *c)
@@ -2758,6 +2886,23 @@ static void sampled_free(struct cpu *c)
 	free(sm->fn_touched);
 	free(sm->tpath);
 	free(sm->path_touched);
+	free(sm->ctx);
+	free(sm->ctx_hash);
+	free(sm->cstk);
+	free(sm->rstk);
+	free(sm->tail);
+	for (int i = 0; sm->fsites && i <= c->sys->tables->nr_fns; i++)
+		free(sm->fsites[i].i);
+	free(sm->fsites);
+	free(sm->acc);
+	free(sm->accl);
+	free(sm->rp);
+	for (uint32_t i = 0; i < sm->nrchunk; i++)
+		free(sm->rchunk[i]);
+	free(sm->rchunk);
+	free(sm->nb);
+	free(sm->slist);
+	free(sm->lc);
 	free(sm);
 	c->mt->sm = NULL;
 	c->fsite = NULL;
@@ -2964,6 +3109,428 @@ static bool sampled_delta(struct cpu *c, uint64_t *sig)
 	return ok;
 }
 
+/*
+ * Lost paths along their functions.  A fast call whose path has no
+ * sample is charged its blocks' mean costs (sampled_lost()).  Those
+ * cycles were once all booked as the top-level function's own, and its
+ * calls below the top one on no path: on `tiny-fill`, whose pcp drains
+ * and reclaim passes are mostly such paths, 22 % of the self cycles were
+ * booked to the wrong function.  Now the call's own branch counts are
+ * recovered and each block is booked where the samples ran it:
+ *
+ * - Counts.  Fast calls add to the running counts fsite[].n, which
+ *   cpu_memo_fold() empties.  nb[] is those counts at the last sync; a
+ *   fast call that found its path is listed once per sync (slist,
+ *   entry.since) and its counts are its sample's.  So a lost call's own
+ *   count of (site, condition) i is n[i] - nb[i] less the listed calls'
+ *   (lost_counts()): a scan of every site, only at a lost call.
+ * - Check.  fsig is the sum of the call's terms: per branch its
+ *   (site, condition)'s signature and block mean, per call its
+ *   function's, per lock its edges' (flk).  The counts found must give
+ *   back the low half exactly, or nothing is placed (a fold inside the
+ *   call, cpu_memo_sync(), emptied the counts it ran up).
+ * - Where.  A sample notes at each branch the call context it was in
+ *   (the chain of frames, inlined ones too, as struct sampled_ctx), and
+ *   which contexts it entered before its next branch, by top-level
+ *   function (struct sampled_after).  A lost call's block ending at
+ *   branch i is booked to the context of i's record: self to
+ *   its innermost out-of-line function and path, total to every function
+ *   of the chain but the top one (whose total has the whole estimate).
+ *   The calls after its branches, with the start's, must make up the
+ *   rest of fsig (their functions' terms); then each out-of-line one
+ *   counts a call of its path.
+ *
+ * What stays approximate: a block that crossed a call or return in the
+ * sample is booked whole to the context of its branch; a (site,
+ * condition) reached in two contexts under one top-level function takes
+ * the latest (the call check catches a different set of functions, not
+ * a different order of the same ones); the tail after the last branch
+ * and the lock edges stay the top-level function's own.  Measured:
+ * docs/cost-model.md §10.
+ */
+
+/* A lock's term of a fast call's fsig (its signature, an edge's mean). */
+static void fast_lock_term(struct cpu *c, uint64_t term)
+{
+	c->fsig += term;
+	struct cpu_sampled *sm = c->mt->sm;
+	if (sm->flk_call != sm->calls) {   /* the call's first lock */
+		sm->flk_call = sm->calls;
+		sm->flk = 0;
+	}
+	sm->flk += term;
+}
+
+/* (site, condition) i joins a top-level function's (not when out of
+ * memory: its lost calls then fall back). */
+static void sites_add(struct sampled_sites *l, uint32_t i)
+{
+	for (uint32_t j = 0; j < l->n; j++)
+		if (l->i[j] == i)
+			return;            /* (its record was replaced, and is back) */
+	if (l->n == l->cap) {
+		uint32_t cap = l->cap ? 2 * l->cap : 16;
+		uint32_t *p = realloc(l->i, cap * sizeof *p);
+		if (!p)
+			return;
+		l->i = p;
+		l->cap = cap;
+	}
+	l->i[l->n++] = i;
+}
+
+#define SAMPLED_RCHUNK 64
+
+static struct sampled_after *rec_at(const struct cpu_sampled *sm, int32_t id)
+{
+	uint32_t u = (uint32_t)id;
+	return &sm->rchunk[u / SAMPLED_RCHUNK][u % SAMPLED_RCHUNK];
+}
+
+/* A new record, or NULL when out of memory. */
+static struct sampled_after *rec_new(struct cpu_sampled *sm)
+{
+	if (sm->nrec == sm->nrchunk * SAMPLED_RCHUNK) {
+		struct sampled_after **p = realloc(sm->rchunk, (sm->nrchunk + 1) * sizeof *p);
+		if (!p)
+			return NULL;
+		sm->rchunk = p;
+		if (!(p[sm->nrchunk] = malloc(SAMPLED_RCHUNK * sizeof **p)))
+			return NULL;
+		sm->nrchunk++;
+	}
+	return rec_at(sm, (int32_t)sm->nrec++);
+}
+
+/* Record i's for top-level function fn, or NULL. */
+static inline struct sampled_after *after_find(const struct cpu_sampled *sm, uint32_t i, int fn)
+{
+	struct sampled_after *const *r = &sm->rp[i * SAMPLED_TOPS];
+	for (int s = 0; s < SAMPLED_TOPS && r[s]; s++)
+		if (r[s]->top1 == fn + 1)
+			return r[s];
+	return NULL;
+}
+
+/* A new record of i for the sample's function (NULL: out of memory). */
+static struct sampled_after *after_new(struct cpu_sampled *sm, uint32_t i)
+{
+	struct sampled_after *a;
+	struct sampled_after **r = &sm->rp[i * SAMPLED_TOPS];
+	int s = 0;
+	while (s < SAMPLED_TOPS && r[s])
+		s++;
+	if (s == SAMPLED_TOPS) {               /* the record of another function goes */
+		a = r[sm->after_next++ % SAMPLED_TOPS];
+	} else {
+		if (!(a = rec_new(sm)))
+			return NULL;
+		r[s] = a;
+	}
+	*a = (struct sampled_after){.top1 = sm->fn + 1};
+	sites_add(&sm->fsites[sm->fn], i);
+	return a;
+}
+
+static uint32_t ctx_slot(int32_t parent, int32_t fn)
+{
+	uint32_t key = (uint32_t)parent * 0x9E3779B1u ^ (uint32_t)fn * 0x85EBCA77u;
+	return (key ^ key >> 15) & (2 * SAMPLED_CTXS - 1);
+}
+
+/* The cycles since the last part of the sample's block ran in its
+ * current context (at a call or return, before the context changes;
+ * at a branch). */
+static void sample_part(struct cpu *c, struct cpu_sampled *sm)
+{
+	uint64_t y = c->now - sm->pmark;
+	sm->pmark = c->now;
+	if (!y)
+		return;
+	uint32_t j = 0;
+	while (j < sm->npart && sm->part[j].ctx != sm->cur)
+		j++;
+	if (j == SAMPLED_SPLIT)
+		j--;
+	else if (j == sm->npart)
+		sm->part[sm->npart++] = (struct sampled_part){sm->cur, 0};
+	sm->part[j].cycles += y;
+}
+
+/* The block that ended at a branch, into its record's split. */
+static void sample_split(struct cpu_sampled *sm, struct sampled_after *a)
+{
+	for (uint32_t k = 0; k < sm->npart; k++) {
+		uint32_t j = 0;
+		while (j < a->nsplit && a->sctx[j] != sm->part[k].ctx)
+			j++;
+		if (j == SAMPLED_SPLIT) {
+			j--;
+		} else if (j == a->nsplit) {
+			a->sctx[j] = sm->part[k].ctx;
+			a->ssum[j] = 0;
+			a->nsplit++;
+		}
+		a->ssum[j] += sm->part[k].cycles;
+	}
+	sm->npart = 0;
+}
+
+/* A sample at branch i: the block that ends here into i's record, whose
+ * calls start again.  Mostly the block ran in one context, the one its
+ * record split most of it to: that case first. */
+static void sample_at_branch(struct cpu *c, struct cpu_sampled *sm, uint32_t i)
+{
+	struct sampled_after *a = after_find(sm, i, sm->fn);
+	if (a && !sm->npart && a->nsplit && a->sctx[0] == sm->cur) {
+		a->ssum[0] += c->now - sm->pmark;
+		sm->pmark = c->now;
+	} else {
+		sample_part(c, sm);
+		if (!a)
+			a = after_new(sm, i);
+		if (a)
+			sample_split(sm, a);
+		sm->npart = 0;
+	}
+	if (a) {
+		a->ctx = sm->cur;
+		a->n = a->over = 0;
+	}
+	sm->rstk[c->depth - 1] = a;
+}
+
+/* Context (parent, fn), or -1. */
+static int32_t ctx_find(const struct cpu_sampled *sm, int32_t parent, int fn)
+{
+	for (uint32_t h = ctx_slot(parent, fn);; h = (h + 1) & (2 * SAMPLED_CTXS - 1)) {
+		int32_t id = sm->ctx_hash[h] - 1;
+		if (id < 0 || (sm->ctx[id].parent == parent && sm->ctx[id].fn == fn))
+			return id;
+	}
+}
+
+/* The context of a call of fn from the sample's current one (its
+ * attribution as the call left it); -2 when unknown (the table is full,
+ * or the parent is unknown). */
+static int32_t sampled_ctx_child(struct cpu *c, struct cpu_sampled *sm, int fn, bool inl)
+{
+	int32_t parent = sm->cur;
+	if (parent < -1)
+		return -2;
+	uint32_t h = ctx_slot(parent, fn);
+	for (;; h = (h + 1) & (2 * SAMPLED_CTXS - 1)) {
+		int32_t id = sm->ctx_hash[h] - 1;
+		if (id < 0)
+			break;
+		if (sm->ctx[id].parent == parent && sm->ctx[id].fn == fn)
+			return id;
+	}
+	if (sm->nctx == SAMPLED_CTXS)
+		return -2;
+	int32_t id = (int32_t)sm->nctx++;
+	struct sampled_ctx *x = &sm->ctx[id];
+	*x = (struct sampled_ctx){.parent = parent, .fn = fn, .attr = c->attr,
+				  .path = c->cur_path, .inl = inl, .outer = 1,
+				  .top = parent < 0 ? fn : sm->ctx[parent].top};
+	for (int32_t j = parent; j >= 0; j = sm->ctx[j].parent)
+		if (sm->ctx[j].fn == fn)
+			x->outer = 0;
+	sm->ctx_hash[h] = id + 1;
+	return id;
+}
+
+/* Each context's parent came before it and is hashed once, under the
+ * same top-level function, with a real path and function; each record
+ * names a context. */
+static int ctx_check(const struct cpu *c, const struct cpu_sampled *sm)
+{
+	const struct cost_tables *t = c->sys->tables;
+	for (uint32_t id = 0; id < sm->nctx; id++) {
+		const struct sampled_ctx *x = &sm->ctx[id];
+		if (x->parent >= (int32_t)id || x->parent < -1 || x->fn < 0 || x->fn >= t->nr_fns ||
+		    x->path < 0 || (uint32_t)x->path >= c->nr_paths || x->attr >= t->nr_fns ||
+		    (x->parent >= 0 && sm->ctx[x->parent].top != x->top) ||
+		    (x->parent < 0 && x->top != x->fn) ||
+		    ctx_find(sm, x->parent, x->fn) != (int32_t)id || x->entry.n > SAMPLED_AFTER)
+			return NS_EINTERNAL;
+		for (uint32_t j = 0; j < x->entry.n; j++)
+			if (x->entry.node[j] <= (int32_t)id || (uint32_t)x->entry.node[j] >= sm->nctx)
+				return NS_EINTERNAL;
+	}
+	for (int i = 0; i < 2 * t->nr_sites * SAMPLED_TOPS; i++)
+		if (sm->rp[i] && sm->rp[i]->top1 < 1)
+			return NS_EINTERNAL;
+	for (uint32_t i = 0; i < sm->nrec; i++) {
+		const struct sampled_after *a = rec_at(sm, (int32_t)i);
+		if (a->top1 < 1 || a->top1 > t->nr_fns || a->ctx >= (int32_t)sm->nctx ||
+		    a->n > SAMPLED_AFTER || a->nsplit > SAMPLED_SPLIT)
+			return NS_EINTERNAL;
+		for (uint32_t j = 0; j < a->n; j++)
+			if (a->node[j] < 0 || (uint32_t)a->node[j] >= sm->nctx)
+				return NS_EINTERNAL;
+	}
+	return NS_OK;
+}
+
+/* Entry e's fast calls since the sync, into the sync's counts. */
+static void lost_sync_entry(struct cpu *c, struct cpu_sampled *sm, struct sampled_entry *e)
+{
+	uint64_t r = e->since;
+	e->since = 0;
+	/* (sampled_delta() puts the sites first) */
+	for (uint32_t j = 0; r && j < e->cost.nitems; j++) {
+		const struct memo_item *it = &e->cost.items[j];
+		if (it->what != MI_SITE)
+			break;
+		/* by condition, as sampled_delta() made its signature */
+		uint64_t n1 = c->site_layout[it->idx].fallthrough ? it->v[0] - it->v[1] : it->v[1];
+		sm->nb[2 * it->idx + 1] += r * n1;
+		sm->nb[2 * it->idx] += r * (it->v[0] - n1);
+	}
+}
+
+/* The lost call's own counts of the (site, condition)s that samples of
+ * fn have run, into sm->lc (their number); their sync moves to now.  A
+ * (site, condition) no sample of fn ran has no record to book by, and
+ * scanning only fn's keeps a lost call's cost to its function's sites
+ * (`bench messaging` has 900); such a one's counts wait, and the check
+ * in lost_place() sends the call that finds them to the fallback. */
+static uint32_t lost_counts(struct cpu *c, struct cpu_sampled *sm, int fn)
+{
+	for (uint32_t j = 0; j < sm->nslist; j++)
+		lost_sync_entry(c, sm, &sm->e[sm->slist[j]]);
+	sm->nslist = 0;
+	const struct sampled_sites *l = &sm->fsites[fn];
+	uint32_t n = 0;
+	for (uint32_t j = 0; j < l->n; j++) {
+		uint32_t i = l->i[j];
+		uint64_t d = sm->fsite[i].n - sm->nb[i];
+		if (d) {
+			sm->lc[n++] = (struct sampled_lost_count){i, d};
+			sm->nb[i] = sm->fsite[i].n;
+		}
+	}
+	return n;
+}
+
+/* Cycles and calls for context k (struct sampled_acc). */
+static void acc_add(struct cpu_sampled *sm, int32_t k, uint64_t cycles, uint64_t calls)
+{
+	struct sampled_acc *a = &sm->acc[k];
+	if (!a->cycles && !a->calls)
+		sm->accl[sm->nacc++] = k;
+	a->cycles += cycles;
+	a->calls += calls;
+}
+
+/* y cycles of a lost call, at context k: self where the sample's would
+ * be, total to each function of the chain below the top one. */
+static void lost_book(struct cpu *c, const struct cpu_sampled *sm, int32_t k, uint64_t y)
+{
+	const struct sampled_ctx *x = &sm->ctx[k];
+	if (x->attr >= 0)
+		c->prof[x->attr].self += y;
+	else
+		c->outside += y;
+	c->path[x->path].self += y;
+	for (; sm->ctx[k].parent >= 0; k = sm->ctx[k].parent)
+		if (sm->ctx[k].outer)
+			c->prof[sm->ctx[k].fn].total += y;
+}
+
+static bool lost_calls(struct cpu *c, struct cpu_sampled *sm, const struct sampled_after *a,
+		       int fn, uint64_t m, uint64_t *sig);
+
+/* A call of context k, m times, with the calls its entry makes: their
+ * terms into *sig, their counts into the accumulator (false: a record is
+ * not whole, or a context is not under fn). */
+static bool lost_call(struct cpu *c, struct cpu_sampled *sm, int32_t k, int fn, uint64_t m,
+		      uint64_t *sig)
+{
+	const struct sampled_ctx *x = &sm->ctx[k];
+	if (x->top != fn)
+		return false;
+	*sig += m * c->stab_fn[x->fn];
+	acc_add(sm, k, 0, m);
+	return lost_calls(c, sm, &x->entry, fn, m, sig);
+}
+
+/* The calls of record a, m times (lost_call()). */
+static bool lost_calls(struct cpu *c, struct cpu_sampled *sm, const struct sampled_after *a,
+		       int fn, uint64_t m, uint64_t *sig)
+{
+	if (!a || a->over)
+		return false;
+	for (uint32_t j = 0; j < a->n; j++)
+		if (!lost_call(c, sm, a->node[j], fn, m, sig))
+			return false;
+	return true;
+}
+
+/* y cycles of blocks ending at record a's branch, split as the samples
+ * ran them, into the accumulator. */
+static void lost_split(struct cpu_sampled *sm, const struct sampled_after *a, uint64_t y)
+{
+	if (!a->nsplit) {                  /* (a block of no cycles so far) */
+		if (a->top1 && a->ctx >= 0)
+			acc_add(sm, a->ctx, y, 0);
+		return;
+	}
+	double sum = 0;
+	for (uint32_t k = 0; k < a->nsplit; k++)
+		sum += (double)a->ssum[k];
+	for (uint32_t k = 0; k < a->nsplit; k++) {
+		uint64_t part = (uint64_t)((double)y * ((double)a->ssum[k] / sum));
+		if (a->sctx[k] >= 0 && part)
+			acc_add(sm, a->sctx[k], part, 0);
+	}
+}
+
+/* A lost call of fn: its blocks' cycles booked where they ran and its
+ * calls counted on their paths, as far as the samples show; the cycles
+ * placed (the rest are the top-level function's own). */
+static uint64_t lost_place(struct cpu *c, struct cpu_sampled *sm, int fn, uint64_t tail)
+{
+	uint32_t n = lost_counts(c, sm, fn);
+	uint64_t rest = c->fsig - (sm->flk_call == sm->calls ? sm->flk : 0);
+	for (uint32_t j = 0; j < n; j++)
+		rest -= sm->lc[j].d * sm->fsite[sm->lc[j].i].term;
+	bool counts = !(uint32_t)rest;  /* false: not this call's counts alone */
+	uint64_t sig = 0;
+	int32_t root = ctx_find(sm, -1, fn);
+	bool calls = counts && root >= 0 && lost_call(c, sm, root, fn, 1, &sig);
+	for (uint32_t j = 0; calls && j < n; j++)
+		calls = lost_calls(c, sm, after_find(sm, sm->lc[j].i, fn), fn, sm->lc[j].d, &sig);
+	calls = calls && sig == rest;
+	for (uint32_t j = 0; counts && j < n; j++) {
+		const struct sampled_lost_count *l = &sm->lc[j];
+		const struct sampled_after *a = after_find(sm, l->i, fn);
+		uint64_t y = l->d * (sm->fsite[l->i].term & ~CPU_SIG_MASK) / 16;
+		if (a && y)
+			lost_split(sm, a, y);
+	}
+	if (counts && tail)
+		lost_split(sm, &sm->tail[fn], tail);
+	uint64_t placed = 0;
+	for (uint32_t j = 0; j < sm->nacc; j++) {
+		int32_t k = sm->accl[j];
+		struct sampled_acc *a = &sm->acc[k];
+		if (a->cycles)
+			lost_book(c, sm, k, a->cycles);
+		placed += a->cycles;
+		if (calls && !sm->ctx[k].inl)
+			c->path[sm->ctx[k].path].calls += a->calls;
+		*a = (struct sampled_acc){0, 0};
+	}
+	sm->nacc = 0;
+	if (calls)
+		sm->lost_calls_booked++;
+	else                            /* the top-level call's is certain */
+		c->path[cpu_path_child(c, 0, fn)].calls++;
+	return placed;
+}
+
 /* Fold the fast calls charged to entry e (before its cost changes). */
 static void sampled_fold_one(struct cpu *c, struct sampled_entry *e)
 {
@@ -2995,12 +3562,16 @@ void cpu_sample_branch(struct cpu *c, int site, bool cond, unsigned taken, unsig
 		sm->site0[site] = b;
 	}
 	uint32_t i = 2 * (uint32_t)site + cond;
+	if (c->depth)
+		sample_at_branch(c, sm, i);
 	sm->bsum[i] += c->now - sm->tlast;
 	sm->bn[i]++;
 	sm->tlast = c->now;
 	uint64_t mean = sm->bsum[i] * 16 / sm->bn[i];
 	sm->fsite[i].term = sm->stab[i] | (mean < UINT32_MAX ? mean : UINT32_MAX);
 }
+
+static void sample_ctx_call(struct cpu *c, struct cpu_sampled *sm, int fn, bool inl);
 
 void cpu_sample_call(struct cpu *c, int fn, int32_t path)
 {
@@ -3021,12 +3592,40 @@ void cpu_sample_call(struct cpu *c, int fn, int32_t path)
 	}
 	if (path >= 0 && !sampled_touch_path(c, sm, (uint32_t)path, 1))
 		sm->spoiled = 1;       /* no room for its baseline: not recorded */
+	sample_ctx_call(c, sm, fn, path < 0);
+}
+
+/* A sample's call of fn: its context, and the caller's record ("Lost
+ * paths along their functions"). */
+static void sample_ctx_call(struct cpu *c, struct cpu_sampled *sm, int fn, bool inl)
+{
+	sample_part(c, sm);            /* the caller's part */
+	int32_t k = sampled_ctx_child(c, sm, fn, inl);
+	sm->cur = k;
+	sm->cstk[c->depth - 1] = k;
+	/* a call of the caller's frame (the top-level one is the root's) */
+	struct sampled_after *a = c->depth >= 2 ? sm->rstk[c->depth - 2] : NULL;
+	if (a && a->n < SAMPLED_AFTER && k >= 0)
+		a->node[a->n++] = k;
+	else if (a)
+		a->over = 1;
+	a = k >= 0 ? &sm->ctx[k].entry : NULL;
+	if (a)
+		a->n = a->over = 0;
+	sm->rstk[c->depth - 1] = a;
 }
 
 void cpu_sample_ret(struct cpu *c)
 {
-	if (c->depth == 0)
+	struct cpu_sampled *sm = c->mt->sm;
+	if (c->depth == 0) {
+		sample_part(c, sm);    /* the tail, from the last branch */
+		sample_split(sm, &sm->tail[sm->fn]);
 		cpu_sample_end(c);
+		return;
+	}
+	sample_part(c, sm);            /* the callee's, with its return */
+	sm->cur = sm->cstk[c->depth - 1];
 }
 
 void cpu_sample_end(struct cpu *c)
@@ -3070,7 +3669,9 @@ void cpu_sample_end(struct cpu *c)
 		sm->hash[slot] = id;
 	}
 	struct sampled_entry *e = &sm->e[id];
-	sampled_fold_one(c, e);        /* its fast calls had the old cost */
+	sampled_fold_one(c, e);        /* its fast calls had the old cost (their
+					  branch counts are the new one's: the
+					  same signature) */
 	size_t bytes = k.nitems * sizeof *k.items;
 	struct memo_item *items = realloc(e->cost.items, bytes ? bytes : 1);
 	if (!items)
@@ -3163,6 +3764,9 @@ static bool sampled_begin(struct cpu *c, int fn)
 	sm->samples++;
 	sm->tlast = c->now;
 	c->sampling = 1;
+	sm->cur = -1;
+	sm->npart = 0;
+	sm->pmark = c->now;
 	return false;
 }
 
@@ -3197,8 +3801,18 @@ static void sampled_lost(struct cpu *c)
 	int fn = sm->fn;
 	sm->lost++;
 	sm->force = 1;
-	uint64_t est = (c->fsig & ~CPU_SIG_MASK) / 16 + (sm->tn[fn] ? sm->tsum[fn] / sm->tn[fn] : 0);
-	fast_charge_own(c, fn, est);
+	uint64_t tail = sm->tn[fn] ? sm->tsum[fn] / sm->tn[fn] : 0;
+	uint64_t est = (c->fsig & ~CPU_SIG_MASK) / 16 + tail;
+	/* the blocks and tail the samples saw run go where they ran, the
+	 * rest (lock edges, rounding) is the function's own */
+	uint64_t placed = lost_place(c, sm, fn, tail);
+	assert(placed <= est);
+	sm->lost_cycles += est;
+	sm->lost_placed += placed;
+	fast_charge_own(c, fn, est - placed);
+	c->now += placed;
+	c->last = c->now;
+	c->prof[fn].total += placed;
 	c->o.slot = c->o.lslot = 0;
 }
 
@@ -3438,6 +4052,7 @@ static void sample_lock_cost(struct cpu *c, uint64_t cycles, enum cpu_counter id
 	struct cpu_sampled *sm = c->mt->sm;
 	sm->now0 += cycles;
 	sm->tlast += cycles;
+	sm->pmark += cycles;
 	sm->ctr0[id] += count;
 	sm->ctr0[CPU_CTR_lock_contended] += id == CPU_CTR_lock_wait_cycles;
 	if (c->attr >= 0)
@@ -3464,6 +4079,8 @@ static CPU_INLINE void sampled_charge(struct cpu *c, struct cpu_sampled *sm,
 	sm->matched++;
 	memo_cost_apply(c, &e->cost);
 	e->pending++;
+	if (!e->since++)               /* for a lost call's counts (lost_counts()) */
+		sm->slist[sm->nslist++] = (uint32_t)(e - sm->e);
 }
 
 /* A fast call's return: the cost of its path's latest sample. */
@@ -3519,6 +4136,10 @@ static void sampled_fold_sites(struct cpu *c)
 {
 	struct cpu_sampled *sm = c->mt->sm;
 	int nr = c->sys->tables->nr_sites;
+	/* the counts restart from zero: so does their sync */
+	for (uint32_t j = 0; j < sm->nslist; j++)
+		sm->e[sm->slist[j]].since = 0;
+	sm->nslist = 0;
 	for (int i = 0; i < nr; i++) {
 		struct cpu_fast_site *f = &sm->fsite[2 * i];
 		uint64_t n0 = f[0].n, n1 = f[1].n;
@@ -3527,6 +4148,7 @@ static void sampled_fold_sites(struct cpu *c)
 		/* taken: the condition differs from the layout's fall-through */
 		uint64_t taken = c->site_layout[i].fallthrough ? n0 : n1;
 		f[0].n = f[1].n = 0;
+		sm->nb[2 * i] = sm->nb[2 * i + 1] = 0;
 		c->site[i].executed += n0 + n1;
 		c->site[i].taken += taken;
 		if (c->sampling) {
@@ -3559,8 +4181,15 @@ static int sampled_check(const struct cpu *c)
 			return NS_EINTERNAL;
 	}
 	for (int i = 0; i < 2 * t->nr_sites; i++)
-		if (sm->fsite[i].n || (sm->fsite[i].term & CPU_SIG_MASK) != sm->stab[i])
+		if (sm->fsite[i].n || sm->nb[i] || (sm->fsite[i].term & CPU_SIG_MASK) != sm->stab[i])
 			return NS_EINTERNAL;
+	if (sm->nslist)
+		return NS_EINTERNAL;
+	for (uint32_t id = 0; id < sm->nr; id++)
+		if (sm->e[id].since)
+			return NS_EINTERNAL;
+	if (ctx_check(c, sm))
+		return NS_EINTERNAL;
 	for (int i = 0; i < t->nr_fns; i++)
 		if (sm->hit[i] >= (int32_t)sm->nr || (sm->hit[i] >= 0 && sm->e[sm->hit[i]].fn != i))
 			return NS_EINTERNAL;
@@ -3582,4 +4211,7 @@ static void sampled_stats_add(const struct cpu_sampled *sm, struct cpu_memo_stat
 	st->lock_site += sm->lock_site;
 	st->lock_remote += sm->lock_remote;
 	st->lock_own += sm->lock_own;
+	st->lost_cycles += sm->lost_cycles;
+	st->lost_placed += sm->lost_placed;
+	st->lost_calls_booked += sm->lost_calls_booked;
 }

@@ -715,6 +715,11 @@ struct cpu_memo_stats {
 	 * of it did (none on theirs yet), as the top-level function's own
 	 * (cpu.c, fast_lock_book()) */
 	uint64_t lock_path, lock_site, lock_remote, lock_own;
+	/* lost calls: their estimates' cycles, those booked to the
+	 * functions that ran the blocks (the rest: the top-level function's
+	 * own), and the lost calls whose calls were counted on their paths
+	 * (cpu.c, "Lost paths along their functions") */
+	uint64_t lost_cycles, lost_placed, lost_calls_booked;
 	uint8_t sampled;               /* the CPUs account sampled (the format) */
 };
 void cpu_memo_stats(const struct cpu_sys *s, struct cpu_memo_stats *st);
