@@ -2478,8 +2478,9 @@ void cpu_memo_stats(const struct cpu_sys *s, struct cpu_memo_stats *st)
  * deltas, folded at export as memo folds its replays).  A path not
  * sampled yet ("lost") adds the estimate: per (site, condition) the
  * mean cycles from the previous branch in the samples, and the
- * function's mean tail, all as the function's own cycles, without cache
- * or mispredict counts; the next call is then a sample.
+ * function's mean tail, booked where the samples ran those blocks ("Lost
+ * paths along their functions"), without cache or mispredict counts;
+ * the next call is then a sample.
  *
  * What is approximate: a fast call costs what its path's latest sample
  * cost, from another start state, other lines (without warming, also
@@ -3121,32 +3122,42 @@ static bool sampled_delta(struct cpu *c, uint64_t *sig)
  * - Counts.  Fast calls add to the running counts fsite[].n, which
  *   cpu_memo_fold() empties.  nb[] is those counts at the last sync; a
  *   fast call that found its path is listed once per sync (slist,
- *   entry.since) and its counts are its sample's.  So a lost call's own
- *   count of (site, condition) i is n[i] - nb[i] less the listed calls'
- *   (lost_counts()): a scan of every site, only at a lost call.
+ *   entry.since) and its counts are its sample's (the same signature,
+ *   the same counts).  So a lost call's own count of (site, condition) i
+ *   is n[i] - nb[i] less the listed calls' (lost_counts()), for the i
+ *   the samples of its function ran (fsites[]).
  * - Check.  fsig is the sum of the call's terms: per branch its
  *   (site, condition)'s signature and block mean, per call its
- *   function's, per lock its edges' (flk).  The counts found must give
- *   back the low half exactly, or nothing is placed (a fold inside the
- *   call, cpu_memo_sync(), emptied the counts it ran up).
- * - Where.  A sample notes at each branch the call context it was in
- *   (the chain of frames, inlined ones too, as struct sampled_ctx), and
- *   which contexts it entered before its next branch, by top-level
- *   function (struct sampled_after).  A lost call's block ending at
- *   branch i is booked to the context of i's record: self to
- *   its innermost out-of-line function and path, total to every function
- *   of the chain but the top one (whose total has the whole estimate).
- *   The calls after its branches, with the start's, must make up the
- *   rest of fsig (their functions' terms); then each out-of-line one
- *   counts a call of its path.
+ *   function's, per lock its signature and edge means (flk).  The counts
+ *   found must give back the low half exactly, or nothing is placed (a
+ *   fold inside the call, cpu_memo_sync(), emptied the counts it ran up;
+ *   it ran a branch no sample of its function ran).
+ * - Where.  A sample keeps the chain of its frames, inlined ones too, as
+ *   a context (struct sampled_ctx).  Per (site, condition) and top-level
+ *   function a record (struct sampled_after) sums the cycles of the
+ *   blocks that ended at its branch by the context each part ran in (a
+ *   block crosses calls and returns), and so does one per function for
+ *   its tail.  A lost call's blocks are split as their records say:
+ *   self to each context's innermost out-of-line function and path,
+ *   total to every function of its chain but the top one (whose total
+ *   has the whole estimate).
+ * - Calls.  A frame's code from one of its branches (or its entry) to
+ *   its next branch makes the same calls each time: the record keeps
+ *   them (the context keeps those of its entry).  The top-level call,
+ *   the calls each of its branches' records make (times its count) and
+ *   the calls their entries make must make up the rest of fsig (their
+ *   functions' terms); then each out-of-line one counts on its path.
  *
- * What stays approximate: a block that crossed a call or return in the
- * sample is booked whole to the context of its branch; a (site,
- * condition) reached in two contexts under one top-level function takes
- * the latest (the call check catches a different set of functions, not
- * a different order of the same ones); the tail after the last branch
- * and the lock edges stay the top-level function's own.  Measured:
- * docs/cost-model.md §10.
+ * What stays approximate: the split of a block is the samples' mean
+ * split; a (site, condition) reached in two contexts under one
+ * top-level function takes the latest (the call check catches a
+ * different set of functions, not a different order of the same ones);
+ * the lock edges and the rounding stay the top-level function's own; a
+ * call that fails a check books its cycles as its own and counts only
+ * its top-level call on a path.  What it costs: each sample keeps its
+ * contexts and records (about 60 host instructions a branch), each fast
+ * call that finds its path lists itself, each lost call scans its
+ * function's sites.  Measured: docs/cost-model.md §10.
  */
 
 /* A lock's term of a fast call's fsig (its signature, an edge's mean). */
@@ -3778,9 +3789,10 @@ void cpu_fast_read(struct cpu *c)
 
 /*
  * A fast call whose path has no sample yet: charged its blocks' mean
- * costs (and its function's mean tail), all as the function's own
- * cycles; its branches and calls are counted, nothing else (no cache
- * or mispredict counts).  The next call is a sample.
+ * costs (and its function's mean tail), booked where the samples ran
+ * them (lost_place()), the rest as the function's own cycles; its
+ * branches and calls are counted, nothing else (no cache or mispredict
+ * counts).  The next call is a sample.
  */
 /* Cycles a fast call of fn is charged beside a path's recorded cost:
  * the clock, and the top-level function's own cycles. */

@@ -169,7 +169,9 @@
  * only; none: they leave them untouched) and are
  * charged their path's latest sample: path = the top-level function and
  * the multiset of (site, condition), calls and locks.  A path without a
- * sample is charged its blocks' mean costs.  The clock does not move
+ * sample is charged its blocks' mean costs, each booked to the functions
+ * (and call path) the samples ran that block in, and its calls counted on
+ * their paths (cpu.c, "Lost paths along their functions").  The clock does not move
  * inside a fast call; its time there is estimated (the start, its lock
  * costs so far and its blocks' mean costs) for its locks: a fast call
  * waits for a lock another CPU releases later, pays the transfer of a
