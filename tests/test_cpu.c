@@ -1272,6 +1272,24 @@ static int32_t path_of(const struct cpu *c, int32_t parent, int fn)
 	return -1;
 }
 
+/* The sampled report line at its widest (every count at 20 digits, the
+ * lock booking present) fits its buffer whole. */
+static void test_sampled_stats_line_fits(void **state)
+{
+	(void)state;
+	struct cpu_memo_stats st = {.sampled = 1};
+	uint64_t *all[] = {&st.calls, &st.fast, &st.copied, &st.samples, &st.exact, &st.paths,
+			   &st.matched, &st.lost, &st.lost_cycles, &st.lost_placed,
+			   &st.lost_calls_booked, &st.lock_path, &st.lock_site, &st.lock_remote,
+			   &st.lock_own};
+	for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
+		*all[i] = UINT64_MAX / 4;
+	char line[CPU_MEMO_STATS_LINE];
+	cpu_memo_stats_format(&st, line, sizeof line);
+	assert_true(strlen(line) + 1 < sizeof line);
+	assert_non_null(strstr(line, " % as the top-level function's own"));
+}
+
 static void test_sampled_lost_along_functions(void **state)
 {
 	(void)state;
@@ -1292,6 +1310,9 @@ static void test_sampled_lost_along_functions(void **state)
 		assert_true(ms.lost > 300);              /* most paths are new when fast */
 		assert_true(ms.lost_placed > ms.lost_cycles * 9 / 10);
 		assert_int_equal(ms.lost_calls_booked, ms.lost);
+		char line[CPU_MEMO_STATS_LINE];
+		cpu_memo_stats_format(&ms, line, sizeof line);
+		assert_non_null(strstr(line, " of those cycles booked to the functions that ran"));
 		for (int f = FIX_FN_outer_fn; f <= FIX_FN_helper_fn; f++) {
 			double e = (double)a->prof[f].self, g = (double)b->prof[f].self;
 			assert_true(g > 0.97 * e && g < 1.03 * e);
@@ -2046,6 +2067,7 @@ int main(void)
 		cmocka_unit_test(test_sampled_rare_misses),
 		cmocka_unit_test(test_sampled_patterns),
 		cmocka_unit_test(test_sampled_lost_along_functions),
+		cmocka_unit_test(test_sampled_stats_line_fits),
 		cmocka_unit_test(test_sampled_clock_read),
 		cmocka_unit_test(test_sampled_clock_read_in_sample),
 		cmocka_unit_test(test_sampled_measured_read),

@@ -727,10 +727,10 @@ struct cpu_memo_stats {
 void cpu_memo_stats(const struct cpu_sys *s, struct cpu_memo_stats *st);
 /* "P % of N top-level calls replayed, ..." (the benches' report line),
  * into a buffer of CPU_MEMO_STATS_LINE bytes: the longest line, every
- * count at 20 digits and the lock booking at its widest, is about 620 (a
+ * count at 20 digits and the lock booking at its widest, is about 810 (a
  * 256-byte buffer cut the sampled line once its counts reached seven
  * digits). */
-#define CPU_MEMO_STATS_LINE 768
+#define CPU_MEMO_STATS_LINE 1024
 void cpu_memo_stats_format(const struct cpu_memo_stats *st, char *buf, size_t n);
 
 /* The logging paths are forced inline: a host call per event would cost
