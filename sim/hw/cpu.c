@@ -2565,7 +2565,15 @@ struct sampled_after {
 	uint32_t nsplit;
 	int32_t sctx[SAMPLED_SPLIT];
 	uint64_t ssum[SAMPLED_SPLIT];
+	uint32_t nvis, vmark;          /* the samples that wrote it (the
+					  latest's mark): from SAMPLED_MATURE
+					  on, it stays */
 };
+/* The samples a record learns from: the calls it keeps are the same each
+ * time, and the split's shares from 32 samples are within a few % of
+ * those from all (tiny-fill's profile, cost-model.md §10); past them a
+ * sample's branch costs a lookup, not a record's upkeep. */
+#define SAMPLED_MATURE 32
 
 /* A part of the block a sample is in: cycles run in one context. */
 struct sampled_part {
@@ -2605,8 +2613,9 @@ struct sampled_entry {
 	uint64_t sig;
 	int32_t fn;
 	uint64_t pending;              /* fast calls charged, not yet folded */
-	uint64_t since;                /* fast calls charged since the branch
-					  counts' last sync (lost_counts()) */
+	uint64_t psync;                /* pending less the fast calls charged
+					  since the branch counts' last sync
+					  (lost_counts(); modulo 2^64) */
 	struct memo_cost cost;
 	struct sampled_lock_at lock;   /* where its fast calls book their lock
 					  costs (fast_lock_book()) */
@@ -3122,7 +3131,7 @@ static bool sampled_delta(struct cpu *c, uint64_t *sig)
  * - Counts.  Fast calls add to the running counts fsite[].n, which
  *   cpu_memo_fold() empties.  nb[] is those counts at the last sync; a
  *   fast call that found its path is listed once per sync (slist,
- *   entry.since) and its counts are its sample's (the same signature,
+ *   entry.psync) and its counts are its sample's (the same signature,
  *   the same counts).  So a lost call's own count of (site, condition) i
  *   is n[i] - nb[i] less the listed calls' (lost_counts()), for the i
  *   the samples of its function ran (fsites[]).
@@ -3287,12 +3296,27 @@ static void sample_split(struct cpu_sampled *sm, struct sampled_after *a)
 	sm->npart = 0;
 }
 
+/* Record a is written by the sample being taken (once a sample). */
+static void sample_visit(const struct cpu_sampled *sm, struct sampled_after *a)
+{
+	if (a->vmark != sm->mark) {
+		a->vmark = sm->mark;
+		a->nvis++;
+	}
+}
+
 /* A sample at branch i: the block that ends here into i's record, whose
  * calls start again.  Mostly the block ran in one context, the one its
  * record split most of it to: that case first. */
 static void sample_at_branch(struct cpu *c, struct cpu_sampled *sm, uint32_t i)
 {
 	struct sampled_after *a = after_find(sm, i, sm->fn);
+	if (a && a->nvis >= SAMPLED_MATURE) {
+		sm->pmark = c->now;
+		sm->npart = 0;
+		sm->rstk[c->depth - 1] = NULL;
+		return;
+	}
 	if (a && !sm->npart && a->nsplit && a->sctx[0] == sm->cur) {
 		a->ssum[0] += c->now - sm->pmark;
 		sm->pmark = c->now;
@@ -3307,6 +3331,7 @@ static void sample_at_branch(struct cpu *c, struct cpu_sampled *sm, uint32_t i)
 	if (a) {
 		a->ctx = sm->cur;
 		a->n = a->over = 0;
+		sample_visit(sm, a);
 	}
 	sm->rstk[c->depth - 1] = a;
 }
@@ -3387,8 +3412,8 @@ static int ctx_check(const struct cpu *c, const struct cpu_sampled *sm)
 /* Entry e's fast calls since the sync, into the sync's counts. */
 static void lost_sync_entry(struct cpu *c, struct cpu_sampled *sm, struct sampled_entry *e)
 {
-	uint64_t r = e->since;
-	e->since = 0;
+	uint64_t r = e->pending - e->psync;
+	e->psync = e->pending;
 	/* (sampled_delta() puts the sites first) */
 	for (uint32_t j = 0; r && j < e->cost.nitems; j++) {
 		const struct memo_item *it = &e->cost.items[j];
@@ -3483,9 +3508,10 @@ static bool lost_calls(struct cpu *c, struct cpu_sampled *sm, const struct sampl
  * ran them, into the accumulator. */
 static void lost_split(struct cpu_sampled *sm, const struct sampled_after *a, uint64_t y)
 {
-	if (!a->nsplit) {                  /* (a block of no cycles so far) */
-		if (a->top1 && a->ctx >= 0)
-			acc_add(sm, a->ctx, y, 0);
+	if (a->nsplit <= 1) {              /* one context (none: no cycles yet) */
+		int32_t k = a->nsplit ? a->sctx[0] : a->top1 ? a->ctx : -1;
+		if (k >= 0)
+			acc_add(sm, k, y, 0);
 		return;
 	}
 	double sum = 0;
@@ -3546,6 +3572,7 @@ static uint64_t lost_place(struct cpu *c, struct cpu_sampled *sm, int fn, uint64
 static void sampled_fold_one(struct cpu *c, struct sampled_entry *e)
 {
 	uint64_t r = e->pending;
+	e->psync -= r;                 /* (the calls since the sync stay) */
 	e->pending = 0;
 	c->mt->sm->spoiled |= c->sampling && r;
 	for (uint32_t j = 0; r && j < e->cost.nitems; j++) {
@@ -3620,9 +3647,11 @@ static void sample_ctx_call(struct cpu *c, struct cpu_sampled *sm, int fn, bool 
 		a->node[a->n++] = k;
 	else if (a)
 		a->over = 1;
-	a = k >= 0 ? &sm->ctx[k].entry : NULL;
-	if (a)
+	a = k >= 0 && sm->ctx[k].entry.nvis < SAMPLED_MATURE ? &sm->ctx[k].entry : NULL;
+	if (a) {
 		a->n = a->over = 0;
+		sample_visit(sm, a);
+	}
 	sm->rstk[c->depth - 1] = a;
 }
 
@@ -3631,7 +3660,11 @@ void cpu_sample_ret(struct cpu *c)
 	struct cpu_sampled *sm = c->mt->sm;
 	if (c->depth == 0) {
 		sample_part(c, sm);    /* the tail, from the last branch */
-		sample_split(sm, &sm->tail[sm->fn]);
+		if (sm->tail[sm->fn].nvis < SAMPLED_MATURE) {
+			sample_split(sm, &sm->tail[sm->fn]);
+			sample_visit(sm, &sm->tail[sm->fn]);
+		}
+		sm->npart = 0;
 		cpu_sample_end(c);
 		return;
 	}
@@ -4090,8 +4123,7 @@ static CPU_INLINE void sampled_charge(struct cpu *c, struct cpu_sampled *sm,
 	c->mlog_on = 0;
 	sm->matched++;
 	memo_cost_apply(c, &e->cost);
-	e->pending++;
-	if (!e->since++)               /* for a lost call's counts (lost_counts()) */
+	if (e->pending++ == e->psync)  /* the first since the sync (lost_counts()) */
 		sm->slist[sm->nslist++] = (uint32_t)(e - sm->e);
 }
 
@@ -4150,7 +4182,7 @@ static void sampled_fold_sites(struct cpu *c)
 	int nr = c->sys->tables->nr_sites;
 	/* the counts restart from zero: so does their sync */
 	for (uint32_t j = 0; j < sm->nslist; j++)
-		sm->e[sm->slist[j]].since = 0;
+		sm->e[sm->slist[j]].psync = sm->e[sm->slist[j]].pending;
 	sm->nslist = 0;
 	for (int i = 0; i < nr; i++) {
 		struct cpu_fast_site *f = &sm->fsite[2 * i];
@@ -4198,7 +4230,7 @@ static int sampled_check(const struct cpu *c)
 	if (sm->nslist)
 		return NS_EINTERNAL;
 	for (uint32_t id = 0; id < sm->nr; id++)
-		if (sm->e[id].since)
+		if (sm->e[id].psync != sm->e[id].pending)
 			return NS_EINTERNAL;
 	if (ctx_check(c, sm))
 		return NS_EINTERNAL;
