@@ -2609,6 +2609,11 @@ struct sampled_lost_count {
 	uint64_t d;
 };
 
+/* A (site, condition) a path runs n times. */
+struct sampled_count {
+	uint32_t i, n;
+};
+
 struct sampled_entry {
 	uint64_t sig;
 	int32_t fn;
@@ -2619,6 +2624,10 @@ struct sampled_entry {
 	struct memo_cost cost;
 	struct sampled_lock_at lock;   /* where its fast calls book their lock
 					  costs (fast_lock_book()) */
+	struct sampled_count *sc;      /* its (site, condition) counts, for
+					  lost_counts() (NULL: none, or out of
+					  memory: a lost call's check fails) */
+	uint32_t nsc;
 };
 
 struct cpu_sampled {
@@ -2840,8 +2849,10 @@ static void sampled_forget(struct cpu_sampled *sm, const struct cost_tables *t)
 	 * them (every forget clears what was used since the one before), so
 	 * a CPU's table costs only the pages its paths touch (a 72-CPU
 	 * world's tables are about 2 MB a CPU) */
-	for (uint32_t i = 0; i < sm->nr; i++)
+	for (uint32_t i = 0; i < sm->nr; i++) {
 		free(sm->e[i].cost.items);
+		free(sm->e[i].sc);
+	}
 	memset(sm->e, 0, sm->nr * sizeof *sm->e);
 	sm->nr = 0;
 	for (uint32_t i = 0; i < SAMPLED_SLOTS; i++)
@@ -2875,8 +2886,10 @@ static void sampled_free(struct cpu *c)
 	struct cpu_sampled *sm = c->mt->sm;
 	if (!sm)
 		return;
-	for (uint32_t i = 0; sm->e && i < sm->nr; i++)
+	for (uint32_t i = 0; sm->e && i < sm->nr; i++) {
 		free(sm->e[i].cost.items);
+		free(sm->e[i].sc);
+	}
 	free(sm->stab);
 	free(sm->e);
 	free(sm->hash);
@@ -3410,19 +3423,33 @@ static int ctx_check(const struct cpu *c, const struct cpu_sampled *sm)
 }
 
 /* Entry e's fast calls since the sync, into the sync's counts. */
-static void lost_sync_entry(struct cpu *c, struct cpu_sampled *sm, struct sampled_entry *e)
+static void lost_sync_entry(struct cpu_sampled *sm, struct sampled_entry *e)
 {
 	uint64_t r = e->pending - e->psync;
 	e->psync = e->pending;
-	/* (sampled_delta() puts the sites first) */
-	for (uint32_t j = 0; r && j < e->cost.nitems; j++) {
-		const struct memo_item *it = &e->cost.items[j];
-		if (it->what != MI_SITE)
-			break;
+	for (uint32_t j = 0; j < e->nsc; j++)
+		sm->nb[e->sc[j].i] += r * e->sc[j].n;
+}
+
+/* A new entry's (site, condition) counts, from its first sample's items
+ * (the same for every sample of its signature). */
+static void entry_counts(struct cpu *c, struct sampled_entry *e, const struct memo_item *it,
+			 uint32_t nitems)
+{
+	uint32_t n = 0;
+	while (n < nitems && it[n].what == MI_SITE)   /* (sampled_delta() puts them first) */
+		n++;
+	if (!n || !(e->sc = malloc(2 * n * sizeof *e->sc)))
+		return;
+	for (uint32_t j = 0; j < n; j++) {
 		/* by condition, as sampled_delta() made its signature */
-		uint64_t n1 = c->site_layout[it->idx].fallthrough ? it->v[0] - it->v[1] : it->v[1];
-		sm->nb[2 * it->idx + 1] += r * n1;
-		sm->nb[2 * it->idx] += r * (it->v[0] - n1);
+		uint64_t n1 = c->site_layout[it[j].idx].fallthrough ? it[j].v[0] - it[j].v[1]
+								     : it[j].v[1];
+		if (n1)
+			e->sc[e->nsc++] = (struct sampled_count){2 * it[j].idx + 1, (uint32_t)n1};
+		if (it[j].v[0] - n1)
+			e->sc[e->nsc++] = (struct sampled_count){2 * it[j].idx,
+								 (uint32_t)(it[j].v[0] - n1)};
 	}
 }
 
@@ -3432,10 +3459,10 @@ static void lost_sync_entry(struct cpu *c, struct cpu_sampled *sm, struct sample
  * scanning only fn's keeps a lost call's cost to its function's sites
  * (`bench messaging` has 900); such a one's counts wait, and the check
  * in lost_place() sends the call that finds them to the fallback. */
-static uint32_t lost_counts(struct cpu *c, struct cpu_sampled *sm, int fn)
+static uint32_t lost_counts(struct cpu_sampled *sm, int fn)
 {
 	for (uint32_t j = 0; j < sm->nslist; j++)
-		lost_sync_entry(c, sm, &sm->e[sm->slist[j]]);
+		lost_sync_entry(sm, &sm->e[sm->slist[j]]);
 	sm->nslist = 0;
 	const struct sampled_sites *l = &sm->fsites[fn];
 	uint32_t n = 0;
@@ -3529,7 +3556,7 @@ static void lost_split(struct cpu_sampled *sm, const struct sampled_after *a, ui
  * placed (the rest are the top-level function's own). */
 static uint64_t lost_place(struct cpu *c, struct cpu_sampled *sm, int fn, uint64_t tail)
 {
-	uint32_t n = lost_counts(c, sm, fn);
+	uint32_t n = lost_counts(sm, fn);
 	uint64_t rest = c->fsig - (sm->flk_call == sm->calls ? sm->flk : 0);
 	for (uint32_t j = 0; j < n; j++)
 		rest -= sm->lc[j].d * sm->fsite[sm->lc[j].i].term;
@@ -3711,6 +3738,7 @@ void cpu_sample_end(struct cpu *c)
 		id = (int32_t)sm->nr++;
 		sm->e[id] = (struct sampled_entry){.sig = sig, .fn = sm->fn};
 		sm->hash[slot] = id;
+		entry_counts(c, &sm->e[id], m->scratch, k.nitems);
 	}
 	struct sampled_entry *e = &sm->e[id];
 	sampled_fold_one(c, e);        /* its fast calls had the old cost (their
