@@ -2570,9 +2570,10 @@ struct sampled_after {
 					  on, it stays */
 };
 /* The samples a record learns from: the calls it keeps are the same each
- * time, and the split's shares from 32 samples are within a few % of
- * those from all (tiny-fill's profile, cost-model.md §10); past them a
- * sample's branch costs a lookup, not a record's upkeep. */
+ * time, and learning from every sample gave the same misbooked shares of
+ * tiny-fill's and the first seed's profiles within 0.01 point
+ * (cost-model.md §10); past them a sample's branch costs a lookup, not a
+ * record's upkeep. */
 #define SAMPLED_MATURE 32
 
 /* A part of the block a sample is in: cycles run in one context. */
@@ -3177,9 +3178,10 @@ static bool sampled_delta(struct cpu *c, uint64_t *sig)
  * the lock edges and the rounding stay the top-level function's own; a
  * call that fails a check books its cycles as its own and counts only
  * its top-level call on a path.  What it costs: each sample keeps its
- * contexts and records (about 60 host instructions a branch), each fast
- * call that finds its path lists itself, each lost call scans its
- * function's sites.  Measured: docs/cost-model.md §10.
+ * contexts (and a record its first SAMPLED_MATURE samples' upkeep), each
+ * fast call that finds its path lists its entry once per sync, each lost
+ * call scans its function's sites and books along each context's chain
+ * (about 6 K host instructions).  Measured: docs/cost-model.md §10.
  */
 
 /* A lock's term of a fast call's fsig (its signature, an edge's mean). */
