@@ -2570,11 +2570,12 @@ struct sampled_after {
 					  on, it stays */
 };
 /* The samples a record learns from: the calls it keeps are the same each
- * time, and learning from every sample gave the same misbooked shares of
- * tiny-fill's and the first seed's profiles within 0.01 point
- * (cost-model.md §10); past them a sample's branch costs a lookup, not a
- * record's upkeep. */
-#define SAMPLED_MATURE 32
+ * time, and learning from 4 samples, from 32 or from every sample gave
+ * the same misbooked shares of tiny-fill's and the first seed's profiles
+ * within 0.05 point (cost-model.md §10); past them a sample's branch
+ * costs a lookup, not a record's upkeep (a CPU of `bench messaging`'s 72
+ * takes about 100 samples: at 32, few records got there). */
+#define SAMPLED_MATURE 4
 
 /* A part of the block a sample is in: cycles run in one context. */
 struct sampled_part {
@@ -3198,9 +3199,9 @@ static void fast_lock_term(struct cpu *c, uint64_t term)
 
 /* (site, condition) i joins a top-level function's (not when out of
  * memory: its lost calls then fall back). */
-static void sites_add(struct sampled_sites *l, uint32_t i)
+static void sites_add(struct sampled_sites *l, uint32_t i, bool replaced)
 {
-	for (uint32_t j = 0; j < l->n; j++)
+	for (uint32_t j = 0; replaced && j < l->n; j++)
 		if (l->i[j] == i)
 			return;            /* (its record was replaced, and is back) */
 	if (l->n == l->cap) {
@@ -3255,6 +3256,8 @@ static struct sampled_after *after_new(struct cpu_sampled *sm, uint32_t i)
 	int s = 0;
 	while (s < SAMPLED_TOPS && r[s])
 		s++;
+	/* (slots fill and are never emptied: only once all are full can a
+	 * function's record of i have been replaced, and i be on its list) */
 	if (s == SAMPLED_TOPS) {               /* the record of another function goes */
 		a = r[sm->after_next++ % SAMPLED_TOPS];
 	} else {
@@ -3263,7 +3266,7 @@ static struct sampled_after *after_new(struct cpu_sampled *sm, uint32_t i)
 		r[s] = a;
 	}
 	*a = (struct sampled_after){.top1 = sm->fn + 1};
-	sites_add(&sm->fsites[sm->fn], i);
+	sites_add(&sm->fsites[sm->fn], i, s == SAMPLED_TOPS);
 	return a;
 }
 
