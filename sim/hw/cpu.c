@@ -2570,12 +2570,13 @@ struct sampled_after {
 					  on, it stays */
 };
 /* The samples a record learns from: the calls it keeps are the same each
- * time, and learning from 4 samples, from 32 or from every sample gave
- * the same misbooked shares of tiny-fill's and the first seed's profiles
- * within 0.05 point (cost-model.md §10); past them a sample's branch
- * costs a lookup, not a record's upkeep (a CPU of `bench messaging`'s 72
- * takes about 100 samples: at 32, few records got there). */
-#define SAMPLED_MATURE 4
+ * time, and learning from 16 samples or from every one gave the same
+ * misbooked shares of tiny-fill's and the first seed's profiles within
+ * 0.05 point (cost-model.md §10; from 4, test_sampled_lost_along_functions'
+ * outer_fn was 2.8 % off, from 16 1.5 %, as from all); past them a
+ * sample's branch costs a lookup, not a record's upkeep (a CPU of `bench
+ * messaging`'s 72 takes about 100 samples). */
+#define SAMPLED_MATURE 16
 
 /* A part of the block a sample is in: cycles run in one context. */
 struct sampled_part {
