@@ -1272,6 +1272,32 @@ static int32_t path_of(const struct cpu *c, int32_t parent, int fn)
 	return -1;
 }
 
+/* A layout change under sampled accounting forgets the samples' contexts
+ * and records with their paths (the inlining they name is gone): calls on
+ * new paths after it are booked by the new ones, and the invariant walk
+ * finds no record naming a context of the old layout. */
+static void test_sampled_lost_layout_change(void **state)
+{
+	(void)state;
+	struct world *w = acct_world(CPU_MODEL_INORDER, CPU_ACCOUNTING_SAMPLED, 10, CPU_WARM_NONE);
+	struct cpu *c = &w->s.cpu[0];
+	for (unsigned i = 0; i < 1500; i++)
+		lost_call(c, 1 + (i * 7919u) % 61);
+	assert_int_equal(cpu_check(c), NS_OK);
+	assert_int_equal(cost_layout_set_fn(&w->l, FIX_FN_helper_fn, true), NS_OK);
+	assert_int_equal(cpu_sys_set_layout(&w->s, &w->l), NS_OK);
+	assert_int_equal(cpu_check(c), NS_OK);
+	struct cpu_memo_stats m0, m1;
+	cpu_memo_stats(&w->s, &m0);
+	for (unsigned i = 0; i < 1500; i++)
+		lost_call(c, 1 + (i * 7919u) % 61);
+	assert_int_equal(cpu_check(c), NS_OK);
+	cpu_memo_stats(&w->s, &m1);
+	assert_true(m1.lost - m0.lost > 100);
+	assert_true(m1.lost_placed - m0.lost_placed > (m1.lost_cycles - m0.lost_cycles) * 9 / 10);
+	memo_world_free(w);
+}
+
 /* The sampled report line at its widest (every count at 20 digits, the
  * lock booking present) fits its buffer whole. */
 static void test_sampled_stats_line_fits(void **state)
@@ -2068,6 +2094,7 @@ int main(void)
 		cmocka_unit_test(test_sampled_patterns),
 		cmocka_unit_test(test_sampled_lost_along_functions),
 		cmocka_unit_test(test_sampled_stats_line_fits),
+		cmocka_unit_test(test_sampled_lost_layout_change),
 		cmocka_unit_test(test_sampled_clock_read),
 		cmocka_unit_test(test_sampled_clock_read_in_sample),
 		cmocka_unit_test(test_sampled_measured_read),

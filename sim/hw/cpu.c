@@ -2606,10 +2606,12 @@ struct sampled_acc {
 	uint64_t cycles, calls;
 };
 
-/* One (site, condition) a lost call executed d times. */
+/* One (site, condition) a lost call executed d times, and its record
+ * under the call's function (NULL: none). */
 struct sampled_lost_count {
 	uint32_t i;
 	uint64_t d;
+	const struct sampled_after *a;
 };
 
 /* A (site, condition) a path runs n times. */
@@ -2714,7 +2716,8 @@ struct cpu_sampled {
 	struct sampled_after *tail;    /* [nr_fns]: the tails' split */
 	uint32_t after_next;           /* the next record replaced */
 	uint64_t *nb;                  /* [2 * nr_sites]: fsite[].n at the sync */
-	uint32_t *slist, nslist;       /* the entries with since > 0 */
+	uint32_t *slist, nslist;       /* the entries charged since the sync
+					  (psync != pending) */
 	struct sampled_lost_count *lc; /* [2 * nr_sites]: a lost call's counts */
 	struct sampled_sites *fsites;  /* [nr_fns]: by top-level function */
 	struct sampled_acc *acc;       /* [SAMPLED_CTXS] */
@@ -2825,8 +2828,8 @@ static int sampled_init(struct cpu *c, const struct cpu_params *p)
 	if (!sm->stab || !sm->e || !sm->hash || !sm->exact_fn || !sm->hit || !sm->site0 ||
 	    !sm->prof0 || !sm->bsum || !sm->bn || !sm->fsite || !sm->tsum || !sm->tn ||
 	    !sm->tsite || !sm->site_touched || !sm->tfn || !sm->fn_touched || !sm->ctx ||
-	    !sm->ctx_hash || !sm->cstk || !sm->rstk || !sm->rp || !sm->tail || !sm->fsites || !sm->acc || !sm->accl || !sm->nb || !sm->slist ||
-	    !sm->lc)
+	    !sm->ctx_hash || !sm->cstk || !sm->rstk || !sm->rp || !sm->tail || !sm->fsites ||
+	    !sm->acc || !sm->accl || !sm->nb || !sm->slist || !sm->lc)
 		return NS_ENOMEM;
 	uint64_t x = 0x6E756D6173696Du;   /* the same terms on every CPU and run */
 	for (size_t i = 0; i < nterms; i++)
@@ -2870,17 +2873,16 @@ static void sampled_forget(struct cpu_sampled *sm, const struct cost_tables *t)
 	memset(sm->tsum, 0, nf * sizeof *sm->tsum);
 	memset(sm->tn, 0, nf * sizeof *sm->tn);
 	sm->nlsite = sm->lsite_next = 0;
-	/* the contexts name paths and inlining of the old layout (the
-	 * branch counts were folded: nothing is pending) */
-	if (sm->nctx)
+	/* the contexts and the records that name them are of the old
+	 * layout's paths and inlining (the branch counts were folded:
+	 * nothing is pending); none exists before a sample's first call */
+	if (sm->nctx) {
 		memset(sm->ctx_hash, 0, 2 * SAMPLED_CTXS * sizeof *sm->ctx_hash);
-	sm->nctx = 0;
-	if (sm->nctx) {                /* (the records exist with contexts) */
 		memset(sm->rp, 0, nb * SAMPLED_TOPS * sizeof *sm->rp);
-		sm->nrec = 0;
 		memset(sm->tail, 0, nf * sizeof *sm->tail);
 		for (size_t i = 0; i < nf; i++)
 			sm->fsites[i].n = 0;
+		sm->nctx = sm->nrec = 0;
 	}
 }
 
@@ -3355,14 +3357,21 @@ static void sample_at_branch(struct cpu *c, struct cpu_sampled *sm, uint32_t i)
 	sm->rstk[c->depth - 1] = a;
 }
 
-/* Context (parent, fn), or -1. */
-static int32_t ctx_find(const struct cpu_sampled *sm, int32_t parent, int fn)
+/* Context (parent, fn), or -1 (*slot: where a new one would go). */
+static int32_t ctx_probe(const struct cpu_sampled *sm, int32_t parent, int fn, uint32_t *slot)
 {
 	for (uint32_t h = ctx_slot(parent, fn);; h = (h + 1) & (2 * SAMPLED_CTXS - 1)) {
 		int32_t id = sm->ctx_hash[h] - 1;
+		*slot = h;
 		if (id < 0 || (sm->ctx[id].parent == parent && sm->ctx[id].fn == fn))
 			return id;
 	}
+}
+
+static int32_t ctx_find(const struct cpu_sampled *sm, int32_t parent, int fn)
+{
+	uint32_t slot;
+	return ctx_probe(sm, parent, fn, &slot);
 }
 
 /* The context of a call of fn from the sample's current one (its
@@ -3371,19 +3380,15 @@ static int32_t ctx_find(const struct cpu_sampled *sm, int32_t parent, int fn)
 static int32_t sampled_ctx_child(struct cpu *c, struct cpu_sampled *sm, int fn, bool inl)
 {
 	int32_t parent = sm->cur;
+	uint32_t h;
 	if (parent < -1)
 		return -2;
-	uint32_t h = ctx_slot(parent, fn);
-	for (;; h = (h + 1) & (2 * SAMPLED_CTXS - 1)) {
-		int32_t id = sm->ctx_hash[h] - 1;
-		if (id < 0)
-			break;
-		if (sm->ctx[id].parent == parent && sm->ctx[id].fn == fn)
-			return id;
-	}
+	int32_t id = ctx_probe(sm, parent, fn, &h);
+	if (id >= 0)
+		return id;
 	if (sm->nctx == SAMPLED_CTXS)
 		return -2;
-	int32_t id = (int32_t)sm->nctx++;
+	id = (int32_t)sm->nctx++;
 	struct sampled_ctx *x = &sm->ctx[id];
 	*x = (struct sampled_ctx){.parent = parent, .fn = fn, .attr = c->attr,
 				  .path = c->cur_path, .inl = inl, .outer = 1,
@@ -3476,7 +3481,7 @@ static uint32_t lost_counts(struct cpu_sampled *sm, int fn)
 		uint32_t i = l->i[j];
 		uint64_t d = sm->fsite[i].n - sm->nb[i];
 		if (d) {
-			sm->lc[n++] = (struct sampled_lost_count){i, d};
+			sm->lc[n++] = (struct sampled_lost_count){i, d, after_find(sm, i, fn)};
 			sm->nb[i] = sm->fsite[i].n;
 		}
 	}
@@ -3571,14 +3576,13 @@ static uint64_t lost_place(struct cpu *c, struct cpu_sampled *sm, int fn, uint64
 	int32_t root = ctx_find(sm, -1, fn);
 	bool calls = counts && root >= 0 && lost_call(c, sm, root, fn, 1, &sig);
 	for (uint32_t j = 0; calls && j < n; j++)
-		calls = lost_calls(c, sm, after_find(sm, sm->lc[j].i, fn), fn, sm->lc[j].d, &sig);
+		calls = lost_calls(c, sm, sm->lc[j].a, fn, sm->lc[j].d, &sig);
 	calls = calls && sig == rest;
 	for (uint32_t j = 0; counts && j < n; j++) {
 		const struct sampled_lost_count *l = &sm->lc[j];
-		const struct sampled_after *a = after_find(sm, l->i, fn);
 		uint64_t y = l->d * (sm->fsite[l->i].term & ~CPU_SIG_MASK) / 16;
-		if (a && y)
-			lost_split(sm, a, y);
+		if (l->a && y)
+			lost_split(sm, l->a, y);
 	}
 	if (counts && tail)
 		lost_split(sm, &sm->tail[fn], tail);
@@ -3862,14 +3866,20 @@ void cpu_fast_read(struct cpu *c)
  * counts).  The next call is a sample.
  */
 /* Cycles a fast call of fn is charged beside a path's recorded cost:
- * the clock, and the top-level function's own cycles. */
+ * the clock and the top-level function's total (fast_charge_clock()),
+ * and, for those booked nowhere else, its own (fast_charge_own()). */
+static void fast_charge_clock(struct cpu *c, int fn, uint64_t cycles)
+{
+	c->now += cycles;
+	c->last = c->now;
+	c->prof[fn].total += cycles;
+}
+
 static void fast_charge_own(struct cpu *c, int fn, uint64_t cycles)
 {
 	int32_t path = cpu_path_child(c, 0, fn);
-	c->now += cycles;
-	c->last = c->now;
+	fast_charge_clock(c, fn, cycles);
 	c->prof[fn].self += cycles;
-	c->prof[fn].total += cycles;
 	if (path > 0)
 		c->path[path].self += cycles;
 }
@@ -3889,9 +3899,7 @@ static void sampled_lost(struct cpu *c)
 	sm->lost_cycles += est;
 	sm->lost_placed += placed;
 	fast_charge_own(c, fn, est - placed);
-	c->now += placed;
-	c->last = c->now;
-	c->prof[fn].total += placed;
+	fast_charge_clock(c, fn, placed);   /* (its self cycles are booked) */
 	c->o.slot = c->o.lslot = 0;
 }
 
