@@ -40,17 +40,18 @@
 	"[--batch N] [--cpu C] [--order O] [--repeat R] [--profile N] [--bpred bimodal|gshare|tage] " \
 	"[--cost-model inorder|ooo] [--cost-code estimate|compiled] " \
 	"[--accounting exact|memo|sampled] [--sample-period N] [--sample-warm caches|stores|none] " \
+	"[--sample-window N] " \
 	"[--format text|json|csv]"
 #define SLUB_USAGE                                                             \
 	"numasim bench slub [--machine FILE] [--pairs N] [--batch N] "          \
 	"[--free remote|local] [--variant pre|post] [--repeat R] "              \
 	"[--accounting exact|memo|sampled] [--sample-period N] "                \
-	"[--sample-warm caches|stores|none] [--format text|json|csv]"
+	"[--sample-warm caches|stores|none] [--sample-window N] [--format text|json|csv]"
 #define MSG_USAGE                                                              \
 	"numasim bench messaging [--machine FILE] [--groups G] [--loops L] "    \
 	"[--variant pre|post] [--seed S] [--repeat R] "                         \
 	"[--accounting exact|memo|sampled] [--sample-period N] "                \
-	"[--sample-warm caches|stores|none] [--format text|json|csv]"
+	"[--sample-warm caches|stores|none] [--sample-window N] [--format text|json|csv]"
 
 /* A benchmark's command: name in messages, usage line, option syntax. */
 #define BENCH_MAX_OPTS 20      /* options of one benchmark, for "did you mean" */
@@ -307,7 +308,11 @@ static int bench_finish(const struct bench_cli *c, int rc, const struct diag *d)
 	"                  (default %lld, 1..1000000000)\n" \
 	"  --sample-warm W sampled: caches (default: the calls not sampled still\n" \
 	"                  perform their cache accesses), stores (only their\n" \
-	"                  stores and locked ops) or none\n"
+	"                  stores and locked ops) or none\n" \
+	"  --sample-window N\n" \
+	"                  sampled: the last N calls before each sample perform\n" \
+	"                  all their cache accesses, whatever --sample-warm says\n" \
+	"                  (default 0, 0..1000000000)\n"
 
 static void pagealloc_help(const void *p)
 {
@@ -521,6 +526,7 @@ int cmd_bench_pagealloc(int argc, char **argv)
 		OPT_NUM("--repeat", &o.repeat, 1, BENCH_PAGEALLOC_MAX_REPEAT),
 		OPT_NUM("--profile", &o.profile, 0, BENCH_PAGEALLOC_MAX_PROFILE),
 		OPT_NUM("--sample-period", &o.sample_period, 1, BENCH_PAGEALLOC_MAX_SAMPLE_PERIOD),
+		OPT_NUM("--sample-window", &o.sample_window, 0, BENCH_PAGEALLOC_MAX_SAMPLE_PERIOD),
 		OPT_CHOICE("--format", &fmt, set_format, "text, json or csv"),
 	};
 	const struct bench_job job = {
@@ -547,6 +553,7 @@ int cmd_bench_slub(int argc, char **argv)
 		OPT_NUM("--batch", &o.batch, 1, BENCH_SLUB_MAX_BATCH),
 		OPT_NUM("--repeat", &o.repeat, 1, BENCH_SLUB_MAX_REPEAT),
 		OPT_NUM("--sample-period", &o.sample_period, 1, BENCH_SLUB_MAX_SAMPLE_PERIOD),
+		OPT_NUM("--sample-window", &o.sample_window, 0, BENCH_SLUB_MAX_SAMPLE_PERIOD),
 		OPT_CHOICE("--format", &fmt, set_format, "text, json or csv"),
 	};
 	const struct bench_job job = {
@@ -573,6 +580,7 @@ int cmd_bench_messaging(int argc, char **argv)
 		OPT_NUM("--seed", &o.seed, 0, INT64_MAX),
 		OPT_NUM("--repeat", &o.repeat, 1, BENCH_MESSAGING_MAX_REPEAT),
 		OPT_NUM("--sample-period", &o.sample_period, 1, BENCH_SLUB_MAX_SAMPLE_PERIOD),
+		OPT_NUM("--sample-window", &o.sample_window, 0, BENCH_SLUB_MAX_SAMPLE_PERIOD),
 		OPT_CHOICE("--format", &fmt, set_format, "text, json or csv"),
 	};
 	const struct bench_job job = {

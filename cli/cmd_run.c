@@ -399,11 +399,11 @@ static const char *accounting_note(const struct scenario *s, char *buf, size_t n
 	for (int i = 1; i < s->nr_points; i++) {
 		const struct scn_cost *c = &s->points[i].cost;
 		if (c->accounting != c0->accounting || c->sample_period != c0->sample_period ||
-		    c->sample_warm != c0->sample_warm)
+		    c->sample_warm != c0->sample_warm || c->sample_window != c0->sample_window)
 			return ", accounting per point";
 	}
 	return cpu_accounting_note((enum cpu_accounting)c0->accounting, c0->sample_period,
-				   (enum cpu_warm)c0->sample_warm, buf, n);
+				   (enum cpu_warm)c0->sample_warm, c0->sample_window, buf, n);
 }
 
 /*
@@ -432,7 +432,7 @@ static const char *model_note(const struct scenario *s, char *buf, size_t n)
 static void summary(const struct run_args *a, const struct scenario *s,
 		    const struct run_outcome *out)
 {
-	char note[96], mnote[160];
+	char note[160], mnote[160];
 	if (a->quiet || (out->nr_stored == 0 && out->nr_skipped == 0))
 		return;
 	fprintf(stderr, "numasim run: %d run%s stored in %s", out->nr_stored,

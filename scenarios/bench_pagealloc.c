@@ -59,6 +59,7 @@ void bench_pagealloc_opts_default(struct bench_pagealloc_opts *o)
 	cpu_params_default(&p);
 	o->sample_period = p.sample_period;
 	o->sample_warm = p.sample_warm;
+	o->sample_window = p.sample_window;
 	o->code = MM_CODE_DEFAULT;
 	o->progress = NULL;
 }
@@ -99,6 +100,7 @@ static int bench_pagealloc_world_init(struct bench_pagealloc_world *b, const str
 	p.accounting = (enum cpu_accounting)o->accounting;
 	p.sample_period = (uint32_t)o->sample_period;
 	p.sample_warm = o->sample_warm;
+	p.sample_window = (uint32_t)o->sample_window;
 	/* one simulated CPU: cpu_sys_init() leaves the coherence directory off */
 	/* the message `numasim run` gives at cost.model (scenario.c) */
 	const char *miss = p.model == CPU_MODEL_OOO ? cpu_ooo_missing(&m->costs) : NULL;
@@ -247,6 +249,8 @@ static void record_report(struct rec_doc *d, const struct bench_pagealloc_opts *
 	if (o->accounting == CPU_ACCOUNTING_SAMPLED) {
 		rec_meta_int(d, "sample_period", o->sample_period);
 		rec_meta_str(d, "sample_warm", cpu_warm_name(o->sample_warm));
+		if (o->sample_window)
+			rec_meta_int(d, "sample_window", o->sample_window);
 	}
 	rec_meta_str(d, "code", mm_code_name(o->code != MM_CODE_DEFAULT ? (enum mm_code)o->code
 					 : o->cost_model == CPU_MODEL_OOO ? MM_CODE_COMPILED
@@ -314,7 +318,7 @@ static void print_report(FILE *out, const struct bench_pagealloc_opts *o, const 
 			 struct bench_pagealloc_world *b, struct prof_top *prof)
 {
 	struct rusage ru;
-	char note[96];
+	char note[160];
 	getrusage(RUSAGE_SELF, &ru);
 	fprintf(out, "# Running 'pagealloc' benchmark:\n"
 		"# machine %s (%d nodes, %.1f GiB), CPU %d, variant %s, %s predictor%s\n"
@@ -324,7 +328,7 @@ static void print_report(FILE *out, const struct bench_pagealloc_opts *o, const 
 		(double)machine_mem_pages(m) * m->page_size / (1024.0 * 1024 * 1024), cpu,
 		mmzone_iter_name(o->variant), bpred_mode_name(o->bpred),
 		cpu_accounting_note((enum cpu_accounting)o->accounting, (uint32_t)o->sample_period,
-				    o->sample_warm, note, sizeof note),
+				    o->sample_warm, (uint32_t)o->sample_window, note, sizeof note),
 		o->order, o->batch,
 		o->batch, o->pairs, o->repeat, o->repeat == 1 ? "" : "s");
 	for (long long r = 0; r < o->repeat; r++) {

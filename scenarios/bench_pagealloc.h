@@ -57,6 +57,8 @@ struct bench_pagealloc_opts {
 	int accounting;          /* enum cpu_accounting (default exact) */
 	long long sample_period; /* sampled: 1 call in N exact, 1..MAX_SAMPLE_PERIOD */
 	enum cpu_warm sample_warm; /* sampled: what the others warm */
+	long long sample_window; /* sampled: the calls before a sample that warm all,
+				    0..MAX_SAMPLE_PERIOD */
 	int code;                /* enum mm_code (default: by the cost model) */
 	struct progress_plan *progress;  /* runs and pairs done, or NULL */
 	struct rec_doc *doc;     /* --format json|csv: the report as records

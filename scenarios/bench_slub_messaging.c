@@ -125,11 +125,12 @@ static void bench_slub_free(struct bench_slub_world *b)
 }
 
 /* How the CPUs of a world account (--accounting, --sample-period,
- * --sample-warm). */
+ * --sample-warm, --sample-window). */
 struct bench_acct {
 	enum cpu_accounting mode;
 	uint32_t period;
 	enum cpu_warm warm;
+	uint32_t window;
 };
 
 /* The world over every CPU of the machine (all = 1) or its first CPU of
@@ -162,6 +163,7 @@ static int bench_slub_setup(struct bench_slub_world *b, const char *machine, enu
 	cp.accounting = acc->mode;
 	cp.sample_period = acc->period;
 	cp.sample_warm = acc->warm;
+	cp.sample_window = acc->window;
 	if ((rc = mm_layout(&b->l, &b->t, mm_fn, mm_site, pc.iter,
 			    mm_code_resolve(pc.code, cp.model))) ||
 	    (rc = slub_layout(&b->l, &b->t, sl_fn, sl_site, &sc)))
@@ -206,6 +208,7 @@ void bench_slub_opts_default(struct bench_slub_opts *o)
 	cpu_params_default(&p);
 	o->sample_period = p.sample_period;
 	o->sample_warm = p.sample_warm;
+	o->sample_window = p.sample_window;
 	o->progress = NULL;
 }
 
@@ -222,25 +225,30 @@ void bench_messaging_opts_default(struct bench_messaging_opts *o)
 	cpu_params_default(&p);
 	o->sample_period = p.sample_period;
 	o->sample_warm = p.sample_warm;
+	o->sample_window = p.sample_window;
 	o->progress = NULL;
 }
 
 /* The accounting of the options' worlds. */
-static struct bench_acct bench_acct(int accounting, long long period, enum cpu_warm warm)
+static struct bench_acct bench_acct(int accounting, long long period, enum cpu_warm warm,
+				    long long window)
 {
-	return (struct bench_acct){(enum cpu_accounting)accounting, (uint32_t)period, warm};
+	return (struct bench_acct){(enum cpu_accounting)accounting, (uint32_t)period, warm,
+				   (uint32_t)window};
 }
 
 /* The meta fields of the accounting (--format json|csv): accounting, and
- * under sampled sample_period and sample_warm. */
-static void record_acct(struct rec_doc *dd, int accounting, long long period,
-			enum cpu_warm warm)
+ * under sampled sample_period, sample_warm and (when not 0)
+ * sample_window. */
+static void record_acct(struct rec_doc *dd, const struct bench_acct *a)
 {
-	rec_meta_str(dd, "accounting", cpu_accounting_name((enum cpu_accounting)accounting));
-	if (accounting != CPU_ACCOUNTING_SAMPLED)
+	rec_meta_str(dd, "accounting", cpu_accounting_name(a->mode));
+	if (a->mode != CPU_ACCOUNTING_SAMPLED)
 		return;
-	rec_meta_int(dd, "sample_period", period);
-	rec_meta_str(dd, "sample_warm", cpu_warm_name(warm));
+	rec_meta_int(dd, "sample_period", a->period);
+	rec_meta_str(dd, "sample_warm", cpu_warm_name(a->warm));
+	if (a->window)
+		rec_meta_int(dd, "sample_window", a->window);
 }
 
 /* The path statistics line of a memo or sampled run. */
@@ -319,8 +327,8 @@ int bench_slub_run(const struct bench_slub_opts *opt, FILE *out, struct diag *d)
 	long long repeat = opt->repeat;
 	struct slub_run o[2] = {0};
 	const struct bench_acct acc = bench_acct(opt->accounting, opt->sample_period,
-						 opt->sample_warm);
-	char note[96];
+						 opt->sample_warm, opt->sample_window);
+	char note[160];
 	struct span *t = calloc((size_t)repeat, sizeof *t);
 	double *rate = calloc(2 * (size_t)repeat, sizeof *rate);
 	int rc = t && rate ? NS_OK : diag_set(d, NS_ENOMEM, "bench slub", 0, 0, "out of memory");
@@ -343,7 +351,7 @@ int bench_slub_run(const struct bench_slub_opts *opt, FILE *out, struct diag *d)
 		rec_meta_str(dd, "machine", name);
 		rec_meta_str(dd, "variant", slub_variant_name(opt->variant));
 		rec_meta_str(dd, "free", opt->local_free ? "local" : "remote");
-		record_acct(dd, opt->accounting, opt->sample_period, opt->sample_warm);
+		record_acct(dd, &acc);
 		rec_meta_int(dd, "cpu_alloc", o[0].cpu_alloc);
 		rec_meta_int(dd, "cpu_free", o[0].cpu_free);
 		rec_meta_int(dd, "repeat", repeat);
@@ -358,8 +366,7 @@ int bench_slub_run(const struct bench_slub_opts *opt, FILE *out, struct diag *d)
 	}
 	fprintf(out, "# Running 'slub' benchmark: kmalloc-512 alloc on CPU %d, free on CPU %d "
 		"(%s, %s%s)\n", o[0].cpu_alloc, o[0].cpu_free, name, slub_variant_name(opt->variant),
-		cpu_accounting_note((enum cpu_accounting)opt->accounting,
-				    (uint32_t)opt->sample_period, opt->sample_warm, note,
+		cpu_accounting_note(acc.mode, acc.period, acc.warm, acc.window, note,
 				    sizeof note));
 	if (repeat == 1)
 		fprintf(out, "%" PRIu64 " pairs in %.3f s: %.3f M pairs/s (host)\n", o[0].done,
@@ -417,8 +424,9 @@ int bench_messaging_run(const struct bench_messaging_opts *o, FILE *out, struct 
 	struct wl_msg_params p;
 	struct wl_msg_result r[2];
 	struct cpu_memo_stats memo;
-	const struct bench_acct acc = bench_acct(o->accounting, o->sample_period, o->sample_warm);
-	char name[256] = "", note[96];
+	const struct bench_acct acc = bench_acct(o->accounting, o->sample_period, o->sample_warm,
+						 o->sample_window);
+	char name[256] = "", note[160];
 	int nr_cpus = 0;
 	long long repeat = o->repeat;
 	wl_msg_params_default(&p);
@@ -444,7 +452,7 @@ int bench_messaging_run(const struct bench_messaging_opts *o, FILE *out, struct 
 		rec_meta_str(dd, "benchmark", "messaging");
 		rec_meta_str(dd, "machine", name);
 		rec_meta_str(dd, "variant", slub_variant_name(o->variant));
-		record_acct(dd, o->accounting, o->sample_period, o->sample_warm);
+		record_acct(dd, &acc);
 		rec_meta_int(dd, "groups", o->groups);
 		rec_meta_int(dd, "loops", o->loops);
 		rec_meta_int(dd, "cpus", nr_cpus);
@@ -465,8 +473,7 @@ int bench_messaging_run(const struct bench_messaging_opts *o, FILE *out, struct 
 	}
 	fprintf(out, "# Running 'sched/messaging' benchmark: %lld groups, %lld loops, %d CPUs "
 		"(%s, %s%s)\n", o->groups, o->loops, nr_cpus, name, slub_variant_name(o->variant),
-		cpu_accounting_note((enum cpu_accounting)o->accounting,
-				    (uint32_t)o->sample_period, o->sample_warm, note,
+		cpu_accounting_note(acc.mode, acc.period, acc.warm, acc.window, note,
 				    sizeof note));
 	fprintf(out, "Total time: %.6f [sec] (simulated)\n", r[0].total_time_s);
 	if (repeat == 1)

@@ -52,6 +52,7 @@ struct bench_slub_opts {
 	int accounting;          /* enum cpu_accounting (default exact) */
 	long long sample_period; /* sampled: 1 call in N exact, 1..MAX_SAMPLE_PERIOD */
 	enum cpu_warm sample_warm; /* sampled: what the others warm */
+	long long sample_window; /* sampled: the calls before a sample that warm all */
 	struct progress_plan *progress;  /* runs and pairs done, or NULL */
 	struct rec_doc *doc;     /* --format json|csv: records, not text */
 };
@@ -66,6 +67,7 @@ struct bench_messaging_opts {
 	int accounting;          /* enum cpu_accounting (default exact) */
 	long long sample_period; /* sampled: 1 call in N exact, 1..MAX_SAMPLE_PERIOD */
 	enum cpu_warm sample_warm; /* sampled: what the others warm */
+	long long sample_window; /* sampled: the calls before a sample that warm all */
 	struct progress_plan *progress;  /* runs and messages done, or NULL */
 	struct rec_doc *doc;     /* --format json|csv: records, not text */
 };

@@ -229,6 +229,7 @@ static int sim_setup(const struct scenario *s, struct sim_run *r)
 	cp.accounting = (enum cpu_accounting)pt->cost.accounting;
 	cp.sample_period = pt->cost.sample_period;
 	cp.sample_warm = (enum cpu_warm)pt->cost.sample_warm;
+	cp.sample_window = pt->cost.sample_window;
 	const int *cpus = run_cpus(s, r->point, &ncpus);
 	if (fill) {
 		if ((rc = fill_cpus(pt, r, &ncpus)))

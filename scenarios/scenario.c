@@ -872,12 +872,13 @@ static int parse_sched(struct loader *l)
 
 /* ---- cost: the timing model, the predictor, the layout, the accounting --- */
 
-enum { C_MODEL, C_BPRED, C_CODE, C_ACCOUNTING, C_SAMPLE_PERIOD, C_SAMPLE_WARM, NR_C };
+enum { C_MODEL, C_BPRED, C_CODE, C_ACCOUNTING, C_SAMPLE_PERIOD, C_SAMPLE_WARM, C_SAMPLE_WINDOW,
+       NR_C };
 
 static const struct ytree_field cost_fields[NR_C] = {
 	[C_MODEL] = {"model", 0}, [C_BPRED] = {"bpred", 0}, [C_CODE] = {"code", 0},
 	[C_ACCOUNTING] = {"accounting", 0}, [C_SAMPLE_PERIOD] = {"sample_period", 0},
-	[C_SAMPLE_WARM] = {"sample_warm", 0},
+	[C_SAMPLE_WARM] = {"sample_warm", 0}, [C_SAMPLE_WINDOW] = {"sample_window", 0},
 };
 
 static int uses_slub(const struct scenario *s);
@@ -916,7 +917,8 @@ static int parse_cost(struct loader *l)
 	*c = (struct scn_cost){.model = scn_default_model(l->pt->machine), .bpred = BPRED_GSHARE,
 			       .code = MM_CODE_DEFAULT,
 			       .accounting = scn_default_accounting(l->s->workload),
-			       .sample_period = cp.sample_period, .sample_warm = cp.sample_warm};
+			       .sample_period = cp.sample_period, .sample_warm = cp.sample_warm,
+			       .sample_window = cp.sample_window};
 	if (sec && ynode_is_null(sec))
 		return err(l, sec, "'cost' must be a mapping (or left out)");
 	if ((rc = section_fields(l, sec, "cost", "cost", fields, NR_C, v)))
@@ -979,6 +981,13 @@ static int parse_cost(struct loader *l)
 			return err(l, v[C_SAMPLE_WARM], "unknown cost.sample_warm '%s' (expected "
 				   "caches, stores or none)", str);
 		c->sample_warm_set = 1;
+	}
+	if (v[C_SAMPLE_WINDOW]) {
+		if ((rc = ytree_int(TT(v[C_SAMPLE_WINDOW]), v[C_SAMPLE_WINDOW],
+				    "cost.sample_window", 0, SCN_MAX_SAMPLE_PERIOD, &period, l->d)))
+			return rc;
+		c->sample_window = (uint32_t)period;
+		c->sample_window_set = 1;
 	}
 	const char *miss = c->model == CPU_MODEL_OOO ? cpu_ooo_missing(&l->pt->machine->costs)
 						     : NULL;
@@ -2355,7 +2364,8 @@ static int unused_settings(struct loader *l)
 				   "mempolicy, nodes, cpus)", st->key, st->key + 7);
 		if (!strncmp(st->key, "cost.", 5))
 			return err(l, st->at, "'%s': cost has no key '%s' (known: model, "
-				   "bpred, code, accounting, sample_period, sample_warm)", st->key,
+				   "bpred, code, accounting, sample_period, sample_warm, "
+				   "sample_window)", st->key,
 				   st->key + 5);
 		return err(l, st->at, "'%s' names no value of this scenario", st->key);
 	}
@@ -2974,6 +2984,8 @@ int scenario_params(const struct scenario *s, int point, scn_param_fn fn,
 		P_NUM("cost.sample_period", pt->cost.sample_period);
 	if (pt->cost.sample_warm_set)
 		P_TEXT("cost.sample_warm", cpu_warm_name((enum cpu_warm)pt->cost.sample_warm));
+	if (pt->cost.sample_window_set)
+		P_NUM("cost.sample_window", pt->cost.sample_window);
 	P_TEXT("workload.type", scn_workload_name(s->workload));
 	switch (s->workload) {
 	case SCN_WL_MESSAGING:

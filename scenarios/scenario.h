@@ -220,13 +220,14 @@ struct scn_policy {
  * model scn_default_model()'s (ooo where the machine has the core
  * figures, inorder otherwise), bpred "gshare" and accounting
  * scn_default_accounting()'s when absent;
- * under ooo the predictor defaults to "tage"; sample_period 100 and
- * sample_warm "caches" (cpu_params_default's) when absent.  model_set /
- * bpred_set / code_set / accounting_set / sample_period_set /
- * sample_warm_set: given in the file or on the command line (only then
+ * under ooo the predictor defaults to "tage"; sample_period 100,
+ * sample_warm "caches" and sample_window 0 (cpu_params_default's) when
+ * absent.  model_set / bpred_set / code_set / accounting_set /
+ * sample_period_set / sample_warm_set / sample_window_set: given in the
+ * file or on the command line (only then
  * are they params of the run, so runs without a cost section keep their
  * params). */
-#define SCN_MAX_SAMPLE_PERIOD 1000000000ll  /* cost.sample_period: 1.. */
+#define SCN_MAX_SAMPLE_PERIOD 1000000000ll  /* cost.sample_period: 1..; sample_window 0.. */
 struct scn_cost {
 	int model;                      /* enum cpu_model */
 	int bpred;                      /* enum bpred_mode */
@@ -234,8 +235,9 @@ struct scn_cost {
 	int accounting;                 /* enum cpu_accounting */
 	uint32_t sample_period;         /* cost.sample_period (sampled accounting) */
 	int sample_warm;                /* cost.sample_warm: enum cpu_warm */
+	uint32_t sample_window;         /* cost.sample_window: 0.. (0: none) */
 	int model_set, bpred_set, code_set, accounting_set;
-	int sample_period_set, sample_warm_set;
+	int sample_period_set, sample_warm_set, sample_window_set;
 	/* cost.model absent and the machine without core figures: in-order
 	 * (numasim run's summary line says so) */
 	int model_fallback;

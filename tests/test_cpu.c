@@ -843,8 +843,8 @@ static void test_ooo_needs_core_figures(void **state)
 /* --- memoized paths (cost.accounting memo) ----------------------------- */
 
 /* A world of model and accounting, the ooo figures of setup_ooo. */
-static struct world *acct_world(enum cpu_model model, enum cpu_accounting acc,
-			       uint32_t period, enum cpu_warm warm)
+static struct world *window_world(enum cpu_model model, enum cpu_accounting acc,
+				  uint32_t period, enum cpu_warm warm, uint32_t window)
 {
 	struct cpu_params p;
 	cpu_params_default(&p);
@@ -852,6 +852,7 @@ static struct world *acct_world(enum cpu_model model, enum cpu_accounting acc,
 	p.accounting = acc;
 	p.sample_period = period;
 	p.sample_warm = warm;
+	p.sample_window = window;
 	p.bpred.mode = BPRED_BIMODAL;
 	struct world *w = calloc(1, sizeof *w);
 	assert_non_null(w);
@@ -863,6 +864,12 @@ static struct world *acct_world(enum cpu_model model, enum cpu_accounting acc,
 	int cpus[] = {0, 1, 2, 3};
 	assert_int_equal(cpu_sys_init(&w->s, &w->m, &w->t, &w->l, &p, cpus, 4), NS_OK);
 	return w;
+}
+
+static struct world *acct_world(enum cpu_model model, enum cpu_accounting acc,
+			       uint32_t period, enum cpu_warm warm)
+{
+	return window_world(model, acc, period, warm, 0);
 }
 
 static struct world *memo_world(enum cpu_model model, enum cpu_accounting acc)
@@ -1304,7 +1311,8 @@ static void test_sampled_stats_line_fits(void **state)
 {
 	(void)state;
 	struct cpu_memo_stats st = {.sampled = 1};
-	uint64_t *all[] = {&st.calls, &st.fast, &st.copied, &st.samples, &st.exact, &st.paths,
+	uint64_t *all[] = {&st.calls, &st.fast, &st.copied, &st.warmed, &st.samples, &st.exact,
+			   &st.paths,
 			   &st.matched, &st.lost, &st.lost_cycles, &st.lost_placed,
 			   &st.lost_calls_booked, &st.lock_path, &st.lock_site, &st.lock_remote,
 			   &st.lock_own};
@@ -1314,6 +1322,7 @@ static void test_sampled_stats_line_fits(void **state)
 	cpu_memo_stats_format(&st, line, sizeof line);
 	assert_true(strlen(line) + 1 < sizeof line);
 	assert_non_null(strstr(line, " % as the top-level function's own"));
+	assert_non_null(strstr(line, " warmed before a sample), "));
 }
 
 static void test_sampled_lost_along_functions(void **state)
@@ -1924,6 +1933,81 @@ static void test_sampled_warm_kinds(void **state)
 	}
 }
 
+/*
+ * cost.sample_window: under none and stores, the last W fast calls
+ * before each due sample warm everything (as under caches), the others
+ * what their mode says.  Every call takes the same path (no lost path
+ * forces a sample), so after the warm-up every sample is a due one and
+ * a fast call is in the window exactly when the next sample is at most W
+ * calls after it.  The same through a models' fast copy's entry, which
+ * picks its copy by c->fwarm (MM_FAST_CALL).  Under caches the window
+ * changes nothing.
+ */
+static void test_sampled_warm_window(void **state)
+{
+	(void)state;
+	const uint64_t base = (uint64_t)1 << 41;
+	const enum cpu_warm modes[] = {CPU_WARM_NONE, CPU_WARM_STORES, CPU_WARM_CACHES};
+	enum { N = 600, W = 3 };
+	for (size_t k = 0; k < sizeof modes / sizeof modes[0]; k++) {
+		struct world *w = window_world(CPU_MODEL_INORDER, CPU_ACCOUNTING_SAMPLED, 12,
+					       modes[k], W);
+		struct cpu *c = &w->s.cpu[0];
+		bool fast[N], load_in[N], store_in[N], fwarm[N];
+		for (uint64_t i = 0; i < N; i++) {
+			uint64_t load = base + i * 4096, store = load + 2048;
+			if (i % 2) {   /* through the fast copy's entry */
+				fast[i] = cpu_fast_entry(c, FIX_FN_outer_fn);
+				fwarm[i] = c->fwarm;
+				if (fast[i]) {
+					cpu_copy_call(c, FIX_FN_outer_fn);
+					if (c->fwarm) {
+						cpu_fast_mem(c, load, 8, CPU_LOAD);
+						cpu_fast_mem(c, store, 8, CPU_STORE);
+					}
+					cpu_fast_end(c);
+					load_in[i] = in_l1(w, load);
+					store_in[i] = in_l1(w, store);
+					continue;
+				}
+			}
+			cpu_call(c, FIX_FN_outer_fn);
+			fast[i] = cpu_in_fast_call(c);
+			fwarm[i] = c->fwarm;
+			cpu_mem(c, load, 8, 0, CPU_LOAD);
+			cpu_mem(c, store, 8, 0, CPU_STORE);
+			cpu_ret(c);
+			load_in[i] = in_l1(w, load);
+			store_in[i] = in_l1(w, store);
+		}
+		uint64_t warmed = 0, samples_after_warmup = 0;
+		for (int i = 0; i < N; i++) {
+			int next = i + 1;
+			while (next < N && fast[next])
+				next++;
+			if (!fast[i]) {
+				samples_after_warmup += i >= 12;
+				assert_true(load_in[i] && store_in[i]);
+				continue;
+			}
+			if (next == N)
+				continue;      /* its sample is beyond the run */
+			bool in = next - i <= W && modes[k] != CPU_WARM_CACHES;
+			warmed += in;
+			assert_int_equal(load_in[i], in || modes[k] == CPU_WARM_CACHES);
+			assert_int_equal(store_in[i], in || modes[k] != CPU_WARM_NONE);
+			assert_int_equal(fwarm[i], in || modes[k] != CPU_WARM_NONE);
+		}
+		assert_true(samples_after_warmup > 20);
+		struct cpu_memo_stats st;
+		cpu_memo_stats(&w->s, &st);
+		assert_true(st.warmed >= warmed && st.warmed <= warmed + W);
+		assert_true(modes[k] == CPU_WARM_CACHES ? warmed == 0 : warmed > 40);
+		assert_int_equal(cpu_check(c), NS_OK);
+		memo_world_free(w);
+	}
+}
+
 #define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
 
 /* --- blocks (cpu.h, "Blocks") ------------------------------------------- */
@@ -2099,6 +2183,7 @@ int main(void)
 		cmocka_unit_test(test_sampled_clock_read_in_sample),
 		cmocka_unit_test(test_sampled_measured_read),
 		cmocka_unit_test(test_sampled_warm_kinds),
+		cmocka_unit_test(test_sampled_warm_window),
 		cmocka_unit_test(test_sampled_lock_waits),
 		cmocka_unit_test(test_sampled_lock_wait_where),
 		cmocka_unit_test(test_sampled_lock_wait_lost),

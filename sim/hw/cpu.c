@@ -92,17 +92,22 @@ int cpu_warm_parse(const char *s)
 }
 
 const char *cpu_accounting_note(enum cpu_accounting a, uint32_t period, enum cpu_warm warm,
-				char *buf, size_t n)
+				uint32_t window, char *buf, size_t n)
 {
 	if (a == CPU_ACCOUNTING_MEMO)
 		return ", memo accounting";
 	if (a != CPU_ACCOUNTING_SAMPLED)
 		return "";
+	char win[64] = "";
+	if (window && warm != CPU_WARM_CACHES)
+		snprintf(win, sizeof win, ", all warmed in the %" PRIu32 " calls before a sample",
+			 window);
 	if (warm == CPU_WARM_NONE)
-		snprintf(buf, n, ", sampled accounting (1 in %" PRIu32 ", no warming)", period);
+		snprintf(buf, n, ", sampled accounting (1 in %" PRIu32 ", no warming%s)", period,
+			 win);
 	else
-		snprintf(buf, n, ", sampled accounting (1 in %" PRIu32 ", %s warmed)", period,
-			 cpu_warm_name(warm));
+		snprintf(buf, n, ", sampled accounting (1 in %" PRIu32 ", %s warmed%s)", period,
+			 cpu_warm_name(warm), win);
 	return buf;
 }
 
@@ -139,6 +144,7 @@ void cpu_params_default(struct cpu_params *p)
 	p->accounting = CPU_ACCOUNTING_EXACT;
 	p->sample_period = 100;
 	p->sample_warm = CPU_WARM_CACHES;
+	p->sample_window = 0;
 	bpred_params_default(&p->bpred);
 	cache_params_default(&p->cache);
 	p->stack_depth = 256;
@@ -2390,15 +2396,19 @@ static void cpu_memo_clear(struct cpu *c)
 void cpu_memo_stats_format(const struct cpu_memo_stats *st, char *buf, size_t n)
 {
 	if (st->sampled) {
+		char win[64] = "";     /* only under cost.sample_window */
+		if (st->warmed)
+			snprintf(win, sizeof win, ", %" PRIu64 " warmed before a sample",
+				 st->warmed);
 		int k = snprintf(buf, n,
 			 "%" PRIu64 " of %" PRIu64 " top-level calls fast (%" PRIu64 " in the models' "
-			 "fast copy), %" PRIu64 " samples, %" PRIu64
+			 "fast copy%s), %" PRIu64 " samples, %" PRIu64
 			 " exact (their function reads the clock), %" PRIu64 " paths; %.2f %% of the "
 			 "fast ones charged their path's latest sample, %" PRIu64
 			 " (a path not sampled yet) its blocks' mean costs (%.1f %% of those "
 			 "cycles booked to the functions that ran the blocks, the paths of "
 			 "%.1f %% of those calls counted)",
-			 st->fast, st->calls, st->copied, st->samples, st->exact, st->paths,
+			 st->fast, st->calls, st->copied, win, st->samples, st->exact, st->paths,
 			 st->fast ? 100.0 * (double)st->matched / (double)st->fast : 0.0, st->lost,
 			 st->lost_cycles ? 100.0 * (double)st->lost_placed / (double)st->lost_cycles
 					 : 0.0,
@@ -2638,6 +2648,12 @@ struct sampled_entry {
 struct cpu_sampled {
 	uint32_t period, countdown;
 	uint32_t warmup;               /* the first calls are all samples */
+	/* cost.sample_window: a fast call with at most this many calls left
+	 * before the next due sample warms as under caches; warm / warm_loads
+	 * are the mode's own c->fwarm / c->fwarm_loads */
+	uint32_t window;
+	uint8_t warm, warm_loads;
+	uint64_t warmed;               /* fast calls the window warmed */
 	uint64_t rng;                  /* the intervals between samples */
 	uint8_t force;                 /* the next top-level call is a sample */
 	uint8_t spoiled;               /* a fold inside the sample moved its counts */
@@ -2845,6 +2861,9 @@ static int sampled_init(struct cpu *c, const struct cpu_params *p)
 	c->stab_fn = sm->stab + 2 * t->nr_sites;
 	c->fwarm = p->sample_warm != CPU_WARM_NONE;
 	c->fwarm_loads = p->sample_warm == CPU_WARM_CACHES;
+	sm->warm = c->fwarm;
+	sm->warm_loads = c->fwarm_loads;
+	sm->window = c->fwarm_loads ? 0 : p->sample_window;  /* caches: all warm already */
 	c->fcopy = 1;
 	return NS_OK;
 }
@@ -3784,6 +3803,20 @@ static bool sampled_fast_next(const struct cpu *c, int fn)
 	return !c->lost && !sm->exact_fn[fn] && sm->countdown != 1 && !sm->force && !sm->warmup;
 }
 
+/* The warming window (cost.sample_window): the fast calls with at most
+ * window calls left before the due sample perform every cache access,
+ * as under caches, the others what the mode says; the models' fast
+ * copies follow c->fwarm (MM_FAST_CALL), the ordinary code
+ * cpu_fast_warms().  A sample forced early (a lost path, a clock read)
+ * comes without its window: the window is set by the countdown. */
+static void sampled_window(struct cpu *c, struct cpu_sampled *sm)
+{
+	bool on = sm->countdown <= sm->window;
+	c->fwarm = on | sm->warm;
+	c->fwarm_loads = on | sm->warm_loads;
+	sm->warmed += on;
+}
+
 /* A fast call's start, as sampled_begin() makes it; the models' fast
  * copies count the top-level call itself (their first cpu_copy_call()),
  * sampled_begin() here. */
@@ -3797,6 +3830,8 @@ static void sampled_fast_start(struct cpu *c, struct cpu_sampled *sm, int fn)
 	if (c->now != c->last || c->mispredicts != c->mispredicts_booked)
 		cpu_attribute(c);
 	--sm->countdown;               /* not due: sampled_fast_next() */
+	if (sm->window)
+		sampled_window(c, sm);
 	c->mlog_on = CPU_LOG_FAST;
 	c->mdepth = 1;
 	c->fsig = 0;
@@ -4292,6 +4327,7 @@ static void sampled_stats_add(const struct cpu_sampled *sm, struct cpu_memo_stat
 	st->samples += sm->samples;
 	st->exact += sm->exact;
 	st->copied += sm->copied;
+	st->warmed += sm->warmed;
 	st->paths += sm->nr;
 	st->lock_path += sm->lock_path;
 	st->lock_site += sm->lock_site;

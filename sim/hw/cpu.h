@@ -347,7 +347,11 @@ const char *cpu_accounting_name(enum cpu_accounting a);
  * coherence directory and the writers' caches follow (the transfers a
  * remote free or wake-up pays), at a fraction of the cache model's work;
  * the lines a fast call only reads are not brought in.  none: nothing,
- * the caches keep what the samples left.
+ * the caches keep what the samples left.  Whatever the mode, the last
+ * cost.sample_window fast calls before each due sample warm everything
+ * (SMARTS's warming before a measured unit), so that a sample under
+ * stores or none does not find cold the lines the fast calls just
+ * before it touched.
  */
 enum cpu_warm {
 	CPU_WARM_NONE = 0,
@@ -361,9 +365,10 @@ int cpu_warm_parse(const char *s);
 
 /* The report headers' note of the accounting: "" (exact), ", memo
  * accounting", ", sampled accounting (1 in N, caches warmed | stores
- * warmed | no warming)" (in buf). */
+ * warmed | no warming[, all warmed in the W calls before a sample])"
+ * (in buf). */
 const char *cpu_accounting_note(enum cpu_accounting a, uint32_t period, enum cpu_warm warm,
-				char *buf, size_t n);
+				uint32_t window, char *buf, size_t n);
 /* "exact" / "memo" / "sampled" -> the mode, -1 if unknown. */
 int cpu_accounting_parse(const char *s);
 
@@ -401,9 +406,13 @@ struct cpu_params {
 	/* cost.accounting sampled: one top-level call in sample_period, on
 	 * average, is accounted exactly (default 100, at least 1);
 	 * sample_warm: which cache accesses the others still perform
-	 * (default CPU_WARM_CACHES: all) */
+	 * (default CPU_WARM_CACHES: all); sample_window: the last
+	 * sample_window fast calls before each due sample perform all of
+	 * theirs, whatever sample_warm says (default 0: none do; "The
+	 * warming window" in docs/cost-model.md §10) */
 	uint32_t sample_period;
 	enum cpu_warm sample_warm;
+	uint32_t sample_window;
 	struct bpred_params bpred;
 	/* associativity and directory; sizes and line size come from the machine */
 	struct cache_params cache;
@@ -710,6 +719,7 @@ struct cpu_memo_stats {
 	 * the clock */
 	uint64_t fast, matched, lost, samples;
 	uint64_t copied;               /* fast calls run by the models' fast copy */
+	uint64_t warmed;               /* fast calls cost.sample_window warmed */
 	/* fast calls' lock waits and transfers, in cycles, by where they
 	 * were booked: where their path's sample took a lock, where other
 	 * samples of their function took one (a lost path's, or one whose
@@ -727,7 +737,7 @@ struct cpu_memo_stats {
 void cpu_memo_stats(const struct cpu_sys *s, struct cpu_memo_stats *st);
 /* "P % of N top-level calls replayed, ..." (the benches' report line),
  * into a buffer of CPU_MEMO_STATS_LINE bytes: the longest line, every
- * count at 20 digits and the lock booking at its widest, is about 810 (a
+ * count at 20 digits and the lock booking at its widest, is about 850 (a
  * 256-byte buffer cut the sampled line once its counts reached seven
  * digits). */
 #define CPU_MEMO_STATS_LINE 1024

@@ -371,6 +371,66 @@ for b in pagealloc slub messaging; do
 	"$NUMASIM" bench $b --help | grep -q -- "--sample-period N" && ok || bad "bench $b --help: no --sample-period"
 done
 
+# --- cost.sample_window: the calls just before a sample warm everything --------
+# (docs/cost-model.md §10, "The warming window") the counts stay exact's,
+# the rows move from none's toward exact's, the params and the summary
+# line name the window, a window under caches changes nothing, bad values
+# are refused like the period's
+"$NUMASIM" run "$TINY" --db "$tmp/wn.db" --set cost.accounting=sampled --set cost.sample_warm=none \
+	--set cost.sample_window=8 >/dev/null 2>"$tmp/wn.err"
+check "sample_window exit" $? 0
+grep -q ", sampled accounting (1 in 100, no warming, all warmed in the 8 calls before a sample)\$" "$tmp/wn.err" &&
+	ok || { bad "sample_window: summary line"; cat "$tmp/wn.err"; }
+check "sample_window param" "$(q "$tmp/wn.db" "SELECT group_concat(DISTINCT value) FROM params WHERE key = 'cost.sample_window'")" 8
+check "sample_window param only when given" "$(q "$tmp/sd-none.db" "SELECT count(*) FROM params WHERE key = 'cost.sample_window'")" 0
+for sql in "SELECT run_id, site, executed, taken FROM branches ORDER BY 1, 2" \
+	"SELECT run_id, function, calls FROM profile ORDER BY 1, 2"; do
+	a=$(q "$tmp/in.db" "$sql") b=$(q "$tmp/wn.db" "$sql")
+	[ -n "$a" ] && [ "$a" = "$b" ] && ok || bad "sample_window: counts differ from exact: $sql"
+done
+# the sum over the metrics of the distance to exact's: smaller than none's
+dist() { q "$1" "ATTACH '$tmp/in.db' AS e; SELECT sum(abs(s.value - x.value) / abs(x.value)) FROM metrics s JOIN e.metrics x USING (run_id, name) WHERE x.value <> 0"; }
+dn=$(dist "$tmp/sd-none.db") dw=$(dist "$tmp/wn.db")
+awk -v n="$dn" -v w="$dw" 'BEGIN { exit !(w < n) }' && ok || bad "sample_window: not closer to exact than none ($dw against $dn)"
+"$NUMASIM" run "$TINY" --db "$tmp/wn2.db" --set cost.accounting=sampled --set cost.sample_warm=none \
+	--set cost.sample_window=8 >/dev/null 2>&1
+a=$(q "$tmp/wn.db" "SELECT run_id, name, value FROM metrics ORDER BY 1, 2")
+b=$(q "$tmp/wn2.db" "SELECT run_id, name, value FROM metrics ORDER BY 1, 2")
+[ -n "$a" ] && [ "$a" = "$b" ] && ok || bad "sample_window: two runs differ"
+"$NUMASIM" run "$TINY" --db "$tmp/wc.db" --set cost.accounting=sampled --set cost.sample_window=8 \
+	>/dev/null 2>"$tmp/wc.err"
+a=$(q "$tmp/wc.db" "SELECT run_id, name, value FROM metrics ORDER BY 1, 2")
+b=$(q "$tmp/sd-caches.db" "SELECT run_id, name, value FROM metrics ORDER BY 1, 2")
+[ -n "$a" ] && [ "$a" = "$b" ] && ok || bad "sample_window under caches: rows differ from caches'"
+grep -q "(1 in 100, caches warmed)\$" "$tmp/wc.err" && ok || { bad "sample_window under caches: summary"; cat "$tmp/wc.err"; }
+run_err_like "sample_window negative" "error: --set cost.sample_window=-1: cost.sample_window must be between 0 and 1000000000, got -1" \
+	run "$TINY" --db "$tmp/x.db" --set cost.sample_window=-1
+sed "s#\.\./\.\./configs#$SRC/configs#" "$TINY" >"$tmp/swin.yaml"
+printf '  sample_window: few\n' >>"$tmp/swin.yaml"
+line=$(wc -l <"$tmp/swin.yaml")
+run_err_like "bad sample_window in the file" "^$tmp/swin.yaml:$line:18: error: cost.sample_window must be a decimal integer" \
+	run "$tmp/swin.yaml" --db "$tmp/x.db"
+[ -e "$tmp/x.db" ] && bad "a refused sample_window left a database" || ok
+out=$("$NUMASIM" bench pagealloc --pairs 20000 --profile 0 --accounting sampled --sample-warm none \
+	--sample-period 50 --sample-window 5)
+echo "$out" | grep -q "predictor, sampled accounting (1 in 50, no warming, all warmed in the 5 calls before a sample)\$" &&
+	ok || bad "pagealloc sample_window header: $(echo "$out" | head -3)"
+echo "$out" | grep -Eq "^  sampled: .* in the models' fast copy, [1-9][0-9]* warmed before a sample\), " &&
+	ok || bad "pagealloc sample_window: statistics line: $(echo "$out" | grep 'sampled:')"
+out=$("$NUMASIM" bench pagealloc --pairs 2000 --profile 0 --accounting sampled --sample-warm stores \
+	--sample-window 3 --format csv)
+hdr=$(echo "$out" | head -1 | tr -d '\r') meta=$(echo "$out" | grep '^meta,' | tr -d '\r')
+case ",$hdr," in *,sample_warm,sample_window,*) ok ;; *) bad "pagealloc window csv header: $hdr" ;; esac
+case "$meta" in *,stores,3,*) ok ;; *) bad "pagealloc window csv meta: $meta" ;; esac
+for b in pagealloc slub messaging; do
+	run_err_like "bench $b bad sample window" "numasim bench $b: error: --sample-window takes a whole number from 0 to 1000000000, not '-1'" \
+		bench $b --sample-window -1
+	"$NUMASIM" bench $b --help | grep -q -- "--sample-window N" && ok || bad "bench $b --help: no --sample-window"
+done
+out=$("$NUMASIM" bench messaging --groups 1 --loops 5 --accounting sampled --sample-warm none --sample-window 4)
+echo "$out" | grep -q ", sampled accounting (1 in 100, no warming, all warmed in the 4 calls before a sample))\$" &&
+	ok || bad "messaging sample_window header: $(echo "$out" | head -1)"
+
 # --- bad values -------------------------------------------------------------------
 run_err "bad model" run "$TINY" --db "$tmp/x.db" --set cost.model=ooo2
 grep -q "unknown cost.model 'ooo2' (expected inorder or ooo)" "$tmp/eerr" && ok || { bad "model message"; cat "$tmp/eerr"; }
@@ -380,7 +440,7 @@ run_err "bad code" run "$TINY" --db "$tmp/x.db" --set cost.code=gcc
 grep -q "unknown cost.code 'gcc' (expected estimate or compiled)" "$tmp/eerr" && ok || { bad "code message"; cat "$tmp/eerr"; }
 run_err "bad bench code" bench pagealloc --pairs 10 --cost-code gcc
 run_err "bad key" run "$TINY" --db "$tmp/x.db" --set cost.width=4
-grep -q "cost has no key 'width' (known: model, bpred, code, accounting, sample_period, sample_warm)" "$tmp/eerr" && ok || { bad "key message"; cat "$tmp/eerr"; }
+grep -q "cost has no key 'width' (known: model, bpred, code, accounting, sample_period, sample_warm, sample_window)" "$tmp/eerr" && ok || { bad "key message"; cat "$tmp/eerr"; }
 # a machine without the core figures (a test fixture: every shipped machine has them)
 run_err "no core figures" run "$TINY" --db "$tmp/x.db" --set cost.model=ooo \
 	--set machine="$SRC/tests/machines/two-node.yaml"
