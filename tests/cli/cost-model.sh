@@ -13,6 +13,16 @@
 . "$(dirname "$0")/lib.sh"
 TINY=$SRC/tests/scenarios/tiny-pagealloc.yaml
 MSG=$SRC/tests/scenarios/tiny-messaging.yaml
+# refused_in_file NAME LINES COL MESSAGE: the tiny scenario with LINES
+# (printf %b: \n between lines) appended to its cost section is refused
+# at the file's last line, column COL, with MESSAGE
+refused_in_file() {
+	sed "s#\.\./\.\./configs#$SRC/configs#" "$TINY" >"$tmp/bad.yaml"
+	printf '%b\n' "$2" >>"$tmp/bad.yaml"
+	local line
+	line=$(wc -l <"$tmp/bad.yaml")
+	run_err_like "$1" "^$tmp/bad.yaml:$line:$3: error: $4" run "$tmp/bad.yaml" --db "$tmp/x.db"
+}
 
 
 
@@ -213,11 +223,8 @@ awk -v p="$pct" 'BEGIN { exit !(p > 90) }' && ok || bad "bench pagealloc memo re
 # bad values: the key (on the command line, in a file) and the bench flag
 run_err_like "bad accounting" "error: --set cost.accounting=fast: unknown cost.accounting 'fast' (expected exact, memo or sampled)" \
 	run "$TINY" --db "$tmp/x.db" --set cost.accounting=fast
-sed "s#\.\./\.\./configs#$SRC/configs#" "$TINY" >"$tmp/acc.yaml"
-printf '  accounting: Memo\n' >>"$tmp/acc.yaml"
-line=$(wc -l <"$tmp/acc.yaml")
-run_err_like "bad accounting in the file" "^$tmp/acc.yaml:$line:15: error: unknown cost.accounting 'Memo' (expected exact, memo or sampled)" \
-	run "$tmp/acc.yaml" --db "$tmp/x.db"
+refused_in_file "bad accounting in the file" '  accounting: Memo' 15 \
+	"unknown cost.accounting 'Memo' (expected exact, memo or sampled)"
 [ -e "$tmp/x.db" ] && bad "a refused accounting left a database" || ok
 for b in pagealloc slub messaging; do
 	run_err_like "bench $b bad accounting" "numasim bench $b: error: --accounting 'fast': expected exact, memo or sampled" \
@@ -346,16 +353,10 @@ run_err_like "sample_period swept bad" "cost.sample_period must be between 1 and
 	run "$TINY" --db "$tmp/x.db" --sweep cost.sample_period=10,-3
 run_err_like "bad sample_warm" "error: --set cost.sample_warm=all: unknown cost.sample_warm 'all' (expected caches, stores or none)" \
 	run "$TINY" --db "$tmp/x.db" --set cost.sample_warm=all
-sed "s#\.\./\.\./configs#$SRC/configs#" "$TINY" >"$tmp/sp.yaml"
-printf '  accounting: sampled\n  sample_period: 2.5\n' >>"$tmp/sp.yaml"
-line=$(wc -l <"$tmp/sp.yaml")
-run_err_like "bad sample_period in the file" "^$tmp/sp.yaml:$line:18: error: cost.sample_period must be a whole number, got the number 2.5" \
-	run "$tmp/sp.yaml" --db "$tmp/x.db"
-sed "s#\.\./\.\./configs#$SRC/configs#" "$TINY" >"$tmp/sw.yaml"
-printf '  sample_warm: Caches\n' >>"$tmp/sw.yaml"
-line=$(wc -l <"$tmp/sw.yaml")
-run_err_like "bad sample_warm in the file" "^$tmp/sw.yaml:$line:16: error: unknown cost.sample_warm 'Caches' (expected caches, stores or none)" \
-	run "$tmp/sw.yaml" --db "$tmp/x.db"
+refused_in_file "bad sample_period in the file" '  accounting: sampled\n  sample_period: 2.5' 18 \
+	"cost.sample_period must be a whole number, got the number 2.5"
+refused_in_file "bad sample_warm in the file" '  sample_warm: Caches' 16 \
+	"unknown cost.sample_warm 'Caches' (expected caches, stores or none)"
 [ -e "$tmp/x.db" ] && bad "a refused sampling knob left a database" || ok
 for b in pagealloc slub messaging; do
 	run_err_like "bench $b bad sample period" "numasim bench $b: error: --sample-period takes a whole number from 1 to 1000000000, not '0'" \
@@ -405,11 +406,8 @@ b=$(q "$tmp/sd-caches.db" "SELECT run_id, name, value FROM metrics ORDER BY 1, 2
 grep -q "(1 in 100, caches warmed)\$" "$tmp/wc.err" && ok || { bad "sample_window under caches: summary"; cat "$tmp/wc.err"; }
 run_err_like "sample_window negative" "error: --set cost.sample_window=-1: cost.sample_window must be between 0 and 1000000000, got -1" \
 	run "$TINY" --db "$tmp/x.db" --set cost.sample_window=-1
-sed "s#\.\./\.\./configs#$SRC/configs#" "$TINY" >"$tmp/swin.yaml"
-printf '  sample_window: few\n' >>"$tmp/swin.yaml"
-line=$(wc -l <"$tmp/swin.yaml")
-run_err_like "bad sample_window in the file" "^$tmp/swin.yaml:$line:18: error: cost.sample_window must be a decimal integer" \
-	run "$tmp/swin.yaml" --db "$tmp/x.db"
+refused_in_file "bad sample_window in the file" '  sample_window: few' 18 \
+	"cost.sample_window must be a decimal integer"
 [ -e "$tmp/x.db" ] && bad "a refused sample_window left a database" || ok
 out=$("$NUMASIM" bench pagealloc --pairs 20000 --profile 0 --accounting sampled --sample-warm none \
 	--sample-period 50 --sample-window 5)
