@@ -432,7 +432,7 @@ static const char *model_note(const struct scenario *s, char *buf, size_t n)
 static void summary(const struct run_args *a, const struct scenario *s,
 		    const struct run_outcome *out)
 {
-	char note[160], mnote[160];
+	char note[CPU_ACCOUNTING_NOTE], mnote[160];
 	if (a->quiet || (out->nr_stored == 0 && out->nr_skipped == 0))
 		return;
 	fprintf(stderr, "numasim run: %d run%s stored in %s", out->nr_stored,

@@ -318,7 +318,7 @@ static void print_report(FILE *out, const struct bench_pagealloc_opts *o, const 
 			 struct bench_pagealloc_world *b, struct prof_top *prof)
 {
 	struct rusage ru;
-	char note[160];
+	char note[CPU_ACCOUNTING_NOTE];
 	getrusage(RUSAGE_SELF, &ru);
 	fprintf(out, "# Running 'pagealloc' benchmark:\n"
 		"# machine %s (%d nodes, %.1f GiB), CPU %d, variant %s, %s predictor%s\n"

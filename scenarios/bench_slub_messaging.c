@@ -328,7 +328,7 @@ int bench_slub_run(const struct bench_slub_opts *opt, FILE *out, struct diag *d)
 	struct slub_run o[2] = {0};
 	const struct bench_acct acc = bench_acct(opt->accounting, opt->sample_period,
 						 opt->sample_warm, opt->sample_window);
-	char note[160];
+	char note[CPU_ACCOUNTING_NOTE];
 	struct span *t = calloc((size_t)repeat, sizeof *t);
 	double *rate = calloc(2 * (size_t)repeat, sizeof *rate);
 	int rc = t && rate ? NS_OK : diag_set(d, NS_ENOMEM, "bench slub", 0, 0, "out of memory");
@@ -426,7 +426,7 @@ int bench_messaging_run(const struct bench_messaging_opts *o, FILE *out, struct 
 	struct cpu_memo_stats memo;
 	const struct bench_acct acc = bench_acct(o->accounting, o->sample_period, o->sample_warm,
 						 o->sample_window);
-	char name[256] = "", note[160];
+	char name[256] = "", note[CPU_ACCOUNTING_NOTE];
 	int nr_cpus = 0;
 	long long repeat = o->repeat;
 	wl_msg_params_default(&p);

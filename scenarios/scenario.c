@@ -903,6 +903,22 @@ int scn_default_model(const struct machine *m)
 	return cpu_ooo_missing(&m->costs) ? CPU_MODEL_INORDER : CPU_MODEL_OOO;
 }
 
+/* A count of the cost section (cost.sample_period, cost.sample_window):
+ * min .. SCN_MAX_SAMPLE_PERIOD into *dst, and *set, when v is given. */
+static int cost_count(struct loader *l, const struct ynode *v, const char *key, long long min,
+		      uint32_t *dst, int *set)
+{
+	long long x;
+	int rc;
+	if (!v)
+		return NS_OK;
+	if ((rc = ytree_int(TT(v), v, key, min, SCN_MAX_SAMPLE_PERIOD, &x, l->d)))
+		return rc;
+	*dst = (uint32_t)x;
+	*set = 1;
+	return NS_OK;
+}
+
 static int parse_cost(struct loader *l)
 {
 	const struct ytree_field *const fields = cost_fields;
@@ -910,7 +926,6 @@ static int parse_cost(struct loader *l)
 	struct scn_cost *c = &l->pt->cost;
 	const char *str;
 	struct cpu_params cp;
-	long long period;
 	int rc;
 
 	cpu_params_default(&cp);
@@ -966,13 +981,9 @@ static int parse_cost(struct loader *l)
 				   "exact, memo or sampled)", str);
 		c->accounting_set = 1;
 	}
-	if (v[C_SAMPLE_PERIOD]) {
-		if ((rc = ytree_int(TT(v[C_SAMPLE_PERIOD]), v[C_SAMPLE_PERIOD],
-				    "cost.sample_period", 1, SCN_MAX_SAMPLE_PERIOD, &period, l->d)))
-			return rc;
-		c->sample_period = (uint32_t)period;
-		c->sample_period_set = 1;
-	}
+	if ((rc = cost_count(l, v[C_SAMPLE_PERIOD], "cost.sample_period", 1, &c->sample_period,
+			     &c->sample_period_set)))
+		return rc;
 	if (v[C_SAMPLE_WARM]) {
 		if ((rc = ytree_string(TT(v[C_SAMPLE_WARM]), v[C_SAMPLE_WARM], "cost.sample_warm", 1,
 				       &str, l->d)))
@@ -982,13 +993,9 @@ static int parse_cost(struct loader *l)
 				   "caches, stores or none)", str);
 		c->sample_warm_set = 1;
 	}
-	if (v[C_SAMPLE_WINDOW]) {
-		if ((rc = ytree_int(TT(v[C_SAMPLE_WINDOW]), v[C_SAMPLE_WINDOW],
-				    "cost.sample_window", 0, SCN_MAX_SAMPLE_PERIOD, &period, l->d)))
-			return rc;
-		c->sample_window = (uint32_t)period;
-		c->sample_window_set = 1;
-	}
+	if ((rc = cost_count(l, v[C_SAMPLE_WINDOW], "cost.sample_window", 0, &c->sample_window,
+			     &c->sample_window_set)))
+		return rc;
 	const char *miss = c->model == CPU_MODEL_OOO ? cpu_ooo_missing(&l->pt->machine->costs)
 						     : NULL;
 	if (miss)

@@ -1325,6 +1325,20 @@ static void test_sampled_stats_line_fits(void **state)
 	assert_non_null(strstr(line, " warmed before a sample), "));
 }
 
+/* The accounting note at its widest fits its buffer whole. */
+static void test_accounting_note_fits(void **state)
+{
+	(void)state;
+	char buf[CPU_ACCOUNTING_NOTE];
+	const char *n = cpu_accounting_note(CPU_ACCOUNTING_SAMPLED, 1000000000u, CPU_WARM_STORES,
+					    1000000000u, buf, sizeof buf);
+	assert_true(strlen(n) + 1 < sizeof buf);
+	assert_string_equal(n, ", sampled accounting (1 in 1000000000, stores warmed, all warmed "
+			       "in the 1000000000 calls before a sample)");
+	n = cpu_accounting_note(CPU_ACCOUNTING_SAMPLED, 7, CPU_WARM_CACHES, 5, buf, sizeof buf);
+	assert_string_equal(n, ", sampled accounting (1 in 7, caches warmed)");
+}
+
 static void test_sampled_lost_along_functions(void **state)
 {
 	(void)state;
@@ -2178,6 +2192,7 @@ int main(void)
 		cmocka_unit_test(test_sampled_patterns),
 		cmocka_unit_test(test_sampled_lost_along_functions),
 		cmocka_unit_test(test_sampled_stats_line_fits),
+		cmocka_unit_test(test_accounting_note_fits),
 		cmocka_unit_test(test_sampled_lost_layout_change),
 		cmocka_unit_test(test_sampled_clock_read),
 		cmocka_unit_test(test_sampled_clock_read_in_sample),

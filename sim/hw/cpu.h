@@ -369,6 +369,8 @@ int cpu_warm_parse(const char *s);
  * (in buf). */
 const char *cpu_accounting_note(enum cpu_accounting a, uint32_t period, enum cpu_warm warm,
 				uint32_t window, char *buf, size_t n);
+/* Room for the note at its widest (every count at 10 digits: 105 bytes). */
+#define CPU_ACCOUNTING_NOTE 160
 /* "exact" / "memo" / "sampled" -> the mode, -1 if unknown. */
 int cpu_accounting_parse(const char *s);
 
