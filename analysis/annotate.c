@@ -14,8 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim/hw/cpu.h"
-#include "sim/hw/machine.h"
+#include "cost/cpu.h"
+#include "machine/machine.h"
 
 /*
  * Where each modelled function is defined.  Written from the kernel

@@ -32,7 +32,7 @@
 #include <sqlite3.h>
 
 #include "base/diag.h"
-#include "sim/hw/cost.h"
+#include "cost/cost.h"
 
 /* The kernel file defining a modelled function ("mm/page_alloc.c"), or
  * NULL for a name the table does not know. */

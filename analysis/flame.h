@@ -4,7 +4,7 @@
  * profile_stacks of docs/schema.md).
  *
  * What it shows: the calling context of every modelled out-of-line
- * function's self cycles (sim/hw/cpu.h "Call paths"), as `perf record -g`
+ * function's self cycles (cost/cpu.h "Call paths"), as `perf record -g`
  * plus Brendan Gregg's stackcollapse would: one folded stack per call path,
  * "alloc_pages_current;__alloc_pages_nodemask;get_page_from_freelist
  * 123456", root first, with the path's self cycles (or its out-of-line

@@ -42,7 +42,7 @@
 #include <sqlite3.h>
 
 #include "base/diag.h"
-#include "sim/hw/cost.h"
+#include "cost/cost.h"
 
 /* t: the models' site tables (conditions of the branch sites). */
 int html_report_write(sqlite3 *db, const char *dbname, const struct cost_tables *t,

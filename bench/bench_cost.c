@@ -1,5 +1,5 @@
 /*
- * bench_cost — throughput of the cycle-cost primitives (sim/hw/cpu.h): how many
+ * bench_cost — throughput of the cycle-cost primitives (cost/cpu.h): how many
  * simulated branches, call/return pairs and memory accesses the host
  * executes per second.  Not a timed test; `--smoke` runs a tiny iteration
  * count so the test suite only checks that it works.
@@ -19,8 +19,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "sim/hw/cost.h"
-#include "sim/hw/cpu.h"
+#include "cost/cost.h"
+#include "cost/cpu.h"
 #include "base/diag.h"
 
 #define NFN 16

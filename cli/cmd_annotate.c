@@ -19,7 +19,7 @@
 #include "base/diag.h"
 #include "models/page_alloc.h"
 #include "models/slub.h"
-#include "sim/hw/cost.h"
+#include "cost/cost.h"
 
 static const char usage_line[] = "numasim annotate DB [--run N] FUNCTION";
 

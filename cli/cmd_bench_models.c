@@ -30,8 +30,8 @@
 #include "base/diag.h"
 #include "base/progress.h"
 #include "base/records.h"
-#include "sim/hw/cpu.h"
-#include "sim/hw/machine.h"
+#include "cost/cpu.h"
+#include "machine/machine.h"
 #include "scenarios/bench_pagealloc.h"
 #include "scenarios/bench_slub_messaging.h"
 

@@ -1,7 +1,7 @@
 /*
  * cmd_import — `numasim import numactl|sysfs ...`: write a machine file
  * (docs/machine-format.md) from a real box's description, using the
- * importers of sim/hw/import.h.
+ * importers of machine/import.h.
  *
  * The whole file is built and validated (loaded back by the machine
  * loader) in memory before anything is written; output goes to standard
@@ -15,8 +15,8 @@
 #include "cli/cli.h"
 #include "cli/file_kind.h"
 #include "base/diag.h"
-#include "sim/hw/datafile.h"
-#include "sim/hw/import.h"
+#include "machine/datafile.h"
+#include "machine/import.h"
 #include "base/ytree.h"
 
 #define IMPORT_USAGE                                                           \

@@ -2,7 +2,7 @@
  * list — `numasim list machines|scenarios|costs|keys [--format
  * text|json|csv]`: what numasim ships, one line each, so a user can find
  * the names every command accepts in place of a path (`--machine
- * rome-nps4`, `numasim run seed-zonelist`; sim/hw/datafile.h).
+ * rome-nps4`, `numasim run seed-zonelist`; machine/datafile.h).
  *
  * machines: name, nodes, CPUs, memory (GiB), description of every machine
  * file in the directories bare names are looked up in, in their order
@@ -23,8 +23,8 @@
 #include "cli/cli.h"
 #include "base/diag.h"
 #include "base/records.h"
-#include "sim/hw/datafile.h"
-#include "sim/hw/machine.h"
+#include "machine/datafile.h"
+#include "machine/machine.h"
 #include "scenarios/scenario.h"
 
 static const char usage_line[] =

@@ -48,7 +48,7 @@
 #include "base/records.h"
 #include "models/page_alloc.h"
 #include "models/slub.h"
-#include "sim/hw/cost.h"
+#include "cost/cost.h"
 
 #define REPORT_DEFAULT_TOP 20
 #define SUMMARY_DEFAULT_TOP 15
@@ -551,7 +551,7 @@ static int print_summary(struct rep *r)
 
 /*
  * site_function(site): the function of a branch site from this numasim's
- * site tables (sim/hw/cost.h cost_site_function), for databases written
+ * site tables (cost/cost.h cost_site_function), for databases written
  * before runs stored it in branches.function; NULL for an unknown site.
  */
 static void fn_site_function(sqlite3_context *ctx, int argc, sqlite3_value **argv)

@@ -37,7 +37,7 @@
 #include "scenarios/run.h"
 #include "scenarios/run_mpi.h"
 #include "scenarios/scenario.h"
-#include "sim/hw/cpu.h"
+#include "cost/cpu.h"
 #include "cli/scenario_cli.h"
 #include "analysis/store.h"
 #include "analysis/table.h"

@@ -14,9 +14,9 @@
 
 #include "cli/cli.h"
 #include "cli/file_kind.h"
-#include "sim/hw/cpulist.h"
+#include "machine/cpulist.h"
 #include "base/diag.h"
-#include "sim/hw/machine.h"
+#include "machine/machine.h"
 #include "models/zonelist.h"
 
 #define TOPO_USAGE                                                             \

@@ -4,7 +4,7 @@
  * without running anything.
  *
  * A FILE that does not exist from the current directory is looked up
- * among the shipped files (sim/hw/datafile.h): "validate rome-nps4" from
+ * among the shipped files (machine/datafile.h): "validate rome-nps4" from
  * anywhere.  The kind of each file is decided by its top-level keys
  * (cli/file_kind.h): `workload` makes
  * a scenario (its machine is loaded and every point's world built once, so
@@ -23,7 +23,7 @@
 
 #include "cli/cli.h"
 #include "base/diag.h"
-#include "sim/hw/machine.h"
+#include "machine/machine.h"
 #include "scenarios/run.h"
 #include "scenarios/scenario.h"
 #include "cli/file_kind.h"

@@ -1,7 +1,7 @@
 /*
  * file_kind — which kind of numasim file a YAML file is (machine file,
  * cost profile or scenario), and the lookup every command does before it
- * loads one: resolve the name (sim/hw/datafile.h: shipped names and paths
+ * loads one: resolve the name (machine/datafile.h: shipped names and paths
  * from any directory) and refuse a file of the wrong kind with a message
  * that says what the file is and which command takes it, instead of the
  * loader's "unknown key" at the first key it does not expect.
@@ -24,7 +24,7 @@
 #include <stddef.h>
 
 #include "base/diag.h"
-#include "sim/hw/datafile.h"
+#include "machine/datafile.h"
 
 /* The kind of the YAML text buf (len bytes; name is used in messages). */
 int cli_classify(const char *name, const char *buf, size_t len,

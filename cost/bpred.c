@@ -11,7 +11,7 @@
  * §7); the packed registers equal the scalar ones bit for bit
  * (test_bpred, bpred_check).
  */
-#include "sim/hw/bpred.h"
+#include "cost/bpred.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -53,7 +53,7 @@
  * reference that stamps every store, and compares the freshness of every
  * copy.
  */
-#include "sim/hw/cache.h"
+#include "cost/cache.h"
 
 #include <assert.h>
 #include <stdlib.h>

@@ -8,7 +8,7 @@
  * Name lookups are linear: they run when variant files are read, never per
  * simulated event.
  */
-#include "sim/hw/cost.h"
+#include "cost/cost.h"
 
 #include <stdlib.h>
 #include <string.h>

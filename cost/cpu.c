@@ -18,7 +18,7 @@
  * line-transfer latencies become nr_nodes x nr_nodes matrices indexed by
  * node position, so a miss costs one table load.
  */
-#include "sim/hw/cpu.h"
+#include "cost/cpu.h"
 
 #include <assert.h>
 #include <inttypes.h>

@@ -255,10 +255,10 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "sim/hw/bpred.h"
-#include "sim/hw/cache.h"
-#include "sim/hw/cost.h"
-#include "sim/hw/machine.h"
+#include "cost/bpred.h"
+#include "cost/cache.h"
+#include "cost/cost.h"
+#include "machine/machine.h"
 
 /*
  * Counters (scope "cpu"): X(name, description).  The first group is

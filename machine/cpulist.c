@@ -1,5 +1,5 @@
 /* cpulist — Linux cpulist parsing and printing; see cpulist.h. */
-#include "sim/hw/cpulist.h"
+#include "machine/cpulist.h"
 
 #include <ctype.h>
 #include <limits.h>

@@ -1,6 +1,6 @@
 /* datafile — finding shipped machines, cost profiles and scenarios; see
  * datafile.h. */
-#include "sim/hw/datafile.h"
+#include "machine/datafile.h"
 
 #include <limits.h>
 #include <stdio.h>

@@ -1,12 +1,12 @@
 /* emit — machine file writer; see emit.h. */
-#include "sim/hw/emit.h"
+#include "machine/emit.h"
 
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim/hw/cpulist.h"
+#include "machine/cpulist.h"
 #include "base/diag.h"
 
 void emit_buf_init(struct emit_buf *b)

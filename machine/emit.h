@@ -31,7 +31,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "sim/hw/machine.h"
+#include "machine/machine.h"
 
 /* A growable, NUL-terminated text buffer. */
 struct emit_buf {

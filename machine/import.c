@@ -15,7 +15,7 @@
  * Rendering always goes through machine_load_buf(), so what leaves this
  * module is a file the rest of numasim accepts.
  */
-#include "sim/hw/import.h"
+#include "machine/import.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -27,9 +27,9 @@
 
 #include <yaml.h>
 
-#include "sim/hw/cpulist.h"
-#include "sim/hw/datafile.h"
-#include "sim/hw/machine.h"
+#include "machine/cpulist.h"
+#include "machine/datafile.h"
+#include "machine/machine.h"
 #include "numasim_config.h"
 
 #define MiB ((uint64_t)1 << 20)

@@ -55,7 +55,7 @@
  * continues there (e.g. a 2 GiB node 0 and a DMA32 part on node 1).
  *
  * Costs come from a profile in configs/costs/NAME.yaml (top-level name,
- * description, costs): --costs NAME|PATH is resolved by sim/hw/datafile.h
+ * description, costs): --costs NAME|PATH is resolved by machine/datafile.h
  * ($NUMASIM_CONFIGS/costs, the installed data directory, the source
  * tree).  The profile's `costs:` block is copied verbatim, so its
  * comments and sources travel with the machine.
@@ -73,7 +73,7 @@
 #include <stddef.h>
 
 #include "base/diag.h"
-#include "sim/hw/emit.h"
+#include "machine/emit.h"
 
 #define IMPORT_ARCH_MAP(X)                                                     \
 	X(X86_64, "x86_64")                                                    \

@@ -14,7 +14,7 @@
  * positive integer, anything else = a positive number).  Cost profiles
  * (configs/costs/NAME.yaml) share the same parser for their `costs` mapping.
  */
-#include "sim/hw/machine.h"
+#include "machine/machine.h"
 
 #include <ctype.h>
 #include <limits.h>
@@ -25,7 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim/hw/cpulist.h"
+#include "machine/cpulist.h"
 #include "base/sha256.h"
 #include "base/ytree.h"
 

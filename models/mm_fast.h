@@ -1,6 +1,6 @@
 /*
  * mm_fast — the page allocator model's fast copy, for sampled accounting
- * (cost.accounting sampled, sim/hw/cpu.h "Sampled accounting").
+ * (cost.accounting sampled, cost/cpu.h "Sampled accounting").
  *
  * A fast call (one top-level call not sampled) charges no cost of its
  * own: it counts its branches and calls and sums its path signature,

@@ -668,7 +668,7 @@ _Static_assert(MM_IPC == CPU_INORDER_IPC, "cpu_insns charges the in-order model 
 
 /*
  * The code blocks of the page allocator (docs/cost-model.md §1,
- * "Blocks"; sim/hw/cpu.h): X(name, work row, accesses, exit), one per
+ * "Blocks"; cost/cpu.h): X(name, work row, accesses, exit), one per
  * stretch of straight-line code that starts with a work row; every work
  * row is charged through one (a row can start several blocks).  Its uops
  * are the row's (in the world's code layout), its accesses the word

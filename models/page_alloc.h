@@ -4,7 +4,7 @@
  * zones, buddy free lists, per-cpu page lists, watermarks, the fair zone
  * allocation policy, the zonelist iterator in both forms, and the order-0
  * fast paths of alloc_pages() and __free_pages(), charged to the cycle-cost
- * model (sim/hw/cpu.h) at the numbered sites of
+ * model (cost/cpu.h) at the numbered sites of
  * ../shared/reference/zonelist-and-page-alloc.md §7 (A01..A52, F01..F14).
  *
  * Variants (data, design §4.2): PRE = v4.6 + series patches 1-4 (the
@@ -29,10 +29,10 @@
 
 #include <stdint.h>
 
-#include "sim/hw/cost.h"
-#include "sim/hw/cpu.h"
+#include "cost/cost.h"
+#include "cost/cpu.h"
 #include "base/diag.h"
-#include "sim/hw/machine.h"
+#include "machine/machine.h"
 #include "models/zonelist.h"
 #include "models/mmzone.h"
 #include "models/mempolicy.h"
@@ -200,7 +200,7 @@ uint64_t mm_page_vaddr(const struct mm_world *w, const struct page *p);
 /*
  * Spinlock statistics summed over every zone->lock of the world (and,
  * separately, cpuset's callback_lock): acquisitions, acquisitions that
- * waited, cycles waited (sim/hw/cpu.h struct cpu_lock).
+ * waited, cycles waited (cost/cpu.h struct cpu_lock).
  */
 struct mm_lock_stats {
 	uint64_t zone_acquisitions, zone_contended, zone_wait_cycles;

@@ -1,6 +1,6 @@
 /*
  * sched_fair — the Linux v5.9 CFS scheduler (kernel/sched/fair.c) for
- * nice-0 tasks on the simulated CPUs of a cpu_sys (sim/hw/cpu.h): one run
+ * nice-0 tasks on the simulated CPUs of a cpu_sys (cost/cpu.h): one run
  * queue (struct cfs_rq) per CPU and one scheduling entity (struct
  * sched_entity) per task, driven by a workload through task ids and CPU
  * indexes (positions in cpu_sys.cpu[]).
@@ -125,8 +125,8 @@
 
 #include "base/diag.h"
 #include "models/sched_topology.h"
-#include "sim/hw/cache.h"
-#include "sim/hw/cpu.h"
+#include "cost/cache.h"
+#include "cost/cpu.h"
 
 #define CFS_SCHED_NR_LATENCY 8            /* fair.c's static sched_nr_latency */
 

@@ -11,7 +11,7 @@
  *         SD_SHARE_PKG_RESOURCES), when the machine has SMT;
  *   MC    the CPUs sharing the last-level cache (SD_SHARE_PKG_RESOURCES):
  *         the CPUs of the CPU's node, since numasim's cache model has one
- *         LLC per node (sim/hw/cache.h);
+ *         LLC per node (cost/cache.h);
  *   NUMA  one level per distinct SLIT distance above the local one: the
  *         CPUs of the nodes within that distance (SD_NUMA | SD_SERIALIZE,
  *         no SD_PREFER_SIBLING; above node_reclaim_distance 30 also no
@@ -51,7 +51,7 @@
 #include <stdint.h>
 
 #include "base/diag.h"
-#include "sim/hw/cpu.h"
+#include "cost/cpu.h"
 
 /* include/linux/sched/topology.h's flags (the ones the model reads). */
 #define SD_BALANCE_NEWIDLE     0x0001

@@ -384,7 +384,7 @@ static const uint32_t slub_work_rows[][3] = {
 
 /*
  * The code blocks of SLUB (docs/cost-model.md §1, "Blocks";
- * sim/hw/cpu.h): X(name, work row, accesses, exit), one per stretch of
+ * cost/cpu.h): X(name, work row, accesses, exit), one per stretch of
  * straight-line code that starts with a work row; every work row is
  * charged through one, and a row used at two places with different
  * accesses or exits starts two blocks (list_op: add_partial and
@@ -565,7 +565,7 @@ struct slub_world {
 
 /*
  * The one place that charges memory: a word at addr, its home node from the
- * synthetic address (sim/hw/cpu.h's access kinds); bmem() below for an
+ * synthetic address (cost/cpu.h's access kinds); bmem() below for an
  * access a code block declared.
  */
 static inline void slub_mem(struct cpu *c, uint64_t addr, enum cpu_access kind)

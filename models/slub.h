@@ -7,7 +7,7 @@
  * ___slab_alloc, get_partial_node, acquire_slab, new_slab, deactivate_slab)
  * and the free paths (do_slab_free, __slab_free with its cmpxchg_double
  * retry loop, put_cpu_partial, unfreeze_partials, discard_slab), charged
- * to the cycle-cost model (sim/hw/cpu.h) at the numbered sites of
+ * to the cycle-cost model (cost/cpu.h) at the numbered sites of
  * ../shared/reference/slub-free.md (S0..S10, PRE6a, PRE6b, PRE7, POST6,
  * POST7, P1..P3, U1) and at "function:what" sites elsewhere.
  * docs/slub-model.md is the long description.
@@ -58,11 +58,11 @@
 
 #include <stdint.h>
 
-#include "sim/hw/cache.h"
-#include "sim/hw/cost.h"
-#include "sim/hw/cpu.h"
+#include "cost/cache.h"
+#include "cost/cost.h"
+#include "cost/cpu.h"
 #include "base/diag.h"
-#include "sim/hw/machine.h"
+#include "machine/machine.h"
 #include "models/page_alloc.h"
 
 /*

@@ -1,6 +1,6 @@
 /*
  * slub_fast — SLUB's fast copy, for sampled accounting (cost.accounting
- * sampled, sim/hw/cpu.h "Sampled accounting"); the page allocator's is
+ * sampled, cost/cpu.h "Sampled accounting"); the page allocator's is
  * models/mm_fast.h, and this one follows it.
  *
  * A fast call (one top-level call not sampled) charges no cost of its

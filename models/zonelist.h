@@ -45,7 +45,7 @@
 #include <stdint.h>
 
 #include "base/diag.h"
-#include "sim/hw/machine.h"
+#include "machine/machine.h"
 
 #define NUMA_NO_NODE (-1)
 /* include/linux/topology.h; not overridden on x86. */

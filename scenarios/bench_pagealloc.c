@@ -20,11 +20,11 @@
 #include <sys/resource.h>
 #include <time.h>
 
-#include "sim/hw/cost.h"
-#include "sim/hw/cpu.h"
+#include "cost/cost.h"
+#include "cost/cpu.h"
 #include "base/diag.h"
 #include "base/records.h"
-#include "sim/hw/machine.h"
+#include "machine/machine.h"
 #include "models/page_alloc.h"
 
 struct bench_pagealloc_result {

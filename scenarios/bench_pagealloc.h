@@ -30,7 +30,7 @@
 
 #include "base/diag.h"
 #include "base/progress.h"
-#include "sim/hw/bpred.h"
+#include "cost/bpred.h"
 #include "models/page_alloc.h"
 
 /* Ranges of the numeric options; bench_pagealloc_run() expects them. */

@@ -21,11 +21,11 @@
 #include <string.h>
 #include <time.h>
 
-#include "sim/hw/cost.h"
-#include "sim/hw/cpu.h"
+#include "cost/cost.h"
+#include "cost/cpu.h"
 #include "base/diag.h"
 #include "base/records.h"
-#include "sim/hw/machine.h"
+#include "machine/machine.h"
 #include "models/page_alloc.h"
 #include "models/slub.h"
 #include "analysis/stats.h"

@@ -33,8 +33,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "sim/hw/cost.h"
-#include "sim/hw/cpu.h"
+#include "cost/cost.h"
+#include "cost/cpu.h"
 #include "models/page_alloc.h"
 #include "base/progress.h"
 #include "scenarios/run_mpi.h"

@@ -36,9 +36,9 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "sim/hw/cpu.h"
-#include "sim/hw/cpulist.h"
-#include "sim/hw/datafile.h"
+#include "cost/cpu.h"
+#include "machine/cpulist.h"
+#include "machine/datafile.h"
 #include "scenarios/wl_messaging.h"
 #include "base/ytree.h"
 #include "models/zonelist.h"
@@ -296,7 +296,7 @@ static char *resolve_path(const char *scenario_path, const char *ref)
 /*
  * A machine path that does not exist (a bare name "rome-nps4", a
  * scenario's "../configs/x.yaml" read from standard input or copied
- * elsewhere) is looked up among the shipped machines (sim/hw/datafile.h);
+ * elsewhere) is looked up among the shipped machines (machine/datafile.h);
  * found nowhere, *path stays, for the loader's "cannot open".
  */
 static int find_shipped(char **path, const char *ref)

@@ -58,7 +58,7 @@
 #include <stdint.h>
 
 #include "base/diag.h"
-#include "sim/hw/machine.h"
+#include "machine/machine.h"
 #include "models/page_alloc.h"
 #include "base/sha256.h"
 #include "models/slub.h"
@@ -216,7 +216,7 @@ struct scn_policy {
 };
 
 /* The `cost:` section of a point: the timing model, the branch
- * predictor, the work layout and the accounting (sim/hw/cpu.h, bpred.h).
+ * predictor, the work layout and the accounting (cost/cpu.h, bpred.h).
  * model scn_default_model()'s (ooo where the machine has the core
  * figures, inorder otherwise), bpred "gshare" and accounting
  * scn_default_accounting()'s when absent;

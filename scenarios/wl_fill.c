@@ -49,8 +49,8 @@
 #include "base/progress.h"
 #include "models/page_alloc.h"
 #include "sim/eventq.h"
-#include "sim/hw/cost.h"
-#include "sim/hw/cpu.h"
+#include "cost/cost.h"
+#include "cost/cpu.h"
 #include "sim/rng.h"
 
 enum { EV_TASK = 1, EV_KSWAPD = 2 };

@@ -96,7 +96,7 @@
 #include <signal.h>
 #include <stdint.h>
 
-#include "sim/hw/cpu.h"
+#include "cost/cpu.h"
 #include "models/slub.h"
 
 #define WL_MSG_STOPPED 1

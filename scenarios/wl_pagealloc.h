@@ -43,7 +43,7 @@
 #include <signal.h>
 #include <stdint.h>
 
-#include "sim/hw/cpu.h"
+#include "cost/cpu.h"
 #include "models/page_alloc.h"
 #include "scenarios/scenario.h"
 

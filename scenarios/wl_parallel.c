@@ -13,7 +13,7 @@
  * ended).  Events run in (time, sequence) order,
  * so the CPUs' operations interleave in simulated time: a CPU entering
  * zone->lock or a node's list_lock at a time before another CPU's release
- * waits (sim/hw/cpu.h cpu_lock), which is how contention appears.  Every
+ * waits (cost/cpu.h cpu_lock), which is how contention appears.  Every
  * critical section of the models lies inside one call, so no lock is ever
  * held across events.
  *
@@ -64,7 +64,7 @@
 #include <string.h>
 
 #include "base/progress.h"
-#include "sim/hw/cpu.h"
+#include "cost/cpu.h"
 #include "sim/ctx.h"
 #include "models/page_alloc.h"
 #include "models/slub.h"

@@ -21,9 +21,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim/hw/cost.h"
-#include "sim/hw/cpu.h"
-#include "sim/hw/machine.h"
+#include "cost/cost.h"
+#include "cost/cpu.h"
+#include "machine/machine.h"
 
 #define FIX_FUNCS(X) X(outer_fn) X(leaf_fn) X(helper_fn) X(rec_fn)
 #define FIX_SITES(X)                                                           \

@@ -13,10 +13,10 @@
 #ifndef NUMASIM_TEST_PA_FIXTURE_H
 #define NUMASIM_TEST_PA_FIXTURE_H
 
-#include "sim/hw/cost.h"
-#include "sim/hw/cpu.h"
+#include "cost/cost.h"
+#include "cost/cpu.h"
 #include "base/diag.h"
-#include "sim/hw/machine.h"
+#include "machine/machine.h"
 #include "models/page_alloc.h"
 #include "models/vmscan.h"
 

@@ -5,7 +5,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "sim/hw/bpred.h"
+#include "cost/bpred.h"
 #include "base/diag.h"
 
 /* Run n outcomes (taken space) of one site; return the mispredicts. */

@@ -8,7 +8,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "sim/hw/cache.h"
+#include "cost/cache.h"
 #include "base/diag.h"
 
 static void test_lru_single_set(void **state)

@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "tests/cost_fixture.h"
-#include "sim/hw/cpu.h"
+#include "cost/cpu.h"
 #include "base/diag.h"
 
 struct world {

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim/hw/cpulist.h"
+#include "machine/cpulist.h"
 #include "base/diag.h"
 
 static void test_ranges(void **state)

@@ -16,9 +16,9 @@
 #include <unistd.h>
 
 #include "base/diag.h"
-#include "sim/hw/emit.h"
-#include "sim/hw/import.h"
-#include "sim/hw/machine.h"
+#include "machine/emit.h"
+#include "machine/import.h"
+#include "machine/machine.h"
 #include "numasim_config.h"
 
 #define MB_PAGES(mb) ((uint64_t)(mb) * 256)

@@ -15,7 +15,7 @@
 #include <string.h>
 
 #include "base/diag.h"
-#include "sim/hw/machine.h"
+#include "machine/machine.h"
 #include "numasim_config.h"
 #include "base/sha256.h"
 #include "base/ytree.h"

@@ -18,9 +18,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim/hw/cpu.h"
+#include "cost/cpu.h"
 #include "base/diag.h"
-#include "sim/hw/machine.h"
+#include "machine/machine.h"
 #include "tests/page_alloc_fixture.h"
 #include "models/page_alloc.h"
 #include "tests/test_costs_yaml.h"

@@ -16,8 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim/hw/cost.h"
-#include "sim/hw/cpu.h"
+#include "cost/cost.h"
+#include "cost/cpu.h"
 #include "base/diag.h"
 #include "numasim_config.h"
 #include "models/page_alloc.h"

@@ -21,7 +21,7 @@
 #include "tests/cost_fixture.h"
 #include "base/diag.h"
 #include "models/sched_fair.h"
-#include "sim/hw/cpu.h"
+#include "cost/cpu.h"
 
 enum { LATENCY = 36000, MIN_GRAN = 4500, WAKEUP_GRAN = 6000, TICK = 20000 };
 enum { CTX = 100, WAKE = 10 };

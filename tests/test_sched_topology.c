@@ -22,7 +22,7 @@
 #include "tests/cost_fixture.h"
 #include "base/diag.h"
 #include "models/sched_topology.h"
-#include "sim/hw/cpu.h"
+#include "cost/cpu.h"
 
 struct world {
 	struct machine m;

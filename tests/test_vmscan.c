@@ -22,8 +22,8 @@
 
 #include "base/diag.h"
 #include "models/page_alloc.h"
-#include "sim/hw/cpu.h"
-#include "sim/hw/machine.h"
+#include "cost/cpu.h"
+#include "machine/machine.h"
 #include "tests/page_alloc_fixture.h"
 #include "tests/test_costs_yaml.h"
 

@@ -18,7 +18,7 @@
 #include <string.h>
 
 #include "base/diag.h"
-#include "sim/hw/machine.h"
+#include "machine/machine.h"
 #include "models/zonelist.h"
 
 /* ---- building machines in memory ---- */

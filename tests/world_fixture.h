@@ -12,11 +12,11 @@
 #ifndef NUMASIM_TEST_WORLD_FIXTURE_H
 #define NUMASIM_TEST_WORLD_FIXTURE_H
 
-#include "sim/hw/cache.h"
-#include "sim/hw/cost.h"
-#include "sim/hw/cpu.h"
+#include "cost/cache.h"
+#include "cost/cost.h"
+#include "cost/cpu.h"
 #include "base/diag.h"
-#include "sim/hw/machine.h"
+#include "machine/machine.h"
 #include "models/page_alloc.h"
 #include "models/slub.h"
 

@@ -33,10 +33,10 @@ expect_violation() {
 	fi
 }
 
-expect_violation "hardware includes a kernel model" sim/hw/cpu.c '#include "models/slub.h"' \
-	'#include "models/slub.h": sim/hw/ is below models/ and may not include it'
-expect_violation "engine includes hardware" sim/eventq.c '#include "sim/hw/cpu.h"' \
-	'#include "sim/hw/cpu.h": sim/ is below sim/hw/ and may not include it'
+expect_violation "hardware includes a kernel model" cost/cpu.c '#include "models/slub.h"' \
+	'#include "models/slub.h": cost/ is below models/ and may not include it'
+expect_violation "engine includes hardware" sim/eventq.c '#include "cost/cpu.h"' \
+	'#include "cost/cpu.h": sim/ is below cost/ and may not include it'
 expect_violation "base includes the engine" base/diag.c '#include "sim/ctx.h"' \
 	'#include "sim/ctx.h": base/ is below sim/ and may not include it'
 expect_violation "model includes a workload" models/slub.c '#include "scenarios/run.h"' \

@@ -16,7 +16,7 @@
 . "$(dirname "$0")/lib.sh"
 need_jq
 
-# the figures cpu_ooo_missing() requires (sim/hw/cpu.c), then the optional ones
+# the figures cpu_ooo_missing() requires (cost/cpu.c), then the optional ones
 need="dispatch_width rob_size load_queue load_ports fill_buffers call_uops ret_uops"
 core="$need prefetch_streams prefetch_distance prefetch_degree"
 core_re="^  ($(echo $core | tr ' ' '|')):"

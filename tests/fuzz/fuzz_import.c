@@ -1,6 +1,6 @@
 /*
  * fuzz_numactl / fuzz_sysfs — libFuzzer targets of the machine importers
- * (sim/hw/import.h), built from this one file (-DFUZZ_SYSFS for sysfs).
+ * (machine/import.h), built from this one file (-DFUZZ_SYSFS for sysfs).
  *
  * numactl: the input is `numactl --hardware` text for import_numactl.
  * sysfs: the input is a tree in the form `head` prints several files in,
@@ -20,9 +20,9 @@
 
 #include <ftw.h>
 
-#include "sim/hw/emit.h"
-#include "sim/hw/import.h"
-#include "sim/hw/machine.h"
+#include "machine/emit.h"
+#include "machine/import.h"
+#include "machine/machine.h"
 #include "tests/fuzz/fuzz.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
