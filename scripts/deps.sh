@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Install what numasim needs on Debian 12, and only what is missing.
 # clang-14 and libclang-rt-14-dev (libFuzzer, clang's sanitizers) build the
-# fuzz targets of tests/fuzz in build-fuzz (scripts/test.sh).
+# fuzz targets of tests/fuzz in build-fuzz (scripts/test.sh).  python3 (meson
+# needs it too) runs scripts/sql2c.py, which embeds analysis/schema/*.sql.
 set -eu
-pkgs="meson ninja-build pkg-config gcc libc6-dev libgsl-dev libyaml-dev libsqlite3-dev libcmocka-dev jq sqlite3 libopenmpi-dev openmpi-bin librsvg2-bin imagemagick clang-14 libclang-rt-14-dev man-db chromium"
+pkgs="python3 meson ninja-build pkg-config gcc libc6-dev libgsl-dev libyaml-dev libsqlite3-dev libcmocka-dev jq sqlite3 libopenmpi-dev openmpi-bin librsvg2-bin imagemagick clang-14 libclang-rt-14-dev man-db chromium"
 missing=""
 for p in $pkgs; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' || missing="$missing $p"
