@@ -180,10 +180,10 @@ static int query_int(struct store *s, const char *sql, int64_t *out)
 		return NS_OK;
 	if ((rc & 0xff) == SQLITE_NOTADB)
 		return store_fail(s, NS_EINPUT, "not a numasim results database "
-			    "(not an SQLite file)");
+				  "(not an SQLite file)");
 	if ((rc & 0xff) == SQLITE_CORRUPT)
 		return store_fail(s, NS_EINPUT, "damaged database: %s",
-			    sqlite3_errmsg(s->db));
+				  sqlite3_errmsg(s->db));
 	return store_db_fail(s, "cannot read the database (%s)", sql);
 }
 
@@ -219,24 +219,24 @@ static int check_file(struct store *s, const char *path, int *exists)
 		if (errno == ENOENT)
 			return NS_OK;
 		return store_fail(s, ns_status_from_errno(errno), "cannot open: %s",
-			    strerror(errno));
+				  strerror(errno));
 	}
 	*exists = 1;
 	if (!S_ISREG(st.st_mode))
 		return store_fail(s, NS_EINPUT, "not a numasim results database "
-			    "(not a regular file)");
+				  "(not a regular file)");
 	if (st.st_size == 0)
 		return NS_OK;
 	FILE *f = fopen(path, "rb");
 	if (!f)
 		return store_fail(s, ns_status_from_errno(errno), "cannot open: %s",
-			    strerror(errno));
+				  strerror(errno));
 	unsigned char head[20];
 	size_t n = fread(head, 1, sizeof head, f);
 	fclose(f);
 	if (n < sizeof magic || memcmp(head, magic, sizeof magic) != 0)
 		return store_fail(s, NS_EINPUT, "not a numasim results database "
-			    "(not an SQLite file)");
+				  "(not an SQLite file)");
 	s->wal_file = n == sizeof head && head[18] == 2 && head[19] == 2;
 	return NS_OK;
 }
@@ -279,17 +279,17 @@ static int check_writable(struct store *s, const char *path, int exists)
 	int err = 0;
 	if (exists && access(path, W_OK) != 0)
 		return store_fail(s, ns_status_from_errno(errno), "cannot write the "
-			    "database: %s", strerror(errno));
+				  "database: %s", strerror(errno));
 	if (dir_writable(path, &err))
 		return NS_OK;
 	if (!exists)
 		return store_fail(s, ns_status_from_errno(err), "cannot create "
-			    "database: %s", strerror(err));
+				  "database: %s", strerror(err));
 	if (side_file(path, "-wal", &st) == 0 && side_file(path, "-shm", &st) == 0)
 		return NS_OK; /* SQLite can use the side files that are there */
 	return store_fail(s, ns_status_from_errno(err), "cannot write the database: "
-		    "cannot create its -wal and -shm files in its directory: %s",
-		    strerror(err));
+			  "cannot create its -wal and -shm files in its directory: %s",
+			  strerror(err));
 }
 
 /*
@@ -345,12 +345,12 @@ static int reader_query(struct store *s, const char *path, const char **query)
 	if (side_file(path, "-shm", &shm) == 0 || dir_writable(path, &err))
 		return NS_OK;
 	return store_fail(s, NS_EINPUT, "cannot read the database: its write-ahead "
-		    "log %s-wal holds committed changes, but %s-shm is missing "
-		    "and cannot be created in its directory (%s); copy both "
-		    "files to a writable directory and read the copy, or let "
-		    "the owner fold the log into the file with sqlite3 %s "
-		    "'PRAGMA wal_checkpoint(TRUNCATE)'", path, path,
-		    strerror(err), path);
+			  "log %s-wal holds committed changes, but %s-shm is missing "
+			  "and cannot be created in its directory (%s); copy both "
+			  "files to a writable directory and read the copy, or let "
+			  "the owner fold the log into the file with sqlite3 %s "
+			  "'PRAGMA wal_checkpoint(TRUNCATE)'", path, path,
+			  strerror(err), path);
 }
 
 /* SQLite's math functions are optional at build time; the views use sqrt. */
@@ -398,8 +398,8 @@ static int connect(struct store *s, const char *path)
 		int err = sqlite3_system_errno(s->db);
 		if (err)
 			return store_fail(s, ns_status_from_errno(err), "cannot %s "
-				    "database: %s", s->readonly ? "open the" :
-				    "create", strerror(err));
+					  "database: %s", s->readonly ? "open the" :
+					  "create", strerror(err));
 		return store_db_fail(s, "cannot open");
 	}
 	sqlite3_extended_result_codes(s->db, 1);
@@ -407,7 +407,7 @@ static int connect(struct store *s, const char *path)
 	/* Locked down before any statement reads the file (sqlguard.h). */
 	if (sqlguard_lockdown(s->db) != NS_OK)
 		return store_fail(s, NS_EDB, "cannot lock the SQLite connection down "
-			    "(defensive mode, untrusted schema, no extensions)");
+				  "(defensive mode, untrusted schema, no extensions)");
 	/* Innocuous: the views call it, and an untrusted schema may only
 	 * call innocuous functions. */
 	if (!sqlite3_compileoption_used("ENABLE_MATH_FUNCTIONS") &&
@@ -446,11 +446,11 @@ static int read_identity(struct store *s, int64_t *app, int64_t *version,
 		return NS_OK; /* classify() refuses these */
 	if (!have_sv)
 		return store_fail(s, NS_EINPUT, "damaged numasim results database: "
-			    "table 'schema_version' is missing");
+				  "table 'schema_version' is missing");
 	if (uv != sv)
 		return store_fail(s, NS_EINPUT, "damaged numasim results database: "
-			    "user_version %" PRId64 " but schema_version "
-			    "%" PRId64, uv, sv);
+				  "user_version %" PRId64 " but schema_version "
+				  "%" PRId64, uv, sv);
 	return NS_OK;
 }
 
@@ -462,20 +462,20 @@ static int classify(struct store *s, int64_t app, int64_t version,
 	if (*empty) {
 		if (s->readonly)
 			return store_fail(s, NS_EINPUT, "not a numasim results "
-				    "database (empty file)");
+					  "database (empty file)");
 		return NS_OK;
 	}
 	if (app != STORE_APPLICATION_ID)
 		return store_fail(s, NS_EINPUT, "not a numasim results database");
 	if (version > STORE_SCHEMA_VERSION)
 		return store_fail(s, NS_EINPUT, "database schema version %" PRId64
-			    " is newer than this numasim supports (%d); "
-			    "upgrade numasim", version, STORE_SCHEMA_VERSION);
+				  " is newer than this numasim supports (%d); "
+				  "upgrade numasim", version, STORE_SCHEMA_VERSION);
 	if (version < STORE_READONLY_MIN_VERSION && s->readonly)
 		return store_fail(s, NS_EINPUT, "database schema version %" PRId64
-			    " is older than this numasim's (%d); open it "
-			    "read-write once to upgrade it", version,
-			    STORE_SCHEMA_VERSION);
+				  " is older than this numasim's (%d); open it "
+				  "read-write once to upgrade it", version,
+				  STORE_SCHEMA_VERSION);
 	return NS_OK;
 }
 
@@ -530,8 +530,8 @@ static int check_tables(struct store *s)
 			return r;
 		if (n != 1)
 			return store_fail(s, NS_EINPUT, "damaged numasim results "
-				    "database: table '%s' is missing",
-				    required_tables[i]);
+					  "database: table '%s' is missing",
+					  required_tables[i]);
 	}
 	return NS_OK;
 }
@@ -548,7 +548,7 @@ static int setup_rdwr(struct store *s, int need_migration)
 	int r = query_text(s, "PRAGMA journal_mode = WAL", mode, sizeof mode);
 	if (r == NS_OK && strcmp(mode, "wal") != 0)
 		r = store_fail(s, NS_EDB, "cannot switch the database to WAL mode "
-			 "(journal_mode is '%s')", mode);
+			       "(journal_mode is '%s')", mode);
 	if (r == NS_OK)
 		r = exec_sql(s, "PRAGMA synchronous = FULL; "
 			     "PRAGMA foreign_keys = ON",
@@ -579,8 +579,8 @@ static int temp_views(struct store *s, int64_t version)
 			int is_view = strncmp(*step, view, sizeof view - 1) == 0;
 			if (!is_view && (v < 2 || strncmp(*step, table, sizeof table - 1)))
 				return store_fail(s, NS_EINTERNAL, "migration to "
-					    "version %" PRId64 " is not views "
-					    "and tables only", v + 1);
+						  "version %" PRId64 " is not views "
+						  "and tables only", v + 1);
 			char *sql = sqlite3_mprintf(is_view ? "CREATE TEMP VIEW %s"
 						    : "CREATE TEMP TABLE %s",
 						    *step + (is_view ? sizeof view
@@ -639,9 +639,9 @@ static int refuse_damaged(struct store *s)
 	if (ok < 0)
 		return store_db_fail(s, "cannot check the database (PRAGMA quick_check)");
 	return store_fail(s, NS_EINPUT, "damaged database: PRAGMA quick_check says "
-		    "'%s'; numasim does not write into a damaged database (read "
-		    "what is left with numasim query/export, or recover it with "
-		    "sqlite3 FILE .recover, and run into a new file)", why);
+			  "'%s'; numasim does not write into a damaged database (read "
+			  "what is left with numasim query/export, or recover it with "
+			  "sqlite3 FILE .recover, and run into a new file)", why);
 }
 
 int store_read_status(struct store *s, int status)
@@ -771,7 +771,7 @@ static int expect_int(struct store *s, const char *sql, int64_t want)
 	int r = query_int(s, sql, &got);
 	if (r == NS_OK && got != want)
 		r = store_fail(s, NS_EINTERNAL, "store invariant: %s is %" PRId64
-			 ", expected %" PRId64, sql, got, want);
+			       ", expected %" PRId64, sql, got, want);
 	return r;
 }
 
@@ -783,7 +783,7 @@ static int check_data(struct store *s)
 		r = query_text(s, "PRAGMA quick_check", res, sizeof res);
 	if (r == NS_OK && strcmp(res, "ok") != 0)
 		r = store_fail(s, NS_EINTERNAL, "store invariant: quick_check "
-			 "says '%s'", res);
+			       "says '%s'", res);
 	if (r == NS_OK && !s->open_run)
 		r = expect_int(s, "SELECT count(*) FROM runs WHERE "
 			       "status = 'running'", 0);
@@ -805,23 +805,23 @@ int store_check(struct store *s, int flags)
 	    s->group_runs < 0 || s->group_runs >= s->group_max_runs ||
 	    (!s->group_open && s->group_runs))
 		return store_fail(s, NS_EINTERNAL, "store invariant: group of %d runs, "
-			    "%d finished, %s", s->group_max_runs, s->group_runs,
-			    s->group_open ? "open" : "closed");
+				  "%d finished, %s", s->group_max_runs, s->group_runs,
+				  s->group_open ? "open" : "closed");
 	if (!s->path || (s->open_run != 0 || s->group_open) != in_txn ||
 	    (s->readonly && s->open_run))
 		return store_fail(s, NS_EINTERNAL, "store invariant: open run %" PRId64
-			    " but %s transaction", s->open_run,
-			    in_txn ? "a" : "no");
+				  " but %s transaction", s->open_run,
+				  in_txn ? "a" : "no");
 	for (int i = 0; i < ST_COUNT; i++)
 		if ((s->stmt[i] == NULL) != s->readonly)
 			return store_fail(s, NS_EINTERNAL, "store invariant: "
-				    "statement %d %s prepared", i,
-				    s->readonly ? "is" : "is not");
+					  "statement %d %s prepared", i,
+					  s->readonly ? "is" : "is not");
 	if (s->version > STORE_SCHEMA_VERSION ||
 	    s->version < (s->readonly ? STORE_READONLY_MIN_VERSION
 				      : STORE_SCHEMA_VERSION))
 		return store_fail(s, NS_EINTERNAL, "store invariant: open at schema "
-			    "version %" PRId64, s->version);
+				  "version %" PRId64, s->version);
 	int r = expect_int(s, "PRAGMA application_id", STORE_APPLICATION_ID);
 	if (r == NS_OK)
 		r = expect_int(s, "PRAGMA user_version", s->version);
@@ -844,13 +844,13 @@ int store_check(struct store *s, int flags)
 	 * says WAL, which check_file() read. */
 	if (r == NS_OK && s->immutable && !s->wal_file)
 		r = store_fail(s, NS_EINTERNAL, "store invariant: immutable reader of "
-			 "a file not in WAL mode");
+			       "a file not in WAL mode");
 	/* A writer switched the file to WAL (setup_rdwr()); a reader reads
 	 * the file in whatever mode its header gives, WAL or, for a file
 	 * someone converted (or damaged), a rollback journal. */
 	if (r == NS_OK && !s->readonly && strcmp(mode, "wal") != 0)
 		r = store_fail(s, NS_EINTERNAL, "store invariant: journal_mode is "
-			 "'%s', expected 'wal'", mode);
+			       "'%s', expected 'wal'", mode);
 	if (r == NS_OK && (flags & STORE_CHECK_DATA))
 		r = check_data(s);
 	return r;

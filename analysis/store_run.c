@@ -79,7 +79,7 @@ int store_prepare_statements(struct store *s)
 				       SQLITE_PREPARE_PERSISTENT, &s->stmt[i],
 				       NULL) != SQLITE_OK)
 			return store_db_fail(s, "cannot prepare '%.40s...'",
-				       stmt_sql[i]);
+					     stmt_sql[i]);
 	return NS_OK;
 }
 
@@ -153,7 +153,7 @@ static int row_fail(struct store *s, const char *what, const char *name,
 		    int64_t run_id)
 {
 	int r = store_db_fail(s, "run %" PRId64 ": cannot store %s '%s'", run_id,
-			what, name);
+			      what, name);
 	rollback(s);
 	return r;
 }
@@ -254,17 +254,17 @@ static int check_info(struct store *s, const struct store_run_info *i)
 	for (size_t k = 0; k < sizeof req / sizeof req[0]; k++)
 		if (!req[k][1] || !req[k][1][0])
 			return store_fail(s, NS_EINTERNAL, "run info: %s is missing",
-				    req[k][0]);
+					  req[k][0]);
 	if (!is_sha256(i->scenario_sha256) || !is_sha256(i->machine_sha256))
 		return store_fail(s, NS_EINTERNAL, "run info: scenario_sha256 and "
-			    "machine_sha256 must be 64 lowercase hex digits");
+				  "machine_sha256 must be 64 lowercase hex digits");
 	if (i->point < 0 || i->repetition < 0)
 		return store_fail(s, NS_EINTERNAL, "run info: negative point or "
-			    "repetition");
+				  "repetition");
 	if (i->seed > (uint64_t)INT64_MAX)
 		return store_fail(s, NS_ERANGE, "run seed %" PRIu64 " does not fit "
-			    "SQLite's signed 64-bit INTEGER (max %" PRId64 ")",
-			    i->seed, INT64_MAX);
+				  "SQLite's signed 64-bit INTEGER (max %" PRId64 ")",
+				  i->seed, INT64_MAX);
 	return NS_OK;
 }
 
@@ -283,7 +283,7 @@ static int insert_input(struct store *s, const char *sha, const char *kind,
 	sha256_hex(digest, hex);
 	if (strcmp(hex, sha) != 0)
 		return store_fail(s, NS_EINTERNAL, "run info: the %s text hashes to "
-			    "%s, not to its %s_sha256 %s", kind, hex, kind, sha);
+				  "%s, not to its %s_sha256 %s", kind, hex, kind, sha);
 	sqlite3_stmt *st = s->stmt[ST_INPUT];
 	bind_text(st, 1, sha);
 	bind_text(st, 2, kind);
@@ -318,7 +318,7 @@ static int insert_run(struct store *s, const struct store_run_info *i)
 	bind_text(st, 17, started);
 	if (step_done(st) != SQLITE_OK)
 		return store_db_fail(s, "cannot store run of scenario '%s'",
-			       i->scenario);
+				     i->scenario);
 	return NS_OK;
 }
 
@@ -328,10 +328,10 @@ int store_run_begin(struct store *s, const struct store_run_info *info,
 	*run_id = 0;
 	if (s->readonly)
 		return store_fail(s, NS_EDB, "cannot store a run: database opened "
-			    "read-only");
+				  "read-only");
 	if (s->open_run)
 		return store_fail(s, NS_EINTERNAL, "cannot begin a run: run %" PRId64
-			    " is still open", s->open_run);
+				  " is still open", s->open_run);
 	int r = check_info(s, info);
 	if (r != NS_OK)
 		return r;
@@ -378,7 +378,7 @@ static int commit(struct store *s)
 		return NS_OK;
 	}
 	int r = store_db_fail(s, n == 1 ? "cannot commit the run" : "cannot commit a group of "
-			"%d runs", n);
+			      "%d runs", n);
 	if (!sqlite3_get_autocommit(s->db))
 		step_done(s->stmt[ST_ROLLBACK]);
 	if (s->group_open)
@@ -392,7 +392,7 @@ int store_set_group(struct store *s, int max_runs, int max_ms)
 {
 	if (max_runs < 1 || max_ms < 0)
 		return store_fail(s, NS_EINTERNAL, "store_set_group: %d runs, %d ms", max_runs,
-			    max_ms);
+				  max_ms);
 	int rc = store_flush(s);
 	s->group_max_runs = max_runs;
 	s->group_max_ms = max_ms;
@@ -403,7 +403,7 @@ int store_flush(struct store *s)
 {
 	if (s->open_run)
 		return store_fail(s, NS_EINTERNAL, "cannot commit the group: run %" PRId64
-			    " is still open", s->open_run);
+				  " is still open", s->open_run);
 	int rc = NS_OK;
 	if (s->group_open && sqlite3_get_autocommit(s->db)) {
 		s->group_lost += s->group_runs;
@@ -416,8 +416,8 @@ int store_flush(struct store *s)
 		int lost = s->group_lost;
 		s->group_lost = 0;
 		return store_fail(s, NS_EDB, "%d finished run%s rolled back with the "
-			    "transaction of their group; numasim run --resume runs them "
-			    "again", lost, lost == 1 ? " was" : "s were");
+				  "transaction of their group; numasim run --resume runs them "
+				  "again", lost, lost == 1 ? " was" : "s were");
 	}
 	return rc;
 }
@@ -442,7 +442,7 @@ static int run_end(struct store *s, int64_t run_id, const char *status,
 	char finished[TIME_BUF];
 	if (s->open_run == 0 || run_id != s->open_run)
 		return store_fail(s, NS_EINTERNAL, "cannot commit run %" PRId64
-			    ": it is not open", run_id);
+				  ": it is not open", run_id);
 	sqlite3_stmt *st = s->stmt[ST_RUN_END];
 	store_format_time(store_now_ns(), finished);
 	sqlite3_bind_int64(st, 1, run_id);
@@ -481,7 +481,7 @@ int store_run_fail(struct store *s, int64_t run_id, const char *message)
 {
 	if (!message || !message[0])
 		return store_fail(s, NS_EINTERNAL, "failed run %" PRId64 " needs a "
-			    "message", run_id);
+				  "message", run_id);
 	return run_end(s, run_id, "failed", message);
 }
 
