@@ -13,6 +13,8 @@
 # column documented that does not exist, a view column left out, a
 # table without a section) and checks that each is reported, so the check
 # cannot pass vacuously.
+# Last, scripts/sql2c.py (the build step that embeds the files) on small
+# files: statements kept as written, its rules enforced.
 set -u
 
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
@@ -158,5 +160,30 @@ expect_error "a table without a section" 'no section ### `notes` for the table n
 copies
 sed -i 's/^### `branch_stats`$/### `branch_rates`/' "$tmp/m/schema.md"
 expect_error "a section of no object" 'section `branch_rates`: the schema has no table or view branch_rates'
+
+# The generator that embeds the files (scripts/sql2c.py) keeps a
+# statement's text as the file has it and refuses what SQLite would store
+# other than the file shows.
+gen() { python3 "$SRC/scripts/sql2c.py" "$tmp/g.c" "$@" >"$tmp/gout" 2>&1; }
+if command -v python3 >/dev/null; then
+	mkdir -p "$tmp/g"
+	printf -- '-- a comment\n\nCREATE TABLE t (\n  a TEXT CHECK (a NOT GLOB '"'"'*[ \t]*'"'"')\n) STRICT;\nCREATE VIEW w AS SELECT "a" FROM t;\n' >"$tmp/g/v1.sql"
+	if gen "$tmp/g/v1.sql" && grep -qF '"CREATE TABLE t (\n"' "$tmp/g.c" &&
+		grep -qF "\"  a TEXT CHECK (a NOT GLOB '*[ \\t]*')\\n\"" "$tmp/g.c" &&
+		grep -qF '") STRICT",' "$tmp/g.c" && grep -qF '"CREATE VIEW w AS SELECT \"a\" FROM t",' "$tmp/g.c"; then
+		ok
+	else
+		bad "sql2c.py: statements not kept as written: $(cat "$tmp/gout" "$tmp/g.c")"
+	fi
+	printf 'CREATE TABLE t (\n  -- why\n  a TEXT\n);\n' >"$tmp/g/v1.sql"
+	gen "$tmp/g/v1.sql" && bad "sql2c.py took a comment inside a statement" ||
+		{ grep -q 'v1.sql:2: error: a comment inside a statement' "$tmp/gout" && ok || bad "sql2c.py: $(cat "$tmp/gout")"; }
+	printf 'CREATE TABLE t (a TEXT)\n' >"$tmp/g/v1.sql"
+	gen "$tmp/g/v1.sql" && bad "sql2c.py took a statement without its ';'" ||
+		{ grep -q "v1.sql:1: error: statement without its final ';'" "$tmp/gout" && ok || bad "sql2c.py: $(cat "$tmp/gout")"; }
+	printf 'CREATE TABLE t (a TEXT);\n' >"$tmp/g/v2.sql"
+	gen "$tmp/g/v2.sql" && bad "sql2c.py took v2.sql as the first migration" ||
+		{ grep -q 'must be named v1.sql' "$tmp/gout" && ok || bad "sql2c.py: $(cat "$tmp/gout")"; }
+fi
 
 finish
