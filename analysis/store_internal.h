@@ -22,11 +22,11 @@
 #include "base/diag.h"
 
 /*
- * The schema as migration steps (generated at build time by
- * scripts/sql2c.py from analysis/schema/vN.sql, the file analysis/meson.build
- * names store_schema.c): store_migrations[v] takes a database from
- * version v to v + 1 (version 0 = empty file), a NULL-terminated list of
- * statements, each one CREATE as SQLite stores it in the file.
+ * The schema as migration steps: store_migrations[v] takes a database
+ * from version v to v + 1 (version 0 = empty file), the NULL-terminated
+ * statements of analysis/schema/v<v + 1>.sql, each a CREATE as SQLite
+ * stores it in the file.  Defined in store_schema.c, which
+ * scripts/sql2c.py writes into the build directory (analysis/meson.build).
  */
 extern const char *const *const store_migrations[STORE_SCHEMA_VERSION];
 
@@ -74,6 +74,11 @@ enum store_stmt {
 /* ISO 8601 UTC with milliseconds and its NUL: 2024-05-01T12:00:00.123Z */
 #define TIME_BUF 32
 
+/*
+ * One open results database.  store.c sets the connection's fields (db
+ * to guard) at open; store_run.c owns the run state (open_run, the
+ * group, the statements it prepares, host and invocation).
+ */
 struct store {
 	sqlite3 *db;
 	char *path;             /* as given, for messages */
