@@ -49,13 +49,14 @@ static void bench_usage(FILE *f);
 
 static void bench_help(const struct cli_spec *spec)
 {
-	(void)spec;
 	bench_usage(stdout);
+	printf("\noptions:\n");
+	cli_print_options(stdout, spec, NULL);
 }
 
 /* `numasim bench` itself takes a benchmark, not options: -h only. */
 const struct cli_spec cmd_bench_spec_self = {
-	.cmd = "bench", .usage = BENCH_USAGE, .help = bench_help,
+	.cmd = "bench", .usage = BENCH_USAGE, .help_col = 14, .help = bench_help,
 };
 
 static const struct cli_spec phold_spec;
@@ -292,7 +293,7 @@ int cmd_bench(int argc, char **argv)
 	if (argc < 2)
 		return cli_usage_error("bench", BENCH_USAGE, "no benchmark given");
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
-		bench_usage(stdout);
+		bench_help(&cmd_bench_spec_self);
 		return 0;
 	}
 	for (size_t i = 0; i < NR_BENCHES; i++)

@@ -109,7 +109,7 @@ static void print_help(const struct cli_spec *spec);
 static const struct cli_option plot_options[] = {
 	{.name = "--metric", .arg = "GLOB", .kind = CLI_OPT_TEXT, .off = PLOT_ARG(metric),
 	 .help = "line plot: the metrics matching GLOB against --x, one\n"
-		 "line per group, the mean with min-max error bars"},
+		 "line per group, the mean with min-max error bars."},
 	{.name = "--x", .arg = "KEY", .kind = CLI_OPT_TEXT, .off = PLOT_ARG(x),
 	 .help = "name (default) takes x from the number after the\n"
 		 "last '-' of the metric name (pagealloc's batch size:\n"

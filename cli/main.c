@@ -21,12 +21,14 @@ static void version_help(const struct cli_spec *spec)
 	printf("usage: %s\n\nPrints the numasim version, how it was "
 	       "built (optimization level, asserts, link-time and\nprofile-guided "
 	       "optimisation, sanitizers: `numasim bench` figures depend on it) and the\n"
-	       "versions of GSL, libyaml and SQLite it runs with.\n", spec->usage);
+	       "versions of GSL, libyaml and SQLite it runs with.\n\noptions:\n",
+	       spec->usage);
+	cli_print_options(stdout, spec, NULL);
 }
 
 /* `numasim version` has no options but -h/--help: a table of none. */
 static const struct cli_spec version_spec = {
-	.cmd = "version", .usage = "numasim version", .help = version_help,
+	.cmd = "version", .usage = "numasim version", .help_col = 14, .help = version_help,
 };
 
 static int cmd_version(int argc, char **argv)
