@@ -5,6 +5,8 @@
  * input or usage (see NS_STATUS_MAP in diag.h).
  *
  * Conventions every subcommand follows:
+ *   - its options are one table (cli/options.h), which drives parsing,
+ *     the options block of --help, "did you mean" and completion;
  *   - `-h`/`--help` prints its usage on stdout and exits 0;
  *   - a usage error prints "numasim CMD: error: ..." and the usage line on
  *     stderr and exits 2; an unknown command, option or benchmark is one

@@ -12,11 +12,13 @@
  * the driver's diagnostic, printed with diag_print, exit status from
  * ns_status_exit.
  *
- * Design notes.  The three benchmarks share one option loop over a table
- * of options (a number in a range through cli_parse_long, a file name, or
- * a choice parsed by a setter).  `bench pagealloc` also accepts
- * --name=value; slub and messaging take the value from the next argument
- * only (a table flag), as they always did.
+ * Design notes.  Each benchmark's options are one table of the command
+ * line's option mechanism (cli/options.h): a number in a range, a file
+ * name, or a choice parsed by a setter, stored by offset into the
+ * benchmark's args (its driver's options and --format); the accounting
+ * rows are one macro shared by the three.  `bench pagealloc` also accepts
+ * --name=value (CLI_ALL_EQ); slub and messaging take the value from the
+ * next argument only, as they always did.
  */
 #include <stdbool.h>
 #include <stddef.h>
