@@ -196,9 +196,9 @@ int cli_parse(const struct cli_spec *spec, void *args, int argc, char **argv)
 static void print_text(FILE *f, const char *text, int col, const struct cli_option *o,
 		       const void *defaults)
 {
-	const char *dflt = (const char *)defaults + o->off;
 	for (const char *p = text; *p; p++) {
-		if (p[0] == '%' && p[1] == 'D') {
+		if (p[0] == '%' && p[1] == 'D' && defaults) {
+			const char *dflt = (const char *)defaults + o->off;
 			if (o->kind == CLI_OPT_NUM)
 				fprintf(f, "%lld", *(const long long *)(const void *)dflt);
 			else
@@ -229,8 +229,6 @@ void cli_print_options(FILE *f, const struct cli_spec *spec, const void *default
 	for (size_t i = 0; i < spec->nr_opts; i++) {
 		const struct cli_option *o = &spec->opts[i];
 		char syn[96];
-		if (o->flags & CLI_OPT_HIDDEN)
-			continue;
 		snprintf(syn, sizeof syn, "%s%s%s%s%s", o->alias ? o->alias : "",
 			 o->alias ? ", " : "", o->name, o->arg ? " " : "",
 			 o->arg ? o->arg : "");

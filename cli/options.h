@@ -15,9 +15,10 @@
  * (a CLI_OPT_CALL option, handled by the option's call function).
  *
  * Conventions (cli.h): -h/--help is every command's, added by the
- * mechanism (parsed first in the table's order of names, listed last in
- * --help as "-h, --help  show this help"); a usage error prints "numasim
- * CMD: error: ..." and the usage line and is status 2.
+ * mechanism (not a row of the tables: recognised before them, the last
+ * names of "did you mean", listed last in --help as "-h, --help  show
+ * this help"); a usage error prints "numasim CMD: error: ..." and the
+ * usage line and is status 2.
  *
  * Parsing, one argument at a time in command-line order:
  *   1. with CLI_HELP_FIRST, -h/--help anywhere prints the help before any
@@ -28,9 +29,10 @@
  *      any other takes the value after '=' or the next argument (none
  *      left: the spec's needs_value message, "option '%s' needs a value"
  *      unless set) and stores it by kind;
- *   4. with CLI_END_DASHDASH, "--" makes every later argument an operand;
- *   5. anything else that looks like an option (spec->dashes: "-x" or
- *      "--x"; every argument with CLI_ALL_OPTIONS) is an unknown option:
+ *   4. with CLI_END_DASHDASH, "--" makes every later argument an operand
+ *      (checked before 2 and 3);
+ *   5. anything else that looks like an option ("-x"; only "--x" with
+ *      CLI_DASHDASH; every argument with CLI_ALL_OPTIONS) is an unknown option:
  *      one line with the nearest name (cli_unknown_option), status 2,
  *      unless spec->takes_dash says it is an operand where it stands;
  *   6. anything else is an operand, given to spec->operand in order (no
@@ -69,8 +71,7 @@ enum cli_opt_kind {
 
 /* cli_option.flags */
 #define CLI_OPT_EQ 1u          /* "--name=VALUE" as well as "--name VALUE" */
-#define CLI_OPT_HIDDEN 2u      /* parsed and completed, not in --help */
-#define CLI_OPT_OWN_MISSING 4u /* CLI_OPT_CALL: a missing value calls the
+#define CLI_OPT_OWN_MISSING 2u /* CLI_OPT_CALL: a missing value calls the
 				* option function with val NULL (it prints
 				* its own message) */
 
@@ -80,18 +81,20 @@ struct cli_option {
 	const char *arg;       /* the value's placeholder in --help ("FILE");
 				* NULL for a flag */
 	enum cli_opt_kind kind;
-	unsigned flags;        /* CLI_OPT_EQ, CLI_OPT_HIDDEN */
+	unsigned flags;        /* CLI_OPT_EQ, CLI_OPT_OWN_MISSING */
 	size_t off;            /* offsetof the value in the command's args */
-	long long min, max;    /* CLI_OPT_NUM */
+	long long min, max;    /* CLI_OPT_NUM, CLI_OPT_NUM_PAIR */
 	int (*choice)(void *dst, const char *val);     /* NS_OK or not */
-	const char *expected;  /* CLI_OPT_CHOICE: "text, json or csv" */
+	const char *expected;  /* CLI_OPT_CHOICE: "text, json or csv";
+				* CLI_OPT_NUM_PAIR: "two run ids" */
 	/* CLI_OPT_CALL: 0, or the status after printing the error (val
 	 * NULL: a flag, or a missing value with CLI_OPT_OWN_MISSING) */
 	int (*call)(void *dst, const struct cli_option *o, const char *typed,
 		    const char *val);
 	/* its text in --help: lines separated by '\n', indented to the
 	 * spec's column by cli_print_options; "%D" prints the option's
-	 * default from the defaults given to cli_print_options */
+	 * default from the defaults given to cli_print_options (a long
+	 * long for CLI_OPT_NUM, else a const char *) */
 	const char *help;
 };
 
@@ -101,16 +104,16 @@ struct cli_option {
 				* an unknown option */
 #define CLI_DASHDASH 4u        /* an unmatched "--x" is an unknown option; any
 				* other argument is an operand (default: "-x") */
-#define CLI_ALL_EQ 16u         /* every option takes "--name=VALUE" too */
 #define CLI_END_DASHDASH 8u    /* "--" ends the options: every argument after
 				* it is an operand */
+#define CLI_ALL_EQ 16u         /* every option takes "--name=VALUE" too */
 
 struct cli_spec {
 	const char *cmd;       /* "run", "bench pagealloc" */
 	const char *usage;     /* the usage line(s), without "usage: " */
 	const struct cli_option *opts;
 	size_t nr_opts;
-	unsigned flags;        /* CLI_HELP_FIRST, CLI_ALL_OPTIONS, CLI_DASHDASH */
+	unsigned flags;        /* CLI_HELP_FIRST, ... CLI_ALL_EQ */
 	int help_col;          /* where the help text of an option starts */
 	/* a missing value: printf format with the option as typed (NULL:
 	 * "option '%s' needs a value") */
