@@ -1,26 +1,17 @@
 /* options — the option tables of the commands; see options.h. */
 #include "cli/options.h"
 
-#include <stdarg.h>
 #include <string.h>
 
 #include "base/diag.h"
 #include "base/records.h"
 #include "cli/cli.h"
 
+/* A usage error of the command spec describes (cli_usage_error). */
+#define usage_error(spec, ...) cli_usage_error((spec)->cmd, (spec)->usage, __VA_ARGS__)
+
 /* The most names a command has, for "did you mean" (options.h). */
 #define CLI_MAX_NAMES 64
-
-int cli_spec_error(const struct cli_spec *spec, const char *fmt, ...)
-{
-	va_list ap;
-	fprintf(stderr, "numasim %s: error: ", spec->cmd);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fprintf(stderr, "\nusage: %s\n", spec->usage);
-	return 2;
-}
 
 static int is_help(const char *a)
 {
@@ -62,7 +53,8 @@ static const struct cli_option *find(const struct cli_spec *spec, const char *a,
 		if (!strcmp(a, o->name) || (o->alias && !strcmp(a, o->alias)))
 			return o;
 		size_t len = strlen(o->name);
-		if (((o->flags & CLI_OPT_EQ) || (spec->flags & CLI_ALL_EQ)) && !strncmp(a, o->name, len) && a[len] == '=') {
+		int eq_ok = (o->flags & CLI_OPT_EQ) || (spec->flags & CLI_ALL_EQ);
+		if (eq_ok && !strncmp(a, o->name, len) && a[len] == '=') {
 			*eq = a + len + 1;
 			return o;
 		}
@@ -96,7 +88,7 @@ static int store(const struct cli_spec *spec, void *args, const struct cli_optio
 		return 0;
 	case CLI_OPT_FILE:
 		if (!*val)
-			return cli_spec_error(spec, "%s needs a file name", o->name);
+			return usage_error(spec, "%s needs a file name", o->name);
 		*(const char **)(void *)dst = val;
 		return 0;
 	case CLI_OPT_TEXT:
@@ -104,12 +96,12 @@ static int store(const struct cli_spec *spec, void *args, const struct cli_optio
 		return 0;
 	case CLI_OPT_CHOICE:
 		if (o->choice(dst, val) != NS_OK)
-			return cli_spec_error(spec, "%s '%s': expected %s", o->name, val,
+			return usage_error(spec, "%s '%s': expected %s", o->name, val,
 					      o->expected);
 		return 0;
 	case CLI_OPT_FORMAT:
 		if (rec_parse_format(val, (enum rec_format *)(void *)dst))
-			return cli_spec_error(spec, "unknown format '%s' (text, json or csv)",
+			return usage_error(spec, "unknown format '%s' (text, json or csv)",
 					      val);
 		return 0;
 	case CLI_OPT_CALL:
@@ -159,7 +151,7 @@ int cli_parse(const struct cli_spec *spec, void *args, int argc, char **argv)
 			return unknown(spec, a);
 		if (!o) {
 			rc = spec->operand ? spec->operand(args, a)
-					   : cli_spec_error(spec, "unexpected argument '%s'", a);
+					   : usage_error(spec, "unexpected argument '%s'", a);
 			if (rc)
 				return rc;
 			continue;
@@ -167,7 +159,7 @@ int cli_parse(const struct cli_spec *spec, void *args, int argc, char **argv)
 		if (o->kind == CLI_OPT_NUM_PAIR) {
 			long long *dst = (long long *)(void *)((char *)args + o->off);
 			if (i + 2 >= argc)
-				return cli_spec_error(spec, "option '%s' needs %s", o->name,
+				return usage_error(spec, "option '%s' needs %s", o->name,
 						      o->expected);
 			if (cli_parse_long(spec->cmd, o->name, argv[i + 1], o->min, o->max,
 					   &dst[0]) ||
@@ -183,7 +175,7 @@ int cli_parse(const struct cli_spec *spec, void *args, int argc, char **argv)
 			else if (o->flags & CLI_OPT_OWN_MISSING)
 				return o->call((char *)args + o->off, o, a, NULL);
 			else
-				return cli_spec_error(spec, spec->needs_value ? spec->needs_value
+				return usage_error(spec, spec->needs_value ? spec->needs_value
 						      : "option '%s' needs a value", a);
 		}
 		if ((rc = store(spec, args, o, a, val)))

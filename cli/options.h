@@ -154,10 +154,6 @@ void cli_print_options(FILE *f, const struct cli_spec *spec, const void *default
  */
 size_t cli_option_names(const struct cli_spec *spec, const char **names, size_t max);
 
-/* Usage error of spec: "numasim CMD: error: ..." and the usage; 2. */
-int cli_spec_error(const struct cli_spec *spec, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
 #define CLI_NR_OPTS(a) (sizeof(a) / sizeof((a)[0]))
 
 #endif
