@@ -1344,6 +1344,7 @@ void free_hot_cold_page_ext(struct cpu *c, struct mm_world *w, struct page *page
 bool zone_watermark_ok_ext(struct cpu *c, struct mm_world *w, struct zone *z, int order,
 			   int64_t mark, int classzone_idx, int alloc_flags);
 void drain_all_pages(struct cpu *c, struct mm_world *w);
+void drain_local_pages(struct cpu *c, struct mm_world *w);
 
 /* models/vmscan.c */
 enum { ZONE_RECLAIM_NOSCAN = -2, ZONE_RECLAIM_FULL = -1, ZONE_RECLAIM_SOME = 0,
