@@ -72,13 +72,13 @@ static int interleave_nodes(struct cpu *c, struct mm_world *w)
 	struct mm_cpu *ci = &w->cpus[c->idx];
 	call(c, w, FN_interleave_nodes);
 	run_block(c, w, B_interleave_nodes);
-	bmem(c, w, ci->task + TASK_FLAGS + 8, ci->numa_node, CPU_LOAD_DEP);  /* il_next */
+	bmem(c, w, ci->task + TASK_IL_NEXT, ci->numa_node, CPU_LOAD_DEP);  /* il_next */
 	int nid = ci->il_next;
 	int next = find_next_node(c, w, w->mpol_mask, ci->mpol + MPOL_OFF_V, nid);
 	if (br(c, w, S_A05a, next >= MACHINE_MAX_NODES))
 		next = find_next_node(c, w, w->mpol_mask, ci->mpol + MPOL_OFF_V, -1);
 	if (br(c, w, S_A05b, next < MACHINE_MAX_NODES)) {
-		mem(c, w, ci->task + TASK_FLAGS + 8, ci->numa_node, CPU_STORE);
+		mem(c, w, ci->task + TASK_IL_NEXT, ci->numa_node, CPU_STORE);
 		ci->il_next = next;
 	}
 	ret(c);

@@ -328,7 +328,7 @@ static int setup_pagesets(struct mm_world *w, struct diag *d)
 			p->batch = batch;
 			p->stat_threshold = t;
 			for (int mt = 0; mt < MT_PCPTYPES; mt++)
-				list_init(&p->lists[mt], p->addr + PCPOFF_LISTS + 16u * (unsigned)mt);
+				list_init(&p->lists[mt], p->addr + PCPOFF_LISTS + sizeof(struct klist_head) * (unsigned)mt);
 		}
 	}
 	return NS_OK;
