@@ -15,11 +15,11 @@
  * model's enums and context), the accessors and <linux/list.h>, all
  * static inline: they run at every modelled step and must inline in
  * every file; then the model functions one file calls in another, with
- * kernel names (internal to models/, so no mm_ prefix).  With
- * MM_FAST_COPY defined (the fast copies of sampled accounting,
- * models/mm_fast.h) the helpers are a fast call's steps instead
- * (MM_CHARGE), and the entries mm_alloc_pages()/mm_free_pages() dispatch
- * to those copies (fast_entry(), MM_FAST_CALL).
+ * kernel names (internal to models/, so no mm_ prefix).  In a fast copy
+ * of sampled accounting (COPY_MODE defined: models/mm_copy.c,
+ * cost/copy.h) the helpers are a fast call's steps instead (MM_CHARGE),
+ * and the entries mm_alloc_pages()/mm_free_pages() dispatch to those
+ * copies (fast_entry(), COPY_CALL).
  *
  * Costs.  Every modelled struct (struct page in a per-node vmemmap, struct
  * zone, per-cpu pagesets, zonelists, the task's mems_allowed, the pageblock
@@ -31,18 +31,8 @@
 #ifndef NUMASIM_MM_INTERNAL_H
 #define NUMASIM_MM_INTERNAL_H
 
-/* The fast copy (models/mm_fast.h): its renames come before any
- * declaration, and MM_FAST selects its charging helpers below. */
-#if defined(MM_FAST_COPY)
-#include "models/mm_fast.h"
-#define MM_FAST 1
-#define MM_COPY_OPT (MM_FAST_COPY == 2 ? CHARGE_COPY_NOMEM : CHARGE_COPY_WARM)
-#else
-#define MM_FAST 0
-#define MM_COPY_OPT 0
-#endif
-
 #include "cost/charge.h"
+#include "cost/copy.h"
 #include "models/page_alloc.h"
 #include "models/mm_tables.h"
 #include "models/mm_types.h"
@@ -60,7 +50,7 @@ static inline int fn_id(const struct mm_world *w, enum mm_fn f) { return w->ch.f
  * The charging helpers (cost/charge.h) over the page allocator's enums:
  * its context w->ch (ids from fn_base and site_base, the same-line memo
  * w->ch.memo) and the constant MM_CHARGE.  In the fast copy (MM_FAST,
- * models/mm_fast.h) they are a fast call's steps: a branch is counted
+ * models/mm_copy.c) they are a fast call's steps: a branch is counted
  * and signed, a call counted and signed (cpu_copy_call()), work, a
  * return and an irq step cost nothing.  The copy runs inside a fast call
  * its entry started (fast_entry()), so every call() is a fast call's;
@@ -72,9 +62,11 @@ static inline int fn_id(const struct mm_world *w, enum mm_fn f) { return w->ch.f
  * (cost/charge.h): every entry resets the memo (memo_reset()), and so
  * does atomic_rmw().
  */
-#define MM_CHARGE (MM_COPY_OPT | CHARGE_IDS_FIXED | CHARGE_SAME_LINE)
+#define MM_CHARGE (COPY_CHARGE | CHARGE_IDS_FIXED | CHARGE_SAME_LINE)
 /* reclaim's tables are registered after every other model's: no fixed ids */
-#define VM_CHARGE (MM_COPY_OPT | CHARGE_SAME_LINE)
+#define VM_CHARGE (COPY_CHARGE | CHARGE_SAME_LINE)
+/* in a fast copy (cost/copy.h) */
+#define MM_FAST (COPY_CHARGE != 0)
 
 static CPU_INLINE bool br(struct cpu *c, const struct mm_world *w, enum mm_site s, bool cond)
 {
@@ -362,21 +354,89 @@ static inline void rmv_page_order(struct page *p)
 
 /* --- model functions called across files ----------------------------- */
 
+/*
+ * The hot files (the kernel functions: page_alloc.c, mmzone.c,
+ * mempolicy.c, vmstat.c, cpuset.c) are also compiled as the fast copies,
+ * one translation unit each (models/mm_copy.c, cost/copy.h): what one
+ * hot file calls in another is declared COPY_PRIVATE here, static inside
+ * a copy.  The cold files' functions are plain declarations: a copy calls
+ * the ordinary ones.
+ */
+
 /* models/page_alloc.c */
-struct page *__alloc_pages_nodemask(struct cpu *c, struct mm_world *w, uint32_t gfp,
-				    unsigned order, struct pglist_data *zl_node,
-				    int zl_kind, const uint64_t *nodemask);
+COPY_PRIVATE struct page *__alloc_pages_nodemask(struct cpu *c, struct mm_world *w,
+						 uint32_t gfp, unsigned order,
+						 struct pglist_data *zl_node, int zl_kind,
+						 const uint64_t *nodemask);
+/* ... for reclaim (models/vmscan.c) and the cold half (mm_info.c) */
+COPY_PRIVATE struct page *get_page_from_freelist_ext(struct cpu *c, struct mm_world *w,
+						     uint32_t gfp, int order, int alloc_flags,
+						     const struct alloc_context *ac);
+COPY_PRIVATE void free_hot_cold_page_ext(struct cpu *c, struct mm_world *w, struct page *page,
+					 bool cold);
+COPY_PRIVATE bool zone_watermark_ok_ext(struct cpu *c, struct mm_world *w, struct zone *z,
+					int order, int64_t mark, int classzone_idx,
+					int alloc_flags);
+COPY_PRIVATE void drain_all_pages(struct cpu *c, struct mm_world *w);
+COPY_PRIVATE void drain_local_pages(struct cpu *c, struct mm_world *w);
+
+/* models/mmzone.c */
+COPY_PRIVATE int next_zones_zonelist(struct cpu *c, const struct mm_world *w,
+				     const struct pglist_data *n, int kind, int i, int high,
+				     const uint64_t *nodes);
+COPY_PRIVATE int first_zones_zonelist(struct cpu *c, const struct mm_world *w,
+				      const struct pglist_data *n, int kind, int high,
+				      const uint64_t *nodes, struct zone **zone);
+
+/* models/mempolicy.c */
+COPY_PRIVATE struct page *alloc_pages_current(struct mm_world *w, struct cpu *c, uint32_t gfp,
+					      unsigned int order);
+
+/* models/cpuset.c */
+COPY_PRIVATE bool __cpuset_node_allowed(struct cpu *c, struct mm_world *w, int node,
+					uint32_t gfp);
+
+/* models/vmstat.c */
+COPY_PRIVATE int stat_threshold(const struct mm_world *w, const struct zone *z);
+COPY_PRIVATE void __mod_zone_page_state(struct cpu *c, struct mm_world *w, struct zone *z,
+					enum mm_stat i, int64_t delta);
+COPY_PRIVATE void mod_zone_page_state(struct cpu *c, struct mm_world *w, struct zone *z,
+				      enum mm_stat i, int64_t delta);
+COPY_PRIVATE void inc_zone_page_state(struct cpu *c, struct mm_world *w, struct zone *z,
+				      enum mm_stat i);
+COPY_PRIVATE void zone_statistics(struct cpu *c, struct mm_world *w, struct zone *pref,
+				  struct zone *z, uint32_t gfp);
+
+/*
+ * The entries that run the fast copies (mm_alloc_pages, mm_free_pages,
+ * defined as COPY_ENTRY(name)): when fast_entry() says the top-level call
+ * of f will be fast (and has started it), the entry runs COPY_CALL(c,
+ * NAME, args), its copy's NAME_fast(args) (warming) or NAME_fastn(args)
+ * (none), then ends the call with cpu_fast_end().  Never in a copy itself.
+ */
+static inline bool fast_entry(struct cpu *c, const struct mm_world *w, enum mm_fn f)
+{
+	return !MM_FAST && c->fcopy && !(w->ch.fn_base | w->ch.site_base) &&
+	       cpu_fast_entry(c, fn_id(w, f));
+}
+COPY_DECLARE(mm_alloc_pages);
+COPY_DECLARE(mm_free_pages);
+
+/* --- the cold files ------------------------------------------------------ */
+
+/* models/mm_init.c: set-up */
 void setup_pcp_sizes(struct mm_world *w, struct zone *z, int *high, int *batch);
 void compute_min_free(struct mm_world *w);
+int setup_mempolicy(struct mm_world *w, struct diag *d);
+int setup_nodemask(struct mm_world *w, struct diag *d);
 
-/* models/page_alloc.c, for reclaim */
-struct page *get_page_from_freelist_ext(struct cpu *c, struct mm_world *w, uint32_t gfp,
-					int order, int alloc_flags, const struct alloc_context *ac);
-void free_hot_cold_page_ext(struct cpu *c, struct mm_world *w, struct page *page, bool cold);
-bool zone_watermark_ok_ext(struct cpu *c, struct mm_world *w, struct zone *z, int order,
-			   int64_t mark, int classzone_idx, int alloc_flags);
-void drain_all_pages(struct cpu *c, struct mm_world *w);
-void drain_local_pages(struct cpu *c, struct mm_world *w);
+/* models/mm_init.c: a synthetic address on node */
+int mm_alloc_addr(struct mm_world *w, int node, uint64_t bytes, uint64_t align,
+		  uint64_t *out, struct diag *d);
+
+/* models/mm_init.c: the memmap's per-page metadata */
+struct page *block_split(struct mm_world *w, struct pfn_block *b);
+struct page *block_unsplit(struct mm_world *w, struct pfn_block *b);
 
 /* models/vmscan.c */
 enum { ZONE_RECLAIM_NOSCAN = -2, ZONE_RECLAIM_FULL = -1, ZONE_RECLAIM_SOME = 0,
@@ -394,58 +454,5 @@ int vmscan_check(const struct mm_world *w, const struct zone *z, uint64_t free_p
 		 uint64_t pcp_pages, struct diag *d);
 int vmscan_counters(const struct mm_world *w, mm_counter_fn fn, void *arg);
 void vmscan_init_zone(struct zone *z);
-
-/* models/mm_init.c: a synthetic address on node */
-int mm_alloc_addr(struct mm_world *w, int node, uint64_t bytes, uint64_t align,
-		  uint64_t *out, struct diag *d);
-
-/* models/mm_init.c: the memmap's per-page metadata */
-struct page *block_split(struct mm_world *w, struct pfn_block *b);
-struct page *block_unsplit(struct mm_world *w, struct pfn_block *b);
-
-/*
- * The entries that run the fast copies (mm_alloc_pages, mm_free_pages):
- * when fast_entry() says the top-level call of f will be fast (and has
- * started it), the entry runs MM_FAST_CALL(c, NAME, args), its copy's
- * mm_fast_NAME(args) (warming) or mm_fastn_NAME(args) (none), then ends
- * the call with cpu_fast_end().  Never in a copy itself.
- */
-static inline bool fast_entry(struct cpu *c, const struct mm_world *w, enum mm_fn f)
-{
-	return !MM_FAST && c->fcopy && !(w->ch.fn_base | w->ch.site_base) &&
-	       cpu_fast_entry(c, fn_id(w, f));
-}
-__typeof__(mm_alloc_pages) mm_fast_mm_alloc_pages, mm_fastn_mm_alloc_pages;
-__typeof__(mm_free_pages) mm_fast_mm_free_pages, mm_fastn_mm_free_pages;
-#define MM_FAST_CALL(c, name, ...)                                             \
-	((c)->fwarm ? mm_fast_##name(__VA_ARGS__) : mm_fastn_##name(__VA_ARGS__))
-
-/* models/mmzone.c */
-int next_zones_zonelist(struct cpu *c, const struct mm_world *w,
-			const struct pglist_data *n, int kind, int i, int high,
-			const uint64_t *nodes);
-int first_zones_zonelist(struct cpu *c, const struct mm_world *w,
-			 const struct pglist_data *n, int kind, int high,
-			 const uint64_t *nodes, struct zone **zone);
-
-/* models/mempolicy.c */
-struct page *alloc_pages_current(struct mm_world *w, struct cpu *c, uint32_t gfp,
-				 unsigned int order);
-int setup_mempolicy(struct mm_world *w, struct diag *d);
-
-/* models/cpuset.c */
-bool __cpuset_node_allowed(struct cpu *c, struct mm_world *w, int node, uint32_t gfp);
-int setup_nodemask(struct mm_world *w, struct diag *d);
-
-/* models/vmstat.c */
-int stat_threshold(const struct mm_world *w, const struct zone *z);
-void __mod_zone_page_state(struct cpu *c, struct mm_world *w, struct zone *z,
-			   enum mm_stat i, int64_t delta);
-void mod_zone_page_state(struct cpu *c, struct mm_world *w, struct zone *z,
-			 enum mm_stat i, int64_t delta);
-void inc_zone_page_state(struct cpu *c, struct mm_world *w, struct zone *z,
-			 enum mm_stat i);
-void zone_statistics(struct cpu *c, struct mm_world *w, struct zone *pref,
-		     struct zone *z, uint32_t gfp);
 
 #endif

@@ -1066,11 +1066,11 @@ static void trace_page(struct mm_world *w, const struct cpu *c, const struct pag
 	w->trace(w->trace_arg, &e);
 }
 
-struct page *mm_alloc_pages(struct mm_world *w, struct cpu *c, uint32_t gfp,
-			       unsigned int order)
+struct page *COPY_ENTRY(mm_alloc_pages)(struct mm_world *w, struct cpu *c, uint32_t gfp,
+					 unsigned int order)
 {
 	if (fast_entry(c, w, FN_alloc_pages_current)) {
-		struct page *page = MM_FAST_CALL(c, mm_alloc_pages, w, c, gfp, order);
+		struct page *page = COPY_CALL(c, mm_alloc_pages, w, c, gfp, order);
 		cpu_fast_end(c);
 		return page;
 	}
@@ -1080,10 +1080,11 @@ struct page *mm_alloc_pages(struct mm_world *w, struct cpu *c, uint32_t gfp,
 	return page;
 }
 
-void mm_free_pages(struct mm_world *w, struct cpu *c, struct page *page, unsigned int order)
+void COPY_ENTRY(mm_free_pages)(struct mm_world *w, struct cpu *c, struct page *page,
+				unsigned int order)
 {
 	if (fast_entry(c, w, FN___free_pages)) {
-		MM_FAST_CALL(c, mm_free_pages, w, c, page, order);
+		COPY_CALL(c, mm_free_pages, w, c, page, order);
 		cpu_fast_end(c);
 		return;
 	}
