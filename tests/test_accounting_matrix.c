@@ -14,7 +14,7 @@
  *  - sampled accounting at period 1 makes every call a sample: exact's
  *    results, with the models' fast copies on (the default) and off;
  *  - sampled accounting at a period above 1 is an approximation of exact,
- *    but the fast copies (models/mm_fast.h, models/slub_fast.h) change no
+ *    but the fast copies (models/mm_copy.c, models/slub_copy.c, cost/copy.h) change no
  *    result: copies on and off give the same rows, under sample_warm none
  *    (the copy that skips memory) and caches (the copy that warms).
  * The copies are switched off as test_fast_copy (test_page_alloc) does,
