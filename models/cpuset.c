@@ -42,13 +42,13 @@ bool __cpuset_node_allowed(struct cpu *c, struct mm_world *w, int node, uint32_t
 	}
 	if (br(c, w, S_cpuset_exiting, false))
 		goto out;
-	cpu_irq_save(c);
+	irq_save(c);
 	cpu_lock(c, &w->callback_lock);
 	mem(c, w, w->callback_lock_addr, w->m->nodes[0].id, CPU_LOAD_DEP);
 	cpu_unlock(c, &w->callback_lock);
-	cpu_irq_restore(c);
+	irq_restore(c);
 out:
-	cpu_ret(c);
+	ret(c);
 	return allowed;
 }
 

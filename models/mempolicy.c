@@ -61,7 +61,7 @@ static int find_next_node(struct cpu *c, const struct mm_world *w, const uint64_
 			break;
 		}
 	}
-	cpu_ret(c);
+	ret(c);
 	return found;
 }
 
@@ -81,7 +81,7 @@ static int interleave_nodes(struct cpu *c, struct mm_world *w)
 		mem(c, w, ci->task + TASK_FLAGS + 8, ci->numa_node, CPU_STORE);
 		ci->il_next = next;
 	}
-	cpu_ret(c);
+	ret(c);
 	return nid;
 }
 
@@ -109,7 +109,7 @@ static struct page *alloc_page_interleave(struct cpu *c, struct mm_world *w, uin
 	}
 	if (br(c, w, S_A05c, page && page_zone(w, page) == first))
 		inc_zone_page_state(c, w, first, NUMA_INTERLEAVE_HIT);
-	cpu_ret(c);
+	ret(c);
 	return page;
 }
 
@@ -130,7 +130,7 @@ static void get_task_policy(struct cpu *c, struct mm_world *w)
 		mem(c, w, pn->policy_addr, w->m->nodes[0].id, CPU_LOAD_DEP);
 		br(c, w, S_A03c, true);
 	}
-	cpu_ret(c);
+	ret(c);
 }
 
 /* policy_zonelist(gfp, pol, nd): which node's zonelist (and kind). */
@@ -152,7 +152,7 @@ static struct pglist_data *policy_zonelist(struct cpu *c, struct mm_world *w, ui
 		nd = w->mpol_first;
 	}
 	*kind = br(c, w, S_A06c, gfp & __GFP_THISNODE) ? ZONELIST_NOFALLBACK : ZONELIST_FALLBACK;
-	cpu_ret(c);
+	ret(c);
 	return node_of(w, nd);
 }
 
@@ -179,7 +179,7 @@ static const uint64_t *policy_nodemask(struct cpu *c, struct mm_world *w, uint32
 		if (br(c, w, S_A07c, meet))
 			mask = w->mpol_mask;
 	}
-	cpu_ret(c);
+	ret(c);
 	return mask;
 }
 
@@ -223,7 +223,7 @@ retry_cpuset:
 	/* mems_allowed never changes during a run: the retry is not taken */
 	if (br(c, w, S_A52, page == NULL) && br(c, w, S_A52b, false))
 		goto retry_cpuset;
-	cpu_ret(c);
+	ret(c);
 	return page;
 }
 

@@ -229,7 +229,7 @@ static int mm_blocks_init(struct mm_world *w)
 		MM_BLOCKS(MM_BLOCK_DEF)
 #undef MM_BLOCK_DEF
 	};
-	return cpu_blocks_init(w->code, defs, MM_NR_BLOCK, work, w->site_base, &w->s->k);
+	return cpu_blocks_init(w->code, defs, MM_NR_BLOCK, work, w->ch.site_base, &w->s->k);
 }
 
 /* memmap false: everything but the per-block metadata and the free lists
@@ -337,7 +337,8 @@ static int setup_pagesets(struct mm_world *w, struct diag *d)
 static int setup_cpus(struct mm_world *w, struct diag *d)
 {
 	w->cpus = calloc((size_t)w->s->nr_cpus, sizeof *w->cpus);
-	if (!w->cpus)
+	w->ch.memo = calloc((size_t)w->s->nr_cpus, sizeof *w->ch.memo);
+	if (!w->cpus || !w->ch.memo)
 		return NS_ENOMEM;
 	for (int k = 0; k < w->s->nr_cpus; k++) {
 		const struct cpu *c = &w->s->cpu[k];
@@ -346,7 +347,7 @@ static int setup_cpus(struct mm_world *w, struct diag *d)
 		if (nid < 0)
 			nid = c->node;
 		ci->numa_node = nid;
-		ci->last_line = UINT64_MAX;
+		w->ch.memo[k].last_line = UINT64_MAX;
 		ci->node_pos = w->m->node_index[nid];
 		if (!w->nodes[ci->node_pos].online)
 			return diag_set(d, NS_EINPUT, NULL, 0, 0,
@@ -400,8 +401,8 @@ static int create(const struct machine *m, const struct mm_config *cfg, struct c
 	w->cfg = *cfg;
 	w->cfg.code = code;
 	w->s = s;
-	w->fn_base = fn_base;
-	w->site_base = site_base;
+	w->ch.fn_base = fn_base;
+	w->ch.site_base = site_base;
 	int rc = mm_blocks_init(w);
 	if (rc != NS_OK) {
 		free(w);
@@ -487,6 +488,7 @@ void mm_world_destroy(struct mm_world *w)
 	free(w->nodes);
 	free(w->blocks);
 	free(w->cpus);
+	free(w->ch.memo);
 	zonelist_free(w->zl);
 	free(w);
 }

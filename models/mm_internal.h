@@ -16,11 +16,13 @@
  * function of its table so each call folds to a constant, and
  * mm_work_layout() gives a work layout's column of MM_WORK, which the world
  * costs once into its blocks (w->code).  Then the data structures,
- * the charging helpers (br, call, run_block, mem, bmem, mem_bytes, atomic_rmw,
- * memo_reset), the accessors and <linux/list.h>, all static inline: they
- * run at every modelled step and must inline in every file.  With
- * MM_FAST_COPY defined (the fast copies of sampled accounting,
- * models/mm_fast.h) the helpers are a fast call's steps instead, and the
+ * the charging helpers (br, call, ret, run_block, mem, bmem, mem_bytes,
+ * atomic_rmw, irq_save, irq_restore, memo_reset: cost/charge.h's over
+ * this model's enums and context), the accessors and <linux/list.h>, all
+ * static inline: they run at every modelled step and must inline in
+ * every file.  With MM_FAST_COPY defined (the fast copies of sampled
+ * accounting, models/mm_fast.h) the helpers are a fast call's steps
+ * instead (MM_CHARGE), and the
  * entries mm_alloc_pages()/mm_free_pages() dispatch to those copies
  * (fast_entry(), MM_FAST_CALL).  Last, the
  * model functions one file calls in another, with kernel names (internal
@@ -52,12 +54,13 @@
 #if defined(MM_FAST_COPY)
 #include "models/mm_fast.h"
 #define MM_FAST 1
-#define MM_FAST_NOMEM (MM_FAST_COPY == 2)
+#define MM_COPY_OPT (MM_FAST_COPY == 2 ? CHARGE_COPY_NOMEM : CHARGE_COPY_WARM)
 #else
 #define MM_FAST 0
-#define MM_FAST_NOMEM 0
+#define MM_COPY_OPT 0
 #endif
 
+#include "cost/charge.h"
 #include "models/page_alloc.h"
 
 #include <assert.h>
@@ -940,8 +943,6 @@ struct pglist_data {
 
 /* Per simulated CPU: the running task and the per-cpu areas. */
 struct mm_cpu {
-	uint64_t last_line;            /* line of this CPU's previous access */
-	bool last_write;               /* ... and whether it was a store */
 	int numa_node;                 /* numa_node_id() (after x86 remapping) */
 	int node_pos;
 	uint64_t percpu;               /* current_task, vm_event_states */
@@ -973,7 +974,7 @@ struct mm_world {
 	struct mm_config cfg;
 	struct cpu_block code[MM_NR_BLOCK]; /* MM_BLOCKS costed for w->s (mm_init.c) */
 	struct cpu_sys *s;
-	int fn_base, site_base;
+	struct charge_ctx ch;          /* ids, same-line memo (cost/charge.h) */
 	struct zonelists *zl;
 	struct cache_as own_as;
 	struct cache_as *as;
@@ -999,7 +1000,7 @@ struct mm_world {
 	void *trace_arg;
 	/* reclaim (models/vmscan.c): on when cfg.reclaim.enabled and attached */
 	int reclaim;
-	int vm_fn_base, vm_site_base;
+	struct charge_ctx vm_ch;       /* reclaim's ids; the memo is ch's */
 	uint64_t nr_swap_used;          /* swap slots in use */
 	uint64_t mapping_addr[2];       /* anon_vma / address_space of the owners */
 	uint64_t swap_info_addr;        /* swap_info_struct (swap_lock, map) */
@@ -1022,132 +1023,114 @@ struct alloc_context {
 
 /* --- small helpers ----------------------------------------------------- */
 
-static inline int fn_id(const struct mm_world *w, enum mm_fn f) { return w->fn_base + (int)f; }
+static inline int fn_id(const struct mm_world *w, enum mm_fn f) { return w->ch.fn_base + (int)f; }
 
 /*
- * The charging helpers.  In the fast copy (MM_FAST, models/mm_fast.h)
- * they are a fast call's steps (cpu.h): a branch is counted and signed,
- * a call counted and signed (cpu_copy_call()), work costs nothing.  The
- * copy runs inside a fast call its entry started (fast_entry()), so
- * every call() is a fast call's; and only in a world whose cost tables
- * begin with the page allocator's (fn_base and site_base 0: every caller
- * registers it first, mm_register()), so that its ids are the enums'
- * values, constants the compiler folds into each step's address.
+ * The charging helpers (cost/charge.h) over the page allocator's enums:
+ * its context w->ch (ids from fn_base and site_base, the same-line memo
+ * w->ch.memo) and the constant MM_CHARGE.  In the fast copy (MM_FAST,
+ * models/mm_fast.h) they are a fast call's steps: a branch is counted
+ * and signed, a call counted and signed (cpu_copy_call()), work, a
+ * return and an irq step cost nothing.  The copy runs inside a fast call
+ * its entry started (fast_entry()), so every call() is a fast call's;
+ * and only in a world whose cost tables begin with the page allocator's
+ * (fn_base and site_base 0: every caller registers it first,
+ * mm_register()), so that its ids are the enums' values
+ * (CHARGE_IDS_FIXED), constants the compiler folds into each step's
+ * address.  The page allocator keeps the same-line shortcut's contract
+ * (cost/charge.h): every entry resets the memo (memo_reset()), and so
+ * does atomic_rmw().
  */
+#define MM_CHARGE (MM_COPY_OPT | CHARGE_IDS_FIXED | CHARGE_SAME_LINE)
+/* reclaim's tables are registered after every other model's: no fixed ids */
+#define VM_CHARGE (MM_COPY_OPT | CHARGE_SAME_LINE)
+
 static CPU_INLINE bool br(struct cpu *c, const struct mm_world *w, enum mm_site s, bool cond)
 {
-	if (MM_FAST)
-		return cpu_fast_branch(c, (int)s, cond);
-	return cpu_branch(c, w->site_base + (int)s, cond);
+	return charge_br(c, &w->ch, (int)s, cond, MM_CHARGE);
 }
 
 static CPU_INLINE void call(struct cpu *c, const struct mm_world *w, enum mm_fn f)
 {
-	if (MM_FAST)
-		cpu_copy_call(c, (int)f);
-	else
-		cpu_call(c, w->fn_base + (int)f);
+	charge_call(c, &w->ch, (int)f, MM_CHARGE);
+}
+
+static CPU_INLINE void ret(struct cpu *c)
+{
+	charge_ret(c, MM_CHARGE);
 }
 
 /* A block of MM_BLOCKS: its static cost in one step (cpu_block()); in the
  * fast copy nothing (a fast call charges its path when it returns). */
 static CPU_INLINE void run_block(struct cpu *c, const struct mm_world *w, enum mm_block b)
 {
-	if (!MM_FAST)
-		cpu_block(c, &w->code[b]);
+	charge_block(c, &w->code[b], MM_CHARGE);
+}
+
+static CPU_INLINE void irq_save(struct cpu *c)
+{
+	charge_irq_save(c, MM_CHARGE);
+}
+
+static CPU_INLINE void irq_restore(struct cpu *c)
+{
+	charge_irq_restore(c, MM_CHARGE);
+}
+
+static CPU_INLINE void this_cpu_cmpxchg(struct cpu *c)
+{
+	charge_this_cpu_cmpxchg(c, MM_CHARGE);
 }
 
 /* the reclaim tables' charging helpers */
 static inline bool vbr(struct cpu *c, const struct mm_world *w, enum vm_site s, bool cond)
 {
-	if (MM_FAST)
-		return cpu_fast_branch(c, w->vm_site_base + (int)s, cond);
-	return cpu_branch(c, w->vm_site_base + (int)s, cond);
+	return charge_br(c, &w->vm_ch, (int)s, cond, VM_CHARGE);
 }
 
 static inline void vcall(struct cpu *c, const struct mm_world *w, enum vm_fn f)
 {
-	if (MM_FAST)
-		cpu_copy_call(c, w->vm_fn_base + (int)f);
-	else
-		cpu_call(c, w->vm_fn_base + (int)f);
+	charge_call(c, &w->vm_ch, (int)f, VM_CHARGE);
 }
 
 static inline void vwork(struct cpu *c, enum vm_work k)
 {
-	if (!MM_FAST)
-		cpu_work(c, vm_work_cycles(k));
+	charge_work(c, vm_work_cycles(k), VM_CHARGE);
 }
 
 /*
- * A load or store of one word, of a kind (cpu.h: CPU_LOAD_DEP when the
- * code needs the value at once, CPU_LOAD when nothing waits for it,
+ * A load or store of `bytes` at addr, of a kind (cpu.h: CPU_LOAD_DEP when
+ * the code needs the value at once, CPU_LOAD when nothing waits for it,
  * CPU_STORE; docs/pagealloc-model.md "Access kinds" gives the rules used
- * at every site).  Within one call into the model only this CPU runs, so
- * an access to the line of this CPU's previous access (with no other cache
- * access in between) is an L1 hit on the most recent way, exactly what the
- * cache model would return and with no state change (for a store: when the
- * previous access was a store too, so the coherence directory already
- * names this CPU as the writer): it is charged as such without the
- * host-side lookup.  Every other cache access (cpu_atomic) and every entry
- * into the model resets the memo.
+ * at every site), with the same-line shortcut (cost/charge.h).
  */
-static CPU_INLINE void mem_bytes_as(struct cpu *c, const struct mm_world *w, uint64_t addr,
-				     uint32_t bytes, int node, enum cpu_access kind,
-				     bool declared)
-{
-	if (MM_FAST_NOMEM)
-		return;                /* a fast call without warming: no access */
-	/* a block's declared access, already charged as an L1 hit? */
-	bool pre = !MM_FAST && declared && cpu_block_take(c, kind);
-	struct mm_cpu *ci = &w->cpus[c->idx];
-	uint64_t line = addr >> c->sys->cache.line_shift;
-	bool write = kind >= CPU_STORE;
-	if (line == ci->last_line && (!write || ci->last_write)) {
-		if (!MM_FAST && !pre)
-			cpu_mem_l1_again(c, kind);
-		return;
-	}
-	if (MM_FAST)
-		cpu_fast_mem(c, addr, bytes, kind);   /* the fast copy for warming */
-	else if (pre)
-		cpu_mem_pre(c, addr, bytes, node, kind);
-	else
-		cpu_mem(c, addr, bytes, node, kind);
-	ci->last_line = (addr + bytes - 1) >> c->sys->cache.line_shift == line ? line : UINT64_MAX;
-	ci->last_write = write;
-}
-
 static CPU_INLINE void mem_bytes(struct cpu *c, const struct mm_world *w, uint64_t addr,
 			     uint32_t bytes, int node, enum cpu_access kind)
 {
-	mem_bytes_as(c, w, addr, bytes, node, kind, false);
+	charge_mem(c, &w->ch, addr, bytes, node, kind, false, MM_CHARGE);
 }
 
 static CPU_INLINE void mem(struct cpu *c, const struct mm_world *w, uint64_t addr, int node,
 		       enum cpu_access kind)
 {
-	mem_bytes_as(c, w, addr, 8, node, kind, false);
+	charge_mem(c, &w->ch, addr, 8, node, kind, false, MM_CHARGE);
 }
 
 /* A word access the open block declared (MM_BLOCKS). */
 static CPU_INLINE void bmem(struct cpu *c, const struct mm_world *w, uint64_t addr, int node,
 			enum cpu_access kind)
 {
-	mem_bytes_as(c, w, addr, 8, node, kind, true);
+	charge_mem(c, &w->ch, addr, 8, node, kind, true, MM_CHARGE);
 }
 
 static inline void atomic_rmw(struct cpu *c, const struct mm_world *w, uint64_t addr, int node)
 {
-	if (MM_FAST_NOMEM)
-		return;                /* a fast call without warming: no access */
-	w->cpus[c->idx].last_line = UINT64_MAX;
-	cpu_atomic(c, addr, node);
+	charge_atomic(c, &w->ch, addr, node, MM_CHARGE);
 }
 
-static inline void memo_reset(const struct mm_world *w, const struct cpu *c)
+static inline void memo_reset(const struct mm_world *w, struct cpu *c)
 {
-	w->cpus[c->idx].last_line = UINT64_MAX;
+	charge_memo_reset(c, &w->ch, MM_CHARGE);
 }
 
 
@@ -1387,16 +1370,6 @@ int mm_alloc_addr(struct mm_world *w, int node, uint64_t bytes, uint64_t align,
 struct page *block_split(struct mm_world *w, struct pfn_block *b);
 struct page *block_unsplit(struct mm_world *w, struct pfn_block *b);
 
-/* The fast copy's returns and irq and this_cpu steps (models/mm_fast.h):
- * a fast call's, which are nothing (cpu.c charges none of them in a fast
- * call); the copy's entry ends the top-level call (fast_entry()). */
-#if defined(MM_FAST_COPY)
-#define cpu_ret(c) ((void)(c))
-#define cpu_irq_save(c) ((void)(c))
-#define cpu_irq_restore(c) ((void)(c))
-#define cpu_this_cpu_cmpxchg(c) ((void)(c))
-#endif
-
 /*
  * The entries that run the fast copies (mm_alloc_pages, mm_free_pages):
  * when fast_entry() says the top-level call of f will be fast (and has
@@ -1406,7 +1379,7 @@ struct page *block_unsplit(struct mm_world *w, struct pfn_block *b);
  */
 static inline bool fast_entry(struct cpu *c, const struct mm_world *w, enum mm_fn f)
 {
-	return !MM_FAST && c->fcopy && !(w->fn_base | w->site_base) &&
+	return !MM_FAST && c->fcopy && !(w->ch.fn_base | w->ch.site_base) &&
 	       cpu_fast_entry(c, fn_id(w, f));
 }
 __typeof__(mm_alloc_pages) mm_fast_mm_alloc_pages, mm_fastn_mm_alloc_pages;

@@ -81,7 +81,7 @@ int next_zones_zonelist(struct cpu *c, const struct mm_world *w,
 	if (w->cfg.iter == MMZONE_ITER_PRE) {
 		call(c, w, FN_next_zones_zonelist);
 		i = next_zones_zonelist_body(c, w, n, kind, i, high, nodes);
-		cpu_ret(c);
+		ret(c);
 		return i;
 	}
 	/* POST: __always_inline wrapper */
@@ -95,9 +95,9 @@ int next_zones_zonelist(struct cpu *c, const struct mm_world *w,
 	if (!fast) {
 		call(c, w, FN___next_zones_zonelist);
 		i = next_zones_zonelist_body(c, w, n, kind, i, high, nodes);
-		cpu_ret(c);
+		ret(c);
 	}
-	cpu_ret(c);
+	ret(c);
 	return i;
 }
 
@@ -109,7 +109,7 @@ int first_zones_zonelist(struct cpu *c, const struct mm_world *w,
 	call(c, w, FN_first_zones_zonelist);
 	int i = next_zones_zonelist(c, w, n, kind, 0, high, nodes);
 	*zone = n->zonerefs[kind][i].zone;
-	cpu_ret(c);
+	ret(c);
 	return i;
 }
 

@@ -106,7 +106,7 @@ static int get_pfnblock_migratetype(struct cpu *c, const struct mm_world *w,
 	call(c, w, FN_get_pfnblock_flags_mask);
 	run_block(c, w, B_pfnblock);
 	bmem(c, w, z->usemap + (pb * 4 / 64) * 8, z->node, CPU_LOAD_DEP);
-	cpu_ret(c);
+	ret(c);
 	return pb_get(w, p);
 }
 
@@ -129,7 +129,7 @@ static void expand(struct cpu *c, struct mm_world *w, struct zone *z, struct pag
 		z->free_area[high].nr_free++;
 		set_page_order(half, high);
 	}
-	cpu_ret(c);
+	ret(c);
 }
 
 /* Unlink the head block of a free list at order o: returns its page, with
@@ -141,7 +141,7 @@ static struct page *take_free_block(struct cpu *c, struct mm_world *w, struct zo
 	c_list_del(c, w, page, z->node);
 	rmv_page_order(page);
 	/* declared: the nr_free store of block smallest_take */
-	mem_bytes_as(c, w, zaddr_nr_free(z, o), 8, z->node, CPU_STORE, declared);
+	charge_mem(c, &w->ch, zaddr_nr_free(z, o), 8, z->node, CPU_STORE, declared, MM_CHARGE);
 	z->free_area[o].nr_free--;
 	if (o == BLOCK_ORDER && order < BLOCK_ORDER && !page_block(w, page)->detail)
 		page = block_split(w, page_block(w, page));
@@ -165,7 +165,7 @@ static struct page *__rmqueue_smallest(struct cpu *c, struct mm_world *w, struct
 		page->mt = (uint8_t)mt;
 		break;
 	}
-	cpu_ret(c);
+	ret(c);
 	return page;
 }
 
@@ -180,7 +180,7 @@ static int move_freepages_block(struct cpu *c, struct mm_world *w, struct zone *
 	unsigned end = start + PAGEBLOCK_PAGES;
 	int moved = 0;
 	if (end > b->npages) {         /* !zone_spans_pfn(zone, end_pfn) */
-		cpu_ret(c);
+		ret(c);
 		return 0;
 	}
 	for (unsigned off = start; br(c, w, S_move_freepages_loop, off < end);) {
@@ -199,7 +199,7 @@ static int move_freepages_block(struct cpu *c, struct mm_world *w, struct zone *
 		off += 1u << o;
 		moved += 1 << o;
 	}
-	cpu_ret(c);
+	ret(c);
 	return moved;
 }
 
@@ -222,7 +222,7 @@ static int find_suitable_fallback(struct cpu *c, const struct mm_world *w, struc
 				  int o, int mt, bool *can_steal)
 {
 	call(c, w, FN_find_suitable_fallback);
-	int ret = -1;
+	int fallback_mt = -1;
 	mem(c, w, zaddr_nr_free(z, o), z->node, CPU_LOAD_DEP);
 	if (br(c, w, S_suitable_nr_free, z->free_area[o].nr_free == 0))
 		goto out;
@@ -237,12 +237,12 @@ static int find_suitable_fallback(struct cpu *c, const struct mm_world *w, struc
 		if (can_steal_fallback(c, w, o, mt))
 			*can_steal = true;
 		br(c, w, S_suitable_only_stealable, true);
-		ret = f;
+		fallback_mt = f;
 		break;
 	}
 out:
-	cpu_ret(c);
-	return ret;
+	ret(c);
+	return fallback_mt;
 }
 
 static void steal_suitable_fallback(struct cpu *c, struct mm_world *w, struct zone *z,
@@ -262,7 +262,7 @@ static void steal_suitable_fallback(struct cpu *c, struct mm_world *w, struct zo
 			b->pb_mt[idx] = (uint8_t)start_mt;
 			z->ev[EV_steal_pageblock]++;
 		}
-		cpu_ret(c);
+		ret(c);
 		return;
 	}
 	int pages = move_freepages_block(c, w, z, page, start_mt);
@@ -270,7 +270,7 @@ static void steal_suitable_fallback(struct cpu *c, struct mm_world *w, struct zo
 		pb_set(w, page, start_mt);
 		z->ev[EV_steal_pageblock]++;
 	}
-	cpu_ret(c);
+	ret(c);
 }
 
 /* __rmqueue_fallback: the largest block of a fallback type, stolen. */
@@ -298,7 +298,7 @@ static struct page *__rmqueue_fallback(struct cpu *c, struct mm_world *w, struct
 		z->ev[EV_fallback]++;
 		break;
 	}
-	cpu_ret(c);
+	ret(c);
 	return page;
 }
 
@@ -315,7 +315,7 @@ static struct page *__rmqueue(struct cpu *c, struct mm_world *w, struct zone *z,
 		if (br(c, w, S_rmqueue_fallback, page == NULL))
 			page = __rmqueue_fallback(c, w, z, order, mt);
 	}
-	cpu_ret(c);
+	ret(c);
 	return page;
 }
 
@@ -391,7 +391,7 @@ static void __free_one_page(struct cpu *c, struct mm_world *w, struct page *page
 	c_list_add(c, w, page, &z->free_area[order].list[mt], z->node, tail);
 	mem(c, w, zaddr_nr_free(z, order), z->node, CPU_STORE);
 	z->free_area[order].nr_free++;
-	cpu_ret(c);
+	ret(c);
 }
 
 /* --- per-cpu lists ------------------------------------------------------ */
@@ -419,7 +419,7 @@ static int rmqueue_bulk(struct cpu *c, struct mm_world *w, struct zone *z, int o
 	cpu_unlock(c, &z->lock);
 	z->ev[EV_pcp_refill]++;
 	z->ev[EV_pcp_refill_pages] += (uint64_t)i;
-	cpu_ret(c);
+	ret(c);
 	return i;
 }
 
@@ -467,7 +467,7 @@ static void free_pcppages_bulk(struct cpu *c, struct mm_world *w, struct zone *z
 	cpu_unlock(c, &z->lock);
 	z->ev[EV_pcp_drain]++;
 	z->ev[EV_pcp_drain_pages] += (uint64_t)count;
-	cpu_ret(c);
+	ret(c);
 }
 
 /* --- allocation --------------------------------------------------------- */
@@ -481,7 +481,7 @@ static struct page *buffered_rmqueue(struct cpu *c, struct mm_world *w, struct z
 	struct page *page = NULL;
 	if (br(c, w, S_A34, order == 0)) {
 		run_block(c, w, B_buffered_pcp);
-		cpu_irq_save(c);
+		irq_save(c);
 		struct per_cpu_pages *pcp = this_pcp(c, z);
 		/* this_cpu_ptr(zone->pageset) -> lists[mt].next (tested) -> page */
 		bmem(c, w, z->addr + ZOFF_PAGESET, z->node, CPU_LOAD_DEP);
@@ -500,7 +500,7 @@ static struct page *buffered_rmqueue(struct cpu *c, struct mm_world *w, struct z
 		page->pcp_cpu = -1;
 	} else {
 		run_block(c, w, B_buffered_buddy);
-		cpu_irq_save(c);
+		irq_save(c);
 		cpu_lock(c, &z->lock);
 		if (br(c, w, S_buffered_rmqueue_harder, alloc_flags & ALLOC_HARDER))
 			page = __rmqueue_smallest(c, w, z, order, MT_HIGHATOMIC);
@@ -524,15 +524,15 @@ static struct page *buffered_rmqueue(struct cpu *c, struct mm_world *w, struct z
 	count_vm_event(c, w, 1 + (int)z->type);               /* PGALLOC_<zone> */
 	z->ev[EV_pgalloc] += 1u << order;
 	zone_statistics(c, w, pref, z, gfp);
-	cpu_irq_restore(c);
+	irq_restore(c);
 	page->state = PS_ALLOC;
 	page->alloc_order = order;
 	z->allocated += 1u << order;
-	cpu_ret(c);
+	ret(c);
 	return page;
 failed:
-	cpu_irq_restore(c);
-	cpu_ret(c);
+	irq_restore(c);
+	ret(c);
 	return NULL;
 }
 
@@ -557,7 +557,7 @@ static int check_new_page(struct cpu *c, struct mm_world *w, const struct pfn_bl
 	bad |= br(c, w, S_A45e, false);                 /* CHECK_AT_PREP */
 	bad |= br(c, w, S_A45f, false);                 /* mem_cgroup */
 	bad = br(c, w, S_A45g, bad);
-	cpu_ret(c);
+	ret(c);
 	return bad;
 }
 
@@ -568,7 +568,7 @@ static int prep_new_page(struct cpu *c, struct mm_world *w, struct page *page, i
 	struct pfn_block *b = page_block(w, page);
 	for (unsigned i = 0; br(c, w, S_A45h, i < (1u << order)); i++) {
 		if (check_new_page(c, w, b, page->off + i)) {
-			cpu_ret(c);
+			ret(c);
 			return 1;
 		}
 	}
@@ -588,7 +588,7 @@ static int prep_new_page(struct cpu *c, struct mm_world *w, struct page *page, i
 	if (br(c, w, S_A45j, order != 0))
 		br(c, w, S_A45k, gfp & __GFP_COMP);
 	br(c, w, S_A45l, alloc_flags & ALLOC_NO_WATERMARKS);
-	cpu_ret(c);
+	ret(c);
 	return 0;
 }
 
@@ -612,7 +612,7 @@ static void reset_alloc_batches(struct cpu *c, struct mm_world *w, struct zone *
 			break;
 	}
 	pref->ev[EV_fair_reset]++;
-	cpu_ret(c);
+	ret(c);
 }
 
 static bool zone_watermark_ok(struct cpu *c, struct mm_world *w, struct zone *z, int order,
@@ -672,8 +672,8 @@ static bool zone_watermark_ok(struct cpu *c, struct mm_world *w, struct zone *z,
 		}
 	}
 out:
-	cpu_ret(c);
-	cpu_ret(c);
+	ret(c);
+	ret(c);
 	return ok;
 }
 
@@ -689,7 +689,7 @@ static bool zone_local(struct cpu *c, struct mm_world *w, const struct zone *loc
 	call(c, w, FN_zone_local);
 	mem(c, w, zone->addr + ZOFF_NODE, zone->node, CPU_LOAD);
 	mem(c, w, local_zone->addr + ZOFF_NODE, local_zone->node, CPU_LOAD_DEP);
-	cpu_ret(c);
+	ret(c);
 	return local_zone->node == zone->node;
 }
 
@@ -719,7 +719,7 @@ zonelist_scan:
 				mem(c, w, zone->addr + ZOFF_NODE, zone->node, CPU_LOAD_DEP);
 				allowed = __cpuset_node_allowed(c, w, zone->node, gfp);
 			}
-			cpu_ret(c);
+			ret(c);
 			if (br(c, w, S_A24d, !allowed))
 				continue;
 		}
@@ -791,7 +791,7 @@ try_this_zone:
 	}
 	page = NULL;
 out:
-	cpu_ret(c);
+	ret(c);
 	return page;
 }
 
@@ -827,7 +827,7 @@ retry:
 		pn->ev[NEV_kswapd_wake]++;
 		if (w->reclaim)
 			wake_all_kswapds(c, w, order, ac);
-		cpu_ret(c);
+		ret(c);
 	}
 	int alloc_flags = ALLOC_WMARK_MIN | ALLOC_CPUSET;
 	alloc_flags |= (int)(gfp & __GFP_HIGH);        /* ALLOC_HIGH == __GFP_HIGH */
@@ -865,7 +865,7 @@ retry:
 out:
 	if (!page)
 		pn->ev[NEV_alloc_fail]++;
-	cpu_ret(c);
+	ret(c);
 	return page;
 }
 
@@ -899,7 +899,7 @@ struct page *__alloc_pages_nodemask(struct cpu *c, struct mm_world *w, uint32_t 
 		call(c, w, FN__cond_resched);
 		run_block(c, w, B_cond_resched);
 		br(c, w, S_A11b, false);
-		cpu_ret(c);
+		ret(c);
 	}
 	mem_zoneref(c, w, zl_node, zl_kind, 0);
 	if (br(c, w, S_A13, zl_node->zonerefs[zl_kind][0].zone == NULL))
@@ -932,7 +932,7 @@ out:
 	if (br(c, w, S_A51, page == NULL) && br(c, w, S_A51b, false))
 		goto retry_cpuset;
 out_ret:
-	cpu_ret(c);
+	ret(c);
 	return page;
 }
 
@@ -952,7 +952,7 @@ static bool free_pages_check(struct cpu *c, struct mm_world *w, const struct pfn
 	bad = br(c, w, S_F05k, bad);
 	if (!bad)
 		br(c, w, S_F05l, false);               /* CHECK_AT_PREP flags */
-	cpu_ret(c);
+	ret(c);
 	return bad;
 }
 
@@ -975,7 +975,7 @@ static bool free_pages_prepare(struct cpu *c, struct mm_world *w, struct page *p
 	bool ok = !br(c, w, S_F05m, bad != 0);
 	if (ok)
 		br(c, w, S_F05n, true);                /* !PageHighMem: debug no-ops */
-	cpu_ret(c);
+	ret(c);
 	return ok;
 }
 
@@ -992,7 +992,7 @@ static void free_one_page(struct cpu *c, struct mm_world *w, struct zone *z,
 		mt = get_pfnblock_migratetype(c, w, page);
 	__free_one_page(c, w, page, z, order, mt);
 	cpu_unlock(c, &z->lock);
-	cpu_ret(c);
+	ret(c);
 }
 
 static void free_hot_cold_page(struct cpu *c, struct mm_world *w, struct page *page, bool cold)
@@ -1005,7 +1005,7 @@ static void free_hot_cold_page(struct cpu *c, struct mm_world *w, struct page *p
 	int mt = get_pfnblock_migratetype(c, w, page);
 	mem_page(c, w, page, CPU_STORE);                /* set_pcppage_migratetype */
 	page->mt = (uint8_t)mt;
-	cpu_irq_save(c);
+	irq_save(c);
 	count_vm_event(c, w, 0);                        /* PGFREE */
 	z->ev[EV_pgfree]++;
 	z->allocated--;
@@ -1032,9 +1032,9 @@ static void free_hot_cold_page(struct cpu *c, struct mm_world *w, struct page *p
 		pcp->count -= batch;
 	}
 out_irq:
-	cpu_irq_restore(c);
+	irq_restore(c);
 out:
-	cpu_ret(c);
+	ret(c);
 }
 
 static void __free_pages_ok(struct cpu *c, struct mm_world *w, struct page *page, int order)
@@ -1045,15 +1045,15 @@ static void __free_pages_ok(struct cpu *c, struct mm_world *w, struct page *page
 	if (br(c, w, S_free_pages_ok_prepare, !free_pages_prepare(c, w, page, order)))
 		goto out;
 	int mt = get_pfnblock_migratetype(c, w, page);
-	cpu_irq_save(c);
+	irq_save(c);
 	count_vm_event(c, w, 0);
 	z->ev[EV_pgfree] += 1u << order;
 	z->allocated -= 1u << order;
 	page->state = PS_NONE;
 	free_one_page(c, w, z, page, order, mt);
-	cpu_irq_restore(c);
+	irq_restore(c);
 out:
-	cpu_ret(c);
+	ret(c);
 }
 
 void mm_set_trace_hook(struct mm_world *w, mm_trace_fn fn, void *arg)
@@ -1106,7 +1106,7 @@ void mm_free_pages(struct mm_world *w, struct cpu *c, struct page *page, unsigne
 		else
 			__free_pages_ok(c, w, page, (int)order);
 	}
-	cpu_ret(c);
+	ret(c);
 }
 
 void mm_drain_local_pages(struct mm_world *w, struct cpu *c)
@@ -1115,12 +1115,12 @@ void mm_drain_local_pages(struct mm_world *w, struct cpu *c)
 	for (int i = 0; i < w->nr_zones; i++) {
 		struct zone *z = &w->zones[i];
 		struct per_cpu_pages *pcp = this_pcp(c, z);
-		cpu_irq_save(c);
+		irq_save(c);
 		if (pcp->count) {
 			free_pcppages_bulk(c, w, z, pcp->count, pcp);
 			pcp->count = 0;
 		}
-		cpu_irq_restore(c);
+		irq_restore(c);
 	}
 }
 
@@ -1166,13 +1166,13 @@ void drain_all_pages(struct cpu *c, struct mm_world *w)
 			struct per_cpu_pages *pcp = &z->pcp[k];
 			mem(c, w, pcp->addr, w->s->cpu[k].node, CPU_LOAD_DEP);
 			if (pcp->count) {
-				cpu_irq_save(c);
+				irq_save(c);
 				free_pcppages_bulk(c, w, z, pcp->count, pcp);
 				pcp->count = 0;
-				cpu_irq_restore(c);
+				irq_restore(c);
 			}
 		}
-	cpu_ret(c);
+	ret(c);
 }
 
 /* --- registration and layout -------------------------------------------- */

@@ -55,7 +55,7 @@ void __mod_zone_page_state(struct cpu *c, struct mm_world *w, struct zone *z,
 		x = 0;
 	}
 	pcp->diff[i] = (int32_t)x;
-	cpu_ret(c);
+	ret(c);
 }
 
 static void __inc_zone_state(struct cpu *c, struct mm_world *w, struct zone *z,
@@ -75,7 +75,7 @@ static void __inc_zone_state(struct cpu *c, struct mm_world *w, struct zone *z,
 		zone_page_state_add(c, w, z, i, v + overstep);
 		pcp->diff[i] = (int32_t)-overstep;
 	}
-	cpu_ret(c);
+	ret(c);
 }
 
 /* mod_zone_page_state (x86: this_cpu_cmpxchg based mod_state, overstep 0). */
@@ -86,7 +86,7 @@ void mod_zone_page_state(struct cpu *c, struct mm_world *w, struct zone *z,
 	call(c, w, FN_mod_zone_page_state);
 	run_block(c, w, B_mod_zone_page_state_irq);
 	bmem(c, w, pcp->addr + PCPOFF_DIFF + mm_stat_idx(i), c->node, CPU_LOAD_DEP);
-	cpu_this_cpu_cmpxchg(c);
+	this_cpu_cmpxchg(c);
 	bmem(c, w, pcp->addr + PCPOFF_DIFF + mm_stat_idx(i), c->node, CPU_STORE);
 	int64_t n = delta + pcp->diff[i];
 	int64_t t = pcp->stat_threshold;
@@ -95,7 +95,7 @@ void mod_zone_page_state(struct cpu *c, struct mm_world *w, struct zone *z,
 		n = 0;
 	}
 	pcp->diff[i] = (int32_t)n;
-	cpu_ret(c);
+	ret(c);
 }
 
 /*
@@ -110,7 +110,7 @@ void inc_zone_page_state(struct cpu *c, struct mm_world *w, struct zone *z,
 	run_block(c, w, B_inc_zone_page_state);
 	bmem(c, w, z->addr + ZOFF_PAGESET, z->node, CPU_LOAD_DEP);
 	bmem(c, w, pcp->addr + PCPOFF_DIFF + mm_stat_idx(i), c->node, CPU_LOAD_DEP);
-	cpu_this_cpu_cmpxchg(c);
+	this_cpu_cmpxchg(c);
 	bmem(c, w, pcp->addr + PCPOFF_DIFF + mm_stat_idx(i), c->node, CPU_STORE);
 	int64_t n = 1 + pcp->diff[i];
 	int64_t t = pcp->stat_threshold;
@@ -120,7 +120,7 @@ void inc_zone_page_state(struct cpu *c, struct mm_world *w, struct zone *z,
 		n = -os;
 	}
 	pcp->diff[i] = (int32_t)n;
-	cpu_ret(c);
+	ret(c);
 }
 
 void zone_statistics(struct cpu *c, struct mm_world *w, struct zone *pref,
@@ -149,7 +149,7 @@ void zone_statistics(struct cpu *c, struct mm_world *w, struct zone *pref,
 			__inc_zone_state(c, w, z, NUMA_LOCAL);
 		else
 			__inc_zone_state(c, w, z, NUMA_OTHER);
-		cpu_ret(c);
+		ret(c);
 		return;
 	}
 	if (br(c, w, S_A42a, gfp & __GFP_OTHER_NODE)) {
@@ -165,7 +165,7 @@ void zone_statistics(struct cpu *c, struct mm_world *w, struct zone *pref,
 		__inc_zone_state(c, w, z, NUMA_MISS);
 		__inc_zone_state(c, w, pref, NUMA_FOREIGN);
 	}
-	cpu_ret(c);
+	ret(c);
 }
 
 static const char *const mm_stat_name[] = {
