@@ -73,16 +73,18 @@
  * results are this code's, bit for bit (test_slub's test_fast_copy).
  */
 /* The fast copy (models/slub_fast.h): its renames come before any
- * declaration, and SLUB_FAST selects the charging helpers below. */
+ * declaration, and SLUB_COPY_OPT makes the charging helpers below a fast
+ * call's (cost/charge.h). */
 #if defined(SLUB_FAST_COPY)
 #include "models/slub_fast.h"
 #define SLUB_FAST 1
-#define SLUB_FAST_NOMEM (SLUB_FAST_COPY == 2)
+#define SLUB_COPY_OPT (SLUB_FAST_COPY == 2 ? CHARGE_COPY_NOMEM : CHARGE_COPY_WARM)
 #else
 #define SLUB_FAST 0
-#define SLUB_FAST_NOMEM 0
+#define SLUB_COPY_OPT 0
 #endif
 
+#include "cost/charge.h"
 #include "models/slub.h"
 #include "models/slub_hook.h"
 #include "models/slub_internal.h"
@@ -92,94 +94,110 @@
 #include <stdint.h>
 #include <string.h>
 
-/* The fast copy's steps that are nothing in a fast call (cpu.c charges
- * none of them there): straight-line work, a return, an irq save or
- * restore, a this_cpu cmpxchg.  The copy's entry ends the top-level call
- * (fast_entry() below). */
-#if defined(SLUB_FAST_COPY)
-#define cpu_insns(c, n) ((void)(c), (void)(n))
-#define cpu_ret(c) ((void)(c))
-#define cpu_irq_save(c) ((void)(c))
-#define cpu_irq_restore(c) ((void)(c))
-#define cpu_this_cpu_cmpxchg(c) ((void)(c))
-#endif
-
 /* --- the charging helpers ----------------------------------------------------- */
 
 /*
- * The one place that charges memory: a word at addr, its home node from the
- * synthetic address (cost/cpu.h's access kinds); bmem() below for an
- * access a code block declared.
+ * The charging helpers (cost/charge.h) over SLUB's enums: the world's
+ * context w->ch (its ids from fn_base and site_base, no same-line memo:
+ * SLUB's accesses interleave with its locks and with the page
+ * allocator's, and the trace hook, set only while numasim trace records a
+ * __slab_free: slub_trace_begin()) and the constant SLUB_CHARGE.  In the
+ * fast copy (SLUB_FAST, models/slub_fast.h) they are a fast call's steps:
+ * a branch counted and signed, a call counted and signed
+ * (cpu_copy_call()), a block, work, a return, an irq save or restore and
+ * a this_cpu cmpxchg nothing, an access cpu_fast_mem() (copy 1) or
+ * nothing (copy 2).  The copy runs inside a fast call its entry started
+ * (fast_entry() below) and never while a trace may record.  SLUB's ids
+ * follow the page allocator's in the tables, so they are not constants
+ * (no CHARGE_IDS_FIXED).  Locks and the clock as noise stay the ordinary
+ * cpu.c calls, which handle a fast call themselves.
  */
-static inline void slub_mem(struct cpu *c, uint64_t addr, enum cpu_access kind)
+#define SLUB_CHARGE (SLUB_COPY_OPT | CHARGE_TRACE)
+
+static CPU_INLINE bool br(struct cpu *c, const struct slub_world *w, enum slub_site s,
+			  bool cond)
 {
-	if (SLUB_FAST_NOMEM)
-		return;                /* a fast call without warming: no access */
-	if (SLUB_FAST)
-		cpu_fast_mem(c, addr, 8, kind);   /* the fast copy for warming */
-	else
-		cpu_mem(c, addr, 8, cache_as_node(addr), kind);
+	return charge_br(c, &w->ch, (int)s, cond, SLUB_CHARGE);
+}
+
+static CPU_INLINE void call(struct cpu *c, const struct slub_world *w, enum slub_fn f)
+{
+	charge_call(c, &w->ch, (int)f, SLUB_CHARGE);
+}
+
+static CPU_INLINE void ret(struct cpu *c)
+{
+	charge_ret(c, SLUB_CHARGE);
+}
+
+/* A block of SLUB_BLOCKS: its work row and declared accesses in one step
+ * (cpu_block(); the steps in turn under ooo and in logged or fast calls). */
+static CPU_INLINE void run_block(struct cpu *c, const struct slub_world *w, enum slub_code b)
+{
+	charge_block(c, &w->code[b], SLUB_CHARGE);
+}
+
+/* Straight-line work outside the blocks (the `!n` block's, free_unlocked()):
+ * n instructions, as cpu_insns() charges them. */
+static CPU_INLINE void insns(struct cpu *c, uint32_t n)
+{
+	if (!(SLUB_CHARGE & CHARGE_COPY))
+		cpu_insns(c, n);
+}
+
+/* A word at addr, its home node from the synthetic address (cost/cpu.h's
+ * access kinds). */
+static CPU_INLINE void mem(struct cpu *c, const struct slub_world *w, uint64_t addr,
+			   enum cpu_access kind)
+{
+	charge_mem(c, &w->ch, addr, 8, cache_as_node(addr), kind, false, SLUB_CHARGE);
 }
 
 /*
  * A word access the open block declared (SLUB_BLOCKS): cpu_block() charged
  * it as an L1 hit, and it goes through the caches only (cpu_mem_pre());
  * where the block precharged nothing (a logged or fast call, cost.model
- * ooo: cpu_block_take() is false) it is slub_mem().  Always inline, as the
+ * ooo: cpu_block_take() is false) it is mem().  Always inline, as the
  * page allocator's: left to GCC, bmem() and run_block() were out-of-line
  * calls and `bench slub` took 1.6 % more host instructions.
  */
-static CPU_INLINE void bmem(struct cpu *c, uint64_t addr, enum cpu_access kind)
+static CPU_INLINE void bmem(struct cpu *c, const struct slub_world *w, uint64_t addr,
+			    enum cpu_access kind)
 {
-	if (!SLUB_FAST && cpu_block_take(c, kind))
-		cpu_mem_pre(c, addr, 8, cache_as_node(addr), kind);
-	else
-		slub_mem(c, addr, kind);
+	charge_mem(c, &w->ch, addr, 8, cache_as_node(addr), kind, true, SLUB_CHARGE);
 }
 
-/*
- * The charging helpers.  In the fast copy (SLUB_FAST, models/slub_fast.h)
- * they are a fast call's steps (cpu.h): a branch counted and signed, a
- * call counted and signed (cpu_copy_call()), a block nothing.  The copy
- * runs inside a fast call its entry started (fast_entry() below) and
- * never while a trace may record (so w->tr is NULL there).
- */
-static CPU_INLINE bool br(struct cpu *c, const struct slub_world *w, enum slub_site s,
-			  bool cond)
+/* A locked read-modify-write (cmpxchg_double, the node counters' atomics). */
+static inline void atomic(struct cpu *c, const struct slub_world *w, uint64_t addr, int node)
 {
-	if (SLUB_FAST)
-		return cpu_fast_branch(c, w->site_base + (int)s, cond);
-	if (w->tr)   /* only while numasim trace records a __slab_free */
-		slub_trace_site(w, s, cond);
-	return cpu_branch(c, w->site_base + (int)s, cond);
+	charge_atomic(c, &w->ch, addr, node, SLUB_CHARGE);
 }
 
-static CPU_INLINE void call(struct cpu *c, const struct slub_world *w, enum slub_fn f)
+static CPU_INLINE void irq_save(struct cpu *c)
 {
-	if (SLUB_FAST)
-		cpu_copy_call(c, w->fn_base + (int)f);
-	else
-		cpu_call(c, w->fn_base + (int)f);
+	charge_irq_save(c, SLUB_CHARGE);
 }
 
-/* A block of SLUB_BLOCKS: its work row and declared accesses in one step
- * (cpu_block(); the steps in turn under ooo and in logged or fast calls);
- * in the fast copy nothing (a fast call charges its path when it ends). */
-static CPU_INLINE void run_block(struct cpu *c, const struct slub_world *w, enum slub_code b)
+static CPU_INLINE void irq_restore(struct cpu *c)
 {
-	if (!SLUB_FAST)
-		cpu_block(c, &w->code[b]);
+	charge_irq_restore(c, SLUB_CHARGE);
+}
+
+static CPU_INLINE void this_cpu_cmpxchg(struct cpu *c)
+{
+	charge_this_cpu_cmpxchg(c, SLUB_CHARGE);
 }
 
 /* stat(s, si): the counter, and its store with CONFIG_SLUB_STATS. */
 static void stat_inc(struct cpu *c, struct slub_cache *s, enum slub_stat si)
 {
+	struct slub_world *w = s->w;
 	struct slub_kcpu *k = kcpu(s, c);
 	k->stat[si]++;
-	if (!SLUB_FAST && s->w->tr)   /* only while numasim trace records a __slab_free */
-		slub_trace_stat(s->w, si);
-	if (s->w->cfg.stats)   /* raw_cpu_inc(s->cpu_slab->stat[si]) */
-		slub_mem(c, k->addr + KCPU_OFF_STAT + KCPU_STAT_SIZE * (unsigned)si, CPU_STORE);
+	if (!SLUB_FAST && w->tr)   /* only while numasim trace records a __slab_free */
+		slub_trace_stat(w, si);
+	if (w->cfg.stats)   /* raw_cpu_inc(s->cpu_slab->stat[si]) */
+		mem(c, w, k->addr + KCPU_OFF_STAT + KCPU_STAT_SIZE * (unsigned)si, CPU_STORE);
 }
 
 static inline uint64_t next_tid(uint64_t tid)
@@ -209,9 +227,9 @@ static void add_partial(struct cpu *c, struct slub_cache *s, struct slub_knode *
 	call(c, w, FN_add_partial);
 	run_block(c, w, B_add_partial);
 	n->nr_partial++;
-	bmem(c, n->addr + KNODE_OFF_NR_PARTIAL, CPU_STORE);
-	bmem(c, n->addr + KNODE_OFF_PARTIAL, CPU_LOAD_DEP);
-	bmem(c, sl->meta + PAGE_OFF_LRU, CPU_STORE);
+	bmem(c, w, n->addr + KNODE_OFF_NR_PARTIAL, CPU_STORE);
+	bmem(c, w, n->addr + KNODE_OFF_PARTIAL, CPU_LOAD_DEP);
+	bmem(c, w, sl->meta + PAGE_OFF_LRU, CPU_STORE);
 	sl->on_list = 1;
 	/* the neighbour's link: only when the list was not empty (a plain
 	 * step); the head's word below on every path */
@@ -219,7 +237,7 @@ static void add_partial(struct cpu *c, struct slub_cache *s, struct slub_knode *
 		sl->lnext = NIL32;
 		sl->lprev = n->tail;
 		if (n->tail != NIL32) {
-			slub_mem(c, s->slab[n->tail].meta + PAGE_OFF_LRU, CPU_STORE);
+			mem(c, w, s->slab[n->tail].meta + PAGE_OFF_LRU, CPU_STORE);
 			s->slab[n->tail].lnext = id;
 		} else {
 			n->head = id;
@@ -229,15 +247,15 @@ static void add_partial(struct cpu *c, struct slub_cache *s, struct slub_knode *
 		sl->lprev = NIL32;
 		sl->lnext = n->head;
 		if (n->head != NIL32) {
-			slub_mem(c, s->slab[n->head].meta + PAGE_OFF_LRU, CPU_STORE);
+			mem(c, w, s->slab[n->head].meta + PAGE_OFF_LRU, CPU_STORE);
 			s->slab[n->head].lprev = id;
 		} else {
 			n->tail = id;
 		}
 		n->head = id;
 	}
-	bmem(c, n->addr + KNODE_OFF_PARTIAL, CPU_STORE);
-	cpu_ret(c);
+	bmem(c, w, n->addr + KNODE_OFF_PARTIAL, CPU_STORE);
+	ret(c);
 }
 
 static void remove_partial(struct cpu *c, struct slub_cache *s, struct slub_knode *n,
@@ -247,36 +265,37 @@ static void remove_partial(struct cpu *c, struct slub_cache *s, struct slub_knod
 	struct slub_slab *sl = &s->slab[id];
 	call(c, w, FN_remove_partial);
 	run_block(c, w, B_remove_partial);
-	bmem(c, sl->meta + PAGE_OFF_LRU, CPU_LOAD_DEP);
+	bmem(c, w, sl->meta + PAGE_OFF_LRU, CPU_LOAD_DEP);
 	/* __list_del(): each side's link is a neighbour's slab_list or, at an
 	 * end, the list head's word: one store on every path */
 	if (sl->lprev != NIL32) {
-		bmem(c, s->slab[sl->lprev].meta + PAGE_OFF_LRU, CPU_STORE);
+		bmem(c, w, s->slab[sl->lprev].meta + PAGE_OFF_LRU, CPU_STORE);
 		s->slab[sl->lprev].lnext = sl->lnext;
 	} else {
-		bmem(c, n->addr + KNODE_OFF_PARTIAL, CPU_STORE);
+		bmem(c, w, n->addr + KNODE_OFF_PARTIAL, CPU_STORE);
 		n->head = sl->lnext;
 	}
 	if (sl->lnext != NIL32) {
-		bmem(c, s->slab[sl->lnext].meta + PAGE_OFF_LRU, CPU_STORE);
+		bmem(c, w, s->slab[sl->lnext].meta + PAGE_OFF_LRU, CPU_STORE);
 		s->slab[sl->lnext].lprev = sl->lprev;
 	} else {
-		bmem(c, n->addr + KNODE_OFF_PARTIAL, CPU_STORE);
+		bmem(c, w, n->addr + KNODE_OFF_PARTIAL, CPU_STORE);
 		n->tail = sl->lprev;
 	}
 	sl->lprev = sl->lnext = NIL32;
 	sl->on_list = 0;
 	n->nr_partial--;
-	bmem(c, n->addr + KNODE_OFF_NR_PARTIAL, CPU_STORE);
-	cpu_ret(c);
+	bmem(c, w, n->addr + KNODE_OFF_NR_PARTIAL, CPU_STORE);
+	ret(c);
 }
 
 /* remove_full: list work only for SLAB_STORE_USER caches (not modelled). */
 static void remove_full(struct cpu *c, struct slub_cache *s)
 {
-	call(c, s->w, FN_remove_full);
-	slub_mem(c, s->addr + KCACHE_OFF_FLAGS, CPU_LOAD_DEP);
-	cpu_ret(c);
+	const struct slub_world *w = s->w;
+	call(c, w, FN_remove_full);
+	mem(c, w, s->addr + KCACHE_OFF_FLAGS, CPU_LOAD_DEP);
+	ret(c);
 }
 
 
@@ -332,27 +351,27 @@ static uint32_t allocate_slab(struct cpu *c, struct slub_cache *s)
 	sl->order = (uint8_t)order;
 	sl->objects = (uint16_t)objects;
 	sl->lprev = sl->lnext = sl->pnext = NIL32;
-	slub_mem(c, sl->meta + PAGE_OFF_SLAB_CACHE, CPU_STORE); /* objects, slab_cache, flags */
+	mem(c, w, sl->meta + PAGE_OFF_SLAB_CACHE, CPU_STORE); /* objects, slab_cache, flags */
 	/* build the free chain: set_freepointer on every object */
 	uint16_t *nx = nextp(s, id);
 	for (unsigned i = 0; i < objects; i++) {
 		nx[i] = (uint16_t)(i + 1 < objects ? i + 1 : NIL16);
 		s->alloc[(size_t)id * s->per + i] = 0;
 		run_block(c, w, B_slab_object_init);
-		bmem(c, fp_addr(s, sl, i), CPU_STORE);
+		bmem(c, w, fp_addr(s, sl, i), CPU_STORE);
 	}
 	sl->freelist = 0;
 	sl->inuse = (uint16_t)objects;
 	sl->frozen = 1;
-	slub_mem(c, sl->meta + PAGE_OFF_FREELIST, CPU_STORE);
+	mem(c, w, sl->meta + PAGE_OFF_FREELIST, CPU_STORE);
 	/* inc_slabs_node: atomics on the node's counters */
 	struct slub_knode *n = get_node(s, sl->node);
 	n->nr_slabs++;
 	n->total_objects += objects;
-	cpu_atomic(c, n->addr + KNODE_OFF_NR_SLABS, sl->node);
-	cpu_atomic(c, n->addr + KNODE_OFF_TOTAL_OBJECTS, sl->node);
+	atomic(c, w, n->addr + KNODE_OFF_NR_SLABS, sl->node);
+	atomic(c, w, n->addr + KNODE_OFF_TOTAL_OBJECTS, sl->node);
 out:
-	cpu_ret(c);
+	ret(c);
 	return id;
 }
 
@@ -362,7 +381,7 @@ static uint32_t new_slab(struct cpu *c, struct slub_cache *s)
 {
 	call(c, s->w, FN_new_slab);
 	uint32_t id = allocate_slab(c, s);
-	cpu_ret(c);
+	ret(c);
 	return id;
 }
 
@@ -374,27 +393,28 @@ static void __free_slab(struct cpu *c, struct slub_cache *s, uint32_t id)
 	struct slub_slab *sl = &s->slab[id];
 	call(c, w, FN___free_slab);
 	run_block(c, w, B_discard_slab);
-	bmem(c, sl->meta, CPU_STORE);       /* __ClearPageSlab, page->mapping */
+	bmem(c, w, sl->meta, CPU_STORE);       /* __ClearPageSlab, page->mapping */
 	struct page *pg = sl->page;
 	unsigned order = sl->order;
 	sl->page = NULL;
 	s->free_ids[s->nr_free_ids++] = id;
 	mm_free_pages(w->pa, c, pg, order);
-	cpu_ret(c);
+	ret(c);
 }
 
 /* discard_slab: dec_slabs_node, free_slab. */
 static void discard_slab(struct cpu *c, struct slub_cache *s, uint32_t id)
 {
+	const struct slub_world *w = s->w;
 	struct slub_slab *sl = &s->slab[id];
-	call(c, s->w, FN_discard_slab);
+	call(c, w, FN_discard_slab);
 	struct slub_knode *n = get_node(s, sl->node);
 	n->nr_slabs--;
 	n->total_objects -= sl->objects;
-	cpu_atomic(c, n->addr + KNODE_OFF_NR_SLABS, sl->node);
-	cpu_atomic(c, n->addr + KNODE_OFF_TOTAL_OBJECTS, sl->node);
+	atomic(c, w, n->addr + KNODE_OFF_NR_SLABS, sl->node);
+	atomic(c, w, n->addr + KNODE_OFF_TOTAL_OBJECTS, sl->node);
 	__free_slab(c, s, id);
-	cpu_ret(c);
+	ret(c);
 }
 
 /* --- put_cpu_partial / unfreeze_partials ------------------------------------ */
@@ -408,15 +428,15 @@ static void unfreeze_partials(struct cpu *c, struct slub_cache *s)
 	struct slub_knode *n = NULL;
 	uint32_t discard = NIL32;
 	for (;;) {
-		slub_mem(c, k->addr + KCPU_OFF_PARTIAL, CPU_LOAD_DEP);
+		mem(c, w, k->addr + KCPU_OFF_PARTIAL, CPU_LOAD_DEP);
 		if (!br(c, w, S_uf_loop, k->partial != NIL32))
 			break;
 		uint32_t id = k->partial;
 		struct slub_slab *sl = &s->slab[id];
 		run_block(c, w, B_unfreeze_page);
-		bmem(c, sl->meta + PAGE_OFF_LRU, CPU_LOAD_DEP);
+		bmem(c, w, sl->meta + PAGE_OFF_LRU, CPU_LOAD_DEP);
 		k->partial = sl->pnext;
-		bmem(c, k->addr + KCPU_OFF_PARTIAL, CPU_STORE);
+		bmem(c, w, k->addr + KCPU_OFF_PARTIAL, CPU_STORE);
 		struct slub_knode *n2 = get_node(s, sl->node);
 		if (br(c, w, S_uf_node, n != n2)) {
 			if (n)
@@ -425,11 +445,11 @@ static void unfreeze_partials(struct cpu *c, struct slub_cache *s)
 			lock_node(c, n);
 		}
 		/* do { new.frozen = 0 } while (!__cmpxchg_double_slab()) */
-		slub_mem(c, sl->meta + PAGE_OFF_FREELIST, CPU_LOAD_DEP);
-		cpu_atomic(c, sl->meta + PAGE_OFF_FREELIST, sl->node);
+		mem(c, w, sl->meta + PAGE_OFF_FREELIST, CPU_LOAD_DEP);
+		atomic(c, w, sl->meta + PAGE_OFF_FREELIST, sl->node);
 		sl->frozen = 0;
 		sl->pnext = NIL32;
-		slub_mem(c, n->addr + KNODE_OFF_NR_PARTIAL, CPU_LOAD_DEP);
+		mem(c, w, n->addr + KNODE_OFF_NR_PARTIAL, CPU_LOAD_DEP);
 		if (br(c, w, S_U1, !sl->inuse && n->nr_partial >= s->min_partial)) {
 			sl->pnext = discard;
 			discard = id;
@@ -448,7 +468,7 @@ static void unfreeze_partials(struct cpu *c, struct slub_cache *s)
 		discard_slab(c, s, id);
 		stat_inc(c, s, SLUB_FREE_SLAB);
 	}
-	cpu_ret(c);
+	ret(c);
 }
 
 static void put_cpu_partial(struct cpu *c, struct slub_cache *s, uint32_t id, bool drain)
@@ -458,17 +478,17 @@ static void put_cpu_partial(struct cpu *c, struct slub_cache *s, uint32_t id, bo
 	call(c, w, FN_put_cpu_partial);
 	run_block(c, w, B_put_cpu_partial);
 	int pages = 0, pobjects = 0;
-	bmem(c, k->addr + KCPU_OFF_PARTIAL, CPU_LOAD_DEP);
+	bmem(c, w, k->addr + KCPU_OFF_PARTIAL, CPU_LOAD_DEP);
 	uint32_t old = k->partial;
 	if (br(c, w, S_P1, old != NIL32)) {
-		slub_mem(c, s->slab[old].meta + PAGE_OFF_NEXT_PAGES, CPU_LOAD_DEP);
+		mem(c, w, s->slab[old].meta + PAGE_OFF_NEXT_PAGES, CPU_LOAD_DEP);
 		pobjects = s->slab[old].pobjects;
 		pages = s->slab[old].pages;
 		if (br(c, w, S_P2a, drain) &&
 		    br(c, w, S_P2b, pobjects > (int)s->cpu_partial)) {
-			cpu_irq_save(c);
+			irq_save(c);
 			unfreeze_partials(c, s);
-			cpu_irq_restore(c);
+			irq_restore(c);
 			old = NIL32;
 			pobjects = 0;
 			pages = 0;
@@ -481,17 +501,17 @@ static void put_cpu_partial(struct cpu *c, struct slub_cache *s, uint32_t id, bo
 	sl->pages = pages;
 	sl->pobjects = pobjects;
 	sl->pnext = old;
-	slub_mem(c, sl->meta + PAGE_OFF_LRU, CPU_STORE);
-	slub_mem(c, sl->meta + PAGE_OFF_NEXT_PAGES, CPU_STORE);
-	cpu_this_cpu_cmpxchg(c);   /* this_cpu_cmpxchg(c->partial, old, page) */
+	mem(c, w, sl->meta + PAGE_OFF_LRU, CPU_STORE);
+	mem(c, w, sl->meta + PAGE_OFF_NEXT_PAGES, CPU_STORE);
+	this_cpu_cmpxchg(c);   /* this_cpu_cmpxchg(c->partial, old, page) */
 	k->partial = id;
-	slub_mem(c, s->addr + KCACHE_OFF_CPU_PARTIAL, CPU_LOAD_DEP);
+	mem(c, w, s->addr + KCACHE_OFF_CPU_PARTIAL, CPU_LOAD_DEP);
 	if (br(c, w, S_P3, s->cpu_partial == 0)) {
-		cpu_irq_save(c);
+		irq_save(c);
 		unfreeze_partials(c, s);
-		cpu_irq_restore(c);
+		irq_restore(c);
 	}
-	cpu_ret(c);
+	ret(c);
 }
 
 /* --- __slab_free ------------------------------------------------------------- */
@@ -526,7 +546,7 @@ static void free_unlocked(struct cpu *c, struct slub_cache *s, uint32_t id, bool
 	const struct slub_config *cfg = &w->cfg;
 	bool put;
 	/* the estimate's spill (push + pop per register) or the compiled block */
-	cpu_insns(c, w->block[was_frozen ? SLUB_BLOCK_FROZEN
+	insns(c, w->block[was_frozen ? SLUB_BLOCK_FROZEN
 			      : new_frozen ? SLUB_BLOCK_PUT : SLUB_BLOCK_NONE]);
 	if (!cfg->stats) {
 		if (cfg->compiler == SLUB_GCC)
@@ -584,7 +604,7 @@ static bool cmpxchg_double_slab(struct cpu *c, struct slub_cache *s, uint32_t id
 {
 	struct slub_world *w = s->w;
 	struct slub_slab *sl = &s->slab[id];
-	cpu_atomic(c, sl->meta + PAGE_OFF_FREELIST, sl->node);
+	atomic(c, w, sl->meta + PAGE_OFF_FREELIST, sl->node);
 	bool same = sl->freelist == old.freelist && sl->inuse == old.inuse &&
 		    sl->frozen == old.frozen;
 	if (br(c, w, S_S4, !same)) {
@@ -618,7 +638,7 @@ static void __slab_free(struct cpu *c, struct slub_cache *s, uint32_t id, uint16
 	call(c, w, FN___slab_free);
 	run_block(c, w, B_slab_free_entry);
 	stat_inc(c, s, SLUB_FREE_SLOWPATH);
-	bmem(c, s->addr + KCACHE_OFF_FLAGS, CPU_LOAD_DEP);
+	bmem(c, w, s->addr + KCACHE_OFF_FLAGS, CPU_LOAD_DEP);
 	br(c, w, S_S0, false);   /* kmem_cache_debug(s): no debug caches modelled */
 	do {
 		if (br(c, w, S_S1, n != NULL)) {
@@ -627,23 +647,23 @@ static void __slab_free(struct cpu *c, struct slub_cache *s, uint32_t id, uint16
 		}
 		run_block(c, w, B_slab_free_try);
 		struct slub_slab *sl = &s->slab[id];
-		bmem(c, sl->meta + PAGE_OFF_FREELIST, CPU_LOAD_DEP);
+		bmem(c, w, sl->meta + PAGE_OFF_FREELIST, CPU_LOAD_DEP);
 		old = freelist_counters(sl);
 		prior = old.freelist;
 		nextp(s, id)[tail] = prior;                  /* set_freepointer(tail, prior) */
-		bmem(c, fp_addr(s, sl, tail), CPU_STORE);
+		bmem(c, w, fp_addr(s, sl, tail), CPU_STORE);
 		new = old;
 		new.freelist = head;
 		was_frozen = new.frozen;
 		new.inuse = (uint16_t)(new.inuse - cnt);
 		if ((br(c, w, S_S2a, new.inuse == 0) || br(c, w, S_S2b, prior == NIL16)) &&
 		    br(c, w, S_S2c, !was_frozen)) {
-			slub_mem(c, s->addr + KCACHE_OFF_FLAGS, CPU_LOAD);
+			mem(c, w, s->addr + KCACHE_OFF_FLAGS, CPU_LOAD);
 			if (br(c, w, S_S3a, s->has_cpu_partial) && br(c, w, S_S3b, prior == NIL16)) {
 				new.frozen = 1;
 			} else {
 				n = get_node(s, sl->node);
-				cpu_irq_save(c);
+				irq_save(c);
 				lock_node(c, n);
 			}
 		}
@@ -655,8 +675,8 @@ static void __slab_free(struct cpu *c, struct slub_cache *s, uint32_t id, uint16
 		goto out;
 	}
 	/* list_lock of the slab's node held, slab not frozen */
-	slub_mem(c, n->addr + KNODE_OFF_NR_PARTIAL, CPU_LOAD_DEP);
-	slub_mem(c, s->addr + KCACHE_OFF_MIN_PARTIAL, CPU_LOAD);
+	mem(c, w, n->addr + KNODE_OFF_NR_PARTIAL, CPU_LOAD_DEP);
+	mem(c, w, s->addr + KCACHE_OFF_MIN_PARTIAL, CPU_LOAD);
 	if (br(c, w, S_S8a, new.inuse == 0) && br(c, w, S_S8b, n->nr_partial >= s->min_partial))
 		goto slab_empty;
 	if (br(c, w, S_S9a, !s->has_cpu_partial) && br(c, w, S_S9b, prior == NIL16)) {
@@ -666,7 +686,7 @@ static void __slab_free(struct cpu *c, struct slub_cache *s, uint32_t id, uint16
 	}
 	run_block(c, w, B_slab_free_tail);
 	unlock_node(c, n);
-	cpu_irq_restore(c);
+	irq_restore(c);
 	goto out;
 slab_empty:
 	if (br(c, w, S_S10, prior != NIL16)) {
@@ -676,12 +696,12 @@ slab_empty:
 		remove_full(c, s);
 	}
 	unlock_node(c, n);
-	cpu_irq_restore(c);
+	irq_restore(c);
 	stat_inc(c, s, SLUB_FREE_SLAB);
 	discard_slab(c, s, id);
 out:
 	slub_hook_free_exit(c, s, n != NULL, was_frozen, &hook);
-	cpu_ret(c);
+	ret(c);
 }
 
 /* do_slab_free: the fast path when the slab is this CPU's active slab. */
@@ -691,21 +711,21 @@ static void do_slab_free(struct cpu *c, struct slub_cache *s, uint32_t id, uint1
 	struct slub_world *w = s->w;
 	struct slub_kcpu *k = kcpu(s, c);
 	call(c, w, FN_do_slab_free);
-	slub_mem(c, k->addr + KCPU_OFF_TID, CPU_LOAD_DEP);
-	slub_mem(c, k->addr + KCPU_OFF_PAGE, CPU_LOAD_DEP);
+	mem(c, w, k->addr + KCPU_OFF_TID, CPU_LOAD_DEP);
+	mem(c, w, k->addr + KCPU_OFF_PAGE, CPU_LOAD_DEP);
 	if (br(c, w, S_free_fast, k->page == id)) {
 		run_block(c, w, B_free_fast);
-		bmem(c, k->addr + KCPU_OFF_FREELIST, CPU_LOAD);
+		bmem(c, w, k->addr + KCPU_OFF_FREELIST, CPU_LOAD);
 		nextp(s, id)[tail] = k->freelist;        /* set_freepointer(tail_obj, freelist) */
-		bmem(c, fp_addr(s, &s->slab[id], tail), CPU_STORE);
-		cpu_this_cpu_cmpxchg(c);                  /* this_cpu_cmpxchg_double */
+		bmem(c, w, fp_addr(s, &s->slab[id], tail), CPU_STORE);
+		this_cpu_cmpxchg(c);                  /* this_cpu_cmpxchg_double */
 		k->freelist = head;
 		k->tid = next_tid(k->tid);
 		stat_inc(c, s, SLUB_FREE_FASTPATH);
 	} else {
 		__slab_free(c, s, id, head, tail, cnt);
 	}
-	cpu_ret(c);
+	ret(c);
 }
 
 /* slab_free: no free hooks modelled (slab_free_freelist_hook is true). */
@@ -714,7 +734,7 @@ static void slab_free(struct cpu *c, struct slub_cache *s, uint32_t id, uint16_t
 {
 	call(c, s->w, FN_slab_free);
 	do_slab_free(c, s, id, head, tail, cnt);
-	cpu_ret(c);
+	ret(c);
 }
 
 /* --- deactivate_slab / flush ------------------------------------------------ */
@@ -732,7 +752,7 @@ static void deactivate_slab(struct cpu *c, struct slub_cache *s, uint32_t id, ui
 	struct slub_knode *n = get_node(s, sl->node);
 	uint16_t *nx = nextp(s, id);
 	bool tail = false;
-	bmem(c, sl->meta + PAGE_OFF_FREELIST, CPU_LOAD_DEP);
+	bmem(c, w, sl->meta + PAGE_OFF_FREELIST, CPU_LOAD_DEP);
 	if (br(c, w, S_ds_remote, sl->freelist != NIL16)) {
 		stat_inc(c, s, SLUB_DEACTIVATE_REMOTE_FREES);
 		tail = true;
@@ -741,16 +761,16 @@ static void deactivate_slab(struct cpu *c, struct slub_cache *s, uint32_t id, ui
 	for (;;) {
 		uint16_t nextfree = NIL16;
 		if (freelist != NIL16) {
-			slub_mem(c, fp_addr(s, sl, freelist), CPU_LOAD_DEP);
+			mem(c, w, fp_addr(s, sl, freelist), CPU_LOAD_DEP);
 			nextfree = nx[freelist];
 		}
 		if (!br(c, w, S_ds_stage1, freelist != NIL16 && nextfree != NIL16))
 			break;
 		run_block(c, w, B_deactivate_object);
-		bmem(c, sl->meta + PAGE_OFF_FREELIST, CPU_LOAD_DEP);
+		bmem(c, w, sl->meta + PAGE_OFF_FREELIST, CPU_LOAD_DEP);
 		nx[freelist] = sl->freelist;
-		bmem(c, fp_addr(s, sl, freelist), CPU_STORE);
-		cpu_atomic(c, sl->meta + PAGE_OFF_FREELIST, sl->node);
+		bmem(c, w, fp_addr(s, sl, freelist), CPU_STORE);
+		atomic(c, w, sl->meta + PAGE_OFF_FREELIST, sl->node);
 		sl->freelist = freelist;
 		sl->inuse--;
 		freelist = nextfree;
@@ -762,12 +782,12 @@ static void deactivate_slab(struct cpu *c, struct slub_cache *s, uint32_t id, ui
 	if (freelist != NIL16) {
 		new_inuse--;
 		nx[freelist] = sl->freelist;
-		slub_mem(c, fp_addr(s, sl, freelist), CPU_STORE);
+		mem(c, w, fp_addr(s, sl, freelist), CPU_STORE);
 		new_freelist = freelist;
 	}
 	enum slab_modes m, l = M_NONE;
 	bool locked = false;
-	bmem(c, n->addr + KNODE_OFF_NR_PARTIAL, CPU_LOAD_DEP);
+	bmem(c, w, n->addr + KNODE_OFF_NR_PARTIAL, CPU_LOAD_DEP);
 	if (br(c, w, S_ds_free, new_inuse == 0 && n->nr_partial >= s->min_partial)) {
 		m = M_FREE;
 	} else if (br(c, w, S_ds_partial, new_freelist != NIL16)) {
@@ -781,7 +801,7 @@ static void deactivate_slab(struct cpu *c, struct slub_cache *s, uint32_t id, ui
 		if (m == M_PARTIAL)
 			add_partial(c, s, n, id, tail);
 	}
-	cpu_atomic(c, sl->meta + PAGE_OFF_FREELIST, sl->node);
+	atomic(c, w, sl->meta + PAGE_OFF_FREELIST, sl->node);
 	br(c, w, S_ds_retry, false);
 	sl->freelist = new_freelist;
 	sl->inuse = (uint16_t)new_inuse;
@@ -799,29 +819,31 @@ static void deactivate_slab(struct cpu *c, struct slub_cache *s, uint32_t id, ui
 	}
 	k->page = NIL32;
 	k->freelist = NIL16;
-	slub_mem(c, k->addr + KCPU_OFF_PAGE, CPU_STORE);
-	slub_mem(c, k->addr + KCPU_OFF_FREELIST, CPU_STORE);
-	cpu_ret(c);
+	mem(c, w, k->addr + KCPU_OFF_PAGE, CPU_STORE);
+	mem(c, w, k->addr + KCPU_OFF_FREELIST, CPU_STORE);
+	ret(c);
 }
 
 static void flush_slab(struct cpu *c, struct slub_cache *s)
 {
+	const struct slub_world *w = s->w;
 	struct slub_kcpu *k = kcpu(s, c);
-	call(c, s->w, FN_flush_slab);
+	call(c, w, FN_flush_slab);
 	stat_inc(c, s, SLUB_CPUSLAB_FLUSH);
 	deactivate_slab(c, s, k->page, k->freelist);
 	k->tid = next_tid(k->tid);
-	slub_mem(c, k->addr + KCPU_OFF_TID, CPU_STORE);
-	cpu_ret(c);
+	mem(c, w, k->addr + KCPU_OFF_TID, CPU_STORE);
+	ret(c);
 }
 
 
 /* __flush_cpu_slab(s, cpu) for CPU c. */
 static void __flush_cpu_slab(struct cpu *c, struct slub_cache *s)
 {
+	const struct slub_world *w = s->w;
 	struct slub_kcpu *k = kcpu(s, c);
-	slub_mem(c, k->addr + KCPU_OFF_PAGE, CPU_LOAD_DEP);
-	if (br(c, s->w, S_fc_page, k->page != NIL32))
+	mem(c, w, k->addr + KCPU_OFF_PAGE, CPU_LOAD_DEP);
+	if (br(c, w, S_fc_page, k->page != NIL32))
 		flush_slab(c, s);
 	unfreeze_partials(c, s);
 }
@@ -830,9 +852,9 @@ static void __flush_cpu_slab(struct cpu *c, struct slub_cache *s)
 void slub_flush_cpu(struct slub_world *w, struct cpu *c, struct slub_cache *s)
 {
 	(void)w;
-	cpu_irq_save(c);
+	irq_save(c);
 	__flush_cpu_slab(c, s);
-	cpu_irq_restore(c);
+	irq_restore(c);
 }
 
 /* --- allocation slow path ------------------------------------------------------ */
@@ -840,16 +862,17 @@ void slub_flush_cpu(struct slub_world *w, struct cpu *c, struct slub_cache *s)
 /* get_freelist: take page->freelist; unfreeze when it was empty. */
 static uint16_t get_freelist(struct cpu *c, struct slub_cache *s, uint32_t id)
 {
+	const struct slub_world *w = s->w;
 	struct slub_slab *sl = &s->slab[id];
-	call(c, s->w, FN_get_freelist);
-	run_block(c, s->w, B_get_freelist);
-	bmem(c, sl->meta + PAGE_OFF_FREELIST, CPU_LOAD_DEP);
+	call(c, w, FN_get_freelist);
+	run_block(c, w, B_get_freelist);
+	bmem(c, w, sl->meta + PAGE_OFF_FREELIST, CPU_LOAD_DEP);
 	uint16_t freelist = sl->freelist;
-	cpu_atomic(c, sl->meta + PAGE_OFF_FREELIST, sl->node);
+	atomic(c, w, sl->meta + PAGE_OFF_FREELIST, sl->node);
 	sl->freelist = NIL16;
 	sl->inuse = sl->objects;
 	sl->frozen = freelist != NIL16;
-	cpu_ret(c);
+	ret(c);
 	return freelist;
 }
 
@@ -857,20 +880,21 @@ static uint16_t get_freelist(struct cpu *c, struct slub_cache *s, uint32_t id)
 static uint16_t acquire_slab(struct cpu *c, struct slub_cache *s, struct slub_knode *n,
 			     uint32_t id, bool mode, int *objects)
 {
+	const struct slub_world *w = s->w;
 	struct slub_slab *sl = &s->slab[id];
-	call(c, s->w, FN_acquire_slab);
-	run_block(c, s->w, B_acquire_slab);
-	bmem(c, sl->meta + PAGE_OFF_FREELIST, CPU_LOAD_DEP);
+	call(c, w, FN_acquire_slab);
+	run_block(c, w, B_acquire_slab);
+	bmem(c, w, sl->meta + PAGE_OFF_FREELIST, CPU_LOAD_DEP);
 	uint16_t freelist = sl->freelist;
 	*objects = sl->objects - sl->inuse;
-	cpu_atomic(c, sl->meta + PAGE_OFF_FREELIST, sl->node);
+	atomic(c, w, sl->meta + PAGE_OFF_FREELIST, sl->node);
 	if (mode) {
 		sl->inuse = sl->objects;
 		sl->freelist = NIL16;
 	}
 	sl->frozen = 1;
 	remove_partial(c, s, n, id);
-	cpu_ret(c);
+	ret(c);
 	return freelist;
 }
 
@@ -882,15 +906,15 @@ static uint16_t get_partial_node(struct cpu *c, struct slub_cache *s, struct slu
 	call(c, w, FN_get_partial_node);
 	run_block(c, w, B_partial_node_entry);
 	uint16_t object = NIL16;
-	bmem(c, n->addr + KNODE_OFF_NR_PARTIAL, CPU_LOAD_DEP);
+	bmem(c, w, n->addr + KNODE_OFF_NR_PARTIAL, CPU_LOAD_DEP);
 	if (br(c, w, S_gpn_empty, n->nr_partial == 0))
 		goto out;
 	lock_node(c, n);
 	int available = 0;
-	slub_mem(c, n->addr + KNODE_OFF_PARTIAL, CPU_LOAD_DEP);
+	mem(c, w, n->addr + KNODE_OFF_PARTIAL, CPU_LOAD_DEP);
 	for (uint32_t id = n->head, next; br(c, w, S_gpn_next, id != NIL32); id = next) {
 		run_block(c, w, B_partial_node_page);
-		bmem(c, s->slab[id].meta + PAGE_OFF_LRU, CPU_LOAD_DEP);
+		bmem(c, w, s->slab[id].meta + PAGE_OFF_LRU, CPU_LOAD_DEP);
 		next = s->slab[id].lnext;
 		int objects;
 		uint16_t t = acquire_slab(c, s, n, id, object == NIL16, &objects);
@@ -899,7 +923,7 @@ static uint16_t get_partial_node(struct cpu *c, struct slub_cache *s, struct slu
 		available += objects;
 		if (br(c, w, S_gpn_first, object == NIL16)) {
 			k->page = id;
-			slub_mem(c, k->addr + KCPU_OFF_PAGE, CPU_STORE);
+			mem(c, w, k->addr + KCPU_OFF_PAGE, CPU_STORE);
 			stat_inc(c, s, SLUB_ALLOC_FROM_PARTIAL);
 			object = t;
 		} else {
@@ -912,7 +936,7 @@ static uint16_t get_partial_node(struct cpu *c, struct slub_cache *s, struct slu
 	}
 	unlock_node(c, n);
 out:
-	cpu_ret(c);
+	ret(c);
 	return object;
 }
 
@@ -937,9 +961,9 @@ static uint16_t get_any_partial(struct cpu *c, struct slub_cache *s)
 			continue;
 		struct slub_knode *n = get_node(s, id);
 		run_block(c, w, B_any_partial_node);
-		bmem(c, s->addr + KCACHE_OFF_NODE + 8u * (unsigned)w->m->node_index[id],
+		bmem(c, w, s->addr + KCACHE_OFF_NODE + 8u * (unsigned)w->m->node_index[id],
 		     CPU_LOAD_DEP);
-		bmem(c, n->addr + KNODE_OFF_NR_PARTIAL, CPU_LOAD_DEP);
+		bmem(c, w, n->addr + KNODE_OFF_NR_PARTIAL, CPU_LOAD_DEP);
 		if (br(c, w, S_gap_node, n->nr_partial > s->min_partial)) {
 			object = get_partial_node(c, s, n);
 			if (object != NIL16)
@@ -947,7 +971,7 @@ static uint16_t get_any_partial(struct cpu *c, struct slub_cache *s)
 		}
 	}
 out:
-	cpu_ret(c);
+	ret(c);
 	return object;
 }
 
@@ -956,12 +980,12 @@ static uint16_t get_partial(struct cpu *c, struct slub_cache *s, int node)
 	struct slub_world *w = s->w;
 	call(c, w, FN_get_partial);
 	int search = node == SLUB_NUMA_NO_NODE ? c->node : node;
-	slub_mem(c, s->addr + KCACHE_OFF_NODE + 8u * (unsigned)w->m->node_index[search],
+	mem(c, w, s->addr + KCACHE_OFF_NODE + 8u * (unsigned)w->m->node_index[search],
 		 CPU_LOAD_DEP);
 	uint16_t object = get_partial_node(c, s, get_node(s, search));
 	if (!br(c, w, S_gp_any, object != NIL16 || node != SLUB_NUMA_NO_NODE))
 		object = get_any_partial(c, s);
-	cpu_ret(c);
+	ret(c);
 	return object;
 }
 
@@ -976,19 +1000,19 @@ static uint16_t new_slab_objects(struct cpu *c, struct slub_cache *s, int node)
 		goto out;
 	uint32_t id = new_slab(c, s);
 	if (br(c, w, S_nso_page, id != NIL32)) {
-		slub_mem(c, k->addr + KCPU_OFF_PAGE, CPU_LOAD_DEP);
+		mem(c, w, k->addr + KCPU_OFF_PAGE, CPU_LOAD_DEP);
 		if (br(c, w, S_nso_flush, k->page != NIL32))
 			flush_slab(c, s);
 		struct slub_slab *sl = &s->slab[id];
 		freelist = sl->freelist;
 		sl->freelist = NIL16;
-		slub_mem(c, sl->meta + PAGE_OFF_FREELIST, CPU_STORE);
+		mem(c, w, sl->meta + PAGE_OFF_FREELIST, CPU_STORE);
 		stat_inc(c, s, SLUB_ALLOC_SLAB);
 		k->page = id;
-		slub_mem(c, k->addr + KCPU_OFF_PAGE, CPU_STORE);
+		mem(c, w, k->addr + KCPU_OFF_PAGE, CPU_STORE);
 	}
 out:
-	cpu_ret(c);
+	ret(c);
 	return freelist;
 }
 
@@ -1006,47 +1030,47 @@ static uint16_t ___slab_alloc(struct cpu *c, struct slub_cache *s, int node)
 	call(c, w, FN____slab_alloc);
 	run_block(c, w, B_alloc_slow_entry);
 	uint16_t freelist;
-	bmem(c, k->addr + KCPU_OFF_PAGE, CPU_LOAD_DEP);
+	bmem(c, w, k->addr + KCPU_OFF_PAGE, CPU_LOAD_DEP);
 	if (br(c, w, S_sa_nopage, k->page == NIL32))
 		goto new_slab;
 redo:
-	slub_mem(c, s->slab[k->page].meta, CPU_LOAD_DEP);   /* page_to_nid */
+	mem(c, w, s->slab[k->page].meta, CPU_LOAD_DEP);   /* page_to_nid */
 	if (br(c, w, S_sa_node_mismatch, !node_match(s, k->page, node))) {
 		stat_inc(c, s, SLUB_ALLOC_NODE_MISMATCH);
 		deactivate_slab(c, s, k->page, k->freelist);
 		goto new_slab;
 	}
 	br(c, w, S_sa_pfmemalloc, false);   /* no pfmemalloc reserves modelled */
-	slub_mem(c, k->addr + KCPU_OFF_FREELIST, CPU_LOAD_DEP);
+	mem(c, w, k->addr + KCPU_OFF_FREELIST, CPU_LOAD_DEP);
 	freelist = k->freelist;
 	if (br(c, w, S_sa_freelist, freelist != NIL16))
 		goto load_freelist;
 	freelist = get_freelist(c, s, k->page);
 	if (br(c, w, S_sa_empty, freelist == NIL16)) {
 		k->page = NIL32;
-		slub_mem(c, k->addr + KCPU_OFF_PAGE, CPU_STORE);
+		mem(c, w, k->addr + KCPU_OFF_PAGE, CPU_STORE);
 		stat_inc(c, s, SLUB_DEACTIVATE_BYPASS);
 		goto new_slab;
 	}
 	stat_inc(c, s, SLUB_ALLOC_REFILL);
 load_freelist:
 	run_block(c, w, B_alloc_load);
-	bmem(c, fp_addr(s, &s->slab[k->page], freelist), CPU_LOAD_DEP);
+	bmem(c, w, fp_addr(s, &s->slab[k->page], freelist), CPU_LOAD_DEP);
 	k->freelist = nextp(s, k->page)[freelist];
 	k->tid = next_tid(k->tid);
-	bmem(c, k->addr + KCPU_OFF_FREELIST, CPU_STORE);
-	bmem(c, k->addr + KCPU_OFF_TID, CPU_STORE);
+	bmem(c, w, k->addr + KCPU_OFF_FREELIST, CPU_STORE);
+	bmem(c, w, k->addr + KCPU_OFF_TID, CPU_STORE);
 	goto out;
 new_slab:
-	slub_mem(c, k->addr + KCPU_OFF_PARTIAL, CPU_LOAD_DEP);
+	mem(c, w, k->addr + KCPU_OFF_PARTIAL, CPU_LOAD_DEP);
 	if (br(c, w, S_sa_cpu_partial, k->partial != NIL32)) {
 		uint32_t id = k->partial;
-		slub_mem(c, s->slab[id].meta + PAGE_OFF_LRU, CPU_LOAD_DEP);
+		mem(c, w, s->slab[id].meta + PAGE_OFF_LRU, CPU_LOAD_DEP);
 		k->page = id;
 		k->partial = s->slab[id].pnext;
 		s->slab[id].pnext = NIL32;
-		slub_mem(c, k->addr + KCPU_OFF_PAGE, CPU_STORE);
-		slub_mem(c, k->addr + KCPU_OFF_PARTIAL, CPU_STORE);
+		mem(c, w, k->addr + KCPU_OFF_PAGE, CPU_STORE);
+		mem(c, w, k->addr + KCPU_OFF_PARTIAL, CPU_STORE);
 		stat_inc(c, s, SLUB_CPU_PARTIAL_ALLOC);
 		goto redo;
 	}
@@ -1056,7 +1080,7 @@ new_slab:
 	if (br(c, w, S_sa_nodebug, true))
 		goto load_freelist;
 out:
-	cpu_ret(c);
+	ret(c);
 	return freelist;
 }
 
@@ -1064,10 +1088,10 @@ out:
 static uint16_t __slab_alloc(struct cpu *c, struct slub_cache *s, int node)
 {
 	call(c, s->w, FN___slab_alloc);
-	cpu_irq_save(c);
+	irq_save(c);
 	uint16_t freelist = ___slab_alloc(c, s, node);
-	cpu_irq_restore(c);
-	cpu_ret(c);
+	irq_restore(c);
+	ret(c);
 	return freelist;
 }
 
@@ -1082,11 +1106,11 @@ static slub_obj_t slab_alloc_node(struct cpu *c, struct slub_cache *s, int node)
 	struct slub_kcpu *k = kcpu(s, c);
 	call(c, w, FN_slab_alloc_node);
 	run_block(c, w, B_alloc_entry);
-	bmem(c, k->addr + KCPU_OFF_TID, CPU_LOAD_DEP);
-	bmem(c, k->addr + KCPU_OFF_FREELIST, CPU_LOAD_DEP);
-	bmem(c, k->addr + KCPU_OFF_PAGE, CPU_LOAD);
+	bmem(c, w, k->addr + KCPU_OFF_TID, CPU_LOAD_DEP);
+	bmem(c, w, k->addr + KCPU_OFF_FREELIST, CPU_LOAD_DEP);
+	bmem(c, w, k->addr + KCPU_OFF_PAGE, CPU_LOAD);
 	if (node != SLUB_NUMA_NO_NODE && k->page != NIL32)
-		slub_mem(c, s->slab[k->page].meta, CPU_LOAD_DEP);
+		mem(c, w, s->slab[k->page].meta, CPU_LOAD_DEP);
 	uint16_t object = k->freelist;
 	uint32_t id = k->page;
 	slub_obj_t x = 0;
@@ -1096,8 +1120,8 @@ static slub_obj_t slab_alloc_node(struct cpu *c, struct slub_cache *s, int node)
 		stat_inc(c, s, SLUB_ALLOC_SLOWPATH);
 	} else {
 		run_block(c, w, B_alloc_fast);
-		bmem(c, fp_addr(s, &s->slab[id], object), CPU_LOAD_DEP);     /* get_freepointer_safe */
-		cpu_this_cpu_cmpxchg(c);
+		bmem(c, w, fp_addr(s, &s->slab[id], object), CPU_LOAD_DEP);     /* get_freepointer_safe */
+		this_cpu_cmpxchg(c);
 		k->freelist = nextp(s, id)[object];
 		k->tid = next_tid(k->tid);
 		stat_inc(c, s, SLUB_ALLOC_FASTPATH);
@@ -1107,7 +1131,7 @@ static slub_obj_t slab_alloc_node(struct cpu *c, struct slub_cache *s, int node)
 		s->allocated++;
 		x = make_obj(s, id, object);
 	}
-	cpu_ret(c);
+	ret(c);
 	return x;
 }
 
@@ -1126,7 +1150,7 @@ static slub_obj_t slab_alloc_node(struct cpu *c, struct slub_cache *s, int node)
  */
 static inline bool fast_entry(struct cpu *c, const struct slub_world *w, enum slub_fn f)
 {
-	return !SLUB_FAST && c->fcopy && !w->trace && cpu_fast_entry(c, w->fn_base + (int)f);
+	return !SLUB_FAST && c->fcopy && !w->trace && cpu_fast_entry(c, w->ch.fn_base + (int)f);
 }
 /* kfree / kmem_cache_free (named) of object idx of slab id of cache s,
  * which slub_free() has validated: the copies' entry for a free (external
@@ -1152,7 +1176,7 @@ slub_obj_t slub_alloc(struct slub_world *w, struct cpu *c, struct slub_cache *s,
 	}
 	call(c, w, FN_kmem_cache_alloc);
 	slub_obj_t x = slab_alloc_node(c, s, node);
-	cpu_ret(c);
+	ret(c);
 	return x;
 }
 
@@ -1177,13 +1201,13 @@ void slub_free_valid(struct slub_world *w, struct cpu *c, bool named, struct slu
 		     uint32_t id, uint16_t idx)
 {
 	call(c, w, named ? FN_kmem_cache_free : FN_kfree);
-	run_block(c, s->w, B_free_entry);
-	bmem(c, s->slab[id].meta, CPU_LOAD_DEP);       /* virt_to_head_page, PageSlab */
-	bmem(c, s->slab[id].meta + PAGE_OFF_SLAB_CACHE, CPU_LOAD_DEP);
+	run_block(c, w, B_free_entry);
+	bmem(c, w, s->slab[id].meta, CPU_LOAD_DEP);       /* virt_to_head_page, PageSlab */
+	bmem(c, w, s->slab[id].meta + PAGE_OFF_SLAB_CACHE, CPU_LOAD_DEP);
 	s->alloc[(size_t)id * s->per + idx] = 0;
 	s->freed++;
 	slab_free(c, s, id, idx, idx, 1);
-	cpu_ret(c);
+	ret(c);
 }
 
 static uint8_t *alloc_bit(const struct slub_world *w, slub_obj_t x)
@@ -1229,9 +1253,9 @@ int slub_free_bulk(struct slub_world *w, struct cpu *c, struct slub_cache *s, si
 		decode(w, object, &cs, &id, &idx);
 		uint16_t *nx = nextp(cs, id);
 		run_block(c, w, B_bulk_first);
-		bmem(c, cs->slab[id].meta, CPU_LOAD_DEP);
+		bmem(c, w, cs->slab[id].meta, CPU_LOAD_DEP);
 		nx[idx] = NIL16;
-		bmem(c, fp_addr(cs, &cs->slab[id], idx), CPU_STORE);
+		bmem(c, w, fp_addr(cs, &cs->slab[id], idx), CPU_STORE);
 		uint16_t head = idx, tail = idx;
 		unsigned cnt = 1;
 		p[size] = 0;
@@ -1246,10 +1270,10 @@ int slub_free_bulk(struct slub_world *w, struct cpu *c, struct slub_cache *s, si
 			uint16_t oidx = 0;
 			decode(w, object, &os, &oid, &oidx);
 			run_block(c, w, B_bulk_lookahead);
-			bmem(c, os->slab[oid].meta, CPU_LOAD_DEP);
+			bmem(c, w, os->slab[oid].meta, CPU_LOAD_DEP);
 			if (os == cs && oid == id) {
 				nx[oidx] = head;
-				slub_mem(c, fp_addr(cs, &cs->slab[id], oidx), CPU_STORE);
+				mem(c, w, fp_addr(cs, &cs->slab[id], oidx), CPU_STORE);
 				head = oidx;
 				cnt++;
 				p[size] = 0;
@@ -1264,6 +1288,6 @@ int slub_free_bulk(struct slub_world *w, struct cpu *c, struct slub_cache *s, si
 		slab_free(c, cs, id, head, tail, cnt);
 		size = first_skipped;   /* build_detached_freelist's return value */
 	}
-	cpu_ret(c);
+	ret(c);
 	return NS_OK;
 }

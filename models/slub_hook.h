@@ -54,7 +54,7 @@ static inline void slub_block_sum(struct cpu *c, const struct slub_world *w, uin
 	cpu_counts_measured(c);        /* the site counts up to here */
 	v[0] = v[1] = v[2] = 0;
 	for (size_t i = 0; i < sizeof slub_block_sites / sizeof slub_block_sites[0]; i++) {
-		const struct cpu_site_stat *st = &c->site[w->site_base + (int)slub_block_sites[i]];
+		const struct cpu_site_stat *st = &c->site[w->ch.site_base + (int)slub_block_sites[i]];
 		v[0] += st->executed;
 		v[1] += st->taken;
 		v[2] += st->mispredicted;
@@ -90,12 +90,12 @@ static void slub_free_race(struct cpu *c, struct slub_cache *s, uint32_t id, uin
 {
 	struct slub_world *w = s->w;
 	struct slub_free_trace *saved = w->tr;
-	uint64_t before[3], after[3];
+	uint64_t before[3] = {0, 0, 0}, after[3];
 	if (h->measure)
 		slub_block_sum(c, w, before);
-	w->tr = NULL;
+	slub_trace_recording(w, NULL);
 	w->race(w->race_arg, w, c, make_obj(s, id, head), h->attempt++);
-	w->tr = saved;
+	slub_trace_recording(w, saved);
 	if (h->measure) {
 		slub_block_sum(c, w, after);
 		for (int i = 0; i < 3; i++)

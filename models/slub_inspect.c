@@ -34,8 +34,9 @@ static void *trace_room(void **arr, unsigned *cap, size_t size, unsigned n)
 	return p;
 }
 
-void slub_trace_site(const struct slub_world *w, enum slub_site s, bool cond)
+void slub_trace_branch(void *arg, int site, bool cond)
 {
+	const struct slub_world *w = arg;
 	struct slub_free_trace *t = w->tr;
 	struct slub_trace_bufs *b = w->trb;
 	if (!b || !trace_room((void **)&b->sites, &b->cap_sites, sizeof *b->sites, t->nr_sites)) {
@@ -43,7 +44,7 @@ void slub_trace_site(const struct slub_world *w, enum slub_site s, bool cond)
 		return;
 	}
 	t->sites = b->sites;
-	t->sites[t->nr_sites].name = slub_site_defs[s].name;
+	t->sites[t->nr_sites].name = slub_site_defs[site].name;
 	t->sites[t->nr_sites].outcome = cond;
 	t->nr_sites++;
 }
@@ -110,7 +111,7 @@ struct slub_free_trace *slub_trace_begin(struct cpu *c, struct slub_cache *s, ui
 	}
 	t->path = "unlocked";
 	w->tr_stats = 0;
-	w->tr = t;
+	slub_trace_recording(w, t);
 	return t;
 }
 
@@ -132,7 +133,7 @@ void slub_trace_end(struct slub_world *w, struct slub_free_trace *t, bool locked
 	else
 		t->path = seen & (1u << SLUB_FREE_SLAB) ? "discard"
 			: seen & (1u << SLUB_FREE_ADD_PARTIAL) ? "add_partial" : "locked";
-	w->tr = NULL;
+	slub_trace_recording(w, NULL);
 	w->trace(w->trace_arg, t);
 }
 

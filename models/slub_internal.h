@@ -27,6 +27,7 @@
 #ifndef NUMASIM_SLUB_INTERNAL_H
 #define NUMASIM_SLUB_INTERNAL_H
 
+#include "cost/charge.h"
 #include "models/slub.h"
 
 #include <stdbool.h>
@@ -488,7 +489,7 @@ struct slub_world {
 	struct cpu_block code[SLUB_NR_CODE]; /* SLUB_BLOCKS costed for s (slub_blocks_init()) */
 	struct cpu_sys *s;
 	struct mm_world *pa;
-	int fn_base, site_base;
+	struct charge_ctx ch;              /* ids, trace hook (cost/charge.h) */
 	unsigned page_shift, page_size;
 	unsigned nr_cpu_ids;
 	unsigned line_size;
@@ -585,9 +586,18 @@ int slub_pool_grow(struct slub_cache *s);
  * traced call, and the record handed to the trace hook at its end. */
 struct slub_free_trace *slub_trace_begin(struct cpu *c, struct slub_cache *s, uint32_t id,
 					 unsigned cnt);
-void slub_trace_site(const struct slub_world *w, enum slub_site s, bool cond);
+void slub_trace_branch(void *arg, int site, bool cond);   /* charge_trace_fn; arg: world */
 void slub_trace_stat(struct slub_world *w, enum slub_stat si);
 void slub_trace_end(struct slub_world *w, struct slub_free_trace *t, bool locked,
 		    bool was_frozen);
+
+/* Record into t from here on (NULL: stop): the record stat_inc() and the
+ * charging context's trace hook (each branch) add to. */
+static inline void slub_trace_recording(struct slub_world *w, struct slub_free_trace *t)
+{
+	w->tr = t;
+	w->ch.trace = t ? slub_trace_branch : NULL;
+	w->ch.trace_arg = w;
+}
 
 #endif

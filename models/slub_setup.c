@@ -235,7 +235,7 @@ static int slub_blocks_init(struct slub_world *w, const uint32_t *work)
 		SLUB_BLOCKS(SLUB_CODE_DEF)
 #undef SLUB_CODE_DEF
 	};
-	return cpu_blocks_init(w->code, defs, SLUB_NR_CODE, work, w->site_base, &w->s->k);
+	return cpu_blocks_init(w->code, defs, SLUB_NR_CODE, work, w->ch.site_base, &w->s->k);
 }
 
 void slub_config_default(struct slub_config *c)
@@ -556,8 +556,8 @@ int slub_world_create(const struct machine *m, const struct slub_config *cfg,
 	slub_work_layout(w, work);
 	w->s = s;
 	w->pa = pa;
-	w->fn_base = fn_base;
-	w->site_base = site_base;
+	w->ch.fn_base = fn_base;
+	w->ch.site_base = site_base;
 	if ((rc = slub_blocks_init(w, work)) != NS_OK) {
 		diag_set(d, rc, "slub", 0, 0, "slub: a code block's description is invalid");
 		goto err;
