@@ -1220,6 +1220,70 @@ static uint8_t *alloc_bit(const struct slub_world *w, slub_obj_t x)
 	return &s->alloc[(size_t)id * s->per + idx];
 }
 
+/* A chain of objects of one slab, for one slab_free(). */
+struct detached_freelist {
+	struct slub_cache *s;
+	uint32_t page;                 /* the slab, NIL32: none */
+	uint16_t freelist, tail;       /* the chain, linked through next[] */
+	unsigned cnt;
+};
+
+/*
+ * build_detached_freelist(s, size, p, df): the last object of p[0..size)
+ * and those of its slab among the next ones (looking ahead past at most
+ * three of other slabs), taken out of p; returns the size to go on with.
+ */
+static size_t build_detached_freelist(struct cpu *c, const struct slub_world *w, size_t size,
+				      slub_obj_t *p, struct detached_freelist *df)
+{
+	size_t first_skipped_index = 0;
+	int lookahead = 3;
+	slub_obj_t object;
+	uint16_t idx = 0;
+	df->s = NULL;
+	df->page = NIL32;
+	do
+		object = p[--size];
+	while (!object && size);
+	if (!object)
+		return 0;
+	decode(w, object, &df->s, &df->page, &idx);
+	struct slub_cache *s = df->s;
+	uint16_t *nx = nextp(s, df->page);
+	run_block(c, w, B_bulk_first);
+	bmem(c, w, s->slab[df->page].meta, CPU_LOAD_DEP);       /* virt_to_head_page */
+	nx[idx] = NIL16;                                         /* set_freepointer(object, NULL) */
+	bmem(c, w, fp_addr(s, &s->slab[df->page], idx), CPU_STORE);
+	df->tail = df->freelist = idx;
+	p[size] = 0;
+	df->cnt = 1;
+	while (size) {
+		object = p[--size];
+		if (!object)
+			continue;
+		struct slub_cache *os = NULL;
+		uint32_t oid = 0;
+		uint16_t oidx = 0;
+		decode(w, object, &os, &oid, &oidx);
+		run_block(c, w, B_bulk_lookahead);
+		bmem(c, w, os->slab[oid].meta, CPU_LOAD_DEP);    /* virt_to_head_page */
+		if (os == s && oid == df->page) {
+			nx[oidx] = df->freelist;
+			mem(c, w, fp_addr(s, &s->slab[df->page], oidx), CPU_STORE);
+			df->freelist = oidx;
+			df->cnt++;
+			p[size] = 0;
+			continue;
+		}
+		if (!--lookahead)
+			break;
+		if (!first_skipped_index)
+			first_skipped_index = size + 1;
+	}
+	return first_skipped_index;
+}
+
+/* kmem_cache_free_bulk(s, size, p): validates every entry first. */
 int slub_free_bulk(struct slub_world *w, struct cpu *c, struct slub_cache *s, size_t n,
 		   slub_obj_t *p)
 {
@@ -1240,53 +1304,12 @@ int slub_free_bulk(struct slub_world *w, struct cpu *c, struct slub_cache *s, si
 	call(c, w, FN_kmem_cache_free_bulk);
 	size_t size = n;
 	while (size) {
-		/* build_detached_freelist */
-		slub_obj_t object = 0;
-		do
-			object = p[--size];
-		while (!object && size);
-		if (!object)
-			break;
-		struct slub_cache *cs = NULL;
-		uint32_t id = 0;
-		uint16_t idx = 0;
-		decode(w, object, &cs, &id, &idx);
-		uint16_t *nx = nextp(cs, id);
-		run_block(c, w, B_bulk_first);
-		bmem(c, w, cs->slab[id].meta, CPU_LOAD_DEP);
-		nx[idx] = NIL16;
-		bmem(c, w, fp_addr(cs, &cs->slab[id], idx), CPU_STORE);
-		uint16_t head = idx, tail = idx;
-		unsigned cnt = 1;
-		p[size] = 0;
-		int lookahead = 3;
-		size_t first_skipped = 0;
-		while (size) {
-			object = p[--size];
-			if (!object)
-				continue;
-			struct slub_cache *os = NULL;
-			uint32_t oid = 0;
-			uint16_t oidx = 0;
-			decode(w, object, &os, &oid, &oidx);
-			run_block(c, w, B_bulk_lookahead);
-			bmem(c, w, os->slab[oid].meta, CPU_LOAD_DEP);
-			if (os == cs && oid == id) {
-				nx[oidx] = head;
-				mem(c, w, fp_addr(cs, &cs->slab[id], oidx), CPU_STORE);
-				head = oidx;
-				cnt++;
-				p[size] = 0;
-				continue;
-			}
-			if (!--lookahead)
-				break;
-			if (!first_skipped)
-				first_skipped = size + 1;
-		}
-		cs->freed += cnt;
-		slab_free(c, cs, id, head, tail, cnt);
-		size = first_skipped;   /* build_detached_freelist's return value */
+		struct detached_freelist df;
+		size = build_detached_freelist(c, w, size, p, &df);
+		if (df.page == NIL32)
+			continue;
+		df.s->freed += df.cnt;
+		slab_free(c, df.s, df.page, df.freelist, df.tail, df.cnt);
 	}
 	ret(c);
 	return NS_OK;
