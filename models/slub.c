@@ -642,7 +642,7 @@ static void __slab_free(struct cpu *c, struct slub_cache *s, uint32_t id, uint16
 	br(c, w, S_S0, false);   /* kmem_cache_debug(s): no debug caches modelled */
 	do {
 		if (br(c, w, S_S1, n != NULL)) {
-			unlock_node(c, n);
+			unlock_node(c, n);   /* spin_unlock_irqrestore: the unlock charged */
 			n = NULL;
 		}
 		run_block(c, w, B_slab_free_try);

@@ -10,15 +10,17 @@
  * ordinary code, every step of slub.c still tests the accounting mode
  * out of line (br() and call() through cpu_branch() and cpu_call(), each
  * block through cpu_block(), each return, irq save and this_cpu cmpxchg
- * through cpu.c) and computes its arguments first.  So slub.c is
- * compiled twice more (models/meson.build), with SLUB_FAST_COPY 1 (for
- * warming) and 2 (for none): there br() is cpu_fast_branch(), call() is
+ * through cpu.c) and computes its arguments first.  So slub.c, SLUB's
+ * hot file, is compiled twice more (models/meson.build), with
+ * SLUB_FAST_COPY 1 (for warming) and 2 (for none), which make its
+ * charging helpers a fast call's (cost/charge.h's CHARGE_COPY_WARM and
+ * CHARGE_COPY_NOMEM): there br() is cpu_fast_branch(), call() is
  * cpu_copy_call(), a block, straight-line work, a return, an irq save or
  * restore and a this_cpu cmpxchg are nothing, and an access is
  * cpu_fast_mem() (copy 1) or nothing (copy 2, where the compiler drops
- * the access with its address).  Locks, locked ops and the clock as
- * noise stay the ordinary cpu.c calls, which handle a fast call
- * themselves.  Every function the copy defines is renamed by the list
+ * the access with its address); a locked op is cpu_atomic() (copy 1)
+ * or nothing (copy 2).  Locks and the clock as noise stay the ordinary
+ * cpu.c calls, which handle a fast call themselves.  Every function the copy defines is renamed by the list
  * below to slub_fast_NAME or slub_fastn_NAME.
  *
  * The entries slub_alloc() and slub_free() run a copy (slub_alloc(),
