@@ -10,7 +10,9 @@
  *   models/slub_setup.c    names, the cost tables, kmem_cache_create's
  *                          geometry, the world's set-up and teardown;
  *   models/slub_inspect.c  introspection, counters, slub_check(), and the
- *                          instrumentation behind models/slub_hook.h.
+ *                          trace's recording behind models/slub_hook.h
+ *                          (__slab_free's instrumentation, which only
+ *                          slub.c includes).
  * Only those files include it; everything else uses models/slub.h.
  *
  * It holds the X-macro tables, single-sourced here: SLUB_FUNCS and
