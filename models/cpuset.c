@@ -51,27 +51,3 @@ out:
 	ret(c);
 	return allowed;
 }
-
-int setup_nodemask(struct mm_world *w, struct diag *d)
-{
-	memset(w->nodemask, 0, sizeof w->nodemask);
-	/* without a cpuset every task may use every memory node */
-	if (w->cfg.nr_mems_allowed == 0 || !cpusets_enabled(w)) {
-		for (int n = 0; n < w->nr_nodes; n++)
-			if (w->m->nodes[n].mem_pages)
-				w->nodemask[w->nodes[n].id >> 6] |= 1ull << (w->nodes[n].id & 63);
-		return NS_OK;
-	}
-	if (w->cfg.nr_mems_allowed < 0 || w->cfg.nr_mems_allowed > MACHINE_MAX_NODES)
-		return diag_set(d, NS_ERANGE, NULL, 0, 0, "pagealloc: bad mems_allowed count %d",
-				w->cfg.nr_mems_allowed);
-	for (int i = 0; i < w->cfg.nr_mems_allowed; i++) {
-		int id = w->cfg.mems_allowed[i];
-		if (id < 0 || id >= MACHINE_MAX_NODES || w->m->node_index[id] < 0 ||
-		    !w->m->nodes[w->m->node_index[id]].mem_pages)
-			return diag_set(d, NS_EINPUT, NULL, 0, 0,
-					"pagealloc: mems_allowed node %d has no memory", id);
-		w->nodemask[id >> 6] |= 1ull << (id & 63);
-	}
-	return NS_OK;
-}

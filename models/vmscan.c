@@ -117,7 +117,7 @@ void vmscan_init_zone(struct zone *z)
 {
 	struct lruvec *lv = &z->lruvec;
 	for (int l = 0; l < MM_NR_LRU_LISTS; l++)
-		list_init(&lv->lists[l], z->addr + ZOFF_LRUVEC + 16u * (unsigned)l);
+		list_init(&lv->lists[l], z->addr + ZOFF_LRUVEC + sizeof(struct klist_head) * (unsigned)l);
 	/* calculate_zone_inactive_ratio (mm/page_alloc.c, v4.6) */
 	uint64_t gb = z->managed >> (30 - 12);
 	lv->inactive_ratio = gb ? int_sqrt(10 * gb) : 1;
@@ -273,7 +273,7 @@ static bool zone_reclaimable(struct cpu *c, struct mm_world *w, struct zone *z)
 	vcall(c, w, VF_zone_reclaimable);
 	vwork(c, VW_zone_reclaimable);
 	mem(c, w, zaddr_stat(z, NR_PAGES_SCANNED), z->node, CPU_LOAD_DEP);
-	mem(c, w, z->addr + ZOFF_LRUVEC + 64, z->node, CPU_LOAD);
+	mem(c, w, z->addr + ZOFF_RECLAIM_STAT, z->node, CPU_LOAD);
 	bool r = zone_stat_snapshot(w, z, NR_PAGES_SCANNED) <
 		 (int64_t)(zone_reclaimable_pages(w, z) * 6);
 	ret(c);
@@ -315,7 +315,7 @@ static bool inactive_list_is_low(struct cpu *c, struct mm_world *w, struct zone 
 	vwork(c, VW_inactive_low);
 	const struct lruvec *lv = &z->lruvec;
 	bool low;
-	mem(c, w, z->addr + ZOFF_LRUVEC + 64, z->node, CPU_LOAD_DEP);
+	mem(c, w, z->addr + ZOFF_RECLAIM_STAT, z->node, CPU_LOAD_DEP);
 	if (vbr(c, w, VS_ilil_file, is_file_lru(lru))) {
 		low = lv->nr[MM_LRU_ACTIVE_FILE] > lv->nr[MM_LRU_INACTIVE_FILE];
 	} else if (vbr(c, w, VS_ilil_swap, w->cfg.reclaim.swap_pages == 0)) {
@@ -728,7 +728,7 @@ static void get_scan_count(struct cpu *c, struct mm_world *w, struct zone *z,
 	uint32_t swappiness = w->cfg.reclaim.swappiness;
 	enum scan_balance balance;
 	bool force_scan = sc->kswapd && !zone_reclaimable(c, w, z);
-	mem(c, w, z->addr + ZOFF_LRUVEC + 64, z->node, CPU_LOAD_DEP);
+	mem(c, w, z->addr + ZOFF_RECLAIM_STAT, z->node, CPU_LOAD_DEP);
 	if (vbr(c, w, VS_gsc_noswap, !sc->may_swap || w->cfg.reclaim.swap_pages <= w->nr_swap_used)) {
 		balance = SCAN_FILE;
 		goto out;
@@ -1359,7 +1359,7 @@ static uint64_t zone_pagecache_reclaimable(struct cpu *c, struct mm_world *w, st
 	const struct lruvec *lv = &z->lruvec;
 	uint64_t file = lv->nr[MM_LRU_INACTIVE_FILE] + lv->nr[MM_LRU_ACTIVE_FILE];
 	uint64_t nr, delta = 0;
-	mem(c, w, z->addr + ZOFF_LRUVEC + 64, z->node, CPU_LOAD_DEP);
+	mem(c, w, z->addr + ZOFF_RECLAIM_STAT, z->node, CPU_LOAD_DEP);
 	if (vbr(c, w, VS_zpr_unmap, w->cfg.zone_reclaim_mode & RECLAIM_UNMAP))
 		nr = file;                             /* NR_FILE_PAGES */
 	else
