@@ -66,25 +66,16 @@
  * each while no trace is taken.
  *
  * Fast copies.  Under sampled accounting this file, and only this file, is
- * compiled twice more (models/slub_fast.h, models/meson.build), with the
- * charging helpers br(), call(), run_block(), slub_mem() and bmem()
- * reduced to a fast call's steps; slub_alloc() and slub_free() run a copy
- * when their top-level call will be fast (fast_entry()).  The copies'
- * results are this code's, bit for bit (test_slub's test_fast_copy).
+ * compiled twice more (models/slub_copy.c, cost/copy.h), with the
+ * charging helpers reduced to a fast call's steps; slub_alloc() and
+ * slub_free() run a copy when their top-level call will be fast
+ * (fast_entry()).  So its public functions are the entries, named
+ * COPY_ENTRY(name); the kernel functions a cold file calls are declared
+ * COPY_PRIVATE in slub_internal.h.  The copies' results are this code's,
+ * bit for bit (test_slub's test_fast_copy).
  */
-/* The fast copy (models/slub_fast.h): its renames come before any
- * declaration, and SLUB_COPY_OPT makes the charging helpers below a fast
- * call's (cost/charge.h). */
-#if defined(SLUB_FAST_COPY)
-#include "models/slub_fast.h"
-#define SLUB_FAST 1
-#define SLUB_COPY_OPT (SLUB_FAST_COPY == 2 ? CHARGE_COPY_NOMEM : CHARGE_COPY_WARM)
-#else
-#define SLUB_FAST 0
-#define SLUB_COPY_OPT 0
-#endif
-
 #include "cost/charge.h"
+#include "cost/copy.h"
 #include "models/slub.h"
 #include "models/slub_hook.h"
 #include "models/slub_internal.h"
@@ -101,8 +92,8 @@
  * context w->ch (its ids from fn_base and site_base, no same-line memo:
  * SLUB's accesses interleave with its locks and with the page
  * allocator's, and the trace hook, set only while numasim trace records a
- * __slab_free: slub_trace_begin()) and the constant SLUB_CHARGE.  In the
- * fast copy (SLUB_FAST, models/slub_fast.h) they are a fast call's steps:
+ * __slab_free: slub_trace_begin()) and the constant SLUB_CHARGE.  In a
+ * fast copy (COPY_CHARGE, models/slub_copy.c) they are a fast call's steps:
  * a branch counted and signed, a call counted and signed
  * (cpu_copy_call()), a block, work, a return, an irq save or restore and
  * a this_cpu cmpxchg nothing, an access cpu_fast_mem() (copy 1) or
@@ -112,7 +103,8 @@
  * (no CHARGE_IDS_FIXED).  Locks and the clock as noise stay the ordinary
  * cpu.c calls, which handle a fast call themselves.
  */
-#define SLUB_CHARGE (SLUB_COPY_OPT | CHARGE_TRACE)
+#define SLUB_CHARGE (COPY_CHARGE | CHARGE_TRACE)
+#define SLUB_FAST (COPY_CHARGE != 0)     /* this is a fast copy */
 
 static CPU_INLINE bool br(struct cpu *c, const struct slub_world *w, enum slub_site s,
 			  bool cond)
@@ -848,10 +840,10 @@ static void __flush_cpu_slab(struct cpu *c, struct slub_cache *s)
 	unfreeze_partials(c, s);
 }
 
-/* flush_cpu_slab on CPU c (on_each_cpu runs it with irqs off). */
-void slub_flush_cpu(struct slub_world *w, struct cpu *c, struct slub_cache *s)
+/* flush_cpu_slab on CPU c (on_each_cpu runs it with irqs off); the
+ * entry slub_flush_cpu() is in slub_setup.c. */
+void flush_cpu_slab(struct cpu *c, struct slub_cache *s)
 {
-	(void)w;
 	irq_save(c);
 	__flush_cpu_slab(c, s);
 	irq_restore(c);
@@ -1138,39 +1130,31 @@ static slub_obj_t slab_alloc_node(struct cpu *c, struct slub_cache *s, int node)
 /* --- entry points --------------------------------------------------------- */
 
 /*
- * The entries that run the fast copies (models/slub_fast.h): when
+ * The entries that run the fast copies (models/slub_copy.c): when
  * fast_entry() says the top-level call of f will be fast (and has started
- * it), the entry runs SLUB_FAST_CALL(c, NAME, args), its copy's
- * slub_fast_NAME(args) (warming) or slub_fastn_NAME(args) (none), then
- * ends the call with cpu_fast_end().  Never in a copy, and never while a
- * trace hook is set (its records come from the ordinary code).  An entry
- * validates its arguments first, so that a refused call starts nothing.
- * slub_free_bulk() has no copy: it clears the objects' bits as it
- * validates them, and no scenario calls it.
+ * it), the entry runs COPY_CALL(c, NAME, args), its copy's NAME_fast(args)
+ * (warming) or NAME_fastn(args) (none), then ends the call with
+ * cpu_fast_end().  Never in a copy, and never while a trace hook is set
+ * (its records come from the ordinary code).  An entry validates its
+ * arguments first, so that a refused call starts nothing.
+ * kmem_cache_free_bulk() has no copy: slub_free_bulk() clears the
+ * objects' bits as it validates them, and no scenario calls it.
  */
 static inline bool fast_entry(struct cpu *c, const struct slub_world *w, enum slub_fn f)
 {
 	return !SLUB_FAST && c->fcopy && !w->trace && cpu_fast_entry(c, w->ch.fn_base + (int)f);
 }
-/* kfree / kmem_cache_free (named) of object idx of slab id of cache s,
- * which slub_free() has validated: the copies' entry for a free (external
- * so that the ordinary slub_free() can call a copy's; not part of
- * slub.h), so that a fast free validates its object once. */
-void slub_free_valid(struct slub_world *w, struct cpu *c, bool named, struct slub_cache *s,
-		     uint32_t id, uint16_t idx);
-__typeof__(slub_alloc) slub_fast_alloc, slub_fastn_alloc;
-__typeof__(slub_free_valid) slub_fast_free_valid, slub_fastn_free_valid;
-#define SLUB_FAST_CALL(c, name, ...)                                           \
-	((c)->fwarm ? slub_fast_##name(__VA_ARGS__) : slub_fastn_##name(__VA_ARGS__))
+COPY_DECLARE(slub_alloc);
 
 /* kmem_cache_alloc_node(s, gfp, node) */
-slub_obj_t slub_alloc(struct slub_world *w, struct cpu *c, struct slub_cache *s, int node)
+slub_obj_t COPY_ENTRY(slub_alloc)(struct slub_world *w, struct cpu *c, struct slub_cache *s,
+				 int node)
 {
 	if (node != SLUB_NUMA_NO_NODE &&
 	    (node < 0 || node >= MACHINE_MAX_NODES || w->m->node_index[node] < 0))
 		return 0;   /* not a node of the machine: a caller bug, nothing charged */
 	if (fast_entry(c, w, FN_kmem_cache_alloc)) {
-		slub_obj_t x = SLUB_FAST_CALL(c, alloc, w, c, s, node);
+		slub_obj_t x = COPY_CALL(c, slub_alloc, w, c, s, node);
 		cpu_fast_end(c);
 		return x;
 	}
@@ -1180,7 +1164,9 @@ slub_obj_t slub_alloc(struct slub_world *w, struct cpu *c, struct slub_cache *s,
 	return x;
 }
 
-int slub_free(struct slub_world *w, struct cpu *c, struct slub_cache *s, slub_obj_t x)
+/* kmem_cache_free(s, x) / kfree(x) */
+int COPY_ENTRY(slub_free)(struct slub_world *w, struct cpu *c, struct slub_cache *s,
+			  slub_obj_t x)
 {
 	struct slub_cache *os;
 	uint32_t id;
@@ -1189,7 +1175,7 @@ int slub_free(struct slub_world *w, struct cpu *c, struct slub_cache *s, slub_ob
 	    !os->alloc[(size_t)id * os->per + idx])
 		return NS_EINTERNAL;
 	if (fast_entry(c, w, s ? FN_kmem_cache_free : FN_kfree)) {
-		SLUB_FAST_CALL(c, free_valid, w, c, s != NULL, os, id, idx);
+		COPY_CALL(c, slub_free_valid, w, c, s != NULL, os, id, idx);
 		cpu_fast_end(c);
 		return NS_OK;
 	}
@@ -1197,8 +1183,8 @@ int slub_free(struct slub_world *w, struct cpu *c, struct slub_cache *s, slub_ob
 	return NS_OK;
 }
 
-void slub_free_valid(struct slub_world *w, struct cpu *c, bool named, struct slub_cache *s,
-		     uint32_t id, uint16_t idx)
+void COPY_ENTRY(slub_free_valid)(struct slub_world *w, struct cpu *c, bool named,
+				  struct slub_cache *s, uint32_t id, uint16_t idx)
 {
 	call(c, w, named ? FN_kmem_cache_free : FN_kfree);
 	run_block(c, w, B_free_entry);
@@ -1208,16 +1194,6 @@ void slub_free_valid(struct slub_world *w, struct cpu *c, bool named, struct slu
 	s->freed++;
 	slab_free(c, s, id, idx, idx, 1);
 	ret(c);
-}
-
-static uint8_t *alloc_bit(const struct slub_world *w, slub_obj_t x)
-{
-	struct slub_cache *s;
-	uint32_t id;
-	uint16_t idx;
-	if (decode(w, x, &s, &id, &idx) != NS_OK)
-		return NULL;
-	return &s->alloc[(size_t)id * s->per + idx];
 }
 
 /* A chain of objects of one slab, for one slab_free(). */
@@ -1283,24 +1259,10 @@ static size_t build_detached_freelist(struct cpu *c, const struct slub_world *w,
 	return first_skipped_index;
 }
 
-/* kmem_cache_free_bulk(s, size, p): validates every entry first. */
-int slub_free_bulk(struct slub_world *w, struct cpu *c, struct slub_cache *s, size_t n,
-		   slub_obj_t *p)
+/* kmem_cache_free_bulk(s, size, p) of the objects slub_free_bulk()
+ * (slub_setup.c) has validated. */
+void kmem_cache_free_bulk(struct cpu *c, struct slub_world *w, size_t n, slub_obj_t *p)
 {
-	/* validate in O(n): clear each allocated bit, a second sight of an
-	 * object finds it clear; on failure restore the bits cleared so far */
-	for (size_t i = 0; i < n; i++) {
-		if (!p[i])
-			continue;
-		uint8_t *bit = alloc_bit(w, p[i]);
-		if (!bit || !*bit || (s && slub_obj_cache(w, p[i]) != s)) {
-			for (size_t j = 0; j < i; j++)
-				if (p[j])
-					*alloc_bit(w, p[j]) = 1;
-			return NS_EINTERNAL;
-		}
-		*bit = 0;
-	}
 	call(c, w, FN_kmem_cache_free_bulk);
 	size_t size = n;
 	while (size) {
@@ -1312,5 +1274,4 @@ int slub_free_bulk(struct slub_world *w, struct cpu *c, struct slub_cache *s, si
 		slab_free(c, df.s, df.page, df.freelist, df.tail, df.cnt);
 	}
 	ret(c);
-	return NS_OK;
 }

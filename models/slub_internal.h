@@ -30,6 +30,7 @@
 #define NUMASIM_SLUB_INTERNAL_H
 
 #include "cost/charge.h"
+#include "cost/copy.h"
 #include "models/slub.h"
 
 #include <stdbool.h>
@@ -578,6 +579,27 @@ static inline int decode(const struct slub_world *w, slub_obj_t x, struct slub_c
 }
 
 /* --- across the files ------------------------------------------------------ */
+
+/*
+ * The kernel functions of the hot file (slub.c) that a cold file calls:
+ * COPY_PRIVATE, so static (and unused) in the fast copies
+ * (models/slub_copy.c, cost/copy.h), where the cold files call the
+ * ordinary ones.
+ */
+/* flush_cpu_slab: __flush_cpu_slab for CPU c with irqs off. */
+COPY_PRIVATE void flush_cpu_slab(struct cpu *c, struct slub_cache *s);
+/* kmem_cache_free_bulk of n entries of p (0 entries skipped), which
+ * slub_free_bulk() has validated and marked free. */
+COPY_PRIVATE void kmem_cache_free_bulk(struct cpu *c, struct slub_world *w, size_t n,
+				       slub_obj_t *p);
+
+/* kfree / kmem_cache_free (named) of object idx of slab id of cache s,
+ * which slub_free() has validated: an entry of the fast copies
+ * (COPY_ENTRY in slub.c, COPY_CALL in slub_free()), so that a fast free
+ * validates its object once. */
+void slub_free_valid(struct slub_world *w, struct cpu *c, bool named, struct slub_cache *s,
+		     uint32_t id, uint16_t idx);
+COPY_DECLARE(slub_free_valid);
 
 /* Room for one more slab in the pool of s (host realloc, doubling):
  * NS_ENOMEM when the host has none (slub_setup.c). */

@@ -118,6 +118,48 @@ const uint8_t slub_block_compiled[2][SLUB_NR_BLOCK] = {
 	{3, 8, 1},      /* POST: 6, 13, 6 instructions; 8, 16, 6 uops */
 };
 
+/* --- the entries without a fast copy ---------------------------------------- */
+
+static uint8_t *alloc_bit(const struct slub_world *w, slub_obj_t x)
+{
+	struct slub_cache *s;
+	uint32_t id;
+	uint16_t idx;
+	if (decode(w, x, &s, &id, &idx) != NS_OK)
+		return NULL;
+	return &s->alloc[(size_t)id * s->per + idx];
+}
+
+/* kmem_cache_free_bulk(s, size, p): every entry validated first, then
+ * the kernel function (slub.c). */
+int slub_free_bulk(struct slub_world *w, struct cpu *c, struct slub_cache *s, size_t n,
+		   slub_obj_t *p)
+{
+	/* validate in O(n): clear each allocated bit, a second sight of an
+	 * object finds it clear; on failure restore the bits cleared so far */
+	for (size_t i = 0; i < n; i++) {
+		if (!p[i])
+			continue;
+		uint8_t *bit = alloc_bit(w, p[i]);
+		if (!bit || !*bit || (s && slub_obj_cache(w, p[i]) != s)) {
+			for (size_t j = 0; j < i; j++)
+				if (p[j])
+					*alloc_bit(w, p[j]) = 1;
+			return NS_EINTERNAL;
+		}
+		*bit = 0;
+	}
+	kmem_cache_free_bulk(c, w, n, p);
+	return NS_OK;
+}
+
+/* __flush_cpu_slab(s, cpu) for CPU c, as flush_all runs it (slub.c). */
+void slub_flush_cpu(struct slub_world *w, struct cpu *c, struct slub_cache *s)
+{
+	(void)w;
+	flush_cpu_slab(c, s);
+}
+
 /* --- the slab pool, tunables and hooks --------------------------------------- */
 
 int slub_pool_grow(struct slub_cache *s)
