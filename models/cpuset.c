@@ -14,6 +14,9 @@
  * (or without a mems_allowed list) it holds all of them.  Error policy:
  * setup_nodemask() returns NS_ERANGE / NS_EINPUT with a diag message for
  * a bad mems_allowed list; __cpuset_node_allowed() cannot fail.
+ *
+ * Hot file (compiled into the fast copies, models/mm_copy.c): the set-up
+ * (setup_nodemask) is in mm_init.c.
  */
 #include "models/mm_internal.h"
 

@@ -24,6 +24,9 @@
  * returns NS_EINPUT / NS_ERANGE with a diag message for a policy that
  * set_mempolicy(2) refuses; the run-time functions cannot fail (a NULL
  * page is the simulated kernel's failure).
+ *
+ * Hot file (compiled into the fast copies, models/mm_copy.c): the set-up
+ * (setup_mempolicy) is in mm_init.c, the policy names in mm_info.c.
  */
 #include "models/mm_internal.h"
 

@@ -41,6 +41,11 @@
  * and *out stays NULL.  block_split() aborts when the host has no memory
  * for page metadata: inside the simulated critical section nothing
  * sensible can continue.
+ *
+ * Since the hot/cold split it also holds the set-up of the other files:
+ * page_alloc.c's sizes (zone_batchsize, the watermarks, lowmem reserves,
+ * min_free_kbytes), setup_mempolicy (mempolicy.c) and setup_nodemask
+ * (cpuset.c).
  */
 #include "models/mm_internal.h"
 

@@ -651,8 +651,15 @@ _Static_assert(MM_IPC == CPU_INORDER_IPC, "cpu_insns charges the in-order model 
  * nodemask words) and accesses outside blocks stay plain mem() steps,
  * charged one by one, with the same results.  The reclaim rows
  * (VM_WORK, vwork()) are not blocks.
- * Debug builds check every description against the code at run time
- * (cpu_block_exit()).
+ * The order of a block's accesses is stated once, here, and the code is
+ * checked against it: in debug builds cpu_block_take() asserts that each
+ * bmem() of the open block has the declared kind, in order, and
+ * cpu_block_exit() that none is missing and that the block ends at its
+ * declared exit (exact in-order accounting precharges every block, so the
+ * tests' debug builds run every description).  The table is not split
+ * beside the functions because the world costs every block once at set-up
+ * (mm_init.c) from it; a second statement beside the code could drift
+ * where the run-time check cannot.
  */
 #define MM_BLOCKS(X)                                                           \
 	X(alloc_pages_current, alloc_pages_current, "", S_A02a) /* mempolicy.c */ \

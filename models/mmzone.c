@@ -18,6 +18,9 @@
  * indices into the list they were given.  Error policy: the iterator
  * cannot fail; mm_zonelist_walk() returns -1 for a node or zonelist kind
  * the world does not have.
+ *
+ * Hot file (compiled into the fast copies, models/mm_copy.c): the walk
+ * mm_zonelist_walk and the variant names live in the cold half, mm_info.c.
  */
 #include "models/mm_internal.h"
 

@@ -13,15 +13,20 @@
  * get_page_from_freelist, a documented __alloc_pages_slowpath,
  * __alloc_pages_nodemask), the free path (__free_pages,
  * free_hot_cold_page, free_pages_prepare, free_pages_check, free_one_page,
- * __free_pages_ok, drain_local_pages), get_pfnblock_flags_mask, the set-up
- * sizes (zone_batchsize, init_per_zone_wmark_min, __setup_per_zone_wmarks,
+ * __free_pages_ok, drain_local_pages), get_pfnblock_flags_mask and the
+ * entries mm_alloc_pages()/mm_free_pages().  This is the hot half, the
+ * kernel functions only; the cold half (the registration in the cost
+ * tables and the code layouts, introspection, the gfp parser and the
+ * invariant check) is mm_info.c, and the set-up sizes (zone_batchsize,
+ * init_per_zone_wmark_min, __setup_per_zone_wmarks,
  * setup_per_zone_lowmem_reserve; set_recommended_min_free_kbytes of
- * mm/huge_memory.c), the registration in the cost tables and the
- * invariant check.  The rest of the model is in files named after the
- * kernel's: mmzone.c (zonelist iterator), mempolicy.c
- * (alloc_pages_current), cpuset.c, vmstat.c (counters, zone_statistics),
- * mm_init.c (building the world, the memmap); mm_internal.h is what they
- * share.
+ * mm/huge_memory.c) are in mm_init.c.  The rest of the model is in files
+ * named after the kernel's: mmzone.c (zonelist iterator), mempolicy.c
+ * (alloc_pages_current), cpuset.c, vmstat.c (counters, zone_statistics);
+ * mm_internal.h is what they share.  The hot files are also compiled as
+ * the fast copies of sampled accounting (models/mm_copy.c, cost/copy.h).
+ * The one instrumentation, numasim trace, is a hook in the entries
+ * (trace_page()), outside the kernel functions.
  *
  * Variants.  The only differences between PRE and POST are those of the
  * diff: the iterator (out-of-line next_zones_zonelist vs inline wrapper +
@@ -1075,7 +1080,7 @@ struct page *COPY_ENTRY(mm_alloc_pages)(struct mm_world *w, struct cpu *c, uint3
 		return page;
 	}
 	struct page *page = alloc_pages_current(w, c, gfp, order);
-	if (w->trace && page)
+	if (w->trace && page)   /* hook: numasim trace */
 		trace_page(w, c, page, order, gfp, 1);
 	return page;
 }
@@ -1088,7 +1093,7 @@ void COPY_ENTRY(mm_free_pages)(struct mm_world *w, struct cpu *c, struct page *p
 		cpu_fast_end(c);
 		return;
 	}
-	if (w->trace)
+	if (w->trace)   /* hook: numasim trace */
 		trace_page(w, c, page, order, 0, 0);
 	memo_reset(w, c);
 	call(c, w, FN___free_pages);

@@ -16,6 +16,9 @@
  * updates cannot fail; mm_zone_get_info() returns NS_ENOENT for a zone or
  * CPU the world does not model; mm_counters() stops at and returns the
  * callback's first status other than NS_OK.
+ *
+ * Hot file (compiled into the fast copies, models/mm_copy.c): the names,
+ * mm_counters and mm_zone_get_info live in the cold half, mm_info.c.
  */
 #include "models/mm_internal.h"
 
