@@ -4,9 +4,12 @@
  * and their layout per compiler, the work rows and the `!n` block's work,
  * the code blocks), kmem_cache_create's geometry (calculate_sizes,
  * calculate_order, set_min_partial, set_cpu_partial of mm/slub.c v5.9),
- * create_kmalloc_caches, and the world's creation and teardown.  Nothing
- * here runs per event, so the fast copies of models/slub.c do not compile
- * it again; the tables it is built from are in models/slub_internal.h.
+ * create_kmalloc_caches, the world's creation and teardown, and the two
+ * entries that have no fast copy (slub_free_bulk(), which validates its
+ * objects before kmem_cache_free_bulk(), and slub_flush_cpu()).  They
+ * call the hot file's kernel functions; the fast copies of models/slub.c
+ * (models/slub_copy.c) do not compile this file again.  The tables it is
+ * built from are in models/slub_internal.h.
  */
 #include "models/slub.h"
 #include "models/slub_internal.h"
