@@ -40,10 +40,10 @@
 #include "scenarios/run_mpi.h"
 #include "models/slub.h"
 #include "analysis/store_image.h"
-#include "scenarios/wl_messaging.h"
-#include "scenarios/wl_pagealloc.h"
-#include "scenarios/wl_parallel.h"
-#include "scenarios/wl_fill.h"
+#include "workloads/wl_messaging.h"
+#include "workloads/wl_pagealloc.h"
+#include "workloads/wl_parallel.h"
+#include "workloads/wl_fill.h"
 #include "numasim_config.h"
 
 struct sim_run {

@@ -39,7 +39,7 @@
 #include "cost/cpu.h"
 #include "machine/cpulist.h"
 #include "machine/datafile.h"
-#include "scenarios/wl_messaging.h"
+#include "workloads/wl_messaging.h"
 #include "base/ytree.h"
 #include "models/zonelist.h"
 
@@ -90,23 +90,6 @@ static int knob_lookup(const char *name)
 		if (!strcmp(knob_names[k], name))
 			return k;
 	return -1;
-}
-
-int scn_pagealloc_batches(const struct scn_pagealloc *p, unsigned order,
-			  uint32_t *out)
-{
-	if (p->nr_batches > 0) {
-		memcpy(out, p->batches, (size_t)p->nr_batches * sizeof *out);
-		return p->nr_batches;
-	}
-	/* pagealloc-bench: "double while batch < (128 MiB / 4096) >> order" */
-	int n = 0;
-	uint32_t limit = SCN_PA_BATCH_LIMIT_PAGES >> order;
-	for (uint32_t b = 1; b < limit && n < SCN_MAX_BATCHES; b *= 2)
-		out[n++] = b;
-	if (n == 0)
-		out[n++] = 1;
-	return n;
 }
 
 /* ---- loader context ------------------------------------------------------ */
@@ -1416,7 +1399,7 @@ static int parse_parallel(struct loader *l, const struct ynode *n)
 	return NS_OK;
 }
 
-/* workload fill (scenarios/wl_fill.h) */
+/* workload fill (workloads/wl_fill.h) */
 enum { FL_TYPE, FL_PAGES, FL_ANON, FL_DIRTY, FL_LIFE, FL_PASSES, FL_PREFILL, FL_GFP, NR_FL };
 
 static int parse_prefill(struct loader *l, const struct ynode *n, struct wl_fill_params *p)

@@ -23,7 +23,7 @@
 #include "models/page_alloc.h"
 #include "scenarios/run.h"
 #include "scenarios/scenario.h"
-#include "scenarios/wl_pagealloc.h"
+#include "workloads/wl_pagealloc.h"
 
 static const char *src_root(void)
 {

@@ -11,7 +11,7 @@
  * array, before the first run, so an allocation failure is known before
  * any simulation.
  */
-#include "scenarios/bench_pagealloc.h"
+#include "workloads/bench_pagealloc.h"
 
 #include <inttypes.h>
 #include <stdio.h>

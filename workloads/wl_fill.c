@@ -40,7 +40,7 @@
  * are allocated before the first event; the reclaim hook clears a slot
  * when the model frees its page.
  */
-#include "scenarios/wl_fill.h"
+#include "workloads/wl_fill.h"
 
 #include <stdio.h>
 #include <stdlib.h>

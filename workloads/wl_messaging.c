@@ -39,7 +39,7 @@
  * They set the absolute Total time; the SLUB share of a message is what
  * the layouts change.
  */
-#include "scenarios/wl_messaging.h"
+#include "workloads/wl_messaging.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -10,13 +10,30 @@
  * divisions in the script's order, so the samples are exactly what the
  * script would print for the simulated cycle counts.
  */
-#include "scenarios/wl_pagealloc.h"
+#include "workloads/wl_pagealloc.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 #include "base/diag.h"
 #include "base/progress.h"
+
+int scn_pagealloc_batches(const struct scn_pagealloc *p, unsigned order,
+			  uint32_t *out)
+{
+	if (p->nr_batches > 0) {
+		memcpy(out, p->batches, (size_t)p->nr_batches * sizeof *out);
+		return p->nr_batches;
+	}
+	/* pagealloc-bench: "double while batch < (128 MiB / 4096) >> order" */
+	int n = 0;
+	uint32_t limit = SCN_PA_BATCH_LIMIT_PAGES >> order;
+	for (uint32_t b = 1; b < limit && n < SCN_MAX_BATCHES; b *= 2)
+		out[n++] = b;
+	if (n == 0)
+		out[n++] = 1;
+	return n;
+}
 
 static void run_series(struct mm_world *w, struct cpu *c,
 		       const struct scn_pagealloc *p, unsigned order,

@@ -57,7 +57,7 @@
  * (every task done) each task frees what was handed to it, then what it
  * still owns, in task order, so every allocation is freed exactly once.
  */
-#include "scenarios/wl_parallel.h"
+#include "workloads/wl_parallel.h"
 
 #include <math.h>
 #include <stdlib.h>
