@@ -39,7 +39,6 @@
 #include "cost/cpu.h"
 #include "machine/cpulist.h"
 #include "machine/datafile.h"
-#include "workloads/wl_messaging.h"
 #include "base/ytree.h"
 #include "models/zonelist.h"
 
@@ -62,13 +61,7 @@ const char *scn_knob_name(enum scn_knob k)
 
 const char *scn_workload_name(enum scn_workload_type t)
 {
-	switch (t) {
-	case SCN_WL_PAGEALLOC: return "pagealloc";
-	case SCN_WL_MESSAGING: return "messaging";
-	case SCN_WL_PARALLEL: return "parallel";
-	case SCN_WL_FILL: return "fill";
-	}
-	return "?";
+	return (unsigned)t < (unsigned)workload_count ? workload_table[t]->name : "?";
 }
 
 int scn_knob_is_slub(enum scn_knob k)
@@ -864,17 +857,15 @@ static const struct ytree_field cost_fields[NR_C] = {
 	[C_SAMPLE_WARM] = {"sample_warm", 0}, [C_SAMPLE_WINDOW] = {"sample_window", 0},
 };
 
-static int uses_slub(const struct scenario *s);
+static int uses_slub(const struct scenario *s)
+{
+	return s->wl->slub;
+}
 
 int scn_default_accounting(int workload)
 {
-	/* memo gives exact's results bit for bit; it pays where the top-level
-	 * calls repeat their paths (the page allocator's: 16-27 % less CPU
-	 * time on the shipped pagealloc scenarios) and costs more where the
-	 * models read the clock inside calls (SLUB and the scheduler: 22 %
-	 * more on seed-slub; reclaim: 4 % more on zone-reclaim), measured on
-	 * 2026-12-02 (docs/cost-model.md §9) */
-	return workload == SCN_WL_PAGEALLOC ? CPU_ACCOUNTING_MEMO : CPU_ACCOUNTING_EXACT;
+	return workload >= 0 && workload < workload_count ? workload_table[workload]->accounting
+							   : CPU_ACCOUNTING_EXACT;
 }
 
 int scn_default_model(const struct machine *m)
@@ -989,536 +980,6 @@ static int parse_cost(struct loader *l)
 	return NS_OK;
 }
 
-/* Every CPU of the machine (messaging, parallel without policy.cpus). */
-static int all_cpus(struct loader *l)
-{
-	const struct machine *m = l->pt->machine;
-	struct scn_point *pt = l->pt;
-	pt->cpus = calloc((size_t)(m->nr_cpus > 0 ? m->nr_cpus : 1), sizeof *pt->cpus);
-	if (!pt->cpus)
-		return nomem(l);
-	pt->nr_cpus = 0;
-	for (int c = 0; c <= m->max_cpu; c++)
-		if (m->cpu_node[c] >= 0)
-			pt->cpus[pt->nr_cpus++] = c;
-	return NS_OK;
-}
-
-/* ---- workload ------------------------------------------------------------ */
-
-static int get_u32(struct loader *l, const struct ynode *n, const char *what,
-		   long long min, long long max, uint32_t *out)
-{
-	long long v;
-	int rc = ytree_int(TT(n), n, what, min, max, &v, l->d);
-	if (rc == NS_OK)
-		*out = (uint32_t)v;
-	return rc;
-}
-
-static int get_frac(struct loader *l, const struct ynode *n, const char *what,
-		    double min, double max, double *out)
-{
-	double v;
-	int rc = ytree_number(TT(n), n, what, &v, l->d);
-	if (rc)
-		return rc;
-	if (v < min || v > max)
-		return err(l, n, "%s must be between %g and %g, got %g", what, min,
-			   max, v);
-	*out = v;
-	return NS_OK;
-}
-
-/* A list of distinct orders 0..SCN_MAX_ORDER-1, or one integer. */
-static int parse_orders(struct loader *l, const struct ynode *n, unsigned *orders,
-			int *nr_orders)
-{
-	int rc;
-	long long v;
-	if (n->kind == YNODE_SCALAR) {
-		if ((rc = ytree_int(TT(n), n, "order", 0, SCN_MAX_ORDER - 1, &v, l->d)))
-			return rc;
-		orders[0] = (unsigned)v;
-		*nr_orders = 1;
-		return NS_OK;
-	}
-	if ((rc = ytree_expect_seq(TT(n), n, "'orders'", l->d)))
-		return rc;
-	if (n->nr == 0)
-		return err(l, n, "'orders' must list at least one order");
-	if (n->nr > SCN_MAX_ORDER)
-		return err(l, n, "'orders' lists %zu orders; there are only %d "
-			   "(0..%d)", n->nr, SCN_MAX_ORDER, SCN_MAX_ORDER - 1);
-	*nr_orders = 0;
-	for (size_t i = 0; i < n->nr; i++) {
-		if ((rc = ytree_int(TT(n), n->items[i], "order", 0, SCN_MAX_ORDER - 1,
-				    &v, l->d)))
-			return rc;
-		for (int j = 0; j < *nr_orders; j++)
-			if (orders[j] == (unsigned)v)
-				return err(l, n->items[i], "order %lld is listed twice", v);
-		orders[(*nr_orders)++] = (unsigned)v;
-	}
-	return NS_OK;
-}
-
-static int parse_batches(struct loader *l, const struct ynode *n,
-			 struct scn_pagealloc *p)
-{
-	int rc;
-	if ((rc = ytree_expect_seq(TT(n), n, "'batches'", l->d)))
-		return rc;
-	if (n->nr == 0)
-		return err(l, n, "'batches' must list at least one batch size "
-			   "(leave it out for mmtests' default 1, 2, 4, ...)");
-	if (n->nr > SCN_MAX_BATCHES)
-		return err(l, n, "'batches' lists %zu sizes; at most %d are allowed",
-			   n->nr, SCN_MAX_BATCHES);
-	p->nr_batches = 0;
-	for (size_t i = 0; i < n->nr; i++) {
-		uint32_t b;
-		if ((rc = get_u32(l, n->items[i], "batch size", 1, SCN_MAX_BATCH, &b)))
-			return rc;
-		for (int j = 0; j < p->nr_batches; j++)
-			if (p->batches[j] == b)
-				return err(l, n->items[i], "batch size %u is listed twice", b);
-		p->batches[p->nr_batches++] = b;
-	}
-	return NS_OK;
-}
-
-static int parse_gfp(struct loader *l, const struct ynode *n, const struct ynode *sec,
-		     const char **text, uint32_t *gfp)
-{
-	int rc;
-	if (n && (rc = ytree_string(TT(n), n, "gfp", 1, text, l->d)))
-		return rc;
-	if (gfp_parse(*text, gfp) != NS_OK) {
-		char q[128];
-		ytree_quote(*text, strlen(*text), q, sizeof q);
-		return err(l, n ? n : sec, "unknown gfp mask '%s' "
-			   "(write flags as the kernel does: GFP_KERNEL|__GFP_NOWARN)", q);
-	}
-	return NS_OK;
-}
-
-enum { W_TYPE, W_ORDERS, W_BATCHES, W_INNER, W_OUTER, W_DROP, W_GFP, W_CPU,
-       W_OVERHEAD, NR_W };
-
-static const struct ytree_field pagealloc_fields[NR_W] = {
-	[W_TYPE] = {"type", 1},
-	[W_ORDERS] = {"orders", 0},
-	[W_BATCHES] = {"batches", 0},
-	[W_INNER] = {"inner_iterations", 0},
-	[W_OUTER] = {"outer_samples", 0},
-	[W_DROP] = {"drop_samples", 0},
-	[W_GFP] = {"gfp", 0},
-	[W_CPU] = {"cpu", 0},
-	[W_OVERHEAD] = {"timing_overhead_cycles", 0},
-};
-
-static int parse_pagealloc(struct loader *l, const struct ynode *n)
-{
-	const struct ytree_field *const fields = pagealloc_fields;
-	struct scn_point *pt = l->pt;
-	struct scn_pagealloc *p = &pt->pa;
-	const struct machine *m = pt->machine;
-	const struct ynode *v[NR_W];
-	long long cpu;
-	int rc;
-
-	if ((rc = section_fields(l, n, "workload", "workload 'pagealloc'", fields,
-				 NR_W, v)))
-		return rc;
-	p->nr_orders = 1;
-	p->orders[0] = 0;
-	p->inner = SCN_PA_INNER_DEFAULT;
-	p->outer = SCN_PA_OUTER_DEFAULT;
-	p->drop = SCN_PA_DROP_DEFAULT;
-	p->gfp_text = SCN_PA_GFP_DEFAULT;
-	p->timing_overhead = SCN_PA_TIMING_OVERHEAD_DEFAULT;
-	if (v[W_ORDERS] && (rc = parse_orders(l, v[W_ORDERS], p->orders, &p->nr_orders)))
-		return rc;
-	if (v[W_BATCHES] && (rc = parse_batches(l, v[W_BATCHES], p)))
-		return rc;
-	if (v[W_INNER] && (rc = get_u32(l, v[W_INNER], "inner_iterations", 1,
-					100000000, &p->inner)))
-		return rc;
-	if (v[W_OUTER] && (rc = get_u32(l, v[W_OUTER], "outer_samples", 1, 100000,
-					&p->outer)))
-		return rc;
-	if (v[W_DROP] && (rc = get_u32(l, v[W_DROP], "drop_samples", 0, 100000,
-				       &p->drop)))
-		return rc;
-	if (p->drop >= p->outer)
-		return err(l, v[W_DROP] ? v[W_DROP] : n,
-			   "drop_samples (%u) must be less than outer_samples (%u): "
-			   "no sample would be kept", p->drop, p->outer);
-	if ((rc = parse_gfp(l, v[W_GFP], n, &p->gfp_text, &p->gfp)))
-		return rc;
-	if (v[W_CPU] && pt->nr_cpus)
-		return err(l, v[W_CPU], "give the task's CPU either as workload.cpu or "
-			   "as policy.cpus, not both");
-	if (v[W_CPU]) {
-		if ((rc = ytree_int(TT(v[W_CPU]), v[W_CPU], "cpu", 0,
-				    MACHINE_MAX_CPUS - 1, &cpu, l->d)))
-			return rc;
-		if (cpu > m->max_cpu || m->cpu_node[cpu] < 0)
-			return err(l, v[W_CPU], "CPU %lld is not a CPU of machine '%s' "
-				   "(%d CPUs)", cpu, m->name, m->nr_cpus);
-		p->cpu = (int)cpu;
-	} else if (pt->nr_cpus) {
-		p->cpu = pt->cpus[0];
-	} else {
-		p->cpu = -1;
-		for (int c = 0; c <= m->max_cpu && p->cpu < 0; c++)
-			if (m->cpu_node[c] >= 0)
-				p->cpu = c;
-		if (p->cpu < 0)
-			return err(l, n, "machine '%s' has no CPU to run the workload on",
-				   m->name);
-	}
-	if (v[W_OVERHEAD] && (rc = get_u32(l, v[W_OVERHEAD], "timing_overhead_cycles",
-					   0, 1000000, &p->timing_overhead)))
-		return rc;
-	if (pt->nr_cpus) {        /* policy.cpus: the task runs on the first */
-		pt->nr_cpus = 1;
-	} else {                    /* placement: the one task's CPU */
-		pt->cpus = malloc(sizeof *pt->cpus);
-		if (!pt->cpus)
-			return nomem(l);
-		pt->cpus[0] = p->cpu;
-		pt->nr_cpus = 1;
-	}
-	return NS_OK;
-}
-
-enum { M_TYPE, M_GROUPS, M_LOOPS, M_MODE, M_THREADS, M_LIMIT, M_SEND, M_RECV, M_CTXSW,
-       M_WINDOW, M_WARMUP_MS, M_WARMUP_MSGS, M_MEASURE, NR_M };
-
-static const struct ytree_field messaging_fields[NR_M] = {
-	[M_TYPE] = {"type", 1},
-	[M_GROUPS] = {"groups", 1},
-	[M_LOOPS] = {"loops", 1},
-	[M_MODE] = {"mode", 0},
-	[M_THREADS] = {"threads", 0},
-	[M_LIMIT] = {"inflight_limit", 0},
-	[M_SEND] = {"send_cycles", 0},
-	[M_RECV] = {"recv_cycles", 0},
-	[M_CTXSW] = {"ctx_switch_cycles", 0},
-	[M_WINDOW] = {"window_ms", 0},
-	[M_WARMUP_MS] = {"warmup_ms", 0},
-	[M_WARMUP_MSGS] = {"warmup_messages", 0},
-	[M_MEASURE] = {"measure_messages", 0},
-};
-
-static int parse_messaging(struct loader *l, const struct ynode *n)
-{
-	const struct ytree_field *const fields = messaging_fields;
-	struct scn_messaging *p = &l->pt->msg;
-	const struct ynode *v[NR_M];
-	struct wl_msg_params def;
-	long long loops;
-	int rc;
-
-	if ((rc = section_fields(l, n, "workload", "workload 'messaging'", fields,
-				 NR_M, v)))
-		return rc;
-	wl_msg_params_default(&def);
-	p->inflight_limit = def.inflight_limit;
-	p->pipe = p->threads = 0;
-	p->send_cycles = def.send_cycles;
-	p->recv_cycles = def.recv_cycles;
-	p->ctx_switch_cycles = def.ctx_switch_cycles;
-	if ((rc = get_u32(l, v[M_GROUPS], "groups", 1, SCN_MSG_MAX_GROUPS, &p->groups)))
-		return rc;
-	if ((rc = ytree_int(TT(v[M_LOOPS]), v[M_LOOPS], "loops", 1, SCN_MSG_MAX_LOOPS,
-			    &loops, l->d)))
-		return rc;
-	p->loops = (uint64_t)loops;
-	if (v[M_MODE]) {
-		const char *mode;
-		if ((rc = ytree_string(TT(v[M_MODE]), v[M_MODE], "mode", 1, &mode, l->d)))
-			return rc;
-		p->pipe = !strcmp(mode, "pipe");
-		if (!p->pipe && strcmp(mode, "socket")) {
-			char q[128];
-			ytree_quote(mode, v[M_MODE]->len, q, sizeof q);
-			return err(l, v[M_MODE], "unknown mode '%s' (expected socket or pipe)", q);
-		}
-	}
-	if (v[M_THREADS]) {
-		const char *th;
-		if ((rc = ytree_string(TT(v[M_THREADS]), v[M_THREADS], "threads", 1, &th, l->d)))
-			return rc;
-		p->threads = !strcmp(th, "true") || !strcmp(th, "on");
-		if (!p->threads && strcmp(th, "false") && strcmp(th, "off")) {
-			char q[128];
-			ytree_quote(th, v[M_THREADS]->len, q, sizeof q);
-			return err(l, v[M_THREADS], "threads must be true or false (perf bench's "
-				   "-t: pthreads instead of processes), not '%s'", q);
-		}
-	}
-	if (v[M_LIMIT] && p->pipe)
-		return err(l, v[M_LIMIT], "inflight_limit is a socket's limit (sk_sndbuf / "
-			   "truesize); a pipe holds %d pages of merged writes (%d messages)",
-			   WL_MSG_PIPE_BUFFERS, WL_MSG_PIPE_MSGS);
-	if (v[M_LIMIT] && (rc = get_u32(l, v[M_LIMIT], "inflight_limit", 1, 1000000,
-					&p->inflight_limit)))
-		return rc;
-	if (v[M_SEND] && (rc = get_u32(l, v[M_SEND], "send_cycles", 0, 100000000,
-				       &p->send_cycles)))
-		return rc;
-	if (v[M_RECV] && (rc = get_u32(l, v[M_RECV], "recv_cycles", 0, 100000000,
-				       &p->recv_cycles)))
-		return rc;
-	if (v[M_CTXSW] && (rc = get_u32(l, v[M_CTXSW], "ctx_switch_cycles", 0, 100000000,
-					&p->ctx_switch_cycles)))
-		return rc;
-	p->window_ms = p->warmup_ms = 0;
-	p->warmup_messages = p->measure_messages = 0;
-	if (v[M_WINDOW] && (rc = get_u32(l, v[M_WINDOW], "window_ms", 1, 1000000,
-					 &p->window_ms)))
-		return rc;
-	if (v[M_WARMUP_MS] && (rc = get_u32(l, v[M_WARMUP_MS], "warmup_ms", 0, 100000000,
-					    &p->warmup_ms)))
-		return rc;
-	long long x;
-	uint64_t total = (uint64_t)p->groups * 20 * 20 * p->loops;
-	if (v[M_WARMUP_MSGS]) {
-		if ((rc = ytree_int(TT(v[M_WARMUP_MSGS]), v[M_WARMUP_MSGS], "warmup_messages", 0,
-				    INT64_MAX / 2, &x, l->d)))
-			return rc;
-		p->warmup_messages = (uint64_t)x;
-	}
-	if (v[M_MEASURE]) {
-		if ((rc = ytree_int(TT(v[M_MEASURE]), v[M_MEASURE], "measure_messages", 1,
-				    INT64_MAX / 2, &x, l->d)))
-			return rc;
-		p->measure_messages = (uint64_t)x;
-	}
-	if (p->warmup_messages + p->measure_messages > total)
-		return err(l, v[M_MEASURE] ? v[M_MEASURE] : v[M_WARMUP_MSGS],
-			   "warmup_messages + measure_messages (%llu) exceed the run's %llu "
-			   "messages (groups x 20 x 20 x loops)",
-			   (unsigned long long)(p->warmup_messages + p->measure_messages),
-			   (unsigned long long)total);
-	if (l->pt->machine->nr_cpus < 1)
-		return err(l, n, "machine '%s' has no CPU to run the workload on",
-			   l->pt->machine->name);
-	return l->pt->nr_cpus ? NS_OK : all_cpus(l);
-}
-
-enum { PL_TYPE, PL_TASKS, PL_OPS, PL_SHARE, PL_ORDERS, PL_SIZES, PL_LIFE,
-       PL_REMOTE, PL_THINK, PL_GFP, NR_PL };
-
-static int parse_sizes(struct loader *l, const struct ynode *n,
-		       struct wl_par_params *p)
-{
-	int rc;
-	if (n->kind == YNODE_SCALAR) {
-		p->nr_sizes = 1;
-		return get_u32(l, n, "object size", 1, SCN_PAR_MAX_OBJECT, &p->object_sizes[0]);
-	}
-	if ((rc = ytree_expect_seq(TT(n), n, "'object_sizes'", l->d)))
-		return rc;
-	if (n->nr == 0 || n->nr > WL_PAR_MAX_SIZES)
-		return err(l, n, "'object_sizes' must list 1 to %d sizes, got %zu",
-			   WL_PAR_MAX_SIZES, n->nr);
-	p->nr_sizes = 0;
-	for (size_t i = 0; i < n->nr; i++)
-		if ((rc = get_u32(l, n->items[i], "object size", 1, SCN_PAR_MAX_OBJECT,
-				  &p->object_sizes[p->nr_sizes++])))
-			return rc;
-	return NS_OK;
-}
-
-static const struct ytree_field parallel_fields[NR_PL] = {
-	[PL_TYPE] = {"type", 1},          [PL_TASKS] = {"tasks", 0},
-	[PL_OPS] = {"ops", 0},            [PL_SHARE] = {"page_share", 0},
-	[PL_ORDERS] = {"orders", 0},      [PL_SIZES] = {"object_sizes", 0},
-	[PL_LIFE] = {"lifetime", 0},      [PL_REMOTE] = {"remote_free", 0},
-	[PL_THINK] = {"think_cycles", 0}, [PL_GFP] = {"gfp", 0},
-};
-
-static int parse_parallel(struct loader *l, const struct ynode *n)
-{
-	const struct ytree_field *const fields = parallel_fields;
-	struct scn_point *pt = l->pt;
-	const struct ynode *v[NR_PL];
-	const char *gfp_text = "GFP_KERNEL";
-	long long x;
-	int rc;
-
-	if ((rc = section_fields(l, n, "workload", "workload 'parallel'", fields,
-				 NR_PL, v)))
-		return rc;
-	if (!pt->nr_cpus && (rc = all_cpus(l)))
-		return rc;
-	struct wl_par_params *p = pt->par = malloc(sizeof *pt->par);
-	if (!p)
-		return nomem(l);
-	wl_par_params_default(p);
-	p->nr_cpus = pt->nr_cpus;
-	memcpy(p->cpus, pt->cpus, (size_t)pt->nr_cpus * sizeof *p->cpus);
-	p->tasks = (uint32_t)(pt->nr_cpus < WL_PAR_MAX_TASKS ? pt->nr_cpus
-							      : WL_PAR_MAX_TASKS);
-	if (v[PL_TASKS] && (rc = get_u32(l, v[PL_TASKS], "tasks", 1, WL_PAR_MAX_TASKS,
-					 &p->tasks)))
-		return rc;
-	if (v[PL_OPS]) {
-		if ((rc = ytree_int(TT(v[PL_OPS]), v[PL_OPS], "ops", 1, SCN_PAR_MAX_OPS,
-				    &x, l->d)))
-			return rc;
-		p->ops = (uint64_t)x;
-	}
-	if (v[PL_SHARE] && (rc = get_frac(l, v[PL_SHARE], "page_share", 0, 1,
-					  &p->page_share)))
-		return rc;
-	if (v[PL_ORDERS] && (rc = parse_orders(l, v[PL_ORDERS], p->orders,
-					       &p->nr_orders)))
-		return rc;
-	if (v[PL_SIZES] && (rc = parse_sizes(l, v[PL_SIZES], p)))
-		return rc;
-	if (v[PL_LIFE] && (rc = get_frac(l, v[PL_LIFE], "lifetime", 1, 1e9,
-					 &p->lifetime)))
-		return rc;
-	if (v[PL_REMOTE] && (rc = get_frac(l, v[PL_REMOTE], "remote_free", 0, 1,
-					   &p->remote_free)))
-		return rc;
-	if (v[PL_THINK] && (rc = get_frac(l, v[PL_THINK], "think_cycles", 0, 1e9,
-					  &p->think_cycles)))
-		return rc;
-	if (v[PL_REMOTE] && p->remote_free > 0 && p->tasks < 2)
-		return err(l, v[PL_REMOTE], "remote_free needs at least 2 tasks "
-			   "(another task frees the object)");
-	if (v[PL_GFP] && (rc = parse_gfp(l, v[PL_GFP], n, &gfp_text, &p->gfp)))
-		return rc;
-	pt->par_gfp = gfp_text;
-	return NS_OK;
-}
-
-/* workload fill (workloads/wl_fill.h) */
-enum { FL_TYPE, FL_PAGES, FL_ANON, FL_DIRTY, FL_LIFE, FL_PASSES, FL_PREFILL, FL_GFP, NR_FL };
-
-static int parse_prefill(struct loader *l, const struct ynode *n, struct wl_fill_params *p)
-{
-	static const struct ytree_field fields[] = {{"node", 1}, {"file", 1}};
-	const struct ynode *v[2];
-	long long node;
-	int rc;
-	if ((rc = ytree_fields(TT(n), n, "workload.prefill", fields, 2, v, l->d)))
-		return rc;
-	if ((rc = ytree_int(TT(v[0]), v[0], "prefill node", 0, MACHINE_MAX_NODES - 1, &node,
-			    l->d)))
-		return rc;
-	const struct machine *m = l->pt->machine;
-	if (m->node_index[node] < 0 || m->nodes[m->node_index[node]].mem_pages == 0)
-		return err(l, v[0], "prefill node %lld is not a node with memory of machine "
-			   "'%s'", node, m->name);
-	p->prefill_node = (int)node;
-	return get_frac(l, v[1], "prefill file share", 0, 1, &p->prefill_file);
-}
-
-static const struct ytree_field fill_fields[NR_FL] = {
-	[FL_TYPE] = {"type", 1},         [FL_PAGES] = {"pages", 0},
-	[FL_ANON] = {"anon", 0},         [FL_DIRTY] = {"dirty", 0},
-	[FL_LIFE] = {"lifetime", 0},     [FL_PASSES] = {"passes", 0},
-	[FL_PREFILL] = {"prefill", 0},   [FL_GFP] = {"gfp", 0},
-};
-
-static int parse_fill(struct loader *l, const struct ynode *n)
-{
-	const struct ytree_field *const fields = fill_fields;
-	struct scn_point *pt = l->pt;
-	const struct ynode *v[NR_FL];
-	const char *gfp_text = "GFP_HIGHUSER_MOVABLE";
-	struct wl_fill_params *p = &pt->fill;
-	long long x;
-	int rc;
-
-	if ((rc = section_fields(l, n, "workload", "workload 'fill'", fields, NR_FL, v)))
-		return rc;
-	wl_fill_params_default(p);
-	if (!pt->nr_cpus) {
-		/* one task on the machine's first CPU */
-		const struct machine *m = pt->machine;
-		pt->cpus = calloc(1, sizeof *pt->cpus);
-		if (!pt->cpus)
-			return nomem(l);
-		for (int c = 0; c <= m->max_cpu && !pt->nr_cpus; c++)
-			if (m->cpu_node[c] >= 0)
-				pt->cpus[pt->nr_cpus++] = c;
-		if (!pt->nr_cpus)
-			return err(l, n, "machine '%s' has no CPU for the fill task", m->name);
-	}
-	if (pt->nr_cpus > WL_FILL_MAX_TASKS)
-		return err(l, n, "the fill workload runs at most %d tasks (policy.cpus lists %d)",
-			   WL_FILL_MAX_TASKS, pt->nr_cpus);
-	p->nr_cpus = pt->nr_cpus;
-	memcpy(p->cpus, pt->cpus, (size_t)pt->nr_cpus * sizeof *p->cpus);
-	if (v[FL_PAGES] && (rc = get_frac(l, v[FL_PAGES], "pages", 0, 16, &p->pages)))
-		return rc;
-	if (v[FL_ANON] && (rc = get_frac(l, v[FL_ANON], "anon", 0, 1, &p->anon)))
-		return rc;
-	if (v[FL_DIRTY] && (rc = get_frac(l, v[FL_DIRTY], "dirty", 0, 1, &p->dirty)))
-		return rc;
-	if (v[FL_LIFE]) {
-		if ((rc = ytree_int(TT(v[FL_LIFE]), v[FL_LIFE], "lifetime", 0, 1ll << 40, &x,
-				    l->d)))
-			return rc;
-		p->lifetime = (uint64_t)x;
-	}
-	if (v[FL_PASSES] && (rc = get_u32(l, v[FL_PASSES], "passes", 0, 1000, &p->passes)))
-		return rc;
-	if (v[FL_PREFILL] && (rc = parse_prefill(l, v[FL_PREFILL], p)))
-		return rc;
-	if (v[FL_GFP] && (rc = parse_gfp(l, v[FL_GFP], n, &gfp_text, &p->gfp)))
-		return rc;
-	pt->fill_gfp = gfp_text;
-	pt->cfg.reclaim.enabled = 1;
-	return NS_OK;
-}
-
-static int parse_workload(struct loader *l)
-{
-	const struct ynode *n = l->top_workload;
-	switch (l->s->workload) {
-	case SCN_WL_MESSAGING: return parse_messaging(l, n);
-	case SCN_WL_PARALLEL: return parse_parallel(l, n);
-	case SCN_WL_FILL: return parse_fill(l, n);
-	case SCN_WL_PAGEALLOC: break;
-	}
-	return parse_pagealloc(l, n);
-}
-
-/* The workload's type, once per scenario (it cannot be swept). */
-static int workload_type(struct loader *l)
-{
-	const struct ynode *n = l->top_workload, *type;
-	const char *ts;
-	char q[128];
-	int rc;
-
-	if ((rc = ytree_expect_map(l->t, n, "'workload'", l->d)))
-		return rc;
-	type = lookup(l, "workload.type");
-	if (!type)
-		type = ynode_map_get(n, "type");
-	if (!type)
-		return err(l, n, "missing required key 'type' in workload");
-	if ((rc = ytree_string(TT(type), type, "workload type", 1, &ts, l->d)))
-		return rc;
-	for (int w = SCN_WL_PAGEALLOC; w <= SCN_WL_FILL; w++)
-		if (!strcmp(ts, scn_workload_name((enum scn_workload_type)w))) {
-			l->s->workload = (enum scn_workload_type)w;
-			return NS_OK;
-		}
-	ytree_quote(ts, type->len, q, sizeof q);
-	return err(l, type, "unknown workload type '%s' (known: pagealloc, "
-		   "messaging, parallel, fill)", q);
-}
 
 /* ---- kernel knobs -------------------------------------------------------- */
 
@@ -1791,11 +1252,6 @@ static const char *moved_knob(const char *key)
 	return NULL;
 }
 
-static int uses_slub(const struct scenario *s)
-{
-	return s->workload == SCN_WL_MESSAGING || s->workload == SCN_WL_PARALLEL;
-}
-
 static int parse_kernel(struct loader *l)
 {
 	struct ytree_field fields[SCN_NR_KNOBS];
@@ -1823,7 +1279,7 @@ static int parse_kernel(struct loader *l)
 			return err(l, x, "kernel.%s applies to the SLUB model, which the "
 				   "%s workload does not use", knob_names[k],
 				   scn_workload_name(l->s->workload));
-		if (scn_knob_is_reclaim((enum scn_knob)k) && l->s->workload != SCN_WL_FILL)
+		if (scn_knob_is_reclaim((enum scn_knob)k) && !l->s->wl->reclaim)
 			return err(l, x, "kernel.%s applies to the reclaim model, which only "
 				   "the fill workload runs", knob_names[k]);
 		if ((rc = apply_knob(l, (enum scn_knob)k, x, pt)))
@@ -1883,32 +1339,73 @@ static void make_labels(const struct loader *l, struct scn_point *pt)
 		append(pt->label, &off, "%s%s=%s", a ? "," : "", s->axes[a].name, vt);
 		append(pt->column, &coff, "%s%s", a ? "," : "", vt);
 	}
-	enum scn_knob main_knob = s->workload == SCN_WL_MESSAGING ? SCN_KNOB_slab_free_layout
-				  : s->workload == SCN_WL_FILL ? SCN_KNOB_zone_reclaim_mode
-							       : SCN_KNOB_zonelist_iter;
-	if (s->nr_axes == 0) {
+	int main_knob = knob_lookup(s->wl->label_knob);
+	if (s->nr_axes == 0 && main_knob >= 0) {
 		snprintf(pt->label, SCN_LABEL_MAX, "%s=%s", knob_names[main_knob],
 			 pt->knob[main_knob].text);
 		snprintf(pt->column, SCN_LABEL_MAX, "%s", pt->knob[main_knob].text);
 	}
-	int post = pt->cfg.iter == MMZONE_ITER_POST;
-	switch (s->workload) {
-	case SCN_WL_MESSAGING:
-		pt->kernel_model = pt->slub.variant == SLUB_POST ? "v5.9+c270cf30" : "v5.9";
-		break;
-	case SCN_WL_PARALLEL:
-		pt->kernel_model = pt->slub.variant == SLUB_POST
-			? (post ? "v4.6+patches1-4+682a3385+c270cf30" : "v4.6+patches1-4+c270cf30")
-			: (post ? "v4.6+patches1-4+682a3385" : "v4.6+patches1-4");
-		break;
-	case SCN_WL_PAGEALLOC:
-		pt->kernel_model = post ? "v4.6+patches1-4+682a3385" : "v4.6+patches1-4";
-		break;
-	case SCN_WL_FILL:
-		pt->kernel_model = post ? "v4.6+patches1-4+682a3385+vmscan"
-					: "v4.6+patches1-4+vmscan";
-		break;
+	pt->kernel_model = s->wl->kernel_model(pt->cfg.iter == MMZONE_ITER_POST,
+					       pt->slub.variant == SLUB_POST);
+}
+
+/* ---- workload ------------------------------------------------------------ */
+
+/* The workload's section through the loader: tree_of and section_fields. */
+static const struct ytree *reader_tree(void *ctx, const struct ynode *n)
+{
+	return tree_of(ctx, n);
+}
+
+static int reader_fields(void *ctx, const struct ynode *n, const char *what,
+			 const struct ytree_field *f, size_t nr, const struct ynode **v)
+{
+	return section_fields(ctx, n, "workload", what, f, nr, v);
+}
+
+static int parse_workload(struct loader *l)
+{
+	struct scn_point *pt = l->pt;
+	const struct wl_reader r = {l, l->d, l->t->name, reader_tree, reader_fields};
+	int reclaim = 0;
+	struct wl_point wp = {
+		.machine = pt->machine,
+		.sched_v59 = pt->sched_placement == SCN_PLACEMENT_V59,
+		.nr_cpus = &pt->nr_cpus,
+		.cpus = &pt->cpus,
+		.reclaim = &reclaim,
+	};
+	int rc = l->s->wl->parse(&r, l->top_workload, &wp);
+	pt->params = wp.params;
+	if (reclaim)
+		pt->cfg.reclaim.enabled = 1;
+	return rc;
+}
+
+/* The workload's type, once per scenario (it cannot be swept). */
+static int workload_type(struct loader *l)
+{
+	const struct ynode *n = l->top_workload, *type;
+	const char *ts;
+	char q[128], known[256];
+	int rc, w;
+
+	if ((rc = ytree_expect_map(l->t, n, "'workload'", l->d)))
+		return rc;
+	type = lookup(l, "workload.type");
+	if (!type)
+		type = ynode_map_get(n, "type");
+	if (!type)
+		return err(l, n, "missing required key 'type' in workload");
+	if ((rc = ytree_string(TT(type), type, "workload type", 1, &ts, l->d)))
+		return rc;
+	if ((l->s->wl = workload_find(ts, &w))) {
+		l->s->workload = (enum scn_workload_type)w;
+		return NS_OK;
 	}
+	ytree_quote(ts, type->len, q, sizeof q);
+	workload_names(known, sizeof known);
+	return err(l, type, "unknown workload type '%s' (known: %s)", q, known);
 }
 
 /* ---- one point ------------------------------------------------------------ */
@@ -2461,8 +1958,6 @@ static int parse_scenario(struct loader *l)
 	s->machine_text = p0->machine_text;
 	s->machine_text_len = p0->machine_text_len;
 	s->machine_sha256 = p0->machine_sha256;
-	s->pa = p0->pa;
-	s->msg = p0->msg;
 	return NS_OK;
 }
 
@@ -2630,26 +2125,18 @@ int scenario_load_adhoc(const char *machine, const char *workload,
 			const struct scn_opts *o, struct scenario **out,
 			struct diag *d)
 {
-	static const char *const bodies[] = {
-		("  type: pagealloc\n  orders: [0]\n  batches: [1, 8, 64, 512]\n"
-		 "  inner_iterations: 20\n"),
-		"  type: messaging\n  groups: 10\n  loops: 100\n",
-		"  type: parallel\n",
-		"  type: fill\n",
-	};
-	static const char *const names[] = {"pagealloc", "messaging", "parallel", "fill"};
+	const struct workload_ops *wl = workload_find(workload, NULL);
 	struct scn_opts ao = *o;
-	char text[512];
-	int w = -1, rc;
+	char text[512], known[256];
+	int rc;
 
 	*out = NULL;
-	for (int i = 0; i < 4; i++)
-		if (!strcmp(workload, names[i]))
-			w = i;
-	if (w < 0)
+	if (!wl) {
+		workload_names(known, sizeof known);
 		return diag_set(d, NS_EINPUT, o->prog, 0, 0, "--workload %s: unknown "
-				"workload (known: pagealloc, messaging, parallel, fill)", workload);
-	snprintf(text, sizeof text, "name: adhoc\nworkload:\n%s", bodies[w]);
+				"workload (known: %s)", workload, known);
+	}
+	snprintf(text, sizeof text, "name: adhoc\nworkload:\n%s", wl->adhoc);
 	ao.args = calloc((size_t)o->nr_args + 1, sizeof *ao.args);
 	if (!ao.args)
 		return diag_set(d, NS_ENOMEM, o->prog, 0, 0, "out of memory");
@@ -2672,7 +2159,10 @@ void scenario_free(struct scenario *s)
 	free(s->text);
 	for (int p = 0; s->points && p < s->nr_points; p++) {
 		free(s->points[p].cpus);
-		free(s->points[p].par);
+		if (s->wl && s->wl->params_free)
+			s->wl->params_free(s->points[p].params);
+		else
+			free(s->points[p].params);
 	}
 	free(s->points);
 	for (int i = 0; i < s->nr_machines; i++) {
@@ -2702,28 +2192,6 @@ void scenario_free(struct scenario *s)
 			return diag_set(d, NS_EINTERNAL, s->path, 0, 0, __VA_ARGS__); \
 	} while (0)
 
-static int check_pagealloc(const struct scenario *s, const struct scn_point *pt,
-			   struct diag *d)
-{
-	const struct scn_pagealloc *pa = &pt->pa;
-	const struct machine *m = pt->machine;
-	CHECK(pa->cpu >= 0 && pa->cpu <= m->max_cpu && m->cpu_node[pa->cpu] >= 0,
-	      "workload CPU %d not in the machine", pa->cpu);
-	CHECK(pt->nr_cpus == 1 && pt->cpus[0] == pa->cpu, "pagealloc placement");
-	CHECK(pa->nr_orders >= 1 && pa->nr_orders <= SCN_MAX_ORDER, "%d orders",
-	      pa->nr_orders);
-	for (int i = 0; i < pa->nr_orders; i++)
-		CHECK(pa->orders[i] < SCN_MAX_ORDER, "order %u", pa->orders[i]);
-	CHECK(pa->nr_batches >= 0 && pa->nr_batches <= SCN_MAX_BATCHES,
-	      "%d batches", pa->nr_batches);
-	for (int i = 0; i < pa->nr_batches; i++)
-		CHECK(pa->batches[i] >= 1 && pa->batches[i] <= SCN_MAX_BATCH,
-		      "batch %u", pa->batches[i]);
-	CHECK(pa->inner >= 1 && pa->outer >= 1 && pa->drop < pa->outer,
-	      "inner %u outer %u drop %u", pa->inner, pa->outer, pa->drop);
-	return NS_OK;
-}
-
 static int check_point(const struct scenario *s, int p, struct diag *d)
 {
 	const struct scn_point *pt = &s->points[p];
@@ -2745,19 +2213,8 @@ static int check_point(const struct scenario *s, int p, struct diag *d)
 		CHECK(pt->cpus[i] >= 0 && pt->cpus[i] <= pt->machine->max_cpu &&
 		      pt->machine->cpu_node[pt->cpus[i]] >= 0,
 		      "point %d: CPU %d not in the machine", p, pt->cpus[i]);
-	CHECK((s->workload == SCN_WL_PARALLEL) == (pt->par != NULL),
-	      "point %d: parallel parameters", p);
-	if (pt->par)
-		CHECK(pt->par->nr_cpus == pt->nr_cpus && pt->par->tasks >= 1,
-		      "point %d: parallel placement", p);
-	if (s->workload == SCN_WL_MESSAGING) {
-		const struct scn_messaging *mg = &pt->msg;
-		CHECK(mg->groups >= 1 && mg->groups <= SCN_MSG_MAX_GROUPS && mg->loops >= 1 &&
-		      mg->loops <= (uint64_t)SCN_MSG_MAX_LOOPS && mg->inflight_limit >= 1,
-		      "messaging groups %u loops %llu limit %u", mg->groups,
-		      (unsigned long long)mg->loops, mg->inflight_limit);
-	}
-	return s->workload == SCN_WL_PAGEALLOC ? check_pagealloc(s, pt, d) : NS_OK;
+	CHECK(s->wl && pt->params, "point %d has no workload parameters", p);
+	return s->wl->check(pt->params, pt->machine, pt->nr_cpus, pt->cpus, s->path, d);
 }
 
 int scenario_check(const struct scenario *s, struct diag *d)
@@ -2790,9 +2247,8 @@ int scenario_check(const struct scenario *s, struct diag *d)
 
 void scenario_set_inner(struct scenario *s, uint32_t inner)
 {
-	s->pa.inner = inner;
-	for (int p = 0; p < s->nr_points; p++)
-		s->points[p].pa.inner = inner;
+	for (int p = 0; s->wl->set_inner && p < s->nr_points; p++)
+		s->wl->set_inner(s->points[p].params, inner);
 }
 
 long long scenario_nr_runs(const struct scenario *s)
@@ -2808,107 +2264,8 @@ void scenario_run_at(const struct scenario *s, long long i, int *point,
 	*seed = s->seed + (uint64_t)*repetition;
 }
 
-static void list_text(const unsigned *u, const uint32_t *b, int n, char *buf,
-		      size_t len)
-{
-	size_t off = 0;
-	buf[0] = '\0';
-	for (int i = 0; i < n && off < len; i++)
-		off += (size_t)snprintf(buf + off, len - off, "%s%u", i ? "," : "",
-					u ? u[i] : b[i]);
-}
-
 #define P_TEXT(k, t) do { if ((rc = fn(arg, (k), (t), 0))) return rc; } while (0)
 #define P_NUM(k, n) do { if ((rc = fn(arg, (k), NULL, (long long)(n)))) return rc; } while (0)
-#define P_REAL(k, x) do { snprintf(buf, sizeof buf, "%g", (x)); P_TEXT((k), buf); } while (0)
-
-static int params_pagealloc(const struct scn_pagealloc *pa, scn_param_fn fn,
-			    void *arg)
-{
-	char buf[1024];
-	int rc;
-	list_text(pa->orders, NULL, pa->nr_orders, buf, sizeof buf);
-	P_TEXT("workload.orders", buf);
-	if (pa->nr_batches) {
-		list_text(NULL, pa->batches, pa->nr_batches, buf, sizeof buf);
-		P_TEXT("workload.batches", buf);
-	} else {
-		P_TEXT("workload.batches", "mmtests");
-	}
-	P_NUM("workload.inner_iterations", pa->inner);
-	P_NUM("workload.outer_samples", pa->outer);
-	P_NUM("workload.drop_samples", pa->drop);
-	P_TEXT("workload.gfp", pa->gfp_text);
-	P_NUM("workload.gfp_mask", pa->gfp);
-	P_NUM("workload.cpu", pa->cpu);
-	P_NUM("workload.timing_overhead_cycles", pa->timing_overhead);
-	return NS_OK;
-}
-
-static int params_messaging(const struct scn_messaging *m, scn_param_fn fn,
-			    void *arg)
-{
-	int rc;
-	P_NUM("workload.groups", m->groups);
-	P_NUM("workload.loops", m->loops);
-	P_TEXT("workload.mode", m->pipe ? "pipe" : "socket");
-	/* only when set: the parameter rows of existing scenarios stay as before */
-	if (m->threads)
-		P_TEXT("workload.threads", "true");
-	P_NUM("workload.inflight_limit", m->inflight_limit);
-	P_NUM("workload.send_cycles", m->send_cycles);
-	P_NUM("workload.recv_cycles", m->recv_cycles);
-	P_NUM("workload.ctx_switch_cycles", m->ctx_switch_cycles);
-	/* only when set: the parameter rows of existing scenarios stay as before */
-	if (m->window_ms)
-		P_NUM("workload.window_ms", m->window_ms);
-	if (m->warmup_ms)
-		P_NUM("workload.warmup_ms", m->warmup_ms);
-	if (m->warmup_messages)
-		P_NUM("workload.warmup_messages", m->warmup_messages);
-	if (m->measure_messages)
-		P_NUM("workload.measure_messages", m->measure_messages);
-	return NS_OK;
-}
-
-static int params_parallel(const struct scn_point *pt, scn_param_fn fn, void *arg)
-{
-	const struct wl_par_params *p = pt->par;
-	char buf[1024];
-	int rc;
-	P_NUM("workload.tasks", p->tasks);
-	P_NUM("workload.ops", p->ops);
-	P_REAL("workload.page_share", p->page_share);
-	list_text(p->orders, NULL, p->nr_orders, buf, sizeof buf);
-	P_TEXT("workload.orders", buf);
-	list_text(NULL, p->object_sizes, p->nr_sizes, buf, sizeof buf);
-	P_TEXT("workload.object_sizes", buf);
-	P_REAL("workload.lifetime", p->lifetime);
-	P_REAL("workload.remote_free", p->remote_free);
-	P_REAL("workload.think_cycles", p->think_cycles);
-	P_TEXT("workload.gfp", pt->par_gfp);
-	P_NUM("workload.gfp_mask", p->gfp);
-	return NS_OK;
-}
-
-static int params_fill(const struct scn_point *pt, scn_param_fn fn, void *arg)
-{
-	const struct wl_fill_params *p = &pt->fill;
-	char buf[64];
-	int rc;
-	P_REAL("workload.pages", p->pages);
-	P_REAL("workload.anon", p->anon);
-	P_REAL("workload.dirty", p->dirty);
-	P_NUM("workload.lifetime", p->lifetime);
-	P_NUM("workload.passes", p->passes);
-	if (p->prefill_node >= 0) {
-		P_NUM("workload.prefill.node", p->prefill_node);
-		P_REAL("workload.prefill.file", p->prefill_file);
-	}
-	P_TEXT("workload.gfp", pt->fill_gfp);
-	P_NUM("workload.gfp_mask", p->gfp);
-	return NS_OK;
-}
 
 /* overrides.<path> = value, from the machine memo key ("path\nk=v\n..."). */
 static int params_overrides(const struct scn_machine *mm, scn_param_fn fn, void *arg)
@@ -2946,7 +2303,7 @@ int scenario_params(const struct scenario *s, int point, scn_param_fn fn,
 	for (int k = 0; k < SCN_NR_KNOBS; k++) {
 		if (scn_knob_is_slub((enum scn_knob)k) && !uses_slub(s))
 			continue;
-		if (scn_knob_is_reclaim((enum scn_knob)k) && s->workload != SCN_WL_FILL)
+		if (scn_knob_is_reclaim((enum scn_knob)k) && !s->wl->reclaim)
 			continue;
 		snprintf(key, sizeof key, "kernel.%s", knob_names[k]);
 		if (pt->knob[k].text)
@@ -2977,17 +2334,7 @@ int scenario_params(const struct scenario *s, int point, scn_param_fn fn,
 	if (pt->cost.sample_window_set)
 		P_NUM("cost.sample_window", pt->cost.sample_window);
 	P_TEXT("workload.type", scn_workload_name(s->workload));
-	switch (s->workload) {
-	case SCN_WL_MESSAGING:
-		rc = params_messaging(&pt->msg, fn, arg);
-		/* only when set: the parameter rows of placement-none runs stay as before */
-		if (rc == NS_OK && pt->sched_placement == SCN_PLACEMENT_V59)
-			rc = fn(arg, "sched.placement", "v5.9", 0);
-		break;
-	case SCN_WL_PARALLEL: rc = params_parallel(pt, fn, arg); break;
-	case SCN_WL_PAGEALLOC: rc = params_pagealloc(&pt->pa, fn, arg); break;
-	case SCN_WL_FILL: rc = params_fill(pt, fn, arg); break;
-	}
+	rc = s->wl->params(pt->params, fn, arg);
 	if (rc)
 		return rc;
 	P_NUM("repetitions", s->repetitions);
@@ -2996,7 +2343,6 @@ int scenario_params(const struct scenario *s, int point, scn_param_fn fn,
 }
 #undef P_TEXT
 #undef P_NUM
-#undef P_REAL
 
 /* One key into buf (NUL-terminated, the keys so far before it) and
  * keys[n] when n < max, unless it is already in buf; the new count. */
@@ -3022,11 +2368,6 @@ int scenario_keys(char *buf, size_t cap, const char **keys, int max)
 {
 	static const char *const top[] = {"name", "description", "machine", "seed",
 					  "repetitions"};
-	const struct {
-		const struct ytree_field *f;
-		int n;
-	} wl[] = {{pagealloc_fields, NR_W}, {messaging_fields, NR_M},
-		  {parallel_fields, NR_PL}, {fill_fields, NR_FL}};
 	size_t off = 0;
 	int n = 0;
 	for (size_t i = 0; i < sizeof top / sizeof top[0]; i++)
@@ -3035,9 +2376,10 @@ int scenario_keys(char *buf, size_t cap, const char **keys, int max)
 		n = key_add(buf, cap, &off, keys, max, n, "kernel.", knob_names[k]);
 	for (int k = 0; k < NR_P; k++)
 		n = key_add(buf, cap, &off, keys, max, n, "policy.", policy_fields[k].key);
-	for (size_t w = 0; w < sizeof wl / sizeof wl[0]; w++)
-		for (int k = 0; k < wl[w].n; k++)
-			n = key_add(buf, cap, &off, keys, max, n, "workload.", wl[w].f[k].key);
+	for (int w = 0; w < workload_count; w++)
+		for (int k = 0; k < workload_table[w]->nr_fields; k++)
+			n = key_add(buf, cap, &off, keys, max, n, "workload.",
+				    workload_table[w]->fields[k].key);
 	for (int k = 0; k < NR_SC; k++)
 		n = key_add(buf, cap, &off, keys, max, n, "sched.", sched_fields[k].key);
 	for (int k = 0; k < NR_C; k++)

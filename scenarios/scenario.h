@@ -62,18 +62,13 @@
 #include "models/page_alloc.h"
 #include "base/sha256.h"
 #include "models/slub.h"
-#include "workloads/wl_messaging.h"
-#include "workloads/wl_pagealloc.h"
-#include "workloads/wl_parallel.h"
-#include "workloads/wl_fill.h"
+#include "workloads/workload.h"
 
 #define SCN_MAX_POINTS 4096       /* points of one plan */
 #define SCN_MAX_AXIS_VALUES 256   /* values of one axis */
 #define SCN_MAX_REPETITIONS 10000
 #define SCN_LABEL_MAX 512
 #define SCN_MAX_OVERRIDES 64      /* machine overrides of one point */
-#define SCN_PAR_MAX_OPS 1000000000ll
-#define SCN_PAR_MAX_OBJECT 8192   /* KMALLOC_MAX_CACHE_SIZE (2 pages) */
 
 /* Kernel knobs: X(key, kind) with kind 's' (text) or 'i' (integer). */
 #define SCN_KNOB_MAP(X)                                                        \
@@ -111,7 +106,10 @@ int scn_knob_is_slub(enum scn_knob k);
  * workload only, the one that runs the reclaim model. */
 int scn_knob_is_reclaim(enum scn_knob k);
 
-enum scn_workload_type { SCN_WL_PAGEALLOC, SCN_WL_MESSAGING, SCN_WL_PARALLEL, SCN_WL_FILL };
+/* The workloads of workloads/workload.h's table, by index. */
+#define SCN_WL_ENUM(name, NAME) SCN_WL_##NAME,
+enum scn_workload_type { WORKLOAD_TABLE(SCN_WL_ENUM) SCN_NR_WORKLOADS };
+#undef SCN_WL_ENUM
 const char *scn_workload_name(enum scn_workload_type t);
 
 /* One kernel knob's resolved value at a point. */
@@ -216,17 +214,12 @@ struct scn_point {
 	const char *machine_text;
 	size_t machine_text_len;
 	const char *machine_sha256;
-	struct scn_pagealloc pa;        /* workload pagealloc */
-	struct scn_messaging msg;       /* workload messaging */
+	void *params;                   /* the workload's parameter block
+					 * (workloads/wl_NAME.h) */
 	enum scn_placement {            /* sched.placement */
 		SCN_PLACEMENT_NONE = 0, /* tasks stay where forked (default) */
 		SCN_PLACEMENT_V59,      /* select_task_rq_fair, load balancing */
 	} sched_placement;
-	struct wl_par_params *par;      /* workload parallel (else NULL); its
-					 * nr_cpus/cpus are the placement */
-	const char *par_gfp;            /* parallel: gfp as written */
-	struct wl_fill_params fill;     /* workload fill (its cpus: the tasks) */
-	const char *fill_gfp;           /* fill: gfp as written */
 	struct scn_policy policy;       /* policy texts (params) */
 	struct scn_cost cost;           /* cost.model, .bpred, .code, .accounting, .sample_* */
 	/* Task placement (policy.cpus, machine CPU ids, at least one):
@@ -252,8 +245,7 @@ struct scenario {
 	const char *machine_sha256;
 	struct machine *machine;
 	enum scn_workload_type workload;  /* one per plan (not sweepable) */
-	struct scn_pagealloc pa;
-	struct scn_messaging msg;
+	const struct workload_ops *wl;    /* == workload_table[workload] */
 	long long repetitions;
 	uint64_t seed;
 	int nr_axes;

@@ -98,6 +98,7 @@
 
 #include "cost/cpu.h"
 #include "models/slub.h"
+#include "workloads/workload.h"
 
 #define WL_MSG_STOPPED 1
 #define WL_MSG_FDS 20                     /* num_fds: senders = receivers per group */
@@ -216,6 +217,7 @@ struct scn_messaging {
 	/* windows and warm-up (0 = off): simulated ms, messages read */
 	uint32_t window_ms, warmup_ms;
 	uint64_t warmup_messages, measure_messages;
+	int placement_v59;              /* sched.placement v5.9 (a param when set) */
 };
 
 #endif

@@ -45,8 +45,8 @@
 
 #include "cost/cpu.h"
 #include "models/page_alloc.h"
+#include "workloads/workload.h"
 
-#define SCN_MAX_ORDER 11          /* MAX_ORDER of x86_64 v4.6: orders 0..10 */
 #define SCN_MAX_BATCHES 64
 #define SCN_MAX_BATCH (1u << 24)  /* pages of one batch */
 
@@ -90,7 +90,6 @@ struct scn_pagealloc {
 int scn_pagealloc_batches(const struct scn_pagealloc *p, unsigned order,
 			  uint32_t *out);
 
-#define WL_STOPPED 1                      /* interrupted by *stop */
 /* x86_64 v4.6 VMALLOC_START: where the simulated pages[] array lives. */
 #define WL_PAGEALLOC_ARRAY_ADDR 0xffffc90000000000ull
 
