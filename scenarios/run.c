@@ -179,8 +179,8 @@ static int slub_setup(const struct scenario *s, struct sim_run *r)
 static int sim_setup(const struct scenario *s, struct sim_run *r)
 {
 	const struct scn_point *pt = &s->points[r->point];
-	/* messaging and parallel run SLUB over the page allocator */
-	int messaging = s->wl->slub;
+	/* SLUB over the page allocator (messaging, parallel) */
+	int slub = s->wl->slub;
 	struct cpu_params cp;
 	int ncpus, rc;
 
@@ -189,7 +189,7 @@ static int sim_setup(const struct scenario *s, struct sim_run *r)
 	r->mm_cfg.code = (enum mm_code)pt->cost.code;
 	r->sl_cfg = pt->slub;
 	r->sl_cfg.code = (enum mm_code)pt->cost.code;
-	if (messaging) {
+	if (slub) {
 		r->mm_cfg.as = &r->as;
 		r->sl_cfg.as = &r->as;
 	}
@@ -199,12 +199,12 @@ static int sim_setup(const struct scenario *s, struct sim_run *r)
 		return diag_set(&r->d, rc, s->path, 0, 0,
 				"cannot register the page allocator model: %s",
 				ns_status_msg(rc));
-	if (messaging && (rc = slub_register(&r->tables, &r->sl_fn_base, &r->sl_site_base)))
+	if (slub && (rc = slub_register(&r->tables, &r->sl_fn_base, &r->sl_site_base)))
 		return diag_set(&r->d, rc, s->path, 0, 0,
 				"cannot register the SLUB model: %s", ns_status_msg(rc));
 	/* the reclaim tables after every other model's (no older id moves) */
-	int fill = s->wl->reclaim;
-	if (fill && (rc = vmscan_register(&r->tables, &r->vm_fn_base, &r->vm_site_base)))
+	int reclaim = s->wl->reclaim;
+	if (reclaim && (rc = vmscan_register(&r->tables, &r->vm_fn_base, &r->vm_site_base)))
 		return diag_set(&r->d, rc, s->path, 0, 0,
 				"cannot register the reclaim model: %s", ns_status_msg(rc));
 	if ((rc = cost_layout_init(&r->layout, &r->tables, pt->label)))
@@ -213,9 +213,9 @@ static int sim_setup(const struct scenario *s, struct sim_run *r)
 	if ((rc = mm_layout(&r->layout, &r->tables, r->fn_base, r->site_base, pt->cfg.iter,
 			    mm_code_resolve((enum mm_code)pt->cost.code,
 					    (enum cpu_model)pt->cost.model))) ||
-	    (messaging && (rc = slub_layout(&r->layout, &r->tables, r->sl_fn_base,
+	    (slub && (rc = slub_layout(&r->layout, &r->tables, r->sl_fn_base,
 					    r->sl_site_base, &r->sl_cfg))) ||
-	    (fill && (rc = vmscan_layout(&r->layout, &r->tables, r->vm_fn_base,
+	    (reclaim && (rc = vmscan_layout(&r->layout, &r->tables, r->vm_fn_base,
 					 r->vm_site_base))))
 		return diag_set(&r->d, rc, s->path, 0, 0,
 				"cannot lay out variant %s: %s", pt->label,
@@ -229,7 +229,7 @@ static int sim_setup(const struct scenario *s, struct sim_run *r)
 	cp.sample_warm = (enum cpu_warm)pt->cost.sample_warm;
 	cp.sample_window = pt->cost.sample_window;
 	const int *cpus = run_cpus(s, r->point, &ncpus);
-	if (fill) {
+	if (reclaim) {
 		if ((rc = fill_cpus(pt, r, &ncpus)))
 			return diag_set(&r->d, rc, s->path, 0, 0, "out of memory");
 		cpus = r->fill_cpus;
@@ -246,10 +246,10 @@ static int sim_setup(const struct scenario *s, struct sim_run *r)
 		return diag_set(&r->d, rc, s->path, 0, 0,
 				"point %s: the page allocator model cannot be set "
 				"up: %s", pt->label, ns_status_msg(rc));
-	if (fill && (rc = vmscan_attach(r->w, r->vm_fn_base, r->vm_site_base)))
+	if (reclaim && (rc = vmscan_attach(r->w, r->vm_fn_base, r->vm_site_base)))
 		return diag_set(&r->d, rc, s->path, 0, 0,
 				"point %s: the reclaim model cannot be attached", pt->label);
-	return messaging ? slub_setup(s, r) : NS_OK;
+	return slub ? slub_setup(s, r) : NS_OK;
 }
 
 int run_preflight(const struct scenario *s, struct diag *d)
