@@ -95,14 +95,17 @@ static void make_labels(const struct loader *l, struct scn_point *pt)
 		append(pt->label, &off, "%s%s=%s", a ? "," : "", s->axes[a].name, vt);
 		append(pt->column, &coff, "%s%s", a ? "," : "", vt);
 	}
-	int main_knob = scn_knob_lookup(s->wl->label_knob);
+	int main_knob = scn_knob_lookup(s->wl->label_knob ? s->wl->label_knob
+							  : "zonelist_iter");
 	if (s->nr_axes == 0 && main_knob >= 0) {
 		snprintf(pt->label, SCN_LABEL_MAX, "%s=%s", scn_knob_names[main_knob],
 			 pt->knob[main_knob].text);
 		snprintf(pt->column, SCN_LABEL_MAX, "%s", pt->knob[main_knob].text);
 	}
-	pt->kernel_model = s->wl->kernel_model(pt->cfg.iter == MMZONE_ITER_POST,
-					       pt->slub.variant == SLUB_POST);
+	int post = pt->cfg.iter == MMZONE_ITER_POST;
+	pt->kernel_model = s->wl->kernel_model
+		? s->wl->kernel_model(post, pt->slub.variant == SLUB_POST)
+		: post ? "v4.6+patches1-4+682a3385" : "v4.6+patches1-4";
 }
 
 /* ---- workload ------------------------------------------------------------ */
@@ -550,7 +553,9 @@ static int check_point(const struct scenario *s, int p, struct diag *d)
 		      pt->machine->cpu_node[pt->cpus[i]] >= 0,
 		      "point %d: CPU %d not in the machine", p, pt->cpus[i]);
 	CHECK(s->wl && pt->params, "point %d has no workload parameters", p);
-	return s->wl->check(pt->params, pt->machine, pt->nr_cpus, pt->cpus, s->path, d);
+	return s->wl->check ? s->wl->check(pt->params, pt->machine, pt->nr_cpus, pt->cpus,
+					   s->path, d)
+			     : NS_OK;
 }
 
 int scenario_check(const struct scenario *s, struct diag *d)

@@ -586,13 +586,6 @@ static int fill_params(const void *params, wl_param_fn fn, void *arg)
 #undef P_NUM
 #undef P_REAL
 
-static int fill_check(const void *params, const struct machine *m, int nr_cpus,
-		      const int *cpus, const char *path, struct diag *d)
-{
-	(void)params, (void)m, (void)nr_cpus, (void)cpus, (void)path, (void)d;
-	return NS_OK;
-}
-
 static const char *fill_kernel_model(int post, int slub_post)
 {
 	(void)slub_post;
@@ -688,7 +681,6 @@ const struct workload_ops wl_fill_ops = {
 	.events = WL_EV_ALL,
 	.kernel_model = fill_kernel_model,
 	.parse = fill_parse,
-	.check = fill_check,
 	.params = fill_params,
 	.run = fill_run,
 	.results = fill_results,

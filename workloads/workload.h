@@ -14,8 +14,9 @@
  * allocator, plus SLUB when `slub`, plus reclaim when `reclaim`) and
  * writes its results into the store.
  *
- * Invariants: every table entry has a name, parse, check, params, run and
- * results; names are distinct; WORKLOAD_TABLE's order is the order of the
+ * Invariants: every table entry has a name, fields, adhoc, parse,
+ * params, run and results (check, kernel_model, label_knob, set_inner,
+ * params_free and result_free may be NULL); names are distinct; WORKLOAD_TABLE's order is the order of the
  * scenario keys (`numasim list keys`) and of SCN_WL_* (scenarios/
  * scenario.h).
  *
@@ -36,12 +37,14 @@
 #include "base/ytree.h"
 #include "machine/machine.h"
 
-/* The workloads, in the order of the scenario keys: X(name, NAME). */
+/* The workloads, in the order of the scenario keys: X(name, NAME), the
+ * file workloads/wl_name.c defining wl_name_ops. */
 #define WORKLOAD_TABLE(X)                                                      \
 	X(pagealloc, PAGEALLOC)                                                \
 	X(messaging, MESSAGING)                                                \
 	X(parallel, PARALLEL)                                                  \
-	X(fill, FILL)
+	X(fill, FILL)                                                          \
+	/* one line per workload above this one: X(name, NAME) */
 
 #define WL_STOPPED 1                      /* interrupted by *stop */
 #define SCN_MAX_ORDER 11          /* MAX_ORDER of x86_64 v4.6: orders 0..10 */
@@ -123,13 +126,16 @@ struct workload_ops {
 	int slub;                         /* runs SLUB over the page allocator */
 	int reclaim;                      /* may run the reclaim model */
 	int accounting;                   /* cost.accounting when absent */
-	const char *label_knob;           /* the kernel knob naming a point */
+	const char *label_knob;           /* the kernel knob naming a point
+					   * (NULL: zonelist_iter) */
 	enum wl_report report;
 	unsigned events;                  /* enum wl_event: the trace events */
-	/* the kernel the point models: "v4.6+patches1-4+682a3385", ... */
+	/* the kernel the point models: "v4.6+patches1-4+682a3385", ...
+	 * (NULL: the page allocator's, "v4.6+patches1-4[+682a3385]") */
 	const char *(*kernel_model)(int iter_post, int slub_post);
 	int (*parse)(const struct wl_reader *r, const struct ynode *n,
 		     struct wl_point *pt);
+	/* NS_EINTERNAL on a broken block (NULL: nothing to check) */
 	int (*check)(const void *params, const struct machine *m, int nr_cpus,
 		     const int *cpus, const char *path, struct diag *d);
 	int (*params)(const void *params, wl_param_fn fn, void *arg);
