@@ -58,7 +58,7 @@ int scn_err(struct loader *l, const struct ynode *n, const char *fmt, ...)
 
 int scn_nomem(struct loader *l)
 {
-	return diag_set(l->d, NS_ENOMEM, l->t->name, 0, 0, "out of memory");
+	return ytree_nomem(l->t, l->d);
 }
 
 /* One line of printable text, copied (ytree_text). */

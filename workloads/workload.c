@@ -58,25 +58,13 @@ int wl_nomem(const struct wl_reader *r)
 int wl_get_u32(const struct wl_reader *r, const struct ynode *n, const char *what,
 	       long long min, long long max, uint32_t *out)
 {
-	long long v;
-	int rc = ytree_int(wl_tree(r, n), n, what, min, max, &v, r->d);
-	if (rc == NS_OK)
-		*out = (uint32_t)v;
-	return rc;
+	return ytree_u32(wl_tree(r, n), n, what, min, max, out, r->d);
 }
 
 int wl_get_frac(const struct wl_reader *r, const struct ynode *n, const char *what,
 		double min, double max, double *out)
 {
-	double v;
-	int rc = ytree_number(wl_tree(r, n), n, what, &v, r->d);
-	if (rc)
-		return rc;
-	if (v < min || v > max)
-		return wl_err(r, n, "%s must be between %g and %g, got %g", what, min,
-			      max, v);
-	*out = v;
-	return NS_OK;
+	return ytree_number_in(wl_tree(r, n), n, what, min, max, out, r->d);
 }
 
 int wl_get_orders(const struct wl_reader *r, const struct ynode *n, int max_order,
