@@ -26,6 +26,14 @@
  * and hashed once).  Overrides are written into the machine file's text at
  * the byte range of the target scalar before it is loaded, so the stored
  * machine text is the machine that was simulated.
+ *
+ * The loader's parts: this file (the top level, a point's walk, labels,
+ * check, params), scenario_settings.c (the loader context and the
+ * settings), scenario_machine.c (machines and overrides),
+ * scenario_sections.c (kernel, policy, sched, cost; the keys), sharing
+ * scenario_internal.h.  The workload's section is read by the workload
+ * itself (workloads/workload.h: its parse gets a wl_reader that applies
+ * the settings), so nothing here names a workload.
  */
 #include "scenarios/scenario.h"
 #include "scenarios/scenario_internal.h"

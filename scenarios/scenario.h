@@ -39,9 +39,11 @@
  * Invariants (scenario_check): 1 <= nr_points <= SCN_MAX_POINTS and
  * nr_points is the product of the axis lengths; every point has a resolved
  * mm_config, label, machine from the memo and at least one placement CPU
- * of its machine; every axis has at least one value; pagealloc: the
- * task's CPU is the placement, orders < SCN_MAX_ORDER, batches > 0, drop <
- * outer; parallel points (only they) have par.
+ * of its machine; every axis has at least one value; every point has its
+ * workload's parameter block, which the workload's check walks (pagealloc:
+ * the task's CPU is the placement, orders < SCN_MAX_ORDER, batches > 0,
+ * drop < outer; workloads/wl_NAME.c).  The scenario language knows the
+ * workloads only through workloads/workload.h's table (wl).
  *
  * Error policy: every problem in the scenario file is NS_EINPUT with the
  * offending node's file:line:col in the diag; a bad machine file reports
