@@ -40,7 +40,6 @@
 #include "scenarios/run_mpi.h"
 #include "models/slub.h"
 #include "analysis/store_image.h"
-#include "workloads/wl_messaging.h"
 #include "workloads/workload.h"
 #include "numasim_config.h"
 
@@ -60,7 +59,6 @@ struct sim_run {
 	struct slub_config sl_cfg;
 	struct mm_world *w;
 	struct slub_world *sw;
-	struct slub_cache *skb, *data;
 	const struct workload_ops *wl;  /* the scenario's workload */
 	struct wl_run run;              /* the world and identity it runs with */
 	void *result;                   /* its result (wl->result_free) */
@@ -155,7 +153,7 @@ static const int *run_cpus(const struct scenario *s, int point, int *n)
 	return s->points[point].cpus;
 }
 
-/* SLUB over the run's page allocator, with the caches messaging uses. */
+/* SLUB over the run's page allocator, with the kmalloc caches. */
 static int slub_setup(const struct scenario *s, struct sim_run *r)
 {
 	const struct scn_point *pt = &s->points[r->point];
@@ -163,16 +161,10 @@ static int slub_setup(const struct scenario *s, struct sim_run *r)
 
 	if ((rc = slub_world_create(pt->machine, &r->sl_cfg, &r->sys, r->w, r->sl_fn_base,
 				    r->sl_site_base, &r->sw, &r->d)) ||
-	    (rc = slub_kmalloc_create(r->sw, &r->d)) ||
-	    (rc = slub_cache_create(r->sw, "skbuff_head_cache", WL_MSG_SKB_HEAD, 0,
-				    SLUB_HWCACHE_ALIGN | SLUB_PANIC, &r->skb, &r->d)))
+	    (rc = slub_kmalloc_create(r->sw, &r->d)))
 		return diag_set(&r->d, rc, s->path, 0, 0,
 				"point %s: the SLUB model cannot be set up: %s", pt->label,
 				r->d.msg[0] ? r->d.msg : ns_status_msg(rc));
-	r->data = slub_kmalloc_cache(r->sw, WL_MSG_DATA_ALLOC);
-	if (!r->data)
-		return diag_set(&r->d, NS_EINTERNAL, s->path, 0, 0,
-				"no kmalloc cache for %d bytes", WL_MSG_DATA_ALLOC);
 	return NS_OK;
 }
 
@@ -249,7 +241,15 @@ static int sim_setup(const struct scenario *s, struct sim_run *r)
 	if (reclaim && (rc = vmscan_attach(r->w, r->vm_fn_base, r->vm_site_base)))
 		return diag_set(&r->d, rc, s->path, 0, 0,
 				"point %s: the reclaim model cannot be attached", pt->label);
-	return slub ? slub_setup(s, r) : NS_OK;
+	if (slub && (rc = slub_setup(s, r)))
+		return rc;
+	/* the workload's view of the world, then its own set-up */
+	r->run = (struct wl_run){
+		.w = r->w, .sw = r->sw, .as = &r->as, .sys = &r->sys, .params = pt->params,
+		.sched_v59 = pt->sched_placement == SCN_PLACEMENT_V59, .seed = r->seed,
+		.path = s->path, .label = pt->label, .rep = r->rep, .d = &r->d,
+	};
+	return s->wl->setup ? s->wl->setup(&r->run) : NS_OK;
 }
 
 int run_preflight(const struct scenario *s, struct diag *d)
@@ -277,15 +277,9 @@ static void run_and_check(const struct scenario *s, const struct run_opts *o,
 			  struct sim_run *r)
 {
 	if (r->status == NS_OK) {
-		const struct scn_point *pt = &s->points[r->point];
 		r->wl = s->wl;
-		r->run = (struct wl_run){
-			.w = r->w, .sw = r->sw, .skb = r->skb, .data = r->data, .as = &r->as,
-			.sys = &r->sys, .params = pt->params,
-			.sched_v59 = pt->sched_placement == SCN_PLACEMENT_V59,
-			.seed = r->seed, .stop = o->stop, .work = r->work,
-			.path = s->path, .label = pt->label, .rep = r->rep, .d = &r->d,
-		};
+		r->run.stop = o->stop;
+		r->run.work = r->work;
 		r->status = s->wl->run(&r->run, &r->result);
 	}
 	if (r->status == NS_OK && r->sw)

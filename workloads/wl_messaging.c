@@ -1057,6 +1057,21 @@ static const char *messaging_kernel_model(int post, int slub_post)
 	return slub_post ? "v5.9+c270cf30" : "v5.9";
 }
 
+int wl_msg_setup(struct wl_run *r)
+{
+	int rc = slub_cache_create(r->sw, "skbuff_head_cache", WL_MSG_SKB_HEAD, 0,
+				   SLUB_HWCACHE_ALIGN | SLUB_PANIC, &r->skb, r->d);
+	if (rc)
+		return diag_set(r->d, rc, r->path, 0, 0,
+				"point %s: the SLUB model cannot be set up: %s", r->label,
+				r->d->msg[0] ? r->d->msg : ns_status_msg(rc));
+	r->data = slub_kmalloc_cache(r->sw, WL_MSG_DATA_ALLOC);
+	if (!r->data)
+		return diag_set(r->d, NS_EINTERNAL, r->path, 0, 0,
+				"no kmalloc cache for %d bytes", WL_MSG_DATA_ALLOC);
+	return NS_OK;
+}
+
 static int messaging_run(const struct wl_run *r, void **result)
 {
 	const struct scn_messaging *m = r->params;
@@ -1252,6 +1267,7 @@ const struct workload_ops wl_messaging_ops = {
 	.parse = messaging_parse,
 	.check = messaging_check,
 	.params = messaging_params,
+	.setup = wl_msg_setup,
 	.run = messaging_run,
 	.results = messaging_results,
 	.result_free = messaging_result_free,

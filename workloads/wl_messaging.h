@@ -201,6 +201,14 @@ int wl_messaging_run(struct slub_world *w, struct cpu_sys *s, struct slub_cache 
 		     struct wl_msg_result *r);
 
 /*
+ * The SLUB caches the messaging workload uses, in the world r describes:
+ * skbuff_head_cache (r->skb) and the kmalloc cache of its data (r->data);
+ * the set-up of the workloads messaging and parallel (whose SLUB state
+ * starts as messaging's).  NS_OK or the SLUB model's error, reported.
+ */
+int wl_msg_setup(struct wl_run *r);
+
+/*
  * The messaging workload's parameters (perf bench sched messaging, socket
  * mode: workloads/wl_messaging.h).  The cost estimates not listed here
  * keep wl_msg_params_default()'s values.

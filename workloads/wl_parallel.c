@@ -69,6 +69,7 @@
 #include "models/page_alloc.h"
 #include "models/slub.h"
 #include "analysis/store.h"
+#include "workloads/wl_messaging.h"
 
 enum { EV_OP = 1 };
 enum { K_PAGE, K_OBJ };
@@ -789,6 +790,7 @@ const struct workload_ops wl_parallel_ops = {
 	.parse = parallel_parse,
 	.check = parallel_check,
 	.params = parallel_params,
+	.setup = wl_msg_setup,
 	.run = parallel_run,
 	.results = parallel_results,
 };

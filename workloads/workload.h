@@ -16,7 +16,7 @@
  *
  * Invariants: every table entry has a name, fields, adhoc, parse,
  * params, run and results (check, kernel_model, label_knob, set_inner,
- * params_free and result_free may be NULL); names are distinct; WORKLOAD_TABLE's order is the order of the
+ * params_free, setup and result_free may be NULL); names are distinct; WORKLOAD_TABLE's order is the order of the
  * scenario keys (`numasim list keys`) and of SCN_WL_* (scenarios/
  * scenario.h).
  *
@@ -88,7 +88,7 @@ struct wl_point {
 struct wl_run {
 	struct mm_world *w;
 	struct slub_world *sw;            /* SLUB (ops->slub), else NULL */
-	struct slub_cache *skb, *data;    /* the messaging caches (ops->slub) */
+	struct slub_cache *skb, *data;    /* the messaging caches (ops->setup) */
 	struct cache_as *as;              /* shared by the allocators (ops->slub) */
 	struct cpu_sys *sys;
 	const void *params;
@@ -142,6 +142,9 @@ struct workload_ops {
 	void (*params_free)(void *params);    /* NULL: free() */
 	/* numasim run --inner (NULL: not applicable) */
 	void (*set_inner)(void *params, uint32_t inner);
+	/* after the world is built, before the run (NULL: nothing): the
+	 * workload's own objects, r->skb and r->data (SLUB caches) */
+	int (*setup)(struct wl_run *r);
 	int (*run)(const struct wl_run *r, void **result);
 	int (*results)(const void *result, const struct wl_run *r,
 		       struct store *st, int64_t id);
