@@ -2,7 +2,7 @@
  * cmd_bench_models — the command line of the model benchmarks of `numasim
  * bench` (pagealloc, slub, messaging): their options, --help texts and
  * usage lines.  The benchmarks themselves are the drivers in
- * scenarios/bench_pagealloc.h and scenarios/bench_slub_messaging.h; each
+ * workloads/bench_pagealloc.h and workloads/bench_slub_messaging.h; each
  * function here parses argv into the driver's options, runs it with the
  * report on stdout and prints its failure.
  *
@@ -36,8 +36,8 @@
 #include "base/records.h"
 #include "cost/cpu.h"
 #include "machine/machine.h"
-#include "scenarios/bench_pagealloc.h"
-#include "scenarios/bench_slub_messaging.h"
+#include "workloads/bench_pagealloc.h"
+#include "workloads/bench_slub_messaging.h"
 
 #define PAGEALLOC_USAGE                                                        \
 	"numasim bench pagealloc [--machine FILE] [--pairs N] [--variant pre|post] " \

@@ -326,11 +326,11 @@ static void print_table(struct store *st, const struct run_outcome *out,
 		if (rc == NS_OK && (rc = rec_write(doc, format, f)))
 			diag_set(&d, rc, "numasim run", 0, 0, "out of memory");
 		rec_doc_free(doc);
-	} else if (out->nr_ids == 1 && s->workload != SCN_WL_MESSAGING)
+	} else if (out->nr_ids == 1 && s->wl->report != WL_REPORT_MESSAGING)
 		rc = run_values_print(store_sqlite(st), out->run_ids[0], f, &d);
-	else if (s->workload == SCN_WL_MESSAGING)
+	else if (s->wl->report == WL_REPORT_MESSAGING)
 		rc = messaging_report_print(store_sqlite(st), out->run_ids, out->nr_ids, 0, f, &d);
-	else if (s->workload == SCN_WL_PARALLEL || s->workload == SCN_WL_FILL)
+	else if (s->wl->report == WL_REPORT_COMPARE)
 		rc = print_compare(st, s, f, &d);
 	else if (s->nr_points > RUN_WIDE_TABLE_POINTS)
 		rc = print_points(st, out, s, f, &d);

@@ -328,11 +328,13 @@ static int on_world(void *arg, const char *point, long long rep, struct mm_world
 	return NS_OK;
 }
 
-/* The events the workload makes: pagealloc has no SLUB world. */
-static unsigned workload_events(enum scn_workload_type w)
+/* The events the workload makes (its table entry's; pagealloc has no
+ * SLUB world). */
+static unsigned workload_events(const struct workload_ops *w)
 {
-	return w == SCN_WL_PAGEALLOC ? EV_PAGE_ALLOC | EV_PAGE_FREE
-				     : EV_SLAB_FREE | EV_PAGE_ALLOC | EV_PAGE_FREE;
+	return (w->events & WL_EV_SLAB_FREE ? EV_SLAB_FREE : 0) |
+	       (w->events & WL_EV_PAGE_ALLOC ? EV_PAGE_ALLOC : 0) |
+	       (w->events & WL_EV_PAGE_FREE ? EV_PAGE_FREE : 0);
 }
 
 static void event_names(unsigned ev, char *buf, size_t len)
@@ -348,7 +350,7 @@ static void event_names(unsigned ev, char *buf, size_t len)
 /* Asking for events the workload never makes would print nothing. */
 static int produced(const struct scenario *s, unsigned events, struct diag *d)
 {
-	unsigned have = workload_events(s->workload), missing = events & ~have;
+	unsigned have = workload_events(s->wl), missing = events & ~have;
 	char miss[64], made[64];
 	if (!missing)
 		return NS_OK;
