@@ -173,7 +173,7 @@ uint8_t memo_ooo_idle(const uint64_t *w, uint32_t n);
 void memo_ooo_clear(struct cpu *c);
 void memo_ooo_restore(struct cpu *c, const uint64_t *w);
 void memo_target(struct cpu *c, uint32_t what, uint32_t idx, uint64_t *p[3],
-			uint64_t spare[2]);
+		 uint64_t spare[2]);
 struct memo_item *memo_item(struct cpu_memo *m, uint32_t what, uint32_t idx);
 bool memo_cost_ok(const struct cpu *c, const struct memo_cost *k);
 /* cost/cpu_sampled.c */
@@ -187,7 +187,7 @@ void fast_lock_term(struct cpu *c, uint64_t term);
 void fast_lock_charge(struct cpu *c, int fn, const struct sampled_entry *e);
 void sample_lock_at(struct cpu *c, const struct cpu_lock *l);
 void sample_lock_cost(struct cpu *c, uint64_t cycles, enum cpu_counter id,
-			     uint64_t count);
+		      uint64_t count);
 
 /* The clock and core state a recorded cost moves (its counts wait for
  * the fold); memo's replays and sampled's fast calls.  nend is 0 only for

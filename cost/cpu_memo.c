@@ -380,7 +380,7 @@ static int32_t memo_find(const struct cpu_memo *m, uint64_t key, uint32_t start,
 /* The (up to) three counts an item stands for; unused ones point at
  * spare, whose values nobody reads. */
 void memo_target(struct cpu *c, uint32_t what, uint32_t idx, uint64_t *p[3],
-			uint64_t spare[2])
+		 uint64_t spare[2])
 {
 	p[1] = &spare[0];
 	p[2] = &spare[1];

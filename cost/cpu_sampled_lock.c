@@ -358,7 +358,7 @@ void sample_lock_at(struct cpu *c, const struct cpu_lock *l)
  * and the block estimate.
  */
 void sample_lock_cost(struct cpu *c, uint64_t cycles, enum cpu_counter id,
-			     uint64_t count)
+		      uint64_t count)
 {
 	struct cpu_sampled *sm = c->mt->sm;
 	sm->now0 += cycles;
