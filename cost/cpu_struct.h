@@ -248,5 +248,28 @@ CPU_FIELD_AFTER(o, blk_left);
 CPU_FIELD_AFTER(blk_left, blk_kinds);
 CPU_FIELD_AFTER(blk_kinds, blk_exit);
 #undef CPU_FIELD_AFTER
+/* On 64-bit hosts, where it was measured (docs/cost-model.md §10), the
+ * hot part's offsets themselves up to the counters: the first cache line
+ * holds the clock, the mode bytes and the fast-call state, the second the
+ * bound branch step and the hot figures.  A change of struct bpred moves
+ * the fields after bp: measure, then move these figures. */
+#if UINTPTR_MAX == UINT64_MAX
+#define CPU_FIELD_AT(f, off)                                                   \
+	_Static_assert(offsetof(struct cpu, f) == (off),                       \
+		       "struct cpu: " #f " moved (the hot layout, cost/cpu_struct.h)")
+CPU_FIELD_AT(mdepth, 16);
+CPU_FIELD_AT(fsig, 24);
+CPU_FIELD_AT(mlog, 64);
+CPU_FIELD_AT(branch, 80);
+CPU_FIELD_AT(k_taken, 88);
+CPU_FIELD_AT(site_layout, 128);
+CPU_FIELD_AT(bp, 144);
+CPU_FIELD_AT(site, 352);
+CPU_FIELD_AT(depth, 376);
+CPU_FIELD_AT(path, 400);
+CPU_FIELD_AT(sys, 496);
+CPU_FIELD_AT(ctr, 504);
+#undef CPU_FIELD_AT
+#endif
 
 #endif
