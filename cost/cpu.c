@@ -1,8 +1,13 @@
 /*
- * cpu — simulated CPUs and their cost primitives (see cpu.h for the model).
+ * cpu — simulated CPUs and their cost primitives (see cpu.h for the model):
+ * the names and parsers of the settings, the cost figures in cycles, the
+ * set-up and teardown of a system of CPUs (binding each CPU's branch step
+ * and the system's accounting engine, struct cpu_acct_ops), and the
+ * per-call operations that go through the engine.  The other concerns
+ * have their own files (cost/cpu_internal.h lists them).
  *
  * Design notes.  The hot primitives (call, ret, branch, work) are inline in
- * cpu.h and touch only the CPU's own arrays: the layout's per-site bytes,
+ * cost/cpu_hot.h and touch only the CPU's own arrays: the layout's per-site bytes,
  * the predictor byte, the site's three counters and the clock.  Self cycles
  * are attributed lazily: the clock runs freely and the difference since the
  * last attribution is booked to the current function only when the

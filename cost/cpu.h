@@ -1,6 +1,17 @@
 /*
  * cpu — simulated CPUs: the cycle-cost primitives every kernel model calls.
  *
+ * This header is the public contract: what models, workloads, the
+ * analysis and the tests call.  It ends by including the layout of
+ * struct cpu (cost/cpu_struct.h) and the inline hot steps
+ * (cost/cpu_hot.h), which models compile in but never name.  The
+ * implementation is split by concern (cost/cpu_internal.h lists the
+ * files): set-up in cpu.c, memory in cpu_mem.c, the out-of-order model in
+ * cpu_ooo.c, locks in cpu_lock.c, call paths and export in cpu_profile.c,
+ * the invariants in cpu_check.c, and one file per accounting engine
+ * (cpu_exact.c, cpu_memo.c, cpu_sampled.c and cpu_sampled_lock.c) behind
+ * the hook table bound at set-up.
+ *
  * What it models: the cost side of executing kernel code on one core, as
  * design.md §5 lays out.  Each CPU owns a cycle counter, a branch predictor
  * (bpred.h), a return stack buffer, private caches (cache.h) and a shadow
