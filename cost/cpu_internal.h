@@ -164,8 +164,6 @@ uint32_t mem_charge(struct cpu *c, enum cpu_access kind, bool all_l1, uint32_t w
 void atomic_logged(struct cpu *c, enum cache_src src, int from, int hp);
 /* cost/cpu_ooo.c */
 void ooo_fence(struct cpu *c);
-/* cost/cpu_lock.c */
-uint64_t lock_transfer(const struct cpu *c, const struct cpu_lock *l);
 /* cost/cpu_memo.c */
 void cpu_memo_free(struct cpu *c);
 int memo_ooo_state(const struct cpu *c, uint64_t *w);
@@ -179,11 +177,8 @@ bool memo_cost_ok(const struct cpu *c, const struct memo_cost *k);
 /* cost/cpu_sampled.c */
 void fast_charge_own(struct cpu *c, int fn, uint64_t cycles);
 /* cost/cpu_sampled_lock.c */
-uint64_t fast_clock(const struct cpu *c);
 void fast_lock(struct cpu *c, struct cpu_lock *l);
 void sample_lock_edge(struct cpu *c, const struct cpu_lock *l, int e);
-uint64_t fast_lock_edge(struct cpu *c, const struct cpu_lock *l, int e);
-void fast_lock_term(struct cpu *c, uint64_t term);
 void fast_lock_charge(struct cpu *c, int fn, const struct sampled_entry *e);
 void sample_lock_at(struct cpu *c, const struct cpu_lock *l);
 void sample_lock_cost(struct cpu *c, uint64_t cycles, enum cpu_counter id,
@@ -445,5 +440,59 @@ struct cpu_sampled {
 	uint64_t lost_cycles, lost_placed, lost_calls_booked;
 };
 
+/*
+ * The steps cpu_lock() and cpu_unlock() (cost/cpu_lock.c) take in a fast
+ * call (cost/cpu_sampled_lock.c, "Lock waits" and "Lock edges"): inline
+ * here, as they were in the one file the CPU was, so that a fast call's
+ * lock costs no more host calls than before the split.
+ */
+static inline uint64_t fast_clock(const struct cpu *c)
+{
+	return c->now + c->flock + (c->fsig & ~CPU_SIG_MASK) / 16;
+}
+
+/* The line transfer of a lock another CPU held last (0: none). */
+static inline uint64_t lock_transfer(const struct cpu *c, const struct cpu_lock *l)
+{
+	const struct cpu_sys *s = c->sys;
+	if (l->last < 0 || l->last == c->idx)
+		return 0;
+	return s->xfer_lat[c->node_pos * s->nr_nodes + s->cpu[l->last].node_pos];
+}
+
+/* The lock class slot of l's edge means ("Lock edges"; 0: no class or
+ * no slot left). */
+static inline uint32_t lock_edge_slot(struct cpu_sampled *sm, const struct cpu_lock *l)
+{
+	for (uint32_t i = 1; l->cls && i < SAMPLED_EDGE_CLASSES; i++) {
+		if (sm->edge_cls[i] == l->cls)
+			return i;
+		if (!sm->edge_cls[i]) {
+			sm->edge_cls[i] = l->cls;
+			return i;
+		}
+	}
+	return 0;
+}
+
+/* A fast call at edge e of lock l: the mean of those cycles, x16, for the
+ * low half of fsig. */
+static inline uint64_t fast_lock_edge(struct cpu *c, const struct cpu_lock *l, int e)
+{
+	struct cpu_sampled *sm = c->mt->sm;
+	return sm->edge_mean[e][lock_edge_slot(sm, l)];
+}
+
+/* A lock's term of a fast call's fsig (its signature, an edge's mean). */
+static inline void fast_lock_term(struct cpu *c, uint64_t term)
+{
+	c->fsig += term;
+	struct cpu_sampled *sm = c->mt->sm;
+	if (sm->flk_call != sm->calls) {   /* the call's first lock */
+		sm->flk_call = sm->calls;
+		sm->flk = 0;
+	}
+	sm->flk += term;
+}
 
 #endif

@@ -65,15 +65,6 @@ void cpu_lock_init_class(struct cpu_lock *l, const char *cls)
 	l->cls = cls;
 }
 
-/* The line transfer of a lock another CPU held last (0: none). */
-uint64_t lock_transfer(const struct cpu *c, const struct cpu_lock *l)
-{
-	const struct cpu_sys *s = c->sys;
-	if (l->last < 0 || l->last == c->idx)
-		return 0;
-	return s->xfer_lat[c->node_pos * s->nr_nodes + s->cpu[l->last].node_pos];
-}
-
 int cpu_lock(struct cpu *c, struct cpu_lock *l)
 {
 	cpu_block_exit(c, -1);

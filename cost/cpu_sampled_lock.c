@@ -34,13 +34,9 @@
  * struct sampled_lock_site).  A
  * sample's waits and transfers stay out of the cost it records for its
  * path (sample_lock_cost()): each call pays those it meets, not those
- * its path's sample met.
+ * its path's sample met.  (fast_clock() and the other steps cpu_lock()
+ * takes in a fast call are inline in cost/cpu_internal.h.)
  */
-uint64_t fast_clock(const struct cpu *c)
-{
-	return c->now + c->flock + (c->fsig & ~CPU_SIG_MASK) / 16;
-}
-
 static void fast_lock_note(struct cpu *c, const struct cpu_lock *l, uint64_t x);
 
 void fast_lock(struct cpu *c, struct cpu_lock *l)
@@ -78,21 +74,9 @@ void fast_lock(struct cpu *c, struct cpu_lock *l)
  * fence, and at each unlock (edges 0 and 1), learning the mean cycles
  * from its previous branch or edge, by the lock's class; a fast call
  * adds that mean to its clock there (the low half of fsig, as a block's
- * mean).  The path signature does not change.
+ * mean).  The path signature does not change.  (lock_edge_slot() and
+ * fast_lock_edge() are inline in cost/cpu_internal.h.)
  */
-static uint32_t lock_edge_slot(struct cpu_sampled *sm, const struct cpu_lock *l)
-{
-	for (uint32_t i = 1; l->cls && i < SAMPLED_EDGE_CLASSES; i++) {
-		if (sm->edge_cls[i] == l->cls)
-			return i;
-		if (!sm->edge_cls[i]) {
-			sm->edge_cls[i] = l->cls;
-			return i;
-		}
-	}
-	return 0;
-}
-
 /* A sample at edge e of lock l: the cycles since its previous branch or
  * edge. */
 void sample_lock_edge(struct cpu *c, const struct cpu_lock *l, int e)
@@ -105,26 +89,6 @@ void sample_lock_edge(struct cpu *c, const struct cpu_lock *l, int e)
 	sm->edge_n[e][k]++;
 	sm->edge_mean[e][k] = sm->edge_sum[e][k] * 16 / sm->edge_n[e][k];
 	sm->tlast = c->now;
-}
-
-/* A fast call at edge e of lock l: the mean of those cycles, x16, for the
- * low half of fsig. */
-uint64_t fast_lock_edge(struct cpu *c, const struct cpu_lock *l, int e)
-{
-	struct cpu_sampled *sm = c->mt->sm;
-	return sm->edge_mean[e][lock_edge_slot(sm, l)];
-}
-
-/* A lock's term of a fast call's fsig (its signature, an edge's mean). */
-void fast_lock_term(struct cpu *c, uint64_t term)
-{
-	c->fsig += term;
-	struct cpu_sampled *sm = c->mt->sm;
-	if (sm->flk_call != sm->calls) {   /* the call's first lock */
-		sm->flk_call = sm->calls;
-		sm->flk = 0;
-	}
-	sm->flk += term;
 }
 
 /* How well a record of lock r (of class rc) stands for lock l: 0 it is
