@@ -253,7 +253,7 @@ static int latency_matrix(uint32_t **out, const struct machine *m,
 
 static void cpu_free_one(struct cpu *c)
 {
-	c->sys->acct->free(c);
+	cpu_acct(c->sys)->free(c);
 	free(c->path);
 	free(c->path_hash);
 	bpred_free(&c->bp);
@@ -283,7 +283,7 @@ static int cpu_init_one(struct cpu_sys *s, struct cpu *c, int idx, int id,
 		return NS_ENOMEM;
 	rc = paths_init(c);
 	if (!rc)
-		rc = s->acct->init(c, p);
+		rc = cpu_acct(s)->init(c, p);
 	return rc;
 }
 
@@ -318,19 +318,12 @@ static void cpus_bind(struct cpu_sys *s)
 	}
 }
 
-/* The accounting engine of cost.accounting a (struct cpu_acct_ops). */
-static const struct cpu_acct_ops *acct_ops(enum cpu_accounting a)
-{
-	switch (a) {
-	case CPU_ACCOUNTING_MEMO:
-		return &cpu_acct_memo;
-	case CPU_ACCOUNTING_SAMPLED:
-		return &cpu_acct_sampled;
-	case CPU_ACCOUNTING_EXACT:
-		break;
-	}
-	return &cpu_acct_exact;
-}
+/* The accounting engines by cost.accounting (struct cpu_acct_ops). */
+const struct cpu_acct_ops *const cpu_acct_engines[CPU_ACCOUNTING_SAMPLED + 1] = {
+	[CPU_ACCOUNTING_EXACT] = &cpu_acct_exact,
+	[CPU_ACCOUNTING_MEMO] = &cpu_acct_memo,
+	[CPU_ACCOUNTING_SAMPLED] = &cpu_acct_sampled,
+};
 
 static int valid_cpu(const struct machine *m, int id)
 {
@@ -364,7 +357,7 @@ int cpu_sys_init(struct cpu_sys *s, const struct machine *m,
 		return NS_ERANGE;
 	if (p->sample_period < 1)
 		return NS_ERANGE;
-	s->acct = acct_ops(p->accounting);
+	s->acct = (uint8_t)p->accounting;
 	s->model = p->model;
 	s->m = m;
 	s->tables = t;
@@ -446,7 +439,7 @@ int cpu_sys_set_layout(struct cpu_sys *s, const struct cost_layout *l)
 	s->layout = l;
 	for (int i = 0; i < s->nr_cpus; i++) {
 		bpred_reset(&s->cpu[i].bp);
-		s->acct->clear(&s->cpu[i]);   /* the paths cost differently now */
+		cpu_acct(s)->clear(&s->cpu[i]);   /* the paths cost differently now */
 	}
 	cpus_bind(s);
 	return NS_OK;
@@ -464,17 +457,17 @@ struct cpu *cpu_sys_cpu(struct cpu_sys *s, int cpu_id)
 
 bool cpu_memo_begin(struct cpu *c, int fn)
 {
-	return c->sys->acct->begin(c, fn);
+	return cpu_acct(c->sys)->begin(c, fn);
 }
 
 void cpu_memo_end(struct cpu *c)
 {
-	c->sys->acct->end(c);
+	cpu_acct(c->sys)->end(c);
 }
 
 void cpu_memo_fold(struct cpu *c)
 {
-	c->sys->acct->fold(c);
+	cpu_acct(c->sys)->fold(c);
 }
 
 void cpu_memo_stats(const struct cpu_sys *s, struct cpu_memo_stats *st)
@@ -484,6 +477,6 @@ void cpu_memo_stats(const struct cpu_sys *s, struct cpu_memo_stats *st)
 		const struct cpu_memo *m = s->cpu[i].mt;
 		if (!m)
 			continue;
-		s->acct->stats(&s->cpu[i], st);
+		cpu_acct(s)->stats(&s->cpu[i], st);
 	}
 }

@@ -69,7 +69,7 @@ int cpu_check(struct cpu *c)
 	if (c->mlog_on)
 		return NS_EINTERNAL;           /* only between top-level calls */
 	cpu_memo_fold(c);
-	if (s->acct->check(c))
+	if (cpu_acct(s)->check(c))
 		return NS_EINTERNAL;
 	int nfn = s->tables->nr_fns;
 	if (c->depth < 0 || c->depth > c->max_depth || c->lost ||

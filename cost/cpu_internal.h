@@ -14,7 +14,7 @@
  * inline hot steps cost/cpu_hot.h.
  *
  * The accounting engines.  cost.accounting picks one engine per system,
- * bound at set-up (cpu_sys_init(): cpu_sys.acct), in the manner of
+ * bound at set-up (cpu_sys_init(): cpu_sys.acct, cpu_acct()), in the manner of
  * zsim's per-mode function pointers: a small table of the operations an
  * engine does once per top-level call or less (begin and end of a
  * top-level call, fold, check, clear, free, stats).  The per-branch and
@@ -37,7 +37,7 @@
 /*
  * An accounting engine (cost.accounting): its per-CPU set-up and
  * teardown, and what it does per top-level call or per export.  Bound
- * once per system (cpu_sys.acct); cpu_memo_begin(), cpu_memo_end() and
+ * once per system (cpu_sys.acct, cpu_acct()); cpu_memo_begin(), cpu_memo_end() and
  * cpu_memo_fold() (cost/cpu.h) call through it.
  */
 struct sampled_entry;
@@ -64,6 +64,14 @@ struct cpu_acct_ops {
 extern const struct cpu_acct_ops cpu_acct_exact;   /* cost/cpu_exact.c */
 extern const struct cpu_acct_ops cpu_acct_memo;    /* cost/cpu_memo.c */
 extern const struct cpu_acct_ops cpu_acct_sampled; /* cost/cpu_sampled.c */
+/* The engines by enum cpu_accounting (cost/cpu.c). */
+extern const struct cpu_acct_ops *const cpu_acct_engines[CPU_ACCOUNTING_SAMPLED + 1];
+
+/* The system's engine (cpu_sys.acct, bound at set-up). */
+static inline const struct cpu_acct_ops *cpu_acct(const struct cpu_sys *s)
+{
+	return cpu_acct_engines[s->acct];
+}
 
 /* The terms of a sampled path's signature after the branches' and calls'. */
 enum { SIG_LOCK, SIG_TERMS };

@@ -33,8 +33,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-struct cpu_acct_ops;
-
 struct cpu_frame {
 	int32_t fn;
 	int32_t prev_attr;             /* attribution target before this call */
@@ -170,6 +168,11 @@ struct cpu {
 
 struct cpu_sys {
 	enum cpu_model model;
+	/* the accounting engine whose per-call hooks the CPUs use (enum
+	 * cpu_accounting: cpu_acct(), struct cpu_acct_ops,
+	 * cost/cpu_internal.h), bound at set-up (cpu_sys_init(), cost/cpu.c);
+	 * in the hole before m, so that struct cpu_sys keeps its size */
+	uint8_t acct;
 	const struct machine *m;
 	const struct cost_tables *tables;
 	const struct cost_layout *layout;
@@ -180,10 +183,6 @@ struct cpu_sys {
 	struct cache_sys cache;
 	int nr_cpus;
 	struct cpu *cpu;               /* [nr_cpus] */
-	/* the accounting engine's per-call hooks (cost.accounting: exact,
-	 * memo or sampled), bound at set-up (cpu_sys_init(), cost/cpu.c;
-	 * struct cpu_acct_ops, cost/cpu_internal.h) */
-	const struct cpu_acct_ops *acct;
 };
 
 /* The hot part's order (above): each field after the one before it. */
