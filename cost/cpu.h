@@ -197,7 +197,7 @@
  * A fast call's steps are cpu_fast_branch(), cpu_fast_call(),
  * cpu_fast_ret() and cpu_fast_mem(); the primitives take them when
  * mlog_on is CPU_LOG_FAST, and the page allocator's fast copies
- * (models/mm_fast.h) call them directly, with cpu_copy_call() for calls
+ * (models/mm_copy.c, cost/copy.h) call them directly, with cpu_copy_call() for calls
  * (their entry starts and ends the fast call: cpu_fast_take(),
  * cpu_fast_end()).  Fast branch counts wait in
  * fsite[] until cpu_memo_fold() adds them to the sites, and the paths'

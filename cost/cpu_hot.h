@@ -66,7 +66,7 @@ static inline int32_t cpu_path_child(struct cpu *c, int32_t parent, int32_t fn)
 
 
 /* Whether the model entry about to make the top-level call of fn can run
- * its fast copy (models/mm_fast.h): sampled accounting, no call open, and
+ * its fast copy (models/mm_copy.c, cost/copy.h): sampled accounting, no call open, and
  * the call will be fast.  One predictable test when sampled is off. */
 static inline bool cpu_fast_entry(struct cpu *c, int fn)
 {
@@ -318,7 +318,7 @@ static CPU_INLINE void cpu_fast_call(struct cpu *c, int fn)
 	c->mdepth++;
 }
 
-/* A call in a models' fast copy (models/mm_fast.h): the copy's entry
+/* A call in a models' fast copy (models/mm_copy.c, cost/copy.h): the copy's entry
  * started the fast call (cpu_fast_take()) and ends it (cpu_fast_end()),
  * so no depth is kept and a return is nothing. */
 static CPU_INLINE void cpu_copy_call(struct cpu *c, int fn)
@@ -575,7 +575,7 @@ static inline uint32_t cpu_mem(struct cpu *c, uint64_t addr, uint32_t bytes, int
 	return cpu_mem_line_slow(c, line, node, kind);
 }
 /* A fast call's access under cost.sample_warm caches (the models' fast
- * copy, models/mm_fast.h): each line's cache access as cpu_mem() performs
+ * copy, models/mm_copy.c, cost/copy.h): each line's cache access as cpu_mem() performs
  * it in a fast call, nothing charged or counted.  cpu_fast_line() is the
  * out-of-line cache_access_slow() of a line cache_l1_fast() did not
  * decide. */

@@ -1917,7 +1917,7 @@ static void test_sampled_warm_kinds(void **state)
 			assert_int_equal(in_l1(w, lock), stores);
 		}
 		assert_true(fast > 20);
-		/* the same for a models' fast copy (models/mm_fast.h; the
+		/* the same for a models' fast copy (models/mm_copy.c, cost/copy.h; the
 		 * copy for warming only): it starts the fast call itself
 		 * (cpu_fast_entry()) and makes its accesses with
 		 * cpu_fast_mem(), here a load and a store across two lines
