@@ -596,17 +596,11 @@ static const char *fill_kernel_model(int post, int slub_post)
 static int fill_run(const struct wl_run *r, void **result)
 {
 	const struct wl_fill_point *fp = r->params;
-	struct wl_fill_result *res = calloc(1, sizeof *res);
+	struct wl_fill_result *res = wl_result_alloc(r, sizeof *res, result);
 	if (!res)
-		return diag_set(r->d, NS_ENOMEM, r->path, 0, 0, "out of memory");
-	*result = res;
+		return NS_ENOMEM;
 	int rc = wl_fill_run(r->w, r->sys, &fp->fill, r->seed, r->stop, r->work, res, r->d);
-	if (rc == NS_OK && res->stopped)
-		return WL_STOPPED;
-	if (rc)
-		return diag_set(r->d, rc, r->path, 0, 0, "%s, repetition %lld: %s", r->label,
-				r->rep, r->d->msg[0] ? r->d->msg : ns_status_msg(rc));
-	return NS_OK;
+	return wl_run_status(r, rc, res->stopped);
 }
 
 /* The fill workload's metrics and samples (wl_fill.h struct wl_fill_result). */
@@ -615,10 +609,7 @@ static int fill_results(const void *result, const struct wl_run *r,
 {
 	const struct wl_fill_result *m = result;
 	(void)r;
-	const struct {
-		const char *name, *unit;
-		double v;
-	} rows[] = {
+	const struct wl_metric rows[] = {
 		{"allocs", "count", (double)m->allocs},
 		{"alloc_failed", "count", (double)m->alloc_failed},
 		{"remote_pages", "count", (double)m->remote_pages},
@@ -647,9 +638,8 @@ static int fill_results(const void *result, const struct wl_run *r,
 	static const char *const lru[4] = {"nr_inactive_anon", "nr_active_anon",
 					   "nr_inactive_file", "nr_active_file"};
 	int rc;
-	for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++)
-		if ((rc = store_metric(st, id, rows[i].name, rows[i].v, rows[i].unit)))
-			return rc;
+	if ((rc = wl_store_metrics(st, id, rows, WL_NR(rows))))
+		return rc;
 	size_t n = (size_t)m->nr_samples;
 	if ((rc = store_samples(st, id, "sample_cycles", m->sample_cycles, n)) ||
 	    (rc = store_samples(st, id, "nr_free_pages", m->sample_free, n)))

@@ -998,24 +998,17 @@ static int messaging_parse(const struct wl_reader *r, const struct ynode *n,
 }
 
 
-#define CHECK(cond, ...)                                                       \
-	do {                                                                   \
-		if (!(cond))                                                   \
-			return diag_set(d, NS_EINTERNAL, path, 0, 0, __VA_ARGS__); \
-	} while (0)
-
 static int messaging_check(const void *params, const struct machine *m, int nr_cpus,
 			   const int *cpus, const char *path, struct diag *d)
 {
 	const struct scn_messaging *mg = params;
 	(void)m, (void)nr_cpus, (void)cpus;
-	CHECK(mg->groups >= 1 && mg->groups <= SCN_MSG_MAX_GROUPS && mg->loops >= 1 &&
+	WL_CHECK(mg->groups >= 1 && mg->groups <= SCN_MSG_MAX_GROUPS && mg->loops >= 1 &&
 	      mg->loops <= (uint64_t)SCN_MSG_MAX_LOOPS && mg->inflight_limit >= 1,
 	      "messaging groups %u loops %llu limit %u", mg->groups,
 	      (unsigned long long)mg->loops, mg->inflight_limit);
 	return NS_OK;
 }
-#undef CHECK
 
 #define P_TEXT(k, t) do { if ((rc = fn(arg, (k), (t), 0))) return rc; } while (0)
 #define P_NUM(k, n) do { if ((rc = fn(arg, (k), NULL, (long long)(n)))) return rc; } while (0)
@@ -1075,11 +1068,10 @@ int wl_msg_setup(struct wl_run *r)
 static int messaging_run(const struct wl_run *r, void **result)
 {
 	const struct scn_messaging *m = r->params;
-	struct wl_msg_result *res = calloc(1, sizeof *res);
+	struct wl_msg_result *res = wl_result_alloc(r, sizeof *res, result);
 	struct wl_msg_params p;
 	if (!res)
-		return diag_set(r->d, NS_ENOMEM, r->path, 0, 0, "out of memory");
-	*result = res;
+		return NS_ENOMEM;
 	wl_msg_params_default(&p);
 	p.groups = m->groups;
 	p.loops = m->loops;
@@ -1201,10 +1193,7 @@ static int put_windows(const struct writer *w, const struct scn_messaging *sm)
 	if (rc || !(sm->warmup_ms || sm->warmup_messages || sm->measure_messages) || !m->measured)
 		return rc;
 	const struct wl_msg_window *a = &m->measure_start, *b = &m->measure_end;
-	const struct {
-		const char *name, *unit;
-		double v;
-	} rows[] = {
+	const struct wl_metric rows[] = {
 		{"measured.start_s", "s", (double)a->end_cycles / hz},
 		{"measured.time_s", "s", m->measured_time_s},
 		{"measured.messages", "count", (double)(b->messages - a->messages)},
@@ -1217,9 +1206,7 @@ static int put_windows(const struct writer *w, const struct scn_messaging *sm)
 		{"total_time_ci_low_s", "s", m->total_ci_low_s},
 		{"total_time_ci_high_s", "s", m->total_ci_high_s},
 	};
-	for (size_t i = 0; rc == NS_OK && i < sizeof rows / sizeof rows[0]; i++)
-		rc = store_metric(w->st, w->id, rows[i].name, rows[i].v, rows[i].unit);
-	return rc;
+	return wl_store_metrics(w->st, w->id, rows, WL_NR(rows));
 }
 
 static int messaging_results(const void *result, const struct wl_run *r,
@@ -1227,10 +1214,7 @@ static int messaging_results(const void *result, const struct wl_run *r,
 {
 	const struct writer wr = {st, id, r, result, r->params}, *w = &wr;
 	const struct wl_msg_result *m = w->m;
-	const struct {
-		const char *name, *unit;
-		double v;
-	} rows[] = {
+	const struct wl_metric rows[] = {
 		{"total_time_s", "s", m->total_time_s},
 		{"messages", "count", (double)m->messages},
 		{"end_cycles", "cycles", (double)m->end_cycles},
@@ -1242,12 +1226,10 @@ static int messaging_results(const void *result, const struct wl_run *r,
 		{"events", "count", (double)m->events},
 		{"alloc_failed", "count", (double)m->alloc_failed},
 	};
-	for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
-		int rc = store_metric(w->st, w->id, rows[i].name, rows[i].v, rows[i].unit);
-		if (rc)
-			return rc;
-	}
-	int rc = put_sched_stats(w);
+	int rc = wl_store_metrics(w->st, w->id, rows, WL_NR(rows));
+	if (rc)
+		return rc;
+	rc = put_sched_stats(w);
 	if (rc == NS_OK)
 		rc = put_pipe_stats(w, w->p);
 	return rc ? rc : put_windows(w, w->p);

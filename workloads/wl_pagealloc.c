@@ -279,33 +279,26 @@ static int pagealloc_parse(const struct wl_reader *r, const struct ynode *n,
 }
 
 
-#define CHECK(cond, ...)                                                       \
-	do {                                                                   \
-		if (!(cond))                                                   \
-			return diag_set(d, NS_EINTERNAL, path, 0, 0, __VA_ARGS__); \
-	} while (0)
-
 static int pagealloc_check(const void *params, const struct machine *m, int nr_cpus,
 			   const int *cpus, const char *path, struct diag *d)
 {
 	const struct scn_pagealloc *pa = params;
-	CHECK(pa->cpu >= 0 && pa->cpu <= m->max_cpu && m->cpu_node[pa->cpu] >= 0,
+	WL_CHECK(pa->cpu >= 0 && pa->cpu <= m->max_cpu && m->cpu_node[pa->cpu] >= 0,
 	      "workload CPU %d not in the machine", pa->cpu);
-	CHECK(nr_cpus == 1 && cpus[0] == pa->cpu, "pagealloc placement");
-	CHECK(pa->nr_orders >= 1 && pa->nr_orders <= SCN_MAX_ORDER, "%d orders",
+	WL_CHECK(nr_cpus == 1 && cpus[0] == pa->cpu, "pagealloc placement");
+	WL_CHECK(pa->nr_orders >= 1 && pa->nr_orders <= SCN_MAX_ORDER, "%d orders",
 	      pa->nr_orders);
 	for (int i = 0; i < pa->nr_orders; i++)
-		CHECK(pa->orders[i] < SCN_MAX_ORDER, "order %u", pa->orders[i]);
-	CHECK(pa->nr_batches >= 0 && pa->nr_batches <= SCN_MAX_BATCHES,
+		WL_CHECK(pa->orders[i] < SCN_MAX_ORDER, "order %u", pa->orders[i]);
+	WL_CHECK(pa->nr_batches >= 0 && pa->nr_batches <= SCN_MAX_BATCHES,
 	      "%d batches", pa->nr_batches);
 	for (int i = 0; i < pa->nr_batches; i++)
-		CHECK(pa->batches[i] >= 1 && pa->batches[i] <= SCN_MAX_BATCH,
+		WL_CHECK(pa->batches[i] >= 1 && pa->batches[i] <= SCN_MAX_BATCH,
 		      "batch %u", pa->batches[i]);
-	CHECK(pa->inner >= 1 && pa->outer >= 1 && pa->drop < pa->outer,
+	WL_CHECK(pa->inner >= 1 && pa->outer >= 1 && pa->drop < pa->outer,
 	      "inner %u outer %u drop %u", pa->inner, pa->outer, pa->drop);
 	return NS_OK;
 }
-#undef CHECK
 
 #define P_TEXT(k, t) do { if ((rc = fn(arg, (k), (t), 0))) return rc; } while (0)
 #define P_NUM(k, n) do { if ((rc = fn(arg, (k), NULL, (long long)(n)))) return rc; } while (0)
@@ -349,10 +342,9 @@ static const char *pagealloc_kernel_model(int post, int slub_post)
 static int pagealloc_run(const struct wl_run *r, void **result)
 {
 	const struct scn_pagealloc *pa = r->params;
-	struct wl_pagealloc_result *res = calloc(1, sizeof *res);
+	struct wl_pagealloc_result *res = wl_result_alloc(r, sizeof *res, result);
 	if (!res)
-		return diag_set(r->d, NS_ENOMEM, r->path, 0, 0, "out of memory");
-	*result = res;
+		return NS_ENOMEM;
 	return wl_pagealloc_run(r->w, cpu_sys_cpu(r->sys, pa->cpu), pa, r->stop, r->work, res);
 }
 

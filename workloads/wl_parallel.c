@@ -673,21 +673,14 @@ static int parallel_parse(const struct wl_reader *r, const struct ynode *n,
 }
 
 
-#define CHECK(cond, ...)                                                       \
-	do {                                                                   \
-		if (!(cond))                                                   \
-			return diag_set(d, NS_EINTERNAL, path, 0, 0, __VA_ARGS__); \
-	} while (0)
-
 static int parallel_check(const void *params, const struct machine *m, int nr_cpus,
 			  const int *cpus, const char *path, struct diag *d)
 {
 	const struct wl_par_point *pp = params;
 	(void)m, (void)cpus;
-	CHECK(pp->par.nr_cpus == nr_cpus && pp->par.tasks >= 1, "parallel placement");
+	WL_CHECK(pp->par.nr_cpus == nr_cpus && pp->par.tasks >= 1, "parallel placement");
 	return NS_OK;
 }
-#undef CHECK
 
 #define P_TEXT(k, t) do { if ((rc = fn(arg, (k), (t), 0))) return rc; } while (0)
 #define P_NUM(k, n) do { if ((rc = fn(arg, (k), NULL, (long long)(n)))) return rc; } while (0)
@@ -728,18 +721,12 @@ static const char *parallel_kernel_model(int post, int slub_post)
 static int parallel_run(const struct wl_run *r, void **result)
 {
 	const struct wl_par_point *pp = r->params;
-	struct wl_par_result *res = calloc(1, sizeof *res);
+	struct wl_par_result *res = wl_result_alloc(r, sizeof *res, result);
 	if (!res)
-		return diag_set(r->d, NS_ENOMEM, r->path, 0, 0, "out of memory");
-	*result = res;
+		return NS_ENOMEM;
 	int rc = wl_parallel_run(r->w, r->sw, r->sys, &pp->par, r->seed, r->stop, r->work,
 				 res, r->d);
-	if (rc == NS_OK && res->stopped)
-		return WL_STOPPED;
-	if (rc)
-		return diag_set(r->d, rc, r->path, 0, 0, "%s, repetition %lld: %s", r->label,
-				r->rep, r->d->msg[0] ? r->d->msg : ns_status_msg(rc));
-	return NS_OK;
+	return wl_run_status(r, rc, res->stopped);
 }
 
 /* The parallel workload's metrics (wl_parallel.h struct wl_par_result). */
@@ -748,10 +735,7 @@ static int parallel_results(const void *result, const struct wl_run *r,
 {
 	const struct wl_par_result *m = result;
 	(void)r;
-	const struct {
-		const char *name, *unit;
-		double v;
-	} rows[] = {
+	const struct wl_metric rows[] = {
 		{"ops", "count", (double)m->ops},
 		{"cycles_per_op", "cycles/op", m->cycles_per_op},
 		{"end_cycles", "cycles", (double)m->end_cycles},
@@ -767,12 +751,7 @@ static int parallel_results(const void *result, const struct wl_run *r,
 		{"list_lock_wait_cycles", "cycles", (double)m->list_lock_wait_cycles},
 		{"events", "count", (double)m->events},
 	};
-	for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
-		int rc = store_metric(st, id, rows[i].name, rows[i].v, rows[i].unit);
-		if (rc)
-			return rc;
-	}
-	return NS_OK;
+	return wl_store_metrics(st, id, rows, WL_NR(rows));
 }
 
 

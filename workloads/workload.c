@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/store.h"
 #include "models/page_alloc.h"
 
 #define WL_TABLE_ENTRY(name, NAME) &wl_##name##_ops,
@@ -53,6 +54,34 @@ int wl_err(const struct wl_reader *r, const struct ynode *n, const char *fmt, ..
 int wl_nomem(const struct wl_reader *r)
 {
 	return diag_set(r->d, NS_ENOMEM, r->file, 0, 0, "out of memory");
+}
+
+void *wl_result_alloc(const struct wl_run *r, size_t size, void **result)
+{
+	void *res = calloc(1, size);
+	if (res)
+		*result = res;
+	else
+		diag_set(r->d, NS_ENOMEM, r->path, 0, 0, "out of memory");
+	return res;
+}
+
+int wl_run_status(const struct wl_run *r, int rc, int stopped)
+{
+	if (rc == NS_OK && stopped)
+		return WL_STOPPED;
+	if (rc)
+		return diag_set(r->d, rc, r->path, 0, 0, "%s, repetition %lld: %s", r->label,
+				r->rep, r->d->msg[0] ? r->d->msg : ns_status_msg(rc));
+	return NS_OK;
+}
+
+int wl_store_metrics(struct store *st, int64_t id, const struct wl_metric *rows, size_t n)
+{
+	int rc = NS_OK;
+	for (size_t i = 0; rc == NS_OK && i < n; i++)
+		rc = store_metric(st, id, rows[i].name, rows[i].v, rows[i].unit);
+	return rc;
 }
 
 int wl_get_u32(const struct wl_reader *r, const struct ynode *n, const char *what,

@@ -4,8 +4,8 @@
  * line know of a workload goes through one `struct workload_ops` per
  * workload, found by name in WORKLOAD_TABLE.  Adding a workload is one
  * file (workloads/wl_NAME.c defining wl_NAME_ops) plus one line in
- * WORKLOAD_TABLE below (and the file in workloads/meson.build);
- * docs/workloads.md shows the diff of a trivial one.
+ * WORKLOAD_TABLE below (workloads/meson.build finds the file from that
+ * line); docs/workloads.md shows the diff of a trivial one.
  *
  * What it models: the experiment's driver, not the kernel.  A workload
  * reads its section of a scenario file (`workload:`, docs/scenario-
@@ -184,5 +184,32 @@ int wl_get_gfp(const struct wl_reader *r, const struct ynode *n, const struct yn
 int wl_all_cpus(const struct wl_reader *r, struct wl_point *pt);
 /* "0,1,2" of n unsigned (u) or uint32_t (b) values. */
 void wl_list_text(const unsigned *u, const uint32_t *b, int n, char *buf, size_t len);
+
+/* ---- helpers of the workloads' check, run and results (workload.c) ---- */
+
+/* In a check (ops->check, whose arguments are named path and d): a broken
+ * parameter block is NS_EINTERNAL with the message. */
+#define WL_CHECK(cond, ...)                                                    \
+	do {                                                                   \
+		if (!(cond))                                                   \
+			return diag_set(d, NS_EINTERNAL, path, 0, 0, __VA_ARGS__); \
+	} while (0)
+
+/* A run's result block of size bytes, zeroed, in *result (which the plan
+ * frees with ops->result_free, or free()); NULL with the diag set and
+ * *result unchanged. */
+void *wl_result_alloc(const struct wl_run *r, size_t size, void **result);
+/* What ops->run returns after its workload returned rc: WL_STOPPED when it
+ * was interrupted, the error with the point and repetition named, or NS_OK. */
+int wl_run_status(const struct wl_run *r, int rc, int stopped);
+
+/* One metric row of a run (store_metric()). */
+struct wl_metric {
+	const char *name, *unit;
+	double v;
+};
+/* Store n metric rows in order; the store's status. */
+int wl_store_metrics(struct store *st, int64_t id, const struct wl_metric *rows, size_t n);
+#define WL_NR(rows) (sizeof(rows) / sizeof((rows)[0]))
 
 #endif
