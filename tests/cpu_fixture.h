@@ -53,9 +53,10 @@ static inline void fix_ooo_figs(struct machine_costs *c)
 	fix_fig(&c->ret_uops, 3);
 }
 
-/* A world of model and accounting, the ooo figures of setup_ooo. */
+/* A world of model and accounting, with the ooo figures (fix_ooo_figs;
+ * test_cpu.c's setup_ooo adds the clocks). */
 static inline struct world *window_world(enum cpu_model model, enum cpu_accounting acc,
-				  uint32_t period, enum cpu_warm warm, uint32_t window)
+					 uint32_t period, enum cpu_warm warm, uint32_t window)
 {
 	struct cpu_params p;
 	cpu_params_default(&p);
@@ -78,7 +79,7 @@ static inline struct world *window_world(enum cpu_model model, enum cpu_accounti
 }
 
 static inline struct world *acct_world(enum cpu_model model, enum cpu_accounting acc,
-			       uint32_t period, enum cpu_warm warm)
+				      uint32_t period, enum cpu_warm warm)
 {
 	return window_world(model, acc, period, warm, 0);
 }
