@@ -4,7 +4,8 @@
  * model around commit 682a3385 in models/page_alloc.c, mmzone.c,
  * mempolicy.c, cpuset.c and vmstat.c (the hot files: the kernel
  * functions), mm_init.c and mm_info.c (the cold ones: set-up, tables,
- * introspection, the check), and reclaim in vmscan.c.  Only those files
+ * introspection, the check), and reclaim in vmscan.c (its cold half in
+ * vmscan_setup.c).  Only those files
  * include it; everything else uses the public models/page_alloc.h (which
  * this header includes).
  *
@@ -438,6 +439,21 @@ int mm_alloc_addr(struct mm_world *w, int node, uint64_t bytes, uint64_t align,
 struct page *block_split(struct mm_world *w, struct pfn_block *b);
 struct page *block_unsplit(struct mm_world *w, struct pfn_block *b);
 
+/* The LRU helpers of include/linux/mm_inline.h and mm.h that both
+ * models/vmscan.c and vmscan_setup.c use */
+static inline bool is_file_lru(int lru) { return lru >= MM_LRU_INACTIVE_FILE; }
+static inline bool is_active_lru(int lru) { return lru & 1; }
+/* page_lru(): the list a page of these flags belongs on */
+static inline int page_lru(const struct page *p)
+{
+	return ((p->pgflags & PGF_SWAPBACKED) ? 0 : 2) + ((p->pgflags & PGF_ACTIVE) ? 1 : 0);
+}
+static inline bool page_is_file_cache(const struct page *p)
+{
+	return !(p->pgflags & PGF_SWAPBACKED);
+}
+static inline bool page_mapped(const struct page *p) { return p->pgflags & PGF_MAPPED; }
+
 /* models/vmscan.c */
 enum { ZONE_RECLAIM_NOSCAN = -2, ZONE_RECLAIM_FULL = -1, ZONE_RECLAIM_SOME = 0,
        ZONE_RECLAIM_SUCCESS = 1 };
@@ -450,6 +466,7 @@ void wake_all_kswapds(struct cpu *c, struct mm_world *w, int order,
 struct page *alloc_pages_reclaim_tail(struct cpu *c, struct mm_world *w, uint32_t gfp,
 				      int order, int alloc_flags, struct alloc_context *ac,
 				      bool *retry);
+/* models/vmscan_setup.c */
 int vmscan_check(const struct mm_world *w, const struct zone *z, uint64_t free_pages,
 		 uint64_t pcp_pages, struct diag *d);
 int vmscan_counters(const struct mm_world *w, mm_counter_fn fn, void *arg);

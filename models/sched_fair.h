@@ -106,8 +106,8 @@
  * put back; min_vruntime never decreases between two cfs_check() calls.
  *
  * The structures are public so that tests (and later the placement code)
- * can read them; only sched_fair.c changes them, except tests that break
- * them on purpose to see cfs_check() fail.
+ * can read them; only sched_fair.c and sched_fair_setup.c change them,
+ * except tests that break them on purpose to see cfs_check() fail.
  *
  * Error policy: cfs_create returns NS_EINPUT for parameters out of range
  * (no CPUs, no tasks, zero hz or above 100000, zero latency or minimum

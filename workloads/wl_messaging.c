@@ -35,7 +35,7 @@
  *     min_granularity_ns 750000, wakeup_granularity_ns 1000000: v5.9's
  *     sysctl_sched_latency, sysctl_sched_min_granularity and
  *     sysctl_sched_wakeup_granularity before the log scaling, which
- *     models/sched_fair.c applies as get_update_sysctl_factor() does.
+ *     models/sched_fair_setup.c applies as get_update_sysctl_factor() does.
  * They set the absolute Total time; the SLUB share of a message is what
  * the layouts change.
  */
