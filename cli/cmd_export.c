@@ -26,7 +26,7 @@
 #include "analysis/store.h"
 
 static const char usage_line[] =
-	"numasim export DB --format csv|json [--table NAME | --query SQL] [-o FILE]\n"
+	"numasim export DB --format csv|json [--table NAME | --query SQL] [--csv-raw] [-o FILE]\n"
 	"       numasim export DB --format folded [--run N | --diff A B] "
 	"[--metric cycles|calls|mispredicts] [-o FILE]";
 
@@ -49,6 +49,9 @@ static void print_help(void)
 	       "                counters, profile, profile_paths, branches, v_runs,\n"
 	       "                v_metrics, ...\n"
 	       "  --query SQL   one SELECT statement instead of a table\n"
+	       "  --csv-raw     csv: text cells as they are; by default a text cell\n"
+	       "                starting with =, +, -, @, tab or CR gets a leading '\n"
+	       "                (spreadsheet formula guard; numbers stay numbers)\n"
 	       "  --run N       folded: the run (may be left out for a one-run database)\n"
 	       "  --diff A B    folded: both runs' values per stack\n"
 	       "  --metric M    folded: cycles (default), calls or mispredicts\n"
@@ -61,6 +64,7 @@ static void print_help(void)
 struct eopts {
 	const char *path, *table, *query, *out, *format, *metric;
 	long long run, diff_a, diff_b;
+	int csv_raw;
 };
 
 static int parse(int argc, char **argv, struct eopts *e)
@@ -78,6 +82,8 @@ static int parse(int argc, char **argv, struct eopts *e)
 				return cli_usage_error("export", usage_line,
 						       "option '%s' needs a value", o);
 			*slot = argv[++i];
+		} else if (!strcmp(o, "--csv-raw")) {
+			e->csv_raw = 1;
 		} else if (!strcmp(o, "--run")) {
 			if (i + 1 >= argc)
 				return cli_usage_error("export", usage_line,
@@ -95,7 +101,7 @@ static int parse(int argc, char **argv, struct eopts *e)
 		} else if (o[0] == '-' && o[1] != '\0') {
 		{
 			static const char *const known[] = {"--format", "--table", "--query",
-							    "--run", "--diff", "--metric",
+							    "--run", "--diff", "--metric", "--csv-raw",
 							    "-o", "--output", "--help", "-h"};
 			return cli_unknown_option("export", o, known, CLI_NR(known));
 		}
@@ -195,6 +201,8 @@ int cmd_export(int argc, char **argv)
 	if (!folded && (resultset_parse_format(e.format, &fmt) || fmt == RESULTSET_TABLE))
 		return cli_usage_error("export", usage_line,
 				       "unknown format '%s' (csv, json or folded)", e.format);
+	if (!folded && fmt == RESULTSET_CSV && e.csv_raw)
+		fmt = RESULTSET_CSV_RAW;
 	if ((rc = store_open(e.path, STORE_RDONLY, &st, &d)))
 		goto fail;
 	if (folded) {

@@ -16,7 +16,8 @@
 #include "analysis/resultset.h"
 #include "analysis/store.h"
 
-static const char usage_line[] = "numasim query DB SQL [--format table|csv|json] [-o FILE]";
+static const char usage_line[] = "numasim query DB SQL [--format table|csv|json] [-o FILE] "
+				 "[--timeout SECONDS] [--csv-raw]";
 
 static void print_help(void)
 {
@@ -33,6 +34,12 @@ static void print_help(void)
 	       "  -o FILE      write FILE atomically (a temporary file renamed into\n"
 	       "               place, only when the whole result is known) instead\n"
 	       "               of standard output\n"
+	       "  --csv-raw    csv: text cells as they are; by default a text cell\n"
+	       "               starting with =, +, -, @, tab or CR gets a leading '\n"
+	       "               (spreadsheet formula guard; numbers stay numbers)\n"
+	       "  --timeout S  stop a statement still running after S seconds\n"
+	       "               (default %g; 0: no limit): exit 1, naming the limit.\n"
+	       "               SQLite may also hold at most %lld MiB of memory\n"
 	       "  -h, --help   show this help\n\n"
 	       "example:\n"
 	       "  numasim query results.db \"SELECT variant, avg(value) FROM v_metrics\n"
@@ -42,7 +49,7 @@ static void print_help(void)
 	       "PRAGMA table_info(runs), ...); anything else is refused.\n\n"
 	       "exit status: 0 ok, 1 database error, 2 bad usage, bad SQL, a refused\n"
 	       "statement, missing, foreign or damaged database (docs/exit-status.md)\n",
-	       usage_line);
+	       usage_line, STORE_READ_TIMEOUT_S, (long long)(STORE_READ_HEAP_LIMIT >> 20));
 }
 
 int cmd_query(int argc, char **argv)
@@ -54,6 +61,8 @@ int cmd_query(int argc, char **argv)
 	char *buf = NULL;
 	size_t len = 0;
 	int rc, status;
+	long long timeout = -1;
+	int csv_raw = 0;
 
 	diag_init(&d);
 	for (int i = 1; i < argc; i++) {
@@ -67,6 +76,15 @@ int cmd_query(int argc, char **argv)
 				return cli_usage_error("query", usage_line,
 						       "option '%s' needs a file name", o);
 			out = argv[++i];
+		} else if (!strcmp(o, "--csv-raw")) {
+			csv_raw = 1;
+		} else if (!strcmp(o, "--timeout")) {
+			if (i + 1 >= argc)
+				return cli_usage_error("query", usage_line,
+						       "option '--timeout' needs a value");
+			if (cli_parse_long("query", "--timeout", argv[++i], 0, 86400 * 365,
+					   &timeout))
+				return 2;
 		} else if (!strcmp(o, "--format")) {
 			if (i + 1 >= argc)
 				return cli_usage_error("query", usage_line,
@@ -77,7 +95,7 @@ int cmd_query(int argc, char **argv)
 		} else if (o[0] == '-' && o[1] != '\0' && (!path || sql)) {
 		{
 			static const char *const known[] = {"--format", "-o", "--output",
-							    "--help", "-h"};
+							    "--timeout", "--csv-raw", "--help", "-h"};
 			return cli_unknown_option("query", o, known, CLI_NR(known));
 		}
 		} else if (!path) {
@@ -92,9 +110,13 @@ int cmd_query(int argc, char **argv)
 	if (!path || !sql)
 		return cli_usage_error("query", usage_line, path ? "no SQL statement"
 							   : "no database file");
+	if (fmt == RESULTSET_CSV && csv_raw)
+		fmt = RESULTSET_CSV_RAW;
 	if ((rc = store_open(path, STORE_RDONLY, &st, &d)))
 		goto fail;
 	store_user_sql(st);
+	if (timeout >= 0)
+		store_set_timeout(st, (double)timeout);
 	FILE *f = open_memstream(&buf, &len);
 	if (!f) {
 		rc = diag_set(&d, NS_ENOMEM, "numasim query", 0, 0, "out of memory");
