@@ -10,7 +10,10 @@
  * plot, no call paths in an old database) is left out with a sentence
  * saying why; only database and memory errors stop the page.  Tables that
  * come straight from SQL are written by one helper (sql_table) that
- * escapes every cell and marks numeric cells for the sort script.
+ * escapes every cell and marks numeric cells for the sort script.  Every
+ * piece of text that is not a literal of this file (cells, names, ids,
+ * messages, the embedded SVGs' text) goes through analysis/markup.h; a
+ * NULL where runs has NOT NULL (an edited file) is refused up front.
  */
 #include "analysis/html_report.h"
 
