@@ -49,7 +49,8 @@ static void tags_ok(const char *what, const char *buf, size_t len)
 {
 	static const char *const tags[] = {"<?xml ", "<svg ", "</svg>", "<style>", "</style>",
 		"<rect ", "<g ", "<g>", "</g>", "<title>", "</title>", "<text ", "</text>",
-		"<line ", "<polyline ", "<circle ", "<path ", "<defs>", "</defs>"};
+		"<line ", "<polyline ", "<circle ", "</circle>", "</rect>", "<path ", "<defs>",
+		"</defs>"};
 	for (size_t i = 0; i + 3 <= len; i++)
 		if (!memcmp(buf + i, "]]>", 3))
 			fail("]]> in an SVG", buf, len);
