@@ -792,7 +792,7 @@ void store_set_timeout(struct store *s, double seconds)
 	s->timeout_s = seconds > 0 ? seconds : 0;
 	s->deadline_ns = seconds > 0 ? monotonic_ns() + (int64_t)(seconds * 1e9) : 0;
 	s->time_out = 0;
-	sqlite3_progress_handler(s->db, seconds > 0 ? 10000 : 0, seconds > 0 ? over_time : NULL, s);
+	sqlite3_progress_handler(s->db, seconds > 0 ? 1000 : 0, seconds > 0 ? over_time : NULL, s);
 }
 
 /* The read failed on one of the limits: say which (NS_EDB), else 0. */
