@@ -1,6 +1,6 @@
 /*
  * messaging_report — the report of `perf bench sched messaging` runs
- * (scenarios/wl_messaging.h) built from a results database
+ * (workloads/wl_messaging.h) built from a results database
  * (docs/schema.md), for the second seed's comparison
  * (shared/seeds/002_c47bc9d4f045b386.txt, shared/reference/slub-free.md
  * §4.3):

@@ -869,3 +869,32 @@ int ytree_number(const struct ytree *t, const struct ynode *n,
 	*out = v;
 	return NS_OK;
 }
+
+int ytree_u32(const struct ytree *t, const struct ynode *n, const char *what,
+	      long long min, long long max, uint32_t *out, struct diag *d)
+{
+	long long v;
+	int rc = ytree_int(t, n, what, min, max, &v, d);
+	if (rc == NS_OK)
+		*out = (uint32_t)v;
+	return rc;
+}
+
+int ytree_number_in(const struct ytree *t, const struct ynode *n, const char *what,
+		    double min, double max, double *out, struct diag *d)
+{
+	double v;
+	int rc = ytree_number(t, n, what, &v, d);
+	if (rc)
+		return rc;
+	if (v < min || v > max)
+		return ytree_error(t, n, d, "%s must be between %g and %g, got %g", what,
+				   min, max, v);
+	*out = v;
+	return NS_OK;
+}
+
+int ytree_nomem(const struct ytree *t, struct diag *d)
+{
+	return diag_set(d, NS_ENOMEM, t->name, 0, 0, "out of memory");
+}

@@ -146,6 +146,16 @@ int ytree_int(const struct ytree *t, const struct ynode *n, const char *what,
 int ytree_number(const struct ytree *t, const struct ynode *n,
 		 const char *what, double *out, struct diag *d);
 
+/* A plain decimal integer in [min, max] (within 0..UINT32_MAX) as a
+ * uint32_t: the loaders' counts and cycles. */
+int ytree_u32(const struct ytree *t, const struct ynode *n, const char *what,
+	      long long min, long long max, uint32_t *out, struct diag *d);
+/* A number in [min, max]: "WHAT must be between MIN and MAX, got V". */
+int ytree_number_in(const struct ytree *t, const struct ynode *n, const char *what,
+		    double min, double max, double *out, struct diag *d);
+/* NS_ENOMEM, "out of memory" in file t->name (no position). */
+int ytree_nomem(const struct ytree *t, struct diag *d);
+
 /* Syntax checks on a scalar's text, without range checks. */
 int ytree_is_int_text(const char *s, size_t len);
 int ytree_is_float_text(const char *s, size_t len);

@@ -5,6 +5,8 @@
  * input or usage (see NS_STATUS_MAP in diag.h).
  *
  * Conventions every subcommand follows:
+ *   - its options are one table (cli/options.h), which drives parsing,
+ *     the options block of --help, "did you mean" and completion;
  *   - `-h`/`--help` prints its usage on stdout and exits 0;
  *   - a usage error prints "numasim CMD: error: ..." and the usage line on
  *     stderr and exits 2; an unknown command, option or benchmark is one
@@ -20,10 +22,13 @@
 
 #include <stdio.h>
 
+struct cli_spec;
+
 struct cli_command {
 	const char *name;
 	int (*fn)(int argc, char **argv);
 	const char *summary;
+	const struct cli_spec *spec;    /* its option table (cli/options.h) */
 };
 
 int cmd_validate(int argc, char **argv);
@@ -39,6 +44,17 @@ int cmd_export(int argc, char **argv);
 int cmd_plot(int argc, char **argv);
 int cmd_list(int argc, char **argv);
 int cmd_annotate(int argc, char **argv);
+
+/* The option tables of the commands (cli/options.h), beside each
+ * command's function. */
+extern const struct cli_spec cmd_validate_spec, cmd_topology_spec, cmd_import_spec,
+	cmd_run_spec, cmd_report_spec, cmd_trace_spec, cmd_compare_spec, cmd_query_spec,
+	cmd_export_spec, cmd_plot_spec, cmd_list_spec, cmd_annotate_spec,
+	cmd_bench_spec_self,             /* `numasim bench` itself: -h only */
+	cmd_bench_pagealloc_spec, cmd_bench_slub_spec, cmd_bench_messaging_spec;
+
+/* The option table of benchmark name of `numasim bench` (NULL: none). */
+const struct cli_spec *cmd_bench_spec(const char *name);
 
 /* The model benchmarks of `numasim bench` (cmd_bench_models.c); argv[0]
  * is the benchmark's name. */

@@ -8,11 +8,14 @@
  * function name), and nothing is printed before the whole annotation is
  * composed.
  */
+#include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/options.h"
 #include "analysis/annotate.h"
 #include "analysis/flame.h"
 #include "analysis/store.h"
@@ -23,7 +26,39 @@
 
 static const char usage_line[] = "numasim annotate DB [--run N] FUNCTION";
 
-static void print_help(void)
+struct annotate_args {
+	const char *path, *fn;
+	long long run;
+};
+
+static int annotate_operand(void *args, const char *arg)
+{
+	struct annotate_args *a = args;
+	if (!a->path)
+		a->path = arg;
+	else if (!a->fn)
+		a->fn = arg;
+	else
+		return cli_usage_error("annotate", usage_line, "unexpected argument '%s'", arg);
+	return 0;
+}
+
+static void print_help(const struct cli_spec *spec);
+
+static const struct cli_option annotate_options[] = {
+	{.name = "--run", .arg = "N", .kind = CLI_OPT_NUM,
+	 .off = offsetof(struct annotate_args, run), .min = 1, .max = INT64_MAX,
+	 .help = "the run (may be left out for a one-run database)"},
+};
+
+const struct cli_spec cmd_annotate_spec = {
+	.cmd = "annotate", .usage = usage_line,
+	.opts = annotate_options, .nr_opts = CLI_NR_OPTS(annotate_options),
+	.flags = CLI_HELP_FIRST, .help_col = 14,
+	.operand = annotate_operand, .help = print_help,
+};
+
+static void print_help(const struct cli_spec *spec)
 {
 	printf("usage: %s\n\n"
 	       "Like perf annotate for a modelled kernel function: its branch sites in\n"
@@ -34,17 +69,14 @@ static void print_help(void)
 	       "and per call; the function's calls and self/total cycles; and each\n"
 	       "site's kernel source file and condition as written.  Sites the run\n"
 	       "never executed show zeros.  The database is opened read-only.\n\n"
-	       "options:\n"
-	       "  --run N     the run (may be left out for a one-run database)\n"
-	       "  -h, --help  show this help\n\n"
-	       "exit status: 0 ok, 1 database error, 2 bad usage, missing or foreign\n"
-	       "database, unknown run or function\n", usage_line);
+	       "options:\n", spec->usage);
+	cli_print_options(stdout, spec, NULL);
+	printf("\nexit status: 0 ok, 1 database error, 2 bad usage, missing or foreign\n"
+	       "database, unknown run or function\n");
 }
 
 int cmd_annotate(int argc, char **argv)
 {
-	const char *path = NULL, *fn = NULL;
-	long long run = 0;
 	struct store *st = NULL;
 	struct cost_tables t;
 	struct diag d;
@@ -52,30 +84,12 @@ int cmd_annotate(int argc, char **argv)
 	size_t len = 0;
 	int rc, status, fb, sb;
 
-	for (int i = 1; i < argc; i++)
-		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-			print_help();
-			return 0;
-		}
-	for (int i = 1; i < argc; i++) {
-		const char *o = argv[i];
-		if (!strcmp(o, "--run")) {
-			if (i + 1 >= argc)
-				return cli_usage_error("annotate", usage_line,
-						       "option '--run' needs a value");
-			if (cli_parse_long("annotate", o, argv[++i], 1, INT64_MAX, &run))
-				return 2;
-		} else if (o[0] == '-' && o[1] != '\0') {
-			static const char *const known[] = {"--run", "--help", "-h"};
-			return cli_unknown_option("annotate", o, known, CLI_NR(known));
-		} else if (!path) {
-			path = o;
-		} else if (!fn) {
-			fn = o;
-		} else {
-			return cli_usage_error("annotate", usage_line, "unexpected argument '%s'", o);
-		}
-	}
+	struct annotate_args a = {0};
+	int prc = cli_parse(&cmd_annotate_spec, &a, argc, argv);
+	if (prc)
+		return prc == CLI_HELP_SHOWN ? 0 : prc;
+	const char *path = a.path, *fn = a.fn;
+	long long run = a.run;
 	if (!path || !fn)
 		return cli_usage_error("annotate", usage_line, path ? "no function name"
 								     : "no database file");

@@ -8,11 +8,13 @@
  * summary on stdout only after every repetition succeeded.
  */
 #include <inttypes.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/options.h"
 #include "base/diag.h"
 #include "sim/eventq.h"
 #include "sim/phold.h"
@@ -43,6 +45,35 @@ static const struct bench benches[] = {
 
 #define NR_BENCHES (sizeof benches / sizeof benches[0])
 
+static void bench_usage(FILE *f);
+
+static void bench_help(const struct cli_spec *spec)
+{
+	bench_usage(stdout);
+	printf("\noptions:\n");
+	cli_print_options(stdout, spec, NULL);
+}
+
+/* `numasim bench` itself takes a benchmark, not options: -h only. */
+const struct cli_spec cmd_bench_spec_self = {
+	.cmd = "bench", .usage = BENCH_USAGE, .help_col = 14, .help = bench_help,
+};
+
+static const struct cli_spec phold_spec;
+
+const struct cli_spec *cmd_bench_spec(const char *name)
+{
+	if (!strcmp(name, "phold"))
+		return &phold_spec;
+	if (!strcmp(name, "pagealloc"))
+		return &cmd_bench_pagealloc_spec;
+	if (!strcmp(name, "slub"))
+		return &cmd_bench_slub_spec;
+	if (!strcmp(name, "messaging"))
+		return &cmd_bench_messaging_spec;
+	return NULL;
+}
+
 static void bench_usage(FILE *f)
 {
 	fprintf(f, "usage: %s\n\nMeasures the simulator's own speed.\n\nbenchmarks:\n",
@@ -52,65 +83,60 @@ static void bench_usage(FILE *f)
 	fprintf(f, "\n'numasim bench BENCHMARK --help' lists a benchmark's options.\n");
 }
 
-static void phold_usage(void)
+struct phold_args {
+	long long lps, population, events, seed, repeat;
+	enum rec_format fmt;
+};
+
+/* --format: not with '=' and with its own message, as it always was. */
+static int phold_format(void *dst, const struct cli_option *o, const char *typed,
+			const char *v)
+{
+	(void)o;
+	(void)typed;
+	if (!v || rec_parse_format(v, dst))
+		return cli_usage_error("bench phold", PHOLD_USAGE, "--format takes "
+				       "text, json or csv");
+	return 0;
+}
+
+#define PHOLD_NUM(opt, placeholder, field, lo, hi, text)                       \
+	{.name = opt, .arg = placeholder, .kind = CLI_OPT_NUM, .flags = CLI_OPT_EQ, \
+	 .off = offsetof(struct phold_args, field), .min = lo, .max = hi, .help = text}
+
+static void phold_usage(const struct cli_spec *spec);
+
+static const struct cli_option phold_options[] = {
+	PHOLD_NUM("--lps", "N", lps, 1, 10000000, "logical processes (default 1000)"),
+	PHOLD_NUM("--population", "P", population, 1, 100000,
+		  "initial events per LP (default 1)"),
+	PHOLD_NUM("--events", "M", events, 1, 1000000000000LL,
+		  "events to handle (default 10000000)"),
+	PHOLD_NUM("--seed", "S", seed, 0, INT64_MAX, "run seed (default 1)"),
+	PHOLD_NUM("--repeat", "R", repeat, 1, PHOLD_MAX_REPEAT,
+		  "runs; reports min/median/max events/s (default 1)"),
+	{.name = "--format", .arg = "F", .kind = CLI_OPT_CALL, .flags = CLI_OPT_OWN_MISSING,
+	 .off = offsetof(struct phold_args, fmt), .call = phold_format,
+	 .help = "text (default), json or csv: one document of the\n"
+		 "runs and results (docs/output-formats.md)"},
+};
+
+static const struct cli_spec phold_spec = {
+	.cmd = "bench phold", .usage = PHOLD_USAGE,
+	.opts = phold_options, .nr_opts = CLI_NR_OPTS(phold_options),
+	.flags = CLI_ALL_OPTIONS, .help_col = 18,
+	.needs_value = "%s needs a value", .help = phold_usage,
+};
+
+static void phold_usage(const struct cli_spec *spec)
 {
 	printf("usage: %s\n\n"
 	       "PHOLD: N logical processes; handling an event at one sends a new event\n"
 	       "to a uniformly random LP at now + exponential(mean 1 unit = %d ticks).\n"
 	       "Reports events handled, host seconds, events per second, the final\n"
 	       "simulated time and a checksum that is the same for the same options.\n\n"
-	       "options:\n"
-	       "  --lps N         logical processes (default 1000)\n"
-	       "  --population P  initial events per LP (default 1)\n"
-	       "  --events M      events to handle (default 10000000)\n"
-	       "  --seed S        run seed (default 1)\n"
-	       "  --repeat R      runs; reports min/median/max events/s (default 1)\n"
-	       "  --format F      text (default), json or csv: one document of the\n"
-	       "                  runs and results (docs/output-formats.md)\n",
-	       PHOLD_USAGE, PHOLD_TICKS_PER_UNIT);
-}
-
-struct phold_opt {
-	const char *name;
-	long long min, max;
-	long long *val;
-};
-
-/*
- * Match argv[*i] against the options; accepts "--opt VALUE" and
- * "--opt=VALUE".  Returns NS_OK, or NS_EUSAGE after printing the error.
- */
-#define PHOLD_NR_OPTS 8        /* room for bench phold's options, for "did you mean" */
-
-static int parse_opt(const struct phold_opt *opts, size_t nr, int argc, char **argv, int *i)
-{
-	const char *arg = argv[*i];
-	for (size_t k = 0; k < nr; k++) {
-		size_t len = strlen(opts[k].name);
-		const char *val;
-		if (strncmp(arg, opts[k].name, len))
-			continue;
-		if (arg[len] == '=') {
-			val = arg + len + 1;
-		} else if (arg[len] == '\0') {
-			if (*i + 1 >= argc) {
-				cli_usage_error("bench phold", PHOLD_USAGE, "%s needs a value",
-						opts[k].name);
-				return NS_EUSAGE;
-			}
-			val = argv[++*i];
-		} else {
-			continue;
-		}
-		return cli_parse_long("bench phold", opts[k].name, val, opts[k].min,
-				      opts[k].max, opts[k].val);
-	}
-	const char *known[PHOLD_NR_OPTS + 2] = {"--help", "-h"};
-	for (size_t k = 0; k < nr && k < PHOLD_NR_OPTS; k++)
-		known[2 + k] = opts[k].name;
-	cli_unknown_option("bench phold", arg, known,
-			   2 + (nr < PHOLD_NR_OPTS ? nr : PHOLD_NR_OPTS));
-	return NS_EUSAGE;
+	       "options:\n", spec->usage, PHOLD_TICKS_PER_UNIT);
+	cli_print_options(stdout, spec, NULL);
 }
 
 /*
@@ -213,30 +239,14 @@ static int phold_report(const struct phold_params *p, const struct phold_result 
 
 static int bench_phold(int argc, char **argv)
 {
-	long long lps = 1000, population = 1, events = 10000000, seed = 1, repeat = 1;
-	enum rec_format fmt = REC_TEXT;
-	const struct phold_opt opts[] = {
-		{"--lps", 1, 10000000, &lps},
-		{"--population", 1, 100000, &population},
-		{"--events", 1, 1000000000000LL, &events},
-		{"--seed", 0, INT64_MAX, &seed},
-		{"--repeat", 1, PHOLD_MAX_REPEAT, &repeat},
-	};
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-			phold_usage();
-			return 0;
-		}
-		if (!strcmp(argv[i], "--format")) {
-			if (i + 1 >= argc || rec_parse_format(argv[i + 1], &fmt))
-				return cli_usage_error("bench phold", PHOLD_USAGE, "--format takes "
-						       "text, json or csv");
-			i++;
-			continue;
-		}
-		if (parse_opt(opts, sizeof opts / sizeof opts[0], argc, argv, &i) != NS_OK)
-			return 2;
-	}
+	struct phold_args a = {.lps = 1000, .population = 1, .events = 10000000, .seed = 1,
+			       .repeat = 1, .fmt = REC_TEXT};
+	int prc = cli_parse(&phold_spec, &a, argc, argv);
+	if (prc)
+		return prc == CLI_HELP_SHOWN ? 0 : 2;
+	long long lps = a.lps, population = a.population, events = a.events, seed = a.seed,
+		  repeat = a.repeat;
+	enum rec_format fmt = a.fmt;
 	if (lps * population > (long long)PHOLD_MAX_PENDING)
 		return cli_usage_error("bench phold", PHOLD_USAGE,
 				       "--lps x --population is %lld; at most %u events can be pending",
@@ -283,7 +293,7 @@ int cmd_bench(int argc, char **argv)
 	if (argc < 2)
 		return cli_usage_error("bench", BENCH_USAGE, "no benchmark given");
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
-		bench_usage(stdout);
+		bench_help(&cmd_bench_spec_self);
 		return 0;
 	}
 	for (size_t i = 0; i < NR_BENCHES; i++)

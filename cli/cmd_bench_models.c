@@ -2,7 +2,7 @@
  * cmd_bench_models — the command line of the model benchmarks of `numasim
  * bench` (pagealloc, slub, messaging): their options, --help texts and
  * usage lines.  The benchmarks themselves are the drivers in
- * scenarios/bench_pagealloc.h and scenarios/bench_slub_messaging.h; each
+ * workloads/bench_pagealloc.h and workloads/bench_slub_messaging.h; each
  * function here parses argv into the driver's options, runs it with the
  * report on stdout and prints its failure.
  *
@@ -12,13 +12,16 @@
  * the driver's diagnostic, printed with diag_print, exit status from
  * ns_status_exit.
  *
- * Design notes.  The three benchmarks share one option loop over a table
- * of options (a number in a range through cli_parse_long, a file name, or
- * a choice parsed by a setter).  `bench pagealloc` also accepts
- * --name=value; slub and messaging take the value from the next argument
- * only (a table flag), as they always did.
+ * Design notes.  Each benchmark's options are one table of the command
+ * line's option mechanism (cli/options.h): a number in a range, a file
+ * name, or a choice parsed by a setter, stored by offset into the
+ * benchmark's args (its driver's options and --format); the accounting
+ * rows are one macro shared by the three.  `bench pagealloc` also accepts
+ * --name=value (CLI_ALL_EQ); slub and messaging take the value from the
+ * next argument only, as they always did.
  */
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,14 +29,15 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "cli/options.h"
 #include "cli/file_kind.h"
 #include "base/diag.h"
 #include "base/progress.h"
 #include "base/records.h"
 #include "cost/cpu.h"
 #include "machine/machine.h"
-#include "scenarios/bench_pagealloc.h"
-#include "scenarios/bench_slub_messaging.h"
+#include "workloads/bench_pagealloc.h"
+#include "workloads/bench_slub_messaging.h"
 
 #define PAGEALLOC_USAGE                                                        \
 	"numasim bench pagealloc [--machine FILE] [--pairs N] [--variant pre|post] " \
@@ -53,32 +57,20 @@
 	"[--accounting exact|memo|sampled] [--sample-period N] "                \
 	"[--sample-warm caches|stores|none] [--sample-window N] [--format text|json|csv]"
 
-/* A benchmark's command: name in messages, usage line, option syntax. */
-#define BENCH_MAX_OPTS 20      /* options of one benchmark, for "did you mean" */
-
-struct bench_cli {
-	const char *cmd;       /* "bench pagealloc" */
-	const char *usage;
-	bool allow_eq;         /* --name=value as well as --name value */
+/* The options of a benchmark: its driver's and --format (cli/options.h). */
+struct pagealloc_args {
+	struct bench_pagealloc_opts o;
+	enum rec_format fmt;
 };
 
-static const struct bench_cli pagealloc_cli = {"bench pagealloc", PAGEALLOC_USAGE, true};
-static const struct bench_cli slub_cli = {"bench slub", SLUB_USAGE, false};
-static const struct bench_cli msg_cli = {"bench messaging", MSG_USAGE, false};
-
-enum bench_opt_kind {
-	BENCH_OPT_NUM,         /* whole number in [min, max] into long long *dst */
-	BENCH_OPT_FILE,        /* non-empty file name into const char **dst */
-	BENCH_OPT_CHOICE,      /* set(dst, value); expected names the choices */
+struct slub_args {
+	struct bench_slub_opts o;
+	enum rec_format fmt;
 };
 
-struct bench_opt {
-	const char *name;
-	enum bench_opt_kind kind;
-	void *dst;
-	long long min, max;
-	int (*set)(void *dst, const char *val);   /* NS_OK or NS_EUSAGE */
-	const char *expected;
+struct messaging_args {
+	struct bench_messaging_opts o;
+	enum rec_format fmt;
 };
 
 static int set_bpred(void *dst, const char *val)
@@ -186,87 +178,12 @@ static int doc_end(struct rec_doc *doc, enum rec_format fmt, FILE *out, int rc,
 	return rc;
 }
 
-/* Give opt the value val; NS_OK, or NS_EUSAGE after printing the error. */
-static int bench_opt_set(const struct bench_cli *c, const struct bench_opt *opt,
-			 const char *val)
-{
-	int rc = NS_OK;
-	switch (opt->kind) {
-	case BENCH_OPT_NUM:
-		rc = cli_parse_long(c->cmd, opt->name, val, opt->min, opt->max, opt->dst);
-		break;
-	case BENCH_OPT_FILE:
-		if (!*val) {
-			cli_usage_error(c->cmd, c->usage, "%s needs a file name", opt->name);
-			rc = NS_EUSAGE;
-		} else {
-			*(const char **)opt->dst = val;
-		}
-		break;
-	case BENCH_OPT_CHOICE:
-		if (opt->set(opt->dst, val) != NS_OK) {
-			cli_usage_error(c->cmd, c->usage, "%s '%s': expected %s", opt->name, val,
-					opt->expected);
-			rc = NS_EUSAGE;
-		}
-		break;
-	}
-	return rc;
-}
-
-/*
- * Parse argv[1..argc) against opts[0..nr): "--name value" (and
- * "--name=value" when c->allow_eq).  -h/--help stops the parse with *help
- * set.  Returns NS_OK, or NS_EUSAGE after printing the error.
- */
-static int bench_parse(const struct bench_cli *c, const struct bench_opt *opts, size_t nr,
-		       int argc, char **argv, bool *help)
-{
-	*help = false;
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i], *val;
-		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-			*help = true;
-			return NS_OK;
-		}
-		const char *eq = c->allow_eq ? strchr(a, '=') : NULL;
-		size_t klen = eq ? (size_t)(eq - a) : strlen(a);
-		if (strncmp(a, "--", 2)) {
-			cli_usage_error(c->cmd, c->usage, "unexpected argument '%s'", a);
-			return NS_EUSAGE;
-		}
-		size_t k;
-		for (k = 0; k < nr; k++)
-			if (strlen(opts[k].name) == klen && !strncmp(a, opts[k].name, klen))
-				break;
-		if (k == nr) {
-			const char *known[BENCH_MAX_OPTS + 2] = {"--help", "-h"};
-			for (size_t j = 0; j < nr && j < BENCH_MAX_OPTS; j++)
-				known[2 + j] = opts[j].name;
-			cli_unknown_option(c->cmd, a, known, 2 + (nr < BENCH_MAX_OPTS ? nr
-								   : BENCH_MAX_OPTS));
-			return NS_EUSAGE;
-		}
-		if (eq) {
-			val = eq + 1;
-		} else if (i + 1 < argc) {
-			val = argv[++i];
-		} else {
-			cli_usage_error(c->cmd, c->usage, "%s needs a value", a);
-			return NS_EUSAGE;
-		}
-		if (bench_opt_set(c, &opts[k], val) != NS_OK)
-			return NS_EUSAGE;
-	}
-	return NS_OK;
-}
-
 /*
  * The machine option's file (default or --machine: a path, or a shipped
  * machine's name from any directory) into *path, which the caller frees
  * and the options point at; NS_OK, or the exit status after printing.
  */
-static int bench_machine(const struct bench_cli *c, const char **machine,
+static int bench_machine(const struct cli_spec *c, const char **machine,
 			 char **path)
 {
 	struct diag d;
@@ -283,7 +200,7 @@ static int bench_machine(const struct bench_cli *c, const char **machine,
 }
 
 /* The exit status of a driver's run rc; prints its failure from d. */
-static int bench_finish(const struct bench_cli *c, int rc, const struct diag *d)
+static int bench_finish(const struct cli_spec *c, int rc, const struct diag *d)
 {
 	if (rc == NS_EUSAGE)
 		return cli_usage_error(c->cmd, c->usage, "%s", d->msg);
@@ -292,60 +209,161 @@ static int bench_finish(const struct bench_cli *c, int rc, const struct diag *d)
 	return ns_status_exit(rc);
 }
 
-/* The accounting flags' help, the same for the three benches (its %lld
- * is the default sample period). */
-#define ACCOUNTING_HELP \
-	"  --accounting A  cost accounting: exact (default: every cost primitive\n" \
-	"                  run as it is called), memo (memoized paths: a\n" \
-	"                  top-level call whose path was seen before adds its\n" \
-	"                  recorded cost; the same results, faster on allocator\n" \
-	"                  runs; docs/cost-model.md §9) or sampled (approximate:\n" \
-	"                  one top-level call in --sample-period is accounted\n" \
-	"                  exactly, the others are charged a sample of their\n" \
-	"                  path; docs/cost-model.md §10)\n" \
-	"  --sample-period N\n" \
-	"                  sampled: one top-level call in N accounted exactly\n" \
-	"                  (default %lld, 1..1000000000)\n" \
-	"  --sample-warm W sampled: caches (default: the calls not sampled still\n" \
-	"                  perform their cache accesses), stores (only their\n" \
-	"                  stores and locked ops) or none\n" \
-	"  --sample-window N\n" \
-	"                  sampled: the last N calls before each sample perform\n" \
-	"                  all their cache accesses, whatever --sample-warm says\n" \
-	"                  (default 0, 0..1000000000)\n"
+/*
+ * The option tables.  Each benchmark's args struct is its driver's
+ * options (o) and --format; the rows below store into it by offset.  The
+ * accounting options are the same rows in the three tables.
+ */
+#define BENCH_NUM(args, opt, placeholder, field, lo, hi, text)                 \
+	{.name = opt, .arg = placeholder, .kind = CLI_OPT_NUM,                 \
+	 .off = offsetof(args, o.field), .min = lo, .max = hi, .help = text}
+#define BENCH_CHOICE(args, opt, placeholder, field, fn, exp, text)             \
+	{.name = opt, .arg = placeholder, .kind = CLI_OPT_CHOICE,              \
+	 .off = offsetof(args, field), .choice = fn, .expected = exp, .help = text}
+#define BENCH_MACHINE(args)                                                    \
+	{.name = "--machine", .arg = "FILE", .kind = CLI_OPT_FILE,             \
+	 .off = offsetof(args, o.machine),                                     \
+	 .help = "machine file or shipped name (default %D)"}
+#define BENCH_ACCOUNTING(args, max_period)                                     \
+	BENCH_CHOICE(args, "--accounting", "A", o.accounting, set_accounting,  \
+		     "exact, memo or sampled",                                 \
+		     "cost accounting: exact (default: every cost primitive\n" \
+		     "run as it is called), memo (memoized paths: a\n"         \
+		     "top-level call whose path was seen before adds its\n"    \
+		     "recorded cost; the same results, faster on allocator\n"  \
+		     "runs; docs/cost-model.md §9) or sampled (approximate:\n" \
+		     "one top-level call in --sample-period is accounted\n"    \
+		     "exactly, the others are charged a sample of their\n"     \
+		     "path; docs/cost-model.md §10)"),                         \
+	BENCH_NUM(args, "--sample-period", "N", sample_period, 1, max_period,  \
+		  "sampled: one top-level call in N accounted exactly\n"       \
+		  "(default %D, 1..1000000000)"),                              \
+	BENCH_CHOICE(args, "--sample-warm", "W", o.sample_warm, set_sample_warm, \
+		     "caches, stores or none",                                 \
+		     "sampled: caches (default: the calls not sampled still\n" \
+		     "perform their cache accesses), stores (only their\n"     \
+		     "stores and locked ops) or none"),                        \
+	BENCH_NUM(args, "--sample-window", "N", sample_window, 0, max_period,  \
+		  "sampled: the last N calls before each sample perform\n"     \
+		  "all their cache accesses, whatever --sample-warm says\n"    \
+		  "(default 0, 0..1000000000)")
+#define BENCH_FORMAT(args)                                                     \
+	BENCH_CHOICE(args, "--format", "F", fmt, set_format, "text, json or csv", \
+		     "text (default), json or csv: one document of the\n"      \
+		     "runs and results (docs/output-formats.md)")
 
-static void pagealloc_help(const void *p)
+static void pagealloc_help(const struct cli_spec *spec);
+static void slub_help(const struct cli_spec *spec);
+static void msg_help(const struct cli_spec *spec);
+
+static const struct cli_option pagealloc_options[] = {
+	BENCH_MACHINE(struct pagealloc_args),
+	BENCH_NUM(struct pagealloc_args, "--pairs", "N", pairs, 1, BENCH_PAGEALLOC_MAX_PAIRS,
+		  "alloc+free pairs per run (default 10000000)"),
+	BENCH_CHOICE(struct pagealloc_args, "--variant", "V", o.variant, set_mmzone_iter,
+		     "pre or post", "pre | post (pre-682a3385 | 682a3385; default post)"),
+	BENCH_NUM(struct pagealloc_args, "--batch", "N", batch, 1, BENCH_PAGEALLOC_MAX_BATCH,
+		  "allocations per round (default 128)"),
+	BENCH_NUM(struct pagealloc_args, "--cpu", "C", cpu, 0, MACHINE_MAX_CPUS - 1,
+		  "machine CPU number to run on (default: first CPU)"),
+	BENCH_NUM(struct pagealloc_args, "--order", "O", order, 0, BENCH_PAGEALLOC_MAX_ORDER,
+		  "allocation order 0..4 (default 0)"),
+	BENCH_NUM(struct pagealloc_args, "--repeat", "R", repeat, 1, BENCH_PAGEALLOC_MAX_REPEAT,
+		  "runs (default 1); rates are reported per run"),
+	BENCH_NUM(struct pagealloc_args, "--profile", "N", profile, 0,
+		  BENCH_PAGEALLOC_MAX_PROFILE,
+		  "print the N functions with most self cycles (default 8)"),
+	BENCH_CHOICE(struct pagealloc_args, "--bpred", "M", o.bpred, set_bpred,
+		     "bimodal, gshare or tage",
+		     "branch predictor model: gshare (default), bimodal or tage"),
+	BENCH_CHOICE(struct pagealloc_args, "--cost-model", "M", o.cost_model, set_cost_model,
+		     "inorder or ooo",
+		     "timing model: inorder (the default here, so that rates\n"
+		     "compare across releases) or ooo (numasim run's default)"),
+	BENCH_CHOICE(struct pagealloc_args, "--cost-code", "L", o.code, set_cost_code,
+		     "estimate or compiled",
+		     "work layout: estimate (inorder's default) or compiled\n"
+		     "(ooo's default; docs/compiled-counts.md)"),
+	BENCH_ACCOUNTING(struct pagealloc_args, BENCH_PAGEALLOC_MAX_SAMPLE_PERIOD),
+	BENCH_FORMAT(struct pagealloc_args),
+};
+
+static const struct cli_option slub_options[] = {
+	BENCH_MACHINE(struct slub_args),
+	BENCH_NUM(struct slub_args, "--pairs", "N", pairs, 1, BENCH_SLUB_MAX_PAIRS,
+		  "alloc+free pairs (default 5000000)"),
+	BENCH_NUM(struct slub_args, "--batch", "N", batch, 1, BENCH_SLUB_MAX_BATCH,
+		  "objects per round (default 64)"),
+	BENCH_CHOICE(struct slub_args, "--free", "WHERE", o.local_free, set_free,
+		     "remote or local", "remote | local (default remote)"),
+	BENCH_CHOICE(struct slub_args, "--variant", "V", o.variant, set_slub_variant,
+		     "pre or post", "pre | post (v5.9 | c270cf30; default pre)"),
+	BENCH_NUM(struct slub_args, "--repeat", "R", repeat, 1, BENCH_SLUB_MAX_REPEAT,
+		  "runs, each on a fresh world; reports min/median/max\n"
+		  "(default 1)"),
+	BENCH_ACCOUNTING(struct slub_args, BENCH_SLUB_MAX_SAMPLE_PERIOD),
+	BENCH_FORMAT(struct slub_args),
+};
+
+static const struct cli_option messaging_options[] = {
+	BENCH_MACHINE(struct messaging_args),
+	BENCH_NUM(struct messaging_args, "--groups", "G", groups, 1, BENCH_MESSAGING_MAX_GROUPS,
+		  "-g (default 20)"),
+	BENCH_NUM(struct messaging_args, "--loops", "L", loops, 1, BENCH_MESSAGING_MAX_LOOPS,
+		  "-l (default 50)"),
+	BENCH_CHOICE(struct messaging_args, "--variant", "V", o.variant, set_slub_variant,
+		     "pre or post", "pre | post (default pre)"),
+	BENCH_NUM(struct messaging_args, "--seed", "S", seed, 0, INT64_MAX,
+		  "run seed (default 1)"),
+	BENCH_NUM(struct messaging_args, "--repeat", "R", repeat, 1, BENCH_MESSAGING_MAX_REPEAT,
+		  "runs, each on a fresh world; reports min/median/max\n"
+		  "(default 1)"),
+	BENCH_ACCOUNTING(struct messaging_args, BENCH_SLUB_MAX_SAMPLE_PERIOD),
+	BENCH_FORMAT(struct messaging_args),
+};
+
+/* `bench pagealloc` also takes --name=value (CLI_ALL_EQ); slub and
+ * messaging take the value from the next argument only, as they always
+ * did. */
+const struct cli_spec cmd_bench_pagealloc_spec = {
+	.cmd = "bench pagealloc", .usage = PAGEALLOC_USAGE,
+	.opts = pagealloc_options, .nr_opts = CLI_NR_OPTS(pagealloc_options),
+	.flags = CLI_DASHDASH | CLI_ALL_EQ, .help_col = 18,
+	.needs_value = "%s needs a value", .help = pagealloc_help,
+};
+
+const struct cli_spec cmd_bench_slub_spec = {
+	.cmd = "bench slub", .usage = SLUB_USAGE,
+	.opts = slub_options, .nr_opts = CLI_NR_OPTS(slub_options),
+	.flags = CLI_DASHDASH, .help_col = 18,
+	.needs_value = "%s needs a value", .help = slub_help,
+};
+
+const struct cli_spec cmd_bench_messaging_spec = {
+	.cmd = "bench messaging", .usage = MSG_USAGE,
+	.opts = messaging_options, .nr_opts = CLI_NR_OPTS(messaging_options),
+	.flags = CLI_DASHDASH, .help_col = 18,
+	.needs_value = "%s needs a value", .help = msg_help,
+};
+
+static void pagealloc_help(const struct cli_spec *spec)
 {
-	const struct bench_pagealloc_opts *def = p;
+	struct pagealloc_args def = {.fmt = REC_TEXT};
+	bench_pagealloc_opts_default(&def.o);
 	printf("usage: %s\n\n"
 	       "Simulated alloc_pages(GFP_KERNEL|__GFP_NOWARN, O) + __free_pages pairs per\n"
 	       "host second on one CPU, with the full cost model (caches, predictor,\n"
 	       "profile).  Each round allocates --batch pages, then frees them.\n"
 	       "Reports pairs/s, simulated cycles per allocation and per free, the\n"
 	       "simulated profile's top functions and the peak RSS of the process.\n\n"
-	       "options:\n"
-	       "  --machine FILE  machine file or shipped name (default %s)\n"
-	       "  --pairs N       alloc+free pairs per run (default 10000000)\n"
-	       "  --variant V     pre | post (pre-682a3385 | 682a3385; default post)\n"
-	       "  --batch N       allocations per round (default 128)\n"
-	       "  --cpu C         machine CPU number to run on (default: first CPU)\n"
-	       "  --order O       allocation order 0..4 (default 0)\n"
-	       "  --repeat R      runs (default 1); rates are reported per run\n"
-	       "  --profile N     print the N functions with most self cycles (default 8)\n"
-	       "  --bpred M       branch predictor model: gshare (default), bimodal or tage\n"
-	       "  --cost-model M  timing model: inorder (the default here, so that rates\n"
-	       "                  compare across releases) or ooo (numasim run's default)\n"
-	       "  --cost-code L   work layout: estimate (inorder's default) or compiled\n"
-	       "                  (ooo's default; docs/compiled-counts.md)\n"
-	       ACCOUNTING_HELP
-	       "  --format F      text (default), json or csv: one document of the\n"
-	       "                  runs and results (docs/output-formats.md)\n",
-	       PAGEALLOC_USAGE, def->machine, def->sample_period);
+	       "options:\n", spec->usage);
+	cli_print_options(stdout, spec, &def);
 }
 
-static void slub_help(const void *p)
+static void slub_help(const struct cli_spec *spec)
 {
-	const struct bench_slub_opts *def = p;
+	struct slub_args def = {.fmt = REC_TEXT};
+	bench_slub_opts_default(&def.o);
 	printf("usage: %s\n\n"
 	       "Simulated kmalloc(448) + kfree pairs per host second with the full cost\n"
 	       "model: each round allocates --batch objects on the first CPU of node 0\n"
@@ -353,45 +371,21 @@ static void slub_help(const void *p)
 	       "sched messaging, through __slab_free; the same CPU on a one-node\n"
 	       "machine), or with --free local on the allocating CPU (the fast path of\n"
 	       "a kmalloc/kfree loop).\n\n"
-	       "options:\n"
-	       "  --machine FILE  machine file or shipped name (default %s)\n"
-	       "  --pairs N       alloc+free pairs (default 5000000)\n"
-	       "  --batch N       objects per round (default 64)\n"
-	       "  --free WHERE    remote | local (default remote)\n"
-	       "  --variant V     pre | post (v5.9 | c270cf30; default pre)\n"
-	       "  --repeat R      runs, each on a fresh world; reports min/median/max\n"
-	       "                  (default 1)\n"
-	       ACCOUNTING_HELP
-	       "  --format F      text (default), json or csv: one document of the\n"
-	       "                  runs and results (docs/output-formats.md)\n",
-	       SLUB_USAGE, def->machine, def->sample_period);
+	       "options:\n", spec->usage);
+	cli_print_options(stdout, spec, &def);
 }
 
-static void msg_help(const void *p)
+static void msg_help(const struct cli_spec *spec)
 {
-	const struct bench_messaging_opts *def = p;
+	struct messaging_args def = {.fmt = REC_TEXT};
+	bench_messaging_opts_default(&def.o);
 	printf("usage: %s\n\n"
 	       "Simulated messages per host second of perf bench sched messaging\n"
 	       "(socket mode) over every CPU of the machine, full cost model; also\n"
 	       "prints the simulated Total time.\n\n"
-	       "options:\n"
-	       "  --machine FILE  machine file or shipped name (default %s)\n"
-	       "  --groups G      -g (default 20)\n"
-	       "  --loops L       -l (default 50)\n"
-	       "  --variant V     pre | post (default pre)\n"
-	       "  --seed S        run seed (default 1)\n"
-	       "  --repeat R      runs, each on a fresh world; reports min/median/max\n"
-	       "                  (default 1)\n"
-	       ACCOUNTING_HELP
-	       "  --format F      text (default), json or csv: one document of the\n"
-	       "                  runs and results (docs/output-formats.md)\n",
-	       MSG_USAGE, def->machine, def->sample_period);
+	       "options:\n", spec->usage);
+	cli_print_options(stdout, spec, &def);
 }
-
-#define NR(a) (sizeof(a) / sizeof((a)[0]))
-#define OPT_NUM(n, p, lo, hi) {.name = n, .kind = BENCH_OPT_NUM, .dst = p, .min = lo, .max = hi}
-#define OPT_FILE(n, p) {.name = n, .kind = BENCH_OPT_FILE, .dst = p}
-#define OPT_CHOICE(n, p, fn, exp) {.name = n, .kind = BENCH_OPT_CHOICE, .dst = p, .set = fn, .expected = exp}
 
 /*
  * The progress bar of a benchmark (runs of --repeat and the work of the
@@ -437,16 +431,14 @@ static int bar_end(struct bench_bar *b, int rc)
 }
 
 /*
- * A benchmark command: its option table and --help (with the defaults),
- * the fields of its options struct that every driver has (machine file,
- * --repeat, progress plan, --format document) and the driver itself behind
- * a trampoline (the drivers take their own options struct).
+ * A benchmark command: its option table, the fields of its options struct
+ * that every driver has (machine file, --repeat, progress plan, --format
+ * document) and the driver itself behind a trampoline (the drivers take
+ * their own options struct).
  */
 struct bench_job {
-	const struct bench_opt *opts;
-	size_t nr;
-	void (*help)(const void *def);
-	const void *def;
+	const struct cli_spec *spec;
+	void *args;
 	const char **machine;
 	const long long *repeat;
 	struct progress_plan **progress;
@@ -476,16 +468,12 @@ static int run_messaging(const void *o, FILE *out, struct diag *d)
  * run the driver under the progress bar with the report (text, or the
  * --format document) on stdout; the exit status.
  */
-static int bench_main(const struct bench_cli *c, const struct bench_job *job, int argc,
-		      char **argv)
+static int bench_main(const struct bench_job *job, int argc, char **argv)
 {
-	bool help;
-	if (bench_parse(c, job->opts, job->nr, argc, argv, &help) != NS_OK)
-		return 2;
-	if (help) {
-		job->help(job->def);
-		return 0;
-	}
+	const struct cli_spec *c = job->spec;
+	int rc = cli_parse(c, job->args, argc, argv);
+	if (rc)
+		return rc == CLI_HELP_SHOWN ? 0 : 2;
 	char *path = NULL;
 	int st = bench_machine(c, job->machine, &path);
 	if (st == NS_OK) {
@@ -497,7 +485,7 @@ static int bench_main(const struct bench_cli *c, const struct bench_job *job, in
 			return 1;
 		}
 		FILE *out = bar_begin(&b, *job->repeat, job->progress);
-		int rc = job->run(job->o, out, &d);
+		rc = job->run(job->o, out, &d);
 		rc = bar_end(&b, doc_end(*job->doc, *job->fmt, out, rc, &d));
 		st = bench_finish(c, rc, &d);
 	}
@@ -505,88 +493,33 @@ static int bench_main(const struct bench_cli *c, const struct bench_job *job, in
 	return st;
 }
 
+#define BENCH_JOB(spec_, a)                                                    \
+	{.spec = &spec_, .args = &a, .machine = &a.o.machine, .repeat = &a.o.repeat, \
+	 .progress = &a.o.progress, .doc = &a.o.doc, .fmt = &a.fmt, .o = &a.o}
+
 int cmd_bench_pagealloc(int argc, char **argv)
 {
-	struct bench_pagealloc_opts o, def;
-	enum rec_format fmt = REC_TEXT;
-	bench_pagealloc_opts_default(&o);
-	def = o;
-	const struct bench_opt opts[] = {
-		OPT_FILE("--machine", &o.machine),
-		OPT_CHOICE("--bpred", &o.bpred, set_bpred, "bimodal, gshare or tage"),
-		OPT_CHOICE("--cost-model", &o.cost_model, set_cost_model, "inorder or ooo"),
-		OPT_CHOICE("--cost-code", &o.code, set_cost_code, "estimate or compiled"),
-		OPT_CHOICE("--accounting", &o.accounting, set_accounting, "exact, memo or sampled"),
-		OPT_CHOICE("--sample-warm", &o.sample_warm, set_sample_warm, "caches, stores or none"),
-		OPT_CHOICE("--variant", &o.variant, set_mmzone_iter, "pre or post"),
-		OPT_NUM("--pairs", &o.pairs, 1, BENCH_PAGEALLOC_MAX_PAIRS),
-		OPT_NUM("--batch", &o.batch, 1, BENCH_PAGEALLOC_MAX_BATCH),
-		OPT_NUM("--cpu", &o.cpu, 0, MACHINE_MAX_CPUS - 1),
-		OPT_NUM("--order", &o.order, 0, BENCH_PAGEALLOC_MAX_ORDER),
-		OPT_NUM("--repeat", &o.repeat, 1, BENCH_PAGEALLOC_MAX_REPEAT),
-		OPT_NUM("--profile", &o.profile, 0, BENCH_PAGEALLOC_MAX_PROFILE),
-		OPT_NUM("--sample-period", &o.sample_period, 1, BENCH_PAGEALLOC_MAX_SAMPLE_PERIOD),
-		OPT_NUM("--sample-window", &o.sample_window, 0, BENCH_PAGEALLOC_MAX_SAMPLE_PERIOD),
-		OPT_CHOICE("--format", &fmt, set_format, "text, json or csv"),
-	};
-	const struct bench_job job = {
-		.opts = opts, .nr = NR(opts), .help = pagealloc_help, .def = &def,
-		.machine = &o.machine, .repeat = &o.repeat, .progress = &o.progress,
-		.doc = &o.doc, .fmt = &fmt, .run = run_pagealloc, .o = &o,
-	};
-	return bench_main(&pagealloc_cli, &job, argc, argv);
+	struct pagealloc_args a = {.fmt = REC_TEXT};
+	bench_pagealloc_opts_default(&a.o);
+	struct bench_job job = BENCH_JOB(cmd_bench_pagealloc_spec, a);
+	job.run = run_pagealloc;
+	return bench_main(&job, argc, argv);
 }
 
 int cmd_bench_slub(int argc, char **argv)
 {
-	struct bench_slub_opts o, def;
-	enum rec_format fmt = REC_TEXT;
-	bench_slub_opts_default(&o);
-	def = o;
-	const struct bench_opt opts[] = {
-		OPT_FILE("--machine", &o.machine),
-		OPT_CHOICE("--free", &o.local_free, set_free, "remote or local"),
-		OPT_CHOICE("--variant", &o.variant, set_slub_variant, "pre or post"),
-		OPT_CHOICE("--accounting", &o.accounting, set_accounting, "exact, memo or sampled"),
-		OPT_CHOICE("--sample-warm", &o.sample_warm, set_sample_warm, "caches, stores or none"),
-		OPT_NUM("--pairs", &o.pairs, 1, BENCH_SLUB_MAX_PAIRS),
-		OPT_NUM("--batch", &o.batch, 1, BENCH_SLUB_MAX_BATCH),
-		OPT_NUM("--repeat", &o.repeat, 1, BENCH_SLUB_MAX_REPEAT),
-		OPT_NUM("--sample-period", &o.sample_period, 1, BENCH_SLUB_MAX_SAMPLE_PERIOD),
-		OPT_NUM("--sample-window", &o.sample_window, 0, BENCH_SLUB_MAX_SAMPLE_PERIOD),
-		OPT_CHOICE("--format", &fmt, set_format, "text, json or csv"),
-	};
-	const struct bench_job job = {
-		.opts = opts, .nr = NR(opts), .help = slub_help, .def = &def,
-		.machine = &o.machine, .repeat = &o.repeat, .progress = &o.progress,
-		.doc = &o.doc, .fmt = &fmt, .run = run_slub, .o = &o,
-	};
-	return bench_main(&slub_cli, &job, argc, argv);
+	struct slub_args a = {.fmt = REC_TEXT};
+	bench_slub_opts_default(&a.o);
+	struct bench_job job = BENCH_JOB(cmd_bench_slub_spec, a);
+	job.run = run_slub;
+	return bench_main(&job, argc, argv);
 }
 
 int cmd_bench_messaging(int argc, char **argv)
 {
-	struct bench_messaging_opts o, def;
-	enum rec_format fmt = REC_TEXT;
-	bench_messaging_opts_default(&o);
-	def = o;
-	const struct bench_opt opts[] = {
-		OPT_FILE("--machine", &o.machine),
-		OPT_CHOICE("--variant", &o.variant, set_slub_variant, "pre or post"),
-		OPT_CHOICE("--accounting", &o.accounting, set_accounting, "exact, memo or sampled"),
-		OPT_CHOICE("--sample-warm", &o.sample_warm, set_sample_warm, "caches, stores or none"),
-		OPT_NUM("--groups", &o.groups, 1, BENCH_MESSAGING_MAX_GROUPS),
-		OPT_NUM("--loops", &o.loops, 1, BENCH_MESSAGING_MAX_LOOPS),
-		OPT_NUM("--seed", &o.seed, 0, INT64_MAX),
-		OPT_NUM("--repeat", &o.repeat, 1, BENCH_MESSAGING_MAX_REPEAT),
-		OPT_NUM("--sample-period", &o.sample_period, 1, BENCH_SLUB_MAX_SAMPLE_PERIOD),
-		OPT_NUM("--sample-window", &o.sample_window, 0, BENCH_SLUB_MAX_SAMPLE_PERIOD),
-		OPT_CHOICE("--format", &fmt, set_format, "text, json or csv"),
-	};
-	const struct bench_job job = {
-		.opts = opts, .nr = NR(opts), .help = msg_help, .def = &def,
-		.machine = &o.machine, .repeat = &o.repeat, .progress = &o.progress,
-		.doc = &o.doc, .fmt = &fmt, .run = run_messaging, .o = &o,
-	};
-	return bench_main(&msg_cli, &job, argc, argv);
+	struct messaging_args a = {.fmt = REC_TEXT};
+	bench_messaging_opts_default(&a.o);
+	struct bench_job job = BENCH_JOB(cmd_bench_messaging_spec, a);
+	job.run = run_messaging;
+	return bench_main(&job, argc, argv);
 }

@@ -6,11 +6,13 @@
  * bad paths, files that are not numasim databases, unknown keys, metrics
  * or baselines exit 2 with a message and nothing on standard output.
  */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/options.h"
 #include "analysis/compare.h"
 #include "base/diag.h"
 #include "analysis/store.h"
@@ -20,47 +22,6 @@ static const char usage_line[] =
 	"numasim compare DB [DB...] [--by KEY[,WITHIN]] [--baseline VALUE] [--metric GLOBS] "
 	"[--where KEY=VALUE]... [--alpha A] [--style mmtests|seed]\n"
 	"       [--format text|json|csv]";
-
-static void print_help(void)
-{
-	printf("usage: %s\n\n"
-	       "Compares groups of runs like mmtests' compare-kernels: for every metric\n"
-	       "the rows Min, Amean, Hmean, Stddev, CoeffVar, Max and BAmean-50/95/99\n"
-	       "(the mean of the best 50/95/99%% of the samples), one column per group, each\n"
-	       "with the change against the baseline column in percent (positive =\n"
-	       "better for time-like units: cycles, cycles/op, ns, s; otherwise\n"
-	       "positive = higher), then Welch's t-test of every column against the\n"
-	       "baseline: the two-sided p-value (* below alpha) and the confidence\n"
-	       "interval of the difference of the means.  A metric with per-sample rows\n"
-	       "(pagealloc's alloc-odr0-1, ...) is compared over its samples, any other\n"
-	       "over one value per run.  Several databases pool their runs by group; a\n"
-	       "group that pools runs differing in another parameter, invocation,\n"
-	       "machine, workload or scenario gets a warning on standard error.\n\n"
-	       "options:\n"
-	       "  --by KEY          group by a runs column (variant [default],\n"
-	       "                    kernel_model, machine, workload, scenario, point,\n"
-	       "                    seed, ...) or a parameter (policy.mempolicy,\n"
-	       "                    workload.inner_iterations, ...)\n"
-	       "  --by KEY,WITHIN   KEY against KEY within each value of WITHIN: one\n"
-	       "                    table per value (e.g. --by variant,policy.cpuset)\n"
-	       "  --baseline VALUE  the baseline group, printed first (default: the\n"
-	       "                    first in sweep point order); a variant's short\n"
-	       "                    name works too\n"
-	       "  --metric GLOBS    comma-separated globs of metric names; !GLOB\n"
-	       "                    excludes (e.g. 'alloc-odr0-*,!*.min')\n"
-	       "  --where KEY=VALUE only runs whose KEY (column or parameter) has\n"
-	       "                    VALUE; repeatable, all must hold\n"
-	       "  --alpha A         significance level (default 0.05)\n"
-	       "  --style S         mmtests (default) or seed: the second seed's\n"
-	       "                    max./min./avg./stdev. rows per group and one\n"
-	       "                    Welch line per group (perf bench style)\n"
-	       "  --format F        text (default), json (one document: tables\n"
-	       "                    groups, stats, welch; docs/output-formats.md)\n"
-	       "                    or csv (the same rows, one table column)\n"
-	       "  -h, --help        show this help\n\n"
-	       "exit status: 0 ok, 1 database error, 2 bad usage, missing or foreign\n"
-	       "database, unknown key, metric or baseline, no runs\n", usage_line);
-}
 
 struct copts {
 	struct compare_opts o;
@@ -82,46 +43,114 @@ static int parse_alpha(const char *s, double *out)
 	return 0;
 }
 
+static int set_where(void *dst, const struct cli_option *o, const char *typed,
+		     const char *v)
+{
+	struct copts *c = dst;
+	(void)o;
+	(void)typed;
+	c->where[c->o.nr_where++] = v;
+	return 0;
+}
+
+static int set_alpha(void *dst, const struct cli_option *o, const char *typed,
+		     const char *v)
+{
+	(void)o;
+	(void)typed;
+	return parse_alpha(v, dst);
+}
+
+static int set_style(void *dst, const struct cli_option *o, const char *typed,
+		     const char *v)
+{
+	(void)o;
+	(void)typed;
+	if (strcmp(v, "mmtests") && strcmp(v, "seed"))
+		return cli_usage_error("compare", usage_line, "unknown style '%s' "
+				       "(mmtests or seed)", v);
+	*(int *)dst = !strcmp(v, "seed");
+	return 0;
+}
+
+static int compare_operand(void *args, const char *arg)
+{
+	struct copts *c = args;
+	c->dbs[c->nr_dbs++] = arg;
+	return 0;
+}
+
+#define COMPARE_ARG(field) offsetof(struct copts, field)
+
+static void print_help(const struct cli_spec *spec);
+
+static const struct cli_option compare_options[] = {
+	{.name = "--by", .arg = "KEY", .kind = CLI_OPT_TEXT, .off = COMPARE_ARG(o.by),
+	 .help = "group by a runs column (variant [default],\n"
+		 "kernel_model, machine, workload, scenario, point,\n"
+		 "seed, ...) or a parameter (policy.mempolicy,\n"
+		 "workload.inner_iterations, ...)"},
+	{.name = "--by", .arg = "KEY,WITHIN", .kind = CLI_OPT_DOC,
+	 .help = "KEY against KEY within each value of WITHIN: one\n"
+		 "table per value (e.g. --by variant,policy.cpuset)"},
+	{.name = "--baseline", .arg = "VALUE", .kind = CLI_OPT_TEXT,
+	 .off = COMPARE_ARG(o.baseline),
+	 .help = "the baseline group, printed first (default: the\n"
+		 "first in sweep point order); a variant's short\n"
+		 "name works too"},
+	{.name = "--metric", .arg = "GLOBS", .kind = CLI_OPT_TEXT, .off = COMPARE_ARG(o.metrics),
+	 .help = "comma-separated globs of metric names; !GLOB\n"
+		 "excludes (e.g. 'alloc-odr0-*,!*.min')"},
+	{.name = "--where", .arg = "KEY=VALUE", .kind = CLI_OPT_CALL, .call = set_where,
+	 .help = "only runs whose KEY (column or parameter) has\n"
+		 "VALUE; repeatable, all must hold"},
+	{.name = "--alpha", .arg = "A", .kind = CLI_OPT_CALL, .off = COMPARE_ARG(o.alpha),
+	 .call = set_alpha, .help = "significance level (default 0.05)"},
+	{.name = "--style", .arg = "S", .kind = CLI_OPT_CALL, .off = COMPARE_ARG(o.seed_style),
+	 .call = set_style,
+	 .help = "mmtests (default) or seed: the second seed's\n"
+		 "max./min./avg./stdev. rows per group and one\n"
+		 "Welch line per group (perf bench style)"},
+	{.name = "--format", .arg = "F", .kind = CLI_OPT_FORMAT, .off = COMPARE_ARG(format),
+	 .help = "text (default), json (one document: tables\n"
+		 "groups, stats, welch; docs/output-formats.md)\n"
+		 "or csv (the same rows, one table column)"},
+};
+
+const struct cli_spec cmd_compare_spec = {
+	.cmd = "compare", .usage = usage_line,
+	.opts = compare_options, .nr_opts = CLI_NR_OPTS(compare_options),
+	.flags = CLI_HELP_FIRST, .help_col = 20,
+	.operand = compare_operand, .help = print_help,
+};
+
+static void print_help(const struct cli_spec *spec)
+{
+	printf("usage: %s\n\n"
+	       "Compares groups of runs like mmtests' compare-kernels: for every metric\n"
+	       "the rows Min, Amean, Hmean, Stddev, CoeffVar, Max and BAmean-50/95/99\n"
+	       "(the mean of the best 50/95/99%% of the samples), one column per group, each\n"
+	       "with the change against the baseline column in percent (positive =\n"
+	       "better for time-like units: cycles, cycles/op, ns, s; otherwise\n"
+	       "positive = higher), then Welch's t-test of every column against the\n"
+	       "baseline: the two-sided p-value (* below alpha) and the confidence\n"
+	       "interval of the difference of the means.  A metric with per-sample rows\n"
+	       "(pagealloc's alloc-odr0-1, ...) is compared over its samples, any other\n"
+	       "over one value per run.  Several databases pool their runs by group; a\n"
+	       "group that pools runs differing in another parameter, invocation,\n"
+	       "machine, workload or scenario gets a warning on standard error.\n\n"
+	       "options:\n", spec->usage);
+	cli_print_options(stdout, spec, NULL);
+	printf("\nexit status: 0 ok, 1 database error, 2 bad usage, missing or foreign\n"
+	       "database, unknown key, metric or baseline, no runs\n");
+}
+
+/* 0 parsed, else the status (CLI_HELP_SHOWN: --help printed). */
 static int parse(int argc, char **argv, struct copts *c)
 {
-	for (int i = 1; i < argc; i++) {
-		const char *o = argv[i];
-		const char **slot = !strcmp(o, "--by") ? &c->o.by
-				    : !strcmp(o, "--baseline") ? &c->o.baseline
-				    : !strcmp(o, "--metric") ? &c->o.metrics : NULL;
-		int is_where = !strcmp(o, "--where"), is_alpha = !strcmp(o, "--alpha");
-		int is_style = !strcmp(o, "--style"), is_format = !strcmp(o, "--format");
-		if (slot || is_where || is_alpha || is_style || is_format) {
-			if (i + 1 >= argc)
-				return cli_usage_error("compare", usage_line,
-						       "option '%s' needs a value", o);
-			if (slot)
-				*slot = argv[++i];
-			else if (is_format && rec_parse_format(argv[++i], &c->format))
-				return cli_usage_error("compare", usage_line, "unknown format "
-						       "'%s' (text, json or csv)", argv[i]);
-			else if (is_format)
-				;
-			else if (is_where)
-				c->where[c->o.nr_where++] = argv[++i];
-			else if (is_style && strcmp(argv[++i], "mmtests") && strcmp(argv[i], "seed"))
-				return cli_usage_error("compare", usage_line, "unknown style '%s' "
-						       "(mmtests or seed)", argv[i]);
-			else if (is_style)
-				c->o.seed_style = !strcmp(argv[i], "seed");
-			else if (parse_alpha(argv[++i], &c->o.alpha))
-				return 2;
-		} else if (o[0] == '-' && o[1] != '\0') {
-		{
-			static const char *const known[] = {"--by", "--baseline", "--metric",
-							    "--where", "--alpha", "--style", "--format",
-							    "--help", "-h"};
-			return cli_unknown_option("compare", o, known, CLI_NR(known));
-		}
-		} else {
-			c->dbs[c->nr_dbs++] = o;
-		}
-	}
+	int rc = cli_parse(&cmd_compare_spec, c, argc, argv);
+	if (rc)
+		return rc;
 	if (c->nr_dbs == 0)
 		return cli_usage_error("compare", usage_line, "no database file");
 	if (c->o.by && !c->o.by[0])
@@ -227,19 +256,16 @@ int cmd_compare(int argc, char **argv)
 	int rc = NS_OK, status, empty = 0;
 
 	diag_init(&d);
-	for (int i = 1; i < argc; i++)
-		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-			print_help();
-			return 0;
-		}
 	c.dbs = calloc((size_t)argc, sizeof *c.dbs);
 	c.where = calloc((size_t)argc + 1, sizeof *c.where);
 	if (!c.dbs || !c.where) {
 		rc = diag_set(&d, NS_ENOMEM, "numasim compare", 0, 0, "out of memory");
 		goto fail;
 	}
-	if ((status = parse(argc, argv, &c)))
+	if ((status = parse(argc, argv, &c))) {
+		status = status == CLI_HELP_SHOWN ? 0 : status;
 		goto out;
+	}
 	c.o.warn = stderr;
 	const char *within = NULL;
 	if (c.o.by && strchr(c.o.by, ',')) {

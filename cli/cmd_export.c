@@ -15,11 +15,13 @@
  * failed export leaves no partial file).  NAME must be a table or view of
  * the database (docs/schema.md); an unknown one exits 2.
  */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/options.h"
 #include "base/diag.h"
 #include "analysis/flame.h"
 #include "analysis/resultset.h"
@@ -30,7 +32,59 @@ static const char usage_line[] =
 	"       numasim export DB --format folded [--run N | --diff A B] "
 	"[--metric cycles|calls|mispredicts] [-o FILE]";
 
-static void print_help(void)
+struct eopts {
+	const char *path, *table, *query, *out, *format, *metric;
+	long long run, diff[2];
+	int csv_raw;
+};
+
+static int export_operand(void *args, const char *arg)
+{
+	struct eopts *e = args;
+	if (e->path)
+		return cli_usage_error("export", usage_line,
+				       "more than one database ('%s', '%s')", e->path, arg);
+	e->path = arg;
+	return 0;
+}
+
+#define EXPORT_ARG(field) offsetof(struct eopts, field)
+
+static void print_help(const struct cli_spec *spec);
+
+static const struct cli_option export_options[] = {
+	{.name = "--format", .arg = "F", .kind = CLI_OPT_TEXT, .off = EXPORT_ARG(format),
+	 .help = "csv, json or folded (required)"},
+	{.name = "--table", .arg = "NAME", .kind = CLI_OPT_TEXT, .off = EXPORT_ARG(table),
+	 .help = "a table or view: runs, params, metrics, samples,\n"
+		 "counters, profile, profile_paths, branches, v_runs,\n"
+		 "v_metrics, ..."},
+	{.name = "--query", .arg = "SQL", .kind = CLI_OPT_TEXT, .off = EXPORT_ARG(query),
+	 .help = "one SELECT statement instead of a table"},
+	{.name = "--csv-raw", .kind = CLI_OPT_FLAG, .off = EXPORT_ARG(csv_raw),
+	 .help = "csv: text cells as they are; by default a text cell\n"
+		 "starting with =, +, -, @, tab or CR gets a leading '\n"
+		 "(spreadsheet formula guard; numbers stay numbers)"},
+	{.name = "--run", .arg = "N", .kind = CLI_OPT_NUM, .off = EXPORT_ARG(run),
+	 .min = 1, .max = INT64_MAX,
+	 .help = "folded: the run (may be left out for a one-run database)"},
+	{.name = "--diff", .arg = "A B", .kind = CLI_OPT_NUM_PAIR, .off = EXPORT_ARG(diff),
+	 .min = 1, .max = INT64_MAX, .expected = "two run ids",
+	 .help = "folded: both runs' values per stack"},
+	{.name = "--metric", .arg = "M", .kind = CLI_OPT_TEXT, .off = EXPORT_ARG(metric),
+	 .help = "folded: cycles (default), calls or mispredicts"},
+	{.name = "--output", .alias = "-o", .arg = "FILE", .kind = CLI_OPT_TEXT,
+	 .off = EXPORT_ARG(out), .help = "write FILE atomically instead of standard output"},
+};
+
+const struct cli_spec cmd_export_spec = {
+	.cmd = "export", .usage = usage_line,
+	.opts = export_options, .nr_opts = CLI_NR_OPTS(export_options),
+	.flags = CLI_HELP_FIRST, .help_col = 16,
+	.operand = export_operand, .help = print_help,
+};
+
+static void print_help(const struct cli_spec *spec)
 {
 	printf("usage: %s\n\n"
 	       "Writes a table or view (default: v_metrics) or the result of one\n"
@@ -43,75 +97,18 @@ static void print_help(void)
 	       "root first joined by ';', then the path's self cycles (or calls,\n"
 	       "or mispredicts); the lines sum to the run's profile self cycles.\n"
 	       "With --diff A B, difffolded.pl's form: 'stack A B'.\n\n"
-	       "options:\n"
-	       "  --format F    csv, json or folded (required)\n"
-	       "  --table NAME  a table or view: runs, params, metrics, samples,\n"
-	       "                counters, profile, profile_paths, branches, v_runs,\n"
-	       "                v_metrics, ...\n"
-	       "  --query SQL   one SELECT statement instead of a table\n"
-	       "  --csv-raw     csv: text cells as they are; by default a text cell\n"
-	       "                starting with =, +, -, @, tab or CR gets a leading '\n"
-	       "                (spreadsheet formula guard; numbers stay numbers)\n"
-	       "  --run N       folded: the run (may be left out for a one-run database)\n"
-	       "  --diff A B    folded: both runs' values per stack\n"
-	       "  --metric M    folded: cycles (default), calls or mispredicts\n"
-	       "  -o FILE       write FILE atomically instead of standard output\n"
-	       "  -h, --help    show this help\n\n"
-	       "exit status: 0 ok, 1 database or write error, 2 bad usage, unknown\n"
-	       "table, bad SQL, missing or foreign database\n", usage_line);
+	       "options:\n", spec->usage);
+	cli_print_options(stdout, spec, NULL);
+	printf("\nexit status: 0 ok, 1 database or write error, 2 bad usage, unknown\n"
+	       "table, bad SQL, missing or foreign database\n");
 }
 
-struct eopts {
-	const char *path, *table, *query, *out, *format, *metric;
-	long long run, diff_a, diff_b;
-	int csv_raw;
-};
 
 static int parse(int argc, char **argv, struct eopts *e)
 {
-	for (int i = 1; i < argc; i++) {
-		const char *o = argv[i];
-		const char **slot = !strcmp(o, "--format") ? &e->format
-				    : !strcmp(o, "--table") ? &e->table
-				    : !strcmp(o, "--query") ? &e->query
-				    : !strcmp(o, "-o") || !strcmp(o, "--output") ? &e->out : NULL;
-		if (!strcmp(o, "--metric"))
-			slot = &e->metric;
-		if (slot) {
-			if (i + 1 >= argc)
-				return cli_usage_error("export", usage_line,
-						       "option '%s' needs a value", o);
-			*slot = argv[++i];
-		} else if (!strcmp(o, "--csv-raw")) {
-			e->csv_raw = 1;
-		} else if (!strcmp(o, "--run")) {
-			if (i + 1 >= argc)
-				return cli_usage_error("export", usage_line,
-						       "option '%s' needs a value", o);
-			if (cli_parse_long("export", o, argv[++i], 1, INT64_MAX, &e->run))
-				return 2;
-		} else if (!strcmp(o, "--diff")) {
-			if (i + 2 >= argc)
-				return cli_usage_error("export", usage_line,
-						       "option '--diff' needs two run ids");
-			if (cli_parse_long("export", o, argv[i + 1], 1, INT64_MAX, &e->diff_a) ||
-			    cli_parse_long("export", o, argv[i + 2], 1, INT64_MAX, &e->diff_b))
-				return 2;
-			i += 2;
-		} else if (o[0] == '-' && o[1] != '\0') {
-		{
-			static const char *const known[] = {"--format", "--table", "--query",
-							    "--run", "--diff", "--metric", "--csv-raw",
-							    "-o", "--output", "--help", "-h"};
-			return cli_unknown_option("export", o, known, CLI_NR(known));
-		}
-		} else if (e->path) {
-			return cli_usage_error("export", usage_line,
-					       "more than one database ('%s', '%s')", e->path, o);
-		} else {
-			e->path = o;
-		}
-	}
+	int rc = cli_parse(&cmd_export_spec, e, argc, argv);
+	if (rc)
+		return rc;
 	if (!e->path)
 		return cli_usage_error("export", usage_line, "no database file");
 	if (!e->format)
@@ -121,10 +118,10 @@ static int parse(int argc, char **argv, struct eopts *e)
 	if (folded && (e->table || e->query))
 		return cli_usage_error("export", usage_line, "--format folded writes "
 				       "call paths; --table and --query are for csv|json");
-	if (!folded && (e->run || e->diff_a || e->metric))
+	if (!folded && (e->run || e->diff[0] || e->metric))
 		return cli_usage_error("export", usage_line, "--run, --diff and --metric "
 				       "are options of --format folded");
-	if (e->run && e->diff_a)
+	if (e->run && e->diff[0])
 		return cli_usage_error("export", usage_line,
 				       "give either --run or --diff, not both");
 	if (e->metric && flame_metric_parse(e->metric) < 0)
@@ -158,7 +155,7 @@ static int export_folded(const struct eopts *e, struct store *st, struct diag *d
 			 char **buf, size_t *len)
 {
 	sqlite3 *db = store_sqlite(st);
-	int64_t a = e->diff_a ? e->diff_a : e->run, b = e->diff_b;
+	int64_t a = e->diff[0] ? e->diff[0] : e->run, b = e->diff[1];
 	struct flame fl;
 	int rc = NS_OK;
 	flame_init(&fl);
@@ -190,13 +187,8 @@ int cmd_export(int argc, char **argv)
 	int rc, status, exists = 0;
 
 	diag_init(&d);
-	for (int i = 1; i < argc; i++)
-		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-			print_help();
-			return 0;
-		}
 	if ((status = parse(argc, argv, &e)))
-		return status;
+		return status == CLI_HELP_SHOWN ? 0 : status;
 	int folded = !strcmp(e.format, "folded");
 	if (!folded && (resultset_parse_format(e.format, &fmt) || fmt == RESULTSET_TABLE))
 		return cli_usage_error("export", usage_line,

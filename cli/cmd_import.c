@@ -8,11 +8,13 @@
  * output or atomically to -o OUT, so a failed import leaves nothing behind.
  */
 #include <dirent.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/options.h"
 #include "cli/file_kind.h"
 #include "base/diag.h"
 #include "machine/datafile.h"
@@ -23,49 +25,6 @@
 	"numasim import numactl FILE|- [options]\n"                            \
 	"       numasim import sysfs [ROOT] [options]\n"                       \
 	"       numasim import --list-costs"
-
-static void import_help(void)
-{
-	printf("usage: " IMPORT_USAGE "\n\n"
-	       "Writes a machine file from a real machine's description:\n"
-	       "  numactl FILE   the output of `numactl --hardware` ('-' reads "
-	       "standard input);\n"
-	       "                 lines before it and after it (a pasted shell prompt or\n"
-	       "                 header) are skipped and counted on standard error\n"
-	       "  sysfs [ROOT]   /sys/devices/system/node (and /proc/zoneinfo) under "
-	       "ROOT,\n"
-	       "                 default '/', i.e. this machine\n\n"
-	       "Node ids, CPUs, memory and the SLIT distances come from the input.\n"
-	       "Zone sizes come from ROOT/proc/zoneinfo (present pages) when it is\n"
-	       "there; otherwise each node's total is split into zones by --arch:\n"
-	       "  x86_64  DMA below 16 MiB, DMA32 below 4 GiB, Normal above "
-	       "(default)\n"
-	       "  arm64   DMA in the first 4 GiB, Normal above (Linux v5.11+)\n"
-	       "  none    everything in Normal (ppc64, s390)\n"
-	       "taking memory as contiguous from address 0 in node-id order.\n"
-	       "Cost figures are copied from a cost profile (configs/costs/NAME.yaml).\n"
-	       "The result is loaded back and checked before it is written.\n\n"
-	       "options:\n"
-	       "  -o, --output OUT        write to OUT (atomically) instead of "
-	       "standard output\n"
-	       "  --name NAME             machine name (default: input file name; for\n"
-	       "                          standard input -o's file name, else a pasted\n"
-	       "                          prompt's host; the host name for a live\n"
-	       "                          sysfs import)\n"
-	       "  --description TEXT      one-line description (default: a summary)\n"
-	       "  --costs NAME|PATH       cost profile (default: the one nearest to the\n"
-	       "                          CPU in ROOT/proc/cpuinfo or pasted lscpu lines,\n"
-	       "                          else %s for x86_64 and none, %s for\n"
-	       "                          arm64); NAME is looked up in $NUMASIM_CONFIGS/\n"
-	       "                          costs, the installed data directory and the\n"
-	       "                          source tree\n"
-	       "  --arch x86_64|arm64|none  zone layout when zone sizes are unknown\n"
-	       "  --list-costs            list the cost profiles found and exit\n"
-	       "  -h, --help              show this help\n\n"
-	       "exit status: 0 success, 2 bad input or usage, 1 runtime failure\n",
-	       import_default_costs(IMPORT_ARCH_X86_64),
-	       import_default_costs(IMPORT_ARCH_ARM64));
-}
 
 static int usage_err(const char *fmt, const char *arg)
 {
@@ -170,6 +129,105 @@ static void print_notes(const struct import_notes *n)
 		n->costs_from);
 }
 
+struct import_args {
+	struct import_opts o;
+	const char *kind, *input, *out;
+	int list;
+};
+
+static int set_arch(void *dst, const struct cli_option *opt, const char *typed,
+		    const char *val)
+{
+	(void)opt;
+	(void)typed;
+	int arch = import_arch_parse(val);
+	if (arch < 0)
+		return usage_err("--arch takes x86_64, arm64 or none, not '%s'", val);
+	*(enum import_arch *)dst = (enum import_arch)arch;
+	return 0;
+}
+
+static int import_operand(void *args, const char *arg)
+{
+	struct import_args *a = args;
+	if (!a->kind)
+		a->kind = arg;
+	else if (!a->input)
+		a->input = arg;
+	else
+		return usage_err("unexpected argument '%s'", arg);
+	return 0;
+}
+
+#define IMPORT_ARG(field) offsetof(struct import_args, field)
+
+static void import_help(const struct cli_spec *spec);
+
+static const struct cli_option import_options[] = {
+	{.name = "--output", .alias = "-o", .arg = "OUT", .kind = CLI_OPT_TEXT,
+	 .off = IMPORT_ARG(out),
+	 .help = "write to OUT (atomically) instead of standard output"},
+	{.name = "--name", .arg = "NAME", .kind = CLI_OPT_TEXT, .off = IMPORT_ARG(o.name),
+	 .help = "machine name (default: input file name; for\n"
+		 "standard input -o's file name, else a pasted\n"
+		 "prompt's host; the host name for a live\n"
+		 "sysfs import)"},
+	{.name = "--description", .arg = "TEXT", .kind = CLI_OPT_TEXT,
+	 .off = IMPORT_ARG(o.description),
+	 .help = "one-line description (default: a summary)"},
+	{.name = "--costs", .arg = "NAME|PATH", .kind = CLI_OPT_TEXT, .off = IMPORT_ARG(o.costs),
+	 .help = "cost profile (default: the one nearest to the\n"
+		 "CPU in ROOT/proc/cpuinfo or pasted lscpu lines,\n"
+		 "else %D\n"
+		 "arm64); NAME is looked up in $NUMASIM_CONFIGS/\n"
+		 "costs, the installed data directory and the\n"
+		 "source tree"},
+	{.name = "--arch", .arg = "x86_64|arm64|none", .kind = CLI_OPT_CALL,
+	 .off = IMPORT_ARG(o.arch), .call = set_arch,
+	 .help = "zone layout when zone sizes are unknown"},
+	{.name = "--list-costs", .kind = CLI_OPT_FLAG, .off = IMPORT_ARG(list),
+	 .help = "list the cost profiles found and exit"},
+};
+
+const struct cli_spec cmd_import_spec = {
+	.cmd = "import", .usage = IMPORT_USAGE,
+	.opts = import_options, .nr_opts = CLI_NR_OPTS(import_options), .help_col = 26,
+	.needs_value = "%s needs a value", .operand = import_operand, .help = import_help,
+};
+
+static void import_help(const struct cli_spec *spec)
+{
+	char costs[128];
+	/* the one %D of the table: --costs's defaults, by architecture */
+	struct import_args defaults = {.out = "-"};
+	snprintf(costs, sizeof costs, "%s for x86_64 and none, %s for",
+		 import_default_costs(IMPORT_ARCH_X86_64),
+		 import_default_costs(IMPORT_ARCH_ARM64));
+	defaults.o.costs = costs;
+	printf("usage: %s\n\n"
+	       "Writes a machine file from a real machine's description:\n"
+	       "  numactl FILE   the output of `numactl --hardware` ('-' reads "
+	       "standard input);\n"
+	       "                 lines before it and after it (a pasted shell prompt or\n"
+	       "                 header) are skipped and counted on standard error\n"
+	       "  sysfs [ROOT]   /sys/devices/system/node (and /proc/zoneinfo) under "
+	       "ROOT,\n"
+	       "                 default '/', i.e. this machine\n\n"
+	       "Node ids, CPUs, memory and the SLIT distances come from the input.\n"
+	       "Zone sizes come from ROOT/proc/zoneinfo (present pages) when it is\n"
+	       "there; otherwise each node's total is split into zones by --arch:\n"
+	       "  x86_64  DMA below 16 MiB, DMA32 below 4 GiB, Normal above "
+	       "(default)\n"
+	       "  arm64   DMA in the first 4 GiB, Normal above (Linux v5.11+)\n"
+	       "  none    everything in Normal (ppc64, s390)\n"
+	       "taking memory as contiguous from address 0 in node-id order.\n"
+	       "Cost figures are copied from a cost profile (configs/costs/NAME.yaml).\n"
+	       "The result is loaded back and checked before it is written.\n\n"
+	       "options:\n", spec->usage);
+	cli_print_options(stdout, spec, &defaults);
+	printf("\nexit status: 0 success, 2 bad input or usage, 1 runtime failure\n");
+}
+
 int cmd_import(int argc, char **argv)
 {
 	struct import_opts o;
@@ -184,51 +242,16 @@ int cmd_import(int argc, char **argv)
 	import_opts_init(&o);
 	machine_desc_init(&m);
 	diag_init(&d);
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		const char *val = i + 1 < argc ? argv[i + 1] : NULL;
-		int takes = !strcmp(a, "-o") || !strcmp(a, "--output") ||
-			    !strcmp(a, "--name") || !strcmp(a, "--description") ||
-			    !strcmp(a, "--costs") || !strcmp(a, "--arch");
-		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-			import_help();
-			return 0;
-		} else if (!strcmp(a, "--list-costs")) {
-			list = 1;
-		} else if (takes && !val) {
-			return usage_err("%s needs a value", a);
-		} else if (takes) {
-			i++;
-			if (!strcmp(a, "-o") || !strcmp(a, "--output"))
-				out = val;
-			else if (!strcmp(a, "--name"))
-				o.name = val;
-			else if (!strcmp(a, "--description"))
-				o.description = val;
-			else if (!strcmp(a, "--costs"))
-				o.costs = val;
-			else {
-				int arch = import_arch_parse(val);
-				if (arch < 0)
-					return usage_err("--arch takes x86_64, arm64 "
-							 "or none, not '%s'", val);
-				o.arch = (enum import_arch)arch;
-			}
-		} else if (a[0] == '-' && a[1] != '\0') {
-		{
-			static const char *const known[] = {"-o", "--output", "--name",
-							    "--description", "--costs", "--arch",
-							    "--list-costs", "--help", "-h"};
-			return cli_unknown_option("import", a, known, CLI_NR(known));
-		}
-		} else if (!kind) {
-			kind = a;
-		} else if (!input) {
-			input = a;
-		} else {
-			return usage_err("unexpected argument '%s'", a);
-		}
-	}
+	struct import_args args = {.out = "-"};
+	args.o = o;
+	int prc = cli_parse(&cmd_import_spec, &args, argc, argv);
+	if (prc)
+		return prc == CLI_HELP_SHOWN ? 0 : prc;
+	o = args.o;
+	kind = args.kind;
+	input = args.input;
+	out = args.out;
+	list = args.list;
 	if (list)
 		return list_costs();
 	if (!kind)

@@ -16,11 +16,13 @@
  * error (exit 1: the installation is broken), nothing is printed.
  */
 #include <dirent.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/options.h"
 #include "base/diag.h"
 #include "base/records.h"
 #include "machine/datafile.h"
@@ -30,7 +32,45 @@
 static const char usage_line[] =
 	"numasim list machines|scenarios|costs|keys [--format text|json|csv]";
 
-static void print_help(void)
+struct list_args {
+	const char *what;
+	enum rec_format fmt;
+};
+
+static int set_format(void *dst, const struct cli_option *o, const char *typed,
+		      const char *v)
+{
+	(void)o;
+	(void)typed;
+	if (!v || rec_parse_format(v, dst))
+		return cli_usage_error("list", usage_line, "--format takes text, json or csv");
+	return 0;
+}
+
+static int list_operand(void *args, const char *arg)
+{
+	struct list_args *a = args;
+	if (a->what)
+		return cli_usage_error("list", usage_line, "unexpected argument '%s'", arg);
+	a->what = arg;
+	return 0;
+}
+
+static void print_help(const struct cli_spec *spec);
+
+static const struct cli_option list_options[] = {
+	{.name = "--format", .arg = "F", .kind = CLI_OPT_CALL, .flags = CLI_OPT_OWN_MISSING,
+	 .off = offsetof(struct list_args, fmt), .call = set_format,
+	 .help = "text (default), json or csv (docs/output-formats.md)"},
+};
+
+const struct cli_spec cmd_list_spec = {
+	.cmd = "list", .usage = usage_line,
+	.opts = list_options, .nr_opts = CLI_NR_OPTS(list_options), .help_col = 13,
+	.operand = list_operand, .help = print_help,
+};
+
+static void print_help(const struct cli_spec *spec)
 {
 	printf("usage: %s\n\n"
 	       "Lists what numasim ships, one line each; the names work wherever a\n"
@@ -42,11 +82,9 @@ static void print_help(void)
 	       "  costs      name and description of the cost profiles\n"
 	       "             (configs/costs/)\n"
 	       "  keys       the scenario keys --set and --sweep accept\n\n"
-	       "options:\n"
-	       "  --format F text (default), json or csv (docs/output-formats.md)\n"
-	       "  -h, --help show this help\n\n"
-	       "exit status: 0 ok, 1 a shipped file does not load, 2 bad usage\n",
-	       usage_line);
+	       "options:\n", spec->usage);
+	cli_print_options(stdout, spec, NULL);
+	printf("\nexit status: 0 ok, 1 a shipped file does not load, 2 bad usage\n");
 }
 
 #define LIST_MAX_FILES 256
@@ -221,28 +259,12 @@ static int usage_what(const char *what)
 
 int cmd_list(int argc, char **argv)
 {
-	const char *what = NULL;
-	enum rec_format fmt = REC_TEXT;
-	for (int i = 1; i < argc; i++) {
-		const char *o = argv[i];
-		if (!strcmp(o, "-h") || !strcmp(o, "--help")) {
-			print_help();
-			return 0;
-		}
-		if (!strcmp(o, "--format")) {
-			if (i + 1 >= argc || rec_parse_format(argv[i + 1], &fmt))
-				return cli_usage_error("list", usage_line,
-						       "--format takes text, json or csv");
-			i++;
-		} else if (o[0] == '-' && o[1]) {
-			static const char *const known[] = {"--format", "--help", "-h"};
-			return cli_unknown_option("list", o, known, CLI_NR(known));
-		} else if (what) {
-			return cli_usage_error("list", usage_line, "unexpected argument '%s'", o);
-		} else {
-			what = o;
-		}
-	}
+	struct list_args a = {.fmt = REC_TEXT};
+	int prc = cli_parse(&cmd_list_spec, &a, argc, argv);
+	if (prc)
+		return prc == CLI_HELP_SHOWN ? 0 : prc;
+	const char *what = a.what;
+	enum rec_format fmt = a.fmt;
 	if (!what)
 		return cli_usage_error("list", usage_line, "what to list: machines, "
 				       "scenarios, costs or keys");

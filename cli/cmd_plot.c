@@ -16,6 +16,7 @@
  * runs (analysis/flame.h); --data writes the folded stacks it drew.
  */
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,6 +25,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "cli/options.h"
 #include "base/diag.h"
 #include "analysis/flame.h"
 #include "analysis/plot.h"
@@ -36,49 +38,6 @@ static const char usage_line[] =
 	"       numasim plot DB --flame [--run N | --diff A B] [--metric cycles|calls|"
 	"mispredicts] [--title TEXT] [--width W] -o FILE.svg [--data FILE.folded]";
 
-static void print_help(void)
-{
-	printf("usage: %s\n\n"
-	       "Draws a chart of a results database (opened read-only):\n"
-	       "  --metric GLOB  line plot: the metrics matching GLOB against --x, one\n"
-	       "                 line per group, the mean with min-max error bars.\n"
-	       "                 --x name (default) takes x from the number after the\n"
-	       "                 last '-' of the metric name (pagealloc's batch size:\n"
-	       "                 --metric 'alloc-odr0-*'); --x KEY takes a numeric\n"
-	       "                 parameter or runs column (workload.inner_iterations)\n"
-	       "  --bars WHAT    bar chart: profile (self cycles of the top functions)\n"
-	       "                 or executed, taken, mispredicted (branch sites), the\n"
-	       "                 mean per run of each group\n"
-	       "  --by KEY       one line / bar per value of KEY (default variant; a\n"
-	       "                 runs column or a parameter, as in numasim compare)\n"
-	       "  --where KEY=VALUE  only runs whose KEY (column or parameter) has\n"
-	       "                 VALUE; repeatable, all must hold (as in compare)\n"
-	       "  --top N        bar charts: the N largest categories (default 15)\n"
-	       "  --logx, --linx force a log2 / linear x axis (default: log when x\n"
-	       "                 spans a factor of 100 or more)\n"
-	       "  --title TEXT   the chart's title (default: what is plotted, by what)\n"
-	       "  --width W, --height H  the canvas in pixels (default: sized from\n"
-	       "                 the labels and legend around a 570 x 380 plot area);\n"
-	       "                 too small for the labels is an error that says the\n"
-	       "                 size needed\n"
-	       "  -o FILE        FILE.svg (written by numasim) or FILE.png (needs\n"
-	       "                 gnuplot, package gnuplot-nox; $NUMASIM_GNUPLOT names\n"
-	       "                 another binary)\n"
-	       "  --data FILE    the plotted points as CSV (series,x,mean,min,max,n;\n"
-	       "                 bar charts series,category,mean), for gnuplot or\n"
-	       "                 pandas; -o, --data or both\n"
-	       "  --flame        a flame graph of the simulated profile's call paths\n"
-	       "                 (SVG): --run N (may be left out for a one-run\n"
-	       "                 database), --metric cycles (default), calls or\n"
-	       "                 mispredicts; --data FILE writes the folded stacks\n"
-	       "  --diff A B     with --flame: the differential flame graph of runs A\n"
-	       "                 and B, widths from A, red = more in B, blue = less\n"
-	       "  -h, --help     show this help\n\n"
-	       "exit status: 0 ok, 1 database or gnuplot failure, 2 bad usage, missing\n"
-	       "or foreign database, unknown key or metric, no runs left by --where,\n"
-	       "a canvas too small for the labels, no gnuplot for PNG\n", usage_line);
-}
-
 struct popts {
 	const char *path, *metric, *x, *bars, *by, *out, *data, *title;
 	const char **where;
@@ -86,7 +45,7 @@ struct popts {
 	long long top, width, height;
 	int logx;
 	int flame;
-	long long run, diff_a, diff_b;
+	long long run, diff[2];
 };
 
 static int ends_with(const char *s, const char *suf)
@@ -103,7 +62,7 @@ static int parse_flame(const struct popts *o)
 	if (o->bars || o->x || o->by || o->nr_where || o->height || o->logx >= 0)
 		return cli_usage_error("plot", usage_line, "--flame takes --run, --diff, "
 				       "--metric, --title, --width, -o and --data only");
-	if (o->run && o->diff_a)
+	if (o->run && o->diff[0])
 		return cli_usage_error("plot", usage_line, "give either --run or --diff, not both");
 	if (o->metric && flame_metric_parse(o->metric) < 0)
 		return cli_unknown("numasim plot", "flame metric", o->metric, flame_metric_names,
@@ -113,66 +72,122 @@ static int parse_flame(const struct popts *o)
 	return 0;
 }
 
+static int set_where(void *dst, const struct cli_option *opt, const char *typed,
+		     const char *v)
+{
+	struct popts *o = dst;
+	(void)opt;
+	(void)typed;
+	o->where[o->nr_where++] = v;
+	return 0;
+}
+
+/* --logx, --linx */
+static int set_axis(void *dst, const struct cli_option *opt, const char *typed,
+		    const char *v)
+{
+	(void)typed;
+	(void)v;
+	*(int *)dst = !strcmp(opt->name, "--logx");
+	return 0;
+}
+
+static int plot_operand(void *args, const char *arg)
+{
+	struct popts *o = args;
+	if (o->path)
+		return cli_usage_error("plot", usage_line,
+				       "more than one database ('%s', '%s')", o->path, arg);
+	o->path = arg;
+	return 0;
+}
+
+#define PLOT_ARG(field) offsetof(struct popts, field)
+
+static void print_help(const struct cli_spec *spec);
+
+static const struct cli_option plot_options[] = {
+	{.name = "--metric", .arg = "GLOB", .kind = CLI_OPT_TEXT, .off = PLOT_ARG(metric),
+	 .help = "line plot: the metrics matching GLOB against --x, one\n"
+		 "line per group, the mean with min-max error bars."},
+	{.name = "--x", .arg = "KEY", .kind = CLI_OPT_TEXT, .off = PLOT_ARG(x),
+	 .help = "name (default) takes x from the number after the\n"
+		 "last '-' of the metric name (pagealloc's batch size:\n"
+		 "--metric 'alloc-odr0-*'); KEY takes a numeric\n"
+		 "parameter or runs column (workload.inner_iterations)"},
+	{.name = "--bars", .arg = "WHAT", .kind = CLI_OPT_TEXT, .off = PLOT_ARG(bars),
+	 .help = "bar chart: profile (self cycles of the top functions)\n"
+		 "or executed, taken, mispredicted (branch sites), the\n"
+		 "mean per run of each group"},
+	{.name = "--by", .arg = "KEY", .kind = CLI_OPT_TEXT, .off = PLOT_ARG(by),
+	 .help = "one line / bar per value of KEY (default variant; a\n"
+		 "runs column or a parameter, as in numasim compare)"},
+	{.name = "--where", .arg = "KEY=VALUE", .kind = CLI_OPT_CALL, .call = set_where,
+	 .help = "only runs whose KEY (column or parameter) has\n"
+		 "VALUE; repeatable, all must hold (as in compare)"},
+	{.name = "--top", .arg = "N", .kind = CLI_OPT_NUM, .off = PLOT_ARG(top),
+	 .min = 1, .max = 1000,
+	 .help = "bar charts: the N largest categories (default %D)"},
+	{.name = "--logx", .kind = CLI_OPT_CALL, .off = PLOT_ARG(logx), .call = set_axis,
+	 .help = "force a log2 x axis (default: log when x\n"
+		 "spans a factor of 100 or more)"},
+	{.name = "--linx", .kind = CLI_OPT_CALL, .off = PLOT_ARG(logx), .call = set_axis,
+	 .help = "force a linear x axis"},
+	{.name = "--title", .arg = "TEXT", .kind = CLI_OPT_TEXT, .off = PLOT_ARG(title),
+	 .help = "the chart's title (default: what is plotted, by what)"},
+	{.name = "--width", .arg = "W", .kind = CLI_OPT_NUM, .off = PLOT_ARG(width),
+	 .min = 100, .max = PLOT_MAX_SIZE,
+	 .help = "the canvas in pixels (default: sized from\n"
+		 "the labels and legend around a 570 x 380 plot area);\n"
+		 "too small for the labels is an error that says the\n"
+		 "size needed"},
+	{.name = "--height", .arg = "H", .kind = CLI_OPT_NUM, .off = PLOT_ARG(height),
+	 .min = 100, .max = PLOT_MAX_SIZE, .help = "the same for the height"},
+	{.name = "--output", .alias = "-o", .arg = "FILE", .kind = CLI_OPT_TEXT,
+	 .off = PLOT_ARG(out),
+	 .help = "FILE.svg (written by numasim) or FILE.png (needs\n"
+		 "gnuplot, package gnuplot-nox; $NUMASIM_GNUPLOT names\n"
+		 "another binary)"},
+	{.name = "--data", .arg = "FILE", .kind = CLI_OPT_TEXT, .off = PLOT_ARG(data),
+	 .help = "the plotted points as CSV (series,x,mean,min,max,n;\n"
+		 "bar charts series,category,mean), for gnuplot or\n"
+		 "pandas; -o, --data or both"},
+	{.name = "--flame", .kind = CLI_OPT_FLAG, .off = PLOT_ARG(flame),
+	 .help = "a flame graph of the simulated profile's call paths\n"
+		 "(SVG): --run N (may be left out for a one-run\n"
+		 "database), --metric cycles (default), calls or\n"
+		 "mispredicts; --data FILE writes the folded stacks"},
+	{.name = "--run", .arg = "N", .kind = CLI_OPT_NUM, .off = PLOT_ARG(run),
+	 .min = 1, .max = INT64_MAX, .help = "with --flame: the run"},
+	{.name = "--diff", .arg = "A B", .kind = CLI_OPT_NUM_PAIR, .off = PLOT_ARG(diff),
+	 .min = 1, .max = INT64_MAX, .expected = "two run ids",
+	 .help = "with --flame: the differential flame graph of runs A\n"
+		 "and B, widths from A, red = more in B, blue = less"},
+};
+
+const struct cli_spec cmd_plot_spec = {
+	.cmd = "plot", .usage = usage_line,
+	.opts = plot_options, .nr_opts = CLI_NR_OPTS(plot_options),
+	.flags = CLI_HELP_FIRST, .help_col = 17,
+	.operand = plot_operand, .help = print_help,
+};
+
+static void print_help(const struct cli_spec *spec)
+{
+	static const struct popts defaults = {.top = 15};
+	printf("usage: %s\n\n"
+	       "Draws a chart of a results database (opened read-only):\n", spec->usage);
+	cli_print_options(stdout, spec, &defaults);
+	printf("\nexit status: 0 ok, 1 database or gnuplot failure, 2 bad usage, missing\n"
+	       "or foreign database, unknown key or metric, no runs left by --where,\n"
+	       "a canvas too small for the labels, no gnuplot for PNG\n");
+}
+
 static int parse(int argc, char **argv, struct popts *o)
 {
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		const char **slot = !strcmp(a, "--metric") ? &o->metric
-				    : !strcmp(a, "--x") ? &o->x
-				    : !strcmp(a, "--bars") ? &o->bars
-				    : !strcmp(a, "--by") ? &o->by
-				    : !strcmp(a, "--data") ? &o->data
-				    : !strcmp(a, "--title") ? &o->title
-				    : !strcmp(a, "-o") || !strcmp(a, "--output") ? &o->out : NULL;
-		long long *num = !strcmp(a, "--top") ? &o->top
-				 : !strcmp(a, "--width") ? &o->width
-				 : !strcmp(a, "--height") ? &o->height : NULL;
-		int is_where = !strcmp(a, "--where");
-		if (slot || num || is_where) {
-			if (i + 1 >= argc)
-				return cli_usage_error("plot", usage_line,
-						       "option '%s' needs a value", a);
-			if (slot)
-				*slot = argv[++i];
-			else if (is_where)
-				o->where[o->nr_where++] = argv[++i];
-			else if (cli_parse_long("plot", a, argv[++i], num == &o->top ? 1 : 100,
-						num == &o->top ? 1000 : PLOT_MAX_SIZE, num))
-				return 2;
-		} else if (!strcmp(a, "--logx") || !strcmp(a, "--linx")) {
-			o->logx = a[2] == 'l' && a[3] == 'o';
-		} else if (!strcmp(a, "--flame")) {
-			o->flame = 1;
-		} else if (!strcmp(a, "--run")) {
-			if (i + 1 >= argc)
-				return cli_usage_error("plot", usage_line,
-						       "option '%s' needs a value", a);
-			if (cli_parse_long("plot", a, argv[++i], 1, INT64_MAX, &o->run))
-				return 2;
-		} else if (!strcmp(a, "--diff")) {
-			if (i + 2 >= argc)
-				return cli_usage_error("plot", usage_line,
-						       "option '--diff' needs two run ids");
-			if (cli_parse_long("plot", a, argv[i + 1], 1, INT64_MAX, &o->diff_a) ||
-			    cli_parse_long("plot", a, argv[i + 2], 1, INT64_MAX, &o->diff_b))
-				return 2;
-			i += 2;
-		} else if (a[0] == '-' && a[1] != '\0') {
-		{
-			static const char *const known[] = {"--metric", "--x", "--bars", "--by",
-							    "-o", "--output", "--top", "--logx",
-							    "--linx", "--flame", "--run", "--diff",
-							    "--where", "--title", "--width", "--height",
-							    "--data", "--help", "-h"};
-			return cli_unknown_option("plot", a, known, CLI_NR(known));
-		}
-		} else if (o->path) {
-			return cli_usage_error("plot", usage_line,
-					       "more than one database ('%s', '%s')", o->path, a);
-		} else {
-			o->path = a;
-		}
-	}
+	int rc = cli_parse(&cmd_plot_spec, o, argc, argv);
+	if (rc)
+		return rc;
 	if (!o->path)
 		return cli_usage_error("plot", usage_line, "no database file");
 	if (!o->out && !o->data)
@@ -180,7 +195,7 @@ static int parse(int argc, char **argv, struct popts *o)
 				       "or --data FILE.csv)");
 	if (o->flame)
 		return parse_flame(o);
-	if (o->run || o->diff_a)
+	if (o->run || o->diff[0])
 		return cli_usage_error("plot", usage_line, "--run and --diff are for --flame");
 	if (o->out && !ends_with(o->out, ".svg") && !ends_with(o->out, ".png"))
 		return cli_usage_error("plot", usage_line,
@@ -322,13 +337,13 @@ static int flame_render(const struct popts *o, char **svg, size_t *svg_len, char
 {
 	struct store *st = NULL;
 	struct flame fl;
-	int64_t a = o->diff_a ? o->diff_a : o->run;
+	int64_t a = o->diff[0] ? o->diff[0] : o->run;
 	flame_init(&fl);
 	int rc = store_open(o->path, STORE_RDONLY, &st, d);
 	if (rc == NS_OK && !a)
 		rc = flame_only_run(store_sqlite(st), o->path, &a, d);
 	if (rc == NS_OK)
-		rc = flame_load(&fl, store_sqlite(st), o->path, a, o->diff_b,
+		rc = flame_load(&fl, store_sqlite(st), o->path, a, o->diff[1],
 				o->metric ? (enum flame_metric)flame_metric_parse(o->metric)
 					  : FLAME_CYCLES, d);
 	store_close(st);
@@ -370,17 +385,14 @@ int cmd_plot(int argc, char **argv)
 
 	diag_init(&d);
 	plot_init(&p, PLOT_LINE);
-	for (int i = 1; i < argc; i++)
-		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-			print_help();
-			return 0;
-		}
 	if (!(o.where = calloc((size_t)argc, sizeof *o.where))) {
 		rc = diag_set(&d, NS_ENOMEM, "numasim plot", 0, 0, "out of memory");
 		goto fail;
 	}
-	if ((status = parse(argc, argv, &o)))
+	if ((status = parse(argc, argv, &o))) {
+		status = status == CLI_HELP_SHOWN ? 0 : status;
 		goto out;
+	}
 	if (o.flame) {
 		if ((rc = flame_render(&o, &svg, &svg_len, &csv, &csv_len, &d)))
 			goto fail;

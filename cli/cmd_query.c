@@ -7,11 +7,13 @@
  * every connection.  Output is printed only when the whole result is
  * known.
  */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/options.h"
 #include "base/diag.h"
 #include "analysis/resultset.h"
 #include "analysis/store.h"
@@ -19,7 +21,92 @@
 static const char usage_line[] = "numasim query DB SQL [--format table|csv|json] [-o FILE] "
 				 "[--timeout SECONDS] [--csv-raw]";
 
-static void print_help(void)
+struct query_args {
+	const char *path, *sql, *out;
+	enum resultset_format fmt;
+	long long timeout;     /* seconds; -1: the store's default */
+	int csv_raw;
+};
+
+/* the help text names the store's reader limits */
+_Static_assert((long long)STORE_READ_HEAP_LIMIT >> 20 == 1024,
+	       "query --help: the reader's heap limit is 1024 MiB");
+
+static int set_output(void *dst, const struct cli_option *o, const char *typed,
+		      const char *v)
+{
+	(void)o;
+	if (!v || !v[0])
+		return cli_usage_error("query", usage_line, "option '%s' needs a file name",
+				       typed);
+	*(const char **)dst = v;
+	return 0;
+}
+
+static int set_format(void *dst, const struct cli_option *o, const char *typed,
+		      const char *v)
+{
+	(void)o;
+	(void)typed;
+	if (resultset_parse_format(v, dst))
+		return cli_usage_error("query", usage_line, "unknown format "
+				       "'%s' (table, csv or json)", v);
+	return 0;
+}
+
+/* After the database and before the SQL, "-..." is the SQL. */
+static int query_takes_dash(const void *args, const char *arg)
+{
+	const struct query_args *a = args;
+	(void)arg;
+	return a->path && !a->sql;
+}
+
+static int query_operand(void *args, const char *arg)
+{
+	struct query_args *a = args;
+	if (!a->path)
+		a->path = arg;
+	else if (!a->sql)
+		a->sql = arg;
+	else
+		return cli_usage_error("query", usage_line, "unexpected argument '%s' "
+				       "(quote the SQL as one argument)", arg);
+	return 0;
+}
+
+static void print_help(const struct cli_spec *spec);
+
+static const struct cli_option query_options[] = {
+	{.name = "--format", .arg = "F", .kind = CLI_OPT_CALL,
+	 .off = offsetof(struct query_args, fmt), .call = set_format,
+	 .help = "table (default: aligned columns and a row count), csv\n"
+		 "(RFC 4180, with a header) or json (an array of objects)"},
+	{.name = "--output", .alias = "-o", .arg = "FILE", .kind = CLI_OPT_CALL,
+	 .flags = CLI_OPT_OWN_MISSING, .off = offsetof(struct query_args, out),
+	 .call = set_output,
+	 .help = "write FILE atomically (a temporary file renamed into\n"
+		 "place, only when the whole result is known) instead\n"
+		 "of standard output"},
+	{.name = "--csv-raw", .kind = CLI_OPT_FLAG, .off = offsetof(struct query_args, csv_raw),
+	 .help = "csv: text cells as they are; by default a text cell\n"
+		 "starting with =, +, -, @, tab or CR gets a leading '\n"
+		 "(spreadsheet formula guard; numbers stay numbers)"},
+	{.name = "--timeout", .arg = "S", .kind = CLI_OPT_NUM,
+	 .off = offsetof(struct query_args, timeout), .min = 0, .max = 86400 * 365,
+	 .help = "stop a statement still running after S seconds\n"
+		 "(default %D; 0: no limit): exit 1, naming the limit.\n"
+		 "SQLite may also hold at most 1024 MiB of memory"},
+};
+
+const struct cli_spec cmd_query_spec = {
+	.cmd = "query", .usage = usage_line,
+	.opts = query_options, .nr_opts = CLI_NR_OPTS(query_options), .help_col = 15,
+	.needs_value = "option '%s' needs a value", .takes_dash = query_takes_dash,
+	.operand = query_operand, .help = print_help,
+};
+
+static void print_help(const struct cli_spec *spec)
 {
 	printf("usage: %s\n\n"
 	       "Runs one SQL statement on a results database and prints its rows.  The\n"
@@ -28,28 +115,17 @@ static void print_help(void)
 	       "Views for the common joins: v_runs, v_params, v_metrics, v_samples,\n"
 	       "v_counters, v_profile, v_branches (docs/schema.md lists every table,\n"
 	       "view, column and unit, with example queries).\n\n"
-	       "options:\n"
-	       "  --format F   table (default: aligned columns and a row count), csv\n"
-	       "               (RFC 4180, with a header) or json (an array of objects)\n"
-	       "  -o FILE      write FILE atomically (a temporary file renamed into\n"
-	       "               place, only when the whole result is known) instead\n"
-	       "               of standard output\n"
-	       "  --csv-raw    csv: text cells as they are; by default a text cell\n"
-	       "               starting with =, +, -, @, tab or CR gets a leading '\n"
-	       "               (spreadsheet formula guard; numbers stay numbers)\n"
-	       "  --timeout S  stop a statement still running after S seconds\n"
-	       "               (default %g; 0: no limit): exit 1, naming the limit.\n"
-	       "               SQLite may also hold at most %lld MiB of memory\n"
-	       "  -h, --help   show this help\n\n"
-	       "example:\n"
+	       "options:\n", spec->usage);
+	const struct query_args defaults = {.timeout = (long long)STORE_READ_TIMEOUT_S};
+	cli_print_options(stdout, spec, &defaults);
+	printf("\nexample:\n"
 	       "  numasim query results.db \"SELECT variant, avg(value) FROM v_metrics\n"
 	       "                           WHERE name = 'total_time_s' GROUP BY variant\"\n\n"
 	       "Only reading is allowed: SELECT, SQLite's functions that compute a\n"
 	       "value, and the pragmas that report one (PRAGMA journal_mode,\n"
 	       "PRAGMA table_info(runs), ...); anything else is refused.\n\n"
 	       "exit status: 0 ok, 1 database error, 2 bad usage, bad SQL, a refused\n"
-	       "statement, missing, foreign or damaged database (docs/exit-status.md)\n",
-	       usage_line, STORE_READ_TIMEOUT_S, (long long)(STORE_READ_HEAP_LIMIT >> 20));
+	       "statement, missing, foreign or damaged database (docs/exit-status.md)\n");
 }
 
 int cmd_query(int argc, char **argv)
@@ -61,52 +137,18 @@ int cmd_query(int argc, char **argv)
 	char *buf = NULL;
 	size_t len = 0;
 	int rc, status;
-	long long timeout = -1;
-	int csv_raw = 0;
 
 	diag_init(&d);
-	for (int i = 1; i < argc; i++) {
-		const char *o = argv[i];
-		if (!strcmp(o, "-h") || !strcmp(o, "--help")) {
-			print_help();
-			return 0;
-		}
-		if (!strcmp(o, "-o") || !strcmp(o, "--output")) {
-			if (i + 1 >= argc || !argv[i + 1][0])
-				return cli_usage_error("query", usage_line,
-						       "option '%s' needs a file name", o);
-			out = argv[++i];
-		} else if (!strcmp(o, "--csv-raw")) {
-			csv_raw = 1;
-		} else if (!strcmp(o, "--timeout")) {
-			if (i + 1 >= argc)
-				return cli_usage_error("query", usage_line,
-						       "option '--timeout' needs a value");
-			if (cli_parse_long("query", "--timeout", argv[++i], 0, 86400 * 365,
-					   &timeout))
-				return 2;
-		} else if (!strcmp(o, "--format")) {
-			if (i + 1 >= argc)
-				return cli_usage_error("query", usage_line,
-						       "option '--format' needs a value");
-			if (resultset_parse_format(argv[++i], &fmt))
-				return cli_usage_error("query", usage_line, "unknown format "
-						       "'%s' (table, csv or json)", argv[i]);
-		} else if (o[0] == '-' && o[1] != '\0' && (!path || sql)) {
-		{
-			static const char *const known[] = {"--format", "-o", "--output",
-							    "--timeout", "--csv-raw", "--help", "-h"};
-			return cli_unknown_option("query", o, known, CLI_NR(known));
-		}
-		} else if (!path) {
-			path = o;
-		} else if (!sql) {
-			sql = o;
-		} else {
-			return cli_usage_error("query", usage_line, "unexpected argument '%s' "
-					       "(quote the SQL as one argument)", o);
-		}
-	}
+	struct query_args a = {.out = "-", .fmt = RESULTSET_TABLE, .timeout = -1};
+	int prc = cli_parse(&cmd_query_spec, &a, argc, argv);
+	if (prc)
+		return prc == CLI_HELP_SHOWN ? 0 : prc;
+	path = a.path;
+	sql = a.sql;
+	out = a.out;
+	fmt = a.fmt;
+	long long timeout = a.timeout;
+	int csv_raw = a.csv_raw;
 	if (!path || !sql)
 		return cli_usage_error("query", usage_line, path ? "no SQL statement"
 							   : "no database file");

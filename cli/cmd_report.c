@@ -33,12 +33,14 @@
  * memory and written only when complete.
  */
 #include <inttypes.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "cli/options.h"
 #include "analysis/compare.h"
 #include "base/diag.h"
 #include "analysis/html_report.h"
@@ -58,41 +60,6 @@
 static const char usage_line[] = "numasim report DB [--runs] [--run ID] [--top N] "
 	"[--format text|json|csv|html] [-o FILE]";
 
-static void print_help(void)
-{
-	printf("usage: %s\n\n"
-	       "Prints one page about a results database: runs, scenarios, machines,\n"
-	       "workloads, variants and policies; per workload the mmtests-style compare\n"
-	       "table by variant (Min, Amean, Welch's t-test; numasim compare prints\n"
-	       "all rows); the simulated profile's top functions (self cycles per run)\n"
-	       "and the branch sites (executions, mispredicts per run) by variant.\n\n"
-	       "With --runs, prints instead, for every run (or the one given with\n"
-	       "--run): its scenario, variant, seed and status; the simulated\n"
-	       "profile like perf report (function, calls, self cycles, self %%,\n"
-	       "total cycles, cycles per call), top N by self cycles; the branch\n"
-	       "sites (executed, taken, mispredicted and their rates), top N by\n"
-	       "executions; and for pagealloc runs the mmtests-style table (Min and\n"
-	       "Amean per series, base column first) of each `numasim run`\n"
-	       "invocation.  The database is opened read-only.\n\n"
-	       "options:\n"
-	       "  --runs     the per-run report\n"
-	       "  --run ID   the per-run report of this run only (and its table)\n"
-	       "  --top N    rows of the profile and branch tables (default 15 in the\n"
-	       "             summary, %d per run; 0 = all)\n"
-	       "  --format F text (default); json (one document of the same tables;\n"
-	       "             docs/output-formats.md) or csv (its rows, one table\n"
-	       "             column): --runs gives the runs, profiles and branch\n"
-	       "             sites (the per-invocation tables: numasim compare);\n"
-	       "             html: one self-contained page of the whole database (runs\n"
-	       "             and provenance, compare tables with their plots, profile,\n"
-	       "             flame graph, branch sites, SLUB and scheduler summaries,\n"
-	       "             small multiples of sweeps; analysis/html_report.h)\n"
-	       "  -o FILE    write FILE atomically instead of standard output\n"
-	       "  -h, --help show this help\n\n"
-	       "exit status: 0 ok, 1 database error, 2 bad usage, missing file,\n"
-	       "not a numasim database or unknown run\n",
-	       usage_line, REPORT_DEFAULT_TOP);
-}
 
 struct rep {
 	sqlite3 *db;
@@ -635,6 +602,97 @@ static void write_out(const char *buf, size_t len)
 		fwrite(buf, 1, len, stdout);
 }
 
+struct report_args {
+	const char *path, *out_path;
+	long long only, top;
+	int runs, html;
+	enum rec_format format;
+};
+
+static int set_format(void *dst, const struct cli_option *o, const char *typed,
+		      const char *v)
+{
+	struct report_args *a = dst;
+	(void)o;
+	(void)typed;
+	if (!strcmp(v, "html"))
+		a->html = 1, a->format = REC_TEXT;
+	else if (rec_parse_format(v, &a->format))
+		return cli_usage_error("report", usage_line, "unknown format "
+				       "'%s' (text, json, csv or html)", v);
+	else
+		a->html = 0;
+	return 0;
+}
+
+static int report_operand(void *args, const char *arg)
+{
+	struct report_args *a = args;
+	if (a->path)
+		return cli_usage_error("report", usage_line,
+				       "more than one database ('%s', '%s')", a->path, arg);
+	a->path = arg;
+	return 0;
+}
+
+#define REPORT_ARG(field) offsetof(struct report_args, field)
+#define REPORT_STR(x) REPORT_STR_(x)
+#define REPORT_STR_(x) #x
+
+static void print_help(const struct cli_spec *spec);
+
+static const struct cli_option report_options[] = {
+	{.name = "--runs", .kind = CLI_OPT_FLAG, .off = REPORT_ARG(runs),
+	 .help = "the per-run report"},
+	{.name = "--run", .arg = "ID", .kind = CLI_OPT_NUM, .off = REPORT_ARG(only),
+	 .min = 1, .max = INT64_MAX,
+	 .help = "the per-run report of this run only (and its table)"},
+	{.name = "--top", .arg = "N", .kind = CLI_OPT_NUM, .off = REPORT_ARG(top),
+	 .min = 0, .max = 1000000,
+	 .help = "rows of the profile and branch tables (default "
+		 REPORT_STR(SUMMARY_DEFAULT_TOP) " in the\n"
+		 "summary, " REPORT_STR(REPORT_DEFAULT_TOP) " per run; 0 = all)"},
+	{.name = "--format", .arg = "F", .kind = CLI_OPT_CALL, .call = set_format,
+	 .help = "text (default); json (one document of the same tables;\n"
+		 "docs/output-formats.md) or csv (its rows, one table\n"
+		 "column): --runs gives the runs, profiles and branch\n"
+		 "sites (the per-invocation tables: numasim compare);\n"
+		 "html: one self-contained page of the whole database (runs\n"
+		 "and provenance, compare tables with their plots, profile,\n"
+		 "flame graph, branch sites, SLUB and scheduler summaries,\n"
+		 "small multiples of sweeps; analysis/html_report.h)"},
+	{.name = "-o", .arg = "FILE", .kind = CLI_OPT_TEXT, .off = REPORT_ARG(out_path),
+	 .help = "write FILE atomically instead of standard output"},
+};
+
+const struct cli_spec cmd_report_spec = {
+	.cmd = "report", .usage = usage_line,
+	.opts = report_options, .nr_opts = CLI_NR_OPTS(report_options), .help_col = 13,
+	.operand = report_operand, .help = print_help,
+};
+
+static void print_help(const struct cli_spec *spec)
+{
+	printf("usage: %s\n\n"
+	       "Prints one page about a results database: runs, scenarios, machines,\n"
+	       "workloads, variants and policies; per workload the mmtests-style compare\n"
+	       "table by variant (Min, Amean, Welch's t-test; numasim compare prints\n"
+	       "all rows); the simulated profile's top functions (self cycles per run)\n"
+	       "and the branch sites (executions, mispredicts per run) by variant.\n\n"
+	       "With --runs, prints instead, for every run (or the one given with\n"
+	       "--run): its scenario, variant, seed and status; the simulated\n"
+	       "profile like perf report (function, calls, self cycles, self %%,\n"
+	       "total cycles, cycles per call), top N by self cycles; the branch\n"
+	       "sites (executed, taken, mispredicted and their rates), top N by\n"
+	       "executions; and for pagealloc runs the mmtests-style table (Min and\n"
+	       "Amean per series, base column first) of each `numasim run`\n"
+	       "invocation.  The database is opened read-only.\n\n"
+	       "options:\n", spec->usage);
+	cli_print_options(stdout, spec, NULL);
+	printf("\nexit status: 0 ok, 1 database error, 2 bad usage, missing file,\n"
+	       "not a numasim database or unknown run\n");
+}
+
 int cmd_report(int argc, char **argv)
 {
 	const char *path = NULL, *out_path = NULL;
@@ -650,49 +708,17 @@ int cmd_report(int argc, char **argv)
 
 	diag_init(&d);
 	cost_tables_init(&sites);
-	for (int i = 1; i < argc; i++) {
-		const char *o = argv[i];
-		if (!strcmp(o, "-h") || !strcmp(o, "--help")) {
-			print_help();
-			return 0;
-		}
-		if (!strcmp(o, "--runs")) {
-			runs = 1;
-		} else if (!strcmp(o, "--format") || !strcmp(o, "-o")) {
-			if (i + 1 >= argc)
-				return cli_usage_error("report", usage_line,
-						       "option '%s' needs a value", o);
-			const char *v = argv[++i];
-			if (o[1] == 'o')
-				out_path = v;
-			else if (!strcmp(v, "html"))
-				html = 1, format = REC_TEXT;
-			else if (rec_parse_format(v, &format))
-				return cli_usage_error("report", usage_line, "unknown format "
-						       "'%s' (text, json, csv or html)", v);
-			else
-				html = 0;
-		} else if (!strcmp(o, "--run") || !strcmp(o, "--top")) {
-			if (i + 1 >= argc)
-				return cli_usage_error("report", usage_line,
-						       "option '%s' needs a value", o);
-			if (!strcmp(o, "--run") ?
-			    cli_parse_long("report", "--run", argv[++i], 1, INT64_MAX, &only) :
-			    cli_parse_long("report", "--top", argv[++i], 0, 1000000, &top))
-				return 2;
-		} else if (o[0] == '-' && o[1] != '\0') {
-		{
-			static const char *const known[] = {"--runs", "--run", "--top",
-							    "--format", "-o", "--help", "-h"};
-			return cli_unknown_option("report", o, known, CLI_NR(known));
-		}
-		} else if (path) {
-			return cli_usage_error("report", usage_line,
-					       "more than one database ('%s', '%s')", path, o);
-		} else {
-			path = o;
-		}
-	}
+	struct report_args a = {.top = -1, .format = REC_TEXT};
+	int prc = cli_parse(&cmd_report_spec, &a, argc, argv);
+	if (prc)
+		return prc == CLI_HELP_SHOWN ? 0 : prc;
+	path = a.path;
+	out_path = a.out_path;
+	only = a.only;
+	top = a.top;
+	runs = a.runs;
+	html = a.html;
+	format = a.format;
 	if (!path)
 		return cli_usage_error("report", usage_line, "no database file");
 	if (html && (runs || only || top >= 0))

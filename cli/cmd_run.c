@@ -21,6 +21,7 @@
  * a handler has no other way to reach the run).
  */
 #include <inttypes.h>
+#include <stddef.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,6 +29,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "cli/options.h"
 #include "analysis/compare.h"
 #include "base/diag.h"
 #include "analysis/messaging_report.h"
@@ -67,8 +69,106 @@ static void on_signal(int sig)
 	run_stop = 1;
 }
 
-static void print_help(void)
+struct run_args {
+	const char *scenario, *db;
+	int quiet, resume, mpi, trust_db, yes;
+	enum rec_format format;
+	long long inner, jobs, commit_runs, commit_ms;
+	struct scn_cli sc;              /* --set, --sweep, --machine, --workload */
+};
+
+#define RUN_ARG(field) offsetof(struct run_args, field)
+#define RUN_STR(x) RUN_STR_(x)
+#define RUN_STR_(x) #x
+
+static int run_operand(void *args, const char *arg)
 {
+	struct run_args *a = args;
+	if (a->scenario)
+		return cli_usage_error("run", usage_line, "more than one scenario ('%s', '%s')",
+				       a->scenario, arg);
+	a->scenario = arg;
+	return 0;
+}
+
+static void print_help(const struct cli_spec *spec);
+
+static const char *run_note(const struct cli_option *o)
+{
+	return !strcmp(o->name, "--mpi") && !run_mpi_available()
+	       ? "(not in this build: no MPI)" : NULL;
+}
+
+static const struct cli_option run_options[] = {
+	{.name = "--db", .arg = "FILE", .kind = CLI_OPT_FILE, .off = RUN_ARG(db),
+	 .help = "results database (default ./%D; created if missing,\n"
+		 "runs are appended)"},
+	{.name = "--inner", .arg = "N", .kind = CLI_OPT_NUM, .off = RUN_ARG(inner),
+	 .min = 1, .max = 100000000,
+	 .help = "override workload.inner_iterations (quick looks)"},
+	{.name = "--jobs", .arg = "J", .kind = CLI_OPT_NUM, .off = RUN_ARG(jobs),
+	 .min = 1, .max = RUN_MAX_JOBS,
+	 .help = "simulate J runs at once (threads; default 1); the\n"
+		 "results and run order do not depend on J"},
+	{.name = "--resume", .kind = CLI_OPT_FLAG, .off = RUN_ARG(resume),
+	 .help = "skip the runs the database already holds (status ok,\n"
+		 "same scenario hash, point and repetition); the\n"
+		 "table covers the whole plan"},
+	{.name = "--commit-runs", .arg = "N", .kind = CLI_OPT_NUM, .off = RUN_ARG(commit_runs),
+	 .min = 1, .max = 1000000,
+	 .help = "commit finished runs in groups of up to N per\n"
+		 "transaction (default %D; 1: one transaction per run)"},
+	{.name = "--commit-ms", .arg = "T", .kind = CLI_OPT_NUM, .off = RUN_ARG(commit_ms),
+	 .min = 0, .max = 3600000,
+	 .help = "commit a group at the latest T ms after its first\n"
+		 "run finished (default %D; 0: no time bound)"},
+	{.name = "--format", .arg = "F", .kind = CLI_OPT_FORMAT, .off = RUN_ARG(format),
+	 .help = "the final table as text (default), json (one document:\n"
+		 "the plan's runs, their sweep-axis values and metrics;\n"
+		 "docs/output-formats.md) or csv (the same rows)"},
+	{.name = "--trust-db", .kind = CLI_OPT_FLAG, .off = RUN_ARG(trust_db),
+	 .help = "write into a database whose schema holds objects\n"
+		 "numasim did not create (triggers, changed views,\n"
+		 "extra tables); refused otherwise (exit 2)"},
+	{.name = "--yes", .kind = CLI_OPT_FLAG, .off = RUN_ARG(yes),
+	 .help = "run a plan of more than " RUN_STR(RUN_CONFIRM_RUNS) " runs (refused otherwise,\n"
+		 "with its size)"},
+	{.name = "--mpi", .kind = CLI_OPT_FLAG, .off = RUN_ARG(mpi),
+	 .help = "spread the runs over the ranks of an MPI job\n"
+		 "(mpirun -n K numasim run ... --mpi; srun under\n"
+		 "Slurm); rank 0 writes the database"},
+	SCN_CLI_OPTION("--set", "KEY=VALUE", struct run_args, sc,
+		       "set a scenario value (KEY as in the file:\n"
+		       "workload.inner_iterations, policy.cpuset, kernel.KNOB,\n"
+		       "overrides.PATH for a machine value, seed, ...); it\n"
+		       "replaces the file's value or sweep of KEY"),
+	SCN_CLI_OPTION("--sweep", "KEY=V1,V2,...", struct run_args, sc,
+		       "make KEY an axis of the sweep (replacing the\n"
+		       "file's value or list of KEY); values are YAML"),
+	SCN_CLI_OPTION("--machine", "M", struct run_args, sc,
+		       "the machine file (relative to the current directory)"),
+	SCN_CLI_OPTION("--workload", "W", struct run_args, sc,
+		       "without a scenario file: the one-off scenario 'adhoc'\n"
+		       "of workload pagealloc, messaging, parallel or fill with\n"
+		       "quick defaults on machine M\n"
+		       "The options go into the stored scenario sha256\n"
+		       "(docs/scenario-format.md)"),
+	{.name = "--quiet", .alias = "-q", .kind = CLI_OPT_FLAG, .off = RUN_ARG(quiet),
+	 .help = "no progress bar, no summary line"},
+};
+
+const struct cli_spec cmd_run_spec = {
+	.cmd = "run", .usage = usage_line,
+	.opts = run_options, .nr_opts = CLI_NR_OPTS(run_options), .help_col = 16,
+	.operand = run_operand, .help = print_help, .note = run_note,
+};
+
+static void print_help(const struct cli_spec *spec)
+{
+	static const struct run_args defaults = {
+		.db = RUN_DEFAULT_DB, .commit_runs = RUN_DEFAULT_COMMIT_RUNS,
+		.commit_ms = RUN_DEFAULT_COMMIT_MS,
+	};
 	printf("usage: %s\n\n"
 	       "Simulates every run of a scenario (docs/scenario-format.md): each\n"
 	       "point of its sweep times its repetitions, one fresh world per run.\n"
@@ -84,73 +184,18 @@ static void print_help(void)
 	       "instead.  A progress bar (when stdout and stderr are terminals)\n"
 	       "and a summary line (runs stored, database, wall time) go to\n"
 	       "standard error.\n\n"
-	       "options:\n"
-	       "  --db FILE     results database (default ./%s; created if missing,\n"
-	       "                runs are appended)\n"
-	       "  --inner N     override workload.inner_iterations (quick looks)\n"
-	       "  --jobs J      simulate J runs at once (threads; default 1); the\n"
-	       "                results and run order do not depend on J\n"
-	       "  --resume      skip the runs the database already holds (status ok,\n"
-	       "                same scenario hash, point and repetition); the\n"
-	       "                table covers the whole plan\n"
-	       "  --commit-runs N  commit finished runs in groups of up to N per\n"
-	       "                transaction (default %d; 1: one transaction per run)\n"
-	       "  --commit-ms T commit a group at the latest T ms after its first\n"
-	       "                run finished (default %d; 0: no time bound)\n"
-	       "  --format F    the final table as text (default), json (one document:\n"
-	       "                the plan's runs, their sweep-axis values and metrics;\n"
-	       "                docs/output-formats.md) or csv (the same rows)\n"
-	       "  --trust-db    write into a database whose schema holds objects\n"
-	       "                numasim did not create (triggers, changed views,\n"
-	       "                extra tables); refused otherwise (exit 2)\n"
-	       "  --yes         run a plan of more than %d runs (refused otherwise,\n"
-	       "                with its size)\n"
-	       "  --mpi         spread the runs over the ranks of an MPI job\n"
-	       "                (mpirun -n K numasim run ... --mpi; srun under\n"
-	       "                Slurm); rank 0 writes the database%s\n"
-	       "  --set KEY=VALUE      set a scenario value (KEY as in the file:\n"
-	       "                workload.inner_iterations, policy.cpuset, kernel.KNOB,\n"
-	       "                overrides.PATH for a machine value, seed, ...); it\n"
-	       "                replaces the file's value or sweep of KEY\n"
-	       "  --sweep KEY=V1,V2,... make KEY an axis of the sweep (replacing the\n"
-	       "                file's value or list of KEY); values are YAML\n"
-	       "  --machine M   the machine file (relative to the current directory)\n"
-	       "  --workload W  without a scenario file: the one-off scenario 'adhoc'\n"
-	       "                of workload pagealloc, messaging, parallel or fill with\n"
-	       "                quick defaults on machine M\n"
-	       "                The options go into the stored scenario sha256\n"
-	       "                (docs/scenario-format.md)\n"
-	       "  -q, --quiet   no progress bar, no summary line\n"
-	       "  -h, --help    show this help\n\n"
-	       "Ctrl-C or SIGTERM stops after the current inner iteration: committed\n"
+	       "options:\n", spec->usage);
+	cli_print_options(stdout, spec, &defaults);
+	printf("\nCtrl-C or SIGTERM stops after the current inner iteration: committed\n"
 	       "runs stay in the database, the unfinished ones are dropped (exit\n"
 	       "130); a run is never committed in part, so even SIGKILL leaves whole\n"
 	       "runs only (it loses the group not yet committed), and --resume\n"
 	       "finishes the plan.  See docs/running.md.\n\n"
 	       "exit status: 0 ok, 1 runtime failure (a run failed its invariant\n"
-	       "check: stored as 'failed'), 2 bad input or usage, 130 interrupted\n",
-	       usage_line, RUN_DEFAULT_DB, RUN_DEFAULT_COMMIT_RUNS, RUN_DEFAULT_COMMIT_MS,
-	       RUN_CONFIRM_RUNS,
-	       run_mpi_available() ? "" : "\n                (not in this build: no MPI)");
+	       "check: stored as 'failed'), 2 bad input or usage, 130 interrupted\n");
 }
 
-struct run_args {
-	const char *scenario, *db;
-	int quiet, resume, mpi, trust_db, yes;
-	enum rec_format format;
-	long long inner, jobs, commit_runs, commit_ms;
-	struct scn_cli sc;              /* --set, --sweep, --machine, --workload */
-};
-
-static int unknown_option(const char *o)
-{
-	static const char *const known[] = {"--db", "--inner", "--jobs", "--resume",
-					    "--commit-runs", "--commit-ms", "--format", "--mpi", "--quiet", "-q", "--help", "-h",
-					    "--trust-db", "--yes",
-					    SCN_CLI_OPTION_NAMES};
-	return cli_unknown_option("run", o, known, CLI_NR(known));
-}
-
+/* 0 parsed, 1 --help printed, 2 usage error (printed). */
 static int parse_args(int argc, char **argv, struct run_args *a)
 {
 	a->db = RUN_DEFAULT_DB;
@@ -159,66 +204,9 @@ static int parse_args(int argc, char **argv, struct run_args *a)
 	a->commit_ms = RUN_DEFAULT_COMMIT_MS;
 	if (scn_cli_init(&a->sc, "run", usage_line, argc))
 		return 2;
-	for (int i = 1; i < argc; i++) {
-		const char *o = argv[i];
-		if (!strcmp(o, "-h") || !strcmp(o, "--help")) {
-			print_help();
-			return 1;
-		}
-		int sc = scn_cli_option(&a->sc, argc, argv, &i);
-		if (sc == 2)
-			return 2;
-		if (sc)
-			continue;
-		if (!strcmp(o, "-q") || !strcmp(o, "--quiet")) {
-			a->quiet = 1;
-		} else if (!strcmp(o, "--resume")) {
-			a->resume = 1;
-		} else if (!strcmp(o, "--mpi")) {
-			a->mpi = 1;
-		} else if (!strcmp(o, "--trust-db")) {
-			a->trust_db = 1;
-		} else if (!strcmp(o, "--yes")) {
-			a->yes = 1;
-		} else if (!strcmp(o, "--db") || !strcmp(o, "--inner") ||
-			   !strcmp(o, "--jobs") || !strcmp(o, "--commit-runs") ||
-			   !strcmp(o, "--commit-ms") || !strcmp(o, "--format")) {
-			if (i + 1 >= argc)
-				return cli_usage_error("run", usage_line,
-						       "option '%s' needs a value", o);
-			const char *v = argv[++i];
-			if (!strcmp(o, "--db")) {
-				if (!*v)
-					return cli_usage_error("run", usage_line,
-							       "--db needs a file name");
-				a->db = v;
-			} else if (!strcmp(o, "--inner")) {
-				if (cli_parse_long("run", "--inner", v, 1, 100000000, &a->inner))
-					return 2;
-			} else if (!strcmp(o, "--format")) {
-				if (rec_parse_format(v, &a->format))
-					return cli_usage_error("run", usage_line, "unknown format "
-							       "'%s' (text, json or csv)", v);
-			} else if (!strcmp(o, "--commit-runs")) {
-				if (cli_parse_long("run", o, v, 1, 1000000, &a->commit_runs))
-					return 2;
-			} else if (!strcmp(o, "--commit-ms")) {
-				if (cli_parse_long("run", o, v, 0, 3600000, &a->commit_ms))
-					return 2;
-			} else if (cli_parse_long("run", "--jobs", v, 1, RUN_MAX_JOBS,
-						  &a->jobs)) {
-				return 2;
-			}
-		} else if (o[0] == '-' && o[1] != '\0') {
-			return unknown_option(o);
-		} else if (a->scenario) {
-			return cli_usage_error("run", usage_line,
-					       "more than one scenario ('%s', '%s')",
-					       a->scenario, o);
-		} else {
-			a->scenario = o;
-		}
-	}
+	int rc = cli_parse(&cmd_run_spec, a, argc, argv);
+	if (rc)
+		return rc == CLI_HELP_SHOWN ? 1 : rc;
 	if (!a->scenario && !scn_cli_adhoc(&a->sc))
 		return cli_usage_error("run", usage_line, "no scenario file");
 	/* --resume identifies runs by the scenario hash, which --inner is
@@ -352,11 +340,11 @@ static int print_table(struct store *st, const struct run_outcome *out,
 		if (rc == NS_OK && (rc = rec_write(doc, format, f)))
 			diag_set(&d, rc, "numasim run", 0, 0, "out of memory");
 		rec_doc_free(doc);
-	} else if (out->nr_ids == 1 && s->workload != SCN_WL_MESSAGING)
+	} else if (out->nr_ids == 1 && s->wl->report != WL_REPORT_MESSAGING)
 		rc = run_values_print(store_sqlite(st), out->run_ids[0], f, &d);
-	else if (s->workload == SCN_WL_MESSAGING)
+	else if (s->wl->report == WL_REPORT_MESSAGING)
 		rc = messaging_report_print(store_sqlite(st), out->run_ids, out->nr_ids, 0, f, &d);
-	else if (s->workload == SCN_WL_PARALLEL || s->workload == SCN_WL_FILL)
+	else if (s->wl->report == WL_REPORT_COMPARE)
 		rc = print_compare(st, s, f, &d);
 	else if (s->nr_points > RUN_WIDE_TABLE_POINTS)
 		rc = print_points(st, out, s, f, &d);

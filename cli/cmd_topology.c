@@ -8,11 +8,13 @@
  * output is built in memory and written only once it is complete, so an
  * error leaves stdout empty.
  */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/options.h"
 #include "cli/file_kind.h"
 #include "machine/cpulist.h"
 #include "base/diag.h"
@@ -24,89 +26,15 @@
 	"[--zonelist-order node|zone] [--cpus-at-build given|none] "           \
 	"[--memoryless online|offline-x86] [--x86-boot]"
 
-static void topology_help(void)
-{
-	printf("usage: " TOPO_USAGE "\n\n"
-	       "Loads a machine file (docs/machine-format.md; '-' reads standard input,\n"
-	       "a shipped machine's name such as rome-nps4 works from any directory)\n"
-	       "and prints its nodes, CPUs, memory and node distances in the layout of\n"
-	       "`numactl --hardware`, followed by every online node's zonelists as\n"
-	       "Linux v4.6/v4.7 mm/page_alloc.c build_all_zonelists() builds them:\n"
-	       "the fallback order of nodes, the fallback zonelist (ZONELIST_FALLBACK)\n"
-	       "and the __GFP_THISNODE list (ZONELIST_NOFALLBACK), as ZONE@NODE.\n\n"
-	       "'free' equals 'size': the machine is shown at boot, before any\n"
-	       "simulated allocation.\n\n"
-	       "options:\n"
-	       "  --format text|json          output format (default text); json is one\n"
-	       "                              object with every node, its zones, the\n"
-	       "                              find_next_best_node() picks and the lists\n"
-	       "  --zonelist-order node|zone  vm.numa_zonelist_order (default node, the\n"
-	       "                              64-bit default; 'default' is accepted)\n"
-	       "  --cpus-at-build given|none  whether cpumask_of_node() is filled when the\n"
-	       "                              lists are built (default given, as on a\n"
-	       "                              rebuild after boot; none = x86 boot build,\n"
-	       "                              so CPU-less nodes get no preference)\n"
-	       "  --memoryless online|offline-x86\n"
-	       "                              online (default): every node in the file is\n"
-	       "                              online; offline-x86: nodes with less than\n"
-	       "                              4 MiB of memory stay offline and their CPUs\n"
-	       "                              move to the nearest online node (numactl\n"
-	       "                              then shows only online nodes)\n"
-	       "  --x86-boot                  the x86 v4.6 boot-time build: same as\n"
-	       "                              --cpus-at-build none --memoryless offline-x86\n"
-	       "  -h, --help                  this text\n\n"
-	       "exit status: 0 success, 1 internal failure, 2 bad usage or machine file\n");
-}
-
 struct topo_args {
 	const char *path;
 	bool json;
 	struct zonelist_opts opts;
-	bool cpus_set, memoryless_set, x86_boot;
+	bool cpus_set, memoryless_set;
+	int x86_boot;
 };
 
 #define topo_usage(...) cli_usage_error("topology", TOPO_USAGE, __VA_ARGS__)
-
-/*
- * Value of option `name` at argv[*i]: "--name=value" or "--name value".
- * Returns NULL (usage error printed) when the value is missing; *matched
- * tells whether argv[*i] was this option at all.
- */
-static const char *opt_value(int argc, char **argv, int *i, const char *name,
-			     bool *matched)
-{
-	size_t n = strlen(name);
-	const char *a = argv[*i];
-	*matched = false;
-	if (strncmp(a, name, n) != 0 || (a[n] != '\0' && a[n] != '='))
-		return NULL;
-	*matched = true;
-	if (a[n] == '=')
-		return a + n + 1;
-	if (*i + 1 >= argc) {
-		topo_usage("%s needs a value", name);
-		return NULL;
-	}
-	return argv[++*i];
-}
-
-/* One "--name value" option whose value a parser maps to an enum. */
-static int parse_choice(int argc, char **argv, int *i, const char *name,
-			int (*parse)(const char *), int *out, bool *matched)
-{
-	const char *v = opt_value(argc, argv, i, name, matched);
-	if (!*matched)
-		return NS_OK;
-	if (!v)
-		return NS_EUSAGE;
-	int r = parse(v);
-	if (r < 0) {
-		topo_usage("%s does not take '%s'", name, v);
-		return NS_EUSAGE;
-	}
-	*out = r;
-	return NS_OK;
-}
 
 static int parse_format(const char *s)
 {
@@ -119,64 +47,117 @@ static int parse_order(const char *s)
 	return !strcmp(s, "default") ? ZONELIST_ORDER_NODE : zonelist_order_parse(s);
 }
 
+/* The four choices: the value through its parser into the arguments. */
+static int set_choice(void *dst, const struct cli_option *o, const char *typed,
+		      const char *v)
+{
+	struct topo_args *a = dst;
+	int r;
+	(void)typed;
+	switch (o->name[2]) {
+	case 'f':
+		r = parse_format(v);
+		break;
+	case 'z':
+		r = parse_order(v);
+		break;
+	case 'c':
+		r = zonelist_cpus_at_build_parse(v);
+		break;
+	default:
+		r = zonelist_memoryless_parse(v);
+		break;
+	}
+	if (r < 0)
+		return topo_usage("%s does not take '%s'", o->name, v);
+	switch (o->name[2]) {
+	case 'f':
+		a->json = r;
+		break;
+	case 'z':
+		a->opts.order = (enum zonelist_order)r;
+		break;
+	case 'c':
+		a->opts.cpus_at_build = (enum zonelist_cpus_at_build)r;
+		a->cpus_set = true;
+		break;
+	default:
+		a->opts.memoryless = (enum zonelist_memoryless)r;
+		a->memoryless_set = true;
+		break;
+	}
+	return 0;
+}
+
+static int topo_operand(void *args, const char *arg)
+{
+	struct topo_args *a = args;
+	if (a->path)
+		return topo_usage("one machine file expected, got '%s' and '%s'", a->path, arg);
+	a->path = arg;
+	return 0;
+}
+
+static void topology_help(const struct cli_spec *spec);
+
+#define TOPO_CHOICE(opt, placeholder, text)                                    \
+	{.name = opt, .arg = placeholder, .kind = CLI_OPT_CALL, .flags = CLI_OPT_EQ, \
+	 .call = set_choice, .help = text}
+
+static const struct cli_option topology_options[] = {
+	TOPO_CHOICE("--format", "text|json",
+		    "output format (default text); json is one\n"
+		    "object with every node, its zones, the\n"
+		    "find_next_best_node() picks and the lists"),
+	TOPO_CHOICE("--zonelist-order", "node|zone",
+		    "vm.numa_zonelist_order (default node, the\n"
+		    "64-bit default; 'default' is accepted)"),
+	TOPO_CHOICE("--cpus-at-build", "given|none",
+		    "whether cpumask_of_node() is filled when the\n"
+		    "lists are built (default given, as on a\n"
+		    "rebuild after boot; none = x86 boot build,\n"
+		    "so CPU-less nodes get no preference)"),
+	TOPO_CHOICE("--memoryless", "online|offline-x86",
+		    "online (default): every node in the file is\n"
+		    "online; offline-x86: nodes with less than\n"
+		    "4 MiB of memory stay offline and their CPUs\n"
+		    "move to the nearest online node (numactl\n"
+		    "then shows only online nodes)"),
+	{.name = "--x86-boot", .kind = CLI_OPT_FLAG, .off = offsetof(struct topo_args, x86_boot),
+	 .help = "the x86 v4.6 boot-time build: same as\n"
+		 "--cpus-at-build none --memoryless offline-x86"},
+};
+
+const struct cli_spec cmd_topology_spec = {
+	.cmd = "topology", .usage = TOPO_USAGE,
+	.opts = topology_options, .nr_opts = CLI_NR_OPTS(topology_options), .help_col = 30,
+	.needs_value = "%s needs a value", .operand = topo_operand, .help = topology_help,
+};
+
+static void topology_help(const struct cli_spec *spec)
+{
+	printf("usage: %s\n\n"
+	       "Loads a machine file (docs/machine-format.md; '-' reads standard input,\n"
+	       "a shipped machine's name such as rome-nps4 works from any directory)\n"
+	       "and prints its nodes, CPUs, memory and node distances in the layout of\n"
+	       "`numactl --hardware`, followed by every online node's zonelists as\n"
+	       "Linux v4.6/v4.7 mm/page_alloc.c build_all_zonelists() builds them:\n"
+	       "the fallback order of nodes, the fallback zonelist (ZONELIST_FALLBACK)\n"
+	       "and the __GFP_THISNODE list (ZONELIST_NOFALLBACK), as ZONE@NODE.\n\n"
+	       "'free' equals 'size': the machine is shown at boot, before any\n"
+	       "simulated allocation.\n\n"
+	       "options:\n", spec->usage);
+	cli_print_options(stdout, spec, NULL);
+	printf("\nexit status: 0 success, 1 internal failure, 2 bad usage or machine file\n");
+}
+
 /* Returns NS_OK, NS_EUSAGE (message printed) or 1 when help was printed. */
 static int parse_args(int argc, char **argv, struct topo_args *a)
 {
 	*a = (struct topo_args){.opts = ZONELIST_OPTS_DEFAULT};
-	for (int i = 1; i < argc; i++) {
-		const char *s = argv[i];
-		bool m;
-		int v, rc;
-		if (!strcmp(s, "-h") || !strcmp(s, "--help")) {
-			topology_help();
-			return 1;
-		}
-		if (!strcmp(s, "--x86-boot")) {
-			a->x86_boot = true;
-			continue;
-		}
-		if ((rc = parse_choice(argc, argv, &i, "--format", parse_format, &v, &m)) || m) {
-			if (rc)
-				return rc;
-			a->json = v;
-			continue;
-		}
-		if ((rc = parse_choice(argc, argv, &i, "--zonelist-order", parse_order, &v,
-				       &m)) || m) {
-			if (rc)
-				return rc;
-			a->opts.order = (enum zonelist_order)v;
-			continue;
-		}
-		if ((rc = parse_choice(argc, argv, &i, "--cpus-at-build",
-				       zonelist_cpus_at_build_parse, &v, &m)) || m) {
-			if (rc)
-				return rc;
-			a->opts.cpus_at_build = (enum zonelist_cpus_at_build)v;
-			a->cpus_set = true;
-			continue;
-		}
-		if ((rc = parse_choice(argc, argv, &i, "--memoryless",
-				       zonelist_memoryless_parse, &v, &m)) || m) {
-			if (rc)
-				return rc;
-			a->opts.memoryless = (enum zonelist_memoryless)v;
-			a->memoryless_set = true;
-			continue;
-		}
-		if (s[0] == '-' && s[1] != '\0') {
-			static const char *const known[] = {"--format", "--zonelist-order",
-							    "--cpus-at-build", "--memoryless",
-							    "--x86-boot", "--help", "-h"};
-			cli_unknown_option("topology", s, known, CLI_NR(known));
-			return NS_EUSAGE;
-		}
-		if (a->path) {
-			topo_usage("one machine file expected, got '%s' and '%s'", a->path, s);
-			return NS_EUSAGE;
-		}
-		a->path = s;
-	}
+	int rc = cli_parse(&cmd_topology_spec, a, argc, argv);
+	if (rc)
+		return rc == CLI_HELP_SHOWN ? 1 : NS_EUSAGE;
 	if (!a->path) {
 		topo_usage("no machine file given");
 		return NS_EUSAGE;

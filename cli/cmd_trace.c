@@ -24,12 +24,14 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "cli/options.h"
 #include "base/diag.h"
 #include "base/json.h"
 #include "base/progress.h"
@@ -68,33 +70,6 @@ struct tracer {
 	struct slub_world *sw;
 };
 
-static void print_help(void)
-{
-	printf("usage: %s\n\n"
-	       "Simulates every run of a scenario (no database) and prints one JSON\n"
-	       "object per line for each traced event:\n"
-	       "  slab_free   each __slab_free call: the slab, node and per-cpu partial\n"
-	       "              state before it, the stat items it incremented and the\n"
-	       "              branch sites it evaluated, in order (docs/slub-model.md)\n"
-	       "  page_alloc  kmem:mm_page_alloc (pfn, order, gfp, migratetype, node, cpu)\n"
-	       "  page_free   kmem:mm_page_free (pfn, order, node, cpu)\n"
-	       "Every record names its run (point, repetition).  While the runs are\n"
-	       "simulated, a progress bar goes to standard error when it is a terminal.\n\n"
-	       "options:\n"
-	       "  --events LIST  comma-separated event names (required)\n"
-	       "  --format jsonl output format (the only one, default)\n"
-	       "  --limit N      at most N records in all: the simulation stops\n"
-	       "                 once they are written\n"
-	       "  --limit-per-run N  at most N records of each run (each run is cut\n"
-	       "                 short once it has them)\n"
-	       "  -o FILE        write to FILE (atomically) instead of standard output\n"
-	       "  --set, --sweep, --machine, --workload\n"
-	       "                 as for `numasim run` (docs/scenario-format.md)\n"
-	       "  -h, --help     show this help\n\n"
-	       "exit status: 0 ok, 1 runtime failure, 2 bad input or usage\n",
-	       usage_line);
-}
-
 static int parse_events(const char *v, unsigned *ev)
 {
 	const char *p = v;
@@ -120,63 +95,93 @@ static int parse_events(const char *v, unsigned *ev)
 	return 0;
 }
 
-static int unknown_option(const char *o)
+static int set_events(void *dst, const struct cli_option *o, const char *typed,
+		      const char *v)
 {
-	static const char *const known[] = {"--events", "--format", "--limit",
-					    "--limit-per-run", "-o", "--help", "-h",
-					    SCN_CLI_OPTION_NAMES};
-	return cli_unknown_option("trace", o, known, CLI_NR(known));
+	(void)o;
+	(void)typed;
+	return parse_events(v, dst);
 }
 
+static int set_format(void *dst, const struct cli_option *o, const char *typed,
+		      const char *v)
+{
+	(void)dst;
+	(void)o;
+	(void)typed;
+	if (strcmp(v, "jsonl"))
+		return cli_usage_error("trace", usage_line, "unknown format '%s' (jsonl)", v);
+	return 0;
+}
+
+static int trace_operand(void *args, const char *arg)
+{
+	struct trace_args *a = args;
+	if (a->scenario)
+		return cli_usage_error("trace", usage_line, "more than one scenario ('%s', '%s')",
+				       a->scenario, arg);
+	a->scenario = arg;
+	return 0;
+}
+
+#define TRACE_ARG(field) offsetof(struct trace_args, field)
+
+static void print_help(const struct cli_spec *spec);
+
+static const struct cli_option trace_options[] = {
+	{.name = "--events", .arg = "LIST", .kind = CLI_OPT_CALL, .off = TRACE_ARG(events),
+	 .call = set_events, .help = "comma-separated event names (required)"},
+	{.name = "--format", .arg = "jsonl", .kind = CLI_OPT_CALL, .call = set_format,
+	 .help = "output format (the only one, default)"},
+	{.name = "--limit", .arg = "N", .kind = CLI_OPT_NUM, .off = TRACE_ARG(limit),
+	 .min = 1, .max = 1000000000000LL,
+	 .help = "at most N records in all: the simulation stops\n"
+		 "once they are written"},
+	{.name = "--limit-per-run", .arg = "N", .kind = CLI_OPT_NUM,
+	 .off = TRACE_ARG(limit_run), .min = 1, .max = 1000000000000LL,
+	 .help = "at most N records of each run (each run is cut\n"
+		 "short once it has them)"},
+	{.name = "-o", .arg = "FILE", .kind = CLI_OPT_FILE, .off = TRACE_ARG(out),
+	 .help = "write to FILE (atomically) instead of standard output"},
+	SCN_CLI_OPTION("--set", "KEY=VALUE", struct trace_args, sc,
+		       "as for `numasim run` (docs/scenario-format.md)"),
+	SCN_CLI_OPTION("--sweep", "KEY=V1,V2,...", struct trace_args, sc,
+		       "as for `numasim run`"),
+	SCN_CLI_OPTION("--machine", "M", struct trace_args, sc, "as for `numasim run`"),
+	SCN_CLI_OPTION("--workload", "W", struct trace_args, sc, "as for `numasim run`"),
+};
+
+const struct cli_spec cmd_trace_spec = {
+	.cmd = "trace", .usage = usage_line,
+	.opts = trace_options, .nr_opts = CLI_NR_OPTS(trace_options), .help_col = 17,
+	.operand = trace_operand, .help = print_help,
+};
+
+static void print_help(const struct cli_spec *spec)
+{
+	printf("usage: %s\n\n"
+	       "Simulates every run of a scenario (no database) and prints one JSON\n"
+	       "object per line for each traced event:\n"
+	       "  slab_free   each __slab_free call: the slab, node and per-cpu partial\n"
+	       "              state before it, the stat items it incremented and the\n"
+	       "              branch sites it evaluated, in order (docs/slub-model.md)\n"
+	       "  page_alloc  kmem:mm_page_alloc (pfn, order, gfp, migratetype, node, cpu)\n"
+	       "  page_free   kmem:mm_page_free (pfn, order, node, cpu)\n"
+	       "Every record names its run (point, repetition).  While the runs are\n"
+	       "simulated, a progress bar goes to standard error when it is a terminal.\n\n"
+	       "options:\n", spec->usage);
+	cli_print_options(stdout, spec, NULL);
+	printf("\nexit status: 0 ok, 1 runtime failure, 2 bad input or usage\n");
+}
+
+/* 0 parsed, 1 --help printed, 2 usage error (printed). */
 static int parse_args(int argc, char **argv, struct trace_args *a)
 {
 	if (scn_cli_init(&a->sc, "trace", usage_line, argc))
 		return 2;
-	for (int i = 1; i < argc; i++) {
-		const char *o = argv[i];
-		if (!strcmp(o, "-h") || !strcmp(o, "--help")) {
-			print_help();
-			return 1;
-		}
-		int sc = scn_cli_option(&a->sc, argc, argv, &i);
-		if (sc == 2)
-			return 2;
-		if (sc)
-			continue;
-		if (!strcmp(o, "--events") || !strcmp(o, "--format") ||
-		    !strcmp(o, "--limit") || !strcmp(o, "--limit-per-run") ||
-		    !strcmp(o, "-o")) {
-			if (i + 1 >= argc)
-				return cli_usage_error("trace", usage_line,
-						       "option '%s' needs a value", o);
-			const char *v = argv[++i];
-			if (!strcmp(o, "--events")) {
-				if (parse_events(v, &a->events))
-					return 2;
-			} else if (!strcmp(o, "--format")) {
-				if (strcmp(v, "jsonl"))
-					return cli_usage_error("trace", usage_line,
-							       "unknown format '%s' (jsonl)", v);
-			} else if (!strcmp(o, "--limit") || !strcmp(o, "--limit-per-run")) {
-				if (cli_parse_long("trace", o, v, 1, 1000000000000LL,
-						   o[7] ? &a->limit_run : &a->limit))
-					return 2;
-			} else {
-				if (!*v)
-					return cli_usage_error("trace", usage_line,
-							       "-o needs a file name");
-				a->out = v;
-			}
-		} else if (o[0] == '-' && o[1] != '\0') {
-			return unknown_option(o);
-		} else if (a->scenario) {
-			return cli_usage_error("trace", usage_line,
-					       "more than one scenario ('%s', '%s')",
-					       a->scenario, o);
-		} else {
-			a->scenario = o;
-		}
-	}
+	int rc = cli_parse(&cmd_trace_spec, a, argc, argv);
+	if (rc)
+		return rc == CLI_HELP_SHOWN ? 1 : rc;
 	if (!a->scenario && !scn_cli_adhoc(&a->sc))
 		return cli_usage_error("trace", usage_line, "no scenario file");
 	if (!a->events)
@@ -327,11 +332,13 @@ static int on_world(void *arg, const char *point, long long rep, struct mm_world
 	return NS_OK;
 }
 
-/* The events the workload makes: pagealloc has no SLUB world. */
-static unsigned workload_events(enum scn_workload_type w)
+/* The events the workload makes (its table entry's; pagealloc has no
+ * SLUB world). */
+static unsigned workload_events(const struct workload_ops *w)
 {
-	return w == SCN_WL_PAGEALLOC ? EV_PAGE_ALLOC | EV_PAGE_FREE
-				     : EV_SLAB_FREE | EV_PAGE_ALLOC | EV_PAGE_FREE;
+	return (w->events & WL_EV_SLAB_FREE ? EV_SLAB_FREE : 0) |
+	       (w->events & WL_EV_PAGE_ALLOC ? EV_PAGE_ALLOC : 0) |
+	       (w->events & WL_EV_PAGE_FREE ? EV_PAGE_FREE : 0);
 }
 
 static void event_names(unsigned ev, char *buf, size_t len)
@@ -347,7 +354,7 @@ static void event_names(unsigned ev, char *buf, size_t len)
 /* Asking for events the workload never makes would print nothing. */
 static int produced(const struct scenario *s, unsigned events, struct diag *d)
 {
-	unsigned have = workload_events(s->workload), missing = events & ~have;
+	unsigned have = workload_events(s->wl), missing = events & ~have;
 	char miss[64], made[64];
 	if (!missing)
 		return NS_OK;

@@ -17,11 +17,13 @@
  * good, 2 if any is bad (1 if the only failures were runtime ones, such as
  * an unreadable file).
  */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/options.h"
 #include "base/diag.h"
 #include "machine/machine.h"
 #include "scenarios/run.h"
@@ -36,7 +38,62 @@ static const char usage_line[] =
 	"                 [--sweep KEY=V1,V2]... FILE...\n"
 	"       numasim validate --machine M --workload W [--set KEY=VALUE]...";
 
-static void print_help(void)
+struct validate_args {
+	int quiet, nfiles;
+	enum rec_format fmt;
+	char **files;
+	struct scn_cli sc;              /* --set, --sweep, --machine, --workload */
+};
+
+static int set_format(void *dst, const struct cli_option *o, const char *typed,
+		      const char *v)
+{
+	(void)o;
+	(void)typed;
+	if (!v || rec_parse_format(v, dst))
+		return cli_usage_error("validate", usage_line, "--format takes text, json or csv");
+	return 0;
+}
+
+static int validate_operand(void *args, const char *arg)
+{
+	struct validate_args *a = args;
+	a->files[a->nfiles++] = (char *)arg;
+	return 0;
+}
+
+#define VALIDATE_ARG(field) offsetof(struct validate_args, field)
+
+static void print_help(const struct cli_spec *spec);
+
+static const struct cli_option validate_options[] = {
+	SCN_CLI_OPTION("--set", "KEY=VALUE", struct validate_args, sc,
+		       "apply to every scenario as `numasim run` applies it"),
+	SCN_CLI_OPTION("--sweep", "KEY=V1,V2,...", struct validate_args, sc,
+		       "the same for a sweep"),
+	SCN_CLI_OPTION("--machine", "M", struct validate_args, sc,
+		       "the same for the machine; with --machine M --workload W\n"
+		       "and no FILE the one-off scenario 'adhoc' is checked"),
+	SCN_CLI_OPTION("--workload", "W", struct validate_args, sc,
+		       "the workload of the one-off scenario"),
+	{.name = "--quiet", .alias = "-q", .kind = CLI_OPT_FLAG, .off = VALIDATE_ARG(quiet),
+	 .help = "print nothing for good files"},
+	{.name = "--format", .arg = "F", .kind = CLI_OPT_CALL, .flags = CLI_OPT_OWN_MISSING,
+	 .off = VALIDATE_ARG(fmt), .call = set_format,
+	 .help = "text (default), json or csv: one document with a row\n"
+		 "per file (good ones with what they hold, bad ones\n"
+		 "with their error; docs/output-formats.md); errors\n"
+		 "still go to standard error too"},
+};
+
+const struct cli_spec cmd_validate_spec = {
+	.cmd = "validate", .usage = usage_line,
+	.opts = validate_options, .nr_opts = CLI_NR_OPTS(validate_options),
+	.flags = CLI_END_DASHDASH, .help_col = 16,
+	.operand = validate_operand, .help = print_help,
+};
+
+static void print_help(const struct cli_spec *spec)
 {
 	printf("usage: %s\n\n"
 	       "Checks machine files and cost profiles (docs/machine-format.md)\n"
@@ -51,19 +108,9 @@ static void print_help(void)
 	       "on standard output; for a bad one its first error as\n"
 	       "  FILE:LINE:COL: error: MESSAGE\n"
 	       "on standard error.\n\n"
-	       "options:\n"
-	       "  --set KEY=VALUE, --sweep KEY=V1,V2,..., --machine M\n"
-	       "                apply to every scenario as `numasim run` applies\n"
-	       "                them; with --machine M --workload W and no FILE the\n"
-	       "                one-off scenario 'adhoc' is checked\n"
-	       "  -q, --quiet   print nothing for good files\n"
-	       "  --format F    text (default), json or csv: one document with a row\n"
-	       "                per file (good ones with what they hold, bad ones\n"
-	       "                with their error; docs/output-formats.md); errors\n"
-	       "                still go to standard error too\n"
-	       "  -h, --help    show this help\n\n"
-	       "exit status: 0 all files good, 2 some file bad, 1 runtime failure\n",
-	       usage_line);
+	       "options:\n", spec->usage);
+	cli_print_options(stdout, spec, NULL);
+	printf("\nexit status: 0 all files good, 2 some file bad, 1 runtime failure\n");
 }
 
 /*
@@ -256,63 +303,35 @@ static int validate_adhoc(int quiet, const struct scn_cli *sc, struct rec_doc *d
 
 int cmd_validate(int argc, char **argv)
 {
-	int quiet = 0, nfiles = 0, status = 0, dashdash = 0, k;
-	enum rec_format fmt = REC_TEXT;
+	int status = 0;
+	struct validate_args a = {.fmt = REC_TEXT, .files = calloc((size_t)argc, sizeof *a.files)};
 	struct rec_doc *doc = NULL;
-	char **files = calloc((size_t)argc, sizeof *files);
-	struct scn_cli sc;
 
 	cli_keep_freed_memory();      /* the preflight builds every point's world */
-	if (scn_cli_init(&sc, "validate", usage_line, argc) || !files) {
+	if (scn_cli_init(&a.sc, "validate", usage_line, argc) || !a.files) {
 		fprintf(stderr, "numasim validate: error: out of memory\n");
-		scn_cli_free(&sc);
-		free(files);
+		scn_cli_free(&a.sc);
+		free(a.files);
 		return 1;
 	}
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		if (dashdash || a[0] != '-' || a[1] == '\0') {
-			files[nfiles++] = argv[i];
-		} else if (!strcmp(a, "--")) {
-			dashdash = 1;
-		} else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-			print_help();
-			goto out;
-		} else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
-			quiet = 1;
-		} else if (!strcmp(a, "--format")) {
-			if (i + 1 >= argc || rec_parse_format(argv[i + 1], &fmt)) {
-				status = cli_usage_error("validate", usage_line, "--format "
-							 "takes text, json or csv");
-				goto out;
-			}
-			i++;
-		} else if ((k = scn_cli_option(&sc, argc, argv, &i))) {
-			if (k == 2) {
-				status = 2;
-				goto out;
-			}
-		} else {
-			static const char *const known[] = {"--quiet", "-q", "--format",
-							    "--help", "-h",
-							    SCN_CLI_OPTION_NAMES};
-			status = cli_unknown_option("validate", a, known, CLI_NR(known));
-			goto out;
-		}
+	status = cli_parse(&cmd_validate_spec, &a, argc, argv);
+	if (status) {
+		status = status == CLI_HELP_SHOWN ? 0 : status;
+		goto out;
 	}
-	if (nfiles == 0 && !scn_cli_adhoc(&sc)) {
+	if (a.nfiles == 0 && !scn_cli_adhoc(&a.sc)) {
 		status = cli_usage_error("validate", usage_line, "no input files");
 		goto out;
 	}
-	if (fmt != REC_TEXT && !(doc = rec_doc_new("validate"))) {
+	if (a.fmt != REC_TEXT && !(doc = rec_doc_new("validate"))) {
 		fprintf(stderr, "numasim validate: error: out of memory\n");
 		status = 1;
 		goto out;
 	}
-	if (nfiles == 0)
-		status = validate_adhoc(quiet, &sc, doc);
-	for (int i = 0; i < nfiles; i++) {
-		int e = validate_one(files[i], quiet, &sc, doc);
+	if (a.nfiles == 0)
+		status = validate_adhoc(a.quiet, &a.sc, doc);
+	for (int i = 0; i < a.nfiles; i++) {
+		int e = validate_one(a.files[i], a.quiet, &a.sc, doc);
 		if (e > status)
 			status = e;
 	}
@@ -321,7 +340,7 @@ int cmd_validate(int argc, char **argv)
 		char *b = NULL;
 		size_t len = 0;
 		FILE *f = open_memstream(&b, &len);
-		int rc = f ? rec_write(doc, fmt, f) : NS_ENOMEM;
+		int rc = f ? rec_write(doc, a.fmt, f) : NS_ENOMEM;
 		if (f)
 			fclose(f);
 		if (rc == NS_OK)
@@ -334,7 +353,7 @@ int cmd_validate(int argc, char **argv)
 	}
 out:
 	rec_doc_free(doc);
-	scn_cli_free(&sc);
-	free(files);
+	scn_cli_free(&a.sc);
+	free(a.files);
 	return status;
 }

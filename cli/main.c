@@ -9,49 +9,60 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/options.h"
 #include "numasim_config.h"
 
 #include <gsl/gsl_version.h>
 #include <sqlite3.h>
 #include <yaml.h>
 
+static void version_help(const struct cli_spec *spec)
+{
+	printf("usage: %s\n\nPrints the numasim version, how it was "
+	       "built (optimization level, asserts, link-time and\nprofile-guided "
+	       "optimisation, sanitizers: `numasim bench` figures depend on it) and the\n"
+	       "versions of GSL, libyaml and SQLite it runs with.\n\noptions:\n",
+	       spec->usage);
+	cli_print_options(stdout, spec, NULL);
+}
+
+/* `numasim version` has no options but -h/--help: a table of none. */
+static const struct cli_spec version_spec = {
+	.cmd = "version", .usage = "numasim version", .help_col = 14, .help = version_help,
+};
+
 static int cmd_version(int argc, char **argv)
 {
-	if (argc > 1 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
-		printf("usage: numasim version\n\nPrints the numasim version, how it was "
-		       "built (optimization level, asserts, link-time and\nprofile-guided "
-		       "optimisation, sanitizers: `numasim bench` figures depend on it) and the\n"
-		       "versions of GSL, libyaml and SQLite it runs with.\n");
-		return 0;
-	}
-	if (argc > 1 && argv[1][0] == '-') {
-		static const char *const known[] = {"--help", "-h"};
+	/* the old order: the first argument only, an option before an operand */
+	static const char *const known[] = {"--help", "-h"};
+	if (argc > 1 && !strcmp(argv[1], "-"))   /* an unknown option, as it was */
 		return cli_unknown_option("version", argv[1], known, CLI_NR(known));
+	if (argc > 1) {
+		int rc = cli_parse(&version_spec, NULL, 2, argv);
+		if (rc)
+			return rc == CLI_HELP_SHOWN ? 0 : rc;
 	}
-	if (argc > 1)
-		return cli_usage_error("version", "numasim version",
-				       "unexpected argument '%s'", argv[1]);
 	printf("numasim %s\nbuild: %s\ngsl %s\nlibyaml %s\nsqlite %s\n", NUMASIM_VERSION,
 	       NUMASIM_BUILD, gsl_version, yaml_get_version_string(), sqlite3_libversion());
 	return 0;
 }
 
 static const struct cli_command commands[] = {
-	/* name        function        summary */
-	{"version", cmd_version, "print the version, how it was built and its libraries"},
-	{"bench", cmd_bench, "measure the simulator's own speed (phold, ...)"},
-	{"validate", cmd_validate, "check machine, cost profile and scenario files"},
-	{"topology", cmd_topology, "print a machine's nodes, distances and zonelists"},
-	{"import", cmd_import, "make a machine file from numactl output or sysfs"},
-	{"run", cmd_run, "run a scenario and store its results"},
-	{"report", cmd_report, "print profile, branches and tables of a results database"},
-	{"trace", cmd_trace, "print model events of a scenario as JSON lines"},
-	{"compare", cmd_compare, "mmtests-style tables of runs with Welch's t-test"},
-	{"query", cmd_query, "run a read-only SQL query on a results database"},
-	{"export", cmd_export, "write a table or query of a results database as CSV/JSON"},
-	{"plot", cmd_plot, "plot metrics, profiles, branch sites or flame graphs as SVG or PNG"},
-	{"list", cmd_list, "list the shipped machines, scenarios, cost profiles, scenario keys"},
-	{"annotate", cmd_annotate, "a modelled function's branch sites and cycles, like perf annotate"},
+	/* name        function        summary, option table */
+	{"version", cmd_version, "print the version, how it was built and its libraries", &version_spec},
+	{"bench", cmd_bench, "measure the simulator's own speed (phold, ...)", &cmd_bench_spec_self},
+	{"validate", cmd_validate, "check machine, cost profile and scenario files", &cmd_validate_spec},
+	{"topology", cmd_topology, "print a machine's nodes, distances and zonelists", &cmd_topology_spec},
+	{"import", cmd_import, "make a machine file from numactl output or sysfs", &cmd_import_spec},
+	{"run", cmd_run, "run a scenario and store its results", &cmd_run_spec},
+	{"report", cmd_report, "print profile, branches and tables of a results database", &cmd_report_spec},
+	{"trace", cmd_trace, "print model events of a scenario as JSON lines", &cmd_trace_spec},
+	{"compare", cmd_compare, "mmtests-style tables of runs with Welch's t-test", &cmd_compare_spec},
+	{"query", cmd_query, "run a read-only SQL query on a results database", &cmd_query_spec},
+	{"export", cmd_export, "write a table or query of a results database as CSV/JSON", &cmd_export_spec},
+	{"plot", cmd_plot, "plot metrics, profiles, branch sites or flame graphs as SVG or PNG", &cmd_plot_spec},
+	{"list", cmd_list, "list the shipped machines, scenarios, cost profiles, scenario keys", &cmd_list_spec},
+	{"annotate", cmd_annotate, "a modelled function's branch sites and cycles, like perf annotate", &cmd_annotate_spec},
 };
 
 #define NR_COMMANDS (sizeof commands / sizeof commands[0])
@@ -81,6 +92,29 @@ static int unknown(const char *cmd)
 			   "numasim --help");
 }
 
+/*
+ * `numasim __options CMD [BENCHMARK]`, for bash completion
+ * (scripts/numasim-completion.bash): the names of the command's options
+ * from its table, one a line; nothing for an unknown command.  Hidden: not
+ * in --help, not a "did you mean" candidate.
+ */
+static int list_options(int argc, char **argv)
+{
+	const struct cli_spec *spec = NULL;
+	const char *names[128];
+	for (size_t i = 0; argc > 2 && i < NR_COMMANDS; i++)
+		if (!strcmp(argv[2], commands[i].name))
+			spec = commands[i].spec;
+	if (spec && argc > 3 && !strcmp(argv[2], "bench"))
+		spec = cmd_bench_spec(argv[3]);
+	if (!spec)
+		return 0;
+	size_t n = cli_option_names(spec, names, CLI_NR(names));
+	for (size_t i = 0; i < n && i < CLI_NR(names); i++)
+		printf("%s\n", names[i]);
+	return 0;
+}
+
 /* The command's status for a usage/help line or the subcommand itself. */
 static int dispatch(int argc, char **argv)
 {
@@ -97,6 +131,8 @@ static int dispatch(int argc, char **argv)
 		printf("numasim %s\n", NUMASIM_VERSION);
 		return 0;
 	}
+	if (!strcmp(cmd, "__options"))
+		return list_options(argc, argv);
 	if (!strcmp(cmd, "help")) {
 		if (argc < 3) {
 			usage(stdout);

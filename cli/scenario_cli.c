@@ -32,61 +32,40 @@ void scn_cli_free(struct scn_cli *c)
 	c->o.args = NULL;
 }
 
-int scn_cli_option(struct scn_cli *c, int argc, char **argv, int *i)
+int scn_cli_set(void *dst, const struct cli_option *opt, const char *typed,
+		const char *v)
 {
-	static const struct {
-		const char *opt;
-		int kind;                       /* enum scn_arg_kind, -1 workload */
-	} opts[] = {
-		{"--set", SCN_ARG_SET}, {"--sweep", SCN_ARG_SWEEP},
-		{"--machine", SCN_ARG_MACHINE}, {"--workload", -1},
-	};
-	const char *o = argv[*i];
-	for (size_t k = 0; k < sizeof opts / sizeof opts[0]; k++) {
-		size_t ol = strlen(opts[k].opt);
-		const char *v;
-		if (strncmp(o, opts[k].opt, ol) || (o[ol] != '\0' && o[ol] != '='))
-			continue;
-		if (o[ol] == '=') {
-			v = o + ol + 1;
-		} else if (*i + 1 < argc) {
-			v = argv[++*i];
-		} else {
-			return cli_usage_error(c->cmd, c->usage, "option '%s' needs a value", o);
-		}
-		if (!*v)
-			return cli_usage_error(c->cmd, c->usage, "%s needs a value",
-					       opts[k].opt);
-		for (const char *p = v; *p; p++)
-			if ((unsigned char)*p < 0x20 || *p == 0x7f)
-				return cli_usage_error(c->cmd, c->usage, "%s: control "
-						       "characters are not allowed",
-						       opts[k].opt);
-		if (opts[k].kind == SCN_ARG_SET || opts[k].kind == SCN_ARG_SWEEP) {
-			const char *eq = strchr(v, '=');
-			if (!eq || eq == v)
-				return cli_usage_error(c->cmd, c->usage, "%s %s: expected "
-						       "%s", opts[k].opt, v,
-						       opts[k].kind == SCN_ARG_SET
-						       ? "KEY=VALUE" : "KEY=V1,V2,...");
-		}
-		if (opts[k].kind < 0) {
-			if (c->workload)
-				return cli_usage_error(c->cmd, c->usage,
-						       "--workload given twice");
-			c->workload = v;
-			return 1;
-		}
-		if (opts[k].kind == SCN_ARG_MACHINE) {
-			if (c->have_machine)
-				return cli_usage_error(c->cmd, c->usage,
-						       "--machine given twice");
-			c->have_machine = 1;
-		}
-		c->o.args[c->o.nr_args++] = (struct scn_arg){
-			(enum scn_arg_kind)opts[k].kind, v};
-		return 1;
+	struct scn_cli *c = dst;
+	/* the option's number: enum scn_arg_kind, -1 for --workload */
+	int kind = !strcmp(opt->name, "--set") ? SCN_ARG_SET
+		   : !strcmp(opt->name, "--sweep") ? SCN_ARG_SWEEP
+		   : !strcmp(opt->name, "--machine") ? SCN_ARG_MACHINE : -1;
+	(void)typed;
+	if (!*v)
+		return cli_usage_error(c->cmd, c->usage, "%s needs a value", opt->name);
+	for (const char *p = v; *p; p++)
+		if ((unsigned char)*p < 0x20 || *p == 0x7f)
+			return cli_usage_error(c->cmd, c->usage, "%s: control "
+					       "characters are not allowed", opt->name);
+	if (kind == SCN_ARG_SET || kind == SCN_ARG_SWEEP) {
+		const char *eq = strchr(v, '=');
+		if (!eq || eq == v)
+			return cli_usage_error(c->cmd, c->usage, "%s %s: expected %s",
+					       opt->name, v, kind == SCN_ARG_SET
+					       ? "KEY=VALUE" : "KEY=V1,V2,...");
 	}
+	if (kind < 0) {
+		if (c->workload)
+			return cli_usage_error(c->cmd, c->usage, "--workload given twice");
+		c->workload = v;
+		return 0;
+	}
+	if (kind == SCN_ARG_MACHINE) {
+		if (c->have_machine)
+			return cli_usage_error(c->cmd, c->usage, "--machine given twice");
+		c->have_machine = 1;
+	}
+	c->o.args[c->o.nr_args++] = (struct scn_arg){(enum scn_arg_kind)kind, v};
 	return 0;
 }
 

@@ -14,14 +14,17 @@
  * shipped machine's name).
  *
  * Error policy: a malformed option is a usage error (`numasim CMD: error:
- * ...`, status 2) from scn_cli_option; bad values are reported by the
+ * ...`, status 2) from scn_cli_set; bad values are reported by the
  * loader as `numasim CMD: error: --set KEY=VALUE: ...` (NS_EINPUT).
  * scn_cli_free releases what scn_cli_init allocated; nothing else is held.
  */
 #ifndef NUMASIM_SCENARIO_CLI_H
 #define NUMASIM_SCENARIO_CLI_H
 
+#include <stddef.h>
+
 #include "base/diag.h"
+#include "cli/options.h"
 #include "scenarios/scenario.h"
 
 struct scn_cli {
@@ -32,19 +35,29 @@ struct scn_cli {
 	int have_machine;
 };
 
-/* The option names scn_cli_option takes (for "did you mean"). */
-#define SCN_CLI_OPTION_NAMES "--set", "--sweep", "--machine", "--workload"
+/*
+ * The rows of the four options in a command's option table
+ * (cli/options.h): args is the command's argument struct, field its
+ * struct scn_cli; each row's help text is the command's own.  Each takes
+ * "--opt VALUE" or "--opt=VALUE", in command-line order, --set and
+ * --sweep repeatedly.
+ */
+#define SCN_CLI_OPTION(opt, placeholder, args, field, text)                  \
+	{.name = opt, .arg = placeholder, .kind = CLI_OPT_CALL,                  \
+	 .flags = CLI_OPT_EQ, .off = offsetof(args, field), .call = scn_cli_set,  \
+	 .help = text}
 
 /* Prepare for up to argc options; NS_ENOMEM (printed) on failure. */
 int scn_cli_init(struct scn_cli *c, const char *cmd, const char *usage, int argc);
 void scn_cli_free(struct scn_cli *c);
 
 /*
- * If argv[*i] is one of the options, consume it (and its value, advancing
- * *i) and return 1; 0 if it is not one of them; 2 after printing a usage
+ * The option function of the four (a CLI_OPT_CALL, dst the struct
+ * scn_cli): checks and records the value; 0, or 2 after printing a usage
  * error.
  */
-int scn_cli_option(struct scn_cli *c, int argc, char **argv, int *i);
+int scn_cli_set(void *dst, const struct cli_option *opt, const char *typed,
+		const char *v);
 
 /* Is a scenario file optional (--machine and --workload were given)? */
 int scn_cli_adhoc(const struct scn_cli *c);

@@ -188,7 +188,7 @@ struct bpred {
 	uint64_t tag_mask;     /* tag_bits in every lane */
 	uint32_t updates;      /* since the last usefulness decay */
 	/* set when an update changed a table entry or counter (and by resets,
-	 * usefulness decays); the memo of cpu.c clears it and skips the
+	 * usefulness decays); the memo of cost/cpu_memo.c clears it and skips the
 	 * predictor for a path whose last run changed nothing while nothing
 	 * changed since */
 	uint8_t dirty;
@@ -226,7 +226,7 @@ unsigned bpred_tage_predict_update(struct bpred *bp, int site, unsigned static_t
  * Predict the branch at `site` (taken space), then train on the real
  * outcome.  static_taken is the layout's cold prediction.  Returns the
  * prediction.  One function per mode, so that a caller whose mode is
- * fixed (cpu.c binds one branch step per model and predictor) tests
+ * fixed (cost/cpu_exact.c binds one branch step per model and predictor) tests
  * none: bpred_update_as() with a constant mode; bpred_predict_update()
  * picks by bp->mode.
  */

@@ -1,6 +1,17 @@
 /*
  * cpu — simulated CPUs: the cycle-cost primitives every kernel model calls.
  *
+ * This header is the public contract: what models, workloads, the
+ * analysis and the tests call.  It ends by including the layout of
+ * struct cpu (cost/cpu_struct.h) and the inline hot steps
+ * (cost/cpu_hot.h), which models compile in but never name.  The
+ * implementation is split by concern (cost/cpu_internal.h lists the
+ * files): set-up in cpu.c, memory in cpu_mem.c, the out-of-order model in
+ * cpu_ooo.c, locks in cpu_lock.c, call paths and export in cpu_profile.c,
+ * the invariants in cpu_check.c, and one file per accounting engine
+ * (cpu_exact.c, cpu_memo.c, cpu_sampled.c and cpu_sampled_lock.c) behind
+ * the hook table bound at set-up.
+ *
  * What it models: the cost side of executing kernel code on one core, as
  * design.md §5 lays out.  Each CPU owns a cycle counter, a branch predictor
  * (bpred.h), a return stack buffer, private caches (cache.h) and a shadow
@@ -139,7 +150,7 @@
  * machine gives its figures and, unless cost.bpred says otherwise, the
  * TAGE predictor (bpred.h).
  *
- * Memoized paths (cost.accounting memo; cpu.c "memoized paths").  A
+ * Memoized paths (cost.accounting memo; cost/cpu_memo.c).  A
  * top-level call (an out-of-line call at stack depth 0, such as one
  * alloc_pages or one free) is logged as one word per primitive; its
  * memory accesses are performed on the caches at once, in order, and
@@ -160,7 +171,7 @@
  * or the site counts in the middle of a call must use cpu_now() and
  * cpu_memo_sync().
  *
- * Sampled accounting (cost.accounting sampled; cpu.c "sampled
+ * Sampled accounting (cost.accounting sampled; cost/cpu_sampled.c "sampled
  * accounting"): approximate.  Some top-level calls (one in
  * cost.sample_period on average, at random intervals, and the first
  * sample_period of each CPU) are accounted exactly and recorded by path;
@@ -171,13 +182,13 @@
  * the multiset of (site, condition), calls and locks.  A path without a
  * sample is charged its blocks' mean costs, each booked to the functions
  * (and call path) the samples ran that block in, and its calls counted on
- * their paths (cpu.c, "Lost paths along their functions").  The clock does not move
+ * their paths (cost/cpu_sampled.c, "Lost paths along their functions").  The clock does not move
  * inside a fast call; its time there is estimated (the start, its lock
  * costs so far and its blocks' mean costs) for its locks: a fast call
  * waits for a lock another CPU releases later, pays the transfer of a
  * lock another CPU held last, and releases its own at that estimate, so
  * that contention between CPUs is kept; a sample's own waits and
- * transfers stay out of its path's recorded cost (cpu.c, "Lock waits").  A
+ * transfers stay out of its path's recorded cost (cost/cpu_sampled_lock.c, "Lock waits").  A
  * function whose call (a sample or a fast one)
  * reads it runs exactly from then on, except for reads a model makes
  * only outside fast calls (cpu_in_fast_call(), cpu_now_measured()) and
@@ -186,7 +197,7 @@
  * A fast call's steps are cpu_fast_branch(), cpu_fast_call(),
  * cpu_fast_ret() and cpu_fast_mem(); the primitives take them when
  * mlog_on is CPU_LOG_FAST, and the page allocator's fast copies
- * (models/mm_fast.h) call them directly, with cpu_copy_call() for calls
+ * (models/mm_copy.c, cost/copy.h) call them directly, with cpu_copy_call() for calls
  * (their entry starts and ends the fast call: cpu_fast_take(),
  * cpu_fast_end()).  Fast branch counts wait in
  * fsite[] until cpu_memo_fold() adds them to the sites, and the paths'
@@ -422,153 +433,8 @@ struct cpu_params {
 };
 void cpu_params_default(struct cpu_params *p);
 
-struct cpu_frame {
-	int32_t fn;
-	int32_t prev_attr;             /* attribution target before this call */
-	int32_t prev_path;             /* call path before this call */
-	uint64_t enter;                /* clock at the call */
-	uint8_t inl, outer;
-};
-
-struct cpu_prof {
-	uint64_t calls, self, total;
-	uint32_t active;               /* frames of this function on the stack */
-};
-
-/* One call path (see "Call paths" above); path 0 is the root. */
-struct cpu_path {
-	int32_t parent, fn;            /* root: -1, -1 */
-	uint64_t calls, self, mispredicts;
-};
-/* Paths per CPU at most: a bound against runaway recursion, far above
- * the few hundred paths of the models. */
-#define CPU_MAX_PATHS (1 << 20)
-
-struct cpu_site_stat {
-	uint64_t executed, taken, mispredicted;
-};
-
+struct cpu;
 struct cpu_sys;
-
-/*
- * The out-of-order core's state (cost.model ooo; "The out-of-order timing
- * model" above).  now is the dispatch clock; slot uops (lslot of them
- * loads) have been dispatched in cycle now.
- */
-#define CPU_OOO_RING 64                /* long-latency ops the ROB rule tracks */
-#define CPU_OOO_MAX_MLP 32             /* fill buffers at most */
-struct cpu_ooo {
-	uint32_t width, rob, load_queue, load_ports, mlp;
-	uint32_t rob_cycles;           /* rob / width: no op done sooner can block */
-	uint32_t slot, lslot;
-	uint64_t pos;                  /* uops dispatched so far */
-	uint64_t chain;                /* ready time of the open dependent chain */
-	uint32_t head, n, loads;       /* ring of long ops, in dispatch order */
-	uint64_t rpos[CPU_OOO_RING], rdone[CPU_OOO_RING];
-	uint8_t rload[CPU_OOO_RING];
-	uint64_t miss[CPU_OOO_MAX_MLP]; /* completion of the fill buffers' misses */
-};
-
-/*
- * What a fast call (sampled accounting) does at a branch, per (site,
- * condition), in one place so that the step is a few host instructions:
- * the count of fast executions (folded into the site's executed and taken
- * by cpu_memo_fold()) and one term, added to the call's c->fsig, that
- * carries two sums at once: in its high 32 bits the branch's term of the
- * path signature, in its low 32 bits the mean cost of the block the
- * branch ends (x16, learned in samples), which a path with no sample yet
- * is charged.  Not checked at run time: a call whose estimate reached
- * 2^32 (about 268 M cycles) would carry into the signature and be taken
- * for another path; the allocator's top-level calls stay far below.
- */
-struct cpu_fast_site {
-	uint64_t n;
-	uint64_t term;
-};
-#define CPU_SIG_MASK 0xFFFFFFFF00000000u /* c->fsig: the signature's bits */
-
-struct cpu {
-	uint64_t now;                  /* cycle counter (ooo: the dispatch clock) */
-	uint8_t ooo;                   /* cost.model ooo */
-	/* cost.accounting memo ("Memoized paths" above; cpu.c), tested by
-	 * every primitive: beside the clock */
-	uint8_t memo;                  /* memo accounting on */
-	uint8_t mlog_on;               /* CPU_LOG_MEMO: logging a top-level call;
-					* CPU_LOG_FAST: a sampled run's fast call */
-	uint8_t fwarm;                 /* sampled: fast calls perform their stores
-					* and locked ops (cost.sample_warm
-					* caches or stores) */
-	uint8_t fwarm_loads;           /* ... and their loads (caches) */
-	uint8_t sampling;              /* sampled: this top-level call is a sample */
-	uint8_t fcopy;                 /* sampled: fast calls may run the models'
-					* fast copy (cpu_fast_entry()) */
-	uint32_t mdepth;               /* its call depth */
-	uint64_t fsig;                 /* the fast call's path signature (high
-					* 32 bits) and its cost as blocks (x16,
-					* low 32 bits): struct cpu_fast_site */
-	uint64_t flock;                /* the fast call's lock waits and
-					* transfers so far (cpu.c) */
-	struct cpu_fast_site *fsite;   /* [2 * nr_sites]: per (site, condition) */
-	const uint64_t *stab_fn;       /* signature terms per function, then
-					* per lock (cpu.c) */
-	uint32_t mlog_n;               /* events logged */
-	uint64_t *mlog;                /* [CPU_MEMO_LOG] */
-	struct cpu_memo *mt;           /* the table of memoized paths */
-	/* the exact branch step of this CPU's model and predictor, bound
-	 * at set-up (cpus_bind(), cpu.c): the hot path tests neither */
-	bool (*branch)(struct cpu *c, int site, bool cond);
-	/* hot figures copied from the costs for locality */
-	uint32_t k_taken, k_mispredict, k_call, k_ret;
-	uint32_t k_br[4];              /* in-order: a branch's cycles by
-					* taken << 1 | mispredicted */
-	uint32_t k_l1d, k_mem_slot;
-	const struct cost_site_layout *site_layout;
-	const uint8_t *fn_inline;
-	struct bpred bp;
-	struct cpu_site_stat *site;
-	struct cpu_prof *prof;
-	struct cpu_frame *stack;
-	int depth, max_depth, lost;
-	int32_t attr;                  /* fn receiving self cycles, -1 = outside */
-	int32_t cur_path;              /* path receiving self cycles, 0 = outside */
-	struct cpu_path *path;         /* [nr_paths], capacity cap_paths */
-	uint32_t nr_paths, cap_paths;
-	int32_t *path_hash;            /* open addressing, -1 = empty */
-	uint32_t path_hash_mask;
-	uint64_t mispredicts, mispredicts_booked; /* running total, booked to paths */
-	uint64_t last;                 /* clock when self cycles were last attributed */
-	uint64_t outside, start;
-	uint32_t rsb, rsb_depth;
-	int id;                        /* machine CPU number */
-	int idx;                       /* index in cpu_sys.cpu[] and the caches */
-	int node, node_pos;            /* node id and its position in the machine */
-	struct cpu_sys *sys;
-	uint64_t ctr[CPU_NR_COUNTERS];
-	struct cpu_ooo o;
-	/* the open block (cpu_block()).  Kept last: inserted among the hot
-	 * fields above, these 12 bytes shifted them and bench pagealloc took
-	 * 1.7x the host time on this project's AMD EPYC hosts (2026-12-04),
-	 * with 1 % fewer instructions */
-	uint8_t blk_left;              /* the open block's declared accesses not
-					* yet made (cpu_block(): precharged) */
-	uint32_t blk_kinds;            /* their kinds, the next in the low bits */
-	int32_t blk_exit;              /* debug builds: the open block's exit
-					* site + 1, 0 = none or not a branch */
-};
-
-struct cpu_sys {
-	enum cpu_model model;
-	const struct machine *m;
-	const struct cost_tables *tables;
-	const struct cost_layout *layout;
-	struct cpu_costs k;
-	int nr_nodes;
-	uint32_t *mem_lat;             /* [from_pos * nr_nodes + to_pos] cycles */
-	uint32_t *xfer_lat;            /* same shape, cache-line transfers */
-	struct cache_sys cache;
-	int nr_cpus;
-	struct cpu *cpu;               /* [nr_cpus] */
-};
 
 /*
  * CPUs cpus[0..n-1] (machine CPU numbers) of machine m, with the functions
@@ -596,52 +462,13 @@ int cpu_costs_init(struct cpu_costs *k, const struct machine_costs *mc);
 /* ns -> cycles with the machine's clock (rounded). */
 uint32_t cpu_ns_to_cycles(const struct cpu_costs *k, double ns);
 
-/* --- hot-path primitives ------------------------------------------------ */
-
-static inline void cpu_attribute(struct cpu *c)
-{
-	uint64_t d = c->now - c->last;
-	struct cpu_path *p = &c->path[c->cur_path];
-	if (c->attr >= 0)
-		c->prof[c->attr].self += d;
-	else
-		c->outside += d;
-	p->self += d;
-	p->mispredicts += c->mispredicts - c->mispredicts_booked;
-	c->mispredicts_booked = c->mispredicts;
-	c->last = c->now;
-}
-
-/* Slot of (parent, fn) in the path hash. */
-static inline uint32_t cpu_path_slot(const struct cpu *c, int32_t parent, int32_t fn)
-{
-	uint32_t key = (uint32_t)parent * 0x9E3779B1u ^ (uint32_t)fn * 0x85EBCA77u;
-	return (key ^ key >> 15) & c->path_hash_mask;
-}
-
-/* A new path (parent, fn) at hash slot; the parent when it cannot be made. */
-int32_t cpu_path_new(struct cpu *c, int32_t parent, int32_t fn, uint32_t slot);
-
-/* The path of calling fn from path parent, created on first use. */
-static inline int32_t cpu_path_child(struct cpu *c, int32_t parent, int32_t fn)
-{
-	uint32_t h = cpu_path_slot(c, parent, fn);
-	for (;; h = (h + 1) & c->path_hash_mask) {
-		int32_t id = c->path_hash[h];
-		if (id < 0)
-			return cpu_path_new(c, parent, fn, h);
-		if (c->path[id].fn == fn && c->path[id].parent == parent)
-			return id;
-	}
-}
-
 /* --- memoized paths (cost.accounting memo) ------------------------------ */
 
 /*
  * While a top-level call is being logged (c->mlog_on), the primitives
  * append one event each to c->mlog instead of accounting (a memory
  * access is performed on the caches at once and logged with where each
- * line came from); cpu_memo_end() (cpu.c) replays the call's recorded
+ * line came from); cpu_memo_end() (cost/cpu_memo.c) replays the call's recorded
  * cost or accounts the events exactly.  An event the log cannot take (a
  * lock, a read of the clock, a full log) calls cpu_memo_break(), which
  * accounts what was logged exactly and ends logging: the rest of the
@@ -684,13 +511,6 @@ void cpu_fast_read(struct cpu *c);
 bool cpu_fast_take(struct cpu *c, int fn);
 /* The end of a fast call a model's fast copy ran: its path's cost. */
 void cpu_fast_end(struct cpu *c);
-/* Whether the model entry about to make the top-level call of fn can run
- * its fast copy (models/mm_fast.h): sampled accounting, no call open, and
- * the call will be fast.  One predictable test when sampled is off. */
-static inline bool cpu_fast_entry(struct cpu *c, int fn)
-{
-	return c->fcopy && c->depth == 0 && !c->mlog_on && cpu_fast_take(c, fn);
-}
 /* A sample's end (sampled accounting): its cost recorded for its path. */
 void cpu_sample_end(struct cpu *c);
 /* A branch of a sample, just counted (taken, miss): the cycles of the
@@ -709,7 +529,7 @@ void cpu_memo_fold(struct cpu *c);
  * accounted exactly at their end (of
  * those, verifications of a memoized path), broken off (accounted
  * exactly from the event that could not be logged), run without a log
- * (a low replay rate, cpu.c MEMO_WINDOW); memoized paths. */
+ * (a low replay rate, cost/cpu_memo.c MEMO_WINDOW); memoized paths. */
 struct cpu_memo_stats {
 	uint64_t calls, replayed, exact, verified, broken, skipped, paths;
 	uint64_t shortcut;             /* replays that skipped the predictor */
@@ -727,12 +547,12 @@ struct cpu_memo_stats {
 	 * samples of their function took one (a lost path's, or one whose
 	 * sample took no lock of that class), where another CPU's samples
 	 * of it did (none on theirs yet), as the top-level function's own
-	 * (cpu.c, fast_lock_book()) */
+	 * (cost/cpu_sampled_lock.c, fast_lock_book()) */
 	uint64_t lock_path, lock_site, lock_remote, lock_own;
 	/* lost calls: their estimates' cycles, those booked to the
 	 * functions that ran the blocks (the rest: the top-level function's
 	 * own), and the lost calls whose calls were counted on their paths
-	 * (cpu.c, "Lost paths along their functions") */
+	 * (cost/cpu_sampled.c, "Lost paths along their functions") */
 	uint64_t lost_cycles, lost_placed, lost_calls_booked;
 	uint8_t sampled;               /* the CPUs account sampled (the format) */
 };
@@ -745,446 +565,6 @@ void cpu_memo_stats(const struct cpu_sys *s, struct cpu_memo_stats *st);
 #define CPU_MEMO_STATS_LINE 1024
 void cpu_memo_stats_format(const struct cpu_memo_stats *st, char *buf, size_t n);
 
-/* The logging paths are forced inline: a host call per event would cost
- * more than the event's accounting saves. */
-#define CPU_INLINE inline __attribute__((always_inline))
-
-/*
- * What ends straight-line code (a branch at `site`, or -1: a call, a
- * return, a lock or a read of the clock) checks, in debug builds, that
- * the open block (cpu_block(), below) made every access it declared and
- * that its declared exit is this one: a block's precharged cost must not
- * be read before its accesses are done, and its description must be the
- * code's.  Release builds check nothing.
- */
-#ifdef NDEBUG
-static inline void cpu_block_exit(struct cpu *c, int site)
-{
-	(void)c;
-	(void)site;
-}
-#else
-static inline void cpu_block_exit(struct cpu *c, int site)
-{
-	assert(c->blk_left == 0);
-	assert(c->blk_exit == 0 || c->blk_exit == site + 1);
-	c->blk_exit = 0;
-}
-#endif
-
-/* Log ev; false (the events so far accounted exactly, logging over) when
- * the log is full. */
-static CPU_INLINE bool cpu_memo_log(struct cpu *c, uint64_t ev)
-{
-	if (c->mlog_on == CPU_LOG_FAST)
-		return true;           /* a fast call charges nothing itself */
-	if (c->mlog_n < CPU_MEMO_LOG) {
-		c->mlog[c->mlog_n++] = ev;
-		return true;
-	}
-	cpu_memo_break(c);
-	return false;
-}
-
-/*
- * Is a fast call (sampled accounting) running on c?  Its clock and site
- * counts stand still until it returns.  A model that measures a stretch
- * of its own code (SLUB's FREE_FROZEN figures) takes the measurement only
- * when this is false, with cpu_now_measured() and
- * cpu_counts_measured(): then its function can still run fast, and the
- * measurement covers the calls accounted exactly (the samples).
- */
-static inline bool cpu_in_fast_call(const struct cpu *c)
-{
-	return c->mlog_on == CPU_LOG_FAST;
-}
-
-/* What a read of the clock or the counts does first: a logged call is
- * accounted exactly (memo); under sampled, the top-level function runs
- * exactly from its next call on (a fast call reads the clock of its
- * start: it does not move inside), unless the read is `measured`: made
- * only outside fast calls (cpu_in_fast_call()), so that a sample's read
- * says nothing of the fast calls. */
-static inline void cpu_clock_read_as(struct cpu *c, bool measured)
-{
-	assert(!measured || !cpu_in_fast_call(c));
-	cpu_block_exit(c, -1);
-	if (c->mlog_on == CPU_LOG_MEMO)
-		cpu_memo_break(c);
-	else if (c->mlog_on == CPU_LOG_FAST || (c->sampling && !measured))
-		cpu_fast_read(c);
-}
-
-static inline void cpu_clock_read(struct cpu *c)
-{
-	cpu_clock_read_as(c, false);
-}
-
-/* The clock, for model code that reads it mid-call. */
-static inline uint64_t cpu_now(struct cpu *c)
-{
-	cpu_clock_read(c);
-	return c->now;
-}
-
-/* The clock for a measurement taken only outside fast calls. */
-static inline uint64_t cpu_now_measured(struct cpu *c)
-{
-	cpu_clock_read_as(c, true);
-	return c->now;
-}
-
-/*
- * The clock as a source of noise (SLUB's remote_node_defrag_ratio
- * lottery on get_cycles()): cpu_now() outside fast calls; in a fast call
- * the clock at its start, so the function can still run fast (its cost
- * is charged when it returns).  Under exact and memo accounting it is
- * cpu_now(); under sampled the lottery's draw in a fast call differs from
- * exact's (docs/cost-model.md §10).
- */
-static inline uint64_t cpu_now_noise(struct cpu *c)
-{
-	if (cpu_in_fast_call(c))
-		return c->now;
-	return cpu_now_measured(c);
-}
-
-/* The counters and site counts up to this point, for model code that
- * reads them mid-call: a logged call is accounted exactly first, and
- * replayed calls are folded in. */
-static inline void cpu_memo_sync(struct cpu *c)
-{
-	cpu_clock_read(c);
-	if (c->mt)
-		cpu_memo_fold(c);
-}
-
-/*
- * The counts up to this point, for a measurement taken only outside fast
- * calls as differences within one call (two reads in the same top-level
- * call): a logged call is accounted exactly first.  Unlike
- * cpu_memo_sync() it does not fold the counts of other calls (replayed
- * or fast) in: none lands between the two reads, so the difference is
- * the call's own, and a sample is not spoiled by a fold inside it.
- */
-static inline void cpu_counts_measured(struct cpu *c)
-{
-	cpu_clock_read_as(c, true);
-}
-
-/* The cycles locked ops have waited for older ops in flight so far
- * (cost.model ooo; 0 in-order): read after cpu_memo_sync(), a difference
- * of two reads is the wait of the exactly accounted stretch between. */
-static inline uint64_t cpu_fence_waited(const struct cpu *c)
-{
-	return c->ctr[CPU_CTR_fence_wait_cycles];
-}
-
-/* --- the out-of-order core (cost.model ooo) ----------------------------- */
-
-/*
- * The out-of-order core's steps.  The frequent ones (dispatch of n uops,
- * a taken branch's redirect) are inline so that cpu_insns() under ooo
- * costs no host call and the out-of-line steps in cpu.c inline them; the
- * rare or long ones (the window rule once long ops are in flight, a
- * mispredict's resolution, branch, call, return, memory) are out of
- * line.  The model test in
- * each primitive is one predictable host branch.
- */
-void cpu_ooo_window(struct cpu *c);
-void cpu_ooo_mispredict(struct cpu *c, uint64_t input);
-void cpu_ooo_call(struct cpu *c);
-void cpu_ooo_ret(struct cpu *c, bool rsb_hit);
-
-/* The cycle the last dispatched uop went in (dispatch leaves now at the
- * next cycle when it filled a group). */
-static inline uint64_t cpu_ooo_last_cycle(const struct cpu *c)
-{
-	return c->o.slot || !c->now ? c->now : c->now - 1;
-}
-
-/* Dispatch resumes at cycle t (if later) with an empty group. */
-static inline void cpu_ooo_restart(struct cpu *c, uint64_t t)
-{
-	if (t > c->now)
-		c->now = t;
-	c->o.slot = c->o.lslot = 0;
-}
-
-/* uops fused uops through dispatch, width per cycle; then the ROB and
- * load-queue rule (uop p cannot dispatch before every op at least rob
- * uops, or load_queue loads, older than it has completed) when long ops
- * are in flight. */
-static inline void cpu_ooo_dispatch(struct cpu *c, uint32_t uops)
-{
-	struct cpu_ooo *o = &c->o;
-	uint32_t t = o->slot + uops;
-	if (t >= o->width) {
-		c->now += t / o->width;
-		o->slot = t % o->width;
-		o->lslot = 0;
-	} else {
-		o->slot = t;
-	}
-	o->pos += uops;
-	c->ctr[CPU_CTR_uops] += uops;
-	if (o->n)
-		cpu_ooo_window(c);
-}
-
-/* A taken branch ends its dispatch group: the next uop comes k_taken
- * cycles after the branch's cycle (the front end's redirect). */
-static inline void cpu_ooo_taken(struct cpu *c)
-{
-	cpu_ooo_restart(c, cpu_ooo_last_cycle(c) + c->k_taken);
-}
-
-/* One conditional branch (cpu.c): out of line so that cpu_branch() stays
- * small for the in-order model (inlined, it cost the in-order path 3 %
- * more host instructions). */
-void cpu_ooo_branch(struct cpu *c, unsigned taken, unsigned miss);
-
-static inline void cpu_call_exact(struct cpu *c, int fn)
-{
-	if (c->memo && !c->depth && cpu_memo_begin(c, fn))
-		return;
-	if (c->depth == c->max_depth) {
-		c->lost++;
-		c->ctr[CPU_CTR_stack_overflow]++;
-		return;
-	}
-	struct cpu_frame *f = &c->stack[c->depth++];
-	struct cpu_prof *p = &c->prof[fn];
-	f->fn = fn;
-	f->enter = c->now;
-	f->outer = p->active++ == 0;
-	f->inl = c->fn_inline[fn];
-	p->calls++;
-	if (f->inl) {
-		if (c->sampling)
-			cpu_sample_call(c, fn, -1);
-		return;
-	}
-	cpu_attribute(c);
-	f->prev_attr = c->attr;
-	c->attr = fn;
-	f->prev_path = c->cur_path;
-	c->cur_path = cpu_path_child(c, c->cur_path, fn);
-	c->path[c->cur_path].calls++;
-	if (c->sampling)
-		cpu_sample_call(c, fn, c->cur_path);
-	c->rsb += c->rsb < c->rsb_depth;
-	if (c->ooo) {
-		cpu_ooo_call(c);
-		return;
-	}
-	c->now += c->k_call;
-}
-
-/* A call inside a fast call (sampled): counted, and its signature term. */
-static CPU_INLINE void cpu_fast_call(struct cpu *c, int fn)
-{
-	assert(c->mlog_on == CPU_LOG_FAST);
-	c->prof[fn].calls++;
-	c->fsig += c->stab_fn[fn];
-	c->mdepth++;
-}
-
-/* A call in a models' fast copy (models/mm_fast.h): the copy's entry
- * started the fast call (cpu_fast_take()) and ends it (cpu_fast_end()),
- * so no depth is kept and a return is nothing. */
-static CPU_INLINE void cpu_copy_call(struct cpu *c, int fn)
-{
-	assert(c->mlog_on == CPU_LOG_FAST);
-	c->prof[fn].calls++;
-	c->fsig += c->stab_fn[fn];
-}
-
-static CPU_INLINE void cpu_call(struct cpu *c, int fn)
-{
-	assert(fn >= 0 && fn < c->sys->layout->nr_fns);
-	cpu_block_exit(c, -1);
-	if (c->mlog_on) {
-		if (c->mlog_on == CPU_LOG_FAST) {
-			cpu_fast_call(c, fn);
-			return;
-		}
-		if (c->mlog_n < CPU_MEMO_LOG && (int)c->mdepth < c->max_depth) {
-			c->mlog[c->mlog_n++] = CPU_EV(CPU_EV_CALL, fn);
-			c->mdepth++;
-			return;
-		}
-		cpu_memo_break(c);     /* the log or the stack is full */
-	}
-	cpu_call_exact(c, fn);
-}
-
-static inline void cpu_ret_exact(struct cpu *c)
-{
-	if (c->lost) {
-		c->lost--;
-		return;
-	}
-	if (c->depth == 0) {
-		c->ctr[CPU_CTR_stack_underflow]++;
-		return;
-	}
-	struct cpu_frame *f = &c->stack[--c->depth];
-	if (!f->inl && c->ooo) {
-		cpu_ooo_ret(c, c->rsb != 0);
-		c->rsb -= c->rsb != 0;
-		cpu_attribute(c);
-		c->attr = f->prev_attr;
-		c->cur_path = f->prev_path;
-	} else if (!f->inl) {
-		c->now += c->k_ret;
-		if (c->rsb) {
-			c->rsb--;
-		} else {
-			c->now += c->k_mispredict;
-			c->ctr[CPU_CTR_rsb_mispredict]++;
-		}
-		cpu_attribute(c);
-		c->attr = f->prev_attr;
-		c->cur_path = f->prev_path;
-	}
-	struct cpu_prof *p = &c->prof[f->fn];
-	p->active--;
-	if (f->outer)
-		p->total += c->now - f->enter;
-	if (c->sampling)           /* one test when not sampling */
-		cpu_sample_ret(c);
-}
-
-/* A return inside a fast call or a logged call: the top-level one ends it. */
-static CPU_INLINE void cpu_fast_ret(struct cpu *c)
-{
-	assert(c->mlog_on);
-	if (--c->mdepth == 0)
-		cpu_memo_end(c);
-}
-
-static CPU_INLINE void cpu_ret(struct cpu *c)
-{
-	cpu_block_exit(c, -1);
-	if (c->mlog_on && cpu_memo_log(c, CPU_EV(CPU_EV_RET, 0))) {
-		cpu_fast_ret(c);
-		return;
-	}
-	cpu_ret_exact(c);
-}
-
-/* A branch of a fast call (sampled): counted, and its term of the path
- * signature and of the blocks' cost estimate (struct cpu_fast_site). */
-static CPU_INLINE bool cpu_fast_branch(struct cpu *c, int site, bool cond)
-{
-	assert(c->mlog_on == CPU_LOG_FAST);
-	/* one arm per direction, so that each arm's index is a constant:
-	 * computing 2 * site + cond from the condition took about 4 of the
-	 * step's 7 host instructions (docs/cost-model.md §10) */
-	struct cpu_fast_site *f = &c->fsite[2 * site];
-	if (cond) {
-		f[1].n++;
-		c->fsig += f[1].term;
-	} else {
-		f[0].n++;
-		c->fsig += f[0].term;
-	}
-	return cond;
-}
-
-/* What a conditional branch charges once its direction (taken: left the
- * layout's fall-through) and the prediction (miss) are known; ooo a
- * constant in cpu_branch_as(). */
-static CPU_INLINE void cpu_branch_charge(struct cpu *c, int site, unsigned taken,
-					 unsigned miss, bool ooo)
-{
-	struct cpu_site_stat *st = &c->site[site];
-	if (ooo)
-		cpu_ooo_branch(c, taken, miss);
-	else
-		c->now += c->k_br[taken << 1 | miss];
-	st->executed++;
-	st->taken += taken;
-	st->mispredicted += miss;
-	c->mispredicts += miss;
-}
-
-static inline void cpu_branch_account(struct cpu *c, int site, unsigned taken, unsigned miss)
-{
-	cpu_branch_charge(c, site, taken, miss, c->ooo);
-}
-
-/*
- * A conditional branch accounted exactly, with the model (ooo) and the
- * predictor (mode) as constants: cpu.c instantiates it once per pair and
- * binds the CPU's to c->branch at set-up, so that the step tests neither
- * (docs/cost-model.md §7, "The branch step bound at set-up": 7.9 % fewer
- * host instructions on bench pagealloc in-order).
- */
-static CPU_INLINE bool cpu_branch_as(struct cpu *c, int site, bool cond, bool ooo,
-				     enum bpred_mode mode)
-{
-	const struct cost_site_layout *sl = &c->site_layout[site];
-	unsigned taken = (unsigned)cond ^ sl->fallthrough;
-	unsigned pred = bpred_update_as(&c->bp, site, sl->static_taken, taken, mode);
-	cpu_branch_charge(c, site, taken, pred ^ taken, ooo);
-	if (c->sampling)
-		cpu_sample_branch(c, site, cond, taken, pred ^ taken);
-	return cond;
-}
-
-static inline bool cpu_branch_exact(struct cpu *c, int site, bool cond)
-{
-	return c->branch(c, site, cond);
-}
-
-static CPU_INLINE bool cpu_branch(struct cpu *c, int site, bool cond)
-{
-	assert(site >= 0 && site < c->sys->layout->nr_sites);
-	cpu_block_exit(c, site);
-	if (c->mlog_on) {
-		if (c->mlog_on == CPU_LOG_FAST)
-			return cpu_fast_branch(c, site, cond);
-		if (cpu_memo_log(c, CPU_EV(CPU_EV_BRANCH, (uint32_t)site << 1 | cond)))
-			return cond;
-	}
-	return cpu_branch_exact(c, site, cond);
-}
-
-/* The cycles cpu_branch() charged for a site's counts (`numasim annotate`
- * prints them per site; test_cpu checks they equal the clock's advance). */
-static inline uint64_t cpu_branch_cycles(const struct cpu_costs *k, uint64_t executed,
-					 uint64_t taken, uint64_t mispredicted)
-{
-	return executed * k->branch + taken * k->taken_branch + mispredicted * k->mispredict;
-}
-
-static CPU_INLINE void cpu_work(struct cpu *c, uint32_t cycles)
-{
-	if (c->mlog_on && cpu_memo_log(c, CPU_EV(CPU_EV_WORK, cycles)))
-		return;
-	c->now += cycles;
-	c->ctr[CPU_CTR_work_cycles] += cycles;
-}
-
-/*
- * insns instructions of straight-line kernel code (the models' work
- * tables).  In-order: ceil(insns / CPU_INORDER_IPC) cycles of cpu_work().
- * Out of order: insns fused uops through dispatch (width per cycle); they
- * wait for nothing (their inputs are not on the modelled chains).
- */
-static CPU_INLINE void cpu_insns(struct cpu *c, uint32_t insns)
-{
-	if (c->mlog_on && cpu_memo_log(c, CPU_EV(CPU_EV_INSNS, insns)))
-		return;
-	if (c->ooo) {
-		cpu_ooo_dispatch(c, insns);
-		return;
-	}
-	cpu_work(c, (insns + CPU_INORDER_IPC - 1) / CPU_INORDER_IPC);
-}
-
 /* Kinds of memory access (the out-of-order rule in the header comment). */
 enum cpu_access {
 	CPU_LOAD_DEP = 0,              /* value needed at once: full latency */
@@ -1192,93 +572,6 @@ enum cpu_access {
 	CPU_STORE,                     /* into the store buffer: never stalls */
 	CPU_STORE_BULK,                /* store of a bulk clear/copy: waits for RFO */
 };
-
-/* cpu_mem() for accesses over several lines. */
-uint32_t cpu_mem_slow(struct cpu *c, uint64_t addr, uint32_t bytes, int node,
-		      enum cpu_access kind);
-/* cpu_mem() for one line that cache_l1_fast() did not decide: straight to
- * cache_access_slow() (which decides every case; the fast path only
- * shortcuts some). */
-uint32_t cpu_mem_line_slow(struct cpu *c, uint64_t line, int node, enum cpu_access kind);
-
-/* An access to the line of this CPU's previous access, which the caller
- * knows is an L1 hit changing no cache state: charged without a lookup. */
-/* An access under cost.model ooo whose slowest line took lat cycles
- * (miss: not all lines were in L1); returns the cycles dispatch moved. */
-uint32_t cpu_ooo_mem(struct cpu *c, enum cpu_access kind, uint32_t lat, bool miss);
-
-static CPU_INLINE uint32_t cpu_mem_l1_again(struct cpu *c, enum cpu_access kind)
-{
-	if (c->mlog_on && cpu_memo_log(c, CPU_EV(CPU_EV_MEM, kind)))
-		return 0;
-	if (c->ooo) {
-		c->ctr[CPU_CTR_mem_accesses]++;
-		c->ctr[CPU_CTR_l1d_hit]++;
-		return cpu_ooo_mem(c, kind, c->k_l1d, false);
-	}
-	uint32_t cost = kind == CPU_LOAD_DEP ? c->k_l1d : c->k_mem_slot;
-	c->now += cost;
-	c->ctr[CPU_CTR_mem_accesses]++;
-	c->ctr[CPU_CTR_l1d_hit]++;
-	c->ctr[CPU_CTR_mem_stall_cycles] += cost;
-	c->ctr[CPU_CTR_mem_load_dep + (int)kind]++;
-	return cost;
-}
-
-/* Does a fast call perform an access of this kind on the caches
- * (cost.sample_warm: caches all, stores the stores and locked ops)? */
-static inline bool cpu_fast_warms(const struct cpu *c, enum cpu_access kind)
-{
-	return kind >= CPU_STORE ? c->fwarm : c->fwarm_loads;
-}
-
-/*
- * Memory access; returns the cycles charged.  Inline fast path: an access
- * within one line that the cache's own fast path decides as an L1 hit
- * changing no state (cache_l1_fast()) is charged here, exactly as
- * cpu_mem_slow() would charge it (k.l1d for CPU_LOAD_DEP, k.mem_slot
- * otherwise), without a call: most of the models' accesses are such hits,
- * and the call, the line loop and the miss bookkeeping were a fifth of the
- * host instructions of `numasim bench slub`.
- */
-static inline uint32_t cpu_mem(struct cpu *c, uint64_t addr, uint32_t bytes, int node,
-			       enum cpu_access kind)
-{
-	const struct cache_sys *cs = &c->sys->cache;
-	uint64_t line = addr >> cs->line_shift;
-	if (c->mlog_on == CPU_LOG_FAST && !cpu_fast_warms(c, kind))
-		return 0;              /* sampled, not warming this access */
-	if (((addr + (bytes ? bytes - 1 : 0)) >> cs->line_shift) != line)
-		return cpu_mem_slow(c, addr, bytes, node, kind);
-	if (cache_l1_fast(cs, c->idx, line, kind >= CPU_STORE))
-		return cpu_mem_l1_again(c, kind);
-	return cpu_mem_line_slow(c, line, node, kind);
-}
-/* A fast call's access under cost.sample_warm caches (the models' fast
- * copy, models/mm_fast.h): each line's cache access as cpu_mem() performs
- * it in a fast call, nothing charged or counted.  cpu_fast_line() is the
- * out-of-line cache_access_slow() of a line cache_l1_fast() did not
- * decide. */
-void cpu_fast_line(struct cpu *c, uint64_t line, bool write);
-/* cpu_fast_mem() of an access over several lines (cpu.c). */
-void cpu_fast_lines(struct cpu *c, uint64_t line, uint64_t last, bool write);
-static CPU_INLINE void cpu_fast_mem(struct cpu *c, uint64_t addr, uint32_t bytes,
-				    enum cpu_access kind)
-{
-	const struct cache_sys *cs = &c->sys->cache;
-	bool write = kind >= CPU_STORE;
-	uint64_t line = addr >> cs->line_shift;
-	uint64_t last = (addr + (bytes ? bytes - 1 : 0)) >> cs->line_shift;
-	assert(c->mlog_on == CPU_LOG_FAST && c->fwarm);
-	if (!cpu_fast_warms(c, kind))
-		return;                /* a load under sample_warm stores */
-	if (last != line) {
-		cpu_fast_lines(c, line, last, write);  /* rare: out of line */
-		return;
-	}
-	if (!cache_l1_fast(cs, c->idx, line, write))
-		cpu_fast_line(c, line, write);
-}
 
 /*
  * Blocks (docs/cost-model.md §1, "Blocks").  A block is the straight-line
@@ -1338,71 +631,6 @@ struct cpu_block_def {
 int cpu_blocks_init(struct cpu_block *out, const struct cpu_block_def *defs, int n,
 		    const uint32_t *work, int site_base, const struct cpu_costs *k);
 
-#ifdef NDEBUG
-static inline void cpu_block_open(struct cpu *c, int32_t exit)
-{
-	(void)c;
-	(void)exit;
-}
-#else
-static inline void cpu_block_open(struct cpu *c, int32_t exit)
-{
-	c->blk_exit = exit + 1;
-}
-#endif
-
-static CPU_INLINE void cpu_block(struct cpu *c, const struct cpu_block *b)
-{
-	cpu_block_exit(c, -1);
-	if (c->mlog_on || c->ooo || !b->nacc) {
-		cpu_insns(c, b->uops);  /* the steps in turn (above) */
-		cpu_block_open(c, b->exit);
-		return;
-	}
-	uint64_t *k = c->ctr;
-	c->now += b->work + b->stall;
-	k[CPU_CTR_work_cycles] += b->work;
-	k[CPU_CTR_mem_accesses] += b->nacc;
-	k[CPU_CTR_l1d_hit] += b->nacc;
-	k[CPU_CTR_mem_stall_cycles] += b->stall;
-	for (int i = 0; i < 4; i++)
-		k[CPU_CTR_mem_load_dep + i] += b->nkind[i];
-	c->blk_left = b->nacc;
-	c->blk_kinds = b->kinds;
-	cpu_block_open(c, b->exit);
-}
-
-/* The next access of the open block, of this kind: true when cpu_block()
- * precharged it (then the caller makes it with cpu_mem_pre()). */
-static CPU_INLINE bool cpu_block_take(struct cpu *c, enum cpu_access kind)
-{
-	if (!c->blk_left)
-		return false;
-	assert((c->blk_kinds & 3) == (uint32_t)kind);
-	(void)kind;
-	c->blk_kinds >>= 2;
-	c->blk_left--;
-	return true;
-}
-
-/* A precharged access that was not an L1 hit changing no state: its
- * precharge taken back, then charged as cpu_mem() charges it (cpu.c). */
-uint32_t cpu_block_miss(struct cpu *c, uint64_t addr, uint32_t bytes, int node,
-			enum cpu_access kind);
-
-/* A precharged access (cpu_block_take() said so): through the caches;
- * an L1 hit that changes nothing is already paid. */
-static CPU_INLINE void cpu_mem_pre(struct cpu *c, uint64_t addr, uint32_t bytes, int node,
-				   enum cpu_access kind)
-{
-	const struct cache_sys *cs = &c->sys->cache;
-	uint64_t line = addr >> cs->line_shift;
-	if (((addr + (bytes ? bytes - 1 : 0)) >> cs->line_shift) == line &&
-	    cache_l1_fast(cs, c->idx, line, kind >= CPU_STORE))
-		return;
-	cpu_block_miss(c, addr, bytes, node, kind);
-}
-
 /* Locked read-modify-write of the line at addr (home node id); returns cycles. */
 uint32_t cpu_atomic(struct cpu *c, uint64_t addr, int node);
 void cpu_irq_save(struct cpu *c);
@@ -1410,15 +638,6 @@ void cpu_irq_restore(struct cpu *c);
 void cpu_this_cpu_cmpxchg(struct cpu *c);
 /* Idle until time t (no-op if the clock is already there). */
 void cpu_advance_to(struct cpu *c, uint64_t t);
-/* The TSC as rdtsc reads it: cycles x tsc_ghz / core_ghz (the clock
- * itself in-order, and under ooo when the machine gives no clocks). */
-static inline uint64_t cpu_tsc(struct cpu *c)
-{
-	cpu_clock_read(c);
-	if (!c->ooo)
-		return c->now;
-	return (uint64_t)((double)c->now * c->sys->k.tsc_per_cycle);
-}
 
 /* A spinlock as the cost model sees it. */
 struct cpu_lock {
@@ -1428,7 +647,7 @@ struct cpu_lock {
 	uint64_t acquisitions, contended, wait_cycles;
 	/* its class, the name lockdep gives it ("&zone->lock",
 	 * "&n->list_lock"; NULL: none): a fast call whose path has no sample
-	 * books its waits where samples took a lock of its class (cpu.c,
+	 * books its waits where samples took a lock of its class (cost/cpu_sampled_lock.c,
 	 * lock_site_at()); compared as a pointer */
 	const char *cls;
 };
@@ -1496,5 +715,10 @@ int cpu_sys_paths(struct cpu_sys *s, int cpu_id, cpu_path_cb cb, void *arg);
 int cpu_sys_counters(struct cpu_sys *s, cpu_counter_cb cb, void *arg);
 /* Update derived counters of c and return one value. */
 uint64_t cpu_counter(struct cpu *c, enum cpu_counter id);
+
+/* The layout of struct cpu (what the inline steps below read) and the
+ * inline hot steps themselves: reached through this header only. */
+#include "cost/cpu_struct.h"
+#include "cost/cpu_hot.h"
 
 #endif

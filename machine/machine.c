@@ -62,22 +62,6 @@ struct loader {
 	uint32_t page_size;
 };
 
-static int err(struct loader *l, const struct ynode *n, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-static int err(struct loader *l, const struct ynode *n, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	int rc = diag_vset(l->d, NS_EINPUT, l->t->name, n->line, n->col, fmt, ap);
-	va_end(ap);
-	return rc;
-}
-
-static int nomem(struct loader *l)
-{
-	return diag_set(l->d, NS_ENOMEM, l->t->name, 0, 0, "out of memory");
-}
-
 /* One line of printable text, copied (ytree_text). */
 static int get_text(struct loader *l, const struct ynode *n, const char *what,
 		    int nonempty, char **out)
@@ -117,7 +101,7 @@ static int get_size(struct loader *l, const struct ynode *n, const char *what,
 	char q[200], desc[256];
 	if (n->kind != YNODE_SCALAR || ynode_is_null(n) || n->style == YSTYLE_BLOCK) {
 		ynode_describe(n, desc, sizeof desc);
-		return err(l, n, "%s must be a size (pages, or a number with a unit "
+		return ytree_error(l->t, n, l->d, "%s must be a size (pages, or a number with a unit "
 			   "such as 16MiB), got %s", what, desc);
 	}
 	const char *s = n->str;
@@ -137,10 +121,10 @@ static int get_size(struct loader *l, const struct ynode *n, const char *what,
 			v = v * 10 + dg;
 	}
 	if (i == d0)
-		return err(l, n, "%s must be a size (pages, or a number with a unit "
+		return ytree_error(l->t, n, l->d, "%s must be a size (pages, or a number with a unit "
 			   "such as 16MiB), got '%s'", what, q);
 	if (i < len && (s[i] == '.' || s[i] == 'e' || s[i] == 'E'))
-		return err(l, n, "%s must be a whole number of bytes or pages, got '%s'",
+		return ytree_error(l->t, n, l->d, "%s must be a whole number of bytes or pages, got '%s'",
 			   what, q);
 	size_t u = i;
 	while (u < len && s[u] == ' ')
@@ -149,19 +133,19 @@ static int get_size(struct loader *l, const struct ynode *n, const char *what,
 	if (u < len) {
 		int sh = unit_shift(s + u, len - u);
 		if (sh < 0)
-			return err(l, n, "unknown size unit in '%s' (use B, KiB, MiB, "
+			return ytree_error(l->t, n, l->d, "unknown size unit in '%s' (use B, KiB, MiB, "
 				   "GiB or TiB)", q);
 		mult = (uint64_t)1 << sh;
 	} else if (n->style != YSTYLE_PLAIN || u != i) {
-		return err(l, n, "%s '%s' needs a unit (B, KiB, MiB, GiB, TiB) or "
+		return ytree_error(l->t, n, l->d, "%s '%s' needs a unit (B, KiB, MiB, GiB, TiB) or "
 			   "must be a plain integer", what, q);
 	}
 	if (neg && (v || over))
-		return err(l, n, "%s must be positive, got '%s'", what, q);
+		return ytree_error(l->t, n, l->d, "%s must be positive, got '%s'", what, q);
 	if (!over && v == 0)
-		return err(l, n, "%s must be positive, got '%s'", what, q);
+		return ytree_error(l->t, n, l->d, "%s must be positive, got '%s'", what, q);
 	if (over || v > UINT64_MAX / mult)
-		return err(l, n, "%s '%s' overflows 64 bits", what, q);
+		return ytree_error(l->t, n, l->d, "%s '%s' overflows 64 bits", what, q);
 	*out = v * mult;
 	return NS_OK;
 }
@@ -212,7 +196,7 @@ static int get_positive(struct loader *l, const struct ynode *n, const char *wha
 	if (rc)
 		return rc;
 	if (!(*out > 0))
-		return err(l, n, "%s must be positive, got %s", what, n->str);
+		return ytree_error(l->t, n, l->d, "%s must be positive, got %s", what, n->str);
 	return NS_OK;
 }
 
@@ -227,7 +211,7 @@ static int parse_figure(struct loader *l, const struct ynode *n, size_t i,
 
 	if (n->kind != YNODE_MAP) {
 		ynode_describe(n, desc, sizeof desc);
-		return err(l, n, "cost figure '%s' must be written as {value: NUMBER, "
+		return ytree_error(l->t, n, l->d, "cost figure '%s' must be written as {value: NUMBER, "
 			   "source: \"...\"}, got %s", key, desc);
 	}
 	snprintf(what, sizeof what, "cost figure '%s'", key);
@@ -274,10 +258,10 @@ static int parse_latency_table(struct loader *l, const struct ynode *n,
 	if ((rc = ytree_expect_seq(l->t, n, what, l->d)))
 		return rc;
 	if (n->nr == 0)
-		return err(l, n, "'%s' needs at least one point, at distance 10", key);
+		return ytree_error(l->t, n, l->d, "'%s' needs at least one point, at distance 10", key);
 	*out = calloc(n->nr, sizeof **out);
 	if (!*out)
-		return nomem(l);
+		return ytree_nomem(l->t, l->d);
 	*nr_out = (int)n->nr;
 	for (size_t i = 0; i < n->nr; i++) {
 		const struct ynode *p = n->items[i];
@@ -291,10 +275,10 @@ static int parse_latency_table(struct loader *l, const struct ynode *n,
 				    MACHINE_DISTANCE_UNREACHABLE, &dist, l->d)))
 			return rc;
 		if (i == 0 && dist != MACHINE_DISTANCE_LOCAL)
-			return err(l, v[0], "'%s' must start at distance 10 (local), "
+			return ytree_error(l->t, v[0], l->d, "'%s' must start at distance 10 (local), "
 				   "got %lld", key, dist);
 		if (i > 0 && dist <= (*out)[i - 1].distance)
-			return err(l, v[0], "'%s' distances must be strictly ascending: "
+			return ytree_error(l->t, v[0], l->d, "'%s' distances must be strictly ascending: "
 				   "%lld after %d", key, dist, (*out)[i - 1].distance);
 		lp->distance = (int)dist;
 		snprintf(what, sizeof what, "'%s' ns", key);
@@ -379,7 +363,7 @@ static int parse_cpus(struct loader *l, const struct ynode *n,
 	int rc;
 
 	if (ynode_is_null(n))
-		return err(l, n, "node %d: cpus must be a cpulist string; write "
+		return ytree_error(l->t, n, l->d, "node %d: cpus must be a cpulist string; write "
 			   "cpus: \"\" for a CPU-less node", mn->id);
 	char what[64];
 	snprintf(what, sizeof what, "node %d cpus", mn->id);
@@ -388,7 +372,7 @@ static int parse_cpus(struct loader *l, const struct ynode *n,
 	rc = cpulist_parse(s, MACHINE_MAX_CPUS, 0, &mn->cpus, &mn->nr_cpus, &errpos,
 			   errbuf, sizeof errbuf);
 	if (rc == NS_ENOMEM)
-		return nomem(l);
+		return ytree_nomem(l->t, l->d);
 	if (rc) {
 		int line, col;
 		scalar_pos(n, errpos, &line, &col);
@@ -398,7 +382,7 @@ static int parse_cpus(struct loader *l, const struct ynode *n,
 	for (int i = 0; i < mn->nr_cpus; i++) {
 		int cpu = mn->cpus[i];
 		if (owner[cpu] >= 0)
-			return err(l, n, "CPU %d of node %d is already in node %d: a "
+			return ytree_error(l->t, n, l->d, "CPU %d of node %d is already in node %d: a "
 				   "CPU belongs to one node only", cpu, mn->id,
 				   owner[cpu]);
 		owner[cpu] = mn->id;
@@ -427,16 +411,16 @@ static int parse_zones(struct loader *l, const struct ynode *n,
 			return rc;
 		int type = zone_type_parse(tname);
 		if (type < 0)
-			return err(l, v[0], "unknown zone type '%s' (expected DMA, "
+			return ytree_error(l->t, v[0], l->d, "unknown zone type '%s' (expected DMA, "
 				   "DMA32, Normal, HighMem or Movable)",
 				   ytree_quote(tname, v[0]->len, q, sizeof q));
 		if (mn->nr_zones > 0) {
 			int prev = (int)mn->zones[mn->nr_zones - 1].type;
 			if (type == prev)
-				return err(l, v[0], "zone %s listed twice in node %d",
+				return ytree_error(l->t, v[0], l->d, "zone %s listed twice in node %d",
 					   zone_names[type], mn->id);
 			if (type < prev)
-				return err(l, v[0], "zone %s listed after %s in node %d: "
+				return ytree_error(l->t, v[0], l->d, "zone %s listed after %s in node %d: "
 					   "zones must be in kernel order (DMA, DMA32, "
 					   "Normal, HighMem, Movable)", zone_names[type],
 					   zone_names[prev], mn->id);
@@ -444,12 +428,12 @@ static int parse_zones(struct loader *l, const struct ynode *n,
 		if ((rc = get_size(l, v[1], "zone size", l->page_size, &bytes)))
 			return rc;
 		if (bytes % l->page_size)
-			return err(l, v[1], "zone size %llu bytes is not a multiple of "
+			return ytree_error(l->t, v[1], l->d, "zone size %llu bytes is not a multiple of "
 				   "the page size (%u bytes)", (unsigned long long)bytes,
 				   l->page_size);
 		uint64_t pages = bytes / l->page_size;
 		if (mn->mem_pages > UINT64_MAX / l->page_size - pages)
-			return err(l, v[1], "memory of node %d overflows 64 bits", mn->id);
+			return ytree_error(l->t, v[1], l->d, "memory of node %d overflows 64 bits", mn->id);
 		mn->zones[mn->nr_zones].type = (enum zone_type)type;
 		mn->zones[mn->nr_zones].pages = pages;
 		mn->nr_zones++;
@@ -474,10 +458,10 @@ static int parse_node(struct loader *l, struct machine *m, const struct ynode *n
 			    l->d)))
 		return rc;
 	if (m->node_index[id] >= 0)
-		return err(l, v[0], "duplicate node id %lld (first at line %d)", id,
+		return ytree_error(l->t, v[0], l->d, "duplicate node id %lld (first at line %d)", id,
 			   id_nodes[m->node_index[id]]->line);
 	if (pos > 0 && id < m->nodes[pos - 1].id)
-		return err(l, v[0], "node id %lld listed after node %d: nodes must be "
+		return ytree_error(l->t, v[0], l->d, "node id %lld listed after node %d: nodes must be "
 			   "in ascending id order", id, m->nodes[pos - 1].id);
 	mn->id = (int)id;
 	m->node_index[id] = pos;
@@ -500,7 +484,7 @@ static int build_cpu_map(struct loader *l, struct machine *m, const int *owner)
 		return NS_OK;
 	m->cpu_node = malloc((size_t)(m->max_cpu + 1) * sizeof *m->cpu_node);
 	if (!m->cpu_node)
-		return nomem(l);
+		return ytree_nomem(l->t, l->d);
 	memcpy(m->cpu_node, owner, (size_t)(m->max_cpu + 1) * sizeof *m->cpu_node);
 	return NS_OK;
 }
@@ -514,15 +498,15 @@ static int parse_nodes(struct loader *l, struct machine *m, const struct ynode *
 	if ((rc = ytree_expect_seq(l->t, n, "'nodes'", l->d)))
 		return rc;
 	if (n->nr == 0)
-		return err(l, n, "'nodes' must list at least one node");
+		return ytree_error(l->t, n, l->d, "'nodes' must list at least one node");
 	if (n->nr > MACHINE_MAX_NODES)
-		return err(l, n->items[MACHINE_MAX_NODES], "more than %d nodes",
+		return ytree_error(l->t, n->items[MACHINE_MAX_NODES], l->d, "more than %d nodes",
 			   MACHINE_MAX_NODES);
 	m->nodes = calloc(n->nr, sizeof *m->nodes);
 	id_nodes = calloc(n->nr, sizeof *id_nodes);
 	owner = malloc(MACHINE_MAX_CPUS * sizeof *owner);
 	if (!m->nodes || !id_nodes || !owner) {
-		rc = nomem(l);
+		rc = ytree_nomem(l->t, l->d);
 		goto out;
 	}
 	m->nr_nodes = (int)n->nr;
@@ -553,16 +537,16 @@ static int parse_distance(struct loader *l, struct machine *m,
 			return rc;
 	}
 	if (n->nr != (size_t)nn)
-		return err(l, n, "distance matrix has %zu row%s, expected %d (one per "
+		return ytree_error(l->t, n, l->d, "distance matrix has %zu row%s, expected %d (one per "
 			   "node)", n->nr, n->nr == 1 ? "" : "s", nn);
 	m->distance = malloc((size_t)nn * (size_t)nn * sizeof *m->distance);
 	if (!m->distance)
-		return nomem(l);
+		return ytree_nomem(l->t, l->d);
 	for (int i = 0; i < nn; i++) {
 		const struct ynode *row = n->items[i];
 		int from = m->nodes[i].id;
 		if (row->nr != (size_t)nn)
-			return err(l, row, "distance row %d (node %d) has %zu entr%s, "
+			return ytree_error(l->t, row, l->d, "distance row %d (node %d) has %zu entr%s, "
 				   "expected %d (one per node)", i, from, row->nr,
 				   row->nr == 1 ? "y" : "ies", nn);
 		for (int j = 0; j < nn; j++) {
@@ -579,7 +563,7 @@ static int parse_distance(struct loader *l, struct machine *m,
 					    MACHINE_DISTANCE_UNREACHABLE, &v, l->d)))
 				return rc;
 			if (i == j && v != MACHINE_DISTANCE_LOCAL)
-				return err(l, e, "%s must be 10, got %lld", what, v);
+				return ytree_error(l->t, e, l->d, "%s must be 10, got %lld", what, v);
 			m->distance[i * nn + j] = (int)v;
 		}
 	}
@@ -597,7 +581,7 @@ static int parse_page_size(struct loader *l, const struct ynode *n)
 	if ((rc = get_size(l, n, "page_size", 1, &ps)))
 		return rc;
 	if (ps < PAGE_SIZE_MIN || ps > PAGE_SIZE_MAX || (ps & (ps - 1)))
-		return err(l, n, "page_size must be a power of two from %u to %u "
+		return ytree_error(l->t, n, l->d, "page_size must be a power of two from %u to %u "
 			   "bytes, got %llu", PAGE_SIZE_MIN, PAGE_SIZE_MAX,
 			   (unsigned long long)ps);
 	l->page_size = (uint32_t)ps;
@@ -614,7 +598,7 @@ static int parse_sources(struct loader *l, struct machine *m,
 		return NS_OK;
 	m->sources = calloc(n->nr, sizeof *m->sources);
 	if (!m->sources)
-		return nomem(l);
+		return ytree_nomem(l->t, l->d);
 	m->nr_sources = (int)n->nr;
 	for (size_t i = 0; i < n->nr; i++) {
 		char what[48];
@@ -676,7 +660,7 @@ static int load_machine(const char *name, const char *path, const char *buf,
 	l.d = d;
 	m = calloc(1, sizeof *m);
 	if (!m) {
-		rc = nomem(&l);
+		rc = ytree_nomem(t, d);
 		goto out;
 	}
 	for (int i = 0; i < MACHINE_MAX_NODES; i++)
@@ -684,7 +668,7 @@ static int load_machine(const char *name, const char *path, const char *buf,
 	m->max_cpu = -1;
 	m->path = strdup(path);
 	if (!m->path) {
-		rc = nomem(&l);
+		rc = ytree_nomem(t, d);
 		goto out;
 	}
 	if ((rc = parse_machine(&l, m)))

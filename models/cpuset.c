@@ -14,6 +14,9 @@
  * (or without a mems_allowed list) it holds all of them.  Error policy:
  * setup_nodemask() returns NS_ERANGE / NS_EINPUT with a diag message for
  * a bad mems_allowed list; __cpuset_node_allowed() cannot fail.
+ *
+ * Hot file (compiled into the fast copies, models/mm_copy.c): the set-up
+ * (setup_nodemask) is in mm_init.c.
  */
 #include "models/mm_internal.h"
 
@@ -42,36 +45,12 @@ bool __cpuset_node_allowed(struct cpu *c, struct mm_world *w, int node, uint32_t
 	}
 	if (br(c, w, S_cpuset_exiting, false))
 		goto out;
-	cpu_irq_save(c);
+	irq_save(c);
 	cpu_lock(c, &w->callback_lock);
 	mem(c, w, w->callback_lock_addr, w->m->nodes[0].id, CPU_LOAD_DEP);
 	cpu_unlock(c, &w->callback_lock);
-	cpu_irq_restore(c);
+	irq_restore(c);
 out:
-	cpu_ret(c);
+	ret(c);
 	return allowed;
-}
-
-int setup_nodemask(struct mm_world *w, struct diag *d)
-{
-	memset(w->nodemask, 0, sizeof w->nodemask);
-	/* without a cpuset every task may use every memory node */
-	if (w->cfg.nr_mems_allowed == 0 || !cpusets_enabled(w)) {
-		for (int n = 0; n < w->nr_nodes; n++)
-			if (w->m->nodes[n].mem_pages)
-				w->nodemask[w->nodes[n].id >> 6] |= 1ull << (w->nodes[n].id & 63);
-		return NS_OK;
-	}
-	if (w->cfg.nr_mems_allowed < 0 || w->cfg.nr_mems_allowed > MACHINE_MAX_NODES)
-		return diag_set(d, NS_ERANGE, NULL, 0, 0, "pagealloc: bad mems_allowed count %d",
-				w->cfg.nr_mems_allowed);
-	for (int i = 0; i < w->cfg.nr_mems_allowed; i++) {
-		int id = w->cfg.mems_allowed[i];
-		if (id < 0 || id >= MACHINE_MAX_NODES || w->m->node_index[id] < 0 ||
-		    !w->m->nodes[w->m->node_index[id]].mem_pages)
-			return diag_set(d, NS_EINPUT, NULL, 0, 0,
-					"pagealloc: mems_allowed node %d has no memory", id);
-		w->nodemask[id >> 6] |= 1ull << (id & 63);
-	}
-	return NS_OK;
 }

@@ -24,6 +24,9 @@
  * returns NS_EINPUT / NS_ERANGE with a diag message for a policy that
  * set_mempolicy(2) refuses; the run-time functions cannot fail (a NULL
  * page is the simulated kernel's failure).
+ *
+ * Hot file (compiled into the fast copies, models/mm_copy.c): the set-up
+ * (setup_mempolicy) is in mm_init.c, the policy names in mm_info.c.
  */
 #include "models/mm_internal.h"
 
@@ -61,7 +64,7 @@ static int find_next_node(struct cpu *c, const struct mm_world *w, const uint64_
 			break;
 		}
 	}
-	cpu_ret(c);
+	ret(c);
 	return found;
 }
 
@@ -72,16 +75,16 @@ static int interleave_nodes(struct cpu *c, struct mm_world *w)
 	struct mm_cpu *ci = &w->cpus[c->idx];
 	call(c, w, FN_interleave_nodes);
 	run_block(c, w, B_interleave_nodes);
-	bmem(c, w, ci->task + TASK_FLAGS + 8, ci->numa_node, CPU_LOAD_DEP);  /* il_next */
+	bmem(c, w, ci->task + TASK_IL_NEXT, ci->numa_node, CPU_LOAD_DEP);  /* il_next */
 	int nid = ci->il_next;
 	int next = find_next_node(c, w, w->mpol_mask, ci->mpol + MPOL_OFF_V, nid);
 	if (br(c, w, S_A05a, next >= MACHINE_MAX_NODES))
 		next = find_next_node(c, w, w->mpol_mask, ci->mpol + MPOL_OFF_V, -1);
 	if (br(c, w, S_A05b, next < MACHINE_MAX_NODES)) {
-		mem(c, w, ci->task + TASK_FLAGS + 8, ci->numa_node, CPU_STORE);
+		mem(c, w, ci->task + TASK_IL_NEXT, ci->numa_node, CPU_STORE);
 		ci->il_next = next;
 	}
-	cpu_ret(c);
+	ret(c);
 	return nid;
 }
 
@@ -109,7 +112,7 @@ static struct page *alloc_page_interleave(struct cpu *c, struct mm_world *w, uin
 	}
 	if (br(c, w, S_A05c, page && page_zone(w, page) == first))
 		inc_zone_page_state(c, w, first, NUMA_INTERLEAVE_HIT);
-	cpu_ret(c);
+	ret(c);
 	return page;
 }
 
@@ -130,7 +133,7 @@ static void get_task_policy(struct cpu *c, struct mm_world *w)
 		mem(c, w, pn->policy_addr, w->m->nodes[0].id, CPU_LOAD_DEP);
 		br(c, w, S_A03c, true);
 	}
-	cpu_ret(c);
+	ret(c);
 }
 
 /* policy_zonelist(gfp, pol, nd): which node's zonelist (and kind). */
@@ -152,7 +155,7 @@ static struct pglist_data *policy_zonelist(struct cpu *c, struct mm_world *w, ui
 		nd = w->mpol_first;
 	}
 	*kind = br(c, w, S_A06c, gfp & __GFP_THISNODE) ? ZONELIST_NOFALLBACK : ZONELIST_FALLBACK;
-	cpu_ret(c);
+	ret(c);
 	return node_of(w, nd);
 }
 
@@ -179,7 +182,7 @@ static const uint64_t *policy_nodemask(struct cpu *c, struct mm_world *w, uint32
 		if (br(c, w, S_A07c, meet))
 			mask = w->mpol_mask;
 	}
-	cpu_ret(c);
+	ret(c);
 	return mask;
 }
 
@@ -223,97 +226,6 @@ retry_cpuset:
 	/* mems_allowed never changes during a run: the retry is not taken */
 	if (br(c, w, S_A52, page == NULL) && br(c, w, S_A52b, false))
 		goto retry_cpuset;
-	cpu_ret(c);
+	ret(c);
 	return page;
-}
-
-static bool node_has_memory(const struct mm_world *w, int id)
-{
-	return id >= 0 && id < MACHINE_MAX_NODES && w->m->node_index[id] >= 0 &&
-	       w->m->nodes[w->m->node_index[id]].mem_pages != 0;
-}
-
-/*
- * set_mempolicy(2) as numactl issues it (mm/mempolicy.c v4.6 mpol_new,
- * mpol_set_nodemask): the nodes must have memory; BIND and INTERLEAVE
- * take a non-empty set, PREFERRED exactly one node, DEFAULT and LOCAL
- * none.  The set is intersected with cpuset_current_mems_allowed, and an
- * empty intersection fails (EINVAL in the kernel, NS_EINPUT here).
- * current->il_next starts at the first node of the set.
- */
-int setup_mempolicy(struct mm_world *w, struct diag *d)
-{
-	const struct mm_config *c = &w->cfg;
-	memset(w->mpol_mask, 0, sizeof w->mpol_mask);
-	w->mpol_first = -1;
-	w->mpol_apply_zone = w->zl->policy_zone;
-	if ((unsigned)c->mpol > MPOL_INTERLEAVE)
-		return diag_set(d, NS_EINPUT, NULL, 0, 0, "pagealloc: unknown mempolicy %d",
-				(int)c->mpol);
-	if (c->nr_mpol_nodes < 0 || c->nr_mpol_nodes > MACHINE_MAX_NODES)
-		return diag_set(d, NS_ERANGE, NULL, 0, 0, "pagealloc: bad mempolicy node count %d",
-				c->nr_mpol_nodes);
-	bool takes = c->mpol == MPOL_BIND || c->mpol == MPOL_PREFERRED ||
-		     c->mpol == MPOL_INTERLEAVE;
-	if (!takes && c->nr_mpol_nodes)
-		return diag_set(d, NS_EINPUT, NULL, 0, 0, "pagealloc: mempolicy %s takes no nodes",
-				mpol_name(c->mpol));
-	if (takes && !c->nr_mpol_nodes)
-		return diag_set(d, NS_EINPUT, NULL, 0, 0, "pagealloc: mempolicy %s needs nodes",
-				mpol_name(c->mpol));
-	if (c->mpol == MPOL_PREFERRED && c->nr_mpol_nodes != 1)
-		return diag_set(d, NS_EINPUT, NULL, 0, 0,
-				"pagealloc: mempolicy preferred takes exactly one node, not %d",
-				c->nr_mpol_nodes);
-	if (!takes)
-		return NS_OK;
-	for (int i = 0; i < c->nr_mpol_nodes; i++) {
-		int id = c->mpol_nodes[i];
-		if (!node_has_memory(w, id))
-			return diag_set(d, NS_EINPUT, NULL, 0, 0,
-					"pagealloc: mempolicy node %d has no memory", id);
-		w->mpol_mask[id >> 6] |= 1ull << (id & 63);
-	}
-	bool any = false, high = false;
-	for (int k = 0; k < MACHINE_MAX_NODES / 64; k++) {
-		w->mpol_mask[k] &= w->nodemask[k];
-		any |= w->mpol_mask[k] != 0;
-	}
-	if (!any)
-		return diag_set(d, NS_EINPUT, NULL, 0, 0,
-				"pagealloc: the %s nodes lie outside the cpuset's mems "
-				"(set_mempolicy fails with EINVAL)", mpol_name(c->mpol));
-	for (int id = 0; id < MACHINE_MAX_NODES; id++) {
-		if (!node_isset(w->mpol_mask, id))
-			continue;
-		if (w->mpol_first < 0)
-			w->mpol_first = id;
-		const struct machine_node *mn = &w->m->nodes[w->m->node_index[id]];
-		for (int k = 0; k < mn->nr_zones; k++)
-			high |= mn->zones[k].type < ZONE_MOVABLE && mn->zones[k].pages;
-	}
-	/* apply_policy_zone(): Movable when no policy node has N_HIGH_MEMORY */
-	if (!high)
-		w->mpol_apply_zone = ZONE_MOVABLE;
-	for (int k = 0; k < w->s->nr_cpus; k++)
-		w->cpus[k].il_next = w->mpol_first;
-	return NS_OK;
-}
-
-static const char *const mpol_names[] = {
-	[MPOL_DEFAULT] = "default", [MPOL_LOCAL] = "local", [MPOL_BIND] = "bind",
-	[MPOL_PREFERRED] = "preferred", [MPOL_INTERLEAVE] = "interleave",
-};
-
-const char *mpol_name(enum mpol_mode m)
-{
-	return (unsigned)m <= MPOL_INTERLEAVE ? mpol_names[m] : "unknown";
-}
-
-int mpol_parse(const char *s)
-{
-	for (int i = 0; s && i <= MPOL_INTERLEAVE; i++)
-		if (!strcmp(s, mpol_names[i]))
-			return i;
-	return -1;
 }

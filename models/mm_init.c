@@ -41,6 +41,11 @@
  * and *out stays NULL.  block_split() aborts when the host has no memory
  * for page metadata: inside the simulated critical section nothing
  * sensible can continue.
+ *
+ * Since the hot/cold split it also holds the set-up of the other files:
+ * page_alloc.c's sizes (zone_batchsize, the watermarks, lowmem reserves,
+ * min_free_kbytes), setup_mempolicy (mempolicy.c) and setup_nodemask
+ * (cpuset.c).
  */
 #include "models/mm_internal.h"
 
@@ -229,7 +234,7 @@ static int mm_blocks_init(struct mm_world *w)
 		MM_BLOCKS(MM_BLOCK_DEF)
 #undef MM_BLOCK_DEF
 	};
-	return cpu_blocks_init(w->code, defs, MM_NR_BLOCK, work, w->site_base, &w->s->k);
+	return cpu_blocks_init(w->code, defs, MM_NR_BLOCK, work, w->ch.site_base, &w->s->k);
 }
 
 /* memmap false: everything but the per-block metadata and the free lists
@@ -328,7 +333,7 @@ static int setup_pagesets(struct mm_world *w, struct diag *d)
 			p->batch = batch;
 			p->stat_threshold = t;
 			for (int mt = 0; mt < MT_PCPTYPES; mt++)
-				list_init(&p->lists[mt], p->addr + PCPOFF_LISTS + 16u * (unsigned)mt);
+				list_init(&p->lists[mt], p->addr + PCPOFF_LISTS + sizeof(struct klist_head) * (unsigned)mt);
 		}
 	}
 	return NS_OK;
@@ -337,7 +342,8 @@ static int setup_pagesets(struct mm_world *w, struct diag *d)
 static int setup_cpus(struct mm_world *w, struct diag *d)
 {
 	w->cpus = calloc((size_t)w->s->nr_cpus, sizeof *w->cpus);
-	if (!w->cpus)
+	w->ch.memo = calloc((size_t)w->s->nr_cpus, sizeof *w->ch.memo);
+	if (!w->cpus || !w->ch.memo)
 		return NS_ENOMEM;
 	for (int k = 0; k < w->s->nr_cpus; k++) {
 		const struct cpu *c = &w->s->cpu[k];
@@ -346,7 +352,7 @@ static int setup_cpus(struct mm_world *w, struct diag *d)
 		if (nid < 0)
 			nid = c->node;
 		ci->numa_node = nid;
-		ci->last_line = UINT64_MAX;
+		w->ch.memo[k].last_line = UINT64_MAX;
 		ci->node_pos = w->m->node_index[nid];
 		if (!w->nodes[ci->node_pos].online)
 			return diag_set(d, NS_EINPUT, NULL, 0, 0,
@@ -400,8 +406,8 @@ static int create(const struct machine *m, const struct mm_config *cfg, struct c
 	w->cfg = *cfg;
 	w->cfg.code = code;
 	w->s = s;
-	w->fn_base = fn_base;
-	w->site_base = site_base;
+	w->ch.fn_base = fn_base;
+	w->ch.site_base = site_base;
 	int rc = mm_blocks_init(w);
 	if (rc != NS_OK) {
 		free(w);
@@ -487,6 +493,7 @@ void mm_world_destroy(struct mm_world *w)
 	free(w->nodes);
 	free(w->blocks);
 	free(w->cpus);
+	free(w->ch.memo);
 	zonelist_free(w->zl);
 	free(w);
 }
@@ -519,4 +526,250 @@ void mm_config_default(struct mm_config *c)
 	c->zl = ZONELIST_OPTS_DEFAULT;
 	c->watermark_scale_factor = 10;
 	mm_reclaim_config_default(&c->reclaim);
+}
+
+/* --- set-up: sizes (mm/page_alloc.c, mm/huge_memory.c) ----------------- */
+
+static uint64_t int_sqrt(uint64_t x)
+{
+	uint64_t r = 0, b = 1ull << 62;
+	while (b > x)
+		b >>= 2;
+	while (b) {
+		if (x >= r + b) {
+			x -= r + b;
+			r = (r >> 1) + b;
+		} else {
+			r >>= 1;
+		}
+		b >>= 2;
+	}
+	return r;
+}
+
+static uint64_t rounddown_pow_of_two(uint64_t x)
+{
+	return x ? 1ull << (fls64(x) - 1) : 0;
+}
+
+/* zone_batchsize() */
+static int zone_batchsize(uint64_t managed, uint32_t page_size)
+{
+	uint64_t batch = managed / 1024;
+	if (batch * page_size > 512 * 1024)
+		batch = (512 * 1024) / page_size;
+	batch /= 4;
+	if (batch < 1)
+		batch = 1;
+	batch = rounddown_pow_of_two(batch + batch / 2) - 1;
+	return (int)batch;
+}
+
+void setup_pcp_sizes(struct mm_world *w, struct zone *z, int *high, int *batch)
+{
+	if (w->cfg.percpu_pagelist_fraction) {
+		uint64_t h = z->managed / w->cfg.percpu_pagelist_fraction;
+		uint64_t b = h / 4 > 1 ? h / 4 : 1;
+		if (b > (uint64_t)12 * 8)      /* PAGE_SHIFT * 8 */
+			b = 12 * 8;
+		*high = (int)h;
+		*batch = (int)b;
+		return;
+	}
+	int b = zone_batchsize(z->managed, w->m->page_size);
+	*high = 6 * b;
+	*batch = b > 1 ? b : 1;
+}
+
+/* nr_free_buffer_pages(): zones <= Normal of the boot node's fallback list. */
+static uint64_t nr_free_buffer_pages(const struct mm_world *w)
+{
+	uint64_t sum = 0;
+	for (int i = 0; i < w->nr_zones; i++) {
+		const struct zone *z = &w->zones[i];
+		if (z->type <= ZONE_NORMAL) {
+			int64_t v = (int64_t)z->managed - z->watermark[2];
+			sum += v > 0 ? (uint64_t)v : 0;
+		}
+	}
+	return sum;
+}
+
+static void setup_per_zone_wmarks(struct mm_world *w)
+{
+	uint64_t pages_min = w->min_free_kbytes >> (fls64(w->m->page_size) - 1 - 10);
+	uint64_t lowmem = 0;
+	for (int i = 0; i < w->nr_zones; i++)
+		if (w->zones[i].type != ZONE_HIGHMEM)
+			lowmem += w->zones[i].managed;
+	for (int i = 0; i < w->nr_zones; i++) {
+		struct zone *z = &w->zones[i];
+		uint64_t tmp = lowmem ? pages_min * z->managed / lowmem : 0;
+		if (z->type == ZONE_HIGHMEM) {
+			uint64_t mp = z->managed / 1024;
+			mp = mp < 32 ? 32 : mp > 128 ? 128 : mp;
+			z->watermark[0] = (int64_t)mp;
+		} else {
+			z->watermark[0] = (int64_t)tmp;
+		}
+		uint64_t gap = tmp >> 2;
+		uint64_t sf = z->managed * w->cfg.watermark_scale_factor / 10000;
+		if (sf > gap)
+			gap = sf;
+		z->watermark[1] = z->watermark[0] + (int64_t)gap;
+		z->watermark[2] = z->watermark[0] + 2 * (int64_t)gap;
+		z->vm_stat[NR_ALLOC_BATCH] = z->watermark[2] - z->watermark[1];
+		z->fair_depleted = 0;
+	}
+}
+
+static void setup_lowmem_reserve(struct mm_world *w)
+{
+	static const uint64_t ratio[NR_ZONE_TYPES] = {256, 256, 32, 32, 32};
+	for (int n = 0; n < w->nr_nodes; n++) {
+		struct pglist_data *pn = &w->nodes[n];
+		for (int j = 0; j < NR_ZONE_TYPES; j++) {
+			uint64_t managed = pn->zones[j] ? pn->zones[j]->managed : 0;
+			if (pn->zones[j])
+				pn->zones[j]->lowmem_reserve[j] = 0;
+			for (int idx = j - 1; idx >= 0; idx--) {
+				struct zone *lz = pn->zones[idx];
+				if (lz)
+					lz->lowmem_reserve[j] = (int64_t)(managed / ratio[idx]);
+				managed += lz ? lz->managed : 0;
+			}
+		}
+	}
+}
+
+void compute_min_free(struct mm_world *w)
+{
+	int kb_shift = fls64(w->m->page_size) - 1 - 10;
+	if (w->cfg.min_free_kbytes) {
+		w->min_free_kbytes = w->cfg.min_free_kbytes;
+	} else {
+		uint64_t lowmem_kb = nr_free_buffer_pages(w) << kb_shift;
+		uint64_t v = int_sqrt(lowmem_kb * 16);
+		w->min_free_kbytes = (uint32_t)(v < 128 ? 128 : v > 65536 ? 65536 : v);
+	}
+	setup_per_zone_wmarks(w);
+	if (w->cfg.thp_min_free) {
+		/* set_recommended_min_free_kbytes() */
+		uint64_t nr_zones = (uint64_t)w->nr_zones;
+		uint64_t rec = PAGEBLOCK_PAGES * nr_zones * 2 +
+			       PAGEBLOCK_PAGES * nr_zones * MT_PCPTYPES * MT_PCPTYPES;
+		uint64_t cap = nr_free_buffer_pages(w) / 20;
+		if (rec > cap)
+			rec = cap;
+		rec <<= kb_shift;
+		if (rec > w->min_free_kbytes) {
+			w->min_free_kbytes = (uint32_t)rec;
+			setup_per_zone_wmarks(w);
+		}
+	}
+	setup_lowmem_reserve(w);
+}
+
+uint32_t mm_min_free_kbytes(const struct mm_world *w)
+{
+	return w->min_free_kbytes;
+}
+
+/* --- set-up: the task's mempolicy (mm/mempolicy.c) and cpuset (kernel/cpuset.c) --- */
+
+static bool node_has_memory(const struct mm_world *w, int id)
+{
+	return id >= 0 && id < MACHINE_MAX_NODES && w->m->node_index[id] >= 0 &&
+	       w->m->nodes[w->m->node_index[id]].mem_pages != 0;
+}
+
+/*
+ * set_mempolicy(2) as numactl issues it (mm/mempolicy.c v4.6 mpol_new,
+ * mpol_set_nodemask): the nodes must have memory; BIND and INTERLEAVE
+ * take a non-empty set, PREFERRED exactly one node, DEFAULT and LOCAL
+ * none.  The set is intersected with cpuset_current_mems_allowed, and an
+ * empty intersection fails (EINVAL in the kernel, NS_EINPUT here).
+ * current->il_next starts at the first node of the set.
+ */
+int setup_mempolicy(struct mm_world *w, struct diag *d)
+{
+	const struct mm_config *c = &w->cfg;
+	memset(w->mpol_mask, 0, sizeof w->mpol_mask);
+	w->mpol_first = -1;
+	w->mpol_apply_zone = w->zl->policy_zone;
+	if ((unsigned)c->mpol > MPOL_INTERLEAVE)
+		return diag_set(d, NS_EINPUT, NULL, 0, 0, "pagealloc: unknown mempolicy %d",
+				(int)c->mpol);
+	if (c->nr_mpol_nodes < 0 || c->nr_mpol_nodes > MACHINE_MAX_NODES)
+		return diag_set(d, NS_ERANGE, NULL, 0, 0, "pagealloc: bad mempolicy node count %d",
+				c->nr_mpol_nodes);
+	bool takes = c->mpol == MPOL_BIND || c->mpol == MPOL_PREFERRED ||
+		     c->mpol == MPOL_INTERLEAVE;
+	if (!takes && c->nr_mpol_nodes)
+		return diag_set(d, NS_EINPUT, NULL, 0, 0, "pagealloc: mempolicy %s takes no nodes",
+				mpol_name(c->mpol));
+	if (takes && !c->nr_mpol_nodes)
+		return diag_set(d, NS_EINPUT, NULL, 0, 0, "pagealloc: mempolicy %s needs nodes",
+				mpol_name(c->mpol));
+	if (c->mpol == MPOL_PREFERRED && c->nr_mpol_nodes != 1)
+		return diag_set(d, NS_EINPUT, NULL, 0, 0,
+				"pagealloc: mempolicy preferred takes exactly one node, not %d",
+				c->nr_mpol_nodes);
+	if (!takes)
+		return NS_OK;
+	for (int i = 0; i < c->nr_mpol_nodes; i++) {
+		int id = c->mpol_nodes[i];
+		if (!node_has_memory(w, id))
+			return diag_set(d, NS_EINPUT, NULL, 0, 0,
+					"pagealloc: mempolicy node %d has no memory", id);
+		w->mpol_mask[id >> 6] |= 1ull << (id & 63);
+	}
+	bool any = false, high = false;
+	for (int k = 0; k < MACHINE_MAX_NODES / 64; k++) {
+		w->mpol_mask[k] &= w->nodemask[k];
+		any |= w->mpol_mask[k] != 0;
+	}
+	if (!any)
+		return diag_set(d, NS_EINPUT, NULL, 0, 0,
+				"pagealloc: the %s nodes lie outside the cpuset's mems "
+				"(set_mempolicy fails with EINVAL)", mpol_name(c->mpol));
+	for (int id = 0; id < MACHINE_MAX_NODES; id++) {
+		if (!node_isset(w->mpol_mask, id))
+			continue;
+		if (w->mpol_first < 0)
+			w->mpol_first = id;
+		const struct machine_node *mn = &w->m->nodes[w->m->node_index[id]];
+		for (int k = 0; k < mn->nr_zones; k++)
+			high |= mn->zones[k].type < ZONE_MOVABLE && mn->zones[k].pages;
+	}
+	/* apply_policy_zone(): Movable when no policy node has N_HIGH_MEMORY */
+	if (!high)
+		w->mpol_apply_zone = ZONE_MOVABLE;
+	for (int k = 0; k < w->s->nr_cpus; k++)
+		w->cpus[k].il_next = w->mpol_first;
+	return NS_OK;
+}
+
+int setup_nodemask(struct mm_world *w, struct diag *d)
+{
+	memset(w->nodemask, 0, sizeof w->nodemask);
+	/* without a cpuset every task may use every memory node */
+	if (w->cfg.nr_mems_allowed == 0 || !cpusets_enabled(w)) {
+		for (int n = 0; n < w->nr_nodes; n++)
+			if (w->m->nodes[n].mem_pages)
+				w->nodemask[w->nodes[n].id >> 6] |= 1ull << (w->nodes[n].id & 63);
+		return NS_OK;
+	}
+	if (w->cfg.nr_mems_allowed < 0 || w->cfg.nr_mems_allowed > MACHINE_MAX_NODES)
+		return diag_set(d, NS_ERANGE, NULL, 0, 0, "pagealloc: bad mems_allowed count %d",
+				w->cfg.nr_mems_allowed);
+	for (int i = 0; i < w->cfg.nr_mems_allowed; i++) {
+		int id = w->cfg.mems_allowed[i];
+		if (id < 0 || id >= MACHINE_MAX_NODES || w->m->node_index[id] < 0 ||
+		    !w->m->nodes[w->m->node_index[id]].mem_pages)
+			return diag_set(d, NS_EINPUT, NULL, 0, 0,
+					"pagealloc: mems_allowed node %d has no memory", id);
+		w->nodemask[id >> 6] |= 1ull << (id & 63);
+	}
+	return NS_OK;
 }

@@ -1,1153 +1,159 @@
 /*
  * mm_internal — what the files of the page allocator model share (its
  * mm/internal.h, in the manner of SQLite's btreeInt.h): the Linux v4.6
- * model around commit 682a3385 in models/page_alloc.c, mm_init.c,
- * mmzone.c, mempolicy.c, cpuset.c and vmstat.c.  Only those files include
- * it; everything else uses the public models/page_alloc.h (which this
- * header includes).
+ * model around commit 682a3385 in models/page_alloc.c, mmzone.c,
+ * mempolicy.c, cpuset.c and vmstat.c (the hot files: the kernel
+ * functions), mm_init.c and mm_info.c (the cold ones: set-up, tables,
+ * introspection, the check), and reclaim in vmscan.c.  Only those files
+ * include it; everything else uses the public models/page_alloc.h (which
+ * this header includes).
  *
- * It holds the X-macro tables, single-sourced here: MM_FUNCS and
- * MM_INLINE_FUNCS (the model's functions in the cost tables), MM_SITES
- * (branch sites; their order is their id, and the branch predictor
- * indexes by id, so new sites are appended), MM_WORK (straight-line work),
- * MM_STATS, MM_EVENTS and MM_NEVENTS (counters).  Arrays made from them
- * are defined once, in the file that uses them (names and layout in
- * page_alloc.c, counter names in vmstat.c); mm_stat_idx() is an inline
- * function of its table so each call folds to a constant, and
- * mm_work_layout() gives a work layout's column of MM_WORK, which the world
- * costs once into its blocks (w->code).  Then the data structures,
- * the charging helpers (br, call, run_block, mem, bmem, mem_bytes, atomic_rmw,
- * memo_reset), the accessors and <linux/list.h>, all static inline: they
- * run at every modelled step and must inline in every file.  With
- * MM_FAST_COPY defined (the fast copies of sampled accounting,
- * models/mm_fast.h) the helpers are a fast call's steps instead, and the
- * entries mm_alloc_pages()/mm_free_pages() dispatch to those copies
- * (fast_entry(), MM_FAST_CALL).  Last, the
- * model functions one file calls in another, with kernel names (internal
- * to models/, so no mm_ prefix).
+ * In three parts: models/mm_tables.h (the X-macro tables), models/mm_types.h
+ * (the data structures and the kernel's struct layouts), and here the
+ * charging helpers (br, call, ret, run_block, mem, bmem, mem_bytes,
+ * atomic_rmw, irq_save, irq_restore, memo_reset: cost/charge.h's over this
+ * model's enums and context), the accessors and <linux/list.h>, all
+ * static inline: they run at every modelled step and must inline in
+ * every file; then the model functions one file calls in another, with
+ * kernel names (internal to models/, so no mm_ prefix).  In a fast copy
+ * of sampled accounting (COPY_MODE defined: models/mm_copy.c,
+ * cost/copy.h) the helpers are a fast call's steps instead (MM_CHARGE),
+ * and the entries mm_alloc_pages()/mm_free_pages() dispatch to those
+ * copies (fast_entry(), COPY_CALL).
  *
  * Costs.  Every modelled struct (struct page in a per-node vmemmap, struct
  * zone, per-cpu pagesets, zonelists, the task's mems_allowed, the pageblock
  * bitmap, per-cpu vmstat areas) has a synthetic address from cache_as, and
  * the code charges loads and stores where the kernel does them, each with
  * its kind (dependent load, independent load, store: cpu.h's out-of-order
- * rule; docs/pagealloc-model.md §4.1 lists the rule at every site).  Branch
- * sites are named by the reference's numbers (A01..A52, F01..F14, with
- * letter suffixes where one number covers several conditionals) or by
- * "function:what" for the slow parts.  Straight-line work between sites is
- * charged per segment from the table MM_WORK in the world's code layout
- * (cost.code: the estimate, identical for PRE and POST, or the counts of
- * the compiled v4.6.2 objects, per variant; docs/compiled-counts.md).
- *
- * The kernel's lists (free_area[o].free_list[mt], pcp->lists[mt]) are
- * intrusive circular lists of struct page with sentinel heads, as in
- * <linux/list.h>; list order is the kernel's.
- *
+ * rule; docs/pagealloc-model.md §4.1 lists the rule at every site).
  */
 #ifndef NUMASIM_MM_INTERNAL_H
 #define NUMASIM_MM_INTERNAL_H
 
-/* The fast copy (models/mm_fast.h): its renames come before any
- * declaration, and MM_FAST selects its charging helpers below. */
-#if defined(MM_FAST_COPY)
-#include "models/mm_fast.h"
-#define MM_FAST 1
-#define MM_FAST_NOMEM (MM_FAST_COPY == 2)
-#else
-#define MM_FAST 0
-#define MM_FAST_NOMEM 0
-#endif
-
+#include "cost/charge.h"
+#include "cost/copy.h"
 #include "models/page_alloc.h"
+#include "models/mm_tables.h"
+#include "models/mm_types.h"
 
 #include <assert.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
 
-#define BLOCK_ORDER (MAX_ORDER - 1)
-#define BLOCK_PAGES (1u << BLOCK_ORDER)
-#define PAGEBLOCK_ORDER 9
-#define PAGEBLOCK_PAGES (1u << PAGEBLOCK_ORDER)
-#define STRUCT_PAGE_SIZE 64u
-#define ZONEREF_SIZE 16u
-
-enum {
-	MT_UNMOVABLE, MT_MOVABLE, MT_RECLAIMABLE, MT_HIGHATOMIC, MT_CMA, MT_ISOLATE,
-	MT_TYPES
-};
-#define MT_PCPTYPES 3
-
-/* mm/internal.h alloc_flags */
-#define ALLOC_WMARK_MIN 0x00
-#define ALLOC_WMARK_LOW 0x01
-#define ALLOC_WMARK_HIGH 0x02
-#define ALLOC_WMARK_MASK 0x03
-#define ALLOC_NO_WATERMARKS 0x04
-#define ALLOC_HARDER 0x10
-#define ALLOC_HIGH 0x20
-#define ALLOC_CPUSET 0x40
-#define ALLOC_CMA 0x80
-#define ALLOC_FAIR 0x100
-
-/* zone_stat_item subset; MM_STAT_IDX is the v4.6 enum position (address). */
-#define MM_STATS(X)                                                            \
-	X(NR_FREE_PAGES, 0, "nr_free_pages")                                   \
-	X(NR_ALLOC_BATCH, 1, "nr_alloc_batch")                                 \
-	X(NR_PAGES_SCANNED, 21, "nr_pages_scanned")                            \
-	X(NR_FREE_CMA_PAGES, 31, "nr_free_cma")                                \
-	X(NUMA_HIT, 32, "numa_hit")                                            \
-	X(NUMA_MISS, 33, "numa_miss")                                          \
-	X(NUMA_FOREIGN, 34, "numa_foreign")                                    \
-	X(NUMA_INTERLEAVE_HIT, 35, "interleave_hit")                           \
-	X(NUMA_LOCAL, 36, "local_node")                                        \
-	X(NUMA_OTHER, 37, "other_node")
-enum mm_stat {
-#define MM_STAT_ENUM(id, idx, name) id,
-	MM_STATS(MM_STAT_ENUM)
-#undef MM_STAT_ENUM
-	MM_NR_STAT
-};
-/* The v4.6 enum position of a stat (its address in vm_stat[] and
- * vm_stat_diff[]): a function of the constant so that every file folds it. */
-static inline unsigned mm_stat_idx(enum mm_stat i)
-{
-	switch (i) {
-#define MM_STAT_IDX(id, idx, name) case id: return idx;
-	MM_STATS(MM_STAT_IDX)
-#undef MM_STAT_IDX
-	case MM_NR_STAT:
-		break;
-	}
-	return 0;
-}
-
-/* Model events per zone (scope "zone"). */
-#define MM_EVENTS(X)                                                           \
-	X(pgalloc, "pages allocated from the zone (PGALLOC)")                  \
-	X(pgfree, "pages freed to the zone (PGFREE)")                          \
-	X(pcp_refill, "rmqueue_bulk calls")                                    \
-	X(pcp_refill_pages, "pages moved buddy -> pcp")                        \
-	X(pcp_drain, "free_pcppages_bulk calls")                               \
-	X(pcp_drain_pages, "pages moved pcp -> buddy")                         \
-	X(zone_fair_depleted, "ZONE_FAIR_DEPLETED set")                        \
-	X(fair_skip, "zone skipped by the fair pass")                          \
-	X(fair_reset, "reset_alloc_batches with this preferred zone")          \
-	X(wmark_fail, "zone_watermark_ok false in get_page_from_freelist")     \
-	X(fallback, "__rmqueue_fallback successes")                            \
-	X(steal_pageblock, "pageblocks retyped by fallback stealing")          \
-	X(block_split, "MAX_ORDER blocks given per-page metadata")             \
-	X(block_merge, "MAX_ORDER blocks merged back")
-enum mm_event {
-#define MM_EVENT_ENUM(id, desc) EV_##id,
-	MM_EVENTS(MM_EVENT_ENUM)
-#undef MM_EVENT_ENUM
-	MM_NR_EVENT
-};
-
-/* Node-scope model events. */
-#define MM_NEVENTS(X)                                                          \
-	X(slowpath, "__alloc_pages_slowpath entries")                          \
-	X(kswapd_wake, "wake_all_kswapds calls (counted, no reclaim modelled)") \
-	X(alloc_fail, "allocations that returned NULL")                        \
-	X(rescan, "get_page_from_freelist zonelist rescans")
-enum mm_nevent {
-#define MM_NEVENT_ENUM(id, desc) NEV_##id,
-	MM_NEVENTS(MM_NEVENT_ENUM)
-#undef MM_NEVENT_ENUM
-	MM_NR_NEVENT
-};
-
-/* --- cost tables ------------------------------------------------------- */
-
-#define MM_FUNCS(X)                                                            \
-	X(alloc_pages_current)                                                 \
-	X(get_task_policy)                                                     \
-	X(policy_zonelist)                                                     \
-	X(policy_nodemask)                                                     \
-	X(__alloc_pages_nodemask)                                              \
-	X(_cond_resched)                                                       \
-	X(first_zones_zonelist)                                                \
-	X(next_zones_zonelist)                                                 \
-	X(__next_zones_zonelist)                                               \
-	X(get_page_from_freelist)                                              \
-	X(cpuset_zone_allowed)                                                 \
-	X(__cpuset_node_allowed)                                               \
-	X(zone_watermark_ok)                                                   \
-	X(__zone_watermark_ok)                                                 \
-	X(buffered_rmqueue)                                                    \
-	X(rmqueue_bulk)                                                        \
-	X(__rmqueue)                                                           \
-	X(__rmqueue_smallest)                                                  \
-	X(expand)                                                              \
-	X(__rmqueue_fallback)                                                  \
-	X(find_suitable_fallback)                                              \
-	X(steal_suitable_fallback)                                             \
-	X(move_freepages_block)                                                \
-	X(__mod_zone_page_state)                                               \
-	X(__inc_zone_state)                                                    \
-	X(mod_zone_page_state)                                                 \
-	X(zone_statistics)                                                     \
-	X(prep_new_page)                                                       \
-	X(check_new_page)                                                      \
-	X(reset_alloc_batches)                                                 \
-	X(__alloc_pages_slowpath)                                              \
-	X(wake_all_kswapds)                                                    \
-	X(__free_pages)                                                        \
-	X(free_hot_cold_page)                                                  \
-	X(free_pages_prepare)                                                  \
-	X(free_pages_check)                                                    \
-	X(get_pfnblock_flags_mask)                                             \
-	X(free_pcppages_bulk)                                                  \
-	X(__free_one_page)                                                     \
-	X(__free_pages_ok)                                                     \
-	X(free_one_page)                                                       \
-	X(alloc_page_interleave)                                               \
-	X(interleave_nodes)                                                    \
-	X(find_next_bit)                                                       \
-	X(inc_zone_page_state)                                                 \
-	/* appended so that no older function id moves */                     \
-	X(zone_local)
-
-/* Inlined in the `estimate` code layout (a 2016 gcc build as the source
- * reads, both variants), except next_zones_zonelist which the layout
- * decides per variant.  The `compiled` layout follows `nm -S` of the gcc
- * 11.3 objects instead: mm_layout() (page_alloc.c) moves the helpers gcc
- * kept out of line, and __alloc_pages_slowpath which it inlined. */
-#define MM_INLINE_FUNCS(X)                                                     \
-	X(get_task_policy) X(policy_zonelist) X(policy_nodemask)               \
-	X(interleave_nodes)                                                    \
-	X(first_zones_zonelist) X(cpuset_zone_allowed) X(__zone_watermark_ok)  \
-	X(buffered_rmqueue) X(__rmqueue_smallest) X(expand)                    \
-	X(__rmqueue_fallback) X(find_suitable_fallback) X(zone_statistics)     \
-	X(prep_new_page) X(check_new_page) X(reset_alloc_batches)              \
-	X(free_pages_prepare) X(free_pages_check) X(__free_one_page)           \
-	X(free_one_page) X(zone_local)
-
-/*
- * Sites: X(id, description, hint, fall-through).  hint N/L/U; fall-through
- * T = the condition true falls through (then-block follows the test), F =
- * false falls through (the body is a jump: goto/continue/break/return, or
- * the loop-continue test of a rotated loop), H = the hinted outcome.
- */
-#define MM_SITES(X)                                                            \
-	X(A02a, "alloc_pages_current: !in_interrupt()", N, T)                  \
-	X(A02b, "alloc_pages_current: !(gfp & __GFP_THISNODE)", N, T)          \
-	X(A03a, "get_task_policy: pol = p->mempolicy; if (pol) return", N, F)  \
-	X(A03b, "get_task_policy: node != NUMA_NO_NODE", N, T)                 \
-	X(A03c, "get_task_policy: preferred_node_policy[node].mode", N, F)     \
-	X(A04, "read_mems_allowed_begin: cpusets_enabled() (static key)", U, H) \
-	X(A05, "alloc_pages_current: pol->mode == MPOL_INTERLEAVE", N, F)      \
-	X(A06a, "policy_zonelist: switch case MPOL_PREFERRED", N, T)           \
-	X(A06b, "policy_zonelist: !(policy->flags & MPOL_F_LOCAL)", N, T)      \
-	X(A06c, "gfp_zonelist: unlikely(flags & __GFP_THISNODE)", U, H)        \
-	X(A07, "policy_nodemask: unlikely(policy->mode == MPOL_BIND)", U, H)   \
-	X(A09, "gfpflags_to_migratetype: unlikely(page_group_by_mobility_disabled)", U, H) \
-	X(A10a, "POST __alloc_pages_nodemask: cpusets_enabled() (static key)", U, H) \
-	X(A10b, "POST __alloc_pages_nodemask: !ac.nodemask", N, T)             \
-	X(A11, "might_sleep_if: gfp_mask & __GFP_DIRECT_RECLAIM", N, T)        \
-	X(A11b, "_cond_resched: should_resched(0)", U, H)                      \
-	X(A13, "__alloc_pages_nodemask: unlikely(!zonelist->_zonerefs->zone)", U, H) \
-	X(A14, "__alloc_pages_nodemask: CONFIG_CMA && migratetype == MIGRATE_MOVABLE", N, T) \
-	X(A15, "retry_cpuset: read_mems_allowed_begin: cpusets_enabled()", U, H) \
-	X(A19, "__alloc_pages_nodemask: !ac.preferred_zone -> out", N, F)      \
-	X(A23, "for_each_zone_zonelist_nodemask: zone != NULL", N, T)          \
-	X(A24a, "get_page_from_freelist: cpusets_enabled() (static key)", U, H) \
-	X(A24b, "get_page_from_freelist: alloc_flags & ALLOC_CPUSET", N, T)    \
-	X(A24c, "cpuset_zone_allowed: nr_cpusets() <= 1", N, T)                \
-	X(A24d, "get_page_from_freelist: !cpuset_zone_allowed() -> continue", N, F) \
-	X(A25, "get_page_from_freelist: alloc_flags & ALLOC_FAIR", N, T)       \
-	X(A26, "get_page_from_freelist: !zone_local(preferred_zone, zone) -> break", N, F) \
-	X(A27, "get_page_from_freelist: test_bit(ZONE_FAIR_DEPLETED)", N, T)   \
-	X(A28, "get_page_from_freelist: ac->spread_dirty_pages && ...", N, F)  \
-	X(A30a, "__zone_watermark_ok: alloc_flags & ALLOC_HIGH", N, T)         \
-	X(A30b, "__zone_watermark_ok: likely(!alloc_harder)", L, H)            \
-	X(A30c, "__zone_watermark_ok: !(alloc_flags & ALLOC_CMA)", N, T)       \
-	X(A30d, "__zone_watermark_ok: free_pages <= min + lowmem_reserve[classzone]", N, F) \
-	X(A30e, "__zone_watermark_ok: !order -> return true", N, F)            \
-	X(A31, "get_page_from_freelist: !zone_watermark_ok()", N, T)           \
-	X(A31b, "get_page_from_freelist: alloc_flags & ALLOC_NO_WATERMARKS", N, F) \
-	X(A31c, "get_page_from_freelist: zone_reclaim_mode == 0 -> continue", N, F) \
-	X(A34, "buffered_rmqueue: likely(order == 0)", L, H)                   \
-	X(A36a, "buffered_rmqueue: list_empty(&pcp->lists[migratetype])", N, T) \
-	X(A36b, "buffered_rmqueue: unlikely(list_empty(list)) after refill", U, H) \
-	X(A37, "buffered_rmqueue: cold ? list->prev : list->next", N, T)       \
-	X(A39a, "__mod_zone_page_state: unlikely(x > t || ...)", U, H)         \
-	X(A39b, "__mod_zone_page_state: unlikely(... || x < -t)", U, H)        \
-	X(A40a, "buffered_rmqueue: vm_stat[NR_ALLOC_BATCH] <= 0", N, T)        \
-	X(A40b, "buffered_rmqueue: !test_bit(ZONE_FAIR_DEPLETED)", N, T)       \
-	X(A42a, "zone_statistics: unlikely(flags & __GFP_OTHER_NODE)", U, H)   \
-	X(A42b, "zone_statistics: z->node == local_nid", N, T)                 \
-	X(A42c, "__inc_zone_state: unlikely(v > t)", U, H)                     \
-	X(A44, "get_page_from_freelist: if (page)", N, T)                      \
-	X(A45a, "check_new_page: unlikely(page_mapcount(page))", U, H)         \
-	X(A45b, "check_new_page: unlikely(page->mapping != NULL)", U, H)       \
-	X(A45c, "check_new_page: unlikely(page->_count != 0)", U, H)           \
-	X(A45d, "check_new_page: unlikely(flags & __PG_HWPOISON)", U, H)       \
-	X(A45e, "check_new_page: unlikely(flags & PAGE_FLAGS_CHECK_AT_PREP)", U, H) \
-	X(A45f, "check_new_page: unlikely(page->mem_cgroup)", U, H)            \
-	X(A45g, "check_new_page: unlikely(bad_reason)", U, H)                  \
-	X(A45h, "prep_new_page: for (i < 1 << order) check loop", N, F)        \
-	X(A45i, "prep_new_page: gfp_flags & __GFP_ZERO", N, T)                 \
-	X(A45j, "prep_new_page: order && ...", N, T)                           \
-	X(A45k, "prep_new_page: ... (gfp_flags & __GFP_COMP)", N, T)           \
-	X(A45l, "prep_new_page: alloc_flags & ALLOC_NO_WATERMARKS", N, T)      \
-	X(A45m, "get_page_from_freelist: prep_new_page() -> try_this_zone", N, F) \
-	X(A46a, "get_page_from_freelist: unlikely(order && ...)", U, H)        \
-	X(A46b, "get_page_from_freelist: ... (alloc_flags & ALLOC_HARDER)", U, H) \
-	X(A48, "__alloc_pages_nodemask: unlikely(!page) -> slowpath", U, H)    \
-	X(A50, "trace_mm_page_alloc (static key)", U, H)                       \
-	X(A51, "__alloc_pages_nodemask: unlikely(!page && ...)", U, H)         \
-	X(A51b, "__alloc_pages_nodemask: read_mems_allowed_retry: cpusets_enabled()", U, H) \
-	X(A52, "alloc_pages_current: unlikely(!page && ...)", U, H)            \
-	X(A52b, "alloc_pages_current: read_mems_allowed_retry: cpusets_enabled()", U, H) \
-	X(F02, "put_page_testzero: atomic_dec_and_test(&page->_count)", N, T)  \
-	X(F03, "__free_pages: order == 0", N, T)                               \
-	X(F05a, "free_pages_prepare: trace_mm_page_free (static key)", U, H)   \
-	X(F05b, "free_pages_prepare: unlikely(order) (patch 1)", U, H)         \
-	X(F05c, "free_pages_prepare: if (compound) free_tail_pages_check", N, T) \
-	X(F05d, "free_pages_prepare: tail loop i < 1 << order", N, F)          \
-	X(F05e, "free_pages_prepare: PageAnonHead(page) (patch 2)", N, T)      \
-	X(F05f, "free_pages_check: unlikely(_mapcount != -1)", U, H)           \
-	X(F05g, "free_pages_check: unlikely(page->mapping != NULL)", U, H)     \
-	X(F05h, "free_pages_check: unlikely(page->_count != 0)", U, H)         \
-	X(F05i, "free_pages_check: unlikely(flags & PAGE_FLAGS_CHECK_AT_FREE)", U, H) \
-	X(F05j, "free_pages_check: unlikely(page->mem_cgroup)", U, H)          \
-	X(F05k, "free_pages_check: unlikely(bad_reason)", U, H)                \
-	X(F05l, "free_pages_check: flags & PAGE_FLAGS_CHECK_AT_PREP", N, T)    \
-	X(F05m, "free_pages_prepare: if (bad) return false", N, F)             \
-	X(F05n, "free_pages_prepare: !PageHighMem(page)", N, T)                \
-	X(F05o, "free_hot_cold_page: !free_pages_prepare() -> return", N, F)   \
-	X(F09a, "free_hot_cold_page: migratetype >= MIGRATE_PCPTYPES", N, T)   \
-	X(F09b, "free_hot_cold_page: unlikely(is_migrate_isolate(mt))", U, H)  \
-	X(F11, "free_hot_cold_page: !cold", N, T)                              \
-	X(F13, "free_hot_cold_page: pcp->count >= pcp->high", N, T)            \
-	X(nzl_nodes_null, "next_zones_zonelist (mmzone.c): likely(nodes == NULL)", L, H) \
-	X(nzl_idx, "next_zones_zonelist (mmzone.c): while zone_idx > highest", N, F) \
-	X(nzl_mask_idx, "next_zones_zonelist (mmzone.c): while (zone_idx > highest ||", N, F) \
-	X(nzl_mask_zone, "next_zones_zonelist (mmzone.c): ... (z->zone &&", N, T) \
-	X(nzl_mask_isset, "next_zones_zonelist (mmzone.c): ... !zref_in_nodemask(z, nodes)))", N, F) \
-	X(nzl_inline_nodes, "POST inline next_zones_zonelist: likely(!nodes && ...)", L, H) \
-	X(nzl_inline_idx, "POST inline next_zones_zonelist: likely(... zone_idx <= highest)", L, H) \
-	X(cpuset_in_interrupt, "__cpuset_node_allowed: in_interrupt()", U, H)  \
-	X(cpuset_isset, "__cpuset_node_allowed: node_isset(node, mems_allowed)", N, F) \
-	X(cpuset_memdie, "__cpuset_node_allowed: unlikely(TIF_MEMDIE)", U, H)  \
-	X(cpuset_hardwall, "__cpuset_node_allowed: gfp_mask & __GFP_HARDWALL", N, F) \
-	X(cpuset_exiting, "__cpuset_node_allowed: unlikely(PF_EXITING)", U, H) \
-	X(gpfl_fair, "get_page_from_freelist: after loop: alloc_flags & ALLOC_FAIR", N, T) \
-	X(gpfl_fair_skipped, "get_page_from_freelist: nr_fair_skipped", N, T)  \
-	X(gpfl_online_nodes, "get_page_from_freelist: nr_online_nodes > 1", N, T) \
-	X(gpfl_rescan, "get_page_from_freelist: zonelist_rescan -> zonelist_scan", N, F) \
-	X(wmark_order_loop, "__zone_watermark_ok: for (o = order; o < MAX_ORDER)", N, F) \
-	X(wmark_nr_free, "__zone_watermark_ok: !area->nr_free -> continue", N, F) \
-	X(wmark_harder, "__zone_watermark_ok: alloc_harder -> return true", N, F) \
-	X(wmark_list, "__zone_watermark_ok: !list_empty(free_list[mt]) -> true", N, F) \
-	X(wmark_cma, "__zone_watermark_ok: (ALLOC_CMA) && !list_empty(CMA)", N, F) \
-	X(rmqueue_bulk_loop, "rmqueue_bulk: for (i < count)", N, F)            \
-	X(rmqueue_bulk_null, "rmqueue_bulk: unlikely(page == NULL) -> break", U, H) \
-	X(rmqueue_bulk_cold, "rmqueue_bulk: likely(!cold)", L, H)              \
-	X(rmqueue_bulk_cma, "rmqueue_bulk: is_migrate_cma(get_pcppage_migratetype())", N, T) \
-	X(buffered_rmqueue_harder, "buffered_rmqueue: alloc_flags & ALLOC_HARDER", N, T) \
-	X(buffered_rmqueue_nopage, "buffered_rmqueue: !page -> failed", N, F)  \
-	X(rmqueue_nopage, "__rmqueue: unlikely(!page)", U, H)                  \
-	X(rmqueue_movable, "__rmqueue: migratetype == MIGRATE_MOVABLE (CMA fallback)", N, T) \
-	X(rmqueue_fallback, "__rmqueue: !page -> __rmqueue_fallback", N, T)    \
-	X(smallest_loop, "__rmqueue_smallest: current_order < MAX_ORDER", N, F) \
-	X(smallest_empty, "__rmqueue_smallest: list_empty(free_list[mt]) -> continue", N, F) \
-	X(expand_loop, "expand: while (high > low)", N, F)                     \
-	X(fallback_loop, "__rmqueue_fallback: current_order >= order", N, F)   \
-	X(fallback_none, "__rmqueue_fallback: fallback_mt == -1 -> continue", N, F) \
-	X(fallback_can_steal, "__rmqueue_fallback: can_steal", N, T)           \
-	X(suitable_nr_free, "find_suitable_fallback: area->nr_free == 0", N, F) \
-	X(suitable_end, "find_suitable_fallback: fallback_mt == MIGRATE_TYPES", N, F) \
-	X(suitable_empty, "find_suitable_fallback: list_empty -> continue", N, F) \
-	X(suitable_steal_pb, "can_steal_fallback: order >= pageblock_order", N, F) \
-	X(suitable_steal_rest, "can_steal_fallback: order >= pb/2 || UNMOVABLE || RECLAIMABLE", N, F) \
-	X(suitable_only_stealable, "find_suitable_fallback: !only_stealable", N, F) \
-	X(steal_order_pb, "steal_suitable_fallback: current_order >= pageblock_order", N, T) \
-	X(steal_pages, "steal_suitable_fallback: pages >= 1 << (pageblock_order-1)", N, T) \
-	X(move_freepages_loop, "move_freepages: page <= end_page", N, F)       \
-	X(move_freepages_buddy, "move_freepages: !PageBuddy(page) -> next", N, F) \
-	X(pcpbulk_nr_scanned, "free_pcppages_bulk: if (nr_scanned)", N, T)     \
-	X(pcpbulk_to_free, "free_pcppages_bulk: while (to_free)", N, F)        \
-	X(pcpbulk_wrap, "free_pcppages_bulk: ++migratetype == MIGRATE_PCPTYPES", N, T) \
-	X(pcpbulk_empty, "free_pcppages_bulk: while (list_empty(list))", N, F) \
-	X(pcpbulk_only_one, "free_pcppages_bulk: batch_free == MIGRATE_PCPTYPES", N, T) \
-	X(pcpbulk_isolate, "free_pcppages_bulk: unlikely(has_isolate_pageblock(zone))", U, H) \
-	X(pcpbulk_more_count, "free_pcppages_bulk: while (--to_free && ...", N, F) \
-	X(pcpbulk_more_batch, "free_pcppages_bulk: ... --batch_free && ...", N, F) \
-	X(pcpbulk_more_list, "free_pcppages_bulk: ... !list_empty(list))", N, F) \
-	X(free_one_isolate, "__free_one_page: likely(!is_migrate_isolate(mt))", L, H) \
-	X(free_one_merge, "__free_one_page: while (order < max_order - 1)", N, F) \
-	X(page_is_buddy_flag, "page_is_buddy: PageBuddy(buddy) && ...", N, T)  \
-	X(page_is_buddy_order, "page_is_buddy: ... page_order(buddy) == order", N, T) \
-	X(page_is_buddy_zone, "page_is_buddy: page_zone_id(page) != page_zone_id(buddy)", N, F) \
-	X(free_one_not_buddy, "__free_one_page: !page_is_buddy() -> done_merging", N, F) \
-	X(free_one_max_order, "__free_one_page: max_order < MAX_ORDER", N, T)  \
-	X(free_one_has_isolate, "__free_one_page: unlikely(has_isolate_pageblock)", U, H) \
-	X(free_one_tail_order, "__free_one_page: order < MAX_ORDER-2", N, T)   \
-	X(free_one_tail_buddy, "__free_one_page: page_is_buddy(higher_page, higher_buddy)", N, T) \
-	X(free_one_page_scanned, "free_one_page: if (nr_scanned)", N, T)       \
-	X(free_one_page_isolate, "free_one_page: unlikely(has_isolate_pageblock || isolate)", U, H) \
-	X(free_pages_ok_prepare, "__free_pages_ok: !free_pages_prepare() -> return", N, F) \
-	X(mod_state_fold, "mod_state: n > t || n < -t", N, T)                  \
-	X(reset_batches_loop, "reset_alloc_batches: while (zone++ != preferred_zone)", N, F) \
-	X(slowpath_order, "__alloc_pages_slowpath: order >= MAX_ORDER", U, H)  \
-	X(slowpath_kswapd, "__alloc_pages_slowpath: gfp_mask & __GFP_KSWAPD_RECLAIM", N, T) \
-	X(slowpath_atomic, "gfp_to_alloc_flags: atomic (!DIRECT_RECLAIM)", N, T) \
-	X(slowpath_nomemalloc, "gfp_to_alloc_flags: !(gfp_mask & __GFP_NOMEMALLOC)", N, T) \
-	X(slowpath_cpuset_nodemask, "PRE __alloc_pages_slowpath: !(ALLOC_CPUSET) && !ac->nodemask", N, T) \
-	X(slowpath_page, "__alloc_pages_slowpath: page -> got_pg", N, F)       \
-	/* mempolicy sites, appended so that the older sites keep their ids \
-	 * (the branch predictor indexes by site id) */                     \
-	X(A05a, "interleave_nodes: next >= MAX_NUMNODES (wrap to first_node)", N, F) \
-	X(A05b, "interleave_nodes: next < MAX_NUMNODES", N, T)                 \
-	X(A05c, "alloc_page_interleave: page && page_zone(page) == zonelist_zone(_zonerefs)", N, T) \
-	X(A06d, "policy_zonelist: case MPOL_BIND: unlikely(gfp & __GFP_THISNODE)", U, H) \
-	X(A07b, "apply_policy_zone: zone >= dynamic_policy_zone", N, T)        \
-	X(A07c, "cpuset_nodemask_valid_mems_allowed: nodes_intersects()", N, T) \
-	X(A42d, "v4.6 zone_statistics: z->zone_pgdat == preferred_zone->zone_pgdat", N, T) \
-	X(A42e, "v4.6 zone_statistics: z->node == (OTHER_NODE ? preferred : numa_node_id())", N, T)
-
-#define MM_FN_ENUM(name) FN_##name,
-#define MM_SITE_ENUM(id, desc, hint, ft) S_##id,
-enum mm_fn { MM_FUNCS(MM_FN_ENUM) MM_NR_FN };
-enum mm_site { MM_SITES(MM_SITE_ENUM) MM_NR_SITE };
-
-/*
- * Straight-line work between the modelled sites: X(name, estimate, pre,
- * post), the instructions (uops) of the row's segment that the model does
- * not charge as a branch, load, store, call, return, atomic or irq
- * sequence, in two code layouts (mm_config.code, `cost.code`):
- *   estimate  read from the v4.6 source (docs/pagealloc-model.md has the
- *             reasoning per row), the same for PRE and POST: the layout of
- *             every release before cost.code, kept bit for bit;
- *   compiled  counted in the disassembly of v4.6.2 objects built by gcc
- *             11.3 (docs/compiled-counts.md: config, commands, addresses):
- *             the segment's fused-domain uops on the executed path (per
- *             instruction form, Agner Fog's Broadwell table) minus what
- *             the model charges in it (its branches, loads, stores, and
- *             every call and return: the compiled layout keeps out of line
- *             what gcc did, mm_layout), per variant (pre-682a3385,
- *             682a3385).  Only the rows of the order-0 per-cpu fast path
- *             (alloc and free), of the pcp refill (rmqueue_bulk,
- *             __rmqueue) and of the pcp drain (free_pcppages_bulk with
- *             __free_one_page) were counted; every other row keeps its
- *             estimate in the compiled columns (marked "=est" below).
- * Charged through the blocks of MM_BLOCKS (below), as cpu_insns() charges
- * them: in-order at MM_IPC per cycle, out of order as that many uops
- * through dispatch.  mm_world_create() costs the blocks from the column
- * of the world's layout once (mm_blocks_init()); the hot path reads only
- * the blocks.
- */
-#define MM_IPC 2
-#define MM_WORK(X)                                                             \
-	X(alloc_pages_current, 12, 76, 76)                                     \
-	X(interleave_nodes, 6, 6, 6) /* =est */                                \
-	X(find_next_bit, 10, 10, 10) /* =est */                                \
-	X(alloc_page_interleave, 8, 8, 8) /* =est */                           \
-	X(policy_nodemask, 4, 4, 4) /* =est */                                 \
-	X(alloc_nodemask, 34, 77, 77)                                          \
-	X(cond_resched, 4, 3, 3)                                               \
-	X(gpfl_entry, 6, 33, 34)                                               \
-	X(gpfl_zone, 16, 25, 25)                                               \
-	X(gpfl_after, 4, 4, 4) /* =est */                                      \
-	X(nzl_body, 3, 7, 7)                                                   \
-	X(nzl_step, 3, 3, 3) /* =est */                                        \
-	X(nzl_inline, 2, 0, 0)                                                 \
-	X(cpuset_node_allowed, 14, 14, 14) /* =est */                          \
-	X(watermark, 16, 31, 31)                                               \
-	X(watermark_order, 6, 6, 6) /* =est */                                 \
-	X(buffered_pcp, 24, 43, 43)                                            \
-	X(buffered_buddy, 16, 16, 16) /* =est */                               \
-	X(mod_zone_page_state, 10, 13, 13)                                     \
-	X(inc_zone_state, 9, 12, 12)                                           \
-	X(zone_statistics, 6, 7, 7)                                            \
-	X(prep_new_page, 8, 52, 52)                                            \
-	X(rmqueue_bulk, 10, 36, 36)                                            \
-	X(rmqueue_bulk_page, 8, 10, 10)                                        \
-	X(rmqueue, 4, 29, 29)                                                  \
-	X(smallest_probe, 5, 12, 12)                                           \
-	X(smallest_take, 10, 29, 29)                                           \
-	X(expand_step, 8, 17, 17)                                              \
-	X(fallback_probe, 8, 8, 8) /* =est */                                  \
-	X(steal, 12, 12, 12) /* =est */                                        \
-	X(move_freepages_page, 4, 4, 4) /* =est */                             \
-	X(free_pages, 4, 5, 5)                                                 \
-	X(free_hot_cold_page, 20, 58, 58)                                      \
-	X(free_pages_prepare, 10, 27, 27)                                      \
-	X(pfnblock, 18, 29, 29)                                                \
-	X(pcpbulk, 8, 29, 29)                                                  \
-	X(pcpbulk_search, 4, 9, 9)                                             \
-	X(pcpbulk_page, 10, 23, 23)                                            \
-	X(free_one_entry, 10, 10, 10)                                          \
-	X(free_one_merge, 12, 25, 25)                                          \
-	X(free_one_done, 10, 41, 41)                                           \
-	X(free_pages_ok, 14, 14, 14) /* =est */                                \
-	X(reset_batch_zone, 10, 10, 10) /* =est */                             \
-	X(slowpath, 30, 30, 30) /* =est */
-/*
- * The reclaim tables (models/vmscan.c and the reclaim half of
- * page_alloc.c's slow path), registered by vmscan_register() after every
- * other model so that no older function or site id moves.
- */
-#define VM_FUNCS(X)                                                            \
-	X(wakeup_kswapd) X(kswapd) X(balance_pgdat) X(kswapd_shrink_zone)      \
-	X(zone_balanced) X(pgdat_balanced) X(age_active_anon)                  \
-	X(try_to_free_pages) X(do_try_to_free_pages) X(shrink_zones)           \
-	X(shrink_zone) X(shrink_lruvec) X(get_scan_count) X(shrink_list)       \
-	X(shrink_inactive_list) X(shrink_active_list) X(isolate_lru_pages)     \
-	X(__isolate_lru_page) X(shrink_page_list) X(page_check_references)     \
-	X(page_referenced) X(add_to_swap) X(try_to_unmap) X(pageout)           \
-	X(__remove_mapping) X(putback_inactive_pages)                          \
-	X(move_active_pages_to_lru) X(free_hot_cold_page_list)                 \
-	X(inactive_list_is_low) X(zone_reclaimable) X(zone_reclaim)            \
-	X(__zone_reclaim) X(zone_pagecache_reclaimable)                        \
-	X(__alloc_pages_direct_reclaim) X(__perform_reclaim)                   \
-	X(__alloc_pages_may_oom) X(out_of_memory) X(drain_all_pages)           \
-	X(lru_cache_add) X(mark_page_accessed) X(activate_page)
-/* static helpers gcc -O2 inlines into their single caller */
-#define VM_INLINE_FUNCS(X)                                                     \
-	X(kswapd_shrink_zone) X(zone_balanced) X(age_active_anon)              \
-	X(get_scan_count) X(shrink_list) X(page_check_references)              \
-	X(putback_inactive_pages) X(move_active_pages_to_lru)                  \
-	X(inactive_list_is_low) X(zone_pagecache_reclaimable)                  \
-	X(__perform_reclaim) X(__zone_reclaim)
-#define VM_SITES(X)                                                            \
-	X(wk_populated, "wakeup_kswapd: !populated_zone(zone)", N, F)          \
-	X(wk_cpuset, "wakeup_kswapd: !cpuset_zone_allowed()", N, F)            \
-	X(wk_waitqueue, "wakeup_kswapd: !waitqueue_active(&pgdat->kswapd_wait)", N, F) \
-	X(wk_balanced, "wakeup_kswapd: zone_balanced(zone, order, true, 0, 0)", N, F) \
-	X(zb_wmark, "zone_balanced: !zone_watermark_ok_safe(zone, order, high + gap)", N, F) \
-	X(bp_zone_down, "balance_pgdat: for (i = nr_zones - 1; i >= 0; i--)", N, F) \
-	X(bp_unreclaimable, "balance_pgdat: priority != DEF_PRIORITY && !zone_reclaimable", N, F) \
-	X(bp_unbalanced, "balance_pgdat: !zone_balanced() -> end_zone = i", N, F) \
-	X(bp_all_balanced, "balance_pgdat: i < 0 -> out", N, F)                \
-	X(bp_writepage, "balance_pgdat: sc.priority < DEF_PRIORITY - 2", N, T) \
-	X(bp_zone_up, "balance_pgdat: for (i = 0; i <= end_zone; i++)", N, F)  \
-	X(bp_raise, "balance_pgdat: raise_priority || !sc.nr_reclaimed", N, T) \
-	X(bp_loop, "balance_pgdat: while (priority >= 1 && !pgdat_balanced)", N, F) \
-	X(ksz_balanced, "kswapd_shrink_zone: zone_balanced(zone, order, false, balance_gap)", N, F) \
-	X(ksz_scanned, "kswapd_shrink_zone: sc->nr_scanned >= sc->nr_to_reclaim", N, T) \
-	X(pb_zone, "pgdat_balanced: for (i = 0; i <= classzone_idx; i++)", N, F) \
-	X(pb_reclaimable, "pgdat_balanced: !zone_reclaimable(zone) -> continue", N, F) \
-	X(pb_balanced, "pgdat_balanced: zone_balanced() / !order -> return false", N, T) \
-	X(aaa_swap, "age_active_anon: !total_swap_pages -> return", N, F)      \
-	X(dt_allocstall, "do_try_to_free_pages: global_reclaim(sc) (ALLOCSTALL)", N, T) \
-	X(dt_enough, "do_try_to_free_pages: sc->nr_reclaimed >= sc->nr_to_reclaim", N, F) \
-	X(dt_writepage, "do_try_to_free_pages: sc->priority < DEF_PRIORITY - 2", N, T) \
-	X(dt_flusher, "do_try_to_free_pages: total_scanned > writeback_threshold", N, T) \
-	X(dt_loop, "do_try_to_free_pages: while (--sc->priority >= 0)", N, F)  \
-	X(dt_reclaimed, "do_try_to_free_pages: if (sc->nr_reclaimed) return", N, F) \
-	X(dt_zones_reclaimable, "do_try_to_free_pages: if (zones_reclaimable) return 1", N, F) \
-	X(sz_cpuset, "shrink_zones: !cpuset_zone_allowed(zone, GFP_KERNEL|__GFP_HARDWALL)", N, F) \
-	X(sz_unreclaimable, "shrink_zones: priority != DEF_PRIORITY && !zone_reclaimable", N, F) \
-	X(sz_reclaimable, "shrink_zones: shrink_zone() || zone_reclaimable()", N, T) \
-	X(szn_progress, "shrink_zone: sc->nr_reclaimed - nr_reclaimed", N, T)  \
-	X(gsc_noswap, "get_scan_count: !sc->may_swap || get_nr_swap_pages() <= 0", N, F) \
-	X(gsc_equal, "get_scan_count: !sc->priority && swappiness", N, F)      \
-	X(gsc_cache_trap, "get_scan_count: unlikely(zonefile + zonefree <= high_wmark)", U, H) \
-	X(gsc_file_enough, "get_scan_count: !inactive_file_is_low && inactive >> priority", N, F) \
-	X(gsc_halve, "get_scan_count: unlikely(recent_scanned > lru / 4)", U, H) \
-	X(gsc_pass, "get_scan_count: for (pass = 0; !some_scanned && pass < 2)", N, F) \
-	X(gsc_force, "get_scan_count: !scan && pass && force_scan", N, F)      \
-	X(sl_loop, "shrink_lruvec: while (nr[INACTIVE_ANON] || nr[ACTIVE_FILE] || nr[INACTIVE_FILE])", N, F) \
-	X(sl_nr, "shrink_lruvec: for_each_evictable_lru: if (nr[lru])", N, T)  \
-	X(sl_continue, "shrink_lruvec: nr_reclaimed < nr_to_reclaim || scan_adjusted", N, F) \
-	X(sl_one_empty, "shrink_lruvec: !nr_file || !nr_anon -> break", N, F)  \
-	X(sl_anon_low, "shrink_lruvec: inactive_anon_is_low(lruvec)", N, T)    \
-	X(shl_active, "shrink_list: is_active_lru(lru)", N, T)                 \
-	X(shl_low, "shrink_list: inactive_list_is_low(lruvec, lru)", N, T)     \
-	X(ilil_file, "inactive_list_is_low: is_file_lru(lru)", N, T)           \
-	X(ilil_swap, "inactive_anon_is_low: !total_swap_pages", N, F)          \
-	X(ilil_low, "inactive_list_is_low: inactive * ratio < active", N, T)   \
-	X(sil_taken, "shrink_inactive_list: nr_taken == 0 -> return 0", N, F)  \
-	X(sil_kswapd, "shrink_inactive_list: current_is_kswapd()", N, T)       \
-	X(sil_zone_dirty, "shrink_inactive_list: nr_unqueued_dirty == nr_taken", N, T) \
-	X(iso_loop, "isolate_lru_pages: scan < nr_to_scan && nr_taken < nr && !list_empty", N, F) \
-	X(iso_clean, "__isolate_lru_page: (mode & ISOLATE_CLEAN) && PageDirty", N, F) \
-	X(iso_unmapped, "__isolate_lru_page: (mode & ISOLATE_UNMAPPED) && page_mapped", N, F) \
-	X(iso_busy, "isolate_lru_pages: case -EBUSY: list_move(page, src)", N, F) \
-	X(spl_loop, "shrink_page_list: while (!list_empty(page_list))", N, F)  \
-	X(spl_may_unmap, "shrink_page_list: !sc->may_unmap && page_mapped(page)", N, F) \
-	X(spl_mapped, "shrink_page_list: page_mapped(page) || PageSwapCache(page)", N, T) \
-	X(spl_dirty, "page_check_dirty_writeback: dirty && !writeback", N, T)  \
-	X(spl_ref_activate, "shrink_page_list: case PAGEREF_ACTIVATE", N, F)   \
-	X(spl_ref_keep, "shrink_page_list: case PAGEREF_KEEP", N, F)           \
-	X(spl_anon, "shrink_page_list: PageAnon(page) && !PageSwapCache(page)", N, T) \
-	X(spl_swap_full, "shrink_page_list: !add_to_swap() -> activate_locked", N, F) \
-	X(spl_unmap, "shrink_page_list: page_mapped(page) && mapping -> try_to_unmap", N, T) \
-	X(spl_pgdirty, "shrink_page_list: PageDirty(page)", N, T)              \
-	X(spl_file_dirty, "shrink_page_list: page_is_file_cache && (!kswapd || !ZONE_DIRTY)", N, F) \
-	X(spl_ref_clean, "shrink_page_list: references == PAGEREF_RECLAIM_CLEAN", N, F) \
-	X(spl_writepage, "shrink_page_list: !may_enter_fs || !sc->may_writepage", N, F) \
-	X(pcr_ptes, "page_check_references: if (referenced_ptes)", N, T)       \
-	X(pcr_swapbacked, "page_check_references: PageSwapBacked(page) -> ACTIVATE", N, F) \
-	X(pcr_twice, "page_check_references: referenced_page || referenced_ptes > 1", N, F) \
-	X(pcr_clean, "page_check_references: referenced_page && !PageSwapBacked", N, F) \
-	X(pr_mapped, "page_referenced: !page_mapped(page) -> return 0", N, F)  \
-	X(pr_young, "page_referenced_one: ptep_clear_flush_young_notify()", N, T) \
-	X(atsw_slot, "add_to_swap: !entry.val (get_swap_page) -> return 0", N, F) \
-	X(sal_loop, "shrink_active_list: while (!list_empty(&l_hold))", N, F)  \
-	X(sal_referenced, "shrink_active_list: page_referenced()", N, T)       \
-	X(pip_loop, "putback_inactive_pages: while (!list_empty(page_list))", N, F) \
-	X(pip_active, "putback_inactive_pages: is_active_lru(lru)", N, T)      \
-	X(mapl_loop, "move_active_pages_to_lru: while (!list_empty(list))", N, F) \
-	X(fhcpl_loop, "free_hot_cold_page_list: list_for_each_entry_safe", N, F) \
-	X(zr_full, "zone_reclaim: pagecache <= min_unmapped && slab <= min_slab", N, F) \
-	X(zr_unreclaimable, "zone_reclaim: !zone_reclaimable(zone)", N, F)     \
-	X(zr_noblock, "zone_reclaim: !gfpflags_allow_blocking || PF_MEMALLOC", N, F) \
-	X(zr_remote, "zone_reclaim: node_state(N_CPU) && node_id != numa_node_id()", N, F) \
-	X(zr_locked, "zone_reclaim: test_and_set_bit(ZONE_RECLAIM_LOCKED)", N, F) \
-	X(zr_failed, "zone_reclaim: !ret (PGSCAN_ZONE_RECLAIM_FAILED)", N, T)  \
-	X(zr_pagecache, "__zone_reclaim: zone_pagecache_reclaimable > min_unmapped_pages", N, T) \
-	X(zr_loop, "__zone_reclaim: while (nr_reclaimed < nr_pages && --priority >= 0)", N, F) \
-	X(zpr_unmap, "zone_pagecache_reclaimable: zone_reclaim_mode & RECLAIM_UNMAP", N, T) \
-	X(zpr_write, "zone_pagecache_reclaimable: !(zone_reclaim_mode & RECLAIM_WRITE)", N, T) \
-	X(gpfl_allows, "get_page_from_freelist: !zone_allows_reclaim(preferred, zone)", N, F) \
-	X(gpfl_zr_scan, "get_page_from_freelist: case ZONE_RECLAIM_NOSCAN / FULL", N, F) \
-	X(gpfl_zr_wmark, "get_page_from_freelist: zone_watermark_ok() after zone_reclaim", N, T) \
-	X(sp_can_reclaim, "__alloc_pages_slowpath: !can_direct_reclaim -> nopage", N, F) \
-	X(sp_memalloc, "__alloc_pages_slowpath: current->flags & PF_MEMALLOC", N, F) \
-	X(sp_page, "__alloc_pages_slowpath: direct reclaim page -> got_pg", N, F) \
-	X(sp_noretry, "__alloc_pages_slowpath: gfp_mask & __GFP_NORETRY", N, F) \
-	X(sp_retry, "__alloc_pages_slowpath: did_some_progress && order <= COSTLY", N, T) \
-	X(sp_oom_page, "__alloc_pages_slowpath: may_oom page -> got_pg", N, F) \
-	X(sp_oom_progress, "__alloc_pages_slowpath: did_some_progress -> retry", N, F) \
-	X(dr_progress, "__alloc_pages_direct_reclaim: unlikely(!(*did_some_progress))", U, H) \
-	X(dr_drained, "__alloc_pages_direct_reclaim: !page && !drained", N, T) \
-	X(oom_page, "__alloc_pages_may_oom: get_page_from_freelist(WMARK_HIGH)", N, F) \
-	X(oom_costly, "__alloc_pages_may_oom: order > PAGE_ALLOC_COSTLY_ORDER", N, F) \
-	X(oom_lowmem, "__alloc_pages_may_oom: ac->high_zoneidx < ZONE_NORMAL", N, F) \
-	X(oom_nofs, "__alloc_pages_may_oom: !(gfp_mask & __GFP_FS)", N, F)     \
-	X(oom_thisnode, "__alloc_pages_may_oom: gfp_mask & __GFP_THISNODE", N, F) \
-	X(mpa_activate, "mark_page_accessed: !PageActive && PageReferenced && PageLRU", N, F)
-/* straight-line work of the reclaim code, instructions (docs/reclaim-model.md) */
-#define VM_WORK(X)                                                             \
-	X(wakeup_kswapd, 20) X(balance_iter, 30) X(balance_zone, 12)           \
-	X(kswapd_shrink_zone, 24) X(zone_balanced, 6) X(try_to_free_pages, 30) \
-	X(dtffp_iter, 12) X(shrink_zones_zone, 14) X(shrink_zone, 20)          \
-	X(get_scan_count, 60) X(shrink_lruvec_iter, 16) X(shrink_list_call, 8) \
-	X(shrink_inactive_list, 40) X(shrink_active_list, 40)                  \
-	X(isolate_page, 14) X(spl_page, 30) X(page_referenced, 40)             \
-	X(try_to_unmap, 60) X(add_to_swap, 80) X(pageout, 60)                  \
-	X(remove_mapping, 50) X(putback_page, 12) X(move_active_page, 12)      \
-	X(deactivate_page, 10) X(lru_cache_add, 30) X(mark_page_accessed, 8)   \
-	X(zone_reclaim, 30) X(direct_reclaim, 20) X(may_oom, 30)               \
-	X(inactive_low, 8) X(zone_reclaimable, 10)
-#define VM_FN_ENUM(name) VF_##name,
-#define VM_SITE_ENUM(id, desc, hint, ft) VS_##id,
-enum vm_fn { VM_FUNCS(VM_FN_ENUM) VM_NR_FN };
-enum vm_site { VM_SITES(VM_SITE_ENUM) VM_NR_SITE };
-enum vm_work {
-#define VM_WORK_ENUM(name, insns) VW_##name,
-	VM_WORK(VM_WORK_ENUM)
-#undef VM_WORK_ENUM
-	VM_NR_WORK
-};
-static inline uint32_t vm_work_cycles(enum vm_work k)
-{
-	switch (k) {
-#define VM_WORK_CYC(name, insns) case VW_##name: return (insns + MM_IPC - 1) / MM_IPC;
-	VM_WORK(VM_WORK_CYC)
-#undef VM_WORK_CYC
-	case VM_NR_WORK:
-		break;
-	}
-	return 0;
-}
-
-enum mm_work {
-#define MM_WORK_ENUM(name, est, pre, post) W_##name,
-	MM_WORK(MM_WORK_ENUM)
-#undef MM_WORK_ENUM
-	MM_NR_WORK
-};
-
-_Static_assert(MM_IPC == CPU_INORDER_IPC, "cpu_insns charges the in-order model at MM_IPC");
-
-/*
- * The code blocks of the page allocator (docs/cost-model.md §1,
- * "Blocks"; cost/cpu.h): X(name, work row, accesses, exit), one per
- * stretch of straight-line code that starts with a work row; every work
- * row is charged through one (a row can start several blocks).  Its uops
- * are the row's (in the world's code layout), its accesses the word
- * loads and stores it makes unconditionally before its exit, in program
- * order ("D" a load the next step waits for, "L" an independent load,
- * "S" a store: the kinds at the call sites), its exit the site of the
- * branch that ends it, or -1 when a call, a return or the next block
- * does.  mm_world_create() costs each once (cpu_block_init()); the code
- * charges it with run_block() and makes the declared accesses with
- * bmem()/bmem_page().  Accesses a block makes only on some paths or
- * from a shared helper (the list helpers, zonerefs, the loops over
- * nodemask words) and accesses outside blocks stay plain mem() steps,
- * charged one by one, with the same results.  The reclaim rows
- * (VM_WORK, vwork()) are not blocks.
- * Debug builds check every description against the code at run time
- * (cpu_block_exit()).
- */
-#define MM_BLOCKS(X)                                                           \
-	X(alloc_pages_current, alloc_pages_current, "", S_A02a) /* mempolicy.c */ \
-	X(alloc_nodemask, alloc_nodemask, "", S_A09)                           \
-	X(gpfl_entry, gpfl_entry, "", -1)       /* first_zones_zonelist */     \
-	X(gpfl_zone, gpfl_zone, "", S_A24a)                                    \
-	X(nzl_inline, nzl_inline, "", S_nzl_inline_nodes) /* mmzone.c */       \
-	X(nzl_body, nzl_body, "", S_nzl_nodes_null)                            \
-	X(nzl_step, nzl_step, "", S_nzl_idx)                                   \
-	X(nzl_mask_step, nzl_step, "", S_nzl_mask_idx)                         \
-	X(watermark, watermark, "L", S_A30a)                                   \
-	X(buffered_pcp, buffered_pcp, "DD", S_A36a)                            \
-	X(mod_zone_page_state, mod_zone_page_state, "DDS", S_A39a) /* vmstat.c */ \
-	X(zone_statistics_v46, zone_statistics, "LD", S_A42d)                  \
-	X(zone_statistics, zone_statistics, "", S_A42a)                        \
-	X(inc_zone_state, inc_zone_state, "DDS", S_A42c)                       \
-	X(prep_new_page, prep_new_page, "S", S_A45i)                           \
-	X(free_pages, free_pages, "", S_F02)                                   \
-	X(free_hot_cold_page, free_hot_cold_page, "", -1) /* free_pages_prepare */ \
-	X(free_pages_prepare, free_pages_prepare, "", S_F05a)                  \
-	X(pfnblock, pfnblock, "D", -1)          /* its return */             \
-	/* the pcp refill and drain (the buddy allocator under zone->lock) */ \
-	X(rmqueue_bulk, rmqueue_bulk, "", -1)   /* cpu_lock */                 \
-	X(rmqueue_bulk_page, rmqueue_bulk_page, "", -1) /* __rmqueue */       \
-	X(rmqueue, rmqueue, "", -1)             /* __rmqueue_smallest */       \
-	X(smallest_probe, smallest_probe, "D", S_smallest_empty)               \
-	X(smallest_take, smallest_take, "S", -1) /* expand */                  \
-	X(expand_step, expand_step, "S", S_expand_loop)                        \
-	X(pcpbulk, pcpbulk, "", -1)             /* cpu_lock */                 \
-	X(pcpbulk_search, pcpbulk_search, "", S_pcpbulk_wrap)                  \
-	X(pcpbulk_page, pcpbulk_page, "D", S_pcpbulk_isolate)                  \
-	X(free_one_entry, free_one_entry, "", S_free_one_isolate)              \
-	X(free_one_merge, free_one_merge, "", S_page_is_buddy_flag)            \
-	X(free_one_done, free_one_done, "S", S_free_one_tail_order)            \
-	/* every other work row of the page allocator */                      \
-	X(buffered_buddy, buffered_buddy, "", -1) /* cpu_lock */               \
-	X(move_freepages_page, move_freepages_page, "D", S_move_freepages_buddy) \
-	X(steal, steal, "", S_steal_order_pb)                                  \
-	X(fallback_probe, fallback_probe, "", -1)                              \
-	X(watermark_order, watermark_order, "D", S_wmark_nr_free)              \
-	X(reset_batch_zone, reset_batch_zone, "", -1)                          \
-	X(gpfl_after, gpfl_after, "", S_gpfl_fair)                             \
-	X(slowpath, slowpath, "", S_slowpath_order)                            \
-	X(cond_resched, cond_resched, "", S_A11b)                              \
-	X(free_pages_ok, free_pages_ok, "", -1)  /* free_pages_prepare */      \
-	X(mod_zone_page_state_irq, mod_zone_page_state, "DS", S_mod_state_fold) /* vmstat.c */ \
-	X(inc_zone_page_state, mod_zone_page_state, "DDS", S_mod_state_fold)  \
-	X(cpuset_node_allowed, cpuset_node_allowed, "", S_cpuset_in_interrupt) /* cpuset.c */ \
-	X(find_next_bit, find_next_bit, "", -1)  /* mempolicy.c */             \
-	X(interleave_nodes, interleave_nodes, "D", -1) /* find_next_node */    \
-	X(alloc_page_interleave, alloc_page_interleave, "", S_A06c)            \
-	X(policy_nodemask, policy_nodemask, "", S_A07c)
-
-enum mm_block {
-#define MM_BLOCK_ENUM(name, row, kinds, exit) B_##name,
-	MM_BLOCKS(MM_BLOCK_ENUM)
-#undef MM_BLOCK_ENUM
-	MM_NR_BLOCK
-};
-
-/* The work rows of a layout (enum mm_code, resolved: not MM_CODE_DEFAULT)
- * for variant v, into work[MM_NR_WORK]. */
-static inline void mm_work_layout(enum mm_code code, enum mmzone_iter v, uint32_t *work)
-{
-	static const uint32_t rows[][3] = {
-#define MM_WORK_ROW(name, e, pre, post) {e, pre, post},
-		MM_WORK(MM_WORK_ROW)
-#undef MM_WORK_ROW
-	};
-	cost_work_column(rows, MM_NR_WORK, code != MM_CODE_COMPILED ? COST_WORK_EST
-					   : v == MMZONE_ITER_PRE ? COST_WORK_PRE : COST_WORK_POST,
-			 work);
-}
-
-
-/* --- data structures --------------------------------------------------- */
-
-enum page_state { PS_NONE, PS_BUDDY, PS_PCP, PS_ALLOC, PS_HEAD_SENTINEL };
-
-struct page {
-	struct page *next, *prev;   /* page->lru */
-	uint64_t addr;                 /* synthetic address of the struct page */
-	uint32_t block;                /* index in w->blocks (UINT32_MAX: list head) */
-	uint16_t off;                  /* pfn offset in the block */
-	uint8_t order;                 /* page_private() while PageBuddy */
-	uint8_t state;                 /* enum page_state (PageBuddy = PS_BUDDY) */
-	uint8_t mt;                    /* get/set_pcppage_migratetype */
-	uint8_t pgflags;               /* PG_* bits reclaim reads (below) */
-	int16_t pcp_cpu;               /* PS_PCP: owning CPU index */
-	int32_t count;                 /* page->_count */
-	int32_t alloc_order;           /* PS_ALLOC: order it was allocated with */
-	uint32_t owner;                /* on an LRU: the owner's token */
-};
-/* page->flags bits of the reclaim model (models/vmscan.c); 0 for every
- * page that is not on an LRU. */
-#define PGF_LRU 0x01u          /* PG_lru */
-#define PGF_ACTIVE 0x02u       /* PG_active */
-#define PGF_REFERENCED 0x04u   /* PG_referenced */
-#define PGF_YOUNG 0x08u        /* the PTE accessed bit of a mapped page */
-#define PGF_MAPPED 0x10u       /* page_mapped() */
-#define PGF_SWAPBACKED 0x20u   /* PG_swapbacked: anonymous */
-#define PGF_DIRTY 0x40u        /* PG_dirty */
-#define PGF_RECLAIM 0x80u      /* PG_reclaim (dirty page seen by reclaim) */
-
-struct pfn_block {
-	struct page head;           /* struct page of pfn offset 0 while no detail */
-	struct page *detail;        /* [BLOCK_PAGES] once split */
-	uint64_t pfn;
-	uint64_t addr;                 /* synthetic address of its first struct page */
-	uint32_t zone;
-	uint16_t npages;               /* pages of the zone in this block */
-	uint8_t pb_mt[BLOCK_PAGES / PAGEBLOCK_PAGES];
-};
-
-struct free_area {
-	struct page list[MT_TYPES];
-	uint64_t nr_free;
-};
-
-struct per_cpu_pages {
-	int count, high, batch;
-	struct page lists[MT_PCPTYPES];
-	int32_t diff[MM_NR_STAT];      /* vm_stat_diff (s8 in the kernel) */
-	int stat_threshold;
-	uint64_t addr;                 /* synthetic struct per_cpu_pageset */
-};
-
-/* struct zone field offsets for synthetic addresses (v4.6 layout, x86_64). */
-#define ZOFF_WATERMARK 0
-#define ZOFF_HIGHATOMIC 24
-#define ZOFF_LOWMEM 32
-#define ZOFF_NODE 72
-#define ZOFF_PAGESET 88
-#define ZOFF_LOCK 128
-#define ZOFF_FREE_AREA 136
-#define ZOFF_FREE_AREA_SIZE 104          /* 6 list_heads + nr_free */
-#define ZOFF_FLAGS (ZOFF_FREE_AREA + MAX_ORDER * ZOFF_FREE_AREA_SIZE) /* 1280 */
-#define ZOFF_VMSTAT 1472
-#define ZONE_STRUCT_SIZE 1792
-/* per_cpu_pageset: pcp {count, high, batch, lists[3]} in line 0;
- * expire, stat_threshold, vm_stat_diff[] in line 1. */
-#define PCPOFF_LISTS 16
-#define PCPOFF_THRESHOLD 65
-#define PCPOFF_DIFF 66
-#define PCP_STRUCT_SIZE 128
-
-/*
- * Reclaim per zone (v4.6 struct lruvec inside struct zone, its
- * zone_reclaim_stat, the zone flags reclaim uses, and the vmstat items and
- * events of reclaim).  Used only when the world has reclaim.
- */
-#define ZOFF_LRUVEC 1344                 /* 4 list_heads + reclaim_stat */
-#define ZOFF_LRU_LOCK 1456
-/* reclaim events per zone, vmstat names (with the zone type appended
- * where the kernel's name has it: pgscan_kswapd_normal) */
-#define VM_ZEVENTS(X)                                                          \
-	X(pgscan_kswapd, 1, "pages scanned by kswapd (PGSCAN_KSWAPD)")         \
-	X(pgscan_direct, 1, "pages scanned by direct reclaim (PGSCAN_DIRECT)") \
-	X(pgsteal_kswapd, 1, "pages reclaimed by kswapd (PGSTEAL_KSWAPD)")     \
-	X(pgsteal_direct, 1, "pages reclaimed by direct reclaim (PGSTEAL_DIRECT)") \
-	X(pgrefill, 1, "active pages scanned (PGREFILL)")                      \
-	X(pgactivate, 0, "pages activated (PGACTIVATE)")                       \
-	X(pgdeactivate, 0, "pages deactivated (PGDEACTIVATE)")                 \
-	X(nr_vmscan_write, 0, "pages written by reclaim (NR_VMSCAN_WRITE)")    \
-	X(nr_vmscan_immediate_reclaim, 0, "dirty pages marked PG_reclaim (NR_VMSCAN_IMMEDIATE)") \
-	X(zone_reclaim_failed, 0, "zone_reclaim calls that freed too little (PGSCAN_ZONE_RECLAIM_FAILED)") \
-	X(zone_reclaim, 0, "zone_reclaim calls that scanned (__zone_reclaim)") \
-	X(pswpout, 0, "anonymous pages written to swap (PSWPOUT)")
-enum vm_zevent {
-#define VM_ZEV_ENUM(id, suffix, desc) VZ_##id,
-	VM_ZEVENTS(VM_ZEV_ENUM)
-#undef VM_ZEV_ENUM
-	VM_NR_ZEVENT
-};
-/* reclaim events per node (scope "node") */
-#define VM_NEVENTS(X)                                                          \
-	X(allocstall, "direct reclaim entries (ALLOCSTALL, do_try_to_free_pages)") \
-	X(oom, "out_of_memory decisions (counted; nothing is killed)")         \
-	X(kswapd_wakeup, "wakeup_kswapd calls that woke kswapd")               \
-	X(pageoutrun, "balance_pgdat runs (PAGEOUTRUN)")                       \
-	X(kswapd_steps, "balance_pgdat priority-loop iterations")              \
-	X(slowpath_retry, "__alloc_pages_slowpath retries after progress")     \
-	X(slowpath_retry_cap, "slow paths the model stopped at 1000 retries")  \
-	X(zone_reclaim_success, "allocations served after zone_reclaim")
-enum vm_nevent {
-#define VM_NEV_ENUM(id, desc) VN_##id,
-	VM_NEVENTS(VM_NEV_ENUM)
-#undef VM_NEV_ENUM
-	VM_NR_NEVENT
-};
-
-struct lruvec {
-	struct page lists[MM_NR_LRU_LISTS];
-	uint64_t nr[MM_NR_LRU_LISTS];       /* NR_LRU_BASE + lru (exact) */
-	uint64_t recent_rotated[2], recent_scanned[2]; /* [0] anon, [1] file */
-	uint64_t nr_isolated[2];            /* NR_ISOLATED_ANON/FILE */
-	uint64_t nr_mapped_file;            /* NR_FILE_MAPPED */
-	uint64_t nr_dirty_file;             /* NR_FILE_DIRTY */
-	uint64_t inactive_ratio;            /* calculate_zone_inactive_ratio */
-	uint64_t min_unmapped_pages, min_slab_pages;
-	int zone_dirty;                     /* ZONE_DIRTY */
-	int reclaim_locked;                 /* ZONE_RECLAIM_LOCKED */
-	uint64_t ev[VM_NR_ZEVENT];
-};
-
-struct zone {
-	int node, node_pos;
-	enum zone_type type;
-	int id;
-	uint64_t start_pfn, managed;
-	uint32_t first_block, nr_blocks;
-	int64_t watermark[3];
-	int64_t nr_reserved_highatomic;
-	int64_t lowmem_reserve[NR_ZONE_TYPES];
-	int64_t vm_stat[MM_NR_STAT];   /* zone atomics */
-	int fair_depleted;
-	int has_isolate_pageblock;
-	uint64_t allocated;
-	uint64_t ev[MM_NR_EVENT];
-	struct free_area free_area[MAX_ORDER];
-	struct cpu_lock lock;
-	struct per_cpu_pages *pcp;            /* [nr_cpus of the cpu_sys] */
-	uint64_t addr;                 /* struct zone */
-	uint64_t usemap;               /* pageblock_flags bitmap */
-	uint64_t vmemmap;              /* struct page of start_pfn */
-	struct lruvec lruvec;          /* reclaim (models/vmscan.c) */
-	struct cpu_lock lru_lock;      /* zone->lru_lock */
-};
-
-struct mm_zoneref {
-	struct zone *zone;          /* NULL: sentinel */
-	int zone_idx;
-};
-
-struct pglist_data {
-	int id;
-	int online;
-	struct zone *zones[NR_ZONE_TYPES];  /* node_zones[], NULL if empty */
-	int nr_zonerefs[MAX_ZONELISTS];
-	struct mm_zoneref *zonerefs[MAX_ZONELISTS];
-	uint64_t zl_addr[MAX_ZONELISTS];
-	uint64_t ev[MM_NR_NEVENT];
-	uint64_t policy_addr;          /* preferred_node_policy[node] */
-	/* kswapd (models/vmscan.c): woken, its balance_pgdat state */
-	int kswapd_woken;              /* wake_up_interruptible(&kswapd_wait) */
-	int kswapd_running;            /* inside balance_pgdat */
-	int kswapd_max_order, classzone_idx;
-	int kswapd_priority;           /* sc.priority of the running balance_pgdat */
-	uint64_t kswapd_nr_attempted;
-	uint64_t vm_ev[VM_NR_NEVENT];
-	uint64_t pgdat_addr;           /* kswapd_wait and the node's fields */
-};
-
-/* Per simulated CPU: the running task and the per-cpu areas. */
-struct mm_cpu {
-	uint64_t last_line;            /* line of this CPU's previous access */
-	bool last_write;               /* ... and whether it was a store */
-	int numa_node;                 /* numa_node_id() (after x86 remapping) */
-	int node_pos;
-	uint64_t percpu;               /* current_task, vm_event_states */
-	uint64_t task;                 /* task_struct: mempolicy, mems_allowed */
-	uint64_t mpol;                 /* the task's struct mempolicy */
-	int il_next;                   /* current->il_next (interleave cursor) */
-};
-/* struct mempolicy (v4.6): refcnt, mode, flags, v (preferred_node or
- * nodes), w (cpuset_mems_allowed) */
-#define MPOL_OFF_MODE 4
-#define MPOL_OFF_FLAGS 6
-#define MPOL_OFF_V 8
-#define PERCPU_CURRENT 0
-#define PERCPU_EVENTS 64
-#define TASK_MEMPOLICY 0
-#define TASK_FLAGS 8
-#define TASK_MEMS_ALLOWED 64
-
-struct page_detail_pool {
-	struct page **free;
-	size_t nr, cap;
-	size_t total;                  /* details ever allocated */
-	struct page **all;          /* every detail, for destruction */
-	size_t nr_all, cap_all;
-};
-
-struct mm_world {
-	const struct machine *m;
-	struct mm_config cfg;
-	struct cpu_block code[MM_NR_BLOCK]; /* MM_BLOCKS costed for w->s (mm_init.c) */
-	struct cpu_sys *s;
-	int fn_base, site_base;
-	struct zonelists *zl;
-	struct cache_as own_as;
-	struct cache_as *as;
-	int nr_zones;
-	struct zone *zones;
-	int nr_nodes;
-	struct pglist_data *nodes;         /* by machine position */
-	uint64_t nr_blocks;
-	struct pfn_block *blocks;
-	struct mm_cpu *cpus;       /* [s->nr_cpus] */
-	struct page_detail_pool pool;
-	uint64_t nodemask[MACHINE_MAX_NODES / 64]; /* current->mems_allowed */
-	uint64_t mpol_mask[MACHINE_MAX_NODES / 64]; /* pol->v.nodes (BIND, INTERLEAVE) */
-	int mpol_first;                /* first_node(pol->v.nodes) / preferred_node */
-	int mpol_apply_zone;           /* BIND: dynamic_policy_zone */
-	int nr_online_nodes;
-	int mobility_disabled;         /* page_group_by_mobility_disabled */
-	uint32_t min_free_kbytes;
-	uint64_t vm_stat_addr;         /* global vm_stat[] */
-	uint64_t callback_lock_addr;
-	struct cpu_lock callback_lock;
-	mm_trace_fn trace;             /* numasim trace, else NULL */
-	void *trace_arg;
-	/* reclaim (models/vmscan.c): on when cfg.reclaim.enabled and attached */
-	int reclaim;
-	int vm_fn_base, vm_site_base;
-	uint64_t nr_swap_used;          /* swap slots in use */
-	uint64_t mapping_addr[2];       /* anon_vma / address_space of the owners */
-	uint64_t swap_info_addr;        /* swap_info_struct (swap_lock, map) */
-	mm_reclaim_fn reclaim_hook;
-	void *reclaim_arg;
-	int kswapd_wake_seq;            /* woken nodes, in order (see vmscan.c) */
-};
-
-/* alloc_context */
-struct alloc_context {
-	struct pglist_data *zl_node;       /* owner of the zonelist */
-	int zl_kind;
-	const uint64_t *nodemask;      /* NULL or w->nodemask */
-	struct zone *preferred_zone;
-	int classzone_idx;
-	int migratetype;
-	int high_zoneidx;
-	int spread_dirty_pages;
-};
-
 /* --- small helpers ----------------------------------------------------- */
 
-static inline int fn_id(const struct mm_world *w, enum mm_fn f) { return w->fn_base + (int)f; }
+static inline int fn_id(const struct mm_world *w, enum mm_fn f) { return w->ch.fn_base + (int)f; }
 
 /*
- * The charging helpers.  In the fast copy (MM_FAST, models/mm_fast.h)
- * they are a fast call's steps (cpu.h): a branch is counted and signed,
- * a call counted and signed (cpu_copy_call()), work costs nothing.  The
- * copy runs inside a fast call its entry started (fast_entry()), so
- * every call() is a fast call's; and only in a world whose cost tables
- * begin with the page allocator's (fn_base and site_base 0: every caller
- * registers it first, mm_register()), so that its ids are the enums'
- * values, constants the compiler folds into each step's address.
+ * The charging helpers (cost/charge.h) over the page allocator's enums:
+ * its context w->ch (ids from fn_base and site_base, the same-line memo
+ * w->ch.memo) and the constant MM_CHARGE.  In the fast copy (MM_FAST,
+ * models/mm_copy.c) they are a fast call's steps: a branch is counted
+ * and signed, a call counted and signed (cpu_copy_call()), work, a
+ * return and an irq step cost nothing.  The copy runs inside a fast call
+ * its entry started (fast_entry()), so every call() is a fast call's;
+ * and only in a world whose cost tables begin with the page allocator's
+ * (fn_base and site_base 0: every caller registers it first,
+ * mm_register()), so that its ids are the enums' values
+ * (CHARGE_IDS_FIXED), constants the compiler folds into each step's
+ * address.  The page allocator keeps the same-line shortcut's contract
+ * (cost/charge.h): every entry resets the memo (memo_reset()), and so
+ * does atomic_rmw().
  */
+#define MM_CHARGE (COPY_CHARGE | CHARGE_IDS_FIXED | CHARGE_SAME_LINE)
+/* reclaim's tables are registered after every other model's: no fixed ids */
+#define VM_CHARGE (COPY_CHARGE | CHARGE_SAME_LINE)
+/* in a fast copy (cost/copy.h) */
+#define MM_FAST (COPY_CHARGE != 0)
+
 static CPU_INLINE bool br(struct cpu *c, const struct mm_world *w, enum mm_site s, bool cond)
 {
-	if (MM_FAST)
-		return cpu_fast_branch(c, (int)s, cond);
-	return cpu_branch(c, w->site_base + (int)s, cond);
+	return charge_br(c, &w->ch, (int)s, cond, MM_CHARGE);
 }
 
 static CPU_INLINE void call(struct cpu *c, const struct mm_world *w, enum mm_fn f)
 {
-	if (MM_FAST)
-		cpu_copy_call(c, (int)f);
-	else
-		cpu_call(c, w->fn_base + (int)f);
+	charge_call(c, &w->ch, (int)f, MM_CHARGE);
+}
+
+static CPU_INLINE void ret(struct cpu *c)
+{
+	charge_ret(c, MM_CHARGE);
 }
 
 /* A block of MM_BLOCKS: its static cost in one step (cpu_block()); in the
  * fast copy nothing (a fast call charges its path when it returns). */
 static CPU_INLINE void run_block(struct cpu *c, const struct mm_world *w, enum mm_block b)
 {
-	if (!MM_FAST)
-		cpu_block(c, &w->code[b]);
+	charge_block(c, &w->code[b], MM_CHARGE);
+}
+
+static CPU_INLINE void irq_save(struct cpu *c)
+{
+	charge_irq_save(c, MM_CHARGE);
+}
+
+static CPU_INLINE void irq_restore(struct cpu *c)
+{
+	charge_irq_restore(c, MM_CHARGE);
+}
+
+static CPU_INLINE void this_cpu_cmpxchg(struct cpu *c)
+{
+	charge_this_cpu_cmpxchg(c, MM_CHARGE);
 }
 
 /* the reclaim tables' charging helpers */
 static inline bool vbr(struct cpu *c, const struct mm_world *w, enum vm_site s, bool cond)
 {
-	if (MM_FAST)
-		return cpu_fast_branch(c, w->vm_site_base + (int)s, cond);
-	return cpu_branch(c, w->vm_site_base + (int)s, cond);
+	return charge_br(c, &w->vm_ch, (int)s, cond, VM_CHARGE);
 }
 
 static inline void vcall(struct cpu *c, const struct mm_world *w, enum vm_fn f)
 {
-	if (MM_FAST)
-		cpu_copy_call(c, w->vm_fn_base + (int)f);
-	else
-		cpu_call(c, w->vm_fn_base + (int)f);
+	charge_call(c, &w->vm_ch, (int)f, VM_CHARGE);
 }
 
 static inline void vwork(struct cpu *c, enum vm_work k)
 {
-	if (!MM_FAST)
-		cpu_work(c, vm_work_cycles(k));
+	charge_work(c, vm_work_cycles(k), VM_CHARGE);
 }
 
 /*
- * A load or store of one word, of a kind (cpu.h: CPU_LOAD_DEP when the
- * code needs the value at once, CPU_LOAD when nothing waits for it,
+ * A load or store of `bytes` at addr, of a kind (cpu.h: CPU_LOAD_DEP when
+ * the code needs the value at once, CPU_LOAD when nothing waits for it,
  * CPU_STORE; docs/pagealloc-model.md "Access kinds" gives the rules used
- * at every site).  Within one call into the model only this CPU runs, so
- * an access to the line of this CPU's previous access (with no other cache
- * access in between) is an L1 hit on the most recent way, exactly what the
- * cache model would return and with no state change (for a store: when the
- * previous access was a store too, so the coherence directory already
- * names this CPU as the writer): it is charged as such without the
- * host-side lookup.  Every other cache access (cpu_atomic) and every entry
- * into the model resets the memo.
+ * at every site), with the same-line shortcut (cost/charge.h).
  */
-static CPU_INLINE void mem_bytes_as(struct cpu *c, const struct mm_world *w, uint64_t addr,
-				     uint32_t bytes, int node, enum cpu_access kind,
-				     bool declared)
-{
-	if (MM_FAST_NOMEM)
-		return;                /* a fast call without warming: no access */
-	/* a block's declared access, already charged as an L1 hit? */
-	bool pre = !MM_FAST && declared && cpu_block_take(c, kind);
-	struct mm_cpu *ci = &w->cpus[c->idx];
-	uint64_t line = addr >> c->sys->cache.line_shift;
-	bool write = kind >= CPU_STORE;
-	if (line == ci->last_line && (!write || ci->last_write)) {
-		if (!MM_FAST && !pre)
-			cpu_mem_l1_again(c, kind);
-		return;
-	}
-	if (MM_FAST)
-		cpu_fast_mem(c, addr, bytes, kind);   /* the fast copy for warming */
-	else if (pre)
-		cpu_mem_pre(c, addr, bytes, node, kind);
-	else
-		cpu_mem(c, addr, bytes, node, kind);
-	ci->last_line = (addr + bytes - 1) >> c->sys->cache.line_shift == line ? line : UINT64_MAX;
-	ci->last_write = write;
-}
-
 static CPU_INLINE void mem_bytes(struct cpu *c, const struct mm_world *w, uint64_t addr,
 			     uint32_t bytes, int node, enum cpu_access kind)
 {
-	mem_bytes_as(c, w, addr, bytes, node, kind, false);
+	charge_mem(c, &w->ch, addr, bytes, node, kind, false, MM_CHARGE);
 }
 
 static CPU_INLINE void mem(struct cpu *c, const struct mm_world *w, uint64_t addr, int node,
 		       enum cpu_access kind)
 {
-	mem_bytes_as(c, w, addr, 8, node, kind, false);
+	charge_mem(c, &w->ch, addr, 8, node, kind, false, MM_CHARGE);
 }
 
 /* A word access the open block declared (MM_BLOCKS). */
 static CPU_INLINE void bmem(struct cpu *c, const struct mm_world *w, uint64_t addr, int node,
 			enum cpu_access kind)
 {
-	mem_bytes_as(c, w, addr, 8, node, kind, true);
+	charge_mem(c, &w->ch, addr, 8, node, kind, true, MM_CHARGE);
 }
 
 static inline void atomic_rmw(struct cpu *c, const struct mm_world *w, uint64_t addr, int node)
 {
-	if (MM_FAST_NOMEM)
-		return;                /* a fast call without warming: no access */
-	w->cpus[c->idx].last_line = UINT64_MAX;
-	cpu_atomic(c, addr, node);
+	charge_atomic(c, &w->ch, addr, node, MM_CHARGE);
 }
 
-static inline void memo_reset(const struct mm_world *w, const struct cpu *c)
+static inline void memo_reset(const struct mm_world *w, struct cpu *c)
 {
-	w->cpus[c->idx].last_line = UINT64_MAX;
+	charge_memo_reset(c, &w->ch, MM_CHARGE);
 }
 
 
@@ -1244,12 +250,13 @@ static inline void list_del(struct page *p)
 
 static inline uint64_t zaddr_free_list(const struct zone *z, int o, int mt)
 {
-	return z->addr + ZOFF_FREE_AREA + (uint64_t)o * ZOFF_FREE_AREA_SIZE + (uint64_t)mt * 16;
+	return z->addr + ZOFF_FREE_AREA + (uint64_t)o * ZOFF_FREE_AREA_SIZE +
+	       (uint64_t)mt * sizeof(struct klist_head);
 }
 
 static inline uint64_t zaddr_nr_free(const struct zone *z, int o)
 {
-	return z->addr + ZOFF_FREE_AREA + (uint64_t)o * ZOFF_FREE_AREA_SIZE + 96;
+	return z->addr + ZOFF_FREE_AREA + (uint64_t)o * ZOFF_FREE_AREA_SIZE + FAOFF_NR_FREE;
 }
 
 static inline uint64_t zaddr_stat(const struct zone *z, enum mm_stat i)
@@ -1347,20 +354,89 @@ static inline void rmv_page_order(struct page *p)
 
 /* --- model functions called across files ----------------------------- */
 
+/*
+ * The hot files (the kernel functions: page_alloc.c, mmzone.c,
+ * mempolicy.c, vmstat.c, cpuset.c) are also compiled as the fast copies,
+ * one translation unit each (models/mm_copy.c, cost/copy.h): what one
+ * hot file calls in another is declared COPY_PRIVATE here, static inside
+ * a copy.  The cold files' functions are plain declarations: a copy calls
+ * the ordinary ones.
+ */
+
 /* models/page_alloc.c */
-struct page *__alloc_pages_nodemask(struct cpu *c, struct mm_world *w, uint32_t gfp,
-				    unsigned order, struct pglist_data *zl_node,
-				    int zl_kind, const uint64_t *nodemask);
+COPY_PRIVATE struct page *__alloc_pages_nodemask(struct cpu *c, struct mm_world *w,
+						 uint32_t gfp, unsigned order,
+						 struct pglist_data *zl_node, int zl_kind,
+						 const uint64_t *nodemask);
+/* ... for reclaim (models/vmscan.c) and the cold half (mm_info.c) */
+COPY_PRIVATE struct page *get_page_from_freelist_ext(struct cpu *c, struct mm_world *w,
+						     uint32_t gfp, int order, int alloc_flags,
+						     const struct alloc_context *ac);
+COPY_PRIVATE void free_hot_cold_page_ext(struct cpu *c, struct mm_world *w, struct page *page,
+					 bool cold);
+COPY_PRIVATE bool zone_watermark_ok_ext(struct cpu *c, struct mm_world *w, struct zone *z,
+					int order, int64_t mark, int classzone_idx,
+					int alloc_flags);
+COPY_PRIVATE void drain_all_pages(struct cpu *c, struct mm_world *w);
+COPY_PRIVATE void drain_local_pages(struct cpu *c, struct mm_world *w);
+
+/* models/mmzone.c */
+COPY_PRIVATE int next_zones_zonelist(struct cpu *c, const struct mm_world *w,
+				     const struct pglist_data *n, int kind, int i, int high,
+				     const uint64_t *nodes);
+COPY_PRIVATE int first_zones_zonelist(struct cpu *c, const struct mm_world *w,
+				      const struct pglist_data *n, int kind, int high,
+				      const uint64_t *nodes, struct zone **zone);
+
+/* models/mempolicy.c */
+COPY_PRIVATE struct page *alloc_pages_current(struct mm_world *w, struct cpu *c, uint32_t gfp,
+					      unsigned int order);
+
+/* models/cpuset.c */
+COPY_PRIVATE bool __cpuset_node_allowed(struct cpu *c, struct mm_world *w, int node,
+					uint32_t gfp);
+
+/* models/vmstat.c */
+COPY_PRIVATE int stat_threshold(const struct mm_world *w, const struct zone *z);
+COPY_PRIVATE void __mod_zone_page_state(struct cpu *c, struct mm_world *w, struct zone *z,
+					enum mm_stat i, int64_t delta);
+COPY_PRIVATE void mod_zone_page_state(struct cpu *c, struct mm_world *w, struct zone *z,
+				      enum mm_stat i, int64_t delta);
+COPY_PRIVATE void inc_zone_page_state(struct cpu *c, struct mm_world *w, struct zone *z,
+				      enum mm_stat i);
+COPY_PRIVATE void zone_statistics(struct cpu *c, struct mm_world *w, struct zone *pref,
+				  struct zone *z, uint32_t gfp);
+
+/*
+ * The entries that run the fast copies (mm_alloc_pages, mm_free_pages,
+ * defined as COPY_ENTRY(name)): when fast_entry() says the top-level call
+ * of f will be fast (and has started it), the entry runs COPY_CALL(c,
+ * NAME, args), its copy's NAME_fast(args) (warming) or NAME_fastn(args)
+ * (none), then ends the call with cpu_fast_end().  Never in a copy itself.
+ */
+static inline bool fast_entry(struct cpu *c, const struct mm_world *w, enum mm_fn f)
+{
+	return !MM_FAST && c->fcopy && !(w->ch.fn_base | w->ch.site_base) &&
+	       cpu_fast_entry(c, fn_id(w, f));
+}
+COPY_DECLARE(mm_alloc_pages);
+COPY_DECLARE(mm_free_pages);
+
+/* --- the cold files ------------------------------------------------------ */
+
+/* models/mm_init.c: set-up */
 void setup_pcp_sizes(struct mm_world *w, struct zone *z, int *high, int *batch);
 void compute_min_free(struct mm_world *w);
+int setup_mempolicy(struct mm_world *w, struct diag *d);
+int setup_nodemask(struct mm_world *w, struct diag *d);
 
-/* models/page_alloc.c, for reclaim */
-struct page *get_page_from_freelist_ext(struct cpu *c, struct mm_world *w, uint32_t gfp,
-					int order, int alloc_flags, const struct alloc_context *ac);
-void free_hot_cold_page_ext(struct cpu *c, struct mm_world *w, struct page *page, bool cold);
-bool zone_watermark_ok_ext(struct cpu *c, struct mm_world *w, struct zone *z, int order,
-			   int64_t mark, int classzone_idx, int alloc_flags);
-void drain_all_pages(struct cpu *c, struct mm_world *w);
+/* models/mm_init.c: a synthetic address on node */
+int mm_alloc_addr(struct mm_world *w, int node, uint64_t bytes, uint64_t align,
+		  uint64_t *out, struct diag *d);
+
+/* models/mm_init.c: the memmap's per-page metadata */
+struct page *block_split(struct mm_world *w, struct pfn_block *b);
+struct page *block_unsplit(struct mm_world *w, struct pfn_block *b);
 
 /* models/vmscan.c */
 enum { ZONE_RECLAIM_NOSCAN = -2, ZONE_RECLAIM_FULL = -1, ZONE_RECLAIM_SOME = 0,
@@ -1378,68 +454,5 @@ int vmscan_check(const struct mm_world *w, const struct zone *z, uint64_t free_p
 		 uint64_t pcp_pages, struct diag *d);
 int vmscan_counters(const struct mm_world *w, mm_counter_fn fn, void *arg);
 void vmscan_init_zone(struct zone *z);
-
-/* models/mm_init.c: a synthetic address on node */
-int mm_alloc_addr(struct mm_world *w, int node, uint64_t bytes, uint64_t align,
-		  uint64_t *out, struct diag *d);
-
-/* models/mm_init.c: the memmap's per-page metadata */
-struct page *block_split(struct mm_world *w, struct pfn_block *b);
-struct page *block_unsplit(struct mm_world *w, struct pfn_block *b);
-
-/* The fast copy's returns and irq and this_cpu steps (models/mm_fast.h):
- * a fast call's, which are nothing (cpu.c charges none of them in a fast
- * call); the copy's entry ends the top-level call (fast_entry()). */
-#if defined(MM_FAST_COPY)
-#define cpu_ret(c) ((void)(c))
-#define cpu_irq_save(c) ((void)(c))
-#define cpu_irq_restore(c) ((void)(c))
-#define cpu_this_cpu_cmpxchg(c) ((void)(c))
-#endif
-
-/*
- * The entries that run the fast copies (mm_alloc_pages, mm_free_pages):
- * when fast_entry() says the top-level call of f will be fast (and has
- * started it), the entry runs MM_FAST_CALL(c, NAME, args), its copy's
- * mm_fast_NAME(args) (warming) or mm_fastn_NAME(args) (none), then ends
- * the call with cpu_fast_end().  Never in a copy itself.
- */
-static inline bool fast_entry(struct cpu *c, const struct mm_world *w, enum mm_fn f)
-{
-	return !MM_FAST && c->fcopy && !(w->fn_base | w->site_base) &&
-	       cpu_fast_entry(c, fn_id(w, f));
-}
-__typeof__(mm_alloc_pages) mm_fast_mm_alloc_pages, mm_fastn_mm_alloc_pages;
-__typeof__(mm_free_pages) mm_fast_mm_free_pages, mm_fastn_mm_free_pages;
-#define MM_FAST_CALL(c, name, ...)                                             \
-	((c)->fwarm ? mm_fast_##name(__VA_ARGS__) : mm_fastn_##name(__VA_ARGS__))
-
-/* models/mmzone.c */
-int next_zones_zonelist(struct cpu *c, const struct mm_world *w,
-			const struct pglist_data *n, int kind, int i, int high,
-			const uint64_t *nodes);
-int first_zones_zonelist(struct cpu *c, const struct mm_world *w,
-			 const struct pglist_data *n, int kind, int high,
-			 const uint64_t *nodes, struct zone **zone);
-
-/* models/mempolicy.c */
-struct page *alloc_pages_current(struct mm_world *w, struct cpu *c, uint32_t gfp,
-				 unsigned int order);
-int setup_mempolicy(struct mm_world *w, struct diag *d);
-
-/* models/cpuset.c */
-bool __cpuset_node_allowed(struct cpu *c, struct mm_world *w, int node, uint32_t gfp);
-int setup_nodemask(struct mm_world *w, struct diag *d);
-
-/* models/vmstat.c */
-int stat_threshold(const struct mm_world *w, const struct zone *z);
-void __mod_zone_page_state(struct cpu *c, struct mm_world *w, struct zone *z,
-			   enum mm_stat i, int64_t delta);
-void mod_zone_page_state(struct cpu *c, struct mm_world *w, struct zone *z,
-			 enum mm_stat i, int64_t delta);
-void inc_zone_page_state(struct cpu *c, struct mm_world *w, struct zone *z,
-			 enum mm_stat i);
-void zone_statistics(struct cpu *c, struct mm_world *w, struct zone *pref,
-		     struct zone *z, uint32_t gfp);
 
 #endif

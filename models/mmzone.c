@@ -18,6 +18,9 @@
  * indices into the list they were given.  Error policy: the iterator
  * cannot fail; mm_zonelist_walk() returns -1 for a node or zonelist kind
  * the world does not have.
+ *
+ * Hot file (compiled into the fast copies, models/mm_copy.c): the walk
+ * mm_zonelist_walk and the variant names live in the cold half, mm_info.c.
  */
 #include "models/mm_internal.h"
 
@@ -81,7 +84,7 @@ int next_zones_zonelist(struct cpu *c, const struct mm_world *w,
 	if (w->cfg.iter == MMZONE_ITER_PRE) {
 		call(c, w, FN_next_zones_zonelist);
 		i = next_zones_zonelist_body(c, w, n, kind, i, high, nodes);
-		cpu_ret(c);
+		ret(c);
 		return i;
 	}
 	/* POST: __always_inline wrapper */
@@ -95,9 +98,9 @@ int next_zones_zonelist(struct cpu *c, const struct mm_world *w,
 	if (!fast) {
 		call(c, w, FN___next_zones_zonelist);
 		i = next_zones_zonelist_body(c, w, n, kind, i, high, nodes);
-		cpu_ret(c);
+		ret(c);
 	}
-	cpu_ret(c);
+	ret(c);
 	return i;
 }
 
@@ -109,49 +112,6 @@ int first_zones_zonelist(struct cpu *c, const struct mm_world *w,
 	call(c, w, FN_first_zones_zonelist);
 	int i = next_zones_zonelist(c, w, n, kind, 0, high, nodes);
 	*zone = n->zonerefs[kind][i].zone;
-	cpu_ret(c);
+	ret(c);
 	return i;
-}
-
-int mm_zonelist_walk(struct mm_world *w, struct cpu *c, int node, enum zonelist_kind kind,
-		     enum zone_type high, int use_mems_allowed, int *nodes,
-		     enum zone_type *types, int max)
-{
-	if (node < 0 || node >= MACHINE_MAX_NODES || w->m->node_index[node] < 0 ||
-	    (unsigned)kind >= MAX_ZONELISTS)
-		return -1;
-	const struct pglist_data *pn = &w->nodes[w->m->node_index[node]];
-	if (!pn->zonerefs[kind])
-		return -1;
-	const uint64_t *mask = use_mems_allowed ? w->nodemask : NULL;
-	struct zone *zone;
-	memo_reset(w, c);
-	int n = 0;
-	int i = first_zones_zonelist(c, w, pn, (int)kind, (int)high, mask, &zone);
-	while (br(c, w, S_A23, zone != NULL)) {
-		if (n < max) {
-			nodes[n] = zone->node;
-			types[n] = zone->type;
-		}
-		n++;
-		i = next_zones_zonelist(c, w, pn, (int)kind, i + 1, (int)high, mask);
-		zone = pn->zonerefs[kind][i].zone;
-	}
-	return n;
-}
-
-const char *mmzone_iter_name(enum mmzone_iter v)
-{
-	return v == MMZONE_ITER_PRE ? "pre-682a3385" : v == MMZONE_ITER_POST ? "682a3385" : "unknown";
-}
-
-int mmzone_iter_parse(const char *s)
-{
-	if (!s)
-		return -1;
-	if (!strcmp(s, "pre-682a3385") || !strcmp(s, "pre"))
-		return MMZONE_ITER_PRE;
-	if (!strcmp(s, "682a3385") || !strcmp(s, "post"))
-		return MMZONE_ITER_POST;
-	return -1;
 }

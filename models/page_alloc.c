@@ -13,15 +13,20 @@
  * get_page_from_freelist, a documented __alloc_pages_slowpath,
  * __alloc_pages_nodemask), the free path (__free_pages,
  * free_hot_cold_page, free_pages_prepare, free_pages_check, free_one_page,
- * __free_pages_ok, drain_local_pages), get_pfnblock_flags_mask, the set-up
- * sizes (zone_batchsize, init_per_zone_wmark_min, __setup_per_zone_wmarks,
+ * __free_pages_ok, drain_local_pages), get_pfnblock_flags_mask and the
+ * entries mm_alloc_pages()/mm_free_pages().  This is the hot half, the
+ * kernel functions only; the cold half (the registration in the cost
+ * tables and the code layouts, introspection, the gfp parser and the
+ * invariant check) is mm_info.c, and the set-up sizes (zone_batchsize,
+ * init_per_zone_wmark_min, __setup_per_zone_wmarks,
  * setup_per_zone_lowmem_reserve; set_recommended_min_free_kbytes of
- * mm/huge_memory.c), the registration in the cost tables and the
- * invariant check.  The rest of the model is in files named after the
- * kernel's: mmzone.c (zonelist iterator), mempolicy.c
- * (alloc_pages_current), cpuset.c, vmstat.c (counters, zone_statistics),
- * mm_init.c (building the world, the memmap); mm_internal.h is what they
- * share.
+ * mm/huge_memory.c) are in mm_init.c.  The rest of the model is in files
+ * named after the kernel's: mmzone.c (zonelist iterator), mempolicy.c
+ * (alloc_pages_current), cpuset.c, vmstat.c (counters, zone_statistics);
+ * mm_internal.h is what they share.  The hot files are also compiled as
+ * the fast copies of sampled accounting (models/mm_copy.c, cost/copy.h).
+ * The one instrumentation, numasim trace, is a hook in the entries
+ * (trace_page()), outside the kernel functions.
  *
  * Variants.  The only differences between PRE and POST are those of the
  * diff: the iterator (out-of-line next_zones_zonelist vs inline wrapper +
@@ -106,7 +111,7 @@ static int get_pfnblock_migratetype(struct cpu *c, const struct mm_world *w,
 	call(c, w, FN_get_pfnblock_flags_mask);
 	run_block(c, w, B_pfnblock);
 	bmem(c, w, z->usemap + (pb * 4 / 64) * 8, z->node, CPU_LOAD_DEP);
-	cpu_ret(c);
+	ret(c);
 	return pb_get(w, p);
 }
 
@@ -129,7 +134,7 @@ static void expand(struct cpu *c, struct mm_world *w, struct zone *z, struct pag
 		z->free_area[high].nr_free++;
 		set_page_order(half, high);
 	}
-	cpu_ret(c);
+	ret(c);
 }
 
 /* Unlink the head block of a free list at order o: returns its page, with
@@ -141,7 +146,7 @@ static struct page *take_free_block(struct cpu *c, struct mm_world *w, struct zo
 	c_list_del(c, w, page, z->node);
 	rmv_page_order(page);
 	/* declared: the nr_free store of block smallest_take */
-	mem_bytes_as(c, w, zaddr_nr_free(z, o), 8, z->node, CPU_STORE, declared);
+	charge_mem(c, &w->ch, zaddr_nr_free(z, o), 8, z->node, CPU_STORE, declared, MM_CHARGE);
 	z->free_area[o].nr_free--;
 	if (o == BLOCK_ORDER && order < BLOCK_ORDER && !page_block(w, page)->detail)
 		page = block_split(w, page_block(w, page));
@@ -165,7 +170,7 @@ static struct page *__rmqueue_smallest(struct cpu *c, struct mm_world *w, struct
 		page->mt = (uint8_t)mt;
 		break;
 	}
-	cpu_ret(c);
+	ret(c);
 	return page;
 }
 
@@ -180,7 +185,7 @@ static int move_freepages_block(struct cpu *c, struct mm_world *w, struct zone *
 	unsigned end = start + PAGEBLOCK_PAGES;
 	int moved = 0;
 	if (end > b->npages) {         /* !zone_spans_pfn(zone, end_pfn) */
-		cpu_ret(c);
+		ret(c);
 		return 0;
 	}
 	for (unsigned off = start; br(c, w, S_move_freepages_loop, off < end);) {
@@ -199,7 +204,7 @@ static int move_freepages_block(struct cpu *c, struct mm_world *w, struct zone *
 		off += 1u << o;
 		moved += 1 << o;
 	}
-	cpu_ret(c);
+	ret(c);
 	return moved;
 }
 
@@ -222,7 +227,7 @@ static int find_suitable_fallback(struct cpu *c, const struct mm_world *w, struc
 				  int o, int mt, bool *can_steal)
 {
 	call(c, w, FN_find_suitable_fallback);
-	int ret = -1;
+	int fallback_mt = -1;
 	mem(c, w, zaddr_nr_free(z, o), z->node, CPU_LOAD_DEP);
 	if (br(c, w, S_suitable_nr_free, z->free_area[o].nr_free == 0))
 		goto out;
@@ -237,12 +242,12 @@ static int find_suitable_fallback(struct cpu *c, const struct mm_world *w, struc
 		if (can_steal_fallback(c, w, o, mt))
 			*can_steal = true;
 		br(c, w, S_suitable_only_stealable, true);
-		ret = f;
+		fallback_mt = f;
 		break;
 	}
 out:
-	cpu_ret(c);
-	return ret;
+	ret(c);
+	return fallback_mt;
 }
 
 static void steal_suitable_fallback(struct cpu *c, struct mm_world *w, struct zone *z,
@@ -262,7 +267,7 @@ static void steal_suitable_fallback(struct cpu *c, struct mm_world *w, struct zo
 			b->pb_mt[idx] = (uint8_t)start_mt;
 			z->ev[EV_steal_pageblock]++;
 		}
-		cpu_ret(c);
+		ret(c);
 		return;
 	}
 	int pages = move_freepages_block(c, w, z, page, start_mt);
@@ -270,7 +275,7 @@ static void steal_suitable_fallback(struct cpu *c, struct mm_world *w, struct zo
 		pb_set(w, page, start_mt);
 		z->ev[EV_steal_pageblock]++;
 	}
-	cpu_ret(c);
+	ret(c);
 }
 
 /* __rmqueue_fallback: the largest block of a fallback type, stolen. */
@@ -298,7 +303,7 @@ static struct page *__rmqueue_fallback(struct cpu *c, struct mm_world *w, struct
 		z->ev[EV_fallback]++;
 		break;
 	}
-	cpu_ret(c);
+	ret(c);
 	return page;
 }
 
@@ -315,7 +320,7 @@ static struct page *__rmqueue(struct cpu *c, struct mm_world *w, struct zone *z,
 		if (br(c, w, S_rmqueue_fallback, page == NULL))
 			page = __rmqueue_fallback(c, w, z, order, mt);
 	}
-	cpu_ret(c);
+	ret(c);
 	return page;
 }
 
@@ -391,7 +396,7 @@ static void __free_one_page(struct cpu *c, struct mm_world *w, struct page *page
 	c_list_add(c, w, page, &z->free_area[order].list[mt], z->node, tail);
 	mem(c, w, zaddr_nr_free(z, order), z->node, CPU_STORE);
 	z->free_area[order].nr_free++;
-	cpu_ret(c);
+	ret(c);
 }
 
 /* --- per-cpu lists ------------------------------------------------------ */
@@ -419,7 +424,7 @@ static int rmqueue_bulk(struct cpu *c, struct mm_world *w, struct zone *z, int o
 	cpu_unlock(c, &z->lock);
 	z->ev[EV_pcp_refill]++;
 	z->ev[EV_pcp_refill_pages] += (uint64_t)i;
-	cpu_ret(c);
+	ret(c);
 	return i;
 }
 
@@ -467,7 +472,7 @@ static void free_pcppages_bulk(struct cpu *c, struct mm_world *w, struct zone *z
 	cpu_unlock(c, &z->lock);
 	z->ev[EV_pcp_drain]++;
 	z->ev[EV_pcp_drain_pages] += (uint64_t)count;
-	cpu_ret(c);
+	ret(c);
 }
 
 /* --- allocation --------------------------------------------------------- */
@@ -481,7 +486,7 @@ static struct page *buffered_rmqueue(struct cpu *c, struct mm_world *w, struct z
 	struct page *page = NULL;
 	if (br(c, w, S_A34, order == 0)) {
 		run_block(c, w, B_buffered_pcp);
-		cpu_irq_save(c);
+		irq_save(c);
 		struct per_cpu_pages *pcp = this_pcp(c, z);
 		/* this_cpu_ptr(zone->pageset) -> lists[mt].next (tested) -> page */
 		bmem(c, w, z->addr + ZOFF_PAGESET, z->node, CPU_LOAD_DEP);
@@ -500,7 +505,7 @@ static struct page *buffered_rmqueue(struct cpu *c, struct mm_world *w, struct z
 		page->pcp_cpu = -1;
 	} else {
 		run_block(c, w, B_buffered_buddy);
-		cpu_irq_save(c);
+		irq_save(c);
 		cpu_lock(c, &z->lock);
 		if (br(c, w, S_buffered_rmqueue_harder, alloc_flags & ALLOC_HARDER))
 			page = __rmqueue_smallest(c, w, z, order, MT_HIGHATOMIC);
@@ -524,15 +529,15 @@ static struct page *buffered_rmqueue(struct cpu *c, struct mm_world *w, struct z
 	count_vm_event(c, w, 1 + (int)z->type);               /* PGALLOC_<zone> */
 	z->ev[EV_pgalloc] += 1u << order;
 	zone_statistics(c, w, pref, z, gfp);
-	cpu_irq_restore(c);
+	irq_restore(c);
 	page->state = PS_ALLOC;
 	page->alloc_order = order;
 	z->allocated += 1u << order;
-	cpu_ret(c);
+	ret(c);
 	return page;
 failed:
-	cpu_irq_restore(c);
-	cpu_ret(c);
+	irq_restore(c);
+	ret(c);
 	return NULL;
 }
 
@@ -557,7 +562,7 @@ static int check_new_page(struct cpu *c, struct mm_world *w, const struct pfn_bl
 	bad |= br(c, w, S_A45e, false);                 /* CHECK_AT_PREP */
 	bad |= br(c, w, S_A45f, false);                 /* mem_cgroup */
 	bad = br(c, w, S_A45g, bad);
-	cpu_ret(c);
+	ret(c);
 	return bad;
 }
 
@@ -568,7 +573,7 @@ static int prep_new_page(struct cpu *c, struct mm_world *w, struct page *page, i
 	struct pfn_block *b = page_block(w, page);
 	for (unsigned i = 0; br(c, w, S_A45h, i < (1u << order)); i++) {
 		if (check_new_page(c, w, b, page->off + i)) {
-			cpu_ret(c);
+			ret(c);
 			return 1;
 		}
 	}
@@ -588,7 +593,7 @@ static int prep_new_page(struct cpu *c, struct mm_world *w, struct page *page, i
 	if (br(c, w, S_A45j, order != 0))
 		br(c, w, S_A45k, gfp & __GFP_COMP);
 	br(c, w, S_A45l, alloc_flags & ALLOC_NO_WATERMARKS);
-	cpu_ret(c);
+	ret(c);
 	return 0;
 }
 
@@ -612,7 +617,7 @@ static void reset_alloc_batches(struct cpu *c, struct mm_world *w, struct zone *
 			break;
 	}
 	pref->ev[EV_fair_reset]++;
-	cpu_ret(c);
+	ret(c);
 }
 
 static bool zone_watermark_ok(struct cpu *c, struct mm_world *w, struct zone *z, int order,
@@ -672,8 +677,8 @@ static bool zone_watermark_ok(struct cpu *c, struct mm_world *w, struct zone *z,
 		}
 	}
 out:
-	cpu_ret(c);
-	cpu_ret(c);
+	ret(c);
+	ret(c);
 	return ok;
 }
 
@@ -689,7 +694,7 @@ static bool zone_local(struct cpu *c, struct mm_world *w, const struct zone *loc
 	call(c, w, FN_zone_local);
 	mem(c, w, zone->addr + ZOFF_NODE, zone->node, CPU_LOAD);
 	mem(c, w, local_zone->addr + ZOFF_NODE, local_zone->node, CPU_LOAD_DEP);
-	cpu_ret(c);
+	ret(c);
 	return local_zone->node == zone->node;
 }
 
@@ -719,7 +724,7 @@ zonelist_scan:
 				mem(c, w, zone->addr + ZOFF_NODE, zone->node, CPU_LOAD_DEP);
 				allowed = __cpuset_node_allowed(c, w, zone->node, gfp);
 			}
-			cpu_ret(c);
+			ret(c);
 			if (br(c, w, S_A24d, !allowed))
 				continue;
 		}
@@ -791,7 +796,7 @@ try_this_zone:
 	}
 	page = NULL;
 out:
-	cpu_ret(c);
+	ret(c);
 	return page;
 }
 
@@ -827,7 +832,7 @@ retry:
 		pn->ev[NEV_kswapd_wake]++;
 		if (w->reclaim)
 			wake_all_kswapds(c, w, order, ac);
-		cpu_ret(c);
+		ret(c);
 	}
 	int alloc_flags = ALLOC_WMARK_MIN | ALLOC_CPUSET;
 	alloc_flags |= (int)(gfp & __GFP_HIGH);        /* ALLOC_HIGH == __GFP_HIGH */
@@ -865,7 +870,7 @@ retry:
 out:
 	if (!page)
 		pn->ev[NEV_alloc_fail]++;
-	cpu_ret(c);
+	ret(c);
 	return page;
 }
 
@@ -899,7 +904,7 @@ struct page *__alloc_pages_nodemask(struct cpu *c, struct mm_world *w, uint32_t 
 		call(c, w, FN__cond_resched);
 		run_block(c, w, B_cond_resched);
 		br(c, w, S_A11b, false);
-		cpu_ret(c);
+		ret(c);
 	}
 	mem_zoneref(c, w, zl_node, zl_kind, 0);
 	if (br(c, w, S_A13, zl_node->zonerefs[zl_kind][0].zone == NULL))
@@ -932,7 +937,7 @@ out:
 	if (br(c, w, S_A51, page == NULL) && br(c, w, S_A51b, false))
 		goto retry_cpuset;
 out_ret:
-	cpu_ret(c);
+	ret(c);
 	return page;
 }
 
@@ -952,7 +957,7 @@ static bool free_pages_check(struct cpu *c, struct mm_world *w, const struct pfn
 	bad = br(c, w, S_F05k, bad);
 	if (!bad)
 		br(c, w, S_F05l, false);               /* CHECK_AT_PREP flags */
-	cpu_ret(c);
+	ret(c);
 	return bad;
 }
 
@@ -975,7 +980,7 @@ static bool free_pages_prepare(struct cpu *c, struct mm_world *w, struct page *p
 	bool ok = !br(c, w, S_F05m, bad != 0);
 	if (ok)
 		br(c, w, S_F05n, true);                /* !PageHighMem: debug no-ops */
-	cpu_ret(c);
+	ret(c);
 	return ok;
 }
 
@@ -992,7 +997,7 @@ static void free_one_page(struct cpu *c, struct mm_world *w, struct zone *z,
 		mt = get_pfnblock_migratetype(c, w, page);
 	__free_one_page(c, w, page, z, order, mt);
 	cpu_unlock(c, &z->lock);
-	cpu_ret(c);
+	ret(c);
 }
 
 static void free_hot_cold_page(struct cpu *c, struct mm_world *w, struct page *page, bool cold)
@@ -1005,7 +1010,7 @@ static void free_hot_cold_page(struct cpu *c, struct mm_world *w, struct page *p
 	int mt = get_pfnblock_migratetype(c, w, page);
 	mem_page(c, w, page, CPU_STORE);                /* set_pcppage_migratetype */
 	page->mt = (uint8_t)mt;
-	cpu_irq_save(c);
+	irq_save(c);
 	count_vm_event(c, w, 0);                        /* PGFREE */
 	z->ev[EV_pgfree]++;
 	z->allocated--;
@@ -1032,9 +1037,9 @@ static void free_hot_cold_page(struct cpu *c, struct mm_world *w, struct page *p
 		pcp->count -= batch;
 	}
 out_irq:
-	cpu_irq_restore(c);
+	irq_restore(c);
 out:
-	cpu_ret(c);
+	ret(c);
 }
 
 static void __free_pages_ok(struct cpu *c, struct mm_world *w, struct page *page, int order)
@@ -1045,21 +1050,15 @@ static void __free_pages_ok(struct cpu *c, struct mm_world *w, struct page *page
 	if (br(c, w, S_free_pages_ok_prepare, !free_pages_prepare(c, w, page, order)))
 		goto out;
 	int mt = get_pfnblock_migratetype(c, w, page);
-	cpu_irq_save(c);
+	irq_save(c);
 	count_vm_event(c, w, 0);
 	z->ev[EV_pgfree] += 1u << order;
 	z->allocated -= 1u << order;
 	page->state = PS_NONE;
 	free_one_page(c, w, z, page, order, mt);
-	cpu_irq_restore(c);
+	irq_restore(c);
 out:
-	cpu_ret(c);
-}
-
-void mm_set_trace_hook(struct mm_world *w, mm_trace_fn fn, void *arg)
-{
-	w->trace = fn;
-	w->trace_arg = arg;
+	ret(c);
 }
 
 static void trace_page(struct mm_world *w, const struct cpu *c, const struct page *page,
@@ -1072,28 +1071,29 @@ static void trace_page(struct mm_world *w, const struct cpu *c, const struct pag
 	w->trace(w->trace_arg, &e);
 }
 
-struct page *mm_alloc_pages(struct mm_world *w, struct cpu *c, uint32_t gfp,
-			       unsigned int order)
+struct page *COPY_ENTRY(mm_alloc_pages)(struct mm_world *w, struct cpu *c, uint32_t gfp,
+					 unsigned int order)
 {
 	if (fast_entry(c, w, FN_alloc_pages_current)) {
-		struct page *page = MM_FAST_CALL(c, mm_alloc_pages, w, c, gfp, order);
+		struct page *page = COPY_CALL(c, mm_alloc_pages, w, c, gfp, order);
 		cpu_fast_end(c);
 		return page;
 	}
 	struct page *page = alloc_pages_current(w, c, gfp, order);
-	if (w->trace && page)
+	if (w->trace && page)   /* hook: numasim trace */
 		trace_page(w, c, page, order, gfp, 1);
 	return page;
 }
 
-void mm_free_pages(struct mm_world *w, struct cpu *c, struct page *page, unsigned int order)
+void COPY_ENTRY(mm_free_pages)(struct mm_world *w, struct cpu *c, struct page *page,
+				unsigned int order)
 {
 	if (fast_entry(c, w, FN___free_pages)) {
-		MM_FAST_CALL(c, mm_free_pages, w, c, page, order);
+		COPY_CALL(c, mm_free_pages, w, c, page, order);
 		cpu_fast_end(c);
 		return;
 	}
-	if (w->trace)
+	if (w->trace)   /* hook: numasim trace */
 		trace_page(w, c, page, order, 0, 0);
 	memo_reset(w, c);
 	call(c, w, FN___free_pages);
@@ -1106,32 +1106,24 @@ void mm_free_pages(struct mm_world *w, struct cpu *c, struct page *page, unsigne
 		else
 			__free_pages_ok(c, w, page, (int)order);
 	}
-	cpu_ret(c);
+	ret(c);
 }
 
-void mm_drain_local_pages(struct mm_world *w, struct cpu *c)
+/* drain_local_pages(NULL) (v4.6): this CPU's pcp pages of every zone
+ * back to the buddy (drain_pages, drain_pages_zone); the entry
+ * mm_drain_local_pages() (mm_info.c) resets the memo first. */
+void drain_local_pages(struct cpu *c, struct mm_world *w)
 {
-	memo_reset(w, c);
 	for (int i = 0; i < w->nr_zones; i++) {
 		struct zone *z = &w->zones[i];
 		struct per_cpu_pages *pcp = this_pcp(c, z);
-		cpu_irq_save(c);
+		irq_save(c);
 		if (pcp->count) {
 			free_pcppages_bulk(c, w, z, pcp->count, pcp);
 			pcp->count = 0;
 		}
-		cpu_irq_restore(c);
+		irq_restore(c);
 	}
-}
-
-uint64_t mm_page_pfn(const struct mm_world *w, const struct page *p)
-{
-	return page_pfn(w, p);
-}
-
-int mm_page_node(const struct mm_world *w, const struct page *p)
-{
-	return page_node(w, p);
 }
 
 /* --- entry points for the reclaim model (models/vmscan.c) --------------- */
@@ -1166,471 +1158,11 @@ void drain_all_pages(struct cpu *c, struct mm_world *w)
 			struct per_cpu_pages *pcp = &z->pcp[k];
 			mem(c, w, pcp->addr, w->s->cpu[k].node, CPU_LOAD_DEP);
 			if (pcp->count) {
-				cpu_irq_save(c);
+				irq_save(c);
 				free_pcppages_bulk(c, w, z, pcp->count, pcp);
 				pcp->count = 0;
-				cpu_irq_restore(c);
+				irq_restore(c);
 			}
 		}
-	cpu_ret(c);
+	ret(c);
 }
-
-/* --- registration and layout -------------------------------------------- */
-
-#define MM_SITE_DEF(id, desc, hint, ft) {#id, desc},
-static const char *const mm_fn_names[] = {MM_FUNCS(COST_FN_NAME)};
-static const struct cost_site_def mm_site_defs[] = {MM_SITES(MM_SITE_DEF)};
-
-static const struct {
-	uint8_t hint;
-	int8_t ft;
-} mm_site_layout[] = {
-#define MM_SITE_LAYOUT(id, desc, hint, ft) {COST_HINT_##hint, COST_FT_##ft},
-	MM_SITES(MM_SITE_LAYOUT)
-#undef MM_SITE_LAYOUT
-};
-
-int mm_register(struct cost_tables *t, int *fn_base, int *site_base)
-{
-	int rc = cost_register_fns(t, mm_fn_names, MM_NR_FN, fn_base);
-	if (rc != NS_OK)
-		return rc;
-	return cost_register_sites(t, mm_site_defs, MM_NR_SITE, site_base);
-}
-
-/*
- * The compiled layout's inlining (docs/compiled-counts.md §1): `nm -S` of
- * the gcc 11.3 objects of v4.6.2 (PRE and POST alike) has these static
- * helpers as functions of their own although the estimate layout inlines
- * them (they are `static`, not `inline`: gcc's size heuristics kept them),
- * and has no __alloc_pages_slowpath (inlined into __alloc_pages_nodemask).
- * Their calls, returns, redirects and RSB entries are real; the compiled
- * work rows exclude those calls and returns (scripts/compiled-counts.py).
- */
-static const int mm_compiled_ool[] = {
-	FN_get_task_policy, FN_policy_zonelist, FN_policy_nodemask, FN_interleave_nodes,
-	FN_zone_local, FN___zone_watermark_ok, FN_find_suitable_fallback, FN_prep_new_page,
-	FN_reset_alloc_batches, FN_free_pages_prepare, FN_free_one_page,
-};
-static const int mm_compiled_inl[] = {FN___alloc_pages_slowpath};
-
-static int mm_layout_compiled(struct cost_layout *l, int fn_base)
-{
-	int rc = NS_OK;
-	for (size_t i = 0; rc == NS_OK && i < sizeof mm_compiled_ool / sizeof mm_compiled_ool[0];
-	     i++)
-		rc = cost_layout_set_fn(l, fn_base + mm_compiled_ool[i], false);
-	for (size_t i = 0; rc == NS_OK && i < sizeof mm_compiled_inl / sizeof mm_compiled_inl[0];
-	     i++)
-		rc = cost_layout_set_fn(l, fn_base + mm_compiled_inl[i], true);
-	return rc;
-}
-
-bool mm_layout_is_compiled(const struct cost_layout *l, int fn_base)
-{
-	/* zone_local is out of line in the compiled layout only */
-	return fn_base >= 0 && fn_base + FN_zone_local < l->nr_fns &&
-	       !l->fn_inline[fn_base + FN_zone_local];
-}
-
-int mm_layout(struct cost_layout *l, const struct cost_tables *t, int fn_base, int site_base,
-	      enum mmzone_iter v, enum mm_code code)
-{
-	if (fn_base < 0 || site_base < 0 || fn_base + MM_NR_FN > t->nr_fns ||
-	    site_base + MM_NR_SITE > t->nr_sites || l->nr_fns != t->nr_fns ||
-	    l->nr_sites != t->nr_sites ||
-	    (code != MM_CODE_ESTIMATE && code != MM_CODE_COMPILED))
-		return NS_EINTERNAL;
-	static const int inl[] = {
-#define MM_INL(name) FN_##name,
-		MM_INLINE_FUNCS(MM_INL)
-#undef MM_INL
-	};
-	int rc0 = cost_layout_set_model_fns(l, fn_base, MM_NR_FN, inl,
-						 sizeof inl / sizeof inl[0]);
-	if (rc0 != NS_OK)
-		return rc0;
-	if (code == MM_CODE_COMPILED && (rc0 = mm_layout_compiled(l, fn_base)) != NS_OK)
-		return rc0;
-	/* the diff: next_zones_zonelist becomes an __always_inline wrapper */
-	int rc = cost_layout_set_fn(l, fn_base + FN_next_zones_zonelist, v == MMZONE_ITER_POST);
-	if (rc != NS_OK)
-		return rc;
-	for (int s = 0; s < MM_NR_SITE; s++) {
-		int ft = mm_site_layout[s].ft;
-		rc = cost_layout_set_site(l, site_base + s, (enum cost_hint)mm_site_layout[s].hint,
-					  ft);
-		if (rc != NS_OK)
-			return rc;
-	}
-	return NS_OK;
-}
-
-uint64_t mm_page_vaddr(const struct mm_world *w, const struct page *p)
-{
-	/* the direct-map address prep_new_page's clear_highpage uses */
-	uint64_t va = page_pfn(w, p) << 12;
-	return ((uint64_t)(page_node(w, p) + 1) << CACHE_AS_SHIFT) + (1ull << 39) +
-	       (va & ((1ull << 39) - 1));
-}
-
-void mm_lock_stats(const struct mm_world *w, struct mm_lock_stats *out)
-{
-	memset(out, 0, sizeof *out);
-	for (int i = 0; i < w->nr_zones; i++) {
-		const struct cpu_lock *l = &w->zones[i].lock;
-		out->zone_acquisitions += l->acquisitions;
-		out->zone_contended += l->contended;
-		out->zone_wait_cycles += l->wait_cycles;
-	}
-	out->other_acquisitions = w->callback_lock.acquisitions;
-	out->other_contended = w->callback_lock.contended;
-	out->other_wait_cycles = w->callback_lock.wait_cycles;
-}
-
-static const struct {
-	const char *name;
-	uint32_t val;
-} gfp_names[] = {
-	{"GFP_KERNEL", GFP_KERNEL},
-	{"GFP_USER", GFP_USER},
-	{"GFP_ATOMIC", GFP_ATOMIC},
-	{"GFP_HIGHUSER_MOVABLE", GFP_HIGHUSER_MOVABLE},
-	{"GFP_NOWAIT", __GFP_KSWAPD_RECLAIM},
-	{"GFP_DMA", __GFP_DMA},
-	{"GFP_DMA32", __GFP_DMA32},
-	{"__GFP_DMA", __GFP_DMA},
-	{"__GFP_HIGHMEM", __GFP_HIGHMEM},
-	{"__GFP_DMA32", __GFP_DMA32},
-	{"__GFP_MOVABLE", __GFP_MOVABLE},
-	{"__GFP_RECLAIMABLE", __GFP_RECLAIMABLE},
-	{"__GFP_HIGH", __GFP_HIGH},
-	{"__GFP_IO", __GFP_IO},
-	{"__GFP_FS", __GFP_FS},
-	{"__GFP_COLD", __GFP_COLD},
-	{"__GFP_NOWARN", __GFP_NOWARN},
-	{"__GFP_REPEAT", __GFP_REPEAT},
-	{"__GFP_NOFAIL", __GFP_NOFAIL},
-	{"__GFP_NORETRY", __GFP_NORETRY},
-	{"__GFP_MEMALLOC", __GFP_MEMALLOC},
-	{"__GFP_COMP", __GFP_COMP},
-	{"__GFP_ZERO", __GFP_ZERO},
-	{"__GFP_NOMEMALLOC", __GFP_NOMEMALLOC},
-	{"__GFP_HARDWALL", __GFP_HARDWALL},
-	{"__GFP_THISNODE", __GFP_THISNODE},
-	{"__GFP_ATOMIC", __GFP_ATOMIC},
-	{"__GFP_DIRECT_RECLAIM", __GFP_DIRECT_RECLAIM},
-	{"__GFP_OTHER_NODE", __GFP_OTHER_NODE},
-	{"__GFP_WRITE", __GFP_WRITE},
-	{"__GFP_KSWAPD_RECLAIM", __GFP_KSWAPD_RECLAIM},
-};
-
-int gfp_parse(const char *s, uint32_t *gfp)
-{
-	uint32_t v = 0;
-	if (!s || !*s)
-		return NS_EINPUT;
-	while (*s) {
-		while (*s == ' ')
-			s++;
-		size_t len = strcspn(s, "| ");
-		size_t i;
-		for (i = 0; i < sizeof gfp_names / sizeof gfp_names[0]; i++)
-			if (strlen(gfp_names[i].name) == len &&
-			    !strncmp(gfp_names[i].name, s, len))
-				break;
-		if (len == 0 || i == sizeof gfp_names / sizeof gfp_names[0])
-			return NS_EINPUT;
-		v |= gfp_names[i].val;
-		s += len;
-		while (*s == ' ')
-			s++;
-		if (*s == '|') {
-			s++;
-			while (*s == ' ')
-				s++;
-			if (!*s)
-				return NS_EINPUT;
-		} else if (*s) {
-			return NS_EINPUT;
-		}
-	}
-	*gfp = v;
-	return NS_OK;
-}
-
-/* --- set-up: sizes (mm/page_alloc.c, mm/huge_memory.c) ----------------- */
-
-static uint64_t int_sqrt(uint64_t x)
-{
-	uint64_t r = 0, b = 1ull << 62;
-	while (b > x)
-		b >>= 2;
-	while (b) {
-		if (x >= r + b) {
-			x -= r + b;
-			r = (r >> 1) + b;
-		} else {
-			r >>= 1;
-		}
-		b >>= 2;
-	}
-	return r;
-}
-
-static uint64_t rounddown_pow_of_two(uint64_t x)
-{
-	return x ? 1ull << (fls64(x) - 1) : 0;
-}
-
-/* zone_batchsize() */
-static int zone_batchsize(uint64_t managed, uint32_t page_size)
-{
-	uint64_t batch = managed / 1024;
-	if (batch * page_size > 512 * 1024)
-		batch = (512 * 1024) / page_size;
-	batch /= 4;
-	if (batch < 1)
-		batch = 1;
-	batch = rounddown_pow_of_two(batch + batch / 2) - 1;
-	return (int)batch;
-}
-
-void setup_pcp_sizes(struct mm_world *w, struct zone *z, int *high, int *batch)
-{
-	if (w->cfg.percpu_pagelist_fraction) {
-		uint64_t h = z->managed / w->cfg.percpu_pagelist_fraction;
-		uint64_t b = h / 4 > 1 ? h / 4 : 1;
-		if (b > (uint64_t)12 * 8)      /* PAGE_SHIFT * 8 */
-			b = 12 * 8;
-		*high = (int)h;
-		*batch = (int)b;
-		return;
-	}
-	int b = zone_batchsize(z->managed, w->m->page_size);
-	*high = 6 * b;
-	*batch = b > 1 ? b : 1;
-}
-
-/* nr_free_buffer_pages(): zones <= Normal of the boot node's fallback list. */
-static uint64_t nr_free_buffer_pages(const struct mm_world *w)
-{
-	uint64_t sum = 0;
-	for (int i = 0; i < w->nr_zones; i++) {
-		const struct zone *z = &w->zones[i];
-		if (z->type <= ZONE_NORMAL) {
-			int64_t v = (int64_t)z->managed - z->watermark[2];
-			sum += v > 0 ? (uint64_t)v : 0;
-		}
-	}
-	return sum;
-}
-
-static void setup_per_zone_wmarks(struct mm_world *w)
-{
-	uint64_t pages_min = w->min_free_kbytes >> (fls64(w->m->page_size) - 1 - 10);
-	uint64_t lowmem = 0;
-	for (int i = 0; i < w->nr_zones; i++)
-		if (w->zones[i].type != ZONE_HIGHMEM)
-			lowmem += w->zones[i].managed;
-	for (int i = 0; i < w->nr_zones; i++) {
-		struct zone *z = &w->zones[i];
-		uint64_t tmp = lowmem ? pages_min * z->managed / lowmem : 0;
-		if (z->type == ZONE_HIGHMEM) {
-			uint64_t mp = z->managed / 1024;
-			mp = mp < 32 ? 32 : mp > 128 ? 128 : mp;
-			z->watermark[0] = (int64_t)mp;
-		} else {
-			z->watermark[0] = (int64_t)tmp;
-		}
-		uint64_t gap = tmp >> 2;
-		uint64_t sf = z->managed * w->cfg.watermark_scale_factor / 10000;
-		if (sf > gap)
-			gap = sf;
-		z->watermark[1] = z->watermark[0] + (int64_t)gap;
-		z->watermark[2] = z->watermark[0] + 2 * (int64_t)gap;
-		z->vm_stat[NR_ALLOC_BATCH] = z->watermark[2] - z->watermark[1];
-		z->fair_depleted = 0;
-	}
-}
-
-static void setup_lowmem_reserve(struct mm_world *w)
-{
-	static const uint64_t ratio[NR_ZONE_TYPES] = {256, 256, 32, 32, 32};
-	for (int n = 0; n < w->nr_nodes; n++) {
-		struct pglist_data *pn = &w->nodes[n];
-		for (int j = 0; j < NR_ZONE_TYPES; j++) {
-			uint64_t managed = pn->zones[j] ? pn->zones[j]->managed : 0;
-			if (pn->zones[j])
-				pn->zones[j]->lowmem_reserve[j] = 0;
-			for (int idx = j - 1; idx >= 0; idx--) {
-				struct zone *lz = pn->zones[idx];
-				if (lz)
-					lz->lowmem_reserve[j] = (int64_t)(managed / ratio[idx]);
-				managed += lz ? lz->managed : 0;
-			}
-		}
-	}
-}
-
-void compute_min_free(struct mm_world *w)
-{
-	int kb_shift = fls64(w->m->page_size) - 1 - 10;
-	if (w->cfg.min_free_kbytes) {
-		w->min_free_kbytes = w->cfg.min_free_kbytes;
-	} else {
-		uint64_t lowmem_kb = nr_free_buffer_pages(w) << kb_shift;
-		uint64_t v = int_sqrt(lowmem_kb * 16);
-		w->min_free_kbytes = (uint32_t)(v < 128 ? 128 : v > 65536 ? 65536 : v);
-	}
-	setup_per_zone_wmarks(w);
-	if (w->cfg.thp_min_free) {
-		/* set_recommended_min_free_kbytes() */
-		uint64_t nr_zones = (uint64_t)w->nr_zones;
-		uint64_t rec = PAGEBLOCK_PAGES * nr_zones * 2 +
-			       PAGEBLOCK_PAGES * nr_zones * MT_PCPTYPES * MT_PCPTYPES;
-		uint64_t cap = nr_free_buffer_pages(w) / 20;
-		if (rec > cap)
-			rec = cap;
-		rec <<= kb_shift;
-		if (rec > w->min_free_kbytes) {
-			w->min_free_kbytes = (uint32_t)rec;
-			setup_per_zone_wmarks(w);
-		}
-	}
-	setup_lowmem_reserve(w);
-}
-
-uint32_t mm_min_free_kbytes(const struct mm_world *w)
-{
-	return w->min_free_kbytes;
-}
-
-/* --- checks ------------------------------------------------------------- */
-
-#define CHECK(cond, ...)                                                       \
-	do {                                                                   \
-		if (!(cond))                                                   \
-			return diag_set(d, NS_EINTERNAL, NULL, 0, 0, __VA_ARGS__); \
-	} while (0)
-
-static int check_list(const struct page *h, uint64_t *len)
-{
-	uint64_t n = 0;
-	const struct page *p = h;
-	do {
-		if (!p->next || p->next->prev != p)
-			return -1;
-		p = p->next;
-		n++;
-	} while (p != h);
-	*len = n - 1;
-	return 0;
-}
-
-static int check_zone(const struct mm_world *w, const struct zone *z, struct diag *d)
-{
-	uint64_t free_pages = 0;
-	for (int o = 0; o < MAX_ORDER; o++) {
-		uint64_t total = 0;
-		for (int mt = 0; mt < MT_TYPES; mt++) {
-			const struct page *h = &z->free_area[o].list[mt];
-			uint64_t len;
-			CHECK(check_list(h, &len) == 0, "pagealloc: zone %d/%s free list %d/%d broken",
-			      z->node, zone_type_name(z->type), o, mt);
-			total += len;
-			for (const struct page *p = h->next; p != h; p = p->next) {
-				const struct pfn_block *b = page_block(w, p);
-				CHECK(p->state == PS_BUDDY && p->order == o,
-				      "pagealloc: zone %d/%s: pfn %" PRIu64 " on order-%d list is not a free order-%d block",
-				      z->node, zone_type_name(z->type), page_pfn(w, p), o, o);
-				CHECK(b->zone == (uint32_t)z->id, "pagealloc: free block in a foreign zone");
-				CHECK((p->off & ((1u << o) - 1)) == 0 && p->off + (1u << o) <= b->npages,
-				      "pagealloc: free block pfn %" PRIu64 " order %d misaligned or beyond the zone",
-				      page_pfn(w, p), o);
-				CHECK(o == BLOCK_ORDER ? (!b->detail && p == &b->head) : b->detail != NULL,
-				      "pagealloc: block metadata does not match order %d", o);
-				if (o < BLOCK_ORDER) {
-					unsigned bo = p->off ^ (1u << o);
-					CHECK(bo >= b->npages || b->detail[bo].state != PS_BUDDY ||
-						      b->detail[bo].order != o,
-					      "pagealloc: pfn %" PRIu64 " and its buddy are both free at order %d",
-					      page_pfn(w, p), o);
-				}
-				free_pages += 1ull << o;
-			}
-		}
-		CHECK(total == z->free_area[o].nr_free, "pagealloc: zone %d/%s nr_free[%d] %" PRIu64
-		      " != list total %" PRIu64, z->node, zone_type_name(z->type), o,
-		      z->free_area[o].nr_free, total);
-	}
-	uint64_t pcp_pages = 0;
-	for (int k = 0; k < w->s->nr_cpus; k++) {
-		const struct per_cpu_pages *pcp = &z->pcp[k];
-		uint64_t sum = 0;
-		for (int mt = 0; mt < MT_PCPTYPES; mt++) {
-			uint64_t len;
-			CHECK(check_list(&pcp->lists[mt], &len) == 0, "pagealloc: pcp list broken");
-			for (const struct page *p = pcp->lists[mt].next; p != &pcp->lists[mt];
-			     p = p->next)
-				CHECK(p->state == PS_PCP && p->pcp_cpu == k &&
-					      page_zone(w, p) == z,
-				      "pagealloc: page on pcp list of CPU %d is not a pcp page", k);
-			sum += len;
-		}
-		CHECK(sum == (uint64_t)pcp->count, "pagealloc: zone %d/%s CPU %d pcp count %d != %" PRIu64,
-		      z->node, zone_type_name(z->type), w->s->cpu[k].id, pcp->count, sum);
-		CHECK(pcp->count <= pcp->high || pcp->count <= pcp->batch,
-		      "pagealloc: zone %d/%s CPU %d pcp count %d above high %d",
-		      z->node, zone_type_name(z->type), w->s->cpu[k].id, pcp->count, pcp->high);
-		pcp_pages += sum;
-	}
-	CHECK(free_pages + pcp_pages + z->allocated == z->managed,
-	      "pagealloc: zone %d/%s: free %" PRIu64 " + pcp %" PRIu64 " + allocated %" PRIu64
-	      " != managed %" PRIu64, z->node, zone_type_name(z->type), free_pages, pcp_pages,
-	      z->allocated, z->managed);
-	if (w->cfg.reclaim.enabled) {
-		int rc = vmscan_check(w, z, free_pages, pcp_pages, d);
-		if (rc != NS_OK)
-			return rc;
-	}
-	CHECK(zone_stat_snapshot(w, z, NR_FREE_PAGES) == (int64_t)free_pages,
-	      "pagealloc: zone %d/%s NR_FREE_PAGES %" PRId64 " != buddy %" PRIu64, z->node,
-	      zone_type_name(z->type), zone_stat_snapshot(w, z, NR_FREE_PAGES), free_pages);
-	for (int k = 0; k < w->s->nr_cpus; k++)
-		for (int i = 0; i < MM_NR_STAT; i++)
-			CHECK(z->pcp[k].diff[i] >= -z->pcp[k].stat_threshold - 1 &&
-				      z->pcp[k].diff[i] <= z->pcp[k].stat_threshold,
-			      "pagealloc: per-cpu delta beyond the threshold");
-	return NS_OK;
-}
-
-int mm_check(const struct mm_world *w, struct diag *d)
-{
-	CHECK(w->pool.nr <= w->pool.nr_all, "pagealloc: detail pool count");
-	uint64_t in_use = 0;
-	for (uint64_t i = 0; i < w->nr_blocks; i++)
-		in_use += w->blocks[i].detail != NULL;
-	CHECK(in_use + w->pool.nr == w->pool.nr_all,
-	      "pagealloc: %" PRIu64 " blocks with detail + %zu pooled != %zu allocated", in_use,
-	      w->pool.nr, w->pool.nr_all);
-	for (int i = 0; i < w->nr_zones; i++) {
-		int rc = check_zone(w, &w->zones[i], d);
-		if (rc != NS_OK)
-			return rc;
-	}
-	for (int k = 0; k < w->s->nr_cpus; k++)
-		CHECK(w->cfg.mpol != MPOL_INTERLEAVE ||
-			      (w->cpus[k].il_next >= 0 && w->cpus[k].il_next < MACHINE_MAX_NODES &&
-			       node_isset(w->mpol_mask, w->cpus[k].il_next)),
-		      "pagealloc: CPU %d's il_next %d is not an interleave node", w->s->cpu[k].id,
-		      w->cpus[k].il_next);
-	for (int k = 0; k < w->s->nr_cpus; k++) {
-		int rc = cpu_check(&w->s->cpu[k]);
-		if (rc != NS_OK)
-			return diag_set(d, rc, NULL, 0, 0, "pagealloc: CPU %d cost state broken",
-					w->s->cpu[k].id);
-	}
-	return NS_OK;
-}
-

@@ -8,10 +8,29 @@
  * (cpu->now, cycles); vruntime is in cycles too.
  */
 #include "models/sched_fair.h"
+#include "cost/charge.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* --- charging (cost/charge.h) ------------------------------------------- */
+
+/* The scheduler charges no branch sites or functions of its own: memory
+ * (a run queue's line, a task's hot bytes) and work only, with no
+ * same-line shortcut and no fast copy, so it needs no context. */
+#define SCHED_CHARGE 0u
+
+static inline void mem(struct cpu *c, uint64_t addr, uint32_t bytes, int node,
+		       enum cpu_access kind)
+{
+	charge_mem(c, NULL, addr, bytes, node, kind, false, SCHED_CHARGE);
+}
+
+static inline void work(struct cpu *c, uint32_t cycles)
+{
+	charge_work(c, cycles, SCHED_CHARGE);
+}
 
 /* --- the run queue array (the rbtree's stand-in) ------------------------- */
 
@@ -319,8 +338,8 @@ static uint32_t rq_nr_running(const struct cfs_sched *cs, int cpu)
 static int probe_idle(struct cfs_sched *cs, int from, int cpu)
 {
 	struct cpu *c = &cs->sys->cpu[from];
-	cpu_mem(c, cs->rq[cpu].addr, 8, cs->topo->node[cpu], CPU_LOAD_DEP);
-	cpu_work(c, SIS_PROBE_WORK);
+	mem(c, cs->rq[cpu].addr, 8, cs->topo->node[cpu], CPU_LOAD_DEP);
+	work(c, SIS_PROBE_WORK);
 	return rq_nr_running(cs, cpu) == 0;
 }
 
@@ -379,7 +398,7 @@ static int wake_affine_weight(struct cfs_sched *cs, const struct sched_domain *s
 {
 	struct cpu *c = &cs->sys->cpu[this_cpu];
 	cfs_update_load(cs, this_cpu);
-	cpu_mem(c, cs->rq[prev_cpu].addr, 8, cs->topo->node[prev_cpu], CPU_LOAD_DEP);
+	mem(c, cs->rq[prev_cpu].addr, 8, cs->topo->node[prev_cpu], CPU_LOAD_DEP);
 	double this_eff_load = cs->rq[this_cpu].load_avg;
 	int64_t current = cs->rq[this_cpu].curr;
 	if (sync && current >= 0) {
@@ -513,7 +532,7 @@ int cfs_select_task_rq(struct cfs_sched *cs, uint32_t t, int cpu)
 	struct cpu *c = &cs->sys->cpu[cpu];
 	int prev = cs->se[t].cpu, new_cpu = prev;
 	int64_t current = cs->rq[cpu].curr;
-	cpu_work(c, SELECT_WORK);
+	work(c, SELECT_WORK);
 	record_wakee(cs, current, t, cpu_now(c));
 	int want_affine = !wake_wide(cs, current, t, cpu);
 	for (int l = 0; l < cs->topo->nr_domains[cpu]; l++) {
@@ -812,7 +831,7 @@ int cfs_find_idlest_group(struct cfs_sched *cs, const struct sched_domain *sd, i
 	/* scale_load_down(NICE_0_LOAD) * (imbalance_pct - 100) / 100, integers */
 	double imbalance = (double)(1024u * (sd->imbalance_pct - 100) / 100);
 
-	cpu_work(&cs->sys->cpu[this_cpu], SELECT_WORK);
+	work(&cs->sys->cpu[this_cpu], SELECT_WORK);
 	for (uint32_t g = 0; g < sd->nr_groups; g++) {   /* groups[0]: the local group */
 		update_sg_wakeup_stats(cs, sd, &sd->groups[g], this_cpu, g ? &sgs : &local);
 		if (g && update_pick_idlest(&idlest, &sgs)) {
@@ -929,7 +948,7 @@ int cfs_select_task_rq_fork(struct cfs_sched *cs, uint32_t t, int parent_cpu)
 {
 	(void)t;                          /* every CPU is in p->cpus_ptr */
 	int sd = -1;
-	cpu_work(&cs->sys->cpu[parent_cpu], SELECT_WORK);
+	work(&cs->sys->cpu[parent_cpu], SELECT_WORK);
 	for (int l = 0; l < cs->topo->nr_domains[parent_cpu]; l++) {
 		if (!(sched_topo_sd(cs->topo, parent_cpu, l)->flags & SD_BALANCE_FORK))
 			break;
@@ -1056,7 +1075,7 @@ int cfs_load_balance(struct cfs_sched *cs, int this_cpu, struct sched_domain *sd
 		*imbalance = 0;
 	if (!should_we_balance(cs, &env))
 		return 0;
-	cpu_work(&cs->sys->cpu[this_cpu], LB_WORK);
+	work(&cs->sys->cpu[this_cpu], LB_WORK);
 	st[newidle ? CFS_SD_newidle_lb_count : CFS_SD_lb_count]++;
 	if (!find_busiest_group(cs, &env)) {
 		st[env.busiest_group ? CFS_SD_lb_balanced : CFS_SD_lb_nobusyg]++;
@@ -1369,7 +1388,7 @@ int cfs_try_to_wake_up(struct cfs_sched *cs, uint32_t t, int waker_cpu, int *cpu
 		return NS_EINTERNAL;
 	struct sched_entity *se = &cs->se[t];
 
-	cpu_work(&cs->sys->cpu[waker_cpu], cs->params.wake_cycles);
+	work(&cs->sys->cpu[waker_cpu], cs->params.wake_cycles);
 	if (v59(cs)) {
 		se_update(cs, t, cs->sys->cpu[se->cpu].now);
 		ttwu_place(cs, t, waker_cpu);
@@ -1401,9 +1420,9 @@ int64_t cfs_pick_next(struct cfs_sched *cs, int cpu)
 	pelt_before(cs, t, cpu);
 	/* context_switch, unless the task put back is picked again */
 	if ((int64_t)t != rq->preempted) {
-		cpu_work(c, cs->params.ctx_switch_cycles);
+		work(c, cs->params.ctx_switch_cycles);
 		if (v59(cs))
-			cpu_mem(c, cs->se[t].addr, TASK_HOT_BYTES, cs->params.task_node, CPU_LOAD);
+			mem(c, cs->se[t].addr, TASK_HOT_BYTES, cs->params.task_node, CPU_LOAD);
 		cs->stats.ctx_switches++;
 		if (rq->preempted >= 0) {
 			cs->stats.preemptions++;

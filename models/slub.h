@@ -7,10 +7,12 @@
  * ___slab_alloc, get_partial_node, acquire_slab, new_slab, deactivate_slab)
  * and the free paths (do_slab_free, __slab_free with its cmpxchg_double
  * retry loop, put_cpu_partial, unfreeze_partials, discard_slab), charged
- * to the cycle-cost model (cost/cpu.h) at the numbered sites of
- * ../shared/reference/slub-free.md (S0..S10, PRE6a, PRE6b, PRE7, POST6,
- * POST7, P1..P3, U1) and at "function:what" sites elsewhere.
- * docs/slub-model.md is the long description.
+ * to the cycle-cost model (cost/cpu.h) at the numbered sites of the
+ * reference (S0..S10, PRE6a, PRE6b, PRE7, POST6, POST7, P1..P3, U1;
+ * docs/slub-model.md §4) and at "function:what" sites elsewhere.
+ * docs/slub-model.md is the long description; the model's code is in
+ * models/slub.c (the allocation and free paths), slub_setup.c and
+ * slub_inspect.c.
  *
  * Variants (data, design §4.2): PRE = v5.9, POST = PRE + c270cf30.  The
  * only behavioural code difference is the `!n` block of __slab_free; the

@@ -117,7 +117,7 @@ void vmscan_init_zone(struct zone *z)
 {
 	struct lruvec *lv = &z->lruvec;
 	for (int l = 0; l < MM_NR_LRU_LISTS; l++)
-		list_init(&lv->lists[l], z->addr + ZOFF_LRUVEC + 16u * (unsigned)l);
+		list_init(&lv->lists[l], z->addr + ZOFF_LRUVEC + sizeof(struct klist_head) * (unsigned)l);
 	/* calculate_zone_inactive_ratio (mm/page_alloc.c, v4.6) */
 	uint64_t gb = z->managed >> (30 - 12);
 	lv->inactive_ratio = gb ? int_sqrt(10 * gb) : 1;
@@ -175,8 +175,9 @@ int vmscan_attach(struct mm_world *w, int fn_base, int site_base)
 		z->lruvec.min_unmapped_pages = z->managed * w->cfg.reclaim.min_unmapped_ratio / 100;
 		z->lruvec.min_slab_pages = z->managed * w->cfg.reclaim.min_slab_ratio / 100;
 	}
-	w->vm_fn_base = fn_base;
-	w->vm_site_base = site_base;
+	w->vm_ch.fn_base = fn_base;
+	w->vm_ch.site_base = site_base;
+	w->vm_ch.memo = w->ch.memo;
 	w->reclaim = 1;
 	return NS_OK;
 }
@@ -272,10 +273,10 @@ static bool zone_reclaimable(struct cpu *c, struct mm_world *w, struct zone *z)
 	vcall(c, w, VF_zone_reclaimable);
 	vwork(c, VW_zone_reclaimable);
 	mem(c, w, zaddr_stat(z, NR_PAGES_SCANNED), z->node, CPU_LOAD_DEP);
-	mem(c, w, z->addr + ZOFF_LRUVEC + 64, z->node, CPU_LOAD);
+	mem(c, w, z->addr + ZOFF_RECLAIM_STAT, z->node, CPU_LOAD);
 	bool r = zone_stat_snapshot(w, z, NR_PAGES_SCANNED) <
 		 (int64_t)(zone_reclaimable_pages(w, z) * 6);
-	cpu_ret(c);
+	ret(c);
 	return r;
 }
 
@@ -292,7 +293,7 @@ static bool zone_balanced(struct cpu *c, struct mm_world *w, struct zone *z, int
 	 * kernel does. */
 	bool ok = zone_watermark_ok_ext(c, w, z, order, mark, classzone_idx, 0);
 	bool r = !vbr(c, w, VS_zb_wmark, !ok);
-	cpu_ret(c);
+	ret(c);
 	return r;
 }
 
@@ -314,7 +315,7 @@ static bool inactive_list_is_low(struct cpu *c, struct mm_world *w, struct zone 
 	vwork(c, VW_inactive_low);
 	const struct lruvec *lv = &z->lruvec;
 	bool low;
-	mem(c, w, z->addr + ZOFF_LRUVEC + 64, z->node, CPU_LOAD_DEP);
+	mem(c, w, z->addr + ZOFF_RECLAIM_STAT, z->node, CPU_LOAD_DEP);
 	if (vbr(c, w, VS_ilil_file, is_file_lru(lru))) {
 		low = lv->nr[MM_LRU_ACTIVE_FILE] > lv->nr[MM_LRU_INACTIVE_FILE];
 	} else if (vbr(c, w, VS_ilil_swap, w->cfg.reclaim.swap_pages == 0)) {
@@ -324,7 +325,7 @@ static bool inactive_list_is_low(struct cpu *c, struct mm_world *w, struct zone 
 		      lv->nr[MM_LRU_ACTIVE_ANON];
 	}
 	vbr(c, w, VS_ilil_low, low);
-	cpu_ret(c);
+	ret(c);
 	return low;
 }
 
@@ -356,7 +357,7 @@ static uint64_t isolate_lru_pages(struct cpu *c, struct mm_world *w, struct zone
 			atomic_rmw(c, w, p->addr, page_node(w, p)); /* get_page_unless_zero */
 			p->pgflags &= (uint8_t)~PGF_LRU;
 		}
-		cpu_ret(c);
+		ret(c);
 		lru_del(c, w, p, z->node);
 		if (vbr(c, w, VS_iso_busy, busy)) {
 			lru_add(c, w, p, src, z->node, false);
@@ -367,7 +368,7 @@ static uint64_t isolate_lru_pages(struct cpu *c, struct mm_world *w, struct zone
 		nr_taken++;
 	}
 	*nr_scanned = scan;
-	cpu_ret(c);
+	ret(c);
 	return nr_taken;
 }
 
@@ -390,7 +391,7 @@ static int page_referenced(struct cpu *c, struct mm_world *w, struct page *p)
 			n = 1;
 		}
 	}
-	cpu_ret(c);
+	ret(c);
 	return n;
 }
 
@@ -420,7 +421,7 @@ static enum page_references page_check_references(struct cpu *c, struct mm_world
 	r = vbr(c, w, VS_pcr_clean, referenced_page && !(p->pgflags & PGF_SWAPBACKED))
 		    ? PAGEREF_RECLAIM_CLEAN : PAGEREF_RECLAIM;
 out:
-	cpu_ret(c);
+	ret(c);
 	return r;
 }
 
@@ -433,7 +434,7 @@ static void free_hot_cold_page_list(struct cpu *c, struct mm_world *w, struct pa
 		list_del(p);
 		free_hot_cold_page_ext(c, w, p, true);
 	}
-	cpu_ret(c);
+	ret(c);
 }
 
 struct spl_stat {
@@ -492,7 +493,7 @@ static uint64_t shrink_page_list(struct cpu *c, struct mm_world *w, struct zone 
 				w->nr_swap_used++;
 				p->pgflags |= PGF_DIRTY;
 			}
-			cpu_ret(c);
+			ret(c);
 			if (vbr(c, w, VS_spl_swap_full, !slot))
 				goto activate_locked;
 			may_enter_fs = (sc->gfp_mask & __GFP_IO) != 0;
@@ -511,7 +512,7 @@ static uint64_t shrink_page_list(struct cpu *c, struct mm_world *w, struct zone 
 			p->pgflags &= (uint8_t)~(PGF_MAPPED | PGF_YOUNG);
 			if (file)
 				z->lruvec.nr_mapped_file--;
-			cpu_ret(c);
+			ret(c);
 		}
 		if (vbr(c, w, VS_spl_pgdirty, p->pgflags & PGF_DIRTY)) {
 			if (vbr(c, w, VS_spl_file_dirty, file && (!sc->kswapd || !z->lruvec.zone_dirty))) {
@@ -535,7 +536,7 @@ static uint64_t shrink_page_list(struct cpu *c, struct mm_world *w, struct zone 
 			else
 				z->lruvec.ev[VZ_pswpout]++;
 			z->lruvec.ev[VZ_nr_vmscan_write]++;
-			cpu_ret(c);
+			ret(c);
 		}
 		/* __remove_mapping: tree_lock, page_ref_freeze(page, 2), the
 		 * radix tree entry deleted (page cache or swap cache) */
@@ -543,7 +544,7 @@ static uint64_t shrink_page_list(struct cpu *c, struct mm_world *w, struct zone 
 		vwork(c, VW_remove_mapping);
 		atomic_rmw(c, w, w->mapping_addr[file ? 1 : 0], w->m->nodes[0].id);
 		atomic_rmw(c, w, p->addr, page_node(w, p));
-		cpu_ret(c);
+		ret(c);
 		if (w->reclaim_hook)
 			w->reclaim_hook(w->reclaim_arg, p->owner, swapped);
 		p->pgflags = 0;
@@ -567,7 +568,7 @@ keep_locked:
 		list_add(p, page_list);
 	}
 	z->lruvec.ev[VZ_pgactivate] += pgactivate;
-	cpu_ret(c);
+	ret(c);
 	return nr_reclaimed;
 }
 
@@ -586,7 +587,7 @@ static void putback_inactive_pages(struct cpu *c, struct mm_world *w, struct zon
 		if (vbr(c, w, VS_pip_active, is_active_lru(lru)))
 			z->lruvec.recent_rotated[is_file_lru(lru)]++;
 	}
-	cpu_ret(c);
+	ret(c);
 }
 
 /* shrink_inactive_list (v4.6) */
@@ -600,7 +601,7 @@ static uint64_t shrink_inactive_list(struct cpu *c, struct mm_world *w, struct z
 	int file = is_file_lru(lru);
 	int mode = (!sc->may_unmap ? ISOLATE_UNMAPPED : 0) | (!sc->may_writepage ? ISOLATE_CLEAN : 0);
 	uint64_t nr_scanned, nr_reclaimed = 0;
-	cpu_irq_save(c);
+	irq_save(c);
 	cpu_lock(c, &z->lru_lock);
 	uint64_t nr_taken = isolate_lru_pages(c, w, z, nr_to_scan, &page_list, &nr_scanned, mode,
 					      lru);
@@ -612,12 +613,12 @@ static uint64_t shrink_inactive_list(struct cpu *c, struct mm_world *w, struct z
 	else
 		z->lruvec.ev[VZ_pgscan_direct] += nr_scanned;
 	cpu_unlock(c, &z->lru_lock);
-	cpu_irq_restore(c);
+	irq_restore(c);
 	if (vbr(c, w, VS_sil_taken, nr_taken == 0))
 		goto out;
 	struct spl_stat st = {0, 0};
 	nr_reclaimed = shrink_page_list(c, w, z, &page_list, sc, &st);
-	cpu_irq_save(c);
+	irq_save(c);
 	cpu_lock(c, &z->lru_lock);
 	z->lruvec.recent_scanned[file] += nr_taken;
 	if (sc->kswapd)
@@ -627,12 +628,12 @@ static uint64_t shrink_inactive_list(struct cpu *c, struct mm_world *w, struct z
 	putback_inactive_pages(c, w, z, &page_list);
 	z->lruvec.nr_isolated[file] -= nr_taken;
 	cpu_unlock(c, &z->lru_lock);
-	cpu_irq_restore(c);
+	irq_restore(c);
 	/* sane_reclaim: flushers not keeping up -> kswapd writes pages */
 	if (vbr(c, w, VS_sil_zone_dirty, st.nr_unqueued_dirty == nr_taken))
 		z->lruvec.zone_dirty = 1;
 out:
-	cpu_ret(c);
+	ret(c);
 	return nr_reclaimed;
 }
 
@@ -652,7 +653,7 @@ static void move_active_pages_to_lru(struct cpu *c, struct mm_world *w, struct z
 	}
 	if (!is_active_lru(lru))
 		z->lruvec.ev[VZ_pgdeactivate] += moved;
-	cpu_ret(c);
+	ret(c);
 }
 
 /* shrink_active_list (v4.6) */
@@ -668,7 +669,7 @@ static void shrink_active_list(struct cpu *c, struct mm_world *w, struct zone *z
 	int file = is_file_lru(lru);
 	int mode = (!sc->may_unmap ? ISOLATE_UNMAPPED : 0) | (!sc->may_writepage ? ISOLATE_CLEAN : 0);
 	uint64_t nr_scanned, nr_rotated = 0;
-	cpu_irq_save(c);
+	irq_save(c);
 	cpu_lock(c, &z->lru_lock);
 	uint64_t nr_taken = isolate_lru_pages(c, w, z, nr_to_scan, &l_hold, &nr_scanned, mode, lru);
 	__mod_zone_page_state(c, w, z, NR_PAGES_SCANNED, (int64_t)nr_scanned);
@@ -676,7 +677,7 @@ static void shrink_active_list(struct cpu *c, struct mm_world *w, struct zone *z
 	z->lruvec.ev[VZ_pgrefill] += nr_scanned;
 	z->lruvec.nr_isolated[file] += nr_taken;
 	cpu_unlock(c, &z->lru_lock);
-	cpu_irq_restore(c);
+	irq_restore(c);
 	while (vbr(c, w, VS_sal_loop, !list_empty(&l_hold))) {
 		vwork(c, VW_deactivate_page);
 		struct page *p = l_hold.prev;
@@ -686,15 +687,15 @@ static void shrink_active_list(struct cpu *c, struct mm_world *w, struct zone *z
 		p->pgflags &= (uint8_t)~PGF_ACTIVE;
 		list_add(p, &l_inactive);
 	}
-	cpu_irq_save(c);
+	irq_save(c);
 	cpu_lock(c, &z->lru_lock);
 	z->lruvec.recent_rotated[file] += nr_rotated;
 	move_active_pages_to_lru(c, w, z, &l_active, lru);
 	move_active_pages_to_lru(c, w, z, &l_inactive, lru - 1);
 	z->lruvec.nr_isolated[file] -= nr_taken;
 	cpu_unlock(c, &z->lru_lock);
-	cpu_irq_restore(c);
-	cpu_ret(c);
+	irq_restore(c);
+	ret(c);
 }
 
 /* shrink_list (v4.6) */
@@ -710,7 +711,7 @@ static uint64_t shrink_list(struct cpu *c, struct mm_world *w, struct zone *z, i
 	} else {
 		r = shrink_inactive_list(c, w, z, nr_to_scan, sc, lru);
 	}
-	cpu_ret(c);
+	ret(c);
 	return r;
 }
 
@@ -727,7 +728,7 @@ static void get_scan_count(struct cpu *c, struct mm_world *w, struct zone *z,
 	uint32_t swappiness = w->cfg.reclaim.swappiness;
 	enum scan_balance balance;
 	bool force_scan = sc->kswapd && !zone_reclaimable(c, w, z);
-	mem(c, w, z->addr + ZOFF_LRUVEC + 64, z->node, CPU_LOAD_DEP);
+	mem(c, w, z->addr + ZOFF_RECLAIM_STAT, z->node, CPU_LOAD_DEP);
 	if (vbr(c, w, VS_gsc_noswap, !sc->may_swap || w->cfg.reclaim.swap_pages <= w->nr_swap_used)) {
 		balance = SCAN_FILE;
 		goto out;
@@ -752,7 +753,7 @@ static void get_scan_count(struct cpu *c, struct mm_world *w, struct zone *z,
 	uint64_t anon_prio = swappiness, file_prio = 200 - swappiness;
 	uint64_t anon = lv->nr[MM_LRU_ACTIVE_ANON] + lv->nr[MM_LRU_INACTIVE_ANON];
 	uint64_t file = zonefile;
-	cpu_irq_save(c);
+	irq_save(c);
 	cpu_lock(c, &z->lru_lock);
 	if (vbr(c, w, VS_gsc_halve, lv->recent_scanned[0] > anon / 4)) {
 		lv->recent_scanned[0] /= 2;
@@ -765,7 +766,7 @@ static void get_scan_count(struct cpu *c, struct mm_world *w, struct zone *z,
 	uint64_t ap = anon_prio * (lv->recent_scanned[0] + 1) / (lv->recent_rotated[0] + 1);
 	uint64_t fp = file_prio * (lv->recent_scanned[1] + 1) / (lv->recent_rotated[1] + 1);
 	cpu_unlock(c, &z->lru_lock);
-	cpu_irq_restore(c);
+	irq_restore(c);
 	fraction[0] = ap;
 	fraction[1] = fp;
 	denominator = ap + fp + 1;
@@ -794,7 +795,7 @@ out:;
 			some_scanned |= scan != 0;
 		}
 	}
-	cpu_ret(c);
+	ret(c);
 }
 
 /* shrink_lruvec (v4.6) */
@@ -847,7 +848,7 @@ static void shrink_lruvec(struct cpu *c, struct mm_world *w, struct zone *z,
 	sc->nr_reclaimed += nr_reclaimed;
 	if (vbr(c, w, VS_sl_anon_low, inactive_list_is_low(c, w, z, MM_LRU_INACTIVE_ANON)))
 		shrink_active_list(c, w, z, SWAP_CLUSTER_MAX, sc, MM_LRU_ACTIVE_ANON);
-	cpu_ret(c);
+	ret(c);
 }
 
 /* shrink_zone (v4.6): root memcg only; should_continue_reclaim is false
@@ -861,7 +862,7 @@ static bool shrink_zone(struct cpu *c, struct mm_world *w, struct zone *z,
 	shrink_lruvec(c, w, z, sc);
 	/* shrink_slab: no reclaimable slab in the model */
 	bool reclaimable = vbr(c, w, VS_szn_progress, sc->nr_reclaimed != before);
-	cpu_ret(c);
+	ret(c);
 	return reclaimable;
 }
 
@@ -893,7 +894,7 @@ static bool shrink_zones(struct cpu *c, struct mm_world *w, const struct alloc_c
 		if (vbr(c, w, VS_sz_reclaimable, r || zone_reclaimable(c, w, zone)))
 			reclaimable = true;
 	}
-	cpu_ret(c);
+	ret(c);
 	return reclaimable;
 }
 
@@ -902,7 +903,7 @@ static uint64_t do_try_to_free_pages(struct cpu *c, struct mm_world *w,
 				     const struct alloc_context *ac, struct scan_control *sc)
 {
 	vcall(c, w, VF_do_try_to_free_pages);
-	uint64_t total_scanned = 0, ret;
+	uint64_t total_scanned = 0, progress;
 	bool zones_reclaimable = false;
 	if (vbr(c, w, VS_dt_allocstall, true))                 /* global_reclaim */
 		w->nodes[ac->preferred_zone->node_pos].vm_ev[VN_allocstall]++;
@@ -921,11 +922,11 @@ static uint64_t do_try_to_free_pages(struct cpu *c, struct mm_world *w,
 			sc->may_writepage = 1;
 	} while (vbr(c, w, VS_dt_loop, --sc->priority >= 0));
 	if (vbr(c, w, VS_dt_reclaimed, sc->nr_reclaimed != 0))
-		ret = sc->nr_reclaimed;
+		progress = sc->nr_reclaimed;
 	else
-		ret = vbr(c, w, VS_dt_zones_reclaimable, zones_reclaimable) ? 1 : 0;
-	cpu_ret(c);
-	return ret;
+		progress = vbr(c, w, VS_dt_zones_reclaimable, zones_reclaimable) ? 1 : 0;
+	ret(c);
+	return progress;
 }
 
 /* try_to_free_pages (v4.6); throttle_direct_reclaim never throttles in
@@ -946,7 +947,7 @@ static uint64_t try_to_free_pages(struct cpu *c, struct mm_world *w,
 		.may_swap = 1,
 	};
 	uint64_t r = do_try_to_free_pages(c, w, ac, &sc);
-	cpu_ret(c);
+	ret(c);
 	return r;
 }
 
@@ -971,7 +972,7 @@ static struct page *__alloc_pages_direct_reclaim(struct cpu *c, struct mm_world 
 	mem(c, w, ci->task + TASK_FLAGS, c->node, CPU_STORE);
 	*did_some_progress = try_to_free_pages(c, w, ac, order, gfp);
 	mem(c, w, ci->task + TASK_FLAGS, c->node, CPU_STORE);
-	cpu_ret(c);
+	ret(c);
 	if (vbr(c, w, VS_dr_progress, *did_some_progress == 0))
 		goto out;
 	bool drained = false;
@@ -984,7 +985,7 @@ retry:
 		goto retry;
 	}
 out:
-	cpu_ret(c);
+	ret(c);
 	return page;
 }
 
@@ -1016,9 +1017,9 @@ static struct page *__alloc_pages_may_oom(struct cpu *c, struct mm_world *w, uin
 	 * it reports no progress and the allocation fails */
 	vcall(c, w, VF_out_of_memory);
 	w->nodes[ac->preferred_zone->node_pos].vm_ev[VN_oom]++;
-	cpu_ret(c);
+	ret(c);
 out:
-	cpu_ret(c);
+	ret(c);
 	return page;
 }
 
@@ -1085,7 +1086,7 @@ static void wakeup_kswapd(struct cpu *c, struct mm_world *w, struct zone *z, int
 	pn->kswapd_woken = ++w->kswapd_wake_seq;
 	pn->vm_ev[VN_kswapd_wakeup]++;
 out:
-	cpu_ret(c);
+	ret(c);
 }
 
 void wake_all_kswapds(struct cpu *c, struct mm_world *w, int order,
@@ -1137,7 +1138,7 @@ static bool pgdat_balanced(struct cpu *c, struct mm_world *w, struct pglist_data
 			break;
 		}
 	}
-	cpu_ret(c);
+	ret(c);
 	return r;
 }
 
@@ -1163,7 +1164,7 @@ static bool kswapd_shrink_zone(struct cpu *c, struct mm_world *w, struct zone *z
 		z->lruvec.zone_dirty = 0;
 	r = vbr(c, w, VS_ksz_scanned, sc->nr_scanned >= sc->nr_to_reclaim);
 out:
-	cpu_ret(c);
+	ret(c);
 	return r;
 }
 
@@ -1175,7 +1176,7 @@ static void age_active_anon(struct cpu *c, struct mm_world *w, struct zone *z,
 	if (!vbr(c, w, VS_aaa_swap, w->cfg.reclaim.swap_pages == 0) &&
 	    inactive_list_is_low(c, w, z, MM_LRU_INACTIVE_ANON))
 		shrink_active_list(c, w, z, SWAP_CLUSTER_MAX, sc, MM_LRU_ACTIVE_ANON);
-	cpu_ret(c);
+	ret(c);
 }
 
 /*
@@ -1251,8 +1252,8 @@ int mm_kswapd_run(struct mm_world *w, struct cpu *c, int node_pos)
 	more = vbr(c, w, VS_bp_loop, pn->kswapd_priority >= 1 &&
 					     !pgdat_balanced(c, w, pn, classzone_idx));
 out:
-	cpu_ret(c);
-	cpu_ret(c);
+	ret(c);
+	ret(c);
 	if (!more) {
 		pn->kswapd_running = 0;
 		pn->kswapd_woken = 0;
@@ -1282,12 +1283,12 @@ void mm_lru_add(struct mm_world *w, struct cpu *c, struct page *p, enum mm_page_
 		p->pgflags |= PGF_DIRTY;
 		z->lruvec.nr_dirty_file++;
 	}
-	cpu_irq_save(c);
+	irq_save(c);
 	cpu_lock(c, &z->lru_lock);
 	add_page_to_lru_list(c, w, z, p, page_lru(p));
 	cpu_unlock(c, &z->lru_lock);
-	cpu_irq_restore(c);
-	cpu_ret(c);
+	irq_restore(c);
+	ret(c);
 }
 
 void mm_page_touch(struct mm_world *w, struct cpu *c, struct page *p)
@@ -1307,21 +1308,21 @@ void mm_page_touch(struct mm_world *w, struct cpu *c, struct page *p)
 		/* activate_page -> __activate_page under zone->lru_lock */
 		struct zone *z = page_zone(w, p);
 		vcall(c, w, VF_activate_page);
-		cpu_irq_save(c);
+		irq_save(c);
 		cpu_lock(c, &z->lru_lock);
 		del_page_from_lru_list(c, w, z, p, page_lru(p));
 		p->pgflags |= PGF_ACTIVE;
 		add_page_to_lru_list(c, w, z, p, page_lru(p));
 		z->lruvec.ev[VZ_pgactivate]++;
 		cpu_unlock(c, &z->lru_lock);
-		cpu_irq_restore(c);
-		cpu_ret(c);
+		irq_restore(c);
+		ret(c);
 		p->pgflags &= (uint8_t)~PGF_REFERENCED;
 	} else if (!(p->pgflags & PGF_REFERENCED)) {
 		p->pgflags |= PGF_REFERENCED;
 		mem_page(c, w, p, CPU_STORE);
 	}
-	cpu_ret(c);
+	ret(c);
 }
 
 void mm_lru_release(struct mm_world *w, struct cpu *c, struct page *p)
@@ -1330,11 +1331,11 @@ void mm_lru_release(struct mm_world *w, struct cpu *c, struct page *p)
 	struct zone *z = page_zone(w, p);
 	assert(p->pgflags & PGF_LRU);
 	/* __page_cache_release: off the LRU under lru_lock, then freed */
-	cpu_irq_save(c);
+	irq_save(c);
 	cpu_lock(c, &z->lru_lock);
 	del_page_from_lru_list(c, w, z, p, page_lru(p));
 	cpu_unlock(c, &z->lru_lock);
-	cpu_irq_restore(c);
+	irq_restore(c);
 	if ((p->pgflags & PGF_MAPPED) && !(p->pgflags & PGF_SWAPBACKED))
 		z->lruvec.nr_mapped_file--;
 	if ((p->pgflags & PGF_DIRTY) && !(p->pgflags & PGF_SWAPBACKED))
@@ -1358,7 +1359,7 @@ static uint64_t zone_pagecache_reclaimable(struct cpu *c, struct mm_world *w, st
 	const struct lruvec *lv = &z->lruvec;
 	uint64_t file = lv->nr[MM_LRU_INACTIVE_FILE] + lv->nr[MM_LRU_ACTIVE_FILE];
 	uint64_t nr, delta = 0;
-	mem(c, w, z->addr + ZOFF_LRUVEC + 64, z->node, CPU_LOAD_DEP);
+	mem(c, w, z->addr + ZOFF_RECLAIM_STAT, z->node, CPU_LOAD_DEP);
 	if (vbr(c, w, VS_zpr_unmap, w->cfg.zone_reclaim_mode & RECLAIM_UNMAP))
 		nr = file;                             /* NR_FILE_PAGES */
 	else
@@ -1367,7 +1368,7 @@ static uint64_t zone_pagecache_reclaimable(struct cpu *c, struct mm_world *w, st
 		delta += lv->nr_dirty_file;
 	if (delta > nr)
 		delta = nr;
-	cpu_ret(c);
+	ret(c);
 	return nr - delta;
 }
 
@@ -1375,28 +1376,28 @@ int zone_reclaim(struct cpu *c, struct mm_world *w, struct zone *z, uint32_t gfp
 {
 	vcall(c, w, VF_zone_reclaim);
 	vwork(c, VW_zone_reclaim);
-	int ret;
+	int status;
 	struct lruvec *lv = &z->lruvec;
 	uint64_t nr_slab_reclaimable = 0;     /* NR_SLAB_RECLAIMABLE: no slab model */
 	if (vbr(c, w, VS_zr_full, zone_pagecache_reclaimable(c, w, z) <= lv->min_unmapped_pages &&
 					  nr_slab_reclaimable <= lv->min_slab_pages)) {
-		ret = ZONE_RECLAIM_FULL;
+		status = ZONE_RECLAIM_FULL;
 		goto out;
 	}
 	if (vbr(c, w, VS_zr_unreclaimable, !zone_reclaimable(c, w, z))) {
-		ret = ZONE_RECLAIM_FULL;
+		status = ZONE_RECLAIM_FULL;
 		goto out;
 	}
 	if (vbr(c, w, VS_zr_noblock, !(gfp & __GFP_DIRECT_RECLAIM))) {
-		ret = ZONE_RECLAIM_NOSCAN;
+		status = ZONE_RECLAIM_NOSCAN;
 		goto out;
 	}
 	if (vbr(c, w, VS_zr_remote, z->node != w->cpus[c->idx].numa_node)) {
-		ret = ZONE_RECLAIM_NOSCAN;
+		status = ZONE_RECLAIM_NOSCAN;
 		goto out;
 	}
 	if (vbr(c, w, VS_zr_locked, lv->reclaim_locked)) {
-		ret = ZONE_RECLAIM_NOSCAN;
+		status = ZONE_RECLAIM_NOSCAN;
 		goto out;
 	}
 	lv->reclaim_locked = 1;
@@ -1419,15 +1420,15 @@ int zone_reclaim(struct cpu *c, struct mm_world *w, struct zone *z, uint32_t gfp
 			shrink_zone(c, w, z, &sc);
 		} while (vbr(c, w, VS_zr_loop, sc.nr_reclaimed < nr_pages && --sc.priority >= 0));
 	}
-	cpu_ret(c);
-	ret = sc.nr_reclaimed >= nr_pages;
+	ret(c);
+	status = sc.nr_reclaimed >= nr_pages;
 	lv->reclaim_locked = 0;
 	atomic_rmw(c, w, z->addr + ZOFF_FLAGS, z->node);
-	if (vbr(c, w, VS_zr_failed, !ret))
+	if (vbr(c, w, VS_zr_failed, !status))
 		lv->ev[VZ_zone_reclaim_failed]++;
 out:
-	cpu_ret(c);
-	return ret;
+	ret(c);
+	return status;
 }
 
 /* --- introspection, counters, check ------------------------------------ */

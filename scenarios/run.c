@@ -40,10 +40,7 @@
 #include "scenarios/run_mpi.h"
 #include "models/slub.h"
 #include "analysis/store_image.h"
-#include "scenarios/wl_messaging.h"
-#include "scenarios/wl_pagealloc.h"
-#include "scenarios/wl_parallel.h"
-#include "scenarios/wl_fill.h"
+#include "workloads/workload.h"
 #include "numasim_config.h"
 
 struct sim_run {
@@ -62,11 +59,9 @@ struct sim_run {
 	struct slub_config sl_cfg;
 	struct mm_world *w;
 	struct slub_world *sw;
-	struct slub_cache *skb, *data;
-	struct wl_pagealloc_result res;
-	struct wl_msg_result mres;
-	struct wl_par_result pres;      /* workload parallel */
-	struct wl_fill_result *fres;    /* workload fill */
+	const struct workload_ops *wl;  /* the scenario's workload */
+	struct wl_run run;              /* the world and identity it runs with */
+	void *result;                   /* its result (wl->result_free) */
 	int vm_fn_base, vm_site_base;   /* the reclaim tables (fill) */
 	int *fill_cpus;                 /* fill: tasks' CPUs + a kswapd CPU per node */
 	int64_t started_ns;
@@ -99,7 +94,11 @@ static int64_t real_now_ns(void)
 
 static void sim_free(struct sim_run *r)
 {
-	wl_msg_result_free(&r->mres);
+	if (r->result && r->wl && r->wl->result_free)
+		r->wl->result_free(r->result);
+	else
+		free(r->result);
+	r->result = NULL;
 	slub_world_destroy(r->sw);
 	r->sw = NULL;
 	mm_world_destroy(r->w);
@@ -111,9 +110,6 @@ static void sim_free(struct sim_run *r)
 	if (r->have_tables)
 		cost_tables_free(&r->tables);
 	r->have_sys = r->have_layout = r->have_tables = 0;
-	wl_pagealloc_result_free(&r->res);
-	free(r->fres);
-	r->fres = NULL;
 	free(r->fill_cpus);
 	r->fill_cpus = NULL;
 }
@@ -157,7 +153,7 @@ static const int *run_cpus(const struct scenario *s, int point, int *n)
 	return s->points[point].cpus;
 }
 
-/* SLUB over the run's page allocator, with the caches messaging uses. */
+/* SLUB over the run's page allocator, with the kmalloc caches. */
 static int slub_setup(const struct scenario *s, struct sim_run *r)
 {
 	const struct scn_point *pt = &s->points[r->point];
@@ -165,24 +161,18 @@ static int slub_setup(const struct scenario *s, struct sim_run *r)
 
 	if ((rc = slub_world_create(pt->machine, &r->sl_cfg, &r->sys, r->w, r->sl_fn_base,
 				    r->sl_site_base, &r->sw, &r->d)) ||
-	    (rc = slub_kmalloc_create(r->sw, &r->d)) ||
-	    (rc = slub_cache_create(r->sw, "skbuff_head_cache", WL_MSG_SKB_HEAD, 0,
-				    SLUB_HWCACHE_ALIGN | SLUB_PANIC, &r->skb, &r->d)))
+	    (rc = slub_kmalloc_create(r->sw, &r->d)))
 		return diag_set(&r->d, rc, s->path, 0, 0,
 				"point %s: the SLUB model cannot be set up: %s", pt->label,
 				r->d.msg[0] ? r->d.msg : ns_status_msg(rc));
-	r->data = slub_kmalloc_cache(r->sw, WL_MSG_DATA_ALLOC);
-	if (!r->data)
-		return diag_set(&r->d, NS_EINTERNAL, s->path, 0, 0,
-				"no kmalloc cache for %d bytes", WL_MSG_DATA_ALLOC);
 	return NS_OK;
 }
 
 static int sim_setup(const struct scenario *s, struct sim_run *r)
 {
 	const struct scn_point *pt = &s->points[r->point];
-	/* messaging and parallel run SLUB over the page allocator */
-	int messaging = s->workload == SCN_WL_MESSAGING || s->workload == SCN_WL_PARALLEL;
+	/* SLUB over the page allocator (messaging, parallel) */
+	int slub = s->wl->slub;
 	struct cpu_params cp;
 	int ncpus, rc;
 
@@ -191,7 +181,7 @@ static int sim_setup(const struct scenario *s, struct sim_run *r)
 	r->mm_cfg.code = (enum mm_code)pt->cost.code;
 	r->sl_cfg = pt->slub;
 	r->sl_cfg.code = (enum mm_code)pt->cost.code;
-	if (messaging) {
+	if (slub) {
 		r->mm_cfg.as = &r->as;
 		r->sl_cfg.as = &r->as;
 	}
@@ -201,12 +191,12 @@ static int sim_setup(const struct scenario *s, struct sim_run *r)
 		return diag_set(&r->d, rc, s->path, 0, 0,
 				"cannot register the page allocator model: %s",
 				ns_status_msg(rc));
-	if (messaging && (rc = slub_register(&r->tables, &r->sl_fn_base, &r->sl_site_base)))
+	if (slub && (rc = slub_register(&r->tables, &r->sl_fn_base, &r->sl_site_base)))
 		return diag_set(&r->d, rc, s->path, 0, 0,
 				"cannot register the SLUB model: %s", ns_status_msg(rc));
 	/* the reclaim tables after every other model's (no older id moves) */
-	int fill = s->workload == SCN_WL_FILL;
-	if (fill && (rc = vmscan_register(&r->tables, &r->vm_fn_base, &r->vm_site_base)))
+	int reclaim = s->wl->reclaim;
+	if (reclaim && (rc = vmscan_register(&r->tables, &r->vm_fn_base, &r->vm_site_base)))
 		return diag_set(&r->d, rc, s->path, 0, 0,
 				"cannot register the reclaim model: %s", ns_status_msg(rc));
 	if ((rc = cost_layout_init(&r->layout, &r->tables, pt->label)))
@@ -215,9 +205,9 @@ static int sim_setup(const struct scenario *s, struct sim_run *r)
 	if ((rc = mm_layout(&r->layout, &r->tables, r->fn_base, r->site_base, pt->cfg.iter,
 			    mm_code_resolve((enum mm_code)pt->cost.code,
 					    (enum cpu_model)pt->cost.model))) ||
-	    (messaging && (rc = slub_layout(&r->layout, &r->tables, r->sl_fn_base,
+	    (slub && (rc = slub_layout(&r->layout, &r->tables, r->sl_fn_base,
 					    r->sl_site_base, &r->sl_cfg))) ||
-	    (fill && (rc = vmscan_layout(&r->layout, &r->tables, r->vm_fn_base,
+	    (reclaim && (rc = vmscan_layout(&r->layout, &r->tables, r->vm_fn_base,
 					 r->vm_site_base))))
 		return diag_set(&r->d, rc, s->path, 0, 0,
 				"cannot lay out variant %s: %s", pt->label,
@@ -231,7 +221,7 @@ static int sim_setup(const struct scenario *s, struct sim_run *r)
 	cp.sample_warm = (enum cpu_warm)pt->cost.sample_warm;
 	cp.sample_window = pt->cost.sample_window;
 	const int *cpus = run_cpus(s, r->point, &ncpus);
-	if (fill) {
+	if (reclaim) {
 		if ((rc = fill_cpus(pt, r, &ncpus)))
 			return diag_set(&r->d, rc, s->path, 0, 0, "out of memory");
 		cpus = r->fill_cpus;
@@ -248,47 +238,18 @@ static int sim_setup(const struct scenario *s, struct sim_run *r)
 		return diag_set(&r->d, rc, s->path, 0, 0,
 				"point %s: the page allocator model cannot be set "
 				"up: %s", pt->label, ns_status_msg(rc));
-	if (fill && (rc = vmscan_attach(r->w, r->vm_fn_base, r->vm_site_base)))
+	if (reclaim && (rc = vmscan_attach(r->w, r->vm_fn_base, r->vm_site_base)))
 		return diag_set(&r->d, rc, s->path, 0, 0,
 				"point %s: the reclaim model cannot be attached", pt->label);
-	return messaging ? slub_setup(s, r) : NS_OK;
-}
-
-static int run_messaging(const struct scenario *s, const struct run_opts *o,
-			 struct sim_run *r)
-{
-	struct wl_msg_params p;
-	wl_msg_params_default(&p);
-	const struct scn_messaging *m = &s->points[r->point].msg;
-	p.groups = m->groups;
-	p.loops = m->loops;
-	p.inflight_limit = m->inflight_limit;
-	p.send_cycles = m->send_cycles;
-	p.recv_cycles = m->recv_cycles;
-	p.ctx_switch_cycles = m->ctx_switch_cycles;
-	p.placement = s->points[r->point].sched_placement == SCN_PLACEMENT_V59;
-	double cyc_per_ms = r->sys.k.clock_ghz * 1e6;
-	p.window_cycles = (uint64_t)(m->window_ms * cyc_per_ms + 0.5);
-	p.warmup_cycles = (uint64_t)(m->warmup_ms * cyc_per_ms + 0.5);
-	p.warmup_messages = m->warmup_messages;
-	p.measure_messages = m->measure_messages;
-	p.as = &r->as;
-	p.mode = m->pipe ? WL_MSG_PIPE : WL_MSG_SOCKET;
-	p.threads = m->threads;
-	p.pa = r->w;
-	int rc = wl_messaging_run(r->sw, &r->sys, r->skb, r->data, &p, r->seed, o->stop,
-				  r->work, &r->mres);
-	if (rc == WL_MSG_STOPPED)
-		return WL_STOPPED;
-	if (rc == NS_ERANGE)
-		return diag_set(&r->d, rc, s->path, 0, 0,
-				"%s, repetition %lld: the simulated kernel ran out of slab "
-				"memory", s->points[r->point].label, r->rep);
-	if (rc)
-		return diag_set(&r->d, rc, s->path, 0, 0,
-				"%s, repetition %lld: the messaging workload failed: %s",
-				s->points[r->point].label, r->rep, ns_status_msg(rc));
-	return NS_OK;
+	if (slub && (rc = slub_setup(s, r)))
+		return rc;
+	/* the workload's view of the world, then its own set-up */
+	r->run = (struct wl_run){
+		.w = r->w, .sw = r->sw, .as = &r->as, .sys = &r->sys, .params = pt->params,
+		.sched_v59 = pt->sched_placement == SCN_PLACEMENT_V59, .seed = r->seed,
+		.path = s->path, .label = pt->label, .rep = r->rep, .d = &r->d,
+	};
+	return s->wl->setup ? s->wl->setup(&r->run) : NS_OK;
 }
 
 int run_preflight(const struct scenario *s, struct diag *d)
@@ -298,41 +259,6 @@ int run_preflight(const struct scenario *s, struct diag *d)
 
 static void run_and_check(const struct scenario *s, const struct run_opts *o,
 			  struct sim_run *r);
-
-/* The parallel workload with the point's parameters and placement. */
-static int run_parallel(const struct scenario *s, const struct run_opts *o,
-			struct sim_run *r)
-{
-	const struct scn_point *pt = &s->points[r->point];
-	if (!pt->par)
-		return diag_set(&r->d, NS_EINTERNAL, s->path, 0, 0,
-				"point %s: no parallel workload parameters", pt->label);
-	int rc = wl_parallel_run(r->w, r->sw, &r->sys, pt->par, r->seed, o->stop, r->work,
-				 &r->pres, &r->d);
-	if (rc == NS_OK && r->pres.stopped)
-		return WL_STOPPED;
-	if (rc)
-		return diag_set(&r->d, rc, s->path, 0, 0, "%s, repetition %lld: %s", pt->label,
-				r->rep, r->d.msg[0] ? r->d.msg : ns_status_msg(rc));
-	return NS_OK;
-}
-
-/* The fill workload with the point's parameters and placement. */
-static int run_fill(const struct scenario *s, const struct run_opts *o, struct sim_run *r)
-{
-	const struct scn_point *pt = &s->points[r->point];
-	r->fres = calloc(1, sizeof *r->fres);
-	if (!r->fres)
-		return diag_set(&r->d, NS_ENOMEM, s->path, 0, 0, "out of memory");
-	int rc = wl_fill_run(r->w, &r->sys, &pt->fill, r->seed, o->stop, r->work, r->fres,
-			     &r->d);
-	if (rc == NS_OK && r->fres->stopped)
-		return WL_STOPPED;
-	if (rc)
-		return diag_set(&r->d, rc, s->path, 0, 0, "%s, repetition %lld: %s", pt->label,
-				r->rep, r->d.msg[0] ? r->d.msg : ns_status_msg(rc));
-	return NS_OK;
-}
 
 static void simulate(const struct scenario *s, const struct run_opts *o,
 		     struct sim_run *r)
@@ -350,16 +276,11 @@ static void simulate(const struct scenario *s, const struct run_opts *o,
 static void run_and_check(const struct scenario *s, const struct run_opts *o,
 			  struct sim_run *r)
 {
-	if (r->status == NS_OK && s->workload == SCN_WL_MESSAGING) {
-		r->status = run_messaging(s, o, r);
-	} else if (r->status == NS_OK && s->workload == SCN_WL_PARALLEL) {
-		r->status = run_parallel(s, o, r);
-	} else if (r->status == NS_OK && s->workload == SCN_WL_FILL) {
-		r->status = run_fill(s, o, r);
-	} else if (r->status == NS_OK) {
-		const struct scn_pagealloc *pa = &s->points[r->point].pa;
-		struct cpu *c = cpu_sys_cpu(&r->sys, pa->cpu);
-		r->status = wl_pagealloc_run(r->w, c, pa, o->stop, r->work, &r->res);
+	if (r->status == NS_OK) {
+		r->wl = s->wl;
+		r->run.stop = o->stop;
+		r->run.work = r->work;
+		r->status = s->wl->run(&r->run, &r->result);
 	}
 	if (r->status == NS_OK && r->sw)
 		r->check_rc = slub_check(r->sw, &r->d);
@@ -517,268 +438,6 @@ static int put_branch(void *arg, const struct cpu_branch_row *row)
 	return store_branch(w->st, w->id, &b);
 }
 
-static int put_series(struct writer *w, const char *op, unsigned order,
-		      uint32_t batch, const double *v, size_t n)
-{
-	char name[64], mname[80];
-	double min = v[0], sum = 0;
-	int rc;
-	for (size_t i = 0; i < n; i++) {
-		min = v[i] < min ? v[i] : min;
-		sum += v[i];
-	}
-	snprintf(name, sizeof name, "%s-odr%u-%" PRIu32, op, order, batch);
-	snprintf(mname, sizeof mname, "%s.min", name);
-	if ((rc = store_samples(w->st, w->id, name, v, n)) ||
-	    (rc = store_metric(w->st, w->id, name, sum / (double)n, "cycles/op")))
-		return rc;
-	return store_metric(w->st, w->id, mname, min, "cycles/op");
-}
-
-static int put_results(struct writer *w)
-{
-	const struct wl_pagealloc_result *res = &w->r->res;
-	size_t kept = res->outer - res->drop;
-	double *a = malloc(3 * kept * sizeof *a);
-	int rc = NS_OK;
-	if (!a)
-		return NS_ENOMEM;
-	for (int s = 0; s < res->nr_series && rc == NS_OK; s++) {
-		const struct wl_pagealloc_series *sr = &res->series[s];
-		double *fr = a + kept, *to = a + 2 * kept;
-		for (size_t i = 0; i < kept; i++) {
-			a[i] = (double)sr->alloc[res->drop + i];
-			fr[i] = (double)sr->free[res->drop + i];
-			to[i] = a[i] + fr[i];
-		}
-		if ((rc = put_series(w, "alloc", sr->order, sr->batch, a, kept)) ||
-		    (rc = put_series(w, "free", sr->order, sr->batch, fr, kept)))
-			break;
-		rc = put_series(w, "total", sr->order, sr->batch, to, kept);
-	}
-	free(a);
-	if (rc)
-		return rc;
-	if ((rc = store_metric(w->st, w->id, "allocs", (double)res->allocs, "count")) ||
-	    (rc = store_metric(w->st, w->id, "frees", (double)res->frees, "count")) ||
-	    (rc = store_metric(w->st, w->id, "alloc_failed", (double)res->alloc_failed,
-			       "count")))
-		return rc;
-	return store_metric(w->st, w->id, "timed_cycles", (double)res->timed_cycles,
-			    "cycles");
-}
-
-/* The parallel workload's metrics (wl_parallel.h struct wl_par_result). */
-static int put_par_results(struct writer *w)
-{
-	const struct wl_par_result *m = &w->r->pres;
-	const struct {
-		const char *name, *unit;
-		double v;
-	} rows[] = {
-		{"ops", "count", (double)m->ops},
-		{"cycles_per_op", "cycles/op", m->cycles_per_op},
-		{"end_cycles", "cycles", (double)m->end_cycles},
-		{"page_allocs", "count", (double)m->page_allocs},
-		{"page_frees", "count", (double)m->page_frees},
-		{"obj_allocs", "count", (double)m->obj_allocs},
-		{"obj_frees", "count", (double)m->obj_frees},
-		{"remote_frees", "count", (double)m->remote_frees},
-		{"alloc_failed", "count", (double)m->alloc_failed},
-		{"zone_lock_contended", "count", (double)m->zone_lock_contended},
-		{"zone_lock_wait_cycles", "cycles", (double)m->zone_lock_wait_cycles},
-		{"list_lock_contended", "count", (double)m->list_lock_contended},
-		{"list_lock_wait_cycles", "cycles", (double)m->list_lock_wait_cycles},
-		{"events", "count", (double)m->events},
-	};
-	for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
-		int rc = store_metric(w->st, w->id, rows[i].name, rows[i].v, rows[i].unit);
-		if (rc)
-			return rc;
-	}
-	return NS_OK;
-}
-
-/* v5.9 placement: migrations in `metrics`, the schedstat counters in
- * `counters` (scope cpu; per-domain ones named LEVEL.name, "MC.lb_count").
- * Nothing with placement none, whose rows stay as before. */
-static int put_sched_stats(struct writer *w)
-{
-	const struct wl_msg_result *m = &w->r->mres;
-	if (!m->sched_stats && !m->migrations)
-		return NS_OK;
-	int rc = store_metric(w->st, w->id, "migrations", (double)m->migrations, "count");
-	for (size_t i = 0; rc == NS_OK && i < m->nr_sched_stats; i++) {
-		const struct wl_msg_sched_stat *st = &m->sched_stats[i];
-		char name[64];
-		snprintf(name, sizeof name, "%s%s%s", st->domain, st->domain[0] ? "." : "",
-			 st->name);
-		if (st->value > INT64_MAX)
-			return NS_ERANGE;
-		rc = store_counter(w->st, w->id, STORE_SCOPE_CPU, w->r->sys.cpu[st->cpu].id, NULL,
-				   name, (int64_t)st->value);
-	}
-	return rc;
-}
-
-/* Pipe mode: where the pipe buffers' pages came from and went to
- * (metrics pipe.*).  Nothing in socket mode, whose rows stay as before. */
-static int put_pipe_stats(struct writer *w, const struct scn_messaging *sm)
-{
-	const struct wl_msg_result *m = &w->r->mres;
-	if (!sm->pipe)
-		return NS_OK;
-	const struct {
-		const char *name;
-		uint64_t v;
-	} rows[] = {
-		{"pipe.alloc_page", m->pipe_alloc_page},
-		{"pipe.tmp_page_reuse", m->pipe_tmp_page_reuse},
-		{"pipe.merges", m->pipe_merges},
-		{"pipe.tmp_page_keep", m->pipe_tmp_page_keep},
-		{"pipe.put_page", m->pipe_put_page},
-		{"pipe.spurious_wakeups", m->spurious_wakeups},
-	};
-	int rc = NS_OK;
-	for (size_t i = 0; rc == NS_OK && i < sizeof rows / sizeof rows[0]; i++)
-		rc = store_metric(w->st, w->id, rows[i].name, (double)rows[i].v, "count");
-	return rc;
-}
-
-/* The per-window path mix in `samples` (series window.*, cumulative
- * counts at each window's end) and the measured part in `metrics`, when
- * the scenario asks for them (workload.window_ms, warmup_*, measure_*). */
-static int put_windows(struct writer *w, const struct scn_messaging *sm)
-{
-	const struct wl_msg_result *m = &w->r->mres;
-	int rc = NS_OK;
-	static const char *const series[] = {"window.end_s", "window.messages",
-					     "window.free_fastpath", "window.free_slowpath",
-					     "window.free_frozen", "window.cpu_partial_free"};
-	double *v = m->nr_windows ? malloc(m->nr_windows * sizeof *v) : NULL;
-	if (m->nr_windows && !v)
-		return NS_ENOMEM;
-	double hz = w->r->sys.k.clock_ghz * 1e9;
-	for (size_t k = 0; rc == NS_OK && m->nr_windows && k < 6; k++) {
-		for (size_t i = 0; i < m->nr_windows; i++) {
-			const struct wl_msg_window *x = &m->windows[i];
-			const uint64_t f[6] = {0, x->messages, x->fastpath, x->slowpath, x->frozen,
-					       x->cpu_partial_free};
-			v[i] = k == 0 ? (double)x->end_cycles / hz : (double)f[k];
-		}
-		rc = store_samples(w->st, w->id, series[k], v, m->nr_windows);
-	}
-	free(v);
-	if (rc || !(sm->warmup_ms || sm->warmup_messages || sm->measure_messages) || !m->measured)
-		return rc;
-	const struct wl_msg_window *a = &m->measure_start, *b = &m->measure_end;
-	const struct {
-		const char *name, *unit;
-		double v;
-	} rows[] = {
-		{"measured.start_s", "s", (double)a->end_cycles / hz},
-		{"measured.time_s", "s", m->measured_time_s},
-		{"measured.messages", "count", (double)(b->messages - a->messages)},
-		{"measured.free_fastpath", "count", (double)(b->fastpath - a->fastpath)},
-		{"measured.free_slowpath", "count", (double)(b->slowpath - a->slowpath)},
-		{"measured.free_frozen", "count", (double)(b->frozen - a->frozen)},
-		{"measured.cpu_partial_free", "count",
-		 (double)(b->cpu_partial_free - a->cpu_partial_free)},
-		{"total_time_extrapolated", "count", (double)m->extrapolated},
-		{"total_time_ci_low_s", "s", m->total_ci_low_s},
-		{"total_time_ci_high_s", "s", m->total_ci_high_s},
-	};
-	for (size_t i = 0; rc == NS_OK && i < sizeof rows / sizeof rows[0]; i++)
-		rc = store_metric(w->st, w->id, rows[i].name, rows[i].v, rows[i].unit);
-	return rc;
-}
-
-/* The fill workload's metrics and samples (wl_fill.h struct wl_fill_result). */
-static int put_fill_results(struct writer *w)
-{
-	const struct wl_fill_result *m = w->r->fres;
-	const struct {
-		const char *name, *unit;
-		double v;
-	} rows[] = {
-		{"allocs", "count", (double)m->allocs},
-		{"alloc_failed", "count", (double)m->alloc_failed},
-		{"remote_pages", "count", (double)m->remote_pages},
-		{"remote_share", "fraction", m->allocs ? (double)m->remote_pages / (double)m->allocs : 0},
-		{"released", "count", (double)m->released},
-		{"reclaimed_owned", "count", (double)m->reclaimed_owned},
-		{"reclaimed_prefill", "count", (double)m->reclaimed_prefill},
-		{"prefill_pages", "count", (double)m->prefill_pages},
-		{"alloc_latency_p50", "cycles", (double)m->lat_p50},
-		{"alloc_latency_p99", "cycles", (double)m->lat_p99},
-		{"alloc_latency_max", "cycles", (double)m->lat_max},
-		{"alloc_latency_mean", "cycles", m->lat_mean},
-		{"direct_reclaim_cycles", "cycles", (double)m->direct_reclaim_cycles},
-		{"zone_reclaim_cycles", "cycles", (double)m->zone_reclaim_cycles},
-		{"reclaim_cycles_per_alloc", "cycles/alloc", m->reclaim_cycles_per_alloc},
-		{"kswapd_cycles", "cycles", (double)m->kswapd_cycles},
-		{"kswapd_steps", "count", (double)m->kswapd_steps},
-		{"local_accesses", "count", (double)m->local_accesses},
-		{"remote_accesses", "count", (double)m->remote_accesses},
-		{"refaults", "count", (double)m->refaults},
-		{"access_cycles_local", "cycles/access", m->access_cycles_local},
-		{"access_cycles_remote", "cycles/access", m->access_cycles_remote},
-		{"end_cycles", "cycles", (double)m->end_cycles},
-		{"events", "count", (double)m->events},
-	};
-	static const char *const lru[4] = {"nr_inactive_anon", "nr_active_anon",
-					   "nr_inactive_file", "nr_active_file"};
-	int rc;
-	for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++)
-		if ((rc = store_metric(w->st, w->id, rows[i].name, rows[i].v, rows[i].unit)))
-			return rc;
-	size_t n = (size_t)m->nr_samples;
-	if ((rc = store_samples(w->st, w->id, "sample_cycles", m->sample_cycles, n)) ||
-	    (rc = store_samples(w->st, w->id, "nr_free_pages", m->sample_free, n)))
-		return rc;
-	for (int l = 0; l < 4; l++)
-		if ((rc = store_samples(w->st, w->id, lru[l], m->sample_lru[l], n)))
-			return rc;
-	/* per zone: "nr_inactive_file:0/Normal" */
-	for (int z = 0; z < m->nr_sample_zones; z++)
-		for (int l = 0; l < 4; l++) {
-			char name[64];
-			snprintf(name, sizeof name, "%s:%s", lru[l], m->sample_zone[z]);
-			if ((rc = store_samples(w->st, w->id, name, m->sample_zone_lru[z][l], n)))
-				return rc;
-		}
-	return NS_OK;
-}
-
-static int put_msg_results(struct writer *w)
-{
-	const struct wl_msg_result *m = &w->r->mres;
-	const struct {
-		const char *name, *unit;
-		double v;
-	} rows[] = {
-		{"total_time_s", "s", m->total_time_s},
-		{"messages", "count", (double)m->messages},
-		{"end_cycles", "cycles", (double)m->end_cycles},
-		{"ctx_switches", "count", (double)m->ctx_switches},
-		{"preemptions", "count", (double)m->preemptions},
-		{"sender_blocks", "count", (double)m->sender_blocks},
-		{"receiver_blocks", "count", (double)m->receiver_blocks},
-		{"wakeups", "count", (double)m->wakeups},
-		{"events", "count", (double)m->events},
-		{"alloc_failed", "count", (double)m->alloc_failed},
-	};
-	for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
-		int rc = store_metric(w->st, w->id, rows[i].name, rows[i].v, rows[i].unit);
-		if (rc)
-			return rc;
-	}
-	int rc = put_sched_stats(w);
-	if (rc == NS_OK)
-		rc = put_pipe_stats(w, &w->s->points[w->r->point].msg);
-	return rc ? rc : put_windows(w, &w->s->points[w->r->point].msg);
-}
-
 static int write_run(struct store *st, const struct scenario *s,
 		     const struct run_opts *o, struct sim_run *r, int64_t *id)
 {
@@ -808,9 +467,7 @@ static int write_run(struct store *st, const struct scenario *s,
 	if ((rc = store_run_begin(st, &info, &w.id)))
 		return rc;
 	if ((rc = scenario_params(s, r->point, put_param, &w)) ||
-	    (rc = (s->workload == SCN_WL_PARALLEL ? put_par_results(&w)
-		   : s->workload == SCN_WL_FILL ? put_fill_results(&w)
-		   : r->sw ? put_msg_results(&w) : put_results(&w))) ||
+	    (rc = s->wl->results(r->result, &r->run, st, w.id)) ||
 	    (rc = mm_counters(r->w, put_pa_counter, &w)) ||
 	    (r->sw && (rc = slub_counters(r->sw, put_pa_counter, &w))) ||
 	    (rc = cpu_sys_counters(&r->sys, put_cpu_counter, &w)) ||

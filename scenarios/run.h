@@ -62,7 +62,7 @@
  * receiver_blocks, wakeups, events and alloc_failed in `metrics`, and
  * SLUB's counters (slub_counters) besides the page allocator's; a run
  * whose slub_check fails is stored as failed like any invariant break.
- * The parallel workload (scenarios/wl_parallel.h; SLUB over the page
+ * The parallel workload (workloads/wl_parallel.h; SLUB over the page
  * allocator as for messaging, tasks on the point's placement CPUs) stores
  * ops, cycles_per_op (cycles/op), end_cycles, page_allocs, page_frees,
  * obj_allocs, obj_frees, remote_frees, alloc_failed, zone_lock_contended,

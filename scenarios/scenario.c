@@ -26,8 +26,17 @@
  * and hashed once).  Overrides are written into the machine file's text at
  * the byte range of the target scalar before it is loaded, so the stored
  * machine text is the machine that was simulated.
+ *
+ * The loader's parts: this file (the top level, a point's walk, labels,
+ * check, params), scenario_settings.c (the loader context and the
+ * settings), scenario_machine.c (machines and overrides),
+ * scenario_sections.c (kernel, policy, sched, cost; the keys), sharing
+ * scenario_internal.h.  The workload's section is read by the workload
+ * itself (workloads/workload.h: its parse gets a wl_reader that applies
+ * the settings), so nothing here names a workload.
  */
 #include "scenarios/scenario.h"
+#include "scenarios/scenario_internal.h"
 
 #include <limits.h>
 #include <stdarg.h>
@@ -39,1815 +48,9 @@
 #include "cost/cpu.h"
 #include "machine/cpulist.h"
 #include "machine/datafile.h"
-#include "scenarios/wl_messaging.h"
 #include "base/ytree.h"
 #include "models/zonelist.h"
 
-static const char *const knob_names[SCN_NR_KNOBS] = {
-#define SCN_KNOB_NAME(key, kind) #key,
-	SCN_KNOB_MAP(SCN_KNOB_NAME)
-#undef SCN_KNOB_NAME
-};
-
-static const char knob_kinds[SCN_NR_KNOBS] = {
-#define SCN_KNOB_KIND(key, kind) kind,
-	SCN_KNOB_MAP(SCN_KNOB_KIND)
-#undef SCN_KNOB_KIND
-};
-
-const char *scn_knob_name(enum scn_knob k)
-{
-	return (unsigned)k < SCN_NR_KNOBS ? knob_names[k] : "?";
-}
-
-const char *scn_workload_name(enum scn_workload_type t)
-{
-	switch (t) {
-	case SCN_WL_PAGEALLOC: return "pagealloc";
-	case SCN_WL_MESSAGING: return "messaging";
-	case SCN_WL_PARALLEL: return "parallel";
-	case SCN_WL_FILL: return "fill";
-	}
-	return "?";
-}
-
-int scn_knob_is_slub(enum scn_knob k)
-{
-	return k == SCN_KNOB_slab_free_layout || k == SCN_KNOB_slub_stats ||
-	       k == SCN_KNOB_compiler_layout;
-}
-
-int scn_knob_is_reclaim(enum scn_knob k)
-{
-	return k == SCN_KNOB_zone_reclaim_mode || k == SCN_KNOB_swap ||
-	       k == SCN_KNOB_swappiness || k == SCN_KNOB_min_unmapped_ratio ||
-	       k == SCN_KNOB_min_slab_ratio || k == SCN_KNOB_writeback_cycles;
-}
-
-static int knob_lookup(const char *name)
-{
-	for (int k = 0; k < SCN_NR_KNOBS; k++)
-		if (!strcmp(knob_names[k], name))
-			return k;
-	return -1;
-}
-
-int scn_pagealloc_batches(const struct scn_pagealloc *p, unsigned order,
-			  uint32_t *out)
-{
-	if (p->nr_batches > 0) {
-		memcpy(out, p->batches, (size_t)p->nr_batches * sizeof *out);
-		return p->nr_batches;
-	}
-	/* pagealloc-bench: "double while batch < (128 MiB / 4096) >> order" */
-	int n = 0;
-	uint32_t limit = SCN_PA_BATCH_LIMIT_PAGES >> order;
-	for (uint32_t b = 1; b < limit && n < SCN_MAX_BATCHES; b *= 2)
-		out[n++] = b;
-	if (n == 0)
-		out[n++] = 1;
-	return n;
-}
-
-/* ---- loader context ------------------------------------------------------ */
-
-/* A dotted key with a fixed value or an axis of values. */
-struct setting {
-	char *key;
-	const struct ynode *at;         /* where it was given (for errors) */
-	const struct ynode *one;        /* fixed value, or NULL for an axis */
-	const struct ynode **vals;      /* axis values [nr] (malloc'ed) */
-	int nr;
-	int axis;                       /* axis index, -1 for a fixed value */
-	int used;                       /* consumed by a lookup at point 0 */
-	int cli;                        /* from the command line */
-};
-
-struct loader {
-	const struct ytree *t;
-	struct diag *d;
-	struct scenario *s;
-	const struct scn_opts *o;
-	struct setting *set;
-	int nr_set, cap_set;
-	struct scn_point *pt;           /* the point being resolved */
-	const struct ynode *top_workload, *top_kernel, *top_policy, *top_sched, *top_cost;
-	const struct ynode *cpuset_local;  /* policy.cpuset: local, to resolve */
-};
-
-/* The tree a node belongs to: a command-line value's own tree, or the file. */
-static int in_subtree(const struct ynode *r, const struct ynode *n, int depth)
-{
-	if (r == n)
-		return 1;
-	size_t items = r->kind == YNODE_MAP ? 2 * r->nr : r->kind == YNODE_SEQ ? r->nr : 0;
-	for (size_t j = 0; depth > 0 && j < items; j++)
-		if (in_subtree(r->items[j], n, depth - 1))
-			return 1;
-	return 0;
-}
-
-static const struct ytree *tree_of(const struct loader *l, const struct ynode *n)
-{
-	const struct scenario *s = l->s;
-	for (int i = 0; i < s->nr_cli; i++)
-		if (in_subtree(s->cli_trees[i]->root, n, 4))
-			return s->cli_trees[i];
-	return l->t;
-}
-#define TT(n) tree_of(l, (n))
-
-static int is_cli(const struct loader *l, const struct ynode *n)
-{
-	return tree_of(l, n) != l->t;
-}
-
-static int err(struct loader *l, const struct ynode *n, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-static int err(struct loader *l, const struct ynode *n, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	int rc = diag_vset(l->d, NS_EINPUT, TT(n)->name, n->line, n->col, fmt, ap);
-	va_end(ap);
-	return rc;
-}
-
-static int nomem(struct loader *l)
-{
-	return diag_set(l->d, NS_ENOMEM, l->t->name, 0, 0, "out of memory");
-}
-
-/* One line of printable text, copied (ytree_text). */
-static int get_text(struct loader *l, const struct ynode *n, const char *what,
-		    int nonempty, char **out)
-{
-	return ytree_text(TT(n), n, what, nonempty, out, l->d);
-}
-
-/* The value of a setting at the point being resolved; marks it used. */
-static const struct ynode *lookup(struct loader *l, const char *key)
-{
-	for (int i = 0; i < l->nr_set; i++) {
-		struct setting *st = &l->set[i];
-		if (strcmp(st->key, key))
-			continue;
-		st->used = 1;
-		return st->axis < 0 ? st->one : st->vals[l->pt->axis_value[st->axis]];
-	}
-	return NULL;
-}
-
-/* Section fields: the file's values (ytree_fields with every key optional,
- * so a setting can supply a required one), replaced by settings
- * "prefix.key"; then the required ones checked. */
-static int section_fields(struct loader *l, const struct ynode *n,
-			  const char *prefix, const char *what,
-			  const struct ytree_field *fields, size_t nr,
-			  const struct ynode **v)
-{
-	struct ytree_field opt[32];
-	char key[128];
-	int rc;
-
-	for (size_t i = 0; i < nr; i++) {
-		opt[i] = fields[i];
-		opt[i].required = 0;
-		v[i] = NULL;
-	}
-	if (n && (rc = ytree_fields(l->t, n, what, opt, nr, v, l->d)))
-		return rc;
-	/* a sweep of the whole section: each value a mapping of its keys */
-	const struct ynode *sec = lookup(l, prefix), *sv[32];
-	if (sec) {
-		if ((rc = ytree_fields(TT(sec), sec, what, opt, nr, sv, l->d)))
-			return rc;
-		for (size_t i = 0; i < nr; i++) {
-			if (!sv[i])
-				continue;
-			if (!strcmp(fields[i].key, "type"))
-				return err(l, sv[i], "workload.type cannot be swept: a "
-					   "plan runs one workload");
-			if (v[i])
-				return err(l, sv[i], "'%s.%s' is given both under '%s:' "
-					   "(line %d) and in the sweep of '%s'", prefix,
-					   fields[i].key, prefix, v[i]->line, prefix);
-			v[i] = sv[i];
-		}
-	}
-	for (size_t i = 0; i < nr; i++) {
-		snprintf(key, sizeof key, "%s.%s", prefix, fields[i].key);
-		const struct ynode *x = lookup(l, key);
-		if (x)
-			v[i] = x;
-	}
-	for (size_t i = 0; i < nr; i++)
-		if (fields[i].required && !v[i])
-			return err(l, n, "missing required key '%s' in %s", fields[i].key,
-				   what);
-	return NS_OK;
-}
-
-/* A node's value as label / params text: the scalar, or "[a,b]". */
-static void node_text(const struct ynode *n, char *buf, size_t len)
-{
-	if (n->kind == YNODE_SCALAR) {
-		snprintf(buf, len, "%s", n->str);
-		return;
-	}
-	if (n->kind == YNODE_MAP) {     /* a section value: its values, ':' */
-		size_t off = 0;
-		buf[0] = '\0';
-		for (size_t i = 0; i < n->nr && off < len; i++) {
-			const struct ynode *x = n->items[2 * i + 1];
-			off += (size_t)snprintf(buf + off, len - off, "%s%s", i ? ":" : "",
-						x->kind == YNODE_SCALAR ? x->str : "...");
-		}
-		return;
-	}
-	size_t off = (size_t)snprintf(buf, len, "[");
-	for (size_t i = 0; i < n->nr && off < len; i++) {
-		const struct ynode *x = n->items[i];
-		off += (size_t)snprintf(buf + off, len - off, "%s%s", i ? "," : "",
-					x->kind == YNODE_SCALAR ? x->str : "...");
-	}
-	if (off < len)
-		snprintf(buf + off, len - off, "]");
-}
-
-/* ---- machine ------------------------------------------------------------- */
-
-/* dir(scenario path) + "/" + ref, unless ref is absolute or the scenario
- * came from standard input. */
-static char *resolve_path(const char *scenario_path, const char *ref)
-{
-	const char *slash = strrchr(scenario_path, '/');
-	if (ref[0] == '/' || !strcmp(scenario_path, "-") || !slash)
-		return strdup(ref);
-	size_t dl = (size_t)(slash - scenario_path) + 1, rl = strlen(ref);
-	char *p = malloc(dl + rl + 1);
-	if (!p)
-		return NULL;
-	memcpy(p, scenario_path, dl);
-	memcpy(p + dl, ref, rl + 1);
-	return p;
-}
-
-/*
- * A machine path that does not exist (a bare name "rome-nps4", a
- * scenario's "../configs/x.yaml" read from standard input or copied
- * elsewhere) is looked up among the shipped machines (machine/datafile.h);
- * found nowhere, *path stays, for the loader's "cannot open".
- */
-static int find_shipped(char **path, const char *ref)
-{
-	struct stat st;
-	char *found;
-	struct diag quiet;
-	if (stat(*path, &st) == 0)
-		return NS_OK;
-	diag_init(&quiet);
-	int rc = datafile_resolve(DATAFILE_MACHINE, ref, &found, &quiet);
-	if (rc == NS_ENOENT)
-		return NS_OK;
-	if (rc)
-		return rc;
-	free(*path);
-	*path = found;
-	return NS_OK;
-}
-
-/* Byte offset of 1-based line:col in buf (columns count UTF-8 characters,
- * as libyaml's marks do). */
-static size_t pos_offset(const char *buf, size_t len, int line, int col)
-{
-	size_t off = 0;
-	for (int ln = 1; ln < line && off < len; off++)
-		if (buf[off] == '\n')
-			ln++;
-	for (int c = 1; c < col && off < len; c++) {
-		off++;
-		while (off < len && ((unsigned char)buf[off] & 0xc0) == 0x80)
-			off++;
-	}
-	return off;
-}
-
-/* An override value as YAML text: plain when it is a plain token, else
- * double-quoted. */
-static int yaml_value(const struct ynode *v, char *buf, size_t len)
-{
-	int plain = v->style == YSTYLE_PLAIN && v->len > 0;
-	for (size_t i = 0; plain && i < v->len; i++) {
-		char c = v->str[i];
-		plain = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-			(c >= '0' && c <= '9') || strchr("._+-/", c);
-	}
-	if (plain)
-		return snprintf(buf, len, "%s", v->str) < (int)len ? 0 : -1;
-	size_t o = 0;
-	buf[o++] = '"';
-	for (size_t i = 0; i < v->len; i++) {
-		unsigned char c = (unsigned char)v->str[i];
-		if (o + 6 >= len)
-			return -1;
-		if (c == '"' || c == '\\')
-			buf[o++] = '\\';
-		if (c < 0x20) {
-			o += (size_t)snprintf(buf + o, len - o, "\\x%02x", c);
-			continue;
-		}
-		buf[o++] = (char)c;
-	}
-	buf[o++] = '"';
-	buf[o] = '\0';
-	return 0;
-}
-
-struct splice {
-	size_t from, to;                /* byte range of the target scalar */
-	int line;                       /* its line in the machine file */
-	char text[256];
-	const struct ynode *val;        /* the override value */
-	const char *path;               /* dotted path in the machine file */
-};
-
-static int cmp_splice(const void *a, const void *b)
-{
-	const struct splice *x = a, *y = b;
-	return x->from < y->from ? 1 : x->from > y->from ? -1 : 0;
-}
-
-/* Find the scalar at dotted path in the machine tree; a mapping with a
- * `value` key (a cost figure) stands for its value. */
-static int find_target(struct loader *l, const struct ytree *mt, const char *path,
-		       const struct ynode *at, const struct ynode **out)
-{
-	const struct ynode *n = mt->root;
-	char seg[128];
-	const char *p = path;
-
-	while (*p) {
-		size_t sl = strcspn(p, ".");
-		if (sl == 0 || sl >= sizeof seg)
-			return err(l, at, "machine override '%s': empty or too long "
-				   "path segment", path);
-		memcpy(seg, p, sl);
-		seg[sl] = '\0';
-		p += sl + (p[sl] == '.');
-		if (n->kind == YNODE_MAP) {
-			n = ynode_map_get(n, seg);
-		} else if (n->kind == YNODE_SEQ && ytree_is_int_text(seg, sl)) {
-			long long i = atoll(seg);
-			n = i >= 0 && (size_t)i < n->nr ? n->items[i] : NULL;
-		} else {
-			n = NULL;
-		}
-		if (!n)
-			return err(l, at, "machine override '%s': machine file '%s' has "
-				   "no value at '%.*s' (list items are numbered from 0)",
-				   path, mt->name, (int)(p - path - (*p ? 1 : 0)), path);
-	}
-	if (n->kind == YNODE_MAP && ynode_map_get(n, "value"))
-		n = ynode_map_get(n, "value");
-	if (n->kind != YNODE_SCALAR)
-		return err(l, at, "machine override '%s': the machine file's value "
-			   "there is a %s; overrides replace single values", path,
-			   n->kind == YNODE_MAP ? "mapping" : "list");
-	if (n->style == YSTYLE_BLOCK)
-		return err(l, at, "machine override '%s': cannot replace a block "
-			   "scalar", path);
-	*out = n;
-	return NS_OK;
-}
-
-/* Write the overrides into text (a new malloc'ed buffer in *out). */
-static int apply_overrides(struct loader *l, const char *path, const char *text,
-			   size_t len, struct splice *sp, int nsp, char **out,
-			   size_t *out_len)
-{
-	struct ytree *mt = NULL;
-	int rc = ytree_parse(path, text, len, &mt, l->d);
-	if (rc)
-		return rc;
-	for (int i = 0; i < nsp && rc == NS_OK; i++) {
-		const struct ynode *tn = NULL;
-		const struct ynode *at = sp[i].val;
-		if ((rc = find_target(l, mt, sp[i].path, at, &tn)))
-			break;
-		sp[i].from = pos_offset(text, len, tn->line, tn->col);
-		sp[i].to = pos_offset(text, len, tn->end_line, tn->end_col);
-		sp[i].line = tn->line;
-		if (sp[i].val->kind != YNODE_SCALAR || ynode_is_null(sp[i].val))
-			rc = err(l, at, "machine override '%s' needs a single value",
-				 sp[i].path);
-		else if (yaml_value(sp[i].val, sp[i].text, sizeof sp[i].text))
-			rc = err(l, at, "machine override '%s': value too long", sp[i].path);
-	}
-	ytree_free(mt);
-	if (rc)
-		return rc;
-	qsort(sp, (size_t)nsp, sizeof *sp, cmp_splice);
-	for (int i = 0; i + 1 < nsp; i++)
-		if (sp[i + 1].to > sp[i].from)
-			return err(l, sp[i].val, "machine overrides '%s' and '%s' change "
-				   "the same value", sp[i].path, sp[i + 1].path);
-	size_t cap = len + 1;
-	for (int i = 0; i < nsp; i++)
-		cap += strlen(sp[i].text);
-	char *buf = malloc(cap);
-	if (!buf)
-		return nomem(l);
-	memcpy(buf, text, len + 1);
-	size_t cur = len;
-	for (int i = 0; i < nsp; i++) {     /* descending offsets */
-		size_t tl = strlen(sp[i].text), tail = cur - sp[i].to;
-		memmove(buf + sp[i].from + tl, buf + sp[i].to, tail + 1);
-		memcpy(buf + sp[i].from, sp[i].text, tl);
-		cur = sp[i].from + tl + tail;
-	}
-	*out = buf;
-	*out_len = cur;
-	return NS_OK;
-}
-
-/* Load a memo entry's machine; an error on a line an override wrote is
- * reported at the override's value. */
-static int load_memo_machine(struct loader *l, struct scn_machine *mm,
-			     const struct splice *sp, int nsp)
-{
-	struct diag md;
-	uint8_t dig[SHA256_DIGEST_LEN];
-	int rc;
-
-	diag_init(&md);
-	rc = machine_load_buf(mm->path, mm->text, mm->text_len, &mm->machine, &md);
-	if (rc == NS_OK)
-		rc = machine_check(mm->machine, &md);
-	if (rc) {
-		for (int i = 0; i < nsp; i++)
-			if (md.line == sp[i].line)
-				return err(l, sp[i].val, "machine override '%s': %s",
-					   sp[i].path, md.msg);
-		*l->d = md;
-		return rc;
-	}
-	sha256(mm->text, mm->text_len, dig);
-	sha256_hex(dig, mm->sha256);
-	return NS_OK;
-}
-
-/* The point's machine: from the memo, or read, overridden and loaded. */
-static int get_machine(struct loader *l, const struct ynode *n)
-{
-	struct scenario *s = l->s;
-	struct splice sp[SCN_MAX_OVERRIDES];
-	char *ref = NULL, *path = NULL, *key = NULL, vt[256];
-	size_t klen = 0;
-	FILE *kf = NULL;
-	int nsp = 0, rc;
-
-	if ((rc = get_text(l, n, "machine", 1, &ref)))
-		return rc;
-	path = is_cli(l, n) ? strdup(ref) : resolve_path(s->path, ref);
-	if (path && find_shipped(&path, ref) != NS_OK) {
-		rc = nomem(l);
-		goto out;
-	}
-	kf = path ? open_memstream(&key, &klen) : NULL;
-	if (!kf) {
-		rc = nomem(l);
-		goto out;
-	}
-	fprintf(kf, "%s", path);
-	for (int i = 0; i < l->nr_set; i++) {
-		struct setting *st = &l->set[i];
-		if (strncmp(st->key, "overrides.", 10))
-			continue;
-		if (nsp == SCN_MAX_OVERRIDES) {
-			rc = err(l, st->at, "more than %d machine overrides",
-				 SCN_MAX_OVERRIDES);
-			goto out;
-		}
-		memset(&sp[nsp], 0, sizeof sp[nsp]);
-		sp[nsp].path = st->key + 10;
-		sp[nsp].val = lookup(l, st->key);
-		node_text(sp[nsp].val, vt, sizeof vt);
-		fprintf(kf, "\n%s=%s", sp[nsp].path, vt);
-		nsp++;
-	}
-	if (fclose(kf)) {
-		kf = NULL;
-		rc = nomem(l);
-		goto out;
-	}
-	kf = NULL;
-	for (int i = 0; i < s->nr_machines; i++)
-		if (!strcmp(s->machines[i].key, key)) {
-			l->pt->mach = &s->machines[i];
-			goto out;
-		}
-	struct scn_machine *mm = &s->machines[s->nr_machines];
-	char *raw = NULL;
-	size_t raw_len = 0;
-	struct diag rd;
-	diag_init(&rd);
-	rc = ytree_read_file(path, &raw, &raw_len, &rd);
-	if (rc == NS_ENOMEM) {
-		rc = nomem(l);
-		goto out;
-	}
-	if (rc) {
-		rc = err(l, n, "cannot read machine file '%s': %s", path,
-			 rd.msg[0] ? rd.msg : ns_status_msg(rc));
-		goto out;
-	}
-	if (nsp) {
-		rc = apply_overrides(l, path, raw, raw_len, sp, nsp, &mm->text,
-				     &mm->text_len);
-		free(raw);
-		if (rc)
-			goto out;
-	} else {
-		mm->text = raw;
-		mm->text_len = raw_len;
-	}
-	mm->ref = ref;
-	mm->path = path;
-	mm->key = key;
-	ref = path = key = NULL;
-	s->nr_machines++;
-	l->pt->mach = mm;
-	rc = load_memo_machine(l, mm, sp, nsp);
-out:
-	if (kf)
-		fclose(kf);
-	free(ref);
-	free(path);
-	free(key);
-	return rc;
-}
-
-/* ---- policy and placement ------------------------------------------------ */
-
-/* A node list of memory nodes of the machine ("0-1,4"). */
-static int parse_nodes_text(struct loader *l, const struct ynode *n, const char *s,
-			    const char *what, int *out, int *nr_out)
-{
-	const struct machine *m = l->pt->machine;
-	char errbuf[128];
-	size_t errpos = 0;
-	int *nodes = NULL, nr = 0, rc;
-
-	if (!strcmp(s, "all")) {        /* numactl's "all": every memory node */
-		for (int i = 0; i < m->nr_nodes; i++)
-			if (m->nodes[i].mem_pages)
-				out[nr++] = m->nodes[i].id;
-		*nr_out = nr;
-		return nr ? NS_OK : err(l, n, "%s: machine '%s' has no memory node",
-					what, m->name);
-	}
-	rc = cpulist_parse(s, MACHINE_MAX_NODES, 0, &nodes, &nr, &errpos, errbuf,
-			   sizeof errbuf);
-	if (rc == NS_ENOMEM)
-		return nomem(l);
-	if (rc)
-		return err(l, n, "%s: %s (a node list like \"0-1,3\")", what, errbuf);
-	for (int i = 0; i < nr && rc == NS_OK; i++) {
-		int id = nodes[i];
-		if (m->node_index[id] < 0)
-			rc = err(l, n, "%s: node %d is not a node of machine '%s'", what,
-				 id, m->name);
-		else if (m->nodes[m->node_index[id]].mem_pages == 0)
-			rc = err(l, n, "%s: node %d has no memory", what, id);
-		else
-			out[i] = id;
-	}
-	if (rc == NS_OK && nr == 0)
-		rc = err(l, n, "%s must name at least one node", what);
-	if (rc == NS_OK)
-		*nr_out = nr;
-	free(nodes);
-	return rc;
-}
-
-static int parse_nodes(struct loader *l, const struct ynode *n, const char *what,
-		       int *out, int *nr_out)
-{
-	const char *s;
-	int rc = ytree_string(TT(n), n, what, 1, &s, l->d);
-	return rc ? rc : parse_nodes_text(l, n, s, what, out, nr_out);
-}
-
-static int parse_cpuset(struct loader *l, const struct ynode *n)
-{
-	struct mm_config *c = &l->pt->cfg;
-	const char *s;
-	int rc = ytree_string(TT(n), n, "policy.cpuset", 1, &s, l->d);
-	if (rc)
-		return rc;
-	l->pt->policy.cpuset = s;
-	if (!strcmp(s, "none")) {
-		c->cpusets_enabled = 0;
-		c->nr_mems_allowed = 0;
-		return NS_OK;
-	}
-	c->cpusets_enabled = 1;
-	if (!strcmp(s, "all")) {
-		c->nr_mems_allowed = 0;     /* every memory node */
-		return NS_OK;
-	}
-	if (!strcmp(s, "local")) {
-		l->cpuset_local = n;        /* needs the task's CPU and zonelists */
-		return NS_OK;
-	}
-	if (s[0] >= '0' && s[0] <= '9')
-		return parse_nodes(l, n, "policy.cpuset", c->mems_allowed,
-				   &c->nr_mems_allowed);
-	char q[128];
-	ytree_quote(s, n->len, q, sizeof q);
-	return err(l, n, "policy.cpuset must be 'none', 'all', 'local' or a node "
-		   "list like \"0-1,4\", got '%s'", q);
-}
-
-/*
- * policy.cpuset: local -- a cpuset of the task's own memory node:
- * numa_mem_id() of its (first) CPU, i.e. local_memory_node() of the CPU's
- * node: the node of the first zone of that node's fallback zonelist that
- * GFP_KERNEL may use (first_zones_zonelist(.., gfp_zone(GFP_KERNEL), ..)).
- * For a CPU on a memoryless node this is the nearest node with memory,
- * which is what a cpuset can hold (cpuset.mems only takes N_MEMORY nodes).
- * Costs one zonelist build per point that uses it.
- */
-static int resolve_cpuset_local(struct loader *l)
-{
-	struct scn_point *pt = l->pt;
-	struct zonelists *zl = NULL;
-	int rc = zonelist_build(pt->machine, &pt->cfg.zl, &zl, l->d);
-	if (rc)
-		return rc;
-	int node = pt->nr_cpus > 0 ? zl->cpu_to_node[pt->cpus[0]] : -1;
-	const struct zonelist *z = node >= 0 ? zonelist_get(zl, node, ZONELIST_FALLBACK) : NULL;
-	int mem = -1;
-	for (int i = 0; z && i < z->nr && mem < 0; i++)
-		if (z->zonerefs[i].zone_idx <= ZONE_NORMAL)
-			mem = z->zonerefs[i].node;
-	zonelist_free(zl);
-	if (mem < 0)
-		return err(l, l->cpuset_local, "policy.cpuset: local: the task's CPU "
-			   "has no node with memory to fall back to");
-	pt->cfg.mems_allowed[0] = mem;
-	pt->cfg.nr_mems_allowed = 1;
-	return NS_OK;
-}
-
-static int in_list(const int *v, int n, int x)
-{
-	for (int i = 0; i < n; i++)
-		if (v[i] == x)
-			return 1;
-	return 0;
-}
-
-/* mempolicy + nodes, as set_mempolicy(2) takes them: the nodes are masked
- * by the cpuset's mems (mpol_set_nodemask), an empty result is EINVAL. */
-static int parse_mempolicy(struct loader *l, const struct ynode *mp,
-			   const struct ynode *nodes, const struct ynode *sec)
-{
-	struct mm_config *c = &l->pt->cfg;
-	int ids[MACHINE_MAX_NODES], nr = 0, rc, x;
-	const char *s = "default", *inline_nodes = NULL;
-	char mode[32];
-
-	if (mp) {
-		if ((rc = ytree_string(TT(mp), mp, "policy.mempolicy", 1, &s, l->d)))
-			return rc;
-		/* "interleave:0-1": the mode with its nodes, so that one axis
-		 * can sweep modes that take different nodes */
-		size_t ml = strcspn(s, ":");
-		inline_nodes = s[ml] ? s + ml + 1 : NULL;
-		snprintf(mode, sizeof mode, "%.*s", (int)(ml < sizeof mode ? ml : 0), s);
-		if ((x = mpol_parse(mode)) < 0) {
-			char q[128];
-			ytree_quote(s, mp->len, q, sizeof q);
-			return err(l, mp, "unknown policy.mempolicy '%s' (expected default, "
-				   "local, bind, preferred or interleave, optionally with "
-				   "':NODES')", q);
-		}
-		c->mpol = (enum mpol_mode)x;
-		s = mpol_name(c->mpol);
-	}
-	l->pt->policy.mempolicy = mp ? mp->str : "default";
-	int wants = c->mpol == MPOL_BIND || c->mpol == MPOL_PREFERRED ||
-		    c->mpol == MPOL_INTERLEAVE;
-	if (inline_nodes && nodes)
-		return err(l, nodes, "policy.nodes given twice: in policy.mempolicy "
-			   "'%s' and here", mp->str);
-	if (!nodes && !inline_nodes && wants)
-		return err(l, mp, "policy.mempolicy '%s' needs policy.nodes (numactl "
-			   "--%s=NODES) or '%s:NODES'", s,
-			   c->mpol == MPOL_BIND ? "membind" : s, s);
-	if ((nodes || inline_nodes) && !wants)
-		return err(l, nodes ? nodes : mp, "policy.nodes is not used by "
-			   "mempolicy '%s' (only bind, preferred and interleave take "
-			   "nodes)", mpol_name(c->mpol));
-	if (!nodes && !inline_nodes)
-		return NS_OK;
-	if (nodes && (rc = parse_nodes(l, nodes, "policy.nodes", ids, &nr)))
-		return rc;
-	if (!nodes && (rc = parse_nodes_text(l, mp, inline_nodes, "policy.mempolicy "
-					     "nodes", ids, &nr)))
-		return rc;
-	if (!nodes)
-		nodes = mp;
-	l->pt->policy.nodes = nodes == mp ? inline_nodes : nodes->str;
-	if (c->mpol == MPOL_PREFERRED && nr != 1)
-		return err(l, nodes, "mempolicy 'preferred' takes exactly one node "
-			   "(numactl --preferred=NODE), got %d", nr);
-	c->nr_mpol_nodes = 0;
-	for (int i = 0; i < nr; i++)
-		if (!c->cpusets_enabled || c->nr_mems_allowed == 0 ||
-		    in_list(c->mems_allowed, c->nr_mems_allowed, ids[i]))
-			c->mpol_nodes[c->nr_mpol_nodes++] = ids[i];
-	if (c->nr_mpol_nodes == 0)
-		return err(l, nodes, "policy.nodes: no node of '%s' is in the cpuset's "
-			   "mems (set_mempolicy would fail with EINVAL)",
-			   l->pt->policy.nodes);
-	(void)sec;
-	return NS_OK;
-}
-
-static int parse_cpus(struct loader *l, const struct ynode *n)
-{
-	const struct machine *m = l->pt->machine;
-	struct scn_point *pt = l->pt;
-	char errbuf[128];
-	size_t errpos = 0;
-	int *cpus = NULL, nr = 0, rc;
-	const char *s;
-
-	if ((rc = ytree_string(TT(n), n, "policy.cpus", 1, &s, l->d)))
-		return rc;
-	rc = cpulist_parse(s, MACHINE_MAX_CPUS, 0, &cpus, &nr, &errpos, errbuf,
-			   sizeof errbuf);
-	if (rc == NS_ENOMEM)
-		return nomem(l);
-	if (rc)
-		return err(l, n, "policy.cpus: %s (a CPU list like \"0-3,8\")", errbuf);
-	for (int i = 0; i < nr && rc == NS_OK; i++)
-		if (cpus[i] > m->max_cpu || m->cpu_node[cpus[i]] < 0)
-			rc = err(l, n, "policy.cpus: CPU %d is not a CPU of machine '%s' "
-				 "(%d CPUs)", cpus[i], m->name, m->nr_cpus);
-	if (rc == NS_OK && nr == 0)
-		rc = err(l, n, "policy.cpus must name at least one CPU");
-	if (rc) {
-		free(cpus);
-		return rc;
-	}
-	pt->policy.cpus = s;
-	pt->cpus = cpus;
-	pt->nr_cpus = nr;
-	return NS_OK;
-}
-
-enum { P_CPUSET, P_MEMPOLICY, P_NODES, P_CPUS, NR_P };
-
-static const struct ytree_field policy_fields[NR_P] = {
-	[P_CPUSET] = {"cpuset", 0}, [P_MEMPOLICY] = {"mempolicy", 0},
-	[P_NODES] = {"nodes", 0},   [P_CPUS] = {"cpus", 0},
-};
-
-static int parse_policy(struct loader *l)
-{
-	const struct ytree_field *const fields = policy_fields;
-	const struct ynode *sec = l->top_policy, *v[NR_P];
-	struct scn_point *pt = l->pt;
-	int rc;
-
-	pt->policy = (struct scn_policy){"none", "default", "", ""};
-	if (sec && ynode_is_null(sec))
-		return err(l, sec, "'policy' must be a mapping (or left out)");
-	if ((rc = section_fields(l, sec, "policy", "policy", fields, NR_P, v)))
-		return rc;
-	if (v[P_CPUSET] && (rc = parse_cpuset(l, v[P_CPUSET])))
-		return rc;
-	if ((rc = parse_mempolicy(l, v[P_MEMPOLICY], v[P_NODES], sec)))
-		return rc;
-	return v[P_CPUS] ? parse_cpus(l, v[P_CPUS]) : NS_OK;
-}
-
-enum { SC_PLACEMENT, NR_SC };
-
-static const struct ytree_field sched_fields[NR_SC] = {[SC_PLACEMENT] = {"placement", 0}};
-
-/* sched: the scheduler model's choices (placement: none | v5.9). */
-static int parse_sched(struct loader *l)
-{
-	const struct ytree_field *const fields = sched_fields;
-	const struct ynode *sec = l->top_sched, *v[NR_SC];
-	const char *text;
-	int rc;
-
-	l->pt->sched_placement = SCN_PLACEMENT_NONE;
-	if (sec && ynode_is_null(sec))
-		return err(l, sec, "'sched' must be a mapping (or left out)");
-	if ((rc = section_fields(l, sec, "sched", "sched", fields, NR_SC, v)))
-		return rc;
-	if (!v[SC_PLACEMENT])
-		return NS_OK;
-	if ((rc = ytree_string(TT(v[SC_PLACEMENT]), v[SC_PLACEMENT], "sched.placement", 1,
-			       &text, l->d)))
-		return rc;
-	if (!strcmp(text, "v5.9")) {
-		l->pt->sched_placement = SCN_PLACEMENT_V59;
-		return NS_OK;
-	}
-	if (!strcmp(text, "none"))
-		return NS_OK;
-	char q[128];
-	ytree_quote(text, v[SC_PLACEMENT]->len, q, sizeof q);
-	return err(l, v[SC_PLACEMENT], "sched.placement: unknown placement '%s' (expected "
-		   "none or v5.9)", q);
-}
-
-/* ---- cost: the timing model, the predictor, the layout, the accounting --- */
-
-enum { C_MODEL, C_BPRED, C_CODE, C_ACCOUNTING, C_SAMPLE_PERIOD, C_SAMPLE_WARM, C_SAMPLE_WINDOW,
-       NR_C };
-
-static const struct ytree_field cost_fields[NR_C] = {
-	[C_MODEL] = {"model", 0}, [C_BPRED] = {"bpred", 0}, [C_CODE] = {"code", 0},
-	[C_ACCOUNTING] = {"accounting", 0}, [C_SAMPLE_PERIOD] = {"sample_period", 0},
-	[C_SAMPLE_WARM] = {"sample_warm", 0}, [C_SAMPLE_WINDOW] = {"sample_window", 0},
-};
-
-static int uses_slub(const struct scenario *s);
-
-int scn_default_accounting(int workload)
-{
-	/* memo gives exact's results bit for bit; it pays where the top-level
-	 * calls repeat their paths (the page allocator's: 16-27 % less CPU
-	 * time on the shipped pagealloc scenarios) and costs more where the
-	 * models read the clock inside calls (SLUB and the scheduler: 22 %
-	 * more on seed-slub; reclaim: 4 % more on zone-reclaim), measured on
-	 * 2026-12-02 (docs/cost-model.md §9) */
-	return workload == SCN_WL_PAGEALLOC ? CPU_ACCOUNTING_MEMO : CPU_ACCOUNTING_EXACT;
-}
-
-int scn_default_model(const struct machine *m)
-{
-	/* ooo's figures hold on the first seed (docs/cost-model.md §6) and it
-	 * needs the core figures; a machine file written without them (the
-	 * test machines, files of earlier releases) keeps the in-order model
-	 * it was written for rather than failing */
-	return cpu_ooo_missing(&m->costs) ? CPU_MODEL_INORDER : CPU_MODEL_OOO;
-}
-
-/* A count of the cost section (cost.sample_period, cost.sample_window):
- * min .. SCN_MAX_SAMPLE_PERIOD into *dst, and *set, when v is given. */
-static int cost_count(struct loader *l, const struct ynode *v, const char *key, long long min,
-		      uint32_t *dst, int *set)
-{
-	long long x;
-	int rc;
-	if (!v)
-		return NS_OK;
-	if ((rc = ytree_int(TT(v), v, key, min, SCN_MAX_SAMPLE_PERIOD, &x, l->d)))
-		return rc;
-	*dst = (uint32_t)x;
-	*set = 1;
-	return NS_OK;
-}
-
-static int parse_cost(struct loader *l)
-{
-	const struct ytree_field *const fields = cost_fields;
-	const struct ynode *sec = l->top_cost, *v[NR_C];
-	struct scn_cost *c = &l->pt->cost;
-	const char *str;
-	struct cpu_params cp;
-	int rc;
-
-	cpu_params_default(&cp);
-	*c = (struct scn_cost){.model = scn_default_model(l->pt->machine), .bpred = BPRED_GSHARE,
-			       .code = MM_CODE_DEFAULT,
-			       .accounting = scn_default_accounting(l->s->workload),
-			       .sample_period = cp.sample_period, .sample_warm = cp.sample_warm,
-			       .sample_window = cp.sample_window};
-	if (sec && ynode_is_null(sec))
-		return err(l, sec, "'cost' must be a mapping (or left out)");
-	if ((rc = section_fields(l, sec, "cost", "cost", fields, NR_C, v)))
-		return rc;
-	if (v[C_MODEL]) {
-		if ((rc = ytree_string(TT(v[C_MODEL]), v[C_MODEL], "cost.model", 1, &str, l->d)))
-			return rc;
-		if ((c->model = cpu_model_parse(str)) < 0)
-			return err(l, v[C_MODEL], "unknown cost.model '%s' (expected inorder "
-				   "or ooo)", str);
-		c->model_set = 1;
-	}
-	c->model_fallback = !c->model_set && c->model == CPU_MODEL_INORDER;
-	if (c->model == CPU_MODEL_OOO)
-		c->bpred = BPRED_TAGE;
-	if (v[C_BPRED]) {
-		if ((rc = ytree_string(TT(v[C_BPRED]), v[C_BPRED], "cost.bpred", 1, &str, l->d)))
-			return rc;
-		if ((c->bpred = bpred_mode_parse(str)) < 0)
-			return err(l, v[C_BPRED], "unknown cost.bpred '%s' (expected bimodal, "
-				   "gshare or tage)", str);
-		c->bpred_set = 1;
-	}
-	if (v[C_CODE]) {
-		if ((rc = ytree_string(TT(v[C_CODE]), v[C_CODE], "cost.code", 1, &str, l->d)))
-			return rc;
-		if ((c->code = mm_code_parse(str)) < 0)
-			return err(l, v[C_CODE], "unknown cost.code '%s' (expected estimate or "
-				   "compiled)", str);
-		c->code_set = 1;
-		if (c->code == MM_CODE_COMPILED && uses_slub(l->s) &&
-		    (l->pt->slub.compiler != SLUB_GCC || !l->pt->slub.stats))
-			return err(l, v[C_CODE], "cost.code compiled: SLUB's work was counted "
-				   "for compiler_layout gcc with slub_stats on only; this point "
-				   "has %s with slub_stats %s (docs/compiled-counts.md §6)",
-				   slub_compiler_name(l->pt->slub.compiler),
-				   l->pt->slub.stats ? "on" : "off");
-	}
-	if (v[C_ACCOUNTING]) {
-		if ((rc = ytree_string(TT(v[C_ACCOUNTING]), v[C_ACCOUNTING], "cost.accounting", 1,
-				       &str, l->d)))
-			return rc;
-		if ((c->accounting = cpu_accounting_parse(str)) < 0)
-			return err(l, v[C_ACCOUNTING], "unknown cost.accounting '%s' (expected "
-				   "exact, memo or sampled)", str);
-		c->accounting_set = 1;
-	}
-	if ((rc = cost_count(l, v[C_SAMPLE_PERIOD], "cost.sample_period", 1, &c->sample_period,
-			     &c->sample_period_set)))
-		return rc;
-	if (v[C_SAMPLE_WARM]) {
-		if ((rc = ytree_string(TT(v[C_SAMPLE_WARM]), v[C_SAMPLE_WARM], "cost.sample_warm", 1,
-				       &str, l->d)))
-			return rc;
-		if ((c->sample_warm = cpu_warm_parse(str)) < 0)
-			return err(l, v[C_SAMPLE_WARM], "unknown cost.sample_warm '%s' (expected "
-				   "caches, stores or none)", str);
-		c->sample_warm_set = 1;
-	}
-	if ((rc = cost_count(l, v[C_SAMPLE_WINDOW], "cost.sample_window", 0, &c->sample_window,
-			     &c->sample_window_set)))
-		return rc;
-	const char *miss = c->model == CPU_MODEL_OOO ? cpu_ooo_missing(&l->pt->machine->costs)
-						     : NULL;
-	if (miss)
-		return err(l, v[C_MODEL], "cost.model ooo needs the core figure '%s' in "
-			   "the costs of machine '%s' (%s; docs/machine-format.md, "
-			   "\"Core figures\")", miss, l->pt->machine->name,
-			   l->pt->machine_path);
-	return NS_OK;
-}
-
-/* Every CPU of the machine (messaging, parallel without policy.cpus). */
-static int all_cpus(struct loader *l)
-{
-	const struct machine *m = l->pt->machine;
-	struct scn_point *pt = l->pt;
-	pt->cpus = calloc((size_t)(m->nr_cpus > 0 ? m->nr_cpus : 1), sizeof *pt->cpus);
-	if (!pt->cpus)
-		return nomem(l);
-	pt->nr_cpus = 0;
-	for (int c = 0; c <= m->max_cpu; c++)
-		if (m->cpu_node[c] >= 0)
-			pt->cpus[pt->nr_cpus++] = c;
-	return NS_OK;
-}
-
-/* ---- workload ------------------------------------------------------------ */
-
-static int get_u32(struct loader *l, const struct ynode *n, const char *what,
-		   long long min, long long max, uint32_t *out)
-{
-	long long v;
-	int rc = ytree_int(TT(n), n, what, min, max, &v, l->d);
-	if (rc == NS_OK)
-		*out = (uint32_t)v;
-	return rc;
-}
-
-static int get_frac(struct loader *l, const struct ynode *n, const char *what,
-		    double min, double max, double *out)
-{
-	double v;
-	int rc = ytree_number(TT(n), n, what, &v, l->d);
-	if (rc)
-		return rc;
-	if (v < min || v > max)
-		return err(l, n, "%s must be between %g and %g, got %g", what, min,
-			   max, v);
-	*out = v;
-	return NS_OK;
-}
-
-/* A list of distinct orders 0..SCN_MAX_ORDER-1, or one integer. */
-static int parse_orders(struct loader *l, const struct ynode *n, unsigned *orders,
-			int *nr_orders)
-{
-	int rc;
-	long long v;
-	if (n->kind == YNODE_SCALAR) {
-		if ((rc = ytree_int(TT(n), n, "order", 0, SCN_MAX_ORDER - 1, &v, l->d)))
-			return rc;
-		orders[0] = (unsigned)v;
-		*nr_orders = 1;
-		return NS_OK;
-	}
-	if ((rc = ytree_expect_seq(TT(n), n, "'orders'", l->d)))
-		return rc;
-	if (n->nr == 0)
-		return err(l, n, "'orders' must list at least one order");
-	if (n->nr > SCN_MAX_ORDER)
-		return err(l, n, "'orders' lists %zu orders; there are only %d "
-			   "(0..%d)", n->nr, SCN_MAX_ORDER, SCN_MAX_ORDER - 1);
-	*nr_orders = 0;
-	for (size_t i = 0; i < n->nr; i++) {
-		if ((rc = ytree_int(TT(n), n->items[i], "order", 0, SCN_MAX_ORDER - 1,
-				    &v, l->d)))
-			return rc;
-		for (int j = 0; j < *nr_orders; j++)
-			if (orders[j] == (unsigned)v)
-				return err(l, n->items[i], "order %lld is listed twice", v);
-		orders[(*nr_orders)++] = (unsigned)v;
-	}
-	return NS_OK;
-}
-
-static int parse_batches(struct loader *l, const struct ynode *n,
-			 struct scn_pagealloc *p)
-{
-	int rc;
-	if ((rc = ytree_expect_seq(TT(n), n, "'batches'", l->d)))
-		return rc;
-	if (n->nr == 0)
-		return err(l, n, "'batches' must list at least one batch size "
-			   "(leave it out for mmtests' default 1, 2, 4, ...)");
-	if (n->nr > SCN_MAX_BATCHES)
-		return err(l, n, "'batches' lists %zu sizes; at most %d are allowed",
-			   n->nr, SCN_MAX_BATCHES);
-	p->nr_batches = 0;
-	for (size_t i = 0; i < n->nr; i++) {
-		uint32_t b;
-		if ((rc = get_u32(l, n->items[i], "batch size", 1, SCN_MAX_BATCH, &b)))
-			return rc;
-		for (int j = 0; j < p->nr_batches; j++)
-			if (p->batches[j] == b)
-				return err(l, n->items[i], "batch size %u is listed twice", b);
-		p->batches[p->nr_batches++] = b;
-	}
-	return NS_OK;
-}
-
-static int parse_gfp(struct loader *l, const struct ynode *n, const struct ynode *sec,
-		     const char **text, uint32_t *gfp)
-{
-	int rc;
-	if (n && (rc = ytree_string(TT(n), n, "gfp", 1, text, l->d)))
-		return rc;
-	if (gfp_parse(*text, gfp) != NS_OK) {
-		char q[128];
-		ytree_quote(*text, strlen(*text), q, sizeof q);
-		return err(l, n ? n : sec, "unknown gfp mask '%s' "
-			   "(write flags as the kernel does: GFP_KERNEL|__GFP_NOWARN)", q);
-	}
-	return NS_OK;
-}
-
-enum { W_TYPE, W_ORDERS, W_BATCHES, W_INNER, W_OUTER, W_DROP, W_GFP, W_CPU,
-       W_OVERHEAD, NR_W };
-
-static const struct ytree_field pagealloc_fields[NR_W] = {
-	[W_TYPE] = {"type", 1},
-	[W_ORDERS] = {"orders", 0},
-	[W_BATCHES] = {"batches", 0},
-	[W_INNER] = {"inner_iterations", 0},
-	[W_OUTER] = {"outer_samples", 0},
-	[W_DROP] = {"drop_samples", 0},
-	[W_GFP] = {"gfp", 0},
-	[W_CPU] = {"cpu", 0},
-	[W_OVERHEAD] = {"timing_overhead_cycles", 0},
-};
-
-static int parse_pagealloc(struct loader *l, const struct ynode *n)
-{
-	const struct ytree_field *const fields = pagealloc_fields;
-	struct scn_point *pt = l->pt;
-	struct scn_pagealloc *p = &pt->pa;
-	const struct machine *m = pt->machine;
-	const struct ynode *v[NR_W];
-	long long cpu;
-	int rc;
-
-	if ((rc = section_fields(l, n, "workload", "workload 'pagealloc'", fields,
-				 NR_W, v)))
-		return rc;
-	p->nr_orders = 1;
-	p->orders[0] = 0;
-	p->inner = SCN_PA_INNER_DEFAULT;
-	p->outer = SCN_PA_OUTER_DEFAULT;
-	p->drop = SCN_PA_DROP_DEFAULT;
-	p->gfp_text = SCN_PA_GFP_DEFAULT;
-	p->timing_overhead = SCN_PA_TIMING_OVERHEAD_DEFAULT;
-	if (v[W_ORDERS] && (rc = parse_orders(l, v[W_ORDERS], p->orders, &p->nr_orders)))
-		return rc;
-	if (v[W_BATCHES] && (rc = parse_batches(l, v[W_BATCHES], p)))
-		return rc;
-	if (v[W_INNER] && (rc = get_u32(l, v[W_INNER], "inner_iterations", 1,
-					100000000, &p->inner)))
-		return rc;
-	if (v[W_OUTER] && (rc = get_u32(l, v[W_OUTER], "outer_samples", 1, 100000,
-					&p->outer)))
-		return rc;
-	if (v[W_DROP] && (rc = get_u32(l, v[W_DROP], "drop_samples", 0, 100000,
-				       &p->drop)))
-		return rc;
-	if (p->drop >= p->outer)
-		return err(l, v[W_DROP] ? v[W_DROP] : n,
-			   "drop_samples (%u) must be less than outer_samples (%u): "
-			   "no sample would be kept", p->drop, p->outer);
-	if ((rc = parse_gfp(l, v[W_GFP], n, &p->gfp_text, &p->gfp)))
-		return rc;
-	if (v[W_CPU] && pt->nr_cpus)
-		return err(l, v[W_CPU], "give the task's CPU either as workload.cpu or "
-			   "as policy.cpus, not both");
-	if (v[W_CPU]) {
-		if ((rc = ytree_int(TT(v[W_CPU]), v[W_CPU], "cpu", 0,
-				    MACHINE_MAX_CPUS - 1, &cpu, l->d)))
-			return rc;
-		if (cpu > m->max_cpu || m->cpu_node[cpu] < 0)
-			return err(l, v[W_CPU], "CPU %lld is not a CPU of machine '%s' "
-				   "(%d CPUs)", cpu, m->name, m->nr_cpus);
-		p->cpu = (int)cpu;
-	} else if (pt->nr_cpus) {
-		p->cpu = pt->cpus[0];
-	} else {
-		p->cpu = -1;
-		for (int c = 0; c <= m->max_cpu && p->cpu < 0; c++)
-			if (m->cpu_node[c] >= 0)
-				p->cpu = c;
-		if (p->cpu < 0)
-			return err(l, n, "machine '%s' has no CPU to run the workload on",
-				   m->name);
-	}
-	if (v[W_OVERHEAD] && (rc = get_u32(l, v[W_OVERHEAD], "timing_overhead_cycles",
-					   0, 1000000, &p->timing_overhead)))
-		return rc;
-	if (pt->nr_cpus) {        /* policy.cpus: the task runs on the first */
-		pt->nr_cpus = 1;
-	} else {                    /* placement: the one task's CPU */
-		pt->cpus = malloc(sizeof *pt->cpus);
-		if (!pt->cpus)
-			return nomem(l);
-		pt->cpus[0] = p->cpu;
-		pt->nr_cpus = 1;
-	}
-	return NS_OK;
-}
-
-enum { M_TYPE, M_GROUPS, M_LOOPS, M_MODE, M_THREADS, M_LIMIT, M_SEND, M_RECV, M_CTXSW,
-       M_WINDOW, M_WARMUP_MS, M_WARMUP_MSGS, M_MEASURE, NR_M };
-
-static const struct ytree_field messaging_fields[NR_M] = {
-	[M_TYPE] = {"type", 1},
-	[M_GROUPS] = {"groups", 1},
-	[M_LOOPS] = {"loops", 1},
-	[M_MODE] = {"mode", 0},
-	[M_THREADS] = {"threads", 0},
-	[M_LIMIT] = {"inflight_limit", 0},
-	[M_SEND] = {"send_cycles", 0},
-	[M_RECV] = {"recv_cycles", 0},
-	[M_CTXSW] = {"ctx_switch_cycles", 0},
-	[M_WINDOW] = {"window_ms", 0},
-	[M_WARMUP_MS] = {"warmup_ms", 0},
-	[M_WARMUP_MSGS] = {"warmup_messages", 0},
-	[M_MEASURE] = {"measure_messages", 0},
-};
-
-static int parse_messaging(struct loader *l, const struct ynode *n)
-{
-	const struct ytree_field *const fields = messaging_fields;
-	struct scn_messaging *p = &l->pt->msg;
-	const struct ynode *v[NR_M];
-	struct wl_msg_params def;
-	long long loops;
-	int rc;
-
-	if ((rc = section_fields(l, n, "workload", "workload 'messaging'", fields,
-				 NR_M, v)))
-		return rc;
-	wl_msg_params_default(&def);
-	p->inflight_limit = def.inflight_limit;
-	p->pipe = p->threads = 0;
-	p->send_cycles = def.send_cycles;
-	p->recv_cycles = def.recv_cycles;
-	p->ctx_switch_cycles = def.ctx_switch_cycles;
-	if ((rc = get_u32(l, v[M_GROUPS], "groups", 1, SCN_MSG_MAX_GROUPS, &p->groups)))
-		return rc;
-	if ((rc = ytree_int(TT(v[M_LOOPS]), v[M_LOOPS], "loops", 1, SCN_MSG_MAX_LOOPS,
-			    &loops, l->d)))
-		return rc;
-	p->loops = (uint64_t)loops;
-	if (v[M_MODE]) {
-		const char *mode;
-		if ((rc = ytree_string(TT(v[M_MODE]), v[M_MODE], "mode", 1, &mode, l->d)))
-			return rc;
-		p->pipe = !strcmp(mode, "pipe");
-		if (!p->pipe && strcmp(mode, "socket")) {
-			char q[128];
-			ytree_quote(mode, v[M_MODE]->len, q, sizeof q);
-			return err(l, v[M_MODE], "unknown mode '%s' (expected socket or pipe)", q);
-		}
-	}
-	if (v[M_THREADS]) {
-		const char *th;
-		if ((rc = ytree_string(TT(v[M_THREADS]), v[M_THREADS], "threads", 1, &th, l->d)))
-			return rc;
-		p->threads = !strcmp(th, "true") || !strcmp(th, "on");
-		if (!p->threads && strcmp(th, "false") && strcmp(th, "off")) {
-			char q[128];
-			ytree_quote(th, v[M_THREADS]->len, q, sizeof q);
-			return err(l, v[M_THREADS], "threads must be true or false (perf bench's "
-				   "-t: pthreads instead of processes), not '%s'", q);
-		}
-	}
-	if (v[M_LIMIT] && p->pipe)
-		return err(l, v[M_LIMIT], "inflight_limit is a socket's limit (sk_sndbuf / "
-			   "truesize); a pipe holds %d pages of merged writes (%d messages)",
-			   WL_MSG_PIPE_BUFFERS, WL_MSG_PIPE_MSGS);
-	if (v[M_LIMIT] && (rc = get_u32(l, v[M_LIMIT], "inflight_limit", 1, 1000000,
-					&p->inflight_limit)))
-		return rc;
-	if (v[M_SEND] && (rc = get_u32(l, v[M_SEND], "send_cycles", 0, 100000000,
-				       &p->send_cycles)))
-		return rc;
-	if (v[M_RECV] && (rc = get_u32(l, v[M_RECV], "recv_cycles", 0, 100000000,
-				       &p->recv_cycles)))
-		return rc;
-	if (v[M_CTXSW] && (rc = get_u32(l, v[M_CTXSW], "ctx_switch_cycles", 0, 100000000,
-					&p->ctx_switch_cycles)))
-		return rc;
-	p->window_ms = p->warmup_ms = 0;
-	p->warmup_messages = p->measure_messages = 0;
-	if (v[M_WINDOW] && (rc = get_u32(l, v[M_WINDOW], "window_ms", 1, 1000000,
-					 &p->window_ms)))
-		return rc;
-	if (v[M_WARMUP_MS] && (rc = get_u32(l, v[M_WARMUP_MS], "warmup_ms", 0, 100000000,
-					    &p->warmup_ms)))
-		return rc;
-	long long x;
-	uint64_t total = (uint64_t)p->groups * 20 * 20 * p->loops;
-	if (v[M_WARMUP_MSGS]) {
-		if ((rc = ytree_int(TT(v[M_WARMUP_MSGS]), v[M_WARMUP_MSGS], "warmup_messages", 0,
-				    INT64_MAX / 2, &x, l->d)))
-			return rc;
-		p->warmup_messages = (uint64_t)x;
-	}
-	if (v[M_MEASURE]) {
-		if ((rc = ytree_int(TT(v[M_MEASURE]), v[M_MEASURE], "measure_messages", 1,
-				    INT64_MAX / 2, &x, l->d)))
-			return rc;
-		p->measure_messages = (uint64_t)x;
-	}
-	if (p->warmup_messages + p->measure_messages > total)
-		return err(l, v[M_MEASURE] ? v[M_MEASURE] : v[M_WARMUP_MSGS],
-			   "warmup_messages + measure_messages (%llu) exceed the run's %llu "
-			   "messages (groups x 20 x 20 x loops)",
-			   (unsigned long long)(p->warmup_messages + p->measure_messages),
-			   (unsigned long long)total);
-	if (l->pt->machine->nr_cpus < 1)
-		return err(l, n, "machine '%s' has no CPU to run the workload on",
-			   l->pt->machine->name);
-	return l->pt->nr_cpus ? NS_OK : all_cpus(l);
-}
-
-enum { PL_TYPE, PL_TASKS, PL_OPS, PL_SHARE, PL_ORDERS, PL_SIZES, PL_LIFE,
-       PL_REMOTE, PL_THINK, PL_GFP, NR_PL };
-
-static int parse_sizes(struct loader *l, const struct ynode *n,
-		       struct wl_par_params *p)
-{
-	int rc;
-	if (n->kind == YNODE_SCALAR) {
-		p->nr_sizes = 1;
-		return get_u32(l, n, "object size", 1, SCN_PAR_MAX_OBJECT, &p->object_sizes[0]);
-	}
-	if ((rc = ytree_expect_seq(TT(n), n, "'object_sizes'", l->d)))
-		return rc;
-	if (n->nr == 0 || n->nr > WL_PAR_MAX_SIZES)
-		return err(l, n, "'object_sizes' must list 1 to %d sizes, got %zu",
-			   WL_PAR_MAX_SIZES, n->nr);
-	p->nr_sizes = 0;
-	for (size_t i = 0; i < n->nr; i++)
-		if ((rc = get_u32(l, n->items[i], "object size", 1, SCN_PAR_MAX_OBJECT,
-				  &p->object_sizes[p->nr_sizes++])))
-			return rc;
-	return NS_OK;
-}
-
-static const struct ytree_field parallel_fields[NR_PL] = {
-	[PL_TYPE] = {"type", 1},          [PL_TASKS] = {"tasks", 0},
-	[PL_OPS] = {"ops", 0},            [PL_SHARE] = {"page_share", 0},
-	[PL_ORDERS] = {"orders", 0},      [PL_SIZES] = {"object_sizes", 0},
-	[PL_LIFE] = {"lifetime", 0},      [PL_REMOTE] = {"remote_free", 0},
-	[PL_THINK] = {"think_cycles", 0}, [PL_GFP] = {"gfp", 0},
-};
-
-static int parse_parallel(struct loader *l, const struct ynode *n)
-{
-	const struct ytree_field *const fields = parallel_fields;
-	struct scn_point *pt = l->pt;
-	const struct ynode *v[NR_PL];
-	const char *gfp_text = "GFP_KERNEL";
-	long long x;
-	int rc;
-
-	if ((rc = section_fields(l, n, "workload", "workload 'parallel'", fields,
-				 NR_PL, v)))
-		return rc;
-	if (!pt->nr_cpus && (rc = all_cpus(l)))
-		return rc;
-	struct wl_par_params *p = pt->par = malloc(sizeof *pt->par);
-	if (!p)
-		return nomem(l);
-	wl_par_params_default(p);
-	p->nr_cpus = pt->nr_cpus;
-	memcpy(p->cpus, pt->cpus, (size_t)pt->nr_cpus * sizeof *p->cpus);
-	p->tasks = (uint32_t)(pt->nr_cpus < WL_PAR_MAX_TASKS ? pt->nr_cpus
-							      : WL_PAR_MAX_TASKS);
-	if (v[PL_TASKS] && (rc = get_u32(l, v[PL_TASKS], "tasks", 1, WL_PAR_MAX_TASKS,
-					 &p->tasks)))
-		return rc;
-	if (v[PL_OPS]) {
-		if ((rc = ytree_int(TT(v[PL_OPS]), v[PL_OPS], "ops", 1, SCN_PAR_MAX_OPS,
-				    &x, l->d)))
-			return rc;
-		p->ops = (uint64_t)x;
-	}
-	if (v[PL_SHARE] && (rc = get_frac(l, v[PL_SHARE], "page_share", 0, 1,
-					  &p->page_share)))
-		return rc;
-	if (v[PL_ORDERS] && (rc = parse_orders(l, v[PL_ORDERS], p->orders,
-					       &p->nr_orders)))
-		return rc;
-	if (v[PL_SIZES] && (rc = parse_sizes(l, v[PL_SIZES], p)))
-		return rc;
-	if (v[PL_LIFE] && (rc = get_frac(l, v[PL_LIFE], "lifetime", 1, 1e9,
-					 &p->lifetime)))
-		return rc;
-	if (v[PL_REMOTE] && (rc = get_frac(l, v[PL_REMOTE], "remote_free", 0, 1,
-					   &p->remote_free)))
-		return rc;
-	if (v[PL_THINK] && (rc = get_frac(l, v[PL_THINK], "think_cycles", 0, 1e9,
-					  &p->think_cycles)))
-		return rc;
-	if (v[PL_REMOTE] && p->remote_free > 0 && p->tasks < 2)
-		return err(l, v[PL_REMOTE], "remote_free needs at least 2 tasks "
-			   "(another task frees the object)");
-	if (v[PL_GFP] && (rc = parse_gfp(l, v[PL_GFP], n, &gfp_text, &p->gfp)))
-		return rc;
-	pt->par_gfp = gfp_text;
-	return NS_OK;
-}
-
-/* workload fill (scenarios/wl_fill.h) */
-enum { FL_TYPE, FL_PAGES, FL_ANON, FL_DIRTY, FL_LIFE, FL_PASSES, FL_PREFILL, FL_GFP, NR_FL };
-
-static int parse_prefill(struct loader *l, const struct ynode *n, struct wl_fill_params *p)
-{
-	static const struct ytree_field fields[] = {{"node", 1}, {"file", 1}};
-	const struct ynode *v[2];
-	long long node;
-	int rc;
-	if ((rc = ytree_fields(TT(n), n, "workload.prefill", fields, 2, v, l->d)))
-		return rc;
-	if ((rc = ytree_int(TT(v[0]), v[0], "prefill node", 0, MACHINE_MAX_NODES - 1, &node,
-			    l->d)))
-		return rc;
-	const struct machine *m = l->pt->machine;
-	if (m->node_index[node] < 0 || m->nodes[m->node_index[node]].mem_pages == 0)
-		return err(l, v[0], "prefill node %lld is not a node with memory of machine "
-			   "'%s'", node, m->name);
-	p->prefill_node = (int)node;
-	return get_frac(l, v[1], "prefill file share", 0, 1, &p->prefill_file);
-}
-
-static const struct ytree_field fill_fields[NR_FL] = {
-	[FL_TYPE] = {"type", 1},         [FL_PAGES] = {"pages", 0},
-	[FL_ANON] = {"anon", 0},         [FL_DIRTY] = {"dirty", 0},
-	[FL_LIFE] = {"lifetime", 0},     [FL_PASSES] = {"passes", 0},
-	[FL_PREFILL] = {"prefill", 0},   [FL_GFP] = {"gfp", 0},
-};
-
-static int parse_fill(struct loader *l, const struct ynode *n)
-{
-	const struct ytree_field *const fields = fill_fields;
-	struct scn_point *pt = l->pt;
-	const struct ynode *v[NR_FL];
-	const char *gfp_text = "GFP_HIGHUSER_MOVABLE";
-	struct wl_fill_params *p = &pt->fill;
-	long long x;
-	int rc;
-
-	if ((rc = section_fields(l, n, "workload", "workload 'fill'", fields, NR_FL, v)))
-		return rc;
-	wl_fill_params_default(p);
-	if (!pt->nr_cpus) {
-		/* one task on the machine's first CPU */
-		const struct machine *m = pt->machine;
-		pt->cpus = calloc(1, sizeof *pt->cpus);
-		if (!pt->cpus)
-			return nomem(l);
-		for (int c = 0; c <= m->max_cpu && !pt->nr_cpus; c++)
-			if (m->cpu_node[c] >= 0)
-				pt->cpus[pt->nr_cpus++] = c;
-		if (!pt->nr_cpus)
-			return err(l, n, "machine '%s' has no CPU for the fill task", m->name);
-	}
-	if (pt->nr_cpus > WL_FILL_MAX_TASKS)
-		return err(l, n, "the fill workload runs at most %d tasks (policy.cpus lists %d)",
-			   WL_FILL_MAX_TASKS, pt->nr_cpus);
-	p->nr_cpus = pt->nr_cpus;
-	memcpy(p->cpus, pt->cpus, (size_t)pt->nr_cpus * sizeof *p->cpus);
-	if (v[FL_PAGES] && (rc = get_frac(l, v[FL_PAGES], "pages", 0, 16, &p->pages)))
-		return rc;
-	if (v[FL_ANON] && (rc = get_frac(l, v[FL_ANON], "anon", 0, 1, &p->anon)))
-		return rc;
-	if (v[FL_DIRTY] && (rc = get_frac(l, v[FL_DIRTY], "dirty", 0, 1, &p->dirty)))
-		return rc;
-	if (v[FL_LIFE]) {
-		if ((rc = ytree_int(TT(v[FL_LIFE]), v[FL_LIFE], "lifetime", 0, 1ll << 40, &x,
-				    l->d)))
-			return rc;
-		p->lifetime = (uint64_t)x;
-	}
-	if (v[FL_PASSES] && (rc = get_u32(l, v[FL_PASSES], "passes", 0, 1000, &p->passes)))
-		return rc;
-	if (v[FL_PREFILL] && (rc = parse_prefill(l, v[FL_PREFILL], p)))
-		return rc;
-	if (v[FL_GFP] && (rc = parse_gfp(l, v[FL_GFP], n, &gfp_text, &p->gfp)))
-		return rc;
-	pt->fill_gfp = gfp_text;
-	pt->cfg.reclaim.enabled = 1;
-	return NS_OK;
-}
-
-static int parse_workload(struct loader *l)
-{
-	const struct ynode *n = l->top_workload;
-	switch (l->s->workload) {
-	case SCN_WL_MESSAGING: return parse_messaging(l, n);
-	case SCN_WL_PARALLEL: return parse_parallel(l, n);
-	case SCN_WL_FILL: return parse_fill(l, n);
-	case SCN_WL_PAGEALLOC: break;
-	}
-	return parse_pagealloc(l, n);
-}
-
-/* The workload's type, once per scenario (it cannot be swept). */
-static int workload_type(struct loader *l)
-{
-	const struct ynode *n = l->top_workload, *type;
-	const char *ts;
-	char q[128];
-	int rc;
-
-	if ((rc = ytree_expect_map(l->t, n, "'workload'", l->d)))
-		return rc;
-	type = lookup(l, "workload.type");
-	if (!type)
-		type = ynode_map_get(n, "type");
-	if (!type)
-		return err(l, n, "missing required key 'type' in workload");
-	if ((rc = ytree_string(TT(type), type, "workload type", 1, &ts, l->d)))
-		return rc;
-	for (int w = SCN_WL_PAGEALLOC; w <= SCN_WL_FILL; w++)
-		if (!strcmp(ts, scn_workload_name((enum scn_workload_type)w))) {
-			l->s->workload = (enum scn_workload_type)w;
-			return NS_OK;
-		}
-	ytree_quote(ts, type->len, q, sizeof q);
-	return err(l, type, "unknown workload type '%s' (known: pagealloc, "
-		   "messaging, parallel, fill)", q);
-}
-
-/* ---- kernel knobs -------------------------------------------------------- */
-
-static int parse_onoff(struct loader *l, const struct ynode *n, const char *what,
-		       int *out)
-{
-	const char *s;
-	int rc = ytree_string(TT(n), n, what, 1, &s, l->d);
-	if (rc)
-		return rc;
-	if (!strcmp(s, "on") || !strcmp(s, "off")) {
-		*out = s[1] == 'n';
-		return NS_OK;
-	}
-	char q[128];
-	ytree_quote(s, n->len, q, sizeof q);
-	return err(l, n, "%s must be 'on' or 'off', got '%s'", what, q);
-}
-
-static int parse_named(struct loader *l, const struct ynode *n, const char *what,
-		       int (*parse)(const char *), const char *choices, int *out)
-{
-	const char *s;
-	int rc = ytree_string(TT(n), n, what, 1, &s, l->d);
-	if (rc)
-		return rc;
-	int v = parse(s);
-	if (v >= 0) {
-		*out = v;
-		return NS_OK;
-	}
-	char q[128];
-	ytree_quote(s, n->len, q, sizeof q);
-	return err(l, n, "unknown %s '%s' (expected %s)", what, q, choices);
-}
-
-static int zl_order_parse(const char *s) { return zonelist_order_parse(s); }
-static int slab_layout_parse(const char *s)
-{
-	return !strcmp(s, "pre-c270cf30") ? SLUB_PRE : !strcmp(s, "c270cf30") ? SLUB_POST : -1;
-}
-static const char *slab_layout_name(enum slub_variant v)
-{
-	return v == SLUB_POST ? "c270cf30" : "pre-c270cf30";
-}
-static int zl_cpus_parse(const char *s) { return zonelist_cpus_at_build_parse(s); }
-static int zl_memless_parse(const char *s) { return zonelist_memoryless_parse(s); }
-
-/* kernel.zone_reclaim_mode: 0..7 (RECLAIM_ZONE|WRITE|UNMAP) or
- * "pre-3.16": the mode v3.15's boot code chose for this machine (1 when
- * some node_distance > RECLAIM_DISTANCE; v4.6's default is 0). */
-static const char *const zrm_names[8] = {"0", "1", "2", "3", "4", "5", "6", "7"};
-
-static int parse_zone_reclaim_mode(struct loader *l, const struct ynode *n,
-				   struct scn_point *pt, const char **text)
-{
-	const char *s;
-	int rc = ytree_string(TT(n), n, "zone_reclaim_mode", 1, &s, l->d);
-	if (rc)
-		return rc;
-	if (!strcmp(s, "pre-3.16")) {
-		const struct machine *m = pt->machine;
-		pt->cfg.zone_reclaim_mode = vmscan_pre316_default_mode(m->distance, m->nr_nodes);
-		*text = "pre-3.16";
-		return NS_OK;
-	}
-	if (s[0] >= '0' && s[0] <= '7' && s[1] == '\0') {
-		pt->cfg.zone_reclaim_mode = (uint32_t)(s[0] - '0');
-		*text = zrm_names[s[0] - '0'];
-		return NS_OK;
-	}
-	char q[128];
-	ytree_quote(s, n->len, q, sizeof q);
-	return err(l, n, "zone_reclaim_mode must be 0 to 7 (bits 1 zone, 2 write, 4 unmap) "
-		   "or 'pre-3.16', got '%s'", q);
-}
-
-/* kernel.swap: none, or a size (pages of 4 KiB: 4GiB, 512MiB, ...). */
-static int parse_swap(struct loader *l, const struct ynode *n, uint64_t *pages)
-{
-	const char *s;
-	int rc = ytree_string(TT(n), n, "swap", 1, &s, l->d);
-	if (rc)
-		return rc;
-	if (!strcmp(s, "none")) {
-		*pages = 0;
-		return NS_OK;
-	}
-	char *end;
-	unsigned long long v = strtoull(s, &end, 10);
-	unsigned long long mul = !strcmp(end, "KiB") ? 1ull << 10 : !strcmp(end, "MiB") ? 1ull << 20
-				 : !strcmp(end, "GiB") ? 1ull << 30 : !strcmp(end, "TiB") ? 1ull << 40 : 0;
-	if (end == s || s[0] < '0' || s[0] > '9' || !mul || v > (1ull << 60) / mul) {
-		char q[128];
-		ytree_quote(s, n->len, q, sizeof q);
-		return err(l, n, "swap must be 'none' or a size like 4GiB, got '%s'", q);
-	}
-	*pages = v * mul / 4096;
-	return NS_OK;
-}
-
-/* Apply knob k's value node n to a point. */
-static int apply_knob(struct loader *l, enum scn_knob k, const struct ynode *n,
-		      struct scn_point *pt)
-{
-	struct mm_config *c = &pt->cfg;
-	struct scn_value *val = &pt->knob[k];
-	long long v = 0;
-	int x = 0, rc = NS_OK;
-
-	val->set = 1;
-	val->text = n->kind == YNODE_SCALAR ? n->str : NULL;
-	switch (k) {
-	case SCN_KNOB_zonelist_iter:
-		if ((rc = parse_named(l, n, "zonelist_iter", mmzone_iter_parse,
-				      "pre-682a3385 or 682a3385", &x)))
-			return rc;
-		c->iter = (enum mmzone_iter)x;
-		val->text = mmzone_iter_name(c->iter);
-		break;
-	case SCN_KNOB_zonelist_order:
-		if ((rc = parse_named(l, n, "zonelist_order", zl_order_parse,
-				      "node or zone", &x)))
-			return rc;
-		c->zl.order = (enum zonelist_order)x;
-		val->text = zonelist_order_name(c->zl.order);
-		break;
-	case SCN_KNOB_zonelist_cpus_at_build:
-		if ((rc = parse_named(l, n, "zonelist_cpus_at_build", zl_cpus_parse,
-				      "given or none", &x)))
-			return rc;
-		c->zl.cpus_at_build = (enum zonelist_cpus_at_build)x;
-		val->text = zonelist_cpus_at_build_name(c->zl.cpus_at_build);
-		break;
-	case SCN_KNOB_memoryless:
-		if ((rc = parse_named(l, n, "memoryless", zl_memless_parse,
-				      "online or offline-x86", &x)))
-			return rc;
-		c->zl.memoryless = (enum zonelist_memoryless)x;
-		val->text = zonelist_memoryless_name(c->zl.memoryless);
-		break;
-	case SCN_KNOB_min_free_kbytes:
-		if ((rc = ytree_int(TT(n), n, "min_free_kbytes", 0, INT32_MAX, &v, l->d)))
-			return rc;
-		c->min_free_kbytes = (uint32_t)v;
-		break;
-	case SCN_KNOB_watermark_scale_factor:
-		/* sysctl range of vm.watermark_scale_factor (v4.6): 1..1000 */
-		if ((rc = ytree_int(TT(n), n, "watermark_scale_factor", 1, 1000, &v, l->d)))
-			return rc;
-		c->watermark_scale_factor = (uint32_t)v;
-		break;
-	case SCN_KNOB_thp_min_free:
-		if ((rc = parse_onoff(l, n, "thp_min_free", &c->thp_min_free)))
-			return rc;
-		val->text = c->thp_min_free ? "on" : "off";
-		break;
-	case SCN_KNOB_percpu_pagelist_fraction:
-		/* vm.percpu_pagelist_fraction: 0 (default sizing) or >= 8 */
-		if ((rc = ytree_int(TT(n), n, "percpu_pagelist_fraction", 0, INT32_MAX,
-				    &v, l->d)))
-			return rc;
-		if (v != 0 && v < 8)
-			return err(l, n, "percpu_pagelist_fraction must be 0 (default) "
-				   "or at least 8 (the sysctl's minimum), got %lld", v);
-		c->percpu_pagelist_fraction = (uint32_t)v;
-		break;
-	case SCN_KNOB_slab_free_layout:
-		if ((rc = parse_named(l, n, "slab_free_layout", slab_layout_parse,
-				      "pre-c270cf30 or c270cf30", &x)))
-			return rc;
-		pt->slub.variant = (enum slub_variant)x;
-		val->text = slab_layout_name(pt->slub.variant);
-		break;
-	case SCN_KNOB_slub_stats:
-		if ((rc = parse_onoff(l, n, "slub_stats", &pt->slub.stats)))
-			return rc;
-		val->text = pt->slub.stats ? "on" : "off";
-		break;
-	case SCN_KNOB_compiler_layout:
-		if ((rc = parse_named(l, n, "compiler_layout", slub_compiler_parse,
-				      "gcc or clang", &x)))
-			return rc;
-		pt->slub.compiler = (enum slub_compiler)x;
-		val->text = slub_compiler_name(pt->slub.compiler);
-		break;
-	case SCN_KNOB_zone_reclaim_mode:
-		if ((rc = parse_zone_reclaim_mode(l, n, pt, &val->text)))
-			return rc;
-		break;
-	case SCN_KNOB_swap:
-		if ((rc = parse_swap(l, n, &c->reclaim.swap_pages)))
-			return rc;
-		break;
-	case SCN_KNOB_swappiness:
-		/* vm.swappiness: 0..100 in v4.6 */
-		if ((rc = ytree_int(TT(n), n, "swappiness", 0, 100, &v, l->d)))
-			return rc;
-		c->reclaim.swappiness = (uint32_t)v;
-		break;
-	case SCN_KNOB_min_unmapped_ratio:
-		if ((rc = ytree_int(TT(n), n, "min_unmapped_ratio", 0, 100, &v, l->d)))
-			return rc;
-		c->reclaim.min_unmapped_ratio = (uint32_t)v;
-		break;
-	case SCN_KNOB_min_slab_ratio:
-		if ((rc = ytree_int(TT(n), n, "min_slab_ratio", 0, 100, &v, l->d)))
-			return rc;
-		c->reclaim.min_slab_ratio = (uint32_t)v;
-		break;
-	case SCN_KNOB_writeback_cycles:
-		if ((rc = ytree_int(TT(n), n, "writeback_cycles", 0, UINT32_MAX, &v, l->d)))
-			return rc;
-		c->reclaim.writeback_cycles = (uint64_t)v;
-		break;
-	case SCN_NR_KNOBS:
-		break;
-	}
-	if (knob_kinds[k] == 'i') {
-		val->text = NULL;
-		val->num = v;
-	}
-	return rc;
-}
-
-/* Values of unset knobs as the model's defaults. */
-static void default_knobs(struct scn_point *pt)
-{
-	const struct mm_config *c = &pt->cfg;
-	for (int k = 0; k < SCN_NR_KNOBS; k++) {
-		struct scn_value *v = &pt->knob[k];
-		if (v->set)
-			continue;
-		switch ((enum scn_knob)k) {
-		case SCN_KNOB_zonelist_iter: v->text = mmzone_iter_name(c->iter); break;
-		case SCN_KNOB_zonelist_order: v->text = zonelist_order_name(c->zl.order); break;
-		case SCN_KNOB_zonelist_cpus_at_build:
-			v->text = zonelist_cpus_at_build_name(c->zl.cpus_at_build);
-			break;
-		case SCN_KNOB_memoryless: v->text = zonelist_memoryless_name(c->zl.memoryless); break;
-		case SCN_KNOB_min_free_kbytes: v->num = c->min_free_kbytes; break;
-		case SCN_KNOB_watermark_scale_factor: v->num = c->watermark_scale_factor; break;
-		case SCN_KNOB_thp_min_free: v->text = c->thp_min_free ? "on" : "off"; break;
-		case SCN_KNOB_percpu_pagelist_fraction: v->num = c->percpu_pagelist_fraction; break;
-		case SCN_KNOB_slab_free_layout: v->text = slab_layout_name(pt->slub.variant); break;
-		case SCN_KNOB_slub_stats: v->text = pt->slub.stats ? "on" : "off"; break;
-		case SCN_KNOB_compiler_layout: v->text = slub_compiler_name(pt->slub.compiler); break;
-		case SCN_KNOB_zone_reclaim_mode:
-			v->text = zrm_names[c->zone_reclaim_mode & 7];
-			break;
-		case SCN_KNOB_swap: v->text = "none"; break;
-		case SCN_KNOB_swappiness: v->num = c->reclaim.swappiness; break;
-		case SCN_KNOB_min_unmapped_ratio: v->num = c->reclaim.min_unmapped_ratio; break;
-		case SCN_KNOB_min_slab_ratio: v->num = c->reclaim.min_slab_ratio; break;
-		case SCN_KNOB_writeback_cycles: v->num = (long long)c->reclaim.writeback_cycles; break;
-		case SCN_NR_KNOBS: break;
-		}
-	}
-}
-
-/* The hint for the knobs that moved to the policy section. */
-static const char *moved_knob(const char *key)
-{
-	if (!strcmp(key, "cpusets"))
-		return "kernel.cpusets moved to policy.cpuset (none, all or a node "
-		       "list: 'cpusets: on' is 'cpuset: all')";
-	if (!strcmp(key, "mems_allowed"))
-		return "kernel.mems_allowed moved to policy.cpuset (the cpuset's "
-		       "mems, a node list like \"0-1\")";
-	return NULL;
-}
-
-static int uses_slub(const struct scenario *s)
-{
-	return s->workload == SCN_WL_MESSAGING || s->workload == SCN_WL_PARALLEL;
-}
-
-static int parse_kernel(struct loader *l)
-{
-	struct ytree_field fields[SCN_NR_KNOBS];
-	const struct ynode *n = l->top_kernel, *v[SCN_NR_KNOBS];
-	struct scn_point *pt = l->pt;
-	int rc;
-
-	for (int k = 0; k < SCN_NR_KNOBS; k++)
-		fields[k] = (struct ytree_field){knob_names[k], 0};
-	if (n && ynode_is_null(n))
-		return err(l, n, "'kernel' must be a mapping of knobs (or left out)");
-	for (size_t i = 0; n && n->kind == YNODE_MAP && i < n->nr; i++) {
-		const struct ynode *key = n->items[2 * i];
-		const char *hint = key->kind == YNODE_SCALAR ? moved_knob(key->str) : NULL;
-		if (hint)
-			return err(l, key, "%s", hint);
-	}
-	if ((rc = section_fields(l, n, "kernel", "kernel", fields, SCN_NR_KNOBS, v)))
-		return rc;
-	for (int k = 0; k < SCN_NR_KNOBS; k++) {
-		const struct ynode *x = v[k];
-		if (!x)
-			continue;
-		if (scn_knob_is_slub((enum scn_knob)k) && !uses_slub(l->s))
-			return err(l, x, "kernel.%s applies to the SLUB model, which the "
-				   "%s workload does not use", knob_names[k],
-				   scn_workload_name(l->s->workload));
-		if (scn_knob_is_reclaim((enum scn_knob)k) && l->s->workload != SCN_WL_FILL)
-			return err(l, x, "kernel.%s applies to the reclaim model, which only "
-				   "the fill workload runs", knob_names[k]);
-		if ((rc = apply_knob(l, (enum scn_knob)k, x, pt)))
-			return rc;
-	}
-	return NS_OK;
-}
 
 /* ---- labels -------------------------------------------------------------- */
 
@@ -1870,7 +73,7 @@ static void axis_text(const struct loader *l, const struct scn_point *pt, int a,
 	}
 	for (int i = 0; i < l->nr_set; i++)
 		if (l->set[i].axis == a) {
-			node_text(l->set[i].vals[pt->axis_value[a]], buf, len);
+			scn_node_text(l->set[i].vals[pt->axis_value[a]], buf, len);
 			return;
 		}
 	snprintf(buf, len, "?");
@@ -1900,32 +103,76 @@ static void make_labels(const struct loader *l, struct scn_point *pt)
 		append(pt->label, &off, "%s%s=%s", a ? "," : "", s->axes[a].name, vt);
 		append(pt->column, &coff, "%s%s", a ? "," : "", vt);
 	}
-	enum scn_knob main_knob = s->workload == SCN_WL_MESSAGING ? SCN_KNOB_slab_free_layout
-				  : s->workload == SCN_WL_FILL ? SCN_KNOB_zone_reclaim_mode
-							       : SCN_KNOB_zonelist_iter;
-	if (s->nr_axes == 0) {
-		snprintf(pt->label, SCN_LABEL_MAX, "%s=%s", knob_names[main_knob],
+	int main_knob = scn_knob_lookup(s->wl->label_knob ? s->wl->label_knob
+							  : "zonelist_iter");
+	if (s->nr_axes == 0 && main_knob >= 0) {
+		snprintf(pt->label, SCN_LABEL_MAX, "%s=%s", scn_knob_names[main_knob],
 			 pt->knob[main_knob].text);
 		snprintf(pt->column, SCN_LABEL_MAX, "%s", pt->knob[main_knob].text);
 	}
 	int post = pt->cfg.iter == MMZONE_ITER_POST;
-	switch (s->workload) {
-	case SCN_WL_MESSAGING:
-		pt->kernel_model = pt->slub.variant == SLUB_POST ? "v5.9+c270cf30" : "v5.9";
-		break;
-	case SCN_WL_PARALLEL:
-		pt->kernel_model = pt->slub.variant == SLUB_POST
-			? (post ? "v4.6+patches1-4+682a3385+c270cf30" : "v4.6+patches1-4+c270cf30")
-			: (post ? "v4.6+patches1-4+682a3385" : "v4.6+patches1-4");
-		break;
-	case SCN_WL_PAGEALLOC:
-		pt->kernel_model = post ? "v4.6+patches1-4+682a3385" : "v4.6+patches1-4";
-		break;
-	case SCN_WL_FILL:
-		pt->kernel_model = post ? "v4.6+patches1-4+682a3385+vmscan"
-					: "v4.6+patches1-4+vmscan";
-		break;
+	pt->kernel_model = s->wl->kernel_model
+		? s->wl->kernel_model(post, pt->slub.variant == SLUB_POST)
+		: post ? "v4.6+patches1-4+682a3385" : "v4.6+patches1-4";
+}
+
+/* ---- workload ------------------------------------------------------------ */
+
+/* The workload's section through the loader: scn_tree_of and scn_section_fields. */
+static const struct ytree *reader_tree(void *ctx, const struct ynode *n)
+{
+	return scn_tree_of(ctx, n);
+}
+
+static int reader_fields(void *ctx, const struct ynode *n, const char *what,
+			 const struct ytree_field *f, size_t nr, const struct ynode **v)
+{
+	return scn_section_fields(ctx, n, "workload", what, f, nr, v);
+}
+
+static int parse_workload(struct loader *l)
+{
+	struct scn_point *pt = l->pt;
+	const struct wl_reader r = {l, l->d, l->t->name, reader_tree, reader_fields};
+	int reclaim = 0;
+	struct wl_point wp = {
+		.machine = pt->machine,
+		.sched_v59 = pt->sched_placement == SCN_PLACEMENT_V59,
+		.nr_cpus = &pt->nr_cpus,
+		.cpus = &pt->cpus,
+		.reclaim = &reclaim,
+	};
+	int rc = l->s->wl->parse(&r, l->top_workload, &wp);
+	pt->params = wp.params;
+	if (reclaim)
+		pt->cfg.reclaim.enabled = 1;
+	return rc;
+}
+
+/* The workload's type, once per scenario (it cannot be swept). */
+static int workload_type(struct loader *l)
+{
+	const struct ynode *n = l->top_workload, *type;
+	const char *ts;
+	char q[128], known[256];
+	int rc, w;
+
+	if ((rc = ytree_expect_map(l->t, n, "'workload'", l->d)))
+		return rc;
+	type = scn_lookup(l, "workload.type");
+	if (!type)
+		type = ynode_map_get(n, "type");
+	if (!type)
+		return scn_err(l, n, "missing required key 'type' in workload");
+	if ((rc = ytree_string(TT(type), type, "workload type", 1, &ts, l->d)))
+		return rc;
+	if ((l->s->wl = workload_find(ts, &w))) {
+		l->s->workload = (enum scn_workload_type)w;
+		return NS_OK;
 	}
+	ytree_quote(ts, type->len, q, sizeof q);
+	workload_names(known, sizeof known);
+	return scn_err(l, type, "unknown workload type '%s' (known: %s)", q, known);
 }
 
 /* ---- one point ------------------------------------------------------------ */
@@ -1933,12 +180,12 @@ static void make_labels(const struct loader *l, struct scn_point *pt)
 static int resolve_point(struct loader *l, const struct ynode *machine_node)
 {
 	struct scn_point *pt = l->pt;
-	const struct ynode *mn = lookup(l, "machine");
+	const struct ynode *mn = scn_lookup(l, "machine");
 	int rc;
 
 	if (!mn)
 		mn = machine_node;
-	if ((rc = get_machine(l, mn)))
+	if ((rc = scn_get_machine(l, mn)))
 		return rc;
 	pt->machine = pt->mach->machine;
 	pt->machine_ref = pt->mach->ref;
@@ -1949,433 +196,13 @@ static int resolve_point(struct loader *l, const struct ynode *machine_node)
 	mm_config_default(&pt->cfg);
 	slub_config_default(&pt->slub);
 	l->cpuset_local = NULL;
-	if ((rc = parse_policy(l)) || (rc = parse_sched(l)) || (rc = parse_workload(l)) ||
-	    (rc = parse_kernel(l)) || (rc = parse_cost(l)))
+	if ((rc = scn_parse_policy(l)) || (rc = scn_parse_sched(l)) || (rc = parse_workload(l)) ||
+	    (rc = scn_parse_kernel(l)) || (rc = scn_parse_cost(l)))
 		return rc;
-	if (l->cpuset_local && (rc = resolve_cpuset_local(l)))
+	if (l->cpuset_local && (rc = scn_resolve_cpuset_local(l)))
 		return rc;
-	default_knobs(pt);
+	scn_default_knobs(pt);
 	make_labels(l, pt);
-	return NS_OK;
-}
-
-/* ---- settings: sweeps, overrides, --set, --sweep --------------------------- */
-
-/* The setting for key, created if missing (*created says which). */
-static int setting_for(struct loader *l, const char *key, struct setting **out,
-		       int *created)
-{
-	for (int i = 0; i < l->nr_set; i++)
-		if (!strcmp(l->set[i].key, key)) {
-			*out = &l->set[i];
-			*created = 0;
-			return NS_OK;
-		}
-	if (l->nr_set == l->cap_set) {
-		int cap = l->cap_set ? 2 * l->cap_set : 16;
-		struct setting *n = realloc(l->set, (size_t)cap * sizeof *n);
-		if (!n)
-			return nomem(l);
-		l->set = n;
-		l->cap_set = cap;
-	}
-	struct setting *st = &l->set[l->nr_set];
-	memset(st, 0, sizeof *st);
-	st->key = strdup(key);
-	if (!st->key)
-		return nomem(l);
-	st->axis = -1;
-	l->nr_set++;
-	*out = st;
-	*created = 1;
-	return NS_OK;
-}
-
-/* What an axis of a key takes: workload parameters may be lists (orders),
- * whole sections are mappings, everything else scalars. */
-enum { VAL_SCALARS, VAL_LISTS, VAL_MAPS };
-static int value_kind(const char *key)
-{
-	if (!strcmp(key, "kernel") || !strcmp(key, "workload") || !strcmp(key, "policy") ||
-	    !strcmp(key, "sched") || !strcmp(key, "cost"))
-		return VAL_MAPS;
-	return strncmp(key, "workload.", 9) ? VAL_SCALARS : VAL_LISTS;
-}
-
-/* Make st an axis over the items of list (checked here). */
-static int set_axis(struct loader *l, struct setting *st, const struct ynode *list,
-		    int kind)
-{
-	if (list->nr == 0)
-		return err(l, list, "%s: an empty list gives no runs; list at least "
-			   "one value", st->key);
-	if (list->nr > SCN_MAX_AXIS_VALUES)
-		return err(l, list, "%s lists %zu values; at most %d", st->key,
-			   list->nr, SCN_MAX_AXIS_VALUES);
-	for (size_t i = 0; i < list->nr; i++) {
-		enum ynode_kind k = list->items[i]->kind;
-		if (kind == VAL_MAPS && k != YNODE_MAP)
-			return err(l, list->items[i], "%s: a sweep of the whole section "
-				   "takes mappings of its keys ({mempolicy: bind, nodes: "
-				   "\"1\"})", st->key);
-		if (kind != VAL_MAPS && (k == YNODE_MAP ||
-					 (kind == VAL_SCALARS && k != YNODE_SCALAR)))
-			return err(l, list->items[i], "%s: sweep values must be scalars "
-				   "(a list of lists is not a sweep)", st->key);
-	}
-	free(st->vals);
-	st->vals = malloc(list->nr * sizeof *st->vals);
-	if (!st->vals)
-		return nomem(l);
-	for (size_t i = 0; i < list->nr; i++)
-		st->vals[i] = list->items[i];
-	st->nr = (int)list->nr;
-	st->one = NULL;
-	st->axis = 0;             /* numbered in assign_axes */
-	return NS_OK;
-}
-
-static void set_fixed(struct setting *st, const struct ynode *v)
-{
-	free(st->vals);
-	st->vals = NULL;
-	st->nr = 0;
-	st->one = v;
-	st->axis = -1;
-}
-
-/*
- * Is key a key settings may name?  NULL if so, else the reason.  Sweeps
- * refuse the plan-level keys: repetitions and seed define the repetitions
- * of every point, name and description the scenario, workload.type its
- * workload.
- */
-static const char *bad_key(const char *key, int sweep)
-{
-	static const char *const fixed[] = {"name", "description", "seed",
-					    "repetitions", "workload.type"};
-	for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++)
-		if (!strcmp(key, fixed[i]))
-			return !sweep ? NULL
-			       : i < 2 ? "the scenario's name and description cannot be swept"
-			       : i < 4 ? "seed and repetitions cannot be swept: repetition r "
-					 "of every point uses seed + r (set 'repetitions' for "
-					 "more runs per point)"
-				       : "workload.type cannot be swept: a plan runs one "
-					 "workload (write one scenario per workload)";
-	if (!strcmp(key, "machine") || !strcmp(key, "kernel") ||
-	    !strcmp(key, "workload") || !strcmp(key, "policy") || !strcmp(key, "sched") ||
-	    !strcmp(key, "cost"))
-		return NULL;
-	if (!strncmp(key, "kernel.", 7)) {
-		if (moved_knob(key + 7))
-			return moved_knob(key + 7);
-		return knob_lookup(key + 7) >= 0 ? NULL : "unknown kernel knob";
-	}
-	static const char *const prefix[] = {"workload.", "policy.", "overrides.", "sched.",
-					     "cost."};
-	for (size_t i = 0; i < sizeof prefix / sizeof prefix[0]; i++)
-		if (!strncmp(key, prefix[i], strlen(prefix[i])) && key[strlen(prefix[i])] &&
-		    key[strlen(key) - 1] != '.')
-			return NULL;
-	return "unknown key (known: machine, kernel.KNOB, workload.PARAM, policy.KEY, "
-	       "sched.KEY, cost.KEY, overrides.PATH, and for --set also name, description, "
-	       "seed, "
-	       "repetitions)";
-}
-
-/* The section node of a file key ("workload.x" -> the workload mapping's
- * value of x), for "given twice" errors. */
-static const struct ynode *file_value(const struct loader *l, const char *key)
-{
-	static const char *const sec[] = {"kernel.", "workload.", "policy.", "sched.",
-					  "cost."};
-	const struct ynode *top[] = {l->top_kernel, l->top_workload, l->top_policy,
-				     l->top_sched, l->top_cost};
-	for (int i = 0; i < 5; i++) {
-		size_t n = strlen(sec[i]);
-		if (!strncmp(key, sec[i], n) && top[i] && top[i]->kind == YNODE_MAP)
-			return ynode_map_get(top[i], key + n);
-	}
-	return NULL;
-}
-
-static int kernel_lists(struct loader *l)
-{
-	const struct ynode *k = l->top_kernel;
-	struct setting *st;
-	char key[64];
-	int created, rc;
-
-	if (!k || k->kind != YNODE_MAP)
-		return NS_OK;
-	for (int i = 0; i < SCN_NR_KNOBS; i++) {
-		const struct ynode *x = ynode_map_get(k, knob_names[i]);
-		if (!x || x->kind != YNODE_SEQ)
-			continue;
-		snprintf(key, sizeof key, "kernel.%s", knob_names[i]);
-		if ((rc = setting_for(l, key, &st, &created)))
-			return rc;
-		st->at = x;
-		if ((rc = set_axis(l, st, x, VAL_SCALARS)))
-			return rc;
-	}
-	return NS_OK;
-}
-
-/* `overrides:` (machine values) and `sweep:` of the file. */
-static int file_map(struct loader *l, const struct ynode *n, int sweep)
-{
-	const char *what = sweep ? "'sweep'" : "'overrides'";
-	char key[256], q[128];
-	struct setting *st;
-	int created, rc;
-
-	if (!n)
-		return NS_OK;
-	if ((rc = ytree_expect_map(l->t, n, what, l->d)))
-		return rc;
-	for (size_t i = 0; i < n->nr; i++) {
-		const struct ynode *k = n->items[2 * i], *v = n->items[2 * i + 1];
-		const char *ks;
-		if ((rc = ytree_string(l->t, k, sweep ? "sweep key" : "override key", 1,
-				       &ks, l->d)))
-			return rc;
-		if (snprintf(key, sizeof key, "%s%s", sweep ? "" : "overrides.", ks) >=
-		    (int)sizeof key)
-			return err(l, k, "key too long");
-		const char *why = bad_key(key, sweep);
-		ytree_quote(ks, k->len, q, sizeof q);
-		if (why)
-			return err(l, k, "%s '%s': %s", sweep ? "sweep" : "override", q, why);
-		const struct ynode *twice = file_value(l, key);
-		if (twice)
-			return err(l, k, "'%s' is also given at line %d; give it in one "
-				   "place", key, twice->line);
-		if (!strcmp(key, "machine") && ynode_map_get(l->t->root, "machine"))
-			return err(l, k, "the machines are given by 'machine:' too; drop "
-				   "one of them");
-		if ((rc = setting_for(l, key, &st, &created)))
-			return rc;
-		if (!created)
-			return err(l, k, "'%s' is given twice (under 'sweep:' and "
-				   "'overrides:', or twice)", key);
-		st->at = k;
-		if (v->kind == YNODE_SEQ) {
-			if ((rc = set_axis(l, st, v, value_kind(key))))
-				return rc;
-		} else if (sweep) {
-			return err(l, v, "sweep '%s' needs a list of values", q);
-		} else if (v->kind != YNODE_SCALAR || ynode_is_null(v)) {
-			return err(l, v, "override '%s' needs a value or a list of values "
-				   "(write the full dotted path: costs.mispredict: 20)", q);
-		} else {
-			set_fixed(st, v);
-		}
-	}
-	return NS_OK;
-}
-
-/* The "\001N" tree name of command-line argument N. */
-static int cli_err(struct loader *l, const char *arg, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-static int cli_err(struct loader *l, const char *arg, const char *fmt, ...)
-{
-	char msg[DIAG_MSG_MAX];
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof msg, fmt, ap);
-	va_end(ap);
-	return diag_set(l->d, NS_EINPUT, l->o->prog, 0, 0, "%s: %s", arg, msg);
-}
-
-/*
- * Parse a command-line value (arg's KEY=...).  libyaml's own wording
- * ("malformed YAML: ... while parsing a flow node at line 1, column 2")
- * describes a file the user never wrote: the error names the option and
- * the key, and the place as a character of the value (skip: characters
- * added in front of it, the '[' of a --sweep list).
- */
-static int cli_tree(struct loader *l, const char *arg, const char *key,
-		    const char *text, size_t len, int skip, struct ytree **out)
-{
-	struct scenario *s = l->s;
-	struct diag yd;
-	char name[32], problem[DIAG_MSG_MAX];
-	snprintf(name, sizeof name, "\001%d", s->nr_cli);
-	diag_init(&yd);
-	int rc = ytree_parse(name, text, len, out, &yd);
-	if (rc == NS_ENOMEM)
-		return nomem(l);
-	if (rc) {
-		const char *p = yd.msg;
-		if (!strncmp(p, "malformed YAML: ", 16))
-			p += 16;
-		snprintf(problem, sizeof problem, "%.*s", (int)strcspn(p, "("), p);
-		size_t n = strlen(problem);
-		while (n > 0 && problem[n - 1] == ' ')
-			problem[--n] = '\0';
-		int at = yd.line == 1 && yd.col > skip ? yd.col - skip : 0;
-		if (at > 0 && (size_t)at <= len)
-			return cli_err(l, arg, "the value of '%s' is not valid YAML "
-				       "(%s, at character %d of the value)", key,
-				       problem, at);
-		return cli_err(l, arg, "the value of '%s' is not valid YAML (%s)",
-			       key, problem);
-	}
-	s->cli_trees[s->nr_cli++] = *out;
-	return NS_OK;
-}
-
-/*
- * The 1-based position of the first empty item of a --sweep list
- * "V1,V2,..." (commas inside brackets, braces or quotes do not split), or
- * 0 when every item has text.
- */
-static int empty_sweep_item(const char *v)
-{
-	int depth = 0, item = 1, text = 0;
-	char quote = 0;
-	for (const char *p = v;; p++) {
-		if (quote) {
-			quote = *p == quote ? 0 : quote;
-			if (!*p)
-				return 0;      /* unbalanced: the parser says so */
-			continue;
-		}
-		if (*p == '\0' || (*p == ',' && depth == 0)) {
-			if (!text)
-				return item;
-			if (!*p)
-				return 0;
-			item++;
-			text = 0;
-			continue;
-		}
-		if (*p == '[' || *p == '{')
-			depth++;
-		else if ((*p == ']' || *p == '}') && depth > 0)
-			depth--;
-		else if (*p == '"' || *p == '\'')
-			quote = *p;
-		if (*p != ' ' && *p != '\t')
-			text = 1;
-	}
-}
-
-/* One --set KEY=VALUE or --sweep KEY=V1,V2 (args[i] = "--set K=V"). */
-static int cli_setting(struct loader *l, int i)
-{
-	const char *arg = l->s->cli_args[i];
-	int sweep = !strncmp(arg, "--sweep ", 8);
-	int machine = !strncmp(arg, "--machine ", 10);
-	const char *sp = strchr(arg, ' ');
-	const char *kv = sp ? sp + 1 : arg;
-	const char *eq = machine ? NULL : strchr(kv, '=');
-	struct setting *st;
-	struct ytree *t;
-	char key[256];
-	int created, rc;
-
-	if (eq && (size_t)(eq - kv) >= sizeof key)
-		return cli_err(l, arg, "key too long");
-	if (eq)
-		snprintf(key, sizeof key, "%.*s", (int)(eq - kv), kv);
-	else if (machine)
-		snprintf(key, sizeof key, "machine");
-	else
-		return cli_err(l, arg, "expected KEY=VALUE");
-	const char *why = bad_key(key, sweep);
-	if (why)
-		return cli_err(l, arg, "'%s': %s", key, why);
-	const char *val = eq ? eq + 1 : kv;
-	if (strspn(val, " \t") == strlen(val))
-		return cli_err(l, arg, "empty value");
-	if (sweep) {
-		int empty = empty_sweep_item(val);
-		if (empty)
-			return cli_err(l, arg, "empty value: item %d of the list of '%s' "
-				       "has no text", empty, key);
-		size_t vl = strlen(val);
-		char *list = malloc(vl + 3);
-		if (!list)
-			return nomem(l);
-		list[0] = '[';
-		memcpy(list + 1, val, vl);
-		memcpy(list + 1 + vl, "]", 2);
-		rc = cli_tree(l, arg, key, list, vl + 2, 1, &t);
-		free(list);
-	} else {
-		rc = cli_tree(l, arg, key, val, strlen(val), 0, &t);
-	}
-	if (rc)
-		return rc;
-	if ((rc = setting_for(l, key, &st, &created)))
-		return rc;
-	st->at = t->root;
-	st->cli = 1;
-	if (!sweep) {
-		if (value_kind(key) == VAL_MAPS && t->root->kind != YNODE_MAP)
-			return cli_err(l, arg, "'%s' takes a mapping of its keys "
-				       "({KEY: VALUE, ...})", key);
-		set_fixed(st, t->root);
-		return NS_OK;
-	}
-	if (t->root->kind != YNODE_SEQ)
-		return cli_err(l, arg, "expected KEY=V1,V2,...");
-	return set_axis(l, st, t->root, value_kind(key));
-}
-
-/* Number the axes in settings order; the plan size. */
-static int assign_axes(struct loader *l)
-{
-	struct scenario *s = l->s;
-	long long points = 1;
-
-	s->nr_axes = 0;
-	for (int i = 0; i < l->nr_set; i++) {
-		struct setting *st = &l->set[i];
-		if (st->axis < 0)
-			continue;
-		if (s->nr_axes == SCN_MAX_AXES)
-			return err(l, st->at, "more than %d sweep axes", SCN_MAX_AXES);
-		struct scn_axis *a = &s->axes[s->nr_axes];
-		a->knob = strncmp(st->key, "kernel.", 7) ? -1 : knob_lookup(st->key + 7);
-		a->nr = st->nr;
-		a->key = strdup(st->key);
-		if (!a->key)
-			return nomem(l);
-		a->name = a->knob >= 0 ? knob_names[a->knob] : a->key;
-		st->axis = s->nr_axes++;
-		points *= st->nr;
-		if (points > SCN_MAX_POINTS)
-			return err(l, st->at, "the sweep has more than %d points (the product of "
-				   "the axes' list lengths)", SCN_MAX_POINTS);
-	}
-	s->nr_points = (int)points;
-	return NS_OK;
-}
-
-/* A setting nothing consumed at point 0 names no value of the scenario. */
-static int unused_settings(struct loader *l)
-{
-	for (int i = 0; i < l->nr_set; i++) {
-		const struct setting *st = &l->set[i];
-		if (st->used)
-			continue;
-		if (!strncmp(st->key, "workload.", 9))
-			return err(l, st->at, "'%s': workload '%s' has no parameter '%s'",
-				   st->key, scn_workload_name(l->s->workload), st->key + 9);
-		if (!strncmp(st->key, "policy.", 7))
-			return err(l, st->at, "'%s': policy has no key '%s' (known: cpuset, "
-				   "mempolicy, nodes, cpus)", st->key, st->key + 7);
-		if (!strncmp(st->key, "cost.", 5))
-			return err(l, st->at, "'%s': cost has no key '%s' (known: model, "
-				   "bpred, code, accounting, sample_period, sample_warm, "
-				   "sample_window)", st->key,
-				   st->key + 5);
-		return err(l, st->at, "'%s' names no value of this scenario", st->key);
-	}
 	return NS_OK;
 }
 
@@ -2387,7 +214,7 @@ enum { F_NAME, F_DESC, F_MACHINE, F_KERNEL, F_WORKLOAD, F_POLICY, F_COST, F_SWEE
 static const struct ynode *top(struct loader *l, const char *key,
 			       const struct ynode *file)
 {
-	const struct ynode *n = lookup(l, key);
+	const struct ynode *n = scn_lookup(l, key);
 	return n ? n : file;
 }
 
@@ -2398,10 +225,10 @@ static int parse_plan_keys(struct loader *l, const struct ynode **v)
 	long long seed = 1;
 	int rc;
 
-	if ((rc = get_text(l, top(l, "name", v[F_NAME]), "name", 1, &s->name)))
+	if ((rc = scn_get_text(l, top(l, "name", v[F_NAME]), "name", 1, &s->name)))
 		return rc;
 	if ((n = top(l, "description", v[F_DESC])) &&
-	    (rc = get_text(l, n, "description", 0, &s->description)))
+	    (rc = scn_get_text(l, n, "description", 0, &s->description)))
 		return rc;
 	s->repetitions = 1;
 	if ((n = top(l, "repetitions", v[F_REPS])) &&
@@ -2439,23 +266,23 @@ static int parse_scenario(struct loader *l)
 	l->top_policy = v[F_POLICY];
 	l->top_sched = v[F_SCHED];
 	l->top_cost = v[F_COST];
-	if ((rc = kernel_lists(l)) || (rc = file_map(l, v[F_OVERRIDES], 0)) ||
-	    (rc = file_map(l, v[F_SWEEP], 1)))
+	if ((rc = scn_kernel_lists(l)) || (rc = scn_file_map(l, v[F_OVERRIDES], 0)) ||
+	    (rc = scn_file_map(l, v[F_SWEEP], 1)))
 		return rc;
 	for (int i = 0; i < s->nr_cli_args; i++)
-		if ((rc = cli_setting(l, i)))
+		if ((rc = scn_cli_setting(l, i)))
 			return rc;
-	if ((rc = assign_axes(l)))
+	if ((rc = scn_assign_axes(l)))
 		return rc;
 	s->points = calloc((size_t)s->nr_points, sizeof *s->points);
 	s->machines = calloc((size_t)s->nr_points, sizeof *s->machines);
 	if (!s->points || !s->machines)
-		return nomem(l);
+		return scn_nomem(l);
 	l->pt = &s->points[0];
 	if ((rc = parse_plan_keys(l, v)))
 		return rc;
-	if (!v[F_MACHINE] && !lookup(l, "machine"))
-		return err(l, l->t->root, "missing required key 'machine' in scenario file");
+	if (!v[F_MACHINE] && !scn_lookup(l, "machine"))
+		return scn_err(l, l->t->root, "missing required key 'machine' in scenario file");
 	if ((rc = workload_type(l)))
 		return rc;
 	for (int p = 0; p < s->nr_points; p++) {
@@ -2468,7 +295,7 @@ static int parse_scenario(struct loader *l)
 		l->pt = pt;
 		if ((rc = resolve_point(l, v[F_MACHINE])))
 			return rc;
-		if (p == 0 && (rc = unused_settings(l)))
+		if (p == 0 && (rc = scn_unused_settings(l)))
 			return rc;
 	}
 	const struct scn_point *p0 = &s->points[0];
@@ -2478,8 +305,6 @@ static int parse_scenario(struct loader *l)
 	s->machine_text = p0->machine_text;
 	s->machine_text_len = p0->machine_text_len;
 	s->machine_sha256 = p0->machine_sha256;
-	s->pa = p0->pa;
-	s->msg = p0->msg;
 	return NS_OK;
 }
 
@@ -2647,26 +472,18 @@ int scenario_load_adhoc(const char *machine, const char *workload,
 			const struct scn_opts *o, struct scenario **out,
 			struct diag *d)
 {
-	static const char *const bodies[] = {
-		("  type: pagealloc\n  orders: [0]\n  batches: [1, 8, 64, 512]\n"
-		 "  inner_iterations: 20\n"),
-		"  type: messaging\n  groups: 10\n  loops: 100\n",
-		"  type: parallel\n",
-		"  type: fill\n",
-	};
-	static const char *const names[] = {"pagealloc", "messaging", "parallel", "fill"};
+	const struct workload_ops *wl = workload_find(workload, NULL);
 	struct scn_opts ao = *o;
-	char text[512];
-	int w = -1, rc;
+	char text[512], known[256];
+	int rc;
 
 	*out = NULL;
-	for (int i = 0; i < 4; i++)
-		if (!strcmp(workload, names[i]))
-			w = i;
-	if (w < 0)
+	if (!wl) {
+		workload_names(known, sizeof known);
 		return diag_set(d, NS_EINPUT, o->prog, 0, 0, "--workload %s: unknown "
-				"workload (known: pagealloc, messaging, parallel, fill)", workload);
-	snprintf(text, sizeof text, "name: adhoc\nworkload:\n%s", bodies[w]);
+				"workload (known: %s)", workload, known);
+	}
+	snprintf(text, sizeof text, "name: adhoc\nworkload:\n%s", wl->adhoc);
 	ao.args = calloc((size_t)o->nr_args + 1, sizeof *ao.args);
 	if (!ao.args)
 		return diag_set(d, NS_ENOMEM, o->prog, 0, 0, "out of memory");
@@ -2689,7 +506,10 @@ void scenario_free(struct scenario *s)
 	free(s->text);
 	for (int p = 0; s->points && p < s->nr_points; p++) {
 		free(s->points[p].cpus);
-		free(s->points[p].par);
+		if (s->wl && s->wl->params_free)
+			s->wl->params_free(s->points[p].params);
+		else
+			free(s->points[p].params);
 	}
 	free(s->points);
 	for (int i = 0; i < s->nr_machines; i++) {
@@ -2719,28 +539,6 @@ void scenario_free(struct scenario *s)
 			return diag_set(d, NS_EINTERNAL, s->path, 0, 0, __VA_ARGS__); \
 	} while (0)
 
-static int check_pagealloc(const struct scenario *s, const struct scn_point *pt,
-			   struct diag *d)
-{
-	const struct scn_pagealloc *pa = &pt->pa;
-	const struct machine *m = pt->machine;
-	CHECK(pa->cpu >= 0 && pa->cpu <= m->max_cpu && m->cpu_node[pa->cpu] >= 0,
-	      "workload CPU %d not in the machine", pa->cpu);
-	CHECK(pt->nr_cpus == 1 && pt->cpus[0] == pa->cpu, "pagealloc placement");
-	CHECK(pa->nr_orders >= 1 && pa->nr_orders <= SCN_MAX_ORDER, "%d orders",
-	      pa->nr_orders);
-	for (int i = 0; i < pa->nr_orders; i++)
-		CHECK(pa->orders[i] < SCN_MAX_ORDER, "order %u", pa->orders[i]);
-	CHECK(pa->nr_batches >= 0 && pa->nr_batches <= SCN_MAX_BATCHES,
-	      "%d batches", pa->nr_batches);
-	for (int i = 0; i < pa->nr_batches; i++)
-		CHECK(pa->batches[i] >= 1 && pa->batches[i] <= SCN_MAX_BATCH,
-		      "batch %u", pa->batches[i]);
-	CHECK(pa->inner >= 1 && pa->outer >= 1 && pa->drop < pa->outer,
-	      "inner %u outer %u drop %u", pa->inner, pa->outer, pa->drop);
-	return NS_OK;
-}
-
 static int check_point(const struct scenario *s, int p, struct diag *d)
 {
 	const struct scn_point *pt = &s->points[p];
@@ -2752,8 +550,8 @@ static int check_point(const struct scenario *s, int p, struct diag *d)
 	CHECK(pt->label[0] && pt->column[0] && pt->kernel_model,
 	      "point %d has no label", p);
 	for (int k = 0; k < SCN_NR_KNOBS; k++)
-		CHECK((knob_kinds[k] == 's') == (pt->knob[k].text != NULL),
-		      "point %d: knob %s has the wrong kind of value", p, knob_names[k]);
+		CHECK((scn_knob_kinds[k] == 's') == (pt->knob[k].text != NULL),
+		      "point %d: knob %s has the wrong kind of value", p, scn_knob_names[k]);
 	for (int a = 0; a < s->nr_axes; a++)
 		CHECK(pt->axis_value[a] >= 0 && pt->axis_value[a] < s->axes[a].nr,
 		      "point %d: axis %d value %d", p, a, pt->axis_value[a]);
@@ -2762,19 +560,10 @@ static int check_point(const struct scenario *s, int p, struct diag *d)
 		CHECK(pt->cpus[i] >= 0 && pt->cpus[i] <= pt->machine->max_cpu &&
 		      pt->machine->cpu_node[pt->cpus[i]] >= 0,
 		      "point %d: CPU %d not in the machine", p, pt->cpus[i]);
-	CHECK((s->workload == SCN_WL_PARALLEL) == (pt->par != NULL),
-	      "point %d: parallel parameters", p);
-	if (pt->par)
-		CHECK(pt->par->nr_cpus == pt->nr_cpus && pt->par->tasks >= 1,
-		      "point %d: parallel placement", p);
-	if (s->workload == SCN_WL_MESSAGING) {
-		const struct scn_messaging *mg = &pt->msg;
-		CHECK(mg->groups >= 1 && mg->groups <= SCN_MSG_MAX_GROUPS && mg->loops >= 1 &&
-		      mg->loops <= (uint64_t)SCN_MSG_MAX_LOOPS && mg->inflight_limit >= 1,
-		      "messaging groups %u loops %llu limit %u", mg->groups,
-		      (unsigned long long)mg->loops, mg->inflight_limit);
-	}
-	return s->workload == SCN_WL_PAGEALLOC ? check_pagealloc(s, pt, d) : NS_OK;
+	CHECK(s->wl && pt->params, "point %d has no workload parameters", p);
+	return s->wl->check ? s->wl->check(pt->params, pt->machine, pt->nr_cpus, pt->cpus,
+					   s->path, d)
+			     : NS_OK;
 }
 
 int scenario_check(const struct scenario *s, struct diag *d)
@@ -2807,9 +596,8 @@ int scenario_check(const struct scenario *s, struct diag *d)
 
 void scenario_set_inner(struct scenario *s, uint32_t inner)
 {
-	s->pa.inner = inner;
-	for (int p = 0; p < s->nr_points; p++)
-		s->points[p].pa.inner = inner;
+	for (int p = 0; s->wl->set_inner && p < s->nr_points; p++)
+		s->wl->set_inner(s->points[p].params, inner);
 }
 
 long long scenario_nr_runs(const struct scenario *s)
@@ -2825,107 +613,8 @@ void scenario_run_at(const struct scenario *s, long long i, int *point,
 	*seed = s->seed + (uint64_t)*repetition;
 }
 
-static void list_text(const unsigned *u, const uint32_t *b, int n, char *buf,
-		      size_t len)
-{
-	size_t off = 0;
-	buf[0] = '\0';
-	for (int i = 0; i < n && off < len; i++)
-		off += (size_t)snprintf(buf + off, len - off, "%s%u", i ? "," : "",
-					u ? u[i] : b[i]);
-}
-
 #define P_TEXT(k, t) do { if ((rc = fn(arg, (k), (t), 0))) return rc; } while (0)
 #define P_NUM(k, n) do { if ((rc = fn(arg, (k), NULL, (long long)(n)))) return rc; } while (0)
-#define P_REAL(k, x) do { snprintf(buf, sizeof buf, "%g", (x)); P_TEXT((k), buf); } while (0)
-
-static int params_pagealloc(const struct scn_pagealloc *pa, scn_param_fn fn,
-			    void *arg)
-{
-	char buf[1024];
-	int rc;
-	list_text(pa->orders, NULL, pa->nr_orders, buf, sizeof buf);
-	P_TEXT("workload.orders", buf);
-	if (pa->nr_batches) {
-		list_text(NULL, pa->batches, pa->nr_batches, buf, sizeof buf);
-		P_TEXT("workload.batches", buf);
-	} else {
-		P_TEXT("workload.batches", "mmtests");
-	}
-	P_NUM("workload.inner_iterations", pa->inner);
-	P_NUM("workload.outer_samples", pa->outer);
-	P_NUM("workload.drop_samples", pa->drop);
-	P_TEXT("workload.gfp", pa->gfp_text);
-	P_NUM("workload.gfp_mask", pa->gfp);
-	P_NUM("workload.cpu", pa->cpu);
-	P_NUM("workload.timing_overhead_cycles", pa->timing_overhead);
-	return NS_OK;
-}
-
-static int params_messaging(const struct scn_messaging *m, scn_param_fn fn,
-			    void *arg)
-{
-	int rc;
-	P_NUM("workload.groups", m->groups);
-	P_NUM("workload.loops", m->loops);
-	P_TEXT("workload.mode", m->pipe ? "pipe" : "socket");
-	/* only when set: the parameter rows of existing scenarios stay as before */
-	if (m->threads)
-		P_TEXT("workload.threads", "true");
-	P_NUM("workload.inflight_limit", m->inflight_limit);
-	P_NUM("workload.send_cycles", m->send_cycles);
-	P_NUM("workload.recv_cycles", m->recv_cycles);
-	P_NUM("workload.ctx_switch_cycles", m->ctx_switch_cycles);
-	/* only when set: the parameter rows of existing scenarios stay as before */
-	if (m->window_ms)
-		P_NUM("workload.window_ms", m->window_ms);
-	if (m->warmup_ms)
-		P_NUM("workload.warmup_ms", m->warmup_ms);
-	if (m->warmup_messages)
-		P_NUM("workload.warmup_messages", m->warmup_messages);
-	if (m->measure_messages)
-		P_NUM("workload.measure_messages", m->measure_messages);
-	return NS_OK;
-}
-
-static int params_parallel(const struct scn_point *pt, scn_param_fn fn, void *arg)
-{
-	const struct wl_par_params *p = pt->par;
-	char buf[1024];
-	int rc;
-	P_NUM("workload.tasks", p->tasks);
-	P_NUM("workload.ops", p->ops);
-	P_REAL("workload.page_share", p->page_share);
-	list_text(p->orders, NULL, p->nr_orders, buf, sizeof buf);
-	P_TEXT("workload.orders", buf);
-	list_text(NULL, p->object_sizes, p->nr_sizes, buf, sizeof buf);
-	P_TEXT("workload.object_sizes", buf);
-	P_REAL("workload.lifetime", p->lifetime);
-	P_REAL("workload.remote_free", p->remote_free);
-	P_REAL("workload.think_cycles", p->think_cycles);
-	P_TEXT("workload.gfp", pt->par_gfp);
-	P_NUM("workload.gfp_mask", p->gfp);
-	return NS_OK;
-}
-
-static int params_fill(const struct scn_point *pt, scn_param_fn fn, void *arg)
-{
-	const struct wl_fill_params *p = &pt->fill;
-	char buf[64];
-	int rc;
-	P_REAL("workload.pages", p->pages);
-	P_REAL("workload.anon", p->anon);
-	P_REAL("workload.dirty", p->dirty);
-	P_NUM("workload.lifetime", p->lifetime);
-	P_NUM("workload.passes", p->passes);
-	if (p->prefill_node >= 0) {
-		P_NUM("workload.prefill.node", p->prefill_node);
-		P_REAL("workload.prefill.file", p->prefill_file);
-	}
-	P_TEXT("workload.gfp", pt->fill_gfp);
-	P_NUM("workload.gfp_mask", p->gfp);
-	return NS_OK;
-}
 
 /* overrides.<path> = value, from the machine memo key ("path\nk=v\n..."). */
 static int params_overrides(const struct scn_machine *mm, scn_param_fn fn, void *arg)
@@ -2961,11 +650,11 @@ int scenario_params(const struct scenario *s, int point, scn_param_fn fn,
 	if ((rc = params_overrides(pt->mach, fn, arg)))
 		return rc;
 	for (int k = 0; k < SCN_NR_KNOBS; k++) {
-		if (scn_knob_is_slub((enum scn_knob)k) && !uses_slub(s))
+		if (scn_knob_is_slub((enum scn_knob)k) && !scn_uses_slub(s))
 			continue;
-		if (scn_knob_is_reclaim((enum scn_knob)k) && s->workload != SCN_WL_FILL)
+		if (scn_knob_is_reclaim((enum scn_knob)k) && !s->wl->reclaim)
 			continue;
-		snprintf(key, sizeof key, "kernel.%s", knob_names[k]);
+		snprintf(key, sizeof key, "kernel.%s", scn_knob_names[k]);
 		if (pt->knob[k].text)
 			P_TEXT(key, pt->knob[k].text);
 		else
@@ -2994,17 +683,7 @@ int scenario_params(const struct scenario *s, int point, scn_param_fn fn,
 	if (pt->cost.sample_window_set)
 		P_NUM("cost.sample_window", pt->cost.sample_window);
 	P_TEXT("workload.type", scn_workload_name(s->workload));
-	switch (s->workload) {
-	case SCN_WL_MESSAGING:
-		rc = params_messaging(&pt->msg, fn, arg);
-		/* only when set: the parameter rows of placement-none runs stay as before */
-		if (rc == NS_OK && pt->sched_placement == SCN_PLACEMENT_V59)
-			rc = fn(arg, "sched.placement", "v5.9", 0);
-		break;
-	case SCN_WL_PARALLEL: rc = params_parallel(pt, fn, arg); break;
-	case SCN_WL_PAGEALLOC: rc = params_pagealloc(&pt->pa, fn, arg); break;
-	case SCN_WL_FILL: rc = params_fill(pt, fn, arg); break;
-	}
+	rc = s->wl->params(pt->params, fn, arg);
 	if (rc)
 		return rc;
 	P_NUM("repetitions", s->repetitions);
@@ -3013,51 +692,4 @@ int scenario_params(const struct scenario *s, int point, scn_param_fn fn,
 }
 #undef P_TEXT
 #undef P_NUM
-#undef P_REAL
 
-/* One key into buf (NUL-terminated, the keys so far before it) and
- * keys[n] when n < max, unless it is already in buf; the new count. */
-static int key_add(char *buf, size_t cap, size_t *off, const char **keys, int max, int n,
-		   const char *prefix, const char *name)
-{
-	char k[128];
-	snprintf(k, sizeof k, "%s%s", prefix, name);
-	for (size_t p = 0; p < *off; p += strlen(buf + p) + 1)
-		if (!strcmp(buf + p, k))
-			return n;
-	size_t len = strlen(k) + 1;
-	if (*off + len <= cap) {
-		memcpy(buf + *off, k, len);
-		if (n < max)
-			keys[n] = buf + *off;
-		*off += len;
-	}
-	return n + 1;
-}
-
-int scenario_keys(char *buf, size_t cap, const char **keys, int max)
-{
-	static const char *const top[] = {"name", "description", "machine", "seed",
-					  "repetitions"};
-	const struct {
-		const struct ytree_field *f;
-		int n;
-	} wl[] = {{pagealloc_fields, NR_W}, {messaging_fields, NR_M},
-		  {parallel_fields, NR_PL}, {fill_fields, NR_FL}};
-	size_t off = 0;
-	int n = 0;
-	for (size_t i = 0; i < sizeof top / sizeof top[0]; i++)
-		n = key_add(buf, cap, &off, keys, max, n, "", top[i]);
-	for (int k = 0; k < SCN_NR_KNOBS; k++)
-		n = key_add(buf, cap, &off, keys, max, n, "kernel.", knob_names[k]);
-	for (int k = 0; k < NR_P; k++)
-		n = key_add(buf, cap, &off, keys, max, n, "policy.", policy_fields[k].key);
-	for (size_t w = 0; w < sizeof wl / sizeof wl[0]; w++)
-		for (int k = 0; k < wl[w].n; k++)
-			n = key_add(buf, cap, &off, keys, max, n, "workload.", wl[w].f[k].key);
-	for (int k = 0; k < NR_SC; k++)
-		n = key_add(buf, cap, &off, keys, max, n, "sched.", sched_fields[k].key);
-	for (int k = 0; k < NR_C; k++)
-		n = key_add(buf, cap, &off, keys, max, n, "cost.", cost_fields[k].key);
-	return n;
-}

@@ -13,7 +13,7 @@
  * compiler_layout), and a workload: `pagealloc`, the mmtests page
  * allocator microbenchmark of shared/reference/pagealloc-bench.md,
  * `messaging`, perf bench sched messaging (shared/reference/
- * sched-messaging.md), or `parallel` (scenarios/wl_parallel.h).
+ * sched-messaging.md), or `parallel` (workloads/wl_parallel.h).
  *
  * Policy (`policy:`): the task's cpuset (none / all / node list: the
  * cpusets_enabled() static key and mems_allowed), its mempolicy (default,
@@ -39,9 +39,11 @@
  * Invariants (scenario_check): 1 <= nr_points <= SCN_MAX_POINTS and
  * nr_points is the product of the axis lengths; every point has a resolved
  * mm_config, label, machine from the memo and at least one placement CPU
- * of its machine; every axis has at least one value; pagealloc: the
- * task's CPU is the placement, orders < SCN_MAX_ORDER, batches > 0, drop <
- * outer; parallel points (only they) have par.
+ * of its machine; every axis has at least one value; every point has its
+ * workload's parameter block, which the workload's check walks (pagealloc:
+ * the task's CPU is the placement, orders < SCN_MAX_ORDER, batches > 0,
+ * drop < outer; workloads/wl_NAME.c).  The scenario language knows the
+ * workloads only through workloads/workload.h's table (wl).
  *
  * Error policy: every problem in the scenario file is NS_EINPUT with the
  * offending node's file:line:col in the diag; a bad machine file reports
@@ -62,36 +64,13 @@
 #include "models/page_alloc.h"
 #include "base/sha256.h"
 #include "models/slub.h"
-#include "scenarios/wl_parallel.h"
-#include "scenarios/wl_fill.h"
+#include "workloads/workload.h"
 
 #define SCN_MAX_POINTS 4096       /* points of one plan */
 #define SCN_MAX_AXIS_VALUES 256   /* values of one axis */
-#define SCN_MAX_ORDER 11          /* MAX_ORDER of x86_64 v4.6: orders 0..10 */
-#define SCN_MAX_BATCHES 64
-#define SCN_MAX_BATCH (1u << 24)  /* pages of one batch */
 #define SCN_MAX_REPETITIONS 10000
 #define SCN_LABEL_MAX 512
 #define SCN_MAX_OVERRIDES 64      /* machine overrides of one point */
-#define SCN_PAR_MAX_OPS 1000000000ll
-#define SCN_PAR_MAX_OBJECT 8192   /* KMALLOC_MAX_CACHE_SIZE (2 pages) */
-
-/* mmtests pagealloc defaults (pagealloc-bench.md §2) */
-#define SCN_PA_INNER_DEFAULT 10000
-#define SCN_PA_OUTER_DEFAULT 15
-#define SCN_PA_DROP_DEFAULT 2
-#define SCN_PA_GFP_DEFAULT "GFP_KERNEL|__GFP_NOWARN"
-/* Batch sizes double while batch < (128 MiB / 4096) >> order. */
-#define SCN_PA_BATCH_LIMIT_PAGES ((128u << 20) / 4096u)
-/*
- * The fixed cost of one timed block (two rdtsc and the loop set-up) in TSC
- * ticks.  Estimate, see docs/scenario-format.md "timing_overhead_cycles":
- * one rdtsc's execution lies inside every timed interval (Agner Fog's
- * instruction tables: RDTSC ~24-25 cycles reciprocal throughput on
- * Haswell/Broadwell), plus ~1 cycle of loop set-up; the fit of the published
- * N = 1, 2 points gives 18..32 (pagealloc-bench.md §3.1).
- */
-#define SCN_PA_TIMING_OVERHEAD_DEFAULT 25
 
 /* Kernel knobs: X(key, kind) with kind 's' (text) or 'i' (integer). */
 #define SCN_KNOB_MAP(X)                                                        \
@@ -129,50 +108,11 @@ int scn_knob_is_slub(enum scn_knob k);
  * workload only, the one that runs the reclaim model. */
 int scn_knob_is_reclaim(enum scn_knob k);
 
-enum scn_workload_type { SCN_WL_PAGEALLOC, SCN_WL_MESSAGING, SCN_WL_PARALLEL, SCN_WL_FILL };
+/* The workloads of workloads/workload.h's table, by index. */
+#define SCN_WL_ENUM(name, NAME) SCN_WL_##NAME,
+enum scn_workload_type { WORKLOAD_TABLE(SCN_WL_ENUM) SCN_NR_WORKLOADS };
+#undef SCN_WL_ENUM
 const char *scn_workload_name(enum scn_workload_type t);
-
-/* The pagealloc workload's parameters (pagealloc-bench.md §2). */
-struct scn_pagealloc {
-	int nr_orders;
-	unsigned orders[SCN_MAX_ORDER];
-	int nr_batches;                 /* 0: mmtests' default per order */
-	uint32_t batches[SCN_MAX_BATCHES];
-	uint32_t inner;                 /* PARAM_ITERATIONS_INNER */
-	uint32_t outer;                 /* PARAM_ITERATIONS_OUTER */
-	uint32_t drop;                  /* samples dropped by ExtractPagealloc */
-	uint32_t gfp;
-	const char *gfp_text;           /* as written (points into the scenario) */
-	int cpu;                        /* machine CPU the task runs on */
-	uint32_t timing_overhead;       /* cycles added to every timed block */
-};
-
-/*
- * The batch sizes used for order o: the listed ones, or mmtests' default
- * 1, 2, 4, ... while batch < SCN_PA_BATCH_LIMIT_PAGES >> o.  Returns the
- * count written to out (at most SCN_MAX_BATCHES).
- */
-int scn_pagealloc_batches(const struct scn_pagealloc *p, unsigned order,
-			  uint32_t *out);
-
-/*
- * The messaging workload's parameters (perf bench sched messaging, socket
- * mode: scenarios/wl_messaging.h).  The cost estimates not listed here
- * keep wl_msg_params_default()'s values.
- */
-#define SCN_MSG_MAX_GROUPS 1000
-#define SCN_MSG_MAX_LOOPS 1000000000ll
-struct scn_messaging {
-	uint32_t groups;                /* -g */
-	uint64_t loops;                 /* -l */
-	uint32_t inflight_limit;        /* messages per connection (278) */
-	uint32_t send_cycles, recv_cycles, ctx_switch_cycles;
-	int pipe;                       /* mode: pipe (-p); else socket */
-	int threads;                    /* threads: true (-t); else processes */
-	/* windows and warm-up (0 = off): simulated ms, messages read */
-	uint32_t window_ms, warmup_ms;
-	uint64_t warmup_messages, measure_messages;
-};
 
 /* One kernel knob's resolved value at a point. */
 struct scn_value {
@@ -276,17 +216,12 @@ struct scn_point {
 	const char *machine_text;
 	size_t machine_text_len;
 	const char *machine_sha256;
-	struct scn_pagealloc pa;        /* workload pagealloc */
-	struct scn_messaging msg;       /* workload messaging */
+	void *params;                   /* the workload's parameter block
+					 * (workloads/wl_NAME.h) */
 	enum scn_placement {            /* sched.placement */
 		SCN_PLACEMENT_NONE = 0, /* tasks stay where forked (default) */
 		SCN_PLACEMENT_V59,      /* select_task_rq_fair, load balancing */
 	} sched_placement;
-	struct wl_par_params *par;      /* workload parallel (else NULL); its
-					 * nr_cpus/cpus are the placement */
-	const char *par_gfp;            /* parallel: gfp as written */
-	struct wl_fill_params fill;     /* workload fill (its cpus: the tasks) */
-	const char *fill_gfp;           /* fill: gfp as written */
 	struct scn_policy policy;       /* policy texts (params) */
 	struct scn_cost cost;           /* cost.model, .bpred, .code, .accounting, .sample_* */
 	/* Task placement (policy.cpus, machine CPU ids, at least one):
@@ -312,8 +247,7 @@ struct scenario {
 	const char *machine_sha256;
 	struct machine *machine;
 	enum scn_workload_type workload;  /* one per plan (not sweepable) */
-	struct scn_pagealloc pa;
-	struct scn_messaging msg;
+	const struct workload_ops *wl;    /* == workload_table[workload] */
 	long long repetitions;
 	uint64_t seed;
 	int nr_axes;

@@ -4,7 +4,9 @@
 # `numasim CMD --help` prints, so the page and --help cannot drift: the
 # usage lines become SYNOPSIS, the rest DESCRIPTION (kept as printed, in a
 # no-fill block: its columns are aligned by hand), and the one-line summary
-# of `numasim --help` the NAME line.  `numasim bench` gets each
+# of `numasim --help` the NAME line.  The options block of every --help
+# is printed from the command's option table (cli/options.h), so every
+# option is on the page.  `numasim bench` gets each
 # benchmark's --help as a section of its own.
 set -eu
 exe=$1 cmd=$2 out=$3 version=$4

@@ -2,7 +2,7 @@
 # scripts/layering.sh [ROOT]: check that the source tree's layers include
 # only downwards.  The layers, bottom up (README "Layout"):
 #
-#   base  sim  machine  cost  models  analysis  scenarios  cli
+#   base  sim  machine  cost  models  analysis  workloads  scenarios  cli
 #
 # A C file or header in one of these folders may include a project header
 # only from its own folder or a folder listed before it.  Project includes
@@ -20,7 +20,7 @@ set -u
 root=${1:-$(cd "$(dirname "$0")/.." && pwd)}
 cd "$root" || { echo "layering: error: cannot enter $root" >&2; exit 2; }
 
-layers="base sim machine cost models analysis scenarios cli"
+layers="base sim machine cost models analysis workloads scenarios cli"
 
 # Every C file and header below the root, build directories left out.
 list=$(mktemp) || exit 2

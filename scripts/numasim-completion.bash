@@ -3,7 +3,8 @@
 #
 # Everything is asked of numasim itself, so the completion cannot drift
 # from the program: commands from `numasim --help`, a command's options
-# from `numasim CMD --help`, shipped machines, scenarios and cost profiles
+# from its option table through the hidden `numasim __options CMD
+# [BENCHMARK]` (one name a line; cli/options.h), shipped machines, scenarios and cost profiles
 # from `numasim list ...`, the keys of --set/--sweep (kernel.KNOB,
 # workload.PARAM, policy.KEY, ...) from `numasim list keys`.  Needs only
 # bash (no bash-completion helpers).
@@ -30,9 +31,10 @@ _numasim_names() {      # machines | scenarios | costs | keys
 	"$1" list "$2" 2>/dev/null | awk -v k="$2" 'k == "keys" || NR > 1 { print $1 }'
 }
 
-_numasim_options() {    # EXE CMD [SUB]: the options its --help names
-	"$@" --help 2>/dev/null | grep -oE -- '(^|[][ ,|])--?[a-zA-Z][a-zA-Z0-9-]*' |
-		sed 's/^[][ ,|]//' | sort -u
+_numasim_options() {    # EXE CMD [SUB]: the options of its table
+	local exe=$1
+	shift
+	"$exe" __options "$@" 2>/dev/null | sort -u
 }
 
 _numasim() {

@@ -1239,7 +1239,7 @@ static void test_sampled_patterns(void **state)
 }
 
 /*
- * Lost paths along their functions (cpu.c): outer_fn calls leaf_fn,
+ * Lost paths along their functions (cost/cpu_sampled.c): outer_fn calls leaf_fn,
  * whose loop (T4) runs n times and calls helper_fn (its branch T3) each
  * time; n changes from call to call, so that many fast calls have a path
  * no sample has seen (332 of 3,000 here).  Their estimates used to be
@@ -1478,7 +1478,7 @@ static void test_sampled_measured_read(void **state)
 }
 
 /*
- * Lock waits under sampled accounting (cpu.c, "Lock waits"): CPU 0 runs
+ * Lock waits under sampled accounting (cost/cpu_sampled_lock.c, "Lock waits"): CPU 0 runs
  * calls that take and release a lock, on 13 paths; before some of them
  * CPU 1 holds the lock until a release time R well after the call's
  * start.
@@ -1778,7 +1778,7 @@ static void test_sampled_lock_wait_each(void **state)
 /*
  * Under ooo, spin_lock's locked cmpxchg drains a miss still in flight; a
  * fast call's clock at the lock counts that drain as a sample's does
- * (cpu.c, "Lock edges"), not in the block after the lock.  Each call of
+ * (cost/cpu_sampled_lock.c, "Lock edges"), not in the block after the lock.  Each call of
  * outer_fn loads a new line (a miss) and then takes l, which CPU 1 holds
  * to the same time after the call's start: a fast call must wait as
  * long as a sample, within a few cycles, not a miss longer.
@@ -1840,8 +1840,8 @@ static void test_sampled_lock_waits(void **state)
 			if (hold) {
 				/* a sample waits from its lock, a fast call
 				 * from its start plus the mean cycles samples
-				 * ran from their last branch to the lock (cpu.c,
-				 * "Lock edges"): both a few cycles after the
+				 * ran from their last branch to the lock
+				 * (cost/cpu_sampled_lock.c, "Lock edges"): both a few cycles after the
 				 * start; both count the wait */
 				assert_true(waited <= wait && waited + 50 > wait);
 				if (fast && sample_waits)
@@ -1917,7 +1917,7 @@ static void test_sampled_warm_kinds(void **state)
 			assert_int_equal(in_l1(w, lock), stores);
 		}
 		assert_true(fast > 20);
-		/* the same for a models' fast copy (models/mm_fast.h; the
+		/* the same for a models' fast copy (models/mm_copy.c, cost/copy.h; the
 		 * copy for warming only): it starts the fast call itself
 		 * (cpu_fast_entry()) and makes its accesses with
 		 * cpu_fast_mem(), here a load and a store across two lines

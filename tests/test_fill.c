@@ -1,5 +1,5 @@
 /*
- * Tests for scenarios/wl_fill (the fill workload): on two 64 MiB nodes
+ * Tests for workloads/wl_fill (the fill workload): on two 64 MiB nodes
  * with node 0 80 % page cache, mode 0 spills to node 1 and mode 1 stays
  * local with zone_reclaim; the metrics add up (reads + refaults = kept
  * pages x passes, remote pages = remote reads); every page is released by
@@ -18,7 +18,7 @@
 
 #include "base/diag.h"
 #include "models/page_alloc.h"
-#include "scenarios/wl_fill.h"
+#include "workloads/wl_fill.h"
 #include "cost/cpu.h"
 #include "machine/machine.h"
 #include "tests/page_alloc_fixture.h"

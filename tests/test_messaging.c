@@ -1,5 +1,5 @@
 /*
- * Tests for scenarios/wl_messaging: the perf bench sched messaging
+ * Tests for workloads/wl_messaging: the perf bench sched messaging
  * workload over the SLUB model.  Every message is allocated and freed
  * (slub_check, mm_check, object counts of both caches), the run is
  * deterministic for a seed and differs for another, FREE_FROZEN is the
@@ -24,7 +24,7 @@
 #include "machine/machine.h"
 #include "models/page_alloc.h"
 #include "models/slub.h"
-#include "scenarios/wl_messaging.h"
+#include "workloads/wl_messaging.h"
 #include "tests/world_fixture.h"
 
 static struct wfx *mw_create(const char *machine, enum slub_variant v)

@@ -774,7 +774,7 @@ static void fast_copy_run(bool copy, enum cpu_warm warm, bool pad, struct fc_sta
 }
 
 /*
- * The fast copy (models/mm_fast.h) gives the ordinary code's results bit
+ * The fast copy (models/mm_copy.c) gives the ordinary code's results bit
  * for bit: the same clocks, counters, site counts, profile and call paths,
  * with and without warming, while most fast calls run in the copy.
  */

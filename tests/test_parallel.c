@@ -1,5 +1,5 @@
 /*
- * Tests for scenarios/wl_parallel: every allocation is freed exactly once
+ * Tests for workloads/wl_parallel: every allocation is freed exactly once
  * (result counts, slub caches, mm_check/slub_check), a seed gives the same
  * run and another seed a different one, many tasks on one node contend for
  * zone->lock where one task never waits, remote_free > 0 produces remote
@@ -21,7 +21,7 @@
 #include "models/page_alloc.h"
 #include "models/slub.h"
 #include "tests/test_costs_yaml.h"
-#include "scenarios/wl_parallel.h"
+#include "workloads/wl_parallel.h"
 #include "tests/world_fixture.h"
 
 /* 2 nodes of 4 CPUs and 256 MiB each. */

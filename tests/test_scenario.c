@@ -23,7 +23,14 @@
 #include "models/page_alloc.h"
 #include "scenarios/run.h"
 #include "scenarios/scenario.h"
-#include "scenarios/wl_pagealloc.h"
+#include "workloads/wl_messaging.h"
+#include "workloads/wl_pagealloc.h"
+#include "workloads/wl_parallel.h"
+
+/* A point's parameter block (workloads/wl_NAME.h). */
+#define PA(s, p) ((struct scn_pagealloc *)(s)->points[p].params)
+#define MSG(s, p) ((struct scn_messaging *)(s)->points[p].params)
+#define PAR(s, p) (&((struct wl_par_point *)(s)->points[p].params)->par)
 
 static const char *src_root(void)
 {
@@ -105,12 +112,12 @@ static void test_tiny_file(void **state)
 	assert_int_equal(s->points[1].cfg.iter, MMZONE_ITER_POST);
 	assert_string_equal(s->points[0].kernel_model, "v4.6+patches1-4");
 	assert_string_equal(s->points[1].kernel_model, "v4.6+patches1-4+682a3385");
-	assert_int_equal(s->pa.nr_batches, 4);
-	assert_int_equal(s->pa.batches[3], 512);
-	assert_int_equal(s->pa.inner, 20);
-	assert_int_equal(s->pa.outer, SCN_PA_OUTER_DEFAULT);
-	assert_int_equal(s->pa.drop, SCN_PA_DROP_DEFAULT);
-	assert_int_equal(s->pa.gfp, GFP_KERNEL | __GFP_NOWARN);
+	assert_int_equal(PA(s, 0)->nr_batches, 4);
+	assert_int_equal(PA(s, 0)->batches[3], 512);
+	assert_int_equal(PA(s, 0)->inner, 20);
+	assert_int_equal(PA(s, 0)->outer, SCN_PA_OUTER_DEFAULT);
+	assert_int_equal(PA(s, 0)->drop, SCN_PA_DROP_DEFAULT);
+	assert_int_equal(PA(s, 0)->gfp, GFP_KERNEL | __GFP_NOWARN);
 	assert_int_equal(s->seed, 7);
 	assert_int_equal(scenario_nr_runs(s), 2);
 	scenario_free(s);
@@ -125,9 +132,9 @@ static void test_seed_file(void **state)
 	assert_int_equal(scenario_load_file(src_path("scenarios/seed-zonelist.yaml"), &s, &d),
 			 NS_OK);
 	assert_int_equal(s->nr_points, 2);
-	assert_int_equal(s->pa.nr_batches, 0);   /* mmtests' default */
+	assert_int_equal(PA(s, 0)->nr_batches, 0);   /* mmtests' default */
 	uint32_t b[SCN_MAX_BATCHES];
-	assert_int_equal(scn_pagealloc_batches(&s->pa, 0, b), 15);
+	assert_int_equal(scn_pagealloc_batches(PA(s, 0), 0, b), 15);
 	assert_int_equal(b[14], 16384);
 	scenario_free(s);
 }
@@ -144,9 +151,9 @@ static void test_messaging_file(void **state)
 	assert_string_equal(scn_workload_name(s->workload), "messaging");
 	assert_int_equal(s->nr_points, 2);
 	assert_int_equal(s->repetitions, 10);
-	assert_int_equal(s->msg.groups, 20);
-	assert_int_equal(s->msg.loops, 100);
-	assert_int_equal(s->msg.inflight_limit, 278);
+	assert_int_equal(MSG(s, 0)->groups, 20);
+	assert_int_equal(MSG(s, 0)->loops, 100);
+	assert_int_equal(MSG(s, 0)->inflight_limit, 278);
 	assert_string_equal(s->points[0].label, "slab_free_layout=pre-c270cf30");
 	assert_string_equal(s->points[1].column, "c270cf30");
 	assert_string_equal(s->points[0].kernel_model, "v5.9");
@@ -163,7 +170,7 @@ static void test_messaging_file(void **state)
 	assert_string_equal(s->points[0].label, "slab_free_layout=c270cf30");
 	assert_int_equal(s->points[0].slub.stats, 0);
 	assert_int_equal(s->points[0].slub.compiler, SLUB_CLANG);
-	assert_int_equal(s->msg.inflight_limit, 9);
+	assert_int_equal(MSG(s, 0)->inflight_limit, 9);
 	scenario_free(s);
 	/* sweeping two SLUB knobs */
 	s = load_ok("workload: {type: messaging, groups: 1, loops: 5}\n"
@@ -202,13 +209,13 @@ static void test_defaults(void **state)
 	assert_string_equal(s->points[0].label,
 			    def.iter == MMZONE_ITER_POST ? "zonelist_iter=682a3385"
 						     : "zonelist_iter=pre-682a3385");
-	assert_int_equal(s->pa.inner, 10000);
-	assert_int_equal(s->pa.outer, 15);
-	assert_int_equal(s->pa.drop, 2);
-	assert_int_equal(s->pa.cpu, 0);
-	assert_int_equal(s->pa.timing_overhead, SCN_PA_TIMING_OVERHEAD_DEFAULT);
-	assert_int_equal(s->pa.nr_orders, 1);
-	assert_int_equal(s->pa.orders[0], 0);
+	assert_int_equal(PA(s, 0)->inner, 10000);
+	assert_int_equal(PA(s, 0)->outer, 15);
+	assert_int_equal(PA(s, 0)->drop, 2);
+	assert_int_equal(PA(s, 0)->cpu, 0);
+	assert_int_equal(PA(s, 0)->timing_overhead, SCN_PA_TIMING_OVERHEAD_DEFAULT);
+	assert_int_equal(PA(s, 0)->nr_orders, 1);
+	assert_int_equal(PA(s, 0)->orders[0], 0);
 	assert_int_equal(s->repetitions, 1);
 	assert_int_equal(s->seed, 1);
 	assert_string_equal(s->points[0].policy.cpuset, "none");
@@ -219,10 +226,10 @@ static void test_defaults(void **state)
 	assert_int_equal(s->points[0].cpus[0], 0);
 	assert_int_equal(s->nr_machines, 1);
 	assert_ptr_equal(s->points[0].machine, s->machine);
-	assert_null(s->points[0].par);
+	assert_int_not_equal(s->workload, SCN_WL_PARALLEL);
 	scenario_set_inner(s, 3);
-	assert_int_equal(s->pa.inner, 3);
-	assert_int_equal(s->points[0].pa.inner, 3);
+	assert_int_equal(PA(s, 0)->inner, 3);
+	assert_int_equal(PA(s, 0)->inner, 3);
 	scenario_free(s);
 }
 
@@ -401,17 +408,17 @@ static void test_check_corrupt(void **state)
 	struct scenario *s = load_ok("workload: {type: pagealloc}\n");
 	struct diag d;
 	diag_init(&d);
-	s->points[0].pa.drop = s->points[0].pa.outer;
+	PA(s, 0)->drop = PA(s, 0)->outer;
 	assert_int_equal(scenario_check(s, &d), NS_EINTERNAL);
-	s->points[0].pa.drop = 2;
+	PA(s, 0)->drop = 2;
 	diag_init(&d);
 	s->nr_points = 2;
 	assert_int_equal(scenario_check(s, &d), NS_EINTERNAL);
 	s->nr_points = 1;
 	diag_init(&d);
-	s->points[0].pa.cpu = 1000;
+	PA(s, 0)->cpu = 1000;
 	assert_int_equal(scenario_check(s, &d), NS_EINTERNAL);
-	s->points[0].pa.cpu = 0;
+	PA(s, 0)->cpu = 0;
 	diag_init(&d);
 	assert_int_equal(scenario_check(s, &d), NS_OK);
 	scenario_free(s);
@@ -441,9 +448,9 @@ static void test_generic_sweep(void **state)
 			    "policy.mempolicy=interleave:0-1");
 	assert_string_equal(s->points[3].column, "pre-682a3385,7,interleave:0-1");
 	assert_string_equal(s->points[3].policy.nodes, "0-1");
-	assert_int_equal(s->points[0].pa.inner, 5);
-	assert_int_equal(s->points[2].pa.inner, 7);
-	assert_int_equal(s->points[11].pa.inner, 9);
+	assert_int_equal(PA(s, 0)->inner, 5);
+	assert_int_equal(PA(s, 2)->inner, 7);
+	assert_int_equal(PA(s, 11)->inner, 9);
 	assert_int_equal(s->points[1].cfg.mpol, MPOL_INTERLEAVE);
 	assert_int_equal(s->points[1].cfg.nr_mpol_nodes, 2);
 	assert_int_equal(s->points[0].cfg.mpol, MPOL_LOCAL);
@@ -591,7 +598,7 @@ static void test_policy_placement(void **state)
 	assert_int_equal(s->points[0].cfg.mpol, MPOL_PREFERRED);
 	assert_int_equal(s->points[0].cfg.mpol_nodes[0], 1);
 	assert_int_equal(s->points[0].nr_cpus, 1);   /* the task's first CPU */
-	assert_int_equal(s->points[0].pa.cpu, s->points[0].cpus[0]);
+	assert_int_equal(PA(s, 0)->cpu, s->points[0].cpus[0]);
 	scenario_free(s);
 	s = load_ok("workload: {type: messaging, groups: 1, loops: 1}\n"
 		    "policy: {cpus: \"4-7\"}\n");
@@ -601,13 +608,13 @@ static void test_policy_placement(void **state)
 	s = load_ok("workload: {type: parallel, tasks: 3, remote_free: 0.5, "
 		    "object_sizes: [32, 256], orders: [0, 2]}\n"
 		    "policy: {cpus: \"0,32\"}\n");
-	assert_non_null(s->points[0].par);
-	assert_int_equal(s->points[0].par->tasks, 3);
-	assert_int_equal(s->points[0].par->nr_cpus, 2);
-	assert_int_equal(s->points[0].par->cpus[1], 32);
-	assert_int_equal(s->points[0].par->nr_sizes, 2);
-	assert_int_equal(s->points[0].par->orders[1], 2);
-	assert_true(s->points[0].par->remote_free == 0.5);
+	assert_int_equal(s->workload, SCN_WL_PARALLEL);
+	assert_int_equal(PAR(s, 0)->tasks, 3);
+	assert_int_equal(PAR(s, 0)->nr_cpus, 2);
+	assert_int_equal(PAR(s, 0)->cpus[1], 32);
+	assert_int_equal(PAR(s, 0)->nr_sizes, 2);
+	assert_int_equal(PAR(s, 0)->orders[1], 2);
+	assert_true(PAR(s, 0)->remote_free == 0.5);
 	scenario_free(s);
 
 	struct scn_opts o = {.prog = "numasim run"};
@@ -618,7 +625,7 @@ static void test_policy_placement(void **state)
 	assert_string_equal(s->name, "adhoc");
 	assert_int_equal(s->workload, SCN_WL_PARALLEL);
 	assert_int_equal(s->points[0].nr_cpus, 64);
-	assert_int_equal(s->points[0].par->tasks, 64);
+	assert_int_equal(PAR(s, 0)->tasks, 64);
 	scenario_free(s);
 	diag_init(&d);
 	assert_int_equal(scenario_load_adhoc("/nonexistent.yaml", "pagealloc", &o, &s, &d),
@@ -657,7 +664,7 @@ static void test_workload_arithmetic(void **state)
 	assert_int_equal(cpu_sys_init(&sys, s->machine, &t, &l, &cp, cpus, 1), NS_OK);
 	assert_int_equal(mm_world_create(s->machine, &s->points[0].cfg, &sys, fb, sb,
 					 &w, &d), NS_OK);
-	assert_int_equal(wl_pagealloc_run(w, cpu_sys_cpu(&sys, 0), &s->pa, NULL, NULL, &r),
+	assert_int_equal(wl_pagealloc_run(w, cpu_sys_cpu(&sys, 0), PA(s, 0), NULL, NULL, &r),
 			 NS_OK);
 	assert_int_equal(r.nr_series, 1);
 	assert_int_equal(r.allocs, 2);
@@ -672,7 +679,7 @@ static void test_workload_arithmetic(void **state)
 
 	/* a stop flag already set stops before the first timed block */
 	volatile sig_atomic_t stop = 1;
-	assert_int_equal(wl_pagealloc_run(w, cpu_sys_cpu(&sys, 0), &s->pa, &stop, NULL, &r),
+	assert_int_equal(wl_pagealloc_run(w, cpu_sys_cpu(&sys, 0), PA(s, 0), &stop, NULL, &r),
 			 WL_STOPPED);
 	assert_int_equal(r.nr_series, 0);
 	wl_pagealloc_result_free(&r);

@@ -1387,7 +1387,7 @@ static void fast_copy_run(enum slub_variant v, bool copy, enum cpu_warm warm,
 }
 
 /*
- * SLUB's fast copy (models/slub_fast.h) gives the ordinary code's
+ * SLUB's fast copy (models/slub_copy.c) gives the ordinary code's
  * results bit for bit: the same clocks, counters, site counts, profile,
  * call paths and SLUB counters, under every warming and both variants,
  * while most fast calls run in the copy.

@@ -38,6 +38,7 @@ struct wfx_opts {
 	const int *cpus;                  /* NULL: every CPU of the machine */
 	int nr_cpus;
 	int bpred_mode;                   /* < 0: cpu_params_default()'s */
+	enum cpu_model model;             /* 0: in-order */
 	enum cpu_accounting accounting;   /* 0: exact */
 	uint32_t sample_period;           /* sampled: 0 = the default */
 	const enum cpu_warm *sample_warm; /* sampled: NULL = the default */
@@ -76,10 +77,10 @@ static struct wfx *wfx_create(struct machine *m, const struct wfx_opts *o)
 	assert_int_equal(mm_register(&t->t, &t->mm_fn, &t->mm_site), NS_OK);
 	assert_int_equal(slub_register(&t->t, &t->sl_fn, &t->sl_site), NS_OK);
 	assert_int_equal(cost_layout_init(&t->l, &t->t, slub_variant_name(cfg.variant)), NS_OK);
-	/* cpu_params_default's model (in-order): the default code resolves to
-	 * the estimate layout unless the test chose one */
+	/* the model's default code layout (in-order, cpu_params_default's:
+	 * the estimate layout) unless the test chose one */
 	assert_int_equal(mm_layout(&t->l, &t->t, t->mm_fn, t->mm_site, pc.iter,
-				   mm_code_resolve(pc.code, CPU_MODEL_INORDER)), NS_OK);
+				   mm_code_resolve(pc.code, o->model)), NS_OK);
 	assert_int_equal(slub_layout(&t->l, &t->t, t->sl_fn, t->sl_site, &cfg), NS_OK);
 	assert_int_equal(cost_layout_check(&t->l, &t->t), NS_OK);
 	int *all = NULL, n = o->nr_cpus;
@@ -96,6 +97,7 @@ static struct wfx *wfx_create(struct machine *m, const struct wfx_opts *o)
 	cpu_params_default(&p);
 	if (o->bpred_mode >= 0)
 		p.bpred.mode = (enum bpred_mode)o->bpred_mode;
+	p.model = o->model;
 	p.accounting = o->accounting;
 	if (o->sample_period)
 		p.sample_period = o->sample_period;

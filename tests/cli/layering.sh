@@ -43,7 +43,9 @@ expect_violation "model includes a workload" models/slub.c '#include "scenarios/
 	'#include "scenarios/run.h": models/ is below scenarios/ and may not include it'
 expect_violation "analysis includes a scenario" analysis/store.c '#include "scenarios/scenario.h"' \
 	'#include "scenarios/scenario.h": analysis/ is below scenarios/ and may not include it'
-expect_violation "workload includes the command line" scenarios/run.c '#include "cli/cli.h"' \
+expect_violation "workload includes the scenario language" workloads/wl_fill.c '#include "scenarios/scenario.h"' \
+	'#include "scenarios/scenario.h": workloads/ is below scenarios/ and may not include it'
+expect_violation "run plan includes the command line" scenarios/run.c '#include "cli/cli.h"' \
 	'#include "cli/cli.h": scenarios/ is below cli/ and may not include it'
 expect_violation "bare include" models/slub.c '#include "zonelist.h"' \
 	'#include "zonelist.h": name the header'

@@ -40,7 +40,7 @@
  * are allocated before the first event; the reclaim hook clears a slot
  * when the model frees its page.
  */
-#include "scenarios/wl_fill.h"
+#include "workloads/wl_fill.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -52,6 +52,7 @@
 #include "cost/cost.h"
 #include "cost/cpu.h"
 #include "sim/rng.h"
+#include "analysis/store.h"
 
 enum { EV_TASK = 1, EV_KSWAPD = 2 };
 
@@ -467,3 +468,210 @@ out:
 	free(f.kswapd_pending);
 	return rc;
 }
+
+/* ---- the scenario section `workload: {type: fill}` and the run ---- */
+
+/* workload fill (workloads/wl_fill.h) */
+enum { FL_TYPE, FL_PAGES, FL_ANON, FL_DIRTY, FL_LIFE, FL_PASSES, FL_PREFILL, FL_GFP, NR_FL };
+
+static int parse_prefill(const struct wl_reader *r, const struct wl_point *pt,
+			 const struct ynode *n, struct wl_fill_params *p)
+{
+	static const struct ytree_field fields[] = {{"node", 1}, {"file", 1}};
+	const struct ynode *v[2];
+	long long node;
+	int rc;
+	if ((rc = ytree_fields(wl_tree(r, n), n, "workload.prefill", fields, 2, v, r->d)))
+		return rc;
+	if ((rc = ytree_int(wl_tree(r, v[0]), v[0], "prefill node", 0, MACHINE_MAX_NODES - 1, &node,
+			    r->d)))
+		return rc;
+	const struct machine *m = pt->machine;
+	if (m->node_index[node] < 0 || m->nodes[m->node_index[node]].mem_pages == 0)
+		return wl_err(r, v[0], "prefill node %lld is not a node with memory of machine "
+			   "'%s'", node, m->name);
+	p->prefill_node = (int)node;
+	return wl_get_frac(r, v[1], "prefill file share", 0, 1, &p->prefill_file);
+}
+
+static const struct ytree_field fill_fields[NR_FL] = {
+	[FL_TYPE] = {"type", 1},         [FL_PAGES] = {"pages", 0},
+	[FL_ANON] = {"anon", 0},         [FL_DIRTY] = {"dirty", 0},
+	[FL_LIFE] = {"lifetime", 0},     [FL_PASSES] = {"passes", 0},
+	[FL_PREFILL] = {"prefill", 0},   [FL_GFP] = {"gfp", 0},
+};
+
+static int fill_parse(const struct wl_reader *r, const struct ynode *n,
+		      struct wl_point *pt)
+{
+	const struct ytree_field *const fields = fill_fields;
+	const struct ynode *v[NR_FL];
+	const char *gfp_text = "GFP_HIGHUSER_MOVABLE";
+	struct wl_fill_point *fp = calloc(1, sizeof *fp);
+	struct wl_fill_params *p = fp ? &fp->fill : NULL;
+	long long x;
+	int rc;
+
+	if (!fp)
+		return wl_nomem(r);
+	pt->params = fp;
+	if ((rc = r->fields(r->ctx, n, "workload 'fill'", fields, NR_FL, v)))
+		return rc;
+	wl_fill_params_default(p);
+	if (!*pt->nr_cpus) {
+		/* one task on the machine's first CPU */
+		const struct machine *m = pt->machine;
+		(*pt->cpus) = calloc(1, sizeof *(*pt->cpus));
+		if (!(*pt->cpus))
+			return wl_nomem(r);
+		for (int c = 0; c <= m->max_cpu && !*pt->nr_cpus; c++)
+			if (m->cpu_node[c] >= 0)
+				(*pt->cpus)[(*pt->nr_cpus)++] = c;
+		if (!*pt->nr_cpus)
+			return wl_err(r, n, "machine '%s' has no CPU for the fill task", m->name);
+	}
+	if (*pt->nr_cpus > WL_FILL_MAX_TASKS)
+		return wl_err(r, n, "the fill workload runs at most %d tasks (policy.cpus lists %d)",
+			   WL_FILL_MAX_TASKS, *pt->nr_cpus);
+	p->nr_cpus = *pt->nr_cpus;
+	memcpy(p->cpus, (*pt->cpus), (size_t)*pt->nr_cpus * sizeof *p->cpus);
+	if (v[FL_PAGES] && (rc = wl_get_frac(r, v[FL_PAGES], "pages", 0, 16, &p->pages)))
+		return rc;
+	if (v[FL_ANON] && (rc = wl_get_frac(r, v[FL_ANON], "anon", 0, 1, &p->anon)))
+		return rc;
+	if (v[FL_DIRTY] && (rc = wl_get_frac(r, v[FL_DIRTY], "dirty", 0, 1, &p->dirty)))
+		return rc;
+	if (v[FL_LIFE]) {
+		if ((rc = ytree_int(wl_tree(r, v[FL_LIFE]), v[FL_LIFE], "lifetime", 0, 1ll << 40, &x,
+				    r->d)))
+			return rc;
+		p->lifetime = (uint64_t)x;
+	}
+	if (v[FL_PASSES] && (rc = wl_get_u32(r, v[FL_PASSES], "passes", 0, 1000, &p->passes)))
+		return rc;
+	if (v[FL_PREFILL] && (rc = parse_prefill(r, pt, v[FL_PREFILL], p)))
+		return rc;
+	if (v[FL_GFP] && (rc = wl_get_gfp(r, v[FL_GFP], n, &gfp_text, &p->gfp)))
+		return rc;
+	fp->gfp_text = gfp_text;
+	*pt->reclaim = 1;
+	return NS_OK;
+}
+
+
+#define P_TEXT(k, t) do { if ((rc = fn(arg, (k), (t), 0))) return rc; } while (0)
+#define P_NUM(k, n) do { if ((rc = fn(arg, (k), NULL, (long long)(n)))) return rc; } while (0)
+#define P_REAL(k, x) do { snprintf(buf, sizeof buf, "%g", (x)); P_TEXT((k), buf); } while (0)
+
+static int fill_params(const void *params, wl_param_fn fn, void *arg)
+{
+	const struct wl_fill_point *fp = params;
+	const struct wl_fill_params *p = &fp->fill;
+	char buf[64];
+	int rc;
+	P_REAL("workload.pages", p->pages);
+	P_REAL("workload.anon", p->anon);
+	P_REAL("workload.dirty", p->dirty);
+	P_NUM("workload.lifetime", p->lifetime);
+	P_NUM("workload.passes", p->passes);
+	if (p->prefill_node >= 0) {
+		P_NUM("workload.prefill.node", p->prefill_node);
+		P_REAL("workload.prefill.file", p->prefill_file);
+	}
+	P_TEXT("workload.gfp", fp->gfp_text);
+	P_NUM("workload.gfp_mask", p->gfp);
+	return NS_OK;
+}
+#undef P_TEXT
+#undef P_NUM
+#undef P_REAL
+
+static const char *fill_kernel_model(int post, int slub_post)
+{
+	(void)slub_post;
+	return post ? "v4.6+patches1-4+682a3385+vmscan" : "v4.6+patches1-4+vmscan";
+}
+
+/* The fill workload with the point's parameters and placement. */
+static int fill_run(const struct wl_run *r, void **result)
+{
+	const struct wl_fill_point *fp = r->params;
+	struct wl_fill_result *res = wl_result_alloc(r, sizeof *res, result);
+	if (!res)
+		return NS_ENOMEM;
+	int rc = wl_fill_run(r->w, r->sys, &fp->fill, r->seed, r->stop, r->work, res, r->d);
+	return wl_run_status(r, rc, res->stopped);
+}
+
+/* The fill workload's metrics and samples (wl_fill.h struct wl_fill_result). */
+static int fill_results(const void *result, const struct wl_run *r,
+			struct store *st, int64_t id)
+{
+	const struct wl_fill_result *m = result;
+	(void)r;
+	const struct wl_metric rows[] = {
+		{"allocs", "count", (double)m->allocs},
+		{"alloc_failed", "count", (double)m->alloc_failed},
+		{"remote_pages", "count", (double)m->remote_pages},
+		{"remote_share", "fraction", m->allocs ? (double)m->remote_pages / (double)m->allocs : 0},
+		{"released", "count", (double)m->released},
+		{"reclaimed_owned", "count", (double)m->reclaimed_owned},
+		{"reclaimed_prefill", "count", (double)m->reclaimed_prefill},
+		{"prefill_pages", "count", (double)m->prefill_pages},
+		{"alloc_latency_p50", "cycles", (double)m->lat_p50},
+		{"alloc_latency_p99", "cycles", (double)m->lat_p99},
+		{"alloc_latency_max", "cycles", (double)m->lat_max},
+		{"alloc_latency_mean", "cycles", m->lat_mean},
+		{"direct_reclaim_cycles", "cycles", (double)m->direct_reclaim_cycles},
+		{"zone_reclaim_cycles", "cycles", (double)m->zone_reclaim_cycles},
+		{"reclaim_cycles_per_alloc", "cycles/alloc", m->reclaim_cycles_per_alloc},
+		{"kswapd_cycles", "cycles", (double)m->kswapd_cycles},
+		{"kswapd_steps", "count", (double)m->kswapd_steps},
+		{"local_accesses", "count", (double)m->local_accesses},
+		{"remote_accesses", "count", (double)m->remote_accesses},
+		{"refaults", "count", (double)m->refaults},
+		{"access_cycles_local", "cycles/access", m->access_cycles_local},
+		{"access_cycles_remote", "cycles/access", m->access_cycles_remote},
+		{"end_cycles", "cycles", (double)m->end_cycles},
+		{"events", "count", (double)m->events},
+	};
+	static const char *const lru[4] = {"nr_inactive_anon", "nr_active_anon",
+					   "nr_inactive_file", "nr_active_file"};
+	int rc;
+	if ((rc = wl_store_metrics(st, id, rows, WL_NR(rows))))
+		return rc;
+	size_t n = (size_t)m->nr_samples;
+	if ((rc = store_samples(st, id, "sample_cycles", m->sample_cycles, n)) ||
+	    (rc = store_samples(st, id, "nr_free_pages", m->sample_free, n)))
+		return rc;
+	for (int l = 0; l < 4; l++)
+		if ((rc = store_samples(st, id, lru[l], m->sample_lru[l], n)))
+			return rc;
+	/* per zone: "nr_inactive_file:0/Normal" */
+	for (int z = 0; z < m->nr_sample_zones; z++)
+		for (int l = 0; l < 4; l++) {
+			char name[64];
+			snprintf(name, sizeof name, "%s:%s", lru[l], m->sample_zone[z]);
+			if ((rc = store_samples(st, id, name, m->sample_zone_lru[z][l], n)))
+				return rc;
+		}
+	return NS_OK;
+}
+
+
+const struct workload_ops wl_fill_ops = {
+	.name = "fill",
+	.fields = fill_fields,
+	.nr_fields = NR_FL,
+	.adhoc = "  type: fill\n",
+	.reclaim = 1,
+	.accounting = CPU_ACCOUNTING_EXACT,
+	.label_knob = "zone_reclaim_mode",
+	.report = WL_REPORT_COMPARE,
+	.events = WL_EV_ALL,
+	.kernel_model = fill_kernel_model,
+	.parse = fill_parse,
+	.params = fill_params,
+	.run = fill_run,
+	.results = fill_results,
+};

@@ -39,7 +39,7 @@
  * They set the absolute Total time; the SLUB share of a message is what
  * the layouts change.
  */
-#include "scenarios/wl_messaging.h"
+#include "workloads/wl_messaging.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -51,6 +51,7 @@
 #include "analysis/stats.h"
 #include "models/sched_fair.h"
 #include "sim/ctx.h"
+#include "analysis/store.h"
 
 enum { EV_STEP = 1 };
 
@@ -872,3 +873,384 @@ out:
 	teardown(&m);
 	return rc;
 }
+
+/* ---- the scenario section `workload: {type: messaging}` and the run ---- */
+
+enum { M_TYPE, M_GROUPS, M_LOOPS, M_MODE, M_THREADS, M_LIMIT, M_SEND, M_RECV, M_CTXSW,
+       M_WINDOW, M_WARMUP_MS, M_WARMUP_MSGS, M_MEASURE, NR_M };
+
+static const struct ytree_field messaging_fields[NR_M] = {
+	[M_TYPE] = {"type", 1},
+	[M_GROUPS] = {"groups", 1},
+	[M_LOOPS] = {"loops", 1},
+	[M_MODE] = {"mode", 0},
+	[M_THREADS] = {"threads", 0},
+	[M_LIMIT] = {"inflight_limit", 0},
+	[M_SEND] = {"send_cycles", 0},
+	[M_RECV] = {"recv_cycles", 0},
+	[M_CTXSW] = {"ctx_switch_cycles", 0},
+	[M_WINDOW] = {"window_ms", 0},
+	[M_WARMUP_MS] = {"warmup_ms", 0},
+	[M_WARMUP_MSGS] = {"warmup_messages", 0},
+	[M_MEASURE] = {"measure_messages", 0},
+};
+
+static int messaging_parse(const struct wl_reader *r, const struct ynode *n,
+			   struct wl_point *pt)
+{
+	const struct ytree_field *const fields = messaging_fields;
+	struct scn_messaging *p = calloc(1, sizeof *p);
+	const struct ynode *v[NR_M];
+	struct wl_msg_params def;
+	long long loops;
+	int rc;
+
+	if (!p)
+		return wl_nomem(r);
+	pt->params = p;
+	p->placement_v59 = pt->sched_v59;
+	if ((rc = r->fields(r->ctx, n, "workload 'messaging'", fields,
+				 NR_M, v)))
+		return rc;
+	wl_msg_params_default(&def);
+	p->inflight_limit = def.inflight_limit;
+	p->pipe = p->threads = 0;
+	p->send_cycles = def.send_cycles;
+	p->recv_cycles = def.recv_cycles;
+	p->ctx_switch_cycles = def.ctx_switch_cycles;
+	if ((rc = wl_get_u32(r, v[M_GROUPS], "groups", 1, SCN_MSG_MAX_GROUPS, &p->groups)))
+		return rc;
+	if ((rc = ytree_int(wl_tree(r, v[M_LOOPS]), v[M_LOOPS], "loops", 1, SCN_MSG_MAX_LOOPS,
+			    &loops, r->d)))
+		return rc;
+	p->loops = (uint64_t)loops;
+	if (v[M_MODE]) {
+		const char *mode;
+		if ((rc = ytree_string(wl_tree(r, v[M_MODE]), v[M_MODE], "mode", 1, &mode, r->d)))
+			return rc;
+		p->pipe = !strcmp(mode, "pipe");
+		if (!p->pipe && strcmp(mode, "socket")) {
+			char q[128];
+			ytree_quote(mode, v[M_MODE]->len, q, sizeof q);
+			return wl_err(r, v[M_MODE], "unknown mode '%s' (expected socket or pipe)", q);
+		}
+	}
+	if (v[M_THREADS]) {
+		const char *th;
+		if ((rc = ytree_string(wl_tree(r, v[M_THREADS]), v[M_THREADS], "threads", 1, &th, r->d)))
+			return rc;
+		p->threads = !strcmp(th, "true") || !strcmp(th, "on");
+		if (!p->threads && strcmp(th, "false") && strcmp(th, "off")) {
+			char q[128];
+			ytree_quote(th, v[M_THREADS]->len, q, sizeof q);
+			return wl_err(r, v[M_THREADS], "threads must be true or false (perf bench's "
+				   "-t: pthreads instead of processes), not '%s'", q);
+		}
+	}
+	if (v[M_LIMIT] && p->pipe)
+		return wl_err(r, v[M_LIMIT], "inflight_limit is a socket's limit (sk_sndbuf / "
+			   "truesize); a pipe holds %d pages of merged writes (%d messages)",
+			   WL_MSG_PIPE_BUFFERS, WL_MSG_PIPE_MSGS);
+	if (v[M_LIMIT] && (rc = wl_get_u32(r, v[M_LIMIT], "inflight_limit", 1, 1000000,
+					&p->inflight_limit)))
+		return rc;
+	if (v[M_SEND] && (rc = wl_get_u32(r, v[M_SEND], "send_cycles", 0, 100000000,
+				       &p->send_cycles)))
+		return rc;
+	if (v[M_RECV] && (rc = wl_get_u32(r, v[M_RECV], "recv_cycles", 0, 100000000,
+				       &p->recv_cycles)))
+		return rc;
+	if (v[M_CTXSW] && (rc = wl_get_u32(r, v[M_CTXSW], "ctx_switch_cycles", 0, 100000000,
+					&p->ctx_switch_cycles)))
+		return rc;
+	p->window_ms = p->warmup_ms = 0;
+	p->warmup_messages = p->measure_messages = 0;
+	if (v[M_WINDOW] && (rc = wl_get_u32(r, v[M_WINDOW], "window_ms", 1, 1000000,
+					 &p->window_ms)))
+		return rc;
+	if (v[M_WARMUP_MS] && (rc = wl_get_u32(r, v[M_WARMUP_MS], "warmup_ms", 0, 100000000,
+					    &p->warmup_ms)))
+		return rc;
+	long long x;
+	uint64_t total = (uint64_t)p->groups * 20 * 20 * p->loops;
+	if (v[M_WARMUP_MSGS]) {
+		if ((rc = ytree_int(wl_tree(r, v[M_WARMUP_MSGS]), v[M_WARMUP_MSGS], "warmup_messages", 0,
+				    INT64_MAX / 2, &x, r->d)))
+			return rc;
+		p->warmup_messages = (uint64_t)x;
+	}
+	if (v[M_MEASURE]) {
+		if ((rc = ytree_int(wl_tree(r, v[M_MEASURE]), v[M_MEASURE], "measure_messages", 1,
+				    INT64_MAX / 2, &x, r->d)))
+			return rc;
+		p->measure_messages = (uint64_t)x;
+	}
+	if (p->warmup_messages + p->measure_messages > total)
+		return wl_err(r, v[M_MEASURE] ? v[M_MEASURE] : v[M_WARMUP_MSGS],
+			   "warmup_messages + measure_messages (%llu) exceed the run's %llu "
+			   "messages (groups x 20 x 20 x loops)",
+			   (unsigned long long)(p->warmup_messages + p->measure_messages),
+			   (unsigned long long)total);
+	if (pt->machine->nr_cpus < 1)
+		return wl_err(r, n, "machine '%s' has no CPU to run the workload on",
+			   pt->machine->name);
+	return *pt->nr_cpus ? NS_OK : wl_all_cpus(r, pt);
+}
+
+
+static int messaging_check(const void *params, const struct machine *m, int nr_cpus,
+			   const int *cpus, const char *path, struct diag *d)
+{
+	const struct scn_messaging *mg = params;
+	(void)m, (void)nr_cpus, (void)cpus;
+	WL_CHECK(mg->groups >= 1 && mg->groups <= SCN_MSG_MAX_GROUPS && mg->loops >= 1 &&
+	      mg->loops <= (uint64_t)SCN_MSG_MAX_LOOPS && mg->inflight_limit >= 1,
+	      "messaging groups %u loops %llu limit %u", mg->groups,
+	      (unsigned long long)mg->loops, mg->inflight_limit);
+	return NS_OK;
+}
+
+#define P_TEXT(k, t) do { if ((rc = fn(arg, (k), (t), 0))) return rc; } while (0)
+#define P_NUM(k, n) do { if ((rc = fn(arg, (k), NULL, (long long)(n)))) return rc; } while (0)
+
+static int messaging_params(const void *params, wl_param_fn fn, void *arg)
+{
+	const struct scn_messaging *m = params;
+	int rc;
+	P_NUM("workload.groups", m->groups);
+	P_NUM("workload.loops", m->loops);
+	P_TEXT("workload.mode", m->pipe ? "pipe" : "socket");
+	/* only when set: the parameter rows of existing scenarios stay as before */
+	if (m->threads)
+		P_TEXT("workload.threads", "true");
+	P_NUM("workload.inflight_limit", m->inflight_limit);
+	P_NUM("workload.send_cycles", m->send_cycles);
+	P_NUM("workload.recv_cycles", m->recv_cycles);
+	P_NUM("workload.ctx_switch_cycles", m->ctx_switch_cycles);
+	/* only when set: the parameter rows of existing scenarios stay as before */
+	if (m->window_ms)
+		P_NUM("workload.window_ms", m->window_ms);
+	if (m->warmup_ms)
+		P_NUM("workload.warmup_ms", m->warmup_ms);
+	if (m->warmup_messages)
+		P_NUM("workload.warmup_messages", m->warmup_messages);
+	if (m->measure_messages)
+		P_NUM("workload.measure_messages", m->measure_messages);
+	/* only when set: the parameter rows of placement-none runs stay as before */
+	if (m->placement_v59)
+		P_TEXT("sched.placement", "v5.9");
+	return NS_OK;
+}
+#undef P_TEXT
+#undef P_NUM
+
+static const char *messaging_kernel_model(int post, int slub_post)
+{
+	(void)post;
+	return slub_post ? "v5.9+c270cf30" : "v5.9";
+}
+
+int wl_msg_setup(struct wl_run *r)
+{
+	int rc = slub_cache_create(r->sw, "skbuff_head_cache", WL_MSG_SKB_HEAD, 0,
+				   SLUB_HWCACHE_ALIGN | SLUB_PANIC, &r->skb, r->d);
+	if (rc)
+		return diag_set(r->d, rc, r->path, 0, 0,
+				"point %s: the SLUB model cannot be set up: %s", r->label,
+				r->d->msg[0] ? r->d->msg : ns_status_msg(rc));
+	r->data = slub_kmalloc_cache(r->sw, WL_MSG_DATA_ALLOC);
+	if (!r->data)
+		return diag_set(r->d, NS_EINTERNAL, r->path, 0, 0,
+				"no kmalloc cache for %d bytes", WL_MSG_DATA_ALLOC);
+	return NS_OK;
+}
+
+static int messaging_run(const struct wl_run *r, void **result)
+{
+	const struct scn_messaging *m = r->params;
+	struct wl_msg_result *res = wl_result_alloc(r, sizeof *res, result);
+	struct wl_msg_params p;
+	if (!res)
+		return NS_ENOMEM;
+	wl_msg_params_default(&p);
+	p.groups = m->groups;
+	p.loops = m->loops;
+	p.inflight_limit = m->inflight_limit;
+	p.send_cycles = m->send_cycles;
+	p.recv_cycles = m->recv_cycles;
+	p.ctx_switch_cycles = m->ctx_switch_cycles;
+	p.placement = r->sched_v59;
+	double cyc_per_ms = r->sys->k.clock_ghz * 1e6;
+	p.window_cycles = (uint64_t)(m->window_ms * cyc_per_ms + 0.5);
+	p.warmup_cycles = (uint64_t)(m->warmup_ms * cyc_per_ms + 0.5);
+	p.warmup_messages = m->warmup_messages;
+	p.measure_messages = m->measure_messages;
+	p.as = r->as;
+	p.mode = m->pipe ? WL_MSG_PIPE : WL_MSG_SOCKET;
+	p.threads = m->threads;
+	p.pa = r->w;
+	int rc = wl_messaging_run(r->sw, r->sys, r->skb, r->data, &p, r->seed, r->stop,
+				  r->work, res);
+	if (rc == WL_MSG_STOPPED)
+		return WL_STOPPED;
+	if (rc == NS_ERANGE)
+		return diag_set(r->d, rc, r->path, 0, 0,
+				"%s, repetition %lld: the simulated kernel ran out of slab "
+				"memory", r->label, r->rep);
+	if (rc)
+		return diag_set(r->d, rc, r->path, 0, 0,
+				"%s, repetition %lld: the messaging workload failed: %s",
+				r->label, r->rep, ns_status_msg(rc));
+	return NS_OK;
+}
+
+static void messaging_result_free(void *result)
+{
+	wl_msg_result_free(result);
+	free(result);
+}
+
+
+/* What the results are written with. */
+struct writer {
+	struct store *st;
+	int64_t id;
+	const struct wl_run *r;
+	const struct wl_msg_result *m;
+	const struct scn_messaging *p;
+};
+
+/* v5.9 placement: migrations in `metrics`, the schedstat counters in
+ * `counters` (scope cpu; per-domain ones named LEVEL.name, "MC.lb_count").
+ * Nothing with placement none, whose rows stay as before. */
+static int put_sched_stats(const struct writer *w)
+{
+	const struct wl_msg_result *m = w->m;
+	if (!m->sched_stats && !m->migrations)
+		return NS_OK;
+	int rc = store_metric(w->st, w->id, "migrations", (double)m->migrations, "count");
+	for (size_t i = 0; rc == NS_OK && i < m->nr_sched_stats; i++) {
+		const struct wl_msg_sched_stat *st = &m->sched_stats[i];
+		char name[64];
+		snprintf(name, sizeof name, "%s%s%s", st->domain, st->domain[0] ? "." : "",
+			 st->name);
+		if (st->value > INT64_MAX)
+			return NS_ERANGE;
+		rc = store_counter(w->st, w->id, STORE_SCOPE_CPU, w->r->sys->cpu[st->cpu].id, NULL,
+				   name, (int64_t)st->value);
+	}
+	return rc;
+}
+
+/* Pipe mode: where the pipe buffers' pages came from and went to
+ * (metrics pipe.*).  Nothing in socket mode, whose rows stay as before. */
+static int put_pipe_stats(const struct writer *w, const struct scn_messaging *sm)
+{
+	const struct wl_msg_result *m = w->m;
+	if (!sm->pipe)
+		return NS_OK;
+	const struct {
+		const char *name;
+		uint64_t v;
+	} rows[] = {
+		{"pipe.alloc_page", m->pipe_alloc_page},
+		{"pipe.tmp_page_reuse", m->pipe_tmp_page_reuse},
+		{"pipe.merges", m->pipe_merges},
+		{"pipe.tmp_page_keep", m->pipe_tmp_page_keep},
+		{"pipe.put_page", m->pipe_put_page},
+		{"pipe.spurious_wakeups", m->spurious_wakeups},
+	};
+	int rc = NS_OK;
+	for (size_t i = 0; rc == NS_OK && i < sizeof rows / sizeof rows[0]; i++)
+		rc = store_metric(w->st, w->id, rows[i].name, (double)rows[i].v, "count");
+	return rc;
+}
+
+/* The per-window path mix in `samples` (series window.*, cumulative
+ * counts at each window's end) and the measured part in `metrics`, when
+ * the scenario asks for them (workload.window_ms, warmup_*, measure_*). */
+static int put_windows(const struct writer *w, const struct scn_messaging *sm)
+{
+	const struct wl_msg_result *m = w->m;
+	int rc = NS_OK;
+	static const char *const series[] = {"window.end_s", "window.messages",
+					     "window.free_fastpath", "window.free_slowpath",
+					     "window.free_frozen", "window.cpu_partial_free"};
+	double *v = m->nr_windows ? malloc(m->nr_windows * sizeof *v) : NULL;
+	if (m->nr_windows && !v)
+		return NS_ENOMEM;
+	double hz = w->r->sys->k.clock_ghz * 1e9;
+	for (size_t k = 0; rc == NS_OK && m->nr_windows && k < 6; k++) {
+		for (size_t i = 0; i < m->nr_windows; i++) {
+			const struct wl_msg_window *x = &m->windows[i];
+			const uint64_t f[6] = {0, x->messages, x->fastpath, x->slowpath, x->frozen,
+					       x->cpu_partial_free};
+			v[i] = k == 0 ? (double)x->end_cycles / hz : (double)f[k];
+		}
+		rc = store_samples(w->st, w->id, series[k], v, m->nr_windows);
+	}
+	free(v);
+	if (rc || !(sm->warmup_ms || sm->warmup_messages || sm->measure_messages) || !m->measured)
+		return rc;
+	const struct wl_msg_window *a = &m->measure_start, *b = &m->measure_end;
+	const struct wl_metric rows[] = {
+		{"measured.start_s", "s", (double)a->end_cycles / hz},
+		{"measured.time_s", "s", m->measured_time_s},
+		{"measured.messages", "count", (double)(b->messages - a->messages)},
+		{"measured.free_fastpath", "count", (double)(b->fastpath - a->fastpath)},
+		{"measured.free_slowpath", "count", (double)(b->slowpath - a->slowpath)},
+		{"measured.free_frozen", "count", (double)(b->frozen - a->frozen)},
+		{"measured.cpu_partial_free", "count",
+		 (double)(b->cpu_partial_free - a->cpu_partial_free)},
+		{"total_time_extrapolated", "count", (double)m->extrapolated},
+		{"total_time_ci_low_s", "s", m->total_ci_low_s},
+		{"total_time_ci_high_s", "s", m->total_ci_high_s},
+	};
+	return wl_store_metrics(w->st, w->id, rows, WL_NR(rows));
+}
+
+static int messaging_results(const void *result, const struct wl_run *r,
+			     struct store *st, int64_t id)
+{
+	const struct writer wr = {st, id, r, result, r->params}, *w = &wr;
+	const struct wl_msg_result *m = w->m;
+	const struct wl_metric rows[] = {
+		{"total_time_s", "s", m->total_time_s},
+		{"messages", "count", (double)m->messages},
+		{"end_cycles", "cycles", (double)m->end_cycles},
+		{"ctx_switches", "count", (double)m->ctx_switches},
+		{"preemptions", "count", (double)m->preemptions},
+		{"sender_blocks", "count", (double)m->sender_blocks},
+		{"receiver_blocks", "count", (double)m->receiver_blocks},
+		{"wakeups", "count", (double)m->wakeups},
+		{"events", "count", (double)m->events},
+		{"alloc_failed", "count", (double)m->alloc_failed},
+	};
+	int rc = wl_store_metrics(w->st, w->id, rows, WL_NR(rows));
+	if (rc)
+		return rc;
+	rc = put_sched_stats(w);
+	if (rc == NS_OK)
+		rc = put_pipe_stats(w, w->p);
+	return rc ? rc : put_windows(w, w->p);
+}
+
+const struct workload_ops wl_messaging_ops = {
+	.name = "messaging",
+	.fields = messaging_fields,
+	.nr_fields = NR_M,
+	.adhoc = "  type: messaging\n  groups: 10\n  loops: 100\n",
+	.slub = 1,
+	.accounting = CPU_ACCOUNTING_EXACT,
+	.label_knob = "slab_free_layout",
+	.report = WL_REPORT_MESSAGING,
+	.events = WL_EV_ALL,
+	.kernel_model = messaging_kernel_model,
+	.parse = messaging_parse,
+	.check = messaging_check,
+	.params = messaging_params,
+	.setup = wl_msg_setup,
+	.run = messaging_run,
+	.results = messaging_results,
+	.result_free = messaging_result_free,
+};

@@ -12,7 +12,7 @@
  * difference is reported as an internal error), so the spread of the
  * host rates is the host's, not the model's.
  */
-#include "scenarios/bench_slub_messaging.h"
+#include "workloads/bench_slub_messaging.h"
 
 #include <inttypes.h>
 #include <stdbool.h>
@@ -29,7 +29,7 @@
 #include "models/page_alloc.h"
 #include "models/slub.h"
 #include "analysis/stats.h"
-#include "scenarios/wl_messaging.h"
+#include "workloads/wl_messaging.h"
 
 #define DEFAULT_MACHINE "configs/skylake-2s.yaml"
 

@@ -98,6 +98,7 @@
 
 #include "cost/cpu.h"
 #include "models/slub.h"
+#include "workloads/workload.h"
 
 #define WL_MSG_STOPPED 1
 #define WL_MSG_FDS 20                     /* num_fds: senders = receivers per group */
@@ -198,5 +199,33 @@ int wl_messaging_run(struct slub_world *w, struct cpu_sys *s, struct slub_cache 
 		     struct slub_cache *data, const struct wl_msg_params *p, uint64_t seed,
 		     const volatile sig_atomic_t *stop, struct progress_work *work,
 		     struct wl_msg_result *r);
+
+/*
+ * The SLUB caches the messaging workload uses, in the world r describes:
+ * skbuff_head_cache (r->skb) and the kmalloc cache of its data (r->data);
+ * the set-up of the workloads messaging and parallel (whose SLUB state
+ * starts as messaging's).  NS_OK or the SLUB model's error, reported.
+ */
+int wl_msg_setup(struct wl_run *r);
+
+/*
+ * The messaging workload's parameters (perf bench sched messaging, socket
+ * mode: workloads/wl_messaging.h).  The cost estimates not listed here
+ * keep wl_msg_params_default()'s values.
+ */
+#define SCN_MSG_MAX_GROUPS 1000
+#define SCN_MSG_MAX_LOOPS 1000000000ll
+struct scn_messaging {
+	uint32_t groups;                /* -g */
+	uint64_t loops;                 /* -l */
+	uint32_t inflight_limit;        /* messages per connection (278) */
+	uint32_t send_cycles, recv_cycles, ctx_switch_cycles;
+	int pipe;                       /* mode: pipe (-p); else socket */
+	int threads;                    /* threads: true (-t); else processes */
+	/* windows and warm-up (0 = off): simulated ms, messages read */
+	uint32_t window_ms, warmup_ms;
+	uint64_t warmup_messages, measure_messages;
+	int placement_v59;              /* sched.placement v5.9 (a param when set) */
+};
 
 #endif

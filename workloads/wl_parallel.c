@@ -57,7 +57,7 @@
  * (every task done) each task frees what was handed to it, then what it
  * still owns, in task order, so every allocation is freed exactly once.
  */
-#include "scenarios/wl_parallel.h"
+#include "workloads/wl_parallel.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -68,6 +68,8 @@
 #include "sim/ctx.h"
 #include "models/page_alloc.h"
 #include "models/slub.h"
+#include "analysis/store.h"
+#include "workloads/wl_messaging.h"
 
 enum { EV_OP = 1 };
 enum { K_PAGE, K_OBJ };
@@ -576,3 +578,198 @@ out:
 	teardown(&w);
 	return rc;
 }
+
+/* ---- the scenario section `workload: {type: parallel}` and the run ---- */
+
+enum { PL_TYPE, PL_TASKS, PL_OPS, PL_SHARE, PL_ORDERS, PL_SIZES, PL_LIFE,
+       PL_REMOTE, PL_THINK, PL_GFP, NR_PL };
+
+static int parse_sizes(const struct wl_reader *r, const struct ynode *n,
+		       struct wl_par_params *p)
+{
+	int rc;
+	if (n->kind == YNODE_SCALAR) {
+		p->nr_sizes = 1;
+		return wl_get_u32(r, n, "object size", 1, SCN_PAR_MAX_OBJECT, &p->object_sizes[0]);
+	}
+	if ((rc = ytree_expect_seq(wl_tree(r, n), n, "'object_sizes'", r->d)))
+		return rc;
+	if (n->nr == 0 || n->nr > WL_PAR_MAX_SIZES)
+		return wl_err(r, n, "'object_sizes' must list 1 to %d sizes, got %zu",
+			   WL_PAR_MAX_SIZES, n->nr);
+	p->nr_sizes = 0;
+	for (size_t i = 0; i < n->nr; i++)
+		if ((rc = wl_get_u32(r, n->items[i], "object size", 1, SCN_PAR_MAX_OBJECT,
+				  &p->object_sizes[p->nr_sizes++])))
+			return rc;
+	return NS_OK;
+}
+
+static const struct ytree_field parallel_fields[NR_PL] = {
+	[PL_TYPE] = {"type", 1},          [PL_TASKS] = {"tasks", 0},
+	[PL_OPS] = {"ops", 0},            [PL_SHARE] = {"page_share", 0},
+	[PL_ORDERS] = {"orders", 0},      [PL_SIZES] = {"object_sizes", 0},
+	[PL_LIFE] = {"lifetime", 0},      [PL_REMOTE] = {"remote_free", 0},
+	[PL_THINK] = {"think_cycles", 0}, [PL_GFP] = {"gfp", 0},
+};
+
+static int parallel_parse(const struct wl_reader *r, const struct ynode *n,
+			  struct wl_point *pt)
+{
+	const struct ytree_field *const fields = parallel_fields;
+	const struct ynode *v[NR_PL];
+	const char *gfp_text = "GFP_KERNEL";
+	long long x;
+	int rc;
+
+	if ((rc = r->fields(r->ctx, n, "workload 'parallel'", fields,
+				 NR_PL, v)))
+		return rc;
+	if (!*pt->nr_cpus && (rc = wl_all_cpus(r, pt)))
+		return rc;
+	struct wl_par_point *pp = calloc(1, sizeof *pp);
+	if (!pp)
+		return wl_nomem(r);
+	pt->params = pp;
+	struct wl_par_params *p = &pp->par;
+	wl_par_params_default(p);
+	p->nr_cpus = *pt->nr_cpus;
+	memcpy(p->cpus, (*pt->cpus), (size_t)*pt->nr_cpus * sizeof *p->cpus);
+	p->tasks = (uint32_t)(*pt->nr_cpus < WL_PAR_MAX_TASKS ? *pt->nr_cpus
+							      : WL_PAR_MAX_TASKS);
+	if (v[PL_TASKS] && (rc = wl_get_u32(r, v[PL_TASKS], "tasks", 1, WL_PAR_MAX_TASKS,
+					 &p->tasks)))
+		return rc;
+	if (v[PL_OPS]) {
+		if ((rc = ytree_int(wl_tree(r, v[PL_OPS]), v[PL_OPS], "ops", 1, SCN_PAR_MAX_OPS,
+				    &x, r->d)))
+			return rc;
+		p->ops = (uint64_t)x;
+	}
+	if (v[PL_SHARE] && (rc = wl_get_frac(r, v[PL_SHARE], "page_share", 0, 1,
+					  &p->page_share)))
+		return rc;
+	if (v[PL_ORDERS] && (rc = wl_get_orders(r, v[PL_ORDERS], SCN_MAX_ORDER, p->orders,
+					       &p->nr_orders)))
+		return rc;
+	if (v[PL_SIZES] && (rc = parse_sizes(r, v[PL_SIZES], p)))
+		return rc;
+	if (v[PL_LIFE] && (rc = wl_get_frac(r, v[PL_LIFE], "lifetime", 1, 1e9,
+					 &p->lifetime)))
+		return rc;
+	if (v[PL_REMOTE] && (rc = wl_get_frac(r, v[PL_REMOTE], "remote_free", 0, 1,
+					   &p->remote_free)))
+		return rc;
+	if (v[PL_THINK] && (rc = wl_get_frac(r, v[PL_THINK], "think_cycles", 0, 1e9,
+					  &p->think_cycles)))
+		return rc;
+	if (v[PL_REMOTE] && p->remote_free > 0 && p->tasks < 2)
+		return wl_err(r, v[PL_REMOTE], "remote_free needs at least 2 tasks "
+			   "(another task frees the object)");
+	if (v[PL_GFP] && (rc = wl_get_gfp(r, v[PL_GFP], n, &gfp_text, &p->gfp)))
+		return rc;
+	pp->gfp_text = gfp_text;
+	return NS_OK;
+}
+
+
+static int parallel_check(const void *params, const struct machine *m, int nr_cpus,
+			  const int *cpus, const char *path, struct diag *d)
+{
+	const struct wl_par_point *pp = params;
+	(void)m, (void)cpus;
+	WL_CHECK(pp->par.nr_cpus == nr_cpus && pp->par.tasks >= 1, "parallel placement");
+	return NS_OK;
+}
+
+#define P_TEXT(k, t) do { if ((rc = fn(arg, (k), (t), 0))) return rc; } while (0)
+#define P_NUM(k, n) do { if ((rc = fn(arg, (k), NULL, (long long)(n)))) return rc; } while (0)
+#define P_REAL(k, x) do { snprintf(buf, sizeof buf, "%g", (x)); P_TEXT((k), buf); } while (0)
+
+static int parallel_params(const void *params, wl_param_fn fn, void *arg)
+{
+	const struct wl_par_point *pp = params;
+	const struct wl_par_params *p = &pp->par;
+	char buf[1024];
+	int rc;
+	P_NUM("workload.tasks", p->tasks);
+	P_NUM("workload.ops", p->ops);
+	P_REAL("workload.page_share", p->page_share);
+	wl_list_text(p->orders, NULL, p->nr_orders, buf, sizeof buf);
+	P_TEXT("workload.orders", buf);
+	wl_list_text(NULL, p->object_sizes, p->nr_sizes, buf, sizeof buf);
+	P_TEXT("workload.object_sizes", buf);
+	P_REAL("workload.lifetime", p->lifetime);
+	P_REAL("workload.remote_free", p->remote_free);
+	P_REAL("workload.think_cycles", p->think_cycles);
+	P_TEXT("workload.gfp", pp->gfp_text);
+	P_NUM("workload.gfp_mask", p->gfp);
+	return NS_OK;
+}
+#undef P_TEXT
+#undef P_NUM
+#undef P_REAL
+
+static const char *parallel_kernel_model(int post, int slub_post)
+{
+	return slub_post
+		? (post ? "v4.6+patches1-4+682a3385+c270cf30" : "v4.6+patches1-4+c270cf30")
+		: (post ? "v4.6+patches1-4+682a3385" : "v4.6+patches1-4");
+}
+
+/* The parallel workload with the point's parameters and placement. */
+static int parallel_run(const struct wl_run *r, void **result)
+{
+	const struct wl_par_point *pp = r->params;
+	struct wl_par_result *res = wl_result_alloc(r, sizeof *res, result);
+	if (!res)
+		return NS_ENOMEM;
+	int rc = wl_parallel_run(r->w, r->sw, r->sys, &pp->par, r->seed, r->stop, r->work,
+				 res, r->d);
+	return wl_run_status(r, rc, res->stopped);
+}
+
+/* The parallel workload's metrics (wl_parallel.h struct wl_par_result). */
+static int parallel_results(const void *result, const struct wl_run *r,
+			    struct store *st, int64_t id)
+{
+	const struct wl_par_result *m = result;
+	(void)r;
+	const struct wl_metric rows[] = {
+		{"ops", "count", (double)m->ops},
+		{"cycles_per_op", "cycles/op", m->cycles_per_op},
+		{"end_cycles", "cycles", (double)m->end_cycles},
+		{"page_allocs", "count", (double)m->page_allocs},
+		{"page_frees", "count", (double)m->page_frees},
+		{"obj_allocs", "count", (double)m->obj_allocs},
+		{"obj_frees", "count", (double)m->obj_frees},
+		{"remote_frees", "count", (double)m->remote_frees},
+		{"alloc_failed", "count", (double)m->alloc_failed},
+		{"zone_lock_contended", "count", (double)m->zone_lock_contended},
+		{"zone_lock_wait_cycles", "cycles", (double)m->zone_lock_wait_cycles},
+		{"list_lock_contended", "count", (double)m->list_lock_contended},
+		{"list_lock_wait_cycles", "cycles", (double)m->list_lock_wait_cycles},
+		{"events", "count", (double)m->events},
+	};
+	return wl_store_metrics(st, id, rows, WL_NR(rows));
+}
+
+
+const struct workload_ops wl_parallel_ops = {
+	.name = "parallel",
+	.fields = parallel_fields,
+	.nr_fields = NR_PL,
+	.adhoc = "  type: parallel\n",
+	.slub = 1,
+	.accounting = CPU_ACCOUNTING_EXACT,
+	.label_knob = "zonelist_iter",
+	.report = WL_REPORT_COMPARE,
+	.events = WL_EV_ALL,
+	.kernel_model = parallel_kernel_model,
+	.parse = parallel_parse,
+	.check = parallel_check,
+	.params = parallel_params,
+	.setup = wl_msg_setup,
+	.run = parallel_run,
+	.results = parallel_results,
+};

@@ -11,7 +11,7 @@
  * array, before the first run, so an allocation failure is known before
  * any simulation.
  */
-#include "scenarios/bench_pagealloc.h"
+#include "workloads/bench_pagealloc.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -102,7 +102,7 @@ static int bench_pagealloc_world_init(struct bench_pagealloc_world *b, const str
 	p.sample_warm = o->sample_warm;
 	p.sample_window = (uint32_t)o->sample_window;
 	/* one simulated CPU: cpu_sys_init() leaves the coherence directory off */
-	/* the message `numasim run` gives at cost.model (scenario.c) */
+	/* the message `numasim run` gives at cost.model (scenarios/scenario_sections.c) */
 	const char *miss = p.model == CPU_MODEL_OOO ? cpu_ooo_missing(&m->costs) : NULL;
 	if (rc == NS_OK && miss)
 		return diag_set(d, NS_EINPUT, NULL, 0, 0,

@@ -1,7 +1,7 @@
 /*
  * bench_slub_messaging — the drivers of `numasim bench slub` and `numasim
  * bench messaging`: run the SLUB model (models/slub.h) and the
- * sched-messaging workload (scenarios/wl_messaging.h) with the full cost
+ * sched-messaging workload (workloads/wl_messaging.h) with the full cost
  * model and print a report of the simulator's speed.  The command line
  * (options, --help, usage lines) is in cli/cmd_bench_models.c.
  *

@@ -29,6 +29,7 @@
 #include <stdint.h>
 
 #include "base/diag.h"
+#include "workloads/workload.h"
 
 #define WL_FILL_MAX_TASKS 256
 #define WL_FILL_MAX_SAMPLES 200
@@ -50,6 +51,13 @@ struct wl_fill_params {
 /* Defaults: pages 1.5, anon 1, dirty 0, lifetime 0, passes 1, no
  * prefill, GFP_HIGHUSER_MOVABLE. */
 void wl_fill_params_default(struct wl_fill_params *p);
+
+/* The scenario's parameter block of a fill point: the parameters and the
+ * gfp mask as written (points into the scenario). */
+struct wl_fill_point {
+	struct wl_fill_params fill;
+	const char *gfp_text;
+};
 
 struct wl_fill_result {
 	uint64_t allocs, alloc_failed, remote_pages, released;

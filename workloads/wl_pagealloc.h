@@ -45,9 +45,51 @@
 
 #include "cost/cpu.h"
 #include "models/page_alloc.h"
-#include "scenarios/scenario.h"
+#include "workloads/workload.h"
 
-#define WL_STOPPED 1                      /* interrupted by *stop */
+#define SCN_MAX_BATCHES 64
+#define SCN_MAX_BATCH (1u << 24)  /* pages of one batch */
+
+/* mmtests pagealloc defaults (pagealloc-bench.md §2) */
+#define SCN_PA_INNER_DEFAULT 10000
+#define SCN_PA_OUTER_DEFAULT 15
+#define SCN_PA_DROP_DEFAULT 2
+#define SCN_PA_GFP_DEFAULT "GFP_KERNEL|__GFP_NOWARN"
+/* Batch sizes double while batch < (128 MiB / 4096) >> order. */
+#define SCN_PA_BATCH_LIMIT_PAGES ((128u << 20) / 4096u)
+/*
+ * The fixed cost of one timed block (two rdtsc and the loop set-up) in TSC
+ * ticks.  Estimate, see docs/scenario-format.md "timing_overhead_cycles":
+ * one rdtsc's execution lies inside every timed interval (Agner Fog's
+ * instruction tables: RDTSC ~24-25 cycles reciprocal throughput on
+ * Haswell/Broadwell), plus ~1 cycle of loop set-up; the fit of the published
+ * N = 1, 2 points gives 18..32 (pagealloc-bench.md §3.1).
+ */
+#define SCN_PA_TIMING_OVERHEAD_DEFAULT 25
+
+/* The pagealloc workload's parameters (pagealloc-bench.md §2). */
+struct scn_pagealloc {
+	int nr_orders;
+	unsigned orders[SCN_MAX_ORDER];
+	int nr_batches;                 /* 0: mmtests' default per order */
+	uint32_t batches[SCN_MAX_BATCHES];
+	uint32_t inner;                 /* PARAM_ITERATIONS_INNER */
+	uint32_t outer;                 /* PARAM_ITERATIONS_OUTER */
+	uint32_t drop;                  /* samples dropped by ExtractPagealloc */
+	uint32_t gfp;
+	const char *gfp_text;           /* as written (points into the scenario) */
+	int cpu;                        /* machine CPU the task runs on */
+	uint32_t timing_overhead;       /* cycles added to every timed block */
+};
+
+/*
+ * The batch sizes used for order o: the listed ones, or mmtests' default
+ * 1, 2, 4, ... while batch < SCN_PA_BATCH_LIMIT_PAGES >> o.  Returns the
+ * count written to out (at most SCN_MAX_BATCHES).
+ */
+int scn_pagealloc_batches(const struct scn_pagealloc *p, unsigned order,
+			  uint32_t *out);
+
 /* x86_64 v4.6 VMALLOC_START: where the simulated pages[] array lives. */
 #define WL_PAGEALLOC_ARRAY_ADDR 0xffffc90000000000ull
 

@@ -38,6 +38,7 @@
 #include <stdint.h>
 
 #include "base/diag.h"
+#include "workloads/workload.h"
 
 #define WL_PAR_MAX_TASKS 4096
 #define WL_PAR_MAX_CPUS 8192
@@ -65,6 +66,15 @@ struct wl_par_params {
  * the caller.  wl_parallel.c's design notes define an operation and its
  * cost (cycles_per_op) exactly. */
 void wl_par_params_default(struct wl_par_params *p);
+
+/* The scenario's parameter block of a parallel point: the parameters and
+ * the gfp mask as written (points into the scenario). */
+#define SCN_PAR_MAX_OPS 1000000000ll
+#define SCN_PAR_MAX_OBJECT 8192   /* KMALLOC_MAX_CACHE_SIZE (2 pages) */
+struct wl_par_point {
+	struct wl_par_params par;
+	const char *gfp_text;
+};
 
 struct wl_par_result {
 	uint64_t ops, page_allocs, page_frees, obj_allocs, obj_frees;
