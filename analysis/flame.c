@@ -20,6 +20,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/markup.h"
+
 const char *const flame_metric_names[3] = {"cycles", "calls", "mispredicts"};
 /* the profile_stacks column of each metric */
 static const char *const metric_cols[3] = {"self_cycles", "calls", "mispredicted"};
@@ -96,6 +98,21 @@ static int push(struct flame *f, const char *stack, uint64_t a, uint64_t b)
 	return NS_OK;
 }
 
+/* NS_OK for a stack flame_svg can draw: a name, 1..FLAME_MAX_DEPTH frames,
+ * none empty; values not negative (NS_ERANGE). */
+static int bad_stack(const char *stack, int64_t a, int64_t b)
+{
+	if (!stack || !*stack)
+		return NS_EINPUT;
+	if (a < 0 || b < 0)
+		return NS_ERANGE;
+	int frames = 1;
+	for (const char *p = stack; *p; p++)
+		if (*p == ';' && (p == stack || !p[1] || p[1] == ';' || ++frames > FLAME_MAX_DEPTH))
+			return NS_EINPUT;
+	return NS_OK;
+}
+
 /* Number of call paths stored for run (0: none). */
 static int count_paths(sqlite3 *db, const char *dbname, int64_t run, int64_t *n,
 		       struct diag *d)
@@ -147,8 +164,20 @@ int flame_load(struct flame *f, sqlite3 *db, const char *dbname, int64_t run_a,
 	int s;
 	while (rc == NS_OK && (s = sqlite3_step(st)) == SQLITE_ROW) {
 		int64_t a = sqlite3_column_int64(st, 1), b = sqlite3_column_int64(st, 2);
-		rc = push(f, (const char *)sqlite3_column_text(st, 0), (uint64_t)a,
-			  run_b > 0 ? (uint64_t)b : 0);
+		const char *stack = (const char *)sqlite3_column_text(st, 0);
+		rc = bad_stack(stack, a, run_b > 0 ? b : 0);
+		if (rc) {
+			diag_set(d, rc, dbname, 0, 0, "run %" PRId64 "%s%.0" PRId64 ": %s in "
+				 "profile_stacks (table profile_paths)", run_a,
+				 run_b > 0 ? " or run " : "", run_b > 0 ? run_b : 0,
+				 !stack || !*stack ? "a call path with no function (NULL or "
+				 "empty)" : rc == NS_ERANGE ? "a negative value"
+				 : "a call path of more than " FLAME_MAX_DEPTH_S " frames or with "
+				 "an empty frame");
+			rc = NS_EINPUT;
+			break;
+		}
+		rc = push(f, stack, (uint64_t)a, run_b > 0 ? (uint64_t)b : 0);
 	}
 	if (rc == NS_OK && s != SQLITE_DONE)
 		rc = db_err(db, dbname, d);
@@ -283,19 +312,6 @@ static int tree_build(struct tree *t, const struct flame *f)
 	return NS_OK;
 }
 
-static void xml_esc(FILE *o, const char *s, size_t len)
-{
-	for (size_t i = 0; i < len; i++) {
-		switch (s[i]) {
-		case '<': fputs("&lt;", o); break;
-		case '>': fputs("&gt;", o); break;
-		case '&': fputs("&amp;", o); break;
-		case '"': fputs("&quot;", o); break;
-		default: fputc(s[i], o);
-		}
-	}
-}
-
 static uint32_t name_hash(const char *s, size_t len)
 {
 	uint32_t h = 2166136261u;  /* FNV-1a */
@@ -343,7 +359,7 @@ static void frame_title(const struct draw *dr, const struct node *n)
 	FILE *o = dr->o;
 	const struct flame *f = dr->f;
 	const struct node *root = &dr->t->n[0];
-	xml_esc(o, n->name, n->len);
+	markup_write(o, n->name, n->len);
 	if (f->run_b > 0) {
 		double pct = n->a ? 100.0 * ((double)n->b - (double)n->a) / (double)n->a : 0;
 		fprintf(o, " (%s with callees: A %" PRIu64 ", B %" PRIu64 ", B-A %+" PRId64,
@@ -377,12 +393,10 @@ static void sort_children(int *ids, int n, const struct tree *t)
 		}
 }
 
-static int draw_node(const struct draw *dr, int id, double x, int depth)
+/* One frame: its <g> with the tooltip, the box and the name where it fits. */
+static void draw_frame(const struct draw *dr, const struct node *n, double x, double w,
+		       int depth)
 {
-	const struct node *n = &dr->t->n[id];
-	double w = (double)n->a * dr->scale;
-	if (w < MIN_W)
-		return NS_OK;
 	double y = dr->height - FOOT - (depth + 1) * FRAME_H;
 	char fill[32];
 	int dark = frame_fill(dr, n, fill, sizeof fill);
@@ -395,31 +409,65 @@ static int draw_node(const struct draw *dr, int id, double x, int depth)
 		fprintf(dr->o, "<text x=\"%.2f\" y=\"%.1f\"%s>", x + 3, y + FRAME_H - 5,
 			dark ? " style=\"fill:#fff\"" : "");
 		if ((size_t)fit >= n->len) {
-			xml_esc(dr->o, n->name, n->len);
+			markup_write(dr->o, n->name, n->len);
 		} else {
-			xml_esc(dr->o, n->name, (size_t)fit - 2);
+			markup_write(dr->o, n->name, (size_t)fit - 2);
 			fputs("..", dr->o);
 		}
 		fputs("</text>", dr->o);
 	}
 	fputs("</g>\n", dr->o);
-	int nc = 0;
-	for (int c = n->first; c >= 0; c = dr->t->n[c].next)
-		nc++;
-	if (!nc)
-		return NS_OK;
-	int *ids = malloc((size_t)nc * sizeof *ids);
+}
+
+/*
+ * The frames depth first, parents before children, children by name: an
+ * explicit stack of (node, x, depth), so a deep path costs heap, not the C
+ * stack.  A node's children are pushed in reverse name order, so they come
+ * off in name order with each one's x after its elder siblings'.
+ */
+static int draw_tree(const struct draw *dr)
+{
+	struct item { int id, depth; double x; } *stk = NULL;
+	int nr = 0, cap = 0, rc = NS_OK;
+	int *ids = malloc((size_t)dr->t->nr * sizeof *ids);
 	if (!ids)
 		return NS_ENOMEM;
-	nc = 0;
-	for (int c = n->first; c >= 0; c = dr->t->n[c].next)
-		ids[nc++] = c;
-	sort_children(ids, nc, dr->t);
-	int rc = NS_OK;
-	for (int i = 0; i < nc && rc == NS_OK; i++) {
-		rc = draw_node(dr, ids[i], x, depth + 1);
-		x += (double)dr->t->n[ids[i]].a * dr->scale;
+	cap = 64;
+	stk = malloc((size_t)cap * sizeof *stk);
+	if (!stk) {
+		free(ids);
+		return NS_ENOMEM;
 	}
+	stk[nr++] = (struct item){0, 0, PAD};
+	while (nr > 0) {
+		struct item it = stk[--nr];
+		const struct node *n = &dr->t->n[it.id];
+		double w = (double)n->a * dr->scale;
+		if (w < MIN_W)
+			continue;
+		draw_frame(dr, n, it.x, w, it.depth);
+		int nc = 0;
+		for (int c = n->first; c >= 0; c = dr->t->n[c].next)
+			ids[nc++] = c;
+		sort_children(ids, nc, dr->t);
+		if (nr + nc > cap) {
+			while (nr + nc > cap)
+				cap *= 2;
+			struct item *ns = realloc(stk, (size_t)cap * sizeof *ns);
+			if (!ns) {
+				rc = NS_ENOMEM;
+				break;
+			}
+			stk = ns;
+		}
+		double x = it.x;
+		for (int i = 0; i < nc; i++) {
+			stk[nr + nc - 1 - i] = (struct item){ids[i], it.depth + 1, x};
+			x += (double)dr->t->n[ids[i]].a * dr->scale;
+		}
+		nr += nc;
+	}
+	free(stk);
 	free(ids);
 	return rc;
 }
@@ -455,13 +503,15 @@ int flame_svg(const struct flame *f, int width, FILE *o)
 		"<rect x=\"0\" y=\"0\" width=\"%d\" height=\"%d\" fill=\"#f8f8f0\"/>\n"
 		"<text class=\"title\" x=\"%d\" y=\"22\" text-anchor=\"middle\">",
 		width, dr.height, width, dr.height, FONT, width, dr.height, width / 2);
-	xml_esc(o, f->title, strlen(f->title));
+	markup_write(o, f->title, strlen(f->title));
 	fprintf(o, "</text>\n<text class=\"sub\" x=\"%d\" y=\"40\" text-anchor=\"middle\">",
 		width / 2);
 	if (f->run_b > 0) {
-		fprintf(o, "widths: A = %s, %" PRIu64 " %s; B = %s, %" PRIu64 " %s (%+.2f%%)",
-			f->label_a, f->total_a, flame_metric_name(f->metric), f->label_b,
-			f->total_b, flame_metric_name(f->metric),
+		fputs("widths: A = ", o);
+		markup_puts(o, f->label_a);
+		fprintf(o, ", %" PRIu64 " %s; B = ", f->total_a, flame_metric_name(f->metric));
+		markup_puts(o, f->label_b);
+		fprintf(o, ", %" PRIu64 " %s (%+.2f%%)", f->total_b, flame_metric_name(f->metric),
 			f->total_a ? 100.0 * ((double)f->total_b - (double)f->total_a) /
 					     (double)f->total_a : 0);
 	} else {
@@ -469,7 +519,7 @@ int flame_svg(const struct flame *f, int width, FILE *o)
 			"caller's frames", f->total_a, flame_metric_name(f->metric), f->nr);
 	}
 	fputs("</text>\n", o);
-	rc = draw_node(&dr, 0, PAD, 0);
+	rc = draw_tree(&dr);
 	fprintf(o, "<text class=\"sub\" x=\"%d\" y=\"%d\">", PAD, dr.height - PAD);
 	if (f->run_b > 0)
 		fputs("colour: change of the frame's self value from A to B (flamegraph.pl's "

@@ -39,7 +39,9 @@
  *
  * Error policy: NS_EINPUT with a message naming the database for an
  * unknown run or a run without call paths (a database written before
- * schema version 3), NS_EDB on SQLite errors, NS_ENOMEM; the writers only
+ * schema version 3), and for a row no writer of numasim makes (a NULL or
+ * empty stack or frame, a negative value, more than FLAME_MAX_DEPTH
+ * frames: the database was edited); NS_EDB on SQLite errors, NS_ENOMEM; the writers only
  * write to the given stream.
  */
 #ifndef NUMASIM_FLAME_H
@@ -51,6 +53,11 @@
 #include <sqlite3.h>
 
 #include "base/diag.h"
+
+/* The deepest call path flame_load accepts (a kernel stack has a few dozen
+ * frames; perf's default limit, kernel.perf_event_max_stack, is 127). */
+#define FLAME_MAX_DEPTH 1024
+#define FLAME_MAX_DEPTH_S "1024"
 
 enum flame_metric {
 	FLAME_CYCLES = 0,       /* self_cycles */

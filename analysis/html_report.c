@@ -10,7 +10,10 @@
  * plot, no call paths in an old database) is left out with a sentence
  * saying why; only database and memory errors stop the page.  Tables that
  * come straight from SQL are written by one helper (sql_table) that
- * escapes every cell and marks numeric cells for the sort script.
+ * escapes every cell and marks numeric cells for the sort script.  Every
+ * piece of text that is not a literal of this file (cells, names, ids,
+ * messages, the embedded SVGs' text) goes through analysis/markup.h; a
+ * NULL where runs has NOT NULL (an edited file) is refused up front.
  */
 #include "analysis/html_report.h"
 
@@ -22,6 +25,7 @@
 #include "analysis/annotate.h"
 #include "analysis/compare.h"
 #include "analysis/flame.h"
+#include "analysis/markup.h"
 #include "analysis/messaging_report.h"
 #include "analysis/plot.h"
 
@@ -36,19 +40,6 @@ struct html {
 static int db_err(struct html *h)
 {
 	return diag_set(h->d, NS_EDB, h->dbname, 0, 0, "%s", sqlite3_errmsg(h->db));
-}
-
-static void esc(FILE *f, const char *s)
-{
-	for (; s && *s; s++) {
-		switch (*s) {
-		case '<': fputs("&lt;", f); break;
-		case '>': fputs("&gt;", f); break;
-		case '&': fputs("&amp;", f); break;
-		case '"': fputs("&quot;", f); break;
-		default: fputc(*s, f);
-		}
-	}
 }
 
 static const char style[] =
@@ -103,7 +94,7 @@ static int sql_table(struct html *h, const char *sql, int decimals)
 	fputs("<div class=\"scroll\"><table class=\"sortable\"><thead><tr>", h->f);
 	for (int i = 0; i < nc; i++) {
 		fputs("<th>", h->f);
-		esc(h->f, sqlite3_column_name(st, i));
+		markup_puts(h->f, sqlite3_column_name(st, i));
 		fputs("</th>", h->f);
 	}
 	fputs("</tr></thead><tbody>\n", h->f);
@@ -120,7 +111,7 @@ static int sql_table(struct html *h, const char *sql, int decimals)
 					sqlite3_column_double(st, i));
 			else {
 				fputs("<td>", h->f);
-				esc(h->f, (const char *)sqlite3_column_text(st, i));
+				markup_puts(h->f, (const char *)sqlite3_column_text(st, i));
 				fputs("</td>", h->f);
 			}
 		}
@@ -214,7 +205,11 @@ static int plot_piece(struct html *h, struct plot *p, int rc_load, const char *i
 	if (rc == NS_OK) {
 		/* mark the SVG for the layout check */
 		const char *s = strstr(buf, "<svg");
-		fprintf(h->f, "<svg id=\"%s\" data-check=\"%s\"", id, id);
+		fputs("<svg id=\"", h->f);
+		markup_puts(h->f, id);
+		fputs("\" data-check=\"", h->f);
+		markup_puts(h->f, id);
+		fputc('"', h->f);
 		fputs(s ? s + 4 : buf, h->f);
 	}
 	free(buf);
@@ -265,12 +260,17 @@ static int pre_compare(struct html *h, const char *workload)
 	}
 	compare_free(c);
 	if (rc == NS_OK) {
-		fprintf(h->f, "<pre id=\"compare-%s\" data-check=\"compare-%s\">", workload,
-			workload);
-		esc(h->f, buf);
+		fputs("<pre id=\"compare-", h->f);
+		markup_puts(h->f, workload);
+		fputs("\" data-check=\"compare-", h->f);
+		markup_puts(h->f, workload);
+		fputs("\">", h->f);
+		markup_puts(h->f, buf);
 		fputs("</pre>\n", h->f);
 	} else if (rc == NS_EINPUT || rc == NS_ENOENT) {
-		fprintf(h->f, "<p class=\"note\">(no compare table: %s)</p>\n", h->d->msg);
+		fputs("<p class=\"note\">(no compare table: ", h->f);
+		markup_puts(h->f, h->d->msg);
+		fputs(")</p>\n", h->f);
 		diag_init(h->d);
 		rc = NS_OK;
 	}
@@ -308,7 +308,9 @@ static int section_compare(struct html *h)
 		char where[300];
 		const char *wh[1] = {where};
 		snprintf(where, sizeof where, "workload=%s", w);
-		fprintf(h->f, "<h3>%s</h3>\n<div class=\"pair\">", w);
+		fputs("<h3>", h->f);
+		markup_puts(h->f, w);
+		fputs("</h3>\n<div class=\"pair\">", h->f);
 		rc = pre_compare(h, w);
 		fputs("<div class=\"plots\">", h->f);
 		if (rc == NS_OK && !strcmp(w, "pagealloc")) {
@@ -399,7 +401,7 @@ static int section_flame(struct html *h)
 		fprintf(h->f, "<p class=\"note\">%s (<code>numasim plot ", n > 1 ?
 			"Differential: widths from the first variant's first run, red = more "
 			"cycles in the second variant's, blue = fewer" : "The first run");
-		esc(h->f, h->dbname);
+		markup_puts(h->f, h->dbname);
 		fprintf(h->f, " --flame %s -o flame.svg</code>; hover a frame for its figures)."
 			"</p>\n<div class=\"flame\">", opt);
 		const char *s = strstr(buf, "<svg");
@@ -410,7 +412,7 @@ static int section_flame(struct html *h)
 		diag_set(h->d, rc, h->dbname, 0, 0, "%s", quiet.msg);
 	} else {
 		fputs("<p class=\"note\">(no flame graph: ", h->f);
-		esc(h->f, quiet.msg);
+		markup_puts(h->f, quiet.msg);
 		fputs(")</p>\n", h->f);
 		rc = NS_OK;
 	}
@@ -490,7 +492,7 @@ static int section_messaging(struct html *h)
 			first = 0;
 			fprintf(h->f, "<h3>runs %" PRId64 "..%" PRId64 "</h3><pre>", run[0],
 				run[n - 1]);
-			esc(h->f, buf);
+			markup_puts(h->f, buf);
 			fputs("</pre>\n", h->f);
 		}
 		free(buf);
@@ -542,7 +544,7 @@ static int section_sweep(struct html *h)
 			      "below it), lines by variant.</p>\n", h->f);
 		opened = 1;
 		fputs("<h3>", h->f);
-		esc(h->f, name);
+		markup_puts(h->f, name);
 		fputs("</h3><div class=\"grid\">\n", h->f);
 		sqlite3_reset(pt);
 		sqlite3_bind_text(pt, 1, name, -1, SQLITE_TRANSIENT);
@@ -557,7 +559,7 @@ static int section_sweep(struct html *h)
 			fputs("<figure>", h->f);
 			rc = line_plot(h, "alloc-odr0-*", title, id, wh, 2);
 			fputs("<figcaption>", h->f);
-			esc(h->f, (const char *)sqlite3_column_text(pt, 1));
+			markup_puts(h->f, (const char *)sqlite3_column_text(pt, 1));
 			fputs("</figcaption></figure>\n", h->f);
 		}
 		fputs("</div>\n", h->f);
@@ -585,14 +587,29 @@ int html_report_write(sqlite3 *db, const char *dbname, const struct cost_tables 
 	sqlite3_finalize(st);
 	if (!runs)
 		return diag_set(d, NS_EINPUT, dbname, 0, 0, "no runs in this database");
+	/* the page names runs by these; a NULL is an edited file */
+	if (sqlite3_prepare_v2(db, "SELECT run_id, CASE WHEN workload IS NULL THEN 'workload' "
+			       "WHEN variant IS NULL THEN 'variant' WHEN scenario IS NULL THEN "
+			       "'scenario' ELSE 'invocation' END FROM runs WHERE workload IS NULL "
+			       "OR variant IS NULL OR scenario IS NULL OR invocation IS NULL "
+			       "LIMIT 1", -1, &st, NULL) != SQLITE_OK)
+		return db_err(&h);
+	if (sqlite3_step(st) == SQLITE_ROW) {
+		int rc = diag_set(d, NS_EINPUT, dbname, 0, 0, "run %lld has no %s (NULL in "
+				  "table runs)", (long long)sqlite3_column_int64(st, 0),
+				  (const char *)sqlite3_column_text(st, 1));
+		sqlite3_finalize(st);
+		return rc;
+	}
+	sqlite3_finalize(st);
 	int rc = register_functions(&h);
 	if (rc)
 		return rc;
 	fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n<title>"
 	      "numasim report: ", f);
-	esc(f, dbname);
+	markup_puts(f, dbname);
 	fprintf(f, "</title>\n<style>%s</style>\n</head>\n<body>\n<h1>numasim report: ", style);
-	esc(f, dbname);
+	markup_puts(f, dbname);
 	fprintf(f, "</h1>\n<p class=\"note\">%" PRId64 " runs (%" PRId64 " ok); written by "
 		"numasim %s from the database alone (<code>numasim report DB --format html</code>)."
 		"</p>\n<nav><a href=\"#runs\">runs</a><a href=\"#compare\">compare</a>"

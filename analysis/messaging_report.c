@@ -41,6 +41,19 @@ static int db_err(struct rep *r, const char *what)
 	return diag_set(r->d, NS_EDB, "DB", 0, 0, "%s: %s", what, sqlite3_errmsg(r->db));
 }
 
+/* *acc += v, or NS_EINPUT when the sum leaves long long (an edited
+ * database: no run counts 2^63 events). */
+static int add_to(struct rep *r, long long *acc, long long v, const char *what)
+{
+	long long sum;
+	if (__builtin_add_overflow(*acc, v, &sum))
+		return diag_set(r->d, NS_EINPUT, "DB", 0, 0, "%s: the sum of the counters "
+				"is beyond 2^63 (the database holds values no run can have)",
+				what);
+	*acc = sum;
+	return NS_OK;
+}
+
 static int oom(struct rep *r)
 {
 	return diag_set(r->d, NS_ENOMEM, "DB", 0, 0, "out of memory");
@@ -335,10 +348,16 @@ static int sum_point(struct rep *r, sqlite3_stmt *st, const struct mpoint *p,
 		sqlite3_bind_int64(st, 1, p->ids[k]);
 		sqlite3_bind_text(st, 2, site, -1, SQLITE_STATIC);
 		int s = sqlite3_step(st);
-		if (s == SQLITE_ROW)
-			for (int j = 0; j < 3; j++)
-				out[j] += sqlite3_column_int64(st, j);
-		else if (s != SQLITE_DONE)
+		if (s == SQLITE_ROW) {
+			for (int j = 0; j < 3; j++) {
+				char what[80];
+				snprintf(what, sizeof what, "run %lld, branch site %.40s",
+					 (long long)p->ids[k], site);
+				int rc = add_to(r, &out[j], sqlite3_column_int64(st, j), what);
+				if (rc)
+					return rc;
+			}
+		} else if (s != SQLITE_DONE)
 			return db_err(r, "cannot read the branch statistics");
 	}
 	return NS_OK;
@@ -408,10 +427,11 @@ static int print_branches(struct rep *r)
 		int off = snprintf(line, SITE_LINE_MAX, "%-8s", free_sites[k]);
 		for (int i = 0; i < r->nr && rc == NS_OK; i++) {
 			rc = sum_point(r, st, &r->pts[i], free_sites[k], v);
-			executed[k] += v[0];
-			for (int j = 0; j < 3; j++)
-				all[i][j] += v[j];
-			if (off < SITE_LINE_MAX)
+			if (rc == NS_OK)
+				rc = add_to(r, &executed[k], v[0], free_sites[k]);
+			for (int j = 0; j < 3 && rc == NS_OK; j++)
+				rc = add_to(r, &all[i][j], v[j], r->pts[i].variant);
+			if (rc == NS_OK && off < SITE_LINE_MAX)
 				off += snprintf(line + off, SITE_LINE_MAX - (size_t)off,
 						" %12lld %12lld %12lld", v[0], v[1], v[2]);
 		}
@@ -423,7 +443,9 @@ static int print_branches(struct rep *r)
 		if ((rc = sum_point(r, slow, &r->pts[i], "skbuff_head_cache", a)) ||
 		    (rc = sum_point(r, slow, &r->pts[i], "kmalloc-512", b)))
 			break;
-		frees[i] = a[0] + b[0];
+		frees[i] = a[0];
+		if ((rc = add_to(r, &frees[i], b[0], "free_slowpath")))
+			break;
 	}
 	if (rc)
 		goto out;

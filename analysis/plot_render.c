@@ -27,6 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/markup.h"
 #include "analysis/resultset.h"
 
 /* Font sizes in pixels; a line's ascent and descent as fractions of its
@@ -89,20 +90,6 @@ static double text_w(const char *s, double px)
 			em += char_em(c);
 	}
 	return em * px;
-}
-
-static void xml_text(FILE *f, const char *s)
-{
-	for (; *s; s++)
-		switch (*s) {
-		case '<': fputs("&lt;", f); break;
-		case '>': fputs("&gt;", f); break;
-		case '&': fputs("&amp;", f); break;
-		case '"': fputs("&quot;", f); break;
-		default:
-			if ((unsigned char)*s >= 0x20)
-				fputc(*s, f);
-		}
 }
 
 struct axes {
@@ -414,7 +401,7 @@ static void svg_yaxis(const struct plot *p, const struct axes *a, const struct p
 	fprintf(f, "<text class=\"ylabel\" transform=\"translate(%.1f,%.1f) rotate(-90)\" "
 		"font-size=\"%d\" text-anchor=\"middle\">", PLOT_PAD + FS_LABEL * ASCENT,
 		place(a->top + a->ph / 2, w, PLOT_PAD, l->height - PLOT_PAD), FS_LABEL);
-	xml_text(f, p->ylabel);
+	markup_puts(f, p->ylabel);
 	fputs("</text>\n", f);
 }
 
@@ -429,7 +416,7 @@ static void svg_xaxis(const struct plot *p, const struct axes *a, const struct p
 		for (int c = 0; c < p->nr_cats; c++) {
 			fprintf(f, "<text transform=\"translate(%.1f,%.1f) rotate(-%d)\" "
 				"text-anchor=\"end\">", px(a, c), bottom + CAT_DROP, CAT_ANGLE);
-			xml_text(f, p->cats[c]);
+			markup_puts(f, p->cats[c]);
 			fputs("</text>\n", f);
 		}
 	} else {
@@ -446,7 +433,7 @@ static void svg_xaxis(const struct plot *p, const struct axes *a, const struct p
 		"text-anchor=\"middle\">", place(a->left + a->pw / 2, text_w(xl, FS_LABEL),
 						 PLOT_PAD, l->width - PLOT_PAD),
 		l->height - PLOT_PAD - FS_LABEL * DESCENT, FS_LABEL);
-	xml_text(f, xl);
+	markup_puts(f, xl);
 	fputs("</text>\n", f);
 }
 
@@ -470,7 +457,7 @@ static void svg_series(const struct plot *p, const struct axes *a, const struct 
 	const struct plot_series *s = &p->series[k];
 	const char *col = palette[(size_t)k % NR_COLORS];
 	fputs("<g class=\"series\" data-name=\"", f);
-	xml_text(f, s->name);
+	markup_puts(f, s->name);
 	fprintf(f, "\" stroke=\"%s\" fill=\"%s\">\n", col, col);
 	if (p->kind == PLOT_BAR) {
 		double slot = a->pw / p->nr_cats * 0.8 / p->nr_series;
@@ -499,7 +486,7 @@ static void svg_series(const struct plot *p, const struct axes *a, const struct 
 	fprintf(f, "<rect class=\"legend\" x=\"%.1f\" y=\"%.1f\" width=\"%d\" height=\"%d\"/>"
 		"<text x=\"%.1f\" y=\"%.1f\" font-size=\"%d\" stroke=\"none\" fill=\"#000\">",
 		sx, sy, SWATCH, SWATCH, sx + SWATCH + 6, sy + 10, FS_LEGEND);
-	xml_text(f, s->name);
+	markup_puts(f, s->name);
 	fputs("</text>\n</g>\n", f);
 }
 
@@ -520,7 +507,7 @@ int plot_svg(const struct plot *p, FILE *f)
 		"text-anchor=\"middle\">", l.width, l.height, l.width, l.height,
 		place(a.left + a.pw / 2, text_w(p->title, FS_TITLE), PLOT_PAD, l.width - PLOT_PAD),
 		TITLE_BASE, FS_TITLE);
-	xml_text(f, p->title);
+	markup_puts(f, p->title);
 	fputs("</text>\n", f);
 	svg_axes(p, &a, &l, f);
 	fprintf(f, "<rect class=\"legend-box\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "

@@ -11,6 +11,7 @@
  */
 #include "analysis/resultset.h"
 
+#include "analysis/markup.h"
 #include "base/records.h"
 
 #include <ctype.h>
@@ -30,9 +31,31 @@ int resultset_parse_format(const char *name, enum resultset_format *out)
 	return NS_EUSAGE;
 }
 
+/* A text cell a spreadsheet would read as a formula (OWASP, "CSV Injection"). */
+int resultset_csv_formula(const char *s, size_t len)
+{
+	return len > 0 && strchr("=+-@\t\r", s[0]) != NULL && s[0] != '\0';
+}
+
 void resultset_csv_field(FILE *f, const char *s, size_t len)
 {
+	resultset_csv_cell(f, s, len, 0);
+}
+
+void resultset_csv_cell(FILE *f, const char *s, size_t len, int raw)
+{
 	int quote = 0;
+	if (!raw && resultset_csv_formula(s, len)) {
+		/* as OWASP recommends: a leading quote, the cell then quoted */
+		fputs("\"'", f);
+		for (size_t i = 0; i < len; i++) {
+			if (s[i] == '"')
+				fputc('"', f);
+			fputc(s[i], f);
+		}
+		fputc('"', f);
+		return;
+	}
 	for (size_t i = 0; i < len && !quote; i++)
 		quote = s[i] == ',' || s[i] == '"' || s[i] == '\r' || s[i] == '\n';
 	if (!quote) {
@@ -60,10 +83,20 @@ void resultset_json_string(FILE *f, const char *s, size_t len)
 		case '\r': fputs("\\r", f); break;
 		case '\t': fputs("\\t", f); break;
 		default:
-			if (c < 0x20)
+			if (c < 0x20) {
 				fprintf(f, "\\u%04x", c);
-			else
+			} else if (c < 0x80) {
 				fputc(c, f);
+			} else {
+				/* JSON is UTF-8: an ill-formed byte becomes U+FFFD */
+				size_t n = markup_utf8_len((const unsigned char *)s + i, len - i);
+				if (n) {
+					fwrite(s + i, 1, n, f);
+					i += n - 1;
+				} else {
+					fputs("\\ufffd", f);
+				}
+			}
 		}
 	}
 	fputc('"', f);
@@ -84,11 +117,15 @@ static char *blob_hex(sqlite3_stmt *st, int i)
 }
 
 /* A value as text for CSV: NULL -> "", REAL with 17 digits. */
-static int csv_value(FILE *f, sqlite3_stmt *st, int i)
+static int csv_value(FILE *f, sqlite3_stmt *st, int i, int raw)
 {
 	char num[40];
 	switch (sqlite3_column_type(st, i)) {
 	case SQLITE_NULL:
+		return NS_OK;
+	case SQLITE_INTEGER:
+		/* a number, never a formula: written as it is */
+		fprintf(f, "%lld", (long long)sqlite3_column_int64(st, i));
 		return NS_OK;
 	case SQLITE_FLOAT:
 		snprintf(num, sizeof num, "%.17g", sqlite3_column_double(st, i));
@@ -104,7 +141,7 @@ static int csv_value(FILE *f, sqlite3_stmt *st, int i)
 	}
 	default: {
 		const char *t = (const char *)sqlite3_column_text(st, i);
-		resultset_csv_field(f, t ? t : "", (size_t)sqlite3_column_bytes(st, i));
+		resultset_csv_cell(f, t ? t : "", (size_t)sqlite3_column_bytes(st, i), raw);
 		return NS_OK;
 	}
 	}
@@ -275,10 +312,10 @@ static int stream_row(FILE *f, sqlite3_stmt *st, int ncol, enum resultset_format
 		      long long row)
 {
 	int r = NS_OK;
-	if (fmt == RESULTSET_CSV) {
+	if (fmt == RESULTSET_CSV || fmt == RESULTSET_CSV_RAW) {
 		for (int i = 0; i < ncol && r == NS_OK; i++) {
 			fputs(i ? "," : "", f);
-			r = csv_value(f, st, i);
+			r = csv_value(f, st, i, fmt == RESULTSET_CSV_RAW);
 		}
 		fputs("\r\n", f);
 		return r;
@@ -310,7 +347,7 @@ int resultset_statement(sqlite3_stmt *st, enum resultset_format fmt, FILE *f,
 	}
 	if (c.num)
 		memset(c.num, 1, (size_t)ncol);
-	if (fmt == RESULTSET_CSV)
+	if (fmt == RESULTSET_CSV || fmt == RESULTSET_CSV_RAW)
 		csv_header(f, st, ncol);
 	if (fmt == RESULTSET_JSON)
 		fputc('[', f);

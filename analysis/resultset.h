@@ -11,11 +11,17 @@
  *   csv    RFC 4180: a header record, CRLF line ends, fields quoted when
  *          they contain a comma, a double quote, CR or LF (quotes doubled);
  *          NULL is an empty field, REAL values with 17 significant digits
- *          (they read back to the same double), BLOBs as hex;
+ *          (they read back to the same double), BLOBs as hex; a TEXT
+ *          cell that starts with =, +, -, @, tab or CR (a spreadsheet
+ *          would run it as a formula: OWASP "CSV Injection") gets a
+ *          leading single quote and is quoted ("'=1+1"); INTEGER and
+ *          REAL cells are numbers and stay as they are, negative ones
+ *          too; RESULTSET_CSV_RAW (--csv-raw) writes text as it is;
  *   json   one array of objects, one object per row with the column names
  *          as keys; INTEGER and REAL as JSON numbers (REAL with 17
  *          significant digits; infinities, which JSON cannot hold, as
- *          null), TEXT as strings with JSON escapes, NULL as null, BLOBs
+ *          null), TEXT as strings with JSON escapes (a byte that is
+ *          not well-formed UTF-8 as \ufffd), NULL as null, BLOBs
  *          as hex strings.  Duplicate column names keep their order.
  *
  * resultset_statement() runs one prepared statement to its end and writes its
@@ -43,6 +49,7 @@ enum resultset_format {
 	RESULTSET_TABLE,
 	RESULTSET_CSV,
 	RESULTSET_JSON,
+	RESULTSET_CSV_RAW,      /* csv without the formula guard (--csv-raw) */
 };
 
 /* Widest column in table format (characters). */
@@ -68,8 +75,12 @@ int resultset_sql(sqlite3 *db, const char *sql, enum resultset_format fmt, FILE 
 struct rec_doc;
 int resultset_records(sqlite3_stmt *st, struct rec_doc *doc, const char *table,
 		      long long *nrows, const char *origin, struct diag *d);
-/* Write s as a CSV field / a JSON string (with quotes) to f. */
+/* Write s as a CSV field (formula-guarded; raw: as it is) / a JSON string
+ * (with quotes, always UTF-8) to f. */
 void resultset_csv_field(FILE *f, const char *s, size_t len);
+void resultset_csv_cell(FILE *f, const char *s, size_t len, int raw);
+/* 1 when a spreadsheet would read the text cell s as a formula. */
+int resultset_csv_formula(const char *s, size_t len);
 void resultset_json_string(FILE *f, const char *s, size_t len);
 
 #endif

@@ -593,6 +593,133 @@ static int temp_views(struct store *s, int64_t version)
 	return r;
 }
 
+static int is_space(char c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
+/* Equal SQL texts, any run of white space counting as one space. */
+static int same_sql(const char *a, const char *b)
+{
+	while (is_space(*a))
+		a++;
+	while (is_space(*b))
+		b++;
+	while (*a && *b) {
+		int sa = is_space(*a), sb = is_space(*b);
+		if (sa != sb)
+			return 0;
+		if (sa) {
+			while (is_space(*a))
+				a++;
+			while (is_space(*b))
+				b++;
+			continue;
+		}
+		if (*a++ != *b++)
+			return 0;
+	}
+	while (is_space(*a))
+		a++;
+	while (is_space(*b))
+		b++;
+	return !*a && !*b;
+}
+
+/* The same object (type and name) in ref, with the same SQL: 1 yes, 0 no, -1 error. */
+static int same_object(sqlite3_stmt *ref, const char *type, const char *name,
+		       const char *sql)
+{
+	sqlite3_reset(ref);
+	sqlite3_bind_text(ref, 1, type, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(ref, 2, name, -1, SQLITE_TRANSIENT);
+	int rc = sqlite3_step(ref);
+	if (rc == SQLITE_DONE)
+		return 0;
+	if (rc != SQLITE_ROW)
+		return -1;
+	const char *want = (const char *)sqlite3_column_text(ref, 0);
+	if (!want || !sql)
+		return !want && !sql;
+	return same_sql(want, sql);
+}
+
+/*
+ * The file's schema against what numasim's migrations 1..version create
+ * (built in a private in-memory database): a writer refuses any object
+ * that is not numasim's (a trigger, a changed table or view, an extra
+ * table, view, index or virtual table), a reader any object with a
+ * numasim name whose definition differs, since the readers query them.
+ * SQLite's own objects (sqlite_sequence, sqlite_stat*, automatic
+ * indexes) are not compared.
+ */
+static int check_schema(struct store *s, int64_t version)
+{
+	sqlite3 *ref = NULL;
+	sqlite3_stmt *mine = NULL, *theirs = NULL;
+	int r = NS_OK;
+	if (sqlite3_open_v2(":memory:", &ref, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE,
+			    NULL) != SQLITE_OK) {
+		sqlite3_close(ref);
+		return store_fail(s, NS_ENOMEM, "out of memory");
+	}
+	for (int64_t v = 0; r == NS_OK && v < version; v++)
+		for (const char *const *step = store_migrations[v]; r == NS_OK && *step; step++)
+			if (sqlite3_exec(ref, *step, NULL, NULL, NULL) != SQLITE_OK)
+				r = store_fail(s, NS_EINTERNAL, "cannot build the reference "
+					       "schema: %s", sqlite3_errmsg(ref));
+	if (r == NS_OK &&
+	    (sqlite3_prepare_v2(ref, "SELECT sql FROM sqlite_schema WHERE type = ?1 AND "
+				"name = ?2", -1, &mine, NULL) != SQLITE_OK ||
+	     sqlite3_prepare_v2(s->db, "SELECT type, name, sql FROM main.sqlite_schema "
+				"WHERE NOT (type = 'table' AND name IN ('sqlite_sequence', "
+				"'sqlite_stat1', 'sqlite_stat4')) AND NOT (type = 'index' AND "
+				"name LIKE 'sqlite\\_autoindex\\_%' ESCAPE '\\' AND sql IS NULL) "
+				"ORDER BY rowid", -1, &theirs, NULL) != SQLITE_OK))
+		r = store_db_fail(s, "cannot read the schema");
+	int st = SQLITE_DONE;
+	while (r == NS_OK && (st = sqlite3_step(theirs)) == SQLITE_ROW) {
+		const char *type = (const char *)sqlite3_column_text(theirs, 0);
+		const char *name = (const char *)sqlite3_column_text(theirs, 1);
+		const char *sql = (const char *)sqlite3_column_text(theirs, 2);
+		type = type ? type : "(null)";
+		name = name ? name : "(null)";
+		int same = same_object(mine, type, name, sql);
+		if (same < 0) {
+			r = store_fail(s, NS_EINTERNAL, "cannot read the reference schema");
+			break;
+		}
+		if (same)
+			continue;
+		int known = 0;
+		if (s->readonly) {
+			/* a reader only minds the objects it reads */
+			sqlite3_reset(mine);
+			sqlite3_stmt *any = NULL;
+			if (sqlite3_prepare_v2(ref, "SELECT 1 FROM sqlite_schema WHERE name = ?1",
+					       -1, &any, NULL) == SQLITE_OK) {
+				sqlite3_bind_text(any, 1, name, -1, SQLITE_TRANSIENT);
+				known = sqlite3_step(any) == SQLITE_ROW;
+			}
+			sqlite3_finalize(any);
+			if (!known)
+				continue;
+		}
+		r = store_fail(s, NS_EINPUT, "the database holds %s %s '%.100s' that numasim "
+			       "did not create in this form (schema version %" PRId64 "); "
+			       "numasim does not %s through objects it did not create%s",
+			       strchr("aeiou", type[0]) ? "an" : "a", type, name, version,
+			       s->readonly ? "read" : "write",
+			       s->readonly ? "" : " (--trust-db writes anyway)");
+	}
+	if (r == NS_OK && st != SQLITE_DONE && st != SQLITE_ROW)
+		r = store_db_fail(s, "cannot read the schema");
+	sqlite3_finalize(mine);
+	sqlite3_finalize(theirs);
+	sqlite3_close(ref);
+	return r;
+}
+
 /*
  * PRAGMA quick_check(1) (O(size), without the index cross-checks of
  * integrity_check): 1 when the file passes, 0 when it is damaged (*why
@@ -644,10 +771,62 @@ static int refuse_damaged(struct store *s)
 			  "sqlite3 FILE .recover, and run into a new file)", why);
 }
 
+static int64_t monotonic_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+/* SQLite's progress handler: a non-zero return stops the statement. */
+static int over_time(void *arg)
+{
+	struct store *s = arg;
+	if (s->deadline_ns && monotonic_ns() > s->deadline_ns)
+		s->time_out = 1;
+	return s->time_out;
+}
+
+void store_set_timeout(struct store *s, double seconds)
+{
+	s->timeout_s = seconds > 0 ? seconds : 0;
+	s->deadline_ns = seconds > 0 ? monotonic_ns() + (int64_t)(seconds * 1e9) : 0;
+	s->time_out = 0;
+	sqlite3_progress_handler(s->db, seconds > 0 ? 1000 : 0, seconds > 0 ? over_time : NULL, s);
+}
+
+/* The read failed on one of the limits: say which (NS_EDB), else 0. */
+static int limit_status(struct store *s)
+{
+	int e = sqlite3_errcode(s->db) & 0xff;
+	char msg[200];
+	if (s->time_out)
+		snprintf(msg, sizeof msg, "time limit of %g s reached (--timeout SECONDS "
+			 "sets another)", s->timeout_s);
+	else if (e == SQLITE_NOMEM)
+		snprintf(msg, sizeof msg, "memory limit of %lld MiB reached (SQLite's heap "
+			 "limit for readers)", (long long)(STORE_READ_HEAP_LIMIT >> 20));
+	else if (e == SQLITE_TOOBIG)
+		snprintf(msg, sizeof msg, "a value longer than the limit of %d bytes "
+			 "(SQLite's length limit for readers)", STORE_READ_MAX_LENGTH);
+	else
+		return 0;
+	if (s->d) {
+		diag_init(s->d);
+		diag_set(s->d, NS_EDB, s->path, 0, 0, "%s", msg);
+	}
+	return NS_EDB;
+}
+
 int store_read_status(struct store *s, int status)
 {
 	char why[512];
-	if (status != NS_EDB || !s || !s->db)
+	if (status == NS_OK || !s || !s->db)
+		return status;
+	if (s->readonly && (status == NS_EDB || status == NS_ENOMEM || s->time_out) &&
+	    limit_status(s))
+		return NS_EDB;
+	if (status != NS_EDB)
 		return status;
 	int e = sqlite3_errcode(s->db) & 0xff;
 	if (e == SQLITE_CORRUPT || e == SQLITE_NOTADB || intact(s, why, sizeof why) == 0)
@@ -681,7 +860,7 @@ int store_open(const char *path, int flags, struct store **out,
 	int exists = 0, empty = 0;
 	int64_t app = 0, version = 0, objects = 0;
 	*out = NULL;
-	if (!path || !path[0] || (flags & ~STORE_RDONLY))
+	if (!path || !path[0] || (flags & ~(STORE_RDONLY | STORE_TRUST_SCHEMA)))
 		return diag_set(d, NS_EINTERNAL, path, 0, 0,
 				"store_open: bad path or flags");
 	struct store *s = calloc(1, sizeof *s);
@@ -706,6 +885,8 @@ int store_open(const char *path, int flags, struct store **out,
 		r = read_identity(s, &app, &version, &objects);
 	if (r == NS_OK)
 		r = classify(s, app, version, objects, &empty);
+	if (r == NS_OK && !empty && !(flags & STORE_TRUST_SCHEMA))
+		r = check_schema(s, version);
 	if (r == NS_OK && s->readonly)
 		r = check_tables(s);
 	if (r == NS_OK && s->readonly)
@@ -713,6 +894,11 @@ int store_open(const char *path, int flags, struct store **out,
 	if (r == NS_OK && s->readonly)
 		r = exec_sql(s, "PRAGMA query_only = ON",
 			     "cannot set the connection's pragmas");
+	if (r == NS_OK && s->readonly) {
+		sqlite3_hard_heap_limit64(STORE_READ_HEAP_LIMIT);
+		sqlite3_limit(s->db, SQLITE_LIMIT_LENGTH, STORE_READ_MAX_LENGTH);
+		store_set_timeout(s, STORE_READ_TIMEOUT_S);
+	}
 	if (r == NS_OK && s->readonly)
 		s->version = version;
 	if (r == NS_OK && !s->readonly && !empty)

@@ -34,6 +34,15 @@
  * as TEMP views of the connection, so the v_* query views (docs/schema.md)
  * exist on every connection.
  *
+ * Schema check (both modes, unless STORE_TRUST_SCHEMA): the file's
+ * sqlite_schema is compared with what numasim's own migrations create for
+ * its version.  A writer refuses, with NS_EINPUT before its first write,
+ * any object numasim did not create in that form: a trigger (it would fire
+ * on numasim's inserts), a changed table or view, an extra table, view,
+ * index or virtual table.  A reader refuses only an object with one of
+ * numasim's names whose definition differs (a redefined view would feed it
+ * other rows); objects of other names it never reads are left alone.
+ *
  * Invariants (store_check): application_id == STORE_APPLICATION_ID and
  * user_version == MAX(schema_version.version) == STORE_SCHEMA_VERSION (an
  * older version only on read-only connections); the v_* views exist, in
@@ -79,12 +88,26 @@
 enum store_open_flags {
 	STORE_RDWR = 0,   /* read-write; creates the file and schema if needed */
 	STORE_RDONLY = 1, /* read-only: never creates or modifies the file */
+	STORE_TRUST_SCHEMA = 2, /* skip the schema check (--trust-db) */
 };
 
 enum store_check_flags {
 	STORE_CHECK_DATA = 1, /* also walk the data: foreign_key_check,
 				 quick_check, no committed 'running' runs */
 };
+
+/* A reading connection's limits (store_open in STORE_RDONLY mode sets the
+ * default time limit; store_set_timeout changes it): a statement still
+ * running after the time limit is stopped, SQLite may hold at most
+ * STORE_READ_HEAP_LIMIT bytes of heap (sqlite3_hard_heap_limit64, for the
+ * process) and make no string or blob longer than STORE_READ_MAX_LENGTH.
+ * store_read_status() then says which limit stopped the read (NS_EDB, exit
+ * 1): "time limit of N s reached (--timeout)", "memory limit of N MiB
+ * reached", "a value longer than N bytes".  A database's views and a user's
+ * query cannot hang a reader or take the host's memory. */
+#define STORE_READ_TIMEOUT_S 60.0
+#define STORE_READ_HEAP_LIMIT ((int64_t)1 << 30)
+#define STORE_READ_MAX_LENGTH (1 << 28)
 
 struct store;
 
@@ -116,6 +139,10 @@ int store_user_sql_refused(const struct store *s, struct diag *d, int status,
 			   const char *prog, const char *why);
 /* Roll back an open run, finalize, close.  NULL is a no-op. */
 void store_close(struct store *s);
+
+/* The time limit of later statements of a reading connection, counted
+ * from now; 0: none. */
+void store_set_timeout(struct store *s, double seconds);
 /* Record later errors in d instead (d may be NULL). */
 void store_set_diag(struct store *s, struct diag *d);
 

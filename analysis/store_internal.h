@@ -98,6 +98,9 @@ struct store {
 	int group_lost;         /* finished runs rolled back with a group */
 	sqlite3_stmt *stmt[ST_COUNT]; /* prepared at open (read-write only) */
 	struct sqlguard guard;  /* authorizer state of store_user_sql() */
+	double timeout_s;       /* reader's time limit (store_set_timeout); 0 none */
+	int64_t deadline_ns;    /* CLOCK_MONOTONIC end of it; 0 none */
+	int time_out;           /* the progress handler stopped a statement */
 	char host[256];
 	char invocation[320];
 };

@@ -124,6 +124,12 @@ static int load_cols(struct tab *t, const char *in)
 		struct col *c = &t->cols[t->nr_cols];
 		memset(c, 0, sizeof *c);
 		c->point = sqlite3_column_int64(st, 0);
+		if (!sqlite3_column_text(st, 1) || !sqlite3_column_text(st, 2)) {
+			rc = diag_set(t->d, NS_EINPUT, t->dbname, 0, 0, "a run of point %"
+				      PRId64 " has no %s (NULL in table runs)", c->point,
+				      sqlite3_column_text(st, 1) ? "kernel_model" : "variant");
+			goto out;
+		}
 		c->variant = strdup((const char *)sqlite3_column_text(st, 1));
 		c->model = strdup((const char *)sqlite3_column_text(st, 2));
 		t->nr_cols++;
@@ -192,8 +198,8 @@ static int load_rows(struct tab *t, const char *in)
 		uint32_t batch;
 		if (!name || strlen(name) >= 64 || parse_series(name, &op, &order, &batch))
 			continue;
-		int c = col_index(t, sqlite3_column_int64(st, 0),
-				  (const char *)sqlite3_column_text(st, 1));
+		const char *variant = (const char *)sqlite3_column_text(st, 1);
+		int c = variant ? col_index(t, sqlite3_column_int64(st, 0), variant) : -1;
 		if (c < 0)
 			continue;
 		struct row *r = find_row(t, name, op, order, batch);

@@ -253,9 +253,15 @@ static void put_value(FILE *f, const struct cell *c, int csv)
 	switch (c->kind) {
 	case CELL_STR:
 		if (csv) {
-			int quote = strpbrk(c->text, ",\"\r\n") != NULL;
+			/* a text cell a spreadsheet would run as a formula gets a
+			 * leading quote (OWASP "CSV Injection"; numbers are
+			 * CELL_NUM/CELL_INT and stay as they are) */
+			int formula = c->text[0] && strchr("=+-@\t\r", c->text[0]);
+			int quote = formula || strpbrk(c->text, ",\"\r\n") != NULL;
 			if (quote)
 				fputc('"', f);
+			if (formula)
+				fputc('\'', f);
 			for (const char *p = c->text; *p; p++) {
 				if (*p == '"')
 					fputc('"', f);

@@ -28,13 +28,14 @@
 #include "analysis/store.h"
 
 static const char usage_line[] =
-	"numasim export DB --format csv|json [--table NAME | --query SQL] [-o FILE]\n"
+	"numasim export DB --format csv|json [--table NAME | --query SQL] [--csv-raw] [-o FILE]\n"
 	"       numasim export DB --format folded [--run N | --diff A B] "
 	"[--metric cycles|calls|mispredicts] [-o FILE]";
 
 struct eopts {
 	const char *path, *table, *query, *out, *format, *metric;
 	long long run, diff[2];
+	int csv_raw;
 };
 
 static int export_operand(void *args, const char *arg)
@@ -60,6 +61,10 @@ static const struct cli_option export_options[] = {
 		 "v_metrics, ..."},
 	{.name = "--query", .arg = "SQL", .kind = CLI_OPT_TEXT, .off = EXPORT_ARG(query),
 	 .help = "one SELECT statement instead of a table"},
+	{.name = "--csv-raw", .kind = CLI_OPT_FLAG, .off = EXPORT_ARG(csv_raw),
+	 .help = "csv: text cells as they are; by default a text cell\n"
+		 "starting with =, +, -, @, tab or CR gets a leading '\n"
+		 "(spreadsheet formula guard; numbers stay numbers)"},
 	{.name = "--run", .arg = "N", .kind = CLI_OPT_NUM, .off = EXPORT_ARG(run),
 	 .min = 1, .max = INT64_MAX,
 	 .help = "folded: the run (may be left out for a one-run database)"},
@@ -188,6 +193,8 @@ int cmd_export(int argc, char **argv)
 	if (!folded && (resultset_parse_format(e.format, &fmt) || fmt == RESULTSET_TABLE))
 		return cli_usage_error("export", usage_line,
 				       "unknown format '%s' (csv, json or folded)", e.format);
+	if (!folded && fmt == RESULTSET_CSV && e.csv_raw)
+		fmt = RESULTSET_CSV_RAW;
 	if ((rc = store_open(e.path, STORE_RDONLY, &st, &d)))
 		goto fail;
 	if (folded) {

@@ -18,12 +18,19 @@
 #include "analysis/resultset.h"
 #include "analysis/store.h"
 
-static const char usage_line[] = "numasim query DB SQL [--format table|csv|json] [-o FILE]";
+static const char usage_line[] = "numasim query DB SQL [--format table|csv|json] [-o FILE] "
+				 "[--timeout SECONDS] [--csv-raw]";
 
 struct query_args {
 	const char *path, *sql, *out;
 	enum resultset_format fmt;
+	long long timeout;     /* seconds; -1: the store's default */
+	int csv_raw;
 };
+
+/* the help text names the store's reader limits */
+_Static_assert((long long)STORE_READ_HEAP_LIMIT >> 20 == 1024,
+	       "query --help: the reader's heap limit is 1024 MiB");
 
 static int set_output(void *dst, const struct cli_option *o, const char *typed,
 		      const char *v)
@@ -81,6 +88,15 @@ static const struct cli_option query_options[] = {
 	 .help = "write FILE atomically (a temporary file renamed into\n"
 		 "place, only when the whole result is known) instead\n"
 		 "of standard output"},
+	{.name = "--csv-raw", .kind = CLI_OPT_FLAG, .off = offsetof(struct query_args, csv_raw),
+	 .help = "csv: text cells as they are; by default a text cell\n"
+		 "starting with =, +, -, @, tab or CR gets a leading '\n"
+		 "(spreadsheet formula guard; numbers stay numbers)"},
+	{.name = "--timeout", .arg = "S", .kind = CLI_OPT_NUM,
+	 .off = offsetof(struct query_args, timeout), .min = 0, .max = 86400 * 365,
+	 .help = "stop a statement still running after S seconds\n"
+		 "(default %D; 0: no limit): exit 1, naming the limit.\n"
+		 "SQLite may also hold at most 1024 MiB of memory"},
 };
 
 const struct cli_spec cmd_query_spec = {
@@ -100,7 +116,8 @@ static void print_help(const struct cli_spec *spec)
 	       "v_counters, v_profile, v_branches (docs/schema.md lists every table,\n"
 	       "view, column and unit, with example queries).\n\n"
 	       "options:\n", spec->usage);
-	cli_print_options(stdout, spec, NULL);
+	const struct query_args defaults = {.timeout = (long long)STORE_READ_TIMEOUT_S};
+	cli_print_options(stdout, spec, &defaults);
 	printf("\nexample:\n"
 	       "  numasim query results.db \"SELECT variant, avg(value) FROM v_metrics\n"
 	       "                           WHERE name = 'total_time_s' GROUP BY variant\"\n\n"
@@ -122,7 +139,7 @@ int cmd_query(int argc, char **argv)
 	int rc, status;
 
 	diag_init(&d);
-	struct query_args a = {.out = "-", .fmt = RESULTSET_TABLE};
+	struct query_args a = {.out = "-", .fmt = RESULTSET_TABLE, .timeout = -1};
 	int prc = cli_parse(&cmd_query_spec, &a, argc, argv);
 	if (prc)
 		return prc == CLI_HELP_SHOWN ? 0 : prc;
@@ -130,12 +147,18 @@ int cmd_query(int argc, char **argv)
 	sql = a.sql;
 	out = a.out;
 	fmt = a.fmt;
+	long long timeout = a.timeout;
+	int csv_raw = a.csv_raw;
 	if (!path || !sql)
 		return cli_usage_error("query", usage_line, path ? "no SQL statement"
 							   : "no database file");
+	if (fmt == RESULTSET_CSV && csv_raw)
+		fmt = RESULTSET_CSV_RAW;
 	if ((rc = store_open(path, STORE_RDONLY, &st, &d)))
 		goto fail;
 	store_user_sql(st);
+	if (timeout >= 0)
+		store_set_timeout(st, (double)timeout);
 	FILE *f = open_memstream(&buf, &len);
 	if (!f) {
 		rc = diag_set(&d, NS_ENOMEM, "numasim query", 0, 0, "out of memory");

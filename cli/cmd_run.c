@@ -52,9 +52,12 @@
 #define RUN_DEFAULT_COMMIT_RUNS 64
 #define RUN_DEFAULT_COMMIT_MS 500
 #define EXIT_INTERRUPTED 130
+/* A plan of more runs than this is only started with --yes (it is said first). */
+#define RUN_CONFIRM_RUNS 50000
 
 static const char usage_line[] =
 	"numasim run SCENARIO [--db FILE] [--quiet] [--inner N] [--jobs J] [--resume] [--mpi]\n"
+	"             [--trust-db] [--yes]\n"
 	"             [--commit-runs N] [--commit-ms T] [--format text|json|csv] [--set KEY=VALUE]... [--sweep KEY=V1,V2,...]... [--machine M]\n"
 	"       numasim run --machine M --workload W [options]";
 
@@ -68,13 +71,15 @@ static void on_signal(int sig)
 
 struct run_args {
 	const char *scenario, *db;
-	int quiet, resume, mpi;
+	int quiet, resume, mpi, trust_db, yes;
 	enum rec_format format;
 	long long inner, jobs, commit_runs, commit_ms;
 	struct scn_cli sc;              /* --set, --sweep, --machine, --workload */
 };
 
 #define RUN_ARG(field) offsetof(struct run_args, field)
+#define RUN_STR(x) RUN_STR_(x)
+#define RUN_STR_(x) #x
 
 static int run_operand(void *args, const char *arg)
 {
@@ -121,6 +126,13 @@ static const struct cli_option run_options[] = {
 	 .help = "the final table as text (default), json (one document:\n"
 		 "the plan's runs, their sweep-axis values and metrics;\n"
 		 "docs/output-formats.md) or csv (the same rows)"},
+	{.name = "--trust-db", .kind = CLI_OPT_FLAG, .off = RUN_ARG(trust_db),
+	 .help = "write into a database whose schema holds objects\n"
+		 "numasim did not create (triggers, changed views,\n"
+		 "extra tables); refused otherwise (exit 2)"},
+	{.name = "--yes", .kind = CLI_OPT_FLAG, .off = RUN_ARG(yes),
+	 .help = "run a plan of more than " RUN_STR(RUN_CONFIRM_RUNS) " runs (refused otherwise,\n"
+		 "with its size)"},
 	{.name = "--mpi", .kind = CLI_OPT_FLAG, .off = RUN_ARG(mpi),
 	 .help = "spread the runs over the ranks of an MPI job\n"
 		 "(mpirun -n K numasim run ... --mpi; srun under\n"
@@ -307,7 +319,7 @@ static int run_records(struct store *st, const struct run_outcome *out,
 	return rc;
 }
 
-static void print_table(struct store *st, const struct run_outcome *out,
+static int print_table(struct store *st, const struct run_outcome *out,
 			const struct scenario *s, enum rec_format format)
 {
 	struct diag d;
@@ -315,8 +327,10 @@ static void print_table(struct store *st, const struct run_outcome *out,
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
 	diag_init(&d);
-	if (!f)
-		return;
+	if (!f) {
+		fprintf(stderr, "numasim run: error: out of memory\n");
+		return NS_ENOMEM;
+	}
 	int rc;
 	struct rec_doc *doc = NULL;
 	if (format != REC_TEXT) {
@@ -343,6 +357,7 @@ static void print_table(struct store *st, const struct run_outcome *out,
 	else
 		diag_print(&d, stderr);
 	free(buf);
+	return rc;
 }
 
 /*
@@ -419,26 +434,61 @@ static const char *model_note(const struct scenario *s, char *buf, size_t n)
 	return buf;
 }
 
+/*
+ * What this command stored, read back from the file after the last commit:
+ * the plan's runs of this invocation's id range that the file holds
+ * finished.  A group whose commit failed is not counted.
+ */
+static int committed_runs(struct store *st, const struct run_outcome *out, int *n,
+			  int64_t *first, int64_t *last)
+{
+	sqlite3_stmt *q;
+	*n = 0;
+	*first = *last = 0;
+	if (!st || out->nr_stored <= 0 || !out->run_ids)
+		return NS_OK;
+	if (sqlite3_prepare_v2(store_sqlite(st), "SELECT 1 FROM runs WHERE run_id = ?1 AND "
+			       "status <> 'running'", -1, &q, NULL) != SQLITE_OK)
+		return NS_EDB;
+	int rc = NS_OK;
+	for (int i = 0; i < out->nr_ids && rc == NS_OK; i++) {
+		int64_t id = out->run_ids[i];
+		if (id < out->first_stored || id > out->last_stored)
+			continue;
+		sqlite3_reset(q);
+		sqlite3_bind_int64(q, 1, id);
+		int r = sqlite3_step(q);
+		if (r == SQLITE_ROW) {
+			*first = *n ? (id < *first ? id : *first) : id;
+			*last = *n ? (id > *last ? id : *last) : id;
+			(*n)++;
+		} else if (r != SQLITE_DONE) {
+			rc = NS_EDB;
+		}
+	}
+	sqlite3_finalize(q);
+	return rc;
+}
+
 static void summary(const struct run_args *a, const struct scenario *s,
-		    const struct run_outcome *out)
+		    const struct run_outcome *out, int stored, int64_t first, int64_t last)
 {
 	char note[CPU_ACCOUNTING_NOTE], mnote[160];
-	if (a->quiet || (out->nr_stored == 0 && out->nr_skipped == 0))
+	if (a->quiet || (stored == 0 && out->nr_skipped == 0 && out->nr_stored == 0))
 		return;
-	fprintf(stderr, "numasim run: %d run%s stored in %s", out->nr_stored,
-		out->nr_stored == 1 ? "" : "s", a->db);
-	if (out->nr_stored > 0)
-		fprintf(stderr, " (run_id %" PRId64 "..%" PRId64 ")", out->first_stored,
-			out->last_stored);
+	fprintf(stderr, "numasim run: %d run%s stored in %s", stored,
+		stored == 1 ? "" : "s", a->db);
+	if (stored > 0)
+		fprintf(stderr, " (run_id %" PRId64 "..%" PRId64 ")", first, last);
 	if (a->resume)
 		fprintf(stderr, ", %lld of %lld skipped (already complete)",
 			out->nr_skipped, out->planned);
 	fprintf(stderr, ", wall time %.1f s", out->wall_s);
 	/* a rate needs more than one run; slow runs read better per run */
-	double rate = out->wall_s > 0 ? out->nr_stored / out->wall_s : 0;
-	if (out->nr_stored > 1 && rate >= 1)
+	double rate = out->wall_s > 0 ? stored / out->wall_s : 0;
+	if (stored > 1 && rate >= 1)
 		fprintf(stderr, ", %.1f runs/s", rate);
-	else if (out->nr_stored > 1 && rate > 0)
+	else if (stored > 1 && rate > 0)
 		fprintf(stderr, ", %.1f s/run", 1 / rate);
 	fputs(model_note(s, mnote, sizeof mnote), stderr);
 	fputs(accounting_note(s, note, sizeof note), stderr);
@@ -479,6 +529,14 @@ int cmd_run(int argc, char **argv)
 		goto fail;
 	if (a.inner)
 		scenario_set_inner(s, (uint32_t)a.inner);
+	if (scenario_nr_runs(s) > RUN_CONFIRM_RUNS && !a.yes) {
+		rc = diag_set(&d, NS_EINPUT, "numasim run", 0, 0, "the plan has %lld runs "
+			      "(%d points x %lld repetitions), more than %d: add --yes to "
+			      "run it", scenario_nr_runs(s), s->nr_points,
+			      scenario_nr_runs(s) / (s->nr_points > 0 ? s->nr_points : 1),
+			      RUN_CONFIRM_RUNS);
+		goto fail;
+	}
 	if ((rc = run_preflight_share(s, (int)a.jobs, rank,
 				      mpi ? run_mpi_size(mpi) : 1, &d)))
 		goto fail;
@@ -489,7 +547,8 @@ int cmd_run(int argc, char **argv)
 	}
 	if ((rc = agree(mpi, NS_OK, &peer, &agreed)) ||
 	    (mpi && (rc = same_scenario(mpi, s, &d))) ||
-	    (rank == 0 && (rc = store_open(a.db, STORE_RDWR, &st, &d))) ||
+	    (rank == 0 && (rc = store_open(a.db, STORE_RDWR | (a.trust_db ? STORE_TRUST_SCHEMA : 0),
+				     &st, &d))) ||
 	    (rc = agree(mpi, NS_OK, &peer, &agreed)))
 		goto fail;
 	agreed = 1;   /* from here on failures travel with the runs */
@@ -512,19 +571,27 @@ int cmd_run(int argc, char **argv)
 		status = rc == RUN_STOPPED ? EXIT_INTERRUPTED : ns_status_exit(rc);
 		goto out;
 	}
+	int table_rc = NS_OK, stored = 0;
+	int64_t first = 0, last = 0;
 	if (rc == NS_OK && out.nr_ids > 0)
-		print_table(st, &out, s, a.format);
+		table_rc = print_table(st, &out, s, a.format);
 	fflush(stdout);
-	summary(&a, s, &out);
+	/* the group left open (Ctrl-C) is committed first, then counted */
+	if (st && rc != NS_OK && store_open_run(st) == 0)
+		store_flush(st);
+	if (committed_runs(st, &out, &stored, &first, &last) != NS_OK && rc == NS_OK)
+		rc = diag_set(&d, NS_EDB, a.db, 0, 0, "cannot count the stored runs: %s",
+			      sqlite3_errmsg(store_sqlite(st)));
+	summary(&a, s, &out, stored, first, last);
 	if (rc == RUN_STOPPED) {
 		fprintf(stderr, "numasim run: interrupted: %d of %lld runs stored in %s\n",
-			out.nr_stored, out.planned, a.db);
+			stored, out.planned, a.db);
 		status = EXIT_INTERRUPTED;
 		goto out;
 	}
 	if (rc)
 		goto fail;
-	status = 0;
+	status = table_rc ? ns_status_exit(table_rc) : 0;
 	goto out;
 fail:
 	fflush(stdout);

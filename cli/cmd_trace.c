@@ -6,9 +6,12 @@
  * page allocation and free in the style of the kmem:mm_page_alloc and
  * kmem:mm_page_free tracepoints.
  *
- * Design notes.  Records go to a memory stream and are written (stdout,
- * or atomically to -o FILE) only when every run finished and passed its
- * invariant walk, so an error leaves no partial output.  --limit counts
+ * Design notes.  Records are streamed as they come, never held in
+ * memory: to standard output, or to a temporary file beside -o FILE that
+ * is renamed into place only when every run finished and passed its
+ * invariant walk and the file was written and synced (an error, a full
+ * disk included, removes it: FILE is then unchanged; on standard output
+ * the records written so far stay, and the exit status says it failed).  --limit counts
  * the records of the whole plan, --limit-per-run those of each run: once
  * a limit is reached the hooks are removed and the run's simulation is
  * cut at the workload's next stop check (run_each's RUN_CUT), so `--limit
@@ -19,6 +22,7 @@
  * (slab_free of the pagealloc workload, which has no SLUB) are an error
  * before anything is simulated.
  */
+#include <errno.h>
 #include <inttypes.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -366,8 +370,8 @@ int cmd_trace(int argc, char **argv)
 	struct trace_args a = {0};
 	struct scenario *s = NULL;
 	struct tracer t = {.a = &a};
-	char *buf = NULL;
-	size_t len = 0;
+	char *tmp = NULL;
+	int fd = -1;
 	struct diag d;
 	int status, rc;
 
@@ -380,10 +384,19 @@ int cmd_trace(int argc, char **argv)
 	if ((rc = scn_cli_load(&a.sc, a.scenario, &s, &d)) || (rc = produced(s, a.events, &d)) ||
 	    (rc = run_preflight(s, &d)))
 		goto fail;
-	t.f = open_memstream(&buf, &len);
-	if (!t.f) {
-		rc = diag_set(&d, NS_ENOMEM, "numasim trace", 0, 0, "out of memory");
-		goto fail;
+	if (a.out) {
+		if ((rc = cli_output_temp(a.out, "", &tmp, &fd))) {
+			status = ns_status_exit(rc);   /* the message is printed */
+			goto out;
+		}
+		t.f = fdopen(fd, "w");
+		if (!t.f) {
+			close(fd);
+			rc = diag_set(&d, NS_ENOMEM, "numasim trace", 0, 0, "out of memory");
+			goto fail;
+		}
+	} else {
+		t.f = stdout;
 	}
 	/* the records go to stdout or a file when complete; the bar to a
 	 * terminal on stderr only */
@@ -394,19 +407,29 @@ int cmd_trace(int argc, char **argv)
 	if (rc == NS_OK && t.incomplete)
 		rc = diag_set(&d, NS_ENOMEM, "numasim trace", 0, 0, "out of memory "
 			      "while recording a __slab_free call");
-	if (fclose(t.f) && rc == NS_OK)
-		rc = diag_set(&d, NS_ENOMEM, "numasim trace", 0, 0, "out of memory");
+	int werr = 0;
+	if (fflush(t.f) != 0 || ferror(t.f))
+		werr = errno ? errno : EIO;
+	if (a.out && !werr && fsync(fileno(t.f)) != 0)
+		werr = errno;
+	if (a.out && fclose(t.f) != 0 && !werr)
+		werr = errno;
 	t.f = NULL;
+	if (werr && rc == NS_OK)
+		rc = diag_set(&d, ns_status_from_errno(werr) == NS_EINPUT ? NS_EIO :
+			      ns_status_from_errno(werr), a.out ? a.out : "numasim trace", 0,
+			      0, "cannot write %s: %s", a.out ? "the output file" :
+			      "standard output", strerror(werr));
 	if (rc)
 		goto fail;
 	if (a.out) {
-		if ((rc = cli_write_file_atomic(a.out, buf, len))) {
+		rc = cli_output_rename(tmp, a.out);
+		free(tmp);
+		tmp = NULL;
+		if (rc) {
 			status = ns_status_exit(rc);   /* the message is printed */
 			goto out;
 		}
-	} else if (fwrite(buf, 1, len, stdout) != len || fflush(stdout)) {
-		rc = diag_set(&d, NS_EIO, "numasim trace", 0, 0, "cannot write standard output");
-		goto fail;
 	}
 	status = 0;
 	goto out;
@@ -414,7 +437,12 @@ fail:
 	diag_print(&d, stderr);
 	status = ns_status_exit(rc);
 out:
-	free(buf);
+	if (t.f && t.f != stdout)
+		fclose(t.f);
+	if (tmp) {
+		unlink(tmp);
+		free(tmp);
+	}
 	scenario_free(s);
 	scn_cli_free(&a.sc);
 	return status;

@@ -18,11 +18,14 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <yaml.h>
 
@@ -147,10 +150,25 @@ int node_pos(const struct machine_desc *m, int id)
 int read_file(const char *path, size_t max, char **out, size_t *len,
 	      struct diag *d)
 {
-	FILE *f = fopen(path, "rb");
-	if (!f)
+	/* O_NONBLOCK: a FIFO planted in the tree must not block the open;
+	 * anything but a regular file is refused before it is read */
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	if (fd < 0)
 		return diag_set(d, errno == ENOENT ? NS_ENOENT : NS_EIO, path, 0, 0,
 				"cannot open: %s", strerror(errno));
+	struct stat sb = {0};
+	if (fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode)) {
+		close(fd);
+		return diag_set(d, NS_EINPUT, path, 0, 0, "not a regular file (%s)",
+				S_ISDIR(sb.st_mode) ? "a directory" : S_ISFIFO(sb.st_mode) ?
+				"a FIFO" : S_ISCHR(sb.st_mode) || S_ISBLK(sb.st_mode) ?
+				"a device" : S_ISSOCK(sb.st_mode) ? "a socket" : "not a file");
+	}
+	FILE *f = fdopen(fd, "rb");
+	if (!f) {
+		close(fd);
+		return diag_set(d, NS_ENOMEM, path, 0, 0, "out of memory");
+	}
 	size_t cap = 4096, n = 0;
 	char *buf = malloc(cap);
 	int rc = NS_OK;

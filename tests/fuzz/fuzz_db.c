@@ -5,10 +5,16 @@
  * to a scratch file and opened read-only (store_open, then store_check
  * on the schema-level invariants, which an accepted file must pass), and
  * the reading commands run on it as a user would: report, report --runs,
- * compare, query of a v_* view, export and plot.  Each must return 0, 1
- * or 2 (never crash) and none may change the file: the image is compared
- * after them.
+ * compare, query of a v_* view, export (csv, json, folded), plot (a
+ * chart, a flame graph and a differential one) and the HTML report.  Each
+ * must return 0, 1 or 2 (never crash) and none may change the file: the
+ * image is compared after them.  The escaping oracle (issue 51): the HTML
+ * page holds one <script> element, its own, and the SVGs none; no markup
+ * from the data comes through.  Then `run --resume` of a 3-run scenario
+ * writes to a copy of the file (a writer must refuse or append, never
+ * crash).
  */
+#include <ctype.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -35,6 +41,45 @@ static void run_cmd(int (*fn)(int, char **), int argc, char **argv)
 	}
 }
 
+/* A file written by a command: at most `most` "<script" in it (any case). */
+static void scripts_at_most(const char *path, int most)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return;
+	int n = 0, c;
+	const char *want = "<script";
+	size_t at = 0;
+	while ((c = fgetc(f)) != EOF) {
+		at = tolower(c) == want[at] ? at + 1 : tolower(c) == '<';
+		if (!want[at]) {
+			n++;
+			at = 0;
+		}
+	}
+	fclose(f);
+	if (n > most) {
+		fprintf(stderr, "fuzz: %s holds %d <script elements (at most %d): data "
+			"came through unescaped\n", path, n, most);
+		abort();
+	}
+	unlink(path);
+}
+
+/* A copy of the file, for the writer. */
+static void copy_file(const char *from, const char *to)
+{
+	FILE *a = fopen(from, "rb"), *b = fopen(to, "wb");
+	char buf[65536];
+	size_t n;
+	while (a && b && (n = fread(buf, 1, sizeof buf, a)) > 0)
+		fwrite(buf, 1, n, b);
+	if (a)
+		fclose(a);
+	if (b)
+		fclose(b);
+}
+
 /* The file still holds exactly the input. */
 static void same_image(const char *db, const uint8_t *data, size_t size)
 {
@@ -52,13 +97,18 @@ static void same_image(const char *db, const uint8_t *data, size_t size)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	static char db[512], svg[512];
+	static char db[512], svg[512], html[512], copy[512], scenario[512];
 	struct store *s = NULL;
 	struct diag d;
 
 	if (!db[0]) {
 		snprintf(db, sizeof db, "%s/fuzz.db", fuzz_scratch());
 		snprintf(svg, sizeof svg, "%s/fuzz.svg", fuzz_scratch());
+		snprintf(html, sizeof html, "%s/fuzz.html", fuzz_scratch());
+		snprintf(copy, sizeof copy, "%s/copy.db", fuzz_scratch());
+		const char *src = getenv("NUMASIM_SRC");
+		snprintf(scenario, sizeof scenario, "%s/tests/scenarios/fault-3runs.yaml",
+			 src && *src ? src : ".");
 		fuzz_quiet_stdout();
 	}
 	side_remove(db, "-wal");
@@ -87,6 +137,27 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	run_cmd(cmd_query, 5, query);
 	run_cmd(cmd_export, 6, export);
 	run_cmd(cmd_plot, 6, plot);
+	scripts_at_most(svg, 0);
+	char *flame[] = {"plot", db, "--flame", "--run", "1", "-o", svg, NULL};
+	char *diff[] = {"plot", db, "--flame", "--diff", "1", "2", "-o", svg, NULL};
+	char *folded[] = {"export", db, "--format", "folded", "--run", "1", NULL};
+	char *csv[] = {"export", db, "--format", "csv", "--table", "runs", NULL};
+	char *page[] = {"report", db, "--format", "html", "-o", html, NULL};
+	run_cmd(cmd_plot, 7, flame);
+	scripts_at_most(svg, 0);
+	run_cmd(cmd_plot, 8, diff);
+	scripts_at_most(svg, 0);
+	run_cmd(cmd_export, 6, folded);
+	run_cmd(cmd_export, 6, csv);
+	run_cmd(cmd_report, 6, page);
+	scripts_at_most(html, 1);
 	same_image(db, data, size);
+
+	/* a writer on a copy: refuse or append */
+	side_remove(copy, "-wal");
+	side_remove(copy, "-shm");
+	copy_file(db, copy);
+	char *resume[] = {"run", scenario, "--db", copy, "--resume", "-q", NULL};
+	run_cmd(cmd_run, 6, resume);
 	return 0;
 }

@@ -43,6 +43,9 @@ db)
 	rm -f "$seeds"/*-wal "$seeds"/*-shm
 	# and the inputs that once crashed a reader (regressions)
 	dirs="$SRC/tests/fuzz/seeds/db" ;;
+markup)
+	# strings for the HTML and SVG writers, one per line
+	dirs="$SRC/tests/fuzz/seeds/markup" ;;
 *)
 	echo "run.sh: unknown fuzz target '$name'" >&2
 	exit 2 ;;
