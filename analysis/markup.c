@@ -1,43 +1,15 @@
 /*
  * markup — HTML and XML escaping (see markup.h).  One pass over the bytes:
- * ASCII through a switch, a lead byte through markup_utf8_len, anything
+ * ASCII through a switch, a lead byte through json_utf8_len, anything
  * else as U+FFFD.
  */
 #include "analysis/markup.h"
 
+#include "base/json.h"
+
 #include <string.h>
 
 static const char replacement[] = "\xef\xbf\xbd"; /* U+FFFD */
-
-size_t markup_utf8_len(const unsigned char *p, size_t n)
-{
-	unsigned char c = p[0];
-	size_t len;
-	unsigned lo = 0x80, hi = 0xbf;   /* allowed range of the second byte */
-
-	if (c >= 0xc2 && c <= 0xdf)
-		len = 2;
-	else if (c >= 0xe0 && c <= 0xef) {
-		len = 3;
-		if (c == 0xe0)
-			lo = 0xa0;           /* overlong */
-		else if (c == 0xed)
-			hi = 0x9f;           /* surrogates */
-	} else if (c >= 0xf0 && c <= 0xf4) {
-		len = 4;
-		if (c == 0xf0)
-			lo = 0x90;           /* overlong */
-		else if (c == 0xf4)
-			hi = 0x8f;           /* above U+10FFFF */
-	} else
-		return 0;
-	if (n < len || p[1] < lo || p[1] > hi)
-		return 0;
-	for (size_t i = 2; i < len; i++)
-		if (p[i] < 0x80 || p[i] > 0xbf)
-			return 0;
-	return len;
-}
 
 void markup_write(FILE *f, const char *s, size_t len)
 {
@@ -61,7 +33,7 @@ void markup_write(FILE *f, const char *s, size_t len)
 			fputc(c, f);
 			i++;
 		} else {
-			size_t n = markup_utf8_len(p + i, len - i);
+			size_t n = json_utf8_len(p + i, len - i);
 			if (n) {
 				fwrite(p + i, 1, n, f);
 				i += n;
@@ -91,7 +63,7 @@ void markup_terminal_write(FILE *f, const char *s, size_t len)
 			fprintf(f, "\\x%02x", c);
 			i++;
 		} else {
-			size_t n = markup_utf8_len(p + i, len - i);
+			size_t n = json_utf8_len(p + i, len - i);
 			if (n == 2 && c == 0xc2 && p[i + 1] < 0xa0)
 				fprintf(f, "\\u%04x", p[i + 1]);   /* a C1 control */
 			else if (n)

@@ -42,8 +42,4 @@ void markup_puts(FILE *f, const char *s);
  */
 void markup_terminal_write(FILE *f, const char *s, size_t len);
 
-/* Length of the well-formed UTF-8 sequence (2..4 bytes) that starts at p,
- * reading at most n bytes; 0 when there is none. */
-size_t markup_utf8_len(const unsigned char *p, size_t n);
-
 #endif

@@ -12,6 +12,7 @@
 #include "analysis/resultset.h"
 
 #include "analysis/markup.h"
+#include "base/json.h"
 #include "base/records.h"
 
 #include <ctype.h>
@@ -89,7 +90,7 @@ void resultset_json_string(FILE *f, const char *s, size_t len)
 				fputc(c, f);
 			} else {
 				/* JSON is UTF-8: an ill-formed byte becomes U+FFFD */
-				size_t n = markup_utf8_len((const unsigned char *)s + i, len - i);
+				size_t n = json_utf8_len((const unsigned char *)s + i, len - i);
 				if (n) {
 					fwrite(s + i, 1, n, f);
 					i += n - 1;

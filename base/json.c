@@ -6,35 +6,34 @@
 
 #include <string.h>
 
-/* Length of the well-formed UTF-8 sequence at p (2..4), or 0. */
-static size_t utf8_len(const unsigned char *p)
+size_t json_utf8_len(const unsigned char *p, size_t n)
 {
 	unsigned char c = p[0];
-	size_t n;
+	size_t len;
 	unsigned lo = 0x80, hi = 0xbf;   /* allowed range of the second byte */
 
 	if (c >= 0xc2 && c <= 0xdf)
-		n = 2;
+		len = 2;
 	else if (c >= 0xe0 && c <= 0xef) {
-		n = 3;
+		len = 3;
 		if (c == 0xe0)
 			lo = 0xa0;           /* overlong */
 		else if (c == 0xed)
 			hi = 0x9f;           /* surrogates */
 	} else if (c >= 0xf0 && c <= 0xf4) {
-		n = 4;
+		len = 4;
 		if (c == 0xf0)
 			lo = 0x90;           /* overlong */
 		else if (c == 0xf4)
 			hi = 0x8f;           /* above U+10FFFF */
 	} else
 		return 0;
-	if (p[1] < lo || p[1] > hi)
+	if (n < len || p[1] < lo || p[1] > hi)
 		return 0;
-	for (size_t i = 2; i < n; i++)
+	for (size_t i = 2; i < len; i++)
 		if (p[i] < 0x80 || p[i] > 0xbf)
 			return 0;
-	return n;
+	return len;
 }
 
 /* The output for the character at p: into out (at most 6 bytes, not
@@ -71,7 +70,7 @@ static size_t next_piece(const unsigned char *p, char out[6], size_t *len)
 		*len = 1;
 		return 1;
 	}
-	size_t n = utf8_len(p);
+	size_t n = json_utf8_len(p, 4);   /* p is NUL-terminated: a NUL ends it */
 	if (n) {
 		memcpy(out, p, n);
 		*len = n;

@@ -29,6 +29,12 @@
  * NUL-terminated when cap > 0); returns its length without the NUL. */
 size_t json_escape(char *buf, size_t cap, const char *s);
 
+/* Length of the well-formed UTF-8 sequence (2..4 bytes) that starts at p,
+ * reading at most n bytes; 0 when there is none (overlong forms,
+ * surrogates and code points above U+10FFFF are not well formed).  The
+ * one UTF-8 check of the project: JSON, HTML/SVG and terminal output use it. */
+size_t json_utf8_len(const unsigned char *p, size_t n);
+
 /* Writes the literal (quotes included) of s to f. */
 int json_write_string(FILE *f, const char *s);
 

@@ -100,8 +100,8 @@ static int phold_format(void *dst, const struct cli_option *o, const char *typed
 	return 0;
 }
 
-#define PHOLD_NUM(opt, placeholder, field, lo, hi, text)                       \
-	{.name = opt, .arg = placeholder, .kind = CLI_OPT_NUM, .flags = CLI_OPT_EQ, \
+#define PHOLD_NUM(opt, metavar, field, lo, hi, text)                           \
+	{.name = opt, .arg = metavar, .kind = CLI_OPT_NUM, .flags = CLI_OPT_EQ,     \
 	 .off = offsetof(struct phold_args, field), .min = lo, .max = hi, .help = text}
 
 static void phold_usage(const struct cli_spec *spec);

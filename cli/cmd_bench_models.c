@@ -214,11 +214,11 @@ static int bench_finish(const struct cli_spec *c, int rc, const struct diag *d)
  * options (o) and --format; the rows below store into it by offset.  The
  * accounting options are the same rows in the three tables.
  */
-#define BENCH_NUM(args, opt, placeholder, field, lo, hi, text)                 \
-	{.name = opt, .arg = placeholder, .kind = CLI_OPT_NUM,                 \
+#define BENCH_NUM(args, opt, metavar, field, lo, hi, text)                     \
+	{.name = opt, .arg = metavar, .kind = CLI_OPT_NUM,                     \
 	 .off = offsetof(args, o.field), .min = lo, .max = hi, .help = text}
-#define BENCH_CHOICE(args, opt, placeholder, field, fn, exp, text)             \
-	{.name = opt, .arg = placeholder, .kind = CLI_OPT_CHOICE,              \
+#define BENCH_CHOICE(args, opt, metavar, field, fn, exp, text)                 \
+	{.name = opt, .arg = metavar, .kind = CLI_OPT_CHOICE,                  \
 	 .off = offsetof(args, field), .choice = fn, .expected = exp, .help = text}
 #define BENCH_MACHINE(args)                                                    \
 	{.name = "--machine", .arg = "FILE", .kind = CLI_OPT_FILE,             \

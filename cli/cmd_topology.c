@@ -100,8 +100,8 @@ static int topo_operand(void *args, const char *arg)
 
 static void topology_help(const struct cli_spec *spec);
 
-#define TOPO_CHOICE(opt, placeholder, text)                                    \
-	{.name = opt, .arg = placeholder, .kind = CLI_OPT_CALL, .flags = CLI_OPT_EQ, \
+#define TOPO_CHOICE(opt, metavar, text)                                        \
+	{.name = opt, .arg = metavar, .kind = CLI_OPT_CALL, .flags = CLI_OPT_EQ,     \
 	 .call = set_choice, .help = text}
 
 static const struct cli_option topology_options[] = {

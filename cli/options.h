@@ -78,7 +78,7 @@ enum cli_opt_kind {
 struct cli_option {
 	const char *name;      /* "--db" */
 	const char *alias;     /* "-q", or NULL */
-	const char *arg;       /* the value's placeholder in --help ("FILE");
+	const char *arg;       /* the value's name in --help ("FILE");
 				* NULL for a flag */
 	enum cli_opt_kind kind;
 	unsigned flags;        /* CLI_OPT_EQ, CLI_OPT_OWN_MISSING */

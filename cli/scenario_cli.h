@@ -42,8 +42,8 @@ struct scn_cli {
  * "--opt VALUE" or "--opt=VALUE", in command-line order, --set and
  * --sweep repeatedly.
  */
-#define SCN_CLI_OPTION(opt, placeholder, args, field, text)                  \
-	{.name = opt, .arg = placeholder, .kind = CLI_OPT_CALL,                  \
+#define SCN_CLI_OPTION(opt, metavar, args, field, text)                      \
+	{.name = opt, .arg = metavar, .kind = CLI_OPT_CALL,                      \
 	 .flags = CLI_OPT_EQ, .off = offsetof(args, field), .call = scn_cli_set,  \
 	 .help = text}
 

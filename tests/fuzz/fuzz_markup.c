@@ -15,6 +15,7 @@
 
 #include "analysis/flame.h"
 #include "analysis/markup.h"
+#include "base/json.h"
 #include "analysis/plot.h"
 #include "tests/fuzz/fuzz.h"
 
@@ -37,7 +38,7 @@ static void utf8_xml_ok(const char *what, const char *buf, size_t len)
 			i++;
 			continue;
 		}
-		size_t n = markup_utf8_len(p + i, len - i);
+		size_t n = json_utf8_len(p + i, len - i);
 		if (!n)
 			fail(what, buf, len);
 		i += n;
