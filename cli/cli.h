@@ -29,6 +29,8 @@ struct cli_command {
 	int (*fn)(int argc, char **argv);
 	const char *summary;
 	const struct cli_spec *spec;    /* its option table (cli/options.h) */
+	int raw_terminal;               /* draws a progress bar: its output on a
+					   terminal is not filtered (cli/term.h) */
 };
 
 int cmd_validate(int argc, char **argv);

@@ -37,14 +37,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "cli/cli.h"
 #include "cli/options.h"
 #include "analysis/compare.h"
 #include "base/diag.h"
 #include "analysis/html_report.h"
-#include "analysis/markup.h"
 #include "analysis/messaging_report.h"
 #include "analysis/resultset.h"
 #include "analysis/store.h"
@@ -592,16 +590,6 @@ static int report_records(struct rep *r, enum rec_format fmt, int runs, int64_t 
 	return rc;
 }
 
-/* Standard output; on a terminal, control characters from the database
- * are shown, not acted on (analysis/markup.h). */
-static void write_out(const char *buf, size_t len)
-{
-	if (isatty(STDOUT_FILENO))
-		markup_terminal_write(stdout, buf, len);
-	else
-		fwrite(buf, 1, len, stdout);
-}
-
 struct report_args {
 	const char *path, *out_path;
 	long long only, top;
@@ -759,7 +747,7 @@ int cmd_report(int argc, char **argv)
 	if (out_path && (rc = cli_write_file_atomic(out_path, buf, len)))
 		goto fail_quiet;
 	if (!out_path)
-		write_out(buf, len);
+		fwrite(buf, 1, len, stdout);
 	status = 0;
 	goto out;
 fail:

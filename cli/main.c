@@ -10,6 +10,7 @@
 
 #include "cli/cli.h"
 #include "cli/options.h"
+#include "cli/term.h"
 #include "numasim_config.h"
 
 #include <gsl/gsl_version.h>
@@ -48,21 +49,21 @@ static int cmd_version(int argc, char **argv)
 }
 
 static const struct cli_command commands[] = {
-	/* name        function        summary, option table */
-	{"version", cmd_version, "print the version, how it was built and its libraries", &version_spec},
-	{"bench", cmd_bench, "measure the simulator's own speed (phold, ...)", &cmd_bench_spec_self},
-	{"validate", cmd_validate, "check machine, cost profile and scenario files", &cmd_validate_spec},
-	{"topology", cmd_topology, "print a machine's nodes, distances and zonelists", &cmd_topology_spec},
-	{"import", cmd_import, "make a machine file from numactl output or sysfs", &cmd_import_spec},
-	{"run", cmd_run, "run a scenario and store its results", &cmd_run_spec},
-	{"report", cmd_report, "print profile, branches and tables of a results database", &cmd_report_spec},
-	{"trace", cmd_trace, "print model events of a scenario as JSON lines", &cmd_trace_spec},
-	{"compare", cmd_compare, "mmtests-style tables of runs with Welch's t-test", &cmd_compare_spec},
-	{"query", cmd_query, "run a read-only SQL query on a results database", &cmd_query_spec},
-	{"export", cmd_export, "write a table or query of a results database as CSV/JSON", &cmd_export_spec},
-	{"plot", cmd_plot, "plot metrics, profiles, branch sites or flame graphs as SVG or PNG", &cmd_plot_spec},
-	{"list", cmd_list, "list the shipped machines, scenarios, cost profiles, scenario keys", &cmd_list_spec},
-	{"annotate", cmd_annotate, "a modelled function's branch sites and cycles, like perf annotate", &cmd_annotate_spec},
+	/* name        function        summary, option table, raw terminal */
+	{"version", cmd_version, "print the version, how it was built and its libraries", &version_spec, 0},
+	{"bench", cmd_bench, "measure the simulator's own speed (phold, ...)", &cmd_bench_spec_self, 1},
+	{"validate", cmd_validate, "check machine, cost profile and scenario files", &cmd_validate_spec, 0},
+	{"topology", cmd_topology, "print a machine's nodes, distances and zonelists", &cmd_topology_spec, 0},
+	{"import", cmd_import, "make a machine file from numactl output or sysfs", &cmd_import_spec, 0},
+	{"run", cmd_run, "run a scenario and store its results", &cmd_run_spec, 1},
+	{"report", cmd_report, "print profile, branches and tables of a results database", &cmd_report_spec, 0},
+	{"trace", cmd_trace, "print model events of a scenario as JSON lines", &cmd_trace_spec, 1},
+	{"compare", cmd_compare, "mmtests-style tables of runs with Welch's t-test", &cmd_compare_spec, 0},
+	{"query", cmd_query, "run a read-only SQL query on a results database", &cmd_query_spec, 0},
+	{"export", cmd_export, "write a table or query of a results database as CSV/JSON", &cmd_export_spec, 0},
+	{"plot", cmd_plot, "plot metrics, profiles, branch sites or flame graphs as SVG or PNG", &cmd_plot_spec, 0},
+	{"list", cmd_list, "list the shipped machines, scenarios, cost profiles, scenario keys", &cmd_list_spec, 0},
+	{"annotate", cmd_annotate, "a modelled function's branch sites and cycles, like perf annotate", &cmd_annotate_spec, 0},
 };
 
 #define NR_COMMANDS (sizeof commands / sizeof commands[0])
@@ -146,8 +147,11 @@ static int dispatch(int argc, char **argv)
 			}
 	}
 	for (size_t i = 0; i < NR_COMMANDS; i++)
-		if (!strcmp(cmd, commands[i].name))
+		if (!strcmp(cmd, commands[i].name)) {
+			if (!commands[i].raw_terminal)
+				term_filter();
 			return commands[i].fn(argc - 1, argv + 1);
+		}
 	return unknown(cmd);
 }
 

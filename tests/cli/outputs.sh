@@ -6,8 +6,9 @@
 #     it is;
 #   - JSON (query, export) is valid UTF-8 whatever the database holds: a
 #     byte that is not well-formed UTF-8 becomes \ufffd;
-#   - on a terminal, `report` shows the control characters a database
-#     holds (ESC as \x1b) instead of sending them;
+#   - on a terminal, every reader (report, query, export, compare, and
+#     their error messages) shows the control characters a database holds
+#     (ESC as \x1b) instead of sending them (cli/term.h);
 #   - the messaging report's sums of counters no run can have (near 2^63)
 #     are refused (exit 2, naming the run and site), not signed overflow
 #     (UBSan under build-asan; a silent wrap before).
@@ -53,9 +54,28 @@ valid_json "$tmp/e.json" 2>"$tmp/perr" && ok || bad "export json is not UTF-8 JS
 T=$tmp/t.db
 sqlite3 "$P" ".backup '$T'"
 sqlite3 "$T" "UPDATE runs SET variant = 'v' || char(27) || ']0;pwned' || char(7) || char(27) || '[2J' WHERE run_id = 1"
-script -qec "\"$NUMASIM\" report \"$T\"" /dev/null >"$tmp/tty.out" 2>&1
-grep -q $'\x1b' "$tmp/tty.out" && bad "report sent ESC from the database to the terminal" || ok
-grep -q 'v\\x1b\]0;pwned\\x07\\x1b\[2J' "$tmp/tty.out" && ok || bad "report on a terminal: $(grep -a -o 'v.\{0,30\}pwned.\{0,20\}' "$tmp/tty.out" | head -1 | od -c | head -3)"
+# every reader, on a terminal (stdout and stderr: `script` gives both one)
+on_tty() {
+	local name=$1
+	shift
+	script -qec "$(printf '%q ' "$@")" /dev/null >"$tmp/tty.out" 2>&1
+	grep -q $'\x1b' "$tmp/tty.out" && bad "$name sent ESC from the database to the terminal" || ok
+	grep -q 'v\\x1b\]0;pwned\\x07\\x1b\[2J' "$tmp/tty.out" && ok ||
+		bad "$name on a terminal: $(grep -a -o 'v.\{0,30\}pwned.\{0,20\}' "$tmp/tty.out" | head -1 | od -c | head -3)"
+}
+on_tty report "$NUMASIM" report "$T"
+on_tty "report --runs" "$NUMASIM" report "$T" --runs
+on_tty query "$NUMASIM" query "$T" "SELECT variant FROM runs"
+on_tty "export (to stdout)" "$NUMASIM" export "$T" --format csv --table runs
+on_tty compare "$NUMASIM" compare "$T" --by variant
+on_tty "compare (the groups named in an error)" "$NUMASIM" compare "$T" --baseline nosuch
+# a UTF-8 character cut between two writes of the stream (its buffer is
+# BUFSIZ, 8192 bytes, after the 2-byte header) stays whole
+for n in 8187 8188 8189 8190 8191; do
+	script -qec "$(printf '%q ' "$NUMASIM" query "$T" "SELECT printf('%.*c', $n, 'a') || '€é' AS x" --format csv)" \
+		/dev/null >"$tmp/tty.out" 2>&1
+	grep -q 'a€é' "$tmp/tty.out" && ok || bad "a UTF-8 character cut at a buffer end ($n) was replaced"
+done
 "$NUMASIM" report "$T" >"$tmp/pipe.out" 2>/dev/null
 grep -q $'\x1b' "$tmp/pipe.out" && ok || bad "report into a pipe changed the bytes"
 
