@@ -117,7 +117,7 @@ static int list_options(int argc, char **argv)
 }
 
 /* The command's status for a usage/help line or the subcommand itself. */
-static int dispatch(int argc, char **argv)
+static int dispatch(int argc, char **argv, struct term_streams *ts)
 {
 	if (argc < 2) {
 		usage(stderr);
@@ -149,7 +149,7 @@ static int dispatch(int argc, char **argv)
 	for (size_t i = 0; i < NR_COMMANDS; i++)
 		if (!strcmp(cmd, commands[i].name)) {
 			if (!commands[i].raw_terminal)
-				term_filter();
+				term_filter(ts);
 			return commands[i].fn(argc - 1, argv + 1);
 		}
 	return unknown(cmd);
@@ -173,5 +173,9 @@ static int finish_stdout(int status)
 
 int main(int argc, char **argv)
 {
-	return finish_stdout(dispatch(argc, argv));
+	struct term_streams ts = {0};
+	int status = finish_stdout(dispatch(argc, argv, &ts));
+	if (term_restore(&ts) != 0 && status == 0)
+		status = 1;
+	return status;
 }

@@ -5,17 +5,10 @@
 #define _GNU_SOURCE
 #include "cli/term.h"
 
-#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "analysis/markup.h"
-
-struct term {
-	FILE *out;                      /* the terminal, a FILE of its own */
-	unsigned char carry[4];         /* the cut start of a UTF-8 sequence */
-	size_t ncarry;
-};
 
 /* How many bytes a UTF-8 sequence starting with c has (1 if c is not a
  * lead byte: it is written, or replaced, on its own). */
@@ -68,37 +61,58 @@ static int term_close(void *cookie)
 	if (t->ncarry)
 		markup_terminal_write(t->out, (const char *)t->carry, t->ncarry);
 	int rc = fclose(t->out);
-	free(t);
+	t->out = NULL;
 	return rc;
 }
 
-/* *stream, writing to fd, replaced by the filtering stream if fd is a
- * terminal. */
-static void filter_one(FILE **stream, int fd, int mode)
+/* *stream, writing to fd, replaced by a filtering stream over t if fd is
+ * a terminal; *saved keeps the stream it replaced. */
+static void filter_one(FILE **stream, FILE **saved, struct term *t, int fd,
+		       int mode)
 {
 	if (!isatty(fd))
 		return;
 	int dupfd = dup(fd);
 	FILE *out = dupfd < 0 ? NULL : fdopen(dupfd, "w");
-	struct term *t = out ? calloc(1, sizeof(*t)) : NULL;
-	FILE *f = t ? fopencookie(t, "w", (cookie_io_functions_t){
+	*t = (struct term){.out = out};
+	FILE *f = out ? fopencookie(t, "w", (cookie_io_functions_t){
 		.write = term_write, .close = term_close}) : NULL;
 	if (!f) {
-		free(t);
 		if (out)
 			fclose(out);
 		else if (dupfd >= 0)
 			close(dupfd);
+		t->out = NULL;
 		return;
 	}
-	t->out = out;
 	setvbuf(f, NULL, mode, BUFSIZ);
 	fflush(*stream);
+	*saved = *stream;
 	*stream = f;
 }
 
-void term_filter(void)
+void term_filter(struct term_streams *ts)
 {
-	filter_one(&stdout, STDOUT_FILENO, _IOLBF);
-	filter_one(&stderr, STDERR_FILENO, _IONBF);
+	*ts = (struct term_streams){0};
+	filter_one(&stdout, &ts->saved_stdout, &ts->out, STDOUT_FILENO, _IOLBF);
+	filter_one(&stderr, &ts->saved_stderr, &ts->err, STDERR_FILENO, _IONBF);
+}
+
+/* Close the filtering stream *stream if it is one and put back saved. */
+static int restore_one(FILE **stream, FILE *saved)
+{
+	if (!saved)
+		return 0;
+	FILE *f = *stream;
+	*stream = saved;
+	return fclose(f);
+}
+
+int term_restore(struct term_streams *ts)
+{
+	int rc = restore_one(&stdout, ts->saved_stdout);
+	if (restore_one(&stderr, ts->saved_stderr) != 0)
+		rc = EOF;
+	*ts = (struct term_streams){0};
+	return rc;
 }

@@ -16,6 +16,11 @@
  * bytes) and joined with the next write, so a well-formed character is
  * never replaced because of where the buffer ended.
  *
+ * The state lives in a struct term_streams the caller owns (main's
+ * frame), which must outlive every write: term_restore() closes the
+ * filtering streams, flushing them, and puts the original ones back
+ * before that frame ends.
+ *
  * Error policy: if the replacement stream cannot be made the stream is
  * left as it was (the output is then unfiltered, not lost); write errors
  * of the terminal are kept in the stream (ferror) as for any FILE.
@@ -25,7 +30,24 @@
 
 #include <stdio.h>
 
-/* If fd 1 (2) is a terminal, make stdout (stderr) the filtering stream. */
-void term_filter(void);
+/* One filtering stream's state (private to term.c). */
+struct term {
+	FILE *out;                      /* the terminal, a FILE of its own */
+	unsigned char carry[4];         /* the cut start of a UTF-8 sequence */
+	size_t ncarry;
+};
+
+struct term_streams {
+	struct term out, err;
+	FILE *saved_stdout, *saved_stderr;  /* NULL: that stream not replaced */
+};
+
+/* If fd 1 (2) is a terminal, make stdout (stderr) a filtering stream
+ * whose state is in *ts. */
+void term_filter(struct term_streams *ts);
+
+/* Flush and close the filtering streams of *ts and put the original
+ * stdout and stderr back; 0, or EOF if a final write failed. */
+int term_restore(struct term_streams *ts);
 
 #endif
