@@ -52,8 +52,6 @@
 #define RUN_DEFAULT_COMMIT_RUNS 64
 #define RUN_DEFAULT_COMMIT_MS 500
 #define EXIT_INTERRUPTED 130
-/* A plan of more runs than this is only started with --yes (it is said first). */
-#define RUN_CONFIRM_RUNS 50000
 
 static const char usage_line[] =
 	"numasim run SCENARIO [--db FILE] [--quiet] [--inner N] [--jobs J] [--resume] [--mpi]\n"
@@ -131,8 +129,9 @@ static const struct cli_option run_options[] = {
 		 "numasim did not create (triggers, changed views,\n"
 		 "extra tables); refused otherwise (exit 2)"},
 	{.name = "--yes", .kind = CLI_OPT_FLAG, .off = RUN_ARG(yes),
-	 .help = "run a plan of more than " RUN_STR(RUN_CONFIRM_RUNS) " runs (refused otherwise,\n"
-		 "with its size)"},
+	 .help = "run a plan larger than its plan_limits (default\n"
+		 "more than " RUN_STR(SCN_LIMIT_RUNS) " runs or an estimated " RUN_STR(SCN_LIMIT_MEMORY_MIB) " MiB;\n"
+		 "refused otherwise, with its size)"},
 	{.name = "--mpi", .kind = CLI_OPT_FLAG, .off = RUN_ARG(mpi),
 	 .help = "spread the runs over the ranks of an MPI job\n"
 		 "(mpirun -n K numasim run ... --mpi; srun under\n"
@@ -495,6 +494,37 @@ static void summary(const struct run_args *a, const struct scenario *s,
 	fputc('\n', stderr);
 }
 
+/*
+ * A plan larger than the scenario's plan_limits (more runs, or more
+ * memory: the bookkeeping of its runs plus one world per job, measured
+ * by building the largest point's world) starts only with --yes; its
+ * size is said first.
+ */
+static int check_plan_size(const struct scenario *s, int jobs, struct diag *d)
+{
+	long long runs = scenario_nr_runs(s);
+	size_t book = run_plan_bytes(runs), world = 0;
+	int rc;
+	if (runs > s->limit_runs) {
+		return diag_set(d, NS_EINPUT, "numasim run", 0, 0, "the plan has %lld runs "
+				"(%d points x %lld repetitions; %.0f MiB of bookkeeping before the "
+				"first run), more than plan_limits.runs = %lld: add --yes to run "
+				"it", runs, s->nr_points, runs / (s->nr_points > 0 ? s->nr_points : 1),
+				(double)book / 1048576.0, s->limit_runs);
+	}
+	if ((rc = run_world_bytes(s, &world, d)))
+		return rc;
+	long long held = jobs < runs ? jobs : runs;
+	double mib = ((double)book + (double)held * (double)world) / 1048576.0;
+	if (mib <= (double)s->limit_memory_mib)
+		return NS_OK;
+	return diag_set(d, NS_EINPUT, "numasim run", 0, 0, "the plan needs at least "
+			"%.0f MiB (%lld runs: %.0f MiB of bookkeeping; %lld jobs x %.0f MiB "
+			"per world as set up), more than plan_limits.memory_mib = %lld: add "
+			"--yes to run it", mib, runs, (double)book / 1048576.0, held,
+			(double)world / 1048576.0, s->limit_memory_mib);
+}
+
 int cmd_run(int argc, char **argv)
 {
 	struct run_args a = {0};
@@ -529,16 +559,9 @@ int cmd_run(int argc, char **argv)
 		goto fail;
 	if (a.inner)
 		scenario_set_inner(s, (uint32_t)a.inner);
-	if (scenario_nr_runs(s) > RUN_CONFIRM_RUNS && !a.yes) {
-		rc = diag_set(&d, NS_EINPUT, "numasim run", 0, 0, "the plan has %lld runs "
-			      "(%d points x %lld repetitions), more than %d: add --yes to "
-			      "run it", scenario_nr_runs(s), s->nr_points,
-			      scenario_nr_runs(s) / (s->nr_points > 0 ? s->nr_points : 1),
-			      RUN_CONFIRM_RUNS);
-		goto fail;
-	}
 	if ((rc = run_preflight_share(s, (int)a.jobs, rank,
-				      mpi ? run_mpi_size(mpi) : 1, &d)))
+				      mpi ? run_mpi_size(mpi) : 1, &d)) ||
+	    (!a.yes && (rc = check_plan_size(s, (int)a.jobs, &d))))
 		goto fail;
 	command = cli_join_args(argc, argv);
 	if (!command) {

@@ -27,6 +27,7 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <malloc.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -250,6 +251,28 @@ static int sim_setup(const struct scenario *s, struct sim_run *r)
 		.path = s->path, .label = pt->label, .rep = r->rep, .d = &r->d,
 	};
 	return s->wl->setup ? s->wl->setup(&r->run) : NS_OK;
+}
+
+int run_world_bytes(const struct scenario *s, size_t *bytes, struct diag *d)
+{
+	int point = 0;
+	for (int p = 1; p < s->nr_points; p++)
+		if (s->points[p].nr_cpus > s->points[point].nr_cpus)
+			point = p;
+	struct mallinfo2 before = mallinfo2();
+	struct sim_run r = {.point = point};
+	diag_init(&r.d);
+	scenario_run_at(s, (long long)point, &r.point, &r.rep, &r.seed);
+	int rc = sim_setup(s, &r);
+	struct mallinfo2 after = mallinfo2();
+	sim_free(&r);
+	if (rc) {
+		*d = r.d;
+		return rc;
+	}
+	size_t used0 = before.uordblks + before.hblkhd, used1 = after.uordblks + after.hblkhd;
+	*bytes = used1 > used0 ? used1 - used0 : 0;
+	return NS_OK;
 }
 
 int run_preflight(const struct scenario *s, struct diag *d)
@@ -760,6 +783,16 @@ struct plan {
 	atomic_llong nr_done;   /* skipped + stored, for the progress ticker */
 	struct pool *pool;      /* this rank's simulations (plan_write) */
 };
+
+size_t run_plan_bytes(long long planned)
+{
+	const struct plan *pl = NULL;
+	/* what plan_find_done (its `at`), plan_pending and run_scenario
+	 * allocate per run (the ids become the outcome's run_ids) */
+	size_t per_run = sizeof(long long) + sizeof *pl->pending + sizeof *pl->local +
+			 sizeof *pl->local_pos + sizeof *pl->ids;
+	return planned > 0 ? (size_t)planned * per_run : 0;
+}
 
 static int plan_nomem(struct plan *pl)
 {

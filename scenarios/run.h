@@ -128,6 +128,20 @@ struct run_outcome {
  * memory), so a point costs ~0.1 ms, not a world.
  */
 int run_preflight(const struct scenario *s, struct diag *d);
+
+/*
+ * The size of a plan before it starts (numasim run asks for --yes above
+ * the scenario's plan_limits): run_plan_bytes is the bookkeeping
+ * run_scenario allocates up front for `planned` runs; run_world_bytes
+ * builds the world of the point with the most simulated CPUs, as a run
+ * builds it (memmap included, before its workload touches any page), and
+ * gives the heap it took (glibc's mallinfo2: every arena and mmapped
+ * block).  A world grows while its workload runs (struct pages are
+ * allocated as the workload touches memory), so this is a lower bound of
+ * what each job holds.
+ */
+size_t run_plan_bytes(long long planned);
+int run_world_bytes(const struct scenario *s, size_t *bytes, struct diag *d);
 /*
  * The same for the points p with p % size == rank (an MPI rank's share;
  * rank 0, size 1: all) on `jobs` threads; the error reported is the one

@@ -209,13 +209,35 @@ static int resolve_point(struct loader *l, const struct ynode *machine_node)
 /* ---- top level ------------------------------------------------------------ */
 
 enum { F_NAME, F_DESC, F_MACHINE, F_KERNEL, F_WORKLOAD, F_POLICY, F_COST, F_SWEEP,
-       F_OVERRIDES, F_REPS, F_SEED, F_SCHED, NR_F };
+       F_OVERRIDES, F_REPS, F_SEED, F_SCHED, F_LIMITS, NR_F };
 
 static const struct ynode *top(struct loader *l, const char *key,
 			       const struct ynode *file)
 {
 	const struct ynode *n = scn_lookup(l, key);
 	return n ? n : file;
+}
+
+/* plan_limits: {runs: N, memory_mib: M}: how large a plan may be before
+ * `numasim run` wants --yes (run.h, RUN_CONFIRM_*). */
+static int parse_plan_limits(struct loader *l, const struct ynode *file)
+{
+	static const struct ytree_field fields[] = {{"runs", 0}, {"memory_mib", 0}};
+	static const char *const keys[] = {"plan_limits.runs", "plan_limits.memory_mib"};
+	long long *dst[] = {&l->s->limit_runs, &l->s->limit_memory_mib};
+	const struct ynode *v[2] = {NULL, NULL};
+	int rc;
+
+	l->s->limit_runs = SCN_LIMIT_RUNS;
+	l->s->limit_memory_mib = SCN_LIMIT_MEMORY_MIB;
+	if (file && (rc = ytree_fields(l->t, file, "plan_limits", fields, 2, v, l->d)))
+		return rc;
+	for (int i = 0; i < 2; i++) {
+		const struct ynode *n = top(l, keys[i], v[i]);
+		if (n && (rc = ytree_int(TT(n), n, keys[i], 1, INT64_MAX / 2, dst[i], l->d)))
+			return rc;
+	}
+	return NS_OK;
 }
 
 static int parse_plan_keys(struct loader *l, const struct ynode **v)
@@ -240,7 +262,7 @@ static int parse_plan_keys(struct loader *l, const struct ynode **v)
 			    &seed, l->d)))
 		return rc;
 	s->seed = (uint64_t)seed;
-	return NS_OK;
+	return parse_plan_limits(l, v[F_LIMITS]);
 }
 
 static int parse_scenario(struct loader *l)
@@ -252,7 +274,7 @@ static int parse_scenario(struct loader *l)
 		[F_COST] = {"cost", 0},
 		[F_SWEEP] = {"sweep", 0},       [F_OVERRIDES] = {"overrides", 0},
 		[F_REPS] = {"repetitions", 0},  [F_SEED] = {"seed", 0},
-		[F_SCHED] = {"sched", 0},
+		[F_SCHED] = {"sched", 0},       [F_LIMITS] = {"plan_limits", 0},
 	};
 	struct scenario *s = l->s;
 	const struct ynode *v[NR_F];

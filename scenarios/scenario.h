@@ -69,6 +69,8 @@
 #define SCN_MAX_POINTS 4096       /* points of one plan */
 #define SCN_MAX_AXIS_VALUES 256   /* values of one axis */
 #define SCN_MAX_REPETITIONS 10000
+#define SCN_LIMIT_RUNS 50000        /* plan_limits.runs by default */
+#define SCN_LIMIT_MEMORY_MIB 4096   /* plan_limits.memory_mib by default */
 #define SCN_LABEL_MAX 512
 #define SCN_MAX_OVERRIDES 64      /* machine overrides of one point */
 
@@ -250,6 +252,9 @@ struct scenario {
 	const struct workload_ops *wl;    /* == workload_table[workload] */
 	long long repetitions;
 	uint64_t seed;
+	/* plan_limits: a plan of more runs, or whose memory is estimated at
+	 * more MiB, is only started with `run --yes` (cli/cmd_run.c) */
+	long long limit_runs, limit_memory_mib;
 	int nr_axes;
 	struct scn_axis axes[SCN_MAX_AXES];
 	int nr_machines;                /* distinct machines of the plan */

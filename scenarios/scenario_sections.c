@@ -819,7 +819,8 @@ static int key_add(char *buf, size_t cap, size_t *off, const char **keys, int ma
 int scenario_keys(char *buf, size_t cap, const char **keys, int max)
 {
 	static const char *const top[] = {"name", "description", "machine", "seed",
-					  "repetitions"};
+					  "repetitions", "plan_limits.runs",
+					  "plan_limits.memory_mib"};
 	size_t off = 0;
 	int n = 0;
 	for (size_t i = 0; i < sizeof top / sizeof top[0]; i++)

@@ -252,7 +252,8 @@ static void set_fixed(struct setting *st, const struct ynode *v)
 static const char *bad_key(const char *key, int sweep)
 {
 	static const char *const fixed[] = {"name", "description", "seed",
-					    "repetitions", "workload.type"};
+					    "repetitions", "workload.type", "plan_limits.runs",
+					    "plan_limits.memory_mib"};
 	for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++)
 		if (!strcmp(key, fixed[i]))
 			return !sweep ? NULL
@@ -260,8 +261,10 @@ static const char *bad_key(const char *key, int sweep)
 			       : i < 4 ? "seed and repetitions cannot be swept: repetition r "
 					 "of every point uses seed + r (set 'repetitions' for "
 					 "more runs per point)"
-				       : "workload.type cannot be swept: a plan runs one "
-					 "workload (write one scenario per workload)";
+			       : i < 5 ? "workload.type cannot be swept: a plan runs one "
+					 "workload (write one scenario per workload)"
+				       : "plan_limits cannot be swept: they bound the whole "
+					 "plan, not one point (set them, or use --set)";
 	if (!strcmp(key, "machine") || !strcmp(key, "kernel") ||
 	    !strcmp(key, "workload") || !strcmp(key, "policy") || !strcmp(key, "sched") ||
 	    !strcmp(key, "cost"))
@@ -279,8 +282,7 @@ static const char *bad_key(const char *key, int sweep)
 			return NULL;
 	return "unknown key (known: machine, kernel.KNOB, workload.PARAM, policy.KEY, "
 	       "sched.KEY, cost.KEY, overrides.PATH, and for --set also name, description, "
-	       "seed, "
-	       "repetitions)";
+	       "seed, repetitions, plan_limits.runs, plan_limits.memory_mib)";
 }
 
 /* The section node of a file key ("workload.x" -> the workload mapping's

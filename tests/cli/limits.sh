@@ -5,8 +5,10 @@
 #     limit; a database whose view was redefined as an endless CTE is
 #     refused by `report` at once (the reader's schema check, exit 2)
 #     instead of hanging;
-#   - a value longer than the readers' length limit is an exit 1 naming
-#     the limit; printf('%999999999d', 1) no longer allocates gigabytes;
+#   - a value longer than the readers' length limit, and a row whose
+#     values together pass the readers' heap limit (1 GiB), are an exit 1
+#     naming the limit; printf('%999999999d', 1) no longer allocates
+#     gigabytes;
 #   - `import sysfs` opens with O_NONBLOCK and refuses what is not a
 #     regular file: a FIFO in the tree (it blocked forever) and a
 #     directory where a file should be (exit 1 before), both exit 2;
@@ -14,7 +16,9 @@
 #     nothing until the whole plan was simulated, all of it in memory), and
 #     a full disk (a 64 KiB tmpfs, when the test may mount one) under -o FILE is exit 1 with
 #     FILE unchanged and no temporary file left;
-#   - a plan of more than 50,000 runs is refused until --yes, its size said.
+#   - a plan of more than plan_limits.runs (50,000) runs, or whose estimated
+#     memory passes plan_limits.memory_mib, is refused until --yes (or the
+#     key raised), its size said.
 set -u
 
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
@@ -56,6 +60,13 @@ expect "report, a view redefined as an endless CTE" 2 "view 'profile_report'" 30
 expect "a value longer than the length limit" 1 "longer than the limit of [0-9]+ bytes" 120 \
 	"$NUMASIM" query "$P" "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c
 	WHERE x < 300) SELECT length(group_concat(printf('%01000000d', x))) FROM c"
+# five values of 230 MB in one row: each is under the length limit, together
+# more than the readers' heap limit of 1 GiB
+expect "a row over the heap limit" 1 "memory limit of 1024 MiB reached" 600 \
+	"$NUMASIM" query "$P" "SELECT length(a) + length(b) + length(c) + length(d) + length(e)
+	FROM (SELECT printf('%.*c', 230000000, 'a') AS a, printf('%.*c', 230000000, 'b') AS b,
+	printf('%.*c', 230000000, 'c') AS c, printf('%.*c', 230000000, 'd') AS d,
+	printf('%.*c', 230000000, 'e') AS e)"
 if ! grep -qa '__asan_init' "$NUMASIM"; then
 	# without the sanitizers (which reserve terabytes of address space)
 	expect "printf('%999999999d', 1) in 400 MB" 0 "" 60 \
@@ -104,4 +115,15 @@ expect "a 100,000-run plan without --yes" 2 "the plan has 100000 runs .*--yes" 3
 [ -e "$tmp/big.db" ] && bad "the refused plan created its database" || ok
 expect "--yes lets it through (to the next check)" 2 "cannot create" 30 \
 	"$NUMASIM" run "$SWEEP" --set repetitions=10000 --yes --db "$tmp/no/such/dir/big.db"
+expect "plan_limits.runs raised with --set lets it through (to the next check)" 2 "cannot create" 30 \
+	"$NUMASIM" run "$SWEEP" --set repetitions=10000 --set plan_limits.runs=200000 \
+	--db "$tmp/no/such/dir/big.db"
+# the memory estimate: the largest world as set up, times the jobs at once
+expect "a plan over plan_limits.memory_mib" 2 "the plan needs at least [0-9]+ MiB .*plan_limits.memory_mib = 1: add --yes" 60 \
+	"$NUMASIM" run "$TINY" --set plan_limits.memory_mib=1 --db "$tmp/mem.db"
+[ -e "$tmp/mem.db" ] && bad "the plan refused for memory created its database" || ok
+expect "plan_limits.memory_mib = 1 with --yes runs" 0 "" 120 \
+	"$NUMASIM" run "$TINY" --set plan_limits.memory_mib=1 --yes --db "$tmp/mem.db"
+expect "plan_limits cannot be swept" 2 "plan_limits cannot be swept" 30 \
+	"$NUMASIM" run "$TINY" --sweep plan_limits.runs=1,2 --db "$tmp/sw.db"
 finish
