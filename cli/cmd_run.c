@@ -519,7 +519,7 @@ static int check_plan_size(const struct scenario *s, int jobs, struct diag *d)
 	if (mib <= (double)s->limit_memory_mib)
 		return NS_OK;
 	return diag_set(d, NS_EINPUT, "numasim run", 0, 0, "the plan needs at least "
-			"%.0f MiB (%lld runs: %.0f MiB of bookkeeping; %lld jobs x %.0f MiB "
+			"%.0f MiB (%lld runs: %.0f MiB of bookkeeping; %lld at once x %.0f MiB "
 			"per world as set up), more than plan_limits.memory_mib = %lld: add "
 			"--yes to run it", mib, runs, (double)book / 1048576.0, held,
 			(double)world / 1048576.0, s->limit_memory_mib);

@@ -253,24 +253,37 @@ static int sim_setup(const struct scenario *s, struct sim_run *r)
 	return s->wl->setup ? s->wl->setup(&r->run) : NS_OK;
 }
 
+/* Under AddressSanitizer its allocator replaces malloc's and glibc's
+ * mallinfo2() sees none of it: the sanitizer's own count is used when it
+ * is linked in (a weak reference, null otherwise). */
+size_t __sanitizer_get_current_allocated_bytes(void) __attribute__((weak));
+
+/* Bytes of heap in use now. */
+static size_t heap_in_use(void)
+{
+	if (__sanitizer_get_current_allocated_bytes)
+		return __sanitizer_get_current_allocated_bytes();
+	struct mallinfo2 m = mallinfo2();
+	return m.uordblks + m.hblkhd;
+}
+
 int run_world_bytes(const struct scenario *s, size_t *bytes, struct diag *d)
 {
 	int point = 0;
 	for (int p = 1; p < s->nr_points; p++)
 		if (s->points[p].nr_cpus > s->points[point].nr_cpus)
 			point = p;
-	struct mallinfo2 before = mallinfo2();
+	size_t used0 = heap_in_use();
 	struct sim_run r = {.point = point};
 	diag_init(&r.d);
 	scenario_run_at(s, (long long)point, &r.point, &r.rep, &r.seed);
 	int rc = sim_setup(s, &r);
-	struct mallinfo2 after = mallinfo2();
+	size_t used1 = heap_in_use();
 	sim_free(&r);
 	if (rc) {
 		*d = r.d;
 		return rc;
 	}
-	size_t used0 = before.uordblks + before.hblkhd, used1 = after.uordblks + after.hblkhd;
 	*bytes = used1 > used0 ? used1 - used0 : 0;
 	return NS_OK;
 }
