@@ -144,30 +144,54 @@ static void print_help(const struct cli_spec *spec)
 	       "database, unknown run, group or key, a row of the wrong type\n");
 }
 
-/* "unknown variant 'X' (did you mean 'Y'?)" over the labels and short names. */
+/*
+ * "unknown variant 'X' (did you mean 'Y'?)": the nearest label (cli_nearest
+ * compares the text before an '=' only, so a typed "KEY=VALUE" is matched
+ * by its value against the labels' values, and the whole label offered).
+ */
 static int unknown_group(const struct diff *df, const char *by, const char *name)
 {
 	int n = diff_nr_groups(df);
 	const char **known = calloc((size_t)(2 * n + 1), sizeof *known);
+	const char **label_of = calloc((size_t)(2 * n + 1), sizeof *label_of);
 	char what[300];
-	if (!known) {
+	int st = 2, k = 0;
+	if (!known || !label_of) {
 		fprintf(stderr, "numasim diff: error: out of memory\n");
-		return 1;
+		st = 1;
+		goto out;
 	}
-	int k = 0;
+	const char *typed_eq = strrchr(name, '=');
 	for (int g = 0; g < n; g++) {
 		const char *l = diff_group_label(df, g), *eq = strrchr(l, '=');
-		known[k++] = l;
-		if (eq && !strchr(l, ','))
+		if (!typed_eq && !strchr(l, '=')) {
+			label_of[k] = l;
+			known[k++] = l;
+		}
+		if (eq && !strchr(l, ',')) {
+			label_of[k] = typed_eq ? l : eq + 1;
 			known[k++] = eq + 1;
+		}
 	}
 	if (!strcmp(by, "variant"))
 		snprintf(what, sizeof what, "variant");
 	else
 		snprintf(what, sizeof what, "group (value of %s)", by);
-	int st = cli_unknown("numasim diff", what, name, known, (size_t)k,
-			     "numasim report DB --runs");
+	const char *near = cli_nearest(typed_eq ? typed_eq + 1 : name, known, (size_t)k);
+	for (int i = 0; near && i < k; i++)
+		if (known[i] == near) {
+			near = label_of[i];
+			break;
+		}
+	if (near)
+		fprintf(stderr, "numasim diff: error: unknown %s '%s' (did you mean '%s'?)\n",
+			what, name, near);
+	else
+		fprintf(stderr, "numasim diff: error: unknown %s '%s' (see 'numasim report DB "
+			"--runs')\n", what, name);
+out:
 	free(known);
+	free(label_of);
 	return st;
 }
 
