@@ -751,6 +751,11 @@ int diff_compute(struct diff *df)
 	return diff_check(df);
 }
 
+static int name_cmp(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
 int diff_check(const struct diff *df)
 {
 	for (int g = 0; g < df->nr_groups; g++) {
@@ -763,16 +768,28 @@ int diff_check(const struct diff *df)
 	if (!df->computed)
 		return NS_OK;
 	const struct items *s[3] = {&df->fns, &df->brs, &df->mets};
-	for (int t = 0; t < 3; t++)
-		for (size_t i = 0; i < s[t]->n; i++) {
-			if (!s[t]->it[i].name || !s[t]->it[i].v)
-				return NS_EINTERNAL;
-			for (size_t j = 0; j < i; j++)
-				if (!strcmp(s[t]->it[j].name, s[t]->it[i].name))
-					return NS_EINTERNAL;
-			if (t < 2 && i && item_cmp(&s[t]->it[i - 1], &s[t]->it[i]) > 0)
-				return NS_EINTERNAL;
+	for (int t = 0; t < 3; t++) {
+		const char **names = malloc((s[t]->n ? s[t]->n : 1) * sizeof *names);
+		if (!names)
+			return NS_ENOMEM;
+		int rc = NS_OK;
+		for (size_t i = 0; i < s[t]->n && rc == NS_OK; i++) {
+			names[i] = s[t]->it[i].name;
+			if (!names[i] || !s[t]->it[i].v)
+				rc = NS_EINTERNAL;
+			else if (t < 2 && i && item_cmp(&s[t]->it[i - 1], &s[t]->it[i]) > 0)
+				rc = NS_EINTERNAL;
 		}
+		/* unique names: sorted, no two neighbours equal (O(n log n)) */
+		if (rc == NS_OK)
+			qsort(names, s[t]->n, sizeof *names, name_cmp);
+		for (size_t i = 1; i < s[t]->n && rc == NS_OK; i++)
+			if (!strcmp(names[i - 1], names[i]))
+				rc = NS_EINTERNAL;
+		free(names);
+		if (rc)
+			return rc;
+	}
 	return NS_OK;
 }
 
