@@ -73,6 +73,15 @@ int compare_key_is_column(const char *key)
 	return 0;
 }
 
+const char *compare_report_metrics(const char *workload)
+{
+	if (workload && !strcmp(workload, "pagealloc"))
+		return "alloc-odr*,free-odr*,total-odr*,!*.min";
+	if (workload && !strcmp(workload, "messaging"))
+		return "total_time_s";
+	return NULL;
+}
+
 int compare_lower_is_better(const char *unit)
 {
 	static const char *const t[] = {"cycles", "cycles/op", "ns", "ns/op", "s",

@@ -120,6 +120,10 @@ int compare_records(struct compare *c, struct rec_doc *d, const char *label_key,
 int compare_nr_groups(const struct compare *c);
 int compare_nr_metrics(const struct compare *c);
 
+/* The metrics `numasim report` compares for a workload (pagealloc:
+ * "alloc-odr*,free-odr*,total-odr*,!*.min"; messaging: "total_time_s"),
+ * as globs for compare_metric_selected; NULL (all) for any other. */
+const char *compare_report_metrics(const char *workload);
 /* 1 when the unit is time-like (lower is better). */
 int compare_lower_is_better(const char *unit);
 /* strcmp with digit runs compared as numbers. */

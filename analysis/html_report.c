@@ -24,6 +24,7 @@
 #include "numasim_config.h"
 #include "analysis/annotate.h"
 #include "analysis/compare.h"
+#include "analysis/diff.h"
 #include "analysis/flame.h"
 #include "analysis/markup.h"
 #include "analysis/messaging_report.h"
@@ -59,7 +60,7 @@ static const char style[] =
 	".grid{display:grid;grid-template-columns:repeat(auto-fill,minmax(300px,1fr));gap:8px}"
 	".grid figure{margin:0;border:1px solid #ddd;padding:4px}.grid svg{width:100%;"
 	"height:auto}.grid figcaption{font-size:11px;color:#444}"
-	".flame svg{max-width:100%;height:auto}.scroll{overflow-x:auto;max-width:100%}nav a{margin-right:12px;font-size:13px}";
+	".flame svg{max-width:100%;height:auto}.scroll{overflow-x:auto;max-width:100%}nav a{margin-right:12px;font-size:13px}ul.groups{font-size:12px;margin:4px 0}";
 
 /* Sorting by a header click, and the layout check the browser test reads. */
 static const char script[] =
@@ -243,8 +244,7 @@ static int pre_compare(struct html *h, const char *workload)
 	const char *wl[1] = {where};
 	snprintf(where, sizeof where, "workload=%s", workload);
 	struct compare_opts o = {
-		.metrics = !strcmp(workload, "pagealloc") ? "alloc-odr*,free-odr*,total-odr*,!*.min"
-			   : !strcmp(workload, "messaging") ? "total_time_s" : NULL,
+		.metrics = compare_report_metrics(workload),
 		.where = wl, .nr_where = 1, .rows = COMPARE_ROW_MIN | COMPARE_ROW_AMEAN,
 	};
 	struct compare *c = NULL;
@@ -418,6 +418,67 @@ static int section_flame(struct html *h)
 	}
 	free(buf);
 	flame_free(&fl);
+	fputs("</section>\n", h->f);
+	return rc;
+}
+
+/*
+ * `numasim diff` of the variants, per workload with at least two: the
+ * first variant the baseline, the top functions and branch sites by
+ * |delta| per operation.  A database whose rows diff refuses gets a note.
+ */
+static int section_diff(struct html *h)
+{
+	sqlite3_stmt *wl;
+	int rc = NS_OK, s, shown = 0;
+	if (sqlite3_prepare_v2(h->db, "SELECT workload FROM runs WHERE status = 'ok' "
+			       "GROUP BY workload HAVING count(DISTINCT variant) > 1 "
+			       "ORDER BY min(run_id)", -1, &wl, NULL) != SQLITE_OK)
+		return db_err(h);
+	fputs("<section id=\"diff\" data-check=\"diff\"><h2>Diff: by variant</h2>\n"
+	      "<p class=\"note\">Like perf diff: per modelled function and branch site, "
+	      "the baseline variant [0] and the change of every other variant [i] "
+	      "against it, per operation of the workload, sorted by |delta|; the top 20 "
+	      "(<code>numasim diff ", h->f);
+	markup_puts(h->f, h->dbname);
+	fputs(" --where workload=W</code> prints all).</p>\n", h->f);
+	while (rc == NS_OK && (s = sqlite3_step(wl)) == SQLITE_ROW) {
+		const char *w = (const char *)sqlite3_column_text(wl, 0);
+		char where[300];
+		const char *wh[1] = {where};
+		snprintf(where, sizeof where, "workload=%s", w ? w : "");
+		struct diff_opts o = {.where = wh, .nr_where = 1};
+		struct diff *df = NULL;
+		struct diag quiet;
+		diag_init(&quiet);
+		rc = diff_new(&o, h->dbname, &quiet, &df);
+		if (rc == NS_OK)
+			rc = diff_add_key(df, 0, h->db, h->dbname);
+		if (rc == NS_OK)
+			rc = diff_load(df, 0, h->db, h->dbname);
+		if (rc == NS_OK)
+			rc = diff_compute(df);
+		fputs("<h3>", h->f);
+		markup_puts(h->f, w);
+		fputs("</h3>\n", h->f);
+		if (rc == NS_OK) {
+			rc = diff_html(df, h->f, 20);
+			shown++;
+		} else if (rc == NS_EDB || rc == NS_ENOMEM) {
+			diag_set(h->d, rc, h->dbname, 0, 0, "%s", quiet.msg);
+		} else {
+			fputs("<p class=\"note\">(no diff: ", h->f);
+			markup_puts(h->f, quiet.msg);
+			fputs(")</p>\n", h->f);
+			rc = NS_OK;
+		}
+		diff_free(df);
+	}
+	if (rc == NS_OK && s != SQLITE_DONE)
+		rc = db_err(h);
+	sqlite3_finalize(wl);
+	if (rc == NS_OK && !shown)
+		fputs("<p class=\"note\">(no workload with two variants)</p>\n", h->f);
 	fputs("</section>\n", h->f);
 	return rc;
 }
@@ -614,11 +675,12 @@ int html_report_write(sqlite3 *db, const char *dbname, const struct cost_tables 
 		"numasim %s from the database alone (<code>numasim report DB --format html</code>)."
 		"</p>\n<nav><a href=\"#runs\">runs</a><a href=\"#compare\">compare</a>"
 		"<a href=\"#profile\">profile</a><a href=\"#flame\">flame graph</a>"
+		"<a href=\"#diff\">diff</a>"
 		"<a href=\"#branches\">branch sites</a><a href=\"#slub\">SLUB</a>"
 		"<a href=\"#sched\">scheduler</a><a href=\"#sweep\">sweeps</a></nav>\n",
 		runs, ok, NUMASIM_VERSION);
 	if ((rc = section_runs(&h)) || (rc = section_compare(&h)) ||
-	    (rc = section_profile(&h)) || (rc = section_flame(&h)) ||
+	    (rc = section_profile(&h)) || (rc = section_flame(&h)) || (rc = section_diff(&h)) ||
 	    (rc = section_branches(&h)) || (rc = section_messaging(&h)) ||
 	    (rc = section_sweep(&h)))
 		return rc;

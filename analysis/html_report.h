@@ -14,7 +14,10 @@
  * as bars); the simulated profile's top functions (mean per run of each
  * variant, with the kernel file of annotate_kernel_file()); a
  * differential flame graph (analysis/flame.h) of the first runs of the
- * first two variants; the branch sites with their function, kernel file
+ * first two variants; per workload with two or more variants the perf
+ * diff tables of analysis/diff.h (metrics, top functions and branch
+ * sites by |delta| per operation, the first variant the baseline); the
+ * branch sites with their function, kernel file
  * and condition; for messaging runs the SLUB stats per cache and the
  * seed-format summary of analysis/messaging_report.h and a scheduler
  * summary (the system-scope counters, mean per run of each variant); and

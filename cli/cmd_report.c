@@ -399,20 +399,11 @@ static int summary_query(struct rep *r, const char *name, const char *title,
 }
 
 /* The main metrics of a workload for its compare table. */
-static const char *workload_metrics(const char *w)
-{
-	if (!strcmp(w, "pagealloc"))
-		return "alloc-odr*,free-odr*,total-odr*,!*.min";
-	if (!strcmp(w, "messaging"))
-		return "total_time_s";
-	return NULL;
-}
-
 static int summary_compare(struct rep *r, const char *workload)
 {
 	char where[300];
 	const char *wl[1] = {where};
-	struct compare_opts o = {.metrics = workload_metrics(workload), .where = wl,
+	struct compare_opts o = {.metrics = compare_report_metrics(workload), .where = wl,
 				 .nr_where = 1, .rows = COMPARE_ROW_MIN | COMPARE_ROW_AMEAN,
 				 .max_metrics = (int)(r->top > 0 ? r->top : 0)};
 	struct compare *c = NULL;

@@ -53,7 +53,9 @@ good[plot]="$P --metric alloc-odr0-\\* --data -"
 missing[plot]="$tmp/none.db --metric alloc-odr0-\\* --data -"
 good[annotate]="$P --run 1 get_page_from_freelist"
 missing[annotate]="$tmp/none.db get_page_from_freelist"
-for c in validate topology import trace run report compare query export plot annotate; do
+good[diff]="$P --run 1 --run 2"
+missing[diff]="$tmp/none.db"
+for c in validate topology import trace run report compare query export plot annotate diff; do
 	eval "g=(${good[$c]})"
 	eval "m=(${missing[$c]})"
 	status 0 "$c --help" "$NUMASIM" "$c" --help

@@ -42,7 +42,7 @@ urls=$(grep -oE '(https?|ftp)://[^" )]*' "$tmp/r.html" | sort -u | tr '\n' ' ')
 check "only the SVG namespace URL" "$urls" "http://www.w3.org/2000/svg "
 if grep -qiE '<(script|img|link|iframe)[^>]* (src|href)=|@import|url\(' "$tmp/r.html"; then
 	bad "the page references an external resource"; else ok; fi
-for id in runs compare profile flame flamegraph branches slub sched sweep plot-alloc \
+for id in runs compare profile flame flamegraph diff diff-functions branches slub sched sweep plot-alloc \
 	plot-free plot-total compare-pagealloc compare-messaging; do
 	grep -q "id=\"$id\"" "$tmp/r.html" && ok || bad "no element #$id"
 done

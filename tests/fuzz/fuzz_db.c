@@ -6,7 +6,8 @@
  * on the schema-level invariants, which an accepted file must pass), and
  * the reading commands run on it as a user would: report, report --runs,
  * compare, query of a v_* view, export (csv, json, folded), plot (a
- * chart, a flame graph and a differential one) and the HTML report.  Each
+ * chart, a flame graph and a differential one), diff (by variant as
+ * text, two runs as JSON) and the HTML report.  Each
  * must return 0, 1 or 2 (never crash) and none may change the file: the
  * image is compared after them.  The escaping oracle (issue 51): the HTML
  * page holds one <script> element, its own, and the SVGs none; no markup
@@ -149,6 +150,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	scripts_at_most(svg, 0);
 	run_cmd(cmd_export, 6, folded);
 	run_cmd(cmd_export, 6, csv);
+	char *pdiff[] = {"diff", db, NULL};
+	char *pdiff_runs[] = {"diff", db, "--run", "1", "--run", "2", "--format", "json", NULL};
+	run_cmd(cmd_diff, 2, pdiff);
+	run_cmd(cmd_diff, 8, pdiff_runs);
 	run_cmd(cmd_report, 6, page);
 	scripts_at_most(html, 1);
 	same_image(db, data, size);
