@@ -15,6 +15,7 @@
 
 #include <assert.h>
 #include <ctype.h>
+#include <stdarg.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,13 +26,21 @@
 
 struct obs {
 	size_t n, cap;
-	double *v;
+	double *v;         /* every observation (a series' samples) */
+	size_t nr, rcap;
+	double *rv;        /* one value per run: the inference's data */
 };
 
 struct group {
 	char *value;
 	char *model;       /* the group's kernel model, "" when mixed */
+	char *kv;          /* what-differs grouping: the runs' parameters,
+			      "key=value" joined by '\x1f'; NULL otherwise */
 	char head[TABLE_HEAD_MAX];
+	size_t vlen;       /* value's length before the what-differs keys */
+	long long nr_runs;
+	long long seed0;   /* the first run's seed */
+	int seeds_differ;  /* some run has another seed */
 };
 
 struct metric {
@@ -49,6 +58,7 @@ struct compare {
 	int nr_metrics, cap_metrics;
 	struct metric *metrics;
 	long long nr_runs;
+	int differs;       /* no --by: group by what differs between runs */
 	char *warn;        /* warnings of compare_load, printed by compare_print */
 	size_t warn_len;
 	FILE *warn_f;
@@ -157,6 +167,7 @@ int compare_new(const struct compare_opts *o, const char *origin, struct diag *d
 	if (!c)
 		return diag_set(d, NS_ENOMEM, origin, 0, 0, "out of memory");
 	c->o = *o;
+	c->differs = !c->o.by;
 	if (!c->o.by)
 		c->o.by = "variant";
 	if (!(c->o.alpha > 0))
@@ -185,10 +196,13 @@ void compare_free(struct compare *c)
 	for (int i = 0; i < c->nr_groups; i++) {
 		free(c->groups[i].value);
 		free(c->groups[i].model);
+		free(c->groups[i].kv);
 	}
 	for (int m = 0; m < c->nr_metrics; m++) {
-		for (int g = 0; g < c->cap_groups; g++)
+		for (int g = 0; g < c->cap_groups; g++) {
 			free(c->metrics[m].obs[g].v);
+			free(c->metrics[m].obs[g].rv);
+		}
 		free(c->metrics[m].obs);
 		free(c->metrics[m].name);
 		free(c->metrics[m].unit);
@@ -232,25 +246,37 @@ static int grow_groups(struct compare *c)
 	return NS_OK;
 }
 
-static int group_of(struct compare *c, const char *value, const char *model)
+/* The group of a run (value, and kv under what-differs grouping),
+ * counting the run and its seed. */
+static int group_of(struct compare *c, const char *value, const char *model, const char *kv,
+		    long long seed)
 {
-	for (int i = 0; i < c->nr_groups; i++)
-		if (!strcmp(c->groups[i].value, value)) {
-			if (strcmp(c->groups[i].model, model))
-				c->groups[i].model[0] = '\0';
+	struct group *g;
+	for (int i = 0; i < c->nr_groups; i++) {
+		g = &c->groups[i];
+		if (!strcmp(g->value, value) && (!kv || !strcmp(g->kv, kv))) {
+			if (strcmp(g->model, model))
+				g->model[0] = '\0';
+			g->seeds_differ |= seed != g->seed0;
+			g->nr_runs++;
 			return i;
 		}
+	}
 	if (c->nr_groups == c->cap_groups && grow_groups(c) != NS_OK)
 		return -1;
-	struct group *g = &c->groups[c->nr_groups];
+	g = &c->groups[c->nr_groups];
 	memset(g, 0, sizeof *g);
 	g->value = strdup(value);
 	g->model = strdup(model);
-	if (!g->value || !g->model) {
+	g->kv = kv ? strdup(kv) : NULL;
+	if (!g->value || !g->model || (kv && !g->kv)) {
 		free(g->value);
 		free(g->model);
+		free(g->kv);
 		return -1;
 	}
+	g->nr_runs = 1;
+	g->seed0 = seed;
 	return c->nr_groups++;
 }
 
@@ -291,6 +317,21 @@ static int obs_add(struct obs *o, double v)
 		o->cap = cap;
 	}
 	o->v[o->n++] = v;
+	return NS_OK;
+}
+
+/* One run's value (a series: the mean of its samples). */
+static int obs_run_add(struct obs *o, double v)
+{
+	if (o->nr == o->rcap) {
+		size_t cap = o->rcap ? 2 * o->rcap : 8;
+		double *nv = realloc(o->rv, cap * sizeof *nv);
+		if (!nv)
+			return NS_ENOMEM;
+		o->rv = nv;
+		o->rcap = cap;
+	}
+	o->rv[o->nr++] = v;
 	return NS_OK;
 }
 
@@ -374,7 +415,16 @@ void compare_where_bind(sqlite3_stmt *st, const char *const *where, int n, int f
 	}
 }
 
-/* The SELECT of the runs: run_id, group value, kernel_model. */
+/*
+ * The parameters that say what a run is, for what-differs grouping: all
+ * but its identity within a plan (seed, repetitions), the plan's name and
+ * file, and values derived from others (gfp_mask from gfp).
+ */
+#define KV_SQL "(SELECT group_concat(k || '=' || v, char(31)) FROM (SELECT p.key AS k, " \
+	"CAST(p.value AS TEXT) AS v FROM params p WHERE p.run_id = r.run_id AND p.key NOT IN " \
+	"('seed', 'repetitions', 'name', 'machine', 'workload.gfp_mask') ORDER BY p.key))"
+
+/* The SELECT of the runs: run_id, group value, kernel_model, seed, kv. */
 static char *runs_sql(struct compare *c)
 {
 	char *sql = NULL, *g = compare_key_sql(c->o.by, 1);
@@ -383,8 +433,9 @@ static char *runs_sql(struct compare *c)
 	char *w = compare_where_sql(c->o.where, c->o.nr_where, 2);
 	if (w)
 		sql = sqlite3_mprintf("SELECT r.run_id AS run_id, %s AS grp, r.kernel_model "
-				      "AS model FROM runs r WHERE r.status = 'ok'%s "
-				      "ORDER BY r.point, r.run_id", g, w);
+				      "AS model, r.seed AS seed, %s AS kv FROM runs r WHERE "
+				      "r.status = 'ok'%s ORDER BY r.point, r.run_id", g,
+				      c->differs ? KV_SQL : "NULL", w);
 	sqlite3_free(g);
 	sqlite3_free(w);
 	return sql;
@@ -444,7 +495,9 @@ static int load_runs(struct compare *c, sqlite3 *db, const char *dbname)
 	while ((s = sqlite3_step(st)) == SQLITE_ROW) {
 		const char *v = (const char *)sqlite3_column_text(st, 1);
 		const char *m = (const char *)sqlite3_column_text(st, 2);
-		int g = group_of(c, v ? v : "~", m ? m : "");
+		const char *kv = (const char *)sqlite3_column_text(st, 4);
+		int g = group_of(c, v ? v : "~", m ? m : "", c->differs ? (kv ? kv : "") : NULL,
+				 sqlite3_column_int64(st, 3));
 		if (g < 0 || map_add(c, sqlite3_column_int64(st, 0), g, &cap) != NS_OK) {
 			rc = oom(c);
 			goto out;
@@ -459,16 +512,22 @@ out:
 	return rc;
 }
 
-/* Add rows (run_id, name, value, unit) of sql to the observations. */
+/* Add rows (run_id, name, value, unit) of sql, ordered by run and name,
+ * to the observations; each (run, name)'s mean is the run's value. */
 static int load_values(struct compare *c, sqlite3 *db, const char *dbname, const char *sql)
 {
 	sqlite3_stmt *st = NULL;
 	int rc = NS_OK, s;
+	struct obs *cur = NULL;        /* the (run, metric) being summed */
+	long long cur_run = -1;
+	double sum = 0;
+	size_t cnt = 0;
 	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
 		return db_err(c, db, dbname);
 	while ((s = sqlite3_step(st)) == SQLITE_ROW) {
 		const char *name = (const char *)sqlite3_column_text(st, 1);
-		int g = run_group(c, sqlite3_column_int64(st, 0));
+		long long run = sqlite3_column_int64(st, 0);
+		int g = run_group(c, run);
 		if (g < 0 || !name || !compare_metric_selected(c->o.metrics, name))
 			continue;
 		struct metric *m = metric_of(c, name);
@@ -476,12 +535,26 @@ static int load_values(struct compare *c, sqlite3 *db, const char *dbname, const
 			rc = oom(c);
 			break;
 		}
+		if (cur && (cur != &m->obs[g] || cur_run != run)) {
+			if (obs_run_add(cur, sum / (double)cnt) != NS_OK) {
+				rc = oom(c);
+				break;
+			}
+			cnt = 0;
+			sum = 0;
+		}
+		cur = &m->obs[g];
+		cur_run = run;
+		sum += sqlite3_column_double(st, 2);
+		cnt++;
 		const char *unit = (const char *)sqlite3_column_text(st, 3);
 		if (!m->unit && unit && !(m->unit = strdup(unit))) {
 			rc = oom(c);
 			break;
 		}
 	}
+	if (rc == NS_OK && cur && obs_run_add(cur, sum / (double)cnt) != NS_OK)
+		rc = oom(c);
 	if (rc == NS_OK && s != SQLITE_DONE)
 		rc = db_err(c, db, dbname);
 	sqlite3_finalize(st);
@@ -532,6 +605,54 @@ static int check_pooling(struct compare *c, sqlite3 *db, const char *dbname)
 			sqlite3_column_text(st, 3), c->o.by, sqlite3_column_text(st, 1),
 			sqlite3_column_text(st, 1));
 	if (s != SQLITE_DONE)
+		rc = db_err(c, db, dbname);
+out:
+	sqlite3_finalize(st);
+	sqlite3_free(sql);
+	return rc;
+}
+
+/*
+ * Refuse (NS_EINPUT) to pool the same run of the same plan stored by two
+ * invocations (a plan run twice into one database without --resume):
+ * same scenario hash (the effective one, --set included), machine hash,
+ * tool version, point and repetition, hence the same seed.  Pooled, the
+ * copy counts one measurement twice: a deterministic model repeats it
+ * exactly, and any test over runs would see more runs than there are.
+ */
+static int check_duplicates(struct compare *c, sqlite3 *db, const char *dbname)
+{
+	char *runs = runs_sql(c), *sql = NULL;
+	sqlite3_stmt *st = NULL;
+	int rc = NS_OK, s;
+	if (runs)
+		sql = sqlite3_mprintf(
+			"WITH sel AS (%s) SELECT min(r.run_id), max(r.run_id), "
+			"substr(r.scenario_sha256, 1, 12), r.point, r.repetition, "
+			"count(DISTINCT r.invocation), group_concat(DISTINCT r.invocation) "
+			"FROM runs r JOIN sel USING (run_id) GROUP BY r.scenario_sha256, "
+			"r.machine_sha256, r.tool_version, r.point, r.repetition "
+			"HAVING count(DISTINCT r.invocation) > 1 ORDER BY min(r.run_id) LIMIT 1",
+			runs);
+	sqlite3_free(runs);
+	if (!sql)
+		return oom(c);
+	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK) {
+		rc = db_err(c, db, dbname);
+		goto out;
+	}
+	bind_runs(c, st);
+	s = sqlite3_step(st);
+	if (s == SQLITE_ROW)
+		rc = diag_set(c->d, NS_EINPUT, dbname, 0, 0, "runs %lld and %lld are the same "
+			      "run of one plan (scenario hash %s, point %lld, repetition %lld) "
+			      "stored by %d invocations (%.200s): pooled, one measurement would "
+			      "count twice; pick one with --where invocation=ID, or pass --pool "
+			      "to pool them anyway", sqlite3_column_int64(st, 0),
+			      sqlite3_column_int64(st, 1), sqlite3_column_text(st, 2),
+			      sqlite3_column_int64(st, 3), sqlite3_column_int64(st, 4),
+			      sqlite3_column_int(st, 5), sqlite3_column_text(st, 6));
+	else if (s != SQLITE_DONE)
 		rc = db_err(c, db, dbname);
 out:
 	sqlite3_finalize(st);
@@ -599,7 +720,9 @@ int compare_load(struct compare *c, sqlite3 *db, const char *dbname)
 		rc = compare_where_check(db, dbname, c->o.where, c->o.nr_where, c->d);
 	if (rc == NS_OK)
 		rc = load_runs(c, db, dbname);
-	if (rc == NS_OK && c->o.warn)
+	if (rc == NS_OK && !c->o.pool)
+		rc = check_duplicates(c, db, dbname);
+	if (rc == NS_OK && c->o.warn && !c->differs)
 		rc = check_pooling(c, db, dbname);
 	if (rc == NS_OK)
 		rc = load_values(c, db, dbname, metrics_sql);
@@ -721,20 +844,208 @@ static void move_first(struct compare *c, int g)
 	}
 }
 
+/* Column heads: a variant's short form (table_variant_heads), then the
+ * what-differs keys by their last component ("682a3385,inner_iterations=10"). */
 static void make_heads(struct compare *c)
 {
 	int is_variant = !strcmp(c->o.by, "variant");
 	const char **v = malloc((size_t)c->nr_groups * sizeof *v + 1);
+	char **cut = calloc((size_t)c->nr_groups + 1, sizeof *cut);
 	char (*h)[TABLE_HEAD_MAX] = malloc((size_t)c->nr_groups * sizeof *h + 1);
-	for (int g = 0; v && g < c->nr_groups; g++)
-		v[g] = c->groups[g].value;
-	if (is_variant && v && h)
+	int ok = v && h && cut;
+	for (int g = 0; ok && g < c->nr_groups; g++) {
+		size_t vl = c->groups[g].vlen ? c->groups[g].vlen : strlen(c->groups[g].value);
+		ok = (cut[g] = strndup(c->groups[g].value, vl)) != NULL;
+		v[g] = cut[g];
+	}
+	if (is_variant && ok)
 		table_variant_heads(v, c->nr_groups, h);
-	for (int g = 0; g < c->nr_groups; g++)
-		snprintf(c->groups[g].head, TABLE_HEAD_MAX, "%s",
-			 is_variant && v && h ? h[g] : c->groups[g].value);
+	for (int g = 0; g < c->nr_groups; g++) {
+		struct group *gr = &c->groups[g];
+		size_t off = (size_t)snprintf(gr->head, TABLE_HEAD_MAX, "%s",
+					      is_variant && ok ? h[g] : gr->value);
+		const char *p = gr->vlen ? gr->value + gr->vlen : "";
+		while (*p == ',' && off < TABLE_HEAD_MAX) {
+			const char *eq = strchr(p, '='), *comma = eq ? strchr(eq, ',') : NULL;
+			const char *k = p + 1;
+			for (const char *q = k; eq && q < eq; q++)
+				if (*q == '.')
+					k = q + 1;
+			size_t n = comma ? (size_t)(comma - k) : strlen(k);
+			off += (size_t)snprintf(gr->head + off, TABLE_HEAD_MAX - off, ",%.*s",
+						(int)n, k);
+			p = k + n;
+		}
+	}
+	for (int g = 0; cut && g < c->nr_groups; g++)
+		free(cut[g]);
+	free(cut);
 	free(v);
 	free(h);
+}
+
+/* ---- what-differs grouping ------------------------------------------------ */
+
+/* The value of key in a '\x1f'-joined "k=v" list ("~" when absent): its
+ * start, length in *len. */
+static const char *kv_find(const char *kv, const char *key, size_t *len)
+{
+	size_t kl = strlen(key);
+	for (const char *p = kv; p && *p;) {
+		const char *e = strchr(p, '\x1f');
+		size_t n = e ? (size_t)(e - p) : strlen(p);
+		if (n > kl && p[kl] == '=' && !strncmp(p, key, kl)) {
+			*len = n - kl - 1;
+			return p + kl + 1;
+		}
+		p = e ? e + 1 : p + n;
+	}
+	*len = 1;
+	return "~";
+}
+
+static int kv_same(const char *a, const char *b, const char *key)
+{
+	size_t la, lb;
+	const char *va = kv_find(a, key, &la), *vb = kv_find(b, key, &lb);
+	return la == lb && !strncmp(va, vb, la);
+}
+
+/* Append text to a growing string; 0 when out of memory. */
+static int str_append(char **s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int str_append(char **s, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	char *add = sqlite3_vmprintf(fmt, ap);
+	va_end(ap);
+	char *n = add ? sqlite3_mprintf("%s%s", *s ? *s : "", add) : NULL;
+	sqlite3_free(add);
+	sqlite3_free(*s);
+	*s = n;
+	return n != NULL;
+}
+
+/* Move group src's observations and runs into group dst. */
+static int merge_group(struct compare *c, int dst, int src)
+{
+	struct group *d = &c->groups[dst], *g = &c->groups[src];
+	for (int m = 0; m < c->nr_metrics; m++) {
+		struct obs *o = &c->metrics[m].obs[src], *t = &c->metrics[m].obs[dst];
+		for (size_t i = 0; i < o->n; i++)
+			if (obs_add(t, o->v[i]) != NS_OK)
+				return NS_ENOMEM;
+		for (size_t i = 0; i < o->nr; i++)
+			if (obs_run_add(t, o->rv[i]) != NS_OK)
+				return NS_ENOMEM;
+		free(o->v);
+		free(o->rv);
+		memset(o, 0, sizeof *o);
+	}
+	if (strcmp(d->model, g->model))
+		d->model[0] = '\0';
+	d->seeds_differ |= g->seeds_differ || g->seed0 != d->seed0;
+	d->nr_runs += g->nr_runs;
+	return NS_OK;
+}
+
+/*
+ * No --by: runs were loaded in groups of (variant, every parameter).  A
+ * parameter that differs between runs of one variant (a --set of one
+ * invocation, a machine override) joins the label: the groups become
+ * (variant, those parameters' values), labelled "VARIANT,KEY=VALUE"; when
+ * the variant says it all, the groups are the variants, as with --by
+ * variant.  Parameters the same in every run are left out of the label.
+ */
+static int group_by_differences(struct compare *c)
+{
+	char **keys = NULL;
+	int nk = 0, rc = NS_OK;
+	if (c->differs != 1 || c->nr_groups == 0)
+		return NS_OK;
+	c->differs = 2;   /* relabelled once */
+	/* the keys of every group's list, each once */
+	for (int g = 0; g < c->nr_groups && rc == NS_OK; g++)
+		for (const char *p = c->groups[g].kv; p && *p;) {
+			const char *e = strchr(p, '\x1f'), *eq = strchr(p, '=');
+			size_t n = e ? (size_t)(e - p) : strlen(p);
+			if (eq && eq < p + n) {
+				int have = 0;
+				for (int k = 0; k < nk && !have; k++)
+					have = strlen(keys[k]) == (size_t)(eq - p) &&
+					       !strncmp(keys[k], p, (size_t)(eq - p));
+				char **nkeys = have ? keys : realloc(keys, (size_t)(nk + 1) * sizeof *keys);
+				if (!nkeys) {
+					rc = NS_ENOMEM;
+					break;
+				}
+				keys = nkeys;
+				if (!have && !(keys[nk++] = strndup(p, (size_t)(eq - p)))) {
+					nk--;
+					rc = NS_ENOMEM;
+					break;
+				}
+			}
+			p = e ? e + 1 : p + n;
+		}
+	/* keys that differ between runs of one variant join the label */
+	int *join = calloc((size_t)nk + 1, sizeof *join);
+	if (!join)
+		rc = NS_ENOMEM;
+	for (int k = 0; k < nk && rc == NS_OK; k++)
+		for (int a = 0; a < c->nr_groups && !join[k]; a++)
+			for (int b = a + 1; b < c->nr_groups && !join[k]; b++)
+				join[k] = !strcmp(c->groups[a].value, c->groups[b].value) &&
+					  !kv_same(c->groups[a].kv, c->groups[b].kv, keys[k]);
+	/* relabel, then merge equal labels into the first */
+	for (int g = 0; g < c->nr_groups && rc == NS_OK; g++) {
+		struct group *gr = &c->groups[g];
+		char *v = NULL;
+		if (!str_append(&v, "%s", gr->value))
+			rc = NS_ENOMEM;
+		gr->vlen = strlen(gr->value);
+		for (int k = 0; k < nk && rc == NS_OK; k++) {
+			size_t len;
+			const char *val = kv_find(gr->kv, keys[k], &len);
+			if (join[k] && !str_append(&v, ",%s=%.*s", keys[k], (int)len, val))
+				rc = NS_ENOMEM;
+		}
+		char *nv = v ? strdup(v) : NULL;
+		sqlite3_free(v);
+		if (!nv) {
+			rc = NS_ENOMEM;
+			break;
+		}
+		free(gr->value);
+		gr->value = nv;
+	}
+	for (int g = 1; g < c->nr_groups && rc == NS_OK; g++) {
+		int first = 0;
+		while (first < g && strcmp(c->groups[first].value, c->groups[g].value))
+			first++;
+		if (first == g)
+			continue;
+		if ((rc = merge_group(c, first, g)) != NS_OK)
+			break;
+		struct group dead = c->groups[g];
+		free(dead.value);
+		free(dead.model);
+		free(dead.kv);
+		memmove(&c->groups[g], &c->groups[g + 1],
+			(size_t)(c->nr_groups - g - 1) * sizeof dead);
+		for (int m = 0; m < c->nr_metrics; m++) {
+			struct obs *o = c->metrics[m].obs;
+			memmove(&o[g], &o[g + 1], (size_t)(c->nr_groups - g - 1) * sizeof *o);
+			memset(&o[c->nr_groups - 1], 0, sizeof *o);
+		}
+		c->nr_groups--;
+		g--;
+	}
+	for (int k = 0; k < nk; k++)
+		free(keys[k]);
+	free(keys);
+	free(join);
+	return rc == NS_OK ? NS_OK : oom(c);
 }
 
 /* Decimals for a metric: 2 from 100 up, more for small values (~5 digits). */
@@ -831,65 +1142,133 @@ static void print_rows(const struct compare *c, const struct layout *l, struct s
 }
 
 /*
- * One t-test cell in two parts, printed as aligned columns: the p-value
- * ("p=0.0123*", "p<0.0001*", "p=0.5428 ") and the confidence interval
- * ("[-1.20, +3.40]").  Two groups without variance have no t statistic
- * (the difference of their means is exact): "n/a" and "exact -27.00".
+ * The difference of group g against the baseline over runs: one value
+ * per run (a series' mean of its samples), never a run's samples.
+ * DIFF_TEST: Welch's t-test of the run values (both groups have two runs
+ * or more and some vary); DIFF_EXACT: both groups have two runs or more
+ * and every run of each gave the same value (deterministic); DIFF_ONE_RUN:
+ * a group has one run, the difference of the values, no test.
  */
-static void welch_field(const struct compare *c, const struct metric *m, int g, int base,
-			int dec, char *pbuf, size_t plen, char *ci, size_t cilen)
+enum diff_kind { DIFF_NONE, DIFF_TEST, DIFF_EXACT, DIFF_ONE_RUN };
+
+struct runs_diff {
+	enum diff_kind kind;
+	double diff;            /* mean(g) - mean(base) over runs */
+	struct stats_welch w;   /* DIFF_TEST */
+	double lo, hi;          /* DIFF_TEST: the confidence interval */
+	size_t n, n_base;       /* runs */
+};
+
+static double runs_mean(const struct obs *o)
+{
+	double sum = 0;
+	for (size_t i = 0; i < o->nr; i++)
+		sum += o->rv[i];
+	return o->nr ? sum / (double)o->nr : NAN;
+}
+
+/* Every run gave the same value (compared exactly, not by a stdev that
+ * rounding leaves above zero). */
+static int runs_identical(const struct obs *o)
+{
+	for (size_t i = 1; i < o->nr; i++)
+		if (o->rv[i] != o->rv[0])
+			return 0;
+	return 1;
+}
+
+static struct runs_diff runs_diff(const struct compare *c, const struct metric *m, int g,
+				  int base)
 {
 	const struct obs *a = &m->obs[g], *b = &m->obs[base];
+	struct runs_diff r = {.kind = DIFF_NONE, .diff = NAN, .n = a->nr, .n_base = b->nr};
 	struct stats_summary sa, sb;
-	struct stats_welch w;
-	double lo, hi;
-	if (stats_summary(a->v, a->n, &sa) || stats_summary(b->v, b->n, &sb)) {
-		snprintf(pbuf, plen, "n/a");
-		snprintf(ci, cilen, "(n < 2)");
-		return;
+	if (!a->nr || !b->nr)
+		return r;
+	r.diff = runs_mean(a) - runs_mean(b);
+	if (a->nr < 2 || b->nr < 2) {
+		r.kind = DIFF_ONE_RUN;
+		return r;
 	}
-	if (sa.stdev == 0 && sb.stdev == 0) {
-		snprintf(pbuf, plen, "n/a");
-		snprintf(ci, cilen, "exact %+.*f", dec, sa.mean - sb.mean);
-		return;
+	if (runs_identical(a) && runs_identical(b)) {
+		r.kind = DIFF_EXACT;
+		return r;
 	}
-	if (stats_welch_summary(&sa, &sb, &w) || stats_welch_ci(&w, 1 - c->o.alpha, &lo, &hi)) {
+	if (stats_summary(a->rv, a->nr, &sa) || stats_summary(b->rv, b->nr, &sb))
+		return r;
+	if (stats_welch_summary(&sa, &sb, &r.w) ||
+	    stats_welch_ci(&r.w, 1 - c->o.alpha, &r.lo, &r.hi))
+		return r;
+	r.kind = DIFF_TEST;
+	return r;
+}
+
+/*
+ * One cell in two parts, printed as aligned columns: the p-value
+ * ("p=0.0123*", "p<0.0001*", "p=0.5428 ") and the confidence interval
+ * ("[-1.20, +3.40]"), or "exact" / "1 run" and the difference.
+ */
+static enum diff_kind welch_field(const struct compare *c, const struct metric *m, int g,
+				  int base, int dec, char *pbuf, size_t plen, char *ci,
+				  size_t cilen)
+{
+	struct runs_diff r = runs_diff(c, m, g, base);
+	switch (r.kind) {
+	case DIFF_TEST:
+		snprintf(pbuf, plen, "p%s%.4f%c", r.w.p < 1e-4 ? "<" : "=",
+			 r.w.p < 1e-4 ? 1e-4 : r.w.p, r.w.p < c->o.alpha ? '*' : ' ');
+		snprintf(ci, cilen, "[%+.*f, %+.*f]", dec, r.lo, dec, r.hi);
+		break;
+	case DIFF_EXACT:
+	case DIFF_ONE_RUN:
+		snprintf(pbuf, plen, "%s", r.kind == DIFF_EXACT ? "exact" : "1 run");
+		snprintf(ci, cilen, "%+.*f", dec, r.diff);
+		break;
+	default:
 		snprintf(pbuf, plen, "n/a");
-		snprintf(ci, cilen, "(undefined)");
-		return;
+		snprintf(ci, cilen, "(no runs)");
 	}
-	snprintf(pbuf, plen, "p%s%.4f%c", w.p < 1e-4 ? "<" : "=", w.p < 1e-4 ? 1e-4 : w.p,
-		 w.p < c->o.alpha ? '*' : ' ');
-	snprintf(ci, cilen, "[%+.*f, %+.*f]", dec, lo, dec, hi);
+	return r.kind;
 }
 
 #define WELCH_PW 9 /* "p<0.0001*" */
+
+/* Whether every run of the groups compared has the same seed. */
+static int one_seed(const struct compare *c)
+{
+	for (int g = 0; g < c->nr_groups; g++)
+		if (c->groups[g].seeds_differ)
+			return 0;
+	return 1;
+}
 
 static void print_welch(const struct compare *c, const struct layout *l, const int *dec,
 			int base, FILE *f)
 {
 	char pb[32], ci[96];
-	int ciw = 0, w;
+	int ciw = 0, w, kinds = 0;
 	for (int m = 0; m < c->nr_metrics; m++)
 		for (int g = 0; g < c->nr_groups; g++)
 			if (g != base) {
-				welch_field(c, &c->metrics[m], g, base, dec[m], pb, sizeof pb,
-					    ci, sizeof ci);
+				kinds |= 1 << welch_field(c, &c->metrics[m], g, base, dec[m], pb,
+							  sizeof pb, ci, sizeof ci);
 				ciw = (int)strlen(ci) > ciw ? (int)strlen(ci) : ciw;
 			}
 	w = WELCH_PW + 1 + ciw;
 	for (int g = 0; g < c->nr_groups; g++)
 		w = (int)strlen(c->groups[g].head) > w ? (int)strlen(c->groups[g].head) : w;
-	fprintf(f, "\nWelch t-test against %s (two-sided; * p < %g; [%g%% confidence "
-		"interval of mean - baseline mean]; n/a with exact: neither group varies)\n%*s",
-		c->groups[base].head, c->o.alpha, 100 * (1 - c->o.alpha),
-		l->statw + 1 + l->opw, "");
+	fprintf(f, "\nDifference against %s over runs (one value per run: a series' mean "
+		"of its samples)", c->groups[base].head);
+	if (kinds & (1 << DIFF_TEST))
+		fprintf(f, "; Welch t-test, two-sided, * p < %g, [%g%% confidence interval "
+			"of mean - baseline mean]", c->o.alpha, 100 * (1 - c->o.alpha));
+	fprintf(f, "\n%*s", l->statw + 1 + l->opw, "");
 	for (int g = 0; g < c->nr_groups; g++)
 		if (g != base)
 			fprintf(f, "  %*s", w, c->groups[g].head);
 	fputc('\n', f);
 	for (int m = 0; m < c->nr_metrics; m++) {
-		fprintf(f, "%-*s %-*s", l->statw, "Welch", l->opw, c->metrics[m].name);
+		fprintf(f, "%-*s %-*s", l->statw, "Diff", l->opw, c->metrics[m].name);
 		for (int g = 0; g < c->nr_groups; g++)
 			if (g != base) {
 				welch_field(c, &c->metrics[m], g, base, dec[m], pb, sizeof pb,
@@ -901,6 +1280,15 @@ static void print_welch(const struct compare *c, const struct layout *l, const i
 			}
 		fputc('\n', f);
 	}
+	if (kinds & (1 << DIFF_EXACT))
+		fprintf(f, "exact, deterministic: identical across %s (every run of a group "
+			"gave the same value): the difference is exact, no p-value\n",
+			one_seed(c) ? "repetitions (one seed)" : "seeds");
+	if (kinds & (1 << DIFF_ONE_RUN))
+		fprintf(f, "1 run: a group has one run, so there is no run-to-run variance to "
+			"test: the difference of the runs' values, no p-value (--set "
+			"repetitions=N runs more; a deterministic workload repeats exactly, "
+			"a noise source makes runs differ: docs/statistics.md)\n");
 }
 
 /* The seed's layout: max./min./avg./stdev./n per group, Welch lines. */
@@ -937,25 +1325,25 @@ static void print_seed(const struct compare *c, struct st5 *const *s, const int 
 			fprintf(f, " %*zu", w, s[m][g].n);
 		fputc('\n', f);
 		for (int g = 0; g < c->nr_groups; g++) {
-			struct stats_summary sa, sb;
-			struct stats_welch wt;
-			const struct obs *a = &me->obs[base], *b = &me->obs[g];
 			if (g == base)
 				continue;
+			/* the seed subtracts the group's mean from the baseline's */
+			struct runs_diff r = runs_diff(c, me, g, base);
 			fprintf(f, "%s - %s: ", c->groups[base].value, c->groups[g].value);
-			if (stats_summary(a->v, a->n, &sa) || stats_summary(b->v, b->n, &sb) ||
-			    stats_welch_summary(&sa, &sb, &wt)) {
-				fprintf(f, "Welch t-test needs at least 2 values per group\n");
-				continue;
-			}
-			if (sa.stdev == 0 && sb.stdev == 0) {
-				fprintf(f, "diff %+.6g exactly: neither group varies, no "
-					"t-test\n", sa.mean - sb.mean);
-				continue;
-			}
-			fprintf(f, "diff %+.6g, Welch t = %.3f, df = %.1f, p = %.4f (two-sided): "
-				"%ssignificant at %g%%\n", wt.diff, wt.t, wt.df, wt.p,
-				wt.p < c->o.alpha ? "" : "not ", 100 * c->o.alpha);
+			if (r.kind == DIFF_NONE)
+				fprintf(f, "no runs to compare\n");
+			else if (r.kind == DIFF_ONE_RUN)
+				fprintf(f, "diff %+.6g, one run in a group: no t-test (one value "
+					"per run)\n", -r.diff);
+			else if (r.kind == DIFF_EXACT)
+				fprintf(f, "diff %+.6g exactly: deterministic, identical across "
+					"%s, no t-test\n", -r.diff, one_seed(c) ? "repetitions"
+					: "seeds");
+			else
+				fprintf(f, "diff %+.6g, Welch t = %.3f, df = %.1f, p = %.4f "
+					"(two-sided, over %zu and %zu runs): %ssignificant at %g%%\n",
+					-r.diff, -r.w.t, r.w.df, r.w.p, r.n_base, r.n,
+					r.w.p < c->o.alpha ? "" : "not ", 100 * c->o.alpha);
 		}
 	}
 }
@@ -1010,6 +1398,8 @@ static int prepare(struct compare *c, struct st5 ***sp, int **decp)
 				c->o.metrics ? c->o.metrics : "");
 	assert(compare_check(c) == NS_OK);
 	qsort(c->metrics, (size_t)c->nr_metrics, sizeof *c->metrics, metric_cmp);
+	if ((rc = group_by_differences(c)))
+		return rc;
 	make_heads(c);
 	if ((rc = find_baseline(c, &base)))
 		return rc;
@@ -1070,6 +1460,10 @@ int compare_print(struct compare *c, FILE *f)
 		if (c->nr_groups > 1)
 			print_welch(c, &l, dec, base, g);
 	}
+	if (c->nr_groups == 1)
+		fprintf(g, "\nNothing to compare: every selected run (%lld) is in one group, "
+			"%s; compare needs two groups (another --by, or more runs: "
+			"docs/plots.md)\n", c->groups[0].nr_runs, c->groups[0].value);
 	if (c->nr_metrics < all)
 		fprintf(g, "(%d of %d metrics; --top 0 prints all)\n", c->nr_metrics, all);
 	c->nr_metrics = all;
@@ -1096,30 +1490,25 @@ static void label(struct rec_doc *d, const char *key, const char *value)
 		rec_str(d, key, value);
 }
 
-/* Welch's t-test of group g against the baseline (group 0) of metric m. */
+/* Group g against the baseline (group 0) of metric m, over runs. */
 static void welch_record(const struct compare *c, const struct metric *m, int g,
 			 struct rec_doc *d)
 {
-	const struct obs *a = &m->obs[g], *b = &m->obs[0];
-	struct stats_summary sa, sb;
-	struct stats_welch w;
-	double lo, hi;
-	int have = !stats_summary(a->v, a->n, &sa) && !stats_summary(b->v, b->n, &sb);
-	int exact = have && sa.stdev == 0 && sb.stdev == 0;
-	int test = have && !exact && !stats_welch_summary(&sa, &sb, &w) &&
-		   !stats_welch_ci(&w, 1 - c->o.alpha, &lo, &hi);
-	if (have)
-		rec_num(d, "diff", sa.mean - sb.mean);
-	else
-		rec_null(d, "diff");
+	static const char *const kinds[] = {"none", "welch", "exact", "one-run"};
+	struct runs_diff r = runs_diff(c, m, g, 0);
+	int test = r.kind == DIFF_TEST, exact = r.kind == DIFF_EXACT;
+	rec_int(d, "runs", (long long)r.n);
+	rec_int(d, "runs_baseline", (long long)r.n_base);
+	rec_str(d, "test", kinds[r.kind]);
+	rec_num(d, "diff", r.diff);
 	rec_bool(d, "exact", exact);
-	rec_num(d, "t", test ? w.t : NAN);
-	rec_num(d, "df", test ? w.df : NAN);
-	rec_num(d, "p", test ? w.p : NAN);
-	rec_num(d, "ci_low", test ? lo : exact ? sa.mean - sb.mean : NAN);
-	rec_num(d, "ci_high", test ? hi : exact ? sa.mean - sb.mean : NAN);
+	rec_num(d, "t", test ? r.w.t : NAN);
+	rec_num(d, "df", test ? r.w.df : NAN);
+	rec_num(d, "p", test ? r.w.p : NAN);
+	rec_num(d, "ci_low", test ? r.lo : exact ? r.diff : NAN);
+	rec_num(d, "ci_high", test ? r.hi : exact ? r.diff : NAN);
 	if (test)
-		rec_bool(d, "significant", w.p < c->o.alpha);
+		rec_bool(d, "significant", r.w.p < c->o.alpha);
 	else
 		rec_null(d, "significant");
 }
@@ -1190,12 +1579,14 @@ int compare_check(const struct compare *c)
 		return NS_EINTERNAL;
 	for (int g = 0; g < c->nr_groups; g++)
 		for (int k = g + 1; k < c->nr_groups; k++)
-			if (!strcmp(c->groups[g].value, c->groups[k].value))
+			if (!strcmp(c->groups[g].value, c->groups[k].value) &&
+			    (c->differs != 1 || !strcmp(c->groups[g].kv, c->groups[k].kv)))
 				return NS_EINTERNAL;
 	for (int m = 0; m < c->nr_metrics; m++)
 		for (int g = 0; g < c->cap_groups; g++) {
 			const struct obs *o = &c->metrics[m].obs[g];
-			if (o->n > o->cap || (g >= c->nr_groups && o->n))
+			if (o->n > o->cap || o->nr > o->rcap || o->nr > o->n ||
+			    (g >= c->nr_groups && (o->n || o->nr)))
 				return NS_EINTERNAL;
 		}
 	return NS_OK;

@@ -76,6 +76,8 @@ struct compare_opts {
 	int seed_style;         /* 1: the seed's max./min./avg./stdev. layout */
 	int max_metrics;        /* print the first N metrics only (with a
 				   line saying how many more); 0: all */
+	int pool;               /* 1: pool the same run of one plan stored by
+				   several invocations (refused otherwise) */
 	FILE *warn;             /* where compare_print writes the warnings
 				   about groups that pool runs differing in
 				   other keys; NULL: not checked */
