@@ -15,58 +15,14 @@
 
 #include <assert.h>
 #include <ctype.h>
-#include <stdarg.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/compare_internal.h"
 #include "analysis/stats.h"
 #include "analysis/table.h"
 #include "base/records.h"
-
-struct obs {
-	size_t n, cap;
-	double *v;         /* every observation (a series' samples) */
-	size_t nr, rcap;
-	double *rv;        /* one value per run: the inference's data */
-};
-
-struct group {
-	char *value;
-	char *model;       /* the group's kernel model, "" when mixed */
-	char *kv;          /* what-differs grouping: the runs' parameters,
-			      "key=value" joined by '\x1f'; NULL otherwise */
-	char head[TABLE_HEAD_MAX];
-	size_t vlen;       /* value's length before the what-differs keys */
-	long long nr_runs;
-	long long seed0;   /* the first run's seed */
-	int seeds_differ;  /* some run has another seed */
-};
-
-struct metric {
-	char *name;
-	char *unit;
-	struct obs *obs;   /* [cap_groups] */
-};
-
-struct compare {
-	struct compare_opts o;
-	const char *origin;
-	struct diag *d;
-	int nr_groups, cap_groups;
-	struct group *groups;
-	int nr_metrics, cap_metrics;
-	struct metric *metrics;
-	long long nr_runs;
-	int differs;       /* no --by: group by what differs between runs */
-	char *warn;        /* warnings of compare_load, printed by compare_print */
-	size_t warn_len;
-	FILE *warn_f;
-	/* per database being loaded: run_id -> group */
-	long long *run_ids;
-	int *run_group;
-	size_t nr_map;
-};
 
 static const char *const run_columns[] = {
 	"variant", "kernel_model", "machine", "workload", "scenario", "point",
@@ -149,7 +105,7 @@ int compare_metric_selected(const char *globs, const char *name)
 	return any_include ? included : 1;
 }
 
-static int oom(struct compare *c)
+int compare_oom(struct compare *c)
 {
 	return diag_set(c->d, NS_ENOMEM, c->origin, 0, 0, "out of memory");
 }
@@ -306,35 +262,6 @@ static struct metric *metric_of(struct compare *c, const char *name)
 	return m;
 }
 
-static int obs_add(struct obs *o, double v)
-{
-	if (o->n == o->cap) {
-		size_t cap = o->cap ? 2 * o->cap : 16;
-		double *nv = realloc(o->v, cap * sizeof *nv);
-		if (!nv)
-			return NS_ENOMEM;
-		o->v = nv;
-		o->cap = cap;
-	}
-	o->v[o->n++] = v;
-	return NS_OK;
-}
-
-/* One run's value (a series: the mean of its samples). */
-static int obs_run_add(struct obs *o, double v)
-{
-	if (o->nr == o->rcap) {
-		size_t cap = o->rcap ? 2 * o->rcap : 8;
-		double *nv = realloc(o->rv, cap * sizeof *nv);
-		if (!nv)
-			return NS_ENOMEM;
-		o->rv = nv;
-		o->rcap = cap;
-	}
-	o->rv[o->nr++] = v;
-	return NS_OK;
-}
-
 char *compare_key_sql(const char *key, int param)
 {
 	if (compare_key_is_column(key))
@@ -486,7 +413,7 @@ static int load_runs(struct compare *c, sqlite3 *db, const char *dbname)
 
 	c->nr_map = 0;
 	if (!sql)
-		return oom(c);
+		return compare_oom(c);
 	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK) {
 		rc = db_err(c, db, dbname);
 		goto out;
@@ -499,7 +426,7 @@ static int load_runs(struct compare *c, sqlite3 *db, const char *dbname)
 		int g = group_of(c, v ? v : "~", m ? m : "", c->differs ? (kv ? kv : "") : NULL,
 				 sqlite3_column_int64(st, 3));
 		if (g < 0 || map_add(c, sqlite3_column_int64(st, 0), g, &cap) != NS_OK) {
-			rc = oom(c);
+			rc = compare_oom(c);
 			goto out;
 		}
 		c->nr_runs++;
@@ -531,13 +458,13 @@ static int load_values(struct compare *c, sqlite3 *db, const char *dbname, const
 		if (g < 0 || !name || !compare_metric_selected(c->o.metrics, name))
 			continue;
 		struct metric *m = metric_of(c, name);
-		if (!m || obs_add(&m->obs[g], sqlite3_column_double(st, 2)) != NS_OK) {
-			rc = oom(c);
+		if (!m || compare_obs_add(&m->obs[g], sqlite3_column_double(st, 2)) != NS_OK) {
+			rc = compare_oom(c);
 			break;
 		}
 		if (cur && (cur != &m->obs[g] || cur_run != run)) {
-			if (obs_run_add(cur, sum / (double)cnt) != NS_OK) {
-				rc = oom(c);
+			if (compare_obs_run_add(cur, sum / (double)cnt) != NS_OK) {
+				rc = compare_oom(c);
 				break;
 			}
 			cnt = 0;
@@ -549,12 +476,12 @@ static int load_values(struct compare *c, sqlite3 *db, const char *dbname, const
 		cnt++;
 		const char *unit = (const char *)sqlite3_column_text(st, 3);
 		if (!m->unit && unit && !(m->unit = strdup(unit))) {
-			rc = oom(c);
+			rc = compare_oom(c);
 			break;
 		}
 	}
-	if (rc == NS_OK && cur && obs_run_add(cur, sum / (double)cnt) != NS_OK)
-		rc = oom(c);
+	if (rc == NS_OK && cur && compare_obs_run_add(cur, sum / (double)cnt) != NS_OK)
+		rc = compare_oom(c);
 	if (rc == NS_OK && s != SQLITE_DONE)
 		rc = db_err(c, db, dbname);
 	sqlite3_finalize(st);
@@ -587,14 +514,14 @@ static int check_pooling(struct compare *c, sqlite3 *db, const char *dbname)
 			"ORDER BY min(sel.run_id), kv.key", runs);
 	sqlite3_free(runs);
 	if (!sql)
-		return oom(c);
+		return compare_oom(c);
 	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK) {
 		rc = db_err(c, db, dbname);
 		goto out;
 	}
 	bind_runs(c, st);
 	if (!c->warn_f && !(c->warn_f = open_memstream(&c->warn, &c->warn_len))) {
-		rc = oom(c);
+		rc = compare_oom(c);
 		goto out;
 	}
 	while ((s = sqlite3_step(st)) == SQLITE_ROW)
@@ -636,7 +563,7 @@ static int check_duplicates(struct compare *c, sqlite3 *db, const char *dbname)
 			runs);
 	sqlite3_free(runs);
 	if (!sql)
-		return oom(c);
+		return compare_oom(c);
 	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK) {
 		rc = db_err(c, db, dbname);
 		goto out;
@@ -844,210 +771,6 @@ static void move_first(struct compare *c, int g)
 	}
 }
 
-/* Column heads: a variant's short form (table_variant_heads), then the
- * what-differs keys by their last component ("682a3385,inner_iterations=10"). */
-static void make_heads(struct compare *c)
-{
-	int is_variant = !strcmp(c->o.by, "variant");
-	const char **v = malloc((size_t)c->nr_groups * sizeof *v + 1);
-	char **cut = calloc((size_t)c->nr_groups + 1, sizeof *cut);
-	char (*h)[TABLE_HEAD_MAX] = malloc((size_t)c->nr_groups * sizeof *h + 1);
-	int ok = v && h && cut;
-	for (int g = 0; ok && g < c->nr_groups; g++) {
-		size_t vl = c->groups[g].vlen ? c->groups[g].vlen : strlen(c->groups[g].value);
-		ok = (cut[g] = strndup(c->groups[g].value, vl)) != NULL;
-		v[g] = cut[g];
-	}
-	if (is_variant && ok)
-		table_variant_heads(v, c->nr_groups, h);
-	for (int g = 0; g < c->nr_groups; g++) {
-		struct group *gr = &c->groups[g];
-		size_t off = (size_t)snprintf(gr->head, TABLE_HEAD_MAX, "%s",
-					      is_variant && ok ? h[g] : gr->value);
-		const char *p = gr->vlen ? gr->value + gr->vlen : "";
-		while (*p == ',' && off < TABLE_HEAD_MAX) {
-			const char *eq = strchr(p, '='), *comma = eq ? strchr(eq, ',') : NULL;
-			const char *k = p + 1;
-			for (const char *q = k; eq && q < eq; q++)
-				if (*q == '.')
-					k = q + 1;
-			size_t n = comma ? (size_t)(comma - k) : strlen(k);
-			off += (size_t)snprintf(gr->head + off, TABLE_HEAD_MAX - off, ",%.*s",
-						(int)n, k);
-			p = k + n;
-		}
-	}
-	for (int g = 0; cut && g < c->nr_groups; g++)
-		free(cut[g]);
-	free(cut);
-	free(v);
-	free(h);
-}
-
-/* ---- what-differs grouping ------------------------------------------------ */
-
-/* The value of key in a '\x1f'-joined "k=v" list ("~" when absent): its
- * start, length in *len. */
-static const char *kv_find(const char *kv, const char *key, size_t *len)
-{
-	size_t kl = strlen(key);
-	for (const char *p = kv; p && *p;) {
-		const char *e = strchr(p, '\x1f');
-		size_t n = e ? (size_t)(e - p) : strlen(p);
-		if (n > kl && p[kl] == '=' && !strncmp(p, key, kl)) {
-			*len = n - kl - 1;
-			return p + kl + 1;
-		}
-		p = e ? e + 1 : p + n;
-	}
-	*len = 1;
-	return "~";
-}
-
-static int kv_same(const char *a, const char *b, const char *key)
-{
-	size_t la, lb;
-	const char *va = kv_find(a, key, &la), *vb = kv_find(b, key, &lb);
-	return la == lb && !strncmp(va, vb, la);
-}
-
-/* Append text to a growing string; 0 when out of memory. */
-static int str_append(char **s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static int str_append(char **s, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	char *add = sqlite3_vmprintf(fmt, ap);
-	va_end(ap);
-	char *n = add ? sqlite3_mprintf("%s%s", *s ? *s : "", add) : NULL;
-	sqlite3_free(add);
-	sqlite3_free(*s);
-	*s = n;
-	return n != NULL;
-}
-
-/* Move group src's observations and runs into group dst. */
-static int merge_group(struct compare *c, int dst, int src)
-{
-	struct group *d = &c->groups[dst], *g = &c->groups[src];
-	for (int m = 0; m < c->nr_metrics; m++) {
-		struct obs *o = &c->metrics[m].obs[src], *t = &c->metrics[m].obs[dst];
-		for (size_t i = 0; i < o->n; i++)
-			if (obs_add(t, o->v[i]) != NS_OK)
-				return NS_ENOMEM;
-		for (size_t i = 0; i < o->nr; i++)
-			if (obs_run_add(t, o->rv[i]) != NS_OK)
-				return NS_ENOMEM;
-		free(o->v);
-		free(o->rv);
-		memset(o, 0, sizeof *o);
-	}
-	if (strcmp(d->model, g->model))
-		d->model[0] = '\0';
-	d->seeds_differ |= g->seeds_differ || g->seed0 != d->seed0;
-	d->nr_runs += g->nr_runs;
-	return NS_OK;
-}
-
-/*
- * No --by: runs were loaded in groups of (variant, every parameter).  A
- * parameter that differs between runs of one variant (a --set of one
- * invocation, a machine override) joins the label: the groups become
- * (variant, those parameters' values), labelled "VARIANT,KEY=VALUE"; when
- * the variant says it all, the groups are the variants, as with --by
- * variant.  Parameters the same in every run are left out of the label.
- */
-static int group_by_differences(struct compare *c)
-{
-	char **keys = NULL;
-	int nk = 0, rc = NS_OK;
-	if (c->differs != 1 || c->nr_groups == 0)
-		return NS_OK;
-	c->differs = 2;   /* relabelled once */
-	/* the keys of every group's list, each once */
-	for (int g = 0; g < c->nr_groups && rc == NS_OK; g++)
-		for (const char *p = c->groups[g].kv; p && *p;) {
-			const char *e = strchr(p, '\x1f'), *eq = strchr(p, '=');
-			size_t n = e ? (size_t)(e - p) : strlen(p);
-			if (eq && eq < p + n) {
-				int have = 0;
-				for (int k = 0; k < nk && !have; k++)
-					have = strlen(keys[k]) == (size_t)(eq - p) &&
-					       !strncmp(keys[k], p, (size_t)(eq - p));
-				char **nkeys = have ? keys : realloc(keys, (size_t)(nk + 1) * sizeof *keys);
-				if (!nkeys) {
-					rc = NS_ENOMEM;
-					break;
-				}
-				keys = nkeys;
-				if (!have && !(keys[nk++] = strndup(p, (size_t)(eq - p)))) {
-					nk--;
-					rc = NS_ENOMEM;
-					break;
-				}
-			}
-			p = e ? e + 1 : p + n;
-		}
-	/* keys that differ between runs of one variant join the label */
-	int *join = calloc((size_t)nk + 1, sizeof *join);
-	if (!join)
-		rc = NS_ENOMEM;
-	for (int k = 0; k < nk && rc == NS_OK; k++)
-		for (int a = 0; a < c->nr_groups && !join[k]; a++)
-			for (int b = a + 1; b < c->nr_groups && !join[k]; b++)
-				join[k] = !strcmp(c->groups[a].value, c->groups[b].value) &&
-					  !kv_same(c->groups[a].kv, c->groups[b].kv, keys[k]);
-	/* relabel, then merge equal labels into the first */
-	for (int g = 0; g < c->nr_groups && rc == NS_OK; g++) {
-		struct group *gr = &c->groups[g];
-		char *v = NULL;
-		if (!str_append(&v, "%s", gr->value))
-			rc = NS_ENOMEM;
-		gr->vlen = strlen(gr->value);
-		for (int k = 0; k < nk && rc == NS_OK; k++) {
-			size_t len;
-			const char *val = kv_find(gr->kv, keys[k], &len);
-			if (join[k] && !str_append(&v, ",%s=%.*s", keys[k], (int)len, val))
-				rc = NS_ENOMEM;
-		}
-		char *nv = v ? strdup(v) : NULL;
-		sqlite3_free(v);
-		if (!nv) {
-			rc = NS_ENOMEM;
-			break;
-		}
-		free(gr->value);
-		gr->value = nv;
-	}
-	for (int g = 1; g < c->nr_groups && rc == NS_OK; g++) {
-		int first = 0;
-		while (first < g && strcmp(c->groups[first].value, c->groups[g].value))
-			first++;
-		if (first == g)
-			continue;
-		if ((rc = merge_group(c, first, g)) != NS_OK)
-			break;
-		struct group dead = c->groups[g];
-		free(dead.value);
-		free(dead.model);
-		free(dead.kv);
-		memmove(&c->groups[g], &c->groups[g + 1],
-			(size_t)(c->nr_groups - g - 1) * sizeof dead);
-		for (int m = 0; m < c->nr_metrics; m++) {
-			struct obs *o = c->metrics[m].obs;
-			memmove(&o[g], &o[g + 1], (size_t)(c->nr_groups - g - 1) * sizeof *o);
-			memset(&o[c->nr_groups - 1], 0, sizeof *o);
-		}
-		c->nr_groups--;
-		g--;
-	}
-	for (int k = 0; k < nk; k++)
-		free(keys[k]);
-	free(keys);
-	free(join);
-	return rc == NS_OK ? NS_OK : oom(c);
-}
-
 /* Decimals for a metric: 2 from 100 up, more for small values (~5 digits). */
 static int metric_decimals(const struct st5 *s, int ng)
 {
@@ -1142,77 +865,13 @@ static void print_rows(const struct compare *c, const struct layout *l, struct s
 }
 
 /*
- * The difference of group g against the baseline over runs: one value
- * per run (a series' mean of its samples), never a run's samples.
- * DIFF_TEST: Welch's t-test of the run values (both groups have two runs
- * or more and some vary); DIFF_EXACT: both groups have two runs or more
- * and every run of each gave the same value (deterministic); DIFF_ONE_RUN:
- * a group has one run, the difference of the values, no test.
- */
-enum diff_kind { DIFF_NONE, DIFF_TEST, DIFF_EXACT, DIFF_ONE_RUN };
-
-struct runs_diff {
-	enum diff_kind kind;
-	double diff;            /* mean(g) - mean(base) over runs */
-	struct stats_welch w;   /* DIFF_TEST */
-	double lo, hi;          /* DIFF_TEST: the confidence interval */
-	size_t n, n_base;       /* runs */
-};
-
-static double runs_mean(const struct obs *o)
-{
-	double sum = 0;
-	for (size_t i = 0; i < o->nr; i++)
-		sum += o->rv[i];
-	return o->nr ? sum / (double)o->nr : NAN;
-}
-
-/* Every run gave the same value (compared exactly, not by a stdev that
- * rounding leaves above zero). */
-static int runs_identical(const struct obs *o)
-{
-	for (size_t i = 1; i < o->nr; i++)
-		if (o->rv[i] != o->rv[0])
-			return 0;
-	return 1;
-}
-
-static struct runs_diff runs_diff(const struct compare *c, const struct metric *m, int g,
-				  int base)
-{
-	const struct obs *a = &m->obs[g], *b = &m->obs[base];
-	struct runs_diff r = {.kind = DIFF_NONE, .diff = NAN, .n = a->nr, .n_base = b->nr};
-	struct stats_summary sa, sb;
-	if (!a->nr || !b->nr)
-		return r;
-	r.diff = runs_mean(a) - runs_mean(b);
-	if (a->nr < 2 || b->nr < 2) {
-		r.kind = DIFF_ONE_RUN;
-		return r;
-	}
-	if (runs_identical(a) && runs_identical(b)) {
-		r.kind = DIFF_EXACT;
-		return r;
-	}
-	if (stats_summary(a->rv, a->nr, &sa) || stats_summary(b->rv, b->nr, &sb))
-		return r;
-	if (stats_welch_summary(&sa, &sb, &r.w) ||
-	    stats_welch_ci(&r.w, 1 - c->o.alpha, &r.lo, &r.hi))
-		return r;
-	r.kind = DIFF_TEST;
-	return r;
-}
-
-/*
  * One cell in two parts, printed as aligned columns: the p-value
  * ("p=0.0123*", "p<0.0001*", "p=0.5428 ") and the confidence interval
  * ("[-1.20, +3.40]"), or "exact" / "1 run" and the difference.
  */
-static enum diff_kind welch_field(const struct compare *c, const struct metric *m, int g,
-				  int base, int dec, char *pbuf, size_t plen, char *ci,
-				  size_t cilen)
+static enum diff_kind diff_field(const struct compare *c, struct runs_diff r, int dec,
+				 char *pbuf, size_t plen, char *ci, size_t cilen)
 {
-	struct runs_diff r = runs_diff(c, m, g, base);
 	switch (r.kind) {
 	case DIFF_TEST:
 		snprintf(pbuf, plen, "p%s%.4f%c", r.w.p < 1e-4 ? "<" : "=",
@@ -1231,15 +890,36 @@ static enum diff_kind welch_field(const struct compare *c, const struct metric *
 	return r.kind;
 }
 
+static enum diff_kind welch_field(const struct compare *c, const struct metric *m, int g,
+				  int base, int dec, char *pbuf, size_t plen, char *ci,
+				  size_t cilen)
+{
+	return diff_field(c, compare_runs_diff(c, m, g, base), dec, pbuf, plen, ci, cilen);
+}
+
 #define WELCH_PW 9 /* "p<0.0001*" */
 
 /* Whether every run of the groups compared has the same seed. */
-static int one_seed(const struct compare *c)
+int compare_one_seed(const struct compare *c)
 {
 	for (int g = 0; g < c->nr_groups; g++)
 		if (c->groups[g].seeds_differ)
 			return 0;
 	return 1;
+}
+
+/* What "exact" and "1 run" mean, once per block that printed them. */
+static void print_kinds(const struct compare *c, int kinds, FILE *f)
+{
+	if (kinds & (1 << DIFF_EXACT))
+		fprintf(f, "exact, deterministic: identical across %s (every run of a group "
+			"gave the same value): the difference is exact, no p-value\n",
+			compare_one_seed(c) ? "repetitions (one seed)" : "seeds");
+	if (kinds & (1 << DIFF_ONE_RUN))
+		fprintf(f, "1 run: a group has one run, so there is no run-to-run variance to "
+			"test: the difference of the runs' values, no p-value (--set "
+			"repetitions=N runs more; a deterministic workload repeats exactly: "
+			"docs/statistics.md)\n");
 }
 
 static void print_welch(const struct compare *c, const struct layout *l, const int *dec,
@@ -1280,15 +960,44 @@ static void print_welch(const struct compare *c, const struct layout *l, const i
 			}
 		fputc('\n', f);
 	}
-	if (kinds & (1 << DIFF_EXACT))
-		fprintf(f, "exact, deterministic: identical across %s (every run of a group "
-			"gave the same value): the difference is exact, no p-value\n",
-			one_seed(c) ? "repetitions (one seed)" : "seeds");
-	if (kinds & (1 << DIFF_ONE_RUN))
-		fprintf(f, "1 run: a group has one run, so there is no run-to-run variance to "
-			"test: the difference of the runs' values, no p-value (--set "
-			"repetitions=N runs more; a deterministic workload repeats exactly, "
-			"a noise source makes runs differ: docs/statistics.md)\n");
+	print_kinds(c, kinds, f);
+}
+
+/*
+ * A 2x2 what-if (compare_find_2x2): the interaction, the change factor A
+ * makes at B's other level minus the change it makes at B's baseline
+ * level, per metric over runs.
+ */
+static void print_interaction(const struct compare *c, const struct layout *l,
+			      const int *dec, FILE *f)
+{
+	struct compare_2x2 x;
+	char pb[32], ci[96];
+	int ciw = 0, kinds = 0;
+	if (!compare_find_2x2(c, &x))
+		return;
+	for (int m = 0; m < c->nr_metrics; m++) {
+		kinds |= 1 << diff_field(c, compare_interaction(c, &c->metrics[m], &x), dec[m],
+					 pb, sizeof pb, ci, sizeof ci);
+		ciw = (int)strlen(ci) > ciw ? (int)strlen(ci) : ciw;
+	}
+	const struct group *g = c->groups;
+	fprintf(f, "\nInteraction of %s (%s -> %s) and %s (%s -> %s) over runs: "
+		"(%s - %s) - (%s - %s), the difference of differences",
+		x.factor[0], x.level[0][0], x.level[0][1], x.factor[1], x.level[1][0],
+		x.level[1][1], g[x.cell[1][1]].head, g[x.cell[0][1]].head, g[x.cell[1][0]].head,
+		g[x.cell[0][0]].head);
+	if (kinds & (1 << DIFF_TEST))
+		fprintf(f, "; Welch-Satterthwaite t-test of the contrast, two-sided, * p < %g, "
+			"[%g%% confidence interval]", c->o.alpha, 100 * (1 - c->o.alpha));
+	fputc('\n', f);
+	for (int m = 0; m < c->nr_metrics; m++) {
+		diff_field(c, compare_interaction(c, &c->metrics[m], &x), dec[m], pb, sizeof pb,
+			   ci, sizeof ci);
+		fprintf(f, "%-*s %-*s  %-*s %*s\n", l->statw, "Inter", l->opw,
+			c->metrics[m].name, WELCH_PW, pb, ciw, ci);
+	}
+	print_kinds(c, kinds, f);
 }
 
 /* The seed's layout: max./min./avg./stdev./n per group, Welch lines. */
@@ -1328,7 +1037,7 @@ static void print_seed(const struct compare *c, struct st5 *const *s, const int 
 			if (g == base)
 				continue;
 			/* the seed subtracts the group's mean from the baseline's */
-			struct runs_diff r = runs_diff(c, me, g, base);
+			struct runs_diff r = compare_runs_diff(c, me, g, base);
 			fprintf(f, "%s - %s: ", c->groups[base].value, c->groups[g].value);
 			if (r.kind == DIFF_NONE)
 				fprintf(f, "no runs to compare\n");
@@ -1337,12 +1046,12 @@ static void print_seed(const struct compare *c, struct st5 *const *s, const int 
 					"per run)\n", -r.diff);
 			else if (r.kind == DIFF_EXACT)
 				fprintf(f, "diff %+.6g exactly: deterministic, identical across "
-					"%s, no t-test\n", -r.diff, one_seed(c) ? "repetitions"
+					"%s, no t-test\n", -r.diff, compare_one_seed(c) ? "repetitions"
 					: "seeds");
 			else
 				fprintf(f, "diff %+.6g, Welch t = %.3f, df = %.1f, p = %.4f "
-					"(two-sided, over %zu and %zu runs): %ssignificant at %g%%\n",
-					-r.diff, -r.w.t, r.w.df, r.w.p, r.n_base, r.n,
+					"(two-sided): %ssignificant at %g%%\n",
+					-r.diff, -r.w.t, r.w.df, r.w.p,
 					r.w.p < c->o.alpha ? "" : "not ", 100 * c->o.alpha);
 		}
 	}
@@ -1398,9 +1107,9 @@ static int prepare(struct compare *c, struct st5 ***sp, int **decp)
 				c->o.metrics ? c->o.metrics : "");
 	assert(compare_check(c) == NS_OK);
 	qsort(c->metrics, (size_t)c->nr_metrics, sizeof *c->metrics, metric_cmp);
-	if ((rc = group_by_differences(c)))
+	if ((rc = compare_group_by_differences(c)))
 		return rc;
-	make_heads(c);
+	compare_make_heads(c);
 	if ((rc = find_baseline(c, &base)))
 		return rc;
 	move_first(c, base);
@@ -1408,12 +1117,12 @@ static int prepare(struct compare *c, struct st5 ***sp, int **decp)
 	dec = calloc((size_t)c->nr_metrics, sizeof *dec);
 	if (!s || !dec) {
 		free_stats(c, s, dec);
-		return oom(c);
+		return compare_oom(c);
 	}
 	for (int m = 0; m < c->nr_metrics; m++) {
 		if (!(s[m] = calloc((size_t)c->nr_groups, sizeof **s))) {
 			free_stats(c, s, dec);
-			return oom(c);
+			return compare_oom(c);
 		}
 		for (int k = 0; k < c->nr_groups; k++)
 			s[m][k] = summarize(&c->metrics[m].obs[k],
@@ -1444,7 +1153,7 @@ int compare_print(struct compare *c, FILE *f)
 	if ((rc = prepare(c, &s, &dec)))
 		return rc;
 	if (!(g = open_memstream(&buf, &len))) {
-		rc = oom(c);
+		rc = compare_oom(c);
 		goto out;
 	}
 	/* --top: the printers see the first max_metrics metrics only */
@@ -1459,11 +1168,12 @@ int compare_print(struct compare *c, FILE *f)
 		print_rows(c, &l, s, dec, base, g);
 		if (c->nr_groups > 1)
 			print_welch(c, &l, dec, base, g);
+		print_interaction(c, &l, dec, g);
 	}
 	if (c->nr_groups == 1)
 		fprintf(g, "\nNothing to compare: every selected run (%lld) is in one group, "
 			"%s; compare needs two groups (another --by, or more runs: "
-			"docs/plots.md)\n", c->groups[0].nr_runs, c->groups[0].value);
+			"docs/statistics.md)\n", c->groups[0].nr_runs, c->groups[0].value);
 	if (c->nr_metrics < all)
 		fprintf(g, "(%d of %d metrics; --top 0 prints all)\n", c->nr_metrics, all);
 	c->nr_metrics = all;
@@ -1491,11 +1201,9 @@ static void label(struct rec_doc *d, const char *key, const char *value)
 }
 
 /* Group g against the baseline (group 0) of metric m, over runs. */
-static void welch_record(const struct compare *c, const struct metric *m, int g,
-			 struct rec_doc *d)
+static void diff_record(const struct compare *c, struct runs_diff r, struct rec_doc *d)
 {
 	static const char *const kinds[] = {"none", "welch", "exact", "one-run"};
-	struct runs_diff r = runs_diff(c, m, g, 0);
 	int test = r.kind == DIFF_TEST, exact = r.kind == DIFF_EXACT;
 	rec_int(d, "runs", (long long)r.n);
 	rec_int(d, "runs_baseline", (long long)r.n_base);
@@ -1566,8 +1274,25 @@ int compare_records(struct compare *c, struct rec_doc *d, const char *label_key,
 			rec_str(d, "group", c->groups[g].value);
 			rec_str(d, "baseline", c->groups[0].value);
 			rec_num(d, "alpha", c->o.alpha);
-			welch_record(c, &c->metrics[m], g, d);
+			diff_record(c, compare_runs_diff(c, &c->metrics[m], g, 0), d);
 		}
+	struct compare_2x2 x;
+	if (compare_find_2x2(c, &x)) {
+		rec_table(d, "interaction");
+		for (int m = 0; m < nm; m++) {
+			rec_row(d);
+			label(d, label_key, label_value);
+			rec_str(d, "metric", c->metrics[m].name);
+			rec_str(d, "factor_a", x.factor[0]);
+			rec_str(d, "a_from", x.level[0][0]);
+			rec_str(d, "a_to", x.level[0][1]);
+			rec_str(d, "factor_b", x.factor[1]);
+			rec_str(d, "b_from", x.level[1][0]);
+			rec_str(d, "b_to", x.level[1][1]);
+			rec_num(d, "alpha", c->o.alpha);
+			diff_record(c, compare_interaction(c, &c->metrics[m], &x), d);
+		}
+	}
 	print_warnings(c);
 	free_stats(c, s, dec);
 	return NS_OK;
