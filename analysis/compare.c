@@ -173,6 +173,11 @@ void compare_free(struct compare *c)
 	free(c);
 }
 
+int compare_pool_refused(const struct compare *c)
+{
+	return c && c->refused;
+}
+
 int compare_nr_groups(const struct compare *c)
 {
 	return c->nr_groups;
@@ -570,7 +575,9 @@ static int check_duplicates(struct compare *c, sqlite3 *db, const char *dbname)
 	}
 	bind_runs(c, st);
 	s = sqlite3_step(st);
-	if (s == SQLITE_ROW)
+	c->refused = s == SQLITE_ROW && !c->o.pool;
+	c->pooled |= s == SQLITE_ROW && c->o.pool;
+	if (c->refused)
 		rc = diag_set(c->d, NS_EINPUT, dbname, 0, 0, "runs %lld and %lld are the same "
 			      "run of one plan (scenario hash %s, point %lld, repetition %lld) "
 			      "stored by %d invocations (%.200s): pooled, one measurement would "
@@ -579,7 +586,7 @@ static int check_duplicates(struct compare *c, sqlite3 *db, const char *dbname)
 			      sqlite3_column_int64(st, 1), sqlite3_column_text(st, 2),
 			      sqlite3_column_int64(st, 3), sqlite3_column_int64(st, 4),
 			      sqlite3_column_int(st, 5), sqlite3_column_text(st, 6));
-	else if (s != SQLITE_DONE)
+	else if (s != SQLITE_DONE && s != SQLITE_ROW)
 		rc = db_err(c, db, dbname);
 out:
 	sqlite3_finalize(st);
@@ -647,7 +654,7 @@ int compare_load(struct compare *c, sqlite3 *db, const char *dbname)
 		rc = compare_where_check(db, dbname, c->o.where, c->o.nr_where, c->d);
 	if (rc == NS_OK)
 		rc = load_runs(c, db, dbname);
-	if (rc == NS_OK && !c->o.pool)
+	if (rc == NS_OK)
 		rc = check_duplicates(c, db, dbname);
 	if (rc == NS_OK && c->o.warn && !c->differs)
 		rc = check_pooling(c, db, dbname);
@@ -1174,6 +1181,9 @@ int compare_print(struct compare *c, FILE *f)
 		fprintf(g, "\nNothing to compare: every selected run (%lld) is in one group, "
 			"%s; compare needs two groups (another --by, or more runs: "
 			"docs/statistics.md)\n", c->groups[0].nr_runs, c->groups[0].value);
+	if (c->pooled)
+		fprintf(g, "pooled (--pool): some runs are the same run of one plan stored by "
+			"several invocations, each copy counted as a run\n");
 	if (c->nr_metrics < all)
 		fprintf(g, "(%d of %d metrics; --top 0 prints all)\n", c->nr_metrics, all);
 	c->nr_metrics = all;

@@ -39,6 +39,11 @@
  * below alpha, and the (1 - alpha) confidence interval of mean(column) -
  * mean(baseline) (analysis/stats.h, GSL), as two aligned columns; when
  * neither group varies, "n/a" and "exact D" (the exact difference).
+ * Same plan twice (opts.pool 0): compare_load refuses (NS_EINPUT) runs
+ * of the same scenario hash, machine hash, tool version, point and
+ * repetition stored by more than one invocation (a plan run twice into
+ * one database without --resume): pooled, one measurement would count
+ * twice, and a test over runs would see twice the runs there are.
  * Pooling (opts.warn): compare_load notes every group whose runs differ
  * in a parameter other than the key, or in invocation, machine, workload
  * or scenario; compare_print writes those warnings to opts.warn.
@@ -118,6 +123,9 @@ int compare_print(struct compare *c, FILE *f);
 struct rec_doc;
 int compare_records(struct compare *c, struct rec_doc *d, const char *label_key,
 		    const char *label_value);
+/* 1 when compare_load refused to pool the same run of one plan stored by
+ * several invocations (opts.pool 0; the message is in the diag). */
+int compare_pool_refused(const struct compare *c);
 /* Groups and metrics loaded so far (after compare_load). */
 int compare_nr_groups(const struct compare *c);
 int compare_nr_metrics(const struct compare *c);

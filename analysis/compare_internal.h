@@ -53,6 +53,8 @@ struct compare {
 	struct metric *metrics;
 	long long nr_runs;
 	int differs;       /* no --by: group by what differs between runs */
+	int refused;       /* compare_load refused to pool a plan stored twice */
+	int pooled;        /* ... or pooled it (opts.pool) */
 	char *warn;        /* warnings of compare_load, printed by compare_print */
 	size_t warn_len;
 	FILE *warn_f;

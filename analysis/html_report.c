@@ -35,6 +35,7 @@ struct html {
 	const struct cost_tables *t;
 	FILE *f;
 	struct diag *d;
+	int pool;          /* compare_opts.pool */
 };
 
 static int db_err(struct html *h)
@@ -246,6 +247,7 @@ static int pre_compare(struct html *h, const char *workload)
 		.metrics = !strcmp(workload, "pagealloc") ? "alloc-odr*,free-odr*,total-odr*,!*.min"
 			   : !strcmp(workload, "messaging") ? "total_time_s" : NULL,
 		.where = wl, .nr_where = 1, .rows = COMPARE_ROW_MIN | COMPARE_ROW_AMEAN,
+		.pool = h->pool,
 	};
 	struct compare *c = NULL;
 	int rc = compare_new(&o, h->dbname, h->d, &c);
@@ -572,9 +574,9 @@ static int section_sweep(struct html *h)
 }
 
 int html_report_write(sqlite3 *db, const char *dbname, const struct cost_tables *t,
-		      FILE *f, struct diag *d)
+		      int pool, FILE *f, struct diag *d)
 {
-	struct html h = {.db = db, .dbname = dbname, .t = t, .f = f, .d = d};
+	struct html h = {.db = db, .dbname = dbname, .t = t, .f = f, .d = d, .pool = pool};
 	sqlite3_stmt *st;
 	int64_t runs = 0, ok = 0;
 	if (sqlite3_prepare_v2(db, "SELECT count(*), sum(status = 'ok') FROM runs", -1, &st,
