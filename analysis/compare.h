@@ -146,6 +146,18 @@ int compare_key_is_column(const char *key);
  */
 char *compare_key_sql(const char *key, int param);
 
+/*
+ * The label of a run from what differs (the default grouping of plots,
+ * as of compare without --by): SQL over `runs r` giving the variant, then
+ * ",LAST=VALUE" for every parameter whose value differs between the 'ok'
+ * runs of one variant that pass the where filters (LAST: the key's last
+ * dotted component; "~" for a run without it).  Keys are pasted as SQL
+ * string literals (sqlite3_mprintf %Q), nothing is bound.  *out is
+ * sqlite3_mprintf'ed; NS_EDB, NS_ENOMEM in d.
+ */
+int compare_label_sql(sqlite3 *db, const char *dbname, const char *const *where, int n,
+		      char **out, struct diag *d);
+
 /* NS_OK when key is a runs column or a params key of some run of db;
  * NS_EINPUT with "DB: error: unknown key ..." otherwise. */
 int compare_key_check(sqlite3 *db, const char *dbname, const char *key, struct diag *d);

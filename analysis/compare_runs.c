@@ -255,6 +255,63 @@ int compare_group_by_differences(struct compare *c)
 	return rc == NS_OK ? NS_OK : compare_oom(c);
 }
 
+/* The parameters that never say what differs: a run's place in its plan
+ * and values derived from others (as KV_SQL in compare.c leaves out). */
+#define LABEL_SKIP "('seed', 'repetitions', 'name', 'machine', 'workload.gfp_mask')"
+
+int compare_label_sql(sqlite3 *db, const char *dbname, const char *const *where, int n,
+		      char **out, struct diag *d)
+{
+	char *w = compare_where_sql(where, n, 1), *sql = NULL, *expr = NULL;
+	sqlite3_stmt *st = NULL;
+	int rc = NS_OK, s;
+	*out = NULL;
+	if (w)
+		sql = sqlite3_mprintf("SELECT DISTINCT p.key FROM runs r JOIN params p USING "
+				      "(run_id) WHERE r.status = 'ok'%s AND p.key NOT IN "
+				      LABEL_SKIP " GROUP BY r.variant, p.key HAVING "
+				      "count(DISTINCT CAST(p.value AS TEXT)) > 1 ORDER BY p.key", w);
+	expr = sqlite3_mprintf("r.variant");
+	if (!sql || !expr) {
+		rc = diag_set(d, NS_ENOMEM, dbname, 0, 0, "out of memory");
+		goto out;
+	}
+	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK) {
+		rc = diag_set(d, NS_EDB, dbname, 0, 0, "%s", sqlite3_errmsg(db));
+		goto out;
+	}
+	compare_where_bind(st, where, n, 1);
+	while ((s = sqlite3_step(st)) == SQLITE_ROW) {
+		const char *key = (const char *)sqlite3_column_text(st, 0);
+		const char *last = key ? strrchr(key, '.') : NULL;
+		char *head = sqlite3_mprintf(",%s=", last ? last + 1 : key ? key : "~");
+		char *e = head ? sqlite3_mprintf("%s || %Q || coalesce((SELECT CAST(value AS "
+						 "TEXT) FROM params WHERE run_id = r.run_id AND "
+						 "key = %Q), '~')", expr, head, key ? key : "")
+			       : NULL;
+		sqlite3_free(head);
+		sqlite3_free(expr);
+		expr = e;
+		if (!expr) {
+			rc = diag_set(d, NS_ENOMEM, dbname, 0, 0, "out of memory");
+			goto out;
+		}
+	}
+	if (s != SQLITE_DONE)
+		rc = diag_set(d, NS_EDB, dbname, 0, 0, "%s", sqlite3_errmsg(db));
+out:
+	sqlite3_finalize(st);
+	sqlite3_free(sql);
+	sqlite3_free(w);
+	if (rc == NS_OK) {
+		*out = sqlite3_mprintf("(%s)", expr);
+		if (!*out)
+			rc = diag_set(d, NS_ENOMEM, dbname, 0, 0, "out of memory");
+	}
+	sqlite3_free(expr);
+	return rc;
+}
+
 /* ---- differences over runs ------------------------------------------------ */
 
 static double runs_mean(const struct obs *o)
