@@ -153,6 +153,7 @@ void compare_free(struct compare *c)
 		free(c->groups[i].value);
 		free(c->groups[i].model);
 		free(c->groups[i].kv);
+		free(c->groups[i].suffix);
 	}
 	for (int m = 0; m < c->nr_metrics; m++) {
 		for (int g = 0; g < c->cap_groups; g++) {

@@ -32,6 +32,8 @@ struct group {
 			      "key=value" joined by '\x1f'; NULL otherwise */
 	char head[TABLE_HEAD_MAX];
 	size_t vlen;       /* value's length before the what-differs keys */
+	char *suffix;      /* the what-differs keys for the head, by their last
+			      component (",inner_iterations=10"); NULL: none */
 	long long nr_runs;
 	long long seed0;   /* the first run's seed */
 	int seeds_differ;  /* some run has another seed */

@@ -70,20 +70,9 @@ void compare_make_heads(struct compare *c)
 		table_variant_heads(v, c->nr_groups, h);
 	for (int g = 0; g < c->nr_groups; g++) {
 		struct group *gr = &c->groups[g];
-		size_t off = (size_t)snprintf(gr->head, TABLE_HEAD_MAX, "%s",
-					      is_variant && ok ? h[g] : gr->value);
-		const char *p = gr->vlen ? gr->value + gr->vlen : "";
-		while (*p == ',' && off < TABLE_HEAD_MAX) {
-			const char *eq = strchr(p, '='), *comma = eq ? strchr(eq, ',') : NULL;
-			const char *k = p + 1;
-			for (const char *q = k; eq && q < eq; q++)
-				if (*q == '.')
-					k = q + 1;
-			size_t n = comma ? (size_t)(comma - k) : strlen(k);
-			off += (size_t)snprintf(gr->head + off, TABLE_HEAD_MAX - off, ",%.*s",
-						(int)n, k);
-			p = k + n;
-		}
+		/* snprintf cuts a head too long for the table's column */
+		snprintf(gr->head, TABLE_HEAD_MAX, "%s%s", is_variant && ok ? h[g] : cut && cut[g] ? cut[g]
+			 : gr->value, gr->suffix ? gr->suffix : "");
 	}
 	for (int g = 0; cut && g < c->nr_groups; g++)
 		free(cut[g]);
@@ -207,24 +196,33 @@ int compare_group_by_differences(struct compare *c)
 	/* relabel, then merge equal labels into the first */
 	for (int g = 0; g < c->nr_groups && rc == NS_OK; g++) {
 		struct group *gr = &c->groups[g];
-		char *v = NULL;
-		if (!str_append(&v, "%s", gr->value))
+		char *v = NULL, *sfx = NULL;
+		if (!str_append(&v, "%s", gr->value) || !str_append(&sfx, "%s", ""))
 			rc = NS_ENOMEM;
 		gr->vlen = strlen(gr->value);
 		for (int k = 0; k < nk && rc == NS_OK; k++) {
 			size_t len;
 			const char *val = kv_find(gr->kv, keys[k], &len);
-			if (join[k] && !str_append(&v, ",%s=%.*s", keys[k], (int)len, val))
+			const char *last = strrchr(keys[k], '.');
+			if (join[k] && (!str_append(&v, ",%s=%.*s", keys[k], (int)len, val) ||
+					!str_append(&sfx, ",%s=%.*s", last ? last + 1 : keys[k],
+						    (int)len, val)))
 				rc = NS_ENOMEM;
 		}
-		char *nv = v ? strdup(v) : NULL;
+		int has_sfx = rc == NS_OK && sfx[0];
+		char *nv = v && rc == NS_OK ? strdup(v) : NULL;
+		char *ns = nv && has_sfx ? strdup(sfx) : NULL;
 		sqlite3_free(v);
-		if (!nv) {
+		sqlite3_free(sfx);
+		if (!nv || (has_sfx && !ns)) {
+			free(nv);
 			rc = NS_ENOMEM;
 			break;
 		}
 		free(gr->value);
 		gr->value = nv;
+		free(gr->suffix);
+		gr->suffix = ns;
 	}
 	for (int g = 1; g < c->nr_groups && rc == NS_OK; g++) {
 		int first = 0;
@@ -238,6 +236,7 @@ int compare_group_by_differences(struct compare *c)
 		free(dead.value);
 		free(dead.model);
 		free(dead.kv);
+		free(dead.suffix);
 		memmove(&c->groups[g], &c->groups[g + 1],
 			(size_t)(c->nr_groups - g - 1) * sizeof dead);
 		for (int m = 0; m < c->nr_metrics; m++) {
