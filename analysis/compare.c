@@ -155,6 +155,9 @@ void compare_free(struct compare *c)
 		free(c->groups[i].kv);
 		free(c->groups[i].suffix);
 	}
+	for (size_t i = 0; i < c->nr_idents; i++)
+		free(c->idents[i].ident);
+	free(c->idents);
 	for (int m = 0; m < c->nr_metrics; m++) {
 		for (int g = 0; g < c->cap_groups; g++) {
 			free(c->metrics[m].obs[g].v);
@@ -366,7 +369,9 @@ static char *runs_sql(struct compare *c)
 	char *w = compare_where_sql(c->o.where, c->o.nr_where, 2);
 	if (w)
 		sql = sqlite3_mprintf("SELECT r.run_id AS run_id, %s AS grp, r.kernel_model "
-				      "AS model, r.seed AS seed, %s AS kv FROM runs r WHERE "
+				      "AS model, r.seed AS seed, %s AS kv, r.scenario_sha256 || ' ' "
+				      "|| r.machine_sha256 || ' ' || r.tool_version || ' ' || r.point "
+				      "|| ' ' || r.repetition AS ident FROM runs r WHERE "
 				      "r.status = 'ok'%s ORDER BY r.point, r.run_id", g,
 				      c->differs ? KV_SQL : "NULL", w);
 	sqlite3_free(g);
@@ -410,6 +415,47 @@ static int run_group(const struct compare *c, long long id)
 	return -1;
 }
 
+/*
+ * Across databases: a run whose plan, point and repetition (ident) a
+ * database loaded before holds too is the same run stored twice (the plan
+ * run into two files, or one file given twice).  Refused unless pooled,
+ * as check_duplicates does within one database.
+ */
+static int check_ident(struct compare *c, const char *ident, long long id,
+		       const char *dbname)
+{
+	for (size_t i = 0; i < c->nr_idents; i++)
+		if (c->idents[i].db != c->nr_dbs && !strcmp(c->idents[i].ident, ident)) {
+			if (c->o.pool) {
+				c->pooled = 1;
+				return NS_OK;
+			}
+			c->refused = 1;
+			return diag_set(c->d, NS_EINPUT, dbname, 0, 0, "run %lld is the same run "
+					"of one plan as run %lld of %s (scenario hash %.12s, the "
+					"same point and repetition): pooled, one measurement would "
+					"count twice; compare one of the databases, or pass --pool "
+					"to pool them anyway", id, c->idents[i].run_id,
+					c->idents[i].dbname, ident);
+		}
+	if (c->nr_idents == c->cap_idents) {
+		size_t cap = c->cap_idents ? 2 * c->cap_idents : 64;
+		struct run_ident *n = realloc(c->idents, cap * sizeof *n);
+		if (!n)
+			return compare_oom(c);
+		c->idents = n;
+		c->cap_idents = cap;
+	}
+	struct run_ident *r = &c->idents[c->nr_idents];
+	if (!(r->ident = strdup(ident)))
+		return compare_oom(c);
+	r->run_id = id;
+	r->db = c->nr_dbs;
+	r->dbname = dbname;
+	c->nr_idents++;
+	return NS_OK;
+}
+
 static int load_runs(struct compare *c, sqlite3 *db, const char *dbname)
 {
 	sqlite3_stmt *st = NULL;
@@ -435,10 +481,14 @@ static int load_runs(struct compare *c, sqlite3 *db, const char *dbname)
 			rc = compare_oom(c);
 			goto out;
 		}
+		const char *ident = (const char *)sqlite3_column_text(st, 5);
+		if ((rc = check_ident(c, ident ? ident : "~", sqlite3_column_int64(st, 0), dbname)))
+			goto out;
 		c->nr_runs++;
 	}
 	if (s != SQLITE_DONE)
 		rc = db_err(c, db, dbname);
+	c->nr_dbs++;
 out:
 	sqlite3_finalize(st);
 	sqlite3_free(sql);
@@ -1183,8 +1233,9 @@ int compare_print(struct compare *c, FILE *f)
 			"%s; compare needs two groups (another --by, or more runs: "
 			"docs/statistics.md)\n", c->groups[0].nr_runs, c->groups[0].value);
 	if (c->pooled)
-		fprintf(g, "pooled (--pool): some runs are the same run of one plan stored by "
-			"several invocations, each copy counted as a run\n");
+		fprintf(g, "pooled (--pool): some runs are the same run of one plan stored more "
+			"than once (by several invocations or in several databases), each "
+			"copy counted as a run\n");
 	if (c->nr_metrics < all)
 		fprintf(g, "(%d of %d metrics; --top 0 prints all)\n", c->nr_metrics, all);
 	c->nr_metrics = all;

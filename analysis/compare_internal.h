@@ -45,6 +45,14 @@ struct metric {
 	struct obs *obs;   /* [cap_groups] */
 };
 
+/* A loaded run's place in its plan, across databases. */
+struct run_ident {
+	char *ident;       /* scenario hash, machine hash, version, point, repetition */
+	long long run_id;
+	int db;            /* index of its database in load order */
+	const char *dbname;
+};
+
 struct compare {
 	struct compare_opts o;
 	const char *origin;
@@ -57,6 +65,9 @@ struct compare {
 	int differs;       /* no --by: group by what differs between runs */
 	int refused;       /* compare_load refused to pool a plan stored twice */
 	int pooled;        /* ... or pooled it (opts.pool) */
+	struct run_ident *idents;   /* every loaded run, for check_ident */
+	size_t nr_idents, cap_idents;
+	int nr_dbs;        /* databases loaded */
 	char *warn;        /* warnings of compare_load, printed by compare_print */
 	size_t warn_len;
 	FILE *warn_f;

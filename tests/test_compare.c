@@ -243,6 +243,31 @@ static void test_duplicates(void **state)
 				      "run_id = 6;", NULL, NULL, NULL), SQLITE_OK);
 }
 
+/* One database given twice: every run is there twice. */
+static void test_two_databases(void **state)
+{
+	sqlite3 *db = *state;
+	struct diag d;
+	struct compare *c = NULL;
+	struct compare_opts o = {.by = "variant", .metrics = "time"};
+	diag_init(&d);
+	assert_int_equal(compare_new(&o, "test", &d, &c), NS_OK);
+	assert_int_equal(compare_load(c, db, "a.db"), NS_OK);
+	assert_int_equal(compare_load(c, db, "b.db"), NS_EINPUT);
+	assert_true(compare_pool_refused(c));
+	if (!strstr(d.msg, "run 1 is the same run of one plan as run 1 of a.db"))
+		fail_msg("message: %s", d.msg);
+	compare_free(c);
+	o.pool = 1;
+	diag_init(&d);
+	assert_int_equal(compare_new(&o, "test", &d, &c), NS_OK);
+	assert_int_equal(compare_load(c, db, "a.db"), NS_OK);
+	assert_int_equal(compare_load(c, db, "b.db"), NS_OK);
+	assert_false(compare_pool_refused(c));
+	assert_int_equal(compare_check(c), NS_OK);
+	compare_free(c);
+}
+
 static void test_helpers(void **state)
 {
 	(void)state;
@@ -276,6 +301,7 @@ int main(void)
 		cmocka_unit_test(test_seed_style),
 		cmocka_unit_test(test_differs),
 		cmocka_unit_test(test_duplicates),
+		cmocka_unit_test(test_two_databases),
 		cmocka_unit_test(test_helpers),
 	};
 	return cmocka_run_group_tests(tests, setup, memdb_teardown);
