@@ -301,9 +301,11 @@ static int section_compare(struct html *h)
 			       "ORDER BY workload", -1, &wl, NULL) != SQLITE_OK)
 		return db_err(h);
 	fputs("<section id=\"compare\" data-check=\"compare\"><h2>Compare: by variant</h2>\n"
-	      "<p class=\"note\">Min and Amean by variant with Welch's t-test, as "
-	      "<code>numasim compare</code> prints them (all rows there); the plots "
-	      "beside show every series: the mean per batch size with min-max bars.</p>\n",
+	      "<p class=\"note\">Min and Amean by variant and the parameters that differ "
+	      "between its runs, then the difference over runs (exact when every run "
+	      "repeats, else Welch's t-test), as <code>numasim compare</code> prints them "
+	      "(all rows there); the plots beside show every series: the mean per batch "
+	      "size with min-max bars.</p>\n",
 	      h->f);
 	while (rc == NS_OK && (s = sqlite3_step(wl)) == SQLITE_ROW) {
 		const char *w = (const char *)sqlite3_column_text(wl, 0);
