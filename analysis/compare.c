@@ -19,44 +19,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/compare_internal.h"
 #include "analysis/stats.h"
 #include "analysis/table.h"
 #include "base/records.h"
-
-struct obs {
-	size_t n, cap;
-	double *v;
-};
-
-struct group {
-	char *value;
-	char *model;       /* the group's kernel model, "" when mixed */
-	char head[TABLE_HEAD_MAX];
-};
-
-struct metric {
-	char *name;
-	char *unit;
-	struct obs *obs;   /* [cap_groups] */
-};
-
-struct compare {
-	struct compare_opts o;
-	const char *origin;
-	struct diag *d;
-	int nr_groups, cap_groups;
-	struct group *groups;
-	int nr_metrics, cap_metrics;
-	struct metric *metrics;
-	long long nr_runs;
-	char *warn;        /* warnings of compare_load, printed by compare_print */
-	size_t warn_len;
-	FILE *warn_f;
-	/* per database being loaded: run_id -> group */
-	long long *run_ids;
-	int *run_group;
-	size_t nr_map;
-};
 
 static const char *const run_columns[] = {
 	"variant", "kernel_model", "machine", "workload", "scenario", "point",
@@ -148,7 +114,7 @@ int compare_metric_selected(const char *globs, const char *name)
 	return any_include ? included : 1;
 }
 
-static int oom(struct compare *c)
+int compare_oom(struct compare *c)
 {
 	return diag_set(c->d, NS_ENOMEM, c->origin, 0, 0, "out of memory");
 }
@@ -166,6 +132,7 @@ int compare_new(const struct compare_opts *o, const char *origin, struct diag *d
 	if (!c)
 		return diag_set(d, NS_ENOMEM, origin, 0, 0, "out of memory");
 	c->o = *o;
+	c->differs = !c->o.by;
 	if (!c->o.by)
 		c->o.by = "variant";
 	if (!(c->o.alpha > 0))
@@ -194,10 +161,17 @@ void compare_free(struct compare *c)
 	for (int i = 0; i < c->nr_groups; i++) {
 		free(c->groups[i].value);
 		free(c->groups[i].model);
+		free(c->groups[i].kv);
+		free(c->groups[i].suffix);
 	}
+	for (size_t i = 0; i < c->nr_idents; i++)
+		free(c->idents[i].ident);
+	free(c->idents);
 	for (int m = 0; m < c->nr_metrics; m++) {
-		for (int g = 0; g < c->cap_groups; g++)
+		for (int g = 0; g < c->cap_groups; g++) {
 			free(c->metrics[m].obs[g].v);
+			free(c->metrics[m].obs[g].rv);
+		}
 		free(c->metrics[m].obs);
 		free(c->metrics[m].name);
 		free(c->metrics[m].unit);
@@ -210,6 +184,11 @@ void compare_free(struct compare *c)
 		fclose(c->warn_f);
 	free(c->warn);
 	free(c);
+}
+
+int compare_pool_refused(const struct compare *c)
+{
+	return c && c->refused;
 }
 
 int compare_nr_groups(const struct compare *c)
@@ -241,25 +220,37 @@ static int grow_groups(struct compare *c)
 	return NS_OK;
 }
 
-static int group_of(struct compare *c, const char *value, const char *model)
+/* The group of a run (value, and kv under what-differs grouping),
+ * counting the run and its seed. */
+static int group_of(struct compare *c, const char *value, const char *model, const char *kv,
+		    long long seed)
 {
-	for (int i = 0; i < c->nr_groups; i++)
-		if (!strcmp(c->groups[i].value, value)) {
-			if (strcmp(c->groups[i].model, model))
-				c->groups[i].model[0] = '\0';
+	struct group *g;
+	for (int i = 0; i < c->nr_groups; i++) {
+		g = &c->groups[i];
+		if (!strcmp(g->value, value) && (!kv || !strcmp(g->kv, kv))) {
+			if (strcmp(g->model, model))
+				g->model[0] = '\0';
+			g->seeds_differ |= seed != g->seed0;
+			g->nr_runs++;
 			return i;
 		}
+	}
 	if (c->nr_groups == c->cap_groups && grow_groups(c) != NS_OK)
 		return -1;
-	struct group *g = &c->groups[c->nr_groups];
+	g = &c->groups[c->nr_groups];
 	memset(g, 0, sizeof *g);
 	g->value = strdup(value);
 	g->model = strdup(model);
-	if (!g->value || !g->model) {
+	g->kv = kv ? strdup(kv) : NULL;
+	if (!g->value || !g->model || (kv && !g->kv)) {
 		free(g->value);
 		free(g->model);
+		free(g->kv);
 		return -1;
 	}
+	g->nr_runs = 1;
+	g->seed0 = seed;
 	return c->nr_groups++;
 }
 
@@ -287,20 +278,6 @@ static struct metric *metric_of(struct compare *c, const char *name)
 	}
 	c->nr_metrics++;
 	return m;
-}
-
-static int obs_add(struct obs *o, double v)
-{
-	if (o->n == o->cap) {
-		size_t cap = o->cap ? 2 * o->cap : 16;
-		double *nv = realloc(o->v, cap * sizeof *nv);
-		if (!nv)
-			return NS_ENOMEM;
-		o->v = nv;
-		o->cap = cap;
-	}
-	o->v[o->n++] = v;
-	return NS_OK;
 }
 
 char *compare_key_sql(const char *key, int param)
@@ -383,7 +360,16 @@ void compare_where_bind(sqlite3_stmt *st, const char *const *where, int n, int f
 	}
 }
 
-/* The SELECT of the runs: run_id, group value, kernel_model. */
+/*
+ * The parameters that say what a run is, for what-differs grouping: all
+ * but its identity within a plan (seed, repetitions), the plan's name and
+ * file, and values derived from others (gfp_mask from gfp).
+ */
+#define KV_SQL "(SELECT group_concat(k || '=' || v, char(31)) FROM (SELECT p.key AS k, " \
+	"CAST(p.value AS TEXT) AS v FROM params p WHERE p.run_id = r.run_id AND p.key NOT IN " \
+	"('seed', 'repetitions', 'name', 'machine', 'workload.gfp_mask') ORDER BY p.key))"
+
+/* The SELECT of the runs: run_id, group value, kernel_model, seed, kv. */
 static char *runs_sql(struct compare *c)
 {
 	char *sql = NULL, *g = compare_key_sql(c->o.by, 1);
@@ -392,8 +378,11 @@ static char *runs_sql(struct compare *c)
 	char *w = compare_where_sql(c->o.where, c->o.nr_where, 2);
 	if (w)
 		sql = sqlite3_mprintf("SELECT r.run_id AS run_id, %s AS grp, r.kernel_model "
-				      "AS model FROM runs r WHERE r.status = 'ok'%s "
-				      "ORDER BY r.point, r.run_id", g, w);
+				      "AS model, r.seed AS seed, %s AS kv, r.scenario_sha256 || ' ' "
+				      "|| r.machine_sha256 || ' ' || r.tool_version || ' ' || r.point "
+				      "|| ' ' || r.repetition AS ident FROM runs r WHERE "
+				      "r.status = 'ok'%s ORDER BY r.point, r.run_id", g,
+				      c->differs ? KV_SQL : "NULL", w);
 	sqlite3_free(g);
 	sqlite3_free(w);
 	return sql;
@@ -435,6 +424,47 @@ static int run_group(const struct compare *c, long long id)
 	return -1;
 }
 
+/*
+ * Across databases: a run whose plan, point and repetition (ident) a
+ * database loaded before holds too is the same run stored twice (the plan
+ * run into two files, or one file given twice).  Refused unless pooled,
+ * as check_duplicates does within one database.
+ */
+static int check_ident(struct compare *c, const char *ident, long long id,
+		       const char *dbname)
+{
+	for (size_t i = 0; i < c->nr_idents; i++)
+		if (c->idents[i].db != c->nr_dbs && !strcmp(c->idents[i].ident, ident)) {
+			if (c->o.pool) {
+				c->pooled = 1;
+				return NS_OK;
+			}
+			c->refused = 1;
+			return diag_set(c->d, NS_EINPUT, dbname, 0, 0, "run %lld is the same run "
+					"of one plan as run %lld of %s (scenario hash %.12s, the "
+					"same point and repetition): pooled, one measurement would "
+					"count twice; compare one of the databases, or pass --pool "
+					"to pool them anyway", id, c->idents[i].run_id,
+					c->idents[i].dbname, ident);
+		}
+	if (c->nr_idents == c->cap_idents) {
+		size_t cap = c->cap_idents ? 2 * c->cap_idents : 64;
+		struct run_ident *n = realloc(c->idents, cap * sizeof *n);
+		if (!n)
+			return compare_oom(c);
+		c->idents = n;
+		c->cap_idents = cap;
+	}
+	struct run_ident *r = &c->idents[c->nr_idents];
+	if (!(r->ident = strdup(ident)))
+		return compare_oom(c);
+	r->run_id = id;
+	r->db = c->nr_dbs;
+	r->dbname = dbname;
+	c->nr_idents++;
+	return NS_OK;
+}
+
 static int load_runs(struct compare *c, sqlite3 *db, const char *dbname)
 {
 	sqlite3_stmt *st = NULL;
@@ -444,7 +474,7 @@ static int load_runs(struct compare *c, sqlite3 *db, const char *dbname)
 
 	c->nr_map = 0;
 	if (!sql)
-		return oom(c);
+		return compare_oom(c);
 	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK) {
 		rc = db_err(c, db, dbname);
 		goto out;
@@ -453,44 +483,70 @@ static int load_runs(struct compare *c, sqlite3 *db, const char *dbname)
 	while ((s = sqlite3_step(st)) == SQLITE_ROW) {
 		const char *v = (const char *)sqlite3_column_text(st, 1);
 		const char *m = (const char *)sqlite3_column_text(st, 2);
-		int g = group_of(c, v ? v : "~", m ? m : "");
+		const char *kv = (const char *)sqlite3_column_text(st, 4);
+		int g = group_of(c, v ? v : "~", m ? m : "", c->differs ? (kv ? kv : "") : NULL,
+				 sqlite3_column_int64(st, 3));
 		if (g < 0 || map_add(c, sqlite3_column_int64(st, 0), g, &cap) != NS_OK) {
-			rc = oom(c);
+			rc = compare_oom(c);
 			goto out;
 		}
+		const char *ident = (const char *)sqlite3_column_text(st, 5);
+		if ((rc = check_ident(c, ident ? ident : "~", sqlite3_column_int64(st, 0), dbname)))
+			goto out;
 		c->nr_runs++;
 	}
 	if (s != SQLITE_DONE)
 		rc = db_err(c, db, dbname);
+	c->nr_dbs++;
 out:
 	sqlite3_finalize(st);
 	sqlite3_free(sql);
 	return rc;
 }
 
-/* Add rows (run_id, name, value, unit) of sql to the observations. */
+/* Add rows (run_id, name, value, unit) of sql, ordered by run and name,
+ * to the observations; each (run, name)'s mean is the run's value. */
 static int load_values(struct compare *c, sqlite3 *db, const char *dbname, const char *sql)
 {
 	sqlite3_stmt *st = NULL;
 	int rc = NS_OK, s;
+	struct obs *cur = NULL;        /* the (run, metric) being summed */
+	long long cur_run = -1;
+	double sum = 0;
+	size_t cnt = 0;
 	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
 		return db_err(c, db, dbname);
 	while ((s = sqlite3_step(st)) == SQLITE_ROW) {
 		const char *name = (const char *)sqlite3_column_text(st, 1);
-		int g = run_group(c, sqlite3_column_int64(st, 0));
+		long long run = sqlite3_column_int64(st, 0);
+		int g = run_group(c, run);
 		if (g < 0 || !name || !compare_metric_selected(c->o.metrics, name))
 			continue;
 		struct metric *m = metric_of(c, name);
-		if (!m || obs_add(&m->obs[g], sqlite3_column_double(st, 2)) != NS_OK) {
-			rc = oom(c);
+		if (!m || compare_obs_add(&m->obs[g], sqlite3_column_double(st, 2)) != NS_OK) {
+			rc = compare_oom(c);
 			break;
 		}
+		if (cur && (cur != &m->obs[g] || cur_run != run)) {
+			if (compare_obs_run_add(cur, sum / (double)cnt) != NS_OK) {
+				rc = compare_oom(c);
+				break;
+			}
+			cnt = 0;
+			sum = 0;
+		}
+		cur = &m->obs[g];
+		cur_run = run;
+		sum += sqlite3_column_double(st, 2);
+		cnt++;
 		const char *unit = (const char *)sqlite3_column_text(st, 3);
 		if (!m->unit && unit && !(m->unit = strdup(unit))) {
-			rc = oom(c);
+			rc = compare_oom(c);
 			break;
 		}
 	}
+	if (rc == NS_OK && cur && compare_obs_run_add(cur, sum / (double)cnt) != NS_OK)
+		rc = compare_oom(c);
 	if (rc == NS_OK && s != SQLITE_DONE)
 		rc = db_err(c, db, dbname);
 	sqlite3_finalize(st);
@@ -523,14 +579,14 @@ static int check_pooling(struct compare *c, sqlite3 *db, const char *dbname)
 			"ORDER BY min(sel.run_id), kv.key", runs);
 	sqlite3_free(runs);
 	if (!sql)
-		return oom(c);
+		return compare_oom(c);
 	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK) {
 		rc = db_err(c, db, dbname);
 		goto out;
 	}
 	bind_runs(c, st);
 	if (!c->warn_f && !(c->warn_f = open_memstream(&c->warn, &c->warn_len))) {
-		rc = oom(c);
+		rc = compare_oom(c);
 		goto out;
 	}
 	while ((s = sqlite3_step(st)) == SQLITE_ROW)
@@ -541,6 +597,56 @@ static int check_pooling(struct compare *c, sqlite3 *db, const char *dbname)
 			sqlite3_column_text(st, 3), c->o.by, sqlite3_column_text(st, 1),
 			sqlite3_column_text(st, 1));
 	if (s != SQLITE_DONE)
+		rc = db_err(c, db, dbname);
+out:
+	sqlite3_finalize(st);
+	sqlite3_free(sql);
+	return rc;
+}
+
+/*
+ * Refuse (NS_EINPUT) to pool the same run of the same plan stored by two
+ * invocations (a plan run twice into one database without --resume):
+ * same scenario hash (the effective one, --set included), machine hash,
+ * tool version, point and repetition, hence the same seed.  Pooled, the
+ * copy counts one measurement twice: a deterministic model repeats it
+ * exactly, and any test over runs would see more runs than there are.
+ */
+static int check_duplicates(struct compare *c, sqlite3 *db, const char *dbname)
+{
+	char *runs = runs_sql(c), *sql = NULL;
+	sqlite3_stmt *st = NULL;
+	int rc = NS_OK, s;
+	if (runs)
+		sql = sqlite3_mprintf(
+			"WITH sel AS (%s) SELECT min(r.run_id), max(r.run_id), "
+			"substr(r.scenario_sha256, 1, 12), r.point, r.repetition, "
+			"count(DISTINCT r.invocation), group_concat(DISTINCT r.invocation) "
+			"FROM runs r JOIN sel USING (run_id) GROUP BY r.scenario_sha256, "
+			"r.machine_sha256, r.tool_version, r.point, r.repetition "
+			"HAVING count(DISTINCT r.invocation) > 1 ORDER BY min(r.run_id) LIMIT 1",
+			runs);
+	sqlite3_free(runs);
+	if (!sql)
+		return compare_oom(c);
+	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK) {
+		rc = db_err(c, db, dbname);
+		goto out;
+	}
+	bind_runs(c, st);
+	s = sqlite3_step(st);
+	c->refused = s == SQLITE_ROW && !c->o.pool;
+	c->pooled |= s == SQLITE_ROW && c->o.pool;
+	if (c->refused)
+		rc = diag_set(c->d, NS_EINPUT, dbname, 0, 0, "runs %lld and %lld are the same "
+			      "run of one plan (scenario hash %s, point %lld, repetition %lld) "
+			      "stored by %d invocations (%.200s): pooled, one measurement would "
+			      "count twice; pick one with --where invocation=ID, or pass --pool "
+			      "to pool them anyway", sqlite3_column_int64(st, 0),
+			      sqlite3_column_int64(st, 1), sqlite3_column_text(st, 2),
+			      sqlite3_column_int64(st, 3), sqlite3_column_int64(st, 4),
+			      sqlite3_column_int(st, 5), sqlite3_column_text(st, 6));
+	else if (s != SQLITE_DONE && s != SQLITE_ROW)
 		rc = db_err(c, db, dbname);
 out:
 	sqlite3_finalize(st);
@@ -608,7 +714,9 @@ int compare_load(struct compare *c, sqlite3 *db, const char *dbname)
 		rc = compare_where_check(db, dbname, c->o.where, c->o.nr_where, c->d);
 	if (rc == NS_OK)
 		rc = load_runs(c, db, dbname);
-	if (rc == NS_OK && c->o.warn)
+	if (rc == NS_OK)
+		rc = check_duplicates(c, db, dbname);
+	if (rc == NS_OK && c->o.warn && !c->differs)
 		rc = check_pooling(c, db, dbname);
 	if (rc == NS_OK)
 		rc = load_values(c, db, dbname, metrics_sql);
@@ -730,22 +838,6 @@ static void move_first(struct compare *c, int g)
 	}
 }
 
-static void make_heads(struct compare *c)
-{
-	int is_variant = !strcmp(c->o.by, "variant");
-	const char **v = malloc((size_t)c->nr_groups * sizeof *v + 1);
-	char (*h)[TABLE_HEAD_MAX] = malloc((size_t)c->nr_groups * sizeof *h + 1);
-	for (int g = 0; v && g < c->nr_groups; g++)
-		v[g] = c->groups[g].value;
-	if (is_variant && v && h)
-		table_variant_heads(v, c->nr_groups, h);
-	for (int g = 0; g < c->nr_groups; g++)
-		snprintf(c->groups[g].head, TABLE_HEAD_MAX, "%s",
-			 is_variant && v && h ? h[g] : c->groups[g].value);
-	free(v);
-	free(h);
-}
-
 /* Decimals for a metric: 2 from 100 up, more for small values (~5 digits). */
 static int metric_decimals(const struct st5 *s, int ng)
 {
@@ -840,65 +932,90 @@ static void print_rows(const struct compare *c, const struct layout *l, struct s
 }
 
 /*
- * One t-test cell in two parts, printed as aligned columns: the p-value
+ * One cell in two parts, printed as aligned columns: the p-value
  * ("p=0.0123*", "p<0.0001*", "p=0.5428 ") and the confidence interval
- * ("[-1.20, +3.40]").  Two groups without variance have no t statistic
- * (the difference of their means is exact): "n/a" and "exact -27.00".
+ * ("[-1.20, +3.40]"), or "exact" / "1 run" and the difference.
  */
-static void welch_field(const struct compare *c, const struct metric *m, int g, int base,
-			int dec, char *pbuf, size_t plen, char *ci, size_t cilen)
+static enum diff_kind diff_field(const struct compare *c, struct runs_diff r, int dec,
+				 char *pbuf, size_t plen, char *ci, size_t cilen)
 {
-	const struct obs *a = &m->obs[g], *b = &m->obs[base];
-	struct stats_summary sa, sb;
-	struct stats_welch w;
-	double lo, hi;
-	if (stats_summary(a->v, a->n, &sa) || stats_summary(b->v, b->n, &sb)) {
+	switch (r.kind) {
+	case DIFF_TEST:
+		snprintf(pbuf, plen, "p%s%.4f%c", r.w.p < 1e-4 ? "<" : "=",
+			 r.w.p < 1e-4 ? 1e-4 : r.w.p, r.w.p < c->o.alpha ? '*' : ' ');
+		snprintf(ci, cilen, "[%+.*f, %+.*f]", dec, r.lo, dec, r.hi);
+		break;
+	case DIFF_EXACT:
+	case DIFF_ONE_RUN:
+		snprintf(pbuf, plen, "%s", r.kind == DIFF_EXACT ? "exact" : "1 run");
+		snprintf(ci, cilen, "%+.*f", dec, r.diff);
+		break;
+	default:
 		snprintf(pbuf, plen, "n/a");
-		snprintf(ci, cilen, "(n < 2)");
-		return;
+		snprintf(ci, cilen, "(no runs)");
 	}
-	if (sa.stdev == 0 && sb.stdev == 0) {
-		snprintf(pbuf, plen, "n/a");
-		snprintf(ci, cilen, "exact %+.*f", dec, sa.mean - sb.mean);
-		return;
-	}
-	if (stats_welch_summary(&sa, &sb, &w) || stats_welch_ci(&w, 1 - c->o.alpha, &lo, &hi)) {
-		snprintf(pbuf, plen, "n/a");
-		snprintf(ci, cilen, "(undefined)");
-		return;
-	}
-	snprintf(pbuf, plen, "p%s%.4f%c", w.p < 1e-4 ? "<" : "=", w.p < 1e-4 ? 1e-4 : w.p,
-		 w.p < c->o.alpha ? '*' : ' ');
-	snprintf(ci, cilen, "[%+.*f, %+.*f]", dec, lo, dec, hi);
+	return r.kind;
+}
+
+static enum diff_kind welch_field(const struct compare *c, const struct metric *m, int g,
+				  int base, int dec, char *pbuf, size_t plen, char *ci,
+				  size_t cilen)
+{
+	return diff_field(c, compare_runs_diff(c, m, g, base), dec, pbuf, plen, ci, cilen);
 }
 
 #define WELCH_PW 9 /* "p<0.0001*" */
+
+/* Whether every run of the groups compared has the same seed. */
+int compare_one_seed(const struct compare *c)
+{
+	for (int g = 0; g < c->nr_groups; g++)
+		if (c->groups[g].seeds_differ)
+			return 0;
+	return 1;
+}
+
+/* What "exact" and "1 run" mean, once per block that printed them. */
+static void print_kinds(const struct compare *c, int kinds, FILE *f)
+{
+	if (kinds & (1 << DIFF_EXACT))
+		fprintf(f, "exact, deterministic: identical across %s (every run of a group "
+			"gave the same value): the difference is exact, no p-value\n",
+			compare_one_seed(c) ? "repetitions (one seed)" : "seeds");
+	if (kinds & (1 << DIFF_ONE_RUN))
+		fprintf(f, "1 run: a group has one run, so there is no run-to-run variance to "
+			"test: the difference of the runs' values, no p-value (--set "
+			"repetitions=N runs more; a deterministic workload repeats exactly: "
+			"docs/statistics.md)\n");
+}
 
 static void print_welch(const struct compare *c, const struct layout *l, const int *dec,
 			int base, FILE *f)
 {
 	char pb[32], ci[96];
-	int ciw = 0, w;
+	int ciw = 0, w, kinds = 0;
 	for (int m = 0; m < c->nr_metrics; m++)
 		for (int g = 0; g < c->nr_groups; g++)
 			if (g != base) {
-				welch_field(c, &c->metrics[m], g, base, dec[m], pb, sizeof pb,
-					    ci, sizeof ci);
+				kinds |= 1 << welch_field(c, &c->metrics[m], g, base, dec[m], pb,
+							  sizeof pb, ci, sizeof ci);
 				ciw = (int)strlen(ci) > ciw ? (int)strlen(ci) : ciw;
 			}
 	w = WELCH_PW + 1 + ciw;
 	for (int g = 0; g < c->nr_groups; g++)
 		w = (int)strlen(c->groups[g].head) > w ? (int)strlen(c->groups[g].head) : w;
-	fprintf(f, "\nWelch t-test against %s (two-sided; * p < %g; [%g%% confidence "
-		"interval of mean - baseline mean]; n/a with exact: neither group varies)\n%*s",
-		c->groups[base].head, c->o.alpha, 100 * (1 - c->o.alpha),
-		l->statw + 1 + l->opw, "");
+	fprintf(f, "\nDifference against %s over runs (one value per run: a series' mean "
+		"of its samples)", c->groups[base].head);
+	if (kinds & (1 << DIFF_TEST))
+		fprintf(f, "; Welch t-test, two-sided, * p < %g, [%g%% confidence interval "
+			"of mean - baseline mean]", c->o.alpha, 100 * (1 - c->o.alpha));
+	fprintf(f, "\n%*s", l->statw + 1 + l->opw, "");
 	for (int g = 0; g < c->nr_groups; g++)
 		if (g != base)
 			fprintf(f, "  %*s", w, c->groups[g].head);
 	fputc('\n', f);
 	for (int m = 0; m < c->nr_metrics; m++) {
-		fprintf(f, "%-*s %-*s", l->statw, "Welch", l->opw, c->metrics[m].name);
+		fprintf(f, "%-*s %-*s", l->statw, "Diff", l->opw, c->metrics[m].name);
 		for (int g = 0; g < c->nr_groups; g++)
 			if (g != base) {
 				welch_field(c, &c->metrics[m], g, base, dec[m], pb, sizeof pb,
@@ -910,6 +1027,44 @@ static void print_welch(const struct compare *c, const struct layout *l, const i
 			}
 		fputc('\n', f);
 	}
+	print_kinds(c, kinds, f);
+}
+
+/*
+ * A 2x2 what-if (compare_find_2x2): the interaction, the change factor A
+ * makes at B's other level minus the change it makes at B's baseline
+ * level, per metric over runs.
+ */
+static void print_interaction(const struct compare *c, const struct layout *l,
+			      const int *dec, FILE *f)
+{
+	struct compare_2x2 x;
+	char pb[32], ci[96];
+	int ciw = 0, kinds = 0;
+	if (!compare_find_2x2(c, &x))
+		return;
+	for (int m = 0; m < c->nr_metrics; m++) {
+		kinds |= 1 << diff_field(c, compare_interaction(c, &c->metrics[m], &x), dec[m],
+					 pb, sizeof pb, ci, sizeof ci);
+		ciw = (int)strlen(ci) > ciw ? (int)strlen(ci) : ciw;
+	}
+	const struct group *g = c->groups;
+	fprintf(f, "\nInteraction of %s (%s -> %s) and %s (%s -> %s) over runs: "
+		"(%s - %s) - (%s - %s), the difference of differences",
+		x.factor[0], x.level[0][0], x.level[0][1], x.factor[1], x.level[1][0],
+		x.level[1][1], g[x.cell[1][1]].head, g[x.cell[0][1]].head, g[x.cell[1][0]].head,
+		g[x.cell[0][0]].head);
+	if (kinds & (1 << DIFF_TEST))
+		fprintf(f, "; Welch-Satterthwaite t-test of the contrast, two-sided, * p < %g, "
+			"[%g%% confidence interval]", c->o.alpha, 100 * (1 - c->o.alpha));
+	fputc('\n', f);
+	for (int m = 0; m < c->nr_metrics; m++) {
+		diff_field(c, compare_interaction(c, &c->metrics[m], &x), dec[m], pb, sizeof pb,
+			   ci, sizeof ci);
+		fprintf(f, "%-*s %-*s  %-*s %*s\n", l->statw, "Inter", l->opw,
+			c->metrics[m].name, WELCH_PW, pb, ciw, ci);
+	}
+	print_kinds(c, kinds, f);
 }
 
 /* The seed's layout: max./min./avg./stdev./n per group, Welch lines. */
@@ -946,25 +1101,25 @@ static void print_seed(const struct compare *c, struct st5 *const *s, const int 
 			fprintf(f, " %*zu", w, s[m][g].n);
 		fputc('\n', f);
 		for (int g = 0; g < c->nr_groups; g++) {
-			struct stats_summary sa, sb;
-			struct stats_welch wt;
-			const struct obs *a = &me->obs[base], *b = &me->obs[g];
 			if (g == base)
 				continue;
+			/* the seed subtracts the group's mean from the baseline's */
+			struct runs_diff r = compare_runs_diff(c, me, g, base);
 			fprintf(f, "%s - %s: ", c->groups[base].value, c->groups[g].value);
-			if (stats_summary(a->v, a->n, &sa) || stats_summary(b->v, b->n, &sb) ||
-			    stats_welch_summary(&sa, &sb, &wt)) {
-				fprintf(f, "Welch t-test needs at least 2 values per group\n");
-				continue;
-			}
-			if (sa.stdev == 0 && sb.stdev == 0) {
-				fprintf(f, "diff %+.6g exactly: neither group varies, no "
-					"t-test\n", sa.mean - sb.mean);
-				continue;
-			}
-			fprintf(f, "diff %+.6g, Welch t = %.3f, df = %.1f, p = %.4f (two-sided): "
-				"%ssignificant at %g%%\n", wt.diff, wt.t, wt.df, wt.p,
-				wt.p < c->o.alpha ? "" : "not ", 100 * c->o.alpha);
+			if (r.kind == DIFF_NONE)
+				fprintf(f, "no runs to compare\n");
+			else if (r.kind == DIFF_ONE_RUN)
+				fprintf(f, "diff %+.6g, one run in a group: no t-test (one value "
+					"per run)\n", -r.diff);
+			else if (r.kind == DIFF_EXACT)
+				fprintf(f, "diff %+.6g exactly: deterministic, identical across "
+					"%s, no t-test\n", -r.diff, compare_one_seed(c) ? "repetitions"
+					: "seeds");
+			else
+				fprintf(f, "diff %+.6g, Welch t = %.3f, df = %.1f, p = %.4f "
+					"(two-sided): %ssignificant at %g%%\n",
+					-r.diff, -r.w.t, r.w.df, r.w.p,
+					r.w.p < c->o.alpha ? "" : "not ", 100 * c->o.alpha);
 		}
 	}
 }
@@ -1019,7 +1174,9 @@ static int prepare(struct compare *c, struct st5 ***sp, int **decp)
 				c->o.metrics ? c->o.metrics : "");
 	assert(compare_check(c) == NS_OK);
 	qsort(c->metrics, (size_t)c->nr_metrics, sizeof *c->metrics, metric_cmp);
-	make_heads(c);
+	if ((rc = compare_group_by_differences(c)))
+		return rc;
+	compare_make_heads(c);
 	if ((rc = find_baseline(c, &base)))
 		return rc;
 	move_first(c, base);
@@ -1027,12 +1184,12 @@ static int prepare(struct compare *c, struct st5 ***sp, int **decp)
 	dec = calloc((size_t)c->nr_metrics, sizeof *dec);
 	if (!s || !dec) {
 		free_stats(c, s, dec);
-		return oom(c);
+		return compare_oom(c);
 	}
 	for (int m = 0; m < c->nr_metrics; m++) {
 		if (!(s[m] = calloc((size_t)c->nr_groups, sizeof **s))) {
 			free_stats(c, s, dec);
-			return oom(c);
+			return compare_oom(c);
 		}
 		for (int k = 0; k < c->nr_groups; k++)
 			s[m][k] = summarize(&c->metrics[m].obs[k],
@@ -1063,7 +1220,7 @@ int compare_print(struct compare *c, FILE *f)
 	if ((rc = prepare(c, &s, &dec)))
 		return rc;
 	if (!(g = open_memstream(&buf, &len))) {
-		rc = oom(c);
+		rc = compare_oom(c);
 		goto out;
 	}
 	/* --top: the printers see the first max_metrics metrics only */
@@ -1078,7 +1235,16 @@ int compare_print(struct compare *c, FILE *f)
 		print_rows(c, &l, s, dec, base, g);
 		if (c->nr_groups > 1)
 			print_welch(c, &l, dec, base, g);
+		print_interaction(c, &l, dec, g);
 	}
+	if (c->nr_groups == 1)
+		fprintf(g, "\nNothing to compare: every selected run (%lld) is in one group, "
+			"%s; compare needs two groups (another --by, or more runs: "
+			"docs/statistics.md)\n", c->groups[0].nr_runs, c->groups[0].value);
+	if (c->pooled)
+		fprintf(g, "pooled (--pool): some runs are the same run of one plan stored more "
+			"than once (by several invocations or in several databases), each "
+			"copy counted as a run\n");
 	if (c->nr_metrics < all)
 		fprintf(g, "(%d of %d metrics; --top 0 prints all)\n", c->nr_metrics, all);
 	c->nr_metrics = all;
@@ -1105,30 +1271,23 @@ static void label(struct rec_doc *d, const char *key, const char *value)
 		rec_str(d, key, value);
 }
 
-/* Welch's t-test of group g against the baseline (group 0) of metric m. */
-static void welch_record(const struct compare *c, const struct metric *m, int g,
-			 struct rec_doc *d)
+/* Group g against the baseline (group 0) of metric m, over runs. */
+static void diff_record(const struct compare *c, struct runs_diff r, struct rec_doc *d)
 {
-	const struct obs *a = &m->obs[g], *b = &m->obs[0];
-	struct stats_summary sa, sb;
-	struct stats_welch w;
-	double lo, hi;
-	int have = !stats_summary(a->v, a->n, &sa) && !stats_summary(b->v, b->n, &sb);
-	int exact = have && sa.stdev == 0 && sb.stdev == 0;
-	int test = have && !exact && !stats_welch_summary(&sa, &sb, &w) &&
-		   !stats_welch_ci(&w, 1 - c->o.alpha, &lo, &hi);
-	if (have)
-		rec_num(d, "diff", sa.mean - sb.mean);
-	else
-		rec_null(d, "diff");
+	static const char *const kinds[] = {"none", "welch", "exact", "one-run"};
+	int test = r.kind == DIFF_TEST, exact = r.kind == DIFF_EXACT;
+	rec_int(d, "runs", (long long)r.n);
+	rec_int(d, "runs_baseline", (long long)r.n_base);
+	rec_str(d, "test", kinds[r.kind]);
+	rec_num(d, "diff", r.diff);
 	rec_bool(d, "exact", exact);
-	rec_num(d, "t", test ? w.t : NAN);
-	rec_num(d, "df", test ? w.df : NAN);
-	rec_num(d, "p", test ? w.p : NAN);
-	rec_num(d, "ci_low", test ? lo : exact ? sa.mean - sb.mean : NAN);
-	rec_num(d, "ci_high", test ? hi : exact ? sa.mean - sb.mean : NAN);
+	rec_num(d, "t", test ? r.w.t : NAN);
+	rec_num(d, "df", test ? r.w.df : NAN);
+	rec_num(d, "p", test ? r.w.p : NAN);
+	rec_num(d, "ci_low", test ? r.lo : exact ? r.diff : NAN);
+	rec_num(d, "ci_high", test ? r.hi : exact ? r.diff : NAN);
 	if (test)
-		rec_bool(d, "significant", w.p < c->o.alpha);
+		rec_bool(d, "significant", r.w.p < c->o.alpha);
 	else
 		rec_null(d, "significant");
 }
@@ -1186,8 +1345,25 @@ int compare_records(struct compare *c, struct rec_doc *d, const char *label_key,
 			rec_str(d, "group", c->groups[g].value);
 			rec_str(d, "baseline", c->groups[0].value);
 			rec_num(d, "alpha", c->o.alpha);
-			welch_record(c, &c->metrics[m], g, d);
+			diff_record(c, compare_runs_diff(c, &c->metrics[m], g, 0), d);
 		}
+	struct compare_2x2 x;
+	if (compare_find_2x2(c, &x)) {
+		rec_table(d, "interaction");
+		for (int m = 0; m < nm; m++) {
+			rec_row(d);
+			label(d, label_key, label_value);
+			rec_str(d, "metric", c->metrics[m].name);
+			rec_str(d, "factor_a", x.factor[0]);
+			rec_str(d, "a_from", x.level[0][0]);
+			rec_str(d, "a_to", x.level[0][1]);
+			rec_str(d, "factor_b", x.factor[1]);
+			rec_str(d, "b_from", x.level[1][0]);
+			rec_str(d, "b_to", x.level[1][1]);
+			rec_num(d, "alpha", c->o.alpha);
+			diff_record(c, compare_interaction(c, &c->metrics[m], &x), d);
+		}
+	}
 	print_warnings(c);
 	free_stats(c, s, dec);
 	return NS_OK;
@@ -1199,12 +1375,14 @@ int compare_check(const struct compare *c)
 		return NS_EINTERNAL;
 	for (int g = 0; g < c->nr_groups; g++)
 		for (int k = g + 1; k < c->nr_groups; k++)
-			if (!strcmp(c->groups[g].value, c->groups[k].value))
+			if (!strcmp(c->groups[g].value, c->groups[k].value) &&
+			    (c->differs != 1 || !strcmp(c->groups[g].kv, c->groups[k].kv)))
 				return NS_EINTERNAL;
 	for (int m = 0; m < c->nr_metrics; m++)
 		for (int g = 0; g < c->cap_groups; g++) {
 			const struct obs *o = &c->metrics[m].obs[g];
-			if (o->n > o->cap || (g >= c->nr_groups && o->n))
+			if (o->n > o->cap || o->nr > o->rcap || o->nr > o->n ||
+			    (g >= c->nr_groups && (o->n || o->nr)))
 				return NS_EINTERNAL;
 		}
 	return NS_OK;

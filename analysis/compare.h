@@ -1,10 +1,15 @@
 /*
  * compare — mmtests-style comparison of groups of runs from one or more
- * results databases (docs/schema.md), with Welch's t-test: the engine of
- * `numasim compare` and of the tables in `numasim report`.
+ * results databases (docs/schema.md), with the difference over runs
+ * (exact, or Welch's t-test): the engine of `numasim compare` and of the
+ * tables in `numasim report`; docs/statistics.md is the design note.
  *
- * Groups.  Every run with status 'ok' (passing the --where filters)
- * belongs to the group named by its value of the grouping key: a column
+ * Groups.  Without a key (opts.by NULL), by what differs: the variant and
+ * every parameter that differs between runs of one variant (a --set value
+ * of one invocation), labelled "VARIANT,KEY=VALUE"; parameters the same
+ * in every run are left out.  With a key, every run with status 'ok'
+ * (passing the --where filters) belongs to the group named by its value
+ * of the grouping key: a column
  * of `runs` (variant, kernel_model, machine, workload, scenario, point,
  * repetition, seed, host, tool_version, invocation, machine_sha256,
  * scenario_sha256) or a `params` key (policy.mempolicy,
@@ -18,7 +23,8 @@
  * observations are all its samples of that series over its runs (mmtests
  * pools iterations the same way); for any other metric, one observation
  * per run: the `metrics` value (NULLs skipped).  A series' unit is its
- * metric's unit.
+ * metric's unit.  Inference takes one value per run (a series: the mean
+ * of the run's samples), never a run's samples.
  *
  * Table (mmtests Compare.pm layout, analysis/table.h widths): two header
  * lines (for --by variant the kernel model and the short variant as in
@@ -33,13 +39,25 @@
  * (base - x) / base, so positive means better (fewer cycles); for every
  * other unit (x - base) / base.  The statistic column is as wide as the
  * longest row name printed.  Metrics are sorted by name with digit runs
- * compared as numbers (alloc-odr0-2 before alloc-odr0-16).  Then a Welch
- * t-test block: per metric and non-baseline column the two-sided p-value
- * of mean(column) = mean(baseline) ("p<0.0001" below that), marked '*'
- * below alpha, and the (1 - alpha) confidence interval of mean(column) -
- * mean(baseline) (analysis/stats.h, GSL), as two aligned columns; when
- * neither group varies, "n/a" and "exact D" (the exact difference).
- * Pooling (opts.warn): compare_load notes every group whose runs differ
+ * compared as numbers (alloc-odr0-2 before alloc-odr0-16).  Then the
+ * block "Difference against BASE over runs", rows "Diff": per metric and
+ * non-baseline column, over one value per run, "exact D" when every run
+ * of both groups gave the same value (deterministic: no p-value), "1 run
+ * D" when a group has one run, otherwise the two-sided Welch p-value of
+ * mean(column) = mean(baseline) ("p<0.0001" below that), marked '*' below
+ * alpha, and the (1 - alpha) confidence interval of mean(column) -
+ * mean(baseline) (analysis/stats.h, GSL), as two aligned columns.  For a
+ * 2x2 what-if (compare_internal.h, compare_find_2x2) the block
+ * "Interaction of A and B over runs", rows "Inter": the difference of
+ * differences, exact, one run or a Welch-Satterthwaite test.
+ * Same plan twice (opts.pool 0): compare_load refuses (NS_EINPUT) runs
+ * of the same scenario hash, machine hash, tool version, point and
+ * repetition stored by more than one invocation (a plan run twice into
+ * one database without --resume), or held by two databases loaded:
+ * pooled, one measurement would count twice, and a test over runs would
+ * see twice the runs there are.  opts.pool 1 pools them with a line
+ * saying so.
+ * Pooling (opts.warn, with a key): compare_load notes every group whose runs differ
  * in a parameter other than the key, or in invocation, machine, workload
  * or scenario; compare_print writes those warnings to opts.warn.
  * Seed style (seed_style = 1): the layout of the second seed's commit
@@ -47,8 +65,10 @@
  * N observations (seed format)", the rows max., min., avg., stdev. and n
  * with one column per group, then per non-baseline group the line
  * "BASE - GROUP: diff D, Welch t = T, df = DF, p = P (two-sided):
- * [not ]significant at A" (D = mean(baseline) - mean(group), as the
- * seed subtracts the patched kernel's average from the old one's).
+ * [not ]significant at A" over one value per run (D = mean(baseline) -
+ * mean(group), as the seed subtracts the patched kernel's average from
+ * the old one's), or "diff D exactly: deterministic, identical across
+ * seeds, no t-test", or "diff D, one run in a group: no t-test".
  *
  * Error policy: NS_EINPUT with "numasim compare: error: ..." style
  * messages (origin given by the caller) for an unknown key, a metric glob
@@ -76,6 +96,8 @@ struct compare_opts {
 	int seed_style;         /* 1: the seed's max./min./avg./stdev. layout */
 	int max_metrics;        /* print the first N metrics only (with a
 				   line saying how many more); 0: all */
+	int pool;               /* 1: pool the same run of one plan stored by
+				   several invocations (refused otherwise) */
 	FILE *warn;             /* where compare_print writes the warnings
 				   about groups that pool runs differing in
 				   other keys; NULL: not checked */
@@ -116,6 +138,9 @@ int compare_print(struct compare *c, FILE *f);
 struct rec_doc;
 int compare_records(struct compare *c, struct rec_doc *d, const char *label_key,
 		    const char *label_value);
+/* 1 when compare_load refused to pool the same run of one plan stored by
+ * several invocations (opts.pool 0; the message is in the diag). */
+int compare_pool_refused(const struct compare *c);
 /* Groups and metrics loaded so far (after compare_load). */
 int compare_nr_groups(const struct compare *c);
 int compare_nr_metrics(const struct compare *c);
@@ -139,6 +164,18 @@ int compare_key_is_column(const char *key);
  * sqlite3_mprintf'ed (sqlite3_free it); NULL when out of memory.
  */
 char *compare_key_sql(const char *key, int param);
+
+/*
+ * The label of a run from what differs (the default grouping of plots,
+ * as of compare without --by): SQL over `runs r` giving the variant, then
+ * ",LAST=VALUE" for every parameter whose value differs between the 'ok'
+ * runs of one variant that pass the where filters (LAST: the key's last
+ * dotted component; "~" for a run without it).  Keys are pasted as SQL
+ * string literals (sqlite3_mprintf %Q), nothing is bound.  *out is
+ * sqlite3_mprintf'ed; NS_EDB, NS_ENOMEM in d.
+ */
+int compare_label_sql(sqlite3 *db, const char *dbname, const char *const *where, int n,
+		      char **out, struct diag *d);
 
 /* NS_OK when key is a runs column or a params key of some run of db;
  * NS_EINPUT with "DB: error: unknown key ..." otherwise. */

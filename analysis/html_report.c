@@ -36,6 +36,7 @@ struct html {
 	const struct cost_tables *t;
 	FILE *f;
 	struct diag *d;
+	int pool;          /* compare_opts.pool */
 };
 
 static int db_err(struct html *h)
@@ -246,6 +247,7 @@ static int pre_compare(struct html *h, const char *workload)
 	struct compare_opts o = {
 		.metrics = compare_report_metrics(workload),
 		.where = wl, .nr_where = 1, .rows = COMPARE_ROW_MIN | COMPARE_ROW_AMEAN,
+		.pool = h->pool,
 	};
 	struct compare *c = NULL;
 	int rc = compare_new(&o, h->dbname, h->d, &c);
@@ -299,9 +301,11 @@ static int section_compare(struct html *h)
 			       "ORDER BY workload", -1, &wl, NULL) != SQLITE_OK)
 		return db_err(h);
 	fputs("<section id=\"compare\" data-check=\"compare\"><h2>Compare: by variant</h2>\n"
-	      "<p class=\"note\">Min and Amean by variant with Welch's t-test, as "
-	      "<code>numasim compare</code> prints them (all rows there); the plots "
-	      "beside show every series: the mean per batch size with min-max bars.</p>\n",
+	      "<p class=\"note\">Min and Amean by variant and the parameters that differ "
+	      "between its runs, then the difference over runs (exact when every run "
+	      "repeats, else Welch's t-test), as <code>numasim compare</code> prints them "
+	      "(all rows there); the plots beside show every series: the mean per batch "
+	      "size with min-max bars.</p>\n",
 	      h->f);
 	while (rc == NS_OK && (s = sqlite3_step(wl)) == SQLITE_ROW) {
 		const char *w = (const char *)sqlite3_column_text(wl, 0);
@@ -633,9 +637,9 @@ static int section_sweep(struct html *h)
 }
 
 int html_report_write(sqlite3 *db, const char *dbname, const struct cost_tables *t,
-		      FILE *f, struct diag *d)
+		      int pool, FILE *f, struct diag *d)
 {
-	struct html h = {.db = db, .dbname = dbname, .t = t, .f = f, .d = d};
+	struct html h = {.db = db, .dbname = dbname, .t = t, .f = f, .d = d, .pool = pool};
 	sqlite3_stmt *st;
 	int64_t runs = 0, ok = 0;
 	if (sqlite3_prepare_v2(db, "SELECT count(*), sum(status = 'ok') FROM runs", -1, &st,

@@ -47,8 +47,11 @@
 #include "base/diag.h"
 #include "cost/cost.h"
 
-/* t: the models' site tables (conditions of the branch sites). */
+/* t: the models' site tables (conditions of the branch sites); pool: the
+ * compare tables pool the same run of one plan stored by several
+ * invocations (compare_opts.pool; otherwise each such table is a note
+ * saying why it is left out and that --pool pools them). */
 int html_report_write(sqlite3 *db, const char *dbname, const struct cost_tables *t,
-		      FILE *f, struct diag *d);
+		      int pool, FILE *f, struct diag *d);
 
 #endif

@@ -138,6 +138,7 @@ int plot_load_line(struct plot *p, sqlite3 *db, const char *dbname, const char *
 	int rc = NS_OK, s, rows = 0;
 	char unit[64];
 
+	const char *by_given = by;
 	if (!by)
 		by = "variant";
 	if ((rc = compare_where_valid(p->where, p->nr_where, "numasim plot", d)) ||
@@ -145,7 +146,11 @@ int plot_load_line(struct plot *p, sqlite3 *db, const char *dbname, const char *
 	    (!by_name && (rc = compare_key_check(db, dbname, xkey, d))) ||
 	    (rc = compare_where_check(db, dbname, p->where, p->nr_where, d)))
 		return rc;
-	g = compare_key_sql(by, 2);
+	/* no --by: the legend says what differs (compare_label_sql) */
+	if (by_given)
+		g = compare_key_sql(by, 2);
+	else if ((rc = compare_label_sql(db, dbname, p->where, p->nr_where, &g, d)))
+		return rc;
 	x = by_name ? sqlite3_mprintf("NULL") : compare_key_sql(xkey, 3);
 	w = compare_where_sql(p->where, p->nr_where, 4);
 	if (g && x && w)
@@ -273,13 +278,17 @@ int plot_load_bars(struct plot *p, sqlite3 *db, const char *dbname, const char *
 	if (!col)
 		return diag_set(d, NS_EINPUT, "numasim plot", 0, 0, "unknown bar chart '%s' "
 				"(profile, executed, taken or mispredicted)", what);
+	const char *by_given = by;
 	if (!by)
 		by = "variant";
 	if ((rc = compare_where_valid(p->where, p->nr_where, "numasim plot", d)) ||
 	    (rc = compare_key_check(db, dbname, by, d)) ||
 	    (rc = compare_where_check(db, dbname, p->where, p->nr_where, d)))
 		return rc;
-	g = compare_key_sql(by, 1);
+	if (by_given)
+		g = compare_key_sql(by, 1);
+	else if ((rc = compare_label_sql(db, dbname, p->where, p->nr_where, &g, d)))
+		return rc;
 	w = compare_where_sql(p->where, p->nr_where, 3);
 	/* Per group and category the mean over the group's runs (a run
 	 * without the category counts as 0); categories ranked by the sum. */

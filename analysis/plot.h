@@ -9,7 +9,9 @@
  * Loading (plot_load_*) reads runs with status 'ok' of one database that
  * pass the --where filters (p->where: KEY=VALUE, as analysis/compare.h's)
  * and groups them by a key as analysis/compare.h does (a runs column or a
- * params key, default variant).  Line plots: the observations of every
+ * params key); without a key, by what differs: the variant and every
+ * parameter that differs between its runs (compare_label_sql), so the
+ * legend of two invocations with different --set values names them.  Line plots: the observations of every
  * metric matching the glob (samples where the series has them, else one
  * metrics value per run) at x = the number after the last '-' of the
  * metric name (x key "name": alloc-odr0-16384 -> 16384; names without

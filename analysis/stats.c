@@ -60,6 +60,36 @@ int stats_welch(double mean1, double sd1, size_t n1, double mean2, double sd2, s
 	return NS_OK;
 }
 
+int stats_contrast(const struct stats_summary *s, const double *coef, size_t k,
+		   struct stats_welch *out)
+{
+	double est = 0, var = 0, den = 0, n = 0;
+	for (size_t i = 0; i < k; i++) {
+		if (s[i].n < 2 || !(s[i].stdev >= 0) || !isfinite(s[i].mean) ||
+		    !isfinite(s[i].stdev) || !isfinite(coef[i]))
+			return NS_ERANGE;
+		double v = coef[i] * coef[i] * s[i].stdev * s[i].stdev / (double)s[i].n;
+		est += coef[i] * s[i].mean;
+		var += v;
+		den += v * v / (double)(s[i].n - 1);
+		n += (double)s[i].n;
+	}
+	struct stats_welch w = {.diff = est, .se = sqrt(var)};
+	if (var == 0) {
+		w.df = n - (double)k;
+		w.t = est == 0 ? 0 : copysign(INFINITY, est);
+		w.p = est == 0 ? 1 : 0;
+	} else {
+		w.t = est / w.se;
+		w.df = var * var / den;
+		w.p = 2 * gsl_cdf_tdist_Q(fabs(w.t), w.df);
+		if (w.p > 1)
+			w.p = 1;
+	}
+	*out = w;
+	return NS_OK;
+}
+
 static int cmp_double(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;

@@ -45,6 +45,17 @@ int stats_welch_ci(const struct stats_welch *w, double level, double *lo, double
 void stats_spread(double *v, size_t n, double out[3]);
 /* Student t quantile: t_{df, p} (GSL's gsl_cdf_tdist_Pinv), df > 0, 0 < p < 1. */
 double stats_t_quantile(double p, double df);
+/*
+ * A contrast of k independent groups' means, sum coef[i] * mean[i] (the
+ * interaction of a 2x2 design: coefficients +1, -1, -1, +1), tested as
+ * Welch does two means: se = sqrt(sum coef[i]^2 s[i]^2 / n[i]), degrees of
+ * freedom by Welch-Satterthwaite (sum v[i])^2 / sum v[i]^2 / (n[i] - 1)
+ * with v[i] = coef[i]^2 s[i]^2 / n[i], two-sided p from Student's t; out->diff
+ * is the contrast.  With coefficients +1, -1 it is stats_welch; with no
+ * variance, the same convention (df = sum n[i] - k).  NS_ERANGE as there.
+ */
+int stats_contrast(const struct stats_summary *s, const double *coef, size_t k,
+		   struct stats_welch *out);
 /* Welch's test of two samples' summaries. */
 int stats_welch_summary(const struct stats_summary *a, const struct stats_summary *b,
 			struct stats_welch *out);

@@ -21,7 +21,7 @@
 static const char usage_line[] =
 	"numasim compare DB [DB...] [--by KEY[,WITHIN]] [--baseline VALUE] [--metric GLOBS] "
 	"[--where KEY=VALUE]... [--alpha A] [--style mmtests|seed]\n"
-	"       [--format text|json|csv]";
+	"       [--pool] [--format text|json|csv]";
 
 struct copts {
 	struct compare_opts o;
@@ -111,6 +111,10 @@ static const struct cli_option compare_options[] = {
 	 .help = "mmtests (default) or seed: the second seed's\n"
 		 "max./min./avg./stdev. rows per group and one\n"
 		 "Welch line per group (perf bench style)"},
+	{.name = "--pool", .kind = CLI_OPT_FLAG, .off = COMPARE_ARG(o.pool),
+	 .help = "pool the same runs of one plan stored by several\n"
+		 "invocations (a plan run twice without --resume);\n"
+		 "refused otherwise: each would count twice"},
 	{.name = "--format", .arg = "F", .kind = CLI_OPT_FORMAT, .off = COMPARE_ARG(format),
 	 .help = "text (default), json (one document: tables\n"
 		 "groups, stats, welch; docs/output-formats.md)\n"
@@ -132,13 +136,18 @@ static void print_help(const struct cli_spec *spec)
 	       "(the mean of the best 50/95/99%% of the samples), one column per group, each\n"
 	       "with the change against the baseline column in percent (positive =\n"
 	       "better for time-like units: cycles, cycles/op, ns, s; otherwise\n"
-	       "positive = higher), then Welch's t-test of every column against the\n"
-	       "baseline: the two-sided p-value (* below alpha) and the confidence\n"
-	       "interval of the difference of the means.  A metric with per-sample rows\n"
-	       "(pagealloc's alloc-odr0-1, ...) is compared over its samples, any other\n"
-	       "over one value per run.  Several databases pool their runs by group; a\n"
-	       "group that pools runs differing in another parameter, invocation,\n"
-	       "machine, workload or scenario gets a warning on standard error.\n\n"
+	       "positive = higher), then the difference of every column against the\n"
+	       "baseline over runs (one value per run; a series such as pagealloc's\n"
+	       "alloc-odr0-1 gives the mean of its samples): 'exact' when every run of\n"
+	       "both groups gave the same value (deterministic: no p-value), '1 run'\n"
+	       "when a group has one run, otherwise Welch's t-test (* below alpha) with\n"
+	       "the confidence interval.  For a 2x2 what-if (two parameters of two\n"
+	       "values each) the interaction, the difference of differences, follows.\n"
+	       "Without --by the columns are the variant and every parameter that\n"
+	       "differs between its runs (--set values).  Several databases pool their\n"
+	       "runs by group; with --by, a group that pools runs differing in another\n"
+	       "parameter, invocation, machine, workload or scenario gets a warning on\n"
+	       "standard error (docs/statistics.md).\n\n"
 	       "options:\n", spec->usage);
 	cli_print_options(stdout, spec, NULL);
 	printf("\nexit status: 0 ok, 1 database error, 2 bad usage, missing or foreign\n"

@@ -120,8 +120,9 @@ static const struct cli_option plot_options[] = {
 		 "or executed, taken, mispredicted (branch sites), the\n"
 		 "mean per run of each group"},
 	{.name = "--by", .arg = "KEY", .kind = CLI_OPT_TEXT, .off = PLOT_ARG(by),
-	 .help = "one line / bar per value of KEY (default variant; a\n"
-		 "runs column or a parameter, as in numasim compare)"},
+	 .help = "one line / bar per value of KEY (a runs column or\n"
+		 "a parameter, as in numasim compare); default: the\n"
+		 "variant and the parameters that differ between its runs"},
 	{.name = "--where", .arg = "KEY=VALUE", .kind = CLI_OPT_CALL, .call = set_where,
 	 .help = "only runs whose KEY (column or parameter) has\n"
 		 "VALUE; repeatable, all must hold (as in compare)"},

@@ -55,7 +55,7 @@
 #define REPORT_DEFAULT_TOP 20
 #define SUMMARY_DEFAULT_TOP 15
 
-static const char usage_line[] = "numasim report DB [--runs] [--run ID] [--top N] "
+static const char usage_line[] = "numasim report DB [--runs] [--run ID] [--top N] [--pool] "
 	"[--format text|json|csv|html] [-o FILE]";
 
 
@@ -68,6 +68,7 @@ struct rep {
 					 * sections print whole, as `run` does */
 	struct diag *d;
 	struct rec_doc *doc;            /* --format json|csv: the document; NULL: text */
+	int pool;                       /* --pool: compare_opts.pool */
 };
 
 static int db_err(struct rep *r)
@@ -405,13 +406,26 @@ static int summary_compare(struct rep *r, const char *workload)
 	const char *wl[1] = {where};
 	struct compare_opts o = {.metrics = compare_report_metrics(workload), .where = wl,
 				 .nr_where = 1, .rows = COMPARE_ROW_MIN | COMPARE_ROW_AMEAN,
-				 .max_metrics = (int)(r->top > 0 ? r->top : 0)};
+				 .max_metrics = (int)(r->top > 0 ? r->top : 0), .pool = r->pool};
 	struct compare *c = NULL;
 	snprintf(where, sizeof where, "workload=%s", workload);
 	int rc = compare_new(&o, r->path, r->d, &c);
 	if (rc == NS_OK)
 		rc = compare_load(c, r->db, r->path);
-	if (rc == NS_OK && r->doc) {
+	if (rc == NS_EINPUT && compare_pool_refused(c)) {
+		/* the other sections stand: this table says why it is left out */
+		if (r->doc) {
+			rec_table(r->doc, "compare_refused");
+			rec_row(r->doc);
+			rec_str(r->doc, "workload", workload);
+			rec_str(r->doc, "message", r->d->msg);
+		} else {
+			fprintf(r->f, "\nCompare: %s runs by variant: refused: %s (numasim "
+				"report --pool)\n", workload, r->d->msg);
+		}
+		diag_init(r->d);
+		rc = NS_OK;
+	} else if (rc == NS_OK && r->doc) {
 		rc = compare_records(c, r->doc, "workload", workload);
 	} else if (rc == NS_OK) {
 		fprintf(r->f, "\nCompare: %s runs by variant (numasim compare %s --where "
@@ -584,7 +598,7 @@ static int report_records(struct rep *r, enum rec_format fmt, int runs, int64_t 
 struct report_args {
 	const char *path, *out_path;
 	long long only, top;
-	int runs, html;
+	int runs, html, pool;
 	enum rec_format format;
 };
 
@@ -640,6 +654,10 @@ static const struct cli_option report_options[] = {
 		 "and provenance, compare tables with their plots, profile,\n"
 		 "flame graph, branch sites, SLUB and scheduler summaries,\n"
 		 "small multiples of sweeps; analysis/html_report.h)"},
+	{.name = "--pool", .kind = CLI_OPT_FLAG, .off = REPORT_ARG(pool),
+	 .help = "the compare tables pool the same runs of one plan\n"
+		 "stored by several invocations (refused otherwise:\n"
+		 "docs/statistics.md)"},
 	{.name = "-o", .arg = "FILE", .kind = CLI_OPT_TEXT, .off = REPORT_ARG(out_path),
 	 .help = "write FILE atomically instead of standard output"},
 };
@@ -717,10 +735,10 @@ int cmd_report(int argc, char **argv)
 	if (top < 0)
 		top = runs ? REPORT_DEFAULT_TOP : SUMMARY_DEFAULT_TOP;
 	struct rep r = {.db = store_sqlite(st), .path = path, .f = f, .top = top,
-			.messaging_top = messaging_top, .d = &d};
+			.messaging_top = messaging_top, .d = &d, .pool = a.pool};
 	/* one switch over the format: each case composes the whole output in f */
 	if (html) {
-		rc = html_report_write(store_sqlite(st), path, &sites, f, &d);
+		rc = html_report_write(store_sqlite(st), path, &sites, a.pool, f, &d);
 	} else {
 		switch (format) {
 		case REC_TEXT:

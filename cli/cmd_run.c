@@ -45,6 +45,7 @@
 #include "analysis/table.h"
 #include "analysis/resultset.h"
 #include "base/records.h"
+#include "numasim_config.h"
 
 #define RUN_DEFAULT_DB "results.db"
 /* Group commit defaults: one fsync per up to 64 runs or per half second
@@ -525,6 +526,34 @@ static int check_plan_size(const struct scenario *s, int jobs, struct diag *d)
 			(double)world / 1048576.0, s->limit_memory_mib);
 }
 
+/*
+ * Without --resume, say when the database already holds runs of this plan
+ * (the scenario hash, --set included, and this version, as --resume
+ * matches them): the new runs repeat them with the same seeds, and
+ * compare and report refuse to pool the copies unless told (--pool).  A
+ * note, not an error: a second invocation may be wanted (host timing).
+ */
+static void note_stored_plan(struct store *st, const struct scenario *s, const char *db)
+{
+	sqlite3_stmt *q = NULL;
+	if (sqlite3_prepare_v2(store_sqlite(st), "SELECT count(*), count(DISTINCT invocation) "
+			       "FROM runs WHERE scenario_sha256 = ?1 AND tool_version = ?2 AND "
+			       "status = 'ok'", -1, &q, NULL) != SQLITE_OK)
+		return;
+	sqlite3_bind_text(q, 1, s->sha256, -1, SQLITE_STATIC);
+	sqlite3_bind_text(q, 2, NUMASIM_VERSION, -1, SQLITE_STATIC);
+	if (sqlite3_step(q) == SQLITE_ROW && sqlite3_column_int64(q, 0) > 0)
+		fprintf(stderr, "numasim run: note: %s already holds %lld run%s of this plan "
+			"(scenario %s, hash %.12s, %lld invocation%s): the runs of this "
+			"invocation repeat them with the same seeds, and compare and report "
+			"refuse to pool the copies without --pool; --resume runs only the "
+			"runs missing\n", db, (long long)sqlite3_column_int64(q, 0),
+			sqlite3_column_int64(q, 0) == 1 ? "" : "s", s->name, s->sha256,
+			(long long)sqlite3_column_int64(q, 1),
+			sqlite3_column_int64(q, 1) == 1 ? "" : "s");
+	sqlite3_finalize(q);
+}
+
 int cmd_run(int argc, char **argv)
 {
 	struct run_args a = {0};
@@ -575,6 +604,8 @@ int cmd_run(int argc, char **argv)
 	    (rc = agree(mpi, NS_OK, &peer, &agreed)))
 		goto fail;
 	agreed = 1;   /* from here on failures travel with the runs */
+	if (rank == 0 && !a.resume)
+		note_stored_plan(st, s, a.db);
 
 	struct run_opts o = {
 		.jobs = (int)a.jobs,

@@ -68,7 +68,7 @@ static void test_line_from_samples(void **state)
 	struct diag d;
 	diag_init(&d);
 	plot_init(&p, PLOT_LINE);
-	assert_int_equal(plot_load_line(&p, db, "db", "c-*", NULL, NULL, &d), NS_OK);
+	assert_int_equal(plot_load_line(&p, db, "db", "c-*", NULL, "variant", &d), NS_OK);
 	assert_int_equal(plot_check(&p), NS_OK);
 	assert_int_equal(p.nr_series, 2);
 	assert_string_equal(p.series[0].name, "a");
@@ -132,7 +132,7 @@ static void test_bars(void **state)
 	struct diag d;
 	diag_init(&d);
 	plot_init(&p, PLOT_BAR);
-	assert_int_equal(plot_load_bars(&p, db, "db", "profile", NULL, 2, &d), NS_OK);
+	assert_int_equal(plot_load_bars(&p, db, "db", "profile", "variant", 2, &d), NS_OK);
 	assert_int_equal(plot_check(&p), NS_OK);
 	assert_int_equal(p.nr_cats, 2);
 	assert_string_equal(p.cats[0], "f");
@@ -146,7 +146,7 @@ static void test_bars(void **state)
 	free(s);
 	plot_free(&p);
 	plot_init(&p, PLOT_BAR);
-	assert_int_equal(plot_load_bars(&p, db, "db", "mispredicted", NULL, 0, &d), NS_OK);
+	assert_int_equal(plot_load_bars(&p, db, "db", "mispredicted", "variant", 0, &d), NS_OK);
 	assert_int_equal(p.nr_cats, 2);
 	assert_true(p.series[0].y[0] == 1); /* a: 2 mispredicts over 2 runs */
 	assert_true(p.series[1].y[0] == 4 && p.series[1].y[1] == 1);
@@ -211,7 +211,7 @@ static void test_where(void **state)
 	plot_init(&p, PLOT_LINE);
 	p.where = where;
 	p.nr_where = 2;
-	assert_int_equal(plot_load_line(&p, db, "db", "c-*", NULL, NULL, &d), NS_OK);
+	assert_int_equal(plot_load_line(&p, db, "db", "c-*", NULL, "variant", &d), NS_OK);
 	assert_int_equal(p.nr_series, 1);                  /* run 1 only */
 	assert_true(fabs(p.series[0].y[0] - 15) < 1e-12);  /* (10 + 20) / 2 */
 	plot_free(&p);
@@ -283,7 +283,7 @@ static void test_ticks_inside(void **state)
 	struct diag d;
 	diag_init(&d);
 	plot_init(&p, PLOT_LINE);
-	assert_int_equal(plot_load_line(&p, db, "db", "c-*", NULL, NULL, &d), NS_OK);
+	assert_int_equal(plot_load_line(&p, db, "db", "c-*", NULL, "variant", &d), NS_OK);
 	/* 340..731: step 50 over 300..750 (the old writer drew up to 800) */
 	p.series[0].lo[0] = 340;
 	p.series[0].y[0] = p.series[0].hi[0] = 731;
@@ -312,6 +312,34 @@ static void test_ticks_inside(void **state)
 	plot_free(&p);
 }
 
+/* No --by: the series are the variant and what differs between its runs
+ * (n: 10 in runs 1 and 2, 20 in run 3; s only in run 1, "~" elsewhere). */
+static void test_labels_from_differences(void **state)
+{
+	sqlite3 *db = *state;
+	struct plot p;
+	struct diag d;
+	diag_init(&d);
+	plot_init(&p, PLOT_LINE);
+	assert_int_equal(plot_load_line(&p, db, "db", "c-*", NULL, NULL, &d), NS_OK);
+	assert_int_equal(plot_check(&p), NS_OK);
+	assert_int_equal(p.nr_series, 3);
+	assert_string_equal(p.series[0].name, "a,n=10");
+	assert_string_equal(p.series[1].name, "a,n=20");
+	assert_string_equal(p.series[2].name, "b,n=10");
+	assert_true(fabs(p.series[0].y[0] - 15) < 1e-12); /* run 1: (10 + 20) / 2 */
+	plot_free(&p);
+	/* one value of n left: the variant alone */
+	const char *w[] = {"n=10"};
+	plot_init(&p, PLOT_LINE);
+	p.where = w;
+	p.nr_where = 1;
+	assert_int_equal(plot_load_line(&p, db, "db", "c-*", NULL, NULL, &d), NS_OK);
+	assert_int_equal(p.nr_series, 2);
+	assert_string_equal(p.series[0].name, "a");
+	plot_free(&p);
+}
+
 static void test_csv(void **state)
 {
 	sqlite3 *db = *state;
@@ -321,7 +349,7 @@ static void test_csv(void **state)
 	size_t len = 0;
 	diag_init(&d);
 	plot_init(&p, PLOT_LINE);
-	assert_int_equal(plot_load_line(&p, db, "db", "c-*", NULL, NULL, &d), NS_OK);
+	assert_int_equal(plot_load_line(&p, db, "db", "c-*", NULL, "variant", &d), NS_OK);
 	FILE *f = open_memstream(&buf, &len);
 	assert_int_equal(plot_csv(&p, f), NS_OK);
 	fclose(f);
@@ -330,7 +358,7 @@ static void test_csv(void **state)
 	free(buf);
 	plot_free(&p);
 	plot_init(&p, PLOT_BAR);
-	assert_int_equal(plot_load_bars(&p, db, "db", "profile", NULL, 2, &d), NS_OK);
+	assert_int_equal(plot_load_bars(&p, db, "db", "profile", "variant", 2, &d), NS_OK);
 	free(p.series[0].name);
 	p.series[0].name = strdup("a,\"b\"");
 	f = open_memstream(&buf, &len);
@@ -357,6 +385,7 @@ int main(void)
 		cmocka_unit_test(test_where),
 		cmocka_unit_test(test_layout),
 		cmocka_unit_test(test_ticks_inside),
+		cmocka_unit_test(test_labels_from_differences),
 		cmocka_unit_test(test_csv),
 	};
 	return cmocka_run_group_tests(tests, setup, memdb_teardown);

@@ -88,6 +88,42 @@ static void test_welch_ci(void **state)
 	assert_true(lo == 1 && hi == 1);
 }
 
+/* A contrast: +1, -1 is Welch's test; a 2x2 interaction by hand. */
+static void test_contrast(void **state)
+{
+	(void)state;
+	struct stats_welch w, c;
+	struct stats_summary two[2] = {{.n = 10, .mean = 189.154, .stdev = 1.37},
+				       {.n = 10, .mean = 188.086, .stdev = 0.99}};
+	const double pm[2] = {1, -1};
+	assert_int_equal(stats_welch(189.154, 1.37, 10, 188.086, 0.99, 10, &w), NS_OK);
+	assert_int_equal(stats_contrast(two, pm, 2, &c), NS_OK);
+	near(c.diff, w.diff, 1e-12);
+	near(c.t, w.t, 1e-12);
+	near(c.df, w.df, 1e-9);
+	near(c.p, w.p, 1e-12);
+	/* (17 - 11) - (12 - 10) = 4; se = sqrt((1 + 4 + 1 + 4) / 4);
+	 * df = 2.5^2 / ((0.25^2 + 1 + 0.25^2 + 1) / 3) */
+	struct stats_summary four[4] = {{.n = 4, .mean = 10, .stdev = 1},
+					{.n = 4, .mean = 12, .stdev = 2},
+					{.n = 4, .mean = 11, .stdev = 1},
+					{.n = 4, .mean = 17, .stdev = 2}};
+	const double inter[4] = {1, -1, -1, 1};
+	assert_int_equal(stats_contrast(four, inter, 4, &c), NS_OK);
+	near(c.diff, 4, 1e-12);
+	near(c.se, sqrt(2.5), 1e-12);
+	near(c.t, 4 / sqrt(2.5), 1e-12);
+	near(c.df, 6.25 / (2.125 / 3), 1e-9);
+	assert_true(c.p > 0.01 && c.p < 0.05);
+	/* no variance: exact, p 0 for a nonzero contrast */
+	for (int i = 0; i < 4; i++)
+		four[i].stdev = 0;
+	assert_int_equal(stats_contrast(four, inter, 4, &c), NS_OK);
+	assert_true(c.p == 0 && c.df == 12);
+	four[2].n = 1;
+	assert_int_equal(stats_contrast(four, inter, 4, &c), NS_ERANGE);
+}
+
 static void test_welch_samples(void **state)
 {
 	(void)state;
@@ -132,6 +168,7 @@ int main(void)
 		cmocka_unit_test(test_spread),
 		cmocka_unit_test(test_welch_seed),
 		cmocka_unit_test(test_welch_ci),
+		cmocka_unit_test(test_contrast),
 		cmocka_unit_test(test_welch_samples),
 		cmocka_unit_test(test_welch_degenerate),
 	};

@@ -35,7 +35,7 @@ check "compare meta" "$(jq -r '[.command, .by, (.alpha|tostring), .metrics] | jo
 check "compare groups keys" "$(keys groups "$tmp/c.json")" "baseline,head,kernel_model,key,value"
 check "compare stats keys" "$(keys stats "$tmp/c.json")" \
 	"amean,amean_pct,bamean_50,bamean_50_pct,bamean_95,bamean_95_pct,bamean_99,bamean_99_pct,coeffvar,coeffvar_pct,group,hmean,hmean_pct,lower_is_better,max,max_pct,metric,min,min_pct,n,stddev,stddev_pct,unit"
-check "compare welch keys" "$(keys welch "$tmp/c.json")" "alpha,baseline,ci_high,ci_low,df,diff,exact,group,metric,p,significant,t"
+check "compare welch keys" "$(keys welch "$tmp/c.json")" "alpha,baseline,ci_high,ci_low,df,diff,exact,group,metric,p,runs,runs_baseline,significant,t,test"
 check "compare baseline first" "$(jq -r '.groups[0].baseline, .groups[1].baseline' "$tmp/c.json" | tr '\n' ' ')" "true false "
 # 4 metrics (alloc-odr0-{1,2,64,512}) x 2 groups, 4 Welch rows
 check "compare rows" "$(jq '[(.stats|length), (.welch|length)] | join(" ")' -r "$tmp/c.json")" "8 4"

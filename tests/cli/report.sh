@@ -45,7 +45,7 @@ check "--run: no comparison with itself" "$(grep -c '%)' "$tmp/t1")" 0
 "$NUMASIM" report "$P" --top 2 >"$tmp/t2" || bad "report --top 2"
 check "--top 2 policies" "$(sed -n '/^Policies/,/^(/p' "$tmp/t2" | grep -c '^policy\.')" 2
 check "--top 2 compare Min rows" "$(grep -c '^Min ' "$tmp/t2")" 2
-check "--top 2 compare Welch rows" "$(grep -c '^Welch    ' "$tmp/t2")" 2
+check "--top 2 compare difference rows" "$(grep -c '^Diff     ' "$tmp/t2")" 2
 grep -q '^(2 of 12 metrics; --top 0 prints all)$' "$tmp/t2" && ok || bad "--top 2: no note of the metrics left out"
 check "--top 2 profile functions" "$(sed -n '/^Profile:/,/^(/p' "$tmp/t2" | sed '1,3d;$d' | awk '{print $1}' | sort -u | wc -l)" 2
 check "--top 2 branch sites" "$(sed -n '/^Branch sites:/,/^(/p' "$tmp/t2" | sed '1,3d;$d' | awk '{print $1}' | sort -u | wc -l)" 2
