@@ -324,11 +324,14 @@ static int int_value(const struct line *l, const char *p, const char *end, long 
 {
 	uint64_t v;
 	int neg = p < end && *p == '-';
-	if (!dec(p + neg, end, &v) || v > (uint64_t)max + (neg ? 1 : 0))
+	if (!dec(p + neg, end, &v))
 		return bad(l, p, "expected %s (an integer)", what);
-	long long x = neg ? -(long long)v : (long long)v;
-	if (x < min || x > max)
-		return bad(l, p, "%s out of range", what);
+	long long x = v > (uint64_t)max + 1 ? max + 1 : neg ? -(long long)v : (long long)v;
+	if (x < min || x > max) {
+		char msg[96];
+		snprintf(msg, sizeof msg, "%s out of range (%lld..%lld)", what, min, max);
+		return bad(l, p, "%s", msg);
+	}
 	*out = x;
 	return NS_OK;
 }
@@ -685,7 +688,7 @@ uint64_t ktrace_mark_slab_pages(struct ktrace *t)
 
 #define KT_MAGIC "NSKTRACE"
 #define KT_VERSION 1u
-#define KT_HEADER 64u
+#define KT_HEADER 96u
 #define KT_RECORD 48u
 
 static void put64(unsigned char *p, uint64_t v)
@@ -737,6 +740,10 @@ int ktrace_write_compact(const struct ktrace *t, char **out, size_t *len)
 	put64(p + 40, t->n.lost_events);
 	put64(p + 48, t->n.lost_lines);
 	put64(p + 56, t->n.bad_lines);
+	put64(p + 64, t->n.lines);
+	put64(p + 72, t->n.other_events);
+	put64(p + 80, t->n.skipped_lines);
+	put64(p + 88, (uint64_t)t->n.truncated);
 	p += KT_HEADER;
 	for (uint32_t i = 0; i < t->nr_str; i++) {
 		size_t n = strlen(t->str[i]) + 1;
@@ -837,6 +844,10 @@ int ktrace_load_compact(struct ktrace *t, const char *name, const char *buf, siz
 	t->n.lost_events = get64(b + 40);
 	t->n.lost_lines = get64(b + 48);
 	t->n.bad_lines = get64(b + 56);
+	t->n.lines = get64(b + 64);
+	t->n.other_events = get64(b + 72);
+	t->n.skipped_lines = get64(b + 80);
+	t->n.truncated = get64(b + 88) != 0;
 	return NS_OK;
 }
 

@@ -4,17 +4,18 @@
  * into an array of events, and numasim's compact trace file (written by
  * `numasim import trace FILE -o OUT`, read back by the replay workload).
  *
- * What it reads: the TP_printk formats of include/trace/events/kmem.h,
- * in the two generations a user meets (docs/workloads.md, "Trace
- * formats", lists them field by field):
- *   - v4.x (v4.6 .. v5.4): `call_site=%lx` (bare hex), pfn printed `%lu`
- *     (decimal), the `_node` variants kmalloc_node and
- *     kmem_cache_alloc_node, mm_page_free_batched with `cold=%d`;
- *   - v6.x (v5.5 and later): `call_site=%pS` (symbol+off/len, with the
- *     module in brackets, or 0x-hex when unresolved), pfn `0x%lx`,
- *     `node=%d accounted=%s` on every allocation event (the `_node`
- *     events gone), kmem_cache_free with `name=%s`, kmem_cache_alloc with
- *     `name=%s` in the newest kernels.
+ * What it reads: the TP_printk formats of include/trace/events/kmem.h
+ * (docs/trace-format.md lists them field by field), checked against the
+ * header of v4.6, of v5.15 and of current mainline:
+ *   - old (v4.6): `call_site=%lx` (bare hex), pfn `%lu` (decimal),
+ *     kmalloc_node and kmem_cache_alloc_node with `node=%d`,
+ *     mm_page_free_batched with `cold=%d`;
+ *   - v5.15: `call_site=%pS` (symbol+off/len, or 0x-hex when
+ *     unresolved), pfn `0x%lx`, the `_node` events still there,
+ *     kmem_cache_free with `name=%s`, mm_page_free_batched without cold;
+ *   - current: kmem_cache_alloc with `name=%s`, kmalloc and
+ *     kmem_cache_alloc with `node=%d accounted=%s`, the `_node` events
+ *     gone.
  * Each field is recognised by its key, so formats in between (4.x
  * events with a symbolic call site, ...) read too.  The line prefix is
  * ftrace's `TASK-PID [CPU] FLAGS TIMESTAMP: EVENT: FIELDS` (FLAGS and a
@@ -33,8 +34,8 @@
  * value its kfree prints), so hashing does not matter.  Pages are keyed
  * by pfn.  `(null)` and an all-zero pointer are a failed allocation.
  *
- * The compact file (docs/workloads.md, "The compact trace file"): a
- * 64-byte header (magic "NSKTRACE", version 1, counts), the string table
+ * The compact file (docs/trace-format.md): a 96-byte header (magic
+ * "NSKTRACE", version 1, record size, counts), the string table
  * (NUL-terminated strings: call sites, tasks, GFP texts, cache names),
  * then fixed 48-byte little-endian event records.
  *
