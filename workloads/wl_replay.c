@@ -548,6 +548,9 @@ static void top_sites(struct rpw *w)
 		}
 		qsort(res->site, (size_t)res->nr_site, sizeof res->site[0], cmp_site);
 	}
+	for (int i = 0; i < res->nr_site; i++)
+		snprintf(res->site[i].name, sizeof res->site[i].name, "%s",
+			 ktrace_str(&w->p->t, res->site[i].call_site));
 }
 
 static void rpw_free(struct rpw *w)
@@ -573,7 +576,6 @@ static int replay_run(const struct wl_run *r, void **result)
 	int rc = NS_OK, stopped = 0;
 	if (!res)
 		return NS_ENOMEM;
-	res->t = t;
 	keymap_init(&w.page);
 	keymap_init(&w.page_order);
 	keymap_init(&w.obj);
@@ -699,7 +701,7 @@ static int replay_results(const void *result, const struct wl_run *r, struct sto
 		rc = put_class(st, id, name, &res->slab_free[sf]);
 	}
 	for (int i = 0; i < res->nr_site && rc == NS_OK; i++) {
-		snprintf(name, sizeof name, "site.%s", ktrace_str(res->t, res->site[i].call_site));
+		snprintf(name, sizeof name, "site.%s", res->site[i].name);
 		rc = put_class(st, id, name, &res->site[i].c);
 	}
 	return rc;

@@ -100,6 +100,7 @@ struct wl_replay_class {
 #define WL_REPLAY_TOP_SITES 32
 struct wl_replay_site {
 	uint32_t call_site;             /* string index */
+	char name[128];                 /* its text, cut at 127 bytes */
 	struct wl_replay_class c;
 };
 
@@ -118,7 +119,6 @@ struct wl_replay_result {
 	struct wl_replay_class slab_alloc[WL_RP_NR_SA], slab_free[WL_RP_NR_SF];
 	struct wl_replay_site site[WL_REPLAY_TOP_SITES];   /* by calls */
 	int nr_site;
-	const struct ktrace *t;          /* for the call sites' names */
 };
 
 const char *wl_replay_pa_name(enum wl_replay_pa p);
