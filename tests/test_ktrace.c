@@ -194,13 +194,17 @@ static void test_slab_pages(void **state)
 		"  a-1 [000] 1.000004: kmalloc: call_site=f ptr=5 bytes_req=8 bytes_alloc=8 gfp_flags=GFP_KERNEL\n"
 		"  b-2 [001] 1.000005: mm_page_free: page=0x1 pfn=100 order=0\n"
 		"  b-2 [001] 1.000006: mm_page_alloc: page=0x1 pfn=100 order=0 migratetype=1 gfp_flags=GFP_KERNEL\n"
-		"  b-2 [001] 1.000007: mm_page_free: page=0x1 pfn=100 order=0\n",
+		"  b-2 [001] 1.000007: mm_page_free: page=0x1 pfn=100 order=0\n"
+		/* a movable page is a task's, whatever follows it */
+		"  b-2 [001] 1.000008: mm_page_alloc: page=0x1 pfn=400 order=0 migratetype=1 gfp_flags=GFP_HIGHUSER_MOVABLE\n"
+		"  b-2 [001] 1.000009: kmalloc: call_site=f ptr=6 bytes_req=8 bytes_alloc=8 gfp_flags=GFP_KERNEL\n",
 		0);
 	assert_int_equal(t->ev[0].flags & KT_F_SLAB_PAGE, KT_F_SLAB_PAGE);
 	assert_int_equal(t->ev[1].flags & KT_F_SLAB_PAGE, 0);
 	assert_int_equal(t->ev[4].flags & KT_F_SLAB_PAGE, KT_F_SLAB_PAGE);
 	assert_int_equal(t->ev[5].flags & KT_F_SLAB_PAGE, 0);
 	assert_int_equal(t->ev[6].flags & KT_F_SLAB_PAGE, 0);
+	assert_int_equal(t->ev[7].flags & KT_F_SLAB_PAGE, 0);
 	done(t);
 }
 

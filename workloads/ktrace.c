@@ -13,9 +13,11 @@
  */
 #include "workloads/ktrace.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "base/ytree.h"
 #include "workloads/keymap.h"
@@ -667,7 +669,8 @@ uint64_t ktrace_mark_slab_pages(struct ktrace *t)
 		last[e->cpu] = i;
 		if (slab_alloc_kind(e->kind) && prev != SIZE_MAX &&
 		    t->ev[prev].kind == KT_MM_PAGE_ALLOC && !(t->ev[prev].flags & KT_F_FAILED) &&
-		    !(t->ev[prev].flags & KT_F_SLAB_PAGE)) {
+		    !(t->ev[prev].flags & KT_F_SLAB_PAGE) &&
+		    t->ev[prev].migratetype != KT_MIGRATE_MOVABLE) {
 			t->ev[prev].flags |= KT_F_SLAB_PAGE;
 			marked++;
 			if (keymap_put(&pfns, t->ev[prev].key, 1) != NS_OK)
@@ -859,13 +862,63 @@ int ktrace_read(struct ktrace *t, const char *name, const char *buf, size_t len,
 	return ktrace_parse(t, name, buf, len, skip_bad, d);
 }
 
+/* The whole of f (at most KT_MAX_FILE bytes) into a malloc'ed *buf. */
+static int read_all(FILE *f, const char *name, char **buf, size_t *len, struct diag *d)
+{
+	size_t cap = 1u << 20, n = 0;
+	char *b = malloc(cap);
+	if (!b)
+		return diag_set(d, NS_ENOMEM, name, 0, 0, "out of memory");
+	for (;;) {
+		if (n == cap) {
+			if (cap >= KT_MAX_FILE) {
+				free(b);
+				return diag_set(d, NS_EINPUT, name, 0, 0, "file is larger than "
+						"the %llu GiB limit of a trace",
+						(unsigned long long)(KT_MAX_FILE >> 30));
+			}
+			char *nb = realloc(b, 2 * cap);
+			if (!nb) {
+				free(b);
+				return diag_set(d, NS_ENOMEM, name, 0, 0, "out of memory");
+			}
+			b = nb;
+			cap *= 2;
+		}
+		size_t got = fread(b + n, 1, cap - n, f);
+		n += got;
+		if (got == 0)
+			break;
+	}
+	if (ferror(f)) {
+		free(b);
+		return diag_set(d, NS_EIO, name, 0, 0, "read error");
+	}
+	*buf = b;
+	*len = n;
+	return NS_OK;
+}
+
 int ktrace_read_file(struct ktrace *t, const char *path, int skip_bad, struct diag *d)
 {
+	const char *name = ytree_display_name(path);
+	int is_stdin = !strcmp(path, "-");
+	FILE *f = is_stdin ? stdin : fopen(path, "rb");
+	struct stat st;
 	char *buf = NULL;
 	size_t len = 0;
-	int rc = ytree_read_file(path, &buf, &len, d);
+	int rc;
+	if (!f)
+		return diag_set(d, errno == ENOENT ? NS_ENOENT : NS_EIO, name, 0, 0,
+				"cannot open: %s", strerror(errno));
+	if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode))
+		rc = diag_set(d, NS_EINPUT, name, 0, 0, "is a directory, not a file");
+	else
+		rc = read_all(f, name, &buf, &len, d);
+	if (!is_stdin)
+		fclose(f);
 	if (rc == NS_OK)
-		rc = ktrace_read(t, ytree_display_name(path), buf, len, skip_bad, d);
+		rc = ktrace_read(t, name, buf, len, skip_bad, d);
 	free(buf);
 	return rc;
 }

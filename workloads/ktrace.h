@@ -91,7 +91,9 @@ const char *ktrace_kind_name(enum ktrace_kind k);   /* "mm_page_alloc" */
 #define KT_NO_STR UINT32_MAX    /* no string (a field the format lacks) */
 #define KT_NO_NODE (-1)
 #define KT_MAX_ORDER 11         /* page orders 0..10 */
+#define KT_MIGRATE_MOVABLE 1    /* MIGRATE_MOVABLE, as the events print it */
 #define KT_MAX_CPUS 65536
+#define KT_MAX_FILE (16ull << 30) /* bytes of a trace file read */
 
 /*
  * One recorded event: 48 bytes, the layout of a compact-file record
@@ -152,18 +154,22 @@ int ktrace_load_compact(struct ktrace *t, const char *name, const char *buf, siz
 /* Either, by its first bytes. */
 int ktrace_read(struct ktrace *t, const char *name, const char *buf, size_t len,
 		int skip_bad, struct diag *d);
-/* Read the file path (`-`: standard input) with ktrace_read. */
+/* Read the file path (`-`: standard input; at most KT_MAX_FILE bytes)
+ * with ktrace_read. */
 int ktrace_read_file(struct ktrace *t, const char *path, int skip_bad, struct diag *d);
 /* The compact file of t, malloc'ed, in *out (*len bytes). */
 int ktrace_write_compact(const struct ktrace *t, char **out, size_t *len);
 
 /*
  * The page events that belong to slab allocations: an mm_page_alloc
- * whose next event on the same CPU is a slab allocation event
- * (kmem_cache_alloc*, kmalloc*) is the page new_slab() or
- * kmalloc_large() took inside that call; it gets KT_F_SLAB_PAGE, and so
- * does the later mm_page_free of the same pfn (the slab's discard, or
- * kfree of a large kmalloc).  The replay leaves them to the SLUB model,
+ * whose next event on the same CPU (the allocator's own events aside) is
+ * a slab allocation event (kmem_cache_alloc*, kmalloc*) is the page
+ * allocate_slab() or kmalloc_large() took inside that call, unless its
+ * migrate type is MIGRATE_MOVABLE (slab and kmalloc pages never are: no
+ * cache passes __GFP_MOVABLE); it gets KT_F_SLAB_PAGE, and so does the
+ * later mm_page_free of the same pfn (the slab's discard, or kfree of a
+ * large kmalloc).  Adjacency is a heuristic: a task's own page
+ * allocation followed at once by its kmalloc is taken for a slab page.  The replay leaves them to the SLUB model,
  * which allocates its own slab pages.  Returns how many were marked.
  */
 uint64_t ktrace_mark_slab_pages(struct ktrace *t);

@@ -188,10 +188,28 @@ struct rpw {
 	struct keymap page, page_order, obj, large, large_order;
 	uint64_t refill, slowpath;      /* the counters' last reading */
 	struct wl_replay_class *site;   /* by string index */
+	struct keymap cache_slot;       /* slub_cache -> slot */
+	struct slow_snap *snap;         /* [slot * nr_cpus + CPU] */
+	size_t nr_slots;
 };
 
 struct ctr_sum {
 	uint64_t refill, slowpath;
+};
+
+/* SLUB's slow-path stat items: they move only in slow-path calls (a fast
+ * allocation or free moves ALLOC_FASTPATH or FREE_FASTPATH alone), and
+ * only in calls on their own CPU, so one reading per (cache, CPU), taken
+ * after its last slow-path call, is the reading before the next one. */
+static const enum slub_stat slow_items[] = {
+	SLUB_ALLOC_SLAB, SLUB_ALLOC_FROM_PARTIAL, SLUB_CPU_PARTIAL_ALLOC, SLUB_ALLOC_REFILL,
+	SLUB_FREE_FROZEN, SLUB_CPU_PARTIAL_FREE, SLUB_FREE_ADD_PARTIAL, SLUB_FREE_SLAB,
+};
+enum { S_SLAB, S_FROM_PARTIAL, S_CPU_PARTIAL_ALLOC, S_REFILL, S_FROZEN, S_CPU_PARTIAL_FREE,
+       S_ADD_PARTIAL, S_FREE_SLAB, NR_SLOW };
+struct slow_snap {
+	uint64_t v[NR_SLOW];
+	int valid;
 };
 
 static int ctr_cb(void *arg, const char *scope, const char *id, const char *name, int64_t v)
@@ -357,6 +375,53 @@ static uint64_t sstat(const struct rpw *w, const struct slub_cache *s, int k, en
 	return slub_stat(w->r->sw, s, w->cpu_id[k], i);
 }
 
+/* The reading of cache s on CPU k before a call (taken now when there is
+ * none); NULL when out of memory. */
+static struct slow_snap *snap_of(struct rpw *w, const struct slub_cache *s, int k)
+{
+	uint64_t slot;
+	if (!keymap_get(&w->cache_slot, (uint64_t)(uintptr_t)s, &slot)) {
+		size_t n = (size_t)w->nr_cpus;
+		struct slow_snap *ns = realloc(w->snap, (w->nr_slots + 1) * n * sizeof *ns);
+		if (!ns)
+			return NULL;
+		w->snap = ns;
+		memset(ns + w->nr_slots * n, 0, n * sizeof *ns);
+		slot = w->nr_slots++;
+		if (keymap_put(&w->cache_slot, (uint64_t)(uintptr_t)s, slot))
+			return NULL;
+	}
+	struct slow_snap *p = &w->snap[slot * (size_t)w->nr_cpus + (size_t)k];
+	if (!p->valid) {
+		for (int i = 0; i < NR_SLOW; i++)
+			p->v[i] = sstat(w, s, k, slow_items[i]);
+		p->valid = 1;
+	}
+	return p;
+}
+
+/* After a slow-path call: which items moved (bits), the reading renewed. */
+static unsigned snap_moved(struct rpw *w, const struct slub_cache *s, int k,
+			   struct slow_snap *p)
+{
+	unsigned moved = 0;
+	for (int i = 0; i < NR_SLOW; i++) {
+		uint64_t v = sstat(w, s, k, slow_items[i]);
+		moved |= (v != p->v[i]) << i;
+		p->v[i] = v;
+	}
+	return moved;
+}
+
+/* A call the replay made outside the measured ones (the free of an
+ * object whose pointer the trace allocated again): read anew. */
+static void snap_forget(struct rpw *w, const struct slub_cache *s, int k)
+{
+	uint64_t slot;
+	if (keymap_get(&w->cache_slot, (uint64_t)(uintptr_t)s, &slot))
+		w->snap[slot * (size_t)w->nr_cpus + (size_t)k].valid = 0;
+}
+
 static int slab_alloc(struct rpw *w, int k, const struct ktrace_event *e)
 {
 	struct wl_replay_result *res = w->res;
@@ -373,26 +438,25 @@ static int slab_alloc(struct rpw *w, int k, const struct ktrace_event *e)
 		res->cycles += cycles;
 		return rc;
 	}
-	enum slub_stat items[] = {SLUB_ALLOC_FASTPATH, SLUB_ALLOC_SLAB, SLUB_ALLOC_FROM_PARTIAL,
-				  SLUB_CPU_PARTIAL_ALLOC, SLUB_ALLOC_REFILL};
-	uint64_t before[5];
-	for (int i = 0; i < 5; i++)
-		before[i] = sstat(w, s, k, items[i]);
+	struct slow_snap *snap = snap_of(w, s, k);
+	if (!snap)
+		return NS_ENOMEM;
+	uint64_t fast = sstat(w, s, k, SLUB_ALLOC_FASTPATH);
 	int node = e->node >= 0 && w->m->node_index[e->node] >= 0
 		? e->node : SLUB_NUMA_NO_NODE;
 	struct cpu *c = w->cpu[k];
 	uint64_t t0 = c->now;
 	slub_obj_t x = slub_alloc(w->r->sw, c, s, node);
 	cycles = c->now - t0;
-	enum wl_replay_sa path = WL_SA_FAILED;
-	if (x) {
-		path = sstat(w, s, k, items[0]) != before[0] ? WL_SA_FAST
-			: sstat(w, s, k, items[1]) != before[1] ? WL_SA_NEW_SLAB
-			: sstat(w, s, k, items[2]) != before[2] ? WL_SA_NODE_PARTIAL
-			: sstat(w, s, k, items[3]) != before[3] ? WL_SA_CPU_PARTIAL : WL_SA_REFILL;
-		uint64_t addr = slub_obj_addr(w->r->sw, x);
-		remote(w, k, cache_as_node(addr), 0);
+	enum wl_replay_sa path = WL_SA_FAST;
+	if (sstat(w, s, k, SLUB_ALLOC_FASTPATH) == fast) {
+		unsigned m = snap_moved(w, s, k, snap);
+		path = !x ? WL_SA_FAILED : m & 1u << S_SLAB ? WL_SA_NEW_SLAB
+			: m & 1u << S_FROM_PARTIAL ? WL_SA_NODE_PARTIAL
+			: m & 1u << S_CPU_PARTIAL_ALLOC ? WL_SA_CPU_PARTIAL : WL_SA_REFILL;
 	}
+	if (x)
+		remote(w, k, cache_as_node(slub_obj_addr(w->r->sw, x)), 0);
 	account(&res->slab_alloc[path], cycles);
 	account_site(w, e->call_site, cycles);
 	res->calls++;
@@ -401,9 +465,13 @@ static int slab_alloc(struct rpw *w, int k, const struct ktrace_event *e)
 		return NS_OK;
 	uint64_t old;
 	if (keymap_get(&w->obj, e->key, &old)) {
+		/* the trace allocated this pointer again without a free in
+		 * between (a lost event): the older object is freed, unmeasured */
+		const struct slub_cache *os = slub_obj_cache(w->r->sw, (slub_obj_t)old);
 		int rc = slub_free(w->r->sw, c, NULL, (slub_obj_t)old);
 		if (rc)
 			return rc;
+		snap_forget(w, os, k);
 		res->leftover++;
 	}
 	return keymap_put(&w->obj, e->key, x) ? NS_ENOMEM : NS_OK;
@@ -431,22 +499,24 @@ static int slab_free(struct rpw *w, int k, const struct ktrace_event *e)
 		return NS_OK;
 	}
 	struct slub_cache *s = slub_obj_cache(w->r->sw, (slub_obj_t)x);
-	enum slub_stat items[] = {SLUB_FREE_FASTPATH, SLUB_FREE_FROZEN, SLUB_CPU_PARTIAL_FREE,
-				  SLUB_FREE_ADD_PARTIAL, SLUB_FREE_SLAB};
-	uint64_t before[5];
-	for (int i = 0; i < 5; i++)
-		before[i] = sstat(w, s, k, items[i]);
+	struct slow_snap *snap = snap_of(w, s, k);
+	if (!snap)
+		return NS_ENOMEM;
+	uint64_t fast = sstat(w, s, k, SLUB_FREE_FASTPATH);
 	struct cpu *c = w->cpu[k];
 	uint64_t t0 = c->now;
 	int rc = slub_free(w->r->sw, c, NULL, (slub_obj_t)x);
 	if (rc)
 		return rc;
 	cycles = c->now - t0;
-	enum wl_replay_sf path = sstat(w, s, k, items[0]) != before[0] ? WL_SF_FAST
-		: sstat(w, s, k, items[1]) != before[1] ? WL_SF_FROZEN
-		: sstat(w, s, k, items[2]) != before[2] ? WL_SF_CPU_PARTIAL
-		: sstat(w, s, k, items[4]) != before[4] ? WL_SF_DISCARD
-		: sstat(w, s, k, items[3]) != before[3] ? WL_SF_ADD_PARTIAL : WL_SF_SLOW;
+	enum wl_replay_sf path = WL_SF_FAST;
+	if (sstat(w, s, k, SLUB_FREE_FASTPATH) == fast) {
+		unsigned m = snap_moved(w, s, k, snap);
+		path = m & 1u << S_FROZEN ? WL_SF_FROZEN
+			: m & 1u << S_CPU_PARTIAL_FREE ? WL_SF_CPU_PARTIAL
+			: m & 1u << S_FREE_SLAB ? WL_SF_DISCARD
+			: m & 1u << S_ADD_PARTIAL ? WL_SF_ADD_PARTIAL : WL_SF_SLOW;
+	}
 	account(&res->slab_free[path], cycles);
 	account_site(w, e->call_site, cycles);
 	res->calls++;
@@ -565,6 +635,8 @@ static void rpw_free(struct rpw *w)
 	keymap_free(&w->obj);
 	keymap_free(&w->large);
 	keymap_free(&w->large_order);
+	keymap_free(&w->cache_slot);
+	free(w->snap);
 }
 
 static int replay_run(const struct wl_run *r, void **result)
@@ -581,6 +653,7 @@ static int replay_run(const struct wl_run *r, void **result)
 	keymap_init(&w.obj);
 	keymap_init(&w.large);
 	keymap_init(&w.large_order);
+	keymap_init(&w.cache_slot);
 	w.nr_cpus = r->sys->nr_cpus;
 	w.cpu = calloc((size_t)w.nr_cpus, sizeof *w.cpu);
 	w.cpu_id = calloc((size_t)w.nr_cpus, sizeof *w.cpu_id);
