@@ -911,8 +911,11 @@ int ktrace_read_file(struct ktrace *t, const char *path, int skip_bad, struct di
 	if (!f)
 		return diag_set(d, errno == ENOENT ? NS_ENOENT : NS_EIO, name, 0, 0,
 				"cannot open: %s", strerror(errno));
-	if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode))
+	int known = fstat(fileno(f), &st) == 0;
+	if (known && S_ISDIR(st.st_mode))
 		rc = diag_set(d, NS_EINPUT, name, 0, 0, "is a directory, not a file");
+	else if (known && !is_stdin && (S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode)))
+		rc = diag_set(d, NS_EINPUT, name, 0, 0, "is a device, not a file");
 	else
 		rc = read_all(f, name, &buf, &len, d);
 	if (!is_stdin)

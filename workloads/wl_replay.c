@@ -240,14 +240,28 @@ static uint64_t zone_locks(const struct rpw *w)
 /* One flag name, or a mask; 0 with *ok 0 when unknown. */
 static uint32_t gfp_token(const char *s, size_t n, int *ok)
 {
-	static const struct {
+	/* the masks and flags of include/linux/gfp.h the v4.6 set of
+	 * gfp_parse lacks (the THP masks as v4.8 and later define them);
+	 * flags the models do not look at count as known */
+	const uint32_t reclaim = __GFP_DIRECT_RECLAIM | __GFP_KSWAPD_RECLAIM;
+	const uint32_t thp = (GFP_HIGHUSER_MOVABLE | __GFP_COMP | __GFP_NOMEMALLOC |
+			      __GFP_NOWARN) & ~reclaim;
+	const struct {
 		const char *name;
 		uint32_t gfp;
 	} alias[] = {
+		{"GFP_NOIO", reclaim},
+		{"GFP_NOFS", reclaim | __GFP_IO},
+		{"GFP_TEMPORARY", reclaim | __GFP_IO | __GFP_FS | __GFP_RECLAIMABLE},
+		{"GFP_HIGHUSER", GFP_USER | __GFP_HIGHMEM},
 		{"GFP_KERNEL_ACCOUNT", GFP_KERNEL},
-		{"GFP_TRANSHUGE_LIGHT", GFP_HIGHUSER_MOVABLE | __GFP_COMP},
-		{"GFP_TRANSHUGE", GFP_HIGHUSER_MOVABLE | __GFP_COMP},
-		{"GFP_NOWAIT", 0},
+		{"GFP_TRANSHUGE_LIGHT", thp},
+		{"GFP_TRANSHUGE", thp | __GFP_DIRECT_RECLAIM},
+		{"__GFP_RECLAIM", reclaim},
+		{"__GFP_ACCOUNT", 0},
+		{"__GFP_NOTRACK", 0},
+		{"__GFP_NOLOCKDEP", 0},
+		{"__GFP_NOACCOUNT", 0},
 		{"none", 0},
 	};
 	char buf[64];

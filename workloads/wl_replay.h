@@ -11,9 +11,10 @@
  * it is not already past it, with `timing: asap` each CPU runs its calls
  * back to back.  The calls:
  *   - mm_page_alloc: alloc_pages(gfp, order) (mm_alloc_pages), gfp from
- *     the printed flags (the v4.6 names; GFP_KERNEL_ACCOUNT read as
- *     GFP_KERNEL, the THP masks as GFP_HIGHUSER_MOVABLE|__GFP_COMP,
- *     other unknown names dropped and counted);
+ *     the printed flags (the v4.6 names and masks; GFP_KERNEL_ACCOUNT
+ *     read as GFP_KERNEL, the THP masks as v4.8+ define them, the
+ *     accounting and debugging flags as nothing, other unknown names
+ *     dropped and counted);
  *   - mm_page_free, mm_page_free_batched: __free_pages of the page the
  *     trace allocated at that pfn, at the order of its allocation;
  *   - kmem_cache_alloc*, kmalloc*: slab_alloc_node on the kmalloc cache

@@ -14,7 +14,7 @@ kinds="mm_page_alloc mm_page_free mm_page_free_batched mm_page_alloc_zone_locked
 mm_page_pcpu_drain kmem_cache_alloc kmem_cache_alloc_node kmalloc kmalloc_node
 kmem_cache_free kfree"
 
-for f in ftrace-v4.6 trace-cmd-v5.15 perf-script-v6; do
+for f in ftrace-v4.6 ftrace-v6 trace-cmd-v5.15 perf-script-v6; do
 	if "$NUMASIM" import trace "$fx/$f.txt" >"$tmp/$f.out" 2>"$tmp/$f.err"; then ok; else
 		bad "$f: import failed: $(cat "$tmp/$f.err")"
 		continue
@@ -71,7 +71,7 @@ check "--skip-bad events" "$(awk '/^events read:/ { print $3 }' "$tmp/skip.out")
 run_err_like "no file" "import trace needs a FILE" import trace
 
 # replay: every fixture, both timings; the run stores its calls
-for f in ftrace-v4.6 trace-cmd-v5.15 perf-script-v6; do
+for f in ftrace-v4.6 ftrace-v6 trace-cmd-v5.15 perf-script-v6; do
 	for timing in recorded asap; do
 		cat >"$tmp/r.yaml" <<YAML
 name: replay-$f
@@ -107,6 +107,14 @@ check "v4.6 recorded failure" "$(mv recorded_failures)" 1
 check "v4.6 internal events" "$(mv internal_events)" 2
 check "v4.6 slab page skipped" "$(mv slab_pages_skipped)" 1
 check "v4.6 order-2 allocation" "$(mv alloc_pages.odr2.buddy.calls)" 1
+# the shipped test scenario: both zonelist iterators, the kernel named
+"$NUMASIM" run "$SRC/tests/scenarios/tiny-replay.yaml" --db "$tmp/t.db" -q >/dev/null 2>&1
+check "tiny-replay runs" "$(q "$tmp/t.db" "SELECT COUNT(*) FROM runs")" 2
+check "tiny-replay kernels" "$(q "$tmp/t.db" "SELECT GROUP_CONCAT(kernel_model, ';') FROM (SELECT kernel_model FROM runs ORDER BY run_id)")" \
+	"v4.6+patches1-4 / v5.9;v4.6+patches1-4+682a3385 / v5.9"
+check "tiny-replay calls" "$(q "$tmp/t.db" "SELECT DISTINCT CAST(value AS INTEGER) FROM metrics WHERE name = 'calls'")" 10
+# a device is not a trace
+run_err_like "device" "is a device" import trace /dev/null
 cat >"$tmp/rb.yaml" <<YAML
 name: replay-bad
 machine: $SRC/configs/seed-2016-2s.yaml
