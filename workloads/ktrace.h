@@ -32,7 +32,8 @@
  * Pointers: ftrace prints hashed pointers since v4.15 (%p, a 32-bit hash
  * in 16 hex digits); they are keys only (an object is found again by the
  * value its kfree prints), so hashing does not matter.  Pages are keyed
- * by pfn.  `(null)` and an all-zero pointer are a failed allocation.
+ * by pfn.  `(null)`, `(nil)` (perf and trace-cmd print %p with the C
+ * library) and an all-zero pointer are NULL: a failed allocation.
  *
  * The compact file (docs/trace-format.md): a 96-byte header (magic
  * "NSKTRACE", version 1, record size, counts), the string table
