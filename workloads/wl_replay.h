@@ -43,8 +43,8 @@
  *
  * Invariants: the run's live maps hold exactly the pages and objects the
  * model handed out and did not free; at the end everything still live
- * is freed on the CPU that allocated it (not measured), so the worlds'
- * checks see a balanced allocator.
+ * is freed on the placement's first CPU (not measured), so the run
+ * leaves none of the trace's allocations behind.
  *
  * Error policy: the trace is read at parse time (file:line:col of the
  * trace, NS_EINPUT; NS_ENOMEM); the run returns NS_ENOMEM or the
