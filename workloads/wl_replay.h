@@ -20,8 +20,10 @@
  *   - kmem_cache_alloc*, kmalloc*: slab_alloc_node on the kmalloc cache
  *     of the event's bytes_alloc (the model has no named caches; a cache
  *     of the same size class stands in), the node printed when it is a
- *     node of the machine; above the largest kmalloc cache (kmalloc_large)
- *     an alloc_pages of the size's order;
+ *     node of the machine, without the event's gfp (the SLUB model's
+ *     entry takes none: its new slabs use the cache's own flags); above
+ *     the largest kmalloc cache (kmalloc_large) an alloc_pages of the
+ *     size's order with the event's gfp and __GFP_COMP;
  *   - kmem_cache_free, kfree: the free of the object the trace allocated
  *     at that pointer (kfree(NULL) is counted, not run).
  * Page events that belong to slab allocations (KT_F_SLAB_PAGE) are left
