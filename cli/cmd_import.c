@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/cmd_import_trace.h"
 #include "cli/options.h"
 #include "cli/file_kind.h"
 #include "base/diag.h"
@@ -24,6 +25,7 @@
 #define IMPORT_USAGE                                                           \
 	"numasim import numactl FILE|- [options]\n"                            \
 	"       numasim import sysfs [ROOT] [options]\n"                       \
+	"       numasim import trace FILE|- [-o OUT] [--skip-bad]\n"             \
 	"       numasim import --list-costs"
 
 static int usage_err(const char *fmt, const char *arg)
@@ -132,7 +134,7 @@ static void print_notes(const struct import_notes *n)
 struct import_args {
 	struct import_opts o;
 	const char *kind, *input, *out;
-	int list;
+	int list, skip_bad;
 };
 
 static int set_arch(void *dst, const struct cli_option *opt, const char *typed,
@@ -187,6 +189,9 @@ static const struct cli_option import_options[] = {
 	 .help = "zone layout when zone sizes are unknown"},
 	{.name = "--list-costs", .kind = CLI_OPT_FLAG, .off = IMPORT_ARG(list),
 	 .help = "list the cost profiles found and exit"},
+	{.name = "--skip-bad", .kind = CLI_OPT_FLAG, .off = IMPORT_ARG(skip_bad),
+	 .help = "trace: count lines that are not understood\n"
+		 "and go on (default: error, exit 2)"},
 };
 
 const struct cli_spec cmd_import_spec = {
@@ -212,7 +217,10 @@ static void import_help(const struct cli_spec *spec)
 	       "                 header) are skipped and counted on standard error\n"
 	       "  sysfs [ROOT]   /sys/devices/system/node (and /proc/zoneinfo) under "
 	       "ROOT,\n"
-	       "                 default '/', i.e. this machine\n\n"
+	       "                 default '/', i.e. this machine\n"
+	       "  trace FILE     a recorded kmem trace (perf script or ftrace text): prints\n"
+	       "                 the events by kind and a perf kmem stat summary; -o OUT\n"
+	       "                 writes the compact trace file of the replay workload\n\n"
 	       "Node ids, CPUs, memory and the SLIT distances come from the input.\n"
 	       "Zone sizes come from ROOT/proc/zoneinfo (present pages) when it is\n"
 	       "there; otherwise each node's total is split into zones by --arch:\n"
@@ -255,9 +263,15 @@ int cmd_import(int argc, char **argv)
 	if (list)
 		return list_costs();
 	if (!kind)
-		return usage_err("%s", "give 'numactl FILE' or 'sysfs [ROOT]'");
+		return usage_err("%s", "give 'numactl FILE', 'sysfs [ROOT]' or 'trace FILE'");
+	if (!strcmp(kind, "trace")) {
+		if (!input)
+			return usage_err("%s", "import trace needs a FILE ('-' for "
+					 "standard input)");
+		return cmd_import_trace(input, out, args.skip_bad);
+	}
 	if (strcmp(kind, "numactl") && strcmp(kind, "sysfs"))
-		return usage_err("unknown input kind '%s' (numactl or sysfs)", kind);
+		return usage_err("unknown input kind '%s' (numactl, sysfs or trace)", kind);
 	if (!strcmp(kind, "numactl") && !input)
 		return usage_err("%s", "import numactl needs a FILE ('-' for "
 				 "standard input)");

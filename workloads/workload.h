@@ -44,6 +44,7 @@
 	X(messaging, MESSAGING)                                                \
 	X(parallel, PARALLEL)                                                  \
 	X(fill, FILL)                                                          \
+	X(replay, REPLAY)                                                      \
 	/* one line per workload above this one: X(name, NAME) */
 
 #define WL_STOPPED 1                      /* interrupted by *stop */

@@ -55,7 +55,7 @@ machine: $SRC/configs/client-1node.yaml
 workload: {type: nonesuch}
 YAML
 "$bin" validate "$tmp/bad.yaml" >"$tmp/vout" 2>"$tmp/verr"
-if grep -q "known: pagealloc, messaging, parallel, fill, idle" "$tmp/verr"; then ok; else
+if grep -q "known: pagealloc, messaging, parallel, fill, replay, idle" "$tmp/verr"; then ok; else
 	bad "unknown type does not list idle: $(cat "$tmp/verr")"
 fi
 finish

@@ -46,6 +46,13 @@ db)
 markup)
 	# strings for the HTML and SVG writers, one per line
 	dirs="$SRC/tests/fuzz/seeds/markup" ;;
+trace)
+	# the text fixtures, good and bad, and a compact file made from one
+	NUMASIM=${NUMASIM:?NUMASIM must name the numasim binary}
+	"$NUMASIM" import trace "$SRC/tests/fixtures/traces/trace-cmd-v5.15.txt" \
+		-o "$seeds/trace-cmd-v5.15.nst" >/dev/null 2>&1 ||
+		{ echo "cannot make a seed compact trace"; exit 1; }
+	dirs="$SRC/tests/fixtures/traces $SRC/tests/fixtures/traces/bad" ;;
 *)
 	echo "run.sh: unknown fuzz target '$name'" >&2
 	exit 2 ;;
