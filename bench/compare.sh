@@ -61,7 +61,7 @@ mkdir -p "$work"
 build() {
 	local rev=$1 sha dir
 	if [ -x "$rev/numasim" ]; then
-		(cd "$rev" && pwd)/numasim
+		echo "$(cd "$rev" && pwd)/numasim"
 		return
 	fi
 	sha=$(git -C "$src" rev-parse --verify "$rev^{commit}")
