@@ -4,13 +4,10 @@
  *
  * Design notes.  Layout: every cache is one array of 16-byte way
  * records (struct cache_way: tag, and stamp | flag packed in one word),
- * set-major, one array of set headers (cache.h: per way a 16-bit
- * partial tag and a one-byte LRU rank), a power of two bytes each (32 for
- * 8 ways, 64 for 11 and 16), so the header of a set is one host cache
- * line or less, and per set the way of age 0 (mru, one byte: all of an
- * L1's 64 in one host line, which the inline L1 check reads; inside the
- * headers they were 32 lines apart and bench messaging took 1.32x the
- * CPU time, 2026-12-07); a cache_sys carves all its arrays from one
+ * set-major, and one array of set headers (cache.h: per way a 16-bit
+ * partial tag and a one-byte LRU rank, then the mru way), a power of two
+ * bytes each (32 for 8 ways, 64 for 11 and 16), so the header of a set is
+ * one host cache line or less; a cache_sys carves all its arrays from one
  * mapping (the arena, below).  The model's host time is host cache misses
  * on these arrays (docs/cost-model.md §10): with the ranks in the records
  * a 16-way L2 lookup and its LRU update read and wrote four host lines of
@@ -110,7 +107,8 @@ static int cache_geom(struct cache *c, uint64_t size, uint32_t line_size, int as
 	c->pow2 = is_pow2(nsets);
 	c->set_mask = c->pow2 ? c->nsets - 1 : 0;
 	c->age_off = (uint16_t)(2 * assoc);
-	while ((1u << c->hdr_shift) < 3u * (uint32_t)assoc)
+	c->mru_off = (uint16_t)(3 * assoc);
+	while ((1u << c->hdr_shift) < 3u * (uint32_t)assoc + 1)
 		c->hdr_shift++;
 	return NS_OK;
 }
@@ -163,7 +161,7 @@ static bool zero(const void *p, size_t n)
 /* Are sets [s, s + n) (n <= e->sets) all empty?  Two compares of their bytes. */
 static bool sets_empty(const struct cache *c, uint32_t s, uint32_t n, const struct empty *e)
 {
-	return zero(c->mru + s, n) && !memcmp(cache_hdr(c, s), e->h, (size_t)n << c->hdr_shift) &&
+	return !memcmp(cache_hdr(c, s), e->h, (size_t)n << c->hdr_shift) &&
 	       !memcmp(c->way + (size_t)s * c->assoc, e->w, (size_t)n * c->assoc * sizeof *e->w);
 }
 
@@ -183,7 +181,6 @@ static void cache_clear(struct cache *c)
 		       (size_t)chunk(c, s, &e) * c->assoc * sizeof *e.w);
 		memcpy(cache_hdr(c, s), e.h, (size_t)chunk(c, s, &e) << c->hdr_shift);
 	}
-	memset(c->mru, 0, c->nsets);
 }
 
 int cache_init(struct cache *c, uint64_t size, uint32_t line_size, int assoc)
@@ -194,8 +191,7 @@ int cache_init(struct cache *c, uint64_t size, uint32_t line_size, int assoc)
 	size_t n = cache_ways(c);
 	c->way = malloc(n * sizeof *c->way);
 	c->hdr = malloc(hdr_bytes(c));
-	c->mru = malloc(c->nsets);
-	if (!c->way || !c->hdr || !c->mru) {
+	if (!c->way || !c->hdr) {
 		cache_free(c);
 		return NS_ENOMEM;
 	}
@@ -207,7 +203,6 @@ void cache_free(struct cache *c)
 {
 	free(c->way);
 	free(c->hdr);
-	free(c->mru);
 	memset(c, 0, sizeof *c);
 }
 
@@ -299,7 +294,7 @@ static inline long find(const struct cache *c, struct set s, uint64_t line)
  */
 static inline long find_mru(const struct cache *c, struct set s, uint64_t line)
 {
-	size_t m = s.base + c->mru[s.idx];
+	size_t m = s.base + s.h[c->mru_off];
 	if (c->way[m].tag == line)
 		return (long)m;
 	return find(c, s, line);
@@ -332,13 +327,13 @@ static inline void touch(struct cache *c, struct set s, size_t w)
 		return;
 	if (a == 1) {
 		/* two lines taking turns in a set: swap with the most recent */
-		age[c->mru[s.idx]] = 1;
+		age[s.h[c->mru_off]] = 1;
 	} else {
 		/* ranks below a move up one (no carry: they are < a <= 254) */
 		WAYS_SWITCH(c->assoc, age_up(age, a, n));
 	}
 	age[i] = 0;
-	c->mru[s.idx] = (uint8_t)i;
+	s.h[c->mru_off] = (uint8_t)i;
 }
 
 /* The way of age[0..n-1] with the oldest rank (n - 1), scanned whole. */
@@ -402,7 +397,7 @@ uint64_t cache_insert(struct cache *c, uint64_t line, uint64_t stamp)
  */
 static int one_check(const struct cache *c, uint64_t gstamp)
 {
-	if (!c->way || !c->hdr || !c->mru || c->assoc < 1 || c->assoc > 255)
+	if (!c->way || !c->hdr || c->assoc < 1 || c->assoc > 255)
 		return NS_EINTERNAL;
 	uint32_t seen[256 / 32];
 	struct empty e;
@@ -418,11 +413,10 @@ static int one_check(const struct cache *c, uint64_t gstamp)
 		const uint8_t *h = cache_hdr(c, s);
 		const uint16_t *pt = (const uint16_t *)(const void *)h;
 		const uint8_t *age = h + c->age_off;
-		if (c->mru[s] >= c->assoc || age[c->mru[s]] != 0)
+		if (h[c->mru_off] >= c->assoc || age[h[c->mru_off]] != 0)
 			return NS_EINTERNAL;
-		/* the padding after the ranks stays zero */
-		size_t used = (size_t)c->age_off + c->assoc;
-		if (!zero(h + used, ((size_t)1 << c->hdr_shift) - used))
+		/* the padding after the mru byte stays zero */
+		if (!zero(h + c->mru_off + 1, ((size_t)1 << c->hdr_shift) - c->mru_off - 1))
 			return NS_EINTERNAL;
 		memset(seen, 0, sizeof seen);
 		for (uint32_t i = 0; i < c->assoc; i++) {
@@ -488,7 +482,6 @@ static void carve_cache(struct cache *c, struct arena *a)
 {
 	size_t n = cache_ways(c);
 	c->hdr = arena_take(a, hdr_bytes(c));
-	c->mru = arena_take(a, c->nsets);
 	c->way = arena_take(a, n * sizeof *c->way);
 }
 
@@ -602,7 +595,6 @@ static void cache_reset(struct cache *c, int32_t *writer)
 		for (uint32_t i = 0; writer && i < c->assoc; i++)
 			writer[base + i] = -1;
 	}
-	memset(c->mru, 0, c->nsets);
 	c->fills = 0;
 }
 

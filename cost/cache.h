@@ -88,8 +88,8 @@
  * fill or last write and a flag, the directory's dirty bit), and a small
  * header per set holding what every lookup and LRU update reads: a 16-bit
  * partial tag per way (cache_ptag() of its line; 0 for an invalid way),
- * and an LRU rank per way (a byte, 0 = most recent); the way of rank 0
- * of every set is a byte array of its own (struct cache's mru).  A header is at most one 64-byte host line for the shipped
+ * an LRU rank per way (a byte, 0 = most recent) and the way of rank 0
+ * (mru).  A header is at most one 64-byte host line for the shipped
  * associativities (8, 11, 16 ways), so a lookup reads one host line and
  * then only the record of a way whose partial tag matched, and an LRU
  * update never touches the records.  Stamps are below 2^55
@@ -125,15 +125,12 @@ struct cache {
 	uint32_t nsets, assoc;
 	uint32_t set_mask;     /* nsets - 1 when nsets is a power of two, else 0 */
 	bool pow2;
-	uint8_t hdr_shift;     /* log2 of a set header's bytes (3 * assoc rounded up) */
+	uint8_t hdr_shift;     /* log2 of a set header's bytes (3 * assoc + 1 rounded up) */
 	uint16_t age_off;      /* in a header: the ranks' offset (2 * assoc) */
+	uint16_t mru_off;      /* ... and the mru byte's (3 * assoc) */
 	struct cache_way *way; /* [nsets * assoc], set-major */
 	uint8_t *hdr;          /* [nsets << hdr_shift]: per set uint16_t ptag[assoc],
-				* uint8_t age[assoc], zero padding */
-	uint8_t *mru;          /* [nsets] the way of age 0 (the most recent): apart
-				* from the headers, so the inline L1 check
-				* (cache_l1_fast) reads one byte of a line that
-				* holds all of an L1's */
+				* uint8_t age[assoc], uint8_t mru, zero padding */
 	uint64_t fills;        /* ways given a new line so far */
 };
 
@@ -145,7 +142,7 @@ static inline uint8_t *cache_hdr(const struct cache *c, uint32_t set)
 
 static inline uint8_t cache_mru(const struct cache *c, uint32_t set)
 {
-	return c->mru[set];
+	return cache_hdr(c, set)[c->mru_off];
 }
 
 static inline uint8_t cache_age(const struct cache *c, size_t w)

@@ -859,9 +859,9 @@ static void test_pool_reuse(void **state)
 	assert_int_equal(cache_check(&cs), NS_EINTERNAL);
 	cache_hdr(&cs.llc[1], 5)[cs.llc[1].age_off + 2] = 2;
 	assert_int_equal(cache_check(&cs), NS_OK);
-	cs.llc[1].mru[7] = 3;
+	cache_hdr(&cs.llc[1], 7)[cs.llc[1].mru_off] = 3;
 	assert_int_equal(cache_check(&cs), NS_EINTERNAL);
-	cs.llc[1].mru[7] = 0;
+	cache_hdr(&cs.llc[1], 7)[cs.llc[1].mru_off] = 0;
 	cache_sys_free(&cs);
 
 	/* another geometry: mapped anew, the pool's arena given back */
