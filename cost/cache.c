@@ -2,28 +2,17 @@
  * cache — set-associative caches, the per-node LLC, the coherence
  * directory and the synthetic address space (see cache.h for the model).
  *
- * Design notes.  Layout: every cache is one array of 16-byte way
- * records (struct cache_way: tag, and stamp | flag packed in one word),
- * set-major, and one array of set headers (cache.h: per way a 16-bit
- * partial tag and a one-byte LRU rank, then the mru way), a power of two
- * bytes each (32 for 8 ways, 64 for 11 and 16), so the header of a set is
- * one host cache line or less; a cache_sys carves all its arrays from one
- * mapping (the arena, below).  The model's host time is host cache misses
- * on these arrays (docs/cost-model.md §10): with the ranks in the records
- * a 16-way L2 lookup and its LRU update read and wrote four host lines of
- * 16-byte ways, and a miss's victim scan all four again; now a lookup
- * reads the header, and a record only where a partial tag matched (the
- * hit, or a false match with 16 bits: one lookup in ~4,000 for 16 ways),
- * an LRU update writes the header only, and a fill writes the header and
- * the victim's record.  Results are those of full tags and ranks in the
- * records: a partial tag only selects which full tags to compare.
+ * Design notes.  Every cache is one array of 16-byte ways (struct
+ * cache_way: tag, and stamp | flag | LRU rank packed in one word),
+ * set-major, plus per set the way of age 0 (mru); a cache_sys carves all
+ * its arrays from one mapping (the arena, below).
  * An L1 lookup tries the mru way first (repeated accesses to a hot line);
- * every lookup compares the set's partial tags without an early exit (a
- * data-dependent loop exit was the model's most mispredicted host branch)
- * into a bit mask, then the full tags of the ways it names.  An LRU update
- * is skipped when the way is already the most recent, is a swap when it
- * was second (two lines taking turns in a set), and a pass over the rank
- * bytes otherwise.  Nothing is allocated after init.
+ * every lookup scans the set's tags without an early exit (an 8-way set is
+ * two 64-byte host lines, fetched together; a data-dependent loop exit was
+ * the model's most mispredicted host branch).  An LRU update is skipped when the way is
+ * already the most recent, is a swap when it was second (two lines taking
+ * turns in a set), and a scan of the ages otherwise.  Nothing is allocated
+ * after init.
  * Invalid ways hold CACHE_TAG_INVALID; the initial ages are a permutation,
  * so the oldest way is always the victim and the first assoc fills of a set
  * land in distinct invalid ways.
@@ -106,16 +95,7 @@ static int cache_geom(struct cache *c, uint64_t size, uint32_t line_size, int as
 	c->assoc = (uint32_t)assoc;
 	c->pow2 = is_pow2(nsets);
 	c->set_mask = c->pow2 ? c->nsets - 1 : 0;
-	c->age_off = (uint16_t)(2 * assoc);
-	c->mru_off = (uint16_t)(3 * assoc);
-	while ((1u << c->hdr_shift) < 3u * (uint32_t)assoc + 1)
-		c->hdr_shift++;
 	return NS_OK;
-}
-
-static size_t hdr_bytes(const struct cache *c)
-{
-	return (size_t)c->nsets << c->hdr_shift;
 }
 
 static size_t cache_ways(const struct cache *c)
@@ -124,32 +104,23 @@ static size_t cache_ways(const struct cache *c)
 }
 
 /*
- * The empty state of a set: every way invalid (tag CACHE_TAG_INVALID,
- * stamp and flag 0, partial tag 0), way i of age i (so the ages are a
- * permutation and way 0 is the mru).  Every set of a cache starts so.
- * struct empty holds as many empty sets in a row as fit in ~4 KiB of
- * records and their headers, so a walk compares whole runs of sets with
- * two memcmps (per-set calls cost more than the reading).
+ * The empty state of a set: every way invalid, way i of age i (so the
+ * ages are a permutation and way 0 is the mru).  Every set of a cache
+ * starts so.  struct empty holds as many empty sets in a row as fit in
+ * ~4 KiB, so a walk compares whole runs of sets with one memcmp (per-set
+ * calls cost more than the reading).
  */
 struct empty {
 	struct cache_way w[255];
-	uint8_t h[2048];       /* (255 / assoc) headers of at most 6 * assoc + 2 bytes */
 	uint32_t assoc, sets;  /* sets: empty sets in w (>= 1) */
-	uint8_t hdr_shift;
 };
 
-static void empty_init(struct empty *e, const struct cache *c)
+static void empty_init(struct empty *e, uint32_t assoc)
 {
-	uint32_t assoc = c->assoc;
 	e->assoc = assoc;
 	e->sets = 255 / assoc;
-	e->hdr_shift = c->hdr_shift;
 	for (uint32_t i = 0; i < e->sets * assoc; i++)
-		e->w[i] = (struct cache_way){CACHE_TAG_INVALID, 0};
-	memset(e->h, 0, sizeof e->h);
-	for (uint32_t s = 0; s < e->sets; s++)
-		for (uint32_t i = 0; i < assoc; i++)
-			e->h[((size_t)s << e->hdr_shift) + c->age_off + i] = (uint8_t)i;
+		e->w[i] = (struct cache_way){CACHE_TAG_INVALID, i % assoc};
 }
 
 static bool zero(const void *p, size_t n)
@@ -161,7 +132,7 @@ static bool zero(const void *p, size_t n)
 /* Are sets [s, s + n) (n <= e->sets) all empty?  Two compares of their bytes. */
 static bool sets_empty(const struct cache *c, uint32_t s, uint32_t n, const struct empty *e)
 {
-	return !memcmp(cache_hdr(c, s), e->h, (size_t)n << c->hdr_shift) &&
+	return zero(c->mru + s, n) &&
 	       !memcmp(c->way + (size_t)s * c->assoc, e->w, (size_t)n * c->assoc * sizeof *e->w);
 }
 
@@ -175,12 +146,11 @@ static uint32_t chunk(const struct cache *c, uint32_t s, const struct empty *e)
 static void cache_clear(struct cache *c)
 {
 	struct empty e;
-	empty_init(&e, c);
-	for (uint32_t s = 0; s < c->nsets; s += e.sets) {
+	empty_init(&e, c->assoc);
+	for (uint32_t s = 0; s < c->nsets; s += e.sets)
 		memcpy(c->way + (size_t)s * c->assoc, e.w,
 		       (size_t)chunk(c, s, &e) * c->assoc * sizeof *e.w);
-		memcpy(cache_hdr(c, s), e.h, (size_t)chunk(c, s, &e) << c->hdr_shift);
-	}
+	memset(c->mru, 0, c->nsets);
 }
 
 int cache_init(struct cache *c, uint64_t size, uint32_t line_size, int assoc)
@@ -190,8 +160,8 @@ int cache_init(struct cache *c, uint64_t size, uint32_t line_size, int assoc)
 		return rc;
 	size_t n = cache_ways(c);
 	c->way = malloc(n * sizeof *c->way);
-	c->hdr = malloc(hdr_bytes(c));
-	if (!c->way || !c->hdr) {
+	c->mru = malloc(c->nsets);
+	if (!c->way || !c->mru) {
 		cache_free(c);
 		return NS_ENOMEM;
 	}
@@ -202,28 +172,20 @@ int cache_init(struct cache *c, uint64_t size, uint32_t line_size, int assoc)
 void cache_free(struct cache *c)
 {
 	free(c->way);
-	free(c->hdr);
+	free(c->mru);
 	memset(c, 0, sizeof *c);
 }
 
-/* A set: its index, its first way, its header, and the partial tag of
- * the line it was found for. */
+/* A set: its index and its first way. */
 struct set {
 	uint32_t idx;
-	uint16_t pt;
 	size_t base;
-	uint8_t *h;
 };
 
 static inline struct set set_of(const struct cache *c, uint64_t line)
 {
 	uint32_t idx = cache_set(c, line);
-	return (struct set){idx, cache_ptag(line), (size_t)idx * c->assoc, cache_hdr(c, idx)};
-}
-
-static inline uint16_t *ptags(struct set s)
-{
-	return (uint16_t *)(void *)s.h;
+	return (struct set){idx, (size_t)idx * c->assoc};
 }
 
 /* First way of the set holding `line`. */
@@ -250,39 +212,25 @@ static inline size_t set_base(const struct cache *c, uint64_t line)
 		}                                                              \
 	} while (0)
 
-/*
- * Index of the way of t[0..n-1] holding line, or -1: the partial tags p
- * compared without an early exit into a mask (the host's branch predictor
- * does not have to guess the way), then the full tags of the ways the
- * mask names (almost always none or the one holding line).
- */
+/* Index of the way of t[0..n-1] holding line, or -1 (no early exit). */
 static inline __attribute__((always_inline)) long scan_tags(const struct cache_way *t,
-							    const uint16_t *p, uint16_t pt,
 							    uint64_t line, uint32_t n)
 {
-	if (n > 32) {
-		for (uint32_t i = 0; i < n; i++)
-			if (p[i] == pt && t[i].tag == line)
-				return (long)i;
-		return -1;
-	}
-	uint32_t m = 0;
+	long hit = -1;
 	for (uint32_t i = 0; i < n; i++)
-		m |= (uint32_t)(p[i] == pt) << i;
-	for (; m; m &= m - 1) {
-		uint32_t i = (uint32_t)__builtin_ctz(m);
-		if (t[i].tag == line)
-			return (long)i;
-	}
-	return -1;
+		hit = t[i].tag == line ? (long)i : hit;
+	return hit;
 }
 
-/* Way holding line, or -1 (s: the set of line). */
+/*
+ * Way holding line, or -1: a scan of the set without an early exit, so the
+ * host's branch predictor does not have to guess the way.
+ */
 static inline long find(const struct cache *c, struct set s, uint64_t line)
 {
 	const struct cache_way *t = c->way + s.base;
 	long hit;
-	WAYS_SWITCH(c->assoc, hit = scan_tags(t, ptags(s), s.pt, line, n));
+	WAYS_SWITCH(c->assoc, hit = scan_tags(t, line, n));
 	return hit < 0 ? -1 : (long)s.base + hit;
 }
 
@@ -294,10 +242,15 @@ static inline long find(const struct cache *c, struct set s, uint64_t line)
  */
 static inline long find_mru(const struct cache *c, struct set s, uint64_t line)
 {
-	size_t m = s.base + s.h[c->mru_off];
+	size_t m = s.base + c->mru[s.idx];
 	if (c->way[m].tag == line)
 		return (long)m;
 	return find(c, s, line);
+}
+
+static inline void set_age(struct cache_way *w, uint8_t a)
+{
+	w->sa = (w->sa & ~(uint64_t)0xff) | a;
 }
 
 static inline void set_stamp(struct cache_way *w, uint64_t stamp)
@@ -310,48 +263,48 @@ static inline void set_flag(struct cache_way *w, bool on)
 	w->sa = (w->sa & ~CACHE_WAY_FLAG) | (on ? CACHE_WAY_FLAG : 0);
 }
 
-/* Every rank of age[0..n-1] younger than a one rank older. */
-static inline __attribute__((always_inline)) void age_up(uint8_t *age, uint8_t a, uint32_t n)
+/* Every way of set[0..n-1] younger than a one rank older. */
+static inline __attribute__((always_inline)) void age_up(struct cache_way *set, uint8_t a,
+							 uint32_t n)
 {
 	for (uint32_t i = 0; i < n; i++)
-		age[i] = (uint8_t)(age[i] + (age[i] < a));
+		set[i].sa += cache_way_age(&set[i]) < a;
 }
 
 /* Make way w of set s the most recent. */
 static inline void touch(struct cache *c, struct set s, size_t w)
 {
-	uint8_t *age = s.h + c->age_off;
-	size_t i = w - s.base;
-	uint8_t a = age[i];
+	uint8_t a = cache_way_age(&c->way[w]);
 	if (a == 0)
 		return;
+	struct cache_way *set = c->way + s.base;
 	if (a == 1) {
 		/* two lines taking turns in a set: swap with the most recent */
-		age[s.h[c->mru_off]] = 1;
+		set_age(&set[c->mru[s.idx]], 1);
 	} else {
 		/* ranks below a move up one (no carry: they are < a <= 254) */
-		WAYS_SWITCH(c->assoc, age_up(age, a, n));
+		WAYS_SWITCH(c->assoc, age_up(set, a, n));
 	}
-	age[i] = 0;
-	s.h[c->mru_off] = (uint8_t)i;
+	set_age(&c->way[w], 0);
+	c->mru[s.idx] = (uint8_t)(w - s.base);
 }
 
-/* The way of age[0..n-1] with the oldest rank (n - 1), scanned whole. */
-static inline __attribute__((always_inline)) uint32_t scan_oldest(const uint8_t *age,
+/* The way of set[0..n-1] with the oldest rank (n - 1), scanned whole. */
+static inline __attribute__((always_inline)) uint32_t scan_oldest(const struct cache_way *set,
 								  uint32_t n)
 {
 	uint32_t v = 0; /* stays 0 only if unreachable: ages are a permutation */
 	for (uint32_t i = 0; i < n; i++)
-		v = age[i] == n - 1 ? i : v;
+		v = cache_way_age(&set[i]) == n - 1 ? i : v;
 	return v;
 }
 
-static inline size_t victim(const struct cache *c, struct set s)
+static inline size_t victim(const struct cache *c, size_t base)
 {
-	const uint8_t *age = s.h + c->age_off;
+	const struct cache_way *set = c->way + base;
 	uint32_t v;
-	WAYS_SWITCH(c->assoc, v = scan_oldest(age, n));
-	return s.base + v;
+	WAYS_SWITCH(c->assoc, v = scan_oldest(set, n));
+	return base + v;
 }
 
 long cache_lookup(struct cache *c, uint64_t line)
@@ -372,11 +325,10 @@ static inline size_t insert_at(struct cache *c, struct set s, long w,
 		v = (size_t)w;
 		*evicted = CACHE_TAG_INVALID;
 	} else {
-		v = victim(c, s);
+		v = victim(c, s.base);
 		c->fills++;
 		*evicted = c->way[v].tag;
 		c->way[v].tag = line;
-		ptags(s)[v - s.base] = s.pt;
 	}
 	set_stamp(&c->way[v], stamp);
 	touch(c, s, v);
@@ -397,11 +349,11 @@ uint64_t cache_insert(struct cache *c, uint64_t line, uint64_t stamp)
  */
 static int one_check(const struct cache *c, uint64_t gstamp)
 {
-	if (!c->way || !c->hdr || c->assoc < 1 || c->assoc > 255)
+	if (!c->way || !c->mru || c->assoc < 1 || c->assoc > 255)
 		return NS_EINTERNAL;
 	uint32_t seen[256 / 32];
 	struct empty e;
-	empty_init(&e, c);
+	empty_init(&e, c->assoc);
 	for (uint32_t s = 0; s < c->nsets; s++) {
 		size_t base = (size_t)s * c->assoc;
 		if (s % e.sets == 0 && sets_empty(c, s, chunk(c, s, &e), &e)) {
@@ -410,25 +362,17 @@ static int one_check(const struct cache *c, uint64_t gstamp)
 		}
 		if (sets_empty(c, s, 1, &e))
 			continue;
-		const uint8_t *h = cache_hdr(c, s);
-		const uint16_t *pt = (const uint16_t *)(const void *)h;
-		const uint8_t *age = h + c->age_off;
-		if (h[c->mru_off] >= c->assoc || age[h[c->mru_off]] != 0)
-			return NS_EINTERNAL;
-		/* the padding after the mru byte stays zero */
-		if (!zero(h + c->mru_off + 1, ((size_t)1 << c->hdr_shift) - c->mru_off - 1))
+		if (c->mru[s] >= c->assoc || cache_way_age(&c->way[base + c->mru[s]]) != 0)
 			return NS_EINTERNAL;
 		memset(seen, 0, sizeof seen);
 		for (uint32_t i = 0; i < c->assoc; i++) {
-			uint8_t a = age[i];
+			uint8_t a = cache_way_age(&c->way[base + i]);
 			if (a >= c->assoc || (seen[a / 32] & (1u << (a % 32))))
 				return NS_EINTERNAL;
 			seen[a / 32] |= 1u << (a % 32);
 			if (cache_way_stamp(&c->way[base + i]) > gstamp)
 				return NS_EINTERNAL;
 			uint64_t t = c->way[base + i].tag;
-			if (pt[i] != (t == CACHE_TAG_INVALID ? 0 : cache_ptag(t)))
-				return NS_EINTERNAL;
 			if (t == CACHE_TAG_INVALID)
 				continue;
 			if (set_base(c, t) != base)
@@ -481,8 +425,8 @@ static void *arena_take(struct arena *a, size_t bytes)
 static void carve_cache(struct cache *c, struct arena *a)
 {
 	size_t n = cache_ways(c);
-	c->hdr = arena_take(a, hdr_bytes(c));
 	c->way = arena_take(a, n * sizeof *c->way);
+	c->mru = arena_take(a, c->nsets);
 }
 
 /* Every array of cs (geometry already set) from the arena. */
@@ -581,7 +525,7 @@ static void cache_reset(struct cache *c, int32_t *writer)
 	if (!c->fills)
 		return;
 	struct empty e;
-	empty_init(&e, c);
+	empty_init(&e, c->assoc);
 	for (uint32_t s = 0; s < c->nsets; s++) {
 		if (s % e.sets == 0 && sets_empty(c, s, chunk(c, s, &e), &e)) {
 			s += chunk(c, s, &e) - 1;
@@ -591,10 +535,10 @@ static void cache_reset(struct cache *c, int32_t *writer)
 			continue;
 		size_t base = (size_t)s * c->assoc;
 		memcpy(c->way + base, e.w, c->assoc * sizeof *e.w);
-		memcpy(cache_hdr(c, s), e.h, (size_t)1 << c->hdr_shift);
 		for (uint32_t i = 0; writer && i < c->assoc; i++)
 			writer[base + i] = -1;
 	}
+	memset(c->mru, 0, c->nsets);
 	c->fills = 0;
 }
 
@@ -657,7 +601,7 @@ void cache_pool_free(struct cache_pool *pl)
 static bool ways_empty(const struct cache *c)
 {
 	struct empty e;
-	empty_init(&e, c);
+	empty_init(&e, c->assoc);
 	for (uint32_t s = 0; s < c->nsets; s += e.sets)
 		if (!sets_empty(c, s, chunk(c, s, &e), &e))
 			return false;

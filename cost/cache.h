@@ -58,9 +58,8 @@
  * address also names its home node (cache_as_node()).
  *
  * Invariants (cache_check()): in every set of every cache, valid tags are
- * distinct and belong to that set, each way's partial tag is its line's
- * (0 for an invalid way), the ages are a permutation of 0..assoc-1 and
- * the mru way has age 0; directory writers are valid CPU
+ * distinct and belong to that set, the ages are a permutation of
+ * 0..assoc-1 and the mru way has age 0; directory writers are valid CPU
  * indices; no stamp is ahead of the global stamp; every L1 claim (struct
  * cache_cpu) holds.  A set in the empty state (every tag invalid, ages
  * 0..assoc-1 in way order, mru way 0) is recognised by one compare of its
@@ -83,21 +82,17 @@
 #define CACHE_DIR_AUTO_MAX (1ull << 20)
 
 /*
- * A set is stored in two parts (cache.c, "Layout"): the ways' records
- * (struct cache_way: the line and, packed in one word, the stamp of its
- * fill or last write and a flag, the directory's dirty bit), and a small
- * header per set holding what every lookup and LRU update reads: a 16-bit
- * partial tag per way (cache_ptag() of its line; 0 for an invalid way),
- * an LRU rank per way (a byte, 0 = most recent) and the way of rank 0
- * (mru).  A header is at most one 64-byte host line for the shipped
- * associativities (8, 11, 16 ways), so a lookup reads one host line and
- * then only the record of a way whose partial tag matched, and an LRU
- * update never touches the records.  Stamps are below 2^55
+ * One way of a set: the line it holds and, packed in one word, the stamp
+ * of its fill or last write, a flag (the directory's dirty bit) and its
+ * LRU rank.  A lookup that scans a set's tags thereby brings the stamp,
+ * flag and ranks it needs next into the host's cache with them (the
+ * model's time is host cache misses; 16 bytes a way, where separate arrays
+ * cost 17-18 and up to four more misses).  Stamps are below 2^55
  * (cache_check()).
  */
 struct cache_way {
 	uint64_t tag;          /* line address (addr >> line_shift) or CACHE_TAG_INVALID */
-	uint64_t sa;           /* stamp << 9 | flag << 8 */
+	uint64_t sa;           /* stamp << 9 | flag << 8 | LRU rank (0 = most recent) */
 };
 
 #define CACHE_STAMP_MAX ((UINT64_C(1) << 55) - 1)
@@ -113,11 +108,9 @@ static inline bool cache_way_flag(const struct cache_way *w)
 	return w->sa & CACHE_WAY_FLAG;
 }
 
-/* The partial tag of a line (the same for every cache; a hash independent
- * of the set index: both the low bits and the multiplicative hash's). */
-static inline uint16_t cache_ptag(uint64_t line)
+static inline uint8_t cache_way_age(const struct cache_way *w)
 {
-	return (uint16_t)(((line ^ (line >> 29)) * UINT64_C(0xBF58476D1CE4E5B9)) >> 48);
+	return (uint8_t)w->sa;
 }
 
 /* One set-associative cache. */
@@ -125,31 +118,10 @@ struct cache {
 	uint32_t nsets, assoc;
 	uint32_t set_mask;     /* nsets - 1 when nsets is a power of two, else 0 */
 	bool pow2;
-	uint8_t hdr_shift;     /* log2 of a set header's bytes (3 * assoc + 1 rounded up) */
-	uint16_t age_off;      /* in a header: the ranks' offset (2 * assoc) */
-	uint16_t mru_off;      /* ... and the mru byte's (3 * assoc) */
 	struct cache_way *way; /* [nsets * assoc], set-major */
-	uint8_t *hdr;          /* [nsets << hdr_shift]: per set uint16_t ptag[assoc],
-				* uint8_t age[assoc], uint8_t mru, zero padding */
+	uint8_t *mru;          /* [nsets] the way of age 0 (the most recent) */
 	uint64_t fills;        /* ways given a new line so far */
 };
-
-/* The header of a set, its mru way and the LRU rank of way w (of any set). */
-static inline uint8_t *cache_hdr(const struct cache *c, uint32_t set)
-{
-	return c->hdr + ((size_t)set << c->hdr_shift);
-}
-
-static inline uint8_t cache_mru(const struct cache *c, uint32_t set)
-{
-	return cache_hdr(c, set)[c->mru_off];
-}
-
-static inline uint8_t cache_age(const struct cache *c, size_t w)
-{
-	uint32_t set = (uint32_t)(w / c->assoc);
-	return cache_hdr(c, set)[c->age_off + (w - (size_t)set * c->assoc)];
-}
 
 struct cache_params {
 	uint32_t line_size, l1d_size, l2_size, llc_size; /* bytes */
@@ -302,19 +274,12 @@ static inline bool cache_l1_fast(const struct cache_sys *cs, int cpu, uint64_t l
 {
 	const struct cache_cpu *pc = &cs->cpu[cpu];
 	uint32_t set = cache_set(&pc->l1, line);
-	size_t w = (size_t)set * pc->l1.assoc + cache_mru(&pc->l1, set);
-	if (pc->l1.way[w].tag != line)
-		return false;
-	if (!cs->coherence)
-		return true;
-	if (!write)
-		return pc->claim[w].own || pc->claim[w].clean == cs->dir_epoch;
-	if (!pc->claim[w].excl)
-		return false;
-	/* excl implies own: directory way own - 1 holds line, in its set ds;
-	 * is it that set's most recent way? */
-	uint32_t ds = cache_set(&cs->dir, line);
-	return cache_mru(&cs->dir, ds) == pc->claim[w].own - 1 - (size_t)ds * cs->dir.assoc;
+	size_t w = (size_t)set * pc->l1.assoc + pc->l1.mru[set];
+	return pc->l1.way[w].tag == line &&
+	       (!cs->coherence ||
+		(!write ? pc->claim[w].own || pc->claim[w].clean == cs->dir_epoch
+			: pc->claim[w].excl &&
+				  cache_way_age(&cs->dir.way[pc->claim[w].own - 1]) == 0));
 }
 
 static inline enum cache_src cache_access(struct cache_sys *cs, int cpu,
