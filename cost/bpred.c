@@ -9,7 +9,13 @@
  * precomputed (bpred.h), so a branch costs about 166 host instructions
  * where the one-register-at-a-time version cost 290 (docs/cost-model.md
  * §7); the packed registers equal the scalar ones bit for bit
- * (test_bpred, bpred_check).
+ * (test_bpred, bpred_check).  Since 2026-12-07 both history predictors
+ * do their per-site work at set-up (gshare's site hash is ghash[], like
+ * TAGE's tsite[]) and step without data-dependent host branches where
+ * the outcome decides: gshare's cold rule and updates through masks and
+ * unconditional stores, TAGE's provider, alternate and allocation from
+ * 4-bit masks of the tables; test_bpred holds both to a copy of the
+ * previous code bit for bit (predictions, tables, dirty flags).
  */
 #include "cost/bpred.h"
 
@@ -140,8 +146,13 @@ int bpred_init(struct bpred *bp, int nr_sites, const struct bpred_params *p)
 		bp->hist_mask = (uint32_t)((1ull << p->history_bits) - 1);
 		bp->history_bits = p->history_bits;
 		bp->pht = malloc((size_t)bp->table_mask + 1);
-		if (!bp->pht)
+		bp->ghash = malloc(((size_t)nr_sites + 1) * sizeof *bp->ghash);
+		if (!bp->pht || !bp->ghash) {
+			bpred_free(bp);
 			return NS_ENOMEM;
+		}
+		for (int site = 0; site <= nr_sites; site++)
+			bp->ghash[site] = bpred_gshare_hash(site);
 	}
 	bp->site = malloc((size_t)nr_sites + 1);
 	if (!bp->site) {
@@ -156,7 +167,7 @@ void bpred_free(struct bpred *bp)
 {
 	free(bp->site);
 	free(bp->pht);
-	free(bp->tsite);
+	free(bp->tsite); /* or ghash: one array (bpred.h) */
 	for (int i = 0; i < BPRED_TAGE_TABLES; i++)
 		free(bp->tt[i]);
 	memset(bp, 0, sizeof *bp);
@@ -236,11 +247,35 @@ static inline uint64_t tage_tags(const struct bpred *bp, int site)
 
 #define LANE_OF(w, i) ((uint32_t)((w) >> LANE(i)) & 0xFFFFu)
 
+_Static_assert(BPRED_TAGE_TABLES == 4, "the 4-bit table masks below");
+
+/* Of a mask of the four tables: the longest table in it (-1: none), the
+ * mask without it, and the tables longer than table i - 1 (index i + 1
+ * in 0..4, i = -1 for "no table"). */
+static const int8_t tage_top[16] = {-1, 0, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 3, 3};
+static const uint8_t tage_rest[16] = {0, 0, 0, 1, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 6, 7};
+static const uint8_t tage_longer[5] = {0xF, 0xE, 0xC, 0x8, 0x0};
+
+/* The 3-bit counter (1..7; 0 marks an empty entry) and the 2-bit
+ * usefulness after an update: [value << 1 | taken] and [u << 1 | right]. */
+static const uint8_t tage_ctr_next[16] = {0, 1, 1, 2, 1, 3, 2, 4, 3, 5, 4, 6, 5, 7, 6, 7};
+static const uint8_t tage_u_next[8] = {0, 1, 0, 2, 1, 3, 2, 3};
+
+/*
+ * The TAGE step.  Set up once per site (tsite: its hash's part of the
+ * indices and tags) and per history (the packed folds), it finds the
+ * provider and the alternate from one 4-bit mask of the tables whose tag
+ * matches (the longest two, by table lookups rather than a loop that
+ * stops), updates the provider's counters through small tables and
+ * picks the table to allocate in from a second mask (the first longer
+ * table whose entry is not useful).  The predictions, entries and dirty
+ * flags are those of the loop it replaced bit for bit (test_bpred runs
+ * both on a long stream).
+ */
 unsigned bpred_tage_predict_update(struct bpred *bp, int site, unsigned static_taken,
 				   unsigned taken)
 {
 	uint8_t *base = &bp->site[site];
-	unsigned pred;
 	if (*base == BPRED_COLD) {
 		/* a BTB miss: the static rule, then the base counter learns */
 		*base = (uint8_t)(1u + taken);
@@ -250,58 +285,51 @@ unsigned bpred_tage_predict_update(struct bpred *bp, int site, unsigned static_t
 	}
 	uint64_t idxs = tage_indices(bp, site), tags = tage_tags(bp, site);
 	struct bpred_tage_entry *e[BPRED_TAGE_TABLES];
-	int prov = -1, alt = -1;
-	for (int i = BPRED_TAGE_TABLES - 1; i >= 0; i--) {
+	unsigned hit = 0, useful = 0;
+	for (int i = 0; i < BPRED_TAGE_TABLES; i++) {
 		e[i] = &bp->tt[i][LANE_OF(idxs, i)];
-		if (e[i]->tag == LANE_OF(tags, i) && e[i]->ctr) {
-			if (prov < 0)
-				prov = i;
-			else if (alt < 0)
-				alt = i;
-		}
+		hit |= (unsigned)((e[i]->tag == LANE_OF(tags, i)) & (e[i]->ctr != 0)) << i;
+		useful |= (unsigned)(e[i]->u != 0) << i;
 	}
+	int prov = tage_top[hit], alt = tage_top[tage_rest[hit]];
 	unsigned base_pred = *base >> 1;
-	unsigned alt_pred = alt >= 0 ? e[alt]->ctr >= 4 : base_pred;
+	unsigned pred;
+	uint8_t dirty = 0;
 	if (prov >= 0) {
 		struct bpred_tage_entry *p = e[prov];
-		struct bpred_tage_entry was = *p;
-		pred = p->ctr >= 4;
-		if (pred != alt_pred)
-			p->u = pred == taken ? (uint8_t)(p->u + (p->u < 3))
-					     : (uint8_t)(p->u - (p->u > 0));
-		/* 3-bit counter 1..7 (0 marks an empty entry) */
-		if (taken)
-			p->ctr = (uint8_t)(p->ctr + (p->ctr < 7));
-		else
-			p->ctr = (uint8_t)(p->ctr - (p->ctr > 1));
-		if (was.u != p->u || was.ctr != p->ctr)
-			bp->dirty = 1;
+		unsigned alt_pred = alt >= 0 ? e[alt]->ctr >> 2 : base_pred;
+		pred = p->ctr >> 2;
+		/* usefulness moves only when the provider and the alternate differ */
+		uint8_t u = pred != alt_pred ? tage_u_next[p->u << 1 | (pred == taken)] : p->u;
+		uint8_t ctr = tage_ctr_next[p->ctr << 1 | taken];
+		dirty |= (uint8_t)((u != p->u) | (ctr != p->ctr));
+		p->u = u;
+		p->ctr = ctr;
 	} else {
 		pred = base_pred;
 		uint8_t nv = bpred_next(*base, taken);
-		if (nv != *base) {
-			*base = nv;
-			bp->dirty = 1;
-		}
+		dirty |= (uint8_t)(nv != *base);
+		*base = nv;
 	}
 	if (pred != taken && prov < BPRED_TAGE_TABLES - 1) {
-		int j = prov + 1;
-		while (j < BPRED_TAGE_TABLES && e[j]->u)
-			j++;
-		if (j < BPRED_TAGE_TABLES) {
+		unsigned longer = tage_longer[prov + 1];
+		unsigned free_ = longer & ~useful;
+		if (free_) {
+			int j = __builtin_ctz(free_);
 			*e[j] = (struct bpred_tage_entry){
 				(uint16_t)LANE_OF(tags, j), (uint8_t)(taken ? 4 : 3), 0};
 		} else {
-			for (j = prov + 1; j < BPRED_TAGE_TABLES; j++)
+			for (int j = prov + 1; j < BPRED_TAGE_TABLES; j++)
 				e[j]->u--;
 		}
-		bp->dirty = 1;
+		dirty = 1;
 	}
 	if (++bp->updates == BPRED_TAGE_U_PERIOD) {
 		bp->updates = 0;
 		tage_decay(bp);
-		bp->dirty = 1;
+		dirty = 1;
 	}
+	bp->dirty |= dirty;
 	tage_push(bp, taken);
 	return pred;
 }
@@ -331,8 +359,11 @@ int bpred_check(const struct bpred *bp)
 		return bp->updates < BPRED_TAGE_U_PERIOD ? NS_OK : NS_EINTERNAL;
 	}
 	if (bp->mode == BPRED_GSHARE) {
-		if (!bp->pht || (bp->hist & ~bp->hist_mask))
+		if (!bp->pht || !bp->ghash || (bp->hist & ~bp->hist_mask))
 			return NS_EINTERNAL;
+		for (int i = 0; i <= bp->nr_sites; i++)
+			if (bp->ghash[i] != bpred_gshare_hash(i))
+				return NS_EINTERNAL;
 		for (uint32_t i = 0; i <= bp->table_mask; i++)
 			if (bp->pht[i] > 3)
 				return NS_EINTERNAL;

@@ -182,9 +182,17 @@ struct bpred {
 	uint64_t fold_mask[3], fold_out[3];
 	uint8_t fold_w[3];
 	uint8_t hist_m1[BPRED_TAGE_TABLES]; /* tage_hist[i] - 1 */
-	/* per site, its hash's part of the four indices and of the tag,
-	 * packed the same way (computed at init: a site's hash never changes) */
-	struct bpred_tage_site *tsite;
+	/*
+	 * Per site, computed at init (a site's hash never changes), one
+	 * array by mode (a union, so struct cpu's pinned layout around it,
+	 * cost/cpu_struct.h, is that of one pointer): TAGE its hash's part
+	 * of the four indices and of the tag, packed the same way; gshare
+	 * its part of the index, bpred_gshare_hash().
+	 */
+	union {
+		struct bpred_tage_site *tsite;
+		uint32_t *ghash;
+	};
 	uint64_t tag_mask;     /* tag_bits in every lane */
 	uint32_t updates;      /* since the last usefulness decay */
 	/* set when an update changed a table entry or counter (and by resets,
@@ -211,11 +219,17 @@ static inline uint8_t bpred_next(uint8_t ctr, unsigned taken)
 	return next[ctr * 2u + taken];
 }
 
+/* The Fibonacci hash that spreads dense site ids over the table: the
+ * site's part, bp->ghash[site] (bpred_init()). */
+static inline uint32_t bpred_gshare_hash(int site)
+{
+	uint32_t h = (uint32_t)site * 2654435769u;
+	return (h >> 16) ^ h;
+}
+
 static inline unsigned bpred_gshare_index(const struct bpred *bp, int site)
 {
-	/* Fibonacci hash spreads dense site ids over the table */
-	uint32_t h = (uint32_t)site * 2654435769u;
-	return ((h >> 16) ^ h ^ bp->hist) & bp->table_mask;
+	return (bp->ghash[site] ^ bp->hist) & bp->table_mask;
 }
 
 /* TAGE prediction and training (bpred.c). */
@@ -250,24 +264,23 @@ static inline unsigned bpred_bimodal_update(struct bpred *bp, int site,
 	return pred;
 }
 
+/*
+ * gshare without a data-dependent host branch: a cold site (site byte
+ * BPRED_COLD = 4, else 0) takes the static prediction through a mask,
+ * and the site byte and the counter are stored whether or not they
+ * change (dirty is set exactly when one did).
+ */
 static inline unsigned bpred_gshare_update(struct bpred *bp, int site,
 					   unsigned static_taken, unsigned taken)
 {
-	uint8_t s = bp->site[site];
-	unsigned pred;
+	unsigned cold = bp->site[site] >> 2;
 	unsigned i = bpred_gshare_index(bp, site);
-	if (s == BPRED_COLD) {
-		pred = static_taken;
-		bp->site[site] = 0;
-		bp->dirty = 1;
-	} else {
-		pred = bp->pht[i] >> 1;
-	}
 	uint8_t o = bp->pht[i], nv = bpred_next(o, taken);
-	if (nv != o) {
-		bp->pht[i] = nv;
-		bp->dirty = 1;
-	}
+	unsigned learnt = o >> 1u;
+	unsigned pred = learnt ^ ((learnt ^ static_taken) & cold);
+	bp->site[site] = 0;
+	bp->pht[i] = nv;
+	bp->dirty |= (uint8_t)(cold | (nv != o));
 	bp->hist = ((bp->hist << 1) | taken) & bp->hist_mask;
 	return pred;
 }

@@ -3,6 +3,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 #include <cmocka.h>
 
 #include "cost/bpred.h"
@@ -359,6 +360,214 @@ static void test_tage_packed_folds(void **state)
 	assert_int_equal(bpred_init(&bp, 1, &p), NS_ERANGE);
 }
 
+/*
+ * Reference predictors: gshare and TAGE as first written (a site's hash
+ * computed at every branch, the folds from their definition, the
+ * provider found by a loop over the tables, every update behind a test),
+ * kept here to hold the set-up-time, branch-free step of cost/bpred.c to
+ * the same predictions, table states and dirty flags bit for bit.
+ */
+#define REF_SITES 700
+
+struct ref_pred {
+	enum bpred_mode mode;
+	uint8_t site[REF_SITES + 1];
+	/* gshare */
+	uint8_t pht[1u << 14];
+	uint32_t table_mask, hist_mask, hist;
+	/* tage */
+	struct bpred_tage_entry tt[BPRED_TAGE_TABLES][1u << 10];
+	int bits, tbits, thist[BPRED_TAGE_TABLES];
+	uint64_t ghist;
+	uint32_t updates;
+	uint8_t dirty;
+};
+
+static void ref_init(struct ref_pred *r, const struct bpred_params *p)
+{
+	memset(r, 0, sizeof *r);
+	r->mode = p->mode;
+	memset(r->site, BPRED_COLD, sizeof r->site);
+	r->table_mask = (1u << p->table_bits) - 1;
+	r->hist_mask = (1u << p->history_bits) - 1;
+	memset(r->pht, 1, sizeof r->pht);
+	r->bits = p->tage_bits;
+	r->tbits = p->tage_tag_bits;
+	for (int i = 0; i < BPRED_TAGE_TABLES; i++)
+		r->thist[i] = p->tage_hist[i];
+	r->dirty = 1;
+}
+
+static unsigned ref_gshare(struct ref_pred *r, int site, unsigned static_taken,
+			   unsigned taken)
+{
+	uint32_t h = (uint32_t)site * 2654435769u;
+	unsigned i = ((h >> 16) ^ h ^ r->hist) & r->table_mask;
+	unsigned pred;
+	if (r->site[site] == BPRED_COLD) {
+		pred = static_taken;
+		r->site[site] = 0;
+		r->dirty = 1;
+	} else {
+		pred = r->pht[i] >> 1;
+	}
+	uint8_t o = r->pht[i], nv = bpred_next(o, taken);
+	if (nv != o) {
+		r->pht[i] = nv;
+		r->dirty = 1;
+	}
+	r->hist = ((r->hist << 1) | taken) & r->hist_mask;
+	return pred;
+}
+
+static unsigned ref_tage(struct ref_pred *r, int site, unsigned static_taken,
+			 unsigned taken)
+{
+	uint8_t *base = &r->site[site];
+	unsigned pred;
+	if (*base == BPRED_COLD) {
+		*base = (uint8_t)(1u + taken);
+		r->dirty = 1;
+		r->ghist = r->ghist << 1 | taken;
+		return static_taken;
+	}
+	uint32_t h = (uint32_t)site * 2654435769u;
+	uint32_t imask = (1u << r->bits) - 1, tmask = (1u << r->tbits) - 1;
+	int t2 = r->tbits > 1 ? r->tbits - 1 : 1;
+	uint32_t tag[BPRED_TAGE_TABLES];
+	struct bpred_tage_entry *e[BPRED_TAGE_TABLES];
+	int prov = -1, alt = -1;
+	for (int i = BPRED_TAGE_TABLES - 1; i >= 0; i--) {
+		uint32_t idx = (((h >> (32 - r->bits - i)) & imask) ^
+				bpred_tage_fold(r->ghist, r->thist[i], r->bits)) & imask;
+		tag[i] = (((h >> 7) & tmask) ^ bpred_tage_fold(r->ghist, r->thist[i], r->tbits) ^
+			  bpred_tage_fold(r->ghist, r->thist[i], t2) << 1) & tmask;
+		e[i] = &r->tt[i][idx];
+		if (e[i]->tag == tag[i] && e[i]->ctr) {
+			if (prov < 0)
+				prov = i;
+			else if (alt < 0)
+				alt = i;
+		}
+	}
+	unsigned base_pred = *base >> 1;
+	unsigned alt_pred = alt >= 0 ? e[alt]->ctr >= 4 : base_pred;
+	if (prov >= 0) {
+		struct bpred_tage_entry *p = e[prov];
+		struct bpred_tage_entry was = *p;
+		pred = p->ctr >= 4;
+		if (pred != alt_pred)
+			p->u = pred == taken ? (uint8_t)(p->u + (p->u < 3))
+					     : (uint8_t)(p->u - (p->u > 0));
+		if (taken)
+			p->ctr = (uint8_t)(p->ctr + (p->ctr < 7));
+		else
+			p->ctr = (uint8_t)(p->ctr - (p->ctr > 1));
+		if (was.u != p->u || was.ctr != p->ctr)
+			r->dirty = 1;
+	} else {
+		pred = base_pred;
+		uint8_t nv = bpred_next(*base, taken);
+		if (nv != *base) {
+			*base = nv;
+			r->dirty = 1;
+		}
+	}
+	if (pred != taken && prov < BPRED_TAGE_TABLES - 1) {
+		int j = prov + 1;
+		while (j < BPRED_TAGE_TABLES && e[j]->u)
+			j++;
+		if (j < BPRED_TAGE_TABLES) {
+			*e[j] = (struct bpred_tage_entry){(uint16_t)tag[j],
+							  (uint8_t)(taken ? 4 : 3), 0};
+		} else {
+			for (j = prov + 1; j < BPRED_TAGE_TABLES; j++)
+				e[j]->u--;
+		}
+		r->dirty = 1;
+	}
+	if (++r->updates == BPRED_TAGE_U_PERIOD) {
+		r->updates = 0;
+		for (int i = 0; i < BPRED_TAGE_TABLES; i++)
+			for (uint32_t j = 0; j <= imask; j++)
+				r->tt[i][j].u >>= 1;
+		r->dirty = 1;
+	}
+	r->ghist = r->ghist << 1 | taken;
+	return pred;
+}
+
+/*
+ * A long stream of branches over REF_SITES sites of mixed kinds (biased,
+ * repeating a pattern, following an earlier outcome, random), each with
+ * a random static prediction, into both the predictor under test and
+ * the reference: every prediction and dirty flag equal, and the tables
+ * equal at the end.  Also run with the mode chosen at run time.
+ */
+static void check_against_ref(enum bpred_mode mode, int steps)
+{
+	struct bpred_params p;
+	bpred_params_default(&p);
+	p.mode = mode;
+	struct bpred bp;
+	assert_int_equal(bpred_init(&bp, REF_SITES, &p), NS_OK);
+	static struct ref_pred r;
+	ref_init(&r, &p);
+	uint64_t x = 0xC0FFEE123ull + (uint64_t)mode;
+	unsigned last = 0, misses = 0;
+	for (int n = 0; n < steps; n++) {
+		uint64_t v = xs(&x);
+		/* hot sites far more often than cold ones */
+		int site = (int)((v & 0xffff) % (v >> 63 ? 40 : REF_SITES + 1));
+		unsigned t;
+		switch (site % 4) {
+		case 0: t = (unsigned)((v >> 20) % 16 != 0); break;   /* biased */
+		case 1: t = (unsigned)((n / 3) & 1); break;           /* pattern */
+		case 2: t = last; break;                              /* correlated */
+		default: t = (unsigned)(v >> 40) & 1u; break;         /* random */
+		}
+		unsigned st = (unsigned)(site * 7 % 3 == 0);
+		bp.dirty = 0;
+		r.dirty = 0;
+		unsigned got = bpred_predict_update(&bp, site, st, t);
+		unsigned want = mode == BPRED_TAGE ? ref_tage(&r, site, st, t)
+						   : ref_gshare(&r, site, st, t);
+		if (got != want || bp.dirty != r.dirty)
+			fail_msg("step %d site %d: prediction %u/%u dirty %u/%u", n, site, got,
+				 want, bp.dirty, r.dirty);
+		misses += want != t;
+		last = t;
+	}
+	print_message("%s: %d branches, %u mispredicts, all equal to the reference\n",
+		      bpred_mode_name(mode), steps, misses);
+	assert_true(misses > 0 && misses < (unsigned)steps / 2);
+	assert_memory_equal(bp.site, r.site, REF_SITES + 1);
+	if (mode == BPRED_TAGE) {
+		assert_true(bp.ghist == r.ghist);
+		assert_int_equal(bp.updates, r.updates);
+		for (int i = 0; i < BPRED_TAGE_TABLES; i++)
+			assert_memory_equal(bp.tt[i], r.tt[i], sizeof r.tt[i]);
+	} else {
+		assert_int_equal(bp.hist, r.hist);
+		assert_memory_equal(bp.pht, r.pht, sizeof r.pht);
+	}
+	assert_int_equal(bpred_check(&bp), NS_OK);
+	bpred_free(&bp);
+}
+
+static void test_gshare_same_as_reference(void **state)
+{
+	(void)state;
+	check_against_ref(BPRED_GSHARE, 400000);
+}
+
+static void test_tage_same_as_reference(void **state)
+{
+	(void)state;
+	/* past two usefulness decays (BPRED_TAGE_U_PERIOD updates each) */
+	check_against_ref(BPRED_TAGE, 2 * (int)BPRED_TAGE_U_PERIOD + 100000);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -372,6 +581,8 @@ int main(void)
 		cmocka_unit_test(test_tage_long_history),
 		cmocka_unit_test(test_tage_params),
 		cmocka_unit_test(test_tage_packed_folds),
+		cmocka_unit_test(test_gshare_same_as_reference),
+		cmocka_unit_test(test_tage_same_as_reference),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
