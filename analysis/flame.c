@@ -244,7 +244,7 @@ int flame_check(const struct flame *f)
 #define CHAR_W 6.7          /* DejaVu Sans Mono advance at 11 px: 0.602 em, rounded up */
 #define PAD 10
 #define HEAD 52             /* title and subtitle above the frames */
-#define FOOT 22             /* the legend line below */
+#define FOOT 40             /* the legend line and the details line below */
 #define MIN_W 0.1           /* frames narrower than this are not drawn */
 
 struct node {
@@ -327,6 +327,7 @@ struct draw {
 	double scale;               /* pixels per unit of the width column */
 	int height;
 	double max_delta;           /* diff: largest |B - A| of a frame's self value */
+	double min_delta;           /* diff: smaller changes are drawn untinted */
 };
 
 /* The frame's fill; returns 1 when it is dark enough for white text. */
@@ -334,17 +335,21 @@ static int frame_fill(const struct draw *dr, const struct node *n, char *buf, si
 {
 	if (dr->f->run_b > 0) {
 		/* as flamegraph.pl colours a difffolded file: by the change of
-		 * the frame's own (self) value, scaled to the largest change */
+		 * the frame's own (self) value, the intensity linear in the
+		 * change up to the largest change of any frame; a change below
+		 * FLAME_DIFF_MIN_SHARE of the larger total is no change */
 		double delta = (double)n->sb - (double)n->sa;
-		double r = dr->max_delta > 0 ? fabs(delta) / dr->max_delta : 0;
-		int fade = (int)lround(210.0 * (1.0 - r));
+		if (fabs(delta) < dr->min_delta || dr->max_delta <= 0) {
+			snprintf(buf, len, "rgb(228,228,224)");
+			return 0;
+		}
+		double r = fabs(delta) / dr->max_delta;
+		int fade = (int)lround(220.0 * (1.0 - r));
 		if (delta > 0)
 			snprintf(buf, len, "rgb(255,%d,%d)", fade, fade);
-		else if (delta < 0)
-			snprintf(buf, len, "rgb(%d,%d,255)", fade, fade);
 		else
-			snprintf(buf, len, "rgb(245,245,245)");
-		return delta != 0 && r > 0.6;
+			snprintf(buf, len, "rgb(%d,%d,255)", fade, fade);
+		return r > 0.6;
 	}
 	uint32_t h = name_hash(n->name, n->len);
 	double v1 = (h & 0xff) / 255.0, v2 = (h >> 8 & 0xff) / 255.0,
@@ -362,14 +367,19 @@ static void frame_title(const struct draw *dr, const struct node *n)
 	markup_write(o, n->name, n->len);
 	if (f->run_b > 0) {
 		double pct = n->a ? 100.0 * ((double)n->b - (double)n->a) / (double)n->a : 0;
-		fprintf(o, " (%s with callees: A %" PRIu64 ", B %" PRIu64 ", B-A %+" PRId64,
-			flame_metric_name(f->metric), n->a, n->b, (int64_t)(n->b - n->a));
+		fprintf(o, " (%s with callees: A %" PRIu64 " = %.2f%%, B %" PRIu64 " = %.2f%%, "
+			"B-A %+" PRId64, flame_metric_name(f->metric), n->a,
+			root->a ? 100.0 * (double)n->a / (double)root->a : 0, n->b,
+			root->b ? 100.0 * (double)n->b / (double)root->b : 0,
+			(int64_t)(n->b - n->a));
 		if (n->a)
 			fprintf(o, ", %+.2f%%", pct);
-		fprintf(o, "; self: A %" PRIu64 ", B %" PRIu64 ")", n->sa, n->sb);
+		fprintf(o, "; self: A %" PRIu64 ", B %" PRIu64 ", B-A %+" PRId64 ")", n->sa,
+			n->sb, (int64_t)(n->sb - n->sa));
 	} else {
-		fprintf(o, " (%" PRIu64 " %s, %.2f%%)", n->a, flame_metric_name(f->metric),
-			root->a ? 100.0 * (double)n->a / (double)root->a : 0);
+		fprintf(o, " (%" PRIu64 " %s, %.2f%%; self %" PRIu64 ")", n->a,
+			flame_metric_name(f->metric),
+			root->a ? 100.0 * (double)n->a / (double)root->a : 0, n->sa);
 	}
 }
 
@@ -404,18 +414,18 @@ static void draw_frame(const struct draw *dr, const struct node *n, double x, do
 	frame_title(dr, n);
 	fprintf(dr->o, "</title><rect x=\"%.2f\" y=\"%.1f\" width=\"%.2f\" height=\"%d\" "
 		"fill=\"%s\" rx=\"2\" ry=\"2\"/>", x, y, w, FRAME_H - 1, fill);
+	/* the text element is always there: a frame too narrow for its name
+	 * gets one when the script zooms into it */
 	int fit = (int)((w - 6) / CHAR_W);
-	if (fit >= 3) {
-		fprintf(dr->o, "<text x=\"%.2f\" y=\"%.1f\"%s>", x + 3, y + FRAME_H - 5,
-			dark ? " style=\"fill:#fff\"" : "");
-		if ((size_t)fit >= n->len) {
-			markup_write(dr->o, n->name, n->len);
-		} else {
-			markup_write(dr->o, n->name, (size_t)fit - 2);
-			fputs("..", dr->o);
-		}
-		fputs("</text>", dr->o);
+	fprintf(dr->o, "<text x=\"%.2f\" y=\"%.1f\"%s>", x + 3, y + FRAME_H - 5,
+		dark ? " style=\"fill:#fff\"" : "");
+	if (fit >= 3 && (size_t)fit >= n->len) {
+		markup_write(dr->o, n->name, n->len);
+	} else if (fit >= 3) {
+		markup_write(dr->o, n->name, (size_t)fit - 2);
+		fputs("..", dr->o);
 	}
+	fputs("</text>", dr->o);
 	fputs("</g>\n", dr->o);
 }
 
@@ -472,7 +482,111 @@ static int draw_tree(const struct draw *dr)
 	return rc;
 }
 
-int flame_svg(const struct flame *f, int width, FILE *o)
+/* The script of every flame graph (see flame.h), with no "<" or "&" that
+ * matters: it sits in a CDATA section of the SVG and in the HTML page. */
+const char flame_script[] =
+	"(function () {\n"
+	"'use strict';\n"
+	"function init(svg) {\n"
+	"  if (svg.getAttribute('data-ready')) return;\n"
+	"  svg.setAttribute('data-ready', '1');\n"
+	"  var W = +svg.getAttribute('data-width'), PAD = +svg.getAttribute('data-pad'),\n"
+	"      CW = +svg.getAttribute('data-charw');\n"
+	"  var frames = Array.prototype.map.call(svg.querySelectorAll('g.frame'), function (g) {\n"
+	"    var r = g.querySelector('rect'), t = g.querySelector('text'),\n"
+	"        tip = g.querySelector('title').textContent, i = tip.lastIndexOf(' (');\n"
+	"    return {g: g, r: r, t: t, tip: tip, name: i < 0 ? tip : tip.slice(0, i),\n"
+	"      x: +r.getAttribute('x'), w: +r.getAttribute('width'),\n"
+	"      y: +r.getAttribute('y'), fill: r.getAttribute('fill')};\n"
+	"  });\n"
+	"  var details = svg.querySelector('.details'), legend = details.textContent;\n"
+	"  var reset = svg.querySelector('.reset'), search = svg.querySelector('.search'),\n"
+	"      matched = svg.querySelector('.matched');\n"
+	"  var zoomed = null, term = null;\n"
+	"  function place(f, x, w) {\n"
+	"    f.r.setAttribute('x', x.toFixed(2));\n"
+	"    f.r.setAttribute('width', w.toFixed(2));\n"
+	"    f.t.setAttribute('x', (x + 3).toFixed(2));\n"
+	"    var fit = Math.floor((w - 6) / CW);\n"
+	"    f.t.textContent = fit < 3 ? '' : f.name.length <= fit ? f.name\n"
+	"      : f.name.slice(0, fit - 2) + '..';\n"
+	"  }\n"
+	"  function zoom(z) {\n"
+	"    zoomed = z;\n"
+	"    var k = z ? (W - 2 * PAD) / z.w : 1, eps = 1e-6;\n"
+	"    frames.forEach(function (f) {\n"
+	"      var show = true, parent = false;\n"
+	"      if (z && f.y > z.y) {\n"
+	"        parent = f.x <= z.x + eps && f.x + f.w >= z.x + z.w - eps;\n"
+	"        show = parent;\n"
+	"      } else if (z) {\n"
+	"        show = f.x >= z.x - eps && f.x + f.w <= z.x + z.w + eps;\n"
+	"      }\n"
+	"      f.g.style.display = show ? '' : 'none';\n"
+	"      f.g.style.opacity = parent ? '0.6' : '';\n"
+	"      if (!show) return;\n"
+	"      if (parent) place(f, PAD, W - 2 * PAD);\n"
+	"      else place(f, PAD + (f.x - (z ? z.x : PAD)) * k, f.w * k);\n"
+	"    });\n"
+	"    reset.style.display = z ? '' : 'none';\n"
+	"    svg.setAttribute('data-zoom', z ? z.name : '');\n"
+	"  }\n"
+	"  function find(t) {\n"
+	"    term = t || null;\n"
+	"    var re = null;\n"
+	"    if (term) {\n"
+	"      try { re = new RegExp(term); } catch (e) { re = null; }\n"
+	"      if (!re) re = new RegExp(term.replace(/[.*+?^${}()|[\\]\\\\]/g, '\\\\$&'));\n"
+	"    }\n"
+	"    var hits = [];\n"
+	"    frames.forEach(function (f) {\n"
+	"      var hit = re !== null && re.test(f.name);\n"
+	"      f.r.setAttribute('fill', hit ? 'rgb(230,0,230)' : f.fill);\n"
+	"      if (hit) hits.push(f);\n"
+	"    });\n"
+	"    hits.sort(function (a, b) { return a.x - b.x || b.w - a.w; });\n"
+	"    var sum = 0, end = -1;\n"
+	"    hits.forEach(function (f) {\n"
+	"      if (f.x + 1e-6 >= end) { sum += f.w; end = f.x + f.w; }\n"
+	"    });\n"
+	"    var pct = 100 * sum / (W - 2 * PAD);\n"
+	"    matched.textContent = term ? 'Matched: ' + pct.toFixed(2) + '% (' + hits.length +\n"
+	"      ' frames)' : '';\n"
+	"    search.textContent = term ? 'Clear search' : 'Search';\n"
+	"    svg.setAttribute('data-matched', term ? pct.toFixed(2) : '');\n"
+	"    svg.setAttribute('data-hits', String(hits.length));\n"
+	"  }\n"
+	"  frames.forEach(function (f) {\n"
+	"    f.g.addEventListener('click', function () { zoom(f); });\n"
+	"    f.g.addEventListener('mouseover', function () { details.textContent = f.tip; });\n"
+	"    f.g.addEventListener('mouseout', function () { details.textContent = legend; });\n"
+	"  });\n"
+	"  reset.addEventListener('click', function () { zoom(null); });\n"
+	"  search.addEventListener('click', function () {\n"
+	"    if (term) { find(null); return; }\n"
+	"    var t = window.prompt('Search for a function (a regular expression):', '');\n"
+	"    if (t) find(t);\n"
+	"  });\n"
+	"  svg.flameZoom = function (name) {\n"
+	"    var z = null;\n"
+	"    frames.forEach(function (f) { if (!z && f.name === name) z = f; });\n"
+	"    zoom(z);\n"
+	"    return z !== null;\n"
+	"  };\n"
+	"  svg.flameSearch = find;\n"
+	"  zoom(null);\n"
+	"  find(null);\n"
+	"  svg.setAttribute('data-ready', 'ok');\n"
+	"}\n"
+	"Array.prototype.forEach.call(document.querySelectorAll('svg.flamegraph'), init);\n"
+	"document.addEventListener('keydown', function (e) {\n"
+	"  if (e.key === 'Escape')\n"
+	"    Array.prototype.forEach.call(document.querySelectorAll('svg.flamegraph'),\n"
+	"      function (s) { if (s.flameZoom) s.flameZoom(null); });\n"
+	"});\n"
+	"})();\n";
+
+static int svg_write(const struct flame *f, int width, int standalone, FILE *o)
 {
 	struct tree t = {0};
 	int rc = tree_build(&t, f);
@@ -493,16 +607,24 @@ int flame_svg(const struct flame *f, int width, FILE *o)
 		double dl = fabs((double)t.n[i].sb - (double)t.n[i].sa);
 		dr.max_delta = dl > dr.max_delta ? dl : dr.max_delta;
 	}
-	fprintf(o, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-		"<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
-		"viewBox=\"0 0 %d %d\" class=\"flamegraph\">\n"
+	dr.min_delta = FLAME_DIFF_MIN_SHARE *
+		       (double)(f->total_a > f->total_b ? f->total_a : f->total_b);
+	if (standalone)
+		fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n", o);
+	fprintf(o, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
+		"viewBox=\"0 0 %d %d\" class=\"flamegraph\" data-width=\"%d\" "
+		"data-pad=\"%d\" data-charw=\"%.1f\">\n"
 		"<style>.flamegraph text{font-family:'DejaVu Sans Mono',monospace;"
 		"font-size:%dpx;fill:#000}.flamegraph .title{font-family:'DejaVu Sans',"
 		"sans-serif;font-size:15px}.flamegraph .sub{font-family:'DejaVu Sans',"
-		"sans-serif;font-size:12px;fill:#444}</style>\n"
+		"sans-serif;font-size:12px;fill:#444}.flamegraph .button{font-family:"
+		"'DejaVu Sans',sans-serif;font-size:12px;fill:#1f5fa0;cursor:pointer}"
+		".flamegraph .frame{cursor:pointer}.flamegraph .frame:hover rect{"
+		"stroke:#000;stroke-width:0.5}</style>\n"
 		"<rect x=\"0\" y=\"0\" width=\"%d\" height=\"%d\" fill=\"#f8f8f0\"/>\n"
 		"<text class=\"title\" x=\"%d\" y=\"22\" text-anchor=\"middle\">",
-		width, dr.height, width, dr.height, FONT, width, dr.height, width / 2);
+		width, dr.height, width, dr.height, width, PAD, CHAR_W, FONT, width, dr.height,
+		width / 2);
 	markup_write(o, f->title, strlen(f->title));
 	fprintf(o, "</text>\n<text class=\"sub\" x=\"%d\" y=\"40\" text-anchor=\"middle\">",
 		width / 2);
@@ -518,18 +640,39 @@ int flame_svg(const struct flame *f, int width, FILE *o)
 		fprintf(o, "%" PRIu64 " %s in %d call paths; inlined functions are their "
 			"caller's frames", f->total_a, flame_metric_name(f->metric), f->nr);
 	}
-	fputs("</text>\n", o);
+	/* the controls of the script, as flamegraph.pl places them */
+	fprintf(o, "</text>\n<text class=\"button reset\" x=\"%d\" y=\"22\" "
+		"style=\"display:none\">Reset zoom</text>\n<text class=\"button search\" "
+		"x=\"%d\" y=\"22\" text-anchor=\"end\">Search</text>\n", PAD, width - PAD);
 	rc = draw_tree(&dr);
-	fprintf(o, "<text class=\"sub\" x=\"%d\" y=\"%d\">", PAD, dr.height - PAD);
+	fprintf(o, "<text class=\"sub\" x=\"%d\" y=\"%d\">", PAD, dr.height - PAD - 18);
 	if (f->run_b > 0)
-		fputs("colour: change of the frame's self value from A to B (flamegraph.pl's "
-		      "difffolded rule); red = more in B, blue = less in B, white = equal", o);
+		fprintf(o, "colour: change of the frame's self value from A to B (flamegraph.pl's "
+			"difffolded rule); red = more in B, blue = less in B, untinted = a change "
+			"under %.1f%% of the total; click to zoom, hover for figures",
+			100.0 * FLAME_DIFF_MIN_SHARE);
 	else
 		fputs("width: the frame's inclusive value; root at the bottom; "
-		      "hover a frame for its figures", o);
-	fputs("</text>\n</svg>\n", o);
+		      "click a frame to zoom, hover for its figures", o);
+	fprintf(o, "</text>\n<text class=\"sub details\" x=\"%d\" y=\"%d\"> </text>\n"
+		"<text class=\"sub matched\" x=\"%d\" y=\"40\" text-anchor=\"end\"></text>\n",
+		PAD, dr.height - PAD, width - PAD);
+	if (standalone)
+		fprintf(o, "<script type=\"text/ecmascript\" id=\"numasim-flame-script\">"
+			"<![CDATA[\n%s]]></script>\n", flame_script);
+	fputs("</svg>\n", o);
 	free(t.n);
 	if (rc == NS_OK && ferror(o))
 		rc = NS_EIO;
 	return rc;
+}
+
+int flame_svg(const struct flame *f, int width, FILE *out)
+{
+	return svg_write(f, width, 1, out);
+}
+
+int flame_svg_inline(const struct flame *f, int width, FILE *out)
+{
+	return svg_write(f, width, 0, out);
 }
