@@ -676,3 +676,215 @@ int flame_svg_inline(const struct flame *f, int width, FILE *out)
 {
 	return svg_write(f, width, 0, out);
 }
+
+/* ---- the children view ----------------------------------------------------- */
+
+struct caller {
+	const char *name;
+	size_t len;
+	uint64_t v;
+};
+
+struct fn_entry {
+	const char *name;
+	size_t len;
+	uint64_t self, total;   /* leaf of the path; anywhere in it (once) */
+	int nr_callers;
+	struct caller *caller;  /* the frame before its first one, "(root)" */
+};
+
+static int fn_find(struct fn_entry **fns, int *nr, int *cap, const char *name, size_t len)
+{
+	for (int i = 0; i < *nr; i++)
+		if ((*fns)[i].len == len && !memcmp((*fns)[i].name, name, len))
+			return i;
+	if (*nr == *cap) {
+		int c = *cap ? 2 * *cap : 32;
+		struct fn_entry *n = realloc(*fns, (size_t)c * sizeof *n);
+		if (!n)
+			return -1;
+		*fns = n;
+		*cap = c;
+	}
+	(*fns)[*nr] = (struct fn_entry){.name = name, .len = len};
+	return (*nr)++;
+}
+
+static int add_caller(struct fn_entry *e, const char *name, size_t len, uint64_t v)
+{
+	for (int i = 0; i < e->nr_callers; i++)
+		if (e->caller[i].len == len && !memcmp(e->caller[i].name, name, len)) {
+			e->caller[i].v += v;
+			return NS_OK;
+		}
+	void *n = realloc(e->caller, (size_t)(e->nr_callers + 1) * sizeof *e->caller);
+	if (!n)
+		return NS_ENOMEM;
+	e->caller = n;
+	e->caller[e->nr_callers].name = name;
+	e->caller[e->nr_callers].len = len;
+	e->caller[e->nr_callers++].v = v;
+	return NS_OK;
+}
+
+/* Split stack into frames (pointers into it); returns the count. */
+static int split_frames(const char *stack, const char **fr, size_t *fl)
+{
+	int n = 0;
+	for (const char *p = stack; *p && n < FLAME_MAX_DEPTH;) {
+		const char *e = strchr(p, ';');
+		size_t len = e ? (size_t)(e - p) : strlen(p);
+		fr[n] = p;
+		fl[n++] = len;
+		p += len + (e != NULL);
+	}
+	return n;
+}
+
+/* The callee tree below node id, children by value (largest first), nodes
+ * under min of the total left out. */
+static int print_callees(FILE *o, const struct tree *t, int id, int depth, double total,
+			 double min_pct)
+{
+	int nc = 0;
+	for (int c = t->n[id].first; c >= 0; c = t->n[c].next)
+		nc++;
+	int *ids = malloc((size_t)(nc ? nc : 1) * sizeof *ids);
+	if (!ids)
+		return NS_ENOMEM;
+	nc = 0;
+	for (int c = t->n[id].first; c >= 0; c = t->n[c].next)
+		ids[nc++] = c;
+	for (int i = 1; i < nc; i++)
+		for (int j = i; j > 0 && (t->n[ids[j - 1]].a < t->n[ids[j]].a ||
+			(t->n[ids[j - 1]].a == t->n[ids[j]].a && by_name(&ids[j - 1], &ids[j], t) > 0));
+		     j--) {
+			int tmp = ids[j];
+			ids[j] = ids[j - 1];
+			ids[j - 1] = tmp;
+		}
+	int rc = NS_OK, last = -1;
+	for (int i = 0; i < nc; i++)
+		if (100.0 * (double)t->n[ids[i]].a / total >= min_pct)
+			last = i;
+	for (int i = 0; i <= last; i++) {
+		const struct node *n = &t->n[ids[i]];
+		double pct = 100.0 * (double)n->a / total;
+		if (pct < min_pct)
+			continue;
+		fprintf(o, "%*s%s--%.2f%%--%.*s\n", 14 + 3 * depth, "", i < last ? "|" : "`",
+			pct, (int)n->len, n->name);
+		if (depth < 32 && (rc = print_callees(o, t, ids[i], depth + 1, total, min_pct)))
+			break;
+	}
+	free(ids);
+	return rc;
+}
+
+static int by_total(const void *x, const void *y)
+{
+	const struct fn_entry *a = x, *b = y;
+	if (a->total != b->total)
+		return a->total < b->total ? 1 : -1;
+	size_t l = a->len < b->len ? a->len : b->len;
+	int c = memcmp(a->name, b->name, l);
+	return c ? c : (a->len > b->len) - (a->len < b->len);
+}
+
+int flame_children(const struct flame *f, int top, double min_pct, FILE *o)
+{
+	const char **fr = malloc(FLAME_MAX_DEPTH * sizeof *fr);
+	size_t *fl = malloc(FLAME_MAX_DEPTH * sizeof *fl);
+	struct fn_entry *fns = NULL;
+	int nr = 0, cap = 0, rc = NS_OK;
+	if (!fr || !fl)
+		rc = NS_ENOMEM;
+	for (int s = 0; rc == NS_OK && s < f->nr; s++) {
+		uint64_t v = f->s[s].a;
+		int n = split_frames(f->s[s].stack, fr, fl);
+		for (int i = 0; rc == NS_OK && i < n; i++) {
+			int first = 1;
+			for (int j = 0; j < i && first; j++)
+				first = !(fl[j] == fl[i] && !memcmp(fr[j], fr[i], fl[i]));
+			int e = fn_find(&fns, &nr, &cap, fr[i], fl[i]);
+			if (e < 0) {
+				rc = NS_ENOMEM;
+				break;
+			}
+			if (i == n - 1)
+				fns[e].self += v;
+			if (first) {
+				fns[e].total += v;
+				rc = i ? add_caller(&fns[e], fr[i - 1], fl[i - 1], v)
+				       : add_caller(&fns[e], "(root)", 6, v);
+			}
+		}
+	}
+	if (rc == NS_OK && nr > 0)
+		qsort(fns, (size_t)nr, sizeof *fns, by_total);
+	double total = f->total_a ? (double)f->total_a : 1;
+	if (rc == NS_OK) {
+		fprintf(o, "# %s: %" PRIu64 " %s in %d call paths\n"
+			"# Children: the function and everything it called (perf report "
+			"--children); Self: the function alone;\n# percentages of the run's "
+			"total; callers with their share, callees as a tree (under %.2f%% "
+			"left out)\n#\n#    Children      Self  Function\n", f->label_a, f->total_a,
+			flame_metric_name(f->metric), f->nr, min_pct);
+	}
+	for (int i = 0; rc == NS_OK && i < nr && (top <= 0 || i < top); i++) {
+		struct fn_entry *e = &fns[i];
+		fprintf(o, "%12.2f%% %8.2f%%  %.*s\n", 100.0 * (double)e->total / total,
+			100.0 * (double)e->self / total, (int)e->len, e->name);
+		for (int a = 1; a < e->nr_callers; a++)
+			for (int b = a; b > 0 && e->caller[b - 1].v < e->caller[b].v; b--) {
+				struct caller tmp = e->caller[b];
+				e->caller[b] = e->caller[b - 1];
+				e->caller[b - 1] = tmp;
+			}
+		fprintf(o, "%14scallers:\n", "");
+		for (int a = 0; a < e->nr_callers; a++)
+			fprintf(o, "%14s%s--%.2f%%--%.*s\n", "", a + 1 < e->nr_callers ? "|" : "`",
+				100.0 * (double)e->caller[a].v / total, (int)e->caller[a].len,
+				e->caller[a].name);
+		/* the callees: every path below the function's first frame, merged */
+		struct tree t = {.cap = 64};
+		t.n = malloc((size_t)t.cap * sizeof *t.n);
+		if (!t.n) {
+			rc = NS_ENOMEM;
+			break;
+		}
+		t.n[0] = (struct node){.name = e->name, .len = e->len, .first = -1, .next = -1};
+		t.nr = 1;
+		for (int s = 0; rc == NS_OK && s < f->nr; s++) {
+			int n = split_frames(f->s[s].stack, fr, fl), at = -1;
+			for (int j = 0; j < n && at < 0; j++)
+				if (fl[j] == e->len && !memcmp(fr[j], e->name, e->len))
+					at = j;
+			if (at < 0)
+				continue;
+			int cur = 0;
+			for (int j = at + 1; j < n; j++) {
+				cur = tree_child(&t, cur, fr[j], fl[j]);
+				if (cur < 0) {
+					rc = NS_ENOMEM;
+					break;
+				}
+				t.n[cur].a += f->s[s].a;
+			}
+		}
+		if (rc == NS_OK && t.n[0].first >= 0) {
+			fprintf(o, "%14scallees:\n", "");
+			rc = print_callees(o, &t, 0, 0, total, min_pct);
+		}
+		fputc('\n', o);
+		free(t.n);
+	}
+	for (int i = 0; i < nr; i++)
+		free(fns[i].caller);
+	free(fns);
+	free(fr);
+	free(fl);
+	if (rc == NS_OK && ferror(o))
+		rc = NS_EIO;
+	return rc;
+}

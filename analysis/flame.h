@@ -134,6 +134,18 @@ extern const char flame_script[];
  * total is drawn untinted (0.1 %). */
 #define FLAME_DIFF_MIN_SHARE 0.001
 
+/*
+ * The children view of run A, as `perf report --children` prints it: per
+ * function (top of them by children; 0 = all) its children share (every
+ * path it is on, counted once per path: itself and everything it called)
+ * and its self share (the paths it ends), of the run's total; below it its
+ * callers (the frame before its outermost one, "(root)" for the
+ * outermost) and its callees as a tree (all the paths below it merged),
+ * each with its share of the total, branches under min_pct left out.
+ * Functions by children share, then name; callers and callees by share.
+ */
+int flame_children(const struct flame *f, int top, double min_pct, FILE *out);
+
 int flame_check(const struct flame *f);
 
 #endif

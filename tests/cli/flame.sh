@@ -69,6 +69,26 @@ fi
 "$NUMASIM" plot "$db" --flame --run "$post" -o "$tmp/p2.svg"
 cmp -s "$tmp/p.svg" "$tmp/p2.svg" && ok || bad "flame SVG not deterministic"
 
+# report --children (perf report --children): self shares are the profile's
+# self_pct and sum to 100; the outermost functions' children shares sum to
+# 100; get_page_from_freelist's caller is __alloc_pages_nodemask
+"$NUMASIM" report "$db" --children --run "$post" --top 0 >"$tmp/ch" || bad "report --children"
+self_sum=$(awk '/^ +[0-9.]+% +[0-9.]+%  / {s += $2} END {printf "%.0f", s}' "$tmp/ch")
+check "children view: self shares sum" "$self_sum" "100"
+gpf=$(awk '$3 == "get_page_from_freelist" && /%  / {print $2}' "$tmp/ch")
+want=$(sqlite3 "$db" "SELECT printf('%.2f%%', self_pct) FROM profile_report WHERE run_id = $post AND function = 'get_page_from_freelist'")
+check "children view: get_page_from_freelist self" "$gpf" "$want"
+# its children share is the profile's total (with callees) over the run's self cycles
+gpfc=$(awk '$3 == "get_page_from_freelist" && /%  / {print $1}' "$tmp/ch")
+want=$(sqlite3 "$db" "SELECT printf('%.2f%%', 100.0 * total_cycles / (SELECT sum(self_cycles) FROM profile WHERE run_id = $post)) FROM profile WHERE run_id = $post AND function = 'get_page_from_freelist'")
+check "children view: get_page_from_freelist children" "$gpfc" "$want"
+roots=$(awk '/^ +[0-9.]+% +[0-9.]+%  / {c = $1} /--\(root\)$/ {s += c} END {printf "%.0f", s}' "$tmp/ch")
+check "children view: outermost functions' children sum" "$roots" "100"
+awk '$3 == "get_page_from_freelist" && /%  / {f = 1; next} f && /callers:/ {getline; print; exit}' "$tmp/ch" |
+	grep -q -- '--__alloc_pages_nodemask$' && ok || bad "children view: caller of get_page_from_freelist"
+run_err_like "children without --run" "choose one with --run" report "$db" --children
+run_err_like "children with --format" "--children is a text view" report "$db" --children --run 1 --format json
+
 # annotate: counts from the branches table, cycles = branch figures x counts
 "$NUMASIM" annotate "$db" --run "$post" get_page_from_freelist >"$tmp/ann" || bad "annotate"
 grep -q '^Kernel source: mm/page_alloc.c, get_page_from_freelist()' "$tmp/ann" && ok || bad "annotate source line"
