@@ -424,6 +424,30 @@ static int section_profile(struct html *h)
 	return sql_section(h, &profile);
 }
 
+/* The number of ok runs of the variant of each of runs[0..n) and of variants. */
+static int flame_run_counts(struct html *h, const int64_t *runs, int n, int64_t *reps,
+			    int64_t *variants)
+{
+	sqlite3_stmt *st;
+	if (sqlite3_prepare_v2(h->db, "SELECT (SELECT count(*) FROM runs WHERE status = 'ok' "
+			       "AND variant = (SELECT variant FROM runs WHERE run_id = ?1)), "
+			       "(SELECT count(DISTINCT variant) FROM runs WHERE status = 'ok')",
+			       -1, &st, NULL) != SQLITE_OK)
+		return db_err(h);
+	for (int i = 0; i < n; i++) {
+		sqlite3_reset(st);
+		sqlite3_bind_int64(st, 1, runs[i]);
+		if (sqlite3_step(st) != SQLITE_ROW) {
+			sqlite3_finalize(st);
+			return db_err(h);
+		}
+		reps[i] = sqlite3_column_int64(st, 0);
+		*variants = sqlite3_column_int64(st, 1);
+	}
+	sqlite3_finalize(st);
+	return NS_OK;
+}
+
 /* The differential flame graph of the first run of the first two variants. */
 static int section_flame(struct html *h)
 {
@@ -459,12 +483,35 @@ static int section_flame(struct html *h)
 			snprintf(opt, sizeof opt, "--diff %" PRId64 " %" PRId64, runs[0], runs[1]);
 		else
 			snprintf(opt, sizeof opt, "--run %" PRId64, runs[0]);
-		fprintf(h->f, "<p class=\"note\">%s (<code>numasim plot ", n > 1 ?
-			"Differential: widths from the first variant's first run, red = more "
-			"cycles in the second variant's, blue = fewer" : "The first run");
+		int64_t reps[2] = {0, 0}, variants = 0;
+		rc = flame_run_counts(h, runs, n, reps, &variants);
+		if (rc) {
+			free(buf);
+			flame_free(&fl);
+			return rc;
+		}
+		fputs("<p class=\"note\">", h->f);
+		if (n > 1) {
+			fputs("Differential flame graph of ", h->f);
+			markup_puts(h->f, fl.label_a);
+			fputs(" against ", h->f);
+			markup_puts(h->f, fl.label_b);
+			fprintf(h->f, ": the first run of each of the first two of the %" PRId64
+				" variants (they have %" PRId64 " and %" PRId64 " runs; the graph is "
+				"of these two runs, not of means). Widths from the first; red = more "
+				"cycles in the second, blue = fewer, untinted = a change under %.1f%% "
+				"of the total.", variants, reps[0], reps[1],
+				100.0 * FLAME_DIFF_MIN_SHARE);
+		} else {
+			fputs("Flame graph of ", h->f);
+			markup_puts(h->f, fl.label_a);
+			fprintf(h->f, " (the first of its variant's %" PRId64 " runs).", reps[0]);
+		}
+		fputs(" Click a frame to zoom (Reset zoom or Escape to go back), Search to "
+		      "highlight functions by a regular expression; hover for the figures. "
+		      "The same graph: <code>numasim plot ", h->f);
 		markup_puts(h->f, h->dbname);
-		fprintf(h->f, " --flame %s -o flame.svg</code>; hover a frame for its figures)."
-			"</p>\n<div class=\"flame\">", opt);
+		fprintf(h->f, " --flame %s -o flame.svg</code>.</p>\n<div class=\"flame\">", opt);
 		const char *s = strstr(buf, "<svg");
 		fputs("<svg id=\"flamegraph\" data-check=\"flamegraph\"", h->f);
 		fputs(s ? s + 4 : buf, h->f);
@@ -488,8 +535,7 @@ static int section_branches(struct html *h)
 	static const struct sql_section branches = {
 		"branches", "branch sites", "Branch sites",
 		"Top 40 sites by executions, mean per run of each variant; "
-		"site names are the reference pages' (shared/reference), the condition is "
-		"as written in the kernel source. <code>numasim annotate DB --run N "
+		"the condition is as written in the kernel source. <code>numasim annotate DB --run N "
 		"FUNCTION</code> lists one function's sites in source order.",
 		"SELECT b.site, coalesce(b.function, '') AS function, "
 		"coalesce(kernel_file(b.function), '') AS kernel_file, r.variant, "
