@@ -193,6 +193,86 @@ int flame_load(struct flame *f, sqlite3 *db, const char *dbname, int64_t run_a,
 	return rc;
 }
 
+/* The ok runs of variant: how many, the first, how many lack call paths. */
+static int variant_runs(sqlite3 *db, const char *dbname, const char *variant, int64_t *n,
+			int64_t *first, struct diag *d)
+{
+	sqlite3_stmt *st;
+	if (sqlite3_prepare_v2(db, "SELECT count(*), min(run_id), sum(NOT EXISTS (SELECT 1 "
+			       "FROM profile_paths p WHERE p.run_id = r.run_id)) FROM runs r "
+			       "WHERE r.status = 'ok' AND r.variant = ?1", -1, &st,
+			       NULL) != SQLITE_OK)
+		return db_err(db, dbname, d);
+	sqlite3_bind_text(st, 1, variant, -1, SQLITE_STATIC);
+	int rc = sqlite3_step(st) == SQLITE_ROW ? NS_OK : db_err(db, dbname, d);
+	*n = sqlite3_column_int64(st, 0);
+	*first = sqlite3_column_int64(st, 1);
+	int64_t bare = sqlite3_column_int64(st, 2);
+	sqlite3_finalize(st);
+	if (rc == NS_OK && *n == 0)
+		rc = diag_set(d, NS_EINPUT, dbname, 0, 0, "no ok run of variant '%s'", variant);
+	else if (rc == NS_OK && bare)
+		rc = diag_set(d, NS_EINPUT, dbname, 0, 0, "%" PRId64 " run(s) of variant '%s' "
+			      "have no call paths", bare, variant);
+	return rc;
+}
+
+int flame_load_variants(struct flame *f, sqlite3 *db, const char *dbname, const char *va,
+			const char *vb, enum flame_metric m, struct diag *d)
+{
+	int64_t na, nb;
+	int rc;
+	flame_free(f);
+	f->metric = m;
+	if ((unsigned)m >= 3)
+		return diag_set(d, NS_EINTERNAL, dbname, 0, 0, "flame: bad metric");
+	if ((rc = variant_runs(db, dbname, va, &na, &f->run_a, d)) ||
+	    (rc = variant_runs(db, dbname, vb, &nb, &f->run_b, d)))
+		return rc;
+	snprintf(f->label_a, sizeof f->label_a, "%s (mean of %" PRId64 " run%s)", va, na,
+		 na > 1 ? "s" : "");
+	snprintf(f->label_b, sizeof f->label_b, "%s (mean of %" PRId64 " run%s)", vb, nb,
+		 nb > 1 ? "s" : "");
+	char sql[600];
+	snprintf(sql, sizeof sql,
+		 "SELECT s.stack, sum(CASE WHEN r.variant = ?1 THEN s.%s ELSE 0 END), "
+		 "sum(CASE WHEN r.variant = ?2 THEN s.%s ELSE 0 END) FROM profile_stacks s "
+		 "JOIN runs r USING (run_id) WHERE r.status = 'ok' AND r.variant IN (?1, ?2) "
+		 "GROUP BY s.stack ORDER BY s.stack COLLATE BINARY",
+		 metric_cols[m], metric_cols[m]);
+	sqlite3_stmt *st;
+	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
+		return db_err(db, dbname, d);
+	sqlite3_bind_text(st, 1, va, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, vb, -1, SQLITE_STATIC);
+	int s;
+	while (rc == NS_OK && (s = sqlite3_step(st)) == SQLITE_ROW) {
+		int64_t a = sqlite3_column_int64(st, 1), b = sqlite3_column_int64(st, 2);
+		const char *stack = (const char *)sqlite3_column_text(st, 0);
+		rc = bad_stack(stack, a, b);
+		if (rc) {
+			diag_set(d, rc, dbname, 0, 0, "variants '%s' and '%s': %s in "
+				 "profile_stacks (table profile_paths)", va, vb,
+				 rc == NS_ERANGE ? "a negative value" : "a call path with no "
+				 "function, an empty frame or more than " FLAME_MAX_DEPTH_S
+				 " frames");
+			rc = NS_EINPUT;
+			break;
+		}
+		/* the means, rounded to the nearest unit */
+		rc = push(f, stack, (uint64_t)((a + na / 2) / na), (uint64_t)((b + nb / 2) / nb));
+	}
+	if (rc == NS_OK && s != SQLITE_DONE)
+		rc = db_err(db, dbname, d);
+	else if (rc == NS_ENOMEM)
+		diag_set(d, rc, dbname, 0, 0, "out of memory");
+	sqlite3_finalize(st);
+	if (rc == NS_OK)
+		snprintf(f->title, sizeof f->title, "Differential flame graph (%s): %s -> %s",
+			 flame_metric_name(m), f->label_a, f->label_b);
+	return rc;
+}
+
 int flame_only_run(sqlite3 *db, const char *dbname, int64_t *run, struct diag *d)
 {
 	sqlite3_stmt *st;

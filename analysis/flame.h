@@ -111,6 +111,17 @@ int flame_load(struct flame *f, sqlite3 *db, const char *dbname, int64_t run_a,
 	       int64_t run_b, enum flame_metric m, struct diag *d);
 
 /*
+ * A diff of two variants' means: each path's value is the mean over the
+ * variant's ok runs (the sum divided by the number of runs, rounded to the
+ * nearest unit; totals are the sums of these means), labels "VARIANT (mean
+ * of N runs)", run_a and run_b the variants' first runs.  NS_EINPUT when a
+ * variant has no ok run or a run of it has no call paths.
+ */
+int flame_load_variants(struct flame *f, sqlite3 *db, const char *dbname,
+			const char *variant_a, const char *variant_b, enum flame_metric m,
+			struct diag *d);
+
+/*
  * The one run of a database, for commands whose --run may be left out
  * when there is no choice: NS_EINPUT "DB holds N runs; choose one with
  * --run ID (numasim report DB --runs lists them)" otherwise.

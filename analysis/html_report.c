@@ -358,10 +358,12 @@ static int section_compare(struct html *h)
 			       "ORDER BY workload", -1, &wl, NULL) != SQLITE_OK)
 		return db_err(h);
 	section_open(h, "compare", "compare", "Compare: by variant");
-	fputs("<p class=\"note\">Min and Amean by variant with Welch's t-test, as "
-	      "<code>numasim compare</code> prints them (all rows there); the plots "
-	      "beside show every series: the mean per batch size with min-max bars.</p>\n",
-	      h->f);
+	fputs("<p class=\"note\">Min and Amean by variant, the first column the "
+	      "baseline; each value with its change against the baseline (positive = "
+	      "better: fewer cycles for cycle counts), green from +1 %, red from -1 %, "
+	      "darker from 5 %; the Welch row as <code>numasim compare</code> prints it "
+	      "(all rows there). The plots below show every series: the mean per batch "
+	      "size with min-max bars.</p>\n", h->f);
 	while (rc == NS_OK && (s = sqlite3_step(wl)) == SQLITE_ROW) {
 		const char *w = (const char *)sqlite3_column_text(wl, 0);
 		char where[300];
@@ -424,45 +426,33 @@ static int section_profile(struct html *h)
 	return sql_section(h, &profile);
 }
 
-/* The number of ok runs of the variant of each of runs[0..n) and of variants. */
-static int flame_run_counts(struct html *h, const int64_t *runs, int n, int64_t *reps,
-			    int64_t *variants)
-{
-	sqlite3_stmt *st;
-	if (sqlite3_prepare_v2(h->db, "SELECT (SELECT count(*) FROM runs WHERE status = 'ok' "
-			       "AND variant = (SELECT variant FROM runs WHERE run_id = ?1)), "
-			       "(SELECT count(DISTINCT variant) FROM runs WHERE status = 'ok')",
-			       -1, &st, NULL) != SQLITE_OK)
-		return db_err(h);
-	for (int i = 0; i < n; i++) {
-		sqlite3_reset(st);
-		sqlite3_bind_int64(st, 1, runs[i]);
-		if (sqlite3_step(st) != SQLITE_ROW) {
-			sqlite3_finalize(st);
-			return db_err(h);
-		}
-		reps[i] = sqlite3_column_int64(st, 0);
-		*variants = sqlite3_column_int64(st, 1);
-	}
-	sqlite3_finalize(st);
-	return NS_OK;
-}
-
-/* The differential flame graph of the first run of the first two variants. */
+/*
+ * The flame graph: a diff of the means of the first two variants (in run
+ * order) over their runs, or the first run when there is one variant.
+ */
 static int section_flame(struct html *h)
 {
 	sqlite3_stmt *st;
-	int64_t runs[2] = {0, 0};
-	int n = 0;
-	if (sqlite3_prepare_v2(h->db, "SELECT min(run_id) FROM runs WHERE status = 'ok' "
-			       "GROUP BY variant ORDER BY min(run_id) LIMIT 2", -1, &st,
-			       NULL) != SQLITE_OK)
+	char *variant[2] = {NULL, NULL};
+	int64_t first = 0, variants = 0;
+	int n = 0, rc = NS_OK;
+	if (sqlite3_prepare_v2(h->db, "SELECT variant, min(run_id), count(*) OVER () FROM runs "
+			       "WHERE status = 'ok' GROUP BY variant ORDER BY min(run_id) LIMIT 2",
+			       -1, &st, NULL) != SQLITE_OK)
 		return db_err(h);
-	while (sqlite3_step(st) == SQLITE_ROW)
-		runs[n++] = sqlite3_column_int64(st, 0);
+	while (rc == NS_OK && sqlite3_step(st) == SQLITE_ROW) {
+		if (!n)
+			first = sqlite3_column_int64(st, 1);
+		variants = sqlite3_column_int64(st, 2);
+		if (!(variant[n++] = strdup((const char *)sqlite3_column_text(st, 0))))
+			rc = diag_set(h->d, NS_ENOMEM, h->dbname, 0, 0, "out of memory");
+	}
 	sqlite3_finalize(st);
-	if (!n)
-		return NS_OK;
+	if (rc || !n) {
+		free(variant[0]);
+		free(variant[1]);
+		return rc;
+	}
 	section_open(h, "flame", "flame graph", "Flame graph");
 	struct flame fl;
 	struct diag quiet;
@@ -470,48 +460,39 @@ static int section_flame(struct html *h)
 	size_t len = 0;
 	diag_init(&quiet);
 	flame_init(&fl);
-	int rc = flame_load(&fl, h->db, h->dbname, runs[0], n > 1 ? runs[1] : 0, FLAME_CYCLES,
-			    &quiet);
+	rc = n > 1 ? flame_load_variants(&fl, h->db, h->dbname, variant[0], variant[1],
+					 FLAME_CYCLES, &quiet)
+		   : flame_load(&fl, h->db, h->dbname, first, 0, FLAME_CYCLES, &quiet);
 	FILE *m = rc == NS_OK ? open_memstream(&buf, &len) : NULL;
 	if (m) {
 		rc = flame_svg_inline(&fl, 1400, m);
 		fclose(m);
 	}
 	if (rc == NS_OK) {
-		char opt[64];
-		if (n > 1)
-			snprintf(opt, sizeof opt, "--diff %" PRId64 " %" PRId64, runs[0], runs[1]);
-		else
-			snprintf(opt, sizeof opt, "--run %" PRId64, runs[0]);
-		int64_t reps[2] = {0, 0}, variants = 0;
-		rc = flame_run_counts(h, runs, n, reps, &variants);
-		if (rc) {
-			free(buf);
-			flame_free(&fl);
-			return rc;
-		}
 		fputs("<p class=\"note\">", h->f);
 		if (n > 1) {
-			fputs("Differential flame graph of ", h->f);
+			fprintf(h->f, "Differential flame graph of the first two of the %" PRId64
+				" variants, each path's cycles the mean over the variant's runs: ",
+				variants);
 			markup_puts(h->f, fl.label_a);
 			fputs(" against ", h->f);
 			markup_puts(h->f, fl.label_b);
-			fprintf(h->f, ": the first run of each of the first two of the %" PRId64
-				" variants (they have %" PRId64 " and %" PRId64 " runs; the graph is "
-				"of these two runs, not of means). Widths from the first; red = more "
-				"cycles in the second, blue = fewer, untinted = a change under %.1f%% "
-				"of the total.", variants, reps[0], reps[1],
-				100.0 * FLAME_DIFF_MIN_SHARE);
+			fprintf(h->f, ". Widths from the first; red = more cycles in the second, "
+				"blue = fewer, untinted = a change under %.1f%% of the total. Two "
+				"runs: <code>numasim plot ", 100.0 * FLAME_DIFF_MIN_SHARE);
+			markup_puts(h->f, h->dbname);
+			fprintf(h->f, " --flame --diff %" PRId64 " %" PRId64 " -o flame.svg</code>.",
+				fl.run_a, fl.run_b);
 		} else {
 			fputs("Flame graph of ", h->f);
 			markup_puts(h->f, fl.label_a);
-			fprintf(h->f, " (the first of its variant's %" PRId64 " runs).", reps[0]);
+			fputs(" (<code>numasim plot ", h->f);
+			markup_puts(h->f, h->dbname);
+			fprintf(h->f, " --flame --run %" PRId64 " -o flame.svg</code>).", first);
 		}
 		fputs(" Click a frame to zoom (Reset zoom or Escape to go back), Search to "
-		      "highlight functions by a regular expression; hover for the figures. "
-		      "The same graph: <code>numasim plot ", h->f);
-		markup_puts(h->f, h->dbname);
-		fprintf(h->f, " --flame %s -o flame.svg</code>.</p>\n<div class=\"flame\">", opt);
+		      "highlight functions by a regular expression; hover for the figures."
+		      "</p>\n<div class=\"flame\">", h->f);
 		const char *s = strstr(buf, "<svg");
 		fputs("<svg id=\"flamegraph\" data-check=\"flamegraph\"", h->f);
 		fputs(s ? s + 4 : buf, h->f);
@@ -525,6 +506,8 @@ static int section_flame(struct html *h)
 		rc = NS_OK;
 	}
 	free(buf);
+	free(variant[0]);
+	free(variant[1]);
 	flame_free(&fl);
 	fputs("</section>\n", h->f);
 	return rc;

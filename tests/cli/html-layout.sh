@@ -5,7 +5,8 @@
 # tables scroll inside their wrapper), every section has content, every
 # internal link has its target, the compare table is a <table> with one
 # column per variant and the baseline marked, the flame graph zooms on a
-# click and highlights a search; no console message.  A page whose scroll
+# click and highlights a search, and the diff flame graph is of the two
+# variants' means over their runs; no console message.  A page whose scroll
 # wrapper is taken away must fail the check (so it can fail).  Screenshots
 # are taken and must not be blank.  The runs are short (2 batch sizes, few
 # iterations).  Skipped (77) when chromium is not installed.
@@ -15,7 +16,7 @@ set -u
 
 CHROMIUM=${NUMASIM_CHROMIUM:-$(command -v chromium || command -v chromium-browser || true)}
 [ -n "$CHROMIUM" ] || { echo "SKIP: chromium not installed (scripts/deps.sh installs it)"; exit 77; }
-for t in convert identify; do
+for t in convert identify sqlite3; do
 	command -v "$t" >/dev/null || { echo "SKIP: $t not installed (scripts/deps.sh)"; exit 77; }
 done
 
@@ -40,7 +41,7 @@ layout() {
 scen=$SRC/tests/scenarios/tiny-pagealloc.yaml
 short=(--set 'workload.batches=[1,64]' --jobs 2)
 "$NUMASIM" run -q "$scen" --db "$tmp/v2.db" "${short[@]}" --set workload.inner_iterations=5 \
-	>/dev/null 2>&1 || bad "run: 2 variants"
+	--set repetitions=2 >/dev/null 2>&1 || bad "run: 2 variants"
 "$NUMASIM" run -q "$scen" --db "$tmp/v6.db" "${short[@]}" \
 	--sweep workload.inner_iterations=4,6,8 >/dev/null 2>&1 || bad "run: 6 variants"
 "$NUMASIM" run -q "$scen" --db "$tmp/v29.db" "${short[@]}" --set kernel.zonelist_iter=682a3385 \
@@ -67,6 +68,14 @@ for n in 2 6 29; do
 		bad "$n variants: no screenshot"
 	fi
 done
+
+# the diff flame graph is of the two variants' means over their runs (two
+# repetitions here, deterministic: each mean is each run's total)
+sub=$(grep -o 'widths: A = [^<]*' "$tmp/v2.html")
+a=$(sqlite3 "$tmp/v2.db" "SELECT sum(self_cycles) FROM profile WHERE run_id = 1")
+b=$(sqlite3 "$tmp/v2.db" "SELECT sum(self_cycles) FROM profile WHERE run_id = 2")
+check "flame diff of means" "$(sed 's/ (-\?[0-9.]*%)$//' <<<"$sub")" \
+	"widths: A = zonelist_iter=pre-682a3385 (mean of 2 runs), $a cycles; B = zonelist_iter=682a3385 (mean of 2 runs), $b cycles"
 
 # the check can fail: without the scroll wrapper the 29-variant table overflows
 sed 's|\.scroll{overflow-x:auto;max-width:100%}||' "$tmp/v29.html" >"$tmp/wide.html"
