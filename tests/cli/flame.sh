@@ -4,7 +4,10 @@
 # (pre-682a3385 and 682a3385): the folded lines of each run sum to the
 # run's profile self cycles, the out-of-line calls to its calls of
 # out-of-line functions; the diff shows next_zones_zonelist only before
-# the patch and draws it blue; annotate's counts are the branches table's
+# the patch and draws it blue, untinted exactly the frames whose self
+# change is under 0.1 % of the total, and the SVG is valid XML with its one
+# script; report --children's self and children shares are the profile's
+# self_pct and total cycles; annotate's counts are the branches table's
 # and its cycles the machine's branch figures times them; bad input exits
 # 2 with nothing written; a database written before schema version 3 is
 # read (no call paths: a clear error).
@@ -61,6 +64,21 @@ cmp -s "$tmp/d.folded" "$tmp/diff" && ok || bad "plot --data differs from export
 nzf=$(grep -c '<title>next_zones_zonelist ' "$tmp/d.svg")
 nzb=$(grep '<title>next_zones_zonelist ' "$tmp/d.svg" | grep -c 'fill="rgb([0-9]*,[0-9]*,255)"')
 [ "$nzf" -gt 0 ] && [ "$nzf" = "$nzb" ] && ok || bad "next_zones_zonelist frames: $nzf, blue: $nzb"
+# the diff's tint: a frame is untinted (rgb(228,228,224)) exactly when its
+# self value changed by less than 0.1 % of the larger total
+read -r ta tb <<<"$(grep -o 'widths: A = [^<]*' "$tmp/d.svg" |
+	sed -E 's/.*, ([0-9]+) cycles; B = .*, ([0-9]+) cycles.*/\1 \2/')"
+tint=$(grep -o 'self: A [0-9]*, B [0-9]*, B-A [-+][0-9]*)</title><rect [^>]*fill="[^"]*"' "$tmp/d.svg" |
+	sed -E 's/.*B-A [-+]?([0-9]+)\).*fill="([^"]*)"/\1 \2/' |
+	awk -v t="$(( (ta > tb ? ta : tb) ))" '{ grey = ($2 == "rgb(228,228,224)"); small = ($1 < 0.001 * t)
+		n++; if (grey != small) bad++ } END { printf "%d %d", n, bad }')
+[ "${tint% *}" -gt 5 ] && [ "${tint#* }" = 0 ] && ok || bad "diff tint threshold: frames, wrong: $tint"
+grep -q 'fill="rgb(228,228,224)"' "$tmp/d.svg" && ok || bad "no untinted frame in the diff"
+# the standalone SVG carries its script, in CDATA, and stays valid XML
+if command -v xmllint >/dev/null; then
+	xmllint --noout "$tmp/d.svg" && ok || bad "the flame SVG is not well-formed XML"
+	check "one script in the SVG" "$(xmllint --xpath 'count(//*[local-name()="script" and @id="numasim-flame-script"])' "$tmp/d.svg")" 1
+fi
 "$NUMASIM" plot "$db" --flame --run "$post" -o "$tmp/p.svg" || bad "plot --flame"
 grep -q '<title>next_zones_zonelist ' "$tmp/p.svg" && bad "682a3385 graph has next_zones_zonelist" || ok
 if command -v rsvg-convert >/dev/null; then
