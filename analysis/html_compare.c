@@ -19,13 +19,13 @@
 #include "base/records.h"
 
 struct csv {
-	char **cell;            /* nr_rows * nr_cols, NULL for a missing field */
+	char **cell;            /* nr_rows * nr_cols of cap, NULL for a missing field */
 	int nr_rows, nr_cols, cap;
 };
 
 static void csv_free(struct csv *c)
 {
-	for (int i = 0; i < c->nr_rows * c->nr_cols; i++)
+	for (int i = 0; i < c->cap; i++)    /* cells past the rows are NULL */
 		free(c->cell[i]);
 	free(c->cell);
 }
@@ -34,13 +34,14 @@ static void csv_free(struct csv *c)
 static int csv_parse(struct csv *c, const char *buf, size_t len)
 {
 	size_t i = 0;
-	int col = 0;
+	int col = 0, rc = NS_OK;
 	memset(c, 0, sizeof *c);
+	char *scratch = malloc(len + 1);     /* the field being read */
+	if (!scratch)
+		return NS_ENOMEM;
 	while (i < len) {
-		char *field = malloc(len - i + 1);
+		char *field = scratch;
 		size_t n = 0;
-		if (!field)
-			return NS_ENOMEM;
 		if (buf[i] == '"') {
 			for (i++; i < len; i++) {
 				if (buf[i] == '"' && i + 1 < len && buf[i + 1] == '"')
@@ -68,16 +69,17 @@ static int csv_parse(struct csv *c, const char *buf, size_t len)
 					cap *= 2;
 				char **nc = realloc(c->cell, (size_t)cap * sizeof *nc);
 				if (!nc) {
-					free(field);
-					return NS_ENOMEM;
+					rc = NS_ENOMEM;
+					break;
 				}
 				memset(nc + c->cap, 0, (size_t)(cap - c->cap) * sizeof *nc);
 				c->cell = nc;
 				c->cap = cap;
 			}
-			c->cell[at] = field;
-		} else {
-			free(field);
+			if (!(c->cell[at] = strdup(field))) {
+				rc = NS_ENOMEM;
+				break;
+			}
 		}
 		col++;
 		if (end) {
@@ -85,6 +87,9 @@ static int csv_parse(struct csv *c, const char *buf, size_t len)
 			col = 0;
 		}
 	}
+	free(scratch);
+	if (rc)
+		return rc;
 	/* the last row's missing fields */
 	if (c->cap < c->nr_rows * c->nr_cols) {
 		char **nc = realloc(c->cell, (size_t)(c->nr_rows * c->nr_cols) * sizeof *nc);

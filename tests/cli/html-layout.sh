@@ -5,7 +5,8 @@
 # tables scroll inside their wrapper), every section has content, every
 # internal link has its target, the compare table is a <table> with one
 # column per variant and the baseline marked, the flame graph zooms on a
-# click and highlights a search, and the diff flame graph is of the two
+# click and highlights a search (embedded, and the standalone SVG of plot
+# --flame on its own), and the diff flame graph is of the two
 # variants' means over their runs; no console message.  A page whose scroll
 # wrapper is taken away must fail the check (so it can fail).  Screenshots
 # are taken and must not be blank.  The runs are short (2 batch sizes, few
@@ -76,6 +77,16 @@ a=$(sqlite3 "$tmp/v2.db" "SELECT sum(self_cycles) FROM profile WHERE run_id = 1"
 b=$(sqlite3 "$tmp/v2.db" "SELECT sum(self_cycles) FROM profile WHERE run_id = 2")
 check "flame diff of means" "$(sed 's/ (-\?[0-9.]*%)$//' <<<"$sub")" \
 	"widths: A = zonelist_iter=pre-682a3385 (mean of 2 runs), $a cycles; B = zonelist_iter=682a3385 (mean of 2 runs), $b cycles"
+
+# the standalone SVG of plot --flame: its own script answers a click, a
+# search and Reset (tests/cli/flame-svg.js appended after it)
+"$NUMASIM" plot "$tmp/v2.db" --flame --diff 1 2 -o "$tmp/f.svg" 2>"$tmp/err" || bad "plot --flame: $(cat "$tmp/err")"
+{ sed '$d' "$tmp/f.svg"; printf '<script><![CDATA[\n'; cat "$SRC/tests/cli/flame-svg.js"
+  printf ']]></script>\n</svg>\n'; } >"$tmp/fd.svg"
+chrome --dump-dom "file://$tmp/fd.svg" >"$tmp/fdom" 2>"$tmp/chrome.err" || bad "chromium on the SVG failed"
+grep -q 'CONSOLE' "$tmp/chrome.err" && bad "SVG console messages: $(grep CONSOLE "$tmp/chrome.err" | head -3)"
+check "standalone flame SVG: click, search, reset" \
+	"$(grep -o 'data-result="[^"]*"' "$tmp/fdom" | head -1)" 'data-result="ok"'
 
 # the check can fail: without the scroll wrapper the 29-variant table overflows
 sed 's|\.scroll{overflow-x:auto;max-width:100%}||' "$tmp/v29.html" >"$tmp/wide.html"
