@@ -26,13 +26,30 @@
  * and inlined after it (its cycles then its caller's), is the deepest
  * blue.
  *
- * The SVG is static (no script): frames as <rect> with a <title> tooltip
- * (function, value, percent of the root; for a diff A, B and the change),
- * the name inside the frame where it fits (DejaVu Sans Mono advances, the
- * text cut with ".." otherwise), frames narrower than 0.1 pixel left out,
- * as flamegraph.pl does.  Colours of a plain graph come from a hash of the
- * function name (Gregg's "hot" palette), so the same function has the same
- * colour in every graph.  Deterministic: same rows, same bytes.
+ * The SVG: frames as <g class="frame"> with a <title> tooltip (function,
+ * value and share of the root; for a diff A and B with their shares, the
+ * change, and the self values), a <rect> and a <text> with the name where
+ * it fits (DejaVu Sans Mono advances, cut with ".." otherwise), frames
+ * narrower than 0.1 pixel left out, as flamegraph.pl does.  Colours of a
+ * plain graph come from a hash of the function name (Gregg's "hot"
+ * palette), so the same function has the same colour in every graph.  In
+ * a diff, a frame whose self value changed by less than
+ * FLAME_DIFF_MIN_SHARE of the larger of the two totals is drawn untinted
+ * (light grey): a change that small is not worth the eye's attention.
+ *
+ * Interaction (flame_script, inline: no file is fetched), as flamegraph.pl
+ * and speedscope: a click on a frame zooms into it (its ancestors drawn
+ * full width and faded, everything beside it hidden, names re-fitted),
+ * "Reset zoom" or Escape goes back; "Search" asks for a regular
+ * expression, paints the matching frames magenta and shows the matched
+ * share of the root (nested matches counted once); hovering a frame puts
+ * its tooltip in the line at the bottom.  The script leaves its state in
+ * attributes of the <svg> (data-ready="ok", data-zoom, data-matched,
+ * data-hits), and sets flameZoom(name) and flameSearch(regexp) on it, for
+ * tests and for pages that embed the graph.  The standalone SVG carries
+ * the script (in CDATA); an inline one (flame_svg_inline) has none, and
+ * the page that embeds it runs flame_script once for all its graphs.
+ * Deterministic: same rows, same bytes.
  *
  * Invariants (flame_check): stacks sorted, unique and non-empty; totals are
  * the sums of the values.
@@ -94,6 +111,17 @@ int flame_load(struct flame *f, sqlite3 *db, const char *dbname, int64_t run_a,
 	       int64_t run_b, enum flame_metric m, struct diag *d);
 
 /*
+ * A diff of two variants' means: each path's value is the mean over the
+ * variant's ok runs (the sum divided by the number of runs, rounded to the
+ * nearest unit; totals are the sums of these means), labels "VARIANT (mean
+ * of N runs)", run_a and run_b the variants' first runs.  NS_EINPUT when a
+ * variant has no ok run or a run of it has no call paths.
+ */
+int flame_load_variants(struct flame *f, sqlite3 *db, const char *dbname,
+			const char *variant_a, const char *variant_b, enum flame_metric m,
+			struct diag *d);
+
+/*
  * The one run of a database, for commands whose --run may be left out
  * when there is no choice: NS_EINPUT "DB holds N runs; choose one with
  * --run ID (numasim report DB --runs lists them)" otherwise.
@@ -103,9 +131,31 @@ int flame_only_run(sqlite3 *db, const char *dbname, int64_t *run, struct diag *d
 /* Folded stacks, one per line, sorted: "stack value" (paths whose value
  * is 0 are left out) or, for a diff, "stack A B" (left out when both 0). */
 int flame_folded(const struct flame *f, FILE *out);
-/* The flame graph as a standalone SVG document (width pixels wide; 0 =
- * 1200); NS_EINPUT when there is nothing to draw (total 0). */
+/* The flame graph as a standalone SVG document with its script (width
+ * pixels wide; 0 = 1200); NS_EINPUT when there is nothing to draw (total 0). */
 int flame_svg(const struct flame *f, int width, FILE *out);
+/* The same <svg> element without the XML declaration and the script, for
+ * an HTML page that runs flame_script itself. */
+int flame_svg_inline(const struct flame *f, int width, FILE *out);
+
+/* The script that makes every svg.flamegraph of a document interactive. */
+extern const char flame_script[];
+
+/* Diff colours: a frame's self change below this share of the larger
+ * total is drawn untinted (0.1 %). */
+#define FLAME_DIFF_MIN_SHARE 0.001
+
+/*
+ * The children view of run A, as `perf report --children` prints it: per
+ * function (top of them by children; 0 = all) its children share (every
+ * path it is on, counted once per path: itself and everything it called)
+ * and its self share (the paths it ends), of the run's total; below it its
+ * callers (the frame before its outermost one, "(root)" for the
+ * outermost) and its callees as a tree (all the paths below it merged),
+ * each with its share of the total, branches under min_pct left out.
+ * Functions by children share, then name; callers and callees by share.
+ */
+int flame_children(const struct flame *f, int top, double min_pct, FILE *out);
 
 int flame_check(const struct flame *f);
 

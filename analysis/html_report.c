@@ -26,18 +26,40 @@
 #include "analysis/compare.h"
 #include "analysis/diff.h"
 #include "analysis/flame.h"
+#include "analysis/html_compare.h"
 #include "analysis/markup.h"
 #include "analysis/messaging_report.h"
 #include "analysis/plot.h"
+
+/* The page's sections as opened, for the navigation bar. */
+#define HTML_MAX_SECTIONS 16
 
 struct html {
 	sqlite3 *db;
 	const char *dbname;
 	const struct cost_tables *t;
-	FILE *f;
+	FILE *f;                /* the body, composed before the head and nav */
 	struct diag *d;
 	int pool;          /* compare_opts.pool */
+	int nr_sections;
+	const char *nav_id[HTML_MAX_SECTIONS], *nav_label[HTML_MAX_SECTIONS];
 };
+
+/*
+ * <section id=ID data-check=ID><h2>TITLE</h2>, recorded for the navigation
+ * bar (label: its link text); id, label and title are literals of this
+ * file.  Every section of the page opens through here, so the bar links
+ * exactly the sections the page has.
+ */
+static void section_open(struct html *h, const char *id, const char *label,
+			 const char *title)
+{
+	fprintf(h->f, "<section id=\"%s\" data-check=\"%s\"><h2>%s</h2>\n", id, id, title);
+	if (h->nr_sections < HTML_MAX_SECTIONS) {
+		h->nav_id[h->nr_sections] = id;
+		h->nav_label[h->nr_sections++] = label;
+	}
+}
 
 static int db_err(struct html *h)
 {
@@ -51,17 +73,26 @@ static const char style[] =
 	"h3{font-size:14px;margin:14px 0 6px}p.note{color:#555;font-size:12px;margin:4px 0}"
 	"table{border-collapse:collapse;font-size:12px;margin:6px 0}"
 	"th,td{border:1px solid #ccc;padding:2px 6px;text-align:left;white-space:nowrap}"
-	"th{background:#e8eef6;cursor:pointer}td.n{text-align:right;"
+	"th{background:#e8eef6}table.sortable th{cursor:pointer}td.n{text-align:right;"
 	"font-family:'DejaVu Sans Mono',monospace}tr:nth-child(even) td{background:#f6f8fb}"
+	"table.cmp th.grp{white-space:normal;min-width:7em;max-width:14em;text-align:right;"
+	"vertical-align:bottom;font-weight:normal;font-size:11px}table.cmp th.base{"
+	"background:#d5e1f0}table.cmp th.m{text-align:left;vertical-align:top;background:#f2f2f2}"
+	"table.cmp tr.first td,table.cmp tr.first th{border-top:2px solid #999}"
+	"table.cmp td.base{background:#eef3fa}table.cmp td.g1{background:#e3f4e3}"
+	"table.cmp td.g2{background:#b9e6b9}table.cmp td.r1{background:#fbe3e3}"
+	"table.cmp td.r2{background:#f4b8b8}table.cmp .pct{color:#555;font-size:11px}"
+	".km{color:#555;font-size:10px}"
 	"pre{font-size:11.5px;background:#f8f8f4;border:1px solid #ddd;padding:6px;"
-	"overflow-x:auto;margin:6px 0}.pair{display:flex;flex-wrap:wrap;gap:16px;"
-	"align-items:flex-start}.pair>pre{flex:0 1 auto;max-width:760px;white-space:pre-wrap}"
-	".plots{display:flex;flex-direction:column;gap:8px;flex:1 1 420px;min-width:420px}"
-	".plots svg{width:100%;max-width:600px;height:auto}"
+	"overflow-x:auto;margin:6px 0}details{margin:4px 0 8px;font-size:12px}"
+	"summary{cursor:pointer;color:#1f5fa0}"
+	".plots{display:grid;grid-template-columns:repeat(auto-fill,minmax(600px,1fr));"
+	"gap:8px;margin-top:8px}.plots svg{width:100%;height:auto}"
 	".grid{display:grid;grid-template-columns:repeat(auto-fill,minmax(300px,1fr));gap:8px}"
 	".grid figure{margin:0;border:1px solid #ddd;padding:4px}.grid svg{width:100%;"
-	"height:auto}.grid figcaption{font-size:11px;color:#444}"
-	".flame svg{max-width:100%;height:auto}.scroll{overflow-x:auto;max-width:100%}nav a{margin-right:12px;font-size:13px}ul.groups{font-size:12px;margin:4px 0}";
+	"height:auto}.grid figcaption{font-size:11px;color:#444;overflow-wrap:anywhere}"
+	".flame svg{width:100%;height:auto}.scroll{overflow-x:auto;max-width:100%}"
+	"nav a{margin-right:12px;font-size:13px}ul.groups{font-size:12px;margin:4px 0}";
 
 /* Sorting by a header click, and the layout check the browser test reads. */
 static const char script[] =
@@ -134,6 +165,7 @@ static int sql_table(struct html *h, const char *sql, int decimals)
  */
 struct sql_section {
 	const char *id;
+	const char *label;     /* in the navigation bar */
 	const char *title;
 	const char *note;      /* NULL: none */
 	const char *sql;       /* no parameters */
@@ -142,8 +174,7 @@ struct sql_section {
 
 static int sql_section(struct html *h, const struct sql_section *s)
 {
-	fprintf(h->f, "<section id=\"%s\" data-check=\"%s\"><h2>%s</h2>\n", s->id, s->id,
-		s->title);
+	section_open(h, s->id, s->label, s->title);
 	if (s->note)
 		fprintf(h->f, "<p class=\"note\">%s</p>\n", s->note);
 	int rc = sql_table(h, s->sql, s->decimals);
@@ -237,7 +268,15 @@ static int line_plot(struct html *h, const char *glob, const char *title, const 
 	return rc;
 }
 
-/* Text that another module prints, in a <pre>. */
+/* The workload's metrics in the compare tables. */
+static const char *compare_metrics(const char *workload)
+{
+	return !strcmp(workload, "pagealloc") ? "alloc-odr*,free-odr*,total-odr*,!*.min"
+	       : !strcmp(workload, "messaging") ? "total_time_s" : NULL;
+}
+
+/* The compare table as `numasim compare` prints it, in a <pre> that opens on
+ * a click (the table above it holds the same figures). */
 static int pre_compare(struct html *h, const char *workload)
 {
 	char where[300], *buf = NULL;
@@ -262,13 +301,34 @@ static int pre_compare(struct html *h, const char *workload)
 	}
 	compare_free(c);
 	if (rc == NS_OK) {
-		fputs("<pre id=\"compare-", h->f);
-		markup_puts(h->f, workload);
-		fputs("\" data-check=\"compare-", h->f);
+		fputs("<details><summary>as text (<code>numasim compare</code>)</summary>"
+		      "<pre id=\"compare-text-", h->f);
 		markup_puts(h->f, workload);
 		fputs("\">", h->f);
 		markup_puts(h->f, buf);
-		fputs("</pre>\n", h->f);
+		fputs("</pre></details>\n", h->f);
+	} else if (rc == NS_EINPUT || rc == NS_ENOENT) {
+		diag_init(h->d);    /* table_compare wrote the note */
+		rc = NS_OK;
+	}
+	free(buf);
+	return rc;
+}
+
+/* The compare table as a <table> (analysis/html_compare.h); a note when
+ * there is nothing to compare. */
+static int table_compare(struct html *h, const char *workload)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&buf, &len);
+	if (!m)
+		return diag_set(h->d, NS_ENOMEM, h->dbname, 0, 0, "out of memory");
+	int rc = html_compare_table(h->db, h->dbname, workload, compare_metrics(workload), m,
+				    h->d);
+	fclose(m);
+	if (rc == NS_OK) {
+		fwrite(buf, 1, len, h->f);
 	} else if (rc == NS_EINPUT || rc == NS_ENOENT) {
 		fputs("<p class=\"note\">(no compare table: ", h->f);
 		markup_puts(h->f, h->d->msg);
@@ -283,7 +343,7 @@ static int pre_compare(struct html *h, const char *workload)
 static int section_runs(struct html *h)
 {
 	static const struct sql_section runs = {
-		"runs", "Runs and provenance", NULL,
+		"runs", "runs", "Runs and provenance", NULL,
 		"SELECT run_id AS run, scenario, point, repetition AS rep, seed, machine, "
 		"substr(machine_sha256, 1, 12) AS machine_sha256, "
 		"substr(scenario_sha256, 1, 12) AS scenario_sha256, workload, variant, "
@@ -300,13 +360,15 @@ static int section_compare(struct html *h)
 	if (sqlite3_prepare_v2(h->db, "SELECT DISTINCT workload FROM runs WHERE status = 'ok' "
 			       "ORDER BY workload", -1, &wl, NULL) != SQLITE_OK)
 		return db_err(h);
-	fputs("<section id=\"compare\" data-check=\"compare\"><h2>Compare: by variant</h2>\n"
-	      "<p class=\"note\">Min and Amean by variant and the parameters that differ "
-	      "between its runs, then the difference over runs (exact when every run "
-	      "repeats, else Welch's t-test), as <code>numasim compare</code> prints them "
-	      "(all rows there); the plots beside show every series: the mean per batch "
-	      "size with min-max bars.</p>\n",
-	      h->f);
+	section_open(h, "compare", "compare", "Compare: by variant");
+	fputs("<p class=\"note\">Min and Amean by variant and the parameters that "
+	      "differ between its runs, the first column the baseline; each value with "
+	      "its change against the baseline (positive = better: fewer cycles for "
+	      "cycle counts), green from +1 %, red from -1 %, darker from 5 %; the "
+	      "difference over runs (exact when every run repeats, else Welch's "
+	      "t-test) as <code>numasim compare</code> prints it (all rows there). The "
+	      "plots below show every series: the mean per batch size with min-max "
+	      "bars.</p>\n", h->f);
 	while (rc == NS_OK && (s = sqlite3_step(wl)) == SQLITE_ROW) {
 		const char *w = (const char *)sqlite3_column_text(wl, 0);
 		char where[300];
@@ -314,8 +376,10 @@ static int section_compare(struct html *h)
 		snprintf(where, sizeof where, "workload=%s", w);
 		fputs("<h3>", h->f);
 		markup_puts(h->f, w);
-		fputs("</h3>\n<div class=\"pair\">", h->f);
-		rc = pre_compare(h, w);
+		fputs("</h3>\n", h->f);
+		rc = table_compare(h, w);
+		if (rc == NS_OK)
+			rc = pre_compare(h, w);
 		fputs("<div class=\"plots\">", h->f);
 		if (rc == NS_OK && !strcmp(w, "pagealloc")) {
 			static const char *const ops[] = {"alloc", "free", "total"};
@@ -340,7 +404,7 @@ static int section_compare(struct html *h)
 			rc = plot_piece(h, &p, lr, id);
 			plot_free(&p);
 		}
-		fputs("</div></div>\n", h->f);
+		fputs("</div>\n", h->f);
 	}
 	if (rc == NS_OK && s != SQLITE_DONE)
 		rc = db_err(h);
@@ -352,7 +416,7 @@ static int section_compare(struct html *h)
 static int section_profile(struct html *h)
 {
 	static const struct sql_section profile = {
-		"profile", "Simulated profile",
+		"profile", "profile", "Simulated profile",
 		"Top 30 functions by self cycles, mean per run of each "
 		"variant (perf report with children: total includes callees). Click a "
 		"header to sort.",
@@ -367,47 +431,73 @@ static int section_profile(struct html *h)
 	return sql_section(h, &profile);
 }
 
-/* The differential flame graph of the first run of the first two variants. */
+/*
+ * The flame graph: a diff of the means of the first two variants (in run
+ * order) over their runs, or the first run when there is one variant.
+ */
 static int section_flame(struct html *h)
 {
 	sqlite3_stmt *st;
-	int64_t runs[2] = {0, 0};
-	int n = 0;
-	if (sqlite3_prepare_v2(h->db, "SELECT min(run_id) FROM runs WHERE status = 'ok' "
-			       "GROUP BY variant ORDER BY min(run_id) LIMIT 2", -1, &st,
-			       NULL) != SQLITE_OK)
+	char *variant[2] = {NULL, NULL};
+	int64_t first = 0, variants = 0;
+	int n = 0, rc = NS_OK;
+	if (sqlite3_prepare_v2(h->db, "SELECT variant, min(run_id), count(*) OVER () FROM runs "
+			       "WHERE status = 'ok' GROUP BY variant ORDER BY min(run_id) LIMIT 2",
+			       -1, &st, NULL) != SQLITE_OK)
 		return db_err(h);
-	while (sqlite3_step(st) == SQLITE_ROW)
-		runs[n++] = sqlite3_column_int64(st, 0);
+	while (rc == NS_OK && sqlite3_step(st) == SQLITE_ROW) {
+		if (!n)
+			first = sqlite3_column_int64(st, 1);
+		variants = sqlite3_column_int64(st, 2);
+		if (!(variant[n++] = strdup((const char *)sqlite3_column_text(st, 0))))
+			rc = diag_set(h->d, NS_ENOMEM, h->dbname, 0, 0, "out of memory");
+	}
 	sqlite3_finalize(st);
-	if (!n)
-		return NS_OK;
-	fputs("<section id=\"flame\" data-check=\"flame\"><h2>Flame graph</h2>\n", h->f);
+	if (rc || !n) {
+		free(variant[0]);
+		free(variant[1]);
+		return rc;
+	}
+	section_open(h, "flame", "flame graph", "Flame graph");
 	struct flame fl;
 	struct diag quiet;
 	char *buf = NULL;
 	size_t len = 0;
 	diag_init(&quiet);
 	flame_init(&fl);
-	int rc = flame_load(&fl, h->db, h->dbname, runs[0], n > 1 ? runs[1] : 0, FLAME_CYCLES,
-			    &quiet);
+	rc = n > 1 ? flame_load_variants(&fl, h->db, h->dbname, variant[0], variant[1],
+					 FLAME_CYCLES, &quiet)
+		   : flame_load(&fl, h->db, h->dbname, first, 0, FLAME_CYCLES, &quiet);
 	FILE *m = rc == NS_OK ? open_memstream(&buf, &len) : NULL;
 	if (m) {
-		rc = flame_svg(&fl, 1400, m);
+		rc = flame_svg_inline(&fl, 1400, m);
 		fclose(m);
 	}
 	if (rc == NS_OK) {
-		char opt[64];
-		if (n > 1)
-			snprintf(opt, sizeof opt, "--diff %" PRId64 " %" PRId64, runs[0], runs[1]);
-		else
-			snprintf(opt, sizeof opt, "--run %" PRId64, runs[0]);
-		fprintf(h->f, "<p class=\"note\">%s (<code>numasim plot ", n > 1 ?
-			"Differential: widths from the first variant's first run, red = more "
-			"cycles in the second variant's, blue = fewer" : "The first run");
-		markup_puts(h->f, h->dbname);
-		fprintf(h->f, " --flame %s -o flame.svg</code>; hover a frame for its figures)."
-			"</p>\n<div class=\"flame\">", opt);
+		fputs("<p class=\"note\">", h->f);
+		if (n > 1) {
+			fprintf(h->f, "Differential flame graph of the first two of the %" PRId64
+				" variants, each path's cycles the mean over the variant's runs: ",
+				variants);
+			markup_puts(h->f, fl.label_a);
+			fputs(" against ", h->f);
+			markup_puts(h->f, fl.label_b);
+			fprintf(h->f, ". Widths from the first; red = more cycles in the second, "
+				"blue = fewer, untinted = a change under %.1f%% of the total. Two "
+				"runs: <code>numasim plot ", 100.0 * FLAME_DIFF_MIN_SHARE);
+			markup_puts(h->f, h->dbname);
+			fprintf(h->f, " --flame --diff %" PRId64 " %" PRId64 " -o flame.svg</code>.",
+				fl.run_a, fl.run_b);
+		} else {
+			fputs("Flame graph of ", h->f);
+			markup_puts(h->f, fl.label_a);
+			fputs(" (<code>numasim plot ", h->f);
+			markup_puts(h->f, h->dbname);
+			fprintf(h->f, " --flame --run %" PRId64 " -o flame.svg</code>).", first);
+		}
+		fputs(" Click a frame to zoom (Reset zoom or Escape to go back), Search to "
+		      "highlight functions by a regular expression; hover for the figures."
+		      "</p>\n<div class=\"flame\">", h->f);
 		const char *s = strstr(buf, "<svg");
 		fputs("<svg id=\"flamegraph\" data-check=\"flamegraph\"", h->f);
 		fputs(s ? s + 4 : buf, h->f);
@@ -421,6 +511,8 @@ static int section_flame(struct html *h)
 		rc = NS_OK;
 	}
 	free(buf);
+	free(variant[0]);
+	free(variant[1]);
 	flame_free(&fl);
 	fputs("</section>\n", h->f);
 	return rc;
@@ -434,13 +526,18 @@ static int section_flame(struct html *h)
 static int section_diff(struct html *h)
 {
 	sqlite3_stmt *wl;
-	int rc = NS_OK, s, shown = 0;
+	int rc = NS_OK, s;
 	if (sqlite3_prepare_v2(h->db, "SELECT workload FROM runs WHERE status = 'ok' "
 			       "GROUP BY workload HAVING count(DISTINCT variant) > 1 "
 			       "ORDER BY min(run_id)", -1, &wl, NULL) != SQLITE_OK)
 		return db_err(h);
-	fputs("<section id=\"diff\" data-check=\"diff\"><h2>Diff: by variant</h2>\n"
-	      "<p class=\"note\">Like perf diff: per modelled function and branch site, "
+	if ((s = sqlite3_step(wl)) != SQLITE_ROW) {     /* no section to show */
+		sqlite3_finalize(wl);
+		return s == SQLITE_DONE ? NS_OK : db_err(h);
+	}
+	sqlite3_reset(wl);
+	section_open(h, "diff", "diff", "Diff: by variant");
+	fputs("<p class=\"note\">Like perf diff: per modelled function and branch site, "
 	      "the baseline variant [0] and the change of every other variant [i] "
 	      "against it, per operation of the workload, sorted by |delta|; the top 20 "
 	      "(<code>numasim diff ", h->f);
@@ -467,7 +564,6 @@ static int section_diff(struct html *h)
 		fputs("</h3>\n", h->f);
 		if (rc == NS_OK) {
 			rc = diff_html(df, h->f, 20);
-			shown++;
 		} else if (rc == NS_EDB || rc == NS_ENOMEM) {
 			diag_set(h->d, rc, h->dbname, 0, 0, "%s", quiet.msg);
 		} else {
@@ -481,8 +577,6 @@ static int section_diff(struct html *h)
 	if (rc == NS_OK && s != SQLITE_DONE)
 		rc = db_err(h);
 	sqlite3_finalize(wl);
-	if (rc == NS_OK && !shown)
-		fputs("<p class=\"note\">(no workload with two variants)</p>\n", h->f);
 	fputs("</section>\n", h->f);
 	return rc;
 }
@@ -490,10 +584,9 @@ static int section_diff(struct html *h)
 static int section_branches(struct html *h)
 {
 	static const struct sql_section branches = {
-		"branches", "Branch sites",
+		"branches", "branch sites", "Branch sites",
 		"Top 40 sites by executions, mean per run of each variant; "
-		"site names are the reference pages' (shared/reference), the condition is "
-		"as written in the kernel source. <code>numasim annotate DB --run N "
+		"the condition is as written in the kernel source. <code>numasim annotate DB --run N "
 		"FUNCTION</code> lists one function's sites in source order.",
 		"SELECT b.site, coalesce(b.function, '') AS function, "
 		"coalesce(kernel_file(b.function), '') AS kernel_file, r.variant, "
@@ -551,9 +644,8 @@ static int section_messaging(struct html *h)
 		}
 		if (rc == NS_OK && buf) {
 			if (first)
-				fputs("<section id=\"slub\" data-check=\"slub\"><h2>Messaging: "
-				      "perf bench, SLUB stats per cache, __slab_free sites</h2>\n",
-				      h->f);
+				section_open(h, "slub", "SLUB", "Messaging: perf bench, SLUB "
+					     "stats per cache, __slab_free sites");
 			first = 0;
 			fprintf(h->f, "<h3>runs %" PRId64 "..%" PRId64 "</h3><pre>", run[0],
 				run[n - 1]);
@@ -572,7 +664,7 @@ static int section_messaging(struct html *h)
 	if (first)
 		return NS_OK;
 	static const struct sql_section sched = {
-		"sched", "Scheduler summary",
+		"sched", "scheduler", "Scheduler summary",
 		"System-scope counters of the messaging runs (CFS model, "
 		"kernel/sched/fair.c v5.9), mean per run of each variant.",
 		"SELECT c.name, r.variant, round(avg(c.value), 1) AS mean, min(c.value) AS min, "
@@ -602,11 +694,12 @@ static int section_sweep(struct html *h)
 	}
 	while (rc == NS_OK && sqlite3_step(sc) == SQLITE_ROW) {
 		const char *name = (const char *)sqlite3_column_text(sc, 0);
-		if (!opened)
-			fputs("<section id=\"sweep\" data-check=\"sweep\"><h2>Sweeps: small "
-			      "multiples</h2>\n<p class=\"note\">Cycles per order-0 allocation "
+		if (!opened) {
+			section_open(h, "sweep", "sweeps", "Sweeps: small multiples");
+			fputs("<p class=\"note\">Cycles per order-0 allocation "
 			      "against the batch size, one plot per sweep point (its parameters "
 			      "below it), lines by variant.</p>\n", h->f);
+		}
 		opened = 1;
 		fputs("<h3>", h->f);
 		markup_puts(h->f, name);
@@ -670,24 +763,39 @@ int html_report_write(sqlite3 *db, const char *dbname, const struct cost_tables 
 	int rc = register_functions(&h);
 	if (rc)
 		return rc;
-	fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n<title>"
+	/* the body first, into memory: the navigation bar links the sections
+	 * it has */
+	char *body = NULL;
+	size_t len = 0;
+	h.f = open_memstream(&body, &len);
+	if (!h.f)
+		return diag_set(d, NS_ENOMEM, dbname, 0, 0, "out of memory");
+	if ((rc = section_runs(&h)) || (rc = section_compare(&h)) ||
+	    (rc = section_profile(&h)) || (rc = section_flame(&h)) || (rc = section_diff(&h)) ||
+	    (rc = section_branches(&h)) || (rc = section_messaging(&h)) ||
+	    (rc = section_sweep(&h))) {
+		fclose(h.f);
+		free(body);
+		return rc;
+	}
+	if (fclose(h.f)) {
+		free(body);
+		return diag_set(d, NS_ENOMEM, dbname, 0, 0, "out of memory");
+	}
+	fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
+	      "<meta name=\"viewport\" content=\"width=device-width\">\n<title>"
 	      "numasim report: ", f);
 	markup_puts(f, dbname);
 	fprintf(f, "</title>\n<style>%s</style>\n</head>\n<body>\n<h1>numasim report: ", style);
 	markup_puts(f, dbname);
 	fprintf(f, "</h1>\n<p class=\"note\">%" PRId64 " runs (%" PRId64 " ok); written by "
 		"numasim %s from the database alone (<code>numasim report DB --format html</code>)."
-		"</p>\n<nav><a href=\"#runs\">runs</a><a href=\"#compare\">compare</a>"
-		"<a href=\"#profile\">profile</a><a href=\"#flame\">flame graph</a>"
-		"<a href=\"#diff\">diff</a>"
-		"<a href=\"#branches\">branch sites</a><a href=\"#slub\">SLUB</a>"
-		"<a href=\"#sched\">scheduler</a><a href=\"#sweep\">sweeps</a></nav>\n",
-		runs, ok, NUMASIM_VERSION);
-	if ((rc = section_runs(&h)) || (rc = section_compare(&h)) ||
-	    (rc = section_profile(&h)) || (rc = section_flame(&h)) || (rc = section_diff(&h)) ||
-	    (rc = section_branches(&h)) || (rc = section_messaging(&h)) ||
-	    (rc = section_sweep(&h)))
-		return rc;
-	fprintf(f, "<script>\n%s</script>\n</body></html>\n", script);
+		"</p>\n<nav>", runs, ok, NUMASIM_VERSION);
+	for (int i = 0; i < h.nr_sections; i++)
+		fprintf(f, "<a href=\"#%s\">%s</a>", h.nav_id[i], h.nav_label[i]);
+	fputs("</nav>\n", f);
+	fwrite(body, 1, len, f);
+	free(body);
+	fprintf(f, "<script>\n%s%s</script>\n</body></html>\n", script, flame_script);
 	return ferror(f) ? diag_set(d, NS_EIO, dbname, 0, 0, "cannot write the page") : NS_OK;
 }

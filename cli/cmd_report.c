@@ -41,6 +41,7 @@
 #include "cli/cli.h"
 #include "cli/options.h"
 #include "analysis/compare.h"
+#include "analysis/flame.h"
 #include "base/diag.h"
 #include "analysis/html_report.h"
 #include "analysis/messaging_report.h"
@@ -55,8 +56,8 @@
 #define REPORT_DEFAULT_TOP 20
 #define SUMMARY_DEFAULT_TOP 15
 
-static const char usage_line[] = "numasim report DB [--runs] [--run ID] [--top N] [--pool] "
-	"[--format text|json|csv|html] [-o FILE]";
+static const char usage_line[] = "numasim report DB [--runs] [--run ID] [--children] "
+	"[--top N] [--pool] [--format text|json|csv|html] [-o FILE]";
 
 
 struct rep {
@@ -595,10 +596,30 @@ static int report_records(struct rep *r, enum rec_format fmt, int runs, int64_t 
 	return rc;
 }
 
+/* --children: the call-graph view of one run (analysis/flame.h). */
+static int report_children(struct rep *r, long long only)
+{
+	int64_t run = only;
+	struct flame fl;
+	int rc = NS_OK;
+	flame_init(&fl);
+	if (!run)
+		rc = flame_only_run(r->db, r->path, &run, r->d);
+	if (rc == NS_OK)
+		rc = flame_load(&fl, r->db, r->path, run, 0, FLAME_CYCLES, r->d);
+	if (rc == NS_OK) {
+		rc = flame_children(&fl, (int)r->top, 0.5, r->f);
+		if (rc == NS_ENOMEM)
+			diag_set(r->d, rc, r->path, 0, 0, "out of memory");
+	}
+	flame_free(&fl);
+	return rc;
+}
+
 struct report_args {
 	const char *path, *out_path;
 	long long only, top;
-	int runs, html, pool;
+	int runs, html, pool, children;
 	enum rec_format format;
 };
 
@@ -640,6 +661,10 @@ static const struct cli_option report_options[] = {
 	{.name = "--run", .arg = "ID", .kind = CLI_OPT_NUM, .off = REPORT_ARG(only),
 	 .min = 1, .max = INT64_MAX,
 	 .help = "the per-run report of this run only (and its table)"},
+	{.name = "--children", .kind = CLI_OPT_FLAG, .off = REPORT_ARG(children),
+	 .help = "the call-graph view of one run (--run ID; perf report\n"
+		 "--children): per function its children and self shares,\n"
+		 "callers and callee tree, from the stored call paths"},
 	{.name = "--top", .arg = "N", .kind = CLI_OPT_NUM, .off = REPORT_ARG(top),
 	 .min = 0, .max = 1000000,
 	 .help = "rows of the profile and branch tables (default "
@@ -718,6 +743,9 @@ int cmd_report(int argc, char **argv)
 	format = a.format;
 	if (!path)
 		return cli_usage_error("report", usage_line, "no database file");
+	if (a.children && (html || format != REC_TEXT || runs))
+		return cli_usage_error("report", usage_line, "--children is a text view of "
+				       "one run: not with --format or --runs");
 	if (html && (runs || only || top >= 0))
 		return cli_usage_error("report", usage_line, "--format html is the whole "
 				       "database: --runs, --run and --top are for text");
@@ -729,7 +757,7 @@ int cmd_report(int argc, char **argv)
 		rc = diag_set(&d, NS_ENOMEM, path, 0, 0, "out of memory");
 		goto fail;
 	}
-	if (only)
+	if (only && !a.children)
 		runs = 1;
 	long long messaging_top = top > 0 ? top : 0;
 	if (top < 0)
@@ -737,7 +765,9 @@ int cmd_report(int argc, char **argv)
 	struct rep r = {.db = store_sqlite(st), .path = path, .f = f, .top = top,
 			.messaging_top = messaging_top, .d = &d, .pool = a.pool};
 	/* one switch over the format: each case composes the whole output in f */
-	if (html) {
+	if (a.children) {
+		rc = report_children(&r, only);
+	} else if (html) {
 		rc = html_report_write(store_sqlite(st), path, &sites, a.pool, f, &d);
 	} else {
 		switch (format) {

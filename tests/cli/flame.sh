@@ -4,7 +4,10 @@
 # (pre-682a3385 and 682a3385): the folded lines of each run sum to the
 # run's profile self cycles, the out-of-line calls to its calls of
 # out-of-line functions; the diff shows next_zones_zonelist only before
-# the patch and draws it blue; annotate's counts are the branches table's
+# the patch and draws it blue, untinted exactly the frames whose self
+# change is under 0.1 % of the total, and the SVG is valid XML with its one
+# script; report --children's self and children shares are the profile's
+# self_pct and total cycles; annotate's counts are the branches table's
 # and its cycles the machine's branch figures times them; bad input exits
 # 2 with nothing written; a database written before schema version 3 is
 # read (no call paths: a clear error).
@@ -61,6 +64,21 @@ cmp -s "$tmp/d.folded" "$tmp/diff" && ok || bad "plot --data differs from export
 nzf=$(grep -c '<title>next_zones_zonelist ' "$tmp/d.svg")
 nzb=$(grep '<title>next_zones_zonelist ' "$tmp/d.svg" | grep -c 'fill="rgb([0-9]*,[0-9]*,255)"')
 [ "$nzf" -gt 0 ] && [ "$nzf" = "$nzb" ] && ok || bad "next_zones_zonelist frames: $nzf, blue: $nzb"
+# the diff's tint: a frame is untinted (rgb(228,228,224)) exactly when its
+# self value changed by less than 0.1 % of the larger total
+read -r ta tb <<<"$(grep -o 'widths: A = [^<]*' "$tmp/d.svg" |
+	sed -E 's/.*, ([0-9]+) cycles; B = .*, ([0-9]+) cycles.*/\1 \2/')"
+tint=$(grep -o 'self: A [0-9]*, B [0-9]*, B-A [-+][0-9]*)</title><rect [^>]*fill="[^"]*"' "$tmp/d.svg" |
+	sed -E 's/.*B-A [-+]?([0-9]+)\).*fill="([^"]*)"/\1 \2/' |
+	awk -v t="$(( (ta > tb ? ta : tb) ))" '{ grey = ($2 == "rgb(228,228,224)"); small = ($1 < 0.001 * t)
+		n++; if (grey != small) bad++ } END { printf "%d %d", n, bad }')
+[ "${tint% *}" -gt 5 ] && [ "${tint#* }" = 0 ] && ok || bad "diff tint threshold: frames, wrong: $tint"
+grep -q 'fill="rgb(228,228,224)"' "$tmp/d.svg" && ok || bad "no untinted frame in the diff"
+# the standalone SVG carries its script, in CDATA, and stays valid XML
+if command -v xmllint >/dev/null; then
+	xmllint --noout "$tmp/d.svg" && ok || bad "the flame SVG is not well-formed XML"
+	check "one script in the SVG" "$(xmllint --xpath 'count(//*[local-name()="script" and @id="numasim-flame-script"])' "$tmp/d.svg")" 1
+fi
 "$NUMASIM" plot "$db" --flame --run "$post" -o "$tmp/p.svg" || bad "plot --flame"
 grep -q '<title>next_zones_zonelist ' "$tmp/p.svg" && bad "682a3385 graph has next_zones_zonelist" || ok
 if command -v rsvg-convert >/dev/null; then
@@ -68,6 +86,26 @@ if command -v rsvg-convert >/dev/null; then
 fi
 "$NUMASIM" plot "$db" --flame --run "$post" -o "$tmp/p2.svg"
 cmp -s "$tmp/p.svg" "$tmp/p2.svg" && ok || bad "flame SVG not deterministic"
+
+# report --children (perf report --children): self shares are the profile's
+# self_pct and sum to 100; the outermost functions' children shares sum to
+# 100; get_page_from_freelist's caller is __alloc_pages_nodemask
+"$NUMASIM" report "$db" --children --run "$post" --top 0 >"$tmp/ch" || bad "report --children"
+self_sum=$(awk '/^ +[0-9.]+% +[0-9.]+%  / {s += $2} END {printf "%.0f", s}' "$tmp/ch")
+check "children view: self shares sum" "$self_sum" "100"
+gpf=$(awk '$3 == "get_page_from_freelist" && /%  / {print $2}' "$tmp/ch")
+want=$(sqlite3 "$db" "SELECT printf('%.2f%%', self_pct) FROM profile_report WHERE run_id = $post AND function = 'get_page_from_freelist'")
+check "children view: get_page_from_freelist self" "$gpf" "$want"
+# its children share is the profile's total (with callees) over the run's self cycles
+gpfc=$(awk '$3 == "get_page_from_freelist" && /%  / {print $1}' "$tmp/ch")
+want=$(sqlite3 "$db" "SELECT printf('%.2f%%', 100.0 * total_cycles / (SELECT sum(self_cycles) FROM profile WHERE run_id = $post)) FROM profile WHERE run_id = $post AND function = 'get_page_from_freelist'")
+check "children view: get_page_from_freelist children" "$gpfc" "$want"
+roots=$(awk '/^ +[0-9.]+% +[0-9.]+%  / {c = $1} /--\(root\)$/ {s += c} END {printf "%.0f", s}' "$tmp/ch")
+check "children view: outermost functions' children sum" "$roots" "100"
+awk '$3 == "get_page_from_freelist" && /%  / {f = 1; next} f && /callers:/ {getline; print; exit}' "$tmp/ch" |
+	grep -q -- '--__alloc_pages_nodemask$' && ok || bad "children view: caller of get_page_from_freelist"
+run_err_like "children without --run" "choose one with --run" report "$db" --children
+run_err_like "children with --format" "--children is a text view" report "$db" --children --run 1 --format json
 
 # annotate: counts from the branches table, cycles = branch figures x counts
 "$NUMASIM" annotate "$db" --run "$post" get_page_from_freelist >"$tmp/ann" || bad "annotate"
