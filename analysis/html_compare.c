@@ -248,13 +248,13 @@ static int write_table(FILE *f, const struct csv *c, const struct cols *k,
 }
 
 int html_compare_table(sqlite3 *db, const char *dbname, const char *workload,
-		       const char *metrics, FILE *f, struct diag *d)
+		       const char *metrics, int pool, FILE *f, struct diag *d)
 {
 	char where[300];
 	const char *wl[1] = {where};
 	snprintf(where, sizeof where, "workload=%s", workload);
 	struct compare_opts o = {.metrics = metrics, .where = wl, .nr_where = 1,
-				 .max_metrics = 40};
+				 .max_metrics = 40, .pool = pool};
 	struct compare *c = NULL;
 	struct rec_doc *doc = NULL;
 	char *buf = NULL;

@@ -33,9 +33,10 @@
 #define HTML_COMPARE_TINT_PCT 1.0
 #define HTML_COMPARE_STRONG_PCT 5.0
 
-/* The table of the runs of one workload (metrics: compare_opts.metrics),
- * with id "compare-WORKLOAD" (and data-check for the page's layout check). */
+/* The table of the runs of one workload (metrics: compare_opts.metrics;
+ * pool: compare_opts.pool), with id "compare-WORKLOAD" (and data-check for
+ * the page's layout check). */
 int html_compare_table(sqlite3 *db, const char *dbname, const char *workload,
-		       const char *metrics, FILE *f, struct diag *d);
+		       const char *metrics, int pool, FILE *f, struct diag *d);
 
 #endif

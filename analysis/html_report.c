@@ -269,12 +269,6 @@ static int line_plot(struct html *h, const char *glob, const char *title, const 
 }
 
 /* The workload's metrics in the compare tables. */
-static const char *compare_metrics(const char *workload)
-{
-	return !strcmp(workload, "pagealloc") ? "alloc-odr*,free-odr*,total-odr*,!*.min"
-	       : !strcmp(workload, "messaging") ? "total_time_s" : NULL;
-}
-
 /* The compare table as `numasim compare` prints it, in a <pre> that opens on
  * a click (the table above it holds the same figures). */
 static int pre_compare(struct html *h, const char *workload)
@@ -324,8 +318,8 @@ static int table_compare(struct html *h, const char *workload)
 	FILE *m = open_memstream(&buf, &len);
 	if (!m)
 		return diag_set(h->d, NS_ENOMEM, h->dbname, 0, 0, "out of memory");
-	int rc = html_compare_table(h->db, h->dbname, workload, compare_metrics(workload), m,
-				    h->d);
+	int rc = html_compare_table(h->db, h->dbname, workload,
+				    compare_report_metrics(workload), h->pool, m, h->d);
 	fclose(m);
 	if (rc == NS_OK) {
 		fwrite(buf, 1, len, h->f);

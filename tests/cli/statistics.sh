@@ -67,7 +67,7 @@ grep -q '^Diff     alloc-odr0-1 ' "$tmp/rp" && ok || bad "(b) report --pool comp
 "$NUMASIM" report "$D" --format html -o "$tmp/r.html" 2>/dev/null
 grep -q 'no compare table: .*same run of one plan.*--pool' "$tmp/r.html" && ok || bad "(b) HTML refuses"
 "$NUMASIM" report "$D" --format html --pool -o "$tmp/rp.html" 2>/dev/null
-grep -q '<pre id="compare-pagealloc"' "$tmp/rp.html" && ok || bad "(b) HTML --pool compares"
+grep -q '<table class="cmp" id="compare-pagealloc"' "$tmp/rp.html" && ok || bad "(b) HTML --pool compares"
 
 # --- (c) run says the plan is stored and suggests --resume ---------------------------
 grep -q "^numasim run: note: .*d.db already holds 6 runs of this plan (scenario tiny-pagealloc, hash [0-9a-f]\{12\}, 1 invocation).*--resume" "$tmp/c" &&
