@@ -81,6 +81,17 @@ bool mm_layout_is_compiled(const struct cost_layout *l, int fn_base)
 int mm_layout(struct cost_layout *l, const struct cost_tables *t, int fn_base, int site_base,
 	      enum mmzone_iter v, enum mm_code code)
 {
+	struct mm_config c;
+	mm_config_default(&c);
+	c.iter = v;
+	return mm_layout_config(l, t, fn_base, site_base, &c, code);
+}
+
+int mm_layout_config(struct cost_layout *l, const struct cost_tables *t, int fn_base,
+		     int site_base, const struct mm_config *cfg, enum mm_code code)
+{
+	enum kcommit k = mm_config_commit(cfg);
+	enum mmzone_iter v = mm_commit_iter(k);
 	if (fn_base < 0 || site_base < 0 || fn_base + MM_NR_FN > t->nr_fns ||
 	    site_base + MM_NR_SITE > t->nr_sites || l->nr_fns != t->nr_fns ||
 	    l->nr_sites != t->nr_sites ||
@@ -99,6 +110,10 @@ int mm_layout(struct cost_layout *l, const struct cost_tables *t, int fn_base, i
 		return rc0;
 	/* the diff: next_zones_zonelist becomes an __always_inline wrapper */
 	int rc = cost_layout_set_fn(l, fn_base + FN_next_zones_zonelist, v == MMZONE_ITER_POST);
+	/* v3 04: zone_statistics moves from vmstat.c into page_alloc.c as a
+	 * static inline (before it, an out-of-line call in both layouts) */
+	if (rc == NS_OK && k < KC_v3_04)
+		rc = cost_layout_set_fn(l, fn_base + FN_zone_statistics, false);
 	if (rc != NS_OK)
 		return rc;
 	for (int s = 0; s < MM_NR_SITE; s++) {

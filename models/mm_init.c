@@ -386,6 +386,10 @@ static int create(const struct machine *m, const struct mm_config *cfg, struct c
 		return diag_set(d, NS_EINPUT, NULL, 0, 0,
 				"pagealloc: zone_reclaim_mode %u has bits other than 1, 2 and 4",
 				cfg->zone_reclaim_mode);
+	if (cfg->commit != KCOMMIT_UNSET &&
+	    (!kcommit_tree(cfg->commit) || strcmp(kcommit_tree(cfg->commit), "mm")))
+		return diag_set(d, NS_EINPUT, NULL, 0, 0,
+				"pagealloc: commit %d is not a page allocator commit", (int)cfg->commit);
 	if (m->page_size < 4096)
 		return diag_set(d, NS_ERANGE, NULL, 0, 0,
 				"pagealloc: page size %u is below the model's 4 KiB minimum",
@@ -405,6 +409,9 @@ static int create(const struct machine *m, const struct mm_config *cfg, struct c
 	w->m = m;
 	w->cfg = *cfg;
 	w->cfg.code = code;
+	/* the commit decides; the iterator variant follows from it */
+	w->cfg.commit = mm_config_commit(cfg);
+	w->cfg.iter = mm_commit_iter(w->cfg.commit);
 	w->s = s;
 	w->ch.fn_base = fn_base;
 	w->ch.site_base = site_base;
@@ -517,6 +524,18 @@ int mm_code_parse(const char *s)
 	if (s && !strcmp(s, "compiled"))
 		return MM_CODE_COMPILED;
 	return -1;
+}
+
+enum kcommit mm_config_commit(const struct mm_config *c)
+{
+	if (c->commit != KCOMMIT_UNSET)
+		return c->commit;
+	return c->iter == MMZONE_ITER_PRE ? KC_v3_04 : KC_v3_05;
+}
+
+enum mmzone_iter mm_commit_iter(enum kcommit k)
+{
+	return k >= KC_v3_05 ? MMZONE_ITER_POST : MMZONE_ITER_PRE;
 }
 
 void mm_config_default(struct mm_config *c)

@@ -328,6 +328,16 @@ static inline bool cpusets_enabled(const struct mm_world *w)
 	return w->cfg.cpusets_enabled != 0;
 }
 
+/*
+ * Whether the world's kernel contains series commit k (models/kcommit.h):
+ * every changed spot of the series tests this, one switch per spot, as
+ * the diff changes it.  mm_world_create() resolved w->cfg.commit.
+ */
+static inline bool mm_applied(const struct mm_world *w, enum kcommit k)
+{
+	return w->cfg.commit >= k;
+}
+
 /* fls64() (include/asm-generic/bitops/fls64.h) */
 static inline int fls64(uint64_t x)
 {

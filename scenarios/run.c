@@ -202,7 +202,7 @@ static int sim_setup(const struct scenario *s, struct sim_run *r)
 	if ((rc = cost_layout_init(&r->layout, &r->tables, pt->label)))
 		return diag_set(&r->d, rc, s->path, 0, 0, "out of memory");
 	r->have_layout = 1;
-	if ((rc = mm_layout(&r->layout, &r->tables, r->fn_base, r->site_base, pt->cfg.iter,
+	if ((rc = mm_layout_config(&r->layout, &r->tables, r->fn_base, r->site_base, &pt->cfg,
 			    mm_code_resolve((enum mm_code)pt->cost.code,
 					    (enum cpu_model)pt->cost.model))) ||
 	    (slub && (rc = slub_layout(&r->layout, &r->tables, r->sl_fn_base,

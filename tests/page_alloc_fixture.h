@@ -62,7 +62,7 @@ static inline int tw_try_pad(struct machine *m, const struct mm_config *cfg,
 	assert_int_equal(cost_layout_init(&t->l, &t->t, mmzone_iter_name(cfg->iter)), NS_OK);
 	/* cpu_params_default's model (in-order, below): the default code
 	 * resolves to the estimate layout unless the test chose one */
-	assert_int_equal(mm_layout(&t->l, &t->t, t->fn_base, t->site_base, cfg->iter,
+	assert_int_equal(mm_layout_config(&t->l, &t->t, t->fn_base, t->site_base, cfg,
 				   mm_code_resolve(cfg->code, CPU_MODEL_INORDER)), NS_OK);
 	if (cfg->reclaim.enabled)
 		assert_int_equal(vmscan_layout(&t->l, &t->t, vf, vs), NS_OK);
