@@ -390,6 +390,9 @@ static int create(const struct machine *m, const struct mm_config *cfg, struct c
 	    (!kcommit_tree(cfg->commit) || strcmp(kcommit_tree(cfg->commit), "mm")))
 		return diag_set(d, NS_EINPUT, NULL, 0, 0,
 				"pagealloc: commit %d is not a page allocator commit", (int)cfg->commit);
+	if (cfg->commit != KCOMMIT_UNSET && !kcommit_selectable(cfg->commit))
+		return diag_set(d, NS_EINPUT, NULL, 0, 0,
+				"pagealloc: commit %s is not modelled yet", kcommit_id(cfg->commit));
 	if (m->page_size < 4096)
 		return diag_set(d, NS_ERANGE, NULL, 0, 0,
 				"pagealloc: page size %u is below the model's 4 KiB minimum",

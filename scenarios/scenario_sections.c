@@ -589,24 +589,32 @@ static int knob_conflict(struct loader *l, const struct ynode *n)
 }
 
 /* kernel.commit: an id of models/kcommit.h's tree "mm" (or a prefix of 7
- * or more hex digits of one). */
+ * or more hex digits of one) that the model can run (kcommit_selectable). */
 static int parse_commit(struct loader *l, const struct ynode *n, struct mm_config *c)
 {
 	const char *s;
 	int rc = ytree_string(TT(n), n, "commit", 1, &s, l->d);
 	if (rc)
 		return rc;
-	enum kcommit k = kcommit_parse("mm", s);
-	if (k != KCOMMIT_UNSET) {
-		c->commit = k;
-		c->iter = mm_commit_iter(k);
-		return NS_OK;
-	}
-	char q[128], ids[1024];
+	char q[128];
 	ytree_quote(s, n->len, q, sizeof q);
-	kcommit_list("mm", ids, sizeof ids);
-	return scn_err(l, n, "unknown commit '%s' (expected one of %s; numasim list commits)",
-		       q, ids);
+	enum kcommit k = kcommit_parse("mm", s);
+	if (k == KCOMMIT_UNSET) {
+		const char *near = kcommit_suggest("mm", s);
+		if (near)
+			return scn_err(l, n, "unknown commit '%s' in kernel.commit (did you mean "
+				       "'%s'?; numasim list commits)", q, near);
+		return scn_err(l, n, "unknown commit '%s' in kernel.commit (the page allocator's "
+			       "are v4.6-rc2 and the 2016 series' v3 01-28: numasim list commits)",
+			       q);
+	}
+	if (!kcommit_selectable(k))
+		return scn_err(l, n, "commit '%s' (v3 %02d) is not modelled yet: the page "
+			       "allocator model runs v4.6-rc2 up to %s (numasim list commits)",
+			       q, kcommit_v3(k), kcommit_id(kcommit_last_selectable("mm")));
+	c->commit = k;
+	c->iter = mm_commit_iter(k);
+	return NS_OK;
 }
 
 /* Apply knob k's value node n to a point. */
