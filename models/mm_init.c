@@ -415,6 +415,9 @@ static int create(const struct machine *m, const struct mm_config *cfg, struct c
 	/* the commit decides; the iterator variant follows from it */
 	w->cfg.commit = mm_config_commit(cfg);
 	w->cfg.iter = mm_commit_iter(w->cfg.commit);
+	/* before v3 03 zone_statistics is v4.6's (its counting rule too) */
+	if (w->cfg.commit < KC_v3_03)
+		w->cfg.zone_stats = VMSTAT_NUMA_V46;
 	w->s = s;
 	w->ch.fn_base = fn_base;
 	w->ch.site_base = site_base;

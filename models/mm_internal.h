@@ -415,6 +415,8 @@ COPY_PRIVATE void mod_zone_page_state(struct cpu *c, struct mm_world *w, struct 
 				      enum mm_stat i, int64_t delta);
 COPY_PRIVATE void inc_zone_page_state(struct cpu *c, struct mm_world *w, struct zone *z,
 				      enum mm_stat i);
+COPY_PRIVATE void __dec_zone_state(struct cpu *c, struct mm_world *w, struct zone *z,
+				   enum mm_stat i);
 COPY_PRIVATE void zone_statistics(struct cpu *c, struct mm_world *w, struct zone *pref,
 				  struct zone *z, uint32_t gfp);
 

@@ -175,7 +175,8 @@ enum mm_nevent {
 	X(find_next_bit)                                                       \
 	X(inc_zone_page_state)                                                 \
 	/* appended so that no older function id moves */                     \
-	X(zone_local)
+	X(zone_local)                                                          \
+	X(__dec_zone_state)
 
 /* Inlined in the `estimate` code layout (a 2016 gcc build as the source
  * reads, both variants), except next_zones_zonelist which the layout
@@ -375,7 +376,12 @@ enum mm_nevent {
 	X(A07b, "apply_policy_zone: zone >= dynamic_policy_zone", N, T)        \
 	X(A07c, "cpuset_nodemask_valid_mems_allowed: nodes_intersects()", N, T) \
 	X(A42d, "v4.6 zone_statistics: z->zone_pgdat == preferred_zone->zone_pgdat", N, T) \
-	X(A42e, "v4.6 zone_statistics: z->node == (OTHER_NODE ? preferred : numa_node_id())", N, T)
+	X(A42e, "v4.6 zone_statistics: z->node == (OTHER_NODE ? preferred : numa_node_id())", N, T) \
+	/* the 2016 series (models/kcommit.h), appended in series order */    \
+	X(F05p, "before v3 01 free_pages_prepare: PageCompound: PageHead(page)", N, F) \
+	X(F05q, "before v3 01 free_pages_prepare: PageCompound: PageTail (compound_head & 1)", N, T) \
+	X(F05r, "before v3 02 PageAnon: compound_head(): unlikely(head & 1)", U, H) \
+	X(A39c, "v3 06 __dec_zone_state: unlikely(v < -t)", U, H)
 
 #define MM_FN_ENUM(name) FN_##name,
 #define MM_SITE_ENUM(id, desc, hint, ft) S_##id,
@@ -453,7 +459,10 @@ enum mm_site { MM_SITES(MM_SITE_ENUM) MM_NR_SITE };
 	X(free_one_done, 10, 41, 41)                                           \
 	X(free_pages_ok, 14, 14, 14) /* =est */                                \
 	X(reset_batch_zone, 10, 10, 10) /* =est */                             \
-	X(slowpath, 30, 30, 30) /* =est */
+	X(slowpath, 30, 30, 30) /* =est */                                     \
+	/* the 2016 series (models/kcommit.h; docs/series-2016.md) */         \
+	X(free_pages_compound, 3, 3, 3) /* =est: before v3 01 */               \
+	X(dec_zone_state, 9, 12, 12) /* v3 06: __inc_zone_state's mirror */
 /*
  * The reclaim tables (models/vmscan.c and the reclaim half of
  * page_alloc.c's slow path), registered by vmscan_register() after every
@@ -711,7 +720,10 @@ _Static_assert(MM_IPC == CPU_INORDER_IPC, "cpu_insns charges the in-order model 
 	X(find_next_bit, find_next_bit, "", -1)  /* mempolicy.c */             \
 	X(interleave_nodes, interleave_nodes, "D", -1) /* find_next_node */    \
 	X(alloc_page_interleave, alloc_page_interleave, "", S_A06c)            \
-	X(policy_nodemask, policy_nodemask, "", S_A07c)
+	X(policy_nodemask, policy_nodemask, "", S_A07c)                        \
+	/* the 2016 series */                                                 \
+	X(free_pages_compound, free_pages_compound, "D", S_F05p) /* before v3 01 */ \
+	X(dec_zone_state, dec_zone_state, "DDS", S_A39c) /* v3 06, vmstat.c */
 
 enum mm_block {
 #define MM_BLOCK_ENUM(name, row, kinds, exit) B_##name,

@@ -499,6 +499,9 @@ static struct page *buffered_rmqueue(struct cpu *c, struct mm_world *w, struct z
 				goto failed;
 		}
 		page = br(c, w, S_A37, cold) ? list->prev : list->next;
+		/* v3 06: the order-0 branch decrements NR_ALLOC_BATCH itself */
+		if (mm_applied(w, KC_v3_06))
+			__dec_zone_state(c, w, z, NR_ALLOC_BATCH);
 		c_list_del(c, w, page, c->node);
 		mem(c, w, pcp->addr, c->node, CPU_STORE);        /* pcp->count--, unread */
 		pcp->count--;
@@ -514,9 +517,13 @@ static struct page *buffered_rmqueue(struct cpu *c, struct mm_world *w, struct z
 		cpu_unlock(c, &z->lock);
 		if (br(c, w, S_buffered_rmqueue_nopage, page == NULL))
 			goto failed;
+		/* v3 06: the high-order branch keeps __mod_zone_page_state */
+		if (mm_applied(w, KC_v3_06))
+			__mod_zone_page_state(c, w, z, NR_ALLOC_BATCH, -(int64_t)(1 << order));
 		__mod_zone_page_state(c, w, z, NR_FREE_PAGES, -(int64_t)(1 << order));
 	}
-	__mod_zone_page_state(c, w, z, NR_ALLOC_BATCH, -(int64_t)(1 << order));
+	if (!mm_applied(w, KC_v3_06))
+		__mod_zone_page_state(c, w, z, NR_ALLOC_BATCH, -(int64_t)(1 << order));
 	mem(c, w, zaddr_stat(z, NR_ALLOC_BATCH), z->node, CPU_LOAD_DEP);
 	if (br(c, w, S_A40a, z->vm_stat[NR_ALLOC_BATCH] <= 0)) {
 		mem(c, w, z->addr + ZOFF_FLAGS, z->node, CPU_LOAD_DEP);
@@ -965,18 +972,42 @@ static bool free_pages_prepare(struct cpu *c, struct mm_world *w, struct page *p
 			       int order)
 {
 	call(c, w, FN_free_pages_prepare);
-	run_block(c, w, B_free_pages_prepare);
 	int bad = 0;
 	const struct pfn_block *b = page_block(w, page);
+	bool v3_01 = mm_applied(w, KC_v3_01);
+	if (!v3_01) {
+		/* v4.6: compound = PageCompound(page) for every order: PG_head
+		 * in page->flags, else compound_head's low bit (PageTail) */
+		run_block(c, w, B_free_pages_compound);
+		bmem_page(c, w, page, CPU_LOAD_DEP);
+		if (!br(c, w, S_F05p, false)) {        /* no __GFP_COMP pages modelled */
+			mem_page(c, w, page, CPU_LOAD_DEP);
+			br(c, w, S_F05q, false);
+		}
+	}
+	run_block(c, w, B_free_pages_prepare);
 	br(c, w, S_F05a, false);                       /* trace_mm_page_free */
-	if (br(c, w, S_F05b, order != 0)) {
+	/* v3 01: the tails (checked before the head) only for order > 0 */
+	if (v3_01 && br(c, w, S_F05b, order != 0)) {
 		for (unsigned i = 1; br(c, w, S_F05d, i < (1u << order)); i++) {
 			br(c, w, S_F05c, false);       /* no __GFP_COMP pages modelled */
 			bad += free_pages_check(c, w, b, page->off + i);
 		}
 	}
-	br(c, w, S_F05e, false);                       /* PageAnonHead */
+	if (!mm_applied(w, KC_v3_02)) {
+		/* v4.6 PageAnon(): compound_head(page) first */
+		mem_page(c, w, page, CPU_LOAD_DEP);
+		br(c, w, S_F05r, false);
+	}
+	br(c, w, S_F05e, false);                       /* PageAnonHead / PageAnon */
 	bad += free_pages_check(c, w, b, page->off);
+	if (!v3_01) {
+		/* v4.6: the tail loop after the head, its bound tested at order 0 too */
+		for (unsigned i = 1; br(c, w, S_F05d, i < (1u << order)); i++) {
+			br(c, w, S_F05c, false);
+			bad += free_pages_check(c, w, b, page->off + i);
+		}
+	}
 	bool ok = !br(c, w, S_F05m, bad != 0);
 	if (ok)
 		br(c, w, S_F05n, true);                /* !PageHighMem: debug no-ops */
