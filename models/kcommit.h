@@ -70,20 +70,20 @@
 	  "(no executed change)")                                              \
 	X(v3_13, "mm", 13, "v3-13-empty-zonelist", 'M',                             \
 	  "mm, page_alloc: Remove redundant check for empty zonelist (not merged)", \
-	  "__alloc_pages_nodemask: A13, A19 removed")                         \
+	  "__alloc_pages_nodemask: A13 (and its zoneref load), A19 removed")                         \
 	X(v3_14, "mm", 14, "09940a4f1e81", 'N', "mm, page_alloc: simplify last cpupid reset", \
-	  "page_cpupid_reset_last (empty without NUMA_BALANCING: no change)")  \
+	  "page_cpupid_reset_last (empty: NUMA_BALANCING off in the modelled config)")  \
 	X(v3_15, "mm", 15, "v3-15-might-sleep", 'M',                                \
 	  "mm, page_alloc: Move might_sleep_if check to the allocator slowpath (not merged)", \
 	  "__alloc_pages_nodemask A11 -> __alloc_pages_slowpath A11s")        \
 	X(v3_16, "mm", 16, "83d4ca8148fd", 'M',                                     \
 	  "mm, page_alloc: move __GFP_HARDWALL modifications out of the fastpath", \
-	  "__alloc_pages_nodemask: alloc_nodemask_hardwall")                   \
-	X(v3_17, "mm", 17, "3777999dd47e", 'P',                                     \
+	  "__alloc_pages_nodemask: block alloc_nodemask_16 (no OR of __GFP_HARDWALL)")                   \
+	X(v3_17, "mm", 17, "3777999dd47e", 'N',                                     \
 	  "mm, page_alloc: check once if a zone has isolated pageblocks",      \
-	  "free_pcppages_bulk: pcpbulk_isolate's load once per drain")        \
-	X(v3_18, "mm", 18, "4fcb0971175f", 'P', "mm, page_alloc: shorten the page allocator fast path", \
-	  "__alloc_pages_nodemask: A48 likely(page) -> out, A51 off the fast path") \
+	  "free_pcppages_bulk: pcpbulk_isolate (the model charges no per-page load to remove)")        \
+	X(v3_18, "mm", 18, "4fcb0971175f", 'M', "mm, page_alloc: shorten the page allocator fast path", \
+	  "__alloc_pages_nodemask: A48 -> A48p likely(page) -> out, A51 off the fast path") \
 	X(v3_19, "mm", 19, "305347550bec", 'P',                                     \
 	  "mm, page_alloc: reduce cost of fair zone allocation policy retry",  \
 	  "get_page_from_freelist: A25f A27 A26 order, gpfl_after")            \

@@ -381,7 +381,9 @@ enum mm_nevent {
 	X(F05p, "before v3 01 free_pages_prepare: PageCompound: PageHead(page)", N, F) \
 	X(F05q, "before v3 01 free_pages_prepare: PageCompound: PageTail (compound_head & 1)", N, T) \
 	X(F05r, "before v3 02 PageAnon: compound_head(): unlikely(head & 1)", U, H) \
-	X(A39c, "v3 06 __dec_zone_state: unlikely(v < -t)", U, H)
+	X(A39c, "v3 06 __dec_zone_state: unlikely(v < -t)", U, H)                \
+	X(A11s, "v3 15 __alloc_pages_slowpath: might_sleep_if(DIRECT_RECLAIM)", N, T) \
+	X(A48p, "v3 18 __alloc_pages_nodemask: likely(page) -> out", L, H)
 
 #define MM_FN_ENUM(name) FN_##name,
 #define MM_SITE_ENUM(id, desc, hint, ft) S_##id,
@@ -462,7 +464,8 @@ enum mm_site { MM_SITES(MM_SITE_ENUM) MM_NR_SITE };
 	X(slowpath, 30, 30, 30) /* =est */                                     \
 	/* the 2016 series (models/kcommit.h; docs/series-2016.md) */         \
 	X(free_pages_compound, 3, 3, 3) /* =est: before v3 01 */               \
-	X(dec_zone_state, 9, 12, 12) /* v3 06: __inc_zone_state's mirror */
+	X(dec_zone_state, 9, 12, 12) /* v3 06: __inc_zone_state's mirror */   \
+	X(alloc_nodemask_16, 33, 76, 76) /* v3 16: alloc_nodemask less the OR */
 /*
  * The reclaim tables (models/vmscan.c and the reclaim half of
  * page_alloc.c's slow path), registered by vmscan_register() after every
@@ -723,7 +726,8 @@ _Static_assert(MM_IPC == CPU_INORDER_IPC, "cpu_insns charges the in-order model 
 	X(policy_nodemask, policy_nodemask, "", S_A07c)                        \
 	/* the 2016 series */                                                 \
 	X(free_pages_compound, free_pages_compound, "D", S_F05p) /* before v3 01 */ \
-	X(dec_zone_state, dec_zone_state, "DDS", S_A39c) /* v3 06, vmstat.c */
+	X(dec_zone_state, dec_zone_state, "DDS", S_A39c) /* v3 06, vmstat.c */ \
+	X(alloc_nodemask_16, alloc_nodemask_16, "", S_A09) /* from v3 16 */
 
 enum mm_block {
 #define MM_BLOCK_ENUM(name, row, kinds, exit) B_##name,

@@ -822,10 +822,26 @@ out:
  * model stops a slow path after 1000 retries (counted
  * slowpath_retry_cap); v4.6 itself could loop there.
  */
+/* might_sleep_if(gfp & __GFP_DIRECT_RECLAIM): with CONFIG_PREEMPT_VOLUNTARY
+ * a test and _cond_resched() (should_resched(0) false: no preemption is
+ * modelled); its site is where the world's kernel has it (v3 15). */
+static void might_sleep_if(struct cpu *c, struct mm_world *w, enum mm_site site, uint32_t gfp)
+{
+	if (br(c, w, site, gfp & __GFP_DIRECT_RECLAIM)) {
+		call(c, w, FN__cond_resched);
+		run_block(c, w, B_cond_resched);
+		br(c, w, S_A11b, false);
+		ret(c);
+	}
+}
+
 static struct page *alloc_pages_slowpath(struct cpu *c, struct mm_world *w, uint32_t gfp,
 					    int order, struct alloc_context *ac)
 {
 	call(c, w, FN___alloc_pages_slowpath);
+	/* v3 15 (not merged): might_sleep_if at the top of the slow path */
+	if (mm_applied(w, KC_v3_15))
+		might_sleep_if(c, w, S_A11s, gfp);
 	run_block(c, w, B_slowpath);
 	struct page *page = NULL;
 	struct pglist_data *pn = &w->nodes[ac->preferred_zone->node_pos];
@@ -886,12 +902,18 @@ struct page *__alloc_pages_nodemask(struct cpu *c, struct mm_world *w, uint32_t 
 				    int zl_kind, const uint64_t *nodemask)
 {
 	call(c, w, FN___alloc_pages_nodemask);
-	run_block(c, w, B_alloc_nodemask);
+	/* v3 16: no OR of __GFP_HARDWALL on the way to the first attempt */
+	bool v3_16 = mm_applied(w, KC_v3_16);
+	run_block(c, w, v3_16 ? B_alloc_nodemask_16 : B_alloc_nodemask);
 	const struct mm_cpu *ci = &w->cpus[c->idx];
 	struct page *page = NULL;
 	bool post = w->cfg.iter == MMZONE_ITER_POST;
 	int alloc_flags = post ? ALLOC_WMARK_LOW | ALLOC_FAIR
 			       : ALLOC_WMARK_LOW | ALLOC_CPUSET | ALLOC_FAIR;
+	/* v3 16: alloc_mask = gfp_mask at declaration, | __GFP_HARDWALL only
+	 * with cpusets (below); before it, gfp_mask | __GFP_HARDWALL at
+	 * retry_cpuset */
+	uint32_t alloc_mask = v3_16 ? gfp : gfp | __GFP_HARDWALL;
 	struct alloc_context ac = {
 		.zl_node = zl_node,
 		.zl_kind = zl_kind,
@@ -902,20 +924,21 @@ struct page *__alloc_pages_nodemask(struct cpu *c, struct mm_world *w, uint32_t 
 	if (!br(c, w, S_A09, w->mobility_disabled))
 		ac.migratetype = (int)((gfp & (__GFP_RECLAIMABLE | __GFP_MOVABLE)) >> 3);
 	if (post && br(c, w, S_A10a, cpusets_enabled(w))) {
+		if (v3_16)
+			alloc_mask |= __GFP_HARDWALL;
 		alloc_flags |= ALLOC_CPUSET;
 		if (br(c, w, S_A10b, !ac.nodemask))
 			ac.nodemask = w->nodemask;
 	}
-	if (br(c, w, S_A11, gfp & __GFP_DIRECT_RECLAIM)) {
-		/* might_sleep() with CONFIG_PREEMPT_VOLUNTARY */
-		call(c, w, FN__cond_resched);
-		run_block(c, w, B_cond_resched);
-		br(c, w, S_A11b, false);
-		ret(c);
+	/* v3 15 (not merged): might_sleep_if moves to the slow path */
+	if (!mm_applied(w, KC_v3_15))
+		might_sleep_if(c, w, S_A11, gfp);
+	/* v3 13 (not merged): no early test of an empty zonelist */
+	if (!mm_applied(w, KC_v3_13)) {
+		mem_zoneref(c, w, zl_node, zl_kind, 0);
+		if (br(c, w, S_A13, zl_node->zonerefs[zl_kind][0].zone == NULL))
+			goto out_ret;
 	}
-	mem_zoneref(c, w, zl_node, zl_kind, 0);
-	if (br(c, w, S_A13, zl_node->zonerefs[zl_kind][0].zone == NULL))
-		goto out_ret;
 	if (br(c, w, S_A14, ac.migratetype == MT_MOVABLE))
 		alloc_flags |= ALLOC_CMA;
 retry_cpuset:
@@ -931,18 +954,43 @@ retry_cpuset:
 	}
 	int zi = first_zones_zonelist(c, w, zl_node, zl_kind, ac.high_zoneidx, pref_mask,
 				      &ac.preferred_zone);
-	if (br(c, w, S_A19, ac.preferred_zone == NULL))
-		goto out;
+	if (!mm_applied(w, KC_v3_13)) {
+		if (br(c, w, S_A19, ac.preferred_zone == NULL))
+			goto out;
+	} else if (ac.preferred_zone == NULL) {
+		/* v3 13 leaves an empty zonelist to get_page_from_freelist,
+		 * which finds no zone; the model returns at once (uncharged:
+		 * no modelled machine has an empty zonelist) */
+		goto out_ret;
+	}
 	ac.classzone_idx = zl_node->zonerefs[zl_kind][zi].zone_idx;
-	page = get_page_from_freelist(c, w, gfp | __GFP_HARDWALL, (int)order, alloc_flags, &ac);
+	page = get_page_from_freelist(c, w, alloc_mask, (int)order, alloc_flags, &ac);
+	if (mm_applied(w, KC_v3_18)) {
+		/* v3 18: the fast path's success jumps over the slow path and
+		 * its cpuset retry test */
+		if (br(c, w, S_A48p, page != NULL))
+			goto out_18;
+		ac.spread_dirty_pages = 0;
+		page = alloc_pages_slowpath(c, w, gfp, (int)order, &ac);
+		if (br(c, w, S_A51, page == NULL) && br(c, w, S_A51b, false)) {
+			alloc_mask = gfp;
+			goto retry_cpuset;
+		}
+out_18:
+		br(c, w, S_A50, false);               /* trace_mm_page_alloc */
+		goto out_ret;
+	}
 	if (br(c, w, S_A48, page == NULL)) {
 		ac.spread_dirty_pages = 0;
 		page = alloc_pages_slowpath(c, w, gfp, (int)order, &ac);
 	}
 	br(c, w, S_A50, false);                       /* trace_mm_page_alloc */
 out:
-	if (br(c, w, S_A51, page == NULL) && br(c, w, S_A51b, false))
+	if (br(c, w, S_A51, page == NULL) && br(c, w, S_A51b, false)) {
+		if (v3_16)
+			alloc_mask = gfp;
 		goto retry_cpuset;
+	}
 out_ret:
 	ret(c);
 	return page;
