@@ -84,30 +84,30 @@
 	  "free_pcppages_bulk: pcpbulk_isolate (the model charges no per-page load to remove)")        \
 	X(v3_18, "mm", 18, "4fcb0971175f", 'M', "mm, page_alloc: shorten the page allocator fast path", \
 	  "__alloc_pages_nodemask: A48 -> A48p likely(page) -> out, A51 off the fast path") \
-	X(v3_19, "mm", 19, "305347550bec", 'P',                                     \
+	X(v3_19, "mm", 19, "305347550bec", 'M',                                     \
 	  "mm, page_alloc: reduce cost of fair zone allocation policy retry",  \
-	  "get_page_from_freelist: A25f A27 A26 order, gpfl_after")            \
-	X(v3_20, "mm", 20, "48ee5f3696f6", 'P', "mm, page_alloc: shortcut watermark checks for order-0 pages", \
-	  "zone_watermark_fast: A30f A30g")                                    \
-	X(v3_21, "mm", 21, "c33d6c06f60f", 'P',                                     \
+	  "get_page_from_freelist: A25f A27f A26f A26s (the depleted bit first), gpfl_fair_skipped_19 + block gpfl_after_19 (no rescan flag)") \
+	X(v3_20, "mm", 20, "48ee5f3696f6", 'M', "mm, page_alloc: shortcut watermark checks for order-0 pages", \
+	  "zone_watermark_fast (inline): block watermark_fast, A30f A30g A30h; zone_watermark_ok only when the shortcut fails") \
+	X(v3_21, "mm", 21, "c33d6c06f60f", 'M',                                     \
 	  "mm, page_alloc: avoid looking up the first zone in a zonelist twice", \
-	  "get_page_from_freelist: iterator from ac->preferred_zoneref")      \
-	X(v3_22, "mm", 22, "93ea9964d14a", 'P', "mm, page_alloc: remove field from alloc_context", \
-	  "__alloc_pages_nodemask, zone_watermark_fast: ac_classzone_idx()")   \
-	X(v3_23, "mm", 23, "7bfec6f47bb0", 'P', "mm, page_alloc: check multiple page fields with a single branch", \
-	  "free_pages_check, check_new_page: page_expected_state (A45x F05x)")  \
-	X(v3_24, "mm", 24, "e5b31ac2ca2c", 'P', "mm, page_alloc: remove unnecessary variable from free_pcppages_bulk", \
-	  "(no executed change)")                                              \
-	X(v3_25, "mm", 25, "0b423ca22f95", 'P', "mm, page_alloc: inline pageblock lookup in page free fast paths", \
-	  "get_pfnblock_migratetype inline (pfnblock)")                        \
-	X(v3_26, "mm", 26, "002f290627c2", 'P', "cpuset: use static key better and convert to new API", \
-	  "cpuset_zone_allowed: A24c only without the key (cpusets on)")       \
-	X(v3_27, "mm", 27, "4db7548ccbd9", 'P',                                     \
+	  "get_page_from_freelist: cursor from ac->preferred_zoneref (block gpfl_entry_21, no first_zones_zonelist), preferred zone via the zoneref (a load per use); restart keeps the cursor as posted") \
+	X(v3_22, "mm", 22, "93ea9964d14a", 'M', "mm, page_alloc: remove field from alloc_context", \
+	  "__alloc_pages_nodemask, get_page_from_freelist: ac_classzone_idx() (a zoneref load per watermark check)") \
+	X(v3_23, "mm", 23, "7bfec6f47bb0", 'M', "mm, page_alloc: check multiple page fields with a single branch", \
+	  "free_pages_check, check_new_page: page_expected_state (F05s F05t, A45s A45t; blocks expected_state_free/_new)") \
+	X(v3_24, "mm", 24, "e5b31ac2ca2c", 'N', "mm, page_alloc: remove unnecessary variable from free_pcppages_bulk", \
+	  "free_pcppages_bulk (a local variable: no executed change)") \
+	X(v3_25, "mm", 25, "0b423ca22f95", 'M', "mm, page_alloc: inline pageblock lookup in page free fast paths", \
+	  "get_pfnblock_flags_mask inline in the free paths (layout)") \
+	X(v3_26, "mm", 26, "002f290627c2", 'M', "cpuset: use static key better and convert to new API", \
+	  "cpuset_zone_allowed: A24c gone (cpusets on only)") \
+	X(v3_27, "mm", 27, "4db7548ccbd9", 'M',                                     \
 	  "mm, page_alloc: defer debugging checks of freed pages until a PCP drain", \
-	  "free_pcp_prepare, free_pcppages_bulk: bulkfree_pcp_prepare")        \
-	X(v3_28, "mm", 28, "479f854a207c", 'P',                                     \
+	  "free_hot_cold_page: free_pcp_prepare (no free_pages_check, F05m F05o gone); free_pcppages_bulk: free_pages_check per page (pcpbulk_bad)") \
+	X(v3_28, "mm", 28, "479f854a207c", 'M',                                     \
 	  "mm, page_alloc: defer debugging checks of pages allocated from the PCP", \
-	  "prep_new_page, rmqueue_bulk: check_pcp_refill")
+	  "prep_new_page: no checks (A45h A45m gone); rmqueue_bulk: check_new_page per page (rmqueue_bulk_bad); order > 0: check_new_pages under zone->lock")
 
 /* KCOMMIT_UNSET (0) is no entry: a model's configuration that names no
  * commit (the page allocator then takes v3 04 or 05 from its

@@ -114,6 +114,10 @@ int mm_layout_config(struct cost_layout *l, const struct cost_tables *t, int fn_
 	 * static inline (before it, an out-of-line call in both layouts) */
 	if (rc == NS_OK && k < KC_v3_04)
 		rc = cost_layout_set_fn(l, fn_base + FN_zone_statistics, false);
+	/* v3 25: get_pfnblock_migratetype inline in page_alloc.c (the
+	 * always-inline __get_pfnblock_flags_mask) */
+	if (rc == NS_OK && k >= KC_v3_25)
+		rc = cost_layout_set_fn(l, fn_base + FN_get_pfnblock_flags_mask, true);
 	if (rc != NS_OK)
 		return rc;
 	for (int s = 0; s < MM_NR_SITE; s++) {

@@ -383,7 +383,22 @@ enum mm_nevent {
 	X(F05r, "before v3 02 PageAnon: compound_head(): unlikely(head & 1)", U, H) \
 	X(A39c, "v3 06 __dec_zone_state: unlikely(v < -t)", U, H)                \
 	X(A11s, "v3 15 __alloc_pages_slowpath: might_sleep_if(DIRECT_RECLAIM)", N, T) \
-	X(A48p, "v3 18 __alloc_pages_nodemask: likely(page) -> out", L, H)
+	X(A48p, "v3 18 __alloc_pages_nodemask: likely(page) -> out", L, H)     \
+	X(A25f, "v3 19 get_page_from_freelist: if (apply_fair)", N, T)        \
+	X(A27f, "v3 19 get_page_from_freelist: test_bit(ZONE_FAIR_DEPLETED) first", N, F) \
+	X(A26f, "v3 19 get_page_from_freelist: !zone_local(preferred, zone)", N, T) \
+	X(A26s, "v3 19 get_page_from_freelist: if (fair_skipped) goto reset_fair", N, F) \
+	X(gpfl_fair_skipped_19, "v3 19 get_page_from_freelist: after loop: if (fair_skipped)", N, T) \
+	X(A30f, "v3 20 zone_watermark_fast: !(alloc_flags & ALLOC_CMA)", N, T) \
+	X(A30g, "v3 20 zone_watermark_fast: !order && ...", N, T)              \
+	X(A30h, "v3 20 zone_watermark_fast: ... free - cma > mark + lowmem_reserve", N, F) \
+	X(A45s, "v3 23 check_new_page: page_expected_state: unlikely(_mapcount != -1)", U, H) \
+	X(A45t, "v3 23 check_new_page: page_expected_state: unlikely(fields | flags)", U, H) \
+	X(F05s, "v3 23 free_pages_check: page_expected_state: unlikely(_mapcount != -1)", U, H) \
+	X(F05t, "v3 23 free_pages_check: page_expected_state: unlikely(fields | flags)", U, H) \
+	X(pcpbulk_bad, "v3 27 free_pcppages_bulk: bulkfree_pcp_prepare(page) -> continue", U, H) \
+	X(rmqueue_bulk_bad, "v3 28 rmqueue_bulk: unlikely(check_pcp_refill(page)) -> continue", U, H) \
+	X(check_new_pages_loop, "v3 28 check_new_pages: for (i < 1 << order)", N, F)
 
 #define MM_FN_ENUM(name) FN_##name,
 #define MM_SITE_ENUM(id, desc, hint, ft) S_##id,
@@ -465,7 +480,10 @@ enum mm_site { MM_SITES(MM_SITE_ENUM) MM_NR_SITE };
 	/* the 2016 series (models/kcommit.h; docs/series-2016.md) */         \
 	X(free_pages_compound, 3, 3, 3) /* =est: before v3 01 */               \
 	X(dec_zone_state, 9, 12, 12) /* v3 06: __inc_zone_state's mirror */   \
-	X(alloc_nodemask_16, 33, 76, 76) /* v3 16: alloc_nodemask less the OR */
+	X(alloc_nodemask_16, 33, 76, 76) /* v3 16: alloc_nodemask less the OR */ \
+	X(gpfl_after_19, 2, 2, 2) /* =est: v3 19 */                             \
+	X(watermark_fast, 6, 6, 6) /* =est: v3 20 */                            \
+	X(page_expected_state, 5, 5, 5) /* =est: v3 23, mapping|count|memcg|flags&mask */
 /*
  * The reclaim tables (models/vmscan.c and the reclaim half of
  * page_alloc.c's slow path), registered by vmscan_register() after every
@@ -727,7 +745,12 @@ _Static_assert(MM_IPC == CPU_INORDER_IPC, "cpu_insns charges the in-order model 
 	/* the 2016 series */                                                 \
 	X(free_pages_compound, free_pages_compound, "D", S_F05p) /* before v3 01 */ \
 	X(dec_zone_state, dec_zone_state, "DDS", S_A39c) /* v3 06, vmstat.c */ \
-	X(alloc_nodemask_16, alloc_nodemask_16, "", S_A09) /* from v3 16 */
+	X(alloc_nodemask_16, alloc_nodemask_16, "", S_A09) /* from v3 16 */   \
+	X(gpfl_after_19, gpfl_after_19, "", S_gpfl_fair_skipped_19) /* v3 19 */ \
+	X(gpfl_entry_21, gpfl_entry, "", S_A23) /* v3 21: no first_zones_zonelist */ \
+	X(watermark_fast, watermark_fast, "L", S_A30f) /* v3 20 */             \
+	X(expected_state_new, page_expected_state, "", S_A45s) /* v3 23 */     \
+	X(expected_state_free, page_expected_state, "", S_F05s) /* v3 23 */
 
 enum mm_block {
 #define MM_BLOCK_ENUM(name, row, kinds, exit) B_##name,

@@ -355,6 +355,7 @@ struct alloc_context {
 	int zl_kind;
 	const uint64_t *nodemask;      /* NULL or w->nodemask */
 	struct zone *preferred_zone;
+	int preferred_zoneref;         /* its index in the zonelist (v3 21) */
 	int classzone_idx;
 	int migratetype;
 	int high_zoneidx;

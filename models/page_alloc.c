@@ -89,6 +89,12 @@ static void c_list_del(struct cpu *c, const struct mm_world *w, struct page *p,
 	list_del(p);
 }
 
+/* the page checks (below), used by the pcp refill and drain from v3 27/28 */
+static int check_new_page(struct cpu *c, struct mm_world *w, const struct pfn_block *b,
+			  unsigned off);
+static bool free_pages_check(struct cpu *c, struct mm_world *w, const struct pfn_block *b,
+			     unsigned off);
+
 /* --- pageblock migratetypes -------------------------------------------- */
 
 static inline int pb_get(const struct mm_world *w, const struct page *p)
@@ -414,6 +420,11 @@ static int rmqueue_bulk(struct cpu *c, struct mm_world *w, struct zone *z, int o
 		struct page *page = __rmqueue(c, w, z, order, mt);
 		if (br(c, w, S_rmqueue_bulk_null, page == NULL))
 			break;
+		/* v3 28: check_pcp_refill(page) = check_new_page(page) */
+		if (mm_applied(w, KC_v3_28) &&
+		    br(c, w, S_rmqueue_bulk_bad,
+		       check_new_page(c, w, page_block(w, page), page->off) != 0))
+			continue;
 		c_list_add(c, w, page, pos, c->node, !br(c, w, S_rmqueue_bulk_cold, !cold));
 		pos = page;
 		page->state = PS_PCP;
@@ -462,7 +473,14 @@ static void free_pcppages_bulk(struct cpu *c, struct mm_world *w, struct zone *z
 			int pmt = page->mt;
 			if (br(c, w, S_pcpbulk_isolate, z->has_isolate_pageblock))
 				pmt = pb_get(w, page);
-			__free_one_page(c, w, page, z, 0, pmt);
+			/* v3 27: bulkfree_pcp_prepare(page) = free_pages_check(page);
+			 * a bad page stays out of the buddy lists */
+			if (!mm_applied(w, KC_v3_27) ||
+			    !br(c, w, S_pcpbulk_bad,
+				free_pages_check(c, w, page_block(w, page), page->off)))
+				__free_one_page(c, w, page, z, 0, pmt);
+			else
+				page->state = PS_NONE;
 			if (!br(c, w, S_pcpbulk_more_count, --to_free != 0) ||
 			    !br(c, w, S_pcpbulk_more_batch, --batch_free != 0) ||
 			    !br(c, w, S_pcpbulk_more_list, !list_empty(list)))
@@ -514,6 +532,14 @@ static struct page *buffered_rmqueue(struct cpu *c, struct mm_world *w, struct z
 			page = __rmqueue_smallest(c, w, z, order, MT_HIGHATOMIC);
 		if (!page)
 			page = __rmqueue(c, w, z, order, mt);
+		/* v3 28: check_new_pages(page, order) under zone->lock (no bad
+		 * page is modelled, so the kernel's retry loop runs once) */
+		if (mm_applied(w, KC_v3_28) && page) {
+			struct pfn_block *pb = page_block(w, page);
+			for (unsigned i = 0; br(c, w, S_check_new_pages_loop, i < (1u << order)); i++)
+				if (check_new_page(c, w, pb, page->off + i))
+					break;
+		}
 		cpu_unlock(c, &z->lock);
 		if (br(c, w, S_buffered_rmqueue_nopage, page == NULL))
 			goto failed;
@@ -555,12 +581,34 @@ static inline int32_t block_page_count(const struct pfn_block *b, unsigned off)
 	return b->detail ? b->detail[off].count : off == 0 ? b->head.count : 0;
 }
 
+/*
+ * page_expected_state (v3 23, 7bfec6f47bb0; static inline): an unlikely
+ * test of _mapcount, then one of mapping | _count | mem_cgroup | (flags &
+ * check_flags); the fields are in the page's first line, which the
+ * caller loaded.  The model's pages differ only in _count.
+ */
+static bool page_expected_state(struct cpu *c, struct mm_world *w, enum mm_block blk,
+				enum mm_site mapcount_site, enum mm_site fields_site, int32_t count)
+{
+	run_block(c, w, blk);
+	if (br(c, w, mapcount_site, false))            /* _mapcount != -1 */
+		return false;
+	return !br(c, w, fields_site, count != 0);
+}
+
 /* check_new_page: six unlikely tests on the page (CONFIG_MEMCG). */
 static int check_new_page(struct cpu *c, struct mm_world *w, const struct pfn_block *b,
 			  unsigned off)
 {
 	call(c, w, FN_check_new_page);
 	mem(c, w, b->addr + (uint64_t)off * STRUCT_PAGE_SIZE, w->zones[b->zone].node, CPU_LOAD_DEP);
+	if (mm_applied(w, KC_v3_23)) {
+		/* v3 23: page_expected_state(page, PREP flags | HWPOISON) */
+		bool bad23 = !page_expected_state(c, w, B_expected_state_new, S_A45s, S_A45t,
+						  block_page_count(b, off));
+		ret(c);
+		return bad23;
+	}
 	bool bad = false;
 	bad |= br(c, w, S_A45a, false);                 /* _mapcount == -1 */
 	bad |= br(c, w, S_A45b, false);                 /* mapping */
@@ -578,7 +626,9 @@ static int prep_new_page(struct cpu *c, struct mm_world *w, struct page *page, i
 {
 	call(c, w, FN_prep_new_page);
 	struct pfn_block *b = page_block(w, page);
-	for (unsigned i = 0; br(c, w, S_A45h, i < (1u << order)); i++) {
+	/* v3 28: the checks moved to the pcp refill and the buddy removal;
+	 * the loop left (page_is_poisoned) is empty without PAGE_POISONING */
+	for (unsigned i = 0; !mm_applied(w, KC_v3_28) && br(c, w, S_A45h, i < (1u << order)); i++) {
 		if (check_new_page(c, w, b, page->off + i)) {
 			ret(c);
 			return 1;
@@ -705,20 +755,85 @@ static bool zone_local(struct cpu *c, struct mm_world *w, const struct zone *loc
 	return local_zone->node == zone->node;
 }
 
+/*
+ * ac->preferred_zone, or from v3 21 ac->preferred_zoneref->zone: one
+ * dependent load of the zoneref per use.
+ */
+static struct zone *ac_preferred_zone(struct cpu *c, const struct mm_world *w,
+				      const struct alloc_context *ac)
+{
+	if (mm_applied(w, KC_v3_21))
+		mem_zoneref(c, w, ac->zl_node, ac->zl_kind, ac->preferred_zoneref);
+	return ac->preferred_zone;
+}
+
+/* ac->classzone_idx, or from v3 22 ac_classzone_idx(ac): the zone index
+ * read from ac->preferred_zoneref, a dependent load. */
+static int ac_classzone_idx(struct cpu *c, const struct mm_world *w,
+			    const struct alloc_context *ac)
+{
+	if (mm_applied(w, KC_v3_22))
+		mem_zoneref(c, w, ac->zl_node, ac->zl_kind, ac->preferred_zoneref);
+	return ac->classzone_idx;
+}
+
+/*
+ * zone_watermark_fast (v3 20, 48ee5f3696f6; static inline in
+ * page_alloc.c): NR_FREE_PAGES, the CMA pages unless ALLOC_CMA, and for
+ * order 0 one compare with mark + lowmem_reserve; otherwise the full
+ * check.  The model charges that fallback as v4.6's out-of-line
+ * zone_watermark_ok (which reloads NR_FREE_PAGES): a path the order-0
+ * benchmark takes only when the shortcut fails.
+ */
+static bool zone_watermark_fast(struct cpu *c, struct mm_world *w, struct zone *z, int order,
+				int64_t mark, int classzone_idx, int alloc_flags)
+{
+	run_block(c, w, B_watermark_fast);
+	bmem(c, w, zaddr_stat(z, NR_FREE_PAGES), z->node, CPU_LOAD);
+	int64_t free_pages = zone_page_state(z, NR_FREE_PAGES);
+	int64_t cma_pages = 0;
+	if (br(c, w, S_A30f, !(alloc_flags & ALLOC_CMA))) {
+		mem(c, w, zaddr_stat(z, NR_FREE_CMA_PAGES), z->node, CPU_LOAD);
+		cma_pages = zone_page_state(z, NR_FREE_CMA_PAGES);
+	}
+	if (br(c, w, S_A30g, order == 0)) {
+		mem(c, w, z->addr + ZOFF_LOWMEM + 8u * (unsigned)classzone_idx, z->node,
+		    CPU_LOAD_DEP);
+		if (br(c, w, S_A30h, free_pages - cma_pages >
+					     mark + z->lowmem_reserve[classzone_idx]))
+			return true;
+	}
+	return zone_watermark_ok(c, w, z, order, mark, classzone_idx, alloc_flags);
+}
+
 static struct page *get_page_from_freelist(struct cpu *c, struct mm_world *w, uint32_t gfp,
 					      int order, int alloc_flags, const struct alloc_context *ac)
 {
 	call(c, w, FN_get_page_from_freelist);
-	run_block(c, w, B_gpfl_entry);
+	bool v3_19 = mm_applied(w, KC_v3_19), v3_21 = mm_applied(w, KC_v3_21);
+	run_block(c, w, v3_21 ? B_gpfl_entry_21 : B_gpfl_entry);
 	const struct pglist_data *zn = ac->zl_node;
 	const struct mm_zoneref *zr = zn->zonerefs[ac->zl_kind];
 	struct page *page = NULL;
 	int nr_fair_skipped = 0;
 	bool rescan;
+	/* v3 19: the fair pass in two local bools */
+	bool fair_skipped = false, apply_fair = (alloc_flags & ALLOC_FAIR) != 0;
+	/* v3 21: the cursor starts at ac->preferred_zoneref */
+	int i = ac->preferred_zoneref;
+	struct zone *zone;
 zonelist_scan:
 	rescan = false;
-	struct zone *zone;
-	int i = first_zones_zonelist(c, w, zn, ac->zl_kind, ac->high_zoneidx, ac->nodemask, &zone);
+	if (v3_21) {
+		/* for_next_zone_zonelist_nodemask: zone = zonelist_zone(z); as
+		 * posted (and in v4.7-rc1) a fair-pass restart continues from
+		 * the cursor (0d0bd89435d1 of v4.7-rc2 resets it) */
+		mem_zoneref(c, w, zn, ac->zl_kind, i);
+		zone = zr[i].zone;
+	} else {
+		i = first_zones_zonelist(c, w, zn, ac->zl_kind, ac->high_zoneidx, ac->nodemask,
+					 &zone);
+	}
 	for (; br(c, w, S_A23, zone != NULL);
 	     i = next_zones_zonelist(c, w, zn, ac->zl_kind, i + 1, ac->high_zoneidx, ac->nodemask),
 	     zone = zr[i].zone) {
@@ -727,7 +842,8 @@ zonelist_scan:
 		    br(c, w, S_A24b, alloc_flags & ALLOC_CPUSET)) {
 			call(c, w, FN_cpuset_zone_allowed);
 			bool allowed = true;
-			if (!br(c, w, S_A24c, false)) {           /* nr_cpusets() > 1 */
+			/* v3 26: __cpuset_zone_allowed, without nr_cpusets() <= 1 */
+			if (mm_applied(w, KC_v3_26) || !br(c, w, S_A24c, false)) {
 				mem(c, w, zone->addr + ZOFF_NODE, zone->node, CPU_LOAD_DEP);
 				allowed = __cpuset_node_allowed(c, w, zone->node, gfp);
 			}
@@ -735,8 +851,25 @@ zonelist_scan:
 			if (br(c, w, S_A24d, !allowed))
 				continue;
 		}
-		if (br(c, w, S_A25, alloc_flags & ALLOC_FAIR)) {
-			if (br(c, w, S_A26, !zone_local(c, w, ac->preferred_zone, zone)))
+		if (v3_19) {
+			/* v3 19: the depleted bit first; a remote zone ends the
+			 * fair pass (or resets it if a local zone was skipped) */
+			if (br(c, w, S_A25f, apply_fair)) {
+				mem(c, w, zone->addr + ZOFF_FLAGS, zone->node, CPU_LOAD_DEP);
+				if (br(c, w, S_A27f, zone->fair_depleted)) {
+					fair_skipped = true;
+					zone->ev[EV_fair_skip]++;
+					continue;
+				}
+				if (br(c, w, S_A26f,
+				       !zone_local(c, w, ac_preferred_zone(c, w, ac), zone))) {
+					if (br(c, w, S_A26s, fair_skipped))
+						goto reset_fair;
+					apply_fair = false;
+				}
+			}
+		} else if (br(c, w, S_A25, alloc_flags & ALLOC_FAIR)) {
+			if (br(c, w, S_A26, !zone_local(c, w, ac_preferred_zone(c, w, ac), zone)))
 				break;
 			mem(c, w, zone->addr + ZOFF_FLAGS, zone->node, CPU_LOAD_DEP);
 			if (br(c, w, S_A27, zone->fair_depleted)) {
@@ -750,8 +883,11 @@ zonelist_scan:
 		mem(c, w, zone->addr + ZOFF_WATERMARK + 8u * (unsigned)(alloc_flags & ALLOC_WMARK_MASK),
 		    zone->node, CPU_LOAD);          /* the mark: one of A30d's operands */
 		int64_t mark = zone->watermark[alloc_flags & ALLOC_WMARK_MASK];
-		if (br(c, w, S_A31, !zone_watermark_ok(c, w, zone, order, mark, ac->classzone_idx,
-						       alloc_flags))) {
+		int classzone_idx = ac_classzone_idx(c, w, ac);
+		bool wmark_ok = mm_applied(w, KC_v3_20)
+			? zone_watermark_fast(c, w, zone, order, mark, classzone_idx, alloc_flags)
+			: zone_watermark_ok(c, w, zone, order, mark, classzone_idx, alloc_flags);
+		if (br(c, w, S_A31, !wmark_ok)) {
 			zone->ev[EV_wmark_fail]++;
 			if (br(c, w, S_A31b, alloc_flags & ALLOC_NO_WATERMARKS))
 				goto try_this_zone;
@@ -767,18 +903,22 @@ zonelist_scan:
 							       ret == ZONE_RECLAIM_FULL))
 				continue;
 			if (vbr(c, w, VS_gpfl_zr_wmark,
-				zone_watermark_ok(c, w, zone, order, mark, ac->classzone_idx,
-						  alloc_flags))) {
+				zone_watermark_ok(c, w, zone, order, mark,
+						  ac_classzone_idx(c, w, ac), alloc_flags))) {
 				w->nodes[ac->preferred_zone->node_pos].vm_ev[VN_zone_reclaim_success]++;
 				goto try_this_zone;
 			}
 			continue;
 		}
 try_this_zone:
-		page = buffered_rmqueue(c, w, ac->preferred_zone, zone, order, gfp, alloc_flags,
-					ac->migratetype);
+		page = buffered_rmqueue(c, w, ac_preferred_zone(c, w, ac), zone, order, gfp,
+					alloc_flags, ac->migratetype);
 		if (br(c, w, S_A44, page != NULL)) {
-			if (br(c, w, S_A45m, prep_new_page(c, w, page, order, gfp, alloc_flags) != 0))
+			/* v3 28: prep_new_page checks nothing, so cannot fail */
+			if (mm_applied(w, KC_v3_28))
+				prep_new_page(c, w, page, order, gfp, alloc_flags);
+			else if (br(c, w, S_A45m,
+				    prep_new_page(c, w, page, order, gfp, alloc_flags) != 0))
 				goto try_this_zone;
 			if (br(c, w, S_A46a, order != 0) &&
 			    br(c, w, S_A46b, alloc_flags & ALLOC_HARDER)) {
@@ -786,6 +926,19 @@ try_this_zone:
 			}
 			goto out;
 		}
+	}
+	if (v3_19) {
+		run_block(c, w, B_gpfl_after_19);
+		if (br(c, w, S_gpfl_fair_skipped_19, fair_skipped)) {
+reset_fair:
+			apply_fair = false;
+			fair_skipped = false;
+			reset_alloc_batches(c, w, ac_preferred_zone(c, w, ac));
+			w->nodes[ac->preferred_zone->node_pos].ev[NEV_rescan]++;
+			goto zonelist_scan;
+		}
+		page = NULL;
+		goto out;
 	}
 	run_block(c, w, B_gpfl_after);
 	if (br(c, w, S_gpfl_fair, alloc_flags & ALLOC_FAIR)) {
@@ -873,6 +1026,7 @@ retry:
 		int zi = first_zones_zonelist(c, w, ac->zl_node, ac->zl_kind, ac->high_zoneidx,
 					      NULL, &pz);
 		ac->preferred_zone = pz;
+		ac->preferred_zoneref = zi;
 		ac->classzone_idx = ac->zl_node->zonerefs[ac->zl_kind][zi].zone_idx;
 		if (!pz)
 			goto out;
@@ -963,6 +1117,7 @@ retry_cpuset:
 		 * no modelled machine has an empty zonelist) */
 		goto out_ret;
 	}
+	ac.preferred_zoneref = zi;
 	ac.classzone_idx = zl_node->zonerefs[zl_kind][zi].zone_idx;
 	page = get_page_from_freelist(c, w, alloc_mask, (int)order, alloc_flags, &ac);
 	if (mm_applied(w, KC_v3_18)) {
@@ -1003,6 +1158,17 @@ static bool free_pages_check(struct cpu *c, struct mm_world *w, const struct pfn
 {
 	call(c, w, FN_free_pages_check);
 	mem(c, w, b->addr + (uint64_t)off * STRUCT_PAGE_SIZE, w->zones[b->zone].node, CPU_LOAD_DEP);
+	if (mm_applied(w, KC_v3_23)) {
+		/* v3 23: page_expected_state(page, PAGE_FLAGS_CHECK_AT_FREE);
+		 * the good path clears the PREP flags with a plain store */
+		bool ok = page_expected_state(c, w, B_expected_state_free, S_F05s, S_F05t,
+					      block_page_count(b, off));
+		if (ok)
+			mem(c, w, b->addr + (uint64_t)off * STRUCT_PAGE_SIZE,
+			    w->zones[b->zone].node, CPU_STORE);
+		ret(c);
+		return !ok;
+	}
 	bool bad = false;
 	bad |= br(c, w, S_F05f, false);                /* _mapcount */
 	bad |= br(c, w, S_F05g, false);                /* mapping */
@@ -1016,8 +1182,13 @@ static bool free_pages_check(struct cpu *c, struct mm_world *w, const struct pfn
 	return bad;
 }
 
+/*
+ * free_pages_prepare(page, order); with pcp (from v3 27, the order-0 free
+ * into the pcp lists) free_pcp_prepare(page), which leaves the page check
+ * to bulkfree_pcp_prepare() at the drain (free_pcppages_bulk).
+ */
 static bool free_pages_prepare(struct cpu *c, struct mm_world *w, struct page *page,
-			       int order)
+			       int order, bool pcp)
 {
 	call(c, w, FN_free_pages_prepare);
 	int bad = 0;
@@ -1048,7 +1219,16 @@ static bool free_pages_prepare(struct cpu *c, struct mm_world *w, struct page *p
 		br(c, w, S_F05r, false);
 	}
 	br(c, w, S_F05e, false);                       /* PageAnonHead / PageAnon */
-	bad += free_pages_check(c, w, b, page->off);
+	if (!pcp) {
+		bad += free_pages_check(c, w, b, page->off);
+	} else {
+		/* v3 27 free_pcp_prepare (!DEBUG_VM): no free_pages_check; the
+		 * cpupid reset (empty) and the PREP-flag clear (a store) stay */
+		mem_page(c, w, page, CPU_STORE);
+		br(c, w, S_F05n, true);                /* !PageHighMem: debug no-ops */
+		ret(c);
+		return true;
+	}
 	if (!v3_01) {
 		/* v4.6: the tail loop after the head, its bound tested at order 0 too */
 		for (unsigned i = 1; br(c, w, S_F05d, i < (1u << order)); i++) {
@@ -1084,7 +1264,11 @@ static void free_hot_cold_page(struct cpu *c, struct mm_world *w, struct page *p
 	call(c, w, FN_free_hot_cold_page);
 	run_block(c, w, B_free_hot_cold_page);
 	struct zone *z = page_zone(w, page);
-	if (br(c, w, S_F05o, !free_pages_prepare(c, w, page, 0)))
+	/* v3 27: free_pcp_prepare() returns true without checking the page
+	 * (inline: the test is gone) */
+	if (mm_applied(w, KC_v3_27))
+		free_pages_prepare(c, w, page, 0, true);
+	else if (br(c, w, S_F05o, !free_pages_prepare(c, w, page, 0, false)))
 		goto out;
 	int mt = get_pfnblock_migratetype(c, w, page);
 	mem_page(c, w, page, CPU_STORE);                /* set_pcppage_migratetype */
@@ -1126,7 +1310,7 @@ static void __free_pages_ok(struct cpu *c, struct mm_world *w, struct page *page
 	call(c, w, FN___free_pages_ok);
 	run_block(c, w, B_free_pages_ok);
 	struct zone *z = page_zone(w, page);
-	if (br(c, w, S_free_pages_ok_prepare, !free_pages_prepare(c, w, page, order)))
+	if (br(c, w, S_free_pages_ok_prepare, !free_pages_prepare(c, w, page, order, false)))
 		goto out;
 	int mt = get_pfnblock_migratetype(c, w, page);
 	irq_save(c);
