@@ -1,8 +1,10 @@
 /*
- * page_alloc — mm/page_alloc.c of Linux v4.6 around commit 682a3385
- * ("mm, page_alloc: inline the fast path of the zonelist iterator",
- * v4.7-rc1): PRE = v4.6 + series patches 1-4, POST = PRE + 682a3385.  See
- * page_alloc.h (the public contract) and docs/pagealloc-model.md.
+ * page_alloc — mm/page_alloc.c of Linux v4.6-rc2 through the 2016 series
+ * "Optimise page alloc/free fast paths" (v3 01-28, v4.7-rc1), around
+ * commit 682a3385 ("mm, page_alloc: inline the fast path of the zonelist
+ * iterator", v3 05): PRE = v4.6 + series patches 1-4, POST = PRE +
+ * 682a3385.  See page_alloc.h (the public contract),
+ * docs/pagealloc-model.md and docs/series-2016.md.
  *
  * What it models: the buddy allocator under zone->lock (expand,
  * __rmqueue_smallest, __rmqueue_fallback with find_suitable_fallback,
@@ -27,6 +29,13 @@
  * the fast copies of sampled accounting (models/mm_copy.c, cost/copy.h).
  * The one instrumentation, numasim trace, is a hook in the entries
  * (trace_page()), outside the kernel functions.
+ *
+ * Kernels.  The world's kernel is a commit of the 2016 series
+ * (mm_config.commit, models/kcommit.h): v4.6-rc2 plus the v3 patches up to
+ * it.  Each spot a patch changes tests mm_applied(w, KC_v3_NN), one test
+ * per changed spot, before and after side by side (docs/series-2016.md).
+ * The oldest such switch, 682a3385 (v3 05), is also the zonelist_iter
+ * variant (PRE = v3 04, POST = v3 05).
  *
  * Variants.  The only differences between PRE and POST are those of the
  * diff: the iterator (out-of-line next_zones_zonelist vs inline wrapper +
