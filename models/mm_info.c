@@ -43,6 +43,40 @@ int mm_register(struct cost_tables *t, int *fn_base, int *site_base)
 	return cost_register_sites(t, mm_site_defs, MM_NR_SITE, site_base);
 }
 
+/* The series' tables (mm_tables.h MM_SERIES_*), after every other model's. */
+static const char *const mm_sfn_names[] = {MM_SERIES_FUNCS(COST_FN_NAME)};
+static const struct cost_site_def mm_ssite_defs[] = {MM_SERIES_SITES(MM_SITE_DEF)};
+static const struct {
+	uint8_t hint;
+	int8_t ft;
+} mm_ssite_layout[] = {
+#define MM_SITE_LAYOUT(id, desc, hint, ft) {COST_HINT_##hint, COST_FT_##ft},
+	MM_SERIES_SITES(MM_SITE_LAYOUT)
+#undef MM_SITE_LAYOUT
+};
+
+int mm_series_register(struct cost_tables *t, int *fn_base, int *site_base)
+{
+	int rc = cost_register_fns(t, mm_sfn_names, MM_NR_SFN, fn_base);
+	if (rc != NS_OK)
+		return rc;
+	return cost_register_sites(t, mm_ssite_defs, MM_NR_SSITE, site_base);
+}
+
+int mm_series_layout(struct cost_layout *l, const struct cost_tables *t, int fn_base,
+		     int site_base)
+{
+	if (fn_base < 0 || site_base < 0 || fn_base + MM_NR_SFN > t->nr_fns ||
+	    site_base + MM_NR_SSITE > t->nr_sites)
+		return NS_EINTERNAL;
+	/* __dec_zone_state: out of line (mm/vmstat.c), as __inc_zone_state */
+	int rc = cost_layout_set_model_fns(l, fn_base, MM_NR_SFN, NULL, 0);
+	for (int i = 0; rc == NS_OK && i < MM_NR_SSITE; i++)
+		rc = cost_layout_set_site(l, site_base + i, (enum cost_hint)mm_ssite_layout[i].hint,
+					  mm_ssite_layout[i].ft);
+	return rc;
+}
+
 /*
  * The compiled layout's inlining (docs/compiled-counts.md §1): `nm -S` of
  * the gcc 11.3 objects of v4.6.2 (PRE and POST alike) has these static

@@ -106,6 +106,28 @@ static CPU_INLINE void this_cpu_cmpxchg(struct cpu *c)
 	charge_this_cpu_cmpxchg(c, MM_CHARGE);
 }
 
+/*
+ * The series' tables (MM_SERIES_*: registered after every other model's,
+ * so no fixed ids and no trace hook, which records the page allocator's
+ * own site ids): a branch, a call, a block.
+ */
+#define MM_SERIES_CHARGE (COPY_CHARGE | CHARGE_SAME_LINE)
+
+static CPU_INLINE bool sbr(struct cpu *c, const struct mm_world *w, enum mm_ssite s, bool cond)
+{
+	return charge_br(c, &w->sch, (int)s, cond, MM_SERIES_CHARGE);
+}
+
+static CPU_INLINE void scall(struct cpu *c, const struct mm_world *w, enum mm_sfn f)
+{
+	charge_call(c, &w->sch, (int)f, MM_SERIES_CHARGE);
+}
+
+static CPU_INLINE void run_sblock(struct cpu *c, const struct mm_world *w, enum mm_sblock b)
+{
+	charge_block(c, &w->scode[b], MM_SERIES_CHARGE);
+}
+
 /* the reclaim tables' charging helpers */
 static inline bool vbr(struct cpu *c, const struct mm_world *w, enum vm_site s, bool cond)
 {

@@ -175,8 +175,7 @@ enum mm_nevent {
 	X(find_next_bit)                                                       \
 	X(inc_zone_page_state)                                                 \
 	/* appended so that no older function id moves */                     \
-	X(zone_local)                                                          \
-	X(__dec_zone_state)
+	X(zone_local)
 
 /* Inlined in the `estimate` code layout (a 2016 gcc build as the source
  * reads, both variants), except next_zones_zonelist which the layout
@@ -376,21 +375,31 @@ enum mm_nevent {
 	X(A07b, "apply_policy_zone: zone >= dynamic_policy_zone", N, T)        \
 	X(A07c, "cpuset_nodemask_valid_mems_allowed: nodes_intersects()", N, T) \
 	X(A42d, "v4.6 zone_statistics: z->zone_pgdat == preferred_zone->zone_pgdat", N, T) \
-	X(A42e, "v4.6 zone_statistics: z->node == (OTHER_NODE ? preferred : numa_node_id())", N, T) \
-	/* the 2016 series (models/kcommit.h), appended in series order */    \
+	X(A42e, "v4.6 zone_statistics: z->node == (OTHER_NODE ? preferred : numa_node_id())", N, T)
+
+/*
+ * The 2016 series' sites and functions (models/kcommit.h,
+ * docs/series-2016.md): registered by mm_series_register() after every
+ * other model's tables, so that no older function or site id moves (the
+ * branch predictors hash global site ids); charged through w->sch
+ * (sbr(), scall()).  The blocks that end at one of these sites are
+ * MM_SERIES_BLOCKS, costed with the series' site base.
+ */
+#define MM_SERIES_FUNCS(X) X(__dec_zone_state)
+#define MM_SERIES_SITES(X)                                             \
 	X(F05p, "before v3 01 free_pages_prepare: PageCompound: PageHead(page)", N, F) \
 	X(F05q, "before v3 01 free_pages_prepare: PageCompound: PageTail (compound_head & 1)", N, T) \
 	X(F05r, "before v3 02 PageAnon: compound_head(): unlikely(head & 1)", U, H) \
-	X(A39c, "v3 06 __dec_zone_state: unlikely(v < -t)", U, H)                \
+	X(A39c, "v3 06 __dec_zone_state: unlikely(v < -t)", U, H) \
 	X(A11s, "v3 15 __alloc_pages_slowpath: might_sleep_if(DIRECT_RECLAIM)", N, T) \
-	X(A48p, "v3 18 __alloc_pages_nodemask: likely(page) -> out", L, H)     \
-	X(A25f, "v3 19 get_page_from_freelist: if (apply_fair)", N, T)        \
+	X(A48p, "v3 18 __alloc_pages_nodemask: likely(page) -> out", L, H) \
+	X(A25f, "v3 19 get_page_from_freelist: if (apply_fair)", N, T) \
 	X(A27f, "v3 19 get_page_from_freelist: test_bit(ZONE_FAIR_DEPLETED) first", N, F) \
 	X(A26f, "v3 19 get_page_from_freelist: !zone_local(preferred, zone)", N, T) \
 	X(A26s, "v3 19 get_page_from_freelist: if (fair_skipped) goto reset_fair", N, F) \
 	X(gpfl_fair_skipped_19, "v3 19 get_page_from_freelist: after loop: if (fair_skipped)", N, T) \
 	X(A30f, "v3 20 zone_watermark_fast: !(alloc_flags & ALLOC_CMA)", N, T) \
-	X(A30g, "v3 20 zone_watermark_fast: !order && ...", N, T)              \
+	X(A30g, "v3 20 zone_watermark_fast: !order && ...", N, T) \
 	X(A30h, "v3 20 zone_watermark_fast: ... free - cma > mark + lowmem_reserve", N, F) \
 	X(A45s, "v3 23 check_new_page: page_expected_state: unlikely(_mapcount != -1)", U, H) \
 	X(A45t, "v3 23 check_new_page: page_expected_state: unlikely(fields | flags)", U, H) \
@@ -404,6 +413,10 @@ enum mm_nevent {
 #define MM_SITE_ENUM(id, desc, hint, ft) S_##id,
 enum mm_fn { MM_FUNCS(MM_FN_ENUM) MM_NR_FN };
 enum mm_site { MM_SITES(MM_SITE_ENUM) MM_NR_SITE };
+#define MM_SFN_ENUM(name) SF_##name,
+#define MM_SSITE_ENUM(id, desc, hint, ft) SS_##id,
+enum mm_sfn { MM_SERIES_FUNCS(MM_SFN_ENUM) MM_NR_SFN };
+enum mm_ssite { MM_SERIES_SITES(MM_SSITE_ENUM) MM_NR_SSITE };
 
 /*
  * Straight-line work between the modelled sites: X(name, estimate, pre,
@@ -743,20 +756,30 @@ _Static_assert(MM_IPC == CPU_INORDER_IPC, "cpu_insns charges the in-order model 
 	X(alloc_page_interleave, alloc_page_interleave, "", S_A06c)            \
 	X(policy_nodemask, policy_nodemask, "", S_A07c)                        \
 	/* the 2016 series */                                                 \
-	X(free_pages_compound, free_pages_compound, "D", S_F05p) /* before v3 01 */ \
-	X(dec_zone_state, dec_zone_state, "DDS", S_A39c) /* v3 06, vmstat.c */ \
 	X(alloc_nodemask_16, alloc_nodemask_16, "", S_A09) /* from v3 16 */   \
-	X(gpfl_after_19, gpfl_after_19, "", S_gpfl_fair_skipped_19) /* v3 19 */ \
-	X(gpfl_entry_21, gpfl_entry, "", S_A23) /* v3 21: no first_zones_zonelist */ \
-	X(watermark_fast, watermark_fast, "L", S_A30f) /* v3 20 */             \
-	X(expected_state_new, page_expected_state, "", S_A45s) /* v3 23 */     \
-	X(expected_state_free, page_expected_state, "", S_F05s) /* v3 23 */
+	X(gpfl_entry_21, gpfl_entry, "", S_A23) /* v3 21: no first_zones_zonelist */
 
 enum mm_block {
 #define MM_BLOCK_ENUM(name, row, kinds, exit) B_##name,
 	MM_BLOCKS(MM_BLOCK_ENUM)
 #undef MM_BLOCK_ENUM
 	MM_NR_BLOCK
+};
+
+/* The blocks of the series' code that end at a series site (exits in
+ * MM_SERIES_SITES' numbering; costed by mm_series_attach()). */
+#define MM_SERIES_BLOCKS(X)                                                    \
+	X(free_pages_compound, free_pages_compound, "D", SS_F05p) \
+	X(dec_zone_state, dec_zone_state, "DDS", SS_A39c) \
+	X(gpfl_after_19, gpfl_after_19, "", SS_gpfl_fair_skipped_19) \
+	X(watermark_fast, watermark_fast, "L", SS_A30f) \
+	X(expected_state_new, page_expected_state, "", SS_A45s) \
+	X(expected_state_free, page_expected_state, "", SS_F05s)
+enum mm_sblock {
+#define MM_SBLOCK_ENUM(name, row, kinds, exit) SB_##name,
+	MM_SERIES_BLOCKS(MM_SBLOCK_ENUM)
+#undef MM_SBLOCK_ENUM
+	MM_NR_SBLOCK
 };
 
 /* The work rows of a layout (enum mm_code, resolved: not MM_CODE_DEFAULT)

@@ -313,6 +313,10 @@ struct mm_world {
 	const struct machine *m;
 	struct mm_config cfg;
 	struct cpu_block code[MM_NR_BLOCK]; /* MM_BLOCKS costed for w->s (mm_init.c) */
+	/* the series' ids (fn_base, site_base: mm_config.series; -1 when the
+	 * world's tables have none; the memo is ch's) and MM_SERIES_BLOCKS */
+	struct charge_ctx sch;
+	struct cpu_block scode[MM_NR_SBLOCK];
 	struct cpu_sys *s;
 	struct charge_ctx ch;          /* ids, same-line memo (cost/charge.h) */
 	struct zonelists *zl;

@@ -431,7 +431,7 @@ static int rmqueue_bulk(struct cpu *c, struct mm_world *w, struct zone *z, int o
 			break;
 		/* v3 28: check_pcp_refill(page) = check_new_page(page) */
 		if (mm_applied(w, KC_v3_28) &&
-		    br(c, w, S_rmqueue_bulk_bad,
+		    sbr(c, w, SS_rmqueue_bulk_bad,
 		       check_new_page(c, w, page_block(w, page), page->off) != 0))
 			continue;
 		c_list_add(c, w, page, pos, c->node, !br(c, w, S_rmqueue_bulk_cold, !cold));
@@ -485,7 +485,7 @@ static void free_pcppages_bulk(struct cpu *c, struct mm_world *w, struct zone *z
 			/* v3 27: bulkfree_pcp_prepare(page) = free_pages_check(page);
 			 * a bad page stays out of the buddy lists */
 			if (!mm_applied(w, KC_v3_27) ||
-			    !br(c, w, S_pcpbulk_bad,
+			    !sbr(c, w, SS_pcpbulk_bad,
 				free_pages_check(c, w, page_block(w, page), page->off)))
 				__free_one_page(c, w, page, z, 0, pmt);
 			else
@@ -545,7 +545,7 @@ static struct page *buffered_rmqueue(struct cpu *c, struct mm_world *w, struct z
 		 * page is modelled, so the kernel's retry loop runs once) */
 		if (mm_applied(w, KC_v3_28) && page) {
 			struct pfn_block *pb = page_block(w, page);
-			for (unsigned i = 0; br(c, w, S_check_new_pages_loop, i < (1u << order)); i++)
+			for (unsigned i = 0; sbr(c, w, SS_check_new_pages_loop, i < (1u << order)); i++)
 				if (check_new_page(c, w, pb, page->off + i))
 					break;
 		}
@@ -596,13 +596,13 @@ static inline int32_t block_page_count(const struct pfn_block *b, unsigned off)
  * check_flags); the fields are in the page's first line, which the
  * caller loaded.  The model's pages differ only in _count.
  */
-static bool page_expected_state(struct cpu *c, struct mm_world *w, enum mm_block blk,
-				enum mm_site mapcount_site, enum mm_site fields_site, int32_t count)
+static bool page_expected_state(struct cpu *c, struct mm_world *w, enum mm_sblock blk,
+				enum mm_ssite mapcount_site, enum mm_ssite fields_site, int32_t count)
 {
-	run_block(c, w, blk);
-	if (br(c, w, mapcount_site, false))            /* _mapcount != -1 */
+	run_sblock(c, w, blk);
+	if (sbr(c, w, mapcount_site, false))           /* _mapcount != -1 */
 		return false;
-	return !br(c, w, fields_site, count != 0);
+	return !sbr(c, w, fields_site, count != 0);
 }
 
 /* check_new_page: six unlikely tests on the page (CONFIG_MEMCG). */
@@ -613,7 +613,7 @@ static int check_new_page(struct cpu *c, struct mm_world *w, const struct pfn_bl
 	mem(c, w, b->addr + (uint64_t)off * STRUCT_PAGE_SIZE, w->zones[b->zone].node, CPU_LOAD_DEP);
 	if (mm_applied(w, KC_v3_23)) {
 		/* v3 23: page_expected_state(page, PREP flags | HWPOISON) */
-		bool bad23 = !page_expected_state(c, w, B_expected_state_new, S_A45s, S_A45t,
+		bool bad23 = !page_expected_state(c, w, SB_expected_state_new, SS_A45s, SS_A45t,
 						  block_page_count(b, off));
 		ret(c);
 		return bad23;
@@ -797,18 +797,18 @@ static int ac_classzone_idx(struct cpu *c, const struct mm_world *w,
 static bool zone_watermark_fast(struct cpu *c, struct mm_world *w, struct zone *z, int order,
 				int64_t mark, int classzone_idx, int alloc_flags)
 {
-	run_block(c, w, B_watermark_fast);
+	run_sblock(c, w, SB_watermark_fast);
 	bmem(c, w, zaddr_stat(z, NR_FREE_PAGES), z->node, CPU_LOAD);
 	int64_t free_pages = zone_page_state(z, NR_FREE_PAGES);
 	int64_t cma_pages = 0;
-	if (br(c, w, S_A30f, !(alloc_flags & ALLOC_CMA))) {
+	if (sbr(c, w, SS_A30f, !(alloc_flags & ALLOC_CMA))) {
 		mem(c, w, zaddr_stat(z, NR_FREE_CMA_PAGES), z->node, CPU_LOAD);
 		cma_pages = zone_page_state(z, NR_FREE_CMA_PAGES);
 	}
-	if (br(c, w, S_A30g, order == 0)) {
+	if (sbr(c, w, SS_A30g, order == 0)) {
 		mem(c, w, z->addr + ZOFF_LOWMEM + 8u * (unsigned)classzone_idx, z->node,
 		    CPU_LOAD_DEP);
-		if (br(c, w, S_A30h, free_pages - cma_pages >
+		if (sbr(c, w, SS_A30h, free_pages - cma_pages >
 					     mark + z->lowmem_reserve[classzone_idx]))
 			return true;
 	}
@@ -863,16 +863,16 @@ zonelist_scan:
 		if (v3_19) {
 			/* v3 19: the depleted bit first; a remote zone ends the
 			 * fair pass (or resets it if a local zone was skipped) */
-			if (br(c, w, S_A25f, apply_fair)) {
+			if (sbr(c, w, SS_A25f, apply_fair)) {
 				mem(c, w, zone->addr + ZOFF_FLAGS, zone->node, CPU_LOAD_DEP);
-				if (br(c, w, S_A27f, zone->fair_depleted)) {
+				if (sbr(c, w, SS_A27f, zone->fair_depleted)) {
 					fair_skipped = true;
 					zone->ev[EV_fair_skip]++;
 					continue;
 				}
-				if (br(c, w, S_A26f,
+				if (sbr(c, w, SS_A26f,
 				       !zone_local(c, w, ac_preferred_zone(c, w, ac), zone))) {
-					if (br(c, w, S_A26s, fair_skipped))
+					if (sbr(c, w, SS_A26s, fair_skipped))
 						goto reset_fair;
 					apply_fair = false;
 				}
@@ -937,8 +937,8 @@ try_this_zone:
 		}
 	}
 	if (v3_19) {
-		run_block(c, w, B_gpfl_after_19);
-		if (br(c, w, S_gpfl_fair_skipped_19, fair_skipped)) {
+		run_sblock(c, w, SB_gpfl_after_19);
+		if (sbr(c, w, SS_gpfl_fair_skipped_19, fair_skipped)) {
 reset_fair:
 			apply_fair = false;
 			fair_skipped = false;
@@ -984,12 +984,13 @@ out:
  * model stops a slow path after 1000 retries (counted
  * slowpath_retry_cap); v4.6 itself could loop there.
  */
-/* might_sleep_if(gfp & __GFP_DIRECT_RECLAIM): with CONFIG_PREEMPT_VOLUNTARY
- * a test and _cond_resched() (should_resched(0) false: no preemption is
- * modelled); its site is where the world's kernel has it (v3 15). */
-static void might_sleep_if(struct cpu *c, struct mm_world *w, enum mm_site site, uint32_t gfp)
+/* might_sleep_if(cond): with CONFIG_PREEMPT_VOLUNTARY, when the caller's
+ * test of __GFP_DIRECT_RECLAIM (its site is where the world's kernel has
+ * it: v3 15) holds, _cond_resched() (should_resched(0) false: no
+ * preemption is modelled). */
+static void might_sleep_if(struct cpu *c, struct mm_world *w, bool cond)
 {
-	if (br(c, w, site, gfp & __GFP_DIRECT_RECLAIM)) {
+	if (cond) {
 		call(c, w, FN__cond_resched);
 		run_block(c, w, B_cond_resched);
 		br(c, w, S_A11b, false);
@@ -1003,7 +1004,7 @@ static struct page *alloc_pages_slowpath(struct cpu *c, struct mm_world *w, uint
 	call(c, w, FN___alloc_pages_slowpath);
 	/* v3 15 (not merged): might_sleep_if at the top of the slow path */
 	if (mm_applied(w, KC_v3_15))
-		might_sleep_if(c, w, S_A11s, gfp);
+		might_sleep_if(c, w, sbr(c, w, SS_A11s, gfp & __GFP_DIRECT_RECLAIM));
 	run_block(c, w, B_slowpath);
 	struct page *page = NULL;
 	struct pglist_data *pn = &w->nodes[ac->preferred_zone->node_pos];
@@ -1095,7 +1096,7 @@ struct page *__alloc_pages_nodemask(struct cpu *c, struct mm_world *w, uint32_t 
 	}
 	/* v3 15 (not merged): might_sleep_if moves to the slow path */
 	if (!mm_applied(w, KC_v3_15))
-		might_sleep_if(c, w, S_A11, gfp);
+		might_sleep_if(c, w, br(c, w, S_A11, gfp & __GFP_DIRECT_RECLAIM));
 	/* v3 13 (not merged): no early test of an empty zonelist */
 	if (!mm_applied(w, KC_v3_13)) {
 		mem_zoneref(c, w, zl_node, zl_kind, 0);
@@ -1132,7 +1133,7 @@ retry_cpuset:
 	if (mm_applied(w, KC_v3_18)) {
 		/* v3 18: the fast path's success jumps over the slow path and
 		 * its cpuset retry test */
-		if (br(c, w, S_A48p, page != NULL))
+		if (sbr(c, w, SS_A48p, page != NULL))
 			goto out_18;
 		ac.spread_dirty_pages = 0;
 		page = alloc_pages_slowpath(c, w, gfp, (int)order, &ac);
@@ -1170,7 +1171,7 @@ static bool free_pages_check(struct cpu *c, struct mm_world *w, const struct pfn
 	if (mm_applied(w, KC_v3_23)) {
 		/* v3 23: page_expected_state(page, PAGE_FLAGS_CHECK_AT_FREE);
 		 * the good path clears the PREP flags with a plain store */
-		bool ok = page_expected_state(c, w, B_expected_state_free, S_F05s, S_F05t,
+		bool ok = page_expected_state(c, w, SB_expected_state_free, SS_F05s, SS_F05t,
 					      block_page_count(b, off));
 		if (ok)
 			mem(c, w, b->addr + (uint64_t)off * STRUCT_PAGE_SIZE,
@@ -1206,11 +1207,11 @@ static bool free_pages_prepare(struct cpu *c, struct mm_world *w, struct page *p
 	if (!v3_01) {
 		/* v4.6: compound = PageCompound(page) for every order: PG_head
 		 * in page->flags, else compound_head's low bit (PageTail) */
-		run_block(c, w, B_free_pages_compound);
+		run_sblock(c, w, SB_free_pages_compound);
 		bmem_page(c, w, page, CPU_LOAD_DEP);
-		if (!br(c, w, S_F05p, false)) {        /* no __GFP_COMP pages modelled */
+		if (!sbr(c, w, SS_F05p, false)) {        /* no __GFP_COMP pages modelled */
 			mem_page(c, w, page, CPU_LOAD_DEP);
-			br(c, w, S_F05q, false);
+			sbr(c, w, SS_F05q, false);
 		}
 	}
 	run_block(c, w, B_free_pages_prepare);
@@ -1225,7 +1226,7 @@ static bool free_pages_prepare(struct cpu *c, struct mm_world *w, struct page *p
 	if (!mm_applied(w, KC_v3_02)) {
 		/* v4.6 PageAnon(): compound_head(page) first */
 		mem_page(c, w, page, CPU_LOAD_DEP);
-		br(c, w, S_F05r, false);
+		sbr(c, w, SS_F05r, false);
 	}
 	br(c, w, S_F05e, false);                       /* PageAnonHead / PageAnon */
 	if (!pcp) {

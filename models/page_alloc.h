@@ -91,6 +91,9 @@ struct mm_config {
 	 * (the default): v3 04 or v3 05 (682a3385) as iter says.  When set it
 	 * decides alone and iter is derived from it (mm_config_commit). */
 	enum kcommit commit;
+	/* the series' first ids in the cost tables (mm_series_register);
+	 * -1 (the default): the tables have none */
+	int series_fn_base, series_site_base;
 	enum mm_code code;              /* work layout (MM_CODE_DEFAULT: by cost model) */
 	struct zonelist_opts zl;        /* how the zonelists are built */
 	int cpusets_enabled;            /* a non-root cpuset exists (static key on) */
@@ -140,6 +143,17 @@ int mm_layout(struct cost_layout *l, const struct cost_tables *t,
  * next_zones_zonelist from v3 05, get_pfnblock_flags_mask from v3 25). */
 int mm_layout_config(struct cost_layout *l, const struct cost_tables *t, int fn_base,
 		     int site_base, const struct mm_config *cfg, enum mm_code code);
+/*
+ * The 2016 series' own functions and branch sites (docs/series-2016.md),
+ * registered after every other model's tables so that no older id moves:
+ * mm_series_register() then mm_series_layout(), and the bases go into
+ * mm_config.series_fn_base / series_site_base before mm_world_create().
+ * A world without them runs only v3 04 and v3 05 (the default kernels);
+ * mm_world_create() refuses another commit.
+ */
+int mm_series_register(struct cost_tables *t, int *fn_base, int *site_base);
+int mm_series_layout(struct cost_layout *l, const struct cost_tables *t, int fn_base,
+		     int site_base);
 /* The code layout a cost layout was filled for (true: COMPILED). */
 bool mm_layout_is_compiled(const struct cost_layout *l, int fn_base);
 /* MM_CODE_DEFAULT resolved for a timing model: compiled under ooo,

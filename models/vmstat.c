@@ -90,14 +90,14 @@ static void __inc_zone_state(struct cpu *c, struct mm_world *w, struct zone *z,
 void __dec_zone_state(struct cpu *c, struct mm_world *w, struct zone *z, enum mm_stat i)
 {
 	struct per_cpu_pages *pcp = this_pcp(c, z);
-	call(c, w, FN___dec_zone_state);
-	run_block(c, w, B_dec_zone_state);
+	scall(c, w, SF___dec_zone_state);
+	run_sblock(c, w, SB_dec_zone_state);
 	bmem(c, w, z->addr + ZOFF_PAGESET, z->node, CPU_LOAD_DEP);
 	bmem(c, w, pcp->addr + PCPOFF_DIFF + mm_stat_idx(i), c->node, CPU_LOAD_DEP);
 	bmem(c, w, pcp->addr + PCPOFF_DIFF + mm_stat_idx(i), c->node, CPU_STORE);
 	int64_t v = --pcp->diff[i];
 	int64_t t = pcp->stat_threshold;
-	if (br(c, w, S_A39c, v < -t)) {
+	if (sbr(c, w, SS_A39c, v < -t)) {
 		int64_t overstep = t >> 1;
 		zone_page_state_add(c, w, z, i, v - overstep);
 		pcp->diff[i] = (int32_t)overstep;
