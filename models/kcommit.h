@@ -36,29 +36,29 @@
 	  "(base)")                                                            \
 	X(v3_01, "mm", 1, "d61f85903974", 'M',                                      \
 	  "mm, page_alloc: only check PageCompound for high-order pages",      \
-	  "free_pages_prepare: F05b F05c F05d F05p")                          \
+	  "free_pages_prepare: before, PageCompound (block free_pages_compound, F05p F05q) and the order-0 tail-loop test (F05d); after, F05b unlikely(order)")                          \
 	X(v3_02, "mm", 2, "v3-02-pageanonhead", 'M',                                \
 	  "mm, page_alloc: use new PageAnonHead helper in the free page fast path", \
-	  "free_pages_prepare: F05e F05q (PageAnon's compound_head)")          \
+	  "free_pages_prepare: before, compound_head in PageAnon (F05r); after, PageAnonHead (F05e)")          \
 	X(v3_03, "mm", 3, "b9f00e147f27", 'M',                                      \
 	  "mm, page_alloc: reduce branches in zone_statistics",                \
-	  "zone_statistics: A42a A42b (v4.6: A42d A42e)")                      \
+	  "zone_statistics: before, v4.6's body (block zone_statistics_v46, A42d A42a A42e); after, A42a A42b")                      \
 	X(v3_04, "mm", 4, "060e74173f29", 'M', "mm, page_alloc: inline zone_statistics", \
-	  "zone_statistics: out of line in vmstat.c -> inline")                \
+	  "zone_statistics: out of line in vmstat.c before, inline after (layout)")                \
 	X(v3_05, "mm", 5, "682a3385e773", 'M',                                      \
 	  "mm, page_alloc: inline the fast path of the zonelist iterator",     \
 	  "next_zones_zonelist (nzl_inline_*), __alloc_pages_nodemask A10a A10b, " \
 	  "slowpath_cpuset_nodemask")                                          \
 	X(v3_06, "mm", 6, "754078eb45df", 'M',                                      \
 	  "mm, page_alloc: use __dec_zone_state for order-0 page allocation",  \
-	  "buffered_rmqueue: __dec_zone_state (A39c) for NR_ALLOC_BATCH")      \
+	  "buffered_rmqueue: NR_ALLOC_BATCH by the new __dec_zone_state on the order-0 path (block dec_zone_state, A39c)")      \
 	X(v3_07, "mm", 7, "f75fb889d18d", 'N',                                      \
 	  "mm, page_alloc: avoid unnecessary zone lookups during pageblock operations", \
-	  "get_pfnblock_flags_mask (no executed change: SPARSEMEM)")           \
+	  "get_pfnblock_flags_mask (the unused zone lookup was compiled away: no executed change)")           \
 	X(v3_08, "mm", 8, "c603844bdcb5", 'N', "mm, page_alloc: convert alloc_flags to unsigned", \
 	  "(types only)")                                                      \
 	X(v3_09, "mm", 9, "fa379b9586c7", 'N', "mm, page_alloc: convert nr_fair_skipped to bool", \
-	  "get_page_from_freelist: gpfl_fair_skipped (fair-skip path only)")  \
+	  "get_page_from_freelist: a counter becomes a flag on the fair-skip path (no work charged for it)")  \
 	X(v3_10, "mm", 10, "4dfa6cd8fdb1", 'N',                                     \
 	  "mm, page_alloc: remove unnecessary local variable in get_page_from_freelist", \
 	  "(no executed change)")                                              \
