@@ -95,7 +95,8 @@ int cmd_annotate(int argc, char **argv)
 								     : "no database file");
 	diag_init(&d);
 	cost_tables_init(&t);
-	if (mm_register(&t, &fb, &sb) || slub_register(&t, &fb, &sb)) {
+	if (mm_register(&t, &fb, &sb) || slub_register(&t, &fb, &sb) ||
+	    mm_series_register(&t, &fb, &sb)) {
 		rc = diag_set(&d, NS_ENOMEM, "numasim annotate", 0, 0,
 			      "cannot build the site tables");
 		goto fail;

@@ -11,7 +11,10 @@
  * and description of the cost profiles; scenarios: name, machine,
  * workload, runs and description; keys: the scenario keys --set and
  * --sweep take (scenario_keys, the loader's own tables), for shell
- * completion.  Every file is loaded by its loader, so a listed name is
+ * completion; commits: the kernel commits `kernel.commit` selects
+ * (models/kcommit.h), in series order: v3 number, id, status (modelled,
+ * no executed change, or not modelled yet), title, and the functions and
+ * sites the model changes.  Every file is loaded by its loader, so a listed name is
  * one the commands accept; a shipped file that does not load is an
  * error (exit 1: the installation is broken), nothing is printed.
  */
@@ -27,10 +30,11 @@
 #include "base/records.h"
 #include "machine/datafile.h"
 #include "machine/machine.h"
+#include "models/kcommit.h"
 #include "scenarios/scenario.h"
 
 static const char usage_line[] =
-	"numasim list machines|scenarios|costs|keys [--format text|json|csv]";
+	"numasim list machines|scenarios|costs|keys|commits [--format text|json|csv]";
 
 struct list_args {
 	const char *what;
@@ -81,7 +85,9 @@ static void print_help(const struct cli_spec *spec)
 	       "  scenarios  name, machine, workload, runs and description\n"
 	       "  costs      name and description of the cost profiles\n"
 	       "             (configs/costs/)\n"
-	       "  keys       the scenario keys --set and --sweep accept\n\n"
+	       "  keys       the scenario keys --set and --sweep accept\n"
+	       "  commits    the kernel commits kernel.commit selects, in series\n"
+	       "             order: v3 number, id, status, title, what changes\n\n"
 	       "options:\n", spec->usage);
 	cli_print_options(stdout, spec, NULL);
 	printf("\nexit status: 0 ok, 1 a shipped file does not load, 2 bad usage\n");
@@ -250,9 +256,42 @@ static int list_keys(struct rec_doc *doc, FILE *txt, struct diag *d)
 	return NS_OK;
 }
 
+/* kcommit's status letter as a word */
+static const char *status_word(char st)
+{
+	return st == 'M' ? "modelled" : st == 'N' ? "no-change" : "pending";
+}
+
+static int list_commits(struct rec_doc *doc, FILE *txt, struct diag *d)
+{
+	if (kcommit_check())
+		return diag_set(d, NS_EINTERNAL, "numasim list", 0, 0,
+				"the table of commits (models/kcommit.h) is not in series order");
+	rec_table(doc, "commits");
+	if (txt)
+		fprintf(txt, "%-4s %-3s %-20s %-9s %s\n", "TREE", "V3", "ID", "STATUS",
+			"TITLE / CHANGES");
+	for (int k = KCOMMIT_UNSET + 1; k < KCOMMIT_NR; k++) {
+		enum kcommit c = (enum kcommit)k;
+		const char *st = status_word(kcommit_status(c));
+		rec_row(doc);
+		rec_str(doc, "tree", kcommit_tree(c));
+		rec_int(doc, "v3", kcommit_v3(c));
+		rec_str(doc, "id", kcommit_id(c));
+		rec_str(doc, "status", st);
+		rec_str(doc, "title", kcommit_title(c));
+		rec_str(doc, "changes", kcommit_changes(c));
+		if (txt)
+			fprintf(txt, "%-4s %02d  %-20s %-9s %s\n%39s%s\n", kcommit_tree(c),
+				kcommit_v3(c), kcommit_id(c), st, kcommit_title(c), "",
+				kcommit_changes(c));
+	}
+	return NS_OK;
+}
+
 static int usage_what(const char *what)
 {
-	static const char *const known[] = {"machines", "scenarios", "costs", "keys"};
+	static const char *const known[] = {"machines", "scenarios", "costs", "keys", "commits"};
 	return cli_unknown("numasim list", "list", what, known, CLI_NR(known),
 			   "numasim list --help");
 }
@@ -267,13 +306,14 @@ int cmd_list(int argc, char **argv)
 	enum rec_format fmt = a.fmt;
 	if (!what)
 		return cli_usage_error("list", usage_line, "what to list: machines, "
-				       "scenarios, costs or keys");
+				       "scenarios, costs, keys or commits");
 	enum datafile_kind kind = !strcmp(what, "machines") ? DATAFILE_MACHINE
 				  : !strcmp(what, "costs") ? DATAFILE_COSTS
 							   : DATAFILE_SCENARIO;
 	if (strcmp(what, "machines") && strcmp(what, "costs") && strcmp(what, "scenarios") &&
-	    strcmp(what, "keys"))
+	    strcmp(what, "keys") && strcmp(what, "commits"))
 		return usage_what(what);
+	int no_files = !strcmp(what, "keys") || !strcmp(what, "commits");
 
 	struct diag d;
 	struct entry *e = calloc(LIST_MAX_FILES, sizeof *e);
@@ -282,7 +322,7 @@ int cmd_list(int argc, char **argv)
 	size_t len = 0;
 	int n = 0, rc = e && doc ? NS_OK : NS_ENOMEM;
 	diag_init(&d);
-	if (rc == NS_OK && strcmp(what, "keys"))
+	if (rc == NS_OK && !no_files)
 		rc = collect(kind, e, &n);
 	FILE *f = rc == NS_OK ? open_memstream(&buf, &len) : NULL;
 	if (rc == NS_OK && !f)
@@ -291,6 +331,7 @@ int cmd_list(int argc, char **argv)
 	if (rc == NS_OK) {
 		rec_meta_str(doc, "list", what);
 		rc = !strcmp(what, "keys") ? list_keys(doc, txt, &d)
+		     : !strcmp(what, "commits") ? list_commits(doc, txt, &d)
 		     : kind == DATAFILE_MACHINE ? list_machines(doc, txt, e, n, &d)
 		     : kind == DATAFILE_COSTS ? list_costs(doc, txt, e, n, &d)
 					      : list_scenarios(doc, txt, e, n, &d);

@@ -540,7 +540,8 @@ static void fn_site_function(sqlite3_context *ctx, int argc, sqlite3_value **arg
 		sqlite3_result_null(ctx);
 }
 
-/* The models' site tables (page allocator, SLUB, reclaim) and site_function(). */
+/* The models' site tables (page allocator, SLUB, reclaim, the page
+ * allocator's 2016 series) and site_function(). */
 static int register_sites(sqlite3 *db, struct cost_tables *t, const char *path,
 			  struct diag *d)
 {
@@ -550,6 +551,8 @@ static int register_sites(sqlite3 *db, struct cost_tables *t, const char *path,
 		rc = slub_register(t, &fb, &sb);
 	if (rc == NS_OK)
 		rc = vmscan_register(t, &fb, &sb);
+	if (rc == NS_OK)
+		rc = mm_series_register(t, &fb, &sb);
 	if (rc)
 		return diag_set(d, rc, path, 0, 0, "cannot build the site tables");
 	if (sqlite3_create_function(db, "site_function", 1,

@@ -43,6 +43,40 @@ int mm_register(struct cost_tables *t, int *fn_base, int *site_base)
 	return cost_register_sites(t, mm_site_defs, MM_NR_SITE, site_base);
 }
 
+/* The series' tables (mm_tables.h MM_SERIES_*), after every other model's. */
+static const char *const mm_sfn_names[] = {MM_SERIES_FUNCS(COST_FN_NAME)};
+static const struct cost_site_def mm_ssite_defs[] = {MM_SERIES_SITES(MM_SITE_DEF)};
+static const struct {
+	uint8_t hint;
+	int8_t ft;
+} mm_ssite_layout[] = {
+#define MM_SITE_LAYOUT(id, desc, hint, ft) {COST_HINT_##hint, COST_FT_##ft},
+	MM_SERIES_SITES(MM_SITE_LAYOUT)
+#undef MM_SITE_LAYOUT
+};
+
+int mm_series_register(struct cost_tables *t, int *fn_base, int *site_base)
+{
+	int rc = cost_register_fns(t, mm_sfn_names, MM_NR_SFN, fn_base);
+	if (rc != NS_OK)
+		return rc;
+	return cost_register_sites(t, mm_ssite_defs, MM_NR_SSITE, site_base);
+}
+
+int mm_series_layout(struct cost_layout *l, const struct cost_tables *t, int fn_base,
+		     int site_base)
+{
+	if (fn_base < 0 || site_base < 0 || fn_base + MM_NR_SFN > t->nr_fns ||
+	    site_base + MM_NR_SSITE > t->nr_sites)
+		return NS_EINTERNAL;
+	/* __dec_zone_state: out of line (mm/vmstat.c), as __inc_zone_state */
+	int rc = cost_layout_set_model_fns(l, fn_base, MM_NR_SFN, NULL, 0);
+	for (int i = 0; rc == NS_OK && i < MM_NR_SSITE; i++)
+		rc = cost_layout_set_site(l, site_base + i, (enum cost_hint)mm_ssite_layout[i].hint,
+					  mm_ssite_layout[i].ft);
+	return rc;
+}
+
 /*
  * The compiled layout's inlining (docs/compiled-counts.md §1): `nm -S` of
  * the gcc 11.3 objects of v4.6.2 (PRE and POST alike) has these static
@@ -81,6 +115,17 @@ bool mm_layout_is_compiled(const struct cost_layout *l, int fn_base)
 int mm_layout(struct cost_layout *l, const struct cost_tables *t, int fn_base, int site_base,
 	      enum mmzone_iter v, enum mm_code code)
 {
+	struct mm_config c;
+	mm_config_default(&c);
+	c.iter = v;
+	return mm_layout_config(l, t, fn_base, site_base, &c, code);
+}
+
+int mm_layout_config(struct cost_layout *l, const struct cost_tables *t, int fn_base,
+		     int site_base, const struct mm_config *cfg, enum mm_code code)
+{
+	enum kcommit k = mm_config_commit(cfg);
+	enum mmzone_iter v = mm_commit_iter(k);
 	if (fn_base < 0 || site_base < 0 || fn_base + MM_NR_FN > t->nr_fns ||
 	    site_base + MM_NR_SITE > t->nr_sites || l->nr_fns != t->nr_fns ||
 	    l->nr_sites != t->nr_sites ||
@@ -99,6 +144,14 @@ int mm_layout(struct cost_layout *l, const struct cost_tables *t, int fn_base, i
 		return rc0;
 	/* the diff: next_zones_zonelist becomes an __always_inline wrapper */
 	int rc = cost_layout_set_fn(l, fn_base + FN_next_zones_zonelist, v == MMZONE_ITER_POST);
+	/* v3 04: zone_statistics moves from vmstat.c into page_alloc.c as a
+	 * static inline (before it, an out-of-line call in both layouts) */
+	if (rc == NS_OK && k < KC_v3_04)
+		rc = cost_layout_set_fn(l, fn_base + FN_zone_statistics, false);
+	/* v3 25: get_pfnblock_migratetype inline in page_alloc.c (the
+	 * always-inline __get_pfnblock_flags_mask) */
+	if (rc == NS_OK && k >= KC_v3_25)
+		rc = cost_layout_set_fn(l, fn_base + FN_get_pfnblock_flags_mask, true);
 	if (rc != NS_OK)
 		return rc;
 	for (int s = 0; s < MM_NR_SITE; s++) {

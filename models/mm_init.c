@@ -234,7 +234,15 @@ static int mm_blocks_init(struct mm_world *w)
 		MM_BLOCKS(MM_BLOCK_DEF)
 #undef MM_BLOCK_DEF
 	};
-	return cpu_blocks_init(w->code, defs, MM_NR_BLOCK, work, w->ch.site_base, &w->s->k);
+	int rc = cpu_blocks_init(w->code, defs, MM_NR_BLOCK, work, w->ch.site_base, &w->s->k);
+	if (rc != NS_OK || w->sch.site_base < 0)
+		return rc;
+	static const struct cpu_block_def sdefs[MM_NR_SBLOCK] = {
+#define MM_SBLOCK_DEF(name, r, k, e) [SB_##name] = {W_##r, k, e},
+		MM_SERIES_BLOCKS(MM_SBLOCK_DEF)
+#undef MM_SBLOCK_DEF
+	};
+	return cpu_blocks_init(w->scode, sdefs, MM_NR_SBLOCK, work, w->sch.site_base, &w->s->k);
 }
 
 /* memmap false: everything but the per-block metadata and the free lists
@@ -343,6 +351,7 @@ static int setup_cpus(struct mm_world *w, struct diag *d)
 {
 	w->cpus = calloc((size_t)w->s->nr_cpus, sizeof *w->cpus);
 	w->ch.memo = calloc((size_t)w->s->nr_cpus, sizeof *w->ch.memo);
+	w->sch.memo = w->ch.memo;
 	if (!w->cpus || !w->ch.memo)
 		return NS_ENOMEM;
 	for (int k = 0; k < w->s->nr_cpus; k++) {
@@ -386,6 +395,23 @@ static int create(const struct machine *m, const struct mm_config *cfg, struct c
 		return diag_set(d, NS_EINPUT, NULL, 0, 0,
 				"pagealloc: zone_reclaim_mode %u has bits other than 1, 2 and 4",
 				cfg->zone_reclaim_mode);
+	if (cfg->commit != KCOMMIT_UNSET &&
+	    (!kcommit_tree(cfg->commit) || strcmp(kcommit_tree(cfg->commit), "mm")))
+		return diag_set(d, NS_EINPUT, NULL, 0, 0,
+				"pagealloc: commit %d is not a page allocator commit", (int)cfg->commit);
+	if (cfg->commit != KCOMMIT_UNSET && !kcommit_selectable(cfg->commit))
+		return diag_set(d, NS_EINPUT, NULL, 0, 0,
+				"pagealloc: commit %s is not modelled yet", kcommit_id(cfg->commit));
+	enum kcommit kc = mm_config_commit(cfg);
+	bool series = cfg->series_fn_base >= 0 && cfg->series_site_base >= 0;
+	if (!series && kc != KC_v3_04 && kc != KC_v3_05)
+		return diag_set(d, NS_EINTERNAL, NULL, 0, 0,
+				"pagealloc: commit %s needs the series' cost tables "
+				"(mm_series_register)", kcommit_id(kc));
+	if (series && (cfg->series_fn_base + MM_NR_SFN > s->tables->nr_fns ||
+		       cfg->series_site_base + MM_NR_SSITE > s->tables->nr_sites))
+		return diag_set(d, NS_EINTERNAL, NULL, 0, 0,
+				"pagealloc: the series' ids are outside the cost tables");
 	if (m->page_size < 4096)
 		return diag_set(d, NS_ERANGE, NULL, 0, 0,
 				"pagealloc: page size %u is below the model's 4 KiB minimum",
@@ -405,9 +431,17 @@ static int create(const struct machine *m, const struct mm_config *cfg, struct c
 	w->m = m;
 	w->cfg = *cfg;
 	w->cfg.code = code;
+	/* the commit decides; the iterator variant follows from it */
+	w->cfg.commit = mm_config_commit(cfg);
+	w->cfg.iter = mm_commit_iter(w->cfg.commit);
+	/* before v3 03 zone_statistics is v4.6's (its counting rule too) */
+	if (w->cfg.commit < KC_v3_03)
+		w->cfg.zone_stats = VMSTAT_NUMA_V46;
 	w->s = s;
 	w->ch.fn_base = fn_base;
 	w->ch.site_base = site_base;
+	w->sch.fn_base = cfg->series_fn_base;
+	w->sch.site_base = cfg->series_site_base;
 	int rc = mm_blocks_init(w);
 	if (rc != NS_OK) {
 		free(w);
@@ -519,9 +553,22 @@ int mm_code_parse(const char *s)
 	return -1;
 }
 
+enum kcommit mm_config_commit(const struct mm_config *c)
+{
+	if (c->commit != KCOMMIT_UNSET)
+		return c->commit;
+	return c->iter == MMZONE_ITER_PRE ? KC_v3_04 : KC_v3_05;
+}
+
+enum mmzone_iter mm_commit_iter(enum kcommit k)
+{
+	return k >= KC_v3_05 ? MMZONE_ITER_POST : MMZONE_ITER_PRE;
+}
+
 void mm_config_default(struct mm_config *c)
 {
 	memset(c, 0, sizeof *c);
+	c->series_fn_base = c->series_site_base = -1;
 	c->iter = MMZONE_ITER_POST;
 	c->zl = ZONELIST_OPTS_DEFAULT;
 	c->watermark_scale_factor = 10;

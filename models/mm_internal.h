@@ -106,6 +106,28 @@ static CPU_INLINE void this_cpu_cmpxchg(struct cpu *c)
 	charge_this_cpu_cmpxchg(c, MM_CHARGE);
 }
 
+/*
+ * The series' tables (MM_SERIES_*: registered after every other model's,
+ * so no fixed ids and no trace hook, which records the page allocator's
+ * own site ids): a branch, a call, a block.
+ */
+#define MM_SERIES_CHARGE (COPY_CHARGE | CHARGE_SAME_LINE)
+
+static CPU_INLINE bool sbr(struct cpu *c, const struct mm_world *w, enum mm_ssite s, bool cond)
+{
+	return charge_br(c, &w->sch, (int)s, cond, MM_SERIES_CHARGE);
+}
+
+static CPU_INLINE void scall(struct cpu *c, const struct mm_world *w, enum mm_sfn f)
+{
+	charge_call(c, &w->sch, (int)f, MM_SERIES_CHARGE);
+}
+
+static CPU_INLINE void run_sblock(struct cpu *c, const struct mm_world *w, enum mm_sblock b)
+{
+	charge_block(c, &w->scode[b], MM_SERIES_CHARGE);
+}
+
 /* the reclaim tables' charging helpers */
 static inline bool vbr(struct cpu *c, const struct mm_world *w, enum vm_site s, bool cond)
 {
@@ -328,6 +350,16 @@ static inline bool cpusets_enabled(const struct mm_world *w)
 	return w->cfg.cpusets_enabled != 0;
 }
 
+/*
+ * Whether the world's kernel contains series commit k (models/kcommit.h):
+ * every changed spot of the series tests this, one switch per spot, as
+ * the diff changes it.  mm_world_create() resolved w->cfg.commit.
+ */
+static inline bool mm_applied(const struct mm_world *w, enum kcommit k)
+{
+	return w->cfg.commit >= k;
+}
+
 /* fls64() (include/asm-generic/bitops/fls64.h) */
 static inline int fls64(uint64_t x)
 {
@@ -405,6 +437,8 @@ COPY_PRIVATE void mod_zone_page_state(struct cpu *c, struct mm_world *w, struct 
 				      enum mm_stat i, int64_t delta);
 COPY_PRIVATE void inc_zone_page_state(struct cpu *c, struct mm_world *w, struct zone *z,
 				      enum mm_stat i);
+COPY_PRIVATE void __dec_zone_state(struct cpu *c, struct mm_world *w, struct zone *z,
+				   enum mm_stat i);
 COPY_PRIVATE void zone_statistics(struct cpu *c, struct mm_world *w, struct zone *pref,
 				  struct zone *z, uint32_t gfp);
 

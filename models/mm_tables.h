@@ -377,10 +377,46 @@ enum mm_nevent {
 	X(A42d, "v4.6 zone_statistics: z->zone_pgdat == preferred_zone->zone_pgdat", N, T) \
 	X(A42e, "v4.6 zone_statistics: z->node == (OTHER_NODE ? preferred : numa_node_id())", N, T)
 
+/*
+ * The 2016 series' sites and functions (models/kcommit.h,
+ * docs/series-2016.md): registered by mm_series_register() after every
+ * other model's tables, so that no older function or site id moves (the
+ * branch predictors hash global site ids); charged through w->sch
+ * (sbr(), scall()).  The blocks that end at one of these sites are
+ * MM_SERIES_BLOCKS, costed with the series' site base.
+ */
+#define MM_SERIES_FUNCS(X) X(__dec_zone_state)
+#define MM_SERIES_SITES(X)                                             \
+	X(F05p, "before v3 01 free_pages_prepare: PageCompound: PageHead(page)", N, F) \
+	X(F05q, "before v3 01 free_pages_prepare: PageCompound: PageTail (compound_head & 1)", N, T) \
+	X(F05r, "before v3 02 PageAnon: compound_head(): unlikely(head & 1)", U, H) \
+	X(A39c, "v3 06 __dec_zone_state: unlikely(v < -t)", U, H) \
+	X(A11s, "v3 15 __alloc_pages_slowpath: might_sleep_if(DIRECT_RECLAIM)", N, T) \
+	X(A48p, "v3 18 __alloc_pages_nodemask: likely(page) -> out", L, H) \
+	X(A25f, "v3 19 get_page_from_freelist: if (apply_fair)", N, T) \
+	X(A27f, "v3 19 get_page_from_freelist: test_bit(ZONE_FAIR_DEPLETED) first", N, F) \
+	X(A26f, "v3 19 get_page_from_freelist: !zone_local(preferred, zone)", N, T) \
+	X(A26s, "v3 19 get_page_from_freelist: if (fair_skipped) goto reset_fair", N, F) \
+	X(gpfl_fair_skipped_19, "v3 19 get_page_from_freelist: after loop: if (fair_skipped)", N, T) \
+	X(A30f, "v3 20 zone_watermark_fast: !(alloc_flags & ALLOC_CMA)", N, T) \
+	X(A30g, "v3 20 zone_watermark_fast: !order && ...", N, T) \
+	X(A30h, "v3 20 zone_watermark_fast: ... free - cma > mark + lowmem_reserve", N, F) \
+	X(A45s, "v3 23 check_new_page: page_expected_state: unlikely(_mapcount != -1)", U, H) \
+	X(A45t, "v3 23 check_new_page: page_expected_state: unlikely(fields | flags)", U, H) \
+	X(F05s, "v3 23 free_pages_check: page_expected_state: unlikely(_mapcount != -1)", U, H) \
+	X(F05t, "v3 23 free_pages_check: page_expected_state: unlikely(fields | flags)", U, H) \
+	X(pcpbulk_bad, "v3 27 free_pcppages_bulk: bulkfree_pcp_prepare(page) -> continue", U, H) \
+	X(rmqueue_bulk_bad, "v3 28 rmqueue_bulk: unlikely(check_pcp_refill(page)) -> continue", U, H) \
+	X(check_new_pages_loop, "v3 28 check_new_pages: for (i < 1 << order)", N, F)
+
 #define MM_FN_ENUM(name) FN_##name,
 #define MM_SITE_ENUM(id, desc, hint, ft) S_##id,
 enum mm_fn { MM_FUNCS(MM_FN_ENUM) MM_NR_FN };
 enum mm_site { MM_SITES(MM_SITE_ENUM) MM_NR_SITE };
+#define MM_SFN_ENUM(name) SF_##name,
+#define MM_SSITE_ENUM(id, desc, hint, ft) SS_##id,
+enum mm_sfn { MM_SERIES_FUNCS(MM_SFN_ENUM) MM_NR_SFN };
+enum mm_ssite { MM_SERIES_SITES(MM_SSITE_ENUM) MM_NR_SSITE };
 
 /*
  * Straight-line work between the modelled sites: X(name, estimate, pre,
@@ -453,7 +489,14 @@ enum mm_site { MM_SITES(MM_SITE_ENUM) MM_NR_SITE };
 	X(free_one_done, 10, 41, 41)                                           \
 	X(free_pages_ok, 14, 14, 14) /* =est */                                \
 	X(reset_batch_zone, 10, 10, 10) /* =est */                             \
-	X(slowpath, 30, 30, 30) /* =est */
+	X(slowpath, 30, 30, 30) /* =est */                                     \
+	/* the 2016 series (models/kcommit.h; docs/series-2016.md) */         \
+	X(free_pages_compound, 3, 3, 3) /* =est: before v3 01 */               \
+	X(dec_zone_state, 9, 12, 12) /* v3 06: __inc_zone_state's mirror */   \
+	X(alloc_nodemask_16, 33, 76, 76) /* v3 16: alloc_nodemask less the OR */ \
+	X(gpfl_after_19, 2, 2, 2) /* =est: v3 19 */                             \
+	X(watermark_fast, 6, 6, 6) /* =est: v3 20 */                            \
+	X(page_expected_state, 5, 5, 5) /* =est: v3 23, mapping|count|memcg|flags&mask */
 /*
  * The reclaim tables (models/vmscan.c and the reclaim half of
  * page_alloc.c's slow path), registered by vmscan_register() after every
@@ -711,13 +754,32 @@ _Static_assert(MM_IPC == CPU_INORDER_IPC, "cpu_insns charges the in-order model 
 	X(find_next_bit, find_next_bit, "", -1)  /* mempolicy.c */             \
 	X(interleave_nodes, interleave_nodes, "D", -1) /* find_next_node */    \
 	X(alloc_page_interleave, alloc_page_interleave, "", S_A06c)            \
-	X(policy_nodemask, policy_nodemask, "", S_A07c)
+	X(policy_nodemask, policy_nodemask, "", S_A07c)                        \
+	/* the 2016 series */                                                 \
+	X(alloc_nodemask_16, alloc_nodemask_16, "", S_A09) /* from v3 16 */   \
+	X(gpfl_entry_21, gpfl_entry, "", S_A23) /* v3 21: no first_zones_zonelist */
 
 enum mm_block {
 #define MM_BLOCK_ENUM(name, row, kinds, exit) B_##name,
 	MM_BLOCKS(MM_BLOCK_ENUM)
 #undef MM_BLOCK_ENUM
 	MM_NR_BLOCK
+};
+
+/* The blocks of the series' code that end at a series site (exits in
+ * MM_SERIES_SITES' numbering; costed by mm_series_attach()). */
+#define MM_SERIES_BLOCKS(X)                                                    \
+	X(free_pages_compound, free_pages_compound, "D", SS_F05p) \
+	X(dec_zone_state, dec_zone_state, "DDS", SS_A39c) \
+	X(gpfl_after_19, gpfl_after_19, "", SS_gpfl_fair_skipped_19) \
+	X(watermark_fast, watermark_fast, "L", SS_A30f) \
+	X(expected_state_new, page_expected_state, "", SS_A45s) \
+	X(expected_state_free, page_expected_state, "", SS_F05s)
+enum mm_sblock {
+#define MM_SBLOCK_ENUM(name, row, kinds, exit) SB_##name,
+	MM_SERIES_BLOCKS(MM_SBLOCK_ENUM)
+#undef MM_SBLOCK_ENUM
+	MM_NR_SBLOCK
 };
 
 /* The work rows of a layout (enum mm_code, resolved: not MM_CODE_DEFAULT)

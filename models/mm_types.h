@@ -313,6 +313,10 @@ struct mm_world {
 	const struct machine *m;
 	struct mm_config cfg;
 	struct cpu_block code[MM_NR_BLOCK]; /* MM_BLOCKS costed for w->s (mm_init.c) */
+	/* the series' ids (fn_base, site_base: mm_config.series; -1 when the
+	 * world's tables have none; the memo is ch's) and MM_SERIES_BLOCKS */
+	struct charge_ctx sch;
+	struct cpu_block scode[MM_NR_SBLOCK];
 	struct cpu_sys *s;
 	struct charge_ctx ch;          /* ids, same-line memo (cost/charge.h) */
 	struct zonelists *zl;
@@ -355,6 +359,7 @@ struct alloc_context {
 	int zl_kind;
 	const uint64_t *nodemask;      /* NULL or w->nodemask */
 	struct zone *preferred_zone;
+	int preferred_zoneref;         /* its index in the zonelist (v3 21) */
 	int classzone_idx;
 	int migratetype;
 	int high_zoneidx;

@@ -1,8 +1,10 @@
 /*
- * page_alloc — mm/page_alloc.c of Linux v4.6 around commit 682a3385
- * ("mm, page_alloc: inline the fast path of the zonelist iterator",
- * v4.7-rc1): PRE = v4.6 + series patches 1-4, POST = PRE + 682a3385.  See
- * page_alloc.h (the public contract) and docs/pagealloc-model.md.
+ * page_alloc — mm/page_alloc.c of Linux v4.6-rc2 through the 2016 series
+ * "Optimise page alloc/free fast paths" (v3 01-28, v4.7-rc1), around
+ * commit 682a3385 ("mm, page_alloc: inline the fast path of the zonelist
+ * iterator", v3 05): PRE = v4.6 + series patches 1-4, POST = PRE +
+ * 682a3385.  See page_alloc.h (the public contract),
+ * docs/pagealloc-model.md and docs/series-2016.md.
  *
  * What it models: the buddy allocator under zone->lock (expand,
  * __rmqueue_smallest, __rmqueue_fallback with find_suitable_fallback,
@@ -27,6 +29,13 @@
  * the fast copies of sampled accounting (models/mm_copy.c, cost/copy.h).
  * The one instrumentation, numasim trace, is a hook in the entries
  * (trace_page()), outside the kernel functions.
+ *
+ * Kernels.  The world's kernel is a commit of the 2016 series
+ * (mm_config.commit, models/kcommit.h): v4.6-rc2 plus the v3 patches up to
+ * it.  Each spot a patch changes tests mm_applied(w, KC_v3_NN), one test
+ * per changed spot, before and after side by side (docs/series-2016.md).
+ * The oldest such switch, 682a3385 (v3 05), is also the zonelist_iter
+ * variant (PRE = v3 04, POST = v3 05).
  *
  * Variants.  The only differences between PRE and POST are those of the
  * diff: the iterator (out-of-line next_zones_zonelist vs inline wrapper +
@@ -88,6 +97,12 @@ static void c_list_del(struct cpu *c, const struct mm_world *w, struct page *p,
 	mem_node(c, w, p, head_node, CPU_STORE);
 	list_del(p);
 }
+
+/* the page checks (below), used by the pcp refill and drain from v3 27/28 */
+static int check_new_page(struct cpu *c, struct mm_world *w, const struct pfn_block *b,
+			  unsigned off);
+static bool free_pages_check(struct cpu *c, struct mm_world *w, const struct pfn_block *b,
+			     unsigned off);
 
 /* --- pageblock migratetypes -------------------------------------------- */
 
@@ -414,6 +429,11 @@ static int rmqueue_bulk(struct cpu *c, struct mm_world *w, struct zone *z, int o
 		struct page *page = __rmqueue(c, w, z, order, mt);
 		if (br(c, w, S_rmqueue_bulk_null, page == NULL))
 			break;
+		/* v3 28: check_pcp_refill(page) = check_new_page(page) */
+		if (mm_applied(w, KC_v3_28) &&
+		    sbr(c, w, SS_rmqueue_bulk_bad,
+		       check_new_page(c, w, page_block(w, page), page->off) != 0))
+			continue;
 		c_list_add(c, w, page, pos, c->node, !br(c, w, S_rmqueue_bulk_cold, !cold));
 		pos = page;
 		page->state = PS_PCP;
@@ -462,7 +482,14 @@ static void free_pcppages_bulk(struct cpu *c, struct mm_world *w, struct zone *z
 			int pmt = page->mt;
 			if (br(c, w, S_pcpbulk_isolate, z->has_isolate_pageblock))
 				pmt = pb_get(w, page);
-			__free_one_page(c, w, page, z, 0, pmt);
+			/* v3 27: bulkfree_pcp_prepare(page) = free_pages_check(page);
+			 * a bad page stays out of the buddy lists */
+			if (!mm_applied(w, KC_v3_27) ||
+			    !sbr(c, w, SS_pcpbulk_bad,
+				free_pages_check(c, w, page_block(w, page), page->off)))
+				__free_one_page(c, w, page, z, 0, pmt);
+			else
+				page->state = PS_NONE;
 			if (!br(c, w, S_pcpbulk_more_count, --to_free != 0) ||
 			    !br(c, w, S_pcpbulk_more_batch, --batch_free != 0) ||
 			    !br(c, w, S_pcpbulk_more_list, !list_empty(list)))
@@ -499,6 +526,9 @@ static struct page *buffered_rmqueue(struct cpu *c, struct mm_world *w, struct z
 				goto failed;
 		}
 		page = br(c, w, S_A37, cold) ? list->prev : list->next;
+		/* v3 06: the order-0 branch decrements NR_ALLOC_BATCH itself */
+		if (mm_applied(w, KC_v3_06))
+			__dec_zone_state(c, w, z, NR_ALLOC_BATCH);
 		c_list_del(c, w, page, c->node);
 		mem(c, w, pcp->addr, c->node, CPU_STORE);        /* pcp->count--, unread */
 		pcp->count--;
@@ -511,12 +541,24 @@ static struct page *buffered_rmqueue(struct cpu *c, struct mm_world *w, struct z
 			page = __rmqueue_smallest(c, w, z, order, MT_HIGHATOMIC);
 		if (!page)
 			page = __rmqueue(c, w, z, order, mt);
+		/* v3 28: check_new_pages(page, order) under zone->lock (no bad
+		 * page is modelled, so the kernel's retry loop runs once) */
+		if (mm_applied(w, KC_v3_28) && page) {
+			struct pfn_block *pb = page_block(w, page);
+			for (unsigned i = 0; sbr(c, w, SS_check_new_pages_loop, i < (1u << order)); i++)
+				if (check_new_page(c, w, pb, page->off + i))
+					break;
+		}
 		cpu_unlock(c, &z->lock);
 		if (br(c, w, S_buffered_rmqueue_nopage, page == NULL))
 			goto failed;
+		/* v3 06: the high-order branch keeps __mod_zone_page_state */
+		if (mm_applied(w, KC_v3_06))
+			__mod_zone_page_state(c, w, z, NR_ALLOC_BATCH, -(int64_t)(1 << order));
 		__mod_zone_page_state(c, w, z, NR_FREE_PAGES, -(int64_t)(1 << order));
 	}
-	__mod_zone_page_state(c, w, z, NR_ALLOC_BATCH, -(int64_t)(1 << order));
+	if (!mm_applied(w, KC_v3_06))
+		__mod_zone_page_state(c, w, z, NR_ALLOC_BATCH, -(int64_t)(1 << order));
 	mem(c, w, zaddr_stat(z, NR_ALLOC_BATCH), z->node, CPU_LOAD_DEP);
 	if (br(c, w, S_A40a, z->vm_stat[NR_ALLOC_BATCH] <= 0)) {
 		mem(c, w, z->addr + ZOFF_FLAGS, z->node, CPU_LOAD_DEP);
@@ -548,12 +590,34 @@ static inline int32_t block_page_count(const struct pfn_block *b, unsigned off)
 	return b->detail ? b->detail[off].count : off == 0 ? b->head.count : 0;
 }
 
+/*
+ * page_expected_state (v3 23, 7bfec6f47bb0; static inline): an unlikely
+ * test of _mapcount, then one of mapping | _count | mem_cgroup | (flags &
+ * check_flags); the fields are in the page's first line, which the
+ * caller loaded.  The model's pages differ only in _count.
+ */
+static bool page_expected_state(struct cpu *c, struct mm_world *w, enum mm_sblock blk,
+				enum mm_ssite mapcount_site, enum mm_ssite fields_site, int32_t count)
+{
+	run_sblock(c, w, blk);
+	if (sbr(c, w, mapcount_site, false))           /* _mapcount != -1 */
+		return false;
+	return !sbr(c, w, fields_site, count != 0);
+}
+
 /* check_new_page: six unlikely tests on the page (CONFIG_MEMCG). */
 static int check_new_page(struct cpu *c, struct mm_world *w, const struct pfn_block *b,
 			  unsigned off)
 {
 	call(c, w, FN_check_new_page);
 	mem(c, w, b->addr + (uint64_t)off * STRUCT_PAGE_SIZE, w->zones[b->zone].node, CPU_LOAD_DEP);
+	if (mm_applied(w, KC_v3_23)) {
+		/* v3 23: page_expected_state(page, PREP flags | HWPOISON) */
+		bool bad23 = !page_expected_state(c, w, SB_expected_state_new, SS_A45s, SS_A45t,
+						  block_page_count(b, off));
+		ret(c);
+		return bad23;
+	}
 	bool bad = false;
 	bad |= br(c, w, S_A45a, false);                 /* _mapcount == -1 */
 	bad |= br(c, w, S_A45b, false);                 /* mapping */
@@ -571,7 +635,9 @@ static int prep_new_page(struct cpu *c, struct mm_world *w, struct page *page, i
 {
 	call(c, w, FN_prep_new_page);
 	struct pfn_block *b = page_block(w, page);
-	for (unsigned i = 0; br(c, w, S_A45h, i < (1u << order)); i++) {
+	/* v3 28: the checks moved to the pcp refill and the buddy removal;
+	 * the loop left (page_is_poisoned) is empty without PAGE_POISONING */
+	for (unsigned i = 0; !mm_applied(w, KC_v3_28) && br(c, w, S_A45h, i < (1u << order)); i++) {
 		if (check_new_page(c, w, b, page->off + i)) {
 			ret(c);
 			return 1;
@@ -698,20 +764,85 @@ static bool zone_local(struct cpu *c, struct mm_world *w, const struct zone *loc
 	return local_zone->node == zone->node;
 }
 
+/*
+ * ac->preferred_zone, or from v3 21 ac->preferred_zoneref->zone: one
+ * dependent load of the zoneref per use.
+ */
+static struct zone *ac_preferred_zone(struct cpu *c, const struct mm_world *w,
+				      const struct alloc_context *ac)
+{
+	if (mm_applied(w, KC_v3_21))
+		mem_zoneref(c, w, ac->zl_node, ac->zl_kind, ac->preferred_zoneref);
+	return ac->preferred_zone;
+}
+
+/* ac->classzone_idx, or from v3 22 ac_classzone_idx(ac): the zone index
+ * read from ac->preferred_zoneref, a dependent load. */
+static int ac_classzone_idx(struct cpu *c, const struct mm_world *w,
+			    const struct alloc_context *ac)
+{
+	if (mm_applied(w, KC_v3_22))
+		mem_zoneref(c, w, ac->zl_node, ac->zl_kind, ac->preferred_zoneref);
+	return ac->classzone_idx;
+}
+
+/*
+ * zone_watermark_fast (v3 20, 48ee5f3696f6; static inline in
+ * page_alloc.c): NR_FREE_PAGES, the CMA pages unless ALLOC_CMA, and for
+ * order 0 one compare with mark + lowmem_reserve; otherwise the full
+ * check.  The model charges that fallback as v4.6's out-of-line
+ * zone_watermark_ok (which reloads NR_FREE_PAGES): a path the order-0
+ * benchmark takes only when the shortcut fails.
+ */
+static bool zone_watermark_fast(struct cpu *c, struct mm_world *w, struct zone *z, int order,
+				int64_t mark, int classzone_idx, int alloc_flags)
+{
+	run_sblock(c, w, SB_watermark_fast);
+	bmem(c, w, zaddr_stat(z, NR_FREE_PAGES), z->node, CPU_LOAD);
+	int64_t free_pages = zone_page_state(z, NR_FREE_PAGES);
+	int64_t cma_pages = 0;
+	if (sbr(c, w, SS_A30f, !(alloc_flags & ALLOC_CMA))) {
+		mem(c, w, zaddr_stat(z, NR_FREE_CMA_PAGES), z->node, CPU_LOAD);
+		cma_pages = zone_page_state(z, NR_FREE_CMA_PAGES);
+	}
+	if (sbr(c, w, SS_A30g, order == 0)) {
+		mem(c, w, z->addr + ZOFF_LOWMEM + 8u * (unsigned)classzone_idx, z->node,
+		    CPU_LOAD_DEP);
+		if (sbr(c, w, SS_A30h, free_pages - cma_pages >
+					     mark + z->lowmem_reserve[classzone_idx]))
+			return true;
+	}
+	return zone_watermark_ok(c, w, z, order, mark, classzone_idx, alloc_flags);
+}
+
 static struct page *get_page_from_freelist(struct cpu *c, struct mm_world *w, uint32_t gfp,
 					      int order, int alloc_flags, const struct alloc_context *ac)
 {
 	call(c, w, FN_get_page_from_freelist);
-	run_block(c, w, B_gpfl_entry);
+	bool v3_19 = mm_applied(w, KC_v3_19), v3_21 = mm_applied(w, KC_v3_21);
+	run_block(c, w, v3_21 ? B_gpfl_entry_21 : B_gpfl_entry);
 	const struct pglist_data *zn = ac->zl_node;
 	const struct mm_zoneref *zr = zn->zonerefs[ac->zl_kind];
 	struct page *page = NULL;
 	int nr_fair_skipped = 0;
 	bool rescan;
+	/* v3 19: the fair pass in two local bools */
+	bool fair_skipped = false, apply_fair = (alloc_flags & ALLOC_FAIR) != 0;
+	/* v3 21: the cursor starts at ac->preferred_zoneref */
+	int i = ac->preferred_zoneref;
+	struct zone *zone;
 zonelist_scan:
 	rescan = false;
-	struct zone *zone;
-	int i = first_zones_zonelist(c, w, zn, ac->zl_kind, ac->high_zoneidx, ac->nodemask, &zone);
+	if (v3_21) {
+		/* for_next_zone_zonelist_nodemask: zone = zonelist_zone(z); as
+		 * posted (and in v4.7-rc1) a fair-pass restart continues from
+		 * the cursor (0d0bd89435d1 of v4.7-rc2 resets it) */
+		mem_zoneref(c, w, zn, ac->zl_kind, i);
+		zone = zr[i].zone;
+	} else {
+		i = first_zones_zonelist(c, w, zn, ac->zl_kind, ac->high_zoneidx, ac->nodemask,
+					 &zone);
+	}
 	for (; br(c, w, S_A23, zone != NULL);
 	     i = next_zones_zonelist(c, w, zn, ac->zl_kind, i + 1, ac->high_zoneidx, ac->nodemask),
 	     zone = zr[i].zone) {
@@ -720,7 +851,8 @@ zonelist_scan:
 		    br(c, w, S_A24b, alloc_flags & ALLOC_CPUSET)) {
 			call(c, w, FN_cpuset_zone_allowed);
 			bool allowed = true;
-			if (!br(c, w, S_A24c, false)) {           /* nr_cpusets() > 1 */
+			/* v3 26: __cpuset_zone_allowed, without nr_cpusets() <= 1 */
+			if (mm_applied(w, KC_v3_26) || !br(c, w, S_A24c, false)) {
 				mem(c, w, zone->addr + ZOFF_NODE, zone->node, CPU_LOAD_DEP);
 				allowed = __cpuset_node_allowed(c, w, zone->node, gfp);
 			}
@@ -728,8 +860,25 @@ zonelist_scan:
 			if (br(c, w, S_A24d, !allowed))
 				continue;
 		}
-		if (br(c, w, S_A25, alloc_flags & ALLOC_FAIR)) {
-			if (br(c, w, S_A26, !zone_local(c, w, ac->preferred_zone, zone)))
+		if (v3_19) {
+			/* v3 19: the depleted bit first; a remote zone ends the
+			 * fair pass (or resets it if a local zone was skipped) */
+			if (sbr(c, w, SS_A25f, apply_fair)) {
+				mem(c, w, zone->addr + ZOFF_FLAGS, zone->node, CPU_LOAD_DEP);
+				if (sbr(c, w, SS_A27f, zone->fair_depleted)) {
+					fair_skipped = true;
+					zone->ev[EV_fair_skip]++;
+					continue;
+				}
+				if (sbr(c, w, SS_A26f,
+				       !zone_local(c, w, ac_preferred_zone(c, w, ac), zone))) {
+					if (sbr(c, w, SS_A26s, fair_skipped))
+						goto reset_fair;
+					apply_fair = false;
+				}
+			}
+		} else if (br(c, w, S_A25, alloc_flags & ALLOC_FAIR)) {
+			if (br(c, w, S_A26, !zone_local(c, w, ac_preferred_zone(c, w, ac), zone)))
 				break;
 			mem(c, w, zone->addr + ZOFF_FLAGS, zone->node, CPU_LOAD_DEP);
 			if (br(c, w, S_A27, zone->fair_depleted)) {
@@ -743,8 +892,11 @@ zonelist_scan:
 		mem(c, w, zone->addr + ZOFF_WATERMARK + 8u * (unsigned)(alloc_flags & ALLOC_WMARK_MASK),
 		    zone->node, CPU_LOAD);          /* the mark: one of A30d's operands */
 		int64_t mark = zone->watermark[alloc_flags & ALLOC_WMARK_MASK];
-		if (br(c, w, S_A31, !zone_watermark_ok(c, w, zone, order, mark, ac->classzone_idx,
-						       alloc_flags))) {
+		int classzone_idx = ac_classzone_idx(c, w, ac);
+		bool wmark_ok = mm_applied(w, KC_v3_20)
+			? zone_watermark_fast(c, w, zone, order, mark, classzone_idx, alloc_flags)
+			: zone_watermark_ok(c, w, zone, order, mark, classzone_idx, alloc_flags);
+		if (br(c, w, S_A31, !wmark_ok)) {
 			zone->ev[EV_wmark_fail]++;
 			if (br(c, w, S_A31b, alloc_flags & ALLOC_NO_WATERMARKS))
 				goto try_this_zone;
@@ -760,18 +912,22 @@ zonelist_scan:
 							       ret == ZONE_RECLAIM_FULL))
 				continue;
 			if (vbr(c, w, VS_gpfl_zr_wmark,
-				zone_watermark_ok(c, w, zone, order, mark, ac->classzone_idx,
-						  alloc_flags))) {
+				zone_watermark_ok(c, w, zone, order, mark,
+						  ac_classzone_idx(c, w, ac), alloc_flags))) {
 				w->nodes[ac->preferred_zone->node_pos].vm_ev[VN_zone_reclaim_success]++;
 				goto try_this_zone;
 			}
 			continue;
 		}
 try_this_zone:
-		page = buffered_rmqueue(c, w, ac->preferred_zone, zone, order, gfp, alloc_flags,
-					ac->migratetype);
+		page = buffered_rmqueue(c, w, ac_preferred_zone(c, w, ac), zone, order, gfp,
+					alloc_flags, ac->migratetype);
 		if (br(c, w, S_A44, page != NULL)) {
-			if (br(c, w, S_A45m, prep_new_page(c, w, page, order, gfp, alloc_flags) != 0))
+			/* v3 28: prep_new_page checks nothing, so cannot fail */
+			if (mm_applied(w, KC_v3_28))
+				prep_new_page(c, w, page, order, gfp, alloc_flags);
+			else if (br(c, w, S_A45m,
+				    prep_new_page(c, w, page, order, gfp, alloc_flags) != 0))
 				goto try_this_zone;
 			if (br(c, w, S_A46a, order != 0) &&
 			    br(c, w, S_A46b, alloc_flags & ALLOC_HARDER)) {
@@ -779,6 +935,19 @@ try_this_zone:
 			}
 			goto out;
 		}
+	}
+	if (v3_19) {
+		run_sblock(c, w, SB_gpfl_after_19);
+		if (sbr(c, w, SS_gpfl_fair_skipped_19, fair_skipped)) {
+reset_fair:
+			apply_fair = false;
+			fair_skipped = false;
+			reset_alloc_batches(c, w, ac_preferred_zone(c, w, ac));
+			w->nodes[ac->preferred_zone->node_pos].ev[NEV_rescan]++;
+			goto zonelist_scan;
+		}
+		page = NULL;
+		goto out;
 	}
 	run_block(c, w, B_gpfl_after);
 	if (br(c, w, S_gpfl_fair, alloc_flags & ALLOC_FAIR)) {
@@ -815,10 +984,27 @@ out:
  * model stops a slow path after 1000 retries (counted
  * slowpath_retry_cap); v4.6 itself could loop there.
  */
+/* might_sleep_if(cond): with CONFIG_PREEMPT_VOLUNTARY, when the caller's
+ * test of __GFP_DIRECT_RECLAIM (its site is where the world's kernel has
+ * it: v3 15) holds, _cond_resched() (should_resched(0) false: no
+ * preemption is modelled). */
+static void might_sleep_if(struct cpu *c, struct mm_world *w, bool cond)
+{
+	if (cond) {
+		call(c, w, FN__cond_resched);
+		run_block(c, w, B_cond_resched);
+		br(c, w, S_A11b, false);
+		ret(c);
+	}
+}
+
 static struct page *alloc_pages_slowpath(struct cpu *c, struct mm_world *w, uint32_t gfp,
 					    int order, struct alloc_context *ac)
 {
 	call(c, w, FN___alloc_pages_slowpath);
+	/* v3 15 (not merged): might_sleep_if at the top of the slow path */
+	if (mm_applied(w, KC_v3_15))
+		might_sleep_if(c, w, sbr(c, w, SS_A11s, gfp & __GFP_DIRECT_RECLAIM));
 	run_block(c, w, B_slowpath);
 	struct page *page = NULL;
 	struct pglist_data *pn = &w->nodes[ac->preferred_zone->node_pos];
@@ -850,6 +1036,7 @@ retry:
 		int zi = first_zones_zonelist(c, w, ac->zl_node, ac->zl_kind, ac->high_zoneidx,
 					      NULL, &pz);
 		ac->preferred_zone = pz;
+		ac->preferred_zoneref = zi;
 		ac->classzone_idx = ac->zl_node->zonerefs[ac->zl_kind][zi].zone_idx;
 		if (!pz)
 			goto out;
@@ -879,12 +1066,18 @@ struct page *__alloc_pages_nodemask(struct cpu *c, struct mm_world *w, uint32_t 
 				    int zl_kind, const uint64_t *nodemask)
 {
 	call(c, w, FN___alloc_pages_nodemask);
-	run_block(c, w, B_alloc_nodemask);
+	/* v3 16: no OR of __GFP_HARDWALL on the way to the first attempt */
+	bool v3_16 = mm_applied(w, KC_v3_16);
+	run_block(c, w, v3_16 ? B_alloc_nodemask_16 : B_alloc_nodemask);
 	const struct mm_cpu *ci = &w->cpus[c->idx];
 	struct page *page = NULL;
 	bool post = w->cfg.iter == MMZONE_ITER_POST;
 	int alloc_flags = post ? ALLOC_WMARK_LOW | ALLOC_FAIR
 			       : ALLOC_WMARK_LOW | ALLOC_CPUSET | ALLOC_FAIR;
+	/* v3 16: alloc_mask = gfp_mask at declaration, | __GFP_HARDWALL only
+	 * with cpusets (below); before it, gfp_mask | __GFP_HARDWALL at
+	 * retry_cpuset */
+	uint32_t alloc_mask = v3_16 ? gfp : gfp | __GFP_HARDWALL;
 	struct alloc_context ac = {
 		.zl_node = zl_node,
 		.zl_kind = zl_kind,
@@ -895,20 +1088,21 @@ struct page *__alloc_pages_nodemask(struct cpu *c, struct mm_world *w, uint32_t 
 	if (!br(c, w, S_A09, w->mobility_disabled))
 		ac.migratetype = (int)((gfp & (__GFP_RECLAIMABLE | __GFP_MOVABLE)) >> 3);
 	if (post && br(c, w, S_A10a, cpusets_enabled(w))) {
+		if (v3_16)
+			alloc_mask |= __GFP_HARDWALL;
 		alloc_flags |= ALLOC_CPUSET;
 		if (br(c, w, S_A10b, !ac.nodemask))
 			ac.nodemask = w->nodemask;
 	}
-	if (br(c, w, S_A11, gfp & __GFP_DIRECT_RECLAIM)) {
-		/* might_sleep() with CONFIG_PREEMPT_VOLUNTARY */
-		call(c, w, FN__cond_resched);
-		run_block(c, w, B_cond_resched);
-		br(c, w, S_A11b, false);
-		ret(c);
+	/* v3 15 (not merged): might_sleep_if moves to the slow path */
+	if (!mm_applied(w, KC_v3_15))
+		might_sleep_if(c, w, br(c, w, S_A11, gfp & __GFP_DIRECT_RECLAIM));
+	/* v3 13 (not merged): no early test of an empty zonelist */
+	if (!mm_applied(w, KC_v3_13)) {
+		mem_zoneref(c, w, zl_node, zl_kind, 0);
+		if (br(c, w, S_A13, zl_node->zonerefs[zl_kind][0].zone == NULL))
+			goto out_ret;
 	}
-	mem_zoneref(c, w, zl_node, zl_kind, 0);
-	if (br(c, w, S_A13, zl_node->zonerefs[zl_kind][0].zone == NULL))
-		goto out_ret;
 	if (br(c, w, S_A14, ac.migratetype == MT_MOVABLE))
 		alloc_flags |= ALLOC_CMA;
 retry_cpuset:
@@ -924,18 +1118,44 @@ retry_cpuset:
 	}
 	int zi = first_zones_zonelist(c, w, zl_node, zl_kind, ac.high_zoneidx, pref_mask,
 				      &ac.preferred_zone);
-	if (br(c, w, S_A19, ac.preferred_zone == NULL))
-		goto out;
+	if (!mm_applied(w, KC_v3_13)) {
+		if (br(c, w, S_A19, ac.preferred_zone == NULL))
+			goto out;
+	} else if (ac.preferred_zone == NULL) {
+		/* v3 13 leaves an empty zonelist to get_page_from_freelist,
+		 * which finds no zone; the model returns at once (uncharged:
+		 * no modelled machine has an empty zonelist) */
+		goto out_ret;
+	}
+	ac.preferred_zoneref = zi;
 	ac.classzone_idx = zl_node->zonerefs[zl_kind][zi].zone_idx;
-	page = get_page_from_freelist(c, w, gfp | __GFP_HARDWALL, (int)order, alloc_flags, &ac);
+	page = get_page_from_freelist(c, w, alloc_mask, (int)order, alloc_flags, &ac);
+	if (mm_applied(w, KC_v3_18)) {
+		/* v3 18: the fast path's success jumps over the slow path and
+		 * its cpuset retry test */
+		if (sbr(c, w, SS_A48p, page != NULL))
+			goto out_18;
+		ac.spread_dirty_pages = 0;
+		page = alloc_pages_slowpath(c, w, gfp, (int)order, &ac);
+		if (br(c, w, S_A51, page == NULL) && br(c, w, S_A51b, false)) {
+			alloc_mask = gfp;
+			goto retry_cpuset;
+		}
+out_18:
+		br(c, w, S_A50, false);               /* trace_mm_page_alloc */
+		goto out_ret;
+	}
 	if (br(c, w, S_A48, page == NULL)) {
 		ac.spread_dirty_pages = 0;
 		page = alloc_pages_slowpath(c, w, gfp, (int)order, &ac);
 	}
 	br(c, w, S_A50, false);                       /* trace_mm_page_alloc */
 out:
-	if (br(c, w, S_A51, page == NULL) && br(c, w, S_A51b, false))
+	if (br(c, w, S_A51, page == NULL) && br(c, w, S_A51b, false)) {
+		if (v3_16)
+			alloc_mask = gfp;
 		goto retry_cpuset;
+	}
 out_ret:
 	ret(c);
 	return page;
@@ -948,6 +1168,17 @@ static bool free_pages_check(struct cpu *c, struct mm_world *w, const struct pfn
 {
 	call(c, w, FN_free_pages_check);
 	mem(c, w, b->addr + (uint64_t)off * STRUCT_PAGE_SIZE, w->zones[b->zone].node, CPU_LOAD_DEP);
+	if (mm_applied(w, KC_v3_23)) {
+		/* v3 23: page_expected_state(page, PAGE_FLAGS_CHECK_AT_FREE);
+		 * the good path clears the PREP flags with a plain store */
+		bool ok = page_expected_state(c, w, SB_expected_state_free, SS_F05s, SS_F05t,
+					      block_page_count(b, off));
+		if (ok)
+			mem(c, w, b->addr + (uint64_t)off * STRUCT_PAGE_SIZE,
+			    w->zones[b->zone].node, CPU_STORE);
+		ret(c);
+		return !ok;
+	}
 	bool bad = false;
 	bad |= br(c, w, S_F05f, false);                /* _mapcount */
 	bad |= br(c, w, S_F05g, false);                /* mapping */
@@ -961,22 +1192,60 @@ static bool free_pages_check(struct cpu *c, struct mm_world *w, const struct pfn
 	return bad;
 }
 
+/*
+ * free_pages_prepare(page, order); with pcp (from v3 27, the order-0 free
+ * into the pcp lists) free_pcp_prepare(page), which leaves the page check
+ * to bulkfree_pcp_prepare() at the drain (free_pcppages_bulk).
+ */
 static bool free_pages_prepare(struct cpu *c, struct mm_world *w, struct page *page,
-			       int order)
+			       int order, bool pcp)
 {
 	call(c, w, FN_free_pages_prepare);
-	run_block(c, w, B_free_pages_prepare);
 	int bad = 0;
 	const struct pfn_block *b = page_block(w, page);
+	bool v3_01 = mm_applied(w, KC_v3_01);
+	if (!v3_01) {
+		/* v4.6: compound = PageCompound(page) for every order: PG_head
+		 * in page->flags, else compound_head's low bit (PageTail) */
+		run_sblock(c, w, SB_free_pages_compound);
+		bmem_page(c, w, page, CPU_LOAD_DEP);
+		if (!sbr(c, w, SS_F05p, false)) {        /* no __GFP_COMP pages modelled */
+			mem_page(c, w, page, CPU_LOAD_DEP);
+			sbr(c, w, SS_F05q, false);
+		}
+	}
+	run_block(c, w, B_free_pages_prepare);
 	br(c, w, S_F05a, false);                       /* trace_mm_page_free */
-	if (br(c, w, S_F05b, order != 0)) {
+	/* v3 01: the tails (checked before the head) only for order > 0 */
+	if (v3_01 && br(c, w, S_F05b, order != 0)) {
 		for (unsigned i = 1; br(c, w, S_F05d, i < (1u << order)); i++) {
 			br(c, w, S_F05c, false);       /* no __GFP_COMP pages modelled */
 			bad += free_pages_check(c, w, b, page->off + i);
 		}
 	}
-	br(c, w, S_F05e, false);                       /* PageAnonHead */
-	bad += free_pages_check(c, w, b, page->off);
+	if (!mm_applied(w, KC_v3_02)) {
+		/* v4.6 PageAnon(): compound_head(page) first */
+		mem_page(c, w, page, CPU_LOAD_DEP);
+		sbr(c, w, SS_F05r, false);
+	}
+	br(c, w, S_F05e, false);                       /* PageAnonHead / PageAnon */
+	if (!pcp) {
+		bad += free_pages_check(c, w, b, page->off);
+	} else {
+		/* v3 27 free_pcp_prepare (!DEBUG_VM): no free_pages_check; the
+		 * cpupid reset (empty) and the PREP-flag clear (a store) stay */
+		mem_page(c, w, page, CPU_STORE);
+		br(c, w, S_F05n, true);                /* !PageHighMem: debug no-ops */
+		ret(c);
+		return true;
+	}
+	if (!v3_01) {
+		/* v4.6: the tail loop after the head, its bound tested at order 0 too */
+		for (unsigned i = 1; br(c, w, S_F05d, i < (1u << order)); i++) {
+			br(c, w, S_F05c, false);
+			bad += free_pages_check(c, w, b, page->off + i);
+		}
+	}
 	bool ok = !br(c, w, S_F05m, bad != 0);
 	if (ok)
 		br(c, w, S_F05n, true);                /* !PageHighMem: debug no-ops */
@@ -1005,7 +1274,11 @@ static void free_hot_cold_page(struct cpu *c, struct mm_world *w, struct page *p
 	call(c, w, FN_free_hot_cold_page);
 	run_block(c, w, B_free_hot_cold_page);
 	struct zone *z = page_zone(w, page);
-	if (br(c, w, S_F05o, !free_pages_prepare(c, w, page, 0)))
+	/* v3 27: free_pcp_prepare() returns true without checking the page
+	 * (inline: the test is gone) */
+	if (mm_applied(w, KC_v3_27))
+		free_pages_prepare(c, w, page, 0, true);
+	else if (br(c, w, S_F05o, !free_pages_prepare(c, w, page, 0, false)))
 		goto out;
 	int mt = get_pfnblock_migratetype(c, w, page);
 	mem_page(c, w, page, CPU_STORE);                /* set_pcppage_migratetype */
@@ -1047,7 +1320,7 @@ static void __free_pages_ok(struct cpu *c, struct mm_world *w, struct page *page
 	call(c, w, FN___free_pages_ok);
 	run_block(c, w, B_free_pages_ok);
 	struct zone *z = page_zone(w, page);
-	if (br(c, w, S_free_pages_ok_prepare, !free_pages_prepare(c, w, page, order)))
+	if (br(c, w, S_free_pages_ok_prepare, !free_pages_prepare(c, w, page, order, false)))
 		goto out;
 	int mt = get_pfnblock_migratetype(c, w, page);
 	irq_save(c);

@@ -38,6 +38,7 @@
 #include "models/mempolicy.h"
 #include "models/vmstat.h"
 #include "models/vmscan.h"
+#include "models/kcommit.h"
 
 /* GFP bits (v4.6 include/linux/gfp.h values). */
 #define __GFP_DMA 0x01u
@@ -85,6 +86,14 @@ int mm_code_parse(const char *s);             /* ESTIMATE or COMPILED; -1 if unk
 
 struct mm_config {
 	enum mmzone_iter iter;
+	/* the last series commit applied (models/kcommit.h, tree "mm"); every
+	 * commit before it in series order is applied too.  KCOMMIT_UNSET
+	 * (the default): v3 04 or v3 05 (682a3385) as iter says.  When set it
+	 * decides alone and iter is derived from it (mm_config_commit). */
+	enum kcommit commit;
+	/* the series' first ids in the cost tables (mm_series_register);
+	 * -1 (the default): the tables have none */
+	int series_fn_base, series_site_base;
 	enum mm_code code;              /* work layout (MM_CODE_DEFAULT: by cost model) */
 	struct zonelist_opts zl;        /* how the zonelists are built */
 	int cpusets_enabled;            /* a non-root cpuset exists (static key on) */
@@ -108,6 +117,11 @@ struct mm_config {
 	 * both variants) are internal to the model; see docs/pagealloc-model.md */
 };
 void mm_config_default(struct mm_config *c);
+/* The commit a configuration runs: cfg->commit, or when unset KC_v3_05
+ * (iter 682a3385) / KC_v3_04 (pre-682a3385); and the iterator variant it
+ * implies (682a3385 is v3 05). */
+enum kcommit mm_config_commit(const struct mm_config *c);
+enum mmzone_iter mm_commit_iter(enum kcommit k);
 
 struct mm_world;
 struct page;                     /* opaque handle of a struct page */
@@ -124,6 +138,22 @@ struct page;                     /* opaque handle of a struct page */
 int mm_register(struct cost_tables *t, int *fn_base, int *site_base);
 int mm_layout(struct cost_layout *l, const struct cost_tables *t,
 	      int fn_base, int site_base, enum mmzone_iter v, enum mm_code code);
+/* The same for a configuration's commit (mm_config_commit): what the
+ * series moves in or out of line (zone_statistics before v3 04,
+ * next_zones_zonelist from v3 05, get_pfnblock_flags_mask from v3 25). */
+int mm_layout_config(struct cost_layout *l, const struct cost_tables *t, int fn_base,
+		     int site_base, const struct mm_config *cfg, enum mm_code code);
+/*
+ * The 2016 series' own functions and branch sites (docs/series-2016.md),
+ * registered after every other model's tables so that no older id moves:
+ * mm_series_register() then mm_series_layout(), and the bases go into
+ * mm_config.series_fn_base / series_site_base before mm_world_create().
+ * A world without them runs only v3 04 and v3 05 (the default kernels);
+ * mm_world_create() refuses another commit.
+ */
+int mm_series_register(struct cost_tables *t, int *fn_base, int *site_base);
+int mm_series_layout(struct cost_layout *l, const struct cost_tables *t, int fn_base,
+		     int site_base);
 /* The code layout a cost layout was filled for (true: COMPILED). */
 bool mm_layout_is_compiled(const struct cost_layout *l, int fn_base);
 /* MM_CODE_DEFAULT resolved for a timing model: compiled under ooo,

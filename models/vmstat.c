@@ -81,6 +81,30 @@ static void __inc_zone_state(struct cpu *c, struct mm_world *w, struct zone *z,
 	ret(c);
 }
 
+/*
+ * __dec_zone_state (v3 06, 754078eb45df, calls it for NR_ALLOC_BATCH on
+ * the order-0 path): __this_cpu_dec_return of the s8 delta, one test
+ * against -t, and on overflow the fold of v - t/2 with the delta set to
+ * +t/2 (the mirror of __inc_zone_state).
+ */
+void __dec_zone_state(struct cpu *c, struct mm_world *w, struct zone *z, enum mm_stat i)
+{
+	struct per_cpu_pages *pcp = this_pcp(c, z);
+	scall(c, w, SF___dec_zone_state);
+	run_sblock(c, w, SB_dec_zone_state);
+	bmem(c, w, z->addr + ZOFF_PAGESET, z->node, CPU_LOAD_DEP);
+	bmem(c, w, pcp->addr + PCPOFF_DIFF + mm_stat_idx(i), c->node, CPU_LOAD_DEP);
+	bmem(c, w, pcp->addr + PCPOFF_DIFF + mm_stat_idx(i), c->node, CPU_STORE);
+	int64_t v = --pcp->diff[i];
+	int64_t t = pcp->stat_threshold;
+	if (sbr(c, w, SS_A39c, v < -t)) {
+		int64_t overstep = t >> 1;
+		zone_page_state_add(c, w, z, i, v - overstep);
+		pcp->diff[i] = (int32_t)overstep;
+	}
+	ret(c);
+}
+
 /* mod_zone_page_state (x86: this_cpu_cmpxchg based mod_state, overstep 0). */
 void mod_zone_page_state(struct cpu *c, struct mm_world *w, struct zone *z,
 			 enum mm_stat i, int64_t delta)

@@ -200,16 +200,28 @@ static int sim_setup(const struct scenario *s, struct sim_run *r)
 	if (reclaim && (rc = vmscan_register(&r->tables, &r->vm_fn_base, &r->vm_site_base)))
 		return diag_set(&r->d, rc, s->path, 0, 0,
 				"cannot register the reclaim model: %s", ns_status_msg(rc));
+	/* the 2016 series' tables last of all, and only for a kernel that
+	 * runs them (not v3 04 or v3 05, the default kernels): the tables of
+	 * every run that does not select such a commit stay as they were */
+	enum kcommit kc = mm_config_commit(&pt->cfg);
+	int series = kc != KC_v3_04 && kc != KC_v3_05;
+	if (series && (rc = mm_series_register(&r->tables, &r->mm_cfg.series_fn_base,
+					       &r->mm_cfg.series_site_base)))
+		return diag_set(&r->d, rc, s->path, 0, 0,
+				"cannot register the page allocator's series tables: %s",
+				ns_status_msg(rc));
 	if ((rc = cost_layout_init(&r->layout, &r->tables, pt->label)))
 		return diag_set(&r->d, rc, s->path, 0, 0, "out of memory");
 	r->have_layout = 1;
-	if ((rc = mm_layout(&r->layout, &r->tables, r->fn_base, r->site_base, pt->cfg.iter,
+	if ((rc = mm_layout_config(&r->layout, &r->tables, r->fn_base, r->site_base, &pt->cfg,
 			    mm_code_resolve((enum mm_code)pt->cost.code,
 					    (enum cpu_model)pt->cost.model))) ||
 	    (slub && (rc = slub_layout(&r->layout, &r->tables, r->sl_fn_base,
 					    r->sl_site_base, &r->sl_cfg))) ||
 	    (reclaim && (rc = vmscan_layout(&r->layout, &r->tables, r->vm_fn_base,
-					 r->vm_site_base))))
+					 r->vm_site_base))) ||
+	    (series && (rc = mm_series_layout(&r->layout, &r->tables, r->mm_cfg.series_fn_base,
+					      r->mm_cfg.series_site_base))))
 		return diag_set(&r->d, rc, s->path, 0, 0,
 				"cannot lay out variant %s: %s", pt->label,
 				ns_status_msg(rc));

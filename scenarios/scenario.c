@@ -111,6 +111,10 @@ static void make_labels(const struct loader *l, struct scn_point *pt)
 		snprintf(pt->column, SCN_LABEL_MAX, "%s", pt->knob[main_knob].text);
 	}
 	int post = pt->cfg.iter == MMZONE_ITER_POST;
+	if (pt->knob[SCN_KNOB_commit].set) {
+		pt->kernel_model = kcommit_kernel_model(pt->cfg.commit);
+		return;
+	}
 	pt->kernel_model = s->wl->kernel_model
 		? s->wl->kernel_model(post, pt->slub.variant == SLUB_POST)
 		: post ? "v4.6+patches1-4+682a3385" : "v4.6+patches1-4";

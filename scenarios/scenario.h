@@ -92,7 +92,8 @@
 	X(swappiness, 'i')                                                     \
 	X(min_unmapped_ratio, 'i')                                             \
 	X(min_slab_ratio, 'i')                                                 \
-	X(writeback_cycles, 'i')
+	X(writeback_cycles, 'i')                                               \
+	X(commit, 's')
 
 enum scn_knob {
 #define SCN_KNOB_ENUM(key, kind) SCN_KNOB_##key,

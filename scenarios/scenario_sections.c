@@ -579,6 +579,44 @@ static int parse_swap(struct loader *l, const struct ynode *n, uint64_t *pages)
 	return NS_OK;
 }
 
+/* kernel.commit and kernel.zonelist_iter both choose the page allocator's
+ * tree (682a3385 is v3 05): a point may be given one of them. */
+static int knob_conflict(struct loader *l, const struct ynode *n)
+{
+	return scn_err(l, n, "kernel.commit and kernel.zonelist_iter both choose the page "
+		       "allocator's kernel: give one of them (zonelist_iter 682a3385 is "
+		       "commit 682a3385e773, pre-682a3385 is 060e74173f29)");
+}
+
+/* kernel.commit: an id of models/kcommit.h's tree "mm" (or a prefix of 7
+ * or more hex digits of one) that the model can run (kcommit_selectable). */
+static int parse_commit(struct loader *l, const struct ynode *n, struct mm_config *c)
+{
+	const char *s;
+	int rc = ytree_string(TT(n), n, "commit", 1, &s, l->d);
+	if (rc)
+		return rc;
+	char q[128];
+	ytree_quote(s, n->len, q, sizeof q);
+	enum kcommit k = kcommit_parse("mm", s);
+	if (k == KCOMMIT_UNSET) {
+		const char *near = kcommit_suggest("mm", s);
+		if (near)
+			return scn_err(l, n, "unknown commit '%s' in kernel.commit (did you mean "
+				       "'%s'?; numasim list commits)", q, near);
+		return scn_err(l, n, "unknown commit '%s' in kernel.commit (the page allocator's "
+			       "are v4.6-rc2 and the 2016 series' v3 01-28: numasim list commits)",
+			       q);
+	}
+	if (!kcommit_selectable(k))
+		return scn_err(l, n, "commit '%s' (v3 %02d) is not modelled yet: the page "
+			       "allocator model runs v4.6-rc2 up to %s (numasim list commits)",
+			       q, kcommit_v3(k), kcommit_id(kcommit_last_selectable("mm")));
+	c->commit = k;
+	c->iter = mm_commit_iter(k);
+	return NS_OK;
+}
+
 /* Apply knob k's value node n to a point. */
 static int apply_knob(struct loader *l, enum scn_knob k, const struct ynode *n,
 		      struct scn_point *pt)
@@ -592,6 +630,8 @@ static int apply_knob(struct loader *l, enum scn_knob k, const struct ynode *n,
 	val->text = n->kind == YNODE_SCALAR ? n->str : NULL;
 	switch (k) {
 	case SCN_KNOB_zonelist_iter:
+		if (pt->knob[SCN_KNOB_commit].set)
+			return knob_conflict(l, n);
 		if ((rc = parse_named(l, n, "zonelist_iter", mmzone_iter_parse,
 				      "pre-682a3385 or 682a3385", &x)))
 			return rc;
@@ -693,6 +733,13 @@ static int apply_knob(struct loader *l, enum scn_knob k, const struct ynode *n,
 			return rc;
 		c->reclaim.writeback_cycles = (uint64_t)v;
 		break;
+	case SCN_KNOB_commit:
+		if (pt->knob[SCN_KNOB_zonelist_iter].set)
+			return knob_conflict(l, n);
+		if ((rc = parse_commit(l, n, c)))
+			return rc;
+		val->text = kcommit_id(c->commit);
+		break;
 	case SCN_NR_KNOBS:
 		break;
 	}
@@ -733,6 +780,7 @@ void scn_default_knobs(struct scn_point *pt)
 		case SCN_KNOB_min_unmapped_ratio: v->num = c->reclaim.min_unmapped_ratio; break;
 		case SCN_KNOB_min_slab_ratio: v->num = c->reclaim.min_slab_ratio; break;
 		case SCN_KNOB_writeback_cycles: v->num = (long long)c->reclaim.writeback_cycles; break;
+		case SCN_KNOB_commit: v->text = kcommit_id(mm_config_commit(c)); break;
 		case SCN_NR_KNOBS: break;
 		}
 	}

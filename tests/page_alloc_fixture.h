@@ -59,13 +59,23 @@ static inline int tw_try_pad(struct machine *m, const struct mm_config *cfg,
 	assert_int_equal(mm_register(&t->t, &t->fn_base, &t->site_base), NS_OK);
 	if (cfg->reclaim.enabled)
 		assert_int_equal(vmscan_register(&t->t, &vf, &vs), NS_OK);
+	/* the series' tables last, for a commit other than v3 04 and 05 */
+	struct mm_config cs = *cfg;
+	enum kcommit kc = mm_config_commit(cfg);
+	if (kc != KC_v3_04 && kc != KC_v3_05)
+		assert_int_equal(mm_series_register(&t->t, &cs.series_fn_base,
+						    &cs.series_site_base), NS_OK);
+	cfg = &cs;
 	assert_int_equal(cost_layout_init(&t->l, &t->t, mmzone_iter_name(cfg->iter)), NS_OK);
 	/* cpu_params_default's model (in-order, below): the default code
 	 * resolves to the estimate layout unless the test chose one */
-	assert_int_equal(mm_layout(&t->l, &t->t, t->fn_base, t->site_base, cfg->iter,
+	assert_int_equal(mm_layout_config(&t->l, &t->t, t->fn_base, t->site_base, cfg,
 				   mm_code_resolve(cfg->code, CPU_MODEL_INORDER)), NS_OK);
 	if (cfg->reclaim.enabled)
 		assert_int_equal(vmscan_layout(&t->l, &t->t, vf, vs), NS_OK);
+	if (cfg->series_fn_base >= 0)
+		assert_int_equal(mm_series_layout(&t->l, &t->t, cfg->series_fn_base,
+						  cfg->series_site_base), NS_OK);
 	assert_int_equal(cost_layout_check(&t->l, &t->t), NS_OK);
 	int all[TW_MAX_CPUS], n = 0;
 	for (int c = 0; !cpus && c <= m->max_cpu && n < TW_MAX_CPUS; c++)
