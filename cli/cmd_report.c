@@ -23,6 +23,11 @@
  * for messaging runs the seed-format summary, t-tests, SLUB stats and
  * __slab_free branch table of each invocation's runs (analysis/messaging_report.h).
  *
+ * --slabinfo CACHE prints instead, run by run, the statistics tables
+ * `slabinfo -r CACHE` prints (tools/vm/slabinfo.c) from the run's stored
+ * SLUB counters, and the model's where_* counters (analysis/slabinfo.h);
+ * a cache without counters in the database exits 2.
+ *
  * --format html writes the whole database as one self-contained page
  * instead (analysis/html_report.h); -o FILE writes either form atomically.
  *
@@ -44,6 +49,7 @@
 #include "base/diag.h"
 #include "analysis/html_report.h"
 #include "analysis/messaging_report.h"
+#include "analysis/slabinfo.h"
 #include "analysis/resultset.h"
 #include "analysis/store.h"
 #include "analysis/table.h"
@@ -56,7 +62,7 @@
 #define SUMMARY_DEFAULT_TOP 15
 
 static const char usage_line[] = "numasim report DB [--runs] [--run ID] [--top N] "
-	"[--format text|json|csv|html] [-o FILE]";
+	"[--format text|json|csv|html] [--slabinfo CACHE] [-o FILE]";
 
 
 struct rep {
@@ -591,7 +597,7 @@ static int report_records(struct rep *r, enum rec_format fmt, int runs, int64_t 
 }
 
 struct report_args {
-	const char *path, *out_path;
+	const char *path, *out_path, *slabinfo;
 	long long only, top;
 	int runs, html;
 	enum rec_format format;
@@ -649,6 +655,10 @@ static const struct cli_option report_options[] = {
 		 "and provenance, compare tables with their plots, profile,\n"
 		 "flame graph, branch sites, SLUB and scheduler summaries,\n"
 		 "small multiples of sweeps; analysis/html_report.h)"},
+	{.name = "--slabinfo", .arg = "CACHE", .kind = CLI_OPT_TEXT, .off = REPORT_ARG(slabinfo),
+	 .help = "instead: per run, the SLUB statistics of CACHE as\n"
+		 "`slabinfo -r CACHE` prints them (skbuff_head_cache,\n"
+		 "kmalloc-512, ...), then the model's where_* counters"},
 	{.name = "-o", .arg = "FILE", .kind = CLI_OPT_TEXT, .off = REPORT_ARG(out_path),
 	 .help = "write FILE atomically instead of standard output"},
 };
@@ -712,6 +722,9 @@ int cmd_report(int argc, char **argv)
 	if (html && (runs || only || top >= 0))
 		return cli_usage_error("report", usage_line, "--format html is the whole "
 				       "database: --runs, --run and --top are for text");
+	if (a.slabinfo && (html || format != REC_TEXT || runs || only || top >= 0))
+		return cli_usage_error("report", usage_line, "--slabinfo is a text report of "
+				       "its own: no --format, --runs, --run or --top");
 	if ((rc = store_open(path, STORE_RDONLY, &st, &d)) ||
 	    (rc = register_sites(store_sqlite(st), &sites, path, &d)))
 		goto fail;
@@ -728,7 +741,9 @@ int cmd_report(int argc, char **argv)
 	struct rep r = {.db = store_sqlite(st), .path = path, .f = f, .top = top,
 			.messaging_top = messaging_top, .d = &d};
 	/* one switch over the format: each case composes the whole output in f */
-	if (html) {
+	if (a.slabinfo) {
+		rc = slabinfo_report(store_sqlite(st), path, a.slabinfo, f, &d);
+	} else if (html) {
 		rc = html_report_write(store_sqlite(st), path, &sites, f, &d);
 	} else {
 		switch (format) {
