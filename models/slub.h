@@ -332,8 +332,10 @@ struct slub_cache_info {
 	unsigned max_order, max_objects;/* s->max */
 	unsigned long min_partial;
 	unsigned cpu_partial;
+	unsigned cpu_partial_pages;     /* b47291ef02b0 on; 0 before */
 	int has_cpu_partial;
 	uint64_t allocated, freed;      /* objects handed out / returned */
+	uint64_t where[SLUB_NR_WHERE];  /* the where_* counters */
 	uint64_t slabs, pages_failed;   /* slabs alive; slab allocations that failed */
 };
 int slub_cache_info(const struct slub_cache *s, struct slub_cache_info *out);

@@ -178,6 +178,8 @@ int slub_cache_info(const struct slub_cache *s, struct slub_cache_info *o)
 	o->max_objects = s->max_objects;
 	o->min_partial = s->min_partial;
 	o->cpu_partial = s->cpu_partial;
+	o->cpu_partial_pages = s->cpu_partial_pages;
+	memcpy(o->where, s->where, sizeof o->where);
 	o->has_cpu_partial = s->has_cpu_partial;
 	o->allocated = s->allocated;
 	o->freed = s->freed;
