@@ -150,15 +150,73 @@ static int no_cache(sqlite3 *db, const char *path, const char *cache, struct dia
 			"with slabs: %s)", cache, list);
 }
 
+/* The counters of one run into *si; *found 0 when it has none of the cache. */
+static int load_run(sqlite3 *db, sqlite3_stmt *ctr, const char *path, int64_t run_id,
+		    const char *cache, struct si *si, int *found, struct diag *d)
+{
+	memset(si, 0, sizeof *si);
+	*found = 0;
+	sqlite3_reset(ctr);
+	sqlite3_bind_int64(ctr, 1, run_id);
+	sqlite3_bind_text(ctr, 2, cache, -1, SQLITE_STATIC);
+	int c;
+	while ((c = sqlite3_step(ctr)) == SQLITE_ROW) {
+		set_item(si, (const char *)sqlite3_column_text(ctr, 0),
+			 (unsigned long)sqlite3_column_int64(ctr, 1));
+		*found = 1;
+	}
+	return c == SQLITE_DONE ? NS_OK : db_err(db, d, path);
+}
+
+static const char ctr_sql[] =
+	"SELECT name, value FROM counters WHERE run_id = ?1 AND scope = 'cache' "
+	"AND scope_id = ?2";
+
+int slabinfo_print_run(sqlite3 *db, const char *path, int64_t run_id, const char *cache,
+		       FILE *f, struct diag *d)
+{
+	sqlite3_stmt *ctr = NULL;
+	struct si si;
+	int found, rc;
+	if (sqlite3_prepare_v2(db, ctr_sql, -1, &ctr, NULL) != SQLITE_OK)
+		return db_err(db, d, path);
+	rc = load_run(db, ctr, path, run_id, cache, &si, &found, d);
+	sqlite3_finalize(ctr);
+	if (rc == NS_OK && found) {
+		slab_stats(f, &si);
+		where_table(f, &si);
+	}
+	return rc;
+}
+
+int slabinfo_wanted(sqlite3 *db, const int64_t *run_ids, int n, int *out, struct diag *d)
+{
+	sqlite3_stmt *st = NULL;
+	int rc = NS_OK;
+	*out = 0;
+	if (sqlite3_prepare_v2(db, "SELECT 1 FROM params WHERE run_id = ?1 AND key = "
+				   "'kernel.slub_cpu_partial' AND value <> 'v5.9'",
+			       -1, &st, NULL) != SQLITE_OK)
+		return db_err(db, d, "DB");
+	for (int i = 0; i < n && !*out && rc == NS_OK; i++) {
+		sqlite3_reset(st);
+		sqlite3_bind_int64(st, 1, run_ids[i]);
+		int s = sqlite3_step(st);
+		if (s == SQLITE_ROW)
+			*out = 1;
+		else if (s != SQLITE_DONE)
+			rc = db_err(db, d, "DB");
+	}
+	sqlite3_finalize(st);
+	return rc;
+}
+
 int slabinfo_report(sqlite3 *db, const char *path, const char *cache, FILE *f, struct diag *d)
 {
 	static const char runs_sql[] =
 		"SELECT run_id, point, repetition, variant FROM runs WHERE EXISTS (SELECT 1 "
 		"FROM counters c WHERE c.run_id = runs.run_id AND c.scope = 'cache' AND "
 		"c.scope_id = ?1) ORDER BY run_id";
-	static const char ctr_sql[] =
-		"SELECT name, value FROM counters WHERE run_id = ?1 AND scope = 'cache' "
-		"AND scope_id = ?2";
 	sqlite3_stmt *runs = NULL, *ctr = NULL;
 	char *buf = NULL;
 	size_t len = 0;
@@ -174,18 +232,10 @@ int slabinfo_report(sqlite3 *db, const char *path, const char *cache, FILE *f, s
 	sqlite3_bind_text(runs, 1, cache, -1, SQLITE_STATIC);
 	while ((s = sqlite3_step(runs)) == SQLITE_ROW) {
 		struct si si;
-		memset(&si, 0, sizeof si);
-		sqlite3_reset(ctr);
-		sqlite3_bind_int64(ctr, 1, sqlite3_column_int64(runs, 0));
-		sqlite3_bind_text(ctr, 2, cache, -1, SQLITE_STATIC);
-		int c;
-		while ((c = sqlite3_step(ctr)) == SQLITE_ROW)
-			set_item(&si, (const char *)sqlite3_column_text(ctr, 0),
-				 (unsigned long)sqlite3_column_int64(ctr, 1));
-		if (c != SQLITE_DONE) {
-			rc = db_err(db, d, path);
+		int has;
+		if ((rc = load_run(db, ctr, path, sqlite3_column_int64(runs, 0), cache, &si, &has,
+				   d)))
 			goto out;
-		}
 		fprintf(m, "%sSlabcache: %-20s  run %lld, point %d, repetition %d: %s\n",
 			found ? "\n" : "", cache, (long long)sqlite3_column_int64(runs, 0),
 			sqlite3_column_int(runs, 1), sqlite3_column_int(runs, 2),

@@ -12,6 +12,9 @@
  * allocated no slab.  After slabinfo's tables, the model's own where_*
  * counters (models/slub.h SLUB_WHERE_ITEMS: where each slow-path free
  * found its slab), marked as the model's, when the run stored them.
+ * `numasim run` of a messaging scenario prints the same tables per point
+ * for skbuff_head_cache and kmalloc-512 when the scenario selects a
+ * kernel.slub_cpu_partial other than v5.9 (analysis/messaging_report.h).
  *
  * Error policy: NS_ENOENT (message in d) when no run of the database has
  * counters of that cache, naming the caches that have some; NS_EDB on an
@@ -21,6 +24,7 @@
 #ifndef NUMASIM_SLABINFO_H
 #define NUMASIM_SLABINFO_H
 
+#include <stdint.h>
 #include <stdio.h>
 
 #include <sqlite3.h>
@@ -29,5 +33,16 @@
 
 int slabinfo_report(sqlite3 *db, const char *path, const char *cache, FILE *f,
 		    struct diag *d);
+
+/* The tables of one run (no heading; nothing when the run stored no
+ * counters of the cache): what slabinfo_report prints under each run's
+ * heading, for the messaging report's section. */
+int slabinfo_print_run(sqlite3 *db, const char *path, int64_t run_id, const char *cache,
+		       FILE *f, struct diag *d);
+
+/* Whether a messaging report should print the slabinfo section: some run
+ * of run_ids[0..n) was made with kernel.slub_cpu_partial other than v5.9
+ * (*out 1), else *out 0. */
+int slabinfo_wanted(sqlite3 *db, const int64_t *run_ids, int n, int *out, struct diag *d);
 
 #endif

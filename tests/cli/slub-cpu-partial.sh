@@ -9,7 +9,8 @@
 #  - a small run of the three settings (guest machine, -g 2, in-order):
 #    the setting reaches the model (the drains and refills differ as the
 #    accounting says) and --slabinfo prints slabinfo -r's tables from the
-#    stored counters, with slabinfo's integer percentages.
+#    stored counters, with slabinfo's integer percentages; `numasim run`
+#    prints the same tables per point when a point is not v5.9.
 set -u
 
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
@@ -67,6 +68,15 @@ done
 knob_file "[v5.9, b47291ef02b0, 23e98ad1ce89]"
 "$NUMASIM" run "$tmp/k.yaml" --db "$tmp/k.db" >"$tmp/run" 2>&1
 check "run exit" "$?" 0
+# numasim run prints slabinfo -r's tables of both caches per point
+check "run's slabinfo sections" "$(grep -c '^# slabinfo -r \(skbuff_head_cache\|kmalloc-512\) of slub_cpu_partial=' "$tmp/run")" 6
+check "run's slabinfo tables" "$(grep -c '^Slab Perf Counter ' "$tmp/run")" 6
+# not for a run of v5.9 alone (the seed scenarios' output is unchanged)
+knob_file v5.9
+"$NUMASIM" run "$tmp/k.yaml" --db "$tmp/k59.db" >"$tmp/run59" 2>&1
+check "v5.9 run exit" "$?" 0
+check "v5.9 run: no slabinfo section" "$(grep -c '^# slabinfo -r' "$tmp/run59")" 0
+knob_file "[v5.9, b47291ef02b0, 23e98ad1ce89]"
 ctr() { q "$tmp/k.db" "SELECT value FROM counters c JOIN runs r USING (run_id) WHERE r.point = $1 AND c.scope = 'cache' AND c.scope_id = '$2' AND c.name = '$3'"; }
 check "points' variants" "$(q "$tmp/k.db" "SELECT group_concat(variant, ' ') FROM (SELECT variant FROM runs ORDER BY point)")" \
 	"slub_cpu_partial=v5.9 slub_cpu_partial=b47291ef02b0 slub_cpu_partial=23e98ad1ce89"
