@@ -125,7 +125,7 @@ const char *slub_stat_desc(enum slub_stat s);
 	X(ALLOC_CPU_PARTIAL, "where_alloc_cpu_partial",                       \
 	  "frozen: on the alloc CPU's partial chain (not the freeing CPU)")     \
 	X(OTHER_CPU_PARTIAL, "where_other_cpu_partial",                       \
-	  "frozen: on a third CPU's partial chain")                             \
+	  "frozen: on the chain of a CPU neither freeing nor alloc CPU")        \
 	X(NODE_PARTIAL, "where_node_partial", "not frozen: on a node partial list") \
 	X(FULL, "where_full", "not frozen: full, on no list")
 

@@ -1581,9 +1581,9 @@ static void test_where_counters(void **state)
 	/* slab 0 is full: frozen onto CPU 1's chain by the first free ... */
 	fr(t, 1, s, o[0]);
 	assert_int_equal(WHERE(FULL), 1);
-	/* ... found there by CPU 1's next free, by CPU 0's (a third CPU's
-	 * chain for CPU 0? no: CPU 0 allocated it, so the alloc CPU's view
-	 * is "on another CPU's chain": OTHER, since the chain is not CPU 0's) */
+	/* ... found there by CPU 1's next free (its own list), and by a free
+	 * on CPU 0, which allocated from the slab: the list is neither the
+	 * freeing CPU's nor the alloc CPU's, so "a third CPU's list" */
 	fr(t, 1, s, o[1]);
 	assert_int_equal(WHERE(OWN_CPU_PARTIAL), 1);
 	fr(t, 0, s, o[2]);
