@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "models/slub.h"
+#include "analysis/slabinfo.h"
 #include "analysis/stats.h"
 
 #define VARIANT_MAX 512
@@ -797,6 +798,23 @@ out:
 	return rc;
 }
 
+/* slabinfo -r's tables of both caches per point (its first run), when a
+ * run selected kernel.slub_cpu_partial other than v5.9 (analysis/slabinfo.h). */
+static int print_slabinfo(struct rep *r, const int64_t *run_ids, int nr_runs)
+{
+	static const char *const caches[] = {"skbuff_head_cache", "kmalloc-512"};
+	int want, rc = slabinfo_wanted(r->db, run_ids, nr_runs, &want, r->d);
+	for (int i = 0; i < r->nr && want && rc == NS_OK; i++) {
+		const struct mpoint *p = &r->pts[i];
+		for (int c = 0; c < 2 && rc == NS_OK; c++) {
+			fprintf(r->g, "\n# slabinfo -r %s of %s, repetition %lld (run %lld)\n",
+				caches[c], p->variant, p->reps[0], (long long)p->ids[0]);
+			rc = slabinfo_print_run(r->db, "DB", p->ids[0], caches[c], r->g, r->d);
+		}
+	}
+	return rc;
+}
+
 int messaging_report_print(sqlite3 *db, const int64_t *run_ids, int nr_runs, long long top,
 			   FILE *f, struct diag *d)
 {
@@ -822,6 +840,8 @@ int messaging_report_print(sqlite3 *db, const int64_t *run_ids, int nr_runs, lon
 	if (rc == NS_OK) {
 		rc = print_slub_stats(&r);
 	}
+	if (rc == NS_OK)
+		rc = print_slabinfo(&r, run_ids, nr_runs);
 	if (rc == NS_OK)
 		rc = print_branches(&r);
 	if (rc == NS_OK)

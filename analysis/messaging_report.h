@@ -15,6 +15,9 @@
  *     the point's first stored run as /sys/kernel/slab/<cache>/<stat>
  *     shows them with CONFIG_SLUB_STATS: the total, then C<cpu>=<count>
  *     for every CPU with a non-zero count;
+ *  4b. when a run selected kernel.slub_cpu_partial other than v5.9, per
+ *     point (its first run) the statistics tables `slabinfo -r` prints for
+ *     skbuff_head_cache and kmalloc-512 (analysis/slabinfo.h);
  *  5. the per-site branch table of __slab_free (S0..S10, PRE6a, PRE6b,
  *     PRE7, POST6, POST7): executed, taken and mispredicted per point,
  *     summed over the point's runs, and branches per slow-path free.

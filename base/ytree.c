@@ -658,6 +658,20 @@ static const char *suggest_key(const char *key, size_t klen,
 	return best;
 }
 
+const char *ytree_suggest(const char *s, size_t len, const char *const *choices, size_t nr)
+{
+	const char *best = NULL;
+	int bestd = 3; /* as suggest_key: close matches only */
+	for (size_t i = 0; i < nr; i++) {
+		int dist = edit_distance(s, len, choices[i], strlen(choices[i]));
+		if (dist < bestd) {
+			bestd = dist;
+			best = choices[i];
+		}
+	}
+	return best;
+}
+
 int ytree_expect_map(const struct ytree *t, const struct ynode *n,
 		     const char *what, struct diag *d)
 {

@@ -114,6 +114,10 @@ struct ytree_field {
 	int required;
 };
 
+/* The choice closest to s[0..len) (edit distance under 3), or NULL: the
+ * "did you mean" of a value out of a fixed list. */
+const char *ytree_suggest(const char *s, size_t len, const char *const *choices, size_t nr);
+
 /*
  * Check that n is a mapping whose keys are all among fields[0..nr), none
  * repeated and all required ones present; vals[i] receives the value of

@@ -23,6 +23,11 @@
  * for messaging runs the seed-format summary, t-tests, SLUB stats and
  * __slab_free branch table of each invocation's runs (analysis/messaging_report.h).
  *
+ * --slabinfo CACHE prints instead, run by run, the statistics tables
+ * `slabinfo -r CACHE` prints (tools/vm/slabinfo.c) from the run's stored
+ * SLUB counters, and the model's where_* counters (analysis/slabinfo.h);
+ * a cache without counters in the database exits 2.
+ *
  * --format html writes the whole database as one self-contained page
  * instead (analysis/html_report.h); -o FILE writes either form atomically.
  *
@@ -45,6 +50,7 @@
 #include "base/diag.h"
 #include "analysis/html_report.h"
 #include "analysis/messaging_report.h"
+#include "analysis/slabinfo.h"
 #include "analysis/resultset.h"
 #include "analysis/store.h"
 #include "analysis/table.h"
@@ -57,7 +63,7 @@
 #define SUMMARY_DEFAULT_TOP 15
 
 static const char usage_line[] = "numasim report DB [--runs] [--run ID] [--children] "
-	"[--top N] [--pool] [--format text|json|csv|html] [-o FILE]";
+	"[--top N] [--pool] [--format text|json|csv|html] [--slabinfo CACHE] [-o FILE]";
 
 
 struct rep {
@@ -620,7 +626,7 @@ static int report_children(struct rep *r, long long only)
 }
 
 struct report_args {
-	const char *path, *out_path;
+	const char *path, *out_path, *slabinfo;
 	long long only, top;
 	int runs, html, pool, children;
 	enum rec_format format;
@@ -686,6 +692,10 @@ static const struct cli_option report_options[] = {
 	 .help = "the compare tables pool the same runs of one plan\n"
 		 "stored by several invocations (refused otherwise:\n"
 		 "docs/statistics.md)"},
+	{.name = "--slabinfo", .arg = "CACHE", .kind = CLI_OPT_TEXT, .off = REPORT_ARG(slabinfo),
+	 .help = "instead: per run, the SLUB statistics of CACHE as\n"
+		 "`slabinfo -r CACHE` prints them (skbuff_head_cache,\n"
+		 "kmalloc-512, ...), then the model's where_* counters"},
 	{.name = "-o", .arg = "FILE", .kind = CLI_OPT_TEXT, .off = REPORT_ARG(out_path),
 	 .help = "write FILE atomically instead of standard output"},
 };
@@ -752,6 +762,9 @@ int cmd_report(int argc, char **argv)
 	if (html && (runs || only || top >= 0))
 		return cli_usage_error("report", usage_line, "--format html is the whole "
 				       "database: --runs, --run and --top are for text");
+	if (a.slabinfo && (html || format != REC_TEXT || runs || only || top >= 0))
+		return cli_usage_error("report", usage_line, "--slabinfo is a text report of "
+				       "its own: no --format, --runs, --run or --top");
 	if ((rc = store_open(path, STORE_RDONLY, &st, &d)) ||
 	    (rc = register_sites(store_sqlite(st), &sites, path, &d)))
 		goto fail;
@@ -768,7 +781,9 @@ int cmd_report(int argc, char **argv)
 	struct rep r = {.db = store_sqlite(st), .path = path, .f = f, .top = top,
 			.messaging_top = messaging_top, .d = &d, .pool = a.pool};
 	/* one switch over the format: each case composes the whole output in f */
-	if (a.children) {
+	if (a.slabinfo) {
+		rc = slabinfo_report(store_sqlite(st), path, a.slabinfo, f, &d);
+	} else if (a.children) {
 		rc = report_children(&r, only);
 	} else if (html) {
 		rc = html_report_write(store_sqlite(st), path, &sites, a.pool, f, &d);

@@ -343,6 +343,7 @@ static uint32_t allocate_slab(struct cpu *c, struct slub_cache *s)
 	sl->order = (uint8_t)order;
 	sl->objects = (uint16_t)objects;
 	sl->lprev = sl->lnext = sl->pnext = NIL32;
+	sl->alloc_cpu = -1;
 	mem(c, w, sl->meta + PAGE_OFF_SLAB_CACHE, CPU_STORE); /* objects, slab_cache, flags */
 	/* build the free chain: set_freepointer on every object */
 	uint16_t *nx = nextp(s, id);
@@ -467,8 +468,10 @@ static void put_cpu_partial(struct cpu *c, struct slub_cache *s, uint32_t id, bo
 {
 	struct slub_world *w = s->w;
 	struct slub_kcpu *k = kcpu(s, c);
+	/* b47291ef02b0: the limit in slabs, no pobjects kept */
+	bool in_pages = w->cfg.cp_commit >= SLUB_CP_PAGES;
 	call(c, w, FN_put_cpu_partial);
-	run_block(c, w, B_put_cpu_partial);
+	run_block(c, w, in_pages ? B_put_cpu_partial_pages : B_put_cpu_partial);
 	int pages = 0, pobjects = 0;
 	bmem(c, w, k->addr + KCPU_OFF_PARTIAL, CPU_LOAD_DEP);
 	uint32_t old = k->partial;
@@ -477,7 +480,8 @@ static void put_cpu_partial(struct cpu *c, struct slub_cache *s, uint32_t id, bo
 		pobjects = s->slab[old].pobjects;
 		pages = s->slab[old].pages;
 		if (br(c, w, S_P2a, drain) &&
-		    br(c, w, S_P2b, pobjects > (int)s->cpu_partial)) {
+		    (in_pages ? br(c, w, S_P2c, pages >= (int)s->cpu_partial_pages)
+			      : br(c, w, S_P2b, pobjects > (int)s->cpu_partial))) {
 			irq_save(c);
 			unfreeze_partials(c, s);
 			irq_restore(c);
@@ -489,9 +493,10 @@ static void put_cpu_partial(struct cpu *c, struct slub_cache *s, uint32_t id, bo
 	}
 	struct slub_slab *sl = &s->slab[id];
 	pages++;
-	pobjects += sl->objects - sl->inuse;
+	if (!in_pages)
+		pobjects += sl->objects - sl->inuse;
 	sl->pages = pages;
-	sl->pobjects = pobjects;
+	sl->pobjects = in_pages ? 0 : pobjects;
 	sl->pnext = old;
 	mem(c, w, sl->meta + PAGE_OFF_LRU, CPU_STORE);
 	mem(c, w, sl->meta + PAGE_OFF_NEXT_PAGES, CPU_STORE);
@@ -902,7 +907,8 @@ static uint16_t get_partial_node(struct cpu *c, struct slub_cache *s, struct slu
 	if (br(c, w, S_gpn_empty, n->nr_partial == 0))
 		goto out;
 	lock_node(c, n);
-	int available = 0;
+	int available = 0, partial_pages = 0;
+	bool in_pages = w->cfg.cp_commit >= SLUB_CP_PAGES;   /* b47291ef02b0 */
 	mem(c, w, n->addr + KNODE_OFF_PARTIAL, CPU_LOAD_DEP);
 	for (uint32_t id = n->head, next; br(c, w, S_gpn_next, id != NIL32); id = next) {
 		run_block(c, w, B_partial_node_page);
@@ -915,15 +921,20 @@ static uint16_t get_partial_node(struct cpu *c, struct slub_cache *s, struct slu
 		available += objects;
 		if (br(c, w, S_gpn_first, object == NIL16)) {
 			k->page = id;
+			s->slab[id].alloc_cpu = (int16_t)c->idx;
 			mem(c, w, k->addr + KCPU_OFF_PAGE, CPU_STORE);
 			stat_inc(c, s, SLUB_ALLOC_FROM_PARTIAL);
 			object = t;
 		} else {
 			put_cpu_partial(c, s, id, false);
 			stat_inc(c, s, SLUB_CPU_PARTIAL_NODE);
+			partial_pages++;
 		}
-		if (br(c, w, S_gpn_enough,
-		       !s->has_cpu_partial || available > (int)(s->cpu_partial / 2)))
+		if (in_pages ? br(c, w, S_gpn_enough_pages,
+				  !s->has_cpu_partial ||
+				  partial_pages > (int)(s->cpu_partial_pages / 2))
+			     : br(c, w, S_gpn_enough,
+				  !s->has_cpu_partial || available > (int)(s->cpu_partial / 2)))
 			break;
 	}
 	unlock_node(c, n);
@@ -1001,6 +1012,7 @@ static uint16_t new_slab_objects(struct cpu *c, struct slub_cache *s, int node)
 		mem(c, w, sl->meta + PAGE_OFF_FREELIST, CPU_STORE);
 		stat_inc(c, s, SLUB_ALLOC_SLAB);
 		k->page = id;
+		s->slab[id].alloc_cpu = (int16_t)c->idx;
 		mem(c, w, k->addr + KCPU_OFF_PAGE, CPU_STORE);
 	}
 out:
@@ -1059,6 +1071,7 @@ new_slab:
 		uint32_t id = k->partial;
 		mem(c, w, s->slab[id].meta + PAGE_OFF_LRU, CPU_LOAD_DEP);
 		k->page = id;
+		s->slab[id].alloc_cpu = (int16_t)c->idx;
 		k->partial = s->slab[id].pnext;
 		s->slab[id].pnext = NIL32;
 		mem(c, w, k->addr + KCPU_OFF_PAGE, CPU_STORE);

@@ -108,6 +108,36 @@ enum slub_stat {
 const char *slub_stat_name(enum slub_stat s);   /* "free_frozen" */
 const char *slub_stat_desc(enum slub_stat s);
 
+/*
+ * Where the slab of a __slab_free call is at the call's entry: the
+ * model's own counters (scope "cache", names "where_*"; the kernel has no
+ * such statistic), one per call, so they sum to FREE_SLOWPATH.  "alloc
+ * CPU" is the CPU whose cpu slab (c->page) the slab last was: the CPU
+ * its objects were allocated on.  The frozen cases count what FREE_FROZEN
+ * counts (a cmpxchg retry aside); CPU_PARTIAL_FREE comes from WHERE_FULL.
+ */
+#define SLUB_WHERE_ITEMS(X)                                                    \
+	X(BY_ALLOC_CPU, "where_by_alloc_cpu",                                 \
+	  "(overlapping) freed on the slab's alloc CPU")                        \
+	X(CPU_SLAB, "where_cpu_slab", "frozen: another CPU's cpu slab")        \
+	X(OWN_CPU_PARTIAL, "where_own_cpu_partial",                           \
+	  "frozen: on the freeing CPU's partial chain")                         \
+	X(ALLOC_CPU_PARTIAL, "where_alloc_cpu_partial",                       \
+	  "frozen: on the alloc CPU's partial chain (not the freeing CPU)")     \
+	X(OTHER_CPU_PARTIAL, "where_other_cpu_partial",                       \
+	  "frozen: on the chain of a CPU neither freeing nor alloc CPU")        \
+	X(NODE_PARTIAL, "where_node_partial", "not frozen: on a node partial list") \
+	X(FULL, "where_full", "not frozen: full, on no list")
+
+enum slub_where {
+#define SLUB_WHERE_ENUM(id, name, desc) SLUB_WHERE_##id,
+	SLUB_WHERE_ITEMS(SLUB_WHERE_ENUM)
+#undef SLUB_WHERE_ENUM
+	SLUB_NR_WHERE
+};
+const char *slub_where_name(enum slub_where x);  /* "where_cpu_slab" */
+const char *slub_where_desc(enum slub_where x);
+
 /* Cache flags (kernel values, include/linux/slab.h). */
 #define SLUB_HWCACHE_ALIGN 0x00002000u     /* SLAB_HWCACHE_ALIGN */
 #define SLUB_PANIC 0x00040000u             /* SLAB_PANIC (no effect here) */
@@ -123,6 +153,38 @@ enum slub_variant {
 };
 const char *slub_variant_name(enum slub_variant v);
 int slub_variant_parse(const char *s);          /* -1 if unknown */
+
+/*
+ * The per-cpu partial list's accounting (kernel.slub_cpu_partial), each
+ * setting including the ones before it:
+ *   SLUB_CP_V59      v5.9: put_cpu_partial() drains when the head's
+ *                    pobjects (free objects sampled at insertion) exceed
+ *                    s->cpu_partial; get_partial_node() stops when the
+ *                    free objects taken exceed cpu_partial / 2;
+ *   SLUB_CP_PAGES    b47291ef02b0 ("mm, slub: change percpu partial
+ *                    accounting from objects to pages", v5.16): the limit
+ *                    in slabs, s->cpu_partial_pages = DIV_ROUND_UP(
+ *                    cpu_partial * 2, oo_objects(s->oo)) (slub_set_cpu_partial);
+ *                    put_cpu_partial() drains when the head's pages >=
+ *                    cpu_partial_pages and keeps no pobjects;
+ *                    get_partial_node() stops when the slabs put on the
+ *                    per-cpu list exceed cpu_partial_pages / 2;
+ *   SLUB_CP_DEFAULTS 23e98ad1ce89 ("mm/slub: increase default cpu partial
+ *                    list sizes", v5.16): set_cpu_partial()'s objects
+ *                    6 / 24 / 52 / 120 instead of 2 / 6 / 13 / 30.
+ * Only the accounting and limits are ported onto v5.9's structure (the
+ * 5.15 local_lock rework is not modelled).
+ */
+enum slub_cpu_partial_commit {
+	SLUB_CP_V59,
+	SLUB_CP_PAGES,
+	SLUB_CP_DEFAULTS,
+	SLUB_NR_CP
+};
+const char *slub_cpu_partial_commit_name(enum slub_cpu_partial_commit x); /* "b47291ef02b0" */
+int slub_cpu_partial_commit_parse(const char *s);  /* -1 if unknown */
+/* The names in order ("v5.9", "b47291ef02b0", "23e98ad1ce89"), for messages. */
+extern const char *const slub_cpu_partial_commit_names[SLUB_NR_CP];
 
 enum slub_compiler {
 	SLUB_GCC,      /* fall-through of unhinted sites as GCC lays them out */
@@ -140,6 +202,7 @@ struct slub_config {
 					 * cost.model ooo for the counted build
 					 * (gcc, stats on), else estimate */
 	int cpu_partial;                /* CONFIG_SLUB_CPU_PARTIAL */
+	enum slub_cpu_partial_commit cp_commit; /* kernel.slub_cpu_partial (v5.9) */
 	int nr_cpu_ids;                 /* 0: the machine's (highest CPU + 1) */
 	unsigned slub_min_objects;      /* boot parameters; 0 = computed */
 	unsigned slub_min_order;        /* default 0 */
@@ -192,7 +255,9 @@ int slub_free_bulk(struct slub_world *w, struct cpu *c, struct slub_cache *s, si
 		   slub_obj_t *p);
 /* __flush_cpu_slab(s, cpu) for CPU c: flush_slab + unfreeze_partials. */
 void slub_flush_cpu(struct slub_world *w, struct cpu *c, struct slub_cache *s);
-/* The sysfs cpu_partial value (no flush: call slub_flush_cpu as flush_all would). */
+/* The sysfs cpu_partial value (no flush: call slub_flush_cpu as flush_all
+ * would); from b47291ef02b0 on also cpu_partial_pages, as the kernel's
+ * slub_set_cpu_partial(). */
 int slub_set_cpu_partial(struct slub_cache *s, unsigned objects);
 
 /*
@@ -267,8 +332,10 @@ struct slub_cache_info {
 	unsigned max_order, max_objects;/* s->max */
 	unsigned long min_partial;
 	unsigned cpu_partial;
+	unsigned cpu_partial_pages;     /* b47291ef02b0 on; 0 before */
 	int has_cpu_partial;
 	uint64_t allocated, freed;      /* objects handed out / returned */
+	uint64_t where[SLUB_NR_WHERE];  /* the where_* counters */
 	uint64_t slabs, pages_failed;   /* slabs alive; slab allocations that failed */
 };
 int slub_cache_info(const struct slub_cache *s, struct slub_cache_info *out);

@@ -61,10 +61,50 @@ static inline void slub_block_sum(struct cpu *c, const struct slub_world *w, uin
 	}
 }
 
+/* Whether slab id is on the partial chain of cpu idx i. */
+static bool slub_on_chain(const struct slub_cache *s, int i, uint32_t id)
+{
+	for (uint32_t p = s->cpu[i].partial; p != NIL32; p = s->slab[p].pnext)
+		if (p == id)
+			return true;
+	return false;
+}
+
+/* The where_* counters (SLUB_WHERE_ITEMS): the slab's place at the entry of
+ * a __slab_free on cpu c.  A frozen slab is some CPU's c->page or on some
+ * CPU's chain; the alloc CPU's cpu slab and the two likely chains are
+ * looked at first, the other chains only when those miss. */
+static void slub_where(const struct cpu *c, struct slub_cache *s, uint32_t id)
+{
+	const struct slub_slab *sl = &s->slab[id];
+	int me = c->idx, a = sl->alloc_cpu;
+	if (a == me)
+		s->where[SLUB_WHERE_BY_ALLOC_CPU]++;
+	enum slub_where x;
+	if (!sl->frozen)
+		x = sl->on_list ? SLUB_WHERE_NODE_PARTIAL : SLUB_WHERE_FULL;
+	else if (slub_on_chain(s, me, id))
+		x = SLUB_WHERE_OWN_CPU_PARTIAL;
+	else if (a >= 0 && a != me && s->cpu[a].page == id)
+		x = SLUB_WHERE_CPU_SLAB;
+	else if (a >= 0 && a != me && slub_on_chain(s, a, id))
+		x = SLUB_WHERE_ALLOC_CPU_PARTIAL;
+	else {
+		x = SLUB_WHERE_OTHER_CPU_PARTIAL;
+		for (int i = 0; i < s->w->s->nr_cpus; i++)
+			if (s->cpu[i].page == id) {
+				x = SLUB_WHERE_CPU_SLAB;
+				break;
+			}
+	}
+	s->where[x]++;
+}
+
 static inline void slub_hook_free_enter(struct cpu *c, struct slub_cache *s, uint32_t id,
 					unsigned cnt, struct slab_free_hook *h)
 {
 	struct slub_world *w = s->w;
+	slub_where(c, s, id);
 	h->trace = NULL;
 	if (w->trace && !w->tr)
 		h->trace = slub_trace_begin(c, s, id, cnt);

@@ -178,6 +178,8 @@ int slub_cache_info(const struct slub_cache *s, struct slub_cache_info *o)
 	o->max_objects = s->max_objects;
 	o->min_partial = s->min_partial;
 	o->cpu_partial = s->cpu_partial;
+	o->cpu_partial_pages = s->cpu_partial_pages;
+	memcpy(o->where, s->where, sizeof o->where);
 	o->has_cpu_partial = s->has_cpu_partial;
 	o->allocated = s->allocated;
 	o->freed = s->freed;
@@ -308,6 +310,10 @@ int slub_counters(const struct slub_world *w, slub_counter_fn fn, void *arg)
 		for (size_t i = 0; i < sizeof extra / sizeof extra[0]; i++)
 			if ((rc = fn(arg, "cache", s->name, extra[i].name, (int64_t)extra[i].v)) != NS_OK)
 				return rc;
+		for (int i = 0; i < SLUB_NR_WHERE; i++)
+			if ((rc = fn(arg, "cache", s->name, slub_where_name((enum slub_where)i),
+				     (int64_t)s->where[i])) != NS_OK)
+				return rc;
 		for (int c = 0; c < w->s->nr_cpus; c++) {
 			snprintf(id, sizeof id, "%s/%d", s->name, w->s->cpu[c].id);
 			for (int i = 0; i < SLUB_NR_STATS; i++)
@@ -368,6 +374,9 @@ static int check_cache(const struct slub_world *w, const struct slub_cache *s, s
 				rc = FAIL("%s: cpu %d: bad cpu slab", s->name, w->s->cpu[i].id);
 			else
 				where[k->page] = 1;
+			if (rc == NS_OK && s->slab[k->page].alloc_cpu != i)
+				rc = FAIL("%s: cpu %d: cpu slab's alloc_cpu is %d", s->name,
+					  w->s->cpu[i].id, s->slab[k->page].alloc_cpu);
 		} else if (k->freelist != NIL16) {
 			rc = FAIL("%s: cpu %d: freelist without a slab", s->name, w->s->cpu[i].id);
 		}
@@ -384,6 +393,15 @@ static int check_cache(const struct slub_world *w, const struct slub_cache *s, s
 			rc = FAIL("%s: cpu %d: chain head pages %d, chain has %u", s->name,
 				  w->s->cpu[i].id, s->slab[k->partial].pages, len);
 	}
+	uint64_t slow = 0, placed = 0;
+	for (int i = 0; i < nc; i++)
+		slow += s->cpu[i].stat[SLUB_FREE_SLOWPATH];
+	for (int x = 0; x < SLUB_NR_WHERE; x++)
+		if (x != SLUB_WHERE_BY_ALLOC_CPU)
+			placed += s->where[x];
+	if (rc == NS_OK && (placed != slow || s->where[SLUB_WHERE_BY_ALLOC_CPU] > slow))
+		rc = FAIL("%s: where counters sum to %llu, free_slowpath %llu", s->name,
+			  (unsigned long long)placed, (unsigned long long)slow);
 	for (int i = 0; i < nn && rc == NS_OK; i++) {
 		const struct slub_knode *n = &s->node[i];
 		unsigned long cnt = 0;

@@ -259,7 +259,11 @@ _Static_assert(sizeof(struct slub_kmem_cache_layout) == 512 &&
 	X(ds_partial, "deactivate_slab: new.freelist", N, T, T)                \
 	X(ds_move, "deactivate_slab: l != m", N, T, T)                         \
 	X(ds_retry, "deactivate_slab: !__cmpxchg_double_slab() -> redo", N, F, F) \
-	X(fc_page, "__flush_cpu_slab: c->page", N, T, T)
+	X(fc_page, "__flush_cpu_slab: c->page", N, T, T)                       \
+	/* b47291ef02b0's sites (kernel.slub_cpu_partial), after the v5.9 ones \
+	 * so that the v5.9 sites keep their places in the layout */          \
+	X(P2c, "put_cpu_partial (b47291ef02b0): oldpage->pages >= s->cpu_partial_pages", N, T, T) \
+	X(gpn_enough_pages, "get_partial_node (b47291ef02b0): !has_cpu_partial || partial_pages > cpu_partial_pages / 2", N, F, F)
 
 
 #define SLUB_FN_ENUM(name) FN_##name,
@@ -294,6 +298,12 @@ extern const struct cost_site_def slub_site_defs[SLUB_NR_SITE];
  * them as cpu_insns() does: in-order at SLUB_IPC per cycle, out of order
  * as that many uops through dispatch.  slub_world_create() costs the
  * blocks from the world's column once (slub_blocks_init()).
+ * put_cpu_partial_pages is put_cpu_partial's row under b47291ef02b0
+ * (kernel.slub_cpu_partial): no v5.16 object was counted, so it is the
+ * v5.9 row less the statement the diff deletes (`pobjects +=
+ * page->objects - page->inuse` and the `page->pobjects` store: the load
+ * of the counters word, the subtraction and addition, the store: 3
+ * instructions, 3 uops), in every column.
  */
 #define SLUB_IPC 2
 #define SLUB_WORK(X)                                                           \
@@ -323,7 +333,8 @@ extern const struct cost_site_def slub_site_defs[SLUB_NR_SITE];
 	X(unfreeze_page, 12, 20, 20)                                           \
 	X(discard_slab, 14, 14, 14) /* =est */                                 \
 	X(list_op, 4, 5, 5)                                                    \
-	X(bulk_object, 6, 6, 6) /* =est */
+	X(bulk_object, 6, 6, 6) /* =est */                                     \
+	X(put_cpu_partial_pages, 11, 23, 23) /* b47291ef02b0: derived, below */
 
 enum slub_work {
 #define SLUB_WORK_ENUM(id, est, pre, post) W_##id,
@@ -394,7 +405,8 @@ _Static_assert(SLUB_IPC == CPU_INORDER_IPC, "cpu_insns charges the in-order mode
 	X(add_partial, list_op, "SDSS", -1)              /* its return */      \
 	X(remove_partial, list_op, "DSSS", -1)           /* its return */      \
 	X(bulk_first, bulk_object, "DS", -1)             /* the next object */ \
-	X(bulk_lookahead, bulk_object, "D", -1)          /* the next object */
+	X(bulk_lookahead, bulk_object, "D", -1)          /* the next object */ \
+	X(put_cpu_partial_pages, put_cpu_partial_pages, "D", S_P1)
 
 /* A code block of SLUB_BLOCKS (B_*; not the !n block, enum slub_block). */
 enum slub_code {
@@ -435,6 +447,10 @@ struct slub_slab {
 	uint8_t on_list;               /* on its node's partial list */
 	uint8_t order;
 	int16_t node;                  /* node id of the pages */
+	int16_t alloc_cpu;             /* cpu idx whose c->page it last was (the CPU
+					 * its objects were allocated on), -1 never:
+					 * the model's, for the free-path where
+					 * counters (slub_where_*) */
 };
 
 /* struct kmem_cache_cpu */
@@ -462,7 +478,8 @@ struct slub_cache {
 	unsigned object_size, size, align, offset, flags;
 	unsigned oo_order, oo_objects, min_order, min_objects, max_order, max_objects;
 	unsigned long min_partial;
-	unsigned cpu_partial;
+	unsigned cpu_partial;          /* objects (the sysfs value) */
+	unsigned cpu_partial_pages;    /* b47291ef02b0: the limit in slabs (0 before) */
 	int has_cpu_partial;
 	uint32_t gfp;                  /* allocflags | configured gfp */
 	uint64_t addr;                 /* struct kmem_cache */
@@ -483,6 +500,9 @@ struct slub_cache {
 	 * ff_measured: the calls summed (every FREE_FROZEN one, except
 	 * the fast calls of sampled accounting, which measure nothing) */
 	uint64_t ff_branches, ff_taken, ff_mispredicts, ff_cycles, ff_fence, ff_measured;
+	/* where the slab of each __slab_free call was at its entry
+	 * (SLUB_WHERE_ITEMS; model counters, not kernel stat items) */
+	uint64_t where[SLUB_NR_WHERE];
 };
 
 struct slub_world {

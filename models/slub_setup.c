@@ -41,6 +41,27 @@ const char *slub_stat_desc(enum slub_stat s)
 	return (unsigned)s < SLUB_NR_STATS ? slub_stat_descs[s] : "?";
 }
 
+static const char *const slub_where_names[] = {
+#define SLUB_WHERE_NAME(id, name, desc) name,
+	SLUB_WHERE_ITEMS(SLUB_WHERE_NAME)
+#undef SLUB_WHERE_NAME
+};
+static const char *const slub_where_descs[] = {
+#define SLUB_WHERE_DESC(id, name, desc) desc,
+	SLUB_WHERE_ITEMS(SLUB_WHERE_DESC)
+#undef SLUB_WHERE_DESC
+};
+
+const char *slub_where_name(enum slub_where x)
+{
+	return (unsigned)x < SLUB_NR_WHERE ? slub_where_names[x] : "?";
+}
+
+const char *slub_where_desc(enum slub_where x)
+{
+	return (unsigned)x < SLUB_NR_WHERE ? slub_where_descs[x] : "?";
+}
+
 static const char *const variant_names[] = {"v5.9", "c270cf30"};
 static const char *const compiler_names[] = {"gcc", "clang"};
 static const char *const loc_names[] = {"cpu_slab", "cpu_partial", "node_partial", "full"};
@@ -193,12 +214,45 @@ int slub_pool_grow(struct slub_cache *s)
 }
 
 
+/* slub_set_cpu_partial(s, nr_objects): b47291ef02b0 made the macro a
+ * function that also converts the target to slabs, assuming half-full
+ * slabs of the default order. */
+static void set_cpu_partial_objects(struct slub_cache *s, unsigned nr_objects)
+{
+	s->cpu_partial = nr_objects;
+	s->cpu_partial_pages = 0;
+	if (s->w->cfg.cp_commit >= SLUB_CP_PAGES)
+		s->cpu_partial_pages = (nr_objects * 2 + s->oo_objects - 1) / s->oo_objects;
+}
+
 int slub_set_cpu_partial(struct slub_cache *s, unsigned objects)
 {
 	if (objects && !s->has_cpu_partial)
 		return NS_ERANGE;   /* sysfs: -EINVAL */
-	s->cpu_partial = objects;
+	set_cpu_partial_objects(s, objects);
 	return NS_OK;
+}
+
+/* set_cpu_partial(s)'s targets by s->size, [commit >= 23e98ad1ce89]: */
+static const unsigned cpu_partial_targets[2][4] = {
+	{2, 6, 13, 30},         /* v5.9, b47291ef02b0 */
+	{6, 24, 52, 120},       /* 23e98ad1ce89 */
+};
+
+const char *const slub_cpu_partial_commit_names[SLUB_NR_CP] = {"v5.9", "b47291ef02b0",
+								 "23e98ad1ce89"};
+
+const char *slub_cpu_partial_commit_name(enum slub_cpu_partial_commit x)
+{
+	return (unsigned)x < SLUB_NR_CP ? slub_cpu_partial_commit_names[x] : "?";
+}
+
+int slub_cpu_partial_commit_parse(const char *s)
+{
+	for (int i = 0; i < SLUB_NR_CP; i++)
+		if (!strcmp(s, slub_cpu_partial_commit_names[i]))
+			return i;
+	return -1;
 }
 
 void slub_set_race_hook(struct slub_world *w, slub_race_fn fn, void *arg)
@@ -451,16 +505,11 @@ int slub_cache_create(struct slub_world *w, const char *name, unsigned size,
 			 : mp > SLUB_MAX_PARTIAL ? SLUB_MAX_PARTIAL : mp;
 	/* set_cpu_partial */
 	s->has_cpu_partial = w->cfg.cpu_partial != 0;
-	if (!s->has_cpu_partial)
-		s->cpu_partial = 0;
-	else if (sz >= w->page_size)
-		s->cpu_partial = 2;
-	else if (sz >= 1024)
-		s->cpu_partial = 6;
-	else if (sz >= 256)
-		s->cpu_partial = 13;
-	else
-		s->cpu_partial = 30;
+	const unsigned *target = cpu_partial_targets[w->cfg.cp_commit >= SLUB_CP_DEFAULTS];
+	set_cpu_partial_objects(s, !s->has_cpu_partial ? 0
+				   : sz >= w->page_size ? target[0]
+				   : sz >= 1024 ? target[1]
+				   : sz >= 256 ? target[2] : target[3]);
 	s->per = s->max_objects;
 	struct cpu_sys *cs = w->s;
 	s->cpu = calloc((size_t)cs->nr_cpus, sizeof *s->cpu);

@@ -93,7 +93,8 @@
 	X(min_unmapped_ratio, 'i')                                             \
 	X(min_slab_ratio, 'i')                                                 \
 	X(writeback_cycles, 'i')                                               \
-	X(commit, 's')
+	X(commit, 's')                                                         \
+	X(slub_cpu_partial, 's')
 
 enum scn_knob {
 #define SCN_KNOB_ENUM(key, kind) SCN_KNOB_##key,
@@ -103,7 +104,8 @@ enum scn_knob {
 };
 const char *scn_knob_name(enum scn_knob k);
 
-/* The SLUB knobs (slab_free_layout, slub_stats, compiler_layout) apply to
+/* The SLUB knobs (slab_free_layout, slub_stats, compiler_layout,
+ * slub_cpu_partial: v5.9 | b47291ef02b0 | 23e98ad1ce89) apply to
  * the messaging workload only. */
 int scn_knob_is_slub(enum scn_knob k);
 /* The reclaim knobs (zone_reclaim_mode, swap, swappiness,

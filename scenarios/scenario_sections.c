@@ -44,7 +44,7 @@ const char *scn_workload_name(enum scn_workload_type t)
 int scn_knob_is_slub(enum scn_knob k)
 {
 	return k == SCN_KNOB_slab_free_layout || k == SCN_KNOB_slub_stats ||
-	       k == SCN_KNOB_compiler_layout;
+	       k == SCN_KNOB_compiler_layout || k == SCN_KNOB_slub_cpu_partial;
 }
 
 int scn_knob_is_reclaim(enum scn_knob k)
@@ -514,6 +514,33 @@ static int parse_named(struct loader *l, const struct ynode *n, const char *what
 	return scn_err(l, n, "unknown %s '%s' (expected %s)", what, q, choices);
 }
 
+/* A value out of the names choices[nr]: "unknown ... (did you mean ...?)"
+ * for a near miss, else the list of choices. */
+static int parse_choice(struct loader *l, const struct ynode *n, const char *what,
+			const char *const *choices, int nr, int *out)
+{
+	const char *s;
+	int rc = ytree_string(TT(n), n, what, 1, &s, l->d);
+	if (rc)
+		return rc;
+	for (int i = 0; i < nr; i++)
+		if (!strcmp(s, choices[i])) {
+			*out = i;
+			return NS_OK;
+		}
+	char q[128], list[256];
+	ytree_quote(s, n->len, q, sizeof q);
+	const char *near = ytree_suggest(s, strlen(s), choices, (size_t)nr);
+	if (near)
+		return scn_err(l, n, "unknown %s '%s' (did you mean '%s'?)", what, q, near);
+	size_t used = 0;
+	list[0] = 0;
+	for (int i = 0; i < nr && used < sizeof list; i++)
+		used += (size_t)snprintf(list + used, sizeof list - used, "%s%s",
+					 i ? (i + 1 < nr ? ", " : " or ") : "", choices[i]);
+	return scn_err(l, n, "unknown %s '%s' (expected %s)", what, q, list);
+}
+
 static int zl_order_parse(const char *s) { return zonelist_order_parse(s); }
 static int slab_layout_parse(const char *s)
 {
@@ -704,6 +731,13 @@ static int apply_knob(struct loader *l, enum scn_knob k, const struct ynode *n,
 		pt->slub.compiler = (enum slub_compiler)x;
 		val->text = slub_compiler_name(pt->slub.compiler);
 		break;
+	case SCN_KNOB_slub_cpu_partial:
+		if ((rc = parse_choice(l, n, "slub_cpu_partial", slub_cpu_partial_commit_names,
+				       SLUB_NR_CP, &x)))
+			return rc;
+		pt->slub.cp_commit = (enum slub_cpu_partial_commit)x;
+		val->text = slub_cpu_partial_commit_name(pt->slub.cp_commit);
+		break;
 	case SCN_KNOB_zone_reclaim_mode:
 		if ((rc = parse_zone_reclaim_mode(l, n, pt, &val->text)))
 			return rc;
@@ -772,6 +806,9 @@ void scn_default_knobs(struct scn_point *pt)
 		case SCN_KNOB_slab_free_layout: v->text = slab_layout_name(pt->slub.variant); break;
 		case SCN_KNOB_slub_stats: v->text = pt->slub.stats ? "on" : "off"; break;
 		case SCN_KNOB_compiler_layout: v->text = slub_compiler_name(pt->slub.compiler); break;
+		case SCN_KNOB_slub_cpu_partial:
+			v->text = slub_cpu_partial_commit_name(pt->slub.cp_commit);
+			break;
 		case SCN_KNOB_zone_reclaim_mode:
 			v->text = zrm_names[c->zone_reclaim_mode & 7];
 			break;
