@@ -97,7 +97,9 @@ grep -q '682a3385,inner_iterations=10' "$tmp/l.html" && ok || bad "(d) HTML comp
 check "(d) one value: variant only" "$(sed -n 2p "$tmp/d2" | tr -s ' ')" " pre-682a3385 682a3385"
 
 # --- (e) the 2x2 interaction is the difference of differences ------------------------
-grep -q '^Interaction of kernel.zonelist_iter (pre-682a3385 -> 682a3385) and workload.inner_iterations (20 -> 10) over runs' "$tmp/d" &&
+# (the two kernels differ in kernel.commit and kernel.zonelist_iter together:
+# the zonelist_iter values select the series' commits v3 04 and v3 05)
+grep -Eq '^Interaction of kernel\.commit\+kernel\.zonelist_iter \(060e74173f29 -> 682a3385e773\) and workload\.inner_iterations \(20 -> 10\) over runs' "$tmp/d" &&
 	ok || bad "(e) interaction header: $(grep -A1 '^Interaction' "$tmp/d")"
 got=$(awk '/^Inter     alloc-odr0-1 / { print $4 }' "$tmp/d")
 want=$("$NUMASIM" query "$L" "WITH rv AS (SELECT r.run_id, r.variant AS v, (SELECT value FROM params p WHERE p.run_id = r.run_id AND p.key = 'workload.inner_iterations') AS ii, avg(s.value) AS m FROM runs r JOIN samples s USING (run_id) WHERE s.metric = 'alloc-odr0-1' GROUP BY r.run_id), g AS (SELECT v, ii, avg(m) AS m FROM rv GROUP BY v, ii) SELECT printf('%+.2f', (SELECT m FROM g WHERE v = 'zonelist_iter=682a3385' AND ii = 10) - (SELECT m FROM g WHERE v = 'zonelist_iter=pre-682a3385' AND ii = 10) - (SELECT m FROM g WHERE v = 'zonelist_iter=682a3385' AND ii = 20) + (SELECT m FROM g WHERE v = 'zonelist_iter=pre-682a3385' AND ii = 20)) AS i" | sed -n 3p | tr -d ' ')
