@@ -711,7 +711,8 @@ static void sort_items(struct items *s, int ng)
 	for (size_t i = 0; i < s->n; i++)
 		for (int c = 0; c < 2; c++)
 			s->it[i].key[c] = max_delta(&s->it[i], ng, s->width, c);
-	qsort(s->it, s->n, sizeof *s->it, item_cmp);
+	if (s->n)
+		qsort(s->it, s->n, sizeof *s->it, item_cmp);
 }
 
 int diff_compute(struct diff *df)
@@ -726,9 +727,13 @@ int diff_compute(struct diff *df)
 	df->per_run = 0;
 	for (int g = 0; g < ng; g++)
 		df->per_run |= df->g[g].ops_missing > 0;
-	qsort(df->fn_raw.r, df->fn_raw.n, sizeof *df->fn_raw.r, raw_cmp);
-	qsort(df->br_raw.r, df->br_raw.n, sizeof *df->br_raw.r, raw_cmp);
-	qsort(df->m_raw.r, df->m_raw.n, sizeof *df->m_raw.r, raw_natural_cmp);
+	/* (an empty list has no array: qsort's pointer must not be NULL) */
+	if (df->fn_raw.n)
+		qsort(df->fn_raw.r, df->fn_raw.n, sizeof *df->fn_raw.r, raw_cmp);
+	if (df->br_raw.n)
+		qsort(df->br_raw.r, df->br_raw.n, sizeof *df->br_raw.r, raw_cmp);
+	if (df->m_raw.n)
+		qsort(df->m_raw.r, df->m_raw.n, sizeof *df->m_raw.r, raw_natural_cmp);
 	if ((rc = fold(df, &df->fn_raw, &df->fns, 0)) ||
 	    (rc = fold(df, &df->br_raw, &df->brs, 0)) ||
 	    (rc = fold(df, &df->m_raw, &df->mets, 1)))
@@ -781,7 +786,7 @@ int diff_check(const struct diff *df)
 				rc = NS_EINTERNAL;
 		}
 		/* unique names: sorted, no two neighbours equal (O(n log n)) */
-		if (rc == NS_OK)
+		if (rc == NS_OK && s[t]->n)
 			qsort(names, s[t]->n, sizeof *names, name_cmp);
 		for (size_t i = 1; i < s[t]->n && rc == NS_OK; i++)
 			if (!strcmp(names[i - 1], names[i]))
