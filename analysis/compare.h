@@ -1,6 +1,6 @@
 /*
  * compare — mmtests-style comparison of groups of runs from one or more
- * results databases (docs/schema.md), with Welch's t-test: the engine of
+ * results databases (docs/reference/schema.md), with Welch's t-test: the engine of
  * `numasim compare` and of the tables in `numasim report`.
  *
  * Groups.  Every run with status 'ok' (passing the --where filters)

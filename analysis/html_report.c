@@ -427,7 +427,7 @@ static int section_branches(struct html *h)
 	static const struct sql_section branches = {
 		"branches", "Branch sites",
 		"Top 40 sites by executions, mean per run of each variant; "
-		"site names are the reference pages' (shared/reference), the condition is "
+		"site names as docs/reference/sites.md lists them, the condition is "
 		"as written in the kernel source. <code>numasim annotate DB --run N "
 		"FUNCTION</code> lists one function's sites in source order.",
 		"SELECT b.site, coalesce(b.function, '') AS function, "

@@ -113,7 +113,7 @@ static const struct cli_option compare_options[] = {
 		 "Welch line per group (perf bench style)"},
 	{.name = "--format", .arg = "F", .kind = CLI_OPT_FORMAT, .off = COMPARE_ARG(format),
 	 .help = "text (default), json (one document: tables\n"
-		 "groups, stats, welch; docs/output-formats.md)\n"
+		 "groups, stats, welch; docs/reference/output-formats.md)\n"
 		 "or csv (the same rows, one table column)"},
 };
 

@@ -44,7 +44,7 @@ int mm_register(struct cost_tables *t, int *fn_base, int *site_base)
 }
 
 /*
- * The compiled layout's inlining (docs/compiled-counts.md §1): `nm -S` of
+ * The compiled layout's inlining (docs/design/compiled-counts.md §1): `nm -S` of
  * the gcc 11.3 objects of v4.6.2 (PRE and POST alike) has these static
  * helpers as functions of their own although the estimate layout inlines
  * them (they are `static`, not `inline`: gcc's size heuristics kept them),

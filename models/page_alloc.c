@@ -2,7 +2,7 @@
  * page_alloc — mm/page_alloc.c of Linux v4.6 around commit 682a3385
  * ("mm, page_alloc: inline the fast path of the zonelist iterator",
  * v4.7-rc1): PRE = v4.6 + series patches 1-4, POST = PRE + 682a3385.  See
- * page_alloc.h (the public contract) and docs/pagealloc-model.md.
+ * page_alloc.h (the public contract) and docs/design/pagealloc-model.md.
  *
  * What it models: the buddy allocator under zone->lock (expand,
  * __rmqueue_smallest, __rmqueue_fallback with find_suitable_fallback,

@@ -3,7 +3,7 @@
 # docs/*.md (and the shipped scenarios' own comments) quote about the
 # shipped scenarios agree with the scenario files: inner iterations,
 # samples, loops, groups, repetitions, pairs per run and runs per plan.
-# docs/scenario-format.md said seed-zonelist used 20 inner iterations
+# docs/reference/scenario-format.md said seed-zonelist used 20 inner iterations
 # while the file used 50.  A figure that moves in a scenario file makes
 # this test fail until the text quoting it is updated.
 #
@@ -47,10 +47,10 @@ SZ_PAIRS_E=$(awk -v i="$SZ_INNER" -v o="$SZ_OUTER" 'BEGIN {
 [ -n "$SZ_INNER" ] && [ -n "$SZ_OUTER" ] && ok || bad "cannot read seed-zonelist's values"
 
 # --- seed-zonelist ------------------------------------------------------------------
-claim docs/scenario-format.md 'seed-zonelist\.yaml` therefore uses (\d+) inner iterations' "$SZ_INNER"
-claim docs/scenario-format.md 'inner iterations \((\d\.\d x 10\^\d+) pairs per variant' "$SZ_PAIRS"
-claim docs/seed-zonelist.md 'the shipped scenario runs (\d+) so that' "$SZ_INNER"
-claim docs/plots.md 'scenarios\/seed-zonelist\.yaml`, inner (\d+)' "$SZ_INNER"
+claim docs/reference/scenario-format.md 'seed-zonelist\.yaml` therefore uses (\d+) inner iterations' "$SZ_INNER"
+claim docs/reference/scenario-format.md 'inner iterations \((\d\.\d x 10\^\d+) pairs per variant' "$SZ_PAIRS"
+claim docs/results/seed-zonelist.md 'the shipped scenario runs (\d+) so that' "$SZ_INNER"
+claim docs/guide/plots.md 'scenarios\/seed-zonelist\.yaml`, inner (\d+)' "$SZ_INNER"
 claim scenarios/seed-zonelist.yaml "from mmtests' 10000 to (\d+)," "$SZ_INNER"
 claim scenarios/seed-zonelist.yaml '= 32782 x (\d+) x \d+ =' "$SZ_INNER"
 claim scenarios/seed-zonelist.yaml '= 32782 x \d+ x (\d+) =' "$SZ_OUTER"
@@ -58,35 +58,35 @@ claim scenarios/seed-zonelist.yaml '= 32782 x \d+ x \d+ = (\S+) pairs' "$SZ_PAIR
 claim scenarios/seed-zonelist.yaml '(\d+) samples of which the first' "$SZ_OUTER"
 claim scenarios/seed-zonelist.yaml 'samples of which the first (\d+) are dropped' "$(val seed-zonelist drop_samples)"
 # a run of the shipped file, said to be at another inner count
-for f in README.md $(cd "$SRC" && ls docs/*.md); do
+for f in README.md $(cd "$SRC" && find docs -name "*.md" | sort); do
 	bad_inner=$(flat "$f" | perl -ne 'while (/seed-zonelist\.yaml`?,? \(?inner (\d+)/g) { print "$1\n" }' | grep -vx "$SZ_INNER")
 	[ -z "$bad_inner" ] && ok || bad "$f: seed-zonelist.yaml quoted at inner $bad_inner (the file has $SZ_INNER)"
 done
 
 # --- seed-slub, slub-steady ---------------------------------------------------------
-claim docs/slub-model.md '`scenarios\/seed-slub\.yaml` \(skylake-2s, 72 CPUs, `-g (\d+)`' "$(val seed-slub groups)"
-claim docs/slub-model.md '`scenarios\/seed-slub\.yaml` \(skylake-2s, 72 CPUs, `-g \d+`, loops (\d+)' "$(val seed-slub loops)"
-claim docs/slub-model.md 'gcc layout, (\d+) repetitions per layout\)' "$(val seed-slub repetitions)"
-claim docs/slub-model.md 'Why the seed-slub scenario stays at loops (\d+)' "$(val seed-slub loops)"
-claim docs/slub-model.md "for seed-slub's (\d+) runs" "$(runs seed-slub)"
-claim docs/slub-model.md "Its (\d+) runs at loops \d+ took" "$(runs seed-slub)"
-claim docs/slub-model.md '`scenarios\/slub-steady\.yaml` \(skylake-2s, `-g (\d+)`' "$(val slub-steady groups)"
-claim docs/slub-model.md '`scenarios\/slub-steady\.yaml` \(skylake-2s, `-g \d+`, loops (\d+)' "$(val slub-steady loops)"
-claim docs/slub-model.md '\((\d+) runs; `numasim run scenarios\/slub-steady\.yaml' "$(runs slub-steady)"
-claim docs/running.md '\(seed-slub: (\d+) runs in' "$(runs seed-slub)"
+claim docs/design/slub-model.md '`scenarios\/seed-slub\.yaml` \(skylake-2s, 72 CPUs, `-g (\d+)`' "$(val seed-slub groups)"
+claim docs/design/slub-model.md '`scenarios\/seed-slub\.yaml` \(skylake-2s, 72 CPUs, `-g \d+`, loops (\d+)' "$(val seed-slub loops)"
+claim docs/design/slub-model.md 'gcc layout, (\d+) repetitions per layout\)' "$(val seed-slub repetitions)"
+claim docs/design/slub-model.md 'Why the seed-slub scenario stays at loops (\d+)' "$(val seed-slub loops)"
+claim docs/design/slub-model.md "for seed-slub's (\d+) runs" "$(runs seed-slub)"
+claim docs/design/slub-model.md "Its (\d+) runs at loops \d+ took" "$(runs seed-slub)"
+claim docs/design/slub-model.md '`scenarios\/slub-steady\.yaml` \(skylake-2s, `-g (\d+)`' "$(val slub-steady groups)"
+claim docs/design/slub-model.md '`scenarios\/slub-steady\.yaml` \(skylake-2s, `-g \d+`, loops (\d+)' "$(val slub-steady loops)"
+claim docs/design/slub-model.md '\((\d+) runs; `numasim run scenarios\/slub-steady\.yaml' "$(runs slub-steady)"
+claim docs/guide/running.md '\(seed-slub: (\d+) runs in' "$(runs seed-slub)"
 claim README.md '\(loops scaled down, (\d+) runs per layout\)' "$(val seed-slub repetitions)"
 claim README.md 'same machine and workload at loops (\d+) \(' "$(val slub-steady loops)"
 
 # --- cpuset-vs-nocpuset, mempolicy ------------------------------------------------------
 claim README.md 'order-0 pagealloc, (\d+) runs;' "$(runs cpuset-vs-nocpuset)"
-claim docs/policies.md 'scenarios\/mempolicy\.yaml --jobs 2` \(release build\), (\d+) runs' "$(runs mempolicy)"
-claim docs/policies.md 'The (\d+)-run mempolicy scenario' "$(runs mempolicy)"
+claim docs/design/policies.md 'scenarios\/mempolicy\.yaml --jobs 2` \(release build\), (\d+) runs' "$(runs mempolicy)"
+claim docs/design/policies.md 'The (\d+)-run mempolicy scenario' "$(runs mempolicy)"
 claim scenarios/mempolicy.yaml '(\d+) inner iterations, \d+ samples' "$(val mempolicy inner_iterations)"
 claim scenarios/mempolicy.yaml 'inner iterations, (\d+) samples of which' "$(val mempolicy outer_samples)"
 claim scenarios/mempolicy.yaml 'samples of which (\d+) is dropped' "$(val mempolicy drop_samples)"
 claim scenarios/mempolicy.yaml 'is dropped: (\d+) runs' "$(runs mempolicy)"
 
 claim README.md 'zone-reclaim\.yaml --jobs 2` \((\d+) runs' "$(runs zone-reclaim)"
-claim docs/reclaim-model.md 'zone_reclaim_mode 0 and 1\. (\d+) runs' "$(runs zone-reclaim)"
+claim docs/design/reclaim-model.md 'zone_reclaim_mode 0 and 1\. (\d+) runs' "$(runs zone-reclaim)"
 claim scenarios/zone-reclaim.yaml '(\d+) runs; wall time in docs' "$(runs zone-reclaim)"
 finish
