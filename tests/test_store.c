@@ -1155,7 +1155,7 @@ static void test_schema_doc_complete(void **state)
 	if (!src)
 		skip();
 	char docpath[600];
-	snprintf(docpath, sizeof docpath, "%s/docs/schema.md", src);
+	snprintf(docpath, sizeof docpath, "%s/docs/reference/schema.md", src);
 	size_t len;
 	char *doc = slurp(docpath, &len);
 	struct store *s = open_rw(tmp_path("doc.db"));

@@ -4,12 +4,12 @@
 #    `[text](target)`, `![alt](image)` and HTML `src=`/`href=`) names a file
 #    or folder that exists, relative to the document, and an anchor
 #    (`#...`) in a link to a markdown page names one of its headings;
-#  - every repository path `docs/....md|svg|png` written anywhere in the
+#  - every repository path of a page or image under docs/ written anywhere in the
 #    sources, scripts, tests, configs and docs names a file that exists
 #    (comments and --help texts point at the docs by that path);
-#  - no file of the project refers to the workspace outside it
-#    (`../shared`, `shared/reference`, `shared/seeds`): what a user needs
-#    is in the repository.
+#  - no file of the project refers to the workspace folder beside the
+#    repository (the pattern below): what a user needs is in the
+#    repository.
 set -u
 
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
@@ -82,7 +82,7 @@ files=$(project_files)
 
 # repository paths of docs files written anywhere
 missing=$(for f in $files; do
-	perl -ne 'while (m{(?<![\w/.-])(docs/(?:(?:guide|reference|design|results)/)?[A-Za-z0-9_.-]+?\.(?:md|svg|png))(?![\w-])}g) { print "'"$f"': $1\n" }' "$f"
+	perl -ne 'while (m{(?:(?<![\w/.-])|(?<=\$SRC/)|(?<=\$ROOT/)|(?<=%s/)|(?<=\}/))(docs/(?:(?:guide|reference|design|results)/)?[A-Za-z0-9_.-]+?\.(?:md|svg|png))(?![\w-])}g) { print "'"$f"': $1\n" }' "$f"
 done | while read -r where path; do
 	[ -e "$path" ] || echo "$where $path"
 done)

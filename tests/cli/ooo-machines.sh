@@ -39,7 +39,7 @@ for m in "$SRC"/configs/*.yaml; do
 	done
 	# every [TAG] a core figure cites is defined in docs/reference/machines.md
 	for t in $(grep -E "$all_re" "$m" | grep -o '\[[A-Z0-9-]*\]' | sort -u); do
-		grep -qF -- "$t" "$SRC/docs/machines.md" && ok || bad "$n: tag $t not in docs/reference/machines.md"
+		grep -qF -- "$t" "$SRC/docs/reference/machines.md" && ok || bad "$n: tag $t not in docs/reference/machines.md"
 	done
 	# the embedded profile's core figures, line for line
 	# unless its header says the core figures are its own (a stand-in profile

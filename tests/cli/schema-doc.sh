@@ -111,7 +111,7 @@ SELECT substr(o.type, 1, 1), o.name, c.name
 }
 
 SQL=$SRC/analysis/schema
-DOC=$SRC/docs/schema.md
+DOC=$SRC/docs/reference/schema.md
 
 schema_doc "$SQL" "$DOC" >"$tmp/out" 2>&1
 rc=$?

@@ -13,7 +13,7 @@ mkdir -p "$tree"
 (cd "$SRC" && tar --exclude='./build*' --exclude=./.git -cf - .) | tar -xf - -C "$tree"
 
 # the diff of docs/guide/workloads.md, applied
-awk '/^```diff$/ { on = 1; next } /^```$/ { on = 0 } on' "$SRC/docs/workloads.md" >"$tmp/idle.diff"
+awk '/^```diff$/ { on = 1; next } /^```$/ { on = 0 } on' "$SRC/docs/guide/workloads.md" >"$tmp/idle.diff"
 if (cd "$tree" && patch -s -p1 <"$tmp/idle.diff") >"$tmp/patch.out" 2>&1; then ok; else
 	bad "the diff of docs/guide/workloads.md does not apply: $(cat "$tmp/patch.out")"
 fi
