@@ -81,18 +81,17 @@ files=$(project_files)
 [ "$(echo "$files" | wc -l)" -ge 100 ] && ok || bad "too few project files found: $(echo "$files" | wc -l)"
 
 # repository paths of docs files written anywhere
-missing=$(for f in $files; do
-	perl -ne 'while (m{(?:(?<![\w/.-])|(?<=\$SRC/)|(?<=\$ROOT/)|(?<=%s/)|(?<=\}/))(docs/(?:(?:guide|reference|design|results)/)?[A-Za-z0-9_.-]+?\.(?:md|svg|png))(?![\w-])}g) { print "'"$f"': $1\n" }' "$f"
-done | while read -r where path; do
-	[ -e "$path" ] || echo "$where $path"
-done)
+# shellcheck disable=SC2086
+missing=$(perl -ne 'while (m{(?:(?<![\w/.-])|(?<=\$SRC/)|(?<=\$ROOT/)|(?<=%s/)|(?<=\}/))(docs/(?:(?:guide|reference|design|results)/)?[A-Za-z0-9_.-]+?\.(?:md|svg|png))(?![\w-])}g) { print "$ARGV: $1\n" }' $files |
+	while read -r where path; do
+		[ -e "$path" ] || echo "$where $path"
+	done)
 [ -z "$missing" ] && ok || bad "paths of docs that do not exist:
 $missing"
 
 # nothing outside the repository
-outside=$(for f in $files; do
-	grep -nE '\.\./shared|shared/(reference|seeds|design)' "$f" /dev/null
-done)
+# shellcheck disable=SC2086
+outside=$(grep -nE '\.\./shared|shared/(reference|seeds|design)' $files /dev/null)
 [ -z "$outside" ] && ok || bad "files that refer to the workspace outside the repository:
 $outside"
 finish
