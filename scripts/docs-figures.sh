@@ -138,12 +138,16 @@ python3 scripts/docs-sites.py >docs/reference/sites.md
 for f in README.md $(find docs -name '*.md' | sort); do
 	grep -q '<!-- figure: ' "$f" || continue
 	perl -0pi -e '
-		s{(<!-- figure: (\S+)[^\n]*-->\n).*?(<!-- /figure -->)}{
+		s{^(<!-- figure: (\S+)[^\n]*-->\n).*?(<!-- /figure -->)}{
 			my ($open, $file, $close) = ($1, $2, $3);
-			open(my $fh, "<", $file) or die "docs-figures: $ARGV: no $file\n";
-			local $/; my $t = <$fh>; close $fh;
-			$t .= "\n" unless $t =~ /\n\z/;
-			$open . "```text\n" . $t . "```\n" . $close
-		}gse' "$f"
+			if (open(my $fh, "<", $file)) {
+				local $/; my $t = <$fh>; close $fh;
+				$t .= "\n" unless $t =~ /\n\z/;
+				$open . "```text\n" . $t . "```\n" . $close
+			} else {
+				warn "docs-figures: $ARGV: no $file yet (run its step)\n";
+				$&
+			}
+		}gsme' "$f"
 done
 echo "docs-figures: done; review with git diff, then commit" >&2

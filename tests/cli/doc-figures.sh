@@ -101,11 +101,11 @@ claim scenarios/zone-reclaim.yaml '(\d+) runs; wall time in docs' "$(runs zone-r
 regen="(regenerate: bash scripts/docs-figures.sh)"
 nblocks=0
 for f in README.md $(cd "$SRC" && find docs -name "*.md" | sort); do
-	perl -0ne 'while (/<!-- figure: (\S+)[^\n]*-->\n```text\n(.*?)```\n<!-- \/figure -->/sg) {
-		my ($file, $body) = ($1, $2); $file =~ s{/}{%}g;
-		open(my $o, ">", "'"$tmp"'/blk.$file") or die; print $o $body; close $o; print "$1\n" }' \
+	perl -0ne 'while (/^<!-- figure: (\S+)[^\n]*-->\n```text\n(.*?)```\n<!-- \/figure -->/smg) {
+		my ($file, $body) = ($1, $2); my $name = $file; $name =~ s{/}{%}g;
+		open(my $o, ">", "'"$tmp"'/blk.$name") or die; print $o $body; close $o; print "$file\n" }' \
 		"$SRC/$f" >"$tmp/blocks" || bad "$f: cannot read its figure blocks"
-	opened=$(grep -c '<!-- figure: ' "$SRC/$f")
+	opened=$(grep -c '^<!-- figure: ' "$SRC/$f")
 	[ "$opened" = "$(wc -l <"$tmp/blocks")" ] && ok ||
 		bad "$f: $opened figure markers but $(wc -l <"$tmp/blocks") well-formed blocks"
 	while read -r file; do
@@ -131,7 +131,11 @@ fi
 # every image the pages show under docs/results/ is written by the script
 for img in $(cd "$SRC" && grep -ohE '\]\([^)]+\.(svg|png)\)' README.md $(find docs -name '*.md') |
 	sed -E 's/^\]\(//; s/\)$//; s#.*/##' | sort -u); do
-	grep -q "$img" "$SRC/scripts/docs-figures.sh" && ok || bad "image $img is not made by scripts/docs-figures.sh"
+	case $img in
+	report-*.png) made="shot ${img#report-}" made=${made%.png} ;;
+	*) made=$img ;;
+	esac
+	grep -q "$made" "$SRC/scripts/docs-figures.sh" && ok || bad "image $img is not made by scripts/docs-figures.sh"
 	[ -s "$SRC/docs/results/$img" ] && ok || bad "image docs/results/$img is missing $regen"
 done
 # the reports' screenshots: PNG, 1100 px wide, as the script scales them
