@@ -2,7 +2,7 @@
  * annotate — `perf annotate` for a modelled kernel function: its branch
  * sites in source order with what one run did at each (executed, taken,
  * mispredicted) and the cycles the cost model charged for them, and the
- * kernel source each site is in (docs/plots.md "annotate").
+ * kernel source each site is in (docs/guide/plots.md "annotate").
  *
  * Source order is the order of the model's site table (the X-macro lists
  * of models/mm_internal.h and models/slub.c), which follows the numbering

@@ -1,8 +1,8 @@
 /*
  * compare — mmtests-style comparison of groups of runs from one or more
- * results databases (docs/schema.md), with the difference over runs
+ * results databases (docs/reference/schema.md), with the difference over runs
  * (exact, or Welch's t-test): the engine of `numasim compare` and of the
- * tables in `numasim report`; docs/statistics.md is the design note.
+ * tables in `numasim report`; docs/design/statistics.md is the design note.
  *
  * Groups.  Without a key (opts.by NULL), by what differs: the variant and
  * every parameter that differs between runs of one variant (a --set value

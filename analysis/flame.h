@@ -1,7 +1,7 @@
 /*
  * flame — flame graphs of the simulated profile's call paths
- * (docs/plots.md "Flame graphs"; the table profile_paths and the view
- * profile_stacks of docs/schema.md).
+ * (docs/guide/plots.md "Flame graphs"; the table profile_paths and the view
+ * profile_stacks of docs/reference/schema.md).
  *
  * What it shows: the calling context of every modelled out-of-line
  * function's self cycles (cost/cpu.h "Call paths"), as `perf record -g`

@@ -580,7 +580,8 @@ static int section_branches(struct html *h)
 	static const struct sql_section branches = {
 		"branches", "branch sites", "Branch sites",
 		"Top 40 sites by executions, mean per run of each variant; "
-		"the condition is as written in the kernel source. <code>numasim annotate DB --run N "
+		"site names as docs/reference/sites.md lists them, the condition is "
+		"as written in the kernel source. <code>numasim annotate DB --run N "
 		"FUNCTION</code> lists one function's sites in source order.",
 		"SELECT b.site, coalesce(b.function, '') AS function, "
 		"coalesce(kernel_file(b.function), '') AS kernel_file, r.variant, "

@@ -515,7 +515,7 @@ static int print_means(struct rep *r, const char *title, const char *const *name
  * scheduling metrics, with the change against the first point.  In a
  * schedule-bound benchmark a few cycles on the receiver's path change how
  * often receivers block and are woken, which can move Total time more than
- * the cycles themselves (docs/slub-model.md §11.3).
+ * the cycles themselves (docs/design/slub-model.md §11.3).
  */
 static int print_sched(struct rep *r)
 {
@@ -582,7 +582,7 @@ static int sum_cache(struct rep *r, sqlite3_stmt *st, const struct mpoint *p, co
  * CPU's clock, so a saving spread evenly over the CPUs shortens it by
  * about that share).  Under cost.model ooo the call's cycles include the
  * cmpxchg_double's wait for older ops still in flight (the caller's page
- * struct miss, docs/slub-model.md §11.1): printed as "fence", with the
+ * struct miss, docs/design/slub-model.md §11.1): printed as "fence", with the
  * call's cycles without it and their difference to the first point (the
  * fence wait follows the schedule's earlier misses, the rest the call's
  * own code), and left out of the in-order lines (there it is 0).  The

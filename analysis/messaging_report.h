@@ -1,9 +1,9 @@
 /*
  * messaging_report — the report of `perf bench sched messaging` runs
  * (workloads/wl_messaging.h) built from a results database
- * (docs/schema.md), for the second seed's comparison
- * (shared/seeds/002_c47bc9d4f045b386.txt, shared/reference/slub-free.md
- * §4.3):
+ * (docs/reference/schema.md), for the second seed's comparison
+ * (ten runs per kernel and Welch's t-test; docs/design/slub-model.md
+ * §11):
  *
  *  1. per run, perf bench's line "Total time: 0.123 [sec]";
  *  2. the seed-format summary over repetitions, one column per sweep point

@@ -1,5 +1,5 @@
 /*
- * plot — charts of results databases (docs/plots.md): line plots of a
+ * plot — charts of results databases (docs/guide/plots.md): line plots of a
  * metric against a number (the batch size in a pagealloc series name, or
  * a numeric parameter / runs column) with one line per group and min–max
  * error bars, and grouped bar charts (the profile's top functions by self

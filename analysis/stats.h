@@ -1,8 +1,8 @@
 /*
  * stats — summary statistics of repeated runs and Welch's two-sample
  * t-test, as used to judge a benchmark claim such as the second seed's
- * (perf bench sched messaging, 10 runs per kernel: shared/reference/
- * slub-free.md §4.3).
+ * (perf bench sched messaging, 10 runs per kernel: docs/design/slub-model.md
+ * §11).
  *
  * Summary: max, min, arithmetic mean and the sample standard deviation
  * (divisor n - 1, what the seed's "stdev." and most spreadsheets print).

@@ -1,6 +1,6 @@
 /*
  * store — the SQLite results database: opening, the file's identity,
- * migrations and the invariant walker; see store.h and docs/schema.md.
+ * migrations and the invariant walker; see store.h and docs/reference/schema.md.
  * The runs and their rows are analysis/store_run.c.
  *
  * Design notes
@@ -320,7 +320,7 @@ static char *file_uri(const char *path, const char *query)
 }
 
 /*
- * How a reader opens the file without creating anything (docs/schema.md,
+ * How a reader opens the file without creating anything (docs/reference/schema.md,
  * "Readers").  A WAL file whose -wal is missing or empty was closed
  * cleanly: all its content is in the main file, and immutable=1 reads it
  * without the -wal/-shm a plain read-only open would create (and leave

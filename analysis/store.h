@@ -1,6 +1,6 @@
 /*
  * store — the SQLite results database numasim writes its runs to
- * (docs/schema.md is the reference of the tables, views and units):
+ * (docs/reference/schema.md is the reference of the tables, views and units):
  * opening a file, its identity (application_id, schema version) and the
  * migrations of older ones, closing, and the invariant walker.  Not a
  * kernel model.  The runs and their rows are analysis/store_run.h, which
@@ -31,7 +31,7 @@
  * NS_EINPUT rather than read without the log's runs.  It refuses a
  * missing file with NS_ENOENT; it accepts files of older schema versions whose later
  * migrations only add views (from version 1 on) and creates those views
- * as TEMP views of the connection, so the v_* query views (docs/schema.md)
+ * as TEMP views of the connection, so the v_* query views (docs/reference/schema.md)
  * exist on every connection.
  *
  * Schema check (both modes, unless STORE_TRUST_SCHEMA): the file's
@@ -78,7 +78,7 @@
 /* The runs and their rows: part of the store's API, declared there. */
 #include "analysis/store_run.h"
 
-/* Bump on every schema change; see "Versioning" in docs/schema.md. */
+/* Bump on every schema change; see "Versioning" in docs/reference/schema.md. */
 #define STORE_SCHEMA_VERSION 3
 /* PRAGMA application_id of numasim databases: "NSIM" in ASCII. */
 #define STORE_APPLICATION_ID 0x4E53494D

@@ -1,6 +1,6 @@
 /*
  * store_run — run transactions, group commit and rows of the results
- * database; see analysis/store_run.h, analysis/store.h and docs/schema.md.
+ * database; see analysis/store_run.h, analysis/store.h and docs/reference/schema.md.
  *
  * Design notes
  *
@@ -21,7 +21,7 @@
  * when that deadline passes while it waits for a simulation, and at its
  * end) and at store_close().  A crash loses the open group: whole runs
  * only, which --resume runs again.  One fsync per group instead of one
- * per run is what makes sweeps of short runs cheap (docs/running.md).
+ * per run is what makes sweeps of short runs cheap (docs/guide/running.md).
  *
  * Errors.  Any failing statement while a run is open rolls the whole run
  * back (SQLite may already have rolled back on I/O or full-disk errors;

@@ -2,7 +2,7 @@
  * store_run — the runs of the results database: one run's transaction,
  * group commit, and the rows a run writes (params, metrics, samples,
  * counters, profile, call paths, branches).  Not a kernel model: the
- * tables are docs/schema.md's, created by analysis/schema/vN.sql.  Every
+ * tables are docs/reference/schema.md's, created by analysis/schema/vN.sql.  Every
  * caller includes analysis/store.h, which includes this header; opening,
  * closing and checking a store are there.
  *

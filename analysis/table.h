@@ -1,7 +1,7 @@
 /*
  * table — mmtests-style comparison tables built from a results database
- * (docs/schema.md), the format of the seed's commit message
- * (shared/seeds/000_7ef0316dc9527a9d.txt, mmtests bin/lib/MMTests/Compare.pm):
+ * (docs/reference/schema.md), the format of the seed's commit message
+ * (docs/results/seed-zonelist.md, mmtests bin/lib/MMTests/Compare.pm):
  *
  *                                          v4.6+patches1-4   v4.6+patches1-4+682a3385
  *                                             pre-682a3385                   682a3385

@@ -2,7 +2,7 @@
  * records — the machine-readable output of numasim's commands (`--format
  * json|csv` of compare, report, run, bench, validate and list): a document
  * of named tables of flat rows, collected in memory, then written whole as
- * one JSON document or one CSV file (docs/output-formats.md is the
+ * one JSON document or one CSV file (docs/reference/output-formats.md is the
  * schema of every command's document).
  *
  * Document.  Top-level scalars (rec_meta_*: "command", the database, the

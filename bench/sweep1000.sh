@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # bench/sweep1000.sh OUTDIR LABEL=NUMASIM[:EXTRA ARGS] ...: the 1,000-point
-# sweep of docs/running.md ("Throughput of a 1,000-point sweep"),
+# sweep of docs/guide/running.md ("Throughput of a 1,000-point sweep"),
 # alternating the given binaries (A/B/C, ... in one sitting), ROUNDS times
 # each (default 5), each run on a fresh database in OUTDIR (on the disk
 # the figures are for); prints one line per run: label, round, wall s,

@@ -330,7 +330,7 @@ int cli_write_file_atomic(const char *path, const char *buf, size_t len)
  * the preflight).  With glibc's default thresholds its cache-model arrays
  * (megabytes each) are mmap'ed or trimmed back to the kernel at every
  * free and faulted in again at the next build, which cost more than a
- * short run itself (3-4x the wall time of a sweep, docs/running.md):
+ * short run itself (3-4x the wall time of a sweep, docs/guide/running.md):
  * keep freed memory in the heap instead.
  */
 void cli_keep_freed_memory(void)

@@ -134,7 +134,7 @@ char *cli_join_args(int argc, char **argv);
 /*
  * Commands that build a world per run or point (run, validate, trace):
  * keep freed memory in the heap instead of returning it to the kernel at
- * every world's teardown (glibc mallopt; docs/running.md has the figures).
+ * every world's teardown (glibc mallopt; docs/guide/running.md has the figures).
  */
 void cli_keep_freed_memory(void);
 

@@ -118,7 +118,7 @@ static const struct cli_option phold_options[] = {
 	{.name = "--format", .arg = "F", .kind = CLI_OPT_CALL, .flags = CLI_OPT_OWN_MISSING,
 	 .off = offsetof(struct phold_args, fmt), .call = phold_format,
 	 .help = "text (default), json or csv: one document of the\n"
-		 "runs and results (docs/output-formats.md)"},
+		 "runs and results (docs/reference/output-formats.md)"},
 };
 
 static const struct cli_spec phold_spec = {

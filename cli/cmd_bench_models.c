@@ -231,10 +231,10 @@ static int bench_finish(const struct cli_spec *c, int rc, const struct diag *d)
 		     "run as it is called), memo (memoized paths: a\n"         \
 		     "top-level call whose path was seen before adds its\n"    \
 		     "recorded cost; the same results, faster on allocator\n"  \
-		     "runs; docs/cost-model.md §9) or sampled (approximate:\n" \
+		     "runs; docs/design/cost-model.md §9) or sampled (approximate:\n" \
 		     "one top-level call in --sample-period is accounted\n"    \
 		     "exactly, the others are charged a sample of their\n"     \
-		     "path; docs/cost-model.md §10)"),                         \
+		     "path; docs/design/cost-model.md §10)"),                         \
 	BENCH_NUM(args, "--sample-period", "N", sample_period, 1, max_period,  \
 		  "sampled: one top-level call in N accounted exactly\n"       \
 		  "(default %D, 1..1000000000)"),                              \
@@ -250,7 +250,7 @@ static int bench_finish(const struct cli_spec *c, int rc, const struct diag *d)
 #define BENCH_FORMAT(args)                                                     \
 	BENCH_CHOICE(args, "--format", "F", fmt, set_format, "text, json or csv", \
 		     "text (default), json or csv: one document of the\n"      \
-		     "runs and results (docs/output-formats.md)")
+		     "runs and results (docs/reference/output-formats.md)")
 
 static void pagealloc_help(const struct cli_spec *spec);
 static void slub_help(const struct cli_spec *spec);
@@ -283,7 +283,7 @@ static const struct cli_option pagealloc_options[] = {
 	BENCH_CHOICE(struct pagealloc_args, "--cost-code", "L", o.code, set_cost_code,
 		     "estimate or compiled",
 		     "work layout: estimate (inorder's default) or compiled\n"
-		     "(ooo's default; docs/compiled-counts.md)"),
+		     "(ooo's default; docs/design/compiled-counts.md)"),
 	BENCH_ACCOUNTING(struct pagealloc_args, BENCH_PAGEALLOC_MAX_SAMPLE_PERIOD),
 	BENCH_FORMAT(struct pagealloc_args),
 };

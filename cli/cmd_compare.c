@@ -117,7 +117,7 @@ static const struct cli_option compare_options[] = {
 		 "refused otherwise: each would count twice"},
 	{.name = "--format", .arg = "F", .kind = CLI_OPT_FORMAT, .off = COMPARE_ARG(format),
 	 .help = "text (default), json (one document: tables\n"
-		 "groups, stats, welch; docs/output-formats.md)\n"
+		 "groups, stats, welch; docs/reference/output-formats.md)\n"
 		 "or csv (the same rows, one table column)"},
 };
 

@@ -13,7 +13,7 @@
  * (analysis/resultset.h), to standard output or atomically to FILE
  * (cli_write_file_atomic: a temporary file renamed into place, so a
  * failed export leaves no partial file).  NAME must be a table or view of
- * the database (docs/schema.md); an unknown one exits 2.
+ * the database (docs/reference/schema.md); an unknown one exits 2.
  */
 #include <stddef.h>
 #include <stdio.h>
@@ -214,7 +214,7 @@ int cmd_export(int argc, char **argv)
 		}
 		if (!exists) {
 			rc = diag_set(&d, NS_EINPUT, e.path, 0, 0, "no table or view '%s' "
-				      "(docs/schema.md lists them)", t);
+				      "(docs/reference/schema.md lists them)", t);
 			goto fail;
 		}
 		sql = sqlite3_mprintf("SELECT * FROM \"%w\"", t);

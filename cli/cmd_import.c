@@ -1,6 +1,6 @@
 /*
  * cmd_import — `numasim import numactl|sysfs ...`: write a machine file
- * (docs/machine-format.md) from a real box's description, using the
+ * (docs/reference/machine-format.md) from a real box's description, using the
  * importers of machine/import.h.
  *
  * The whole file is built and validated (loaded back by the machine

@@ -65,7 +65,7 @@ static void print_help(const struct cli_spec *spec);
 static const struct cli_option list_options[] = {
 	{.name = "--format", .arg = "F", .kind = CLI_OPT_CALL, .flags = CLI_OPT_OWN_MISSING,
 	 .off = offsetof(struct list_args, fmt), .call = set_format,
-	 .help = "text (default), json or csv (docs/output-formats.md)"},
+	 .help = "text (default), json or csv (docs/reference/output-formats.md)"},
 };
 
 const struct cli_spec cmd_list_spec = {

@@ -2,7 +2,7 @@
  * plot — `numasim plot DB [--metric GLOB [--x KEY]] [--bars WHAT] [--by KEY]
  * [--where KEY=VALUE]... [--top N] [--logx|--linx] [--title TEXT]
  * [--width W] [--height H] [-o FILE.svg|FILE.png] [--data FILE.csv]`: the
- * charts of analysis/plot.h (docs/plots.md).  SVG is written by numasim
+ * charts of analysis/plot.h (docs/guide/plots.md).  SVG is written by numasim
  * itself; PNG through gnuplot (pngcairo terminal), found on PATH or named
  * by $NUMASIM_GNUPLOT, with a clear error when it is not installed; the
  * plotted points as CSV with --data.  Everything is checked (the data, the

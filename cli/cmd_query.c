@@ -3,7 +3,7 @@
  * statement on a results database opened read-only (SQLITE_OPEN_READONLY
  * and PRAGMA query_only, analysis/store.h), printed by analysis/resultset.h.
  * A statement that would write is refused before it runs, so the file
- * stays byte-for-byte unchanged; the v_* views of docs/schema.md exist on
+ * stays byte-for-byte unchanged; the v_* views of docs/reference/schema.md exist on
  * every connection.  Output is printed only when the whole result is
  * known.
  */
@@ -113,7 +113,7 @@ static void print_help(const struct cli_spec *spec)
 	       "database is opened read-only: statements that write (INSERT, DELETE,\n"
 	       "UPDATE, CREATE, DROP, ...) are refused and the file is never changed.\n"
 	       "Views for the common joins: v_runs, v_params, v_metrics, v_samples,\n"
-	       "v_counters, v_profile, v_branches (docs/schema.md lists every table,\n"
+	       "v_counters, v_profile, v_branches (docs/reference/schema.md lists every table,\n"
 	       "view, column and unit, with example queries).\n\n"
 	       "options:\n", spec->usage);
 	const struct query_args defaults = {.timeout = (long long)STORE_READ_TIMEOUT_S};
@@ -125,7 +125,7 @@ static void print_help(const struct cli_spec *spec)
 	       "value, and the pragmas that report one (PRAGMA journal_mode,\n"
 	       "PRAGMA table_info(runs), ...); anything else is refused.\n\n"
 	       "exit status: 0 ok, 1 database error, 2 bad usage, bad SQL, a refused\n"
-	       "statement, missing, foreign or damaged database (docs/exit-status.md)\n");
+	       "statement, missing, foreign or damaged database (docs/reference/exit-status.md)\n");
 }
 
 int cmd_query(int argc, char **argv)

@@ -31,7 +31,7 @@
  * --format html writes the whole database as one self-contained page
  * instead (analysis/html_report.h); -o FILE writes either form atomically.
  *
- * The database is opened read-only (docs/schema.md): a missing file, a file
+ * The database is opened read-only (docs/reference/schema.md): a missing file, a file
  * that is not a numasim database, a database without runs (summary) or
  * an unknown --run id exits 2 with a
  * message and nothing on standard output.  The report is composed in
@@ -681,7 +681,7 @@ static const struct cli_option report_options[] = {
 		 "summary, " REPORT_STR(REPORT_DEFAULT_TOP) " per run; 0 = all)"},
 	{.name = "--format", .arg = "F", .kind = CLI_OPT_CALL, .call = set_format,
 	 .help = "text (default); json (one document of the same tables;\n"
-		 "docs/output-formats.md) or csv (its rows, one table\n"
+		 "docs/reference/output-formats.md) or csv (its rows, one table\n"
 		 "column): --runs gives the runs, profiles and branch\n"
 		 "sites (the per-invocation tables: numasim compare);\n"
 		 "html: one self-contained page of the whole database (runs\n"

@@ -1,9 +1,9 @@
 /*
  * run — `numasim run SCENARIO [--db FILE] [--quiet] [--inner N] [--jobs J]
  * [--resume] [--mpi]`: simulate a scenario's run plan (scenarios/run.h),
- * store every run in a results database (docs/schema.md) and print the
+ * store every run in a results database (docs/reference/schema.md) and print the
  * mmtests-style comparison table of the runs, built from the rows just
- * written (analysis/table.h).  docs/running.md is the user's guide.
+ * written (analysis/table.h).  docs/guide/running.md is the user's guide.
  *
  * Output: the table on stdout; on stderr a progress bar when both stdout
  * and stderr are terminals, then one summary line (none with --quiet).
@@ -49,7 +49,7 @@
 
 #define RUN_DEFAULT_DB "results.db"
 /* Group commit defaults: one fsync per up to 64 runs or per half second
- * (docs/running.md, "Group commit", has the measurements). */
+ * (docs/guide/running.md, "Group commit", has the measurements). */
 #define RUN_DEFAULT_COMMIT_RUNS 64
 #define RUN_DEFAULT_COMMIT_MS 500
 #define EXIT_INTERRUPTED 130
@@ -124,7 +124,7 @@ static const struct cli_option run_options[] = {
 	{.name = "--format", .arg = "F", .kind = CLI_OPT_FORMAT, .off = RUN_ARG(format),
 	 .help = "the final table as text (default), json (one document:\n"
 		 "the plan's runs, their sweep-axis values and metrics;\n"
-		 "docs/output-formats.md) or csv (the same rows)"},
+		 "docs/reference/output-formats.md) or csv (the same rows)"},
 	{.name = "--trust-db", .kind = CLI_OPT_FLAG, .off = RUN_ARG(trust_db),
 	 .help = "write into a database whose schema holds objects\n"
 		 "numasim did not create (triggers, changed views,\n"
@@ -152,7 +152,7 @@ static const struct cli_option run_options[] = {
 		       "of workload pagealloc, messaging, parallel or fill with\n"
 		       "quick defaults on machine M\n"
 		       "The options go into the stored scenario sha256\n"
-		       "(docs/scenario-format.md)"),
+		       "(docs/reference/scenario-format.md)"),
 	{.name = "--quiet", .alias = "-q", .kind = CLI_OPT_FLAG, .off = RUN_ARG(quiet),
 	 .help = "no progress bar, no summary line"},
 };
@@ -170,10 +170,10 @@ static void print_help(const struct cli_spec *spec)
 		.commit_ms = RUN_DEFAULT_COMMIT_MS,
 	};
 	printf("usage: %s\n\n"
-	       "Simulates every run of a scenario (docs/scenario-format.md): each\n"
+	       "Simulates every run of a scenario (docs/reference/scenario-format.md): each\n"
 	       "point of its sweep times its repetitions, one fresh world per run.\n"
 	       "Finished runs are written to the results database in groups, one\n"
-	       "transaction per group (docs/schema.md); then the mmtests-style\n"
+	       "transaction per group (docs/reference/schema.md); then the mmtests-style\n"
 	       "table of the runs (Min per alloc, free and total series, base\n"
 	       "column first) is printed on standard output, built from the\n"
 	       "database rows (a pagealloc sweep\n"
@@ -190,7 +190,7 @@ static void print_help(const struct cli_spec *spec)
 	       "runs stay in the database, the unfinished ones are dropped (exit\n"
 	       "130); a run is never committed in part, so even SIGKILL leaves whole\n"
 	       "runs only (it loses the group not yet committed), and --resume\n"
-	       "finishes the plan.  See docs/running.md.\n\n"
+	       "finishes the plan.  See docs/guide/running.md.\n\n"
 	       "exit status: 0 ok, 1 runtime failure (a run failed its invariant\n"
 	       "check: stored as 'failed'), 2 bad input or usage, 130 interrupted\n");
 }
@@ -287,7 +287,7 @@ static int records_per_run(struct store *st, const struct run_outcome *out,
 /*
  * --format json|csv: the plan's runs (kept and written, plan order), the
  * values of the sweep's axes per run and every metric per run: what each
- * text table is built from (docs/output-formats.md).
+ * text table is built from (docs/reference/output-formats.md).
  */
 static int run_records(struct store *st, const struct run_outcome *out,
 		       const struct scenario *s, struct rec_doc *doc, struct diag *d)

@@ -137,7 +137,7 @@ const struct cli_spec cmd_topology_spec = {
 static void topology_help(const struct cli_spec *spec)
 {
 	printf("usage: %s\n\n"
-	       "Loads a machine file (docs/machine-format.md; '-' reads standard input,\n"
+	       "Loads a machine file (docs/reference/machine-format.md; '-' reads standard input,\n"
 	       "a shipped machine's name such as rome-nps4 works from any directory)\n"
 	       "and prints its nodes, CPUs, memory and node distances in the layout of\n"
 	       "`numactl --hardware`, followed by every online node's zonelists as\n"

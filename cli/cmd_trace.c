@@ -144,7 +144,7 @@ static const struct cli_option trace_options[] = {
 	{.name = "-o", .arg = "FILE", .kind = CLI_OPT_FILE, .off = TRACE_ARG(out),
 	 .help = "write to FILE (atomically) instead of standard output"},
 	SCN_CLI_OPTION("--set", "KEY=VALUE", struct trace_args, sc,
-		       "as for `numasim run` (docs/scenario-format.md)"),
+		       "as for `numasim run` (docs/reference/scenario-format.md)"),
 	SCN_CLI_OPTION("--sweep", "KEY=V1,V2,...", struct trace_args, sc,
 		       "as for `numasim run`"),
 	SCN_CLI_OPTION("--machine", "M", struct trace_args, sc, "as for `numasim run`"),
@@ -164,7 +164,7 @@ static void print_help(const struct cli_spec *spec)
 	       "object per line for each traced event:\n"
 	       "  slab_free   each __slab_free call: the slab, node and per-cpu partial\n"
 	       "              state before it, the stat items it incremented and the\n"
-	       "              branch sites it evaluated, in order (docs/slub-model.md)\n"
+	       "              branch sites it evaluated, in order (docs/design/slub-model.md)\n"
 	       "  page_alloc  kmem:mm_page_alloc (pfn, order, gfp, migratetype, node, cpu)\n"
 	       "  page_free   kmem:mm_page_free (pfn, order, node, cpu)\n"
 	       "Every record names its run (point, repetition).  While the runs are\n"

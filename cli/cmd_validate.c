@@ -1,6 +1,6 @@
 /*
  * validate — `numasim validate [--quiet] FILE...`: check machine files, cost
- * profiles (docs/machine-format.md) and scenarios (docs/scenario-format.md)
+ * profiles (docs/reference/machine-format.md) and scenarios (docs/reference/scenario-format.md)
  * without running anything.
  *
  * A FILE that does not exist from the current directory is looked up
@@ -82,7 +82,7 @@ static const struct cli_option validate_options[] = {
 	 .off = VALIDATE_ARG(fmt), .call = set_format,
 	 .help = "text (default), json or csv: one document with a row\n"
 		 "per file (good ones with what they hold, bad ones\n"
-		 "with their error; docs/output-formats.md); errors\n"
+		 "with their error; docs/reference/output-formats.md); errors\n"
 		 "still go to standard error too"},
 };
 
@@ -96,8 +96,8 @@ const struct cli_spec cmd_validate_spec = {
 static void print_help(const struct cli_spec *spec)
 {
 	printf("usage: %s\n\n"
-	       "Checks machine files and cost profiles (docs/machine-format.md)\n"
-	       "and scenarios (docs/scenario-format.md).  A file with a top-level\n"
+	       "Checks machine files and cost profiles (docs/reference/machine-format.md)\n"
+	       "and scenarios (docs/reference/scenario-format.md).  A file with a top-level\n"
 	       "'workload' key is a scenario (its machine file is checked too);\n"
 	       "one with 'nodes' a machine file; one with 'costs' and no 'nodes' a\n"
 	       "cost profile.  '-' reads standard input.\n\n"

@@ -1,6 +1,6 @@
 /*
  * main — the numasim entry point: dispatches to the subcommands of cli.h.
- * Exit status (docs/exit-status.md, the one place it is described): 0
+ * Exit status (docs/reference/exit-status.md, the one place it is described): 0
  * success, 1 runtime failure (including standard output that cannot be
  * written), 2 bad input or usage, 130 interrupted (run).
  */
@@ -160,7 +160,7 @@ static int dispatch(int argc, char **argv, struct term_streams *ts)
  * Standard output that could not be written (a full disk, a closed pipe
  * reader's EPIPE is a signal instead) is a runtime failure of every
  * command, exit 1, even where the command itself printed with plain
- * printf: checked once here, after the command (docs/exit-status.md).
+ * printf: checked once here, after the command (docs/reference/exit-status.md).
  */
 static int finish_stdout(int status)
 {

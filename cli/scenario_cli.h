@@ -1,7 +1,7 @@
 /*
  * scenario_cli — the scenario options shared by `numasim run`, `validate`
  * and `trace`: --set KEY=VALUE, --sweep KEY=V1,V2,..., --machine M and
- * --workload W (docs/scenario-format.md, "From the command line").
+ * --workload W (docs/reference/scenario-format.md, "From the command line").
  *
  * What it does: collects the options in command-line order (their order
  * is part of the effective scenario's sha256) and loads either the

@@ -7,7 +7,7 @@
  * changes within a run, so the host predicts it perfectly.  TAGE keeps its
  * twelve folded histories packed in three words and each site's hash
  * precomputed (bpred.h), so a branch costs about 166 host instructions
- * where the one-register-at-a-time version cost 290 (docs/cost-model.md
+ * where the one-register-at-a-time version cost 290 (docs/design/cost-model.md
  * §7); the packed registers equal the scalar ones bit for bit
  * (test_bpred, bpred_check).  Since 2026-12-07 both history predictors
  * do their per-site work at set-up (gshare's site hash is ghash[], like

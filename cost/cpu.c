@@ -231,7 +231,7 @@ int cpu_costs_init(struct cpu_costs *k, const struct machine_costs *mc)
 
 /*
  * Fill a by-position latency matrix from a by-distance table
- * (machine_latency_ns: the interpolation of docs/machine-format.md).
+ * (machine_latency_ns: the interpolation of docs/reference/machine-format.md).
  */
 static int latency_matrix(uint32_t **out, const struct machine *m,
 			  const struct cpu_costs *k,

@@ -103,7 +103,7 @@
  * latency of a dependent chain hidden by unrelated work (charged in full).
  * Branches, calls and straight-line work are still charged serially.
  *
- * The out-of-order timing model (cost.model ooo; docs/cost-model.md).  The
+ * The out-of-order timing model (cost.model ooo; docs/design/cost-model.md).  The
  * rule above is the in-order model (cost.model inorder, the default, kept
  * bit for bit): every primitive adds its cost to the clock in turn.  Under
  * ooo the clock is the dispatch clock of an interval model (Eyerman,
@@ -192,7 +192,7 @@
  * function whose call (a sample or a fast one)
  * reads it runs exactly from then on, except for reads a model makes
  * only outside fast calls (cpu_in_fast_call(), cpu_now_measured()) and
- * the clock as noise (cpu_now_noise()).  docs/cost-model.md §10
+ * the clock as noise (cpu_now_noise()).  docs/design/cost-model.md §10
  * measures the differences.
  * A fast call's steps are cpu_fast_branch(), cpu_fast_call(),
  * cpu_fast_ret() and cpu_fast_mem(); the primitives take them when
@@ -352,7 +352,7 @@ const char *cpu_accounting_name(enum cpu_accounting a);
 
 /*
  * What a sampled run's fast calls do with their memory accesses
- * (cost.sample_warm; docs/cost-model.md §10).  caches: every access is
+ * (cost.sample_warm; docs/design/cost-model.md §10).  caches: every access is
  * performed on the caches, as SMARTS's functional warming keeps them
  * current.  stores: only the stores and locked ops, which are what the
  * coherence directory and the writers' caches follow (the transfers a
@@ -422,7 +422,7 @@ struct cpu_params {
 	 * (default CPU_WARM_CACHES: all); sample_window: the last
 	 * sample_window fast calls before each due sample perform all of
 	 * theirs, whatever sample_warm says (default 0: none do; "The
-	 * warming window" in docs/cost-model.md §10) */
+	 * warming window" in docs/design/cost-model.md §10) */
 	uint32_t sample_period;
 	enum cpu_warm sample_warm;
 	uint32_t sample_window;
@@ -574,7 +574,7 @@ enum cpu_access {
 };
 
 /*
- * Blocks (docs/cost-model.md §1, "Blocks").  A block is the straight-line
+ * Blocks (docs/design/cost-model.md §1, "Blocks").  A block is the straight-line
  * code of a model between two steps that end it (a branch site, a call,
  * a return), described once as data: its uops (the layout's work row),
  * the word accesses it makes in program order with their kinds (which

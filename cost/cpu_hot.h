@@ -5,7 +5,7 @@
  * their fast and logged forms, cpu_fast_*()), static inline so that they
  * inline into the models (and, under the profile-guided build's LTO, the
  * out-of-line steps in cost/cpu_*.c inline them too).  What they charge
- * and why: cost/cpu.h's header comment; docs/cost-model.md §1 and §10.
+ * and why: cost/cpu.h's header comment; docs/design/cost-model.md §1 and §10.
  *
  * Reached only through cost/cpu.h, which includes it at its end, after
  * the layout (cost/cpu_struct.h).  Nothing here dispatches through a
@@ -168,7 +168,7 @@ static inline uint64_t cpu_now_measured(struct cpu *c)
  * the clock at its start, so the function can still run fast (its cost
  * is charged when it returns).  Under exact and memo accounting it is
  * cpu_now(); under sampled the lottery's draw in a fast call differs from
- * exact's (docs/cost-model.md §10).
+ * exact's (docs/design/cost-model.md §10).
  */
 static inline uint64_t cpu_now_noise(struct cpu *c)
 {
@@ -409,7 +409,7 @@ static CPU_INLINE bool cpu_fast_branch(struct cpu *c, int site, bool cond)
 	assert(c->mlog_on == CPU_LOG_FAST);
 	/* one arm per direction, so that each arm's index is a constant:
 	 * computing 2 * site + cond from the condition took about 4 of the
-	 * step's 7 host instructions (docs/cost-model.md §10) */
+	 * step's 7 host instructions (docs/design/cost-model.md §10) */
 	struct cpu_fast_site *f = &c->fsite[2 * site];
 	if (cond) {
 		f[1].n++;
@@ -447,7 +447,7 @@ static inline void cpu_branch_account(struct cpu *c, int site, unsigned taken, u
  * A conditional branch accounted exactly, with the model (ooo) and the
  * predictor (mode) as constants: cost/cpu_exact.c instantiates it once per pair and
  * binds the CPU's to c->branch at set-up, so that the step tests neither
- * (docs/cost-model.md §7, "The branch step bound at set-up": 7.9 % fewer
+ * (docs/design/cost-model.md §7, "The branch step bound at set-up": 7.9 % fewer
  * host instructions on bench pagealloc in-order).
  */
 static CPU_INLINE bool cpu_branch_as(struct cpu *c, int site, bool cond, bool ooo,

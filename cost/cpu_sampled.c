@@ -56,7 +56,7 @@
  * counts (cpu_now(), cpu_memo_sync()) is sampled at every call from its
  * first fast call that did.  Samples are exact from the state they find;
  * with sample_period 1 every call is a sample and the results are
- * exact's.  docs/cost-model.md §10 gives the measured differences.
+ * exact's.  docs/design/cost-model.md §10 gives the measured differences.
  */
 
 /* The counters whose counts join a path's signature after its branches
@@ -475,7 +475,7 @@ static bool sampled_delta(struct cpu *c, uint64_t *sig)
  * contexts (and a record its first SAMPLED_MATURE samples' upkeep), each
  * fast call that finds its path lists its entry once per sync, each lost
  * call scans its function's sites and books along each context's chain
- * (about 6 K host instructions).  Measured: docs/cost-model.md §10.
+ * (about 6 K host instructions).  Measured: docs/design/cost-model.md §10.
  */
 
 /* (site, condition) i joins a top-level function's (not when out of

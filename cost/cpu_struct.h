@@ -20,7 +20,7 @@
  * is pinned below with _Static_assert: reordering them, or inserting a
  * field among them, fails the build.  A new field goes after blk_exit
  * (and the last assertion moves with it), measured with
- * scripts/build-pgo.sh before and after (docs/cost-model.md §10).
+ * scripts/build-pgo.sh before and after (docs/design/cost-model.md §10).
  *
  * Invariants: cost/cpu.h ("Invariants", cpu_check()).  Error policy: none
  * here (types only).
@@ -247,7 +247,7 @@ CPU_FIELD_AFTER(o, blk_left);
 CPU_FIELD_AFTER(blk_left, blk_kinds);
 CPU_FIELD_AFTER(blk_kinds, blk_exit);
 #undef CPU_FIELD_AFTER
-/* On 64-bit hosts, where it was measured (docs/cost-model.md §10), the
+/* On 64-bit hosts, where it was measured (docs/design/cost-model.md §10), the
  * hot part's offsets themselves up to the counters: the first cache line
  * holds the clock, the mode bytes and the fast-call state, the second the
  * bound branch step and the hot figures.  A change of struct bpred moves

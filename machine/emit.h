@@ -1,5 +1,5 @@
 /*
- * emit — writes a machine file (docs/machine-format.md) from an in-memory
+ * emit — writes a machine file (docs/reference/machine-format.md) from an in-memory
  * description, the way `numasim import` produces its output.
  *
  * What it models: nothing of the kernel; it is the inverse of the machine

@@ -4,7 +4,7 @@
  * Design notes.  Loading is two passes over the same bytes: ytree turns
  * them into a position-carrying node tree (refusing aliases, anchors, tags,
  * excess depth and size), then this file walks the tree against the schema
- * of docs/machine-format.md, converting and checking every value as it is
+ * of docs/reference/machine-format.md, converting and checking every value as it is
  * read.  The first problem ends the walk; machine_free() copes with a
  * half-built machine, so every failure leaves through one exit path with
  * nothing allocated and *out = NULL.

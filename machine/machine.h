@@ -1,12 +1,12 @@
 /*
  * machine — the simulated machine: NUMA nodes, their CPUs and memory zones,
  * the SLIT distance matrix and the cycle-cost figures, loaded from a machine
- * file (docs/machine-format.md).
+ * file (docs/reference/machine-format.md).
  *
  * What it models: the firmware/boot view Linux has of a NUMA box (the
  * ACPI SRAT/SLIT tables as `numactl --hardware` and
  * /sys/devices/system/node show them) plus the per-microarchitecture cost
- * figures of ../shared/reference/cost-figures.md.  Zone types follow
+ * figures of docs/reference/machines.md.  Zone types follow
  * include/linux/mmzone.h `enum zone_type`; this model keeps one ordinal per
  * type that can appear in a machine file (DMA < DMA32 < Normal < HighMem <
  * Movable), which orders zones exactly as the kernel's zone_idx does on
@@ -68,7 +68,7 @@ int zone_type_parse(const char *s);
  * Cost figures: X(field, unit, description).  Every figure in a machine file
  * is written as {value: V, source: "..."}; sizes accept units (32KiB).
  * The same list generates the struct, the loader's key table, the emitter
- * and the table in docs/machine-format.md.
+ * and the table in docs/reference/machine-format.md.
  */
 #define MACHINE_COST_MAP(X)                                                    \
 	X(clock_ghz, "GHz", "core clock used to convert ns to cycles")         \

@@ -6,7 +6,7 @@
  * set_mempolicy(2)'s checks as set-up (setup_mempolicy: mpol_new,
  * mpol_set_nodemask); the policy names (mpol_name, mpol_parse).
  *
- * Mempolicies (docs/policies.md).  alloc_pages_current() follows v4.6:
+ * Mempolicies (docs/design/policies.md).  alloc_pages_current() follows v4.6:
  * the task's policy (mm_config.mpol; &default_policy = MPOL_PREFERRED |
  * MPOL_F_LOCAL in interrupt or with __GFP_THISNODE), then
  * alloc_page_interleave(interleave_nodes()) or __alloc_pages_nodemask()

@@ -78,7 +78,7 @@ int mm_series_layout(struct cost_layout *l, const struct cost_tables *t, int fn_
 }
 
 /*
- * The compiled layout's inlining (docs/compiled-counts.md §1): `nm -S` of
+ * The compiled layout's inlining (docs/design/compiled-counts.md §1): `nm -S` of
  * the gcc 11.3 objects of v4.6.2 (PRE and POST alike) has these static
  * helpers as functions of their own although the estimate layout inlines
  * them (they are `static`, not `inline`: gcc's size heuristics kept them),

@@ -417,7 +417,7 @@ static int create(const struct machine *m, const struct mm_config *cfg, struct c
 				"pagealloc: page size %u is below the model's 4 KiB minimum",
 				m->page_size);
 	/* the work layout: by the timing model unless the scenario chose one
-	 * (docs/compiled-counts.md).  The work rows of the compiled layout
+	 * (docs/design/compiled-counts.md).  The work rows of the compiled layout
 	 * exclude the calls and returns of the helpers its cost layout keeps
 	 * out of line (the estimate's rows hold none): the two must agree */
 	enum mm_code code = mm_code_resolve(cfg->code, s->model);

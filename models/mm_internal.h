@@ -27,7 +27,7 @@
  * bitmap, per-cpu vmstat areas) has a synthetic address from cache_as, and
  * the code charges loads and stores where the kernel does them, each with
  * its kind (dependent load, independent load, store: cpu.h's out-of-order
- * rule; docs/pagealloc-model.md §4.1 lists the rule at every site).
+ * rule; docs/design/pagealloc-model.md §4.1 lists the rule at every site).
  */
 #ifndef NUMASIM_MM_INTERNAL_H
 #define NUMASIM_MM_INTERNAL_H
@@ -147,7 +147,7 @@ static inline void vwork(struct cpu *c, enum vm_work k)
 /*
  * A load or store of `bytes` at addr, of a kind (cpu.h: CPU_LOAD_DEP when
  * the code needs the value at once, CPU_LOAD when nothing waits for it,
- * CPU_STORE; docs/pagealloc-model.md "Access kinds" gives the rules used
+ * CPU_STORE; docs/design/pagealloc-model.md "Access kinds" gives the rules used
  * at every site), with the same-line shortcut (cost/charge.h).
  */
 static CPU_INLINE void mem_bytes(struct cpu *c, const struct mm_world *w, uint64_t addr,

@@ -19,7 +19,7 @@
  * by "function:what" for the slow parts.  Straight-line work between
  * sites is charged per segment from MM_WORK in the world's code layout
  * (cost.code: the estimate, identical for PRE and POST, or the counts of
- * the compiled v4.6.2 objects, per variant; docs/compiled-counts.md).
+ * the compiled v4.6.2 objects, per variant; docs/design/compiled-counts.md).
  */
 #ifndef NUMASIM_MM_TABLES_H
 #define NUMASIM_MM_TABLES_H
@@ -423,11 +423,11 @@ enum mm_ssite { MM_SERIES_SITES(MM_SSITE_ENUM) MM_NR_SSITE };
  * post), the instructions (uops) of the row's segment that the model does
  * not charge as a branch, load, store, call, return, atomic or irq
  * sequence, in two code layouts (mm_config.code, `cost.code`):
- *   estimate  read from the v4.6 source (docs/pagealloc-model.md has the
+ *   estimate  read from the v4.6 source (docs/design/pagealloc-model.md has the
  *             reasoning per row), the same for PRE and POST: the layout of
  *             every release before cost.code, kept bit for bit;
  *   compiled  counted in the disassembly of v4.6.2 objects built by gcc
- *             11.3 (docs/compiled-counts.md: config, commands, addresses):
+ *             11.3 (docs/design/compiled-counts.md: config, commands, addresses):
  *             the segment's fused-domain uops on the executed path (per
  *             instruction form, Agner Fog's Broadwell table) minus what
  *             the model charges in it (its branches, loads, stores, and
@@ -633,7 +633,7 @@ enum mm_ssite { MM_SERIES_SITES(MM_SSITE_ENUM) MM_NR_SSITE };
 	X(oom_nofs, "__alloc_pages_may_oom: !(gfp_mask & __GFP_FS)", N, F)     \
 	X(oom_thisnode, "__alloc_pages_may_oom: gfp_mask & __GFP_THISNODE", N, F) \
 	X(mpa_activate, "mark_page_accessed: !PageActive && PageReferenced && PageLRU", N, F)
-/* straight-line work of the reclaim code, instructions (docs/reclaim-model.md) */
+/* straight-line work of the reclaim code, instructions (docs/design/reclaim-model.md) */
 #define VM_WORK(X)                                                             \
 	X(wakeup_kswapd, 20) X(balance_iter, 30) X(balance_zone, 12)           \
 	X(kswapd_shrink_zone, 24) X(zone_balanced, 6) X(try_to_free_pages, 30) \
@@ -678,7 +678,7 @@ enum mm_work {
 _Static_assert(MM_IPC == CPU_INORDER_IPC, "cpu_insns charges the in-order model at MM_IPC");
 
 /*
- * The code blocks of the page allocator (docs/cost-model.md §1,
+ * The code blocks of the page allocator (docs/design/cost-model.md §1,
  * "Blocks"; cost/cpu.h): X(name, work row, accesses, exit), one per
  * stretch of straight-line code that starts with a work row; every work
  * row is charged through one (a row can start several blocks).  Its uops

@@ -4,7 +4,7 @@
  * commit 682a3385 ("mm, page_alloc: inline the fast path of the zonelist
  * iterator", v3 05): PRE = v4.6 + series patches 1-4, POST = PRE +
  * 682a3385.  See page_alloc.h (the public contract),
- * docs/pagealloc-model.md and docs/series-2016.md.
+ * docs/design/pagealloc-model.md and docs/design/series-2016.md.
  *
  * What it models: the buddy allocator under zone->lock (expand,
  * __rmqueue_smallest, __rmqueue_fallback with find_suitable_fallback,

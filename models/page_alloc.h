@@ -4,8 +4,8 @@
  * zones, buddy free lists, per-cpu page lists, watermarks, the fair zone
  * allocation policy, the zonelist iterator in both forms, and the order-0
  * fast paths of alloc_pages() and __free_pages(), charged to the cycle-cost
- * model (cost/cpu.h) at the numbered sites of
- * ../shared/reference/zonelist-and-page-alloc.md §7 (A01..A52, F01..F14).
+ * model (cost/cpu.h) at the numbered sites A01..A52, F01..F14 (their
+ * functions, conditions and lines: docs/reference/sites.md).
  *
  * Variants (data, design §4.2): PRE = v4.6 + series patches 1-4 (the
  * seed's parent, benchmark label statinline-v1r20); POST = PRE + 682a3385
@@ -75,7 +75,7 @@ int gfp_parse(const char *s, uint32_t *gfp);
 
 /*
  * The code layout of the straight-line work (MM_WORK in mm_internal.h,
- * `cost.code`; docs/compiled-counts.md): the counts estimated from the v4.6
+ * `cost.code`; docs/design/compiled-counts.md): the counts estimated from the v4.6
  * source, or those of the compiled v4.6.2 objects.  MM_CODE_DEFAULT
  * resolves when the world is created: compiled under cost.model ooo,
  * estimate under inorder (whose results every release keeps).
@@ -114,7 +114,7 @@ struct mm_config {
 	 * world (NULL: the page allocator uses a private one) */
 	struct cache_as *as;
 	/* per-pagealloc cost parameters (documented estimates, identical for
-	 * both variants) are internal to the model; see docs/pagealloc-model.md */
+	 * both variants) are internal to the model; see docs/design/pagealloc-model.md */
 };
 void mm_config_default(struct mm_config *c);
 /* The commit a configuration runs: cfg->commit, or when unset KC_v3_05
@@ -131,7 +131,7 @@ struct page;                     /* opaque handle of a struct page */
  * fill a layout for the variant and the code layout (code resolved:
  * ESTIMATE or COMPILED, see mm_code_resolve): which functions are inlined
  * (next_zones_zonelist per variant; under COMPILED the helpers gcc 11 kept
- * out of line, docs/compiled-counts.md §1), the likely/unlikely hints of
+ * out of line, docs/design/compiled-counts.md §1), the likely/unlikely hints of
  * the sites.  mm_world_create() refuses (NS_EINTERNAL) a world whose code
  * layout is not the one its cost layout was filled for.
  */

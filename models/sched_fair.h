@@ -150,7 +150,7 @@ struct cfs_params {
 };
 
 /*
- * schedstat counters (CONFIG_SCHEDSTATS names; docs/slub-model.md §13):
+ * schedstat counters (CONFIG_SCHEDSTATS names; docs/design/slub-model.md §13):
  * X(name, description).  Per CPU (the rq's):
  */
 #define CFS_CPU_STAT_MAP(X)                                                    \

@@ -1,6 +1,6 @@
 /*
  * slub — Linux v5.9 SLUB (PRE) and v5.9 + c270cf30 (POST), see slub.h and
- * docs/slub-model.md: the kernel's allocation and free paths, under the
+ * docs/design/slub-model.md: the kernel's allocation and free paths, under the
  * kernel's names (slab_alloc_node, __slab_alloc, ___slab_alloc,
  * new_slab_objects, get_partial*, new_slab, deactivate_slab, slab_free,
  * do_slab_free, __slab_free, put_cpu_partial, unfreeze_partials,

@@ -9,8 +9,8 @@
  * retry loop, put_cpu_partial, unfreeze_partials, discard_slab), charged
  * to the cycle-cost model (cost/cpu.h) at the numbered sites of the
  * reference (S0..S10, PRE6a, PRE6b, PRE7, POST6, POST7, P1..P3, U1;
- * docs/slub-model.md §4) and at "function:what" sites elsewhere.
- * docs/slub-model.md is the long description; the model's code is in
+ * docs/design/slub-model.md §4) and at "function:what" sites elsewhere.
+ * docs/design/slub-model.md is the long description; the model's code is in
  * models/slub.c (the allocation and free paths), slub_setup.c and
  * slub_inspect.c.
  *
@@ -38,7 +38,7 @@
  * are well-formed, hold unfrozen slabs of their node only and match
  * nr_partial; node slab/object counts match the pool.
  *
- * Code layout (cost.code, docs/compiled-counts.md §6): the straight-line
+ * Code layout (cost.code, docs/design/compiled-counts.md §6): the straight-line
  * work between sites comes from the estimate read off the source or from
  * the counts of gcc 11.3 objects of v5.9 / v5.9 + c270cf30 built with
  * CONFIG_SLUB_STATS; only the work differs, never a branch, outcome or
@@ -244,7 +244,7 @@ struct slub_cache *slub_cache_find(const struct slub_world *w, const char *name)
 /* kmem_cache_alloc_node(s, gfp, node) on CPU c (node: SLUB_NUMA_NO_NODE or a
  * node id of the machine).  0 when no slab page could be had (or node is
  * not a node of the machine).  New slabs always come from the CPU's
- * default-policy page allocation (see docs/slub-model.md). */
+ * default-policy page allocation (see docs/design/slub-model.md). */
 slub_obj_t slub_alloc(struct slub_world *w, struct cpu *c, struct slub_cache *s, int node);
 /* kmem_cache_free(s, x) on CPU c (s NULL: kfree, cache from the object). */
 int slub_free(struct slub_world *w, struct cpu *c, struct slub_cache *s, slub_obj_t x);
@@ -389,7 +389,7 @@ uint64_t slub_stat(const struct slub_world *w, const struct slub_cache *s, int c
  * calls those sums cover: every FREE_FROZEN one, except the fast calls of
  * sampled accounting)),
  * "cache_cpu" (id "CACHE/CPU": the stat items) and "cache_node" (id
- * "CACHE/NODE": nr_partial, nr_slabs, total_objects), docs/schema.md.
+ * "CACHE/NODE": nr_partial, nr_slabs, total_objects), docs/reference/schema.md.
  */
 typedef int (*slub_counter_fn)(void *arg, const char *scope, const char *scope_id,
 			       const char *name, int64_t value);

@@ -281,11 +281,11 @@ extern const struct cost_site_def slub_site_defs[SLUB_NR_SITE];
  * models/mm_internal.h):
  *   est   read off the v5.9 source (argument set-up, counter arithmetic,
  *         hooks compiled out in a distribution config), identical in both
- *         variants, docs/slub-model.md explains each row: the layout of
+ *         variants, docs/design/slub-model.md explains each row: the layout of
  *         every release before cost.code, kept bit for bit;
  *   pre, post  counted in the disassembly of v5.9's mm/slub.o (PRE) and of
  *         v5.9 + c270cf30 (POST) built by gcc 11.3 with CONFIG_SLUB_STATS=y
- *         (docs/compiled-counts.md §6: config, commands, addresses): the
+ *         (docs/design/compiled-counts.md §6: config, commands, addresses): the
  *         segment's fused-domain uops on the paths the seed-slub run takes
  *         (per instruction form from Agner Fog's Broadwell table, as the
  *         page allocator's: scripts/kpath.py uops(); calls, returns, irq
@@ -346,7 +346,7 @@ enum slub_work {
 _Static_assert(SLUB_IPC == CPU_INORDER_IPC, "cpu_insns charges the in-order model at SLUB_IPC");
 
 /*
- * The code blocks of SLUB (docs/cost-model.md §1, "Blocks";
+ * The code blocks of SLUB (docs/design/cost-model.md §1, "Blocks";
  * cost/cpu.h): X(name, work row, accesses, exit), one per stretch of
  * straight-line code that starts with a work row; every work row is
  * charged through one, and a row used at two places with different

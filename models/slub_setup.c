@@ -638,7 +638,7 @@ int slub_world_create(const struct machine *m, const struct slub_config *cfg,
 	if (code == MM_CODE_COMPILED && !counted)
 		return diag_set(d, NS_EINPUT, "slub", 0, 0,
 				"slub: cost.code compiled has counts for compiler_layout gcc with "
-				"slub_stats on only (docs/compiled-counts.md §6)");
+				"slub_stats on only (docs/design/compiled-counts.md §6)");
 	struct slub_world *w = calloc(1, sizeof *w);
 	if (!w)
 		return NS_ENOMEM;

@@ -1,6 +1,6 @@
 /*
  * vmscan — mm/vmscan.c of Linux v4.6 (zone-based LRU) and the LRU helpers
- * of mm/swap.c it needs; see vmscan.h and docs/reclaim-model.md.
+ * of mm/swap.c it needs; see vmscan.h and docs/design/reclaim-model.md.
  *
  * Design notes.  The LRU lists are the kernel's: intrusive circular lists
  * of struct page (page->lru, the same links the buddy and pcp lists use,
@@ -15,7 +15,7 @@
  * event on a CPU of the node, so kswapd and the allocating tasks
  * interleave in simulated time.
  *
- * Where the model stops (all documented in docs/reclaim-model.md §2):
+ * Where the model stops (all documented in docs/design/reclaim-model.md §2):
  * order-0 only (no compaction, no lumpy/high-order handling beyond the
  * kernel's order-0 paths); no memcg (the root lruvec of each zone); no
  * slab shrinkers (shrink_slab: no slab cache is reclaimable, so

@@ -2,7 +2,7 @@
  * vmscan — page reclaim of Linux v4.6 (mm/vmscan.c, the reclaim half of
  * mm/page_alloc.c's slow path, and the LRU helpers of mm/swap.c) over the
  * page allocator model of models/page_alloc.c; see models/vmscan.c (its
- * cold half: models/vmscan_setup.c) and docs/reclaim-model.md.  Included
+ * cold half: models/vmscan_setup.c) and docs/design/reclaim-model.md.  Included
  * by models/page_alloc.h.
  *
  * What it models: v4.6's zone-based LRU (one struct lruvec per zone with

@@ -16,7 +16,7 @@
  * and NUMA_FOREIGN on the preferred zone; independently NUMA_LOCAL or
  * NUMA_OTHER against numa_node_id().  The two differ only when the
  * preferred zone is not on the CPU's node (bind/preferred/interleave to a
- * remote node) or on fallback.  docs/policies.md.
+ * remote node) or on fallback.  docs/design/policies.md.
  */
 enum vmstat_numa_rule { VMSTAT_NUMA_SERIES, VMSTAT_NUMA_V46 };
 const char *vmstat_numa_rule_name(enum vmstat_numa_rule z); /* "b9f00e147f27", "v4.6" */

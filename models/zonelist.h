@@ -3,8 +3,8 @@
  * mm/page_alloc.c __build_all_zonelists(), build_zonelists(),
  * find_next_best_node(), build_zonelists_node(),
  * build_zonelists_in_zone_order() and build_thisnode_zonelists() (identical
- * in v4.6 and v4.7; see shared/reference/zonelist-and-page-alloc.md,
- * sections 1-3), plus the x86 boot facts that decide which nodes are online
+ * in v4.6 and v4.7; mm/page_alloc.c of v4.6,
+ * docs/design/pagealloc-model.md), plus the x86 boot facts that decide which nodes are online
  * and which CPUs belong to which node at build time
  * (arch/x86/mm/numa.c numa_register_memblks(), init_cpu_to_node(),
  * find_near_online_node()).

@@ -6,7 +6,7 @@
  * uses, the allocator over the scenario's machine — then the workload, the
  * model's invariant walk (mm_check, cpu_sys_check), and one store
  * transaction with the run's provenance, params, metrics, samples,
- * counters, profile and branch statistics (docs/schema.md).
+ * counters, profile and branch statistics (docs/reference/schema.md).
  *
  * Order and determinism: runs are simulated in plan order (scenario.h:
  * repetition-major); with jobs > 1 several runs are simulated at once, one
@@ -67,7 +67,7 @@
  * ops, cycles_per_op (cycles/op), end_cycles, page_allocs, page_frees,
  * obj_allocs, obj_frees, remote_frees, alloc_failed, zone_lock_contended,
  * zone_lock_wait_cycles, list_lock_contended, list_lock_wait_cycles and
- * events (docs/policies.md §5), and both models' counters.
+ * events (docs/design/policies.md §5), and both models' counters.
  */
 #ifndef NUMASIM_RUN_H
 #define NUMASIM_RUN_H

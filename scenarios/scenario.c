@@ -1,6 +1,6 @@
 /*
  * scenario — loading, checking and expanding scenario files; see scenario.h
- * and docs/scenario-format.md.
+ * and docs/reference/scenario-format.md.
  *
  * Design notes.  Like the machine loader, loading is a walk of the strict
  * ytree over the schema, every value converted and checked as it is read,

@@ -1,5 +1,5 @@
 /*
- * scenario — scenario files (docs/scenario-format.md): which machine, which
+ * scenario — scenario files (docs/reference/scenario-format.md): which machine, which
  * kernel variant knobs, which workload with which parameters, how many
  * repetitions and which seed, loaded strictly like machine files and
  * expanded into a run plan.
@@ -11,9 +11,8 @@
  * min_free_kbytes, ...) and of the SLUB model
  * (models/slub.h: slab_free_layout pre-c270cf30 / c270cf30, slub_stats,
  * compiler_layout), and a workload: `pagealloc`, the mmtests page
- * allocator microbenchmark of shared/reference/pagealloc-bench.md,
- * `messaging`, perf bench sched messaging (shared/reference/
- * sched-messaging.md), or `parallel` (workloads/wl_parallel.h).
+ * allocator microbenchmark (workloads/wl_pagealloc.h),
+ * `messaging`, perf bench sched messaging (workloads/wl_messaging.h), or `parallel` (workloads/wl_parallel.h).
  *
  * Policy (`policy:`): the task's cpuset (none / all / node list: the
  * cpusets_enabled() static key and mems_allowed), its mempolicy (default,
@@ -189,7 +188,7 @@ struct scn_cost {
 };
 
 /* cost.model when absent: ooo (the out-of-order interval model,
- * docs/cost-model.md §2) when the machine's costs have every core figure
+ * docs/design/cost-model.md §2) when the machine's costs have every core figure
  * it needs (cpu_ooo_missing() finds none), inorder otherwise. */
 int scn_default_model(const struct machine *m);
 
@@ -303,7 +302,7 @@ int scenario_load_file_opts(const char *path, const struct scn_opts *o,
 /* path is used for relative machine paths, its display name in messages. */
 int scenario_load(const char *path, const char *buf, size_t len,
 		  const struct scn_opts *o, struct scenario **out, struct diag *d);
-/* The scenario "adhoc" of `--machine M --workload W` (docs/scenario-format.md). */
+/* The scenario "adhoc" of `--machine M --workload W` (docs/reference/scenario-format.md). */
 int scenario_load_adhoc(const char *machine, const char *workload,
 			const struct scn_opts *o, struct scenario **out,
 			struct diag *d);

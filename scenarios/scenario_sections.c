@@ -368,7 +368,7 @@ int scn_default_accounting(int workload)
 
 int scn_default_model(const struct machine *m)
 {
-	/* ooo's figures hold on the first seed (docs/cost-model.md §6) and it
+	/* ooo's figures hold on the first seed (docs/design/cost-model.md §6) and it
 	 * needs the core figures; a machine file written without them (the
 	 * test machines, files of earlier releases) keeps the in-order model
 	 * it was written for rather than failing */
@@ -440,7 +440,7 @@ int scn_parse_cost(struct loader *l)
 		    (l->pt->slub.compiler != SLUB_GCC || !l->pt->slub.stats))
 			return scn_err(l, v[C_CODE], "cost.code compiled: SLUB's work was counted "
 				   "for compiler_layout gcc with slub_stats on only; this point "
-				   "has %s with slub_stats %s (docs/compiled-counts.md §6)",
+				   "has %s with slub_stats %s (docs/design/compiled-counts.md §6)",
 				   slub_compiler_name(l->pt->slub.compiler),
 				   l->pt->slub.stats ? "on" : "off");
 	}
@@ -472,7 +472,7 @@ int scn_parse_cost(struct loader *l)
 						     : NULL;
 	if (miss)
 		return scn_err(l, v[C_MODEL], "cost.model ooo needs the core figure '%s' in "
-			   "the costs of machine '%s' (%s; docs/machine-format.md, "
+			   "the costs of machine '%s' (%s; docs/reference/machine-format.md, "
 			   "\"Core figures\")", miss, l->pt->machine->name,
 			   l->pt->machine_path);
 	return NS_OK;

@@ -6,7 +6,7 @@
 # rebuilt from that profile with link-time optimisation (-fprofile-use
 # -flto).  The results are the plain release build's, bit for bit (the
 # same C, no -ffast-math: ISO C11 keeps floating-point contraction off);
-# only host speed changes (docs/cost-model.md §10, "A profile-guided
+# only host speed changes (docs/design/cost-model.md §10, "A profile-guided
 # build, idle end states and lazy sample baselines").  The test programs
 # are not built here (-Dtests=false): scripts/test.sh builds and tests a
 # plain release build.  The whole script takes about 1 min 40 s on

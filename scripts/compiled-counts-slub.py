@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """compiled-counts-slub: the `cost.code: compiled` columns of SLUB_WORK.
 
-The SLUB sibling of compiled-counts.py (same rule, docs/compiled-counts.md
+The SLUB sibling of compiled-counts.py (same rule, docs/design/compiled-counts.md
 §3 and §6): walks the compiled v5.9 mm/slub.o (PRE = v5.9, POST = v5.9 +
-c270cf30; gcc 11.3, CONFIG_SLUB_STATS=y: docs/compiled-counts.md §6 says
+c270cf30; gcc 11.3, CONFIG_SLUB_STATS=y: docs/design/compiled-counts.md §6 says
 how to build them) along the paths the model executes in the seed-slub
 run, with kpath.py, and prints per SLUB_WORK row and execution (walks
 weighted by how often the model takes each path, from the site counts of
@@ -87,7 +87,7 @@ def f(a, b):
 # model: this_cpu_cmpxchg, spin_unlock's store), 'kADDR' counts the call or
 # ret at ADDR as work (not a model function), 'kall' counts every call and
 # ret of the walk as work; each named address must be on the walk.  'slub' is the variant's mm/slub.o.  Addresses are those of
-# the gcc 11.3 objects of docs/compiled-counts.md §6.
+# the gcc 11.3 objects of docs/design/compiled-counts.md §6.
 SHARED_WALKS = {
     # kmem_cache_alloc with slab_alloc_node inlined: entry up to the fast
     # path test (might_sleep_if -> _cond_resched -> rcu_all_qs for the

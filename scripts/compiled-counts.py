@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """compiled-counts: the `cost.code: compiled` column of MM_WORK.
 
-Walks the compiled v4.6.2 objects (docs/compiled-counts.md says how to
+Walks the compiled v4.6.2 objects (docs/design/compiled-counts.md says how to
 build them) along the path the model executes for an order-0
 GFP_KERNEL|__GFP_NOWARN allocation that hits the per-cpu list and the free
 back to it (kpath.py does the walking), assigns every walked instruction
@@ -24,7 +24,7 @@ to the MM_WORK row whose segment it belongs to, and prints per row:
   prims   what the model charges explicitly in the same segment, per
           execution: branches, loads and stores (one uop each), measured
           on the model (numasim bench pagealloc, per-segment counts;
-          docs/compiled-counts.md)
+          docs/design/compiled-counts.md)
   work    net - prims: the row's value (never below 0)
 
 Usage: compiled-counts.py [--per-insn] OBJDIR
@@ -52,7 +52,7 @@ def walk(objdir, variant, obj, func, take='', start=None, stop=''):
 # uops of the walk the model charges by other means beyond kpath's xuops
 # (calls, rets, irq sequences, locked instructions: see above), i.e. the
 # unlocking store of spin_unlock.
-# Addresses are those of gcc 11.3 objects built as docs/compiled-counts.md
+# Addresses are those of gcc 11.3 objects built as docs/design/compiled-counts.md
 # says; another compiler gives other addresses (and other counts).
 WALKS = {
     'post': {
@@ -232,7 +232,7 @@ WEIGHTS = {'smallest_probe': (322 / 630, 308 / 630),
 # What the model charges in each row's segment per execution: branches +
 # loads + stores (atomics are excluded above), from the per-segment counts
 # of `numasim bench pagealloc --variant V --cost-model ooo --pairs 100000`
-# (docs/compiled-counts.md, "The model's side"), rounded to the nearest
+# (docs/design/compiled-counts.md, "The model's side"), rounded to the nearest
 # integer.  Segments without a row of their own (inline helpers) are
 # summed into the row whose compiled instructions hold them.
 PRIMS = {

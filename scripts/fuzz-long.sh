@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# scripts/fuzz-long.sh SECONDS [TARGET...]: the long fuzz runs (docs/fuzzing.md).
+# scripts/fuzz-long.sh SECONDS [TARGET...]: the long fuzz runs (docs/guide/fuzzing.md).
 # Builds build-fuzz (clang, ASan+UBSan, -Dfuzz=true) if needed, then runs
 # each target (default: all seven) for SECONDS, one at a time at the lowest
 # priority (nice -n 19), keeping its corpus in $b/fuzz-corpus/NAME

@@ -9,7 +9,7 @@ unconditional jumps are followed; the walk ends at a `ret`, at an address
 listed in --stop (not executed; the start itself does not stop it, so
 --start A --stop A walks one trip of a loop), or after --max instructions.
 It prints the instructions walked (with -v) and their counts by kind, as
-docs/compiled-counts.md uses them:
+docs/design/compiled-counts.md uses them:
 
   insns    every instruction executed (a static-key or ftrace 5-byte nop
            counts 1, as the CPU executes it)
@@ -42,7 +42,7 @@ Usage: kpath.py DIS FUNC [--start ADDR] [--take A,B,..] [--stop A,B,..]
                 [--max N] [-v]
 Addresses are hex offsets within the object, as objdump prints them.
 This is numasim's own tool; it reads objects you build from a kernel tree
-(see docs/compiled-counts.md), nothing of the kernel is stored here.
+(see docs/design/compiled-counts.md), nothing of the kernel is stored here.
 """
 import re
 import sys

@@ -34,7 +34,7 @@ db2=results/seed-slub.db
 echo "== numasim run scenarios/seed-slub.yaml --db $db2 --jobs 2"
 build/numasim run scenarios/seed-slub.yaml --db "$db2" --jobs 2
 echo
-# The HTML report of each database (docs/plots.md "--format html"): one
+# The HTML report of each database (docs/guide/plots.md "--format html"): one
 # self-contained page per database, next to it.
 for d in "$db" "$db2"; do
 	build/numasim report "$d" --format html -o "${d%.db}.html"

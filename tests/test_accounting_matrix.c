@@ -9,7 +9,7 @@
  * counters, profile rows (calls, self and total cycles), call paths and
  * branch rows, and each CPU's clock.
  *
- * What is promised (docs/cost-model.md §9 and §10), and so asserted:
+ * What is promised (docs/design/cost-model.md §9 and §10), and so asserted:
  *  - memo accounting gives exact's results, bit for bit;
  *  - sampled accounting at period 1 makes every call a sample: exact's
  *    results, with the models' fast copies on (the default) and off;
@@ -244,7 +244,7 @@ static void rows_equal(const char *what, enum cpu_model model, const struct acct
  * must give exact's rows, each pair of copies_pairs the same rows, and
  * the pairs' runs with copies on must have run many fast calls in a copy
  * when uses_copies says the workload has them (pipe mode has almost no
- * fast calls: its calls read the clock, docs/cost-model.md §10).
+ * fast calls: its calls read the clock, docs/design/cost-model.md §10).
  */
 static void matrix(const char *what, workload_fn wl, bool uses_copies)
 {

@@ -895,7 +895,7 @@ static void blk_compare(enum cpu_model model, enum cpu_accounting acc)
 		for (unsigned i = 0; i < 400; i++)
 			pre += blk_call(w[v], b, v == 1, i);
 	/* the comparison is not vacuous: in-order exact precharges every
-	 * block with accesses; ooo never (docs/cost-model.md §7, "Blocks:
+	 * block with accesses; ooo never (docs/design/cost-model.md §7, "Blocks:
 	 * what they save"); memo only outside logged calls */
 	if (model == CPU_MODEL_OOO)
 		assert_int_equal(pre, 0);

@@ -580,7 +580,7 @@ static void layout_run(enum mmzone_iter v, enum mm_code code, uint64_t *cycles,
 
 /*
  * cost.code selects the MM_WORK column and the functions gcc 11 keeps out
- * of line (docs/compiled-counts.md §1), nothing else: the same branches,
+ * of line (docs/design/compiled-counts.md §1), nothing else: the same branches,
  * outcomes and accesses; per pcp-hit pair 7 more out-of-line calls
  * (get_task_policy, policy_zonelist, policy_nodemask, zone_local,
  * __zone_watermark_ok, prep_new_page; free_pages_prepare); other cycles

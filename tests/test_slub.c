@@ -739,14 +739,14 @@ static void test_frozen_free_cost(void **state)
 }
 
 /*
- * cost.code (docs/compiled-counts.md §6): the compiled layout changes the
+ * cost.code (docs/design/compiled-counts.md §6): the compiled layout changes the
  * straight-line work only.  One FREE_FROZEN remote free (the frozen_free
  * set-up) under the in-order model: every branch, outcome, call and access
  * is the same in both layouts; the cycles differ by the work rows it
  * charges, each rounded up to whole cycles at 2 per cycle: free_entry,
  * slab_free_entry, slab_free_try and the `!n` block (FREE_FROZEN):
  * estimate 14, 8, 12 + the spill (PRE 2, POST 0) = 7 + 4 + 6 + 1 (0);
- * compiled (uops per instruction form, docs/compiled-counts.md §6.3)
+ * compiled (uops per instruction form, docs/design/compiled-counts.md §6.3)
  * PRE 34, 24, 18, 3 = 17 + 12 + 9 + 2 = 40 (estimate 18: + 22), POST 34,
  * 24, 19, 3 = 17 + 12 + 10 + 2 = 41 (estimate 17: + 24).
  */
@@ -1101,7 +1101,7 @@ static struct ff_fig frozen_stream(enum slub_variant v, enum slub_compiler cc, i
 }
 
 /*
- * The same stream under sampled accounting (docs/cost-model.md §10):
+ * The same stream under sampled accounting (docs/design/cost-model.md §10):
  * __slab_free and the allocation path read the clock (the FREE_FROZEN
  * measurement, the remote_node_defrag_ratio lottery), yet they run fast
  * calls; the FREE_FROZEN sums cover the samples only, whose per-call

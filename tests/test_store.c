@@ -1147,7 +1147,7 @@ static void test_foreign_keys(void **state)
 	store_close(s);
 }
 
-/* docs/schema.md documents every table, view and column of the schema. */
+/* docs/reference/schema.md documents every table, view and column of the schema. */
 static void test_schema_doc_complete(void **state)
 {
 	(void)state;
@@ -1155,7 +1155,7 @@ static void test_schema_doc_complete(void **state)
 	if (!src)
 		skip();
 	char docpath[600];
-	snprintf(docpath, sizeof docpath, "%s/docs/schema.md", src);
+	snprintf(docpath, sizeof docpath, "%s/docs/reference/schema.md", src);
 	size_t len;
 	char *doc = slurp(docpath, &len);
 	struct store *s = open_rw(tmp_path("doc.db"));
@@ -1175,7 +1175,7 @@ static void test_schema_doc_complete(void **state)
 		snprintf(head, sizeof head, "### `%s`", obj);
 		char *sec = strstr(doc, head);
 		if (!sec)
-			fail_msg("docs/schema.md has no section '%s'", head);
+			fail_msg("docs/reference/schema.md has no section '%s'", head);
 		char *end = strstr(sec + strlen(head), "\n#");
 		size_t seclen = end ? (size_t)(end - sec) : strlen(sec);
 		sqlite3_bind_text(cols, 1, obj, -1, SQLITE_TRANSIENT);
@@ -1188,7 +1188,7 @@ static void test_schema_doc_complete(void **state)
 			int found = strstr(sec, want) != NULL;
 			sec[seclen] = save;
 			if (!found)
-				fail_msg("docs/schema.md: %s does not document "
+				fail_msg("docs/reference/schema.md: %s does not document "
 					 "column %s", head, want);
 			n++;
 		}

@@ -1,6 +1,6 @@
 /*
  * Tests for analysis/table: the seed's published table
- * (shared/seeds/000_7ef0316dc9527a9d.txt, statinline-v1r20 vs
+ * (docs/results/seed-zonelist.md, statinline-v1r20 vs
  * optiter-v1r20) stored as samples through the store API must print
  * byte for byte as mmtests printed it (the commit message indents it by
  * two spaces); pooling of repetitions (Min over all, Amean of all),

@@ -1,8 +1,8 @@
 /*
  * Tests for models/zonelist: v4.6 build_all_zonelists() on hand-worked
  * topologies, and a property test against an independent brute-force
- * re-implementation written from the pseudocode of
- * shared/reference/zonelist-and-page-alloc.md section 3 on thousands of
+ * re-implementation written from v4.6's build_zonelists() and
+ * find_next_best_node() (mm/page_alloc.c) on thousands of
  * seeded random topologies.
  *
  * Machines are built in memory (tm_build) and must pass machine_check(),

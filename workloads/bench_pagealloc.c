@@ -107,7 +107,7 @@ static int bench_pagealloc_world_init(struct bench_pagealloc_world *b, const str
 	if (rc == NS_OK && miss)
 		return diag_set(d, NS_EINPUT, NULL, 0, 0,
 				"--cost-model ooo needs the core figure '%s' in the costs of "
-				"machine '%s' (%s; docs/machine-format.md, \"Core figures\")",
+				"machine '%s' (%s; docs/reference/machine-format.md, \"Core figures\")",
 				miss, m->name, o->machine);
 	if (rc == NS_OK)
 		rc = cpu_sys_init(&b->s, m, &b->t, &b->l, &p, &cpu, 1);

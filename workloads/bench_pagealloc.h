@@ -62,7 +62,7 @@ struct bench_pagealloc_opts {
 	int code;                /* enum mm_code (default: by the cost model) */
 	struct progress_plan *progress;  /* runs and pairs done, or NULL */
 	struct rec_doc *doc;     /* --format json|csv: the report as records
-				    (docs/output-formats.md), not text */
+				    (docs/reference/output-formats.md), not text */
 };
 
 /* configs/seed-2016-2s.yaml, 10000000 pairs, batch 128, first CPU,

@@ -1,7 +1,7 @@
 /*
  * wl_messaging — `perf bench sched messaging` in socket mode or pipe mode
  * (-p), with processes or threads (-t)
- * (shared/reference/sched-messaging.md) as a workload over the SLUB model
+ * (tools/perf/bench/sched-messaging.c) as a workload over the SLUB model
  * (models/slub.h), scheduled by the CFS model (models/sched_fair.h) on
  * the event engine (sim/ctx.h).
  *

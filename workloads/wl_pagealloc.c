@@ -419,7 +419,7 @@ const struct workload_ops wl_pagealloc_ops = {
 	 * time on the shipped pagealloc scenarios) and costs more where the
 	 * models read the clock inside calls (SLUB and the scheduler: 22 %
 	 * more on seed-slub; reclaim: 4 % more on zone-reclaim), measured on
-	 * 2026-12-02 (docs/cost-model.md §9); the others keep exact */
+	 * 2026-12-02 (docs/design/cost-model.md §9); the others keep exact */
 	.accounting = CPU_ACCOUNTING_MEMO,
 	.label_knob = "zonelist_iter",
 	.report = WL_REPORT_TABLE,

@@ -1,6 +1,6 @@
 /*
  * wl_pagealloc — the mmtests "pagealloc" microbenchmark as a workload
- * (shared/reference/pagealloc-bench.md §2: stap-scripts/pagealloc-micro.stp
+ * (stap-scripts/pagealloc-micro.stp
  * and ExtractPagealloc.pm of mmtests 35eb2d39, April 2016).
  *
  * For every order and every batch size N, in that order, on one CPU of one
@@ -59,7 +59,7 @@
 #define SCN_PA_BATCH_LIMIT_PAGES ((128u << 20) / 4096u)
 /*
  * The fixed cost of one timed block (two rdtsc and the loop set-up) in TSC
- * ticks.  Estimate, see docs/scenario-format.md "timing_overhead_cycles":
+ * ticks.  Estimate, see docs/reference/scenario-format.md "timing_overhead_cycles":
  * one rdtsc's execution lies inside every timed interval (Agner Fog's
  * instruction tables: RDTSC ~24-25 cycles reciprocal throughput on
  * Haswell/Broadwell), plus ~1 cycle of loop set-up; the fit of the published

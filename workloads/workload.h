@@ -5,7 +5,7 @@
  * workload, found by name in WORKLOAD_TABLE.  Adding a workload is one
  * file (workloads/wl_NAME.c defining wl_NAME_ops) plus one line in
  * WORKLOAD_TABLE below (workloads/meson.build finds the file from that
- * line); docs/workloads.md shows the diff of a trivial one.
+ * line); docs/guide/workloads.md shows the diff of a trivial one.
  *
  * What it models: the experiment's driver, not the kernel.  A workload
  * reads its section of a scenario file (`workload:`, docs/scenario-

@@ -1,5 +1,5 @@
 -- Schema version 0 -> 1: the whole schema of a new results database
--- (docs/schema.md documents every table, view and column here).
+-- (docs/reference/schema.md documents every table, view and column here).
 --
 -- This file is SQL as numasim runs it: scripts/sql2c.py embeds it at build
 -- time (analysis/meson.build), one C string per statement, and the store

@@ -1,5 +1,5 @@
 -- Schema version 1 -> 2: the v_* views, the stable query interface of
--- `numasim query` and `export` (docs/schema.md "Views for queries"):
+-- `numasim query` and `export` (docs/reference/schema.md "Views for queries"):
 -- every child table with the identity of its run (the same ten columns
 -- first), so queries need no join.  Views only: a read-only connection to
 -- a version-1 file creates the same views as TEMP views (analysis/store.c,

@@ -1,5 +1,5 @@
 -- Schema version 2 -> 3: the call paths of the simulated profile (flame
--- graphs, docs/schema.md "profile_paths") and profile_stacks, each path's
+-- graphs, docs/reference/schema.md "profile_paths") and profile_stacks, each path's
 -- chain of functions as a folded stack "a;b;c".  A read-only connection
 -- to an older file gets the table as an empty TEMP table (analysis/store.c,
 -- temp_views()), so readers see "no call paths" rather than an error;

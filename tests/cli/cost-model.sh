@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # CLI tests for cost.model, cost.bpred, cost.code, cost.accounting,
-# cost.sample_period and cost.sample_warm (docs/cost-model.md,
-# docs/compiled-counts.md, docs/scenario-format.md):
+# cost.sample_period and cost.sample_warm (docs/design/cost-model.md,
+# docs/design/compiled-counts.md, docs/reference/scenario-format.md):
 # the tiny pagealloc scenario under each timing
 # model and work layout against its golden table
 # (NUMASIM_UPDATE_GOLDEN=1 rewrites them), the default (ooo where the
@@ -86,7 +86,7 @@ q="SELECT sum(value) FROM counters WHERE run_id = 1 AND name = 'branch_mispredic
 # deterministic
 "$NUMASIM" run "$TINY" --db "$tmp/ooo2.db" --set cost.model=ooo >"$tmp/ooo2.txt" 2>/dev/null
 cmp -s "$tmp/ooo.txt" "$tmp/ooo2.txt" && ok || bad "ooo not deterministic"
-# --- cost.code: the work layout (docs/compiled-counts.md) ------------------------
+# --- cost.code: the work layout (docs/design/compiled-counts.md) ------------------------
 # ooo's default is the compiled layout (the golden above); the estimate layout
 # under ooo is the ooo table of the release before cost.code, bit for bit
 "$NUMASIM" run "$TINY" --db "$tmp/oe.db" --set cost.model=ooo --set cost.code=estimate >"$tmp/oe.txt" 2>/dev/null
@@ -95,7 +95,7 @@ golden "ooo estimate" "$tmp/oe.txt" "$SRC/tests/golden/tiny-pagealloc-ooo-estima
 check "code param" "$(sqlite3 "$tmp/oe.db" "SELECT value FROM params WHERE run_id = 1 AND key = 'cost.code'")" estimate
 check "code param only when given" "$(sqlite3 "$tmp/ooo.db" "SELECT count(*) FROM params WHERE key = 'cost.code'")" 0
 # inorder with the compiled layout: other cycles, the same work done, and
-# the helpers gcc 11 keeps out of line are real calls (docs/compiled-counts.md
+# the helpers gcc 11 keeps out of line are real calls (docs/design/compiled-counts.md
 # §1): the out-of-line calls grow by exactly those helpers' calls
 "$NUMASIM" run "$TINY" --db "$tmp/ic.db" --set cost.code=compiled >"$tmp/ic.txt" 2>/dev/null
 check "inorder compiled exit" $? 0
@@ -115,7 +115,7 @@ check "calls + the helpers'" "$(sqlite3 "$tmp/ic.db" "$q")" "$(( $(sqlite3 "$tmp
 q="SELECT sum(calls) FROM profile"
 check "same calls made" "$(sqlite3 "$tmp/ic.db" "$q")" "$(sqlite3 "$tmp/in.db" "$q")"
 # a messaging run under ooo (skylake-2s has the core figures): SLUB's work
-# rows follow cost.code too (docs/compiled-counts.md §6): the default is the
+# rows follow cost.code too (docs/design/compiled-counts.md §6): the default is the
 # compiled layout of both models, the estimate layout is the other golden
 "$NUMASIM" run "$MSG" --db "$tmp/msg.db" --set cost.model=ooo >"$tmp/msg.txt" 2>"$tmp/msg.err"
 check "ooo messaging exit" $? 0
@@ -152,7 +152,7 @@ grep -q "; this point has gcc with slub_stats off" "$tmp/eerr" && ok || { bad "c
 "$NUMASIM" run "$tmp/clang.yaml" --db "$tmp/mcl.db" --set cost.model=ooo --set repetitions=1 >/dev/null 2>&1
 check "ooo clang default exit" $? 0
 
-# --- cost.accounting (docs/scenario-format.md) ------------------------------------
+# --- cost.accounting (docs/reference/scenario-format.md) ------------------------------------
 # the default is memo for pagealloc and exact for the other workloads
 # (scn_default_accounting): the summary line says so; exact, given
 # explicitly, gives the default's table and results rows; the run's params
@@ -181,7 +181,7 @@ for b in "pagealloc --pairs 2000 --profile 3" "slub --pairs 2000" "messaging --g
 	d=$(sim $b) && e=$(sim $b --accounting exact) && [ -n "$d" ] && [ "$d" = "$e" ] && ok ||
 		bad "bench $b --accounting exact differs from the default"
 done
-# memo (memoized paths, docs/cost-model.md §9) is exact: the same tables as the
+# memo (memoized paths, docs/design/cost-model.md §9) is exact: the same tables as the
 # goldens and the same result rows as exact, in both timing models; the benches
 # simulate the same, and replay most of the pagealloc calls
 "$NUMASIM" run "$TINY" --db "$tmp/mx.db" --set cost.accounting=memo >"$tmp/mx.txt" 2>/dev/null
@@ -234,7 +234,7 @@ for b in pagealloc slub messaging; do
 done
 
 # --- cost.accounting sampled, cost.sample_period, cost.sample_warm ------------------
-# sampled is approximate (docs/cost-model.md §10), but with period 1 every
+# sampled is approximate (docs/design/cost-model.md §10), but with period 1 every
 # top-level call is a sample, accounted exactly: the golden table and the
 # result rows of exact.  The params name the two knobs only when given.
 "$NUMASIM" run "$TINY" --db "$tmp/s1.db" --set cost.accounting=sampled \
@@ -255,7 +255,7 @@ check "sample_warm param only when given" "$(q "$tmp/s1.db" "SELECT count(*) FRO
 check "sample params only when given" "$(q "$tmp/in.db" "SELECT count(*) FROM params WHERE key LIKE 'cost.sample%'")" 0
 # at the default period it is approximate: the branches and calls are
 # still counted exactly (fast calls count them), the metrics within 2 % of
-# exact's (docs/cost-model.md §10), and two runs give the same rows
+# exact's (docs/design/cost-model.md §10), and two runs give the same rows
 for warm in caches stores none; do
 	"$NUMASIM" run "$TINY" --db "$tmp/sd-$warm.db" --set cost.accounting=sampled \
 		--set cost.sample_warm=$warm >/dev/null 2>&1
@@ -373,7 +373,7 @@ for b in pagealloc slub messaging; do
 done
 
 # --- cost.sample_window: the calls just before a sample warm everything --------
-# (docs/cost-model.md §10, "The warming window") the counts stay exact's,
+# (docs/design/cost-model.md §10, "The warming window") the counts stay exact's,
 # the rows move from none's toward exact's, the params and the summary
 # line name the window, a window under caches changes nothing, bad values
 # are refused like the period's

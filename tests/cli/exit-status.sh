@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# One exit policy across commands (issue 18, item 7; docs/exit-status.md):
+# One exit policy across commands (issue 18, item 7; docs/reference/exit-status.md):
 # per command, --help exits 0, an unknown option 2, a missing input file 2,
 # and standard output that cannot be written (/dev/full) 1 with "writing
 # standard output" on stderr; run stopped by SIGINT exits 130 (with the

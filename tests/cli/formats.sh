@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # --format json|csv of compare, report, run, bench, validate and list, and
-# query -o FILE (docs/output-formats.md): every JSON document parses with
+# query -o FILE (docs/reference/output-formats.md): every JSON document parses with
 # jq, has the documented tables with exactly the documented keys (keys
 # are stable: a change here is a change of the schema), and its values
 # agree with the database; CSV has one header and a table column; a bad

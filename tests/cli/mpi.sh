@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Distributed sweeps (`numasim run --mpi`, docs/running.md): under
+# Distributed sweeps (`numasim run --mpi`, docs/guide/running.md): under
 # `mpirun --allow-run-as-root --oversubscribe -n 2` (and -n 3 with
 # --jobs 2) the sweep of tests/scenarios/sweep-small.yaml stores the same
 # rows as --jobs 1 and --jobs 2 (tests/cli/rows.sh), prints the same

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # CLI tests for the core figures of cost.model ooo on every shipped machine
-# and cost profile (docs/machines.md, docs/cost-model.md section 2):
+# and cost profile (docs/reference/machines.md, docs/design/cost-model.md section 2):
 #  - every machine in configs/ carries the figures cpu_ooo_missing() needs,
-#    each with a source whose [TAG]s docs/machines.md defines;
+#    each with a source whose [TAG]s docs/reference/machines.md defines;
 #  - a machine that embeds a profile ("Costs: copy of configs/costs/X.yaml")
 #    has the profile's core figures line for line (clocks may be the box's),
 #    unless its header says "Core figures (cost.model ooo): own";
@@ -37,9 +37,9 @@ for m in "$SRC"/configs/*.yaml; do
 		grep -Eq "^  $f: \{value: [1-9][0-9]*, source: \"[^\"]+\"\}" "$m" && ok ||
 			bad "$n: no sourced $f"
 	done
-	# every [TAG] a core figure cites is defined in docs/machines.md
+	# every [TAG] a core figure cites is defined in docs/reference/machines.md
 	for t in $(grep -E "$all_re" "$m" | grep -o '\[[A-Z0-9-]*\]' | sort -u); do
-		grep -qF -- "$t" "$SRC/docs/machines.md" && ok || bad "$n: tag $t not in docs/machines.md"
+		grep -qF -- "$t" "$SRC/docs/reference/machines.md" && ok || bad "$n: tag $t not in docs/reference/machines.md"
 	done
 	# the embedded profile's core figures, line for line
 	# unless its header says the core figures are its own (a stand-in profile

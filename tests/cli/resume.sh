@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# `numasim run --resume` and interruptions (docs/running.md): a sweep
+# `numasim run --resume` and interruptions (docs/guide/running.md): a sweep
 # (group commit of 1-3 runs per transaction) killed with SIGKILL at random moments leaves a database that passes
 # PRAGMA integrity_check with no half-written run (no status 'running', no
 # orphan rows); --resume then completes it, and the result equals an

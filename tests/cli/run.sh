@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # CLI tests for `numasim run` and `numasim report`: the tiny pagealloc
-# scenario into a scratch database, every table filled as docs/schema.md and
-# docs/scenario-format.md say, the printed table against a golden file
+# scenario into a scratch database, every table filled as docs/reference/schema.md and
+# docs/reference/scenario-format.md say, the printed table against a golden file
 # (NUMASIM_UPDATE_GOLDEN=1 rewrites it), determinism across runs and --jobs,
 # appending to a database, bad input leaving a database byte-identical,
 # usage errors, `validate` on scenarios, report's output and errors, and

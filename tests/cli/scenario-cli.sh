@@ -1,6 +1,6 @@
 #!/bin/bash
 # CLI tests for the scenario options of `numasim run`, `validate` and
-# `trace` (docs/scenario-format.md, "From the command line"): --set and
+# `trace` (docs/reference/scenario-format.md, "From the command line"): --set and
 # --sweep change values and axes without editing the file, the effective
 # text and sha256 cover them, bad values are `numasim run: error: --set
 # K=V: ...` with exit 2 and no database, and --machine/--workload run the

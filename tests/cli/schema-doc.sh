@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# docs/schema.md against the schema's SQL (analysis/schema/vN.sql, the
+# docs/reference/schema.md against the schema's SQL (analysis/schema/vN.sql, the
 # statements every numasim database is created and upgraded with):
 #  - every table and view the .sql files create has a "### `name`" section
 #    under "## Tables" (a table) or the two view chapters (a view), and
@@ -111,11 +111,11 @@ SELECT substr(o.type, 1, 1), o.name, c.name
 }
 
 SQL=$SRC/analysis/schema
-DOC=$SRC/docs/schema.md
+DOC=$SRC/docs/reference/schema.md
 
 schema_doc "$SQL" "$DOC" >"$tmp/out" 2>&1
 rc=$?
-if [ $rc -eq 0 ] && [ ! -s "$tmp/out" ]; then ok; else bad "docs/schema.md disagrees with analysis/schema (exit $rc):"; cat "$tmp/out"; fi
+if [ $rc -eq 0 ] && [ ! -s "$tmp/out" ]; then ok; else bad "docs/reference/schema.md disagrees with analysis/schema (exit $rc):"; cat "$tmp/out"; fi
 # not vacuous: the SQL gives the objects and columns the store has
 cat "$SQL"/v*.sql | sqlite3 "$tmp/real.db" || bad "the SQL does not run"
 check "tables and views" "$(sqlite3 "$tmp/real.db" "SELECT count(*) FROM sqlite_schema WHERE type IN ('table', 'view') AND name NOT LIKE 'sqlite_%'")" 26

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # CLI test for the shipped steady-state SLUB scenario
-# (scenarios/slub-steady.yaml, docs/slub-model.md §9.2, §11.2): it
+# (scenarios/slub-steady.yaml, docs/design/slub-model.md §9.2, §11.2): it
 # validates, its plan is the 4 points x 1 repetition the docs' table
 # describes (both __slab_free layouts x slub_stats on/off), and it runs
 # the same machine and workload as seed-slub with only loops, repetitions

@@ -65,7 +65,7 @@ same "$tmp/err" "$tmp/x.yaml:8:30: error: zone size '99999999999TiB' overflows 6
 printf 'workloads: pagealloc\n' >"$tmp/s.yaml"
 run 2 "$tmp/s.yaml"
 same "$tmp/err" "$tmp/s.yaml:1:1: error: unknown file kind: a machine file has a 'nodes' key, a cost profile has 'costs' and no 'nodes'"
-# a 'workload' key makes a scenario (docs/scenario-format.md)
+# a 'workload' key makes a scenario (docs/reference/scenario-format.md)
 printf 'workload: pagealloc\n' >"$tmp/s.yaml"
 run 2 "$tmp/s.yaml"
 same "$tmp/err" "$tmp/s.yaml:1:1: error: missing required key 'name' in scenario file"

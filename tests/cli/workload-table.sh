@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Adding a workload is one file plus one table line (docs/workloads.md,
+# Adding a workload is one file plus one table line (docs/guide/workloads.md,
 # "Adding a workload"): the diff shown there, applied to a copy of the
 # source tree, builds warning-free, and `numasim run` runs a scenario of
 # the new workload and stores its parameter and metric.  Compiles the tree
@@ -12,10 +12,10 @@ tree=$tmp/tree
 mkdir -p "$tree"
 (cd "$SRC" && tar --exclude='./build*' --exclude=./.git -cf - .) | tar -xf - -C "$tree"
 
-# the diff of docs/workloads.md, applied
-awk '/^```diff$/ { on = 1; next } /^```$/ { on = 0 } on' "$SRC/docs/workloads.md" >"$tmp/idle.diff"
+# the diff of docs/guide/workloads.md, applied
+awk '/^```diff$/ { on = 1; next } /^```$/ { on = 0 } on' "$SRC/docs/guide/workloads.md" >"$tmp/idle.diff"
 if (cd "$tree" && patch -s -p1 <"$tmp/idle.diff") >"$tmp/patch.out" 2>&1; then ok; else
-	bad "the diff of docs/workloads.md does not apply: $(cat "$tmp/patch.out")"
+	bad "the diff of docs/guide/workloads.md does not apply: $(cat "$tmp/patch.out")"
 fi
 # it touches exactly the new file and the table line
 check "files of the diff" "$(grep -c '^+++ ' "$tmp/idle.diff")" 2
