@@ -986,7 +986,7 @@ static void print_kinds(const struct compare *c, int kinds, FILE *f)
 		fprintf(f, "1 run: a group has one run, so there is no run-to-run variance to "
 			"test: the difference of the runs' values, no p-value (--set "
 			"repetitions=N runs more; a deterministic workload repeats exactly: "
-			"docs/statistics.md)\n");
+			"docs/design/statistics.md)\n");
 }
 
 static void print_welch(const struct compare *c, const struct layout *l, const int *dec,
@@ -1240,7 +1240,7 @@ int compare_print(struct compare *c, FILE *f)
 	if (c->nr_groups == 1)
 		fprintf(g, "\nNothing to compare: every selected run (%lld) is in one group, "
 			"%s; compare needs two groups (another --by, or more runs: "
-			"docs/statistics.md)\n", c->groups[0].nr_runs, c->groups[0].value);
+			"docs/design/statistics.md)\n", c->groups[0].nr_runs, c->groups[0].value);
 	if (c->pooled)
 		fprintf(g, "pooled (--pool): some runs are the same run of one plan stored more "
 			"than once (by several invocations or in several databases), each "

@@ -10,7 +10,7 @@
  * them says nothing about whether another run would differ.  Inference
  * uses one value per run, and where every run of a group repeats its value
  * exactly (a deterministic model at different seeds), the difference is
- * exact and no test is made (docs/statistics.md).
+ * exact and no test is made (docs/design/statistics.md).
  */
 #include <math.h>
 #include <stdarg.h>

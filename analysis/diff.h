@@ -3,12 +3,12 @@
  * two variants of one database, two databases, or every value of a key)
  * compared function by function and branch site by branch site, the
  * engine of `numasim diff` and of the HTML report's "Diff" section
- * (docs/plots.md "numasim diff").
+ * (docs/guide/plots.md "numasim diff").
  *
  * What it compares.  perf diff sets the symbols of a baseline profile
  * beside another's: per symbol the baseline's overhead, the delta and the
  * ratio.  Here a profile is the simulated one of the tables profile and
- * branches (docs/schema.md): per modelled kernel function its self cycles,
+ * branches (docs/reference/schema.md): per modelled kernel function its self cycles,
  * total cycles (self plus callees) and calls, per branch site its
  * executions and mispredictions, each summed over the group's runs and
  * divided by the group's operations (the sum over its runs of the

@@ -3,7 +3,7 @@
  * slab_stats(): "Slab Perf Counter" with Alloc, Free, %Al and %Fr;
  * "Slab Deactivation"; "Cmpxchg_double Looping") for every stored run of a
  * results database, from the SLUB counters of scope "cache" (the 26
- * CONFIG_SLUB_STATS items under their sysfs names, docs/schema.md), in
+ * CONFIG_SLUB_STATS items under their sysfs names, docs/reference/schema.md), in
  * run order, each run headed by its id, point and variant.  The
  * arithmetic is slabinfo's: integer percentages truncated, %Al against
  * alloc_fastpath + alloc_slowpath, %Fr against free_fastpath +

@@ -147,7 +147,7 @@ static void print_help(const struct cli_spec *spec)
 	       "differs between its runs (--set values).  Several databases pool their\n"
 	       "runs by group; with --by, a group that pools runs differing in another\n"
 	       "parameter, invocation, machine, workload or scenario gets a warning on\n"
-	       "standard error (docs/statistics.md).\n\n"
+	       "standard error (docs/design/statistics.md).\n\n"
 	       "options:\n", spec->usage);
 	cli_print_options(stdout, spec, NULL);
 	printf("\nexit status: 0 ok, 1 database error, 2 bad usage, missing or foreign\n"

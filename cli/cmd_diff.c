@@ -116,7 +116,7 @@ static const struct cli_option diff_options[] = {
 	{.name = "--format", .arg = "F", .kind = CLI_OPT_FORMAT, .off = DIFF_ARG(format),
 	 .help = "text (default), json (one document: tables\n"
 		 "groups, metrics, functions, branches;\n"
-		 "docs/output-formats.md) or csv (the same rows)"},
+		 "docs/reference/output-formats.md) or csv (the same rows)"},
 };
 
 const struct cli_spec cmd_diff_spec = {

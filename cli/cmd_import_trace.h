@@ -4,7 +4,7 @@
  * file; workloads/ktrace.h), print the events read by kind and the
  * summary in the manner of `perf kmem stat` (workloads/ktrace_stat.h) on
  * standard output, and with -o write the compact trace file the replay
- * workload reads (docs/trace-format.md).
+ * workload reads (docs/reference/trace-format.md).
  *
  * Error policy: a bad line is `file:line:col: error: ...` and exit 2
  * (unless --skip-bad, which counts it); nothing is written or printed

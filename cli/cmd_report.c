@@ -691,7 +691,7 @@ static const struct cli_option report_options[] = {
 	{.name = "--pool", .kind = CLI_OPT_FLAG, .off = REPORT_ARG(pool),
 	 .help = "the compare tables pool the same runs of one plan\n"
 		 "stored by several invocations (refused otherwise:\n"
-		 "docs/statistics.md)"},
+		 "docs/design/statistics.md)"},
 	{.name = "--slabinfo", .arg = "CACHE", .kind = CLI_OPT_TEXT, .off = REPORT_ARG(slabinfo),
 	 .help = "instead: per run, the SLUB statistics of CACHE as\n"
 		 "`slabinfo -r CACHE` prints them (skbuff_head_cache,\n"

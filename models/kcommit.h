@@ -9,7 +9,7 @@
  * selecting a commit applies it and every commit before it of its tree.
  * The page allocator model switches each changed spot on the position of
  * the world's commit (mm_applied() in models/mm_internal.h):
- * docs/series-2016.md describes every entry.
+ * docs/design/series-2016.md describes every entry.
  *
  * Table: X(enum name, tree, v3 number, id, status, title, changes) where
  * id is the upstream 12-hex commit id, or for a commit without a verified

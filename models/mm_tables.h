@@ -379,7 +379,7 @@ enum mm_nevent {
 
 /*
  * The 2016 series' sites and functions (models/kcommit.h,
- * docs/series-2016.md): registered by mm_series_register() after every
+ * docs/design/series-2016.md): registered by mm_series_register() after every
  * other model's tables, so that no older function or site id moves (the
  * branch predictors hash global site ids); charged through w->sch
  * (sbr(), scall()).  The blocks that end at one of these sites are
@@ -490,7 +490,7 @@ enum mm_ssite { MM_SERIES_SITES(MM_SSITE_ENUM) MM_NR_SSITE };
 	X(free_pages_ok, 14, 14, 14) /* =est */                                \
 	X(reset_batch_zone, 10, 10, 10) /* =est */                             \
 	X(slowpath, 30, 30, 30) /* =est */                                     \
-	/* the 2016 series (models/kcommit.h; docs/series-2016.md) */         \
+	/* the 2016 series (models/kcommit.h; docs/design/series-2016.md) */         \
 	X(free_pages_compound, 3, 3, 3) /* =est: before v3 01 */               \
 	X(dec_zone_state, 9, 12, 12) /* v3 06: __inc_zone_state's mirror */   \
 	X(alloc_nodemask_16, 33, 76, 76) /* v3 16: alloc_nodemask less the OR */ \

@@ -33,7 +33,7 @@
  * Kernels.  The world's kernel is a commit of the 2016 series
  * (mm_config.commit, models/kcommit.h): v4.6-rc2 plus the v3 patches up to
  * it.  Each spot a patch changes tests mm_applied(w, KC_v3_NN), one test
- * per changed spot, before and after side by side (docs/series-2016.md).
+ * per changed spot, before and after side by side (docs/design/series-2016.md).
  * The oldest such switch, 682a3385 (v3 05), is also the zonelist_iter
  * variant (PRE = v3 04, POST = v3 05).
  *

@@ -144,7 +144,7 @@ int mm_layout(struct cost_layout *l, const struct cost_tables *t,
 int mm_layout_config(struct cost_layout *l, const struct cost_tables *t, int fn_base,
 		     int site_base, const struct mm_config *cfg, enum mm_code code);
 /*
- * The 2016 series' own functions and branch sites (docs/series-2016.md),
+ * The 2016 series' own functions and branch sites (docs/design/series-2016.md),
  * registered after every other model's tables so that no older id moves:
  * mm_series_register() then mm_series_layout(), and the bases go into
  * mm_config.series_fn_base / series_site_base before mm_world_create().

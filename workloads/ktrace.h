@@ -5,7 +5,7 @@
  * `numasim import trace FILE -o OUT`, read back by the replay workload).
  *
  * What it reads: the TP_printk formats of include/trace/events/kmem.h
- * (docs/trace-format.md lists them field by field), checked against the
+ * (docs/reference/trace-format.md lists them field by field), checked against the
  * header of v4.6, of v5.15 and of current mainline:
  *   - old (v4.6): `call_site=%lx` (bare hex), pfn `%lu` (decimal),
  *     kmalloc_node and kmem_cache_alloc_node with `node=%d`,
@@ -35,7 +35,7 @@
  * by pfn.  `(null)`, `(nil)` (perf and trace-cmd print %p with the C
  * library) and an all-zero pointer are NULL: a failed allocation.
  *
- * The compact file (docs/trace-format.md): a 96-byte header (magic
+ * The compact file (docs/reference/trace-format.md): a 96-byte header (magic
  * "NSKTRACE", version 1, record size, counts), the string table
  * (NUL-terminated strings: call sites, tasks, GFP texts, cache names),
  * then fixed 48-byte little-endian event records.

@@ -41,7 +41,7 @@
  * (fast, frozen, cpu_partial, add_partial, discard, slow).  The refill
  * and slow-path counters are read when a call took a zone->lock or
  * failed, so a slow-path entry that took no lock is counted with the
- * next call that did (docs/trace-format.md, "The replay workload's keys").
+ * next call that did (docs/reference/trace-format.md, "The replay workload's keys").
  *
  * Invariants: the run's live maps hold exactly the pages and objects the
  * model handed out and did not free; at the end everything still live

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # kernel.commit and `numasim list commits` (models/kcommit.h,
-# docs/series-2016.md): the list in series order, the key's errors
+# docs/design/series-2016.md): the list in series order, the key's errors
 # (file:line:col, "did you mean", exit 2, nothing on stdout), the old
 # zonelist_iter key still accepted but not with kernel.commit, and a
 # commit that changes nothing the benchmark executes printing the same

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # CLI test of kernel.slub_cpu_partial (v5.9 | b47291ef02b0 | 23e98ad1ce89,
-# docs/slub-model.md §1), the shipped scenarios/slub-cpu-partial.yaml and
+# docs/design/slub-model.md §1), the shipped scenarios/slub-cpu-partial.yaml and
 # `numasim report DB --slabinfo CACHE` (analysis/slabinfo.h):
 #  - the knob's bad values: file:line:col, "did you mean" for a near miss,
 #    the list of values otherwise, exit 2 and nothing on stdout; the same

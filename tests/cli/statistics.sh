@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Honest statistics and labels from what differs (issue 49, items 1 and 2;
-# docs/statistics.md): (a) a deterministic workload's compare prints the
+# docs/design/statistics.md): (a) a deterministic workload's compare prints the
 # exact difference and no p-value, and a workload whose runs draw from the
 # seed gets Welch's test over runs; (b) the same plan run twice into one
 # database is refused by compare, report and the HTML report unless

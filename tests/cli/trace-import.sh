@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# numasim import trace and the replay workload (docs/trace-format.md,
-# docs/workloads.md "replay"): event counts of every fixture format equal
+# numasim import trace and the replay workload (docs/reference/trace-format.md,
+# docs/guide/workloads.md "replay"): event counts of every fixture format equal
 # a count taken with grep; the perf kmem stat summary of the v4.6 fixture
 # equals the hand count; bad lines are file:line:col errors, exit 2, no
 # output file; --skip-bad counts them; the compact file reads back to the
