@@ -456,6 +456,16 @@ int mm_counters(const struct mm_world *w, mm_counter_fn fn, void *arg)
 	return w->reclaim ? vmscan_counters(w, fn, arg) : NS_OK;
 }
 
+void mm_path_counts(const struct mm_world *w, struct mm_path_counts *out)
+{
+	out->pcp_refill = 0;
+	out->slowpath = 0;
+	for (int i = 0; i < w->nr_zones; i++)
+		out->pcp_refill += w->zones[i].ev[EV_pcp_refill];
+	for (int n = 0; n < w->nr_nodes; n++)
+		out->slowpath += w->nodes[n].ev[NEV_slowpath];
+}
+
 /* --- names and parsers ---------------------------------------------------- */
 
 static const char *const mpol_names[] = {

@@ -287,4 +287,15 @@ typedef int (*mm_counter_fn)(void *arg, const char *scope, const char *scope_id,
 			     const char *name, int64_t value);
 int mm_counters(const struct mm_world *w, mm_counter_fn fn, void *arg);
 
+/*
+ * Two of those counters summed over the machine without the walk: the
+ * zones' pcp_refill (rmqueue_bulk calls) and the nodes' slowpath
+ * (__alloc_pages_slowpath entries).  For callers that read them around
+ * every call (the replay workload's path of each allocation).
+ */
+struct mm_path_counts {
+	uint64_t pcp_refill, slowpath;
+};
+void mm_path_counts(const struct mm_world *w, struct mm_path_counts *out);
+
 #endif

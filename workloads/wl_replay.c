@@ -9,7 +9,7 @@
  * included, idle time before it excluded).  Its path is read off cheap
  * counters around the call: the zones' lock acquisitions (mm_lock_stats)
  * and, when a lock was taken or the call failed, the zone and node events
- * pcp_refill and slowpath (mm_counters); for SLUB the stat items of the
+ * pcp_refill and slowpath (mm_path_counts); for SLUB the stat items of the
  * call's cache on its CPU (slub_stat; counted whatever CONFIG_SLUB_STATS).
  */
 #include "workloads/wl_replay.h"
@@ -212,22 +212,11 @@ struct slow_snap {
 	int valid;
 };
 
-static int ctr_cb(void *arg, const char *scope, const char *id, const char *name, int64_t v)
-{
-	struct ctr_sum *s = arg;
-	(void)scope, (void)id;
-	if (!strcmp(name, "pcp_refill"))
-		s->refill += (uint64_t)v;
-	else if (!strcmp(name, "slowpath"))
-		s->slowpath += (uint64_t)v;
-	return NS_OK;
-}
-
 static struct ctr_sum read_counters(const struct rpw *w)
 {
-	struct ctr_sum s = {0, 0};
-	mm_counters(w->r->w, ctr_cb, &s);
-	return s;
+	struct mm_path_counts c;
+	mm_path_counts(w->r->w, &c);
+	return (struct ctr_sum){c.pcp_refill, c.slowpath};
 }
 
 static uint64_t zone_locks(const struct rpw *w)
