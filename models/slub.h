@@ -378,6 +378,11 @@ int slub_node_info(const struct slub_world *w, const struct slub_cache *s, int n
 /* A stat item of a cache for one machine CPU, or summed (cpu_id < 0). */
 uint64_t slub_stat(const struct slub_world *w, const struct slub_cache *s, int cpu_id,
 		   enum slub_stat item);
+/* The same for the CPU at index idx of the world's cpu_sys (no search; 0
+ * for an index or item out of range): for callers that read an item
+ * around every call. */
+uint64_t slub_stat_at(const struct slub_world *w, const struct slub_cache *s, int idx,
+		      enum slub_stat item);
 
 /*
  * Counters: scope "cache" (id = cache name; the 26 stat items summed over

@@ -279,6 +279,14 @@ uint64_t slub_stat(const struct slub_world *w, const struct slub_cache *s, int c
 	return v;
 }
 
+uint64_t slub_stat_at(const struct slub_world *w, const struct slub_cache *s, int idx,
+		      enum slub_stat item)
+{
+	if ((unsigned)item >= SLUB_NR_STATS || idx < 0 || idx >= w->s->nr_cpus)
+		return 0;
+	return s->cpu[idx].stat[item];
+}
+
 int slub_counters(const struct slub_world *w, slub_counter_fn fn, void *arg)
 {
 	char id[64];

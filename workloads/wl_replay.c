@@ -375,7 +375,7 @@ static int page_free(struct rpw *w, int k, uint64_t key, struct keymap *map,
 
 static uint64_t sstat(const struct rpw *w, const struct slub_cache *s, int k, enum slub_stat i)
 {
-	return slub_stat(w->r->sw, s, w->cpu_id[k], i);
+	return slub_stat_at(w->r->sw, s, k, i); /* k indexes r->sys, the SLUB world's cpu_sys */
 }
 
 /* The reading of cache s on CPU k before a call (taken now when there is
