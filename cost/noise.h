@@ -82,7 +82,7 @@
 #define NOISE_TICK_NS_DEFAULT 750       /* Tsafrir 2007, see above */
 #define NOISE_TICK_NS_MAX 1000000
 #define NOISE_TICK_LINES_DEFAULT 64     /* estimate, see above */
-#define NOISE_TICK_LINES_MAX 65536
+#define NOISE_TICK_LINES_MAX 16384    /* 1 MiB: the per-CPU area */
 #define NOISE_POLLUTION_PERCENT_DEFAULT 10 /* assumption, see above */
 
 /* The rng streams of the sources (beyond any workload's task streams). */
