@@ -34,7 +34,8 @@
  *       A tick is delivered at the first boundary between two top-level
  *       calls of the workload at or after its time (noise_poll()): the
  *       model's functions are never interrupted in the middle, so the tick
- *       lands in the timed block that contains its time.
+ *       lands in the timed block that contains its time.  Left out: the
+ *       handler's branches in the predictor, and device interrupts.
  *
  *   pollution  other tasks running between two samples (where the
  *       benchmark's cond_resched() lets them) and evicting part of the
