@@ -20,6 +20,10 @@
  * local, bind, preferred, interleave with nodes) and the CPUs its tasks
  * run on, resolved into each point's mm_config and placement.
  *
+ * Noise (`noise:`): the seeded noise sources of cost/noise.h
+ * (page_placement, ticks, pollution and their figures), per point, all
+ * off when absent; they are params of a run only when given.
+ *
  * Sweeps.  An axis is a dotted key with a list of values: a list under
  * `kernel:` or `overrides:`, an entry of `sweep:` (any scalar of the file:
  * machine, kernel.*, workload.*, policy.*, overrides.*), or --sweep.  The
