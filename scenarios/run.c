@@ -37,6 +37,7 @@
 #include "cost/cost.h"
 #include "cost/cpu.h"
 #include "models/page_alloc.h"
+#include "models/shuffle.h"
 #include "base/progress.h"
 #include "scenarios/run_mpi.h"
 #include "models/slub.h"
@@ -251,6 +252,13 @@ static int sim_setup(const struct scenario *s, struct sim_run *r)
 		return diag_set(&r->d, rc, s->path, 0, 0,
 				"point %s: the page allocator model cannot be set "
 				"up: %s", pt->label, ns_status_msg(rc));
+	/* noise.page_placement: page_alloc.shuffle=1's boot-time shuffle of
+	 * the free lists (models/shuffle.h), from the run's seed */
+	if (pt->noise.page_placement && !r->preflight &&
+	    (rc = shuffle_free_memory(r->w, r->seed, NULL)))
+		return diag_set(&r->d, rc, s->path, 0, 0,
+				"point %s: cannot shuffle the free lists: %s", pt->label,
+				ns_status_msg(rc));
 	if (reclaim && (rc = vmscan_attach(r->w, r->vm_fn_base, r->vm_site_base)))
 		return diag_set(&r->d, rc, s->path, 0, 0,
 				"point %s: the reclaim model cannot be attached", pt->label);
@@ -260,7 +268,7 @@ static int sim_setup(const struct scenario *s, struct sim_run *r)
 	r->run = (struct wl_run){
 		.w = r->w, .sw = r->sw, .as = &r->as, .sys = &r->sys, .params = pt->params,
 		.sched_v59 = pt->sched_placement == SCN_PLACEMENT_V59, .seed = r->seed,
-		.path = s->path, .label = pt->label, .rep = r->rep, .d = &r->d,
+		.noise = &pt->noise, .path = s->path, .label = pt->label, .rep = r->rep, .d = &r->d,
 	};
 	return s->wl->setup ? s->wl->setup(&r->run) : NS_OK;
 }

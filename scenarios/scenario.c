@@ -201,7 +201,7 @@ static int resolve_point(struct loader *l, const struct ynode *machine_node)
 	slub_config_default(&pt->slub);
 	l->cpuset_local = NULL;
 	if ((rc = scn_parse_policy(l)) || (rc = scn_parse_sched(l)) || (rc = parse_workload(l)) ||
-	    (rc = scn_parse_kernel(l)) || (rc = scn_parse_cost(l)))
+	    (rc = scn_parse_kernel(l)) || (rc = scn_parse_cost(l)) || (rc = scn_parse_noise(l)))
 		return rc;
 	if (l->cpuset_local && (rc = scn_resolve_cpuset_local(l)))
 		return rc;
@@ -213,7 +213,8 @@ static int resolve_point(struct loader *l, const struct ynode *machine_node)
 /* ---- top level ------------------------------------------------------------ */
 
 enum { F_NAME, F_DESC, F_MACHINE, F_KERNEL, F_WORKLOAD, F_POLICY, F_COST, F_SWEEP,
-       F_OVERRIDES, F_REPS, F_SEED, F_SCHED, F_LIMITS, NR_F };
+       F_OVERRIDES, F_REPS, F_SEED, F_SCHED, F_LIMITS, F_NOISE,
+       NR_F };
 
 static const struct ynode *top(struct loader *l, const char *key,
 			       const struct ynode *file)
@@ -279,6 +280,7 @@ static int parse_scenario(struct loader *l)
 		[F_SWEEP] = {"sweep", 0},       [F_OVERRIDES] = {"overrides", 0},
 		[F_REPS] = {"repetitions", 0},  [F_SEED] = {"seed", 0},
 		[F_SCHED] = {"sched", 0},       [F_LIMITS] = {"plan_limits", 0},
+		[F_NOISE] = {"noise", 0},
 	};
 	struct scenario *s = l->s;
 	const struct ynode *v[NR_F];
@@ -292,6 +294,7 @@ static int parse_scenario(struct loader *l)
 	l->top_policy = v[F_POLICY];
 	l->top_sched = v[F_SCHED];
 	l->top_cost = v[F_COST];
+	l->top_noise = v[F_NOISE];
 	if ((rc = scn_kernel_lists(l)) || (rc = scn_file_map(l, v[F_OVERRIDES], 0)) ||
 	    (rc = scn_file_map(l, v[F_SWEEP], 1)))
 		return rc;
@@ -708,6 +711,15 @@ int scenario_params(const struct scenario *s, int point, scn_param_fn fn,
 		P_TEXT("cost.sample_warm", cpu_warm_name((enum cpu_warm)pt->cost.sample_warm));
 	if (pt->cost.sample_window_set)
 		P_NUM("cost.sample_window", pt->cost.sample_window);
+	if (pt->noise_set) {
+		P_TEXT("noise.page_placement", pt->noise.page_placement ? "on" : "off");
+		P_TEXT("noise.ticks", pt->noise.ticks ? "on" : "off");
+		P_TEXT("noise.pollution", pt->noise.pollution ? "on" : "off");
+		P_NUM("noise.hz", pt->noise.hz);
+		P_NUM("noise.tick_ns", pt->noise.tick_ns);
+		P_NUM("noise.tick_lines", pt->noise.tick_lines);
+		P_NUM("noise.pollution_percent", pt->noise.pollution_percent);
+	}
 	P_TEXT("workload.type", scn_workload_name(s->workload));
 	rc = s->wl->params(pt->params, fn, arg);
 	if (rc)

@@ -19,6 +19,10 @@
  * local, bind, preferred, interleave with nodes) and the CPUs its tasks
  * run on, resolved into each point's mm_config and placement.
  *
+ * Noise (`noise:`): the seeded noise sources of cost/noise.h
+ * (page_placement, ticks, pollution and their figures), per point, all
+ * off when absent; they are params of a run only when given.
+ *
  * Sweeps.  An axis is a dotted key with a list of values: a list under
  * `kernel:` or `overrides:`, an entry of `sweep:` (any scalar of the file:
  * machine, kernel.*, workload.*, policy.*, overrides.*), or --sweep.  The
@@ -59,6 +63,7 @@
 #include <stdint.h>
 
 #include "base/diag.h"
+#include "cost/noise.h"
 #include "machine/machine.h"
 #include "models/page_alloc.h"
 #include "base/sha256.h"
@@ -228,6 +233,11 @@ struct scn_point {
 	} sched_placement;
 	struct scn_policy policy;       /* policy texts (params) */
 	struct scn_cost cost;           /* cost.model, .bpred, .code, .accounting, .sample_* */
+	/* noise: the seeded noise sources (cost/noise.h), all off when the
+	 * section is absent; noise_set: a noise key was given (only then are
+	 * they params of the run, so runs without one keep their params) */
+	struct noise_params noise;
+	int noise_set;
 	/* Task placement (policy.cpus, machine CPU ids, at least one):
 	 * pagealloc: { pa.cpu }; messaging: policy.cpus or every CPU of the
 	 * machine; parallel: policy.cpus or every CPU (task i on cpus[i % n]). */

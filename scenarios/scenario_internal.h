@@ -42,7 +42,8 @@ struct loader {
 	struct setting *set;
 	int nr_set, cap_set;
 	struct scn_point *pt;           /* the point being resolved */
-	const struct ynode *top_workload, *top_kernel, *top_policy, *top_sched, *top_cost;
+	const struct ynode *top_workload, *top_kernel, *top_policy, *top_sched, *top_cost,
+			  *top_noise;
 	const struct ynode *cpuset_local;  /* policy.cpuset: local, to resolve */
 };
 
@@ -76,13 +77,14 @@ int scn_unused_settings(struct loader *l);
 /* scenario_machine.c: a point's machine */
 int scn_get_machine(struct loader *l, const struct ynode *n);
 
-/* scenario_sections.c: kernel knobs, policy, sched, cost */
+/* scenario_sections.c: kernel knobs, policy, sched, cost, noise */
 int scn_knob_lookup(const char *name);
 int scn_resolve_cpuset_local(struct loader *l);
 int scn_parse_policy(struct loader *l);
 int scn_parse_sched(struct loader *l);
 int scn_uses_slub(const struct scenario *s);
 int scn_parse_cost(struct loader *l);
+int scn_parse_noise(struct loader *l);
 void scn_default_knobs(struct scn_point *pt);
 const char *scn_moved_knob(const char *key);
 int scn_parse_kernel(struct loader *l);

@@ -1,6 +1,6 @@
 /*
  * scenario_sections — the generic sections of a scenario file: kernel
- * knobs, policy, sched and cost; and the keys a scenario accepts.
+ * knobs, policy, sched, cost and noise; and the keys a scenario accepts.
  */
 #include "scenarios/scenario.h"
 #include "scenarios/scenario_internal.h"
@@ -881,6 +881,72 @@ int scn_parse_kernel(struct loader *l)
 	return NS_OK;
 }
 
+/* ---- noise: the seeded noise sources (cost/noise.h) ------------------------ */
+
+enum { N_PAGE_PLACEMENT, N_TICKS, N_POLLUTION, N_HZ, N_TICK_NS, N_TICK_LINES,
+       N_POLLUTION_PERCENT, NR_N };
+
+static const struct ytree_field noise_fields[NR_N] = {
+	[N_PAGE_PLACEMENT] = {"page_placement", 0}, [N_TICKS] = {"ticks", 0},
+	[N_POLLUTION] = {"pollution", 0}, [N_HZ] = {"hz", 0}, [N_TICK_NS] = {"tick_ns", 0},
+	[N_TICK_LINES] = {"tick_lines", 0}, [N_POLLUTION_PERCENT] = {"pollution_percent", 0},
+};
+
+/* A count of the noise section into *dst when v is given. */
+static int noise_count(struct loader *l, const struct ynode *v, const char *key, long long min,
+		       long long max, uint32_t *dst)
+{
+	long long x;
+	int rc;
+	if (!v)
+		return NS_OK;
+	if ((rc = ytree_int(TT(v), v, key, min, max, &x, l->d)))
+		return rc;
+	*dst = (uint32_t)x;
+	return NS_OK;
+}
+
+int scn_parse_noise(struct loader *l)
+{
+	const struct ytree_field *const fields = noise_fields;
+	const struct ynode *sec = l->top_noise, *v[NR_N];
+	struct noise_params *p = &l->pt->noise;
+	int on, rc;
+
+	noise_params_default(p);
+	l->pt->noise_set = 0;
+	if (sec && ynode_is_null(sec))
+		return scn_err(l, sec, "'noise' must be a mapping (or left out)");
+	if ((rc = scn_section_fields(l, sec, "noise", "noise", fields, NR_N, v)))
+		return rc;
+	for (int i = 0; i < NR_N; i++)
+		l->pt->noise_set |= v[i] != NULL;
+	bool *const sw[] = {&p->page_placement, &p->ticks, &p->pollution};
+	static const char *const names[] = {"noise.page_placement", "noise.ticks",
+					    "noise.pollution"};
+	for (int i = N_PAGE_PLACEMENT; i <= N_POLLUTION; i++) {
+		if (!v[i])
+			continue;
+		if ((rc = parse_onoff(l, v[i], names[i], &on)))
+			return rc;
+		*sw[i] = on;
+	}
+	if ((rc = noise_count(l, v[N_HZ], "noise.hz", NOISE_HZ_MIN, NOISE_HZ_MAX, &p->hz)) ||
+	    (rc = noise_count(l, v[N_TICK_NS], "noise.tick_ns", 0, NOISE_TICK_NS_MAX,
+			      &p->tick_ns)) ||
+	    (rc = noise_count(l, v[N_TICK_LINES], "noise.tick_lines", 0, NOISE_TICK_LINES_MAX,
+			      &p->tick_lines)) ||
+	    (rc = noise_count(l, v[N_POLLUTION_PERCENT], "noise.pollution_percent", 0, 100,
+			      &p->pollution_percent)))
+		return rc;
+	for (int i = N_TICKS; i <= N_POLLUTION; i++)
+		if (*sw[i] && !l->s->wl->noise)
+			return scn_err(l, v[i], "%s: workload '%s' does not deliver this source "
+				   "(only pagealloc does; noise.page_placement holds for every "
+				   "workload)", names[i], l->s->wl->name);
+	return NS_OK;
+}
+
 /* One key into buf (NUL-terminated, the keys so far before it) and
  * keys[n] when n < max, unless it is already in buf; the new count. */
 static int key_add(char *buf, size_t cap, size_t *off, const char **keys, int max, int n,
@@ -922,5 +988,7 @@ int scenario_keys(char *buf, size_t cap, const char **keys, int max)
 		n = key_add(buf, cap, &off, keys, max, n, "sched.", sched_fields[k].key);
 	for (int k = 0; k < NR_C; k++)
 		n = key_add(buf, cap, &off, keys, max, n, "cost.", cost_fields[k].key);
+	for (int k = 0; k < NR_N; k++)
+		n = key_add(buf, cap, &off, keys, max, n, "noise.", noise_fields[k].key);
 	return n;
 }

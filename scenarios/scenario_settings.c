@@ -196,7 +196,7 @@ enum { VAL_SCALARS, VAL_LISTS, VAL_MAPS };
 static int value_kind(const char *key)
 {
 	if (!strcmp(key, "kernel") || !strcmp(key, "workload") || !strcmp(key, "policy") ||
-	    !strcmp(key, "sched") || !strcmp(key, "cost"))
+	    !strcmp(key, "sched") || !strcmp(key, "cost") || !strcmp(key, "noise"))
 		return VAL_MAPS;
 	return strncmp(key, "workload.", 9) ? VAL_SCALARS : VAL_LISTS;
 }
@@ -267,7 +267,7 @@ static const char *bad_key(const char *key, int sweep)
 					 "plan, not one point (set them, or use --set)";
 	if (!strcmp(key, "machine") || !strcmp(key, "kernel") ||
 	    !strcmp(key, "workload") || !strcmp(key, "policy") || !strcmp(key, "sched") ||
-	    !strcmp(key, "cost"))
+	    !strcmp(key, "cost") || !strcmp(key, "noise"))
 		return NULL;
 	if (!strncmp(key, "kernel.", 7)) {
 		if (scn_moved_knob(key + 7))
@@ -275,7 +275,7 @@ static const char *bad_key(const char *key, int sweep)
 		return scn_knob_lookup(key + 7) >= 0 ? NULL : "unknown kernel knob";
 	}
 	static const char *const prefix[] = {"workload.", "policy.", "overrides.", "sched.",
-					     "cost."};
+					     "cost.", "noise."};
 	for (size_t i = 0; i < sizeof prefix / sizeof prefix[0]; i++)
 		if (!strncmp(key, prefix[i], strlen(prefix[i])) && key[strlen(prefix[i])] &&
 		    key[strlen(key) - 1] != '.')
@@ -290,10 +290,10 @@ static const char *bad_key(const char *key, int sweep)
 static const struct ynode *file_value(const struct loader *l, const char *key)
 {
 	static const char *const sec[] = {"kernel.", "workload.", "policy.", "sched.",
-					  "cost."};
+					  "cost.", "noise."};
 	const struct ynode *top[] = {l->top_kernel, l->top_workload, l->top_policy,
-				     l->top_sched, l->top_cost};
-	for (int i = 0; i < 5; i++) {
+				     l->top_sched, l->top_cost, l->top_noise};
+	for (int i = 0; i < 6; i++) {
 		size_t n = strlen(sec[i]);
 		if (!strncmp(key, sec[i], n) && top[i] && top[i]->kind == YNODE_MAP)
 			return ynode_map_get(top[i], key + n);
@@ -575,6 +575,10 @@ int scn_unused_settings(struct loader *l)
 				   "bpred, code, accounting, sample_period, sample_warm, "
 				   "sample_window)", st->key,
 				   st->key + 5);
+		if (!strncmp(st->key, "noise.", 6))
+			return scn_err(l, st->at, "'%s': noise has no key '%s' (known: "
+				   "page_placement, ticks, pollution, hz, tick_ns, tick_lines, "
+				   "pollution_percent)", st->key, st->key + 6);
 		return scn_err(l, st->at, "'%s' names no value of this scenario", st->key);
 	}
 	return NS_OK;

@@ -334,7 +334,7 @@ static void run_pagealloc_iter(enum mmzone_iter iter, enum cpu_model model, cons
 		.inner = 4, .outer = 3, .drop = 1, .gfp = GFP_KERNEL, .cpu = 0,
 	};
 	struct wl_pagealloc_result res;
-	assert_int_equal(wl_pagealloc_run(t->w, &t->s.cpu[0], &pa, NULL, NULL, &res), NS_OK);
+	assert_int_equal(wl_pagealloc_run(t->w, &t->s.cpu[0], &pa, NULL, NULL, NULL, &res), NS_OK);
 	rows_add(r, "result allocs %" PRIu64 " frees %" PRIu64 " failed %" PRIu64
 		 " timed_cycles %" PRIu64, res.allocs, res.frees, res.alloc_failed, res.timed_cycles);
 	for (int i = 0; i < res.nr_series; i++)

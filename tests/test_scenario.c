@@ -664,7 +664,7 @@ static void test_workload_arithmetic(void **state)
 	assert_int_equal(cpu_sys_init(&sys, s->machine, &t, &l, &cp, cpus, 1), NS_OK);
 	assert_int_equal(mm_world_create(s->machine, &s->points[0].cfg, &sys, fb, sb,
 					 &w, &d), NS_OK);
-	assert_int_equal(wl_pagealloc_run(w, cpu_sys_cpu(&sys, 0), PA(s, 0), NULL, NULL, &r),
+	assert_int_equal(wl_pagealloc_run(w, cpu_sys_cpu(&sys, 0), PA(s, 0), NULL, NULL, NULL, &r),
 			 NS_OK);
 	assert_int_equal(r.nr_series, 1);
 	assert_int_equal(r.allocs, 2);
@@ -679,7 +679,7 @@ static void test_workload_arithmetic(void **state)
 
 	/* a stop flag already set stops before the first timed block */
 	volatile sig_atomic_t stop = 1;
-	assert_int_equal(wl_pagealloc_run(w, cpu_sys_cpu(&sys, 0), PA(s, 0), &stop, NULL, &r),
+	assert_int_equal(wl_pagealloc_run(w, cpu_sys_cpu(&sys, 0), PA(s, 0), &stop, NULL, NULL, &r),
 			 WL_STOPPED);
 	assert_int_equal(r.nr_series, 0);
 	wl_pagealloc_result_free(&r);

@@ -38,13 +38,18 @@ int scn_pagealloc_batches(const struct scn_pagealloc *p, unsigned order,
 	return n;
 }
 
-static void run_series(struct mm_world *w, struct cpu *c,
-		       const struct scn_pagealloc *p, unsigned order,
-		       struct page **pages, uint32_t slots_per_line,
-		       const volatile sig_atomic_t *stop,
-		       struct progress_work *work, long long *iters,
-		       struct wl_pagealloc_series *sr,
-		       struct wl_pagealloc_result *r, int *stopped)
+/*
+ * One series.  nz is the run's noise (NULL: none): its ticks are polled
+ * between two top-level calls and its pollution runs between two samples.
+ * The loop is instantiated twice (run_series_quiet and run_series_noisy),
+ * so that a run without noise executes no poll at all.
+ */
+static inline __attribute__((always_inline)) void
+run_series_impl(struct mm_world *w, struct cpu *c, const struct scn_pagealloc *p,
+		unsigned order, struct page **pages, uint32_t slots_per_line,
+		const volatile sig_atomic_t *stop, struct progress_work *work,
+		long long *iters, struct wl_pagealloc_series *sr,
+		struct wl_pagealloc_result *r, int *stopped, struct noise *nz)
 {
 	const uint32_t n = sr->batch, n1 = n + 1;
 	uint64_t cycles_alloc = 0, cycles_free = 0;
@@ -63,6 +68,8 @@ static void run_series(struct mm_world *w, struct cpu *c,
 			uint64_t t0 = cpu_tsc(c);
 			for (uint32_t i = 0; i < n1; i++) {
 				pages[i] = mm_alloc_pages(w, c, p->gfp, order);
+				if (nz)
+					noise_poll(nz);
 				if (i % slots_per_line == 0)
 					cpu_mem(c, WL_PAGEALLOC_ARRAY_ADDR +
 						(uint64_t)i * sizeof(void *),
@@ -76,8 +83,11 @@ static void run_series(struct mm_world *w, struct cpu *c,
 					cpu_mem(c, WL_PAGEALLOC_ARRAY_ADDR +
 						(uint64_t)i * sizeof(void *),
 						sizeof(void *), c->node, CPU_LOAD_DEP);
-				if (pages[i])
+				if (pages[i]) {
 					mm_free_pages(w, c, pages[i], order);
+					if (nz)
+						noise_poll(nz);
+				}
 			}
 			uint64_t t2 = cpu_tsc(c);
 			cycles_free += t2 - t1 + p->timing_overhead;
@@ -89,13 +99,36 @@ static void run_series(struct mm_world *w, struct cpu *c,
 		cycles_free = cycles_free / p->inner / n;
 		sr->alloc[o] = cycles_alloc;
 		sr->free[o] = cycles_free;
+		/* between two samples: the other tasks' cache pollution */
+		if (nz)
+			noise_pollute(nz);
 	}
+}
+
+static void run_series_quiet(struct mm_world *w, struct cpu *c, const struct scn_pagealloc *p,
+			     unsigned order, struct page **pages, uint32_t slots_per_line,
+			     const volatile sig_atomic_t *stop, struct progress_work *work,
+			     long long *iters, struct wl_pagealloc_series *sr,
+			     struct wl_pagealloc_result *r, int *stopped)
+{
+	run_series_impl(w, c, p, order, pages, slots_per_line, stop, work, iters, sr, r,
+			stopped, NULL);
+}
+
+static void run_series_noisy(struct mm_world *w, struct cpu *c, const struct scn_pagealloc *p,
+			     unsigned order, struct page **pages, uint32_t slots_per_line,
+			     const volatile sig_atomic_t *stop, struct progress_work *work,
+			     long long *iters, struct wl_pagealloc_series *sr,
+			     struct wl_pagealloc_result *r, int *stopped, struct noise *nz)
+{
+	run_series_impl(w, c, p, order, pages, slots_per_line, stop, work, iters, sr, r,
+			stopped, nz);
 }
 
 int wl_pagealloc_run(struct mm_world *w, struct cpu *c,
 		     const struct scn_pagealloc *p,
 		     const volatile sig_atomic_t *stop, struct progress_work *work,
-		     struct wl_pagealloc_result *r)
+		     struct noise *nz, struct wl_pagealloc_result *r)
 {
 	long long iters = 0;
 	uint32_t batches[SCN_MAX_ORDER][SCN_MAX_BATCHES];
@@ -136,13 +169,22 @@ int wl_pagealloc_run(struct mm_world *w, struct cpu *c,
 		total += ((long long)r->series[s].batch + 1) * p->outer * p->inner;
 	progress_work_start(work, total);
 	for (int s = 0; s < nr && !stopped; s++) {
-		run_series(w, c, p, r->series[s].order, pages, slots_per_line, stop,
-			   work, &iters, &r->series[s], r, &stopped);
+		if (nz)
+			run_series_noisy(w, c, p, r->series[s].order, pages, slots_per_line,
+					 stop, work, &iters, &r->series[s], r, &stopped, nz);
+		else
+			run_series_quiet(w, c, p, r->series[s].order, pages, slots_per_line,
+					 stop, work, &iters, &r->series[s], r, &stopped);
 		if (!stopped)
 			r->nr_series = s + 1;
 	}
 	if (stopped)
 		rc = WL_STOPPED;
+	if (nz) {
+		r->noise = 1;
+		r->ticks = nz->ticks;
+		r->polluted_lines = nz->polluted_lines;
+	}
 out:
 	free(pages);
 	if (rc == NS_ENOMEM)
@@ -343,9 +385,22 @@ static int pagealloc_run(const struct wl_run *r, void **result)
 {
 	const struct scn_pagealloc *pa = r->params;
 	struct wl_pagealloc_result *res = wl_result_alloc(r, sizeof *res, result);
+	struct cpu *c = cpu_sys_cpu(r->sys, pa->cpu);
+	struct noise nz;
+	int rc;
 	if (!res)
 		return NS_ENOMEM;
-	return wl_pagealloc_run(r->w, cpu_sys_cpu(r->sys, pa->cpu), pa, r->stop, r->work, res);
+	if (!r->noise || (!r->noise->ticks && !r->noise->pollution))
+		return wl_pagealloc_run(r->w, c, pa, r->stop, r->work, NULL, res);
+	if ((rc = noise_init(&nz, r->noise, c, r->seed)))
+		return diag_set(r->d, rc, r->path, 0, 0, "point %s: cannot set up the noise "
+				"sources: %s", r->label, ns_status_msg(rc));
+	rc = wl_pagealloc_run(r->w, c, pa, r->stop, r->work, &nz, res);
+	if (rc == NS_OK && noise_check(&nz))
+		rc = diag_set(r->d, NS_EINTERNAL, r->path, 0, 0, "point %s: the noise "
+			      "sources' invariants are broken after the run", r->label);
+	noise_fini(&nz);
+	return rc;
 }
 
 static void pagealloc_result_free(void *result)
@@ -404,8 +459,14 @@ static int pagealloc_results(const void *result, const struct wl_run *r,
 	    (rc = store_metric(st, id, "alloc_failed", (double)res->alloc_failed,
 			       "count")))
 		return rc;
-	return store_metric(st, id, "timed_cycles", (double)res->timed_cycles,
-			    "cycles");
+	if ((rc = store_metric(st, id, "timed_cycles", (double)res->timed_cycles, "cycles")))
+		return rc;
+	if (!res->noise)
+		return NS_OK;
+	if ((rc = store_metric(st, id, "noise_ticks", (double)res->ticks, "count")))
+		return rc;
+	return store_metric(st, id, "noise_polluted_lines", (double)res->polluted_lines,
+			    "count");
 }
 
 const struct workload_ops wl_pagealloc_ops = {
@@ -421,6 +482,7 @@ const struct workload_ops wl_pagealloc_ops = {
 	 * more on seed-slub; reclaim: 4 % more on zone-reclaim), measured on
 	 * 2026-12-02 (docs/design/cost-model.md §9); the others keep exact */
 	.accounting = CPU_ACCOUNTING_MEMO,
+	.noise = 1,
 	.label_knob = "zonelist_iter",
 	.report = WL_REPORT_TABLE,
 	.events = WL_EV_PAGE_ALLOC | WL_EV_PAGE_FREE,

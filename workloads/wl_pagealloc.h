@@ -44,6 +44,7 @@
 #include <stdint.h>
 
 #include "cost/cpu.h"
+#include "cost/noise.h"
 #include "models/page_alloc.h"
 #include "workloads/workload.h"
 
@@ -107,16 +108,20 @@ struct wl_pagealloc_result {
 	uint64_t alloc_failed;            /* alloc_pages returned NULL */
 	uint64_t allocs, frees;           /* calls made */
 	uint64_t timed_cycles;            /* simulated cycles inside timed blocks */
+	int noise;                        /* run with ticks or pollution */
+	uint64_t ticks, polluted_lines;   /* what they did (cost/noise.h) */
 };
 
 /* Run the benchmark of p on CPU c of world w.  work (NULL: none) gets
  * the allocations done of all series' (base/progress.h), updated once
- * per inner iteration. */
+ * per inner iteration.  nz (NULL: none) is the noise of the run, set up
+ * on c (cost/noise.h): its ticks are polled after every alloc_pages and
+ * __free_pages call, its pollution runs after every sample. */
 struct progress_work;
 int wl_pagealloc_run(struct mm_world *w, struct cpu *c,
 		     const struct scn_pagealloc *p,
 		     const volatile sig_atomic_t *stop, struct progress_work *work,
-		     struct wl_pagealloc_result *r);
+		     struct noise *nz, struct wl_pagealloc_result *r);
 void wl_pagealloc_result_free(struct wl_pagealloc_result *r);
 
 #endif

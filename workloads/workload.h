@@ -37,6 +37,8 @@
 #include "base/ytree.h"
 #include "machine/machine.h"
 
+struct noise_params;
+
 /* The workloads, in the order of the scenario keys: X(name, NAME), the
  * file workloads/wl_name.c defining wl_name_ops. */
 #define WORKLOAD_TABLE(X)                                                      \
@@ -95,6 +97,7 @@ struct wl_run {
 	const void *params;
 	int sched_v59;                    /* sched.placement v5.9 */
 	uint64_t seed;
+	const struct noise_params *noise; /* the point's noise sources (cost/noise.h) */
 	const volatile sig_atomic_t *stop;
 	struct progress_work *work;
 	const char *path, *label;         /* for messages: scenario, point */
@@ -127,6 +130,9 @@ struct workload_ops {
 	int slub;                         /* runs SLUB over the page allocator */
 	int reclaim;                      /* may run the reclaim model */
 	int accounting;                   /* cost.accounting when absent */
+	int noise;                        /* delivers noise.ticks and noise.pollution
+					   * (cost/noise.h); noise.page_placement
+					   * is the world's and holds for all */
 	const char *label_knob;           /* the kernel knob naming a point
 					   * (NULL: zonelist_iter) */
 	enum wl_report report;
