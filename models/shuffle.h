@@ -3,7 +3,7 @@
  * mm/shuffle.c (v5.2, commit e900a918b098 "mm: shuffle initial free
  * memory to improve memory-side-cache utilization";
  * CONFIG_SHUFFLE_PAGE_ALLOCATOR), the model of the noise source
- * `noise.page_placement` (cost/noise.h, docs/statistics.md).
+ * `noise.page_placement` (cost/noise.h, docs/design/statistics.md).
  *
  * What it models: shuffle_free_memory() as boot calls it once every page
  * is free: for each zone, __shuffle_zone() walks the zone's pfns in steps

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Seeded noise sources (issue 49, item 1; docs/statistics.md "Noise
+# Seeded noise sources (issue 49, item 1; docs/design/statistics.md "Noise
 # sources"): (a) without them a pagealloc plan's repetitions are identical
 # and compare says "exact"; (b) with them on the repetitions differ,
 # compare runs Welch's test over the runs and prints the interval; (c) the
