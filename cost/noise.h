@@ -1,7 +1,7 @@
 /*
  * noise — seeded sources of the run-to-run variance a real machine has
  * and the deterministic model has not (scenario key `noise:`,
- * docs/scenario-format.md; what each models and why, docs/statistics.md
+ * docs/reference/scenario-format.md; what each models and why, docs/design/statistics.md
  * "Noise sources").  Off by default: a run without them is the
  * deterministic function of its scenario it always was.
  *
