@@ -532,6 +532,10 @@ void scenario_free(struct scenario *s)
 	free(s->text);
 	for (int p = 0; s->points && p < s->nr_points; p++) {
 		free(s->points[p].cpus);
+		for (int c = 0; c < s->points[p].nr_changes; c++)
+			kchange_free(s->points[p].changes[c]);
+		free(s->points[p].changes);
+		free(s->points[p].block_changes);
 		if (s->wl && s->wl->params_free)
 			s->wl->params_free(s->points[p].params);
 		else
@@ -679,6 +683,9 @@ int scenario_params(const struct scenario *s, int point, scn_param_fn fn,
 		if (scn_knob_is_slub((enum scn_knob)k) && !scn_uses_slub(s))
 			continue;
 		if (scn_knob_is_reclaim((enum scn_knob)k) && !s->wl->reclaim)
+			continue;
+		/* a run without change files keeps the params it had */
+		if (k == SCN_KNOB_change && !pt->nr_changes)
 			continue;
 		snprintf(key, sizeof key, "kernel.%s", scn_knob_names[k]);
 		if (pt->knob[k].text)
