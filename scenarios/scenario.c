@@ -110,6 +110,16 @@ static void make_labels(const struct loader *l, struct scn_point *pt)
 			 pt->knob[main_knob].text);
 		snprintf(pt->column, SCN_LABEL_MAX, "%s", pt->knob[main_knob].text);
 	}
+	/* a change file that is not an axis: named in the label, so that
+	 * compare and diff tell its runs from the commit's own */
+	int change_axis = 0;
+	for (int a = 0; a < s->nr_axes; a++)
+		change_axis |= s->axes[a].knob == SCN_KNOB_change;
+	if (pt->nr_changes && !change_axis) {
+		size_t lo = strlen(pt->label), co = strlen(pt->column);
+		append(pt->label, &lo, "%schange=%s", lo ? "," : "", pt->change_text);
+		append(pt->column, &co, "%s%s", co ? "," : "", pt->change_text);
+	}
 	int post = pt->cfg.iter == MMZONE_ITER_POST;
 	if (pt->knob[SCN_KNOB_commit].set) {
 		pt->kernel_model = kcommit_kernel_model(pt->cfg.commit);
