@@ -328,6 +328,31 @@ int kchange_load_file(const char *path, struct kchange **out, struct diag *d)
 	return rc;
 }
 
+int kchange_check(const struct kchange *c, struct diag *d)
+{
+	const char *bad = NULL;
+	if (!c->name || !c->name[0] || strlen(c->sha256) != SHA256_HEX_LEN || !c->nr || !c->ops)
+		bad = "a change without a name, hash or operations";
+	for (int i = 0; !bad && i < c->nr; i++) {
+		const struct kchange_op *op = &c->ops[i];
+		enum kcode_kind kind = op->kind == KCH_INLINE || op->kind == KCH_OUTLINE ? KCODE_FN
+				       : op->kind == KCH_SITE ? KCODE_SITE : KCODE_BLOCK;
+		int idx;
+		if (!op->name || kcode_find(kind, op->name, &idx) != op->model)
+			bad = "an operation names nothing the models have";
+		else if (strlen(op->add) > CPU_BLOCK_MAX_EXTRA ||
+			 strspn(op->add, "DLS") != strlen(op->add))
+			bad = "an operation adds accesses of no kind";
+		else if (op->kind == KCH_SITE && op->hint == KCH_KEEP && op->ft == KCH_KEEP)
+			bad = "a site operation sets nothing";
+		else if (op->line < 1 || op->col < 1)
+			bad = "an operation without a position";
+	}
+	if (bad)
+		return diag_set(d, NS_EINTERNAL, c->file ? c->file : "change", 0, 0, "%s", bad);
+	return NS_OK;
+}
+
 /* An error at an op's position in its file. */
 static int op_err(const struct kchange *c, const struct kchange_op *op, struct diag *d,
 		  const char *what)

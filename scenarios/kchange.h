@@ -77,6 +77,8 @@ int kchange_load_file(const char *path, struct kchange **out, struct diag *d);
 int kchange_parse(const char *name, const char *buf, size_t len, struct kchange **out,
 		  struct diag *d);
 void kchange_free(struct kchange *c);
+/* The invariants above: NS_OK, or NS_EINTERNAL with a message. */
+int kchange_check(const struct kchange *c, struct diag *d);
 
 /*
  * The layout operations of c (inline, out-of-line, site) on layout l of
