@@ -116,6 +116,12 @@ static void make_labels(const struct loader *l, struct scn_point *pt)
 	for (int a = 0; a < s->nr_axes; a++)
 		change_axis |= s->axes[a].knob == SCN_KNOB_change;
 	if (pt->nr_changes && !change_axis) {
+		/* with no axis, the commit the change applies to (the label of
+		 * runs without a change keeps its main knob) */
+		if (s->nr_axes == 0 && pt->knob[SCN_KNOB_commit].set) {
+			snprintf(pt->label, SCN_LABEL_MAX, "commit=%s", pt->knob[SCN_KNOB_commit].text);
+			snprintf(pt->column, SCN_LABEL_MAX, "%s", pt->knob[SCN_KNOB_commit].text);
+		}
 		size_t lo = strlen(pt->label), co = strlen(pt->column);
 		append(pt->label, &lo, "%schange=%s", lo ? "," : "", pt->change_text);
 		append(pt->column, &co, "%s%s", co ? "," : "", pt->change_text);
