@@ -30,11 +30,14 @@
 #include "base/records.h"
 #include "machine/datafile.h"
 #include "machine/machine.h"
+#include "cost/cost.h"
+#include "models/kcode.h"
 #include "models/kcommit.h"
 #include "scenarios/scenario.h"
 
 static const char usage_line[] =
-	"numasim list machines|scenarios|costs|keys|commits [--format text|json|csv]";
+	"numasim list machines|scenarios|costs|keys|commits|functions|sites|blocks\n"
+	"       [--format text|json|csv]";
 
 struct list_args {
 	const char *what;
@@ -87,7 +90,12 @@ static void print_help(const struct cli_spec *spec)
 	       "             (configs/costs/)\n"
 	       "  keys       the scenario keys --set and --sweep accept\n"
 	       "  commits    the kernel commits kernel.commit selects, in series\n"
-	       "             order: v3 number, id, status, title, what changes\n\n"
+	       "             order: v3 number, id, status, title, what changes\n"
+	       "  functions  the models' functions (the names code-change files\n"
+	       "             use: docs/reference/changes.md): model, layout\n"
+	       "  sites      the branch sites: model, kernel function, hint,\n"
+	       "             the outcome that falls through, condition\n"
+	       "  blocks     the code blocks: model, work row, accesses, exit site\n\n"
 	       "options:\n", spec->usage);
 	cli_print_options(stdout, spec, NULL);
 	printf("\nexit status: 0 ok, 1 a shipped file does not load, 2 bad usage\n");
@@ -289,9 +297,84 @@ static int list_commits(struct rec_doc *doc, FILE *txt, struct diag *d)
 	return NS_OK;
 }
 
+static const char *const hint_words[] = {"", "likely", "unlikely"};
+
+static const char *ft_word(int ft)
+{
+	return ft == COST_FT_HINTED ? "hinted" : ft ? "true" : "false";
+}
+
+/* functions, sites or blocks of models/kcode.h, model by model. */
+static int list_code(struct rec_doc *doc, FILE *txt, enum kcode_kind kind, struct diag *d)
+{
+	if (kcode_check())
+		return diag_set(d, NS_EINTERNAL, "numasim list", 0, 0,
+				"a name of the models' tables (models/kcode.h) is not unique");
+	rec_table(doc, kind == KCODE_FN ? "functions" : kind == KCODE_SITE ? "sites" : "blocks");
+	if (txt && kind == KCODE_FN)
+		fprintf(txt, "%-28s %-9s %-11s %s\n", "FUNCTION", "MODEL", "LAYOUT", "KERNEL");
+	if (txt && kind == KCODE_SITE)
+		fprintf(txt, "%-24s %-9s %-28s %-8s %-11s %s\n", "SITE", "MODEL", "FUNCTION",
+			"HINT", "FALLS-THRU", "CONDITION");
+	if (txt && kind == KCODE_BLOCK)
+		fprintf(txt, "%-24s %-9s %-24s %-8s %s\n", "BLOCK", "MODEL", "WORK-ROW", "ACCESSES",
+			"EXIT");
+	for (int k = 0; k < KCODE_NR_MODELS; k++) {
+		struct kcode_model m;
+		kcode_model(k, &m);
+		for (int i = 0; kind == KCODE_FN && i < m.nr_fns; i++) {
+			const char *lay = m.fn_inline[i] ? "inline" : "out-of-line";
+			rec_row(doc);
+			rec_str(doc, "name", m.fns[i]);
+			rec_str(doc, "model", m.name);
+			rec_str(doc, "layout", lay);
+			rec_str(doc, "kernel", m.kernel);
+			if (txt)
+				fprintf(txt, "%-28s %-9s %-11s %s\n", m.fns[i], m.name, lay, m.kernel);
+		}
+		for (int i = 0; kind == KCODE_SITE && i < m.nr_sites; i++) {
+			const struct kcode_site *st = &m.sites[i];
+			struct cost_site_def def = {st->name, st->desc};
+			char fn[64];
+			if (!cost_site_function(&def, fn, sizeof fn))
+				fn[0] = '\0';
+			const char *hint = st->hint < 3 ? hint_words[st->hint] : "?";
+			rec_row(doc);
+			rec_str(doc, "name", st->name);
+			rec_str(doc, "model", m.name);
+			rec_str(doc, "function", fn);
+			rec_str(doc, "hint", hint);
+			rec_str(doc, "fall_through", ft_word(st->ft));
+			rec_str(doc, "condition", st->desc);
+			if (txt)
+				fprintf(txt, "%-24s %-9s %-28s %-8s %-11s %s\n", st->name, m.name, fn,
+					hint[0] ? hint : "-", ft_word(st->ft), st->desc);
+		}
+		for (int i = 0; kind == KCODE_BLOCK && i < m.nr_blocks; i++) {
+			const struct kcode_block *b = &m.blocks[i];
+			/* the exit as the table writes it: S_ID / SS_ID, or -1 */
+			const char *exit = !strcmp(b->exit, "-1") ? ""
+					   : !strncmp(b->exit, "SS_", 3) ? b->exit + 3
+					   : !strncmp(b->exit, "S_", 2) ? b->exit + 2 : b->exit;
+			rec_row(doc);
+			rec_str(doc, "name", b->name);
+			rec_str(doc, "model", m.name);
+			rec_str(doc, "work_row", b->row);
+			rec_str(doc, "accesses", b->kinds);
+			rec_str(doc, "exit", exit);
+			if (txt)
+				fprintf(txt, "%-24s %-9s %-24s %-8s %s\n", b->name, m.name, b->row,
+					b->kinds[0] ? b->kinds : "-",
+					exit[0] ? exit : "(a call, a return or the next block)");
+		}
+	}
+	return NS_OK;
+}
+
 static int usage_what(const char *what)
 {
-	static const char *const known[] = {"machines", "scenarios", "costs", "keys", "commits"};
+	static const char *const known[] = {"machines", "scenarios", "costs", "keys", "commits",
+					    "functions", "sites", "blocks"};
 	return cli_unknown("numasim list", "list", what, known, CLI_NR(known),
 			   "numasim list --help");
 }
@@ -306,14 +389,16 @@ int cmd_list(int argc, char **argv)
 	enum rec_format fmt = a.fmt;
 	if (!what)
 		return cli_usage_error("list", usage_line, "what to list: machines, "
-				       "scenarios, costs, keys or commits");
+				       "scenarios, costs, keys, commits, functions, sites or blocks");
 	enum datafile_kind kind = !strcmp(what, "machines") ? DATAFILE_MACHINE
 				  : !strcmp(what, "costs") ? DATAFILE_COSTS
 							   : DATAFILE_SCENARIO;
+	int code = !strcmp(what, "functions") ? KCODE_FN : !strcmp(what, "sites") ? KCODE_SITE
+		   : !strcmp(what, "blocks") ? KCODE_BLOCK : -1;
 	if (strcmp(what, "machines") && strcmp(what, "costs") && strcmp(what, "scenarios") &&
-	    strcmp(what, "keys") && strcmp(what, "commits"))
+	    strcmp(what, "keys") && strcmp(what, "commits") && code < 0)
 		return usage_what(what);
-	int no_files = !strcmp(what, "keys") || !strcmp(what, "commits");
+	int no_files = !strcmp(what, "keys") || !strcmp(what, "commits") || code >= 0;
 
 	struct diag d;
 	struct entry *e = calloc(LIST_MAX_FILES, sizeof *e);
@@ -332,6 +417,7 @@ int cmd_list(int argc, char **argv)
 		rec_meta_str(doc, "list", what);
 		rc = !strcmp(what, "keys") ? list_keys(doc, txt, &d)
 		     : !strcmp(what, "commits") ? list_commits(doc, txt, &d)
+		     : code >= 0 ? list_code(doc, txt, (enum kcode_kind)code, &d)
 		     : kind == DATAFILE_MACHINE ? list_machines(doc, txt, e, n, &d)
 		     : kind == DATAFILE_COSTS ? list_costs(doc, txt, e, n, &d)
 					      : list_scenarios(doc, txt, e, n, &d);

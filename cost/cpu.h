@@ -606,6 +606,8 @@ struct cpu_block {
 	uint32_t kinds;                /* 2 bits per access, the first lowest */
 	uint8_t nacc;                  /* declared accesses */
 	uint8_t nkind[4];              /* of them per enum cpu_access */
+	uint8_t nextra;                /* accesses a code-change file added */
+	uint16_t extra;                /* their kinds, 2 bits each (cpu_block_edit) */
 	int32_t exit;                  /* exit site (global id), -1: not a branch */
 };
 
@@ -615,6 +617,35 @@ struct cpu_block {
  * with k.  NS_EINTERNAL for a bad description (a model bug). */
 int cpu_block_init(struct cpu_block *b, uint32_t uops, const char *kinds, int32_t exit,
 		   const struct cpu_costs *k);
+
+/*
+ * A code-change file's edit of a costed block (scenarios/kchange.h,
+ * docs/reference/changes.md): uops added (negative: removed; the block
+ * keeps at least none) and accesses added, `add` in the kinds above ("D",
+ * "L", "S"; at most CPU_BLOCK_MAX_EXTRA over all edits of the block).
+ * An added access has no address in the model: it is charged as an L1 hit
+ * that changes no cache state (cpu_mem_l1_again()), right after the
+ * block's uops, in every timing model.  The block's declared accesses stay
+ * (the model's code makes them).  NS_EINPUT when the block would hold more
+ * added accesses than CPU_BLOCK_MAX_EXTRA or a kind is not D, L or S.
+ */
+#define CPU_BLOCK_MAX_EXTRA 8
+int cpu_block_edit(struct cpu_block *b, int32_t uops, const char *add);
+/* One block edit by name (a model's MM_BLOCKS / SLUB_BLOCKS name), as a
+ * world's configuration carries them in order. */
+struct cpu_block_change {
+	const char *block;
+	int32_t uops;
+	char add[CPU_BLOCK_MAX_EXTRA + 1];
+};
+/* cpu_block_edit() of every change whose block is names[i] (0 <= i < n)
+ * on blocks[i], in order; changes of other models' blocks are skipped.
+ * NS_EINPUT as cpu_block_edit(). */
+int cpu_blocks_change(struct cpu_block *blocks, const char *const *names, int n,
+		      const struct cpu_block_change *ch, int nch);
+/* The added accesses of a block (cpu_block(), out of line: only a
+ * code-change file adds any). */
+void cpu_block_extra(struct cpu *c, const struct cpu_block *b);
 
 /* A block as a model lists it (MM_BLOCKS, SLUB_BLOCKS): its work row (an
  * index into the world's work column), its kinds as above, and its exit

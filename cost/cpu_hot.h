@@ -619,6 +619,8 @@ static CPU_INLINE void cpu_block(struct cpu *c, const struct cpu_block *b)
 	cpu_block_exit(c, -1);
 	if (c->mlog_on || c->ooo || !b->nacc) {
 		cpu_insns(c, b->uops);  /* the steps in turn (above) */
+		if (b->nextra)
+			cpu_block_extra(c, b);
 		cpu_block_open(c, b->exit);
 		return;
 	}
@@ -632,6 +634,8 @@ static CPU_INLINE void cpu_block(struct cpu *c, const struct cpu_block *b)
 		k[CPU_CTR_mem_load_dep + i] += b->nkind[i];
 	c->blk_left = b->nacc;
 	c->blk_kinds = b->kinds;
+	if (b->nextra)
+		cpu_block_extra(c, b);
 	cpu_block_open(c, b->exit);
 }
 

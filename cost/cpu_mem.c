@@ -208,6 +208,43 @@ int cpu_block_init(struct cpu_block *b, uint32_t uops, const char *kinds, int32_
 	return NS_OK;
 }
 
+int cpu_block_edit(struct cpu_block *b, int32_t uops, const char *add)
+{
+	int64_t u = (int64_t)b->uops + uops;
+	size_t n = strlen(add);
+	if (b->nextra + n > CPU_BLOCK_MAX_EXTRA)
+		return NS_EINPUT;
+	for (size_t i = 0; i < n; i++) {
+		const char *at = strchr("DLS", add[i]);
+		if (!at || !*at)
+			return NS_EINPUT;
+		b->extra |= (uint16_t)((unsigned)(at - "DLS") << (2 * b->nextra));
+		b->nextra++;
+	}
+	b->uops = u < 0 ? 0 : u > UINT32_MAX ? UINT32_MAX : (uint32_t)u;
+	b->work = (b->uops + CPU_INORDER_IPC - 1) / CPU_INORDER_IPC;  /* cpu_insns() */
+	return NS_OK;
+}
+
+int cpu_blocks_change(struct cpu_block *blocks, const char *const *names, int n,
+		      const struct cpu_block_change *ch, int nch)
+{
+	for (int i = 0; i < nch; i++)
+		for (int b = 0; b < n; b++)
+			if (!strcmp(names[b], ch[i].block)) {
+				int rc = cpu_block_edit(&blocks[b], ch[i].uops, ch[i].add);
+				if (rc != NS_OK)
+					return rc;
+			}
+	return NS_OK;
+}
+
+void cpu_block_extra(struct cpu *c, const struct cpu_block *b)
+{
+	for (unsigned i = 0; i < b->nextra; i++)
+		cpu_mem_l1_again(c, (enum cpu_access)((b->extra >> (2 * i)) & 3));
+}
+
 int cpu_blocks_init(struct cpu_block *out, const struct cpu_block_def *defs, int n,
 		    const uint32_t *work, int site_base, const struct cpu_costs *k)
 {

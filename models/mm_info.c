@@ -14,6 +14,7 @@
  * NS_EINTERNAL with a diag message for a broken invariant (a model bug).
  */
 #include "models/mm_internal.h"
+#include "models/kcode.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -75,6 +76,47 @@ int mm_series_layout(struct cost_layout *l, const struct cost_tables *t, int fn_
 		rc = cost_layout_set_site(l, site_base + i, (enum cost_hint)mm_ssite_layout[i].hint,
 					  mm_ssite_layout[i].ft);
 	return rc;
+}
+
+/* --- the names of the code (models/kcode.h) ------------------------------ */
+
+static const struct kcode_site mm_kcode_sites[] = {
+#define MM_KSITE(id, desc, hint, ft) {#id, desc, COST_HINT_##hint, COST_FT_##ft},
+	MM_SITES(MM_KSITE)
+};
+static const struct kcode_site mm_kcode_ssites[] = {MM_SERIES_SITES(MM_KSITE)};
+#undef MM_KSITE
+#define MM_KBLOCK(name, row, kinds, exit) {#name, #row, kinds, #exit},
+static const struct kcode_block mm_kcode_blocks[] = {MM_BLOCKS(MM_KBLOCK)};
+static const struct kcode_block mm_kcode_sblocks[] = {MM_SERIES_BLOCKS(MM_KBLOCK)};
+#undef MM_KBLOCK
+static const uint8_t mm_kcode_inline[MM_NR_FN] = {
+#define MM_KINL(name) [FN_##name] = 1,
+	MM_INLINE_FUNCS(MM_KINL)
+#undef MM_KINL
+};
+static const uint8_t mm_kcode_sinline[MM_NR_SFN] = {0};
+
+void mm_kcode(struct kcode_model *out)
+{
+	*out = (struct kcode_model){
+		.name = "mm", .kernel = "v4.6 mm/page_alloc.c, mm/mmzone.c, mm/mempolicy.c, "
+					"mm/vmstat.c, kernel/cpuset.c",
+		.nr_fns = MM_NR_FN, .fns = mm_fn_names, .fn_inline = mm_kcode_inline,
+		.nr_sites = MM_NR_SITE, .sites = mm_kcode_sites,
+		.nr_blocks = MM_NR_BLOCK, .blocks = mm_kcode_blocks,
+	};
+}
+
+void mm_series_kcode(struct kcode_model *out)
+{
+	*out = (struct kcode_model){
+		.name = "mm-series", .kernel = "the 2016 series (v4.7) mm/page_alloc.c, mm/vmstat.c: "
+					       "runs of kernel.commit other than v3 04 and 05",
+		.nr_fns = MM_NR_SFN, .fns = mm_sfn_names, .fn_inline = mm_kcode_sinline,
+		.nr_sites = MM_NR_SSITE, .sites = mm_kcode_ssites,
+		.nr_blocks = MM_NR_SBLOCK, .blocks = mm_kcode_sblocks,
+	};
 }
 
 /*

@@ -234,7 +234,21 @@ static int mm_blocks_init(struct mm_world *w)
 		MM_BLOCKS(MM_BLOCK_DEF)
 #undef MM_BLOCK_DEF
 	};
+	static const char *const names[MM_NR_BLOCK] = {
+#define MM_BLOCK_NAME(name, r, k, e) [B_##name] = #name,
+		MM_BLOCKS(MM_BLOCK_NAME)
+	};
+#undef MM_BLOCK_NAME
+	static const char *const snames[MM_NR_SBLOCK] = {
+#define MM_SBLOCK_NAME(name, r, k, e) [SB_##name] = #name,
+		MM_SERIES_BLOCKS(MM_SBLOCK_NAME)
+#undef MM_SBLOCK_NAME
+	};
+	const struct mm_config *c = &w->cfg;
 	int rc = cpu_blocks_init(w->code, defs, MM_NR_BLOCK, work, w->ch.site_base, &w->s->k);
+	if (rc == NS_OK)
+		rc = cpu_blocks_change(w->code, names, MM_NR_BLOCK, c->block_changes,
+				       c->nr_block_changes);
 	if (rc != NS_OK || w->sch.site_base < 0)
 		return rc;
 	static const struct cpu_block_def sdefs[MM_NR_SBLOCK] = {
@@ -242,7 +256,11 @@ static int mm_blocks_init(struct mm_world *w)
 		MM_SERIES_BLOCKS(MM_SBLOCK_DEF)
 #undef MM_SBLOCK_DEF
 	};
-	return cpu_blocks_init(w->scode, sdefs, MM_NR_SBLOCK, work, w->sch.site_base, &w->s->k);
+	rc = cpu_blocks_init(w->scode, sdefs, MM_NR_SBLOCK, work, w->sch.site_base, &w->s->k);
+	if (rc == NS_OK)
+		rc = cpu_blocks_change(w->scode, snames, MM_NR_SBLOCK, c->block_changes,
+				       c->nr_block_changes);
+	return rc;
 }
 
 /* memmap false: everything but the per-block metadata and the free lists

@@ -110,6 +110,11 @@ struct mm_config {
 	int nr_mpol_nodes;              /* its nodes (BIND, PREFERRED: 1, */
 	int mpol_nodes[MACHINE_MAX_NODES]; /* INTERLEAVE), ascending node ids */
 	enum vmstat_numa_rule zone_stats;  /* numastat counting rule (SERIES) */
+	/* a code-change file's edits of the blocks (kernel.change,
+	 * scenarios/kchange.h), in order; NULL / 0: none.  Edits of blocks
+	 * that are not the page allocator's are skipped. */
+	const struct cpu_block_change *block_changes;
+	int nr_block_changes;
 	/* synthetic address space shared with other models of the same
 	 * world (NULL: the page allocator uses a private one) */
 	struct cache_as *as;

@@ -209,6 +209,10 @@ struct slub_config {
 	unsigned slub_max_order;        /* default PAGE_ALLOC_COSTLY_ORDER = 3 */
 	uint32_t gfp;                   /* gfp of slab page allocations (GFP_KERNEL) */
 	struct cache_as *as;            /* required: the page allocator's address space */
+	/* a code-change file's edits of the blocks (kernel.change), in
+	 * order; SLUB's are applied, the others skipped; NULL / 0: none */
+	const struct cpu_block_change *block_changes;
+	int nr_block_changes;
 };
 void slub_config_default(struct slub_config *c);
 

@@ -13,6 +13,7 @@
  */
 #include "models/slub.h"
 #include "models/slub_internal.h"
+#include "models/kcode.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -114,6 +115,33 @@ static const struct {
 	SLUB_SITES(SLUB_SITE_LAYOUT)
 #undef SLUB_SITE_LAYOUT
 };
+
+/* The names of the code (models/kcode.h): sites with gcc's fall-through. */
+static const struct kcode_site slub_kcode_sites[] = {
+#define SLUB_KSITE(id, desc, hint, gcc, clang) {#id, desc, COST_HINT_##hint, COST_FT_##gcc},
+	SLUB_SITES(SLUB_KSITE)
+#undef SLUB_KSITE
+};
+static const struct kcode_block slub_kcode_blocks[] = {
+#define SLUB_KBLOCK(name, row, kinds, exit) {#name, #row, kinds, #exit},
+	SLUB_BLOCKS(SLUB_KBLOCK)
+#undef SLUB_KBLOCK
+};
+static const uint8_t slub_kcode_inline[SLUB_NR_FN] = {
+#define SLUB_KINL(name) [FN_##name] = 1,
+	SLUB_INLINE_FUNCS(SLUB_KINL)
+#undef SLUB_KINL
+};
+
+void slub_kcode(struct kcode_model *out)
+{
+	*out = (struct kcode_model){
+		.name = "slub", .kernel = "v5.9 mm/slub.c (workloads messaging, parallel, replay)",
+		.nr_fns = SLUB_NR_FN, .fns = slub_fn_names, .fn_inline = slub_kcode_inline,
+		.nr_sites = SLUB_NR_SITE, .sites = slub_kcode_sites,
+		.nr_blocks = SLUB_NR_CODE, .blocks = slub_kcode_blocks,
+	};
+}
 
 /*
  * Callee-saved registers pushed and popped because of the !n block
@@ -334,7 +362,16 @@ static int slub_blocks_init(struct slub_world *w, const uint32_t *work)
 		SLUB_BLOCKS(SLUB_CODE_DEF)
 #undef SLUB_CODE_DEF
 	};
-	return cpu_blocks_init(w->code, defs, SLUB_NR_CODE, work, w->ch.site_base, &w->s->k);
+	static const char *const names[SLUB_NR_CODE] = {
+#define SLUB_CODE_NAME(name, r, k, e) [B_##name] = #name,
+		SLUB_BLOCKS(SLUB_CODE_NAME)
+#undef SLUB_CODE_NAME
+	};
+	int rc = cpu_blocks_init(w->code, defs, SLUB_NR_CODE, work, w->ch.site_base, &w->s->k);
+	if (rc == NS_OK)
+		rc = cpu_blocks_change(w->code, names, SLUB_NR_CODE, w->cfg.block_changes,
+				       w->cfg.nr_block_changes);
+	return rc;
 }
 
 void slub_config_default(struct slub_config *c)

@@ -9,6 +9,7 @@
  * are in models/vmscan.c; nothing here runs on them.
  */
 #include "models/mm_internal.h"
+#include "models/kcode.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -34,6 +35,23 @@ static const struct {
 	VM_SITES(VM_SITE_LAYOUT)
 #undef VM_SITE_LAYOUT
 };
+
+static const struct kcode_site vm_kcode_sites[] = {
+#define VM_KSITE(id, desc, hint, ft) {#id, desc, COST_HINT_##hint, COST_FT_##ft},
+	VM_SITES(VM_KSITE)
+#undef VM_KSITE
+};
+static const uint8_t vm_kcode_inline[VM_NR_FN] = {0};
+
+void vmscan_kcode(struct kcode_model *out)
+{
+	/* reclaim's straight-line work is charged by rows (vwork()), not blocks */
+	*out = (struct kcode_model){
+		.name = "vmscan", .kernel = "v4.6 mm/vmscan.c, mm/swap.c (workload fill)",
+		.nr_fns = VM_NR_FN, .fns = vm_fn_names, .fn_inline = vm_kcode_inline,
+		.nr_sites = VM_NR_SITE, .sites = vm_kcode_sites,
+	};
+}
 
 static const char *const vm_zev_name[] = {
 #define VM_ZEV_NAME(id, suffix, desc) #id,

@@ -226,6 +226,10 @@ static int sim_setup(const struct scenario *s, struct sim_run *r)
 		return diag_set(&r->d, rc, s->path, 0, 0,
 				"cannot lay out variant %s: %s", pt->label,
 				ns_status_msg(rc));
+	/* kernel.change: the change files' layout operations on top, in order */
+	for (int i = 0; i < pt->nr_changes; i++)
+		if ((rc = kchange_apply_layout(pt->changes[i], &r->layout, &r->tables, &r->d)))
+			return rc;
 	cpu_params_default(&cp);
 	cp.cache.pool = r->cpool;
 	cp.model = (enum cpu_model)pt->cost.model;

@@ -110,6 +110,22 @@ static void make_labels(const struct loader *l, struct scn_point *pt)
 			 pt->knob[main_knob].text);
 		snprintf(pt->column, SCN_LABEL_MAX, "%s", pt->knob[main_knob].text);
 	}
+	/* a change file that is not an axis: named in the label, so that
+	 * compare and diff tell its runs from the commit's own */
+	int change_axis = 0;
+	for (int a = 0; a < s->nr_axes; a++)
+		change_axis |= s->axes[a].knob == SCN_KNOB_change;
+	if (pt->nr_changes && !change_axis) {
+		/* with no axis, the commit the change applies to (the label of
+		 * runs without a change keeps its main knob) */
+		if (s->nr_axes == 0 && pt->knob[SCN_KNOB_commit].set) {
+			snprintf(pt->label, SCN_LABEL_MAX, "commit=%s", pt->knob[SCN_KNOB_commit].text);
+			snprintf(pt->column, SCN_LABEL_MAX, "%s", pt->knob[SCN_KNOB_commit].text);
+		}
+		size_t lo = strlen(pt->label), co = strlen(pt->column);
+		append(pt->label, &lo, "%schange=%s", lo ? "," : "", pt->change_text);
+		append(pt->column, &co, "%s%s", co ? "," : "", pt->change_text);
+	}
 	int post = pt->cfg.iter == MMZONE_ITER_POST;
 	if (pt->knob[SCN_KNOB_commit].set) {
 		pt->kernel_model = kcommit_kernel_model(pt->cfg.commit);
@@ -535,6 +551,10 @@ void scenario_free(struct scenario *s)
 	free(s->text);
 	for (int p = 0; s->points && p < s->nr_points; p++) {
 		free(s->points[p].cpus);
+		for (int c = 0; c < s->points[p].nr_changes; c++)
+			kchange_free(s->points[p].changes[c]);
+		free(s->points[p].changes);
+		free(s->points[p].block_changes);
 		if (s->wl && s->wl->params_free)
 			s->wl->params_free(s->points[p].params);
 		else
@@ -682,6 +702,9 @@ int scenario_params(const struct scenario *s, int point, scn_param_fn fn,
 		if (scn_knob_is_slub((enum scn_knob)k) && !scn_uses_slub(s))
 			continue;
 		if (scn_knob_is_reclaim((enum scn_knob)k) && !s->wl->reclaim)
+			continue;
+		/* a run without change files keeps the params it had */
+		if (k == SCN_KNOB_change && !pt->nr_changes)
 			continue;
 		snprintf(key, sizeof key, "kernel.%s", scn_knob_names[k]);
 		if (pt->knob[k].text)

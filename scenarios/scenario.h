@@ -68,6 +68,7 @@
 #include "models/page_alloc.h"
 #include "base/sha256.h"
 #include "models/slub.h"
+#include "scenarios/kchange.h"
 #include "workloads/workload.h"
 
 #define SCN_MAX_POINTS 4096       /* points of one plan */
@@ -98,7 +99,8 @@
 	X(min_slab_ratio, 'i')                                                 \
 	X(writeback_cycles, 'i')                                               \
 	X(commit, 's')                                                         \
-	X(slub_cpu_partial, 's')
+	X(slub_cpu_partial, 's')                                               \
+	X(change, 's')
 
 enum scn_knob {
 #define SCN_KNOB_ENUM(key, kind) SCN_KNOB_##key,
@@ -243,6 +245,16 @@ struct scn_point {
 	 * machine; parallel: policy.cpus or every CPU (task i on cpus[i % n]). */
 	int nr_cpus;
 	int *cpus;
+	/* kernel.change: the code-change files (scenarios/kchange.h) applied
+	 * in order on top of the commit, and their block edits, which
+	 * cfg.block_changes and slub.block_changes point to; change_text
+	 * is the knob's value ("NAME@SHA12+..."), a run parameter only when
+	 * set */
+	int nr_changes;
+	struct kchange **changes;
+	int nr_block_changes;
+	struct cpu_block_change *block_changes;
+	char change_text[SCN_LABEL_MAX];
 };
 
 struct scenario {

@@ -74,7 +74,10 @@ int scn_cli_setting(struct loader *l, int i);
 int scn_assign_axes(struct loader *l);
 int scn_unused_settings(struct loader *l);
 
-/* scenario_machine.c: a point's machine */
+/* scenario_machine.c: a point's machine; dir(scenario path) + "/" + ref
+ * unless ref is absolute or the scenario came from standard input
+ * (malloc'ed, NULL when out of memory) */
+char *scn_resolve_path(const char *scenario_path, const char *ref);
 int scn_get_machine(struct loader *l, const struct ynode *n);
 
 /* scenario_sections.c: kernel knobs, policy, sched, cost, noise */

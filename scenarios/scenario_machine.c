@@ -24,7 +24,7 @@
 
 /* dir(scenario path) + "/" + ref, unless ref is absolute or the scenario
  * came from standard input. */
-static char *resolve_path(const char *scenario_path, const char *ref)
+char *scn_resolve_path(const char *scenario_path, const char *ref)
 {
 	const char *slash = strrchr(scenario_path, '/');
 	if (ref[0] == '/' || !strcmp(scenario_path, "-") || !slash)
@@ -254,7 +254,7 @@ int scn_get_machine(struct loader *l, const struct ynode *n)
 
 	if ((rc = scn_get_text(l, n, "machine", 1, &ref)))
 		return rc;
-	path = scn_is_cli(l, n) ? strdup(ref) : resolve_path(s->path, ref);
+	path = scn_is_cli(l, n) ? strdup(ref) : scn_resolve_path(s->path, ref);
 	if (path && find_shipped(&path, ref) != NS_OK) {
 		rc = scn_nomem(l);
 		goto out;

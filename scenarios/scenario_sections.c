@@ -644,6 +644,104 @@ static int parse_commit(struct loader *l, const struct ynode *n, struct mm_confi
 	return NS_OK;
 }
 
+/* Whether the run of point pt has the model of an op (models/kcode.h:
+ * 0 mm, 1 mm-series, 2 slub, 3 vmscan); else why not. */
+static const char *change_model_missing(const struct loader *l, const struct scn_point *pt,
+					int model)
+{
+	enum kcommit kc = mm_config_commit(&pt->cfg);
+	if (model == 1 && (kc == KC_v3_04 || kc == KC_v3_05))
+		return "it is a site, function or block of the 2016 series' code, which runs "
+		       "with a kernel.commit other than 060e74173f29 and 682a3385e773";
+	if (model == 2 && !scn_uses_slub(l->s))
+		return "it is SLUB's, which this workload does not run";
+	if (model == 3 && !l->s->wl->reclaim)
+		return "it is the reclaim model's, which only the fill workload runs";
+	return NULL;
+}
+
+/* One change file (node n, a path relative to the scenario's directory
+ * unless given on the command line) appended to the point's. */
+static int load_change(struct loader *l, const struct ynode *n, struct scn_point *pt)
+{
+	const char *ref;
+	int rc = ytree_string(TT(n), n, "change", 1, &ref, l->d);
+	if (rc)
+		return rc;
+	char *path = scn_is_cli(l, n) ? strdup(ref) : scn_resolve_path(l->s->path, ref);
+	struct kchange **v = realloc(pt->changes, (size_t)(pt->nr_changes + 1) * sizeof *v);
+	if (v)
+		pt->changes = v;
+	if (!path || !v) {
+		free(path);
+		return scn_nomem(l);
+	}
+	struct kchange *c;
+	struct diag d;
+	diag_init(&d);
+	rc = kchange_load_file(path, &c, &d);
+	free(path);
+	if (rc == NS_ENOENT || rc == NS_EIO) {
+		char q[128];
+		ytree_quote(ref, n->len, q, sizeof q);
+		return scn_err(l, n, "cannot read change file '%s': %s", q, d.msg);
+	}
+	if (rc) {
+		*l->d = d;
+		return rc;
+	}
+	pt->changes[pt->nr_changes++] = c;
+	for (int i = 0; i < c->nr; i++) {
+		const char *why = change_model_missing(l, pt, c->ops[i].model);
+		if (why)
+			return diag_set(l->d, NS_EINPUT, c->file, c->ops[i].line, c->ops[i].col,
+					"'%s' is not in this scenario's run: %s", c->ops[i].name, why);
+	}
+	return NS_OK;
+}
+
+/* kernel.change: a change file, a list of them (applied in order) or
+ * none; the block edits gathered for the models' set-up, the value
+ * text "NAME@SHA12+..." for params and labels. */
+static int parse_change(struct loader *l, const struct ynode *n, struct scn_point *pt,
+			const char **text)
+{
+	int rc;
+	if (n->kind == YNODE_SCALAR && n->style == YSTYLE_PLAIN && !strcmp(n->str, "none")) {
+		*text = "none";
+		return NS_OK;
+	}
+	if (n->kind == YNODE_SEQ) {
+		if (n->nr == 0)
+			return scn_err(l, n, "kernel.change is an empty list (give none)");
+		for (size_t i = 0; i < n->nr; i++)
+			if ((rc = load_change(l, n->items[i], pt)))
+				return rc;
+	} else if ((rc = load_change(l, n, pt))) {
+		return rc;
+	}
+	int max = 0;
+	for (int i = 0; i < pt->nr_changes; i++)
+		max += pt->changes[i]->nr;
+	if (!(pt->block_changes = calloc((size_t)max + 1, sizeof *pt->block_changes)))
+		return scn_nomem(l);
+	size_t off = 0;
+	for (int i = 0; i < pt->nr_changes; i++) {
+		if ((rc = kchange_block_changes(pt->changes[i], pt->block_changes,
+						&pt->nr_block_changes, max, l->d)))
+			return rc;
+		int w = snprintf(pt->change_text + off, sizeof pt->change_text - off, "%s%s",
+				 i ? "+" : "", pt->changes[i]->ident);
+		if (w < 0 || (size_t)w >= sizeof pt->change_text - off)
+			return scn_err(l, n, "kernel.change: too many change files for a label");
+		off += (size_t)w;
+	}
+	pt->cfg.block_changes = pt->slub.block_changes = pt->block_changes;
+	pt->cfg.nr_block_changes = pt->slub.nr_block_changes = pt->nr_block_changes;
+	*text = pt->change_text;
+	return NS_OK;
+}
+
 /* Apply knob k's value node n to a point. */
 static int apply_knob(struct loader *l, enum scn_knob k, const struct ynode *n,
 		      struct scn_point *pt)
@@ -774,6 +872,10 @@ static int apply_knob(struct loader *l, enum scn_knob k, const struct ynode *n,
 			return rc;
 		val->text = kcommit_id(c->commit);
 		break;
+	case SCN_KNOB_change:
+		if ((rc = parse_change(l, n, pt, &val->text)))
+			return rc;
+		break;
 	case SCN_NR_KNOBS:
 		break;
 	}
@@ -818,6 +920,7 @@ void scn_default_knobs(struct scn_point *pt)
 		case SCN_KNOB_min_slab_ratio: v->num = c->reclaim.min_slab_ratio; break;
 		case SCN_KNOB_writeback_cycles: v->num = (long long)c->reclaim.writeback_cycles; break;
 		case SCN_KNOB_commit: v->text = kcommit_id(mm_config_commit(c)); break;
+		case SCN_KNOB_change: v->text = "none"; break;
 		case SCN_NR_KNOBS: break;
 		}
 	}

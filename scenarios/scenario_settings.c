@@ -312,7 +312,8 @@ int scn_kernel_lists(struct loader *l)
 		return NS_OK;
 	for (int i = 0; i < SCN_NR_KNOBS; i++) {
 		const struct ynode *x = ynode_map_get(k, scn_knob_names[i]);
-		if (!x || x->kind != YNODE_SEQ)
+		/* kernel.change's list is files applied in order, not an axis */
+		if (!x || x->kind != YNODE_SEQ || i == SCN_KNOB_change)
 			continue;
 		snprintf(key, sizeof key, "kernel.%s", scn_knob_names[i]);
 		if ((rc = setting_for(l, key, &st, &created)))

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # scripts/fuzz-long.sh SECONDS [TARGET...]: the long fuzz runs (docs/guide/fuzzing.md).
 # Builds build-fuzz (clang, ASan+UBSan, -Dfuzz=true) if needed, then runs
-# each target (default: all seven) for SECONDS, one at a time at the lowest
+# each target (default: all eight) for SECONDS, one at a time at the lowest
 # priority (nice -n 19), keeping its corpus in $b/fuzz-corpus/NAME
 # (so a later run goes on from it) and any crash input in
 # $b/fuzz-artifacts.  Prints per target libFuzzer's totals and
@@ -10,7 +10,7 @@ set -u
 cd "$(dirname "$0")/.."
 secs=${1:?usage: scripts/fuzz-long.sh SECONDS [TARGET...]}
 shift
-targets=${*:-machine scenario numactl sysfs db markup trace}
+targets=${*:-machine scenario numactl sysfs db markup trace change}
 # FUZZ_BUILD names another build directory of the same kind (default build-fuzz).
 b=${FUZZ_BUILD:-build-fuzz}
 [ -f "$b/build.ninja" ] || CC=clang meson setup "$b" --buildtype=debug \

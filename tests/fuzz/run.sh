@@ -53,6 +53,9 @@ trace)
 		-o "$seeds/trace-cmd-v5.15.nst" >/dev/null 2>&1 ||
 		{ echo "cannot make a seed compact trace"; exit 1; }
 	dirs="$SRC/tests/fixtures/traces $SRC/tests/fixtures/traces/bad" ;;
+change)
+	# the shipped change files and the bad ones
+	dirs="$SRC/scenarios/changes $SRC/tests/bad/changes" ;;
 *)
 	echo "run.sh: unknown fuzz target '$name'" >&2
 	exit 2 ;;

@@ -1,0 +1,114 @@
+/*
+ * kcode — the modelled kernel code's names across the models; see kcode.h.
+ */
+#include "models/kcode.h"
+
+#include <string.h>
+
+#include "base/diag.h"
+
+void kcode_model(int i, struct kcode_model *out)
+{
+	static void (*const fill[KCODE_NR_MODELS])(struct kcode_model *) = {
+		mm_kcode, mm_series_kcode, slub_kcode, vmscan_kcode,
+	};
+	memset(out, 0, sizeof *out);
+	if (i >= 0 && i < KCODE_NR_MODELS)
+		fill[i](out);
+}
+
+const char *kcode_kind_name(enum kcode_kind kind)
+{
+	return kind == KCODE_FN ? "function" : kind == KCODE_SITE ? "site" : "block";
+}
+
+static int kcode_count(const struct kcode_model *m, enum kcode_kind kind)
+{
+	return kind == KCODE_FN ? m->nr_fns : kind == KCODE_SITE ? m->nr_sites : m->nr_blocks;
+}
+
+static const char *kcode_name(const struct kcode_model *m, enum kcode_kind kind, int i)
+{
+	return kind == KCODE_FN ? m->fns[i] : kind == KCODE_SITE ? m->sites[i].name
+								 : m->blocks[i].name;
+}
+
+int kcode_find(enum kcode_kind kind, const char *name, int *idx)
+{
+	struct kcode_model m;
+	for (int k = 0; k < KCODE_NR_MODELS; k++) {
+		kcode_model(k, &m);
+		for (int i = 0; i < kcode_count(&m, kind); i++)
+			if (!strcmp(kcode_name(&m, kind, i), name)) {
+				*idx = i;
+				return k;
+			}
+	}
+	return -1;
+}
+
+/* Levenshtein distance of a[0..la) and b (names are short: longer ones
+ * count as far). */
+static int kcode_distance(const char *a, unsigned la, const char *b)
+{
+	unsigned lb = (unsigned)strlen(b);
+	int row[65];
+	if (la > 64 || lb > 64)
+		return 99;
+	for (unsigned j = 0; j <= lb; j++)
+		row[j] = (int)j;
+	for (unsigned i = 1; i <= la; i++) {
+		int diag = row[0];
+		row[0] = (int)i;
+		for (unsigned j = 1; j <= lb; j++) {
+			int up = row[j];
+			int best = diag + (a[i - 1] != b[j - 1]);
+			if (up + 1 < best)
+				best = up + 1;
+			if (row[j - 1] + 1 < best)
+				best = row[j - 1] + 1;
+			row[j] = best;
+			diag = up;
+		}
+	}
+	return row[lb];
+}
+
+const char *kcode_suggest(enum kcode_kind kind, const char *s, unsigned len)
+{
+	struct kcode_model m;
+	const char *best = NULL;
+	int bestd = 3;  /* as ytree_suggest: close matches only */
+	for (int k = 0; k < KCODE_NR_MODELS; k++) {
+		kcode_model(k, &m);
+		for (int i = 0; i < kcode_count(&m, kind); i++) {
+			const char *name = kcode_name(&m, kind, i);
+			int d = kcode_distance(s, len, name);
+			if (d < bestd) {
+				bestd = d;
+				best = name;
+			}
+		}
+	}
+	return best;
+}
+
+int kcode_check(void)
+{
+	struct kcode_model a, b;
+	for (int kind = KCODE_FN; kind <= KCODE_BLOCK; kind++)
+		for (int k = 0; k < KCODE_NR_MODELS; k++) {
+			kcode_model(k, &a);
+			for (int i = 0; i < kcode_count(&a, (enum kcode_kind)kind); i++) {
+				const char *n = kcode_name(&a, (enum kcode_kind)kind, i);
+				for (int k2 = k; k2 < KCODE_NR_MODELS; k2++) {
+					kcode_model(k2, &b);
+					for (int j = k2 == k ? i + 1 : 0;
+					     j < kcode_count(&b, (enum kcode_kind)kind); j++)
+						if (!strcmp(n, kcode_name(&b, (enum kcode_kind)kind, j)))
+							return NS_EINTERNAL;
+				}
+			}
+		}
+	return NS_OK;
+}
