@@ -49,4 +49,13 @@ for pair in "4 0" "5 1"; do
 	check "series point $1 = seed point $2 within 0.5 %" "$far" "0"
 done
 
+# --- the HTML report of the series: one column per kernel ---------------------
+"$NUMASIM" report "$tmp/s.db" --format html -o "$tmp/s.html" --timeout 0 2>"$tmp/err" ||
+	{ bad "report --timeout 0"; cat "$tmp/err"; }
+cols=$(grep -o '<table class="cmp" id="compare-pagealloc".*</thead>' "$tmp/s.html" | grep -o '<th[ >]' | wc -l)
+check "html compare columns" "$cols" "32"
+pcols=$(sed -n '/<section id="profile"/,/<\/thead>/p' "$tmp/s.html" | grep -o '<th>' | wc -l)
+check "html profile columns" "$pcols" "31"
+run_err_like "report --timeout -1" "--timeout" report "$tmp/s.db" --timeout -1
+
 finish
