@@ -428,8 +428,8 @@ static int profile_pivot(struct html *h, int *done)
 			       "GROUP BY variant ORDER BY min(run_id)", -1, &st, NULL) != SQLITE_OK)
 		return db_err(h);
 	char *cols = sqlite3_mprintf("%s", "");
-	int n = 0;
-	while (cols && sqlite3_step(st) == SQLITE_ROW) {
+	int n = 0, s = SQLITE_DONE;
+	while (cols && (s = sqlite3_step(st)) == SQLITE_ROW) {
 		const char *v = (const char *)sqlite3_column_text(st, 0);
 		char *next = sqlite3_mprintf("%s, CAST(round(avg(CASE WHEN r.variant = %Q THEN "
 					     "p.self_cycles END)) AS INTEGER) AS \"%w\"",
@@ -437,6 +437,12 @@ static int profile_pivot(struct html *h, int *done)
 		sqlite3_free(cols);
 		cols = next;
 		n++;
+	}
+	if (cols && s != SQLITE_DONE) {
+		int rc = db_err(h);
+		sqlite3_finalize(st);
+		sqlite3_free(cols);
+		return rc;
 	}
 	sqlite3_finalize(st);
 	if (!cols)
