@@ -77,7 +77,11 @@ static const char style[] =
 	"font-family:'DejaVu Sans Mono',monospace}tr:nth-child(even) td{background:#f6f8fb}"
 	"table.cmp th.grp{white-space:normal;min-width:7em;max-width:14em;text-align:right;"
 	"vertical-align:bottom;font-weight:normal;font-size:11px}table.cmp th.base{"
-	"background:#d5e1f0}table.cmp th.m{text-align:left;vertical-align:top;background:#f2f2f2}"
+	"background:#d5e1f0}table.cmp th.m{text-align:left;vertical-align:top;background:#f2f2f2;"
+	"position:sticky;left:0;z-index:1}"
+	"table.sortable td:first-child{position:sticky;left:0;background:#fff}"
+	"table.sortable tr:nth-child(even) td:first-child{background:#f6f8fb}"
+	"table.sortable th:first-child{position:sticky;left:0;z-index:1}"
 	"table.cmp tr.first td,table.cmp tr.first th{border-top:2px solid #999}"
 	"table.cmp td.base{background:#eef3fa}table.cmp td.g1{background:#e3f4e3}"
 	"table.cmp td.g2{background:#b9e6b9}table.cmp td.r1{background:#fbe3e3}"
@@ -407,8 +411,74 @@ static int section_compare(struct html *h)
 	return rc;
 }
 
+/*
+ * More than PROFILE_PIVOT variants (a series of kernels): one row per
+ * function of the top 30 by self cycles over every run, one column per
+ * variant in run order (mean self cycles per run), so that each kernel
+ * is a column as in the compare table; the first column stays in view
+ * when the table scrolls sideways.
+ */
+enum { PROFILE_PIVOT = 4 };
+
+static int profile_pivot(struct html *h, int *done)
+{
+	sqlite3_stmt *st;
+	*done = 0;
+	if (sqlite3_prepare_v2(h->db, "SELECT variant FROM runs WHERE status = 'ok' "
+			       "GROUP BY variant ORDER BY min(run_id)", -1, &st, NULL) != SQLITE_OK)
+		return db_err(h);
+	char *cols = sqlite3_mprintf("%s", "");
+	int n = 0, s = SQLITE_DONE;
+	while (cols && (s = sqlite3_step(st)) == SQLITE_ROW) {
+		const char *v = (const char *)sqlite3_column_text(st, 0);
+		char *next = sqlite3_mprintf("%s, CAST(round(avg(CASE WHEN r.variant = %Q THEN "
+					     "p.self_cycles END)) AS INTEGER) AS \"%w\"",
+					     cols, v, v);
+		sqlite3_free(cols);
+		cols = next;
+		n++;
+	}
+	if (cols && s != SQLITE_DONE) {
+		int rc = db_err(h);
+		sqlite3_finalize(st);
+		sqlite3_free(cols);
+		return rc;
+	}
+	sqlite3_finalize(st);
+	if (!cols)
+		return diag_set(h->d, NS_ENOMEM, h->dbname, 0, 0, "out of memory");
+	int rc = NS_OK;
+	if (n > PROFILE_PIVOT) {
+		char *sql = sqlite3_mprintf(
+			"WITH top AS (SELECT p.function, avg(p.self_cycles) AS s FROM profile_report p "
+			"JOIN runs r USING (run_id) WHERE r.status = 'ok' GROUP BY p.function "
+			"ORDER BY s DESC, p.function LIMIT 30) "
+			"SELECT top.function, coalesce(kernel_file(top.function), '') AS kernel_file%s "
+			"FROM top JOIN profile_report p USING (function) JOIN runs r USING (run_id) "
+			"WHERE r.status = 'ok' GROUP BY top.function ORDER BY top.s DESC, top.function",
+			cols);
+		if (!sql) {
+			sqlite3_free(cols);
+			return diag_set(h->d, NS_ENOMEM, h->dbname, 0, 0, "out of memory");
+		}
+		section_open(h, "profile", "profile", "Simulated profile");
+		fprintf(h->f, "<p class=\"note\">The top 30 functions by self cycles over every "
+			"run; one column per variant (%d, in run order): its mean self cycles per "
+			"run. Click a header to sort.</p>\n", n);
+		rc = sql_table(h, sql, 0);
+		fputs("</section>\n", h->f);
+		sqlite3_free(sql);
+		*done = 1;
+	}
+	sqlite3_free(cols);
+	return rc;
+}
+
 static int section_profile(struct html *h)
 {
+	int done, rc = profile_pivot(h, &done);
+	if (rc != NS_OK || done)
+		return rc;
 	static const struct sql_section profile = {
 		"profile", "profile", "Simulated profile",
 		"Top 30 functions by self cycles, mean per run of each "

@@ -63,7 +63,8 @@
 #define SUMMARY_DEFAULT_TOP 15
 
 static const char usage_line[] = "numasim report DB [--runs] [--run ID] [--children] "
-	"[--top N] [--pool] [--format text|json|csv|html] [--slabinfo CACHE] [-o FILE]";
+	"[--top N] [--pool] [--format text|json|csv|html] [--slabinfo CACHE] [-o FILE]\n"
+	"       [--timeout SECONDS]";
 
 
 struct rep {
@@ -627,7 +628,7 @@ static int report_children(struct rep *r, long long only)
 
 struct report_args {
 	const char *path, *out_path, *slabinfo;
-	long long only, top;
+	long long only, top, timeout;
 	int runs, html, pool, children;
 	enum rec_format format;
 };
@@ -698,6 +699,11 @@ static const struct cli_option report_options[] = {
 		 "kmalloc-512, ...), then the model's where_* counters"},
 	{.name = "-o", .arg = "FILE", .kind = CLI_OPT_TEXT, .off = REPORT_ARG(out_path),
 	 .help = "write FILE atomically instead of standard output"},
+	{.name = "--timeout", .arg = "S", .kind = CLI_OPT_NUM, .off = REPORT_ARG(timeout),
+	 .min = 0, .max = 86400 * 365,
+	 .help = "stop a statement still running after S seconds\n"
+		 "(default %D; 0: no limit): exit 1, naming the limit\n"
+		 "(a report of many runs on a loaded host may need more)"},
 };
 
 const struct cli_spec cmd_report_spec = {
@@ -723,7 +729,8 @@ static void print_help(const struct cli_spec *spec)
 	       "Amean per series, base column first) of each `numasim run`\n"
 	       "invocation.  The database is opened read-only.\n\n"
 	       "options:\n", spec->usage);
-	cli_print_options(stdout, spec, NULL);
+	const struct report_args defaults = {.timeout = (long long)STORE_READ_TIMEOUT_S};
+	cli_print_options(stdout, spec, &defaults);
 	printf("\nexit status: 0 ok, 1 database error, 2 bad usage, missing file,\n"
 	       "not a numasim database or unknown run\n");
 }
@@ -743,7 +750,7 @@ int cmd_report(int argc, char **argv)
 
 	diag_init(&d);
 	cost_tables_init(&sites);
-	struct report_args a = {.top = -1, .format = REC_TEXT};
+	struct report_args a = {.top = -1, .format = REC_TEXT, .timeout = -1};
 	int prc = cli_parse(&cmd_report_spec, &a, argc, argv);
 	if (prc)
 		return prc == CLI_HELP_SHOWN ? 0 : prc;
@@ -765,8 +772,11 @@ int cmd_report(int argc, char **argv)
 	if (a.slabinfo && (html || format != REC_TEXT || runs || only || top >= 0))
 		return cli_usage_error("report", usage_line, "--slabinfo is a text report of "
 				       "its own: no --format, --runs, --run or --top");
-	if ((rc = store_open(path, STORE_RDONLY, &st, &d)) ||
-	    (rc = register_sites(store_sqlite(st), &sites, path, &d)))
+	if ((rc = store_open(path, STORE_RDONLY, &st, &d)))
+		goto fail;
+	if (a.timeout >= 0)
+		store_set_timeout(st, (double)a.timeout);
+	if ((rc = register_sites(store_sqlite(st), &sites, path, &d)))
 		goto fail;
 	FILE *f = open_memstream(&buf, &len);
 	if (!f) {

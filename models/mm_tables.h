@@ -438,6 +438,11 @@ enum mm_ssite { MM_SERIES_SITES(MM_SSITE_ENUM) MM_NR_SSITE };
  *             __rmqueue) and of the pcp drain (free_pcppages_bulk with
  *             __free_one_page) were counted; every other row keeps its
  *             estimate in the compiled columns (marked "=est" below).
+ *             The series' rows (after "the 2016 series") were counted the
+ *             same way, in the v4.6.2 object (free_pages_compound) and in
+ *             v4.7.4 objects (dec_zone_state, gpfl_after_19,
+ *             watermark_fast, page_expected_state): docs/design/compiled-counts.md
+ *             section 7; alloc_nodemask_16 is derived from a counted row.
  * Charged through the blocks of MM_BLOCKS (below), as cpu_insns() charges
  * them: in-order at MM_IPC per cycle, out of order as that many uops
  * through dispatch.  mm_world_create() costs the blocks from the column
@@ -491,12 +496,18 @@ enum mm_ssite { MM_SERIES_SITES(MM_SSITE_ENUM) MM_NR_SSITE };
 	X(reset_batch_zone, 10, 10, 10) /* =est */                             \
 	X(slowpath, 30, 30, 30) /* =est */                                     \
 	/* the 2016 series (models/kcommit.h; docs/design/series-2016.md) */         \
-	X(free_pages_compound, 3, 3, 3) /* =est: before v3 01 */               \
-	X(dec_zone_state, 9, 12, 12) /* v3 06: __inc_zone_state's mirror */   \
+	X(free_pages_compound, 3, 7, 7) /* before v3 01: v4.6.2 object */      \
+	X(dec_zone_state, 9, 15, 15) /* v3 06: v4.7.4 vmstat.o */              \
 	X(alloc_nodemask_16, 33, 76, 76) /* v3 16: alloc_nodemask less the OR */ \
-	X(gpfl_after_19, 2, 2, 2) /* =est: v3 19 */                             \
-	X(watermark_fast, 6, 6, 6) /* =est: v3 20 */                            \
-	X(page_expected_state, 5, 5, 5) /* =est: v3 23, mapping|count|memcg|flags&mask */
+	X(gpfl_after_19, 2, 1, 1) /* v3 19: v4.7.4 object */                   \
+	X(watermark_fast, 6, 12, 12) /* v3 20: v4.7.4 object */                \
+	X(page_expected_state, 5, 7, 7) /* v3 23: v4.7.4 object */             \
+	/* the rows a series commit takes work out of: the counted row less   \
+	 * the instructions of the code the commit removes (v4.6.2 object;   \
+	 * the estimate column keeps the estimate) */                         \
+	X(prep_new_page_23, 8, 46, 46) /* v3 23: less check_new_page's tests */ \
+	X(prep_new_page_28, 8, 28, 28) /* v3 28: less the check loop */        \
+	X(free_pages_prepare_23, 10, 20, 20) /* v3 23: less free_pages_check's tests, + the and of the flag clear */
 /*
  * The reclaim tables (models/vmscan.c and the reclaim half of
  * page_alloc.c's slow path), registered by vmscan_register() after every
@@ -757,7 +768,10 @@ _Static_assert(MM_IPC == CPU_INORDER_IPC, "cpu_insns charges the in-order model 
 	X(policy_nodemask, policy_nodemask, "", S_A07c)                        \
 	/* the 2016 series */                                                 \
 	X(alloc_nodemask_16, alloc_nodemask_16, "", S_A09) /* from v3 16 */   \
-	X(gpfl_entry_21, gpfl_entry, "", S_A23) /* v3 21: no first_zones_zonelist */
+	X(gpfl_entry_21, gpfl_entry, "", S_A23) /* v3 21: no first_zones_zonelist */ \
+	X(prep_new_page_23, prep_new_page_23, "S", S_A45i) /* v3 23 .. 27 */  \
+	X(prep_new_page_28, prep_new_page_28, "S", S_A45i) /* from v3 28 */   \
+	X(free_pages_prepare_23, free_pages_prepare_23, "", S_F05a) /* from v3 23 */
 
 enum mm_block {
 #define MM_BLOCK_ENUM(name, row, kinds, exit) B_##name,

@@ -643,7 +643,11 @@ static int prep_new_page(struct cpu *c, struct mm_world *w, struct page *page, i
 			return 1;
 		}
 	}
-	run_block(c, w, B_prep_new_page);
+	/* the work less the checks' instructions: v3 23's single-branch test
+	 * (its own block), v3 28's no check here at all */
+	run_block(c, w, mm_applied(w, KC_v3_28)   ? B_prep_new_page_28
+			: mm_applied(w, KC_v3_23) ? B_prep_new_page_23
+						  : B_prep_new_page);
 	bmem_page(c, w, page, CPU_STORE);               /* private, _count */
 	page->count = 1;
 	if (br(c, w, S_A45i, gfp & __GFP_ZERO)) {
@@ -1214,7 +1218,9 @@ static bool free_pages_prepare(struct cpu *c, struct mm_world *w, struct page *p
 			sbr(c, w, SS_F05q, false);
 		}
 	}
-	run_block(c, w, B_free_pages_prepare);
+	/* v3 23: free_pages_check's tests leave the work (page_expected_state
+	 * has its own block); v3 27's pcp free does not check at all */
+	run_block(c, w, mm_applied(w, KC_v3_23) ? B_free_pages_prepare_23 : B_free_pages_prepare);
 	br(c, w, S_F05a, false);                       /* trace_mm_page_free */
 	/* v3 01: the tails (checked before the head) only for order > 0 */
 	if (v3_01 && br(c, w, S_F05b, order != 0)) {

@@ -58,6 +58,10 @@ for n in 2 6 29; do
 	check "$n variants: compare table columns" "$cols" "$((n + 3))"
 	base=$(grep -o '<th class="grp base"' "$page" | wc -l)
 	check "$n variants: one baseline column" "$base" 1
+	# the profile: beyond 4 variants one row per function, a column per
+	# variant (+ function, kernel_file); up to 4, a row per function and variant
+	pcols=$(sed -n '/<section id="profile"/,/<\/thead>/p' "$page" | grep -o '<th>' | wc -l)
+	check "$n variants: profile columns" "$pcols" "$([ "$n" -gt 4 ] && echo $((n + 2)) || echo 9)"
 	grep -q '<td class="n[^"]*">[0-9.]* <span class="pct">([-+][0-9.]*%)</span></td>' "$page" &&
 		ok || bad "$n variants: no value with its change"
 	chrome --screenshot="$tmp/v$n.png" "file://$page" >/dev/null 2>&1
