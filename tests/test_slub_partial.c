@@ -166,12 +166,12 @@ static void test_free_no_cpu_partial(void **state)
 	}
 }
 
-/* --- kernel.slub_cpu_partial: b47291ef02b0 and 23e98ad1ce89 ------------------ */
+/* --- kernel.commit's SLUB tree: b47291ef02b0 and 23e98ad1ce89 --------------- */
 
-static struct slub_config cfg_cp(enum slub_cpu_partial_commit x)
+static struct slub_config cfg_cp(enum kcommit x)
 {
 	struct slub_config cfg = cfg_of(SLUB_POST, SLUB_GCC, 1);
-	cfg.cp_commit = x;
+	cfg.commit = x;
 	return cfg;
 }
 
@@ -181,13 +181,13 @@ static void test_cpu_partial_targets(void **state)
 {
 	(void)state;
 	static const struct {
-		enum slub_cpu_partial_commit x;
+		enum kcommit x;
 		unsigned k64, k64_pages, skb, skb_pages, k512, k512_pages;
 	} want[] = {
 		/* two CPUs: kmalloc-64 64 objects, skbuff_head_cache 16, kmalloc-512 16 */
-		{SLUB_CP_V59, 30, 0, 13, 0, 13, 0},
-		{SLUB_CP_PAGES, 30, 1, 13, 2, 13, 2},       /* 60/64, 26/16 rounded up */
-		{SLUB_CP_DEFAULTS, 120, 4, 52, 7, 52, 7},   /* 240/64, 104/16 */
+		{KC_v5_9, 30, 0, 13, 0, 13, 0},
+		{KC_slub_01, 30, 1, 13, 2, 13, 2},       /* 60/64, 26/16 rounded up */
+		{KC_slub_02, 120, 4, 52, 7, 52, 7},   /* 240/64, 104/16 */
 	};
 	for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
 		struct slub_config cfg = cfg_cp(want[i].x);
@@ -203,13 +203,13 @@ static void test_cpu_partial_targets(void **state)
 		assert_int_equal(cinfo(t->k512).cpu_partial_pages, want[i].k512_pages);
 		/* the sysfs store goes through slub_set_cpu_partial too */
 		assert_int_equal(slub_set_cpu_partial(t->k512, 40), NS_OK);
-		assert_int_equal(cinfo(t->k512).cpu_partial_pages, want[i].x >= SLUB_CP_PAGES ? 5 : 0);
+		assert_int_equal(cinfo(t->k512).cpu_partial_pages, want[i].x >= KC_slub_01 ? 5 : 0);
 		wfx_destroy(t);
 	}
-	assert_string_equal(slub_cpu_partial_commit_name(SLUB_CP_PAGES), "b47291ef02b0");
-	assert_int_equal(slub_cpu_partial_commit_parse("23e98ad1ce89"), SLUB_CP_DEFAULTS);
-	assert_int_equal(slub_cpu_partial_commit_parse("v5.9"), SLUB_CP_V59);
-	assert_int_equal(slub_cpu_partial_commit_parse("b47291"), -1);
+	assert_string_equal(kcommit_id(KC_slub_01), "b47291ef02b0");
+	assert_int_equal(kcommit_parse("slub", "23e98ad1ce89"), KC_slub_02);
+	assert_int_equal(kcommit_parse("slub", "v5.9"), KC_v5_9);
+	assert_int_equal(kcommit_parse("slub", "b47291"), KCOMMIT_UNSET);
 }
 
 /* put_cpu_partial's drain: v5.9 when the head's pobjects exceed 13,
@@ -223,11 +223,11 @@ static void test_cpu_partial_drain_pages(void **state)
 	 * (pobjects 8); pages (limit 2) drains whenever 2 slabs are listed: at
 	 * slabs 2, 4, 6, 8; 23e98ad1ce89 (limit 7) at slab 7 */
 	static const struct {
-		enum slub_cpu_partial_commit x;
+		enum kcommit x;
 		unsigned drains;        /* bit k: the free into slab k drains */
-	} want[] = {{SLUB_CP_V59, 1u << 1},
-		    {SLUB_CP_PAGES, 1u << 2 | 1u << 4 | 1u << 6 | 1u << 8},
-		    {SLUB_CP_DEFAULTS, 1u << 7}};
+	} want[] = {{KC_v5_9, 1u << 1},
+		    {KC_slub_01, 1u << 2 | 1u << 4 | 1u << 6 | 1u << 8},
+		    {KC_slub_02, 1u << 7}};
 	for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
 		struct slub_config cfg = cfg_cp(want[i].x);
 		struct wfx *t = tw_create(&cfg);
@@ -246,14 +246,14 @@ static void test_cpu_partial_drain_pages(void **state)
 			assert_int_equal(slub_stat(t->w, s, 1, SLUB_CPU_PARTIAL_DRAIN) -
 						 b.stat[SLUB_CPU_PARTIAL_DRAIN],
 					 drains);
-			assert_int_equal(ran(t, 1, &b, "P2b"), want[i].x == SLUB_CP_V59);
-			assert_int_equal(ran(t, 1, &b, "P2c"), want[i].x != SLUB_CP_V59);
+			assert_int_equal(ran(t, 1, &b, "P2b"), want[i].x == KC_v5_9);
+			assert_int_equal(ran(t, 1, &b, "P2c"), want[i].x != KC_v5_9);
 			/* both sites fall through when true (the drain follows the test) */
-			assert_int_equal(taken(t, 1, &b, want[i].x == SLUB_CP_V59 ? "P2b" : "P2c"),
+			assert_int_equal(taken(t, 1, &b, want[i].x == KC_v5_9 ? "P2b" : "P2c"),
 					 !drains);
 			struct slub_cpu_info ci;
 			assert_int_equal(slub_cpu_info(t->w, s, 1, &ci), NS_OK);
-			if (want[i].x != SLUB_CP_V59) {
+			if (want[i].x != KC_v5_9) {
 				assert_true(ci.partial_slabs <= cinfo(s).cpu_partial_pages);
 				assert_int_equal(ci.pobjects, 0);   /* no pobjects kept */
 			}
@@ -271,12 +271,12 @@ static void test_cpu_partial_refill_pages(void **state)
 {
 	(void)state;
 	static const struct {
-		enum slub_cpu_partial_commit x;
+		enum kcommit x;
 		int node;               /* CPU_PARTIAL_NODE of the refill */
 		const char *site;
-	} want[] = {{SLUB_CP_V59, 3, "gpn_enough"},
-		    {SLUB_CP_PAGES, 2, "gpn_enough_pages"},
-		    {SLUB_CP_DEFAULTS, 4, "gpn_enough_pages"}};
+	} want[] = {{KC_v5_9, 3, "gpn_enough"},
+		    {KC_slub_01, 2, "gpn_enough_pages"},
+		    {KC_slub_02, 4, "gpn_enough_pages"}};
 	for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
 		struct slub_config cfg = cfg_cp(want[i].x);
 		struct wfx *t = tw_create(&cfg);
@@ -304,6 +304,82 @@ static void test_cpu_partial_refill_pages(void **state)
 		assert_int_equal(ni.nr_partial, 6 - 1 - want[i].node);
 		wfx_check(t);
 		free(o);
+		wfx_destroy(t);
+	}
+}
+
+/*
+ * The pair on the 8-CPU guest's geometry (configs/guest-8cpu-4g.yaml's one
+ * node, scenarios/slub-cpu-partial.yaml): skbuff_head_cache and kmalloc-512
+ * have 32 objects a slab there (order 1 and 2), set_cpu_partial gives 13
+ * objects (52 with 23e98ad1ce89), so cpu_partial_pages is
+ * DIV_ROUND_UP(26, 32) = 1 with b47291ef02b0 and DIV_ROUND_UP(104, 32) = 4
+ * with both.  One free into each of 16 full slabs on CPU 1 (each freezes
+ * its slab onto CPU 1's list with drain = 1): v5.9 drains when the head's
+ * pobjects (1 a slab) exceed 13, at the 15th slab; b47291ef02b0 whenever a
+ * slab is listed, at every slab after the first; 23e98ad1ce89 when 4 are,
+ * at slabs 4, 8 and 12.  Then a refill of CPU 0 from node partial slabs
+ * of 2 free objects each: v5.9 stops when the objects taken exceed 13 / 2
+ * (the cpu slab and 3 more), b47291ef02b0 after 1 slab on the per-cpu list
+ * (1 > 1 / 2), 23e98ad1ce89 after 3 (3 > 4 / 2).
+ */
+#define SLUB_MACHINE_GUEST                                                      \
+	"name: guest\nnodes:\n  - id: 0\n    cpus: \"0-7\"\n    zones:\n"          \
+	"      - {type: Normal, size: 256MiB}\n"                                 \
+	"distance:\n  - [10]\n" COSTS
+
+static void test_cpu_partial_guest(void **state)
+{
+	(void)state;
+	static const struct {
+		enum kcommit x;
+		unsigned cpu_partial, pages;
+		unsigned drains;        /* bit k: the free into slab k drains */
+		int node;               /* CPU_PARTIAL_NODE of the refill */
+	} want[] = {
+		{KC_v5_9, 13, 0, 1u << 14, 3},
+		{KC_slub_01, 13, 1, 0xfffeu, 1},
+		{KC_slub_02, 52, 4, 1u << 4 | 1u << 8 | 1u << 12, 3},
+	};
+	struct cpu_params p;
+	cpu_params_default(&p);
+	for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+		struct slub_config cfg = cfg_cp(want[i].x);
+		struct wfx *t = tw_create_bp(&cfg, SLUB_MACHINE_GUEST, p.bpred.mode);
+		struct slub_cache *caches[2] = {t->skb, t->k512};
+		for (int ci = 0; ci < 2; ci++) {
+			struct slub_cache *s = caches[ci];
+			struct slub_cache_info info = cinfo(s);
+			assert_int_equal(info.objects, 32);
+			assert_int_equal(info.order, ci == 0 ? 1 : 2);
+			assert_int_equal(info.cpu_partial, want[i].cpu_partial);
+			assert_int_equal(info.cpu_partial_pages, want[i].pages);
+			slub_obj_t *o = make_full(t, s, 16, 32);
+			struct snapshot b;
+			for (int k = 0; k < 16; k++) {
+				snap(t, s, 1, &b);
+				fr(t, 1, s, o[k * 32]);
+				assert_int_equal(slub_stat(t->w, s, 1, SLUB_CPU_PARTIAL_FREE) -
+							 b.stat[SLUB_CPU_PARTIAL_FREE], 1);
+				assert_int_equal(slub_stat(t->w, s, 1, SLUB_CPU_PARTIAL_DRAIN) -
+							 b.stat[SLUB_CPU_PARTIAL_DRAIN],
+						 (want[i].drains >> k) & 1);
+			}
+			/* 2 free objects in each of 16 slabs, all on node 0's list */
+			for (int k = 0; k < 16; k++)
+				fr(t, 1, s, o[k * 32 + 1]);
+			slub_flush_cpu(t->w, cpu(t, 1), s);
+			for (int k = 0; k < 31; k++)     /* CPU 0's cpu slab runs out */
+				alloc(t, 0, s);
+			snap(t, s, 0, &b);
+			alloc(t, 0, s);
+			assert_int_equal(slub_stat(t->w, s, 0, SLUB_ALLOC_FROM_PARTIAL) -
+						 b.stat[SLUB_ALLOC_FROM_PARTIAL], 1);
+			assert_int_equal(slub_stat(t->w, s, 0, SLUB_CPU_PARTIAL_NODE) -
+						 b.stat[SLUB_CPU_PARTIAL_NODE], want[i].node);
+			free(o);
+		}
+		wfx_check(t);
 		wfx_destroy(t);
 	}
 }
@@ -358,6 +434,7 @@ int main(void)
 		cmocka_unit_test(test_cpu_partial_targets),
 		cmocka_unit_test(test_cpu_partial_drain_pages),
 		cmocka_unit_test(test_cpu_partial_refill_pages),
+		cmocka_unit_test(test_cpu_partial_guest),
 		cmocka_unit_test(test_where_counters),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
