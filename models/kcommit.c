@@ -22,7 +22,7 @@ static const struct kcommit_row kcommit_rows[KCOMMIT_NR] = {
 	[KCOMMIT_UNSET] = {NULL, -1, NULL, 0, NULL, NULL},
 #define KCOMMIT_ROW(name, tree, v3, id, status, title, changes) \
 	[KC_##name] = {tree, v3, id, status, title, changes},
-	KCOMMIT_TABLE(KCOMMIT_ROW)
+	KCOMMIT_ALL(KCOMMIT_ROW)
 #undef KCOMMIT_ROW
 };
 
@@ -45,6 +45,9 @@ const char *kcommit_kernel_model(enum kcommit k)
 	case KC_##name: return v3 ? "v4.6-rc2+series:" id : id;
 	KCOMMIT_TABLE(KCOMMIT_MODEL)
 #undef KCOMMIT_MODEL
+	case KC_v5_9: return "v5.9";
+	case KC_slub_01: return "v5.9+b47291ef02b0";
+	case KC_slub_02: return "v5.9+b47291ef02b0+23e98ad1ce89";
 	case KCOMMIT_UNSET:
 	case KCOMMIT_NR:
 		break;
@@ -167,6 +170,44 @@ void kcommit_list(const char *tree, char *buf, unsigned len)
 			break;
 		off += (size_t)w;
 	}
+}
+
+/* The entry of any tree whose id is the n bytes at s (or a unique prefix
+ * of 7 or more hex digits of one); KCOMMIT_UNSET if none. */
+static enum kcommit parse_any(const char *s, size_t n)
+{
+	char part[64];
+	if (n == 0 || n >= sizeof part)
+		return KCOMMIT_UNSET;
+	memcpy(part, s, n);
+	part[n] = '\0';
+	enum kcommit k = kcommit_parse("mm", part);
+	return k != KCOMMIT_UNSET ? k : kcommit_parse("slub", part);
+}
+
+int kcommit_parse_pair(const char *s, enum kcommit *mm, enum kcommit *slub,
+		       const char **bad, int *bad_len)
+{
+	*mm = *slub = KCOMMIT_UNSET;
+	*bad = NULL;
+	*bad_len = 0;
+	const char *plus = strchr(s, '+');
+	size_t n1 = plus ? (size_t)(plus - s) : strlen(s);
+	const char *parts[2] = {s, plus ? plus + 1 : NULL};
+	size_t lens[2] = {n1, plus ? strlen(plus + 1) : 0};
+	for (int i = 0; i < 2 && parts[i]; i++) {
+		enum kcommit k = parse_any(parts[i], lens[i]);
+		if (k == KCOMMIT_UNSET) {
+			*bad = parts[i];
+			*bad_len = (int)lens[i];
+			return NS_EINPUT;
+		}
+		enum kcommit *slot = !strcmp(kcommit_tree(k), "mm") ? mm : slub;
+		if (*slot != KCOMMIT_UNSET)
+			return NS_EINPUT;       /* two of one tree */
+		*slot = k;
+	}
+	return NS_OK;
 }
 
 int kcommit_check(void)

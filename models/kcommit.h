@@ -22,7 +22,11 @@
  * refused, kcommit_selectable()); "changes" names the kernel functions
  * and the model's sites the commit changes.  The entries of one tree are contiguous and in series order;
  * a tree's first entry is its base (nothing of it applied, v3 0).  Other
- * trees (tree "slub": the SLUB model's commits) append their own block.
+ * trees append their own block: tree "slub" (KCOMMIT_SLUB_TABLE) is the
+ * SLUB model's v5.9 base and the cpu-partial pair b47291ef02b0,
+ * 23e98ad1ce89.  A scenario's kernel.commit names one commit of either
+ * tree, or one of each joined by '+' (kcommit_parse_pair()); the tree it
+ * does not name stays at its default.
  *
  * Invariants: ids are unique across the table; within a tree the entries
  * are in series order (kcommit_check()).  Error policy: lookups return
@@ -109,13 +113,33 @@
 	  "mm, page_alloc: defer debugging checks of pages allocated from the PCP", \
 	  "prep_new_page: no checks (A45h A45m gone); rmqueue_bulk: check_new_page per page (rmqueue_bulk_bad); order > 0: check_new_pages under zone->lock")
 
+/* Tree "slub": the SLUB model (v5.9) and Vlastimil Babka's cpu-partial pair
+ * of v5.16 ported onto it, in order (v3 = the position in the pair).  The
+ * model switches on slub_applied() (models/slub.h); docs/design/slub-model.md §1. */
+#define KCOMMIT_SLUB_TABLE(X)                                                 \
+	X(v5_9, "slub", 0, "v5.9", 'M', "v5.9: neither of the pair (the SLUB model's base)", \
+	  "(base)")                                                            \
+	X(slub_01, "slub", 1, "b47291ef02b0", 'M',                                  \
+	  "mm, slub: change percpu partial accounting from objects to pages",   \
+	  "slub_set_cpu_partial: cpu_partial_pages = DIV_ROUND_UP(objects * 2, oo_objects); " \
+	  "put_cpu_partial: P2b (pobjects > cpu_partial) -> P2c (pages >= cpu_partial_pages), " \
+	  "block put_cpu_partial -> put_cpu_partial_pages (no pobjects); " \
+	  "get_partial_node: gpn_enough (available > cpu_partial / 2) -> gpn_enough_pages " \
+	  "(partial_pages > cpu_partial_pages / 2)")                           \
+	X(slub_02, "slub", 2, "23e98ad1ce89", 'M',                                  \
+	  "mm/slub: increase default cpu partial list sizes",                  \
+	  "set_cpu_partial: objects 6 / 24 / 52 / 120 by s->size (were 2 / 6 / 13 / 30)")
+
+/* Every tree's block, in the order of the enum. */
+#define KCOMMIT_ALL(X) KCOMMIT_TABLE(X) KCOMMIT_SLUB_TABLE(X)
+
 /* KCOMMIT_UNSET (0) is no entry: a model's configuration that names no
  * commit (the page allocator then takes v3 04 or 05 from its
  * zonelist_iter). */
 enum kcommit {
 	KCOMMIT_UNSET,
 #define KCOMMIT_ENUM(name, tree, v3, id, status, title, changes) KC_##name,
-	KCOMMIT_TABLE(KCOMMIT_ENUM)
+	KCOMMIT_ALL(KCOMMIT_ENUM)
 #undef KCOMMIT_ENUM
 	KCOMMIT_NR
 };
@@ -142,9 +166,18 @@ enum kcommit kcommit_last_selectable(const char *tree);
 const char *kcommit_suggest(const char *tree, const char *s);
 /* The ids of tree `tree` joined with ", " into buf (for messages). */
 void kcommit_list(const char *tree, char *buf, unsigned len);
-/* The kernel a page allocator ("mm") entry names, as runs record it:
- * "v4.6-rc2" or "v4.6-rc2+series:ID". */
+/* The kernel an entry names, as runs record it: for tree "mm" "v4.6-rc2"
+ * or "v4.6-rc2+series:ID"; for tree "slub" "v5.9" or "v5.9+ID", the ids of
+ * the pair up to k joined by '+' ("v5.9+b47291ef02b0+23e98ad1ce89"). */
 const char *kcommit_kernel_model(enum kcommit k);
+/* kernel.commit's value: one id of any tree, or two of different trees
+ * joined by '+' ("682a3385e773+b47291ef02b0").  On success *mm and *slub
+ * hold the entries named (KCOMMIT_UNSET for a tree not named) and NS_OK is
+ * returned.  Otherwise NS_EINPUT, and *bad points at the part that is no
+ * known id (its length in *bad_len), or *bad is NULL when two parts name
+ * the same tree. */
+int kcommit_parse_pair(const char *s, enum kcommit *mm, enum kcommit *slub,
+		       const char **bad, int *bad_len);
 /* The table's invariants: NS_OK or NS_EINTERNAL. */
 int kcommit_check(void);
 

@@ -469,7 +469,7 @@ static void put_cpu_partial(struct cpu *c, struct slub_cache *s, uint32_t id, bo
 	struct slub_world *w = s->w;
 	struct slub_kcpu *k = kcpu(s, c);
 	/* b47291ef02b0: the limit in slabs, no pobjects kept */
-	bool in_pages = w->cfg.cp_commit >= SLUB_CP_PAGES;
+	bool in_pages = slub_applied(&w->cfg, KC_slub_01);
 	call(c, w, FN_put_cpu_partial);
 	run_block(c, w, in_pages ? B_put_cpu_partial_pages : B_put_cpu_partial);
 	int pages = 0, pobjects = 0;
@@ -908,7 +908,7 @@ static uint16_t get_partial_node(struct cpu *c, struct slub_cache *s, struct slu
 		goto out;
 	lock_node(c, n);
 	int available = 0, partial_pages = 0;
-	bool in_pages = w->cfg.cp_commit >= SLUB_CP_PAGES;   /* b47291ef02b0 */
+	bool in_pages = slub_applied(&w->cfg, KC_slub_01);   /* b47291ef02b0 */
 	mem(c, w, n->addr + KNODE_OFF_PARTIAL, CPU_LOAD_DEP);
 	for (uint32_t id = n->head, next; br(c, w, S_gpn_next, id != NIL32); id = next) {
 		run_block(c, w, B_partial_node_page);

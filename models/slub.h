@@ -155,36 +155,29 @@ const char *slub_variant_name(enum slub_variant v);
 int slub_variant_parse(const char *s);          /* -1 if unknown */
 
 /*
- * The per-cpu partial list's accounting (kernel.slub_cpu_partial), each
- * setting including the ones before it:
- *   SLUB_CP_V59      v5.9: put_cpu_partial() drains when the head's
- *                    pobjects (free objects sampled at insertion) exceed
- *                    s->cpu_partial; get_partial_node() stops when the
- *                    free objects taken exceed cpu_partial / 2;
- *   SLUB_CP_PAGES    b47291ef02b0 ("mm, slub: change percpu partial
- *                    accounting from objects to pages", v5.16): the limit
- *                    in slabs, s->cpu_partial_pages = DIV_ROUND_UP(
- *                    cpu_partial * 2, oo_objects(s->oo)) (slub_set_cpu_partial);
- *                    put_cpu_partial() drains when the head's pages >=
- *                    cpu_partial_pages and keeps no pobjects;
- *                    get_partial_node() stops when the slabs put on the
- *                    per-cpu list exceed cpu_partial_pages / 2;
- *   SLUB_CP_DEFAULTS 23e98ad1ce89 ("mm/slub: increase default cpu partial
- *                    list sizes", v5.16): set_cpu_partial()'s objects
- *                    6 / 24 / 52 / 120 instead of 2 / 6 / 13 / 30.
+ * The SLUB model's position in tree "slub" of models/kcommit.h
+ * (kernel.commit, or its alias kernel.slub_cpu_partial), each commit
+ * including the ones before it:
+ *   KC_v5_9     v5.9: put_cpu_partial() drains when the head's pobjects
+ *               (free objects sampled at insertion) exceed s->cpu_partial;
+ *               get_partial_node() stops when the free objects taken
+ *               exceed cpu_partial / 2;
+ *   KC_slub_01  b47291ef02b0 ("mm, slub: change percpu partial accounting
+ *               from objects to pages", v5.16): the limit in slabs,
+ *               s->cpu_partial_pages = DIV_ROUND_UP(cpu_partial * 2,
+ *               oo_objects(s->oo)) (slub_set_cpu_partial);
+ *               put_cpu_partial() drains when the head's pages >=
+ *               cpu_partial_pages and keeps no pobjects;
+ *               get_partial_node() stops when the slabs put on the
+ *               per-cpu list exceed cpu_partial_pages / 2;
+ *   KC_slub_02  23e98ad1ce89 ("mm/slub: increase default cpu partial
+ *               list sizes", v5.16): set_cpu_partial()'s objects
+ *               6 / 24 / 52 / 120 instead of 2 / 6 / 13 / 30.
  * Only the accounting and limits are ported onto v5.9's structure (the
  * 5.15 local_lock rework is not modelled).
  */
-enum slub_cpu_partial_commit {
-	SLUB_CP_V59,
-	SLUB_CP_PAGES,
-	SLUB_CP_DEFAULTS,
-	SLUB_NR_CP
-};
-const char *slub_cpu_partial_commit_name(enum slub_cpu_partial_commit x); /* "b47291ef02b0" */
-int slub_cpu_partial_commit_parse(const char *s);  /* -1 if unknown */
-/* The names in order ("v5.9", "b47291ef02b0", "23e98ad1ce89"), for messages. */
-extern const char *const slub_cpu_partial_commit_names[SLUB_NR_CP];
+/* Whether the configuration's SLUB tree includes commit k (tree "slub"). */
+#define slub_applied(cfg, k) ((cfg)->commit >= (k))
 
 enum slub_compiler {
 	SLUB_GCC,      /* fall-through of unhinted sites as GCC lays them out */
@@ -202,7 +195,8 @@ struct slub_config {
 					 * cost.model ooo for the counted build
 					 * (gcc, stats on), else estimate */
 	int cpu_partial;                /* CONFIG_SLUB_CPU_PARTIAL */
-	enum slub_cpu_partial_commit cp_commit; /* kernel.slub_cpu_partial (v5.9) */
+	enum kcommit commit;            /* tree "slub" (KC_v5_9 .. KC_slub_02):
+					 * kernel.commit, kernel.slub_cpu_partial */
 	int nr_cpu_ids;                 /* 0: the machine's (highest CPU + 1) */
 	unsigned slub_min_objects;      /* boot parameters; 0 = computed */
 	unsigned slub_min_order;        /* default 0 */

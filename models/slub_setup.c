@@ -249,7 +249,7 @@ static void set_cpu_partial_objects(struct slub_cache *s, unsigned nr_objects)
 {
 	s->cpu_partial = nr_objects;
 	s->cpu_partial_pages = 0;
-	if (s->w->cfg.cp_commit >= SLUB_CP_PAGES)
+	if (slub_applied(&s->w->cfg, KC_slub_01))       /* b47291ef02b0 */
 		s->cpu_partial_pages = (nr_objects * 2 + s->oo_objects - 1) / s->oo_objects;
 }
 
@@ -261,27 +261,11 @@ int slub_set_cpu_partial(struct slub_cache *s, unsigned objects)
 	return NS_OK;
 }
 
-/* set_cpu_partial(s)'s targets by s->size, [commit >= 23e98ad1ce89]: */
+/* set_cpu_partial(s)'s targets by s->size, [23e98ad1ce89 applied]: */
 static const unsigned cpu_partial_targets[2][4] = {
 	{2, 6, 13, 30},         /* v5.9, b47291ef02b0 */
 	{6, 24, 52, 120},       /* 23e98ad1ce89 */
 };
-
-const char *const slub_cpu_partial_commit_names[SLUB_NR_CP] = {"v5.9", "b47291ef02b0",
-								 "23e98ad1ce89"};
-
-const char *slub_cpu_partial_commit_name(enum slub_cpu_partial_commit x)
-{
-	return (unsigned)x < SLUB_NR_CP ? slub_cpu_partial_commit_names[x] : "?";
-}
-
-int slub_cpu_partial_commit_parse(const char *s)
-{
-	for (int i = 0; i < SLUB_NR_CP; i++)
-		if (!strcmp(s, slub_cpu_partial_commit_names[i]))
-			return i;
-	return -1;
-}
 
 void slub_set_race_hook(struct slub_world *w, slub_race_fn fn, void *arg)
 {
@@ -381,6 +365,7 @@ void slub_config_default(struct slub_config *c)
 	c->compiler = SLUB_GCC;
 	c->stats = 1;
 	c->cpu_partial = 1;
+	c->commit = KC_v5_9;
 	c->slub_max_order = 3;
 	c->gfp = GFP_KERNEL;
 }
@@ -542,7 +527,7 @@ int slub_cache_create(struct slub_world *w, const char *name, unsigned size,
 			 : mp > SLUB_MAX_PARTIAL ? SLUB_MAX_PARTIAL : mp;
 	/* set_cpu_partial */
 	s->has_cpu_partial = w->cfg.cpu_partial != 0;
-	const unsigned *target = cpu_partial_targets[w->cfg.cp_commit >= SLUB_CP_DEFAULTS];
+	const unsigned *target = cpu_partial_targets[slub_applied(&w->cfg, KC_slub_02)];
 	set_cpu_partial_objects(s, !s->has_cpu_partial ? 0
 				   : sz >= w->page_size ? target[0]
 				   : sz >= 1024 ? target[1]
@@ -668,6 +653,10 @@ int slub_world_create(const struct machine *m, const struct slub_config *cfg,
 	if ((unsigned)cfg->variant > SLUB_POST || (unsigned)cfg->compiler > SLUB_CLANG ||
 	    cfg->slub_max_order >= MAX_ORDER || cfg->slub_min_order > cfg->slub_max_order)
 		return diag_set(d, NS_ERANGE, "slub", 0, 0, "slub: bad configuration");
+	if (!kcommit_tree(cfg->commit) || strcmp(kcommit_tree(cfg->commit), "slub"))
+		return diag_set(d, NS_EINPUT, "slub", 0, 0,
+				"slub: commit %d is not a SLUB commit (models/kcommit.h)",
+				(int)cfg->commit);
 	enum mm_code code = cfg->code;
 	int counted = cfg->compiler == SLUB_GCC && cfg->stats;
 	if (code == MM_CODE_DEFAULT)

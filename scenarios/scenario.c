@@ -127,13 +127,19 @@ static void make_labels(const struct loader *l, struct scn_point *pt)
 		append(pt->column, &co, "%s%s", co ? "," : "", pt->change_text);
 	}
 	int post = pt->cfg.iter == MMZONE_ITER_POST;
-	if (pt->knob[SCN_KNOB_commit].set) {
+	if (pt->knob[SCN_KNOB_commit].set && pt->cfg.commit != KCOMMIT_UNSET)
 		pt->kernel_model = kcommit_kernel_model(pt->cfg.commit);
-		return;
+	else
+		pt->kernel_model = s->wl->kernel_model
+			? s->wl->kernel_model(post, pt->slub.variant == SLUB_POST)
+			: post ? "v4.6+patches1-4+682a3385" : "v4.6+patches1-4";
+	/* a SLUB commit past v5.9 follows: "v5.9+c270cf30+b47291ef02b0" */
+	if (scn_uses_slub(s) && pt->slub.commit > KC_v5_9) {
+		const char *pair = kcommit_kernel_model(pt->slub.commit);   /* "v5.9+..." */
+		snprintf(pt->kernel_model_buf, sizeof pt->kernel_model_buf, "%s%s",
+			 pt->kernel_model, pair + strlen(kcommit_kernel_model(KC_v5_9)));
+		pt->kernel_model = pt->kernel_model_buf;
 	}
-	pt->kernel_model = s->wl->kernel_model
-		? s->wl->kernel_model(post, pt->slub.variant == SLUB_POST)
-		: post ? "v4.6+patches1-4+682a3385" : "v4.6+patches1-4";
 }
 
 /* ---- workload ------------------------------------------------------------ */

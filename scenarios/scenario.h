@@ -218,6 +218,9 @@ struct scn_point {
 	char label[SCN_LABEL_MAX];      /* "zonelist_iter=682a3385" */
 	char column[SCN_LABEL_MAX];     /* table header: "682a3385" */
 	const char *kernel_model;       /* "v4.6+patches1-4", ... */
+	char kernel_model_buf[SCN_LABEL_MAX]; /* kernel_model when composed */
+	char commit_text[48];           /* kernel.commit as given, canonical:
+					 * "ID" or "MMID+SLUBID" */
 
 	/* the point's world */
 	const struct scn_machine *mach; /* machine file + overrides (memoised) */

@@ -615,32 +615,103 @@ static int knob_conflict(struct loader *l, const struct ynode *n)
 		       "commit 682a3385e773, pre-682a3385 is 060e74173f29)");
 }
 
-/* kernel.commit: an id of models/kcommit.h's tree "mm" (or a prefix of 7
- * or more hex digits of one) that the model can run (kcommit_selectable). */
-static int parse_commit(struct loader *l, const struct ynode *n, struct mm_config *c)
+/* kernel.commit and kernel.slub_cpu_partial both choose the SLUB model's
+ * commit: a point may be given one of them. */
+static int slub_knob_conflict(struct loader *l, const struct ynode *n)
 {
-	const char *s;
-	int rc = ytree_string(TT(n), n, "commit", 1, &s, l->d);
+	return scn_err(l, n, "kernel.commit names a SLUB commit and kernel.slub_cpu_partial "
+		       "chooses one too: give one of them (kernel.slub_cpu_partial is an "
+		       "alias of kernel.commit's SLUB ids v5.9, b47291ef02b0, 23e98ad1ce89)");
+}
+
+/* "unknown commit" for the part p (len bytes) of kernel.commit's value. */
+static int unknown_commit(struct loader *l, const struct ynode *n, const char *p, int len)
+{
+	char part[64], q[128];
+	snprintf(part, sizeof part, "%.*s", len, p);
+	ytree_quote(part, strlen(part), q, sizeof q);
+	const char *near = kcommit_suggest("mm", part);
+	if (!near)
+		near = kcommit_suggest("slub", part);
+	if (near)
+		return scn_err(l, n, "unknown commit '%s' in kernel.commit (did you mean "
+			       "'%s'?; numasim list commits)", q, near);
+	return scn_err(l, n, "unknown commit '%s' in kernel.commit (the page allocator's "
+		       "are v4.6-rc2 and the 2016 series' v3 01-28, SLUB's v5.9, b47291ef02b0 "
+		       "and 23e98ad1ce89: numasim list commits)", q);
+}
+
+/*
+ * kernel.commit: an id of models/kcommit.h's tree "mm" (or a prefix of 7
+ * or more hex digits of one) that the model can run (kcommit_selectable),
+ * an id of tree "slub" (the SLUB model: the workload must use it), or one
+ * of each joined by '+'.  The tree not named keeps its default (mm: the
+ * commit kernel.zonelist_iter gives; slub: v5.9, or kernel.slub_cpu_partial).
+ */
+static int parse_commit(struct loader *l, const struct ynode *n, struct scn_point *pt)
+{
+	struct mm_config *c = &pt->cfg;
+	const char *s, *bad;
+	int bad_len, rc = ytree_string(TT(n), n, "commit", 1, &s, l->d);
 	if (rc)
 		return rc;
 	char q[128];
 	ytree_quote(s, n->len, q, sizeof q);
-	enum kcommit k = kcommit_parse("mm", s);
-	if (k == KCOMMIT_UNSET) {
-		const char *near = kcommit_suggest("mm", s);
-		if (near)
-			return scn_err(l, n, "unknown commit '%s' in kernel.commit (did you mean "
-				       "'%s'?; numasim list commits)", q, near);
-		return scn_err(l, n, "unknown commit '%s' in kernel.commit (the page allocator's "
-			       "are v4.6-rc2 and the 2016 series' v3 01-28: numasim list commits)",
-			       q);
+	enum kcommit mm, sl;
+	if (kcommit_parse_pair(s, &mm, &sl, &bad, &bad_len)) {
+		if (bad)
+			return unknown_commit(l, n, bad, bad_len);
+		return scn_err(l, n, "kernel.commit '%s' names two commits of one tree (give "
+			       "at most one page allocator and one SLUB commit, joined by '+')", q);
 	}
-	if (!kcommit_selectable(k))
+	if (mm != KCOMMIT_UNSET && !kcommit_selectable(mm))
 		return scn_err(l, n, "commit '%s' (v3 %02d) is not modelled yet: the page "
 			       "allocator model runs v4.6-rc2 up to %s (numasim list commits)",
-			       q, kcommit_v3(k), kcommit_id(kcommit_last_selectable("mm")));
-	c->commit = k;
-	c->iter = mm_commit_iter(k);
+			       kcommit_id(mm), kcommit_v3(mm),
+			       kcommit_id(kcommit_last_selectable("mm")));
+	if (mm != KCOMMIT_UNSET && pt->knob[SCN_KNOB_zonelist_iter].set)
+		return knob_conflict(l, n);
+	if (sl != KCOMMIT_UNSET && !scn_uses_slub(l->s))
+		return scn_err(l, n, "kernel.commit '%s' names SLUB commit %s, and the %s workload "
+			       "does not use the SLUB model", q, kcommit_id(sl),
+			       scn_workload_name(l->s->workload));
+	if (sl != KCOMMIT_UNSET && pt->knob[SCN_KNOB_slub_cpu_partial].set)
+		return slub_knob_conflict(l, n);
+	if (mm != KCOMMIT_UNSET) {
+		c->commit = mm;
+		c->iter = mm_commit_iter(mm);
+	}
+	if (sl != KCOMMIT_UNSET)
+		pt->slub.commit = sl;
+	snprintf(pt->commit_text, sizeof pt->commit_text, "%s%s%s",
+		 mm != KCOMMIT_UNSET ? kcommit_id(mm) : "",
+		 mm != KCOMMIT_UNSET && sl != KCOMMIT_UNSET ? "+" : "",
+		 sl != KCOMMIT_UNSET ? kcommit_id(sl) : "");
+	return NS_OK;
+}
+
+/* kernel.slub_cpu_partial, the alias of kernel.commit's SLUB ids: the ids
+ * of models/kcommit.h's tree "slub", exactly as written there. */
+static const char *const slub_commit_ids[] = {
+#define SLUB_COMMIT_ID(name, tree, v3, id, status, title, changes) id,
+	KCOMMIT_SLUB_TABLE(SLUB_COMMIT_ID)
+#undef SLUB_COMMIT_ID
+};
+#define NR_SLUB_COMMITS ((int)(sizeof slub_commit_ids / sizeof slub_commit_ids[0]))
+
+static int parse_slub_cpu_partial(struct loader *l, const struct ynode *n, struct scn_point *pt)
+{
+	int x = 0, rc, bad_len;
+	enum kcommit mm, sl;
+	const char *bad;
+	/* kernel.commit is applied first (the knobs' order) */
+	if (pt->knob[SCN_KNOB_commit].set &&
+	    kcommit_parse_pair(pt->commit_text, &mm, &sl, &bad, &bad_len) == NS_OK &&
+	    sl != KCOMMIT_UNSET)
+		return slub_knob_conflict(l, n);
+	if ((rc = parse_choice(l, n, "slub_cpu_partial", slub_commit_ids, NR_SLUB_COMMITS, &x)))
+		return rc;
+	pt->slub.commit = kcommit_parse("slub", slub_commit_ids[x]);
 	return NS_OK;
 }
 
@@ -830,11 +901,9 @@ static int apply_knob(struct loader *l, enum scn_knob k, const struct ynode *n,
 		val->text = slub_compiler_name(pt->slub.compiler);
 		break;
 	case SCN_KNOB_slub_cpu_partial:
-		if ((rc = parse_choice(l, n, "slub_cpu_partial", slub_cpu_partial_commit_names,
-				       SLUB_NR_CP, &x)))
+		if ((rc = parse_slub_cpu_partial(l, n, pt)))
 			return rc;
-		pt->slub.cp_commit = (enum slub_cpu_partial_commit)x;
-		val->text = slub_cpu_partial_commit_name(pt->slub.cp_commit);
+		val->text = kcommit_id(pt->slub.commit);
 		break;
 	case SCN_KNOB_zone_reclaim_mode:
 		if ((rc = parse_zone_reclaim_mode(l, n, pt, &val->text)))
@@ -866,11 +935,9 @@ static int apply_knob(struct loader *l, enum scn_knob k, const struct ynode *n,
 		c->reclaim.writeback_cycles = (uint64_t)v;
 		break;
 	case SCN_KNOB_commit:
-		if (pt->knob[SCN_KNOB_zonelist_iter].set)
-			return knob_conflict(l, n);
-		if ((rc = parse_commit(l, n, c)))
+		if ((rc = parse_commit(l, n, pt)))
 			return rc;
-		val->text = kcommit_id(c->commit);
+		val->text = pt->commit_text;
 		break;
 	case SCN_KNOB_change:
 		if ((rc = parse_change(l, n, pt, &val->text)))
@@ -908,9 +975,7 @@ void scn_default_knobs(struct scn_point *pt)
 		case SCN_KNOB_slab_free_layout: v->text = slab_layout_name(pt->slub.variant); break;
 		case SCN_KNOB_slub_stats: v->text = pt->slub.stats ? "on" : "off"; break;
 		case SCN_KNOB_compiler_layout: v->text = slub_compiler_name(pt->slub.compiler); break;
-		case SCN_KNOB_slub_cpu_partial:
-			v->text = slub_cpu_partial_commit_name(pt->slub.cp_commit);
-			break;
+		case SCN_KNOB_slub_cpu_partial: v->text = kcommit_id(pt->slub.commit); break;
 		case SCN_KNOB_zone_reclaim_mode:
 			v->text = zrm_names[c->zone_reclaim_mode & 7];
 			break;

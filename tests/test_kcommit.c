@@ -443,11 +443,68 @@ static void test_series_rows(void **state)
 	free(r);
 }
 
+/* Tree "slub": v5.9 and the cpu-partial pair, in order, after the mm
+ * block; kernel.commit's pair syntax (one id per tree, joined by '+'). */
+static void test_slub_tree(void **state)
+{
+	(void)state;
+	assert_int_equal(KC_v5_9, KC_v3_28 + 1);
+	static const char *const ids[] = {"v5.9", "b47291ef02b0", "23e98ad1ce89"};
+	for (int k = KC_v5_9; k <= KC_slub_02; k++) {
+		assert_string_equal(kcommit_tree((enum kcommit)k), "slub");
+		assert_int_equal(kcommit_v3((enum kcommit)k), k - KC_v5_9);
+		assert_string_equal(kcommit_id((enum kcommit)k), ids[k - KC_v5_9]);
+		assert_int_equal(kcommit_status((enum kcommit)k), 'M');
+		assert_true(kcommit_selectable((enum kcommit)k));
+		assert_int_equal(kcommit_parse("slub", ids[k - KC_v5_9]), k);
+		assert_int_equal(kcommit_parse("mm", ids[k - KC_v5_9]), KCOMMIT_UNSET);
+	}
+	assert_int_equal(KC_slub_02 + 1, KCOMMIT_NR);
+	assert_int_equal(kcommit_last_selectable("slub"), KC_slub_02);
+	assert_int_equal(kcommit_last_selectable("mm"), KC_v3_28);
+	assert_int_equal(kcommit_parse("slub", "b47291e"), KC_slub_01);
+	assert_string_equal(kcommit_suggest("slub", "b47291ef02b9"), "b47291ef02b0");
+	assert_string_equal(kcommit_suggest("slub", "v5.10"), "v5.9");
+	assert_string_equal(kcommit_kernel_model(KC_v5_9), "v5.9");
+	assert_string_equal(kcommit_kernel_model(KC_slub_02), "v5.9+b47291ef02b0+23e98ad1ce89");
+	char buf[256];
+	kcommit_list("slub", buf, sizeof buf);
+	assert_string_equal(buf, "v5.9, b47291ef02b0, 23e98ad1ce89");
+	/* kernel.commit's value */
+	enum kcommit mm, sl;
+	const char *bad;
+	int len;
+	assert_int_equal(kcommit_parse_pair("23e98ad1ce89", &mm, &sl, &bad, &len), NS_OK);
+	assert_int_equal(mm, KCOMMIT_UNSET);
+	assert_int_equal(sl, KC_slub_02);
+	assert_int_equal(kcommit_parse_pair("682a3385e773", &mm, &sl, &bad, &len), NS_OK);
+	assert_int_equal(mm, KC_v3_05);
+	assert_int_equal(sl, KCOMMIT_UNSET);
+	assert_int_equal(kcommit_parse_pair("b47291ef02b0+060e741", &mm, &sl, &bad, &len), NS_OK);
+	assert_int_equal(mm, KC_v3_04);
+	assert_int_equal(sl, KC_slub_01);
+	/* two of one tree; an unknown part, pointed at */
+	assert_int_equal(kcommit_parse_pair("v5.9+23e98ad1ce89", &mm, &sl, &bad, &len), NS_EINPUT);
+	assert_null(bad);
+	const char *s = "682a3385e773+b47291ef02b";
+	assert_int_equal(kcommit_parse_pair(s, &mm, &sl, &bad, &len), NS_OK);  /* 11-hex prefix */
+	s = "682a3385e773+v5.10";
+	assert_int_equal(kcommit_parse_pair(s, &mm, &sl, &bad, &len), NS_EINPUT);
+	assert_ptr_equal(bad, s + 13);
+	assert_int_equal(len, 5);
+	s = "682a3385e773+b47291ef02b0+23e98ad1ce89";
+	assert_int_equal(kcommit_parse_pair(s, &mm, &sl, &bad, &len), NS_EINPUT);
+	assert_ptr_equal(bad, s + 13);
+	assert_int_equal(kcommit_parse_pair("", &mm, &sl, &bad, &len), NS_EINPUT);
+	assert_int_equal(kcommit_parse_pair("+v5.9", &mm, &sl, &bad, &len), NS_EINPUT);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_table),
 		cmocka_unit_test(test_config_commit),
+		cmocka_unit_test(test_slub_tree),
 		cmocka_unit_test(test_no_change_commits),
 		cmocka_unit_test(test_v3_01_to_06),
 		cmocka_unit_test(test_v3_13_to_18),

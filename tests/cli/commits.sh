@@ -15,11 +15,15 @@ check "list heading" "$(head -1 "$tmp/list.txt" | tr -s ' ')" "TREE V3 ID STATUS
 check "list first" "$(sed -n 2p "$tmp/list.txt" | awk '{print $2, $3, $4}')" "00 v4.6-rc2 modelled"
 check "list 682a3385 is v3 05" "$(grep '682a3385e773' "$tmp/list.txt" | awk '{print $2}')" "05"
 "$NUMASIM" list commits --format csv >"$tmp/list.csv" || bad "list commits csv"
-check "csv rows" "$(grep -c '^commits,' "$tmp/list.csv")" "29"
+check "csv rows" "$(grep -c '^commits,' "$tmp/list.csv")" "32"
+check "csv mm rows" "$(grep -c '^commits,,,,mm,' "$tmp/list.csv")" "29"
 check "csv order" "$(awk -F, '$1=="commits"{printf "%s ", $6}' "$tmp/list.csv" | cut -c1-20)" \
 	"0 1 2 3 4 5 6 7 8 9 "
-check "csv last" "$(grep '^commits,' "$tmp/list.csv" | tail -1 | cut -d, -f5-8)" \
+check "csv last of mm" "$(grep '^commits,,,,mm,' "$tmp/list.csv" | tail -1 | cut -d, -f5-8)" \
 	"mm,28,479f854a207c,modelled"
+# tree slub after it: v5.9 and the cpu-partial pair in order
+check "csv slub" "$(grep '^commits,,,,slub,' "$tmp/list.csv" | cut -d, -f5-8 | tr '\n' ' ')" \
+	"slub,0,v5.9,modelled slub,1,b47291ef02b0,modelled slub,2,23e98ad1ce89,modelled "
 check "csv no-change" "$(grep -c ',no-change,' "$tmp/list.csv")" "9"
 "$NUMASIM" list keys | grep -qx 'kernel.commit' && ok || bad "list keys has no kernel.commit"
 run_err_like "list typo" "did you mean 'commits'" list comits

@@ -24,7 +24,7 @@ check "series accounting" "$(q "$tmp/s.db" "select count(*) from params where ke
 
 # --- point k is the k-th commit in series order ------------------------------
 "$NUMASIM" list commits --format csv >"$tmp/list.csv" || bad "list commits"
-awk -F, '$1 == "commits" { k = $6 + 0; print k "|" ($7 == "v4.6-rc2" ? $7 : "v4.6-rc2+series:" $7) }' \
+awk -F, '$1 == "commits" && $5 == "mm" { k = $6 + 0; print k "|" ($7 == "v4.6-rc2" ? $7 : "v4.6-rc2+series:" $7) }' \
 	"$tmp/list.csv" >"$tmp/want.txt"
 q "$tmp/s.db" "select point, kernel_model from runs order by point" >"$tmp/got.txt"
 check "points in series order" "$(diff "$tmp/want.txt" "$tmp/got.txt" >/dev/null && echo same)" "same"

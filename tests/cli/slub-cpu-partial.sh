@@ -1,7 +1,14 @@
 #!/usr/bin/env bash
-# CLI test of kernel.slub_cpu_partial (v5.9 | b47291ef02b0 | 23e98ad1ce89,
-# docs/design/slub-model.md §1), the shipped scenarios/slub-cpu-partial.yaml and
-# `numasim report DB --slabinfo CACHE` (analysis/slabinfo.h):
+# CLI test of the SLUB commits of kernel.commit (v5.9 | b47291ef02b0 |
+# 23e98ad1ce89, models/kcommit.h's tree "slub", docs/design/slub-model.md §1) and
+# their alias kernel.slub_cpu_partial, the shipped
+# scenarios/slub-cpu-partial.yaml and `numasim report DB --slabinfo CACHE`
+# (analysis/slabinfo.h):
+#  - kernel.commit: a SLUB id selects the SLUB model's commit and leaves the
+#    page allocator at its default; one id of each tree joined by '+';
+#    errors for two ids of one tree, a SLUB id on a workload without SLUB,
+#    kernel.commit's SLUB id with kernel.slub_cpu_partial; the alias gives
+#    the same runs; `compare --by kernel.commit` has one column per commit;
 #  - the knob's bad values: file:line:col, "did you mean" for a near miss,
 #    the list of values otherwise, exit 2 and nothing on stdout; the same
 #    through --set;
@@ -126,5 +133,65 @@ run_err_like "unknown cache" "no SLUB counters of cache 'skbuff' (caches with sl
 run_err_like "--slabinfo with --format" "--slabinfo is a text report of its own" \
 	report "$tmp/k.db" --slabinfo skbuff_head_cache --format json
 run_err_like "--slabinfo without a cache" "error" report "$tmp/k.db" --slabinfo
+
+# --- kernel.commit's SLUB tree ------------------------------------------------
+# kc_file KERNEL-LINES [WORKLOAD-TYPE]: $tmp/c.yaml
+kc_file() {
+	{
+		printf 'name: c\nmachine: %s\nkernel:\n%s\n' "$M" "$1"
+		if [ "${2:-messaging}" = messaging ]; then
+			printf 'workload:\n  type: messaging\n  groups: 2\n  loops: 20\n'
+		else
+			printf 'workload:\n  type: pagealloc\n  orders: [0]\n  batches: [1]\n'
+		fi
+		printf 'cost:\n  model: inorder\n'
+	} >"$tmp/c.yaml"
+}
+kc_file "  commit: b47291ef02b0"
+"$NUMASIM" validate "$tmp/c.yaml" >/dev/null 2>&1
+check "kernel.commit b47291ef02b0 validates" "$?" 0
+kc_file "  commit: 682a3385e773+23e98ad1ce89"
+"$NUMASIM" validate "$tmp/c.yaml" >/dev/null 2>&1
+check "kernel.commit with one id of each tree" "$?" 0
+kc_file "  commit: 23e98ad1ce89
+  zonelist_iter: pre-682a3385"
+"$NUMASIM" validate "$tmp/c.yaml" >/dev/null 2>&1
+check "a SLUB commit with zonelist_iter" "$?" 0
+kc_file "  commit: v5.9+23e98ad1ce89"
+run_err_like "two SLUB ids" \
+	"c.yaml:4:11: error: kernel.commit 'v5.9+23e98ad1ce89' names two commits of one tree" \
+	validate "$tmp/c.yaml"
+kc_file "  commit: 682a3385e773+b47291ef02b9"
+run_err_like "misspelt SLUB id" \
+	"c.yaml:4:11: error: unknown commit 'b47291ef02b9' in kernel.commit (did you mean 'b47291ef02b0'?" \
+	validate "$tmp/c.yaml"
+kc_file "  commit: 23e98ad1ce89" pagealloc
+run_err_like "SLUB id on pagealloc" \
+	"c.yaml:4:11: error: kernel.commit '23e98ad1ce89' names SLUB commit 23e98ad1ce89, and the pagealloc workload does not use the SLUB model" \
+	validate "$tmp/c.yaml"
+kc_file "  commit: b47291ef02b0
+  slub_cpu_partial: 23e98ad1ce89"
+run_err_like "kernel.commit and its alias" \
+	"c.yaml:5:21: error: kernel.commit names a SLUB commit and kernel.slub_cpu_partial chooses one too" \
+	validate "$tmp/c.yaml"
+kc_file "  commit: 682a3385e773
+  slub_cpu_partial: 23e98ad1ce89"
+"$NUMASIM" validate "$tmp/c.yaml" >/dev/null 2>&1
+check "an mm commit with the alias" "$?" 0
+# the three commits through kernel.commit: the alias's runs, counter for counter
+kc_file "  commit: [v5.9, b47291ef02b0, 23e98ad1ce89]"
+"$NUMASIM" run "$tmp/c.yaml" --db "$tmp/c.db" >"$tmp/crun" 2>&1
+check "kernel.commit run exit" "$?" 0
+check "kernel.commit points" "$(q "$tmp/c.db" "SELECT group_concat(variant || ' ' || kernel_model, ', ') FROM (SELECT variant, kernel_model FROM runs ORDER BY point)")" \
+	"commit=v5.9 v5.9, commit=b47291ef02b0 v5.9+b47291ef02b0, commit=23e98ad1ce89 v5.9+b47291ef02b0+23e98ad1ce89"
+check "the alias is kept as a parameter" "$(q "$tmp/c.db" "SELECT group_concat(value, ' ') FROM (SELECT value FROM params JOIN runs USING (run_id) WHERE key = 'kernel.slub_cpu_partial' ORDER BY point)")" \
+	"v5.9 b47291ef02b0 23e98ad1ce89"
+check "the page allocator at its default" "$(q "$tmp/c.db" "SELECT DISTINCT value FROM params WHERE key = 'kernel.zonelist_iter'")" "682a3385"
+cnt() { q "$1" "SELECT group_concat(r.point || c.scope_id || c.name || '=' || c.value, ',') FROM counters c JOIN runs r USING (run_id) WHERE c.scope = 'cache' ORDER BY r.point, c.scope_id, c.name"; }
+check "kernel.commit's counters are the alias's" "$(cnt "$tmp/c.db" | sha256sum)" "$(cnt "$tmp/k.db" | sha256sum)"
+check "run's slabinfo sections (kernel.commit)" "$(grep -c '^# slabinfo -r \(skbuff_head_cache\|kmalloc-512\) of commit=' "$tmp/crun")" 6
+"$NUMASIM" compare "$tmp/c.db" --by kernel.commit >"$tmp/cmp" 2>"$tmp/cmperr"
+check "compare --by kernel.commit exit" "$?" 0
+check "compare's columns" "$(sed -n 2p "$tmp/cmp" | tr -s ' ' | sed 's/^ //')" "v5.9 b47291ef02b0 23e98ad1ce89"
 
 finish
