@@ -137,7 +137,7 @@ check "validate line" "$(head -1 "$tmp/v")" \
 "$NUMASIM" report "$db" --runs >"$tmp/rep" 2>"$tmp/reperr"
 check "report exit" "$?" 0
 check "report runs" "$(grep -c '^run [0-9]*: scenario tiny-pagealloc' "$tmp/rep")" 2
-check "report profiles" "$(grep -c 'Profile (simulated, by self cycles)' "$tmp/rep")" 2
+check "report profiles" "$(grep -c 'Profile (simulated, by self core cycles)' "$tmp/rep")" 2
 check "report branches" "$(grep -c 'Branch sites (by executions)' "$tmp/rep")" 2
 grep -q "get_page_from_freelist" "$tmp/rep" && ok || bad "report lacks get_page_from_freelist"
 check "report Min rows" "$(grep -c '^Min      ' "$tmp/rep")" 12
