@@ -69,9 +69,7 @@ int compare_lower_is_better(const char *unit)
 {
 	static const char *const t[] = {"cycles", "cycles/op", "ns", "ns/op", "s",
 					"ms", "us", "sec", "seconds", "core_cycles",
-					"core_cycles/op", "core_cycles/alloc",
-					"core_cycles/access", "core_cycles/call",
-					"tsc_ticks", "tsc_ticks/op"};
+					"core_cycles/op", "tsc_ticks", "tsc_ticks/op"};
 	for (size_t i = 0; unit && i < sizeof t / sizeof t[0]; i++)
 		if (!strcmp(unit, t[i]))
 			return 1;

@@ -598,7 +598,7 @@ static int section_branches(struct html *h)
 }
 
 /* numastat per node (analysis/numastat.h) of the first runs that stored
- * the counters; no section when none did (messaging databases). */
+ * the counters; no section when none did. */
 #define HTML_NUMASTAT_RUNS 12
 static int section_numastat(struct html *h)
 {

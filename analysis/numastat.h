@@ -19,7 +19,8 @@
  *
  * Error policy: NS_EINPUT with a message for a run the database does not
  * hold; NS_ENOENT (no message) when the run stored no numastat counter
- * (a messaging run); NS_EDB, NS_ENOMEM.  Nothing is written on error.
+ * (a database of another tool's rows); NS_EDB, NS_ENOMEM.  Nothing is
+ * written on error.
  */
 #ifndef NUMASIM_NUMASTAT_H
 #define NUMASIM_NUMASTAT_H

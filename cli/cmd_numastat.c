@@ -3,7 +3,7 @@
  * counters per node in numastat(8)'s layout (analysis/numastat.h).
  * --run may be left out when the database holds one run.  The database
  * is opened read-only; an unknown run, or a run that stored no numastat
- * counters (messaging), exits 2; nothing is printed before the table is
+ * counters, exits 2; nothing is printed before the table is
  * composed.
  */
 #include <stddef.h>
@@ -88,8 +88,8 @@ int cmd_numastat(int argc, char **argv)
 	rc = numastat_read(store_sqlite(st), a.path, id, &ns, &d);
 	if (rc == NS_ENOENT) {
 		rc = diag_set(&d, NS_EINPUT, a.path, 0, 0, "run %lld stored no numastat "
-			      "counters (numa_hit ... other_node: the page allocator's "
-			      "workloads store them)", (long long)id);
+			      "counters (numa_hit ... other_node, scope node or zone)",
+			      (long long)id);
 	}
 	if (rc)
 		goto fail;
