@@ -16,6 +16,7 @@
 
 #include "cost/cpu.h"
 #include "machine/machine.h"
+#include "models/page_alloc.h"
 
 /*
  * Where each modelled function is defined.  Written from the kernel
@@ -97,6 +98,9 @@ struct run_info {
 	struct cpu_costs k;
 	int have_costs;
 	int ooo;                        /* the run's cost.model is ooo */
+	int code, iter;                 /* its page allocator layout (enum mm_code,
+					 * resolved) and zonelist iterator; -1:
+					 * unknown (no blocks are attributed) */
 };
 
 /*
@@ -112,6 +116,24 @@ struct run_info {
  * except as many as were mispredicted (the site's counts do not say
  * which outcome a mispredict had).
  */
+/*
+ * The core cycles one execution of block b was charged for its
+ * straight-line code (cost/cpu.h cpu_block()): in order, its uops at the
+ * in-order rate and its declared accesses as L1 hits (cpu_block_init()'s
+ * work + stall: what the block precharges; a miss's extra is memory);
+ * out of order, its uops through dispatch (uops / width; the accesses'
+ * latency overlaps or waits, which is memory).
+ */
+static double block_cycles(const struct run_info *ri, const struct mm_block_desc *b)
+{
+	if (ri->ooo)
+		return (double)b->uops / (double)(ri->k.width ? ri->k.width : 1);
+	struct cpu_block cb;
+	if (cpu_block_init(&cb, b->uops, b->kinds, -1, &ri->k) != NS_OK)
+		return 0;
+	return (double)cb.work + (double)cb.stall;
+}
+
 static double site_cycles(const struct run_info *ri, uint64_t executed, uint64_t taken,
 			  uint64_t mispredicted)
 {
@@ -131,7 +153,10 @@ static int read_run(sqlite3 *db, const char *dbname, int64_t run, struct run_inf
 	sqlite3_stmt *st;
 	if (sqlite3_prepare_v2(db, "SELECT r.variant, r.kernel_model, r.machine, i.content, "
 			       "(SELECT value FROM params p WHERE p.run_id = r.run_id AND "
-			       "p.key = 'cost.model') FROM runs r LEFT JOIN inputs i ON "
+			       "p.key = 'cost.model'), (SELECT value FROM params p WHERE "
+			       "p.run_id = r.run_id AND p.key = 'cost.code'), (SELECT value FROM "
+			       "params p WHERE p.run_id = r.run_id AND p.key = "
+			       "'kernel.zonelist_iter') FROM runs r LEFT JOIN inputs i ON "
 			       "i.sha256 = r.machine_sha256 WHERE r.run_id = ?1", -1, &st,
 			       NULL) != SQLITE_OK)
 		return db_err(db, dbname, d);
@@ -145,6 +170,13 @@ static int read_run(sqlite3 *db, const char *dbname, int64_t run, struct run_inf
 		 * stored ran the in-order model (numasim 0.1.0) */
 		const char *model = (const char *)sqlite3_column_text(st, 4);
 		ri->ooo = model && !strcmp(model, "ooo");
+		/* cost.code when given, else what MM_CODE_DEFAULT resolves to
+		 * (models/page_alloc.h): compiled under ooo, estimate in order */
+		const char *code = (const char *)sqlite3_column_text(st, 5);
+		const char *iter = (const char *)sqlite3_column_text(st, 6);
+		ri->code = code ? mm_code_parse(code)
+				: ri->ooo ? MM_CODE_COMPILED : MM_CODE_ESTIMATE;
+		ri->iter = iter ? mmzone_iter_parse(iter) : -1;
 		const char *text = (const char *)sqlite3_column_text(st, 3);
 		struct machine *m = NULL;
 		struct diag md;
@@ -279,6 +311,32 @@ int annotate_write(sqlite3 *db, const char *dbname, const struct cost_tables *t,
 			cyc, calls ? cyc / (double)calls : 0, file ? file : "?",
 			t->sites[i]->desc);
 	}
+	/* the page allocator's blocks that end at a site of this function */
+	int nblocks = 0;
+	for (int i = 0; rc == NS_OK && nsites && ri.have_costs && ri.code > 0 && ri.iter >= 0;
+	     i++) {
+		struct mm_block_desc b;
+		if (mm_block_describe(i, (enum mm_code)ri.code, (enum mmzone_iter)ri.iter, &b))
+			break;
+		int sid = b.exit_site ? cost_site_lookup(t, b.exit_site) : -1;
+		char fn[128];
+		if (sid < 0 || !cost_site_function(t->sites[sid], fn, sizeof fn) ||
+		    strcmp(fn, function))
+			continue;
+		struct site_counts c;
+		if (site_counts(st, run, b.exit_site, &c)) {
+			rc = db_err(db, dbname, d);
+			break;
+		}
+		double cyc = block_cycles(&ri, &b) * (double)c.executed;
+		if (!nblocks++)
+			fprintf(out, "%-*s %12s %54s %9s  %s\n", w, "block", "executed", "core cycles",
+				"per call", "straight-line code charged as one unit");
+		sum_cycles += cyc;
+		fprintf(out, "%-*s %12" PRIu64 " %54.0f %9.2f  %" PRIu32 " uops%s%s, ends at %s\n",
+			w, b.name, c.executed, cyc, calls ? cyc / (double)calls : 0, b.uops,
+			b.kinds[0] ? ", accesses " : "", b.kinds, b.exit_site);
+	}
 	sqlite3_finalize(st);
 	if (rc)
 		return rc;
@@ -286,9 +344,13 @@ int annotate_write(sqlite3 *db, const char *dbname, const struct cost_tables *t,
 		fprintf(out, "(no branch sites are modelled in %s)\n", function);
 	else if (inlined == 0) {
 		double rest = (double)self > sum_cycles ? (double)self - sum_cycles : 0;
-		fprintf(out, "%-*s %12s %12s %7s %12s %7s %12.0f %9.2f  the rest of the "
-			"self cycles: straight-line work, memory, calls, inlined callees\n", w, "other",
-			"", "", "", "", "", rest, calls ? rest / (double)calls : 0);
+		fprintf(out, "%-*s %12s %54.0f %9.2f  the rest of the self cycles: %s\n", w,
+			"other", "", rest, calls ? rest / (double)calls : 0, nblocks ?
+			(ri.ooo ? "memory and the waits for it, calls, blocks ending elsewhere, "
+				  "inlined callees" :
+				  "memory beyond L1 hits, calls, blocks ending elsewhere, inlined "
+				  "callees") :
+			"straight-line work, memory, calls, inlined callees");
 	}
 	return ferror(out) ? NS_EIO : NS_OK;
 }
