@@ -16,6 +16,7 @@
 
 #include "cost/cpu.h"
 #include "machine/machine.h"
+#include "models/page_alloc.h"
 
 /*
  * Where each modelled function is defined.  Written from the kernel
@@ -96,15 +97,68 @@ struct run_info {
 	char variant[160], kernel[160], machine[128];
 	struct cpu_costs k;
 	int have_costs;
+	int ooo;                        /* the run's cost.model is ooo */
+	int code, iter;                 /* its page allocator layout (enum mm_code,
+					 * resolved) and zonelist iterator; -1:
+					 * unknown (no blocks are attributed) */
 };
+
+/*
+ * The core cycles the run's timing model charged a site's branches
+ * (cost/cpu.h): in-order, cpu_branch_cycles() (the clock's advance at
+ * each branch, exactly); out of order (cpu_ooo_branch()), one fused uop
+ * through dispatch (1/width cycle), the dispatch group a correctly
+ * predicted taken branch ends (taken_branch cycles) and, per
+ * mispredict, its resolution one cycle after its input and the refill
+ * (1 + mispredict cycles).  The ooo figure leaves out the wait for the
+ * branch's input (the dependent chain's loads), which stays in the
+ * function's other cycles; taken branches are counted as predicted
+ * except as many as were mispredicted (the site's counts do not say
+ * which outcome a mispredict had).
+ */
+/*
+ * The core cycles one execution of block b was charged for its
+ * straight-line code (cost/cpu.h cpu_block()): in order, its uops at the
+ * in-order rate and its declared accesses as L1 hits (cpu_block_init()'s
+ * work + stall: what the block precharges; a miss's extra is memory);
+ * out of order, its uops through dispatch (uops / width; the accesses'
+ * latency overlaps or waits, which is memory).
+ */
+static double block_cycles(const struct run_info *ri, const struct mm_block_desc *b)
+{
+	if (ri->ooo)
+		return (double)b->uops / (double)(ri->k.width ? ri->k.width : 1);
+	struct cpu_block cb;
+	if (cpu_block_init(&cb, b->uops, b->kinds, -1, &ri->k) != NS_OK)
+		return 0;
+	return (double)cb.work + (double)cb.stall;
+}
+
+static double site_cycles(const struct run_info *ri, uint64_t executed, uint64_t taken,
+			  uint64_t mispredicted)
+{
+	if (!ri->have_costs)
+		return 0;
+	if (!ri->ooo)
+		return (double)cpu_branch_cycles(&ri->k, executed, taken, mispredicted);
+	uint64_t width = ri->k.width ? ri->k.width : 1;
+	uint64_t taken_ok = taken > mispredicted ? taken - mispredicted : 0;
+	return (double)executed / (double)width + (double)taken_ok * ri->k.taken_branch +
+	       (double)mispredicted * (1.0 + ri->k.mispredict);
+}
 
 static int read_run(sqlite3 *db, const char *dbname, int64_t run, struct run_info *ri,
 		    struct diag *d)
 {
 	sqlite3_stmt *st;
-	if (sqlite3_prepare_v2(db, "SELECT r.variant, r.kernel_model, r.machine, i.content "
-			       "FROM runs r LEFT JOIN inputs i ON i.sha256 = r.machine_sha256 "
-			       "WHERE r.run_id = ?1", -1, &st, NULL) != SQLITE_OK)
+	if (sqlite3_prepare_v2(db, "SELECT r.variant, r.kernel_model, r.machine, i.content, "
+			       "(SELECT value FROM params p WHERE p.run_id = r.run_id AND "
+			       "p.key = 'cost.model'), (SELECT value FROM params p WHERE "
+			       "p.run_id = r.run_id AND p.key = 'cost.code'), (SELECT value FROM "
+			       "params p WHERE p.run_id = r.run_id AND p.key = "
+			       "'kernel.zonelist_iter') FROM runs r LEFT JOIN inputs i ON "
+			       "i.sha256 = r.machine_sha256 WHERE r.run_id = ?1", -1, &st,
+			       NULL) != SQLITE_OK)
 		return db_err(db, dbname, d);
 	sqlite3_bind_int64(st, 1, run);
 	int s = sqlite3_step(st), rc = NS_OK;
@@ -112,12 +166,26 @@ static int read_run(sqlite3 *db, const char *dbname, int64_t run, struct run_inf
 		snprintf(ri->variant, sizeof ri->variant, "%s", sqlite3_column_text(st, 0));
 		snprintf(ri->kernel, sizeof ri->kernel, "%s", sqlite3_column_text(st, 1));
 		snprintf(ri->machine, sizeof ri->machine, "%s", sqlite3_column_text(st, 2));
+		/* cost.model as the run stored it; a run of before the key was
+		 * stored ran the in-order model (numasim 0.1.0) */
+		const char *model = (const char *)sqlite3_column_text(st, 4);
+		ri->ooo = model && !strcmp(model, "ooo");
+		/* cost.code when given, else what MM_CODE_DEFAULT resolves to
+		 * (models/page_alloc.h): compiled under ooo, estimate in order */
+		const char *code = (const char *)sqlite3_column_text(st, 5);
+		const char *iter = (const char *)sqlite3_column_text(st, 6);
+		ri->code = code ? mm_code_parse(code)
+				: ri->ooo ? MM_CODE_COMPILED : MM_CODE_ESTIMATE;
+		ri->iter = iter ? mmzone_iter_parse(iter) : -1;
 		const char *text = (const char *)sqlite3_column_text(st, 3);
 		struct machine *m = NULL;
 		struct diag md;
 		diag_init(&md);
 		if (text && machine_load_buf(ri->machine, text, strlen(text), &m, &md) == NS_OK)
 			ri->have_costs = cpu_costs_init(&ri->k, &m->costs) == NS_OK;
+		/* the in-order figures leave width 0: the ooo core's own */
+		if (ri->have_costs && m->costs.dispatch_width.value >= 1)
+			ri->k.width = (uint32_t)m->costs.dispatch_width.value;
 		machine_free(m);
 	} else if (s == SQLITE_DONE) {
 		rc = diag_set(d, NS_EINPUT, dbname, 0, 0, "no run %" PRId64 " in this database",
@@ -195,14 +263,20 @@ int annotate_write(sqlite3 *db, const char *dbname, const struct cost_tables *t,
 	if (inlined < 0)
 		fprintf(out, "Not called in this run.\n");
 	else
-		fprintf(out, "%s: %" PRIu64 " calls, self %" PRIu64 " cycles (%.2f%% of the "
-			"run's), total %" PRIu64 " cycles, %.2f cycles per call\n",
+		fprintf(out, "%s: %" PRIu64 " calls, self %" PRIu64 " core cycles (%.2f%% of "
+			"the run's), total %" PRIu64 " core cycles, %.2f core cycles per call\n",
 			inlined ? "Inlined (its cycles are its caller's)" : "Out of line", calls,
 			self, pct(self, run_self), total, calls ? (double)total / (double)calls : 0);
-	if (ri.have_costs)
-		fprintf(out, "Branch costs of machine %s: %" PRIu32 " per branch, +%" PRIu32
-			" taken, +%" PRIu32 " mispredicted (cycles)\n", ri.machine, ri.k.branch,
-			ri.k.taken_branch, ri.k.mispredict);
+	if (ri.have_costs && ri.ooo)
+		fprintf(out, "Timing model of the run: ooo (cost.model), machine %s: a branch is "
+			"1/%" PRIu32 " core cycle of dispatch, +%" PRIu32 " a predicted taken one, "
+			"+1+%" PRIu32 " a mispredicted one (resolve, refill); its input's wait is "
+			"in other\n", ri.machine, ri.k.width ? ri.k.width : 1, ri.k.taken_branch,
+			ri.k.mispredict);
+	else if (ri.have_costs)
+		fprintf(out, "Timing model of the run: inorder (cost.model), machine %s: %" PRIu32
+			" per branch, +%" PRIu32 " taken, +%" PRIu32 " mispredicted (core "
+			"cycles)\n", ri.machine, ri.k.branch, ri.k.taken_branch, ri.k.mispredict);
 	fputc('\n', out);
 	if (sqlite3_prepare_v2(db, "SELECT executed, taken, mispredicted FROM branches "
 			       "WHERE run_id = ?1 AND site = ?2", -1, &st, NULL) != SQLITE_OK)
@@ -215,8 +289,9 @@ int annotate_write(sqlite3 *db, const char *dbname, const struct cost_tables *t,
 			w = n > w ? n : w;
 	}
 	fprintf(out, "%-*s %12s %12s %7s %12s %7s %12s %9s  %s\n", w, "site", "executed", "taken",
-		"taken%", "mispredicted", "miss%", "cycles", "per call", "source: condition");
-	uint64_t sum_cycles = 0;
+		"taken%", "mispredicted", "miss%", "core cycles", "per call",
+		"source: condition");
+	double sum_cycles = 0;
 	int nsites = 0;
 	for (int i = 0; i < t->nr_sites && rc == NS_OK; i++) {
 		char fn[128];
@@ -227,26 +302,55 @@ int annotate_write(sqlite3 *db, const char *dbname, const struct cost_tables *t,
 			rc = db_err(db, dbname, d);
 			break;
 		}
-		uint64_t cyc = ri.have_costs ? cpu_branch_cycles(&ri.k, c.executed, c.taken,
-								 c.mispredicted) : 0;
+		double cyc = site_cycles(&ri, c.executed, c.taken, c.mispredicted);
 		sum_cycles += cyc;
 		nsites++;
-		fprintf(out, "%-*s %12" PRIu64 " %12" PRIu64 " %7.2f %12" PRIu64 " %7.2f %12" PRIu64
+		fprintf(out, "%-*s %12" PRIu64 " %12" PRIu64 " %7.2f %12" PRIu64 " %7.2f %12.0f"
 			" %9.2f  %s: %s\n", w, t->sites[i]->name, c.executed, c.taken,
 			pct(c.taken, c.executed), c.mispredicted, pct(c.mispredicted, c.executed),
-			cyc, calls ? (double)cyc / (double)calls : 0, file ? file : "?",
+			cyc, calls ? cyc / (double)calls : 0, file ? file : "?",
 			t->sites[i]->desc);
+	}
+	/* the page allocator's blocks that end at a site of this function */
+	int nblocks = 0;
+	for (int i = 0; rc == NS_OK && nsites && ri.have_costs && ri.code > 0 && ri.iter >= 0;
+	     i++) {
+		struct mm_block_desc b;
+		if (mm_block_describe(i, (enum mm_code)ri.code, (enum mmzone_iter)ri.iter, &b))
+			break;
+		int sid = b.exit_site ? cost_site_lookup(t, b.exit_site) : -1;
+		char fn[128];
+		if (sid < 0 || !cost_site_function(t->sites[sid], fn, sizeof fn) ||
+		    strcmp(fn, function))
+			continue;
+		struct site_counts c;
+		if (site_counts(st, run, b.exit_site, &c)) {
+			rc = db_err(db, dbname, d);
+			break;
+		}
+		double cyc = block_cycles(&ri, &b) * (double)c.executed;
+		if (!nblocks++)
+			fprintf(out, "%-*s %12s %54s %9s  %s\n", w, "block", "executed", "core cycles",
+				"per call", "straight-line code charged as one unit");
+		sum_cycles += cyc;
+		fprintf(out, "%-*s %12" PRIu64 " %54.0f %9.2f  %" PRIu32 " uops%s%s, ends at %s\n",
+			w, b.name, c.executed, cyc, calls ? cyc / (double)calls : 0, b.uops,
+			b.kinds[0] ? ", accesses " : "", b.kinds, b.exit_site);
 	}
 	sqlite3_finalize(st);
 	if (rc)
 		return rc;
 	if (!nsites)
 		fprintf(out, "(no branch sites are modelled in %s)\n", function);
-	else if (inlined == 0)
-		fprintf(out, "%-*s %12s %12s %7s %12s %7s %12" PRIu64 " %9.2f  the rest of the "
-			"self cycles: straight-line work, memory, calls, inlined callees\n", w, "other",
-			"", "", "", "", "", self >= sum_cycles ? self - sum_cycles : 0,
-			calls && self >= sum_cycles ? (double)(self - sum_cycles) / (double)calls
-						    : 0);
+	else if (inlined == 0) {
+		double rest = (double)self > sum_cycles ? (double)self - sum_cycles : 0;
+		fprintf(out, "%-*s %12s %54.0f %9.2f  the rest of the self cycles: %s\n", w,
+			"other", "", rest, calls ? rest / (double)calls : 0, nblocks ?
+			(ri.ooo ? "memory and the waits for it, calls, blocks ending elsewhere, "
+				  "inlined callees" :
+				  "memory beyond L1 hits, calls, blocks ending elsewhere, inlined "
+				  "callees") :
+			"straight-line work, memory, calls, inlined callees");
+	}
 	return ferror(out) ? NS_EIO : NS_OK;
 }

@@ -11,8 +11,14 @@
  * annotate shows cold lines.  A site's cycles are cpu_branch_cycles() of
  * its counts with the cost figures of the run's machine as stored in the
  * database (inputs, by machine_sha256): branch + taken_branch per taken +
- * mispredict per mispredict; the rest of the function's self cycles
- * (straight-line work, memory, calls) is printed as one remainder line.
+ * mispredict per mispredict under cost.model inorder, the interval
+ * model's dispatch, taken-branch and resolve + refill charges under ooo
+ * (the run's model, from its params); then the page allocator's blocks
+ * that end at the function's sites (models/page_alloc.h
+ * mm_block_describe(): executions = the exit site's, the core cycles of
+ * their straight-line code in the run's layout and model); the rest of
+ * the function's self cycles (memory, calls, blocks ending elsewhere) is
+ * printed as one remainder line.
  *
  * Kernel source: the file the function is defined in, at the run's kernel
  * model (runs.kernel_model), from annotate_kernel_file(): a table of the

@@ -48,10 +48,28 @@ const char *compare_report_metrics(const char *workload)
 	return NULL;
 }
 
+const char *compare_unit_label(const char *unit, char *buf, size_t len)
+{
+	size_t o = 0;
+	for (const char *p = unit ? unit : ""; *p && o + 1 < len; p++) {
+		if (!strncmp(p, "tsc", 3) && (p == unit || p[-1] == '/' || p[-1] == '_') &&
+		    o + 3 < len) {
+			memcpy(buf + o, "TSC", 3);
+			o += 3;
+			p += 2;
+			continue;
+		}
+		buf[o++] = *p == '_' ? ' ' : *p;
+	}
+	buf[o] = '\0';
+	return buf;
+}
+
 int compare_lower_is_better(const char *unit)
 {
 	static const char *const t[] = {"cycles", "cycles/op", "ns", "ns/op", "s",
-					"ms", "us", "sec", "seconds"};
+					"ms", "us", "sec", "seconds", "core_cycles",
+					"core_cycles/op", "tsc_ticks", "tsc_ticks/op"};
 	for (size_t i = 0; unit && i < sizeof t / sizeof t[0]; i++)
 		if (!strcmp(unit, t[i]))
 			return 1;
@@ -862,13 +880,27 @@ struct layout {
 	int opw, colw, fieldw;
 };
 
+/* The unit of every compared metric as its label, "" when they differ
+ * (each then names its own in --format csv and json). */
+static const char *common_unit(const struct compare *c, char *buf, size_t len)
+{
+	const char *u = c->nr_metrics ? c->metrics[0].unit : NULL;
+	for (int m = 1; u && m < c->nr_metrics; m++)
+		if (!c->metrics[m].unit || strcmp(c->metrics[m].unit, u))
+			u = NULL;
+	buf[0] = '\0';
+	return u ? compare_unit_label(u, buf, len) : buf;
+}
+
 static void print_heads(const struct compare *c, const struct layout *l, FILE *f)
 {
 	int is_variant = !strcmp(c->o.by, "variant");
+	char unit[64];
 	fprintf(f, "%*s", l->statw + 1 + l->opw, "");
 	for (int g = 0; g < c->nr_groups; g++)
 		fprintf(f, "%*s", l->colw, is_variant ? c->groups[g].model : c->o.by);
-	fprintf(f, "\n%*s", l->statw + 1 + l->opw, "");
+	/* the unit, where mmtests leaves the corner blank */
+	fprintf(f, "\n%-*s", l->statw + 1 + l->opw, common_unit(c, unit, sizeof unit));
 	for (int g = 0; g < c->nr_groups; g++)
 		fprintf(f, "%*s", l->colw, c->groups[g].head);
 	fputc('\n', f);
@@ -1078,8 +1110,9 @@ static void print_seed(const struct compare *c, struct st5 *const *s, const int 
 	for (int m = 0; m < c->nr_metrics; m++) {
 		const struct metric *me = &c->metrics[m];
 		int d = dec[m] + 2;
+		char ul[64];
 		fprintf(f, "%s# %s [%s] (seed format)\n%-8s", m ? "\n" : "", me->name,
-			me->unit ? me->unit : "?", "");
+			me->unit ? compare_unit_label(me->unit, ul, sizeof ul) : "?", "");
 		for (int g = 0; g < c->nr_groups; g++)
 			fprintf(f, " %*s", w, c->groups[g].value);
 		fputc('\n', f);

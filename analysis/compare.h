@@ -151,6 +151,15 @@ int compare_nr_metrics(const struct compare *c);
 const char *compare_report_metrics(const char *workload);
 /* 1 when the unit is time-like (lower is better). */
 int compare_lower_is_better(const char *unit);
+/*
+ * The unit as column headers print it (docs/reference/schema.md
+ * "Units"): the stored name with '_' as ' ' and "tsc" as "TSC", so
+ * "tsc_ticks/op" (the TSC as rdtsc reads it: the pagealloc benchmark's
+ * figures) is "TSC ticks/op" and "core_cycles" (the simulated core's
+ * clock: the profile, latencies) is "core cycles".  Written to buf
+ * (len > 0, truncated to fit); returns buf.
+ */
+const char *compare_unit_label(const char *unit, char *buf, size_t len);
 /* strcmp with digit runs compared as numbers. */
 int compare_natural(const char *a, const char *b);
 /* Whether name passes a comma-separated glob list ("!" excludes). */

@@ -186,7 +186,9 @@ static int write_table(FILE *f, const struct csv *c, const struct cols *k,
 				fputs("<th class=\"m\" rowspan=\"3\">", f);
 				markup_puts(f, metric);
 				fputs("</th><td rowspan=\"3\">", f);
-				markup_puts(f, csv_get(c, r, k->unit));
+				char ul[64];
+				markup_puts(f, compare_unit_label(csv_get(c, r, k->unit), ul,
+								  sizeof ul));
 				fputs("</td>", f);
 			}
 			fprintf(f, "<td>%s</td>", s < 2 ? stat_names[s] : "Welch");

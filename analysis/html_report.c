@@ -29,6 +29,7 @@
 #include "analysis/html_compare.h"
 #include "analysis/markup.h"
 #include "analysis/messaging_report.h"
+#include "analysis/numastat.h"
 #include "analysis/plot.h"
 
 /* The page's sections as opened, for the navigation bar. */
@@ -481,14 +482,15 @@ static int section_profile(struct html *h)
 		return rc;
 	static const struct sql_section profile = {
 		"profile", "profile", "Simulated profile",
-		"Top 30 functions by self cycles, mean per run of each "
+		"Top 30 functions by self core cycles, mean per run of each "
 		"variant (perf report with children: total includes callees). Click a "
 		"header to sort.",
 		"SELECT p.function, coalesce(kernel_file(p.function), '') AS kernel_file, "
 		"r.variant, max(p.inlined) AS inlined, CAST(round(avg(p.calls)) AS INTEGER) AS calls, "
-		"CAST(round(avg(p.self_cycles)) AS INTEGER) AS self_cycles, round(avg(p.self_pct), 2) AS self_pct, "
-		"CAST(round(avg(p.total_cycles)) AS INTEGER) AS total_cycles, "
-		"round(avg(p.cycles_per_call), 2) AS cycles_per_call "
+		"CAST(round(avg(p.self_cycles)) AS INTEGER) AS \"self core cycles\", "
+		"round(avg(p.self_pct), 2) AS self_pct, "
+		"CAST(round(avg(p.total_cycles)) AS INTEGER) AS \"total core cycles\", "
+		"round(avg(p.cycles_per_call), 2) AS \"core cycles per call\" "
 		"FROM profile_report p JOIN runs r USING (run_id) WHERE r.status = 'ok' "
 		"GROUP BY p.function, r.variant ORDER BY avg(p.self_cycles) DESC, p.function, "
 		"r.variant LIMIT 30", 2};
@@ -665,6 +667,54 @@ static int section_branches(struct html *h)
 	return sql_section(h, &branches);
 }
 
+/* numastat per node (analysis/numastat.h) of the first runs that stored
+ * the counters; no section when none did. */
+#define HTML_NUMASTAT_RUNS 12
+static int section_numastat(struct html *h)
+{
+	sqlite3_stmt *st;
+	if (sqlite3_prepare_v2(h->db, "SELECT run_id, variant FROM runs WHERE status = 'ok' "
+			       "ORDER BY run_id", -1, &st, NULL) != SQLITE_OK)
+		return db_err(h);
+	int rc = NS_OK, shown = 0, more = 0, s;
+	while ((s = sqlite3_step(st)) == SQLITE_ROW) {
+		struct numastat ns;
+		int64_t run = sqlite3_column_int64(st, 0);
+		if (shown == HTML_NUMASTAT_RUNS) {
+			more++;
+			continue;
+		}
+		rc = numastat_read(h->db, h->dbname, run, &ns, h->d);
+		if (rc == NS_ENOENT) {
+			rc = NS_OK;
+			continue;
+		}
+		if (rc)
+			break;
+		if (!shown++)
+			section_open(h, "numastat", "numastat", "numastat per node");
+		fprintf(h->f, "<h3>run %" PRId64 ": ", run);
+		markup_puts(h->f, (const char *)sqlite3_column_text(st, 1));
+		fputs("</h3>\n<div class=\"scroll\">", h->f);
+		numastat_html(&ns, h->f);
+		fputs("</div>\n", h->f);
+		numastat_free(&ns);
+	}
+	if (rc == NS_OK && s != SQLITE_DONE)
+		rc = db_err(h);
+	sqlite3_finalize(st);
+	if (rc == NS_OK && shown) {
+		fprintf(h->f, "<p class=\"note\">As numastat(8) prints "
+			"/sys/devices/system/node/nodeN/numastat: the sum over the node's zones "
+			"of the run's counters; <code>numasim numastat DB --run N</code>.");
+		if (more)
+			fprintf(h->f, " The first %d runs; %d more in the database.",
+				HTML_NUMASTAT_RUNS, more);
+		fputs("</p>\n</section>\n", h->f);
+	}
+	return rc;
+}
+
 /* Messaging runs: the messaging report per invocation and the scheduler summary. */
 static int section_messaging(struct html *h)
 {
@@ -704,7 +754,7 @@ static int section_messaging(struct html *h)
 		size_t len = 0;
 		FILE *m = rc == NS_OK && n ? open_memstream(&buf, &len) : NULL;
 		if (m) {
-			rc = messaging_report_print(h->db, run, n, 0, m, h->d);
+			rc = messaging_report_print(h->db, run, n, 0, 0, m, h->d);
 			fclose(m);
 		}
 		if (rc == NS_OK && buf) {
@@ -837,7 +887,8 @@ int html_report_write(sqlite3 *db, const char *dbname, const struct cost_tables 
 		return diag_set(d, NS_ENOMEM, dbname, 0, 0, "out of memory");
 	if ((rc = section_runs(&h)) || (rc = section_compare(&h)) ||
 	    (rc = section_profile(&h)) || (rc = section_flame(&h)) || (rc = section_diff(&h)) ||
-	    (rc = section_branches(&h)) || (rc = section_messaging(&h)) ||
+	    (rc = section_branches(&h)) || (rc = section_numastat(&h)) ||
+	    (rc = section_messaging(&h)) ||
 	    (rc = section_sweep(&h))) {
 		fclose(h.f);
 		free(body);

@@ -33,6 +33,8 @@ struct rep {
 	struct diag *d;
 	FILE *g;
 	long long top;                    /* rows per long section; <= 0: all */
+	int per_cpu;                      /* MESSAGING_REPORT_PER_CPU */
+	int seed;                         /* every run is of scenario seed-slub */
 	int nr;
 	struct mpoint *pts;
 };
@@ -107,7 +109,7 @@ static int add_run(struct mpoint *p, int64_t id, long long rep, double t)
 static int load_runs(struct rep *r, const int64_t *ids, int n)
 {
 	static const char sql[] =
-		"SELECT r.point, r.variant, r.repetition, m.value FROM runs r "
+		"SELECT r.point, r.variant, r.repetition, m.value, r.scenario FROM runs r "
 		"JOIN metrics m ON m.run_id = r.run_id AND m.name = 'total_time_s' "
 		"WHERE r.run_id = ?1";
 	sqlite3_stmt *st = NULL;
@@ -115,6 +117,7 @@ static int load_runs(struct rep *r, const int64_t *ids, int n)
 
 	if (sqlite3_prepare_v2(r->db, sql, -1, &st, NULL) != SQLITE_OK)
 		return db_err(r, "cannot read the runs");
+	r->seed = n > 0;
 	for (int i = 0; i < n && rc == NS_OK; i++) {
 		sqlite3_reset(st);
 		sqlite3_bind_int64(st, 1, ids[i]);
@@ -130,6 +133,9 @@ static int load_runs(struct rep *r, const int64_t *ids, int n)
 			break;
 		}
 		const char *v = (const char *)sqlite3_column_text(st, 1);
+		const char *sc = (const char *)sqlite3_column_text(st, 4);
+		if (!sc || strcmp(sc, MESSAGING_REPORT_SEED_SCENARIO))
+			r->seed = 0;
 		struct mpoint *p = point_of(r, sqlite3_column_int(st, 0), v ? v : "?");
 		if (!p || add_run(p, ids[i], sqlite3_column_int64(st, 2),
 				  sqlite3_column_double(st, 3)) != NS_OK)
@@ -178,8 +184,14 @@ static void print_summary(struct rep *r, int dec)
 	for (int i = 0; i < r->nr; i++)
 		if ((int)strlen(r->pts[i].variant) > wd)
 			wd = (int)strlen(r->pts[i].variant);
-	for (int i = 0; i < r->nr; i++)
+	for (int i = 0; i < r->nr; i++) {
 		ok[i] = stats_summary(r->pts[i].t, (size_t)r->pts[i].n, &sm[i]) == NS_OK;
+		if (!ok[i] && r->pts[i].n == 1) {
+			/* one run: its value is max., min. and avg.; no stdev */
+			sm[i].max = sm[i].min = sm[i].mean = r->pts[i].t[0];
+			ok[i] = 2;
+		}
+	}
 	fprintf(r->g, "\n# Total time [sec] over repetitions (seed format)\n%-8s", "");
 	for (int i = 0; i < r->nr; i++)
 		fprintf(r->g, " %*s", wd, r->pts[i].variant);
@@ -190,7 +202,7 @@ static void print_summary(struct rep *r, int dec)
 			const struct stats_summary *s = &sm[i];
 			double v = row == 0 ? s->max : row == 1 ? s->min : row == 2 ? s->mean
 										: s->stdev;
-			if (ok[i])
+			if (ok[i] == 1 || (ok[i] == 2 && row < 3))
 				fprintf(r->g, " %*.*f", wd, dec, v);
 			else
 				fprintf(r->g, " %*s", wd, "-");
@@ -206,13 +218,13 @@ static void print_summary(struct rep *r, int dec)
 		struct stats_welch w;
 		char what[2 * VARIANT_MAX + 16];
 		snprintf(what, sizeof what, "%s - %s", r->pts[0].variant, r->pts[i].variant);
-		if (ok[0] && ok[i] && stats_welch_summary(&sm[0], &sm[i], &w) == NS_OK)
+		if (ok[0] == 1 && ok[i] == 1 && stats_welch_summary(&sm[0], &sm[i], &w) == NS_OK)
 			print_welch(r, what, &w);
 		else
 			fprintf(r->g, "%s: Welch t-test needs at least 2 runs per variant\n", what);
 	}
 	struct stats_welch w;
-	if (stats_welch(MESSAGING_REPORT_SEED_PRE_AVG, MESSAGING_REPORT_SEED_PRE_SD, MESSAGING_REPORT_SEED_N,
+	if (r->seed && stats_welch(MESSAGING_REPORT_SEED_PRE_AVG, MESSAGING_REPORT_SEED_PRE_SD, MESSAGING_REPORT_SEED_N,
 			MESSAGING_REPORT_SEED_POST_AVG, MESSAGING_REPORT_SEED_POST_SD, MESSAGING_REPORT_SEED_N,
 			&w) == NS_OK)
 		print_welch(r, "seed's published numbers (189.154 sd 1.37 vs 188.086 sd 0.99, "
@@ -247,6 +259,10 @@ static int print_stat(struct rep *r, sqlite3_stmt *tot, sqlite3_stmt *per, int64
 	if (s != NS_OK)
 		return s;
 	fprintf(r->g, "%-24s %lld", name, total);
+	if (!r->per_cpu) {
+		fputc('\n', r->g);
+		return NS_OK;
+	}
 	sqlite3_reset(per);
 	sqlite3_bind_int64(per, 1, id);
 	sqlite3_bind_text(per, 2, lo, -1, SQLITE_TRANSIENT);
@@ -816,9 +832,10 @@ static int print_slabinfo(struct rep *r, const int64_t *run_ids, int nr_runs)
 }
 
 int messaging_report_print(sqlite3 *db, const int64_t *run_ids, int nr_runs, long long top,
-			   FILE *f, struct diag *d)
+			   unsigned flags, FILE *f, struct diag *d)
 {
-	struct rep r = {.db = db, .d = d, .top = top};
+	struct rep r = {.db = db, .d = d, .top = top,
+			.per_cpu = !!(flags & MESSAGING_REPORT_PER_CPU)};
 	char *buf = NULL;
 	size_t len = 0;
 	int rc;

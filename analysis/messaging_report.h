@@ -9,12 +9,17 @@
  *  2. the seed-format summary over repetitions, one column per sweep point
  *     (point order, the first is the baseline): max., min., avg., stdev.
  *     (sample standard deviation) of the metric total_time_s;
+ *     A point of one run shows its value as max., min. and avg. (no
+ *     stdev);
  *  3. Welch's t-test (analysis/stats.h) of every point against the
- *     baseline, and the same test of the seed's published numbers;
+ *     baseline, and, when every run is of the seed's scenario
+ *     (MESSAGING_REPORT_SEED_SCENARIO), the same test of the seed's
+ *     published numbers;
  *  4. per point, the SLUB stats of skbuff_head_cache and kmalloc-512 of
  *     the point's first stored run as /sys/kernel/slab/<cache>/<stat>
- *     shows them with CONFIG_SLUB_STATS: the total, then C<cpu>=<count>
- *     for every CPU with a non-zero count;
+ *     shows them with CONFIG_SLUB_STATS: the total, then, with
+ *     MESSAGING_REPORT_PER_CPU, C<cpu>=<count> for every CPU with a
+ *     non-zero count;
  *  4b. when a run selected kernel.slub_cpu_partial other than v5.9, per
  *     point (its first run) the statistics tables `slabinfo -r` prints for
  *     skbuff_head_cache and kmalloc-512 (analysis/slabinfo.h);
@@ -51,7 +56,15 @@
 #define MESSAGING_REPORT_SEED_POST_AVG 188.086
 #define MESSAGING_REPORT_SEED_POST_SD 0.99
 
+/* The scenario whose runs the seed's published numbers belong to: the
+ * Welch line of those numbers is printed only when every run is of it. */
+#define MESSAGING_REPORT_SEED_SCENARIO "seed-slub"
+
+/* flags: the per-CPU counts C<cpu>=<count> after each SLUB stat's total
+ * (run and report --per-cpu; without it the totals only). */
+#define MESSAGING_REPORT_PER_CPU 1u
+
 int messaging_report_print(sqlite3 *db, const int64_t *run_ids, int nr_runs, long long top,
-			   FILE *f, struct diag *d);
+			   unsigned flags, FILE *f, struct diag *d);
 
 #endif

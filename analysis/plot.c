@@ -235,8 +235,10 @@ int plot_load_line(struct plot *p, sqlite3 *db, const char *dbname, const char *
 	}
 	snprintf(p->xlabel, sizeof p->xlabel, "%s", by_name ? "batch size (from the metric name)" : xkey);
 	line_unit(db, glob, unit, sizeof unit);
+	char ul[64];
+	compare_unit_label(unit, ul, sizeof ul);
 	snprintf(p->ylabel, sizeof p->ylabel, "%s%s%s%s (mean, min-max bars)", glob,
-		 unit[0] ? " [" : "", unit, unit[0] ? "]" : "");
+		 ul[0] ? " [" : "", ul, ul[0] ? "]" : "");
 	snprintf(p->title, sizeof p->title, "%s by %s", glob, by);
 out:
 	sqlite3_finalize(st);
@@ -360,9 +362,9 @@ int plot_load_bars(struct plot *p, sqlite3 *db, const char *dbname, const char *
 		sort_points(se);
 	}
 	snprintf(p->xlabel, sizeof p->xlabel, "%s", profile ? "function" : "branch site");
-	snprintf(p->ylabel, sizeof p->ylabel, "%s per run", profile ? "self cycles" : col);
+	snprintf(p->ylabel, sizeof p->ylabel, "%s per run", profile ? "self core cycles" : col);
 	snprintf(p->title, sizeof p->title, "%s by %s (top %d)",
-		 profile ? "profile: self cycles" : col, by, p->nr_cats);
+		 profile ? "profile: self core cycles" : col, by, p->nr_cats);
 out:
 	sqlite3_finalize(st);
 	sqlite3_free(sql);

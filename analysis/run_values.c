@@ -98,7 +98,8 @@ static int header(sqlite3 *db, int64_t run_id, FILE *f, struct diag *d)
  * column of one unit keeps its decimal points aligned). */
 static int decimals(const char *unit, double v)
 {
-	int whole = !strcmp(unit, "count") || !strcmp(unit, "cycles");
+	int whole = !strcmp(unit, "count") || !strcmp(unit, "cycles") ||
+		    !strcmp(unit, "core_cycles") || !strcmp(unit, "tsc_ticks");
 	return whole && v == floor(v) && fabs(v) < 1e15 ? 0 : 2;
 }
 
@@ -125,11 +126,13 @@ int run_values_print(sqlite3 *db, int64_t run_id, FILE *f, struct diag *d)
 				fprintf(m, "%16.*f  ", decimals(v[i].unit, v[i].value), v[i].value);
 			else
 				fprintf(m, "%16s  ", "-");
+			char ul[64];
+			compare_unit_label(v[i].unit, ul, sizeof ul);
 			if (v[i].has_min)
 				fprintf(m, "%16.*f  %s\n", decimals(v[i].unit, v[i].min), v[i].min,
-					v[i].unit);
+					ul);
 			else
-				fprintf(m, "%16s  %s\n", "", v[i].unit);
+				fprintf(m, "%16s  %s\n", "", ul);
 		}
 	}
 	if (m && fclose(m) && rc == NS_OK)

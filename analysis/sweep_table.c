@@ -170,7 +170,7 @@ static int print_rows(sqlite3 *db, const char *in, const char *const *axes, int 
 		goto out;
 	}
 	sqlite3_reset(pts);
-	fprintf(f, "Min cycles per page allocation over each point's runs "
+	fprintf(f, "Min TSC ticks per page allocation over each point's runs "
 		"(alloc-odrO-N, mmtests' Min)\n%5s", "point");
 	for (int a = 0; a < nr_axes; a++)
 		fprintf(f, "  %-*s", width[a], axes[a]);

@@ -317,7 +317,9 @@ static void print_table(const struct tab *t, unsigned stats, int top, FILE *f)
 	fprintf(f, "%*s", TABLE_STAT_WIDTH + 1 + opw, "");
 	for (int i = 0; i < t->nr_cols; i++)
 		fprintf(f, "%*s", colw, t->cols[i].model);
-	fprintf(f, "\n%*s", TABLE_STAT_WIDTH + 1 + opw, "");
+	/* the unit, where mmtests leaves the corner blank: the series are
+	 * pagealloc's, timed with the TSC as rdtsc reads it */
+	fprintf(f, "\n%-*s", TABLE_STAT_WIDTH + 1 + opw, TABLE_UNIT_LABEL);
 	for (int i = 0; i < t->nr_cols; i++)
 		fprintf(f, "%*s", colw, t->cols[i].head);
 	fputc('\n', f);

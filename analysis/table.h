@@ -45,6 +45,9 @@ enum table_stat {
 /* Widths from mmtests Compare.pm for the pagealloc report. */
 #define TABLE_STAT_WIDTH 8
 #define TABLE_FIELD_WIDTH 17
+/* The unit the table's header names (compare_unit_label of the series'
+ * stored unit, tsc_ticks/op). */
+#define TABLE_UNIT_LABEL "TSC ticks/op"
 #define TABLE_COMPARE_WIDTH 6
 
 /*

@@ -47,12 +47,14 @@ int cmd_plot(int argc, char **argv);
 int cmd_list(int argc, char **argv);
 int cmd_annotate(int argc, char **argv);
 int cmd_diff(int argc, char **argv);
+int cmd_numastat(int argc, char **argv);
 
 /* The option tables of the commands (cli/options.h), beside each
  * command's function. */
 extern const struct cli_spec cmd_validate_spec, cmd_topology_spec, cmd_import_spec,
 	cmd_run_spec, cmd_report_spec, cmd_trace_spec, cmd_compare_spec, cmd_query_spec,
 	cmd_export_spec, cmd_plot_spec, cmd_list_spec, cmd_annotate_spec, cmd_diff_spec,
+	cmd_numastat_spec,
 	cmd_bench_spec_self,             /* `numasim bench` itself: -h only */
 	cmd_bench_pagealloc_spec, cmd_bench_slub_spec, cmd_bench_messaging_spec;
 

@@ -116,9 +116,9 @@ static const struct cli_option plot_options[] = {
 		 "--metric 'alloc-odr0-*'); KEY takes a numeric\n"
 		 "parameter or runs column (workload.inner_iterations)"},
 	{.name = "--bars", .arg = "WHAT", .kind = CLI_OPT_TEXT, .off = PLOT_ARG(bars),
-	 .help = "bar chart: profile (self cycles of the top functions)\n"
-		 "or executed, taken, mispredicted (branch sites), the\n"
-		 "mean per run of each group"},
+	 .help = "bar chart: profile (self core cycles of the top\n"
+		 "functions) or executed, taken, mispredicted (branch\n"
+		 "sites), the mean per run of each group"},
 	{.name = "--by", .arg = "KEY", .kind = CLI_OPT_TEXT, .off = PLOT_ARG(by),
 	 .help = "one line / bar per value of KEY (a runs column or\n"
 		 "a parameter, as in numasim compare); default: the\n"

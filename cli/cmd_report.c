@@ -47,6 +47,7 @@
 #include "cli/options.h"
 #include "analysis/compare.h"
 #include "analysis/flame.h"
+#include "analysis/numastat.h"
 #include "base/diag.h"
 #include "analysis/html_report.h"
 #include "analysis/messaging_report.h"
@@ -63,7 +64,7 @@
 #define SUMMARY_DEFAULT_TOP 15
 
 static const char usage_line[] = "numasim report DB [--runs] [--run ID] [--children] "
-	"[--top N] [--pool] [--format text|json|csv|html] [--slabinfo CACHE] [-o FILE]\n"
+	"[--top N] [--pool] [--per-cpu] [--format text|json|csv|html] [--slabinfo CACHE] [-o FILE]\n"
 	"       [--timeout SECONDS]";
 
 
@@ -77,6 +78,7 @@ struct rep {
 	struct diag *d;
 	struct rec_doc *doc;            /* --format json|csv: the document; NULL: text */
 	int pool;                       /* --pool: compare_opts.pool */
+	unsigned messaging_flags;       /* --per-cpu: MESSAGING_REPORT_PER_CPU */
 };
 
 static int db_err(struct rep *r)
@@ -110,13 +112,13 @@ static int print_profile(struct rep *r, int64_t run)
 			     "ORDER BY self_cycles DESC, total_cycles DESC, function LIMIT ?2",
 			     run, &st))
 		return db_err(r);
-	fprintf(r->f, "\n  Profile (simulated, by self cycles)\n"
-		"  %7s %14s %14s %12s %11s  %s\n", "Self%", "Self", "Total", "Calls",
-		"Cyc/call", "Function");
+	fprintf(r->f, "\n  Profile (simulated, by self core cycles)\n"
+		"  %7s %17s %17s %12s %16s  %s\n", "Self%", "Self core cycles",
+		"Total core cycles", "Calls", "Core cycles/call", "Function");
 	int n = 0;
 	while ((s = sqlite3_step(st)) == SQLITE_ROW) {
-		fprintf(r->f, "  %6.2f%% %14lld %14lld %12lld"
-			" %11.1f  %s%s\n", sqlite3_column_double(st, 5),
+		fprintf(r->f, "  %6.2f%% %17lld %17lld %12lld"
+			" %16.1f  %s%s\n", sqlite3_column_double(st, 5),
 			sqlite3_column_int64(st, 3), sqlite3_column_int64(st, 4),
 			sqlite3_column_int64(st, 2), sqlite3_column_double(st, 6),
 			col_text(st, 0), sqlite3_column_int(st, 1) ? " [inlined]" : "");
@@ -212,6 +214,22 @@ static int record_runs(struct rep *r, int64_t only, int *found)
 	return rc;
 }
 
+/* The run's numastat per node (analysis/numastat.h); nothing for a run
+ * that stored no numastat counters. */
+static int print_numastat(struct rep *r, int64_t run)
+{
+	struct numastat ns;
+	int rc = numastat_read(r->db, r->path, run, &ns, r->d);
+	if (rc == NS_ENOENT)
+		return NS_OK;
+	if (rc)
+		return rc;
+	fprintf(r->f, "\n  numastat (per node; numasim numastat DB --run %" PRId64 ")\n", run);
+	numastat_print(&ns, r->f);
+	numastat_free(&ns);
+	return NS_OK;
+}
+
 static int print_runs(struct rep *r, int64_t only, int *found)
 {
 	sqlite3_stmt *st;
@@ -237,7 +255,8 @@ static int print_runs(struct rep *r, int64_t only, int *found)
 			col_text(st, 11), sqlite3_column_double(st, 10),
 			sqlite3_column_type(st, 12) == SQLITE_NULL ? "" : ": ",
 			col_text(st, 12));
-		if ((rc = print_profile(r, id)) || (rc = print_branches(r, id)))
+		if ((rc = print_profile(r, id)) || (rc = print_branches(r, id)) ||
+		    (rc = print_numastat(r, id)))
 			break;
 	}
 	if (rc == NS_OK && s != SQLITE_DONE)
@@ -311,7 +330,8 @@ static int print_tables(struct rep *r, int64_t only, const char *workload)
 		fprintf(r->f, "\n%s: scenario %s, runs %" PRId64 "..%" PRId64
 			" (invocation %s)\n\n", workload, col_text(inv, 1), run[0], run[n - 1],
 			col_text(inv, 0));
-		rc = messaging ? messaging_report_print(r->db, run, n, r->messaging_top, r->f, r->d)
+		rc = messaging ? messaging_report_print(r->db, run, n, r->messaging_top,
+							 r->messaging_flags, r->f, r->d)
 			       : table_pagealloc_top(r->db, run, n, TABLE_MIN | TABLE_AMEAN,
 						     (int)r->top, r->f, r->d);
 		if (rc == NS_ENOENT) {
@@ -473,7 +493,7 @@ static int print_summary(struct rep *r)
 		"function ORDER BY sum(self_cycles) DESC, function LIMIT ?1) "
 		"SELECT p.function, p.variant, CAST(round(avg(p.calls)) AS INTEGER) AS "
 		"calls_per_run, CAST(round(avg(p.self_cycles)) AS INTEGER) AS "
-		"self_cycles_per_run, printf('%.2f', avg(p.self_pct)) AS self_pct "
+		"self_core_cycles_per_run, printf('%.2f', avg(p.self_pct)) AS self_pct "
 		"FROM v_profile p JOIN top USING "
 		"(function) WHERE p.status = 'ok' GROUP BY p.function, p.variant ORDER BY "
 		"(SELECT sum(self_cycles) FROM v_profile q WHERE q.function = p.function) "
@@ -518,7 +538,7 @@ static int print_summary(struct rep *r)
 		rc = db_err(r);
 	sqlite3_finalize(wl);
 	char title[128];
-	snprintf(title, sizeof title, "Profile: top %lld functions by self cycles, "
+	snprintf(title, sizeof title, "Profile: top %lld functions by self core cycles, "
 		 "mean per run of each variant", r->top);
 	if (rc == NS_OK)
 		rc = summary_query(r, "profile", title, profile);
@@ -629,7 +649,7 @@ static int report_children(struct rep *r, long long only)
 struct report_args {
 	const char *path, *out_path, *slabinfo;
 	long long only, top, timeout;
-	int runs, html, pool, children;
+	int runs, html, pool, children, per_cpu;
 	enum rec_format format;
 };
 
@@ -693,6 +713,9 @@ static const struct cli_option report_options[] = {
 	 .help = "the compare tables pool the same runs of one plan\n"
 		 "stored by several invocations (refused otherwise:\n"
 		 "docs/design/statistics.md)"},
+	{.name = "--per-cpu", .kind = CLI_OPT_FLAG, .off = REPORT_ARG(per_cpu),
+	 .help = "messaging: each SLUB stat's per-CPU counts C<cpu>=N\n"
+		 "after its total (totals only without it)"},
 	{.name = "--slabinfo", .arg = "CACHE", .kind = CLI_OPT_TEXT, .off = REPORT_ARG(slabinfo),
 	 .help = "instead: per run, the SLUB statistics of CACHE as\n"
 		 "`slabinfo -r CACHE` prints them (skbuff_head_cache,\n"
@@ -789,7 +812,8 @@ int cmd_report(int argc, char **argv)
 	if (top < 0)
 		top = runs ? REPORT_DEFAULT_TOP : SUMMARY_DEFAULT_TOP;
 	struct rep r = {.db = store_sqlite(st), .path = path, .f = f, .top = top,
-			.messaging_top = messaging_top, .d = &d, .pool = a.pool};
+			.messaging_top = messaging_top, .d = &d, .pool = a.pool,
+			.messaging_flags = a.per_cpu ? MESSAGING_REPORT_PER_CPU : 0};
 	/* one switch over the format: each case composes the whole output in f */
 	if (a.slabinfo) {
 		rc = slabinfo_report(store_sqlite(st), path, a.slabinfo, f, &d);

@@ -32,6 +32,7 @@
 #include "cli/options.h"
 #include "analysis/compare.h"
 #include "base/diag.h"
+#include "analysis/fill_report.h"
 #include "analysis/messaging_report.h"
 #include "analysis/run_values.h"
 #include "analysis/sweep_table.h"
@@ -56,7 +57,7 @@
 
 static const char usage_line[] =
 	"numasim run SCENARIO [--db FILE] [--quiet] [--inner N] [--jobs J] [--resume] [--mpi]\n"
-	"             [--trust-db] [--yes]\n"
+	"             [--trust-db] [--yes] [--per-cpu]\n"
 	"             [--commit-runs N] [--commit-ms T] [--format text|json|csv] [--set KEY=VALUE]... [--sweep KEY=V1,V2,...]... [--machine M]\n"
 	"       numasim run --machine M --workload W [options]";
 
@@ -70,7 +71,7 @@ static void on_signal(int sig)
 
 struct run_args {
 	const char *scenario, *db;
-	int quiet, resume, mpi, trust_db, yes;
+	int quiet, resume, mpi, trust_db, yes, per_cpu;
 	enum rec_format format;
 	long long inner, jobs, commit_runs, commit_ms;
 	struct scn_cli sc;              /* --set, --sweep, --machine, --workload */
@@ -125,6 +126,10 @@ static const struct cli_option run_options[] = {
 	 .help = "the final table as text (default), json (one document:\n"
 		 "the plan's runs, their sweep-axis values and metrics;\n"
 		 "docs/reference/output-formats.md) or csv (the same rows)"},
+	{.name = "--per-cpu", .kind = CLI_OPT_FLAG, .off = RUN_ARG(per_cpu),
+	 .help = "messaging: each SLUB stat's per-CPU counts C<cpu>=N\n"
+		 "after its total (as the sysfs stat file; totals only\n"
+		 "without it)"},
 	{.name = "--trust-db", .kind = CLI_OPT_FLAG, .off = RUN_ARG(trust_db),
 	 .help = "write into a database whose schema holds objects\n"
 		 "numasim did not create (triggers, changed views,\n"
@@ -320,7 +325,7 @@ static int run_records(struct store *st, const struct run_outcome *out,
 }
 
 static int print_table(struct store *st, const struct run_outcome *out,
-			const struct scenario *s, enum rec_format format)
+			const struct scenario *s, enum rec_format format, int per_cpu)
 {
 	struct diag d;
 	char *buf = NULL;
@@ -343,7 +348,11 @@ static int print_table(struct store *st, const struct run_outcome *out,
 	} else if (out->nr_ids == 1 && s->wl->report != WL_REPORT_MESSAGING)
 		rc = run_values_print(store_sqlite(st), out->run_ids[0], f, &d);
 	else if (s->wl->report == WL_REPORT_MESSAGING)
-		rc = messaging_report_print(store_sqlite(st), out->run_ids, out->nr_ids, 0, f, &d);
+		rc = messaging_report_print(store_sqlite(st), out->run_ids, out->nr_ids, 0,
+					    per_cpu ? MESSAGING_REPORT_PER_CPU : 0, f, &d);
+	else if (s->wl->report == WL_REPORT_FILL)
+		rc = fill_report_print(store_sqlite(st), store_path(st), out->run_ids,
+				       out->nr_ids, f, &d);
 	else if (s->wl->report == WL_REPORT_COMPARE)
 		rc = print_compare(st, s, f, &d);
 	else if (s->nr_points > RUN_WIDE_TABLE_POINTS)
@@ -628,7 +637,7 @@ int cmd_run(int argc, char **argv)
 	int table_rc = NS_OK, stored = 0;
 	int64_t first = 0, last = 0;
 	if (rc == NS_OK && out.nr_ids > 0)
-		table_rc = print_table(st, &out, s, a.format);
+		table_rc = print_table(st, &out, s, a.format, a.per_cpu);
 	fflush(stdout);
 	/* the group left open (Ctrl-C) is committed first, then counted */
 	if (st && rc != NS_OK && store_open_run(st) == 0)

@@ -64,6 +64,7 @@ static const struct cli_command commands[] = {
 	{"plot", cmd_plot, "plot metrics, profiles, branch sites or flame graphs as SVG or PNG", &cmd_plot_spec, 0},
 	{"list", cmd_list, "list the shipped machines, scenarios, cost profiles, scenario keys", &cmd_list_spec, 0},
 	{"annotate", cmd_annotate, "a modelled function's branch sites and cycles, like perf annotate", &cmd_annotate_spec, 0},
+	{"numastat", cmd_numastat, "a run's NUMA allocation counters per node, like numastat", &cmd_numastat_spec, 0},
 	{"diff", cmd_diff, "perf diff of two runs, variants or databases: functions and branch sites", &cmd_diff_spec, 0},
 };
 

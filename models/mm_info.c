@@ -36,6 +36,30 @@ static const struct {
 #undef MM_SITE_LAYOUT
 };
 
+static const struct {
+	const char *name, *kinds;
+	int row, exit;
+} mm_block_defs[] = {
+#define MM_BLOCK_DESC(name, r, k, e) {#name, k, W_##r, e},
+	MM_BLOCKS(MM_BLOCK_DESC)
+#undef MM_BLOCK_DESC
+};
+
+int mm_block_describe(int i, enum mm_code code, enum mmzone_iter iter,
+		      struct mm_block_desc *out)
+{
+	if (i < 0 || i >= MM_NR_BLOCK)
+		return MM_NR_BLOCK;
+	uint32_t work[MM_NR_WORK];
+	mm_work_layout(code, iter, work);
+	out->name = mm_block_defs[i].name;
+	out->kinds = mm_block_defs[i].kinds;
+	out->exit_site = mm_block_defs[i].exit >= 0 ? mm_site_defs[mm_block_defs[i].exit].name
+						      : NULL;
+	out->uops = work[mm_block_defs[i].row];
+	return 0;
+}
+
 int mm_register(struct cost_tables *t, int *fn_base, int *site_base)
 {
 	int rc = cost_register_fns(t, mm_fn_names, MM_NR_FN, fn_base);

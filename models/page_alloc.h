@@ -84,6 +84,23 @@ enum mm_code { MM_CODE_DEFAULT, MM_CODE_ESTIMATE, MM_CODE_COMPILED };
 const char *mm_code_name(enum mm_code c);     /* "default", "estimate", "compiled" */
 int mm_code_parse(const char *s);             /* ESTIMATE or COMPILED; -1 if unknown */
 
+/*
+ * The page allocator's code blocks (MM_BLOCKS of mm_tables.h) as a run
+ * with layout code (resolved: ESTIMATE or COMPILED) and zonelist iterator
+ * iter charged them, for `numasim annotate`: the block's name, its
+ * straight-line uops (its work row's count in that layout), its declared
+ * accesses ("D", "L", "S", ...; cost/cpu.h cpu_block_init) and the name
+ * of the site that ends it (NULL: a call, a return or the next block;
+ * each execution of the block is followed by one of that site).  Returns
+ * MM_NR_BLOCK's count when i is out of range with out untouched, else 0.
+ */
+struct mm_block_desc {
+	const char *name, *kinds, *exit_site;
+	uint32_t uops;
+};
+int mm_block_describe(int i, enum mm_code code, enum mmzone_iter iter,
+		      struct mm_block_desc *out);
+
 struct mm_config {
 	enum mmzone_iter iter;
 	/* the last series commit applied (models/kcommit.h, tree "mm"); every

@@ -26,8 +26,13 @@ opts=(--buildtype=release -Dtests=false "$@")
 if [ -f "$dir/build.ninja" ]; then
 	rm -rf "$dir"
 fi
+# progress: one line per phase on standard output, with the seconds it took
+t0=$SECONDS
+phase() { echo "   build-pgo $1/3: $2 (${3:-started})"; }
+phase 1 "instrumented build (-fprofile-generate)"
 meson setup "$dir" "${opts[@]}" -Db_lto=false -Db_pgo=generate >/dev/null
 meson compile -C "$dir" >/dev/null
+phase 2 "training on the benches and the tests' scenarios" "after $((SECONDS - t0)) s"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 n="$dir/numasim"
@@ -54,6 +59,8 @@ train run tests/scenarios/tiny-pagealloc.yaml --db "$tmp/z.db" --quiet \
 	--set cost.model=ooo --set cost.accounting=memo
 train run tests/scenarios/tiny-messaging.yaml --db "$tmp/s.db" --quiet
 train report "$tmp/z.db" --top 12
+phase 3 "optimised build from the profile (-fprofile-use -flto)" "after $((SECONDS - t0)) s"
 meson configure "$dir" -Db_lto=true -Db_pgo=use >/dev/null
 meson compile -C "$dir" >/dev/null
 touch "$dir/pgo-trained"
+echo "   build-pgo: done in $((SECONDS - t0)) s: $dir/numasim"

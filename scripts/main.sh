@@ -9,13 +9,35 @@
 #     appended to results/seed-slub.db, with the Welch t-test.
 # Every table printed comes from those databases; each database also gets
 # its HTML report (results/seed-zonelist.html, results/seed-slub.html).
+# The package manager's and the compiler's output go to results/deps.log
+# and results/build.log (shown when a step fails); the job ends with where
+# to look (scripts/main-where.sh).
 set -eu
 cd "$(dirname "$0")/.."
-bash scripts/deps.sh
-# optimised and trained on the benches (scripts/build-pgo.sh: about 1.3x
-# faster than a plain release build, the same results)
-bash scripts/build-pgo.sh build
 mkdir -p results
+# step NAME LOG CMD...: one progress line, the command's output to LOG,
+# its last lines and exit status when it fails
+step() {
+	local name=$1 log=$2 t0=$SECONDS
+	shift 2
+	echo "== $name (output: $log)"
+	if ! "$@" >"$log" 2>&1; then
+		echo "main.sh: $name failed; the end of $log:" >&2
+		tail -n 20 "$log" >&2
+		exit 1
+	fi
+	echo "   done in $((SECONDS - t0)) s"
+}
+step "installing what is missing (apt-get)" results/deps.log bash scripts/deps.sh
+# optimised and trained on the benches (scripts/build-pgo.sh: about 1.3x
+# faster than a plain release build, the same results); its progress
+# lines go to the terminal, meson's messages to the log
+echo "== building an optimised numasim (scripts/build-pgo.sh; messages: results/build.log)"
+bash scripts/build-pgo.sh build 2>results/build.log || {
+	echo "main.sh: the build failed; the end of results/build.log:" >&2
+	tail -n 20 results/build.log >&2
+	exit 1
+}
 echo "== numasim version (the build the figures below came from)"
 build/numasim version
 echo
@@ -40,3 +62,5 @@ for d in "$db" "$db2"; do
 	build/numasim report "$d" --format html -o "${d%.db}.html"
 	echo "== numasim report $d --format html -o ${d%.db}.html (written)"
 done
+echo
+bash scripts/main-where.sh results results/deps.log results/build.log

@@ -1217,7 +1217,7 @@ static int messaging_results(const void *result, const struct wl_run *r,
 	const struct wl_metric rows[] = {
 		{"total_time_s", "s", m->total_time_s},
 		{"messages", "count", (double)m->messages},
-		{"end_cycles", "cycles", (double)m->end_cycles},
+		{"end_cycles", "core_cycles", (double)m->end_cycles},
 		{"ctx_switches", "count", (double)m->ctx_switches},
 		{"preemptions", "count", (double)m->preemptions},
 		{"sender_blocks", "count", (double)m->sender_blocks},

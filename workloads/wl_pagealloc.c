@@ -423,9 +423,9 @@ static int put_series(struct store *st, int64_t id, const char *op, unsigned ord
 	snprintf(name, sizeof name, "%s-odr%u-%" PRIu32, op, order, batch);
 	snprintf(mname, sizeof mname, "%s.min", name);
 	if ((rc = store_samples(st, id, name, v, n)) ||
-	    (rc = store_metric(st, id, name, sum / (double)n, "cycles/op")))
+	    (rc = store_metric(st, id, name, sum / (double)n, "tsc_ticks/op")))
 		return rc;
-	return store_metric(st, id, mname, min, "cycles/op");
+	return store_metric(st, id, mname, min, "tsc_ticks/op");
 }
 
 static int pagealloc_results(const void *result, const struct wl_run *r,
@@ -459,7 +459,7 @@ static int pagealloc_results(const void *result, const struct wl_run *r,
 	    (rc = store_metric(st, id, "alloc_failed", (double)res->alloc_failed,
 			       "count")))
 		return rc;
-	if ((rc = store_metric(st, id, "timed_cycles", (double)res->timed_cycles, "cycles")))
+	if ((rc = store_metric(st, id, "timed_cycles", (double)res->timed_cycles, "tsc_ticks")))
 		return rc;
 	if (!res->noise)
 		return NS_OK;

@@ -737,8 +737,8 @@ static int parallel_results(const void *result, const struct wl_run *r,
 	(void)r;
 	const struct wl_metric rows[] = {
 		{"ops", "count", (double)m->ops},
-		{"cycles_per_op", "cycles/op", m->cycles_per_op},
-		{"end_cycles", "cycles", (double)m->end_cycles},
+		{"cycles_per_op", "core_cycles/op", m->cycles_per_op},
+		{"end_cycles", "core_cycles", (double)m->end_cycles},
 		{"page_allocs", "count", (double)m->page_allocs},
 		{"page_frees", "count", (double)m->page_frees},
 		{"obj_allocs", "count", (double)m->obj_allocs},
@@ -746,9 +746,9 @@ static int parallel_results(const void *result, const struct wl_run *r,
 		{"remote_frees", "count", (double)m->remote_frees},
 		{"alloc_failed", "count", (double)m->alloc_failed},
 		{"zone_lock_contended", "count", (double)m->zone_lock_contended},
-		{"zone_lock_wait_cycles", "cycles", (double)m->zone_lock_wait_cycles},
+		{"zone_lock_wait_cycles", "core_cycles", (double)m->zone_lock_wait_cycles},
 		{"list_lock_contended", "count", (double)m->list_lock_contended},
-		{"list_lock_wait_cycles", "cycles", (double)m->list_lock_wait_cycles},
+		{"list_lock_wait_cycles", "core_cycles", (double)m->list_lock_wait_cycles},
 		{"events", "count", (double)m->events},
 	};
 	return wl_store_metrics(st, id, rows, WL_NR(rows));

@@ -724,7 +724,7 @@ static int put_class(struct store *st, int64_t id, const char *name,
 	if (!k->calls)
 		return NS_OK;
 	snprintf(n, sizeof n, "%s.calls", name);
-	if ((rc = store_metric(st, id, name, (double)k->cycles / (double)k->calls, "cycles/call")))
+	if ((rc = store_metric(st, id, name, (double)k->cycles / (double)k->calls, "core_cycles/call")))
 		return rc;
 	return store_metric(st, id, n, (double)k->calls, "count");
 }
@@ -744,7 +744,7 @@ static int replay_results(const void *result, const struct wl_run *r, struct sto
 	const struct wl_metric rows[] = {
 		{"events", "count", (double)res->events},
 		{"calls", "count", (double)res->calls},
-		{"cycles_per_call", "cycles/call",
+		{"cycles_per_call", "core_cycles/call",
 		 res->calls ? (double)res->cycles / (double)res->calls : 0.0},
 		{"free_unknown", "count", (double)res->free_unknown},
 		{"free_null", "count", (double)res->free_null},

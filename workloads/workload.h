@@ -120,6 +120,8 @@ enum wl_report {                        /* what `numasim run` prints */
 	WL_REPORT_TABLE,                  /* the pagealloc table */
 	WL_REPORT_MESSAGING,              /* the messaging report */
 	WL_REPORT_COMPARE,                /* the metrics compared by point */
+	WL_REPORT_FILL,                   /* fill's per-run summary
+					   * (analysis/fill_report.h) */
 };
 
 struct workload_ops {

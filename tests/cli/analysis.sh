@@ -31,7 +31,7 @@ for row in Min Amean Stddev CoeffVar Max; do
 	check "compare $row rows" "$(grep -c "^$(printf '%-9s' $row) alloc-odr0-" "$tmp/c1")" 4
 done
 check "header 1" "$(sed -n 1p "$tmp/c1" | tr -s ' ')" " v4.6+patches1-4 v4.6+patches1-4+682a3385"
-check "header 2" "$(sed -n 2p "$tmp/c1" | tr -s ' ')" " pre-682a3385 682a3385"
+check "header 2" "$(sed -n 2p "$tmp/c1" | tr -s ' ')" "TSC ticks/op pre-682a3385 682a3385"
 grep -q '^Min       alloc-odr0-1  *[0-9]*\.[0-9][0-9] (  0\.00%)  *[0-9]*\.[0-9][0-9] (  [0-9]\.[0-9][0-9]%)$' "$tmp/c1" &&
 	ok || bad "Min row layout / positive improvement"
 check "numeric order" "$(grep '^Min' "$tmp/c1" | awk '{print $2}' | tr '\n' ' ')" \

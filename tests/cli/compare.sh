@@ -39,7 +39,7 @@ check "row order" "$(awk '$2 == "alloc-odr0-1" { print $1 }' "$tmp/c1" | tr '\n'
 
 # --- --baseline: its column first ---------------------------------------------------
 "$NUMASIM" compare "$P" --metric alloc-odr0-1 --baseline 682a3385 >"$tmp/c2" 2>/dev/null
-check "baseline header" "$(sed -n 2p "$tmp/c2" | tr -s ' ')" " 682a3385 pre-682a3385"
+check "baseline header" "$(sed -n 2p "$tmp/c2" | tr -s ' ')" "TSC ticks/op 682a3385 pre-682a3385"
 grep -q '^Min       alloc-odr0-1  *703\.00 (  0\.00%)  *753\.00 ( -7\.11%)$' "$tmp/c2" && ok || bad "baseline column first"
 check "difference against the baseline" "$(grep -c '^Difference against 682a3385 over runs' "$tmp/c2")" 1
 
@@ -50,7 +50,7 @@ check "difference against the baseline" "$(grep -c '^Difference against 682a3385
 "$NUMASIM" compare "$P" --metric alloc-odr0-1 >"$tmp/c3w" 2>"$tmp/e3w"
 check "what differs: exit" "$?" 0
 check "what differs: heads" "$(sed -n 2p "$tmp/c3w" | tr -s ' ')" \
-	" pre-682a3385,inner_iterations=20 pre-682a3385,inner_iterations=10 682a3385,inner_iterations=20 682a3385,inner_iterations=10"
+	"TSC ticks/op pre-682a3385,inner_iterations=20 pre-682a3385,inner_iterations=10 682a3385,inner_iterations=20 682a3385,inner_iterations=10"
 check "what differs: no warning" "$(grep -c warning "$tmp/e3w")" 0
 "$NUMASIM" compare "$P" --metric alloc-odr0-1 --by variant >"$tmp/c3" 2>"$tmp/e3"
 check "pooled: exit" "$?" 0

@@ -2,7 +2,8 @@
 # CLI tests for the fill workload and the reclaim model through `numasim
 # run`: the shipped zone-reclaim what-if validates; tests/scenarios/
 # tiny-fill.yaml (node 0 80 % page cache, zone_reclaim_mode 0 and 1) prints
-# the table of tests/golden/tiny-fill.txt (NUMASIM_UPDATE_GOLDEN=1 rewrites
+# its per-run summary, and numasim compare of its database the table of
+# tests/golden/tiny-fill.txt (NUMASIM_UPDATE_GOLDEN=1 rewrites
 # it), spills to node 1 with mode 0 and reclaims locally with mode 1, and
 # gives the same rows with --jobs 1 and 2; a bind policy on the full node
 # reclaims (kswapd and direct reclaim) instead of failing; anonymous memory
@@ -55,7 +56,12 @@ rc=$?
 check "fill run exit" "$rc" 0
 [ $rc -eq 0 ] || cat "$tmp/err"
 check "fill runs" "$(q "$db" "SELECT count(*) FROM runs WHERE status = 'ok'")" 2
-golden "fill table" "$tmp/out" "$GOLDEN"
+# run prints the per-run summary (analysis/fill_report.h; tests/cli/
+# readable-output.sh); the table of every metric is numasim compare's
+check "fill summary rows" "$(grep -c '^[12]  ' "$tmp/out")" 2
+"$NUMASIM" compare "$db" --by variant >"$tmp/cmp" 2>"$tmp/err"
+check "fill compare exit" "$?" 0
+golden "fill table" "$tmp/cmp" "$GOLDEN"
 m0=zone_reclaim_mode=0
 m1=zone_reclaim_mode=1
 check_true "mode 0 spills" "$(q "$db" "SELECT $(metric "$db" $m0 remote_share) > 0.3")"

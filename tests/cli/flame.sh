@@ -108,9 +108,10 @@ run_err_like "children without --run" "choose one with --run" report "$db" --chi
 run_err_like "children with --format" "--children is a text view" report "$db" --children --run 1 --format json
 
 # annotate: counts from the branches table, cycles = branch figures x counts
+# (tiny-pagealloc runs the in-order model; tests/cli/annotate.sh has ooo)
 "$NUMASIM" annotate "$db" --run "$post" get_page_from_freelist >"$tmp/ann" || bad "annotate"
 grep -q '^Kernel source: mm/page_alloc.c, get_page_from_freelist()' "$tmp/ann" && ok || bad "annotate source line"
-read -r kb kt km <<<"$(sed -n 's/^Branch costs of machine [^:]*: \([0-9]*\) per branch, +\([0-9]*\) taken, +\([0-9]*\) mispredicted.*/\1 \2 \3/p' "$tmp/ann")"
+read -r kb kt km <<<"$(sed -n 's/^Timing model of the run: inorder (cost.model), machine [^:]*: \([0-9]*\) per branch, +\([0-9]*\) taken, +\([0-9]*\) mispredicted.*/\1 \2 \3/p' "$tmp/ann")"
 [ -n "${km:-}" ] && ok || bad "annotate: no branch cost line"
 sqlite3 -separator ' ' "$db" "SELECT site, executed, taken, mispredicted FROM branches WHERE run_id = $post AND function = 'get_page_from_freelist'" >"$tmp/br"
 [ -s "$tmp/br" ] && ok || bad "no branch rows for get_page_from_freelist"

@@ -61,7 +61,7 @@ check "report exit" "$?" 0
 check "report tables" "$(jq -r 'keys | join(",")' "$tmp/r.json")" \
 	"branches,command,database,format_version,groups,machines,overview,policies,profile,stats,top,variants,view,welch"
 check "report overview" "$(jq -r '.overview[0] | "\(.runs) \(.ok) \(.failed)"' "$tmp/r.json")" "2 2 0"
-check "report profile keys" "$(keys profile "$tmp/r.json")" "calls_per_run,function,self_cycles_per_run,self_pct,variant"
+check "report profile keys" "$(keys profile "$tmp/r.json")" "calls_per_run,function,self_core_cycles_per_run,self_pct,variant"
 check "report branches keys" "$(keys branches "$tmp/r.json")" "executed_per_run,function,mispredict_pct,mispredicted_per_run,site,taken_pct,variant"
 check "report compare labelled" "$(jq -r '[.stats[].workload] | unique | join(",")' "$tmp/r.json")" "pagealloc"
 check "report self_pct is a number" "$(jq -r '.profile[0].self_pct | type' "$tmp/r.json")" "number"

@@ -84,7 +84,7 @@ L=$tmp/l.db
 "$NUMASIM" compare "$L" --metric alloc-odr0-1 >"$tmp/d" 2>"$tmp/de"
 check "(d) exit" "$?" 0
 check "(d) heads" "$(sed -n 2p "$tmp/d" | tr -s ' ')" \
-	" pre-682a3385,inner_iterations=20 pre-682a3385,inner_iterations=10 682a3385,inner_iterations=20 682a3385,inner_iterations=10"
+	"TSC ticks/op pre-682a3385,inner_iterations=20 pre-682a3385,inner_iterations=10 682a3385,inner_iterations=20 682a3385,inner_iterations=10"
 check "(d) no pooling warning" "$(grep -c warning "$tmp/de")" 0
 # the plot's legend and the HTML report's compare table name them too
 "$NUMASIM" plot "$L" --metric 'alloc-odr0-*' --data "$tmp/l.csv" >/dev/null 2>&1
@@ -94,7 +94,7 @@ check "(d) plot series" "$(tail -n +2 "$tmp/l.csv" | cut -d, -f1-2 | tr -d '"' |
 grep -q '682a3385,inner_iterations=10' "$tmp/l.html" && ok || bad "(d) HTML compare columns"
 # a value the same in every run is not in the label
 "$NUMASIM" compare "$L" --metric alloc-odr0-1 --where workload.inner_iterations=10 >"$tmp/d2"
-check "(d) one value: variant only" "$(sed -n 2p "$tmp/d2" | tr -s ' ')" " pre-682a3385 682a3385"
+check "(d) one value: variant only" "$(sed -n 2p "$tmp/d2" | tr -s ' ')" "TSC ticks/op pre-682a3385 682a3385"
 
 # --- (e) the 2x2 interaction is the difference of differences ------------------------
 # (the two kernels differ in kernel.commit and kernel.zonelist_iter together:
