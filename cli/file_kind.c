@@ -133,6 +133,7 @@ static int shipped_as_other(const char *prog, enum datafile_kind want, const cha
 		free(other);
 		char commands[1536];
 		taken_by(kinds[i], ref, commands, sizeof commands);
+		diag_init(d);              /* this message instead of "cannot open" */
 		if (kinds[i] == DATAFILE_MACHINE && want == DATAFILE_SCENARIO)
 			return diag_set(d, NS_ENOENT, ref, 0, 0, "'%s' is a shipped machine; "
 					"%s takes a scenario: %s SCENARIO --machine %s "
