@@ -1370,8 +1370,8 @@ struct page *COPY_ENTRY(mm_alloc_pages)(struct mm_world *w, struct cpu *c, uint3
 	return page;
 }
 
-static void free_pages_entry(struct mm_world *w, struct cpu *c, struct page *page,
-			     unsigned int order)
+static void __free_pages(struct mm_world *w, struct cpu *c, struct page *page,
+			 unsigned int order)
 {
 	memo_reset(w, c);
 	call(c, w, FN___free_pages);
@@ -1395,7 +1395,7 @@ void COPY_ENTRY(mm_free_pages)(struct mm_world *w, struct cpu *c, struct page *p
 		COPY_CALL(c, mm_free_pages, w, c, page, order);
 		cpu_fast_end(c);
 	} else {
-		free_pages_entry(w, c, page, order);
+		__free_pages(w, c, page, order);
 	}
 	if (!MM_FAST && w->trace)   /* hook: numasim trace */
 		trace_page(w, c, page, order, 0, 0, start);
