@@ -906,17 +906,36 @@ static void print_heads(const struct compare *c, const struct layout *l, FILE *f
 	fputc('\n', f);
 }
 
-static void print_cell(FILE *f, const struct layout *l, double v, double p, int dec)
+/* A change worth a colour: one that prints as non-zero. */
+static void add_span(struct compare_spans *sp, long off, int len, double p)
+{
+	if (!sp || off < 0 || fabs(p) < 0.005)
+		return;
+	if (sp->nr == sp->cap) {
+		size_t cap = sp->cap ? 2 * sp->cap : 64;
+		struct compare_span *v = realloc(sp->v, cap * sizeof *v);
+		if (!v)
+			return;
+		sp->v = v;
+		sp->cap = cap;
+	}
+	sp->v[sp->nr++] = (struct compare_span){off, len, p > 0 ? 1 : -1};
+}
+
+static void print_cell(FILE *f, const struct layout *l, double v, double p, int dec,
+		       struct compare_spans *sp)
 {
 	if (!isfinite(v)) {
 		fprintf(f, "%*s (%*s)", l->fieldw, "-", TABLE_COMPARE_WIDTH + 1, "n/a");
 		return;
 	}
-	fprintf(f, "%*.*f", l->fieldw, dec, v);
-	if (isfinite(p))
-		fprintf(f, " (%*.2f%%)", TABLE_COMPARE_WIDTH, p);
-	else
-		fprintf(f, " (%*s)", TABLE_COMPARE_WIDTH + 1, "n/a");
+	fprintf(f, "%*.*f ", l->fieldw, dec, v);
+	if (isfinite(p)) {
+		long off = sp ? ftell(f) : -1;
+		int n = fprintf(f, "(%*.2f%%)", TABLE_COMPARE_WIDTH, p);
+		add_span(sp, off, n, p);
+	} else
+		fprintf(f, "(%*s)", TABLE_COMPARE_WIDTH + 1, "n/a");
 }
 
 /* Row r of the table (COMPARE_ROW_* bit order) and its value. */
@@ -956,7 +975,7 @@ static void print_rows(const struct compare *c, const struct layout *l, struct s
 			fprintf(f, "%-*s %-*s", l->statw, row_names[row], l->opw, me->name);
 			for (int g = 0; g < c->nr_groups; g++) {
 				double v = row_value(&s[m][g], row), bv = row_value(&s[m][base], row);
-				print_cell(f, l, v, pct(bv, v, lb), row == 3 ? 2 : dec[m]);
+				print_cell(f, l, v, pct(bv, v, lb), row == 3 ? 2 : dec[m], c->o.spans);
 			}
 			fputc('\n', f);
 		}

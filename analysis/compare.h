@@ -101,6 +101,24 @@ struct compare_opts {
 	FILE *warn;             /* where compare_print writes the warnings
 				   about groups that pool runs differing in
 				   other keys; NULL: not checked */
+	struct compare_spans *spans; /* compare_print records the changes a
+				   terminal may colour; NULL: none */
+};
+
+/*
+ * The spans of compare_print's text that say a change against the
+ * baseline: the "(  6.64%)" of a cell, better (sign 1) or worse (-1);
+ * offsets into what compare_print wrote to its stream (ftell).  The
+ * caller colours them (numasim compare on a terminal without NO_COLOR)
+ * and frees v.  An allocation failure only drops spans.
+ */
+struct compare_span {
+	long off;
+	int len, sign;
+};
+struct compare_spans {
+	struct compare_span *v;
+	size_t nr, cap;
 };
 
 enum {

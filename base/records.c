@@ -392,6 +392,81 @@ static int write_csv(const struct rec_doc *d, FILE *f)
 	return NS_OK;
 }
 
+int rec_nr_tables(const struct rec_doc *d)
+{
+	return d->n;
+}
+
+const char *rec_table_name(const struct rec_doc *d, int i)
+{
+	return i >= 0 && i < d->n ? d->tables[i].name : NULL;
+}
+
+/* One table of rows[0..n) named name: its keys, header and rows. */
+static int csv_table(FILE *f, const char *name, const struct row *rows, int n, int titled)
+{
+	int nk = 0, cap = 0;
+	for (int r = 0; r < n; r++)
+		cap += rows[r].n;
+	const char **keys = malloc((size_t)(cap ? cap : 1) * sizeof *keys);
+	if (!keys)
+		return NS_ENOMEM;
+	for (int r = 0; r < n; r++)
+		for (int i = 0; i < rows[r].n; i++)
+			if (key_index(keys, nk, rows[r].cells[i].key) < 0)
+				keys[nk++] = rows[r].cells[i].key;
+	if (titled)
+		fprintf(f, "# %s\r\n", name);
+	for (int k = 0; k < nk; k++) {
+		struct cell kc = {.kind = CELL_STR, .text = (char *)keys[k]};
+		if (k)
+			fputc(',', f);
+		put_value(f, &kc, 1);
+	}
+	fputs("\r\n", f);
+	for (int r = 0; r < n; r++) {
+		for (int k = 0; k < nk; k++) {
+			if (k)
+				fputc(',', f);
+			for (int i = 0; i < rows[r].n; i++)
+				if (!strcmp(rows[r].cells[i].key, keys[k])) {
+					put_value(f, &rows[r].cells[i], 1);
+					break;
+				}
+		}
+		fputs("\r\n", f);
+	}
+	free(keys);
+	return NS_OK;
+}
+
+int rec_write_csv_tables(const struct rec_doc *d, const char *only, FILE *f)
+{
+	if (d->failed)
+		return NS_ENOMEM;
+	assert(rec_check(d) == NS_OK);
+	int rc = NS_OK;
+	if (only) {
+		int t = 0;
+		if (strcmp(only, "meta"))
+			while (t < d->n && strcmp(d->tables[t].name, only))
+				t++;
+		if (t == d->n)
+			return NS_ENOENT;
+		rc = !strcmp(only, "meta") ? csv_table(f, "meta", &d->meta, 1, 0)
+			: csv_table(f, only, d->tables[t].rows, d->tables[t].n, 0);
+	} else {
+		rc = csv_table(f, "meta", &d->meta, 1, 1);
+		for (int t = 0; t < d->n && rc == NS_OK; t++) {
+			fputs("\r\n", f);
+			rc = csv_table(f, d->tables[t].name, d->tables[t].rows, d->tables[t].n, 1);
+		}
+	}
+	if (rc == NS_OK && ferror(f))
+		rc = NS_EIO;
+	return rc;
+}
+
 int rec_write(const struct rec_doc *d, enum rec_format fmt, FILE *f)
 {
 	if (d->failed)

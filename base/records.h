@@ -75,6 +75,20 @@ int rec_nr_rows(const struct rec_doc *d, const char *name);
 /* Write d as fmt (REC_JSON or REC_CSV) to f. */
 int rec_write(const struct rec_doc *d, enum rec_format fmt, FILE *f);
 
+/*
+ * d as CSV, one table per table of the document (numasim report --format
+ * csv): with only NULL, every table (the meta values first, as table
+ * "meta") as a line "# NAME", its header (the keys of its rows in the
+ * order first set) and its rows, a blank line between tables; with only,
+ * that table's header and rows alone (one plain CSV file).  NS_ENOENT
+ * when the document has no table only (nothing written), NS_ENOMEM,
+ * NS_EIO as rec_write.
+ */
+int rec_write_csv_tables(const struct rec_doc *d, const char *only, FILE *f);
+/* The name of table i (0 .. rec_nr_tables - 1), in the order first named. */
+int rec_nr_tables(const struct rec_doc *d);
+const char *rec_table_name(const struct rec_doc *d, int i);
+
 /* Invariant walker: every row belongs to a table, cells have keys. */
 int rec_check(const struct rec_doc *d);
 

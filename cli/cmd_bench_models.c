@@ -278,8 +278,8 @@ static const struct cli_option pagealloc_options[] = {
 		     "branch predictor model: gshare (default), bimodal or tage"),
 	BENCH_CHOICE(struct pagealloc_args, "--cost-model", "M", o.cost_model, set_cost_model,
 		     "inorder or ooo",
-		     "timing model: inorder (the default here, so that rates\n"
-		     "compare across releases) or ooo (numasim run's default)"),
+		     "timing model: ooo (the default, as numasim run's\n"
+		     "cost.model) or inorder; the header names it"),
 	BENCH_CHOICE(struct pagealloc_args, "--cost-code", "L", o.code, set_cost_code,
 		     "estimate or compiled",
 		     "work layout: estimate (inorder's default) or compiled\n"

@@ -6,14 +6,17 @@
  * bad paths, files that are not numasim databases, unknown keys, metrics
  * or baselines exit 2 with a message and nothing on standard output.
  */
+#include <errno.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli/cli.h"
 #include "cli/options.h"
 #include "analysis/compare.h"
+#include "analysis/markup.h"
 #include "base/diag.h"
 #include "analysis/store.h"
 #include "base/records.h"
@@ -30,7 +33,54 @@ struct copts {
 	const char **dbs;
 	int nr_dbs;
 	const char **where;
+	int one_group;          /* the table (without WITHIN) has one column */
 };
+
+/*
+ * Colour (improvements green, regressions red) only for a text table on a
+ * terminal, and not when NO_COLOR is set to anything non-empty
+ * (no-color.org) or TERM is dumb.
+ */
+static int want_colour(void)
+{
+	const char *nc = getenv("NO_COLOR"), *term = getenv("TERM");
+	return isatty(STDOUT_FILENO) && !(nc && nc[0]) && !(term && !strcmp(term, "dumb"));
+}
+
+/*
+ * The table with its spans coloured.  Standard output on a terminal
+ * shows control bytes instead of acting on them (cli/term.h), so the
+ * colours go to the terminal's descriptor directly, and the text through
+ * the same escaping (markup_terminal_write).
+ */
+static int write_coloured(const char *buf, size_t len, const struct compare_spans *sp)
+{
+	int fd = fflush(stdout) == 0 ? dup(STDOUT_FILENO) : -1;
+	FILE *t = fd >= 0 ? fdopen(fd, "w") : NULL;
+	if (!t) {
+		if (fd >= 0)
+			close(fd);
+		return cli_write_file_atomic("-", buf, len);
+	}
+	size_t at = 0;
+	for (size_t i = 0; i < sp->nr; i++) {
+		size_t off = (size_t)sp->v[i].off, n = (size_t)sp->v[i].len;
+		if (off < at || off + n > len)
+			continue;
+		markup_terminal_write(t, buf + at, off - at);
+		fputs(sp->v[i].sign > 0 ? "\033[32m" : "\033[31m", t);
+		markup_terminal_write(t, buf + off, n);
+		fputs("\033[0m", t);
+		at = off + n;
+	}
+	markup_terminal_write(t, buf + at, len - at);
+	int bad = ferror(t);
+	if (fclose(t) != 0 || bad) {
+		fprintf(stderr, "numasim: error: writing standard output: %s\n", strerror(errno));
+		return NS_EIO;
+	}
+	return NS_OK;
+}
 
 static int parse_alpha(const char *s, double *out)
 {
@@ -170,7 +220,7 @@ static int parse(int argc, char **argv, struct copts *c)
 
 /* One table: the runs of every database, with the filters of o; as
  * text to out, or as records of c->doc labelled within = wval. */
-static int compare_once(const struct copts *c, const struct compare_opts *o, FILE *out,
+static int compare_once(struct copts *c, const struct compare_opts *o, FILE *out,
 			const char *wval, int *empty, struct diag *d)
 {
 	struct compare *cmp = NULL;
@@ -183,6 +233,8 @@ static int compare_once(const struct copts *c, const struct compare_opts *o, FIL
 		store_close(st);
 	}
 	*empty = rc == NS_OK && compare_nr_groups(cmp) == 0;
+	if (rc == NS_OK && !wval)
+		c->one_group = compare_nr_groups(cmp) == 1;
 	if (rc == NS_OK && !*empty)
 		rc = c->doc ? compare_records(cmp, c->doc, wval ? "within" : NULL, wval)
 			    : compare_print(cmp, out);
@@ -311,6 +363,9 @@ int cmd_compare(int argc, char **argv)
 			rec_str(c.doc, "path", c.dbs[i]);
 		}
 	}
+	struct compare_spans spans = {0};
+	if (!c.doc && !within && want_colour())
+		c.o.spans = &spans;
 	rc = within ? compare_within(&c, within, out, &d)
 		    : compare_once(&c, &c.o, out, NULL, &empty, &d);
 	if (rc == NS_OK && empty)
@@ -322,8 +377,15 @@ int cmd_compare(int argc, char **argv)
 	out = NULL;
 	if (rc)
 		goto fail;
-	if ((rc = cli_write_file_atomic("-", buf, len)))
+	rc = c.o.spans ? write_coloured(buf, len, &spans) : cli_write_file_atomic("-", buf, len);
+	free(spans.v);
+	if (rc)
 		goto fail_quiet;
+	if (c.one_group)
+		fprintf(stderr, "numasim compare: note: the runs form one group (by %s): "
+			"nothing to compare, the table shows its values alone; compare "
+			"needs runs that differ (a sweep, a second database, --by KEY)\n",
+			c.o.by ? c.o.by : "variant");
 	status = 0;
 	goto out;
 fail:

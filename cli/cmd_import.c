@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli/cli.h"
 #include "cli/cmd_import_trace.h"
@@ -20,6 +21,7 @@
 #include "base/diag.h"
 #include "machine/datafile.h"
 #include "machine/import.h"
+#include "machine/machine.h"
 #include "base/ytree.h"
 
 #define IMPORT_USAGE                                                           \
@@ -120,6 +122,8 @@ static int list_costs(void)
  * machine file). */
 static void print_notes(const struct import_notes *n)
 {
+	if (n->one_node[0])
+		fprintf(stderr, "numasim import: %s\n", n->one_node);
 	int b = n->skipped_before, a = n->skipped_after;
 	if (b || a)
 		fprintf(stderr, "numasim import: skipped %d line%s before and %d "
@@ -131,10 +135,56 @@ static void print_notes(const struct import_notes *n)
 		n->costs_from);
 }
 
+/*
+ * The SLIT distances whose latency the cost profile does not give: the
+ * cost model interpolates it between the profile's two nearest points
+ * (or extrapolates past the last; docs/reference/machine-format.md), so
+ * the import says so, once per distinct distance, with the first pair of
+ * nodes at it.
+ */
+static void print_interpolated(const char *text, size_t len)
+{
+	struct machine *m = NULL;
+	struct diag quiet;
+	diag_init(&quiet);
+	if (machine_load_buf("import", text, len, &m, &quiet) != NS_OK)
+		return;
+	const struct machine_costs *k = &m->costs;
+	int seen[64], nseen = 0;
+	for (int i = 0; i < m->nr_nodes; i++)
+		for (int j = 0; j < m->nr_nodes; j++) {
+			int dist = m->distance[i * m->nr_nodes + j], p = 0, dup = 0;
+			for (int s = 0; s < nseen && !dup; s++)
+				dup = seen[s] == dist;
+			while (p < k->nr_memory_latency && k->memory_latency[p].distance < dist)
+				p++;
+			if (dup || (p < k->nr_memory_latency && k->memory_latency[p].distance == dist))
+				continue;
+			if (nseen < 64)
+				seen[nseen++] = dist;
+			const struct latency_point *lo = &k->memory_latency[p - 1];
+			if (p < k->nr_memory_latency)
+				fprintf(stderr, "numasim import: SLIT distance %d (node %d to node "
+					"%d): the cost profile gives no memory latency for it; "
+					"interpolated between distance %d (%.1f ns) and %d (%.1f "
+					"ns): %.1f ns\n", dist, m->nodes[i].id, m->nodes[j].id,
+					lo->distance, lo->ns, k->memory_latency[p].distance,
+					k->memory_latency[p].ns, machine_memory_latency_ns(m, dist));
+			else
+				fprintf(stderr, "numasim import: SLIT distance %d (node %d to node "
+					"%d): beyond the cost profile's last memory latency "
+					"(distance %d, %.1f ns); extrapolated: %.1f ns\n", dist,
+					m->nodes[i].id, m->nodes[j].id, lo->distance, lo->ns,
+					machine_memory_latency_ns(m, dist));
+		}
+	machine_free(m);
+}
+
 struct import_args {
 	struct import_opts o;
 	const char *kind, *input, *out;
 	int list, skip_bad;
+	long long one_cpus, one_mib;    /* --cpus, --memory (no NUMA) */
 };
 
 static int set_arch(void *dst, const struct cli_option *opt, const char *typed,
@@ -187,6 +237,15 @@ static const struct cli_option import_options[] = {
 	{.name = "--arch", .arg = "x86_64|arm64|none", .kind = CLI_OPT_CALL,
 	 .off = IMPORT_ARG(o.arch), .call = set_arch,
 	 .help = "zone layout when zone sizes are unknown"},
+	{.name = "--cpus", .arg = "N", .kind = CLI_OPT_NUM, .off = IMPORT_ARG(one_cpus),
+	 .min = 1, .max = MACHINE_MAX_CPUS,
+	 .help = "numactl: when it says \"No NUMA available on this\n"
+		 "system\", the one node's CPUs (0..N-1; default:\n"
+		 "this host's)"},
+	{.name = "--memory", .arg = "MIB", .kind = CLI_OPT_NUM, .off = IMPORT_ARG(one_mib),
+	 .min = 16, .max = 1LL << 40,
+	 .help = "numactl, no NUMA: the node's memory in MiB\n"
+		 "(default: this host's)"},
 	{.name = "--list-costs", .kind = CLI_OPT_FLAG, .off = IMPORT_ARG(list),
 	 .help = "list the cost profiles found and exit"},
 	{.name = "--skip-bad", .kind = CLI_OPT_FLAG, .off = IMPORT_ARG(skip_bad),
@@ -284,6 +343,16 @@ int cmd_import(int argc, char **argv)
 	}
 	o.command = command;
 	o.output = out;
+	/* numactl's "No NUMA available": the one node, as given or this host's */
+	long host_cpus = sysconf(_SC_NPROCESSORS_CONF);
+	long pages = sysconf(_SC_PHYS_PAGES), psize = sysconf(_SC_PAGESIZE);
+	o.one_node_cpus = args.one_cpus ? (int)args.one_cpus
+			  : host_cpus > 0 && host_cpus <= MACHINE_MAX_CPUS ? (int)host_cpus : 0;
+	o.one_node_mib = args.one_mib ? (uint64_t)args.one_mib
+			 : pages > 0 && psize > 0 ? (uint64_t)pages * (uint64_t)psize >> 20 : 0;
+	o.one_node_from = args.one_cpus && args.one_mib ? "given with --cpus and --memory"
+			  : args.one_cpus || args.one_mib ? "given, and this host's for the rest"
+			  : "this host's: give --cpus and --memory for another machine's";
 	if (o.costs) {
 		/* a machine file or scenario given as --costs is named as such;
 		 * a profile found nowhere is reported by the importer */
@@ -319,6 +388,7 @@ int cmd_import(int argc, char **argv)
 		if (costs_path)   /* as the user gave it, not as it was found */
 			snprintf(notes.costs, sizeof notes.costs, "%s", given_costs);
 		print_notes(&notes);
+		print_interpolated(text, tlen);
 	}
 out:
 	if (rc != NS_OK) {

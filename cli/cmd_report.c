@@ -64,8 +64,8 @@
 #define SUMMARY_DEFAULT_TOP 15
 
 static const char usage_line[] = "numasim report DB [--runs] [--run ID] [--children] "
-	"[--top N] [--pool] [--per-cpu] [--format text|json|csv|html] [--slabinfo CACHE] [-o FILE]\n"
-	"       [--timeout SECONDS]";
+	"[--top N] [--pool] [--per-cpu] [--format text|json|csv|html] [--section NAME] [--slabinfo CACHE]\n"
+	"       [-o FILE] [--timeout SECONDS]";
 
 
 struct rep {
@@ -606,8 +606,22 @@ static int report_runs(struct rep *r, int64_t only)
 	return rc;
 }
 
-/* --format json|csv: the summary's or --runs' tables as one document. */
-static int report_records(struct rep *r, enum rec_format fmt, int runs, int64_t only)
+/* --section NAME that the report has not: the names it has. */
+static int unknown_section(struct rep *r, const char *section)
+{
+	char names[1024] = "meta";
+	size_t used = strlen(names);
+	for (int i = 0; i < rec_nr_tables(r->doc) && used < sizeof names; i++)
+		used += (size_t)snprintf(names + used, sizeof names - used, ", %s",
+					 rec_table_name(r->doc, i));
+	return diag_set(r->d, NS_EUSAGE, r->path, 0, 0, "no section '%s' in this report "
+			"(it has: %s)", section, names);
+}
+
+/* --format json|csv: the summary's or --runs' tables as one document;
+ * csv: one table per section, or --section's alone. */
+static int report_records(struct rep *r, enum rec_format fmt, int runs, int64_t only,
+			  const char *section)
 {
 	int found = 0, rc;
 	if (!(r->doc = rec_doc_new("report")))
@@ -619,8 +633,15 @@ static int report_records(struct rep *r, enum rec_format fmt, int runs, int64_t 
 	if (rc == NS_OK && runs && only && !found)
 		rc = diag_set(r->d, NS_ENOENT, r->path, 0, 0, "no run %lld in this database",
 			      (long long)only);
-	if (rc == NS_OK && (rc = rec_write(r->doc, fmt, r->f)))
+	if (rc == NS_OK && fmt == REC_CSV) {
+		rc = rec_write_csv_tables(r->doc, section, r->f);
+		if (rc == NS_ENOENT)
+			rc = unknown_section(r, section);
+		else if (rc)
+			diag_set(r->d, rc, r->path, 0, 0, "out of memory");
+	} else if (rc == NS_OK && (rc = rec_write(r->doc, fmt, r->f))) {
 		diag_set(r->d, rc, r->path, 0, 0, "out of memory");
+	}
 	rec_doc_free(r->doc);
 	r->doc = NULL;
 	return rc;
@@ -647,7 +668,7 @@ static int report_children(struct rep *r, long long only)
 }
 
 struct report_args {
-	const char *path, *out_path, *slabinfo;
+	const char *path, *out_path, *slabinfo, *section;
 	long long only, top, timeout;
 	int runs, html, pool, children, per_cpu;
 	enum rec_format format;
@@ -702,13 +723,16 @@ static const struct cli_option report_options[] = {
 		 "summary, " REPORT_STR(REPORT_DEFAULT_TOP) " per run; 0 = all)"},
 	{.name = "--format", .arg = "F", .kind = CLI_OPT_CALL, .call = set_format,
 	 .help = "text (default); json (one document of the same tables;\n"
-		 "docs/reference/output-formats.md) or csv (its rows, one table\n"
-		 "column): --runs gives the runs, profiles and branch\n"
+		 "docs/reference/output-formats.md) or csv (one table per\n"
+		 "section, each after a line '# NAME'): --runs gives the runs, profiles and branch\n"
 		 "sites (the per-invocation tables: numasim compare);\n"
 		 "html: one self-contained page of the whole database (runs\n"
 		 "and provenance, compare tables with their plots, profile,\n"
 		 "flame graph, branch sites, SLUB and scheduler summaries,\n"
 		 "small multiples of sweeps; analysis/html_report.h)"},
+	{.name = "--section", .arg = "NAME", .kind = CLI_OPT_TEXT, .off = REPORT_ARG(section),
+	 .help = "with --format csv: that section's table alone (one\n"
+		 "plain CSV file: overview, stats, profile, ...)"},
 	{.name = "--pool", .kind = CLI_OPT_FLAG, .off = REPORT_ARG(pool),
 	 .help = "the compare tables pool the same runs of one plan\n"
 		 "stored by several invocations (refused otherwise:\n"
@@ -786,6 +810,9 @@ int cmd_report(int argc, char **argv)
 	format = a.format;
 	if (!path)
 		return cli_usage_error("report", usage_line, "no database file");
+	if (a.section && format != REC_CSV)
+		return cli_usage_error("report", usage_line, "--section picks a table of "
+				       "--format csv");
 	if (a.children && (html || format != REC_TEXT || runs))
 		return cli_usage_error("report", usage_line, "--children is a text view of "
 				       "one run: not with --format or --runs");
@@ -828,7 +855,7 @@ int cmd_report(int argc, char **argv)
 			break;
 		case REC_JSON:
 		case REC_CSV:
-			rc = report_records(&r, format, runs, only);
+			rc = report_records(&r, format, runs, only, a.section);
 			break;
 		}
 	}

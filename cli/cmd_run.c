@@ -93,6 +93,13 @@ static int run_operand(void *args, const char *arg)
 
 static void print_help(const struct cli_spec *spec);
 
+/* --jobs' default: the host's online CPUs, within 1 .. RUN_MAX_JOBS. */
+static long long host_jobs(void)
+{
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+	return n < 1 ? 1 : n > RUN_MAX_JOBS ? RUN_MAX_JOBS : n;
+}
+
 static const char *run_note(const struct cli_option *o)
 {
 	return !strcmp(o->name, "--mpi") && !run_mpi_available()
@@ -105,11 +112,14 @@ static const struct cli_option run_options[] = {
 		 "runs are appended)"},
 	{.name = "--inner", .arg = "N", .kind = CLI_OPT_NUM, .off = RUN_ARG(inner),
 	 .min = 1, .max = 100000000,
-	 .help = "override workload.inner_iterations (quick looks)"},
+	 .help = "override workload.inner_iterations (quick looks:\n"
+		 "below the workload's default the samples differ)"},
 	{.name = "--jobs", .arg = "J", .kind = CLI_OPT_NUM, .off = RUN_ARG(jobs),
 	 .min = 1, .max = RUN_MAX_JOBS,
-	 .help = "simulate J runs at once (threads; default 1); the\n"
-		 "results and run order do not depend on J"},
+	 .help = "simulate J runs at once (threads; default: the\n"
+		 "host's online CPUs, %D here, at most " RUN_STR(RUN_MAX_JOBS) ";\n"
+		 "1 with --mpi); the results and run order do not\n"
+		 "depend on J"},
 	{.name = "--resume", .kind = CLI_OPT_FLAG, .off = RUN_ARG(resume),
 	 .help = "skip the runs the database already holds (status ok,\n"
 		 "same scenario hash, point and repetition); the\n"
@@ -170,9 +180,9 @@ const struct cli_spec cmd_run_spec = {
 
 static void print_help(const struct cli_spec *spec)
 {
-	static const struct run_args defaults = {
+	const struct run_args defaults = {
 		.db = RUN_DEFAULT_DB, .commit_runs = RUN_DEFAULT_COMMIT_RUNS,
-		.commit_ms = RUN_DEFAULT_COMMIT_MS,
+		.commit_ms = RUN_DEFAULT_COMMIT_MS, .jobs = host_jobs(),
 	};
 	printf("usage: %s\n\n"
 	       "Simulates every run of a scenario (docs/reference/scenario-format.md): each\n"
@@ -200,11 +210,31 @@ static void print_help(const struct cli_spec *spec)
 	       "check: stored as 'failed'), 2 bad input or usage, 130 interrupted\n");
 }
 
+/*
+ * --inner below the workload's default: each per-call sample is the mean
+ * of the timed loop over `inner` iterations (wl_pagealloc.c run_series,
+ * as mmtests' pagealloc module, which also carries 1/inner of the
+ * previous sample into the next), so the cold first iterations weigh
+ * more and the figures are not those of the default.
+ */
+static void warn_inner(const struct scenario *s, long long inner, int rank)
+{
+	if (!s->wl->set_inner || inner >= s->wl->inner_default || rank != 0)
+		return;
+	fprintf(stderr, "numasim run: warning: --inner %lld is below the %s workload's "
+		"default %u: each per-call sample is the mean over %lld iteration%s "
+		"instead of %u (the cold first ones, and the previous sample that "
+		"mmtests' loop carries into the next, weigh more), so the results differ "
+		"from a run at the default; use it for quick looks, not for figures\n",
+		inner, scn_workload_name(s->workload), s->wl->inner_default, inner,
+		inner == 1 ? "" : "s", s->wl->inner_default);
+}
+
 /* 0 parsed, 1 --help printed, 2 usage error (printed). */
 static int parse_args(int argc, char **argv, struct run_args *a)
 {
 	a->db = RUN_DEFAULT_DB;
-	a->jobs = 1;
+	a->jobs = 0;                    /* not given: host_jobs(), 1 under --mpi */
 	a->commit_runs = RUN_DEFAULT_COMMIT_RUNS;
 	a->commit_ms = RUN_DEFAULT_COMMIT_MS;
 	if (scn_cli_init(&a->sc, "run", usage_line, argc))
@@ -214,6 +244,8 @@ static int parse_args(int argc, char **argv, struct run_args *a)
 		return rc == CLI_HELP_SHOWN ? 1 : rc;
 	if (!a->scenario && !scn_cli_adhoc(&a->sc))
 		return cli_usage_error("run", usage_line, "no scenario file");
+	if (!a->jobs)
+		a->jobs = a->mpi ? 1 : host_jobs();
 	/* --resume identifies runs by the scenario hash, which --inner is
 	 * not part of (--set values are) */
 	if (a->resume && a->inner)
@@ -595,8 +627,10 @@ int cmd_run(int argc, char **argv)
 	sigaction(SIGTERM, &sa, NULL);
 	if ((rc = scn_cli_load(&a.sc, a.scenario, &s, &d)))
 		goto fail;
-	if (a.inner)
+	if (a.inner) {
 		scenario_set_inner(s, (uint32_t)a.inner);
+		warn_inner(s, a.inner, rank);
+	}
 	if ((rc = run_preflight_share(s, (int)a.jobs, rank,
 				      mpi ? run_mpi_size(mpi) : 1, &d)) ||
 	    (!a.yes && (rc = check_plan_size(s, (int)a.jobs, &d))))

@@ -1,10 +1,20 @@
 /*
- * trace — `numasim trace SCENARIO --events LIST [--format jsonl] [--limit N]
- * [-o FILE]`: simulate every run of a scenario (no database) with the
- * models' trace hooks set and print one JSON object per event: each
+ * trace — `numasim trace SCENARIO --events LIST [--format jsonl|ftrace]
+ * [--limit N] [-o FILE]`: simulate every run of a scenario (no database)
+ * with the models' trace hooks set and print one record per event: each
  * __slab_free call (slub.h: struct slub_free_trace) and, on request, each
  * page allocation and free in the style of the kmem:mm_page_alloc and
- * kmem:mm_page_free tracepoints.
+ * kmem:mm_page_free tracepoints.  Every record carries the simulated
+ * timestamp (the CPU's clock in ns), the CPU, the task (the workload's,
+ * cpu_set_task(); a workload that names none: its own name and pid 100 +
+ * CPU) and the call's core cycles.  As JSON lines (jsonl, the default) or
+ * as the text of `trace-cmd report -t` (ftrace): a `cpus=N` line, a
+ * comment per run, then `TASK-PID [CPU] SECONDS.NANOSECONDS: EVENT: FIELDS`
+ * with the page events in v4.6's TP_printk formats of
+ * include/trace/events/kmem.h (the modelled page allocator's) and
+ * __slab_free, which has no tracepoint, as numasim's own `slab_free`
+ * event; `numasim import trace` reads it back
+ * (docs/reference/trace-format.md).
  *
  * Design notes.  Records are streamed as they come, never held in
  * memory: to standard output, or to a temporary file beside -o FILE that
@@ -43,15 +53,18 @@
 
 static const char usage_line[] =
 	"numasim trace SCENARIO --events slab_free[,page_alloc,page_free] "
-	"[--format jsonl] [--limit N] [--limit-per-run N] [-o FILE]\n"
+	"[--format jsonl|ftrace] [--limit N] [--limit-per-run N] [-o FILE]\n"
 	"             [--set KEY=VALUE]... [--sweep KEY=V1,V2]... [--machine M] "
 	"[--workload W]";
 
 enum { EV_SLAB_FREE = 1, EV_PAGE_ALLOC = 2, EV_PAGE_FREE = 4 };
 
+enum trace_format { TF_JSONL, TF_FTRACE };
+
 struct trace_args {
 	const char *scenario, *out;
 	unsigned events;
+	enum trace_format format;
 	long long limit;                /* records of the plan, 0 = no limit */
 	long long limit_run;            /* records per run, 0 = no limit */
 	struct scn_cli sc;              /* --set, --sweep, --machine, --workload */
@@ -61,6 +74,7 @@ struct tracer {
 	const struct trace_args *a;
 	FILE *f;
 	const char *point;
+	const char *workload;           /* the task of a workload that names none */
 	long long rep;
 	long long emitted;              /* records of the current run */
 	long long total;                /* records of the plan */
@@ -106,11 +120,16 @@ static int set_events(void *dst, const struct cli_option *o, const char *typed,
 static int set_format(void *dst, const struct cli_option *o, const char *typed,
 		      const char *v)
 {
-	(void)dst;
+	enum trace_format *f = dst;
 	(void)o;
 	(void)typed;
-	if (strcmp(v, "jsonl"))
-		return cli_usage_error("trace", usage_line, "unknown format '%s' (jsonl)", v);
+	if (!strcmp(v, "jsonl"))
+		*f = TF_JSONL;
+	else if (!strcmp(v, "ftrace"))
+		*f = TF_FTRACE;
+	else
+		return cli_usage_error("trace", usage_line, "unknown format '%s' (jsonl, "
+				       "ftrace)", v);
 	return 0;
 }
 
@@ -131,8 +150,11 @@ static void print_help(const struct cli_spec *spec);
 static const struct cli_option trace_options[] = {
 	{.name = "--events", .arg = "LIST", .kind = CLI_OPT_CALL, .off = TRACE_ARG(events),
 	 .call = set_events, .help = "comma-separated event names (required)"},
-	{.name = "--format", .arg = "jsonl", .kind = CLI_OPT_CALL, .call = set_format,
-	 .help = "output format (the only one, default)"},
+	{.name = "--format", .arg = "F", .kind = CLI_OPT_CALL, .off = TRACE_ARG(format),
+	 .call = set_format,
+	 .help = "jsonl (one JSON object per record, the default) or\n"
+		 "ftrace (trace-cmd report -t's text, which\n"
+		 "`numasim import trace` reads back)"},
 	{.name = "--limit", .arg = "N", .kind = CLI_OPT_NUM, .off = TRACE_ARG(limit),
 	 .min = 1, .max = 1000000000000LL,
 	 .help = "at most N records in all: the simulation stops\n"
@@ -160,14 +182,19 @@ const struct cli_spec cmd_trace_spec = {
 static void print_help(const struct cli_spec *spec)
 {
 	printf("usage: %s\n\n"
-	       "Simulates every run of a scenario (no database) and prints one JSON\n"
-	       "object per line for each traced event:\n"
+	       "Simulates every run of a scenario (no database) and prints a record\n"
+	       "for each traced event:\n"
 	       "  slab_free   each __slab_free call: the slab, node and per-cpu partial\n"
 	       "              state before it, the stat items it incremented and the\n"
 	       "              branch sites it evaluated, in order (docs/design/slub-model.md)\n"
 	       "  page_alloc  kmem:mm_page_alloc (pfn, order, gfp, migratetype, node, cpu)\n"
 	       "  page_free   kmem:mm_page_free (pfn, order, node, cpu)\n"
-	       "Every record names its run (point, repetition).  While the runs are\n"
+	       "Every record names its run (point, repetition) and carries the simulated\n"
+	       "timestamp (ts_ns: the CPU's clock in ns), the CPU, the task (task, pid)\n"
+	       "and the call's core cycles (cycles).  --format ftrace prints them as\n"
+	       "trace-cmd report -t does: 'TASK-PID [CPU] SECONDS: EVENT: FIELDS', the\n"
+	       "page events in v4.6's kmem formats, __slab_free as numasim's own\n"
+	       "slab_free event (docs/reference/trace-format.md).  While the runs are\n"
 	       "simulated, a progress bar goes to standard error when it is a terminal.\n\n"
 	       "options:\n", spec->usage);
 	cli_print_options(stdout, spec, NULL);
@@ -217,22 +244,75 @@ static void run_ident(struct tracer *t, const char *event)
 	fprintf(t->f, ",\"repetition\":%lld", t->rep);
 }
 
+/* The task of a record: the workload's, or its own name and pid 100 + CPU. */
+static const char *task_comm(const struct tracer *t, const char *comm, int pid, int cpu,
+			     int *out_pid)
+{
+	*out_pid = comm ? pid : 100 + cpu;
+	return comm ? comm : t->workload;
+}
+
+/* The record's timestamp, CPU, task and cycles (jsonl). */
+static void when_who(struct tracer *t, uint64_t ts_ns, int cpu, const char *comm, int pid,
+		     uint64_t cycles)
+{
+	int p;
+	const char *task = task_comm(t, comm, pid, cpu, &p);
+	fprintf(t->f, ",\"ts_ns\":%" PRIu64 ",\"cpu\":%d,\"task\":", ts_ns, cpu);
+	json_write_string(t->f, task);
+	fprintf(t->f, ",\"pid\":%d,\"cycles\":%" PRIu64, p, cycles);
+}
+
+/*
+ * trace-cmd report -t's line prefix: "%16s-%-5d [%03d] %5lu.%09lu: " then
+ * the event name and a colon padded to 20 columns and a space.  A task's
+ * name is the kernel's comm: at most 15 characters.
+ */
+static void ftrace_prefix(struct tracer *t, uint64_t ts_ns, int cpu, const char *comm,
+			  int pid, const char *event)
+{
+	int p;
+	const char *task = task_comm(t, comm, pid, cpu, &p);
+	int pad = 20 - (int)strlen(event);
+	fprintf(t->f, "%16.15s-%-5d [%03d] %5" PRIu64 ".%09" PRIu64 ": %s:%*s ", task, p, cpu,
+		ts_ns / 1000000000u, ts_ns % 1000000000u, event, pad > 0 ? pad : 0, "");
+}
+
+/*
+ * __slab_free has no tracepoint: numasim's own event, in the key=value
+ * style of the kmem events, with the slab (its struct page, as %px), the
+ * cache, the objects freed and the path and cycles of the call.
+ */
+static void ftrace_slab_free(struct tracer *t, const struct slub_free_trace *e)
+{
+	ftrace_prefix(t, e->ts_ns, e->cpu, e->comm, e->pid, "slab_free");
+	fprintf(t->f, "page=%016" PRIx64 " name=%s cnt=%u inuse=%u frozen=%d node=%d "
+		"path=%s cycles=%" PRIu64 "\n", e->page, e->cache, e->cnt, e->inuse, e->frozen,
+		e->node, e->path, e->cycles);
+}
+
 static void on_slab_free(void *arg, const struct slub_free_trace *e)
 {
 	struct tracer *t = arg;
 	FILE *f = t->f;
+	if (e->incomplete)
+		t->incomplete = 1;
+	if (t->a->format == TF_FTRACE) {
+		ftrace_slab_free(t, e);
+		count_record(t);
+		return;
+	}
 	run_ident(t, "slab_free");
+	when_who(t, e->ts_ns, e->cpu, e->comm, e->pid, e->cycles);
 	fputs(",\"cache\":", f);
 	json_write_string(f, e->cache);
-	fprintf(f, ",\"cpu\":%d,\"variant\":\"%s\",\"has_cpu_partial\":%s,\"frozen\":%s,"
+	fprintf(f, ",\"variant\":\"%s\",\"has_cpu_partial\":%s,\"frozen\":%s,"
 		"\"inuse\":%u,\"objects\":%u,\"freelist_empty\":%s,\"cnt\":%u,\"node\":%d,"
 		"\"nr_partial\":%lu,\"min_partial\":%lu,\"cpu_partial_limit\":%u,"
 		"\"cpu_partial\":[",
-		e->cpu, e->variant == SLUB_PRE ? "pre" : "post", tf(e->has_cpu_partial),
+		e->variant == SLUB_PRE ? "pre" : "post", tf(e->has_cpu_partial),
 		tf(e->frozen), e->inuse, e->objects, tf(e->freelist_empty), e->cnt, e->node,
 		e->nr_partial, e->min_partial, e->cpu_partial_limit);
-	if (e->incomplete)
-		t->incomplete = 1;
 	for (unsigned i = 0; i < e->nr_chain; i++)
 		fprintf(f, "%s{\"objects\":%u,\"inuse\":%u,\"node\":%d}", i ? "," : "",
 			e->chain[i].objects, e->chain[i].inuse, e->chain[i].node);
@@ -254,8 +334,9 @@ static void on_slab_free(void *arg, const struct slub_free_trace *e)
 	count_record(t);
 }
 
-/* show_gfp_flags: the composite names first, then the remaining bits. */
-static void gfp_str(FILE *f, uint32_t gfp)
+/* show_gfp_flags: the composite names first, then the remaining bits
+ * (quoted: a JSON string). */
+static void gfp_str(FILE *f, uint32_t gfp, int quoted)
 {
 	static const struct { const char *name; uint32_t bits; } names[] = {
 		{"GFP_HIGHUSER_MOVABLE", GFP_HIGHUSER_MOVABLE},
@@ -278,7 +359,8 @@ static void gfp_str(FILE *f, uint32_t gfp)
 	};
 	uint32_t left = gfp;
 	int first = 1;
-	fputc('"', f);
+	if (quoted)
+		fputc('"', f);
 	for (size_t i = 0; i < sizeof names / sizeof names[0] && left; i++) {
 		if ((left & names[i].bits) != names[i].bits)
 			continue;
@@ -290,7 +372,8 @@ static void gfp_str(FILE *f, uint32_t gfp)
 		fprintf(f, "%s0x%" PRIx32, first ? "" : "|", left);
 	else if (first)
 		fputs("0", f);
-	fputc('"', f);
+	if (quoted)
+		fputc('"', f);
 }
 
 /* gfpflags_to_migratetype: UNMOVABLE 0, MOVABLE 1, RECLAIMABLE 2. */
@@ -299,19 +382,44 @@ static int migratetype(uint32_t gfp)
 	return gfp & __GFP_MOVABLE ? 1 : gfp & __GFP_RECLAIMABLE ? 2 : 0;
 }
 
+/* x86-64's vmemmap (VMEMMAP_START of v4.6, no KASLR) and its 64-byte
+ * struct page: pfn_to_page(), as v4.6 prints %p unhashed. */
+#define TRACE_VMEMMAP UINT64_C(0xffffea0000000000)
+#define TRACE_STRUCT_PAGE 64u
+
+/* v4.6's TP_printk of mm_page_alloc and mm_page_free. */
+static void ftrace_page(struct tracer *t, const struct mm_trace_event *e)
+{
+	ftrace_prefix(t, e->ts_ns, e->cpu, e->comm, e->pid,
+		      e->alloc ? "mm_page_alloc" : "mm_page_free");
+	fprintf(t->f, "page=%016" PRIx64 " pfn=%" PRIu64 " order=%u",
+		TRACE_VMEMMAP + e->pfn * TRACE_STRUCT_PAGE, e->pfn, e->order);
+	if (e->alloc) {
+		fprintf(t->f, " migratetype=%d gfp_flags=", migratetype(e->gfp));
+		gfp_str(t->f, e->gfp, 0);
+	}
+	fputc('\n', t->f);
+}
+
 static void on_page(void *arg, const struct mm_trace_event *e)
 {
 	struct tracer *t = arg;
 	if (!(t->a->events & (e->alloc ? EV_PAGE_ALLOC : EV_PAGE_FREE)))
 		return;
+	if (t->a->format == TF_FTRACE) {
+		ftrace_page(t, e);
+		count_record(t);
+		return;
+	}
 	run_ident(t, e->alloc ? "mm_page_alloc" : "mm_page_free");
+	when_who(t, e->ts_ns, e->cpu, e->comm, e->pid, e->cycles);
 	fprintf(t->f, ",\"pfn\":%" PRIu64 ",\"order\":%u", e->pfn, e->order);
 	if (e->alloc) {
 		fputs(",\"gfp\":", t->f);
-		gfp_str(t->f, e->gfp);
+		gfp_str(t->f, e->gfp, 1);
 		fprintf(t->f, ",\"migratetype\":%d", migratetype(e->gfp));
 	}
-	fprintf(t->f, ",\"node\":%d,\"cpu\":%d}\n", e->node, e->cpu);
+	fprintf(t->f, ",\"node\":%d}\n", e->node);
 	count_record(t);
 }
 
@@ -321,6 +429,8 @@ static int on_world(void *arg, const char *point, long long rep, struct mm_world
 	struct tracer *t = arg;
 	t->point = point;
 	t->rep = rep;
+	if (t->a->format == TF_FTRACE)
+		fprintf(t->f, "# run %s, repetition %lld\n", point, rep);
 	t->emitted = 0;
 	t->cut = 0;
 	t->pa = pa;
@@ -401,6 +511,9 @@ int cmd_trace(int argc, char **argv)
 	/* the records go to stdout or a file when complete; the bar to a
 	 * terminal on stderr only */
 	struct progress bar = {.f = stderr};
+	t.workload = scn_workload_name(s->workload);
+	if (a.format == TF_FTRACE)   /* trace-cmd report's first line (point 0's machine) */
+		fprintf(t.f, "cpus=%d\n", s->machine->max_cpu + 1);
 	rc = run_each(s, &t.cut, on_world, &t, isatty(STDERR_FILENO) ? &bar : NULL, &d);
 	if (rc == RUN_STOPPED && t.cut == 1)
 		rc = NS_OK;              /* --limit reached: the output is complete */

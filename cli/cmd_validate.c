@@ -36,10 +36,11 @@
 static const char usage_line[] =
 	"numasim validate [--quiet] [--format text|json|csv] [--set KEY=VALUE]...\n"
 	"                 [--sweep KEY=V1,V2]... FILE...\n"
+	"       numasim validate --all [--quiet] [--format text|json|csv]\n"
 	"       numasim validate --machine M --workload W [--set KEY=VALUE]...";
 
 struct validate_args {
-	int quiet, nfiles;
+	int quiet, nfiles, all;
 	enum rec_format fmt;
 	char **files;
 	struct scn_cli sc;              /* --set, --sweep, --machine, --workload */
@@ -76,6 +77,9 @@ static const struct cli_option validate_options[] = {
 		       "and no FILE the one-off scenario 'adhoc' is checked"),
 	SCN_CLI_OPTION("--workload", "W", struct validate_args, sc,
 		       "the workload of the one-off scenario"),
+	{.name = "--all", .kind = CLI_OPT_FLAG, .off = VALIDATE_ARG(all),
+	 .help = "every shipped machine file, cost profile and scenario\n"
+		 "(numasim list machines|costs|scenarios), after any FILE"},
 	{.name = "--quiet", .alias = "-q", .kind = CLI_OPT_FLAG, .off = VALIDATE_ARG(quiet),
 	 .help = "print nothing for good files"},
 	{.name = "--format", .arg = "F", .kind = CLI_OPT_CALL, .flags = CLI_OPT_OWN_MISSING,
@@ -100,7 +104,8 @@ static void print_help(const struct cli_spec *spec)
 	       "and scenarios (docs/reference/scenario-format.md).  A file with a top-level\n"
 	       "'workload' key is a scenario (its machine file is checked too);\n"
 	       "one with 'nodes' a machine file; one with 'costs' and no 'nodes' a\n"
-	       "cost profile.  '-' reads standard input.\n\n"
+	       "cost profile.  '-' reads standard input.  --all checks every shipped\n"
+	       "machine file, cost profile and scenario.\n\n"
 	       "For each good file prints\n"
 	       "  FILE: ok (machine NAME: N nodes, M CPUs, X GiB)\n"
 	       "  FILE: ok (cost profile NAME)\n"
@@ -301,6 +306,36 @@ static int validate_adhoc(int quiet, const struct scn_cli *sc, struct rec_doc *d
 	return ns_status_exit(rc);
 }
 
+/* --all: the shipped files of each kind, machines first (a scenario's
+ * error is clearer once its machine is known good). */
+static int validate_shipped(int quiet, const struct scn_cli *sc, struct rec_doc *doc)
+{
+	static const enum datafile_kind kinds[] = {
+		DATAFILE_MACHINE, DATAFILE_COSTS, DATAFILE_SCENARIO,
+	};
+	int status = 0;
+	for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++) {
+		char **paths;
+		int n;
+		if (datafile_list(kinds[k], &paths, &n)) {
+			fprintf(stderr, "numasim validate: error: out of memory\n");
+			return 1;
+		}
+		if (n == 0) {
+			fprintf(stderr, "numasim validate: error: --all: no shipped %s found\n",
+				datafile_kind_name(kinds[k]));
+			status = 1;
+		}
+		for (int i = 0; i < n; i++) {
+			int e = validate_one(paths[i], quiet, sc, doc);
+			if (e > status)
+				status = e;
+		}
+		datafile_list_free(paths, n);
+	}
+	return status;
+}
+
 int cmd_validate(int argc, char **argv)
 {
 	int status = 0;
@@ -319,7 +354,7 @@ int cmd_validate(int argc, char **argv)
 		status = status == CLI_HELP_SHOWN ? 0 : status;
 		goto out;
 	}
-	if (a.nfiles == 0 && !scn_cli_adhoc(&a.sc)) {
+	if (a.nfiles == 0 && !a.all && !scn_cli_adhoc(&a.sc)) {
 		status = cli_usage_error("validate", usage_line, "no input files");
 		goto out;
 	}
@@ -328,10 +363,15 @@ int cmd_validate(int argc, char **argv)
 		status = 1;
 		goto out;
 	}
-	if (a.nfiles == 0)
+	if (a.nfiles == 0 && !a.all)
 		status = validate_adhoc(a.quiet, &a.sc, doc);
 	for (int i = 0; i < a.nfiles; i++) {
 		int e = validate_one(a.files[i], a.quiet, &a.sc, doc);
+		if (e > status)
+			status = e;
+	}
+	if (a.all) {
+		int e = validate_shipped(a.quiet, &a.sc, doc);
 		if (e > status)
 			status = e;
 	}

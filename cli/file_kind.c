@@ -109,6 +109,44 @@ static int wrong_kind(const char *prog, enum datafile_kind want,
 	return rc;
 }
 
+/*
+ * A name found nowhere as the kind wanted but shipped as another kind
+ * (`numasim run rome-nps4`): the message says what the name is and the
+ * command line that takes it; NS_ENOENT with d as it was otherwise.
+ */
+static int shipped_as_other(const char *prog, enum datafile_kind want, const char *ref,
+			    struct diag *d)
+{
+	static const enum datafile_kind kinds[] = {
+		DATAFILE_MACHINE, DATAFILE_COSTS, DATAFILE_SCENARIO,
+	};
+	struct diag quiet;
+	char *other = NULL;
+	if (strchr(ref, '/'))
+		return NS_ENOENT;
+	for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++) {
+		if (kinds[i] == want)
+			continue;
+		diag_init(&quiet);
+		if (datafile_resolve(kinds[i], ref, &other, &quiet) != NS_OK)
+			continue;
+		free(other);
+		char commands[1536];
+		taken_by(kinds[i], ref, commands, sizeof commands);
+		diag_init(d);              /* this message instead of "cannot open" */
+		if (kinds[i] == DATAFILE_MACHINE && want == DATAFILE_SCENARIO)
+			return diag_set(d, NS_ENOENT, ref, 0, 0, "'%s' is a shipped machine; "
+					"%s takes a scenario: %s SCENARIO --machine %s "
+					"(numasim list scenarios), or %s", ref, prog, prog,
+					ref, commands);
+		return diag_set(d, NS_ENOENT, ref, 0, 0, "'%s' is a shipped %s, not a %s: "
+				"%s takes a %s; %s", ref, datafile_kind_name(kinds[i]),
+				datafile_kind_name(want), prog, datafile_kind_name(want),
+				commands);
+	}
+	return NS_ENOENT;
+}
+
 int cli_find_file(const char *prog, enum datafile_kind want, const char *ref,
 		  char **path, struct diag *d)
 {
@@ -117,6 +155,8 @@ int cli_find_file(const char *prog, enum datafile_kind want, const char *ref,
 	struct diag quiet;
 	enum datafile_kind have = want;
 	int rc = datafile_resolve(want, ref, path, d);
+	if (rc == NS_ENOENT)
+		return shipped_as_other(prog, want, ref, d);
 	if (rc || !strcmp(*path, "-"))
 		return rc;
 	diag_init(&quiet);

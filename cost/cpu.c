@@ -453,6 +453,23 @@ struct cpu *cpu_sys_cpu(struct cpu_sys *s, int cpu_id)
 	return NULL;
 }
 
+void cpu_set_task(struct cpu *c, const char *comm, int pid)
+{
+	c->task_comm = comm;
+	c->task_pid = pid;
+}
+
+const char *cpu_task(const struct cpu *c, int *pid)
+{
+	*pid = c->task_pid;
+	return c->task_comm;
+}
+
+uint64_t cpu_cycles_to_ns(const struct cpu *c, uint64_t cycles)
+{
+	return (uint64_t)((double)cycles / c->sys->k.clock_ghz + 0.5);
+}
+
 /* --- the accounting engine's per-call operations (cpu_internal.h) ------- */
 
 bool cpu_memo_begin(struct cpu *c, int fn)

@@ -449,6 +449,14 @@ void cpu_sys_free(struct cpu_sys *s);
 int cpu_sys_set_layout(struct cpu_sys *s, const struct cost_layout *l);
 /* CPU by machine CPU number, NULL if not simulated. */
 struct cpu *cpu_sys_cpu(struct cpu_sys *s, int cpu_id);
+/* The simulated task running on c, as the workload last said (comm NULL
+ * until it says; comm must outlive the world): the TASK-PID of numasim
+ * trace's records, nothing else reads it. */
+void cpu_set_task(struct cpu *c, const char *comm, int pid);
+const char *cpu_task(const struct cpu *c, int *pid);
+/* Cycles of c's clock in nanoseconds (k.clock_ghz, rounded): the
+ * timestamps of numasim trace's records. */
+uint64_t cpu_cycles_to_ns(const struct cpu *c, uint64_t cycles);
 /* The invariants; they fold memoized counts first (cost.accounting
  * memo), so they are not const. */
 int cpu_sys_check(struct cpu_sys *s);

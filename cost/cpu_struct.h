@@ -164,6 +164,10 @@ struct cpu {
 	uint32_t blk_kinds;            /* their kinds, the next in the low bits */
 	int32_t blk_exit;              /* debug builds: the open block's exit
 					* site + 1, 0 = none or not a branch */
+	/* the simulated task running on the CPU, as the workload last said
+	 * (cpu_set_task()): read by numasim trace's records only */
+	const char *task_comm;         /* NULL: not said */
+	int task_pid;
 };
 
 struct cpu_sys {

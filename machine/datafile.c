@@ -2,6 +2,7 @@
  * datafile.h. */
 #include "machine/datafile.h"
 
+#include <dirent.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -203,4 +204,77 @@ const char *datafile_shown(const char *path)
 	if (!strncmp(path, NUMASIM_SOURCE_ROOT, n) && path[n] == '/')
 		return path + n + 1;
 	return path;
+}
+
+/* The file name of a path (after its last '/'). */
+static const char *base_name(const char *p)
+{
+	const char *b = strrchr(p, '/');
+	return b ? b + 1 : p;
+}
+
+static int path_name_cmp(const void *a, const void *b)
+{
+	return strcmp(base_name(*(char *const *)a), base_name(*(char *const *)b));
+}
+
+void datafile_list_free(char **paths, int n)
+{
+	for (int i = 0; paths && i < n; i++)
+		free(paths[i]);
+	free(paths);
+}
+
+int datafile_list(enum datafile_kind k, char ***paths, int *n)
+{
+	struct datafile_dirs dd;
+	char **v = NULL;
+	int nr = 0, cap = 0;
+	datafile_kind_dirs(k, &dd);
+	for (int i = 0; i < dd.nr; i++) {
+		DIR *dir = opendir(dd.dir[i]);
+		struct dirent *de;
+		int first = nr;
+		while (dir && (de = readdir(dir))) {
+			size_t len = strlen(de->d_name);
+			if (len < 6 || strcmp(de->d_name + len - 5, ".yaml") || de->d_name[0] == '.')
+				continue;
+			int dup = 0;
+			for (int j = 0; j < first && !dup; j++)
+				dup = !strcmp(base_name(v[j]), de->d_name);
+			if (dup)
+				continue;
+			size_t plen = strlen(dd.dir[i]) + len + 2;
+			char *p = malloc(plen);
+			if (p)
+				snprintf(p, plen, "%s/%s", dd.dir[i], de->d_name);
+			if (p && !is_file(p)) {
+				free(p);
+				continue;
+			}
+			if (p && nr == cap) {
+				char **nv = realloc(v, (size_t)(cap ? 2 * cap : 16) * sizeof *v);
+				if (nv) {
+					v = nv;
+					cap = cap ? 2 * cap : 16;
+				} else {
+					free(p);
+					p = NULL;
+				}
+			}
+			if (!p) {
+				closedir(dir);
+				datafile_list_free(v, nr);
+				return NS_ENOMEM;
+			}
+			v[nr++] = p;
+		}
+		if (dir)
+			closedir(dir);
+	}
+	if (nr)
+		qsort(v, (size_t)nr, sizeof *v, path_name_cmp);
+	*paths = v;
+	*n = nr;
+	return NS_OK;
 }

@@ -64,6 +64,16 @@ int datafile_resolve(enum datafile_kind k, const char *ref, char **out,
 		     struct diag *d);
 
 /*
+ * The shipped files of kind k: every NAME.yaml of the kind's directories
+ * (datafile_kind_dirs), each name once (the first directory wins, as for
+ * datafile_resolve), sorted by name; *paths is a malloc'ed array of
+ * malloc'ed paths (datafile_list_free()).  NS_ENOMEM, else NS_OK (none
+ * found: *n = 0).
+ */
+int datafile_list(enum datafile_kind k, char ***paths, int *n);
+void datafile_list_free(char **paths, int n);
+
+/*
  * path relative to the data root it lies in ("configs/costs/zen2.yaml"),
  * so that files cite shipped files the same way from any install or
  * checkout; path itself when it lies in none.  Points into path.

@@ -14,10 +14,13 @@
  *                                   is joined back
  *     "node X size: N MB"           node MemTotal in MiB (numa_node_size64,
  *                                   i.e. the node's managed pages)
- *     "node X free: N MB"           checked for form, otherwise ignored
+ *     "node X free: N MB"           checked for form, otherwise ignored (the
+ *                                   models start with every page free)
  *     "node distances:" + table     SLIT rows, header = node ids
  *     "No distance information available."  accepted for one node only
- *     "No NUMA available on this system"    an error (nothing to import)
+ *     "No NUMA available on this system"    one node 0 with the CPUs and
+ *                                   memory of opts.one_node_* (refused
+ *                                   without them)
  *   sysfs (Documentation/ABI/stable/sysfs-devices-node):
  *     ROOT/sys/devices/system/node/online, nodeN/cpulist, nodeN/distance,
  *     nodeN/meminfo ("Node N MemTotal: K kB"), and ROOT/proc/zoneinfo
@@ -98,6 +101,11 @@ struct import_opts {
 	enum import_arch arch;
 	const char *command;      /* command line for the header, may be NULL */
 	const char *output;       /* -o path, NULL or "-": names standard input */
+	/* numactl's "No NUMA available on this system" (a kernel without
+	 * CONFIG_NUMA): the one node's CPUs and memory; 0: refused */
+	int one_node_cpus;
+	uint64_t one_node_mib;
+	const char *one_node_from; /* where they come from, for the note */
 };
 
 void import_opts_init(struct import_opts *o);
@@ -121,6 +129,7 @@ struct import_notes {
 	char name_from[128];      /* where the name comes from */
 	char costs[256];          /* the cost profile chosen (name or path) */
 	char costs_from[512];     /* why that one */
+	char one_node[512];       /* numactl said no NUMA: the node written, or "" */
 };
 /* Name of the profile used when --costs is not given, for an arch. */
 const char *import_default_costs(enum import_arch arch);

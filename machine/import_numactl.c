@@ -691,6 +691,47 @@ static void numactl_name(const char *name, const struct import_opts *o,
 	snprintf(buf, len, "%s", base[0] ? base : "imported");
 }
 
+/* Does the text say "No NUMA available on this system" (first numactl line)? */
+static int says_no_numa(const char *text, size_t len)
+{
+	for (size_t i = 0; i < len;) {
+		const char *e = memchr(text + i, '\n', len - i);
+		size_t n = e ? (size_t)(e - (text + i)) : len - i;
+		const char *t = text + i;
+		while (n && (*t == ' ' || *t == '\t'))
+			t++, n--;
+		if (n >= 10 && !strncmp(t, "available:", 10))
+			return 0;
+		if (n >= 32 && !strncmp(t, "No NUMA available on this system", 32))
+			return 1;
+		i += n + (size_t)(t - (text + i)) + 1;
+	}
+	return 0;
+}
+
+/*
+ * numactl --hardware on a kernel without CONFIG_NUMA prints only "No NUMA
+ * available on this system": the kernel then has one node, 0, holding
+ * every CPU and all memory (include/linux/numa.h: MAX_NUMNODES 1).  The
+ * numactl text of that node is written and parsed as any other.
+ */
+static char *one_node_text(const struct import_opts *o, size_t *len)
+{
+	size_t cap = 256 + (size_t)o->one_node_cpus * 6;
+	char *b = malloc(cap);
+	if (!b)
+		return NULL;
+	size_t at = (size_t)snprintf(b, cap, "available: 1 nodes (0)\nnode 0 cpus:");
+	for (int c = 0; c < o->one_node_cpus; c++)
+		at += (size_t)snprintf(b + at, cap - at, " %d", c);
+	at += (size_t)snprintf(b + at, cap - at, "\nnode 0 size: %llu MB\nnode 0 free: %llu MB\n"
+			       "node distances:\nnode   0\n  0:  10\n",
+			       (unsigned long long)o->one_node_mib,
+			       (unsigned long long)o->one_node_mib);
+	*len = at;
+	return b;
+}
+
 int import_numactl(const char *name, const char *text, size_t len,
 		   const struct import_opts *o, struct machine_desc *out,
 		   struct import_notes *notes, struct diag *d)
@@ -701,7 +742,22 @@ int import_numactl(const char *name, const char *text, size_t len,
 	struct cpu_id cpu;
 	memset(n, 0, sizeof *n);
 	cpu_id_init(&cpu);
-	int rc = parse_numactl(name, text, len, o->arch, out, &cpu, n, d);
+	int rc;
+	if (o->one_node_cpus > 0 && o->one_node_mib > 0 && len <= IMPORT_MAX_INPUT &&
+	    says_no_numa(text, len)) {
+		size_t olen;
+		char *one = one_node_text(o, &olen);
+		if (!one)
+			return NS_ENOMEM;
+		rc = parse_numactl(name, one, olen, o->arch, out, &cpu, NULL, d);
+		free(one);
+		snprintf(n->one_node, sizeof n->one_node, "numactl reports no NUMA (a kernel "
+			 "without CONFIG_NUMA): one node 0 with %d CPUs and %llu MiB (%s)",
+			 o->one_node_cpus, (unsigned long long)o->one_node_mib,
+			 o->one_node_from ? o->one_node_from : "given");
+	} else {
+		rc = parse_numactl(name, text, len, o->arch, out, &cpu, n, d);
+	}
 	if (rc)
 		return rc;
 	numactl_name(name, o, n, base, sizeof base, n->name_from,

@@ -1340,40 +1340,45 @@ out:
 	ret(c);
 }
 
-static void trace_page(struct mm_world *w, const struct cpu *c, const struct page *page,
-		       unsigned order, uint32_t gfp, int alloc)
+static void trace_page(struct mm_world *w, struct cpu *c, const struct page *page,
+		       unsigned order, uint32_t gfp, int alloc, uint64_t start)
 {
+	uint64_t end = cpu_now_noise(c);
 	struct mm_trace_event e = {
 		.alloc = alloc, .pfn = mm_page_pfn(w, page), .order = order, .gfp = gfp,
 		.node = mm_page_node(w, page), .cpu = c->id,
+		.ts_ns = cpu_cycles_to_ns(c, alloc ? end : start), .cycles = end - start,
 	};
+	e.comm = cpu_task(c, &e.pid);
 	w->trace(w->trace_arg, &e);
+}
+
+/* The trace's clock before a call (the hook runs in the entry that is not
+ * a fast copy: a fast call's cycles are charged by cpu_fast_end()). */
+static inline uint64_t trace_start(struct cpu *c, const struct mm_world *w)
+{
+	return !MM_FAST && w->trace ? cpu_now_noise(c) : 0;
 }
 
 struct page *COPY_ENTRY(mm_alloc_pages)(struct mm_world *w, struct cpu *c, uint32_t gfp,
 					 unsigned int order)
 {
+	uint64_t start = trace_start(c, w);
+	struct page *page;
 	if (fast_entry(c, w, FN_alloc_pages_current)) {
-		struct page *page = COPY_CALL(c, mm_alloc_pages, w, c, gfp, order);
+		page = COPY_CALL(c, mm_alloc_pages, w, c, gfp, order);
 		cpu_fast_end(c);
-		return page;
+	} else {
+		page = alloc_pages_current(w, c, gfp, order);
 	}
-	struct page *page = alloc_pages_current(w, c, gfp, order);
-	if (w->trace && page)   /* hook: numasim trace */
-		trace_page(w, c, page, order, gfp, 1);
+	if (!MM_FAST && w->trace && page)   /* hook: numasim trace */
+		trace_page(w, c, page, order, gfp, 1, start);
 	return page;
 }
 
-void COPY_ENTRY(mm_free_pages)(struct mm_world *w, struct cpu *c, struct page *page,
-				unsigned int order)
+static void __free_pages(struct mm_world *w, struct cpu *c, struct page *page,
+			 unsigned int order)
 {
-	if (fast_entry(c, w, FN___free_pages)) {
-		COPY_CALL(c, mm_free_pages, w, c, page, order);
-		cpu_fast_end(c);
-		return;
-	}
-	if (w->trace)   /* hook: numasim trace */
-		trace_page(w, c, page, order, 0, 0);
 	memo_reset(w, c);
 	call(c, w, FN___free_pages);
 	run_block(c, w, B_free_pages);
@@ -1386,6 +1391,20 @@ void COPY_ENTRY(mm_free_pages)(struct mm_world *w, struct cpu *c, struct page *p
 			__free_pages_ok(c, w, page, (int)order);
 	}
 	ret(c);
+}
+
+void COPY_ENTRY(mm_free_pages)(struct mm_world *w, struct cpu *c, struct page *page,
+				unsigned int order)
+{
+	uint64_t start = trace_start(c, w);
+	if (fast_entry(c, w, FN___free_pages)) {
+		COPY_CALL(c, mm_free_pages, w, c, page, order);
+		cpu_fast_end(c);
+	} else {
+		__free_pages(w, c, page, order);
+	}
+	if (!MM_FAST && w->trace)   /* hook: numasim trace */
+		trace_page(w, c, page, order, 0, 0, start);
 }
 
 /* drain_local_pages(NULL) (v4.6): this CPU's pcp pages of every zone

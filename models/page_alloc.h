@@ -215,8 +215,14 @@ void mm_free_pages(struct mm_world *w, struct cpu *c, struct page *page,
 
 /*
  * Trace hook (numasim trace, kmem:mm_page_alloc / mm_page_free): called
- * after every successful mm_alloc_pages and before every mm_free_pages.
- * NULL (the default) removes it.
+ * when every successful mm_alloc_pages and every mm_free_pages returns.
+ * The timestamp is the CPU's clock where the kernel's tracepoint fires:
+ * the end of the allocation (trace_mm_page_alloc() closes
+ * __alloc_pages_nodemask), the start of the free (free_pages_prepare()
+ * opens it); cycles are the whole call's.  The clock is read outside the
+ * call's accounting (cpu_now_noise()): under sampled accounting a call
+ * nested in another model's fast call reads the fast call's start (0
+ * cycles), and tracing changes no result.  NULL (the default) removes it.
  */
 struct mm_trace_event {
 	int alloc;                      /* 1 mm_page_alloc, 0 mm_page_free */
@@ -224,6 +230,10 @@ struct mm_trace_event {
 	unsigned order;
 	uint32_t gfp;                   /* 0 for frees */
 	int node, cpu;                  /* page's node, machine CPU id */
+	uint64_t ts_ns;                 /* the CPU's clock at the tracepoint, ns */
+	uint64_t cycles;                /* the call's core cycles */
+	const char *comm;               /* the task (cpu_set_task()), NULL: unknown */
+	int pid;
 };
 typedef void (*mm_trace_fn)(void *arg, const struct mm_trace_event *e);
 void mm_set_trace_hook(struct mm_world *w, mm_trace_fn fn, void *arg);

@@ -314,6 +314,12 @@ struct slub_free_trace {
 					 * "unlocked" (no list work), "locked"
 					 * (list_lock, no list change),
 					 * "add_partial" or "discard" */
+	uint64_t start;                 /* the CPU's clock at the call, cycles */
+	uint64_t ts_ns;                 /* the same in ns (cpu_cycles_to_ns()) */
+	uint64_t cycles;                /* the __slab_free call's core cycles */
+	uint64_t page;                  /* the slab's struct page (synthetic address) */
+	const char *comm;               /* the task (cpu_set_task()), NULL: unknown */
+	int pid;
 };
 typedef void (*slub_trace_fn)(void *arg, const struct slub_free_trace *t);
 void slub_set_trace_hook(struct slub_world *w, slub_trace_fn fn, void *arg);

@@ -166,7 +166,7 @@ static inline void slub_hook_free_exit(struct cpu *c, struct slub_cache *s, bool
 		s->ff_measured++;
 	}
 	if (h->trace)
-		slub_trace_end(s->w, h->trace, locked, was_frozen);
+		slub_trace_end(c, s->w, h->trace, locked, was_frozen);
 }
 
 #endif

@@ -73,6 +73,10 @@ struct slub_free_trace *slub_trace_begin(struct cpu *c, struct slub_cache *s, ui
 	memset(t, 0, sizeof *t);
 	t->cache = s->name;
 	t->cpu = c->id;
+	t->page = sl->meta;
+	t->start = cpu_now_noise(c);
+	t->ts_ns = cpu_cycles_to_ns(c, t->start);
+	t->comm = cpu_task(c, &t->pid);
 	t->variant = w->cfg.variant;
 	t->has_cpu_partial = s->has_cpu_partial;
 	t->frozen = sl->frozen;
@@ -123,9 +127,10 @@ struct slub_free_trace *slub_trace_begin(struct cpu *c, struct slub_cache *s, ui
  * it put it on the node's list; the racing frees of the race hook are not
  * recorded), then the record to the trace hook.
  */
-void slub_trace_end(struct slub_world *w, struct slub_free_trace *t, bool locked,
-		    bool was_frozen)
+void slub_trace_end(struct cpu *c, struct slub_world *w, struct slub_free_trace *t,
+		    bool locked, bool was_frozen)
 {
+	t->cycles = cpu_now_noise(c) - t->start;
 	uint32_t seen = w->tr_stats;
 	if (!locked)
 		t->path = was_frozen ? "free_frozen"

@@ -632,8 +632,8 @@ struct slub_free_trace *slub_trace_begin(struct cpu *c, struct slub_cache *s, ui
 					 unsigned cnt);
 void slub_trace_branch(void *arg, int site, bool cond);   /* charge_trace_fn; arg: world */
 void slub_trace_stat(struct slub_world *w, enum slub_stat si);
-void slub_trace_end(struct slub_world *w, struct slub_free_trace *t, bool locked,
-		    bool was_frozen);
+void slub_trace_end(struct cpu *c, struct slub_world *w, struct slub_free_trace *t,
+		    bool locked, bool was_frozen);
 
 /* Record into t from here on (NULL: stop): the record stat_inc() and the
  * charging context's trace hook (each branch) add to. */

@@ -249,7 +249,7 @@ static void set_fixed(struct setting *st, const struct ynode *v)
  * of every point, name and description the scenario, workload.type its
  * workload.
  */
-static const char *bad_key(const char *key, int sweep)
+static const char *bad_key(const char *key, int sweep, char *buf, size_t len)
 {
 	static const char *const fixed[] = {"name", "description", "seed",
 					    "repetitions", "workload.type", "plan_limits.runs",
@@ -272,7 +272,14 @@ static const char *bad_key(const char *key, int sweep)
 	if (!strncmp(key, "kernel.", 7)) {
 		if (scn_moved_knob(key + 7))
 			return scn_moved_knob(key + 7);
-		return scn_knob_lookup(key + 7) >= 0 ? NULL : "unknown kernel knob";
+		if (scn_knob_lookup(key + 7) >= 0)
+			return NULL;
+		const char *near = ytree_suggest(key + 7, strlen(key + 7), scn_knob_names,
+						 SCN_NR_KNOBS);
+		if (!near)
+			return "unknown kernel knob (numasim list keys)";
+		snprintf(buf, len, "unknown kernel knob (did you mean 'kernel.%s'?)", near);
+		return buf;
 	}
 	static const char *const prefix[] = {"workload.", "policy.", "overrides.", "sched.",
 					     "cost.", "noise."};
@@ -280,6 +287,17 @@ static const char *bad_key(const char *key, int sweep)
 		if (!strncmp(key, prefix[i], strlen(prefix[i])) && key[strlen(prefix[i])] &&
 		    key[strlen(key) - 1] != '.')
 			return NULL;
+	/* a misspelt section ("polcy.cpuset") or plan key ("repetitons") */
+	static const char *const sections[] = {"kernel", "workload", "policy", "overrides",
+					       "sched", "cost", "machine", "name",
+					       "description", "seed", "repetitions"};
+	size_t head = strcspn(key, ".");
+	const char *near = ytree_suggest(key, head, sections,
+					 sizeof sections / sizeof sections[0]);
+	if (near) {
+		snprintf(buf, len, "unknown key (did you mean '%s%s'?)", near, key + head);
+		return buf;
+	}
 	return "unknown key (known: machine, kernel.KNOB, workload.PARAM, policy.KEY, "
 	       "sched.KEY, cost.KEY, overrides.PATH, and for --set also name, description, "
 	       "seed, repetitions, plan_limits.runs, plan_limits.memory_mib)";
@@ -346,7 +364,8 @@ int scn_file_map(struct loader *l, const struct ynode *n, int sweep)
 		if (snprintf(key, sizeof key, "%s%s", sweep ? "" : "overrides.", ks) >=
 		    (int)sizeof key)
 			return scn_err(l, k, "key too long");
-		const char *why = bad_key(key, sweep);
+		char hint[160];
+		const char *why = bad_key(key, sweep, hint, sizeof hint);
 		ytree_quote(ks, k->len, q, sizeof q);
 		if (why)
 			return scn_err(l, k, "%s '%s': %s", sweep ? "sweep" : "override", q, why);
@@ -487,7 +506,8 @@ int scn_cli_setting(struct loader *l, int i)
 		snprintf(key, sizeof key, "machine");
 	else
 		return cli_err(l, arg, "expected KEY=VALUE");
-	const char *why = bad_key(key, sweep);
+	char hint[160];
+	const char *why = bad_key(key, sweep, hint, sizeof hint);
 	if (why)
 		return cli_err(l, arg, "'%s': %s", key, why);
 	const char *val = eq ? eq + 1 : kv;
@@ -565,9 +585,36 @@ int scn_unused_settings(struct loader *l)
 		const struct setting *st = &l->set[i];
 		if (st->used)
 			continue;
-		if (!strncmp(st->key, "workload.", 9))
+		if (!strncmp(st->key, "workload.", 9)) {
+			const struct workload_ops *w = l->s->wl;
+			const char *names[64];
+			size_t n = 0;
+			for (int k = 0; w && k < w->nr_fields && n < 64; k++)
+				names[n++] = w->fields[k].key;
+			const char *near = ytree_suggest(st->key + 9, strlen(st->key + 9), names, n);
+			if (near)
+				return scn_err(l, st->at, "'%s': workload '%s' has no parameter "
+					       "'%s' (did you mean 'workload.%s'?)", st->key,
+					       scn_workload_name(l->s->workload), st->key + 9, near);
 			return scn_err(l, st->at, "'%s': workload '%s' has no parameter '%s'",
 				   st->key, scn_workload_name(l->s->workload), st->key + 9);
+		}
+		static const char *const policy_keys[] = {"cpuset", "mempolicy", "nodes", "cpus"};
+		static const char *const cost_keys[] = {"model", "bpred", "code", "accounting",
+							"sample_period", "sample_warm",
+							"sample_window"};
+		const char *near = NULL;
+		if (!strncmp(st->key, "policy.", 7))
+			near = ytree_suggest(st->key + 7, strlen(st->key + 7), policy_keys,
+					     sizeof policy_keys / sizeof policy_keys[0]);
+		else if (!strncmp(st->key, "cost.", 5))
+			near = ytree_suggest(st->key + 5, strlen(st->key + 5), cost_keys,
+					     sizeof cost_keys / sizeof cost_keys[0]);
+		if (near)
+			return scn_err(l, st->at, "'%s': %.*s has no key '%s' (did you mean "
+				       "'%.*s%s'?)", st->key, (int)strcspn(st->key, "."), st->key,
+				       strchr(st->key, '.') + 1, (int)strcspn(st->key, ".") + 1,
+				       st->key, near);
 		if (!strncmp(st->key, "policy.", 7))
 			return scn_err(l, st->at, "'%s': policy has no key '%s' (known: cpuset, "
 				   "mempolicy, nodes, cpus)", st->key, st->key + 7);

@@ -62,5 +62,8 @@ for d in "$db" "$db2"; do
 	build/numasim report "$d" --format html -o "${d%.db}.html"
 	echo "== numasim report $d --format html -o ${d%.db}.html (written)"
 done
+# man pages and completion for the user's shell: how to use them
+# (NUMASIM_INSTALL=1: meson install first)
+bash scripts/shell-setup.sh build ${NUMASIM_INSTALL:+--install}
 echo
 bash scripts/main-where.sh results results/deps.log results/build.log

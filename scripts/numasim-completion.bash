@@ -6,7 +6,10 @@
 # from its option table through the hidden `numasim __options CMD
 # [BENCHMARK]` (one name a line; cli/options.h), shipped machines, scenarios and cost profiles
 # from `numasim list ...`, the keys of --set/--sweep (kernel.KNOB,
-# workload.PARAM, policy.KEY, ...) from `numasim list keys`.  Needs only
+# workload.PARAM, policy.KEY, ...) from `numasim list keys`, their values
+# (--set policy.cpuset=<TAB>) from the reference's choices
+# (_numasim_values) and `numasim list commits`, compare's --by keys from
+# the runs columns and the keys.  Needs only
 # bash (no bash-completion helpers).
 
 # The numasim being completed: the word typed, when it runs.
@@ -31,6 +34,52 @@ _numasim_names() {      # machines | scenarios | costs | keys
 	"$1" list "$2" 2>/dev/null | awk -v k="$2" 'k == "keys" || NR > 1 { print $1 }'
 }
 
+# The values of a --set/--sweep key: fixed choices as
+# docs/reference/scenario-format.md lists them, commits and machines asked
+# of numasim; nothing for free-form values (numbers, node lists, sizes).
+_numasim_values() {     # EXE KEY
+	case $2 in
+	machine) _numasim_names "$1" machines ;;
+	kernel.commit) "$1" list commits 2>/dev/null | awk 'NR > 1 && $2 ~ /^[0-9]+$/ { print $3 }' ;;
+	kernel.zonelist_iter) echo pre-682a3385 682a3385 ;;
+	kernel.slab_free_layout) echo pre-c270cf30 c270cf30 ;;
+	kernel.zonelist_order) echo node zone ;;
+	kernel.memoryless) echo online offline-x86 ;;
+	kernel.slub_stats | kernel.slub_cpu_partial) echo on off ;;
+	kernel.compiler_layout) echo gcc clang ;;
+	kernel.zone_reclaim_mode) echo 0 1 2 3 4 5 6 7 pre-3.16 ;;
+	kernel.swap) echo none ;;
+	policy.cpuset) echo none all local ;;
+	policy.mempolicy) echo default local bind preferred interleave ;;
+	policy.nodes) echo all ;;
+	workload.type) echo pagealloc messaging parallel fill replay ;;
+	cost.model) echo ooo inorder ;;
+	cost.bpred) echo gshare bimodal tage ;;
+	cost.code) echo estimate compiled ;;
+	cost.accounting) echo exact memo sampled ;;
+	esac
+}
+
+# compare --by KEY: the runs columns and every scenario key.
+_numasim_by_keys() {    # EXE
+	echo variant kernel_model machine workload scenario point seed
+	_numasim_names "$1" keys
+}
+
+# --set/--sweep KEY=VALUE with the cursor in VALUE: cur is what is typed
+# of the value (after '=', and for --sweep after the last ','), key the
+# key; COMP_WORDBREAKS usually holds '=', so the key is then a word of its
+# own before a word '='.
+_numasim_set_value() {  # EXE OPTION KEY CUR [PREFIX]
+	local exe=$1 opt=$2 key=$3 cur=$4 pre=${5-} done=
+	if [[ $opt == --sweep && $cur == *,* ]]; then
+		done=${cur%,*},
+		cur=${cur##*,}
+	fi
+	COMPREPLY=($(compgen -P "$pre$done" -W "$(_numasim_values "$exe" "$key")" -- "$cur"))
+	compopt -o nospace 2>/dev/null
+}
+
 _numasim_options() {    # EXE CMD [SUB]: the options of its table
 	local exe=$1
 	shift
@@ -49,6 +98,23 @@ _numasim() {
 		return
 	fi
 	cmd=${COMP_WORDS[1]}
+	# a value after --set KEY= / --sweep KEY= ('=' a word of its own)
+	if [[ $prev == = ]] && ((COMP_CWORD >= 4)) &&
+		[[ ${COMP_WORDS[COMP_CWORD - 3]} == --set || ${COMP_WORDS[COMP_CWORD - 3]} == --sweep ]]; then
+		_numasim_set_value "$exe" "${COMP_WORDS[COMP_CWORD - 3]}" "${COMP_WORDS[COMP_CWORD - 2]}" "$cur"
+		return
+	fi
+	if [[ $cur == = ]] && ((COMP_CWORD >= 3)) &&
+		[[ ${COMP_WORDS[COMP_CWORD - 2]} == --set || ${COMP_WORDS[COMP_CWORD - 2]} == --sweep ]]; then
+		# the word being replaced is the '=' itself: keep it
+		_numasim_set_value "$exe" "${COMP_WORDS[COMP_CWORD - 2]}" "$prev" "" =
+		return
+	fi
+	# the same when '=' is not a word break: the word is KEY=VALUE
+	if [[ ($prev == --set || $prev == --sweep) && $cur == *=* ]]; then
+		_numasim_set_value "$exe" "$prev" "${cur%%=*}" "${cur#*=}" "${cur%%=*}="
+		return
+	fi
 	case $prev in
 	--machine)
 		COMPREPLY=($(compgen -W "$(_numasim_names "$exe" machines)" -- "$cur")
@@ -68,7 +134,11 @@ _numasim() {
 			grep -oE -- '--format [a-z|]+' | head -1 | sed 's/--format //; s/|/ /g')" -- "$cur"))
 		return ;;
 	--workload)
-		COMPREPLY=($(compgen -W "pagealloc messaging parallel" -- "$cur"))
+		COMPREPLY=($(compgen -W "pagealloc messaging parallel fill" -- "$cur"))
+		return ;;
+	--by)
+		[[ $cmd == compare || $cmd == diff || $cmd == plot || $cmd == report ]] || return
+		COMPREPLY=($(compgen -W "$(_numasim_by_keys "$exe")" -- "$cur"))
 		return ;;
 	--db | -o | --output | --data)
 		COMPREPLY=($(compgen -f -- "$cur"))

@@ -53,7 +53,7 @@ void bench_pagealloc_opts_default(struct bench_pagealloc_opts *o)
 	o->profile = 8;
 	o->variant = MMZONE_ITER_POST;
 	o->bpred = BPRED_GSHARE;
-	o->cost_model = CPU_MODEL_INORDER;
+	o->cost_model = CPU_MODEL_OOO;          /* numasim run's cost.model default */
 	o->accounting = CPU_ACCOUNTING_EXACT;
 	struct cpu_params p;
 	cpu_params_default(&p);
@@ -244,6 +244,7 @@ static void record_report(struct rec_doc *d, const struct bench_pagealloc_opts *
 	rec_meta_str(d, "machine", m->name);
 	rec_meta_int(d, "cpu", cpu);
 	rec_meta_str(d, "variant", mmzone_iter_name(o->variant));
+	rec_meta_str(d, "cost_model", cpu_model_name((enum cpu_model)o->cost_model));
 	rec_meta_str(d, "bpred", bpred_mode_name(o->bpred));
 	rec_meta_str(d, "accounting", cpu_accounting_name((enum cpu_accounting)o->accounting));
 	if (o->accounting == CPU_ACCOUNTING_SAMPLED) {
@@ -321,12 +322,14 @@ static void print_report(FILE *out, const struct bench_pagealloc_opts *o, const 
 	char note[CPU_ACCOUNTING_NOTE];
 	getrusage(RUSAGE_SELF, &ru);
 	fprintf(out, "# Running 'pagealloc' benchmark:\n"
-		"# machine %s (%d nodes, %.1f GiB), CPU %d, variant %s, %s predictor%s\n"
+		"# machine %s (%d nodes, %.1f GiB), CPU %d, variant %s, timing model %s, "
+		"%s predictor%s\n"
 		"# alloc_pages(GFP_KERNEL|__GFP_NOWARN, %lld) x %lld then __free_pages x %lld, "
 		"%lld pairs per run, %lld run%s\n\n",
 		m->name, m->nr_nodes,
 		(double)machine_mem_pages(m) * m->page_size / (1024.0 * 1024 * 1024), cpu,
-		mmzone_iter_name(o->variant), bpred_mode_name(o->bpred),
+		mmzone_iter_name(o->variant), cpu_model_name((enum cpu_model)o->cost_model),
+		bpred_mode_name(o->bpred),
 		cpu_accounting_note((enum cpu_accounting)o->accounting, (uint32_t)o->sample_period,
 				    o->sample_warm, (uint32_t)o->sample_window, note, sizeof note),
 		o->order, o->batch,

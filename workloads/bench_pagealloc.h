@@ -53,7 +53,7 @@ struct bench_pagealloc_opts {
 	long long profile;       /* profile rows printed, 0..MAX_PROFILE */
 	enum mmzone_iter variant;
 	enum bpred_mode bpred;
-	int cost_model;          /* enum cpu_model (default inorder) */
+	int cost_model;          /* enum cpu_model (default ooo, as numasim run) */
 	int accounting;          /* enum cpu_accounting (default exact) */
 	long long sample_period; /* sampled: 1 call in N exact, 1..MAX_SAMPLE_PERIOD */
 	enum cpu_warm sample_warm; /* sampled: what the others warm */
@@ -67,7 +67,7 @@ struct bench_pagealloc_opts {
 
 /* configs/seed-2016-2s.yaml, 10000000 pairs, batch 128, first CPU,
  * order 0, 1 run, 8 profile rows, variant post, gshare predictor,
- * in-order timing, the layout by the model, exact accounting (sampled:
+ * the ooo timing model (numasim run's default), the layout by the model, exact accounting (sampled:
  * cpu_params_default's period and warming). */
 void bench_pagealloc_opts_default(struct bench_pagealloc_opts *o);
 

@@ -85,6 +85,9 @@ struct connection {                       /* owned by receiver j of a group */
 	uint32_t wr_first, wr_count;
 };
 
+/* The first simulated task's pid (numasim trace's records). */
+#define WL_MSG_PID_BASE 1000
+
 struct task {
 	uint32_t group;
 	uint32_t index;                   /* sender s or receiver j of the group, 0..19 */
@@ -473,6 +476,9 @@ static int step(struct messaging_world *m, int cpu)
 	struct task *task = &m->tasks[t];
 	enum op_result res = OP_CONTINUE;
 	int pipe = m->params->mode == WL_MSG_PIPE;
+	/* numasim trace's TASK-PID: perf bench's tasks are named after the
+	 * benchmark; the pids are the model's (task id + WL_MSG_PID_BASE) */
+	cpu_set_task(&m->sys->cpu[cpu], "sched-messaging", (int)(WL_MSG_PID_BASE + t));
 	int rc = task->is_sender ? (pipe ? pipe_write_msg(m, task, cpu, &res)
 					 : sender_write(m, task, cpu, &res))
 				 : (pipe ? pipe_read_msg(m, task, cpu, &res)

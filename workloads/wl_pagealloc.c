@@ -490,7 +490,7 @@ const struct workload_ops wl_pagealloc_ops = {
 	.parse = pagealloc_parse,
 	.check = pagealloc_check,
 	.params = pagealloc_params,
-	.set_inner = pagealloc_set_inner,
+	.set_inner = pagealloc_set_inner, .inner_default = SCN_PA_INNER_DEFAULT,
 	.run = pagealloc_run,
 	.results = pagealloc_results,
 	.result_free = pagealloc_result_free,

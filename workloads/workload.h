@@ -149,8 +149,10 @@ struct workload_ops {
 		     const int *cpus, const char *path, struct diag *d);
 	int (*params)(const void *params, wl_param_fn fn, void *arg);
 	void (*params_free)(void *params);    /* NULL: free() */
-	/* numasim run --inner (NULL: not applicable) */
+	/* numasim run --inner (NULL: not applicable), and the default it is
+	 * compared with (run warns below it) */
 	void (*set_inner)(void *params, uint32_t inner);
+	uint32_t inner_default;
 	/* after the world is built, before the run (NULL: nothing): the
 	 * workload's own objects, r->skb and r->data (SLUB caches) */
 	int (*setup)(struct wl_run *r);

@@ -2,7 +2,8 @@
 # `meson install --destdir` into a scratch tree: a man page per command of
 # `numasim --help` (generated from its --help text), `man numasim-run`
 # shows the run command's options, the installed binary finds the shipped
-# machines by name from another directory, and the installed bash
+# machines by name from another directory (and the tour's trace fixture by
+# its source-tree path), and the installed bash
 # completion completes commands, options, shipped names and, for
 # `numasim run --set kernel.`, exactly the kernel knobs `numasim list keys`
 # gives.
@@ -46,6 +47,12 @@ MANPATH=$(dirname "$man1") man numasim-bench 2>/dev/null | grep -q 'BENCHMARK PA
 (cd "$tmp" && "$exe" list machines) >"$tmp/list.out" 2>&1
 grep -q '^rome-nps4 ' "$tmp/list.out" && ok || { bad "installed list machines"; cat "$tmp/list.out"; }
 (cd "$tmp" && "$exe" validate rome-nps4 -q) && ok || bad "installed validate rome-nps4"
+# the README's tour: the trace fixture it imports is installed, and found
+# by its source-tree path from another directory
+[ -n "$(find "$dest" -path '*/numasim/tests/fixtures/traces/perf-script-v6.txt')" ] && ok ||
+	bad "the tour's trace fixture is not installed"
+(cd "$tmp" && "$exe" import trace tests/fixtures/traces/perf-script-v6.txt >/dev/null) && ok ||
+	bad "installed import trace tests/fixtures/traces/perf-script-v6.txt from elsewhere"
 
 # bash completion, installed where bash-completion looks for it
 comp=$(find "$dest" -path '*bash-completion/completions/numasim' | head -1)
