@@ -56,6 +56,15 @@ static void test_kcode(void **state)
 {
 	(void)state;
 	assert_int_equal(kcode_check(), NS_OK);
+	const char *rel, *file;
+	assert_int_equal(kcode_line(KCODE_SITE, "A48", &rel, &file), 3370);
+	assert_string_equal(rel, "v4.6.2");
+	assert_string_equal(file, "mm/page_alloc.c");
+	assert_int_equal(kcode_line(KCODE_FN, "__slab_free", &rel, &file), 2958);
+	assert_string_equal(rel, "v5.9.1");
+	assert_int_equal(kcode_line(KCODE_FN, "A48", &rel, &file), 0);  /* a site, not a function */
+	assert_null(rel);
+	assert_null(file);
 	int idx;
 	assert_int_equal(kcode_find(KCODE_FN, "zone_statistics", &idx), 0);
 	assert_int_equal(kcode_find(KCODE_FN, "__dec_zone_state", &idx), 1);

@@ -18,7 +18,10 @@ CH=$SRC/scenarios/changes
 
 # --- the lists ----------------------------------------------------------------
 "$NUMASIM" list functions >"$tmp/fn.txt" 2>"$tmp/err" || bad "list functions: exit $?"
-check "functions heading" "$(head -1 "$tmp/fn.txt" | tr -s ' ')" "FUNCTION MODEL LAYOUT KERNEL"
+check "functions heading" "$(head -1 "$tmp/fn.txt" | tr -s ' ')" "FUNCTION MODEL LAYOUT SOURCE KERNEL"
+# the kernel source lines (models/kcode_lines.h, scripts/kernel-lines.py)
+check "zone_statistics source" "$(awk '$1=="zone_statistics"{print $4}' "$tmp/fn.txt")" "mm/vmstat.c:582"
+check "__slab_free source" "$(awk '$1=="__slab_free"{print $4}' "$tmp/fn.txt")" "mm/slub.c:2958"
 check "zone_statistics inline" "$(awk '$1=="zone_statistics"{print $2, $3}' "$tmp/fn.txt")" \
 	"mm inline"
 check "__slab_free" "$(awk '$1=="__slab_free"{print $2, $3}' "$tmp/fn.txt")" "slub out-of-line"
@@ -44,10 +47,22 @@ check "A42a" "$(awk '$1=="A42a"{print $2, $3, $4, $5}' "$tmp/sites.txt")" \
 	"mm zone_statistics unlikely hinted"
 check "PRE6b" "$(awk '$1=="PRE6b"{print $2, $3, $4, $5}' "$tmp/sites.txt")" \
 	"slub __slab_free - false"
+check "A48 source" "$(awk '$1=="A48"{print $6}' "$tmp/sites.txt")" "mm/page_alloc.c:3370"
+check "PRE6b unresolved" "$(awk '$1=="PRE6b"{print $6}' "$tmp/sites.txt")" "-"
+# every row of the generated table is printed, and no other line
+for k in FN:functions SITE:sites BLOCK:blocks; do
+	n=$(grep -c "X(KCODE_${k%%:*}," "$SRC/models/kcode_lines.h")
+	"$NUMASIM" list "${k#*:}" --format json >"$tmp/src.json" || bad "list ${k#*:} json"
+	if command -v jq >/dev/null; then
+		check "${k#*:} with a source line" \
+			"$(jq "[.${k#*:}[] | select(.source_line != null)] | length" "$tmp/src.json")" "$n"
+	fi
+	[ "$n" -gt 0 ] && ok || bad "kcode_lines.h: no ${k#*:} row"
+done
 "$NUMASIM" list blocks >"$tmp/blocks.txt" || bad "list blocks"
-check "block alloc_nodemask" "$(awk '$1=="alloc_nodemask"{print $2, $3, $4, $5}' "$tmp/blocks.txt")" \
+check "block alloc_nodemask" "$(awk '$1=="alloc_nodemask"{print $2, $3, $4, $6}' "$tmp/blocks.txt")" \
 	"mm alloc_nodemask - A09"
-check "block watermark_fast" "$(awk '$1=="watermark_fast"{print $2, $4, $5}' "$tmp/blocks.txt")" \
+check "block watermark_fast" "$(awk '$1=="watermark_fast"{print $2, $4, $6}' "$tmp/blocks.txt")" \
 	"mm-series L A30f"
 if command -v jq >/dev/null; then
 	check "blocks json" "$("$NUMASIM" list blocks --format json |
