@@ -123,7 +123,9 @@ static CPU_INLINE bool charge_br(struct cpu *c, const struct charge_ctx *x, int 
 			return v;
 		return cpu_fast_branch(c, charge_site_id(x, site, opt), cond);
 	}
-	if ((opt & CHARGE_TRACE) && x->trace)
+	/* a removed site (cost_layout_fix_site()) is no branch: not traced */
+	if ((opt & CHARGE_TRACE) && x->trace &&
+	    !(c->fixed_sites && c->site_layout[x->site_base + site].fixed))
 		x->trace(x->trace_arg, site, cond);
 	return cpu_branch(c, x->site_base + site, cond);
 }
