@@ -304,6 +304,26 @@ static const char *ft_word(int ft)
 	return ft == COST_FT_HINTED ? "hinted" : ft ? "true" : "false";
 }
 
+/* The kernel source line of a name (kcode_line()) into the row, and as
+ * "file:line" (or "-") into buf for the text. */
+static const char *code_source(struct rec_doc *doc, enum kcode_kind kind, const char *name,
+			       char *buf, size_t len)
+{
+	const char *release, *file;
+	int line = kcode_line(kind, name, &release, &file);
+	rec_str(doc, "source_release", line ? release : "");
+	rec_str(doc, "source_file", line ? file : "");
+	if (line)
+		rec_int(doc, "source_line", line);
+	else
+		rec_null(doc, "source_line");
+	if (line)
+		snprintf(buf, len, "%s:%d", file, line);
+	else
+		snprintf(buf, len, "-");
+	return buf;
+}
+
 /* functions, sites or blocks of models/kcode.h, model by model. */
 static int list_code(struct rec_doc *doc, FILE *txt, enum kcode_kind kind, struct diag *d)
 {
@@ -312,13 +332,15 @@ static int list_code(struct rec_doc *doc, FILE *txt, enum kcode_kind kind, struc
 				"a name of the models' tables (models/kcode.h) is not unique");
 	rec_table(doc, kind == KCODE_FN ? "functions" : kind == KCODE_SITE ? "sites" : "blocks");
 	if (txt && kind == KCODE_FN)
-		fprintf(txt, "%-28s %-9s %-11s %s\n", "FUNCTION", "MODEL", "LAYOUT", "KERNEL");
+		fprintf(txt, "%-28s %-9s %-11s %-25s %s\n", "FUNCTION", "MODEL", "LAYOUT", "SOURCE",
+			"KERNEL");
 	if (txt && kind == KCODE_SITE)
-		fprintf(txt, "%-24s %-9s %-28s %-8s %-11s %s\n", "SITE", "MODEL", "FUNCTION",
-			"HINT", "FALLS-THRU", "CONDITION");
+		fprintf(txt, "%-24s %-9s %-28s %-8s %-11s %-25s %s\n", "SITE", "MODEL", "FUNCTION",
+			"HINT", "FALLS-THRU", "SOURCE", "CONDITION");
 	if (txt && kind == KCODE_BLOCK)
-		fprintf(txt, "%-24s %-9s %-24s %-8s %s\n", "BLOCK", "MODEL", "WORK-ROW", "ACCESSES",
-			"EXIT");
+		fprintf(txt, "%-24s %-9s %-24s %-8s %-25s %s\n", "BLOCK", "MODEL", "WORK-ROW",
+			"ACCESSES", "SOURCE", "EXIT");
+	char src[96];
 	for (int k = 0; k < KCODE_NR_MODELS; k++) {
 		struct kcode_model m;
 		kcode_model(k, &m);
@@ -329,8 +351,10 @@ static int list_code(struct rec_doc *doc, FILE *txt, enum kcode_kind kind, struc
 			rec_str(doc, "model", m.name);
 			rec_str(doc, "layout", lay);
 			rec_str(doc, "kernel", m.kernel);
+			code_source(doc, KCODE_FN, m.fns[i], src, sizeof src);
 			if (txt)
-				fprintf(txt, "%-28s %-9s %-11s %s\n", m.fns[i], m.name, lay, m.kernel);
+				fprintf(txt, "%-28s %-9s %-11s %-25s %s\n", m.fns[i], m.name, lay, src,
+					m.kernel);
 		}
 		for (int i = 0; kind == KCODE_SITE && i < m.nr_sites; i++) {
 			const struct kcode_site *st = &m.sites[i];
@@ -346,9 +370,10 @@ static int list_code(struct rec_doc *doc, FILE *txt, enum kcode_kind kind, struc
 			rec_str(doc, "hint", hint);
 			rec_str(doc, "fall_through", ft_word(st->ft));
 			rec_str(doc, "condition", st->desc);
+			code_source(doc, KCODE_SITE, st->name, src, sizeof src);
 			if (txt)
-				fprintf(txt, "%-24s %-9s %-28s %-8s %-11s %s\n", st->name, m.name, fn,
-					hint[0] ? hint : "-", ft_word(st->ft), st->desc);
+				fprintf(txt, "%-24s %-9s %-28s %-8s %-11s %-25s %s\n", st->name, m.name,
+					fn, hint[0] ? hint : "-", ft_word(st->ft), src, st->desc);
 		}
 		for (int i = 0; kind == KCODE_BLOCK && i < m.nr_blocks; i++) {
 			const struct kcode_block *b = &m.blocks[i];
@@ -362,9 +387,10 @@ static int list_code(struct rec_doc *doc, FILE *txt, enum kcode_kind kind, struc
 			rec_str(doc, "work_row", b->row);
 			rec_str(doc, "accesses", b->kinds);
 			rec_str(doc, "exit", exit);
+			code_source(doc, KCODE_BLOCK, b->name, src, sizeof src);
 			if (txt)
-				fprintf(txt, "%-24s %-9s %-24s %-8s %s\n", b->name, m.name, b->row,
-					b->kinds[0] ? b->kinds : "-",
+				fprintf(txt, "%-24s %-9s %-24s %-8s %-25s %s\n", b->name, m.name, b->row,
+					b->kinds[0] ? b->kinds : "-", src,
 					exit[0] ? exit : "(a call, a return or the next block)");
 		}
 	}

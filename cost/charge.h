@@ -117,9 +117,15 @@ static CPU_INLINE int charge_fn_id(const struct charge_ctx *x, int fn, unsigned 
 static CPU_INLINE bool charge_br(struct cpu *c, const struct charge_ctx *x, int site, bool cond,
 				 unsigned opt)
 {
-	if (opt & CHARGE_COPY)
+	if (opt & CHARGE_COPY) {
+		bool v;
+		if (c->fixed_sites && cpu_branch_fixed(c, charge_site_id(x, site, opt), cond, &v))
+			return v;
 		return cpu_fast_branch(c, charge_site_id(x, site, opt), cond);
-	if ((opt & CHARGE_TRACE) && x->trace)
+	}
+	/* a removed site (cost_layout_fix_site()) is no branch: not traced */
+	if ((opt & CHARGE_TRACE) && x->trace &&
+	    !(c->fixed_sites && c->site_layout[x->site_base + site].fixed))
 		x->trace(x->trace_arg, site, cond);
 	return cpu_branch(c, x->site_base + site, cond);
 }

@@ -285,8 +285,20 @@ int cost_layout_set_site(struct cost_layout *l, int site, enum cost_hint hint,
 	return NS_OK;
 }
 
+int cost_layout_fix_site(struct cost_layout *l, int site, bool value)
+{
+	if (site < 0 || site >= l->nr_sites)
+		return NS_EINTERNAL;
+	struct cost_site_layout *s = &l->site[site];
+	if (!s->fixed)
+		l->nr_fixed++;
+	s->fixed = (uint8_t)(1 + value);
+	return NS_OK;
+}
+
 int cost_layout_check(const struct cost_layout *l, const struct cost_tables *t)
 {
+	int nr_fixed = 0;
 	if (l->nr_fns != t->nr_fns || l->nr_sites != t->nr_sites)
 		return NS_EINTERNAL;
 	for (int i = 0; i < l->nr_fns; i++)
@@ -295,8 +307,9 @@ int cost_layout_check(const struct cost_layout *l, const struct cost_tables *t)
 	for (int i = 0; i < l->nr_sites; i++) {
 		const struct cost_site_layout *s = &l->site[i];
 		if (s->fallthrough > 1 || s->hint > COST_HINT_UNLIKELY ||
-		    s->static_taken != static_taken(s))
+		    s->static_taken != static_taken(s) || s->fixed > 2)
 			return NS_EINTERNAL;
+		nr_fixed += s->fixed != 0;
 	}
-	return NS_OK;
+	return nr_fixed == l->nr_fixed ? NS_OK : NS_EINTERNAL;
 }

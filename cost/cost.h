@@ -132,6 +132,9 @@ struct cost_site_layout {
 	uint8_t fallthrough;   /* outcome of cond that falls through: 0/1 */
 	uint8_t hint;          /* enum cost_hint */
 	uint8_t static_taken;  /* cold prediction, in taken space: 0/1 */
+	uint8_t fixed;         /* 0: a test; 1 + v: the test is removed and
+				* cpu_branch returns v (a change file's
+				* `site: S, fixed: v`) */
 };
 
 struct cost_layout {
@@ -139,6 +142,7 @@ struct cost_layout {
 	int nr_fns, nr_sites;
 	uint8_t *fn_inline;    /* [nr_fns]: 1 = inlined */
 	struct cost_site_layout *site; /* [nr_sites] */
+	int nr_fixed;          /* sites whose test is removed (fixed != 0) */
 };
 
 /* A layout for every function and site registered in t so far (defaults above). */
@@ -155,6 +159,10 @@ int cost_layout_set_model_fns(struct cost_layout *l, int fn_base, int nr,
 /* fallthrough: 0, 1 or COST_FT_HINTED. */
 int cost_layout_set_site(struct cost_layout *l, int site, enum cost_hint hint,
 			 int fallthrough);
+/* Remove the test at site, its condition fixed to value: the branch is no
+ * longer charged and cpu_branch() returns value (NS_EINTERNAL for a site
+ * outside the layout). */
+int cost_layout_fix_site(struct cost_layout *l, int site, bool value);
 int cost_layout_check(const struct cost_layout *l, const struct cost_tables *t);
 
 /*

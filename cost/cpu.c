@@ -260,6 +260,7 @@ static void cpu_free_one(struct cpu *c)
 	free(c->site);
 	free(c->prof);
 	free(c->stack);
+	free(c->fixed_disagree);
 }
 
 static int cpu_init_one(struct cpu_sys *s, struct cpu *c, int idx, int id,
@@ -279,7 +280,9 @@ static int cpu_init_one(struct cpu_sys *s, struct cpu *c, int idx, int id,
 	c->site = calloc((size_t)s->tables->nr_sites + 1, sizeof *c->site);
 	c->prof = calloc((size_t)s->tables->nr_fns + 1, sizeof *c->prof);
 	c->stack = calloc((size_t)p->stack_depth + 1, sizeof *c->stack);
-	if (!c->site || !c->prof || !c->stack)
+	/* kept for every run: cpu_sys_set_layout() may bring fixed sites */
+	c->fixed_disagree = calloc((size_t)s->tables->nr_sites + 1, sizeof *c->fixed_disagree);
+	if (!c->site || !c->prof || !c->stack || !c->fixed_disagree)
 		return NS_ENOMEM;
 	rc = paths_init(c);
 	if (!rc)
@@ -315,6 +318,7 @@ static void cpus_bind(struct cpu_sys *s)
 		c->rsb_depth = s->k.return_stack;
 		c->site_layout = s->layout->site;
 		c->fn_inline = s->layout->fn_inline;
+		c->fixed_sites = s->layout->nr_fixed > 0;
 	}
 }
 

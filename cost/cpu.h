@@ -752,6 +752,14 @@ int cpu_sys_branches(struct cpu_sys *s, int cpu_id, cpu_branch_cb cb, void *arg)
 int cpu_sys_paths(struct cpu_sys *s, int cpu_id, cpu_path_cb cb, void *arg);
 /* Every counter of every CPU (derived counters brought up to date). */
 int cpu_sys_counters(struct cpu_sys *s, cpu_counter_cb cb, void *arg);
+/*
+ * Per site whose test the layout removes (cost_layout_fix_site()), in site
+ * order, one row: scope "system", scope_id 0, name
+ * "removed_site_disagree.SITE", the number of times over all CPUs the
+ * model's condition was not the fixed value.  No row when the layout
+ * removes no site (a run without such a change keeps its counters).
+ */
+int cpu_sys_fixed_sites(struct cpu_sys *s, cpu_counter_cb cb, void *arg);
 /* Update derived counters of c and return one value. */
 uint64_t cpu_counter(struct cpu *c, enum cpu_counter id);
 

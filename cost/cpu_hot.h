@@ -467,10 +467,30 @@ static inline bool cpu_branch_exact(struct cpu *c, int site, bool cond)
 	return c->branch(c, site, cond);
 }
 
+/*
+ * A site whose test a change file removed (cost_layout_fix_site()): no
+ * step of any kind (no branch uops, predictor update, count or log
+ * event), the fixed value returned, and a disagreement counted when the
+ * model's condition was the other one.  Taken only when the layout fixes
+ * a site (c->fixed_sites, a byte of the first line beside the mode bytes).
+ */
+static CPU_INLINE bool cpu_branch_fixed(struct cpu *c, int site, bool cond, bool *out)
+{
+	unsigned fixed = c->site_layout[site].fixed;
+	if (!fixed)
+		return false;
+	*out = fixed - 1;
+	c->fixed_disagree[site] += (unsigned)cond != fixed - 1;
+	return true;
+}
+
 static CPU_INLINE bool cpu_branch(struct cpu *c, int site, bool cond)
 {
 	assert(site >= 0 && site < c->sys->layout->nr_sites);
 	cpu_block_exit(c, site);
+	bool v;
+	if (c->fixed_sites && cpu_branch_fixed(c, site, cond, &v))
+		return v;
 	if (c->mlog_on) {
 		if (c->mlog_on == CPU_LOG_FAST)
 			return cpu_fast_branch(c, site, cond);

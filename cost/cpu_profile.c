@@ -267,6 +267,24 @@ out:
 	return rc;
 }
 
+int cpu_sys_fixed_sites(struct cpu_sys *s, cpu_counter_cb cb, void *arg)
+{
+	for (int site = 0; site < s->tables->nr_sites && s->layout->nr_fixed; site++) {
+		if (!s->layout->site[site].fixed)
+			continue;
+		char name[160];
+		snprintf(name, sizeof name, "removed_site_disagree.%s",
+			 s->tables->sites[site]->name);
+		struct cpu_counter_row r = {.scope = "system", .scope_id = 0, .name = name};
+		for (int i = 0; i < s->nr_cpus; i++)
+			r.value += s->cpu[i].fixed_disagree[site];
+		int rc = cb(arg, &r);
+		if (rc)
+			return rc;
+	}
+	return NS_OK;
+}
+
 int cpu_sys_counters(struct cpu_sys *s, cpu_counter_cb cb, void *arg)
 {
 	for (int i = 0; i < s->nr_cpus; i++) {

@@ -112,6 +112,9 @@ struct cpu {
 	uint8_t sampling;              /* sampled: this top-level call is a sample */
 	uint8_t fcopy;                 /* sampled: fast calls may run the models'
 					* fast copy (cpu_fast_entry()) */
+	uint8_t fixed_sites;           /* the layout removes a site's test
+					* (cost_layout_fix_site()): cpu_branch()
+					* looks at the site's entry first */
 	uint32_t mdepth;               /* its call depth */
 	uint64_t fsig;                 /* the fast call's path signature (high
 					* 32 bits) and its cost as blocks (x16,
@@ -168,6 +171,9 @@ struct cpu {
 	 * (cpu_set_task()): read by numasim trace's records only */
 	const char *task_comm;         /* NULL: not said */
 	int task_pid;
+	/* [nr_sites] with fixed_sites, else NULL: per removed site, how often
+	 * the model's condition was not the value the change fixed */
+	uint64_t *fixed_disagree;
 };
 
 struct cpu_sys {
@@ -201,7 +207,8 @@ CPU_FIELD_AFTER(mlog_on, fwarm);
 CPU_FIELD_AFTER(fwarm, fwarm_loads);
 CPU_FIELD_AFTER(fwarm_loads, sampling);
 CPU_FIELD_AFTER(sampling, fcopy);
-CPU_FIELD_AFTER(fcopy, mdepth);
+CPU_FIELD_AFTER(fcopy, fixed_sites);
+CPU_FIELD_AFTER(fixed_sites, mdepth);
 CPU_FIELD_AFTER(mdepth, fsig);
 CPU_FIELD_AFTER(fsig, flock);
 CPU_FIELD_AFTER(flock, fsite);
@@ -250,6 +257,7 @@ CPU_FIELD_AFTER(ctr, o);
 CPU_FIELD_AFTER(o, blk_left);
 CPU_FIELD_AFTER(blk_left, blk_kinds);
 CPU_FIELD_AFTER(blk_kinds, blk_exit);
+CPU_FIELD_AFTER(blk_exit, fixed_disagree);
 #undef CPU_FIELD_AFTER
 /* On 64-bit hosts, where it was measured (docs/design/cost-model.md §10), the
  * hot part's offsets themselves up to the counters: the first cache line

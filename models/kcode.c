@@ -6,6 +6,30 @@
 #include <string.h>
 
 #include "base/diag.h"
+#include "models/kcode_lines.h"
+
+static const struct kcode_source {
+	enum kcode_kind kind;
+	const char *name, *release, *file;
+	int line;
+} kcode_sources[] = {
+#define KCODE_SOURCE_ROW(kind, name, release, file, line) {kind, name, release, file, line},
+	KCODE_LINES(KCODE_SOURCE_ROW)
+#undef KCODE_SOURCE_ROW
+};
+
+int kcode_line(enum kcode_kind kind, const char *name, const char **release,
+	       const char **file)
+{
+	*release = *file = NULL;
+	for (size_t i = 0; i < sizeof kcode_sources / sizeof kcode_sources[0]; i++)
+		if (kcode_sources[i].kind == kind && !strcmp(kcode_sources[i].name, name)) {
+			*release = kcode_sources[i].release;
+			*file = kcode_sources[i].file;
+			return kcode_sources[i].line;
+		}
+	return 0;
+}
 
 void kcode_model(int i, struct kcode_model *out)
 {

@@ -117,6 +117,24 @@ static int parse_ft(const struct ytree *t, const struct ynode *n, int *out, stru
 			   "of the condition that falls through), got '%s'", q);
 }
 
+/* fixed: true | false (the value the removed test's condition is taken to
+ * have, the path the code keeps) */
+static int parse_fixed(const struct ytree *t, const struct ynode *n, int *out, struct diag *d)
+{
+	const char *s;
+	int rc = ytree_string(t, n, "fixed", 1, &s, d);
+	if (rc)
+		return rc;
+	if (!strcmp(s, "true") || !strcmp(s, "false")) {
+		*out = !strcmp(s, "true");
+		return NS_OK;
+	}
+	char q[128];
+	ytree_quote(s, n->len, q, sizeof q);
+	return ytree_error(t, n, d, "fixed must be true or false (the value the removed "
+			   "test's condition is taken to have), got '%s'", q);
+}
+
 static int parse_count(const struct ytree *t, const struct ynode *n, const char *what, char kind,
 		       struct kchange_op *op, struct diag *d)
 {
@@ -141,10 +159,10 @@ static int parse_op(const struct ytree *t, const struct ynode *n, struct kchange
 	static const struct ytree_field fields[] = {
 		{"inline", 0}, {"out-of-line", 0}, {"site", 0}, {"hint", 0},
 		{"fall-through", 0}, {"block", 0}, {"uops", 0}, {"loads", 0},
-		{"dep-loads", 0}, {"stores", 0}, {"static-key", 0},
+		{"dep-loads", 0}, {"stores", 0}, {"static-key", 0}, {"fixed", 0},
 	};
 	enum { F_INLINE, F_OUTLINE, F_SITE, F_HINT, F_FT, F_BLOCK, F_UOPS, F_LOADS, F_DEP,
-	       F_STORES, F_KEY, F_NR };
+	       F_STORES, F_KEY, F_FIXED, F_NR };
 	const struct ynode *v[F_NR];
 	int rc;
 
@@ -170,13 +188,23 @@ static int parse_op(const struct ytree *t, const struct ynode *n, struct kchange
 	}
 	if (v[F_SITE]) {
 		op->kind = KCH_SITE;
-		for (int f = F_BLOCK; f < F_NR; f++)
+		for (int f = F_BLOCK; f < F_FIXED; f++)
 			if (v[f])
 				return ytree_error(t, v[f], d, "'%s' does not go with site",
 						   fields[f].key);
 		if ((rc = copy_name(t, v[F_SITE], "site", op, d)) ||
 		    (rc = find_name(t, v[F_SITE], KCODE_SITE, op->name, &op->model, d)))
 			return rc;
+		if (v[F_FIXED]) {
+			/* the test removed: hint and fall-through mean nothing */
+			for (int f = F_HINT; f <= F_FT; f++)
+				if (v[f])
+					return ytree_error(t, v[f], d, "'%s' does not go with "
+							   "fixed (the site's test is removed)",
+							   fields[f].key);
+			op->kind = KCH_FIX;
+			return parse_fixed(t, v[F_FIXED], &op->fixed, d);
+		}
 		if (!v[F_HINT] && !v[F_FT])
 			return ytree_error(t, n, d, "a site operation sets hint, fall-through or both");
 		if (v[F_HINT] && (rc = parse_hint(t, v[F_HINT], &op->hint, d)))
@@ -186,7 +214,7 @@ static int parse_op(const struct ytree *t, const struct ynode *n, struct kchange
 		return NS_OK;
 	}
 	op->kind = v[F_KEY] ? KCH_KEY : KCH_WORK;
-	for (int f = F_HINT; f <= F_FT; f++)
+	for (int f = F_HINT; f <= F_FIXED; f += f == F_FT ? F_FIXED - F_FT : 1)
 		if (v[f])
 			return ytree_error(t, v[f], d, "'%s' goes with a site, not a block",
 					   fields[f].key);
@@ -336,7 +364,8 @@ int kchange_check(const struct kchange *c, struct diag *d)
 	for (int i = 0; !bad && i < c->nr; i++) {
 		const struct kchange_op *op = &c->ops[i];
 		enum kcode_kind kind = op->kind == KCH_INLINE || op->kind == KCH_OUTLINE ? KCODE_FN
-				       : op->kind == KCH_SITE ? KCODE_SITE : KCODE_BLOCK;
+				       : op->kind == KCH_SITE || op->kind == KCH_FIX ? KCODE_SITE
+				       : KCODE_BLOCK;
 		int idx;
 		if (!op->name || kcode_find(kind, op->name, &idx) != op->model)
 			bad = "an operation names nothing the models have";
@@ -345,6 +374,8 @@ int kchange_check(const struct kchange *c, struct diag *d)
 			bad = "an operation adds accesses of no kind";
 		else if (op->kind == KCH_SITE && op->hint == KCH_KEEP && op->ft == KCH_KEEP)
 			bad = "a site operation sets nothing";
+		else if (op->kind == KCH_FIX && op->fixed != 0 && op->fixed != 1)
+			bad = "a removed site fixed to neither true nor false";
 		else if (op->line < 1 || op->col < 1)
 			bad = "an operation without a position";
 	}
@@ -358,7 +389,8 @@ static int op_err(const struct kchange *c, const struct kchange_op *op, struct d
 		  const char *what)
 {
 	return diag_set(d, NS_EINPUT, c->file, op->line, op->col, "%s '%s' is not in this "
-			"run's model: %s", op->kind == KCH_SITE ? "site" : "function", op->name,
+			"run's model: %s",
+			op->kind == KCH_SITE || op->kind == KCH_FIX ? "site" : "function", op->name,
 			what);
 }
 
@@ -388,6 +420,12 @@ int kchange_apply_layout(const struct kchange *c, struct cost_layout *l,
 			rc = cost_layout_set_site(l, id, (enum cost_hint)hint, ft);
 			break;
 		}
+		case KCH_FIX:
+			if ((id = cost_site_lookup(t, op->name)) < 0)
+				return op_err(c, op, d, "its model is not part of this workload "
+					      "or kernel.commit");
+			rc = cost_layout_fix_site(l, id, op->fixed);
+			break;
 		case KCH_WORK:
 		case KCH_KEY:
 			break;

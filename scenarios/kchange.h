@@ -10,7 +10,10 @@
  * the compiler puts on the fall-through path (the layout's site entry),
  * straight-line work added to or removed from a code block (its uops, and
  * accesses added as L1 hits: cpu_block_edit()), and a block put behind a
- * static key that is off (its work gone) or on (its work plus the jump).
+ * static key that is off (its work gone) or on (its work plus the jump),
+ * and a branch site's test removed with its condition fixed to true or
+ * false (cost_layout_fix_site(): not charged, the fixed value returned,
+ * the model's disagreements counted).
  * Names are the models' (models/kcode.h: `numasim list functions|sites|
  * blocks`).  A change applies on top of the run's kernel.commit: after
  * every model's layout is filled (kchange_apply_layout) and, for blocks,
@@ -44,6 +47,7 @@ enum kchange_kind {
 	KCH_SITE,            /* site: ID, hint:, fall-through: */
 	KCH_WORK,            /* block: NAME, uops:, loads:, dep-loads:, stores: */
 	KCH_KEY,             /* block: NAME, static-key: on|off */
+	KCH_FIX,             /* site: ID, fixed: true|false (the test removed) */
 };
 
 #define KCH_KEEP (-2)        /* hint / fall-through not given */
@@ -58,6 +62,7 @@ struct kchange_op {
 	int32_t uops;                   /* KCH_WORK, KCH_KEY */
 	char add[CPU_BLOCK_MAX_EXTRA + 1]; /* accesses added: "D", "L", "S" */
 	int key_on;                     /* KCH_KEY */
+	int fixed;                      /* KCH_FIX: 0 or 1 */
 };
 
 struct kchange {
@@ -81,7 +86,7 @@ void kchange_free(struct kchange *c);
 int kchange_check(const struct kchange *c, struct diag *d);
 
 /*
- * The layout operations of c (inline, out-of-line, site) on layout l of
+ * The layout operations of c (inline, out-of-line, site, fixed site) on layout l of
  * the tables t, after every model's layout was filled.  A name that this
  * run did not register (a SLUB name in a page-allocator-only run, a
  * series site under v3 04 or 05) is NS_EINPUT at its position.

@@ -458,6 +458,15 @@ static int put_cpu_counter(void *arg, const struct cpu_counter_row *row)
 			     row->name, (int64_t)row->value);
 }
 
+static int put_system_counter(void *arg, const struct cpu_counter_row *row)
+{
+	struct writer *w = arg;
+	if (row->value > INT64_MAX)
+		return NS_ERANGE;
+	return store_counter(w->st, w->id, STORE_SCOPE_SYSTEM, 0, NULL, row->name,
+			     (int64_t)row->value);
+}
+
 static int put_profile(void *arg, const struct cpu_profile_row *row)
 {
 	struct writer *w = arg;
@@ -531,6 +540,7 @@ static int write_run(struct store *st, const struct scenario *s,
 	    (rc = mm_counters(r->w, put_pa_counter, &w)) ||
 	    (r->sw && (rc = slub_counters(r->sw, put_pa_counter, &w))) ||
 	    (rc = cpu_sys_counters(&r->sys, put_cpu_counter, &w)) ||
+	    (rc = cpu_sys_fixed_sites(&r->sys, put_system_counter, &w)) ||
 	    (rc = cpu_sys_profile(&r->sys, -1, put_profile, &w)) ||
 	    (rc = cpu_sys_paths(&r->sys, -1, put_path, &w)) ||
 	    (rc = cpu_sys_branches(&r->sys, -1, put_branch, &w))) {

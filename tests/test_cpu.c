@@ -144,6 +144,44 @@ static void test_hint_layout(void **state)
 	assert_int_equal(c->now, 4 + 17);
 }
 
+static int count_row(void *arg, const struct cpu_counter_row *r)
+{
+	char *out = arg;
+	snprintf(out + strlen(out), 256 - strlen(out), "%s %d %s %llu;", r->scope, r->scope_id,
+		 r->name, (unsigned long long)r->value);
+	return NS_OK;
+}
+
+/* A removed site (cost_layout_fix_site): no charge, the fixed value
+ * returned, the model's disagreements counted and reported; the other
+ * sites charged as before. */
+static void test_fixed_site(void **state)
+{
+	struct world *w = *state;
+	char rows[256] = "";
+	assert_int_equal(cpu_sys_fixed_sites(&w->s, count_row, rows), NS_OK);
+	assert_string_equal(rows, "");                 /* no fixed site: no row */
+	assert_int_equal(cost_layout_fix_site(&w->l, FIX_SITE_T3, true), NS_OK);
+	assert_int_equal(cost_layout_check(&w->l, &w->t), NS_OK);
+	assert_int_equal(w->l.nr_fixed, 1);
+	assert_int_equal(cpu_sys_set_layout(&w->s, &w->l), NS_OK);
+	struct cpu *c = &w->s.cpu[1];
+	assert_true(cpu_branch(c, FIX_SITE_T3, true));
+	assert_true(cpu_branch(c, FIX_SITE_T3, false)); /* disagrees */
+	assert_true(cpu_branch(c, FIX_SITE_T3, false)); /* disagrees */
+	assert_int_equal(c->now, 0);
+	assert_int_equal(c->site[FIX_SITE_T3].executed, 0);
+	assert_true(cpu_branch(c, FIX_SITE_T4, true));  /* a test still: falls through */
+	assert_int_equal(c->now, 1);
+	assert_int_equal(c->site[FIX_SITE_T4].executed, 1);
+	assert_true(cpu_branch(&w->s.cpu[2], FIX_SITE_T3, false));
+	assert_int_equal(cpu_sys_fixed_sites(&w->s, count_row, rows), NS_OK);
+	char want[128];
+	snprintf(want, sizeof want, "system 0 removed_site_disagree.%s 3;",
+		 w->t.sites[FIX_SITE_T3]->name);
+	assert_string_equal(rows, want);
+}
+
 static void test_predictor_in_cpu(void **state)
 {
 	struct world *w = *state;
@@ -967,6 +1005,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_call_two_branches_out_of_line, setup_bimodal, teardown),
 		cmocka_unit_test_setup_teardown(test_call_two_branches_inlined, setup_bimodal, teardown),
 		T(test_hint_layout),
+		T(test_fixed_site),
 		cmocka_unit_test_setup_teardown(test_predictor_in_cpu, setup_bimodal, teardown),
 		cmocka_unit_test(test_gshare_in_cpu),
 		cmocka_unit_test_setup_teardown(test_ooo_dispatch_width, setup_ooo, teardown),

@@ -56,6 +56,15 @@ static void test_kcode(void **state)
 {
 	(void)state;
 	assert_int_equal(kcode_check(), NS_OK);
+	const char *rel, *file;
+	assert_int_equal(kcode_line(KCODE_SITE, "A48", &rel, &file), 3370);
+	assert_string_equal(rel, "v4.6.2");
+	assert_string_equal(file, "mm/page_alloc.c");
+	assert_int_equal(kcode_line(KCODE_FN, "__slab_free", &rel, &file), 2958);
+	assert_string_equal(rel, "v5.9.1");
+	assert_int_equal(kcode_line(KCODE_FN, "A48", &rel, &file), 0);  /* a site, not a function */
+	assert_null(rel);
+	assert_null(file);
 	int idx;
 	assert_int_equal(kcode_find(KCODE_FN, "zone_statistics", &idx), 0);
 	assert_int_equal(kcode_find(KCODE_FN, "__dec_zone_state", &idx), 1);
@@ -120,6 +129,12 @@ static void test_parse_bad(void **state)
 		  "makes memory accesses");
 	parse_bad("operations:\n  - block: buffered_pcp\n    loads: 5\n    stores: 4\n", 4, 13,
 		  "at most 8 accesses");
+	parse_bad("operations:\n  - site: A36a\n    fixed: yes\n", 3, 12,
+		  "fixed must be true or false");
+	parse_bad("operations:\n  - site: A36a\n    fall-through: true\n    fixed: true\n", 3, 19,
+		  "'fall-through' does not go with fixed");
+	parse_bad("operations:\n  - block: buffered_pcp\n    fixed: true\n", 3, 12,
+		  "'fixed' goes with a site, not a block");
 	parse_bad("change: x\n", 1, 1, "operations");
 	parse_bad("operations: []\n", 1, 13, "operations is empty");
 }
@@ -157,6 +172,20 @@ static void test_apply_layout(void **state)
 	assert_int_equal(l.site[a36a].fallthrough, 0);
 	assert_int_equal(l.site[pre6b].hint, COST_HINT_UNLIKELY);
 	assert_int_equal(l.site[pre6b].fallthrough, 0);  /* kept: gcc's */
+	assert_int_equal(cost_layout_check(&l, &t), NS_OK);
+	kchange_free(c);
+	/* a site's test removed, its condition fixed */
+	c = parse_ok("operations:\n  - site: A36a\n    fixed: false\n"
+		     "  - site: PRE6b\n    fixed: true\n");
+	assert_int_equal(c->ops[0].kind, KCH_FIX);
+	assert_int_equal(c->ops[0].fixed, 0);
+	assert_int_equal(c->ops[1].fixed, 1);
+	assert_int_equal(l.nr_fixed, 0);
+	assert_int_equal(kchange_apply_layout(c, &l, &t, &d), NS_OK);
+	assert_int_equal(l.site[a36a].fixed, 1);
+	assert_int_equal(l.site[pre6b].fixed, 2);
+	assert_int_equal(l.site[a36a].fallthrough, 0);   /* the layout kept */
+	assert_int_equal(l.nr_fixed, 2);
 	assert_int_equal(cost_layout_check(&l, &t), NS_OK);
 	kchange_free(c);
 	/* a series name in tables without the series: refused at its place */
