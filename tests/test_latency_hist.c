@@ -15,7 +15,7 @@
 #include <string.h>
 
 #include "analysis/latency_hist.h"
-#include "sql_fixture.h"
+#include "tests/sql_fixture.h"
 
 static void test_bucket(void **state)
 {
