@@ -142,9 +142,12 @@ void latency_hist_html(const struct latency_hist *h, FILE *f)
 		uint64_t n = h->bucket[k];
 		fprintf(f, "<tr><td class=\"n\">%" PRIu64 "</td><td class=\"n\">%" PRIu64
 			"</td><td class=\"n\">%" PRIu64 "</td><td class=\"n\">%.2f%%</td>"
-			"<td class=\"bar\"><span style=\"width:%.1f%%\"></span></td></tr>\n",
-			low_of(k), high_of(k), n, 100.0 * (double)n / (double)total,
-			100.0 * (double)n / (double)max);
+			"<td class=\"bar\">",
+			low_of(k), high_of(k), n, 100.0 * (double)n / (double)total);
+		if (n)          /* an empty bucket has no bar */
+			fprintf(f, "<span style=\"width:%.1f%%\"></span>",
+				100.0 * (double)n / (double)max);
+		fputs("</td></tr>\n", f);
 	}
 	fputs("</tbody></table>\n", f);
 }
