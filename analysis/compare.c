@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "analysis/compare_internal.h"
+#include "analysis/latency_hist.h"
 #include "analysis/stats.h"
 #include "analysis/table.h"
 #include "base/records.h"
@@ -717,7 +718,8 @@ int compare_load(struct compare *c, sqlite3 *db, const char *dbname)
 {
 	static const char metrics_sql[] =
 		"SELECT m.run_id, m.name, m.value, m.unit FROM metrics m "
-		"WHERE m.value IS NOT NULL AND NOT EXISTS (SELECT 1 FROM samples s "
+		"WHERE m.value IS NOT NULL AND m.name NOT GLOB '" LATENCY_HIST_GLOB "' "
+		"AND NOT EXISTS (SELECT 1 FROM samples s "
 		"WHERE s.run_id = m.run_id AND s.metric = m.name) "
 		/* NAME.min of a series is its Min row already */
 		"AND NOT (m.name GLOB '*.min' AND EXISTS (SELECT 1 FROM samples s "

@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "analysis/compare.h"
+#include "analysis/latency_hist.h"
 #include "analysis/markup.h"
 #include "base/records.h"
 
@@ -464,7 +465,8 @@ static const char *const load_sql[Q_NR] = {
 	/* compare_load's observations: samples of a series, else the metric's
 	 * value; NAME.min of a series is its Min already */
 	[Q_METRICS] = "SELECT m.name, m.unit, m.value FROM metrics m "
-		      "WHERE m.run_id = ?1 AND m.value IS NOT NULL AND NOT EXISTS "
+		      "WHERE m.run_id = ?1 AND m.value IS NOT NULL AND m.name NOT GLOB '"
+		      LATENCY_HIST_GLOB "' AND NOT EXISTS "
 		      "(SELECT 1 FROM samples s WHERE s.run_id = m.run_id AND s.metric = m.name) "
 		      "AND NOT (m.name GLOB '*.min' AND EXISTS (SELECT 1 FROM samples s "
 		      "WHERE s.run_id = m.run_id AND s.metric = substr(m.name, 1, length(m.name) - 4))) "

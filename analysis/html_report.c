@@ -29,6 +29,7 @@
 #include "analysis/html_compare.h"
 #include "analysis/markup.h"
 #include "analysis/messaging_report.h"
+#include "analysis/latency_hist.h"
 #include "analysis/numastat.h"
 #include "analysis/plot.h"
 
@@ -97,7 +98,10 @@ static const char style[] =
 	".grid figure{margin:0;border:1px solid #ddd;padding:4px}.grid svg{width:100%;"
 	"height:auto}.grid figcaption{font-size:11px;color:#444;overflow-wrap:anywhere}"
 	".flame svg{width:100%;height:auto}.scroll{overflow-x:auto;max-width:100%}"
-	"nav a{margin-right:12px;font-size:13px}ul.groups{font-size:12px;margin:4px 0}";
+	"nav a{margin-right:12px;font-size:13px}ul.groups{font-size:12px;margin:4px 0}"
+	"table.lhist td.bar{width:320px;padding:2px 4px}table.lhist td.bar span{display:block;"
+	"height:10px;background:#1f77b4;min-width:1px}"
+	".lgrid{display:flex;flex-wrap:wrap;gap:4px 28px}";
 
 /* Sorting by a header click, and the layout check the browser test reads. */
 static const char script[] =
@@ -715,6 +719,73 @@ static int section_numastat(struct html *h)
 	return rc;
 }
 
+/* Latency histograms (analysis/latency_hist.h) of the first runs that
+ * stored them (fill, replay), one table per histogram, side by side when
+ * the page is wide enough; no section when none did. */
+#define HTML_LATENCY_RUNS 8
+static int section_latency(struct html *h)
+{
+	static const char *const names[] = {
+#define LH_NAME(name, title) #name,
+		LATENCY_HIST_NAMES(LH_NAME)
+#undef LH_NAME
+	};
+	static const char *const titles[] = {
+#define LH_TITLE(name, title) title,
+		LATENCY_HIST_NAMES(LH_TITLE)
+#undef LH_TITLE
+	};
+	sqlite3_stmt *st;
+	if (sqlite3_prepare_v2(h->db, "SELECT run_id, workload, variant FROM runs WHERE "
+			       "status = 'ok' AND EXISTS (SELECT 1 FROM metrics m WHERE "
+			       "m.run_id = runs.run_id AND m.name GLOB '" LATENCY_HIST_GLOB "') "
+			       "ORDER BY run_id", -1, &st, NULL) != SQLITE_OK)
+		return db_err(h);
+	int rc = NS_OK, shown = 0, more = 0, s;
+	while (rc == NS_OK && (s = sqlite3_step(st)) == SQLITE_ROW) {
+		int64_t run = sqlite3_column_int64(st, 0);
+		if (shown == HTML_LATENCY_RUNS) {
+			more++;
+			continue;
+		}
+		if (!shown++)
+			section_open(h, "latency", "latency", "Latency histograms");
+		fprintf(h->f, "<h3>run %" PRId64 ": ", run);
+		markup_puts(h->f, (const char *)sqlite3_column_text(st, 1));
+		fputs(", ", h->f);
+		markup_puts(h->f, (const char *)sqlite3_column_text(st, 2));
+		fputs("</h3>\n<div class=\"lgrid\">", h->f);
+		for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
+			struct latency_hist lh;
+			rc = latency_hist_read(h->db, h->dbname, run, names[i], &lh, h->d);
+			if (rc == NS_ENOENT) {
+				rc = NS_OK;
+				continue;
+			}
+			if (rc)
+				break;
+			fprintf(h->f, "<div class=\"scroll\"><p class=\"note\"><code>%s</code>: "
+				"%" PRIu64 " %s</p>\n", names[i], latency_hist_total(&lh), titles[i]);
+			latency_hist_html(&lh, h->f);
+			fputs("</div>\n", h->f);
+		}
+		fputs("</div>\n", h->f);
+	}
+	if (rc == NS_OK && s != SQLITE_DONE)
+		rc = db_err(h);
+	sqlite3_finalize(st);
+	if (rc == NS_OK && shown) {
+		fprintf(h->f, "<p class=\"note\">Core cycles per call in power-of-two buckets, "
+			"as bcc's funclatency prints them (<code>numasim report DB</code>); the "
+			"metrics <code>NAME.lt_N</code> hold the counts (docs/reference/schema.md).");
+		if (more)
+			fprintf(h->f, " The first %d runs; %d more in the database.",
+				HTML_LATENCY_RUNS, more);
+		fputs("</p>\n</section>\n", h->f);
+	}
+	return rc;
+}
+
 /* Messaging runs: the messaging report per invocation and the scheduler summary. */
 static int section_messaging(struct html *h)
 {
@@ -888,7 +959,7 @@ int html_report_write(sqlite3 *db, const char *dbname, const struct cost_tables 
 	if ((rc = section_runs(&h)) || (rc = section_compare(&h)) ||
 	    (rc = section_profile(&h)) || (rc = section_flame(&h)) || (rc = section_diff(&h)) ||
 	    (rc = section_branches(&h)) || (rc = section_numastat(&h)) ||
-	    (rc = section_messaging(&h)) ||
+	    (rc = section_latency(&h)) || (rc = section_messaging(&h)) ||
 	    (rc = section_sweep(&h))) {
 		fclose(h.f);
 		free(body);

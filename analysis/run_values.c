@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "analysis/compare.h"
+#include "analysis/latency_hist.h"
 
 #define RV_ORIGIN "results database"
 
@@ -35,7 +36,8 @@ static int load(sqlite3 *db, int64_t run_id, struct rv_metric **out, int *nr,
 	int n = 0, rc = NS_OK, s;
 	if (sqlite3_prepare_v2(db, "SELECT a.name, a.value, a.unit, b.value, b.name IS NOT NULL "
 			       "FROM metrics a LEFT JOIN metrics b ON b.run_id = a.run_id "
-			       "AND b.name = a.name || '.min' WHERE a.run_id = ?1 AND NOT "
+			       "AND b.name = a.name || '.min' WHERE a.run_id = ?1 AND a.name NOT "
+			       "GLOB '" LATENCY_HIST_GLOB "' AND NOT "
 			       "(a.name GLOB '*.min' AND EXISTS (SELECT 1 FROM metrics c "
 			       "WHERE c.run_id = a.run_id AND c.name || '.min' = a.name))",
 			       -1, &st, NULL) != SQLITE_OK)

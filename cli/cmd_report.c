@@ -47,6 +47,7 @@
 #include "cli/options.h"
 #include "analysis/compare.h"
 #include "analysis/flame.h"
+#include "analysis/latency_hist.h"
 #include "analysis/numastat.h"
 #include "base/diag.h"
 #include "analysis/html_report.h"
@@ -230,6 +231,36 @@ static int print_numastat(struct rep *r, int64_t run)
 	return NS_OK;
 }
 
+/* The run's latency histograms (analysis/latency_hist.h) as bcc's
+ * funclatency prints them, each under "HEAD NAME: N calls"; *shown counts
+ * the histograms printed; nothing for a run that stored none. */
+static int print_latency(struct rep *r, int64_t run, const char *head, int *shown)
+{
+	static const char *const names[] = {
+#define LH_NAME(name, title) #name,
+		LATENCY_HIST_NAMES(LH_NAME)
+#undef LH_NAME
+	};
+	static const char *const titles[] = {
+#define LH_TITLE(name, title) title,
+		LATENCY_HIST_NAMES(LH_TITLE)
+#undef LH_TITLE
+	};
+	for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
+		struct latency_hist h;
+		int rc = latency_hist_read(r->db, r->path, run, names[i], &h, r->d);
+		if (rc == NS_ENOENT)
+			continue;
+		if (rc)
+			return rc;
+		fprintf(r->f, "\n%s%s: %" PRIu64 " %s\n", head, names[i],
+			latency_hist_total(&h), titles[i]);
+		latency_hist_print(&h, r->f);
+		(*shown)++;
+	}
+	return NS_OK;
+}
+
 static int print_runs(struct rep *r, int64_t only, int *found)
 {
 	sqlite3_stmt *st;
@@ -255,8 +286,9 @@ static int print_runs(struct rep *r, int64_t only, int *found)
 			col_text(st, 11), sqlite3_column_double(st, 10),
 			sqlite3_column_type(st, 12) == SQLITE_NULL ? "" : ": ",
 			col_text(st, 12));
+		int shown = 0;
 		if ((rc = print_profile(r, id)) || (rc = print_branches(r, id)) ||
-		    (rc = print_numastat(r, id)))
+		    (rc = print_numastat(r, id)) || (rc = print_latency(r, id, "  ", &shown)))
 			break;
 	}
 	if (rc == NS_OK && s != SQLITE_DONE)
@@ -466,6 +498,41 @@ static int summary_compare(struct rep *r, const char *workload)
 	return rc;
 }
 
+/* The latency histograms of the first --top runs that stored them
+ * (fill, replay); nothing when none did. */
+static int summary_latency(struct rep *r)
+{
+	sqlite3_stmt *st;
+	if (sqlite3_prepare_v2(r->db, "SELECT run_id, workload, variant FROM runs WHERE "
+			       "status = 'ok' AND EXISTS (SELECT 1 FROM metrics m WHERE "
+			       "m.run_id = runs.run_id AND m.name GLOB '" LATENCY_HIST_GLOB "') "
+			       "ORDER BY run_id", -1, &st, NULL) != SQLITE_OK)
+		return db_err(r);
+	int rc = NS_OK, runs = 0, more = 0, shown = 0, s;
+	while ((s = sqlite3_step(st)) == SQLITE_ROW) {
+		if (r->top > 0 && runs == r->top) {
+			more++;
+			continue;
+		}
+		int64_t run = sqlite3_column_int64(st, 0);
+		if (!runs++)
+			fprintf(r->f, "\nLatency histograms: core cycles per call, log2 buckets "
+				"(as bcc's funclatency)\n");
+		char head[256];
+		snprintf(head, sizeof head, "run %" PRId64 " (%s, %s) ", run, col_text(st, 1),
+			 col_text(st, 2));
+		if ((rc = print_latency(r, run, head, &shown)))
+			break;
+	}
+	if (rc == NS_OK && s != SQLITE_DONE)
+		rc = db_err(r);
+	sqlite3_finalize(st);
+	if (rc == NS_OK && more)
+		fprintf(r->f, "\n(the first %d runs; %d more: numasim report DB --runs --run ID)\n",
+			runs, more);
+	return rc;
+}
+
 static int print_summary(struct rep *r)
 {
 	static const char overview[] =
@@ -546,6 +613,8 @@ static int print_summary(struct rep *r)
 		 "each variant", r->top);
 	if (rc == NS_OK)
 		rc = summary_query(r, "branches", title, branches);
+	if (rc == NS_OK && !r->doc)
+		rc = summary_latency(r);
 	return rc;
 }
 

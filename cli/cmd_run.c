@@ -33,6 +33,7 @@
 #include "analysis/compare.h"
 #include "base/diag.h"
 #include "analysis/fill_report.h"
+#include "analysis/latency_hist.h"
 #include "analysis/messaging_report.h"
 #include "analysis/run_values.h"
 #include "analysis/sweep_table.h"
@@ -351,7 +352,8 @@ static int run_records(struct store *st, const struct run_outcome *out,
 				     "params", d);
 	if (rc == NS_OK)
 		rc = records_per_run(st, out, "SELECT run_id, name, value, unit FROM metrics "
-				     "WHERE run_id = ?1 ORDER BY name", NULL, 0, doc,
+				     "WHERE run_id = ?1 AND name NOT GLOB '"
+				     LATENCY_HIST_GLOB "' ORDER BY name", NULL, 0, doc,
 				     "metrics", d);
 	return rc;
 }

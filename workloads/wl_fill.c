@@ -193,6 +193,7 @@ static void task_step(struct fill *f, struct fill_task *t, uint64_t idx)
 	struct page *pg = mm_alloc_pages(f->w, c, p->gfp, 0);
 	uint64_t lat = c->now - t0;
 	f->lat[f->nr_lat++] = lat > UINT32_MAX ? UINT32_MAX : (uint32_t)lat;
+	latency_hist_add(&f->r->lat_hist, lat);
 	f->r->allocs++;
 	uint64_t slot = t->first_slot + idx;
 	if (!pg) {
@@ -638,7 +639,8 @@ static int fill_results(const void *result, const struct wl_run *r,
 	static const char *const lru[4] = {"nr_inactive_anon", "nr_active_anon",
 					   "nr_inactive_file", "nr_active_file"};
 	int rc;
-	if ((rc = wl_store_metrics(st, id, rows, WL_NR(rows))))
+	if ((rc = wl_store_metrics(st, id, rows, WL_NR(rows))) ||
+	    (rc = latency_hist_store(st, id, "alloc_latency_hist", &m->lat_hist)))
 		return rc;
 	size_t n = (size_t)m->nr_samples;
 	if ((rc = store_samples(st, id, "sample_cycles", m->sample_cycles, n)) ||

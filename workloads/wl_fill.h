@@ -28,6 +28,7 @@
 #include <signal.h>
 #include <stdint.h>
 
+#include "analysis/latency_hist.h"
 #include "base/diag.h"
 #include "workloads/workload.h"
 
@@ -66,6 +67,7 @@ struct wl_fill_result {
 	uint64_t prefill_pages;
 	uint64_t lat_p50, lat_p99, lat_max; /* cycles of one alloc_pages */
 	double lat_mean;
+	struct latency_hist lat_hist;     /* the same, log2 buckets */
 	uint64_t direct_reclaim_cycles;   /* in try_to_free_pages, task CPUs */
 	uint64_t zone_reclaim_cycles;     /* in zone_reclaim, task CPUs */
 	double reclaim_cycles_per_alloc;  /* (direct + zone) / allocs */

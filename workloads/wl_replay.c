@@ -438,6 +438,7 @@ static int slab_alloc(struct rpw *w, int k, const struct ktrace_event *e)
 		account(&res->slab_alloc[pa == WL_PA_FAILED ? WL_SA_FAILED : WL_SA_LARGE], cycles);
 		account_site(w, e->call_site, cycles);
 		res->calls++;
+		latency_hist_add(&res->alloc_hist, cycles);
 		res->cycles += cycles;
 		return rc;
 	}
@@ -463,6 +464,7 @@ static int slab_alloc(struct rpw *w, int k, const struct ktrace_event *e)
 	account(&res->slab_alloc[path], cycles);
 	account_site(w, e->call_site, cycles);
 	res->calls++;
+	latency_hist_add(&res->alloc_hist, cycles);
 	res->cycles += cycles;
 	if (!x)
 		return NS_OK;
@@ -498,6 +500,7 @@ static int slab_free(struct rpw *w, int k, const struct ktrace_event *e)
 		account(&res->slab_free[WL_SF_LARGE], cycles);
 		account_site(w, e->call_site, cycles);
 		res->calls++;
+		latency_hist_add(&res->free_hist, cycles);
 		res->cycles += cycles;
 		return NS_OK;
 	}
@@ -523,6 +526,7 @@ static int slab_free(struct rpw *w, int k, const struct ktrace_event *e)
 	account(&res->slab_free[path], cycles);
 	account_site(w, e->call_site, cycles);
 	res->calls++;
+	latency_hist_add(&res->free_hist, cycles);
 	res->cycles += cycles;
 	return NS_OK;
 }
@@ -540,6 +544,7 @@ static int event(struct rpw *w, const struct ktrace_event *e)
 				    &w->page_order, &pa, &cycles);
 		account(&res->page_alloc[e->order][pa], cycles);
 		res->calls++;
+		latency_hist_add(&res->alloc_hist, cycles);
 		res->cycles += cycles;
 		return rc;
 	}
@@ -552,6 +557,7 @@ static int event(struct rpw *w, const struct ktrace_event *e)
 		}
 		account(&res->page_free[order][pf], cycles);
 		res->calls++;
+		latency_hist_add(&res->free_hist, cycles);
 		res->cycles += cycles;
 		return NS_OK;
 	}
@@ -756,7 +762,9 @@ static int replay_results(const void *result, const struct wl_run *r, struct sto
 		{"remote_share.pages", "fraction", share(res->page_remote, res->page_local)},
 		{"remote_share.objects", "fraction", share(res->obj_remote, res->obj_local)},
 	};
-	if ((rc = wl_store_metrics(st, id, rows, WL_NR(rows))))
+	if ((rc = wl_store_metrics(st, id, rows, WL_NR(rows))) ||
+	    (rc = latency_hist_store(st, id, "alloc_latency_hist", &res->alloc_hist)) ||
+	    (rc = latency_hist_store(st, id, "free_latency_hist", &res->free_hist)))
 		return rc;
 	for (int o = 0; o < KT_MAX_ORDER && rc == NS_OK; o++) {
 		for (int pa = 0; pa < WL_RP_NR_PA && rc == NS_OK; pa++) {

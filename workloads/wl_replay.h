@@ -57,6 +57,7 @@
 
 #include <stdint.h>
 
+#include "analysis/latency_hist.h"
 #include "workloads/ktrace.h"
 #include "workloads/workload.h"
 
@@ -122,6 +123,7 @@ struct wl_replay_result {
 	struct wl_replay_class slab_alloc[WL_RP_NR_SA], slab_free[WL_RP_NR_SF];
 	struct wl_replay_site site[WL_REPLAY_TOP_SITES];   /* by calls */
 	int nr_site;
+	struct latency_hist alloc_hist, free_hist;  /* cycles per call, log2 buckets */
 };
 
 const char *wl_replay_pa_name(enum wl_replay_pa p);
