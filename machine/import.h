@@ -23,7 +23,8 @@
  *                                   without them)
  *   sysfs (Documentation/ABI/stable/sysfs-devices-node):
  *     ROOT/sys/devices/system/node/online, nodeN/cpulist, nodeN/distance,
- *     nodeN/meminfo ("Node N MemTotal: K kB"), and ROOT/proc/zoneinfo
+ *     nodeN/meminfo ("Node N MemTotal: K kB"; "Node N MemFree: K kB", when
+ *     present, the node's `free:` key), and ROOT/proc/zoneinfo
  *     ("Node N, zone NAME" ... "present P") for exact zone sizes.
  *
  * Zone sizes.  With /proc/zoneinfo the zones are the kernel's own: each
