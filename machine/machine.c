@@ -94,9 +94,10 @@ static int unit_shift(const char *u, size_t len)
 /*
  * A size in bytes: a plain integer counts `unit` bytes (the page size for
  * zones, 1 for cache sizes), or a number with one of the units above.
+ * Zero is refused unless zero_ok (a node's `free:`: all of it in use).
  */
-static int get_size(struct loader *l, const struct ynode *n, const char *what,
-		    uint64_t unit, uint64_t *out)
+static int get_size_or_zero(struct loader *l, const struct ynode *n, const char *what,
+			    uint64_t unit, int zero_ok, uint64_t *out)
 {
 	char q[200], desc[256];
 	if (n->kind != YNODE_SCALAR || ynode_is_null(n) || n->style == YSTYLE_BLOCK) {
@@ -140,14 +141,21 @@ static int get_size(struct loader *l, const struct ynode *n, const char *what,
 		return ytree_error(l->t, n, l->d, "%s '%s' needs a unit (B, KiB, MiB, GiB, TiB) or "
 			   "must be a plain integer", what, q);
 	}
-	if (neg && (v || over))
-		return ytree_error(l->t, n, l->d, "%s must be positive, got '%s'", what, q);
-	if (!over && v == 0)
+	if (neg && (v || over || zero_ok))
+		return ytree_error(l->t, n, l->d, "%s must be %s, got '%s'", what,
+				   zero_ok ? "0 or more" : "positive", q);
+	if (!over && v == 0 && !zero_ok)
 		return ytree_error(l->t, n, l->d, "%s must be positive, got '%s'", what, q);
 	if (over || v > UINT64_MAX / mult)
 		return ytree_error(l->t, n, l->d, "%s '%s' overflows 64 bits", what, q);
 	*out = v * mult;
 	return NS_OK;
+}
+
+static int get_size(struct loader *l, const struct ynode *n, const char *what,
+		    uint64_t unit, uint64_t *out)
+{
+	return get_size_or_zero(l, n, what, unit, 0, out);
 }
 
 /* ---- cost figures --------------------------------------------------------- */
@@ -452,7 +460,7 @@ static int parse_free(struct loader *l, const struct ynode *n,
 	mn->used_pages = 0;
 	if (!n)
 		return NS_OK;
-	if ((rc = get_size(l, n, "node free", l->page_size, &bytes)))
+	if ((rc = get_size_or_zero(l, n, "node free", l->page_size, 1, &bytes)))
 		return rc;
 	if (bytes % l->page_size)
 		return ytree_error(l->t, n, l->d, "node %d free %llu bytes is not a multiple of "
