@@ -144,8 +144,8 @@ static void topology_help(const struct cli_spec *spec)
 	       "Linux v4.6/v4.7 mm/page_alloc.c build_all_zonelists() builds them:\n"
 	       "the fallback order of nodes, the fallback zonelist (ZONELIST_FALLBACK)\n"
 	       "and the __GFP_THISNODE list (ZONELIST_NOFALLBACK), as ZONE@NODE.\n\n"
-	       "'free' equals 'size': the machine is shown at boot, before any\n"
-	       "simulated allocation.\n\n"
+	       "'free' is the node's memory free when a simulation starts: the\n"
+	       "machine's 'free:' key, or all of it ('size') without one.\n\n"
 	       "options:\n", spec->usage);
 	cli_print_options(stdout, spec, NULL);
 	printf("\nexit status: 0 success, 1 internal failure, 2 bad usage or machine file\n");
@@ -181,6 +181,12 @@ static int parse_args(int argc, char **argv, struct topo_args *a)
 static unsigned long long node_mb(const struct machine *m, const struct machine_node *mn)
 {
 	return (unsigned long long)(mn->mem_pages * m->page_size) >> 20;
+}
+
+/* Free when a simulation starts (key `free:`), as numactl prints it. */
+static unsigned long long node_free_mb(const struct machine *m, const struct machine_node *mn)
+{
+	return (unsigned long long)((mn->mem_pages - mn->used_pages) * m->page_size) >> 20;
 }
 
 static void print_zoneref_list(FILE *f, const struct zonelist *z)
@@ -280,7 +286,7 @@ static int print_text(FILE *f, const struct zonelists *zl)
 		fprintf(f, "node %d cpus:", zn->id);
 		print_effective_cpus(f, zl, zn->id);
 		fprintf(f, "node %d size: %llu MB\n", zn->id, node_mb(m, &m->nodes[p]));
-		fprintf(f, "node %d free: %llu MB\n", zn->id, node_mb(m, &m->nodes[p]));
+		fprintf(f, "node %d free: %llu MB\n", zn->id, node_free_mb(m, &m->nodes[p]));
 	}
 	print_distances(f, zl);
 
@@ -372,11 +378,13 @@ static void json_node(FILE *f, const struct zonelists *zl, int p)
 	fprintf(f, "{\"id\":%d,\"cpus\":[", mn->id);
 	for (int c = 0; c < mn->nr_cpus; c++)
 		fprintf(f, "%s%d", c ? "," : "", mn->cpus[c]);
-	fprintf(f, "],\"mem_pages\":%llu,\"mem_bytes\":%llu,\"online\":%s,"
+	fprintf(f, "],\"mem_pages\":%llu,\"mem_bytes\":%llu,\"free_pages\":%llu,"
+		   "\"online\":%s,"
 		   "\"memory\":%s,\"cpus_map_to\":%d,\"build_cpus\":%d,"
 		   "\"node_load\":%d,\"zones\":[",
 		(unsigned long long)mn->mem_pages,
 		(unsigned long long)(mn->mem_pages * m->page_size),
+		(unsigned long long)(mn->mem_pages - mn->used_pages),
 		zn->online ? "true" : "false", zn->memory ? "true" : "false",
 		zn->cpu_target, zn->nr_build_cpus, zl->node_load[p]);
 	for (int z = 0; z < mn->nr_zones; z++)

@@ -187,6 +187,10 @@ static void emit_node(struct emit_buf *b, const struct desc_node *n,
 {
 	emit_printf(b, "  - id: %d\n    cpus: ", n->id);
 	emit_cpus(b, n);
+	if (n->has_free && n->nr_zones) {
+		emit_puts(b, "\n    free: ");
+		emit_size(b, n->free_pages, page_size);
+	}
 	if (!n->nr_zones) {
 		emit_puts(b, "\n    zones: []\n");
 		return;

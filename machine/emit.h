@@ -62,6 +62,8 @@ struct desc_node {
 	int nr_cpus;
 	int *cpus;                  /* ascending */
 	uint64_t mem_pages;         /* node total (sum of zones once laid out) */
+	int has_free;               /* free_pages known: emitted as `free:` */
+	uint64_t free_pages;        /* free at the start, <= mem_pages */
 	int nr_zones;
 	struct desc_zone zones[NR_ZONE_TYPES]; /* ascending type */
 	int line;                   /* where the node was described, 0 if none */

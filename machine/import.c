@@ -475,8 +475,10 @@ static int same_topology(const struct machine_desc *m, const struct machine *lm,
 		uint64_t pages = 0;
 		for (int z = 0; z < a->nr_zones; z++)
 			pages += a->zones[z].pages;
+		uint64_t used = a->has_free && a->nr_zones ? pages - a->free_pages : 0;
 		ok = a->id == b->id && a->nr_cpus == b->nr_cpus &&
 		     pages == b->mem_pages && a->nr_zones == b->nr_zones &&
+		     used == b->used_pages &&
 		     (!a->nr_cpus || !memcmp(a->cpus, b->cpus,
 					     (size_t)a->nr_cpus * sizeof *a->cpus));
 		for (int j = 0; ok && j < m->nr_nodes; j++)

@@ -14,8 +14,8 @@
  *                                   is joined back
  *     "node X size: N MB"           node MemTotal in MiB (numa_node_size64,
  *                                   i.e. the node's managed pages)
- *     "node X free: N MB"           checked for form, otherwise ignored (the
- *                                   models start with every page free)
+ *     "node X free: N MB"           the node's `free:` key (memory free when
+ *                                   the simulation starts), at most size
  *     "node distances:" + table     SLIT rows, header = node ids
  *     "No distance information available."  accepted for one node only
  *     "No NUMA available on this system"    one node 0 with the CPUs and
@@ -23,7 +23,8 @@
  *                                   without them)
  *   sysfs (Documentation/ABI/stable/sysfs-devices-node):
  *     ROOT/sys/devices/system/node/online, nodeN/cpulist, nodeN/distance,
- *     nodeN/meminfo ("Node N MemTotal: K kB"), and ROOT/proc/zoneinfo
+ *     nodeN/meminfo ("Node N MemTotal: K kB"; "Node N MemFree: K kB", when
+ *     present, the node's `free:` key), and ROOT/proc/zoneinfo
  *     ("Node N, zone NAME" ... "present P") for exact zone sizes.
  *
  * Zone sizes.  With /proc/zoneinfo the zones are the kernel's own: each

@@ -338,8 +338,12 @@ static int nl_size(struct nl_parser *p, int pos, const char *rest, int store)
 	const char *u = skip_ws(q);
 	if (strncmp(u, "MB", 2) || *skip_ws(u + 2))
 		return nl_err(p, p->line, u, "expected 'MB' after the size");
-	if (store)
+	if (store) {
 		n->mem_pages = mb * MiB / p->m->page_size;
+	} else {
+		n->has_free = 1;
+		n->free_pages = mb * MiB / p->m->page_size;
+	}
 	return NS_OK;
 }
 
@@ -387,6 +391,13 @@ static int nl_check_nodes(struct nl_parser *p, int at_line)
 			return diag_set(p->d, NS_EINPUT, p->file, at_line + 1, 1,
 					"node %d has no 'node %d %s:' line",
 					p->m->nodes[i].id, p->m->nodes[i].id, what);
+		const struct desc_node *n = &p->m->nodes[i];
+		if (n->has_free && n->free_pages > n->mem_pages)
+			return diag_set(p->d, NS_EINPUT, p->file, n->line, 1,
+					"node %d: 'free:' (%llu MB) is more than 'size:' "
+					"(%llu MB)", n->id,
+					(unsigned long long)(n->free_pages * p->m->page_size / MiB),
+					(unsigned long long)(n->mem_pages * p->m->page_size / MiB));
 	}
 	return NS_OK;
 }

@@ -122,7 +122,8 @@ static int sf_distance(struct sf_reader *r, int row)
 	return rc;
 }
 
-/* nodeN/meminfo: "Node N MemTotal:   K kB" gives the node total. */
+/* nodeN/meminfo: "Node N MemTotal:   K kB" gives the node total,
+ * "Node N MemFree:   K kB" (optional) the node's `free:` key. */
 static int sf_meminfo(struct sf_reader *r, int pos)
 {
 	struct desc_node *n = &r->m->nodes[pos];
@@ -133,13 +134,14 @@ static int sf_meminfo(struct sf_reader *r, int pos)
 	int rc = read_file(path, IMPORT_MAX_PROFILE, &buf, &len, r->d);
 	if (rc)
 		return rc;
-	int line = 1, found = 0;
-	for (char *s = buf; *s && !found; line++) {
+	int line = 1, found = 0, found_free = 0;
+	for (char *s = buf; *s && rc == NS_OK && !(found && found_free); line++) {
 		char *e = strchr(s, '\n');
 		if (e)
 			*e = '\0';
-		int nid, off = 0;
-		if (sscanf(s, "Node %d MemTotal:%n", &nid, &off) == 1 && off > 0) {
+		int nid, off = 0, is_free = 0;
+		if ((sscanf(s, "Node %d MemTotal:%n", &nid, &off) == 1 && off > 0) ||
+		    (is_free = sscanf(s, "Node %d MemFree:%n", &nid, &off) == 1 && off > 0)) {
 			const char *t = skip_ws(s + off), *q;
 			uint64_t kb;
 			if (nid != n->id)
@@ -149,15 +151,23 @@ static int sf_meminfo(struct sf_reader *r, int pos)
 				 strcmp(skip_ws(q), "kB"))
 				rc = diag_set(r->d, NS_EINPUT, path, line,
 					      (int)(t - s) + 1, "expected 'K kB'");
-			else
+			else if (is_free) {
+				n->has_free = 1;
+				n->free_pages = kb * 1024 / r->m->page_size;
+				found_free = 1;
+			} else {
 				n->mem_pages = kb * 1024 / r->m->page_size;
-			found = 1;
+				found = 1;
+			}
 		}
 		s = e ? e + 1 : s + strlen(s);
 	}
 	if (!found && rc == NS_OK)
 		rc = diag_set(r->d, NS_EINPUT, path, 0, 0, "no 'Node %d MemTotal:' "
 			      "line", n->id);
+	if (rc == NS_OK && n->has_free && n->free_pages > n->mem_pages)
+		rc = diag_set(r->d, NS_EINPUT, path, 0, 0, "node %d: MemFree is more "
+			      "than MemTotal", n->id);
 	free(buf);
 	return rc;
 }

@@ -94,9 +94,10 @@ static int unit_shift(const char *u, size_t len)
 /*
  * A size in bytes: a plain integer counts `unit` bytes (the page size for
  * zones, 1 for cache sizes), or a number with one of the units above.
+ * Zero is refused unless zero_ok (a node's `free:`: all of it in use).
  */
-static int get_size(struct loader *l, const struct ynode *n, const char *what,
-		    uint64_t unit, uint64_t *out)
+static int get_size_or_zero(struct loader *l, const struct ynode *n, const char *what,
+			    uint64_t unit, int zero_ok, uint64_t *out)
 {
 	char q[200], desc[256];
 	if (n->kind != YNODE_SCALAR || ynode_is_null(n) || n->style == YSTYLE_BLOCK) {
@@ -140,14 +141,21 @@ static int get_size(struct loader *l, const struct ynode *n, const char *what,
 		return ytree_error(l->t, n, l->d, "%s '%s' needs a unit (B, KiB, MiB, GiB, TiB) or "
 			   "must be a plain integer", what, q);
 	}
-	if (neg && (v || over))
-		return ytree_error(l->t, n, l->d, "%s must be positive, got '%s'", what, q);
-	if (!over && v == 0)
+	if (neg && (v || over || zero_ok))
+		return ytree_error(l->t, n, l->d, "%s must be %s, got '%s'", what,
+				   zero_ok ? "0 or more" : "positive", q);
+	if (!over && v == 0 && !zero_ok)
 		return ytree_error(l->t, n, l->d, "%s must be positive, got '%s'", what, q);
 	if (over || v > UINT64_MAX / mult)
 		return ytree_error(l->t, n, l->d, "%s '%s' overflows 64 bits", what, q);
 	*out = v * mult;
 	return NS_OK;
+}
+
+static int get_size(struct loader *l, const struct ynode *n, const char *what,
+		    uint64_t unit, uint64_t *out)
+{
+	return get_size_or_zero(l, n, what, unit, 0, out);
 }
 
 /* ---- cost figures --------------------------------------------------------- */
@@ -442,17 +450,42 @@ static int parse_zones(struct loader *l, const struct ynode *n,
 	return NS_OK;
 }
 
+/* `free:` (optional): the node's free memory when the simulation starts,
+ * at most the node's memory, whole pages; absent = all of it. */
+static int parse_free(struct loader *l, const struct ynode *n,
+		      struct machine_node *mn)
+{
+	uint64_t bytes;
+	int rc;
+	mn->used_pages = 0;
+	if (!n)
+		return NS_OK;
+	if ((rc = get_size_or_zero(l, n, "node free", l->page_size, 1, &bytes)))
+		return rc;
+	if (bytes % l->page_size)
+		return ytree_error(l->t, n, l->d, "node %d free %llu bytes is not a multiple of "
+			   "the page size (%u bytes)", mn->id, (unsigned long long)bytes,
+			   l->page_size);
+	if (bytes / l->page_size > mn->mem_pages)
+		return ytree_error(l->t, n, l->d, "node %d free memory (%llu pages) is more than "
+			   "its memory (%llu pages in its zones)", mn->id,
+			   (unsigned long long)(bytes / l->page_size),
+			   (unsigned long long)mn->mem_pages);
+	mn->used_pages = mn->mem_pages - bytes / l->page_size;
+	return NS_OK;
+}
+
 static int parse_node(struct loader *l, struct machine *m, const struct ynode *n,
 		      int pos, const struct ynode **id_nodes, int *owner)
 {
 	static const struct ytree_field fields[] = {
-		{"id", 1}, {"cpus", 1}, {"zones", 1}};
-	const struct ynode *v[3];
+		{"id", 1}, {"cpus", 1}, {"zones", 1}, {"free", 0}};
+	const struct ynode *v[4];
 	struct machine_node *mn = &m->nodes[pos];
 	long long id;
 	int rc;
 
-	if ((rc = ytree_fields(l->t, n, "node", fields, 3, v, l->d)))
+	if ((rc = ytree_fields(l->t, n, "node", fields, 4, v, l->d)))
 		return rc;
 	if ((rc = ytree_int(l->t, v[0], "node id", 0, MACHINE_MAX_NODES - 1, &id,
 			    l->d)))
@@ -468,7 +501,9 @@ static int parse_node(struct loader *l, struct machine *m, const struct ynode *n
 	id_nodes[pos] = v[0];
 	if ((rc = parse_cpus(l, v[1], mn, owner)))
 		return rc;
-	return parse_zones(l, v[2], mn);
+	if ((rc = parse_zones(l, v[2], mn)))
+		return rc;
+	return parse_free(l, v[3], mn);
 }
 
 static int build_cpu_map(struct loader *l, struct machine *m, const int *owner)
@@ -894,6 +929,8 @@ static int check_node(const struct machine *m, int pos, const char *file,
 	}
 	CHECK(sum == mn->mem_pages, "node %d: mem_pages %llu, zones sum to %llu",
 	      mn->id, (unsigned long long)mn->mem_pages, (unsigned long long)sum);
+	CHECK(mn->used_pages <= mn->mem_pages, "node %d: used_pages %llu over mem_pages %llu",
+	      mn->id, (unsigned long long)mn->used_pages, (unsigned long long)mn->mem_pages);
 	return NS_OK;
 }
 

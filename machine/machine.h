@@ -18,7 +18,9 @@
  *   - every CPU belongs to at most one node; cpu_node[cpu] is that node's id
  *     or -1; node cpus[] are ascending;
  *   - zones of a node are in ascending type order, unique, pages > 0;
- *     mem_pages is their sum;
+ *     mem_pages is their sum; used_pages <= mem_pages (mem_pages minus the
+ *     optional `free:` key, the memory free when the simulation starts: a
+ *     booted system's other pages are in use);
  *   - distance[i * nr_nodes + j] (by position) is 10 on the diagonal and in
  *     [10, 255] elsewhere (255 = unreachable);
  *   - every cost figure is > 0 and carries a non-empty source.
@@ -150,6 +152,9 @@ struct machine_node {
 	int nr_zones;
 	struct machine_zone zones[NR_ZONE_TYPES]; /* ascending type */
 	uint64_t mem_pages;    /* sum of zone pages */
+	uint64_t used_pages;   /* in use when the simulation starts: mem_pages
+				* minus the key `free:`; 0 without it (and
+				* in machines built in code) */
 };
 
 struct machine {

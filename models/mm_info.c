@@ -458,6 +458,7 @@ int mm_zone_get_info(const struct mm_world *w, int node, enum zone_type t, int c
 		}
 	}
 	out->allocated = z->allocated;
+	out->boot_used = z->boot_used;
 	if (w->s->nr_cpus > 0) {
 		const struct per_cpu_pages *p = &z->pcp[k];
 		out->pcp_count = p->count;
@@ -631,10 +632,11 @@ static int check_zone(const struct mm_world *w, const struct zone *z, struct dia
 		      z->node, zone_type_name(z->type), w->s->cpu[k].id, pcp->count, pcp->high);
 		pcp_pages += sum;
 	}
-	CHECK(free_pages + pcp_pages + z->allocated == z->managed,
+	CHECK(free_pages + pcp_pages + z->allocated + z->boot_used == z->managed,
 	      "pagealloc: zone %d/%s: free %" PRIu64 " + pcp %" PRIu64 " + allocated %" PRIu64
-	      " != managed %" PRIu64, z->node, zone_type_name(z->type), free_pages, pcp_pages,
-	      z->allocated, z->managed);
+	      " + in use from the start %" PRIu64 " != managed %" PRIu64, z->node,
+	      zone_type_name(z->type), free_pages, pcp_pages, z->allocated, z->boot_used,
+	      z->managed);
 	if (w->cfg.reclaim.enabled) {
 		int rc = vmscan_check(w, z, free_pages, pcp_pages, d);
 		if (rc != NS_OK)

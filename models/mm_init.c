@@ -32,7 +32,8 @@
  *
  * Invariants: after mm_world_create() every page of a zone is free in the
  * buddy (whole MAX_ORDER-1 blocks on the MOVABLE lists, a partial last
- * block in aligned pieces), every pcp list is empty, every zoneref names
+ * block in aligned pieces) except the node's pages in use from the start
+ * (machine key `free:`, boot_used() below), every pcp list is empty, every zoneref names
  * a populated zone and each zonelist ends in a NULL sentinel.
  *
  * Error policy: set-up returns NS_ERANGE / NS_EINPUT with a diag message
@@ -193,6 +194,100 @@ static int init_free_lists(struct mm_world *w, struct zone *z)
 	return NS_OK;
 }
 
+/* Lay block b out as pages [0, used) in use (aligned pieces, largest
+ * first) and [used, npages) free in aligned pieces on the MOVABLE lists,
+ * taking the block's free pieces off the lists first.  A whole block in use
+ * stays without detail: one order-10 page. */
+static int boot_used_block(struct mm_world *w, struct zone *z, struct pfn_block *b,
+			   unsigned used)
+{
+	if (!b->detail) {                       /* a whole free order-10 block */
+		list_del(&b->head);
+		z->free_area[BLOCK_ORDER].nr_free--;
+		rmv_page_order(&b->head);
+		if (used == BLOCK_PAGES) {
+			b->head.state = PS_ALLOC;
+			b->head.alloc_order = BLOCK_ORDER;
+			b->head.count = 1;
+			return NS_OK;
+		}
+		struct page *d = detail_get(w);
+		if (!d)
+			return NS_ENOMEM;
+		uint32_t bi = (uint32_t)(b - w->blocks);
+		for (unsigned i = 0; i < BLOCK_PAGES; i++) {
+			memset(&d[i], 0, sizeof d[i]);
+			d[i].addr = b->addr + (uint64_t)i * STRUCT_PAGE_SIZE;
+			d[i].block = bi;
+			d[i].off = (uint16_t)i;
+			d[i].pcp_cpu = -1;
+		}
+		b->detail = d;
+		b->head.state = PS_NONE;
+	} else {                                /* a zone's partial last block */
+		for (unsigned off = 0; off < b->npages; off++)
+			if (b->detail[off].state == PS_BUDDY) {
+				list_del(&b->detail[off]);
+				z->free_area[b->detail[off].order].nr_free--;
+				rmv_page_order(&b->detail[off]);
+			}
+	}
+	struct page *d = b->detail;
+	unsigned off = 0;
+	for (int o = PAGEBLOCK_ORDER; o >= 0; o--)
+		if (used & (1u << o)) {
+			d[off].state = PS_ALLOC;
+			d[off].alloc_order = o;
+			d[off].count = 1;
+			d[off].mt = MT_MOVABLE;
+			off += 1u << o;
+		}
+	while (off < b->npages) {
+		int o = PAGEBLOCK_ORDER;
+		while (o > 0 && ((off & ((1u << o) - 1)) || off + (1u << o) > b->npages))
+			o--;
+		set_page_order(&d[off], o);
+		d[off].mt = MT_MOVABLE;
+		list_add(&d[off], &z->free_area[o].list[MT_MOVABLE]);
+		z->free_area[o].nr_free++;
+		off += 1u << o;
+	}
+	return NS_OK;
+}
+
+/*
+ * The memory a booted system already uses (machine key `free:`, struct
+ * machine_node used_pages): taken out of the node's zones at set-up, from
+ * the highest zone down and in each zone from the highest pfn down, whole
+ * MAX_ORDER blocks while at least one is left to take, then the rest (under
+ * 1024 pages) from the next block as aligned pieces, largest first, whose
+ * buddies stay free.  Those pages are allocated (PS_ALLOC, _count 1) and
+ * never freed: they count in the zone's boot_used, not in allocated, and
+ * leave NR_FREE_PAGES; managed (and so the watermarks and batch sizes) is
+ * unchanged, as on a booted kernel, whose managed pages include the pages
+ * in use.  Only the touched blocks cost anything: a whole block in use
+ * keeps no per-page detail.
+ */
+static int boot_used(struct mm_world *w, struct pglist_data *pn, uint64_t used)
+{
+	for (int t = NR_ZONE_TYPES - 1; t >= 0 && used; t--) {
+		struct zone *z = pn->zones[t];
+		if (!z)
+			continue;
+		for (uint32_t k = z->nr_blocks; k-- > 0 && used;) {
+			struct pfn_block *b = &w->blocks[z->first_block + k];
+			unsigned take = used < b->npages ? (unsigned)used : b->npages;
+			int rc = boot_used_block(w, z, b, take);
+			if (rc != NS_OK)
+				return rc;
+			z->boot_used += take;
+			z->vm_stat[NR_FREE_PAGES] -= (int64_t)take;
+			used -= take;
+		}
+	}
+	return NS_OK;
+}
+
 static int build_zonerefs(struct mm_world *w, struct diag *d)
 {
 	for (int n = 0; n < w->nr_nodes; n++) {
@@ -339,6 +434,9 @@ static int setup_zones(struct mm_world *w, bool memmap, struct diag *d)
 			if (!z->pcp)
 				return NS_ENOMEM;
 		}
+		int rc = memmap ? boot_used(w, pn, mn->used_pages) : NS_OK;
+		if (rc != NS_OK)
+			return rc;
 	}
 	return NS_OK;
 }

@@ -256,6 +256,8 @@ struct zone {
 	int fair_depleted;
 	int has_isolate_pageblock;
 	uint64_t allocated;
+	uint64_t boot_used;            /* in use from the start (machine `free:`),
+					* never freed: mm_init.c boot_used() */
 	uint64_t ev[MM_NR_EVENT];
 	struct free_area free_area[MAX_ORDER];
 	struct cpu_lock lock;

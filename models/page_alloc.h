@@ -272,7 +272,7 @@ void mm_lock_stats(const struct mm_world *w, struct mm_lock_stats *out);
 
 /*
  * Invariants: per zone, free pages in the buddy + pages on pcp lists +
- * allocated pages = managed pages; free lists well-formed (each block
+ * allocated pages + pages in use from the start (boot_used) = managed pages; free lists well-formed (each block
  * aligned, of its order, buddy-free flags consistent, no two free buddies
  * of the same order left unmerged); pcp counts match list lengths;
  * NR_FREE_PAGES matches the buddy.
@@ -298,6 +298,7 @@ struct mm_zone_info {
 	uint64_t nr_free[MAX_ORDER]; /* free_area[o].nr_free */
 	uint64_t nr_free_mt[MAX_ORDER][MIGRATE_TYPES]; /* list lengths */
 	uint64_t allocated;             /* pages handed out and not freed */
+	uint64_t boot_used;             /* in use from the start (machine `free:`) */
 	int pcp_count, pcp_high, pcp_batch; /* this CPU's pageset */
 	int pcp_list[3];                /* per pcp migratetype */
 	int stat_threshold;

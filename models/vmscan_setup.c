@@ -299,7 +299,8 @@ int vmscan_check(const struct mm_world *w, const struct zone *z, uint64_t free_p
 	       z->node, zone_type_name(z->type));
 	VCHECK(lru_pages <= z->allocated, "vmscan: zone %d/%s: more LRU pages than allocated",
 	       z->node, zone_type_name(z->type));
-	uint64_t kernel = z->allocated - lru_pages;
+	/* pages in use from the start (machine `free:`) count as the kernel's */
+	uint64_t kernel = z->allocated - lru_pages + z->boot_used;
 	VCHECK(free_pages + pcp_pages + lru_pages + kernel == z->managed,
 	       "vmscan: zone %d/%s: free %" PRIu64 " + pcp %" PRIu64 " + LRU %" PRIu64
 	       " + kernel %" PRIu64 " != managed %" PRIu64,

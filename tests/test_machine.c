@@ -292,6 +292,30 @@ static void test_size_units(void **state)
 	machine_free(m);
 }
 
+/* `free:` under a node: memory free at the start, in pages or with a unit;
+ * absent = all free (used_pages 0). */
+static void test_node_free(void **state)
+{
+	(void)state;
+	struct machine *m = load_ok(
+		"name: f\nsources: []\nnodes:\n"
+		"  - id: 0\n    cpus: 0-1\n    free: 48MiB\n    zones:\n"
+		"      - {type: DMA32, size: 16MiB}\n      - {type: Normal, size: 64MiB}\n"
+		"  - {id: 1, cpus: '2', zones: [{type: Normal, size: 64MiB}], free: 100}\n"
+		"  - {id: 2, cpus: '3', zones: [{type: Normal, size: 64MiB}]}\n"
+		"  - {id: 3, cpus: '4', zones: [], free: 0}\n"
+		"distance: [[10, 20, 20, 20], [20, 10, 20, 20], [20, 20, 10, 20], [20, 20, 20, 10]]\n"
+		COSTS);
+	assert_int_equal(m->nodes[0].used_pages, 20480 - 12288);
+	assert_int_equal(m->nodes[1].used_pages, 16384 - 100);
+	assert_int_equal(m->nodes[2].used_pages, 0);
+	assert_int_equal(m->nodes[3].used_pages, 0);
+	struct diag d;
+	diag_init(&d);
+	assert_int_equal(machine_check(m, &d), NS_OK);
+	machine_free(m);
+}
+
 static void test_page_size_64k(void **state)
 {
 	(void)state;
@@ -410,6 +434,10 @@ static void test_check_detects_corruption(void **state)
 	m->nodes[1].mem_pages++;
 	expect_check_fails(m, "mem_pages");
 	m->nodes[1].mem_pages--;
+
+	m->nodes[1].used_pages = m->nodes[1].mem_pages + 1;
+	expect_check_fails(m, "used_pages");
+	m->nodes[1].used_pages = 0;
 
 	m->nodes[0].zones[1].type = ZONE_DMA;
 	expect_check_fails(m, "ascending type order");
@@ -714,6 +742,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_two_node_fields),
+		cmocka_unit_test(test_node_free),
 		cmocka_unit_test(test_sparse_ids),
 		cmocka_unit_test(test_memoryless_and_cpuless),
 		cmocka_unit_test(test_no_cpus_at_all),

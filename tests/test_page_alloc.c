@@ -908,6 +908,94 @@ static void test_validate_like_create(void **state)
 	tw_destroy(t);
 }
 
+/* --- memory in use from the start (machine key free:) -------------------- */
+
+/* node 0: DMA 16 MiB + DMA32 64 MiB + Normal 128 MiB = 53248 pages, 17923
+ * free: 35325 in use = all of Normal (32768), then DMA32 from its top: two
+ * whole blocks and 509 pages of the next.  node 1: Normal of 16387 pages
+ * (a 3-page partial last block), 16000 free: the partial block and 384
+ * pages of block 15. */
+static const char m_boot[] =
+	"name: boot\nnodes:\n  - id: 0\n    cpus: \"0\"\n    free: 17923\n    zones:\n"
+	"      - {type: DMA, size: 16MiB}\n"
+	"      - {type: DMA32, size: 64MiB}\n"
+	"      - {type: Normal, size: 128MiB}\n"
+	"  - id: 1\n    cpus: \"1\"\n    free: 16000\n    zones:\n"
+	"      - {type: Normal, size: 16387}\n"
+	"distance:\n  - [10, 21]\n  - [21, 10]\n" COSTS;
+
+static int64_t node_free(struct tw *t, int node, int cpu)
+{
+	int64_t sum = 0;
+	for (int z = 0; z < NR_ZONE_TYPES; z++) {
+		struct mm_zone_info i;
+		if (mm_zone_get_info(t->w, node, (enum zone_type)z, cpu, &i) == NS_OK)
+			sum += i.nr_free_pages + i.pcp_count;
+	}
+	return sum;
+}
+
+static void test_boot_used(void **state)
+{
+	(void)state;
+	struct mm_config cfg = cfg_default(MMZONE_ITER_POST);
+	struct tw *t = tw_create(m_boot, &cfg);
+	tw_check(t);
+	assert_int_equal(t->m->nodes[0].used_pages, 35325);
+	assert_int_equal(node_free(t, 0, 0), 17923);
+	assert_int_equal(node_free(t, 1, 1), 16000);
+	struct mm_zone_info dma = zinfo(t, 0, ZONE_DMA, 0);
+	struct mm_zone_info dma32 = zinfo(t, 0, ZONE_DMA32, 0);
+	struct mm_zone_info normal = zinfo(t, 0, ZONE_NORMAL, 0);
+	struct mm_zone_info n1 = zinfo(t, 1, ZONE_NORMAL, 1);
+	assert_int_equal(dma.boot_used, 0);
+	assert_int_equal(dma.nr_free_pages, 4096);
+	assert_int_equal(normal.boot_used, 32768);
+	assert_int_equal(normal.nr_free_pages, 0);
+	assert_int_equal(normal.managed, 32768);        /* managed keeps the pages in use */
+	assert_int_equal(dma32.boot_used, 2557);
+	assert_int_equal(dma32.allocated, 0);
+	/* DMA32's 16 blocks: 13 whole free, 2 whole in use, one split: 509 =
+	 * 256+128+64+32+16+8+4+1 in use, the rest free in aligned pieces */
+	assert_int_equal(dma32.nr_free[10], 13);
+	assert_int_equal(dma32.nr_free[9], 1);            /* 512..1023 */
+	for (int o = 2; o < 9; o++)
+		assert_int_equal(dma32.nr_free[o], 0);
+	assert_int_equal(dma32.nr_free[1], 1);            /* 510..511 */
+	assert_int_equal(dma32.nr_free[0], 1);            /* 509 */
+	assert_int_equal(n1.boot_used, 387);
+	assert_int_equal(n1.nr_free[10], 15);
+	assert_int_equal(n1.nr_free_pages, 16000);
+
+	/* the allocator works around them: fill node 1 from CPU 1 as far as
+	 * the watermarks let it, free everything, and only the pages in use
+	 * from the start stay taken */
+	struct cpu *c = &t->s.cpu[1];
+	size_t n = 0, cap = 20000;
+	struct page **pages = calloc(cap, sizeof *pages);
+	assert_non_null(pages);
+	while (n < cap && (pages[n] = mm_alloc_pages(t->w, c, GFP_KERNEL | __GFP_THISNODE, 0)))
+		n++;
+	assert_true(n > 15000 && n < 16000);
+	tw_check(t);
+	for (size_t i = 0; i < n; i++)
+		mm_free_pages(t->w, c, pages[i], 0);
+	free(pages);
+	mm_drain_local_pages(t->w, c);
+	tw_check(t);
+	n1 = zinfo(t, 1, ZONE_NORMAL, 1);
+	assert_int_equal(n1.nr_free_pages, 16000);
+	assert_int_equal(n1.boot_used, 387);
+	assert_int_equal(n1.allocated, 0);
+	tw_destroy(t);
+
+	/* without free: nothing in use (every existing machine) */
+	t = tw_create(m_fair, &cfg);
+	assert_int_equal(zinfo(t, 0, ZONE_NORMAL, 0).boot_used, 0);
+	assert_int_equal(node_free(t, 0, 0), 49152);
+	tw_destroy(t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -928,6 +1016,7 @@ int main(void)
 		cmocka_unit_test(test_fast_copy),
 		cmocka_unit_test(test_fast_copy_needs_first_ids),
 		cmocka_unit_test(test_gfp_parse),
+		cmocka_unit_test(test_boot_used),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
