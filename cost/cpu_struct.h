@@ -112,6 +112,8 @@ struct cpu {
 	uint8_t sampling;              /* sampled: this top-level call is a sample */
 	uint8_t fcopy;                 /* sampled: fast calls may run the models'
 					* fast copy (cpu_fast_entry()) */
+	uint8_t kinds;                 /* charge_kinds: kcyc is booked (in the
+					* padding before mdepth: no field moves) */
 	uint32_t mdepth;               /* its call depth */
 	uint64_t fsig;                 /* the fast call's path signature (high
 					* 32 bits) and its cost as blocks (x16,
@@ -168,6 +170,10 @@ struct cpu {
 	 * (cpu_set_task()): read by numasim trace's records only */
 	const char *task_comm;         /* NULL: not said */
 	int task_pid;
+	/* charge_kinds: [(nr_fns + 1) * CPU_NR_CHARGES], row 0 = outside
+	 * any function, row fn + 1; booked up to kmark (cpu_charge_to()) */
+	uint64_t *kcyc;
+	uint64_t kmark;
 };
 
 struct cpu_sys {
@@ -198,6 +204,9 @@ CPU_FIELD_AFTER(now, ooo);
 CPU_FIELD_AFTER(ooo, memo);
 CPU_FIELD_AFTER(memo, mlog_on);
 CPU_FIELD_AFTER(mlog_on, fwarm);
+CPU_FIELD_AFTER(fcopy, kinds);
+CPU_FIELD_AFTER(kinds, mdepth);
+_Static_assert(offsetof(struct cpu, mdepth) == 16, "struct cpu: kinds sits in padding");
 CPU_FIELD_AFTER(fwarm, fwarm_loads);
 CPU_FIELD_AFTER(fwarm_loads, sampling);
 CPU_FIELD_AFTER(sampling, fcopy);
