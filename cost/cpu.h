@@ -743,7 +743,8 @@ struct cpu_counter_row {
  * cpu_params.charge_kinds is on: the step that moved the clock.  Under
  * cost.model ooo a wait of dispatch for older memory ops (the ROB and
  * load-queue rule, cpu_ooo_window()) is `mem` whichever step dispatched;
- * a fence before a locked op is `lock`.  `other`: clock moves no step
+ * so is the wait of a fence before a locked op (ooo_fence()); the locked
+ * op itself is `lock`.  `other`: clock moves no step
  * booked (none in the exact engine; cpu_check() holds the split to
  * prof.self).
  */

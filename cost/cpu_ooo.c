@@ -170,4 +170,5 @@ void ooo_fence(struct cpu *c)
 	ooo_restart(c, t > c->now ? t : c->now);
 	o->n = o->loads = 0;
 	o->chain = 0;
+	cpu_charge_to(c, CPU_CHARGE_mem);  /* the wait for older memory ops */
 }
