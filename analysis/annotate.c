@@ -403,7 +403,8 @@ int annotate_write(sqlite3 *db, const char *dbname, const struct cost_tables *t,
 		static const int named[] = {CPU_CHARGE_mem, CPU_CHARGE_call, CPU_CHARGE_lock};
 		if (nsites) {
 			fprintf(out, "%-*s %12s %54.0f %9.2f  branch charges beyond the sites' "
-				"estimate (the wait for a branch's input under ooo)\n", w,
+				"estimate: inlined callees' sites; under ooo the wait for an "
+				"input\n", w,
 				"branch-rest", "", rest_b, calls ? rest_b / (double)calls : 0);
 			fprintf(out, "%-*s %12s %54.0f %9.2f  straight-line work outside the blocks "
 				"above (work tables, blocks ending elsewhere, inlined callees)\n", w,
