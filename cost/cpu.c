@@ -167,6 +167,7 @@ void cpu_params_default(struct cpu_params *p)
 	bpred_params_default(&p->bpred);
 	cache_params_default(&p->cache);
 	p->stack_depth = 256;
+	p->charge_kinds = false;
 }
 
 uint32_t cpu_ns_to_cycles(const struct cpu_costs *k, double ns)
