@@ -223,6 +223,53 @@ static double pct(uint64_t a, uint64_t b)
 	return b ? 100.0 * (double)a / (double)b : 0.0;
 }
 
+/* The function's recorded self cycles by charge kind (profile_charges,
+ * `numasim run --charges`), in enum cpu_charge order; *have: any row. */
+static int read_charges(sqlite3 *db, const char *dbname, int64_t run, const char *function,
+			uint64_t kc[CPU_NR_CHARGES], int *have, struct diag *d)
+{
+	sqlite3_stmt *st;
+	memset(kc, 0, CPU_NR_CHARGES * sizeof *kc);
+	*have = 0;
+	if (sqlite3_prepare_v2(db, "SELECT kind, cycles FROM profile_charges WHERE run_id = ?1 "
+			       "AND function = ?2", -1, &st, NULL) != SQLITE_OK)
+		return db_err(db, dbname, d);
+	sqlite3_bind_int64(st, 1, run);
+	sqlite3_bind_text(st, 2, function, -1, SQLITE_STATIC);
+	int s;
+	while ((s = sqlite3_step(st)) == SQLITE_ROW) {
+		const char *kind = (const char *)sqlite3_column_text(st, 0);
+		for (int k = 0; k < CPU_NR_CHARGES; k++)
+			if (kind && !strcmp(kind, cpu_charge_name((enum cpu_charge)k)))
+				kc[k] += (uint64_t)sqlite3_column_int64(st, 1);
+		*have = 1;
+	}
+	sqlite3_finalize(st);
+	return s == SQLITE_DONE ? NS_OK : db_err(db, dbname, d);
+}
+
+/* The charges section: each kind's recorded cycles, per call and share
+ * of self; what the sites and blocks above estimate of branch and work. */
+static void write_charges(FILE *out, const uint64_t kc[CPU_NR_CHARGES], uint64_t self,
+			  uint64_t calls, double sites, double blocks)
+{
+	fprintf(out, "\nSelf cycles by charge (recorded by run --charges: the clock's "
+		"advance at each step of the run's timing model)\n");
+	fprintf(out, "%-8s %12s %9s %7s  %s\n", "charge", "core cycles", "per call", "self%",
+		"what");
+	for (int k = 0; k < CPU_NR_CHARGES; k++) {
+		fprintf(out, "%-8s %12" PRIu64 " %9.2f %7.2f  %s", cpu_charge_name((enum cpu_charge)k),
+			kc[k], calls ? (double)kc[k] / (double)calls : 0, pct(kc[k], self),
+			cpu_charge_desc((enum cpu_charge)k));
+		if (k == CPU_CHARGE_branch)
+			fprintf(out, " (the sites above: %.0f)", sites);
+		else if (k == CPU_CHARGE_work)
+			fprintf(out, " (the blocks above: %.0f; the rest: work tables, "
+				"blocks ending elsewhere, inlined callees)", blocks);
+		fputc('\n', out);
+	}
+}
+
 int annotate_write(sqlite3 *db, const char *dbname, const struct cost_tables *t,
 		   int64_t run, const char *function, FILE *out, struct diag *d)
 {
@@ -313,6 +360,7 @@ int annotate_write(sqlite3 *db, const char *dbname, const struct cost_tables *t,
 	}
 	/* the page allocator's blocks that end at a site of this function */
 	int nblocks = 0;
+	double block_sum = 0;
 	for (int i = 0; rc == NS_OK && nsites && ri.have_costs && ri.code > 0 && ri.iter >= 0;
 	     i++) {
 		struct mm_block_desc b;
@@ -333,6 +381,7 @@ int annotate_write(sqlite3 *db, const char *dbname, const struct cost_tables *t,
 			fprintf(out, "%-*s %12s %54s %9s  %s\n", w, "block", "executed", "core cycles",
 				"per call", "straight-line code charged as one unit");
 		sum_cycles += cyc;
+		block_sum += cyc;
 		fprintf(out, "%-*s %12" PRIu64 " %54.0f %9.2f  %" PRIu32 " uops%s%s, ends at %s\n",
 			w, b.name, c.executed, cyc, calls ? cyc / (double)calls : 0, b.uops,
 			b.kinds[0] ? ", accesses " : "", b.kinds, b.exit_site);
@@ -340,9 +389,37 @@ int annotate_write(sqlite3 *db, const char *dbname, const struct cost_tables *t,
 	sqlite3_finalize(st);
 	if (rc)
 		return rc;
+	uint64_t kc[CPU_NR_CHARGES];
+	int have_kc;
+	if ((rc = read_charges(db, dbname, run, function, kc, &have_kc, d)))
+		return rc;
 	if (!nsites)
 		fprintf(out, "(no branch sites are modelled in %s)\n", function);
-	else if (inlined == 0) {
+	if (have_kc && inlined == 0) {
+		/* the recorded split: branch and work in the sites' and blocks'
+		 * place, what remains of them named, other what no step booked */
+		double sites = sum_cycles - block_sum, rest_b = (double)kc[CPU_CHARGE_branch] - sites;
+		double rest_w = (double)kc[CPU_CHARGE_work] - block_sum;
+		static const int named[] = {CPU_CHARGE_mem, CPU_CHARGE_call, CPU_CHARGE_lock};
+		if (nsites) {
+			fprintf(out, "%-*s %12s %54.0f %9.2f  branch charges beyond the sites' "
+				"estimate: inlined callees' sites; under ooo the wait for an "
+				"input\n", w,
+				"branch-rest", "", rest_b, calls ? rest_b / (double)calls : 0);
+			fprintf(out, "%-*s %12s %54.0f %9.2f  straight-line work outside the blocks "
+				"above (work tables, blocks ending elsewhere, inlined callees)\n", w,
+				"work-rest", "", rest_w, calls ? rest_w / (double)calls : 0);
+			for (size_t i = 0; i < sizeof named / sizeof named[0]; i++)
+				fprintf(out, "%-*s %12s %54" PRIu64 " %9.2f  %s\n", w,
+					cpu_charge_name((enum cpu_charge)named[i]), "", kc[named[i]],
+					calls ? (double)kc[named[i]] / (double)calls : 0,
+					cpu_charge_desc((enum cpu_charge)named[i]));
+			fprintf(out, "%-*s %12s %54" PRIu64 " %9.2f  %s\n", w, "other", "",
+				kc[CPU_CHARGE_other], calls ? (double)kc[CPU_CHARGE_other] /
+				(double)calls : 0, cpu_charge_desc(CPU_CHARGE_other));
+		}
+		write_charges(out, kc, self, calls, sites, block_sum);
+	} else if (nsites && inlined == 0) {
 		double rest = (double)self > sum_cycles ? (double)self - sum_cycles : 0;
 		fprintf(out, "%-*s %12s %54.0f %9.2f  the rest of the self cycles: %s\n", w,
 			"other", "", rest, calls ? rest / (double)calls : 0, nblocks ?
@@ -351,6 +428,8 @@ int annotate_write(sqlite3 *db, const char *dbname, const struct cost_tables *t,
 				  "memory beyond L1 hits, calls, blocks ending elsewhere, inlined "
 				  "callees") :
 			"straight-line work, memory, calls, inlined callees");
+		fprintf(out, "(run with --charges to split the self cycles by charge: "
+			"branch, work, mem, call, lock)\n");
 	}
 	return ferror(out) ? NS_EIO : NS_OK;
 }

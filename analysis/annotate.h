@@ -18,7 +18,11 @@
  * mm_block_describe(): executions = the exit site's, the core cycles of
  * their straight-line code in the run's layout and model); the rest of
  * the function's self cycles (memory, calls, blocks ending elsewhere) is
- * printed as one remainder line.
+ * printed as one remainder line, unless the run stored its charges
+ * (`numasim run --charges`, table profile_charges: the function's self
+ * cycles by cost/cpu.h enum cpu_charge, recorded step by step): then the
+ * remainder is named (branch and work beyond the sites and blocks, mem,
+ * call, lock as recorded, other) and a section lists each kind.
  *
  * Kernel source: the file the function is defined in, at the run's kernel
  * model (runs.kernel_model), from annotate_kernel_file(): a table of the

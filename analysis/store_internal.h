@@ -62,7 +62,9 @@ extern const char *const *const store_migrations[STORE_SCHEMA_VERSION];
 		  "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)")                       \
 	X(PATH, "INSERT INTO profile_paths (run_id, path_id, parent_id, "      \
 		"function, calls, self_cycles, mispredicted) "                 \
-		"VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)")
+		"VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)")                       \
+	X(CHARGE, "INSERT INTO profile_charges (run_id, function, kind, "      \
+		  "cycles) VALUES (?1, ?2, ?3, ?4)")
 
 enum store_stmt {
 #define STORE_STMT_ENUM(name, sql) ST_##name,

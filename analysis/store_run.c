@@ -658,6 +658,21 @@ int store_profile(struct store *s, int64_t run_id,
 			  row->function);
 }
 
+int store_profile_charge(struct store *s, int64_t run_id, const char *function,
+			 const char *kind, uint64_t cycles)
+{
+	int r = row_ok(s, run_id, "profile charge", function);
+	if (r == NS_OK)
+		r = fits_int64(s, cycles, "cycles", function);
+	if (r != NS_OK)
+		return r;
+	const struct col cols[] = {
+		COL_TEXT(function), COL_TEXT(kind), COL_INT(cycles),
+	};
+	return insert_row(s, ST_CHARGE, run_id, cols, NR_COLS(cols), "profile charge",
+			  function);
+}
+
 int store_branch(struct store *s, int64_t run_id,
 		 const struct store_branch_row *row)
 {

@@ -193,6 +193,10 @@ int store_counter(struct store *s, int64_t run_id, enum store_scope scope,
 		  int64_t id, const char *key, const char *name, int64_t value);
 int store_profile(struct store *s, int64_t run_id,
 		  const struct store_profile_row *row);
+/* One row of profile_charges: a function's self cycles of one charge
+ * kind (cost/cpu.h enum cpu_charge), `numasim run --charges`. */
+int store_profile_charge(struct store *s, int64_t run_id, const char *function,
+			 const char *kind, uint64_t cycles);
 int store_branch(struct store *s, int64_t run_id,
 		 const struct store_branch_row *row);
 int store_call_path(struct store *s, int64_t run_id, const struct store_path_row *row);

@@ -58,7 +58,7 @@
 
 static const char usage_line[] =
 	"numasim run SCENARIO [--db FILE] [--quiet] [--inner N] [--jobs J] [--resume] [--mpi]\n"
-	"             [--trust-db] [--yes] [--per-cpu]\n"
+	"             [--trust-db] [--yes] [--per-cpu] [--charges]\n"
 	"             [--commit-runs N] [--commit-ms T] [--format text|json|csv] [--set KEY=VALUE]... [--sweep KEY=V1,V2,...]... [--machine M]\n"
 	"       numasim run --machine M --workload W [options]";
 
@@ -72,7 +72,7 @@ static void on_signal(int sig)
 
 struct run_args {
 	const char *scenario, *db;
-	int quiet, resume, mpi, trust_db, yes, per_cpu;
+	int quiet, resume, mpi, trust_db, yes, per_cpu, charges;
 	enum rec_format format;
 	long long inner, jobs, commit_runs, commit_ms;
 	struct scn_cli sc;              /* --set, --sweep, --machine, --workload */
@@ -125,6 +125,12 @@ static const struct cli_option run_options[] = {
 	 .help = "skip the runs the database already holds (status ok,\n"
 		 "same scenario hash, point and repetition); the\n"
 		 "table covers the whole plan"},
+	{.name = "--charges", .kind = CLI_OPT_FLAG, .off = RUN_ARG(charges),
+	 .help = "also store each function's self cycles by charge\n"
+		 "kind (table profile_charges: branch, work, mem,\n"
+		 "call, lock; numasim annotate shows them); memo\n"
+		 "accounting then runs exact (the same rows, slower);\n"
+		 "not with sampled accounting"},
 	{.name = "--commit-runs", .arg = "N", .kind = CLI_OPT_NUM, .off = RUN_ARG(commit_runs),
 	 .min = 1, .max = 1000000,
 	 .help = "commit finished runs in groups of up to N per\n"
@@ -659,6 +665,7 @@ int cmd_run(int argc, char **argv)
 		.bar = !a.quiet && rank == 0 && isatty(STDOUT_FILENO) &&
 		       isatty(STDERR_FILENO) ? &bar : NULL,
 		.resume = a.resume,
+		.charges = a.charges,
 		.mpi = mpi,
 		.commit_runs = (int)a.commit_runs,
 		.commit_ms = (int)a.commit_ms,

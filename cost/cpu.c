@@ -65,6 +65,27 @@ int cpu_model_parse(const char *s)
 	return !strcmp(s, "inorder") ? CPU_MODEL_INORDER : !strcmp(s, "ooo") ? CPU_MODEL_OOO : -1;
 }
 
+static const char *const charge_names[] = {
+#define CPU_CHARGE_NAME(name, desc) #name,
+	CPU_CHARGES(CPU_CHARGE_NAME)
+#undef CPU_CHARGE_NAME
+};
+static const char *const charge_descs[] = {
+#define CPU_CHARGE_DESC(name, desc) desc,
+	CPU_CHARGES(CPU_CHARGE_DESC)
+#undef CPU_CHARGE_DESC
+};
+
+const char *cpu_charge_name(enum cpu_charge k)
+{
+	return (unsigned)k < CPU_NR_CHARGES ? charge_names[k] : "unknown";
+}
+
+const char *cpu_charge_desc(enum cpu_charge k)
+{
+	return (unsigned)k < CPU_NR_CHARGES ? charge_descs[k] : "";
+}
+
 const char *cpu_accounting_name(enum cpu_accounting a)
 {
 	return a == CPU_ACCOUNTING_EXACT     ? "exact"
@@ -146,6 +167,7 @@ void cpu_params_default(struct cpu_params *p)
 	bpred_params_default(&p->bpred);
 	cache_params_default(&p->cache);
 	p->stack_depth = 256;
+	p->charge_kinds = false;
 }
 
 uint32_t cpu_ns_to_cycles(const struct cpu_costs *k, double ns)
@@ -261,6 +283,7 @@ static void cpu_free_one(struct cpu *c)
 	free(c->prof);
 	free(c->stack);
 	free(c->fixed_disagree);
+	free(c->kcyc);
 }
 
 static int cpu_init_one(struct cpu_sys *s, struct cpu *c, int idx, int id,
@@ -284,6 +307,13 @@ static int cpu_init_one(struct cpu_sys *s, struct cpu *c, int idx, int id,
 	c->fixed_disagree = calloc((size_t)s->tables->nr_sites + 1, sizeof *c->fixed_disagree);
 	if (!c->site || !c->prof || !c->stack || !c->fixed_disagree)
 		return NS_ENOMEM;
+	if (p->charge_kinds) {
+		c->kcyc = calloc(((size_t)s->tables->nr_fns + 1) * CPU_NR_CHARGES,
+				 sizeof *c->kcyc);
+		if (!c->kcyc)
+			return NS_ENOMEM;
+		c->kinds = 1;
+	}
 	rc = paths_init(c);
 	if (!rc)
 		rc = cpu_acct(s)->init(c, p);
@@ -361,7 +391,12 @@ int cpu_sys_init(struct cpu_sys *s, const struct machine *m,
 		return NS_ERANGE;
 	if (p->sample_period < 1)
 		return NS_ERANGE;
-	s->acct = (uint8_t)p->accounting;
+	if (p->charge_kinds && p->accounting == CPU_ACCOUNTING_SAMPLED)
+		return NS_ERANGE;
+	/* charge kinds are booked step by step: memo's replays would add a
+	 * path's cost whole, so its calls run exact (the same results) */
+	s->acct = (uint8_t)(p->charge_kinds && p->accounting == CPU_ACCOUNTING_MEMO
+			    ? CPU_ACCOUNTING_EXACT : p->accounting);
 	s->model = p->model;
 	s->m = m;
 	s->tables = t;

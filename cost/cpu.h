@@ -430,6 +430,11 @@ struct cpu_params {
 	/* associativity and directory; sizes and line size come from the machine */
 	struct cache_params cache;
 	int stack_depth;               /* shadow call stack capacity */
+	/* record each function's self cycles by charge kind (enum
+	 * cpu_charge, cpu_sys_charges()); memo accounting then runs exact
+	 * (the same results), sampled is refused (NS_ERANGE).  Default off:
+	 * the steps then test one byte (c->kinds) */
+	bool charge_kinds;
 };
 void cpu_params_default(struct cpu_params *p);
 
@@ -733,11 +738,43 @@ struct cpu_counter_row {
 	const char *name;
 	uint64_t value;
 };
+/*
+ * The kinds of charge a function's self cycles are split into when
+ * cpu_params.charge_kinds is on: the step that moved the clock.  Under
+ * cost.model ooo a wait of dispatch for older memory ops (the ROB and
+ * load-queue rule, cpu_ooo_window()) is `mem` whichever step dispatched;
+ * so is the wait of a fence before a locked op (ooo_fence()); the locked
+ * op itself is `lock`.  `other`: clock moves no step
+ * booked (none in the exact engine; cpu_check() holds the split to
+ * prof.self).
+ */
+#define CPU_CHARGES(X)                                                           \
+	X(branch, "conditional branches: issue, taken redirect, mispredict")    \
+	X(work, "straight-line code: the blocks' and work tables' instructions") \
+	X(mem, "memory accesses and the waits for them")                        \
+	X(call, "calls and returns (with return-stack mispredicts)")            \
+	X(lock, "locks, lock waits and transfers, irq save/restore, atomics")   \
+	X(other, "clock moves no step booked")
+enum cpu_charge {
+#define CPU_CHARGE_ENUM(name, desc) CPU_CHARGE_##name,
+	CPU_CHARGES(CPU_CHARGE_ENUM)
+#undef CPU_CHARGE_ENUM
+	CPU_NR_CHARGES
+};
+const char *cpu_charge_name(enum cpu_charge k);
+const char *cpu_charge_desc(enum cpu_charge k);
+/* One row of table profile_charges(run_id, function, kind, cycles). */
+struct cpu_charge_row {
+	const char *function;
+	const char *kind;
+	uint64_t cycles;
+};
 /* Callbacks return NS_OK to continue; any other value stops and is returned. */
 typedef int (*cpu_profile_cb)(void *arg, const struct cpu_profile_row *r);
 typedef int (*cpu_path_cb)(void *arg, const struct cpu_path_row *r);
 typedef int (*cpu_branch_cb)(void *arg, const struct cpu_branch_row *r);
 typedef int (*cpu_counter_cb)(void *arg, const struct cpu_counter_row *r);
+typedef int (*cpu_charge_cb)(void *arg, const struct cpu_charge_row *r);
 
 /*
  * Rows summed over all CPUs (cpu_id < 0) or for one machine CPU number, in
@@ -750,6 +787,9 @@ int cpu_sys_branches(struct cpu_sys *s, int cpu_id, cpu_branch_cb cb, void *arg)
 /* The call paths (cpu_path_row), parents before children; NS_ENOMEM when
  * the merge table cannot be allocated. */
 int cpu_sys_paths(struct cpu_sys *s, int cpu_id, cpu_path_cb cb, void *arg);
+/* Self cycles per (function, charge kind), functions in id order, kinds
+ * in enum order, zero rows skipped; NS_ENOENT when charge_kinds is off. */
+int cpu_sys_charges(struct cpu_sys *s, int cpu_id, cpu_charge_cb cb, void *arg);
 /* Every counter of every CPU (derived counters brought up to date). */
 int cpu_sys_counters(struct cpu_sys *s, cpu_counter_cb cb, void *arg);
 /*

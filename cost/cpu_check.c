@@ -111,6 +111,21 @@ int cpu_check(struct cpu *c)
 	    c->now - c->start != self + c->outside + c->ctr[CPU_CTR_idle_cycles] +
 					 (c->now - c->last))
 		return NS_EINTERNAL;
+	/* charge_kinds: each function's kinds sum to its self cycles, the
+	 * running one's plus what is booked but not yet attributed */
+	if (c->kinds) {
+		if (c->kmark < c->last || c->kmark > c->now)
+			return NS_EINTERNAL;
+		for (int fn = -1; fn < nfn; fn++) {
+			uint64_t sum = 0;
+			for (int k = 0; k < CPU_NR_CHARGES; k++)
+				sum += c->kcyc[(size_t)(fn + 1) * CPU_NR_CHARGES + k];
+			uint64_t want = (fn < 0 ? c->outside : c->prof[fn].self) +
+					(fn == c->attr ? c->kmark - c->last : 0);
+			if (sum != want)
+				return NS_EINTERNAL;
+		}
+	}
 	if (c->ooo) {
 		const struct cpu_ooo *o = &c->o;
 		if (!o->width || o->slot >= o->width || o->lslot > o->load_ports ||

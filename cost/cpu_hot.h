@@ -27,8 +27,21 @@
 
 /* --- hot-path primitives ------------------------------------------------ */
 
+/* Book the clock's advance since the last booking to the running
+ * function's charge kind k (charge_kinds; one byte test when off).
+ * Modular: a block's precharge taken back (cpu_block_miss()) is booked
+ * with the access that replaces it. */
+static inline void cpu_charge_to(struct cpu *c, enum cpu_charge k)
+{
+	if (!c->kinds)
+		return;
+	c->kcyc[(size_t)(c->attr + 1) * CPU_NR_CHARGES + k] += c->now - c->kmark;
+	c->kmark = c->now;
+}
+
 static inline void cpu_attribute(struct cpu *c)
 {
+	cpu_charge_to(c, CPU_CHARGE_other);
 	uint64_t d = c->now - c->last;
 	struct cpu_path *p = &c->path[c->cur_path];
 	if (c->attr >= 0)
@@ -302,11 +315,11 @@ static inline void cpu_call_exact(struct cpu *c, int fn)
 	if (c->sampling)
 		cpu_sample_call(c, fn, c->cur_path);
 	c->rsb += c->rsb < c->rsb_depth;
-	if (c->ooo) {
+	if (c->ooo)
 		cpu_ooo_call(c);
-		return;
-	}
-	c->now += c->k_call;
+	else
+		c->now += c->k_call;
+	cpu_charge_to(c, CPU_CHARGE_call);
 }
 
 /* A call inside a fast call (sampled): counted, and its signature term. */
@@ -361,6 +374,7 @@ static inline void cpu_ret_exact(struct cpu *c)
 	if (!f->inl && c->ooo) {
 		cpu_ooo_ret(c, c->rsb != 0);
 		c->rsb -= c->rsb != 0;
+		cpu_charge_to(c, CPU_CHARGE_call);
 		cpu_attribute(c);
 		c->attr = f->prev_attr;
 		c->cur_path = f->prev_path;
@@ -372,6 +386,7 @@ static inline void cpu_ret_exact(struct cpu *c)
 			c->now += c->k_mispredict;
 			c->ctr[CPU_CTR_rsb_mispredict]++;
 		}
+		cpu_charge_to(c, CPU_CHARGE_call);
 		cpu_attribute(c);
 		c->attr = f->prev_attr;
 		c->cur_path = f->prev_path;
@@ -432,6 +447,7 @@ static CPU_INLINE void cpu_branch_charge(struct cpu *c, int site, unsigned taken
 		cpu_ooo_branch(c, taken, miss);
 	else
 		c->now += c->k_br[taken << 1 | miss];
+	cpu_charge_to(c, CPU_CHARGE_branch);
 	st->executed++;
 	st->taken += taken;
 	st->mispredicted += miss;
@@ -514,6 +530,7 @@ static CPU_INLINE void cpu_work(struct cpu *c, uint32_t cycles)
 		return;
 	c->now += cycles;
 	c->ctr[CPU_CTR_work_cycles] += cycles;
+	cpu_charge_to(c, CPU_CHARGE_work);
 }
 
 /*
@@ -528,6 +545,7 @@ static CPU_INLINE void cpu_insns(struct cpu *c, uint32_t insns)
 		return;
 	if (c->ooo) {
 		cpu_ooo_dispatch(c, insns);
+		cpu_charge_to(c, CPU_CHARGE_work);
 		return;
 	}
 	cpu_work(c, (insns + CPU_INORDER_IPC - 1) / CPU_INORDER_IPC);
@@ -554,7 +572,9 @@ static CPU_INLINE uint32_t cpu_mem_l1_again(struct cpu *c, enum cpu_access kind)
 	if (c->ooo) {
 		c->ctr[CPU_CTR_mem_accesses]++;
 		c->ctr[CPU_CTR_l1d_hit]++;
-		return cpu_ooo_mem(c, kind, c->k_l1d, false);
+		uint32_t moved = cpu_ooo_mem(c, kind, c->k_l1d, false);
+		cpu_charge_to(c, CPU_CHARGE_mem);
+		return moved;
 	}
 	uint32_t cost = kind == CPU_LOAD_DEP ? c->k_l1d : c->k_mem_slot;
 	c->now += cost;
@@ -562,6 +582,7 @@ static CPU_INLINE uint32_t cpu_mem_l1_again(struct cpu *c, enum cpu_access kind)
 	c->ctr[CPU_CTR_l1d_hit]++;
 	c->ctr[CPU_CTR_mem_stall_cycles] += cost;
 	c->ctr[CPU_CTR_mem_load_dep + (int)kind]++;
+	cpu_charge_to(c, CPU_CHARGE_mem);
 	return cost;
 }
 
@@ -645,6 +666,12 @@ static CPU_INLINE void cpu_block(struct cpu *c, const struct cpu_block *b)
 		return;
 	}
 	uint64_t *k = c->ctr;
+	if (c->kinds) {
+		uint64_t *kc = &c->kcyc[(size_t)(c->attr + 1) * CPU_NR_CHARGES];
+		kc[CPU_CHARGE_work] += b->work;
+		kc[CPU_CHARGE_mem] += b->stall;
+		c->kmark += b->work + b->stall;
+	}
 	c->now += b->work + b->stall;
 	k[CPU_CTR_work_cycles] += b->work;
 	k[CPU_CTR_mem_accesses] += b->nacc;

@@ -21,6 +21,7 @@ void cpu_irq_save(struct cpu *c)
 		return;
 	c->now += c->sys->k.irq_save;
 	c->ctr[CPU_CTR_irq_save]++;
+	cpu_charge_to(c, CPU_CHARGE_lock);
 }
 
 void cpu_irq_restore(struct cpu *c)
@@ -28,6 +29,7 @@ void cpu_irq_restore(struct cpu *c)
 	if (c->mlog_on && cpu_memo_log(c, CPU_EV(CPU_EV_IRQ_RESTORE, 0)))
 		return;
 	c->now += c->sys->k.irq_restore;
+	cpu_charge_to(c, CPU_CHARGE_lock);
 }
 
 void cpu_this_cpu_cmpxchg(struct cpu *c)
@@ -36,6 +38,7 @@ void cpu_this_cpu_cmpxchg(struct cpu *c)
 		return;
 	c->now += c->sys->k.this_cpu_cmpxchg;
 	c->ctr[CPU_CTR_this_cpu_cmpxchg]++;
+	cpu_charge_to(c, CPU_CHARGE_lock);
 }
 
 void cpu_advance_to(struct cpu *c, uint64_t t)
@@ -49,6 +52,7 @@ void cpu_advance_to(struct cpu *c, uint64_t t)
 	c->ctr[CPU_CTR_idle_cycles] += t - c->now;
 	c->now = t;
 	c->last = t;
+	c->kmark = t;
 	c->o.slot = c->o.lslot = 0;
 }
 
@@ -111,6 +115,7 @@ int cpu_lock(struct cpu *c, struct cpu_lock *l)
 	}
 	c->now += c->sys->k.lock;
 	c->ctr[CPU_CTR_lock_acquire]++;
+	cpu_charge_to(c, CPU_CHARGE_lock);
 	l->acquisitions++;
 	l->holder = c->idx;
 	return NS_OK;
@@ -131,6 +136,7 @@ int cpu_unlock(struct cpu *c, struct cpu_lock *l)
 		l->free_at = fast_clock(c);
 	} else {
 		c->now += c->sys->k.unlock;
+		cpu_charge_to(c, CPU_CHARGE_lock);
 		if (c->sampling)
 			sample_lock_edge(c, l, 1);
 		l->free_at = c->now;

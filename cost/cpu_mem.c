@@ -70,8 +70,11 @@ _Static_assert(CPU_CTR_mem_load + 0 == CPU_CTR_mem_load_dep + (int)CPU_LOAD &&
 /* The charge of an access whose slowest line came from worst (cpu.h). */
 uint32_t mem_charge(struct cpu *c, enum cpu_access kind, bool all_l1, uint32_t worst)
 {
-	if (c->ooo)
-		return cpu_ooo_mem(c, kind, worst, !all_l1);
+	if (c->ooo) {
+		uint32_t moved = cpu_ooo_mem(c, kind, worst, !all_l1);
+		cpu_charge_to(c, CPU_CHARGE_mem);
+		return moved;
+	}
 	/* the out-of-order rule (cpu.h): only dependent loads wait for an L1
 	 * hit, no load (nor bulk store) hides a miss, stores never stall */
 	uint32_t cost = kind == CPU_STORE || (all_l1 && kind != CPU_LOAD_DEP)
@@ -79,6 +82,7 @@ uint32_t mem_charge(struct cpu *c, enum cpu_access kind, bool all_l1, uint32_t w
 	c->now += cost;
 	c->ctr[CPU_CTR_mem_stall_cycles] += cost;
 	c->ctr[CPU_CTR_mem_load_dep + (int)kind]++;
+	cpu_charge_to(c, CPU_CHARGE_mem);
 	return cost;
 }
 
@@ -284,6 +288,7 @@ static uint32_t atomic_charge(struct cpu *c, enum cache_src src, uint32_t lat)
 	}
 	c->ctr[CPU_CTR_atomic]++;
 	c->now += cost;
+	cpu_charge_to(c, CPU_CHARGE_lock);
 	return cost;
 }
 

@@ -78,10 +78,12 @@ static void ooo_retire_oldest(struct cpu *c)
 void cpu_ooo_window(struct cpu *c)
 {
 	struct cpu_ooo *o = &c->o;
+	cpu_charge_to(c, CPU_CHARGE_work);  /* the dispatch before the wait */
 	while (o->n && (o->rpos[o->head] + o->rob <= o->pos ||
 			(o->rload[o->head] && o->loads > o->load_queue))) {
 		ooo_retire_oldest(c);
 	}
+	cpu_charge_to(c, CPU_CHARGE_mem);
 }
 
 /* Record an op that completes at done (for the window rule); load: it
@@ -168,4 +170,5 @@ void ooo_fence(struct cpu *c)
 	ooo_restart(c, t > c->now ? t : c->now);
 	o->n = o->loads = 0;
 	o->chain = 0;
+	cpu_charge_to(c, CPU_CHARGE_mem);  /* the wait for older memory ops */
 }

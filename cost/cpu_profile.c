@@ -151,6 +151,35 @@ int cpu_sys_profile(struct cpu_sys *s, int cpu_id, cpu_profile_cb cb, void *arg)
 	return NS_OK;
 }
 
+int cpu_sys_charges(struct cpu_sys *s, int cpu_id, cpu_charge_cb cb, void *arg)
+{
+	int lo, hi, rc = select_cpus(s, cpu_id, &lo, &hi);
+	if (rc)
+		return rc;
+	for (int i = lo; i < hi; i++) {
+		if (!s->cpu[i].kinds)
+			return NS_ENOENT;
+		cpu_memo_fold(&s->cpu[i]);
+		cpu_attribute(&s->cpu[i]);
+	}
+	for (int fn = 0; fn < s->tables->nr_fns; fn++) {
+		for (int k = 0; k < CPU_NR_CHARGES; k++) {
+			struct cpu_charge_row r = {
+				.function = s->tables->fn_names[fn],
+				.kind = cpu_charge_name((enum cpu_charge)k),
+			};
+			for (int i = lo; i < hi; i++)
+				r.cycles += s->cpu[i].kcyc[(size_t)(fn + 1) * CPU_NR_CHARGES + k];
+			if (!r.cycles)
+				continue;
+			rc = cb(arg, &r);
+			if (rc)
+				return rc;
+		}
+	}
+	return NS_OK;
+}
+
 int cpu_sys_branches(struct cpu_sys *s, int cpu_id, cpu_branch_cb cb, void *arg)
 {
 	int lo, hi, rc = select_cpus(s, cpu_id, &lo, &hi);

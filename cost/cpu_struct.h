@@ -116,6 +116,8 @@ struct cpu {
 					* (cost_layout_fix_site()): cpu_branch()
 					* looks at the site's entry first */
 	uint32_t mdepth;               /* its call depth */
+	uint8_t kinds;                 /* charge_kinds: kcyc is booked (in the
+					* padding after mdepth: no field moves) */
 	uint64_t fsig;                 /* the fast call's path signature (high
 					* 32 bits) and its cost as blocks (x16,
 					* low 32 bits): struct cpu_fast_site */
@@ -174,6 +176,10 @@ struct cpu {
 	/* [nr_sites] with fixed_sites, else NULL: per removed site, how often
 	 * the model's condition was not the value the change fixed */
 	uint64_t *fixed_disagree;
+	/* charge_kinds: [(nr_fns + 1) * CPU_NR_CHARGES], row 0 = outside
+	 * any function, row fn + 1; booked up to kmark (cpu_charge_to()) */
+	uint64_t *kcyc;
+	uint64_t kmark;
 };
 
 struct cpu_sys {
@@ -204,6 +210,9 @@ CPU_FIELD_AFTER(now, ooo);
 CPU_FIELD_AFTER(ooo, memo);
 CPU_FIELD_AFTER(memo, mlog_on);
 CPU_FIELD_AFTER(mlog_on, fwarm);
+CPU_FIELD_AFTER(mdepth, kinds);
+CPU_FIELD_AFTER(kinds, fsig);
+_Static_assert(offsetof(struct cpu, kinds) == 20, "struct cpu: kinds sits in padding");
 CPU_FIELD_AFTER(fwarm, fwarm_loads);
 CPU_FIELD_AFTER(fwarm_loads, sampling);
 CPU_FIELD_AFTER(sampling, fcopy);

@@ -76,6 +76,7 @@ struct sim_run {
 	struct cache_pool *cpool;   /* the cache arrays kept between the
 				       worlds of one slot or thread, or NULL */
 	int preflight;       /* build to check only: no memmap (mm_world_validate) */
+	int charges;         /* run_opts.charges */
 };
 
 static double mono_now(void)
@@ -238,6 +239,12 @@ static int sim_setup(const struct scenario *s, struct sim_run *r)
 	cp.sample_period = pt->cost.sample_period;
 	cp.sample_warm = (enum cpu_warm)pt->cost.sample_warm;
 	cp.sample_window = pt->cost.sample_window;
+	cp.charge_kinds = r->charges != 0;
+	if (r->charges && cp.accounting == CPU_ACCOUNTING_SAMPLED)
+		return diag_set(&r->d, NS_EINPUT, s->path, 0, 0,
+				"variant %s: --charges needs cost.accounting exact or "
+				"memo (sampled charges most calls a path's estimate, "
+				"not step by step)", pt->label);
 	const int *cpus = run_cpus(s, r->point, &ncpus);
 	if (reclaim) {
 		if ((rc = fill_cpus(pt, r, &ncpus)))
@@ -327,6 +334,7 @@ static void simulate(const struct scenario *s, const struct run_opts *o,
 	diag_init(&r->d);
 	scenario_run_at(s, r->index, &r->point, &r->rep, &r->seed);
 	r->started_ns = real_now_ns();
+	r->charges = o->charges;
 	r->status = sim_setup(s, r);
 	run_and_check(s, o, r);
 	r->host_s = mono_now() - t0;
@@ -478,6 +486,12 @@ static int put_profile(void *arg, const struct cpu_profile_row *row)
 	return store_profile(w->st, w->id, &p);
 }
 
+static int put_charge(void *arg, const struct cpu_charge_row *row)
+{
+	struct writer *w = arg;
+	return store_profile_charge(w->st, w->id, row->function, row->kind, row->cycles);
+}
+
 static int put_path(void *arg, const struct cpu_path_row *row)
 {
 	struct writer *w = arg;
@@ -543,6 +557,7 @@ static int write_run(struct store *st, const struct scenario *s,
 	    (rc = cpu_sys_fixed_sites(&r->sys, put_system_counter, &w)) ||
 	    (rc = cpu_sys_profile(&r->sys, -1, put_profile, &w)) ||
 	    (rc = cpu_sys_paths(&r->sys, -1, put_path, &w)) ||
+	    (r->charges && (rc = cpu_sys_charges(&r->sys, -1, put_charge, &w))) ||
 	    (rc = cpu_sys_branches(&r->sys, -1, put_branch, &w))) {
 		store_run_abort(st);
 		return rc;

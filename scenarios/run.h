@@ -97,6 +97,8 @@ struct run_opts {
 					     a ticker thread draws it, with the
 					     share done of the runs in flight */
 	int resume;                       /* skip runs the database holds */
+	int charges;                      /* store profile_charges (cpu_params
+					     charge_kinds; memo runs exact) */
 	struct run_mpi *mpi;              /* spread over MPI ranks, or NULL */
 	int commit_runs;                  /* group commit (store_set_group): up
 					     to this many runs per transaction;

@@ -998,6 +998,125 @@ static void test_block_static_cost(void **state)
 	assert_false(cpu_block_take(c, CPU_LOAD));
 }
 
+/* charge_kinds: a world as memo_world() makes it, with the split on. */
+static struct world *kinds_world(enum cpu_model model, enum cpu_accounting acc)
+{
+	struct cpu_params p;
+	cpu_params_default(&p);
+	p.model = model;
+	p.accounting = acc;
+	p.bpred.mode = BPRED_BIMODAL;
+	p.charge_kinds = true;
+	struct world *w = calloc(1, sizeof *w);
+	assert_non_null(w);
+	fix_machine(&w->m);
+	fix_ooo_figs(&w->m.costs);
+	assert_int_equal(fix_tables(&w->t), NS_OK);
+	assert_int_equal(cost_layout_init(&w->l, &w->t, "test"), NS_OK);
+	int cpus[] = {0, 1, 2, 3};
+	int rc = cpu_sys_init(&w->s, &w->m, &w->t, &w->l, &p, cpus, 4);
+	if (rc != NS_OK) {
+		cost_layout_free(&w->l);
+		cost_tables_free(&w->t);
+		fix_machine_free(&w->m);
+		free(w);
+		return NULL;
+	}
+	return w;
+}
+
+struct kinds_sum {
+	uint64_t by_fn[FIX_NR_FN], by_kind[CPU_NR_CHARGES];
+	const struct cost_tables *t;
+};
+
+static int kinds_cb(void *arg, const struct cpu_charge_row *r)
+{
+	struct kinds_sum *k = arg;
+	int fn = cost_fn_lookup(k->t, r->function);
+	assert_true(fn >= 0 && fn < FIX_NR_FN);
+	k->by_fn[fn] += r->cycles;
+	for (int i = 0; i < CPU_NR_CHARGES; i++)
+		if (!strcmp(r->kind, cpu_charge_name((enum cpu_charge)i)))
+			k->by_kind[i] += r->cycles;
+	return NS_OK;
+}
+
+static int kinds_prof_cb(void *arg, const struct cpu_profile_row *r)
+{
+	struct kinds_sum *k = arg;
+	int fn = cost_fn_lookup(k->t, r->function);
+	assert_int_equal(k->by_fn[fn], r->self_cycles);
+	k->by_fn[fn] = UINT64_MAX;     /* seen */
+	return NS_OK;
+}
+
+static int kinds_site_cb(void *arg, const struct cpu_branch_row *r)
+{
+	uint64_t *sum = arg;
+	(void)r;
+	sum[0] += r->executed;
+	sum[1] += r->taken;
+	sum[2] += r->mispredicted;
+	return NS_OK;
+}
+
+/*
+ * The self cycles by charge kind: every function's kinds sum to its self
+ * cycles (cpu_sys_charges() against cpu_sys_profile(), and cpu_check()),
+ * nothing is left to `other`, in order the branch kind is what the
+ * branches were charged (cpu_branch_cycles() of their counts), the clock
+ * and the counts are those of a world without the split, memo runs
+ * exact, and sampled is refused.
+ */
+static void test_charge_kinds(void **state)
+{
+	(void)state;
+	for (int model = 0; model < 2; model++) {
+		enum cpu_model m = model ? CPU_MODEL_OOO : CPU_MODEL_INORDER;
+		struct world *w = kinds_world(m, CPU_ACCOUNTING_MEMO);
+		struct world *plain = memo_world(m, CPU_ACCOUNTING_EXACT);
+		assert_non_null(w);
+		struct cpu *c = &w->s.cpu[0], *p = &plain->s.cpu[0];
+		struct cpu_lock l, lp;
+		cpu_lock_init(&l);
+		cpu_lock_init(&lp);
+		for (unsigned i = 0; i < 600; i++) {
+			memo_call(c, &l, i, true);
+			memo_call(p, &lp, i, true);
+		}
+		assert_int_equal(cpu_check(c), NS_OK);
+		assert_int_equal(c->now, p->now);
+		assert_int_equal(cpu_counter(c, CPU_CTR_branch_mispredict),
+				 cpu_counter(p, CPU_CTR_branch_mispredict));
+		struct cpu_memo_stats ms;
+		cpu_memo_stats(&w->s, &ms);
+		assert_int_equal(ms.replayed, 0);
+		struct kinds_sum k = {.t = &w->t};
+		assert_int_equal(cpu_sys_charges(&w->s, -1, kinds_cb, &k), NS_OK);
+		assert_int_equal(cpu_sys_profile(&w->s, -1, kinds_prof_cb, &k), NS_OK);
+		for (int fn = 0; fn < FIX_NR_FN; fn++)
+			assert_true(k.by_fn[fn] == 0 || k.by_fn[fn] == UINT64_MAX);
+		assert_int_equal(k.by_kind[CPU_CHARGE_other], 0);
+		for (int i = 0; i < CPU_CHARGE_other; i++)
+			assert_true(k.by_kind[i] > 0);
+		if (m == CPU_MODEL_INORDER) {
+			uint64_t n[3] = {0};
+			assert_int_equal(cpu_sys_branches(&w->s, -1, kinds_site_cb, n), NS_OK);
+			assert_int_equal(k.by_kind[CPU_CHARGE_branch],
+					 cpu_branch_cycles(&w->s.k, n[0], n[1], n[2]));
+		}
+		memo_world_free(w);
+		memo_world_free(plain);
+	}
+	assert_null(kinds_world(CPU_MODEL_INORDER, CPU_ACCOUNTING_SAMPLED));
+	/* off: no rows */
+	struct world *off = memo_world(CPU_MODEL_INORDER, CPU_ACCOUNTING_EXACT);
+	struct kinds_sum k = {.t = &off->t};
+	assert_int_equal(cpu_sys_charges(&off->s, -1, kinds_cb, &k), NS_ENOENT);
+	memo_world_free(off);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1027,6 +1146,7 @@ int main(void)
 		T(test_branch_cycles),
 		T(test_bad_setup),
 		cmocka_unit_test(test_block_is_its_steps),
+		cmocka_unit_test(test_charge_kinds),
 		T(test_block_static_cost),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -832,8 +832,8 @@ static void test_version1_file(void **state)
 		 "DROP VIEW v_metrics; DROP VIEW v_samples; "
 		 "DROP VIEW v_counters; DROP VIEW v_profile; "
 		 "DROP VIEW v_branches; DROP VIEW profile_stacks; "
-		 "DROP TABLE profile_paths; DELETE FROM "
-		 "schema_version WHERE version >= 2; "
+		 "DROP TABLE profile_paths; DROP TABLE profile_charges; "
+		 "DELETE FROM schema_version WHERE version >= 2; "
 		 "PRAGMA user_version = 1");
 	struct snap before = snap_take(path);
 	struct diag d;
@@ -867,7 +867,8 @@ static void test_version2_file(void **state)
 	(void)state;
 	const char *path = tmp_path("v2.db");
 	old_file(path, "DROP VIEW profile_stacks; DROP TABLE profile_paths; "
-		 "DELETE FROM schema_version WHERE version = 3; "
+		 "DROP TABLE profile_charges; "
+		 "DELETE FROM schema_version WHERE version >= 3; "
 		 "PRAGMA user_version = 2");
 	struct snap before = snap_take(path);
 	struct diag d;

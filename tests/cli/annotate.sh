@@ -78,4 +78,49 @@ grep -q '^A24a .*  mm/page_alloc\.c: get_page_from_freelist: cpusets_enabled() (
 	ok || bad "A24a condition"
 grep -q '^Kernel source: mm/page_alloc\.c, get_page_from_freelist(), kernel model ' "$tmp/a2" && ok || bad "kernel source line"
 
+# --- run --charges: the self cycles split by charge kind, recorded -------------------------
+# Each function's rows of profile_charges sum to its profile self cycles;
+# annotate lists them and its "other" (cycles no charging step booked)
+# stays under 20 % of self; the rows the run stores are the same with and
+# without --charges (memo accounting then runs exact: the same results).
+for model in ooo inorder; do
+	db=$tmp/charges-$model.db
+	"$NUMASIM" run tests/scenarios/tiny-pagealloc.yaml --db "$db" --inner 2 -q --charges \
+		--set cost.model=$model >/dev/null 2>"$tmp/err"
+	check "$model --charges run exit" "$?" 0
+	nofn=$(q "$db" "SELECT count(*) FROM profile p LEFT JOIN (SELECT run_id, function,
+		sum(cycles) AS s FROM profile_charges GROUP BY 1, 2) c USING (run_id, function)
+		WHERE p.self_cycles <> coalesce(c.s, 0)")
+	check "$model charges sum to self for every function" "$nofn" 0
+	[ "$(q "$db" "SELECT count(*) FROM profile_charges")" -gt 0 ] && ok || bad "$model: no charges stored"
+	plain=$tmp/plain-$model.db
+	"$NUMASIM" run tests/scenarios/tiny-pagealloc.yaml --db "$plain" --inner 2 -q \
+		--set cost.model=$model >/dev/null 2>"$tmp/err"
+	for t in profile metrics counters branches; do
+		check "$model $t unchanged by --charges" \
+			"$(q "$db" "SELECT * FROM $t ORDER BY 1, 2, 3" | md5sum)" \
+			"$(q "$plain" "SELECT * FROM $t ORDER BY 1, 2, 3" | md5sum)"
+	done
+	"$NUMASIM" annotate "$db" --run 2 get_page_from_freelist >"$tmp/c-$model" 2>"$tmp/err"
+	check "$model annotate --charges exit" "$?" 0
+	self=$(q "$db" "SELECT self_cycles FROM profile WHERE run_id = 2 AND function = 'get_page_from_freelist'")
+	# the charges table: rows branch .. other, 6 of them, summing to self
+	sed -n '/^charge  *core cycles/,$p' "$tmp/c-$model" | tail -n +2 >"$tmp/k-$model"
+	check "$model charge rows" "$(awk '{ printf "%s ", $1 }' "$tmp/k-$model")" "branch work mem call lock other "
+	check "$model charge rows sum to self" "$(awk '{ s += $2 } END { print s }' "$tmp/k-$model")" "$self"
+	other=$(awk '$1 == "other" { print $2 }' "$tmp/k-$model")
+	small=$(awk -v o="$other" -v s="$self" 'BEGIN { print (s > 0 && o < 0.2 * s) }')
+	check "$model other under 20 % of self ($other of $self)" "$small" 1
+	# the site table's remainder rows: sites + blocks + the rests + mem,
+	# call, lock, other = self (each rounded: within 20 cycles)
+	sum=$(awk '/  mm\/page_alloc\.c: / { s += $7 } / uops.*, ends at / { s += $3 }
+		/^(branch-rest|work-rest|mem|call|lock|other) / && !done { s += $2 }
+		/^Self cycles by charge/ { done = 1 } END { printf "%.0f", s }' "$tmp/c-$model")
+	d=$(awk -v a="$self" -v b="$sum" 'BEGIN { x = a - b; print (x < 0 ? -x : x) <= 20 }')
+	check "$model site table accounts for self ($sum of $self)" "$d" 1
+done
+grep -q '^(run with --charges to split the self cycles by charge' "$tmp/a2" && ok || bad "the --charges hint"
+run_err_like "--charges under sampled" "needs cost.accounting exact or memo" \
+	run tests/scenarios/tiny-pagealloc.yaml --db "$tmp/s.db" --inner 2 -q --charges \
+	--set cost.accounting=sampled
 finish
