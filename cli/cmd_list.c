@@ -18,7 +18,6 @@
  * one the commands accept; a shipped file that does not load is an
  * error (exit 1: the installation is broken), nothing is printed.
  */
-#include <dirent.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -120,32 +119,22 @@ static int entry_cmp(const void *a, const void *b)
  */
 static int collect(enum datafile_kind kind, struct entry *e, int *n)
 {
-	struct datafile_dirs dirs;
-	datafile_kind_dirs(kind, &dirs);
+	char **paths;
+	int nr, rc;
 	*n = 0;
-	for (int i = 0; i < dirs.nr; i++) {
-		DIR *dir = opendir(dirs.dir[i]);
-		struct dirent *de;
-		int first = *n;
-		while (dir && (de = readdir(dir))) {
-			size_t len = strlen(de->d_name);
-			if (len < 6 || strcmp(de->d_name + len - 5, ".yaml") || de->d_name[0] == '.' ||
-			    len - 5 >= sizeof e->name)
-				continue;
-			char name[128];
-			snprintf(name, sizeof name, "%.*s", (int)(len - 5), de->d_name);
-			int dup = 0;
-			for (int k = 0; k < first && !dup; k++)
-				dup = !strcmp(e[k].name, name);
-			if (dup || *n == LIST_MAX_FILES)
-				continue;
-			snprintf(e[*n].name, sizeof e[*n].name, "%s", name);
-			snprintf(e[*n].path, sizeof e[*n].path, "%s/%s", dirs.dir[i], de->d_name);
-			(*n)++;
-		}
-		if (dir)
-			closedir(dir);
+	if ((rc = datafile_list(kind, &paths, &nr)) != NS_OK)
+		return rc;
+	for (int i = 0; i < nr && *n < LIST_MAX_FILES; i++) {
+		const char *slash = strrchr(paths[i], '/');
+		const char *file = slash ? slash + 1 : paths[i];
+		size_t len = strlen(file) - 5; /* without ".yaml" */
+		if (len >= sizeof e->name || strlen(paths[i]) >= sizeof e->path)
+			continue;
+		snprintf(e[*n].name, sizeof e[*n].name, "%.*s", (int)len, file);
+		snprintf(e[*n].path, sizeof e[*n].path, "%s", paths[i]);
+		(*n)++;
 	}
+	datafile_list_free(paths, nr);
 	qsort(e, (size_t)*n, sizeof *e, entry_cmp);
 	return NS_OK;
 }
