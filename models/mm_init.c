@@ -149,6 +149,43 @@ int mm_alloc_addr(struct mm_world *w, int node, uint64_t bytes, uint64_t align,
 	return alloc_addr(w, node, bytes, align, out, d);
 }
 
+/* Give block b per-page metadata (all pages in no state yet); NULL when
+ * the detail pool is exhausted. */
+static struct page *block_detail_init(struct mm_world *w, struct pfn_block *b)
+{
+	struct page *d = detail_get(w);
+	if (!d)
+		return NULL;
+	uint32_t bi = (uint32_t)(b - w->blocks);
+	for (unsigned i = 0; i < BLOCK_PAGES; i++) {
+		memset(&d[i], 0, sizeof d[i]);
+		d[i].addr = b->addr + (uint64_t)i * STRUCT_PAGE_SIZE;
+		d[i].block = bi;
+		d[i].off = (uint16_t)i;
+		d[i].pcp_cpu = -1;
+	}
+	b->detail = d;
+	b->head.state = PS_NONE;
+	return d;
+}
+
+/* Pages [off, npages) of a detailed block onto the MOVABLE free lists in
+ * aligned pieces, largest first. */
+static void block_free_from(struct zone *z, struct pfn_block *b, unsigned off)
+{
+	struct page *d = b->detail;
+	while (off < b->npages) {
+		int o = PAGEBLOCK_ORDER;
+		while (o > 0 && ((off & ((1u << o) - 1)) || off + (1u << o) > b->npages))
+			o--;
+		set_page_order(&d[off], o);
+		d[off].mt = MT_MOVABLE;
+		list_add(&d[off], &z->free_area[o].list[MT_MOVABLE]);
+		z->free_area[o].nr_free++;
+		off += 1u << o;
+	}
+}
+
 /* Free lists as after boot: whole MAX_ORDER blocks on the MOVABLE lists,
  * highest pfn at the head (free_all_bootmem frees in ascending order and
  * __free_one_page adds at the head); a partial last block in aligned
@@ -156,8 +193,7 @@ int mm_alloc_addr(struct mm_world *w, int node, uint64_t bytes, uint64_t align,
 static int init_free_lists(struct mm_world *w, struct zone *z)
 {
 	for (uint32_t k = 0; k < z->nr_blocks; k++) {
-		uint32_t bi = z->first_block + k;
-		struct pfn_block *b = &w->blocks[bi];
+		struct pfn_block *b = &w->blocks[z->first_block + k];
 		b->pb_mt[0] = b->pb_mt[1] = MT_MOVABLE;
 		if (b->npages == BLOCK_PAGES) {
 			b->head.state = PS_BUDDY;
@@ -167,29 +203,9 @@ static int init_free_lists(struct mm_world *w, struct zone *z)
 			z->free_area[BLOCK_ORDER].nr_free++;
 			continue;
 		}
-		struct page *d = detail_get(w);
-		if (!d)
+		if (!block_detail_init(w, b))
 			return NS_ENOMEM;
-		for (unsigned i = 0; i < BLOCK_PAGES; i++) {
-			memset(&d[i], 0, sizeof d[i]);
-			d[i].addr = b->addr + (uint64_t)i * STRUCT_PAGE_SIZE;
-			d[i].block = bi;
-			d[i].off = (uint16_t)i;
-			d[i].pcp_cpu = -1;
-		}
-		b->detail = d;
-		b->head.state = PS_NONE;
-		unsigned off = 0;
-		while (off < b->npages) {
-			int o = PAGEBLOCK_ORDER;
-			while (o > 0 && ((off & ((1u << o) - 1)) || off + (1u << o) > b->npages))
-				o--;
-			set_page_order(&d[off], o);
-			d[off].mt = MT_MOVABLE;
-			list_add(&d[off], &z->free_area[o].list[MT_MOVABLE]);
-			z->free_area[o].nr_free++;
-			off += 1u << o;
-		}
+		block_free_from(z, b, 0);
 	}
 	return NS_OK;
 }
@@ -211,19 +227,8 @@ static int boot_used_block(struct mm_world *w, struct zone *z, struct pfn_block 
 			b->head.count = 1;
 			return NS_OK;
 		}
-		struct page *d = detail_get(w);
-		if (!d)
+		if (!block_detail_init(w, b))
 			return NS_ENOMEM;
-		uint32_t bi = (uint32_t)(b - w->blocks);
-		for (unsigned i = 0; i < BLOCK_PAGES; i++) {
-			memset(&d[i], 0, sizeof d[i]);
-			d[i].addr = b->addr + (uint64_t)i * STRUCT_PAGE_SIZE;
-			d[i].block = bi;
-			d[i].off = (uint16_t)i;
-			d[i].pcp_cpu = -1;
-		}
-		b->detail = d;
-		b->head.state = PS_NONE;
 	} else {                                /* a zone's partial last block */
 		for (unsigned off = 0; off < b->npages; off++)
 			if (b->detail[off].state == PS_BUDDY) {
@@ -242,16 +247,7 @@ static int boot_used_block(struct mm_world *w, struct zone *z, struct pfn_block 
 			d[off].mt = MT_MOVABLE;
 			off += 1u << o;
 		}
-	while (off < b->npages) {
-		int o = PAGEBLOCK_ORDER;
-		while (o > 0 && ((off & ((1u << o) - 1)) || off + (1u << o) > b->npages))
-			o--;
-		set_page_order(&d[off], o);
-		d[off].mt = MT_MOVABLE;
-		list_add(&d[off], &z->free_area[o].list[MT_MOVABLE]);
-		z->free_area[o].nr_free++;
-		off += 1u << o;
-	}
+	block_free_from(z, b, off);
 	return NS_OK;
 }
 
