@@ -382,11 +382,12 @@ void compare_where_bind(sqlite3_stmt *st, const char *const *where, int n, int f
 /*
  * The parameters that say what a run is, for what-differs grouping: all
  * but its identity within a plan (seed, repetitions), the plan's name and
- * file, and values derived from others (gfp_mask from gfp).
+ * file, values derived from others (gfp_mask from gfp) and same_as_point
+ * (a twin run: scenarios/run.c).
  */
 #define KV_SQL "(SELECT group_concat(k || '=' || v, char(31)) FROM (SELECT p.key AS k, " \
 	"CAST(p.value AS TEXT) AS v FROM params p WHERE p.run_id = r.run_id AND p.key NOT IN " \
-	"('seed', 'repetitions', 'name', 'machine', 'workload.gfp_mask') ORDER BY p.key))"
+	"('seed', 'repetitions', 'name', 'machine', 'workload.gfp_mask', 'same_as_point') ORDER BY p.key))"
 
 /* The SELECT of the runs: run_id, group value, kernel_model, seed, kv. */
 static char *runs_sql(struct compare *c)

@@ -256,7 +256,7 @@ int compare_group_by_differences(struct compare *c)
 
 /* The parameters that never say what differs: a run's place in its plan
  * and values derived from others (as KV_SQL in compare.c leaves out). */
-#define LABEL_SKIP "('seed', 'repetitions', 'name', 'machine', 'workload.gfp_mask')"
+#define LABEL_SKIP "('seed', 'repetitions', 'name', 'machine', 'workload.gfp_mask', 'same_as_point')"
 
 int compare_label_sql(sqlite3 *db, const char *dbname, const char *const *where, int n,
 		      char **out, struct diag *d)

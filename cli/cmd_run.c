@@ -72,7 +72,7 @@ static void on_signal(int sig)
 
 struct run_args {
 	const char *scenario, *db;
-	int quiet, resume, mpi, trust_db, yes, per_cpu, charges;
+	int quiet, resume, mpi, trust_db, yes, per_cpu, charges, simulate_all;
 	enum rec_format format;
 	long long inner, jobs, commit_runs, commit_ms;
 	struct scn_cli sc;              /* --set, --sweep, --machine, --workload */
@@ -125,6 +125,12 @@ static const struct cli_option run_options[] = {
 	 .help = "skip the runs the database already holds (status ok,\n"
 		 "same scenario hash, point and repetition); the\n"
 		 "table covers the whole plan"},
+	{.name = "--simulate-all", .kind = CLI_OPT_FLAG, .off = RUN_ARG(simulate_all),
+	 .help = "simulate every point, also one whose kernel.commit\n"
+		 "differs from an earlier point's only by commits that\n"
+		 "change nothing the model executes (by default such a\n"
+		 "twin's runs are written from the earlier point's\n"
+		 "simulation, param same_as_point)"},
 	{.name = "--charges", .kind = CLI_OPT_FLAG, .off = RUN_ARG(charges),
 	 .help = "also store each function's self cycles by charge\n"
 		 "kind (table profile_charges: branch, work, mem,\n"
@@ -344,6 +350,7 @@ static int run_records(struct store *st, const struct run_outcome *out,
 	rec_meta_int(doc, "planned", out->planned);
 	rec_meta_int(doc, "stored", out->nr_stored);
 	rec_meta_int(doc, "skipped", out->nr_skipped);
+	rec_meta_int(doc, "twins", out->nr_twins);
 	rec_table(doc, "axes");
 	for (int i = 0; i < s->nr_axes; i++) {
 		rec_row(doc);
@@ -532,6 +539,9 @@ static void summary(const struct run_args *a, const struct scenario *s,
 	if (a->resume)
 		fprintf(stderr, ", %lld of %lld skipped (already complete)",
 			out->nr_skipped, out->planned);
+	if (out->nr_twins > 0)
+		fprintf(stderr, ", %d of them written from a twin point's simulation "
+			"(the same model code: --simulate-all runs them)", out->nr_twins);
 	fprintf(stderr, ", wall time %.1f s", out->wall_s);
 	/* a rate needs more than one run; slow runs read better per run */
 	double rate = out->wall_s > 0 ? stored / out->wall_s : 0;
@@ -665,6 +675,7 @@ int cmd_run(int argc, char **argv)
 		.bar = !a.quiet && rank == 0 && isatty(STDOUT_FILENO) &&
 		       isatty(STDERR_FILENO) ? &bar : NULL,
 		.resume = a.resume,
+		.simulate_all = a.simulate_all,
 		.charges = a.charges,
 		.mpi = mpi,
 		.commit_runs = (int)a.commit_runs,

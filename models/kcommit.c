@@ -98,6 +98,16 @@ int kcommit_selectable(enum kcommit k)
 	return 1;
 }
 
+enum kcommit kcommit_effective(enum kcommit k)
+{
+	if (!row(k))
+		return KCOMMIT_UNSET;
+	/* a tree's first entry is its base, 'M' (kcommit_check) */
+	while (kcommit_rows[k].status == 'N' && kcommit_rows[k].v3 > 0)
+		k = (enum kcommit)(k - 1);
+	return k;
+}
+
 enum kcommit kcommit_last_selectable(const char *tree)
 {
 	enum kcommit last = KCOMMIT_UNSET;
@@ -226,7 +236,9 @@ int kcommit_check(void)
 			if (r->v3 != p->v3 + 1)
 				return NS_EINTERNAL;
 		} else {
-			if (r->v3 != 0)
+			/* a tree's base: v3 0, modelled (kcommit_effective
+			 * stops there) */
+			if (r->v3 != 0 || r->status != 'M')
 				return NS_EINTERNAL;
 			for (int j = KCOMMIT_UNSET + 1; j < k - 1; j++)
 				if (!strcmp(kcommit_rows[j].tree, r->tree))

@@ -29,7 +29,9 @@
  * does not name stays at its default.
  *
  * Invariants: ids are unique across the table; within a tree the entries
- * are in series order (kcommit_check()).  Error policy: lookups return
+ * are in series order and the first is a modelled base (kcommit_check());
+ * no model code names an 'N' entry (tests/cli/twins.sh greps for it), so
+ * kcommit_effective() is exact.  Error policy: lookups return
  * KCOMMIT_UNSET (0) for an unknown name; nothing here fails otherwise.
  */
 #ifndef NUMASIM_KCOMMIT_H
@@ -158,6 +160,13 @@ enum kcommit kcommit_parse(const char *tree, const char *s);
 /* Whether a model can run commit k: it and every commit before it in its
  * tree are modelled ('M') or change nothing the model executes ('N'). */
 int kcommit_selectable(enum kcommit k);
+/* The entry whose model k behaves as: k for a modelled ('M') entry; for
+ * an 'N' entry (no switch of the model tests it) the nearest 'M' entry
+ * before it in its tree, so two kernels with the same effective entry
+ * run the same model code (a run of one is a run of the other; the
+ * planner of scenarios/run.c simulates such sweep points once).
+ * KCOMMIT_UNSET for KCOMMIT_UNSET or out of range. */
+enum kcommit kcommit_effective(enum kcommit k);
 /* The last selectable entry of tree `tree` (KCOMMIT_UNSET if none). */
 enum kcommit kcommit_last_selectable(const char *tree);
 /* The id of tree `tree` nearest to s, for "did you mean" (a 12-hex id

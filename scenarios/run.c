@@ -77,6 +77,9 @@ struct sim_run {
 				       worlds of one slot or thread, or NULL */
 	int preflight;       /* build to check only: no memmap (mm_world_validate) */
 	int charges;         /* run_opts.charges */
+	int twin;            /* being written for a twin point (scenario_point_twin)
+				of the point simulated, same_as_point */
+	int same_as_point;
 };
 
 static double mono_now(void)
@@ -550,6 +553,8 @@ static int write_run(struct store *st, const struct scenario *s,
 	if ((rc = store_run_begin(st, &info, &w.id)))
 		return rc;
 	if ((rc = scenario_params(s, r->point, put_param, &w)) ||
+	    (r->twin &&
+	     (rc = store_param_int(st, w.id, "same_as_point", r->same_as_point))) ||
 	    (rc = s->wl->results(r->result, &r->run, st, w.id)) ||
 	    (rc = mm_counters(r->w, put_pa_counter, &w)) ||
 	    (r->sw && (rc = slub_counters(r->sw, put_pa_counter, &w))) ||
@@ -840,6 +845,10 @@ struct plan {
 	long long *local_pos;   /* [nr_local] their positions in pending */
 	long long nr_local;
 	int64_t *ids;           /* [planned] run id per plan index, 0: none */
+	long long *lead;        /* [planned] the plan index whose simulation
+				   gives a pending run's rows: itself, or an
+				   earlier pending run of a twin point
+				   (plan_twins); NULL: every run simulated */
 	int rank, size;
 	char invocation[320];
 	atomic_llong nr_done;   /* skipped + stored, for the progress ticker */
@@ -916,6 +925,47 @@ static int plan_find_done(struct plan *pl)
 	return rc;
 }
 
+/*
+ * Twins (scenario_point_twin): a pending run whose point is the twin of
+ * an earlier pending run's point in the same repetition (same seed) is
+ * not simulated; its rows are written from that run's simulation
+ * (write_twins), with the param same_as_point.  A twin whose lead was
+ * kept by --resume is simulated itself.  Not with --simulate-all, nor
+ * under MPI (a worker's run reaches rank 0 as a database image).
+ */
+static int plan_twins(struct plan *pl)
+{
+	const struct scenario *s = pl->s;
+	long long planned = pl->out->planned;
+	int np = s->nr_points;
+	int *root = malloc((size_t)np * sizeof *root);
+	long long *first = malloc((size_t)np * sizeof *first);
+	pl->lead = malloc((size_t)planned * sizeof *pl->lead);
+	if (!root || !first || !pl->lead) {
+		free(root);
+		free(first);
+		return plan_nomem(pl);
+	}
+	for (int p = 0; p < np; p++)
+		root[p] = scenario_point_twin(s, p);
+	for (long long i = 0; i < planned; i++) {
+		int pt = (int)(i % np);   /* scenario_run_at: repetition-major */
+		if (pt == 0)
+			for (int p = 0; p < np; p++)
+				first[p] = -1;
+		pl->lead[i] = i;
+		if (pl->ids[i])
+			continue;
+		if (first[root[pt]] < 0)
+			first[root[pt]] = i;
+		else
+			pl->lead[i] = first[root[pt]];
+	}
+	free(root);
+	free(first);
+	return NS_OK;
+}
+
 /* Rank 0 (or a serial run) builds the list of pending runs; MPI ranks receive it. */
 static int plan_pending(struct plan *pl)
 {
@@ -928,8 +978,10 @@ static int plan_pending(struct plan *pl)
 	if (pl->rank == 0) {
 		if (pl->o->resume)
 			rc = plan_find_done(pl);
+		if (rc == NS_OK && pl->size == 1 && !pl->o->simulate_all)
+			rc = plan_twins(pl);
 		for (long long i = 0; i < planned && rc == NS_OK; i++)
-			if (!pl->ids[i])
+			if (!pl->ids[i] && (!pl->lead || pl->lead[i] == i))
 				pl->pending[pl->nr_pending++] = i;
 		if (rc)
 			pl->nr_pending = -1;   /* tells the workers to give up */
@@ -949,6 +1001,8 @@ static int plan_pending(struct plan *pl)
 	if (rc)
 		return rc;
 	pl->out->nr_skipped = planned - pl->nr_pending;
+	for (long long i = 0; pl->lead && i < planned; i++)
+		pl->out->nr_skipped -= !pl->ids[i] && pl->lead[i] != i;   /* twins */
 	pl->local = malloc((size_t)(pl->nr_pending + 1) * sizeof *pl->local);
 	pl->local_pos = malloc((size_t)(pl->nr_pending + 1) * sizeof *pl->local_pos);
 	if (!pl->local || !pl->local_pos)
@@ -962,6 +1016,7 @@ static int plan_pending(struct plan *pl)
 
 static void plan_free(struct plan *pl)
 {
+	free(pl->lead);
 	free(pl->pending);
 	free(pl->local);
 	free(pl->local_pos);
@@ -1000,6 +1055,32 @@ static void stored(struct plan *pl, long long i, int64_t id, int failed)
 	out->nr_failed += failed;
 	atomic_store_explicit(&pl->nr_done, out->nr_skipped + out->nr_stored,
 			      memory_order_relaxed);
+}
+
+/* The pending twins of the run r simulated (plan_twins), written from its
+ * simulation in plan order. */
+static int write_twins(struct plan *pl, struct sim_run *r)
+{
+	long long lead = r->index, np = pl->s->nr_points;
+	long long end = (lead / np + 1) * np;
+	int point = r->point, rc = NS_OK;
+	for (long long f = lead + 1; f < end && rc == NS_OK; f++) {
+		int64_t id = 0;
+		if (pl->lead[f] != lead)
+			continue;
+		r->twin = 1;
+		r->same_as_point = point;
+		r->index = f;
+		r->point = (int)(f % np);
+		if ((rc = write_run(pl->st, pl->s, pl->o, r, &id)) == NS_OK) {
+			stored(pl, f, id, 0);
+			pl->out->nr_twins++;
+		}
+	}
+	r->twin = 0;
+	r->point = point;
+	r->index = lead;
+	return rc;
 }
 
 /*
@@ -1137,6 +1218,8 @@ static int plan_write(struct plan *pl)
 			rc = consume(pl, pl->st, r, &id);
 			if (id)
 				stored(pl, r->index, id, r->check_rc != 0);
+			if (rc == NS_OK && pl->lead)
+				rc = write_twins(pl, r);
 			pool_release(&p, k++);
 		}
 		if (rc == NS_OK && pl->o->stop && *pl->o->stop)

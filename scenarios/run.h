@@ -97,6 +97,10 @@ struct run_opts {
 					     a ticker thread draws it, with the
 					     share done of the runs in flight */
 	int resume;                       /* skip runs the database holds */
+	int simulate_all;                 /* simulate a point that is another's
+					     twin too (scenario_point_twin();
+					     default: its runs are written
+					     from the twin's simulation) */
 	int charges;                      /* store profile_charges (cpu_params
 					     charge_kinds; memo runs exact) */
 	struct run_mpi *mpi;              /* spread over MPI ranks, or NULL */
@@ -114,6 +118,8 @@ struct run_outcome {
 	long long nr_skipped;             /* already in the database (--resume) */
 	int nr_stored;                    /* runs written (ok or failed) */
 	int nr_failed;
+	int nr_twins;                     /* of nr_stored: written from an
+					     earlier point's simulation */
 	int64_t first_stored, last_stored; /* run ids of the first/last written */
 	int64_t *run_ids;                 /* [nr_ids] the plan's runs in plan
 					     order: kept (--resume) and written */

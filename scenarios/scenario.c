@@ -660,6 +660,28 @@ long long scenario_nr_runs(const struct scenario *s)
 	return (long long)s->nr_points * s->repetitions;
 }
 
+static int same_behaviour(const struct scenario *s, const struct scn_point *a,
+			  const struct scn_point *b)
+{
+	for (int x = 0; x < s->nr_axes; x++) {
+		if (a->axis_value[x] == b->axis_value[x])
+			continue;
+		if (s->axes[x].knob != SCN_KNOB_commit ||
+		    kcommit_effective(a->cfg.commit) != kcommit_effective(b->cfg.commit) ||
+		    kcommit_effective(a->slub.commit) != kcommit_effective(b->slub.commit))
+			return 0;
+	}
+	return 1;
+}
+
+int scenario_point_twin(const struct scenario *s, int p)
+{
+	for (int q = 0; q < p; q++)
+		if (same_behaviour(s, &s->points[q], &s->points[p]))
+			return q;
+	return p;
+}
+
 void scenario_run_at(const struct scenario *s, long long i, int *point,
 		     long long *repetition, uint64_t *seed)
 {

@@ -337,6 +337,16 @@ int scenario_check(const struct scenario *s, struct diag *d);
 /* Override the inner iteration count (numasim run --inner). */
 void scenario_set_inner(struct scenario *s, uint32_t inner);
 
+/*
+ * The lowest point whose runs are this point's runs: every sweep axis has
+ * the same value but kernel.commit, whose two commits behave as one
+ * (kcommit_effective(), per tree: the commits between them change nothing
+ * the model executes).  Points differ only by their axis values, so such
+ * points build the same world and give the same rows for the same seed.
+ * p itself when no earlier point is its twin.
+ */
+int scenario_point_twin(const struct scenario *s, int p);
+
 /* Runs of the plan, and the (point, repetition, seed) of run i. */
 long long scenario_nr_runs(const struct scenario *s);
 void scenario_run_at(const struct scenario *s, long long i, int *point,
