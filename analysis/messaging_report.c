@@ -486,8 +486,10 @@ out:
 }
 
 /* The mean per run of metrics `names` for each point, with the change
- * against the first point, under `title`. */
-static int print_means(struct rep *r, const char *title, const char *const *names, int nr)
+ * against the first point, under `title` (and `note`, when not empty, in
+ * the title's parentheses). */
+static int print_means(struct rep *r, const char *title, const char *note,
+		       const char *const *names, int nr)
 {
 	static const char sql[] =
 		"SELECT value FROM metrics WHERE run_id = ?1 AND name = ?2";
@@ -497,7 +499,8 @@ static int print_means(struct rep *r, const char *title, const char *const *name
 
 	if (sqlite3_prepare_v2(r->db, sql, -1, &st, NULL) != SQLITE_OK)
 		return db_err(r, "cannot read the workload's metrics");
-	fprintf(r->g, "\n# %s, mean per run (%% against the first point)\n", title);
+	fprintf(r->g, "\n# %s, mean per run (%% against the first point%s%s)\n", title,
+		*note ? "; " : "", note);
 	for (int i = 0; i < r->nr && rc == NS_OK; i++) {
 		const struct mpoint *p = &r->pts[i];
 		fprintf(r->g, "%-38s", p->variant);
@@ -537,8 +540,45 @@ static int print_sched(struct rep *r)
 {
 	static const char *const names[] = {
 		"ctx_switches", "wakeups", "preemptions", "sender_blocks", "receiver_blocks",
+		"migrations",
 	};
-	return print_means(r, "Scheduler", names, sizeof names / sizeof names[0]);
+	/* the task placement of the points' runs (sched.placement: stored
+	 * for every messaging run since the default became v5.9; a run
+	 * without the param ran with none), named when all agree; v5.9
+	 * runs also store their migrations, then a column */
+	sqlite3_stmt *st = NULL;
+	if (sqlite3_prepare_v2(r->db,
+			       "SELECT coalesce((SELECT value FROM params WHERE run_id = ?1 AND "
+			       "key = 'sched.placement'), 'none'), (SELECT count(*) FROM metrics "
+			       "WHERE run_id = ?1 AND name = 'migrations')",
+			       -1, &st, NULL) != SQLITE_OK)
+		return db_err(r, "cannot read the runs' task placement");
+	char note[64] = "", first[16] = "";
+	int nr = (int)(sizeof names / sizeof names[0]) - 1, same = 1, migrations = 0, rc = NS_OK;
+	for (int i = 0; i < r->nr && rc == NS_OK; i++)
+		for (int k = 0; k < r->pts[i].n && rc == NS_OK; k++) {
+			sqlite3_reset(st);
+			sqlite3_bind_int64(st, 1, r->pts[i].ids[k]);
+			if (sqlite3_step(st) != SQLITE_ROW) {
+				rc = db_err(r, "cannot read the runs' task placement");
+				break;
+			}
+			const char *v = (const char *)sqlite3_column_text(st, 0);
+			if (!first[0])
+				snprintf(first, sizeof first, "%s", v ? v : "");
+			else if (strcmp(first, v ? v : ""))
+				same = 0;
+			migrations |= sqlite3_column_int64(st, 1) > 0;
+		}
+	sqlite3_finalize(st);
+	if (rc)
+		return rc;
+	/* only the two values the scenario loader writes (the database may
+	 * come from elsewhere) */
+	if (same && (!strcmp(first, "none") || !strcmp(first, "v5.9")))
+		snprintf(note, sizeof note, "task placement %s", first);
+	nr += migrations;
+	return print_means(r, "Scheduler", note, names, nr);
 }
 
 /*
@@ -564,7 +604,7 @@ static int print_pipe(struct rep *r)
 		any = sqlite3_step(st) == SQLITE_ROW;
 	}
 	sqlite3_finalize(st);
-	return any ? print_means(r, "Pipe buffers' pages", names,
+	return any ? print_means(r, "Pipe buffers' pages", "", names,
 				 sizeof names / sizeof names[0]) : NS_OK;
 }
 

@@ -53,7 +53,7 @@
 	"[--sample-warm caches|stores|none] [--sample-window N] [--format text|json|csv]"
 #define MSG_USAGE                                                              \
 	"numasim bench messaging [--machine FILE] [--groups G] [--loops L] "    \
-	"[--variant pre|post] [--seed S] [--repeat R] "                         \
+	"[--variant pre|post] [--placement none|v5.9] [--seed S] [--repeat R] " \
 	"[--accounting exact|memo|sampled] [--sample-period N] "                \
 	"[--sample-warm caches|stores|none] [--sample-window N] [--format text|json|csv]"
 
@@ -149,6 +149,15 @@ static int set_free(void *dst, const char *val)
 	if (strcmp(val, "remote") && strcmp(val, "local"))
 		return NS_EUSAGE;
 	*(bool *)dst = !strcmp(val, "local");
+	return NS_OK;
+}
+
+/* --placement none|v5.9 into bool placement_v59. */
+static int set_placement(void *dst, const char *val)
+{
+	if (strcmp(val, "none") && strcmp(val, "v5.9"))
+		return NS_EUSAGE;
+	*(bool *)dst = !strcmp(val, "v5.9");
 	return NS_OK;
 }
 
@@ -313,6 +322,12 @@ static const struct cli_option messaging_options[] = {
 		  "-l (default 50)"),
 	BENCH_CHOICE(struct messaging_args, "--variant", "V", o.variant, set_slub_variant,
 		     "pre or post", "pre | post (default pre)"),
+	BENCH_CHOICE(struct messaging_args, "--placement", "P", o.placement_v59, set_placement,
+		     "none or v5.9",
+		     "task placement: none (default: the bench's fixed\n"
+		     "configuration, so its figures compare across\n"
+		     "builds) or v5.9 (numasim run's messaging default,\n"
+		     "sched.placement)"),
 	BENCH_NUM(struct messaging_args, "--seed", "S", seed, 0, INT64_MAX,
 		  "run seed (default 1)"),
 	BENCH_NUM(struct messaging_args, "--repeat", "R", repeat, 1, BENCH_MESSAGING_MAX_REPEAT,

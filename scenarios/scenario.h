@@ -233,8 +233,9 @@ struct scn_point {
 	void *params;                   /* the workload's parameter block
 					 * (workloads/wl_NAME.h) */
 	enum scn_placement {            /* sched.placement */
-		SCN_PLACEMENT_NONE = 0, /* tasks stay where forked (default) */
-		SCN_PLACEMENT_V59,      /* select_task_rq_fair, load balancing */
+		SCN_PLACEMENT_NONE = 0, /* tasks stay where forked */
+		SCN_PLACEMENT_V59,      /* select_task_rq_fair, load balancing
+					 * (the default) */
 	} sched_placement;
 	struct scn_policy policy;       /* policy texts (params) */
 	struct scn_cost cost;           /* cost.model, .bpred, .code, .accounting, .sample_* */

@@ -314,7 +314,9 @@ enum { SC_PLACEMENT, NR_SC };
 
 static const struct ytree_field sched_fields[NR_SC] = {[SC_PLACEMENT] = {"placement", 0}};
 
-/* sched: the scheduler model's choices (placement: none | v5.9). */
+/* sched: the scheduler model's choices (placement: v5.9 | none).  The
+ * default is v5.9, the placement of the kernel the CFS model follows
+ * (models/sched_fair.h); only the messaging workload has a scheduler. */
 int scn_parse_sched(struct loader *l)
 {
 	const struct ytree_field *const fields = sched_fields;
@@ -322,7 +324,7 @@ int scn_parse_sched(struct loader *l)
 	const char *text;
 	int rc;
 
-	l->pt->sched_placement = SCN_PLACEMENT_NONE;
+	l->pt->sched_placement = SCN_PLACEMENT_V59;
 	if (sec && ynode_is_null(sec))
 		return scn_err(l, sec, "'sched' must be a mapping (or left out)");
 	if ((rc = scn_section_fields(l, sec, "sched", "sched", fields, NR_SC, v)))
@@ -332,12 +334,12 @@ int scn_parse_sched(struct loader *l)
 	if ((rc = ytree_string(TT(v[SC_PLACEMENT]), v[SC_PLACEMENT], "sched.placement", 1,
 			       &text, l->d)))
 		return rc;
-	if (!strcmp(text, "v5.9")) {
-		l->pt->sched_placement = SCN_PLACEMENT_V59;
+	if (!strcmp(text, "v5.9"))
+		return NS_OK;
+	if (!strcmp(text, "none")) {
+		l->pt->sched_placement = SCN_PLACEMENT_NONE;
 		return NS_OK;
 	}
-	if (!strcmp(text, "none"))
-		return NS_OK;
 	char q[128];
 	ytree_quote(text, v[SC_PLACEMENT]->len, q, sizeof q);
 	return scn_err(l, v[SC_PLACEMENT], "sched.placement: unknown placement '%s' (expected "

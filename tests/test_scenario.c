@@ -586,7 +586,8 @@ static void test_cli_settings(void **state)
 	assert_non_null(strstr(d.msg, "policy has no key 'cpu'"));
 }
 
-/* policy and placement of the three workloads; the adhoc scenario. */
+/* policy and placement of the three workloads, sched.placement and its
+ * default; the adhoc scenario. */
 static void test_policy_placement(void **state)
 {
 	(void)state;
@@ -604,6 +605,18 @@ static void test_policy_placement(void **state)
 		    "policy: {cpus: \"4-7\"}\n");
 	assert_int_equal(s->points[0].nr_cpus, 4);
 	assert_int_equal(s->points[0].cpus[3], 7);
+	/* sched.placement defaults to the CFS model's kernel, v5.9 */
+	assert_int_equal(s->points[0].sched_placement, SCN_PLACEMENT_V59);
+	assert_int_equal(MSG(s, 0)->placement_v59, 1);
+	scenario_free(s);
+	s = load_ok("workload: {type: messaging, groups: 1, loops: 1}\n"
+		    "sched: {placement: none}\n");
+	assert_int_equal(s->points[0].sched_placement, SCN_PLACEMENT_NONE);
+	assert_int_equal(MSG(s, 0)->placement_v59, 0);
+	scenario_free(s);
+	s = load_ok("workload: {type: messaging, groups: 1, loops: 1}\n"
+		    "sched: {placement: v5.9}\n");
+	assert_int_equal(MSG(s, 0)->placement_v59, 1);
 	scenario_free(s);
 	s = load_ok("workload: {type: parallel, tasks: 3, remote_free: 0.5, "
 		    "object_sizes: [32, 256], orders: [0, 2]}\n"

@@ -220,6 +220,7 @@ void bench_messaging_opts_default(struct bench_messaging_opts *o)
 	o->seed = 1;
 	o->repeat = 1;
 	o->variant = SLUB_PRE;
+	o->placement_v59 = false;
 	o->accounting = CPU_ACCOUNTING_EXACT;
 	struct cpu_params p;
 	cpu_params_default(&p);
@@ -392,11 +393,16 @@ static int msg_once(const char *machine, enum slub_variant v, const struct bench
 		    struct cpu_memo_stats *memo, struct span *t, struct diag *d)
 {
 	struct bench_slub_world b = {0};
+	struct wl_msg_params q = *p;
 	int rc = bench_slub_setup(&b, machine, v, 1, acc, d);
 	if (rc)
 		goto out;
+	/* v5.9 placement charges the task state's lines in the world's
+	 * address space; placement none does not use one */
+	if (q.placement)
+		q.as = &b.as;
 	span_start(t);
-	rc = wl_messaging_run(b.w, &b.s, b.skb, b.k512, p, seed, NULL, work, r);
+	rc = wl_messaging_run(b.w, &b.s, b.skb, b.k512, &q, seed, NULL, work, r);
 	span_stop(t);
 	if (rc)
 		rc = diag_set(d, rc, "bench messaging", 0, 0, "the workload failed: %s",
@@ -432,6 +438,7 @@ int bench_messaging_run(const struct bench_messaging_opts *o, FILE *out, struct 
 	wl_msg_params_default(&p);
 	p.groups = (uint32_t)o->groups;
 	p.loops = (uint64_t)o->loops;
+	p.placement = o->placement_v59;
 	struct span *t = calloc((size_t)repeat, sizeof *t);
 	double *rate = calloc(2 * (size_t)repeat, sizeof *rate);
 	int rc = t && rate ? NS_OK
@@ -452,6 +459,7 @@ int bench_messaging_run(const struct bench_messaging_opts *o, FILE *out, struct 
 		rec_meta_str(dd, "benchmark", "messaging");
 		rec_meta_str(dd, "machine", name);
 		rec_meta_str(dd, "variant", slub_variant_name(o->variant));
+		rec_meta_str(dd, "placement", o->placement_v59 ? "v5.9" : "none");
 		record_acct(dd, &acc);
 		rec_meta_int(dd, "groups", o->groups);
 		rec_meta_int(dd, "loops", o->loops);
@@ -472,7 +480,8 @@ int bench_messaging_run(const struct bench_messaging_opts *o, FILE *out, struct 
 		goto out;
 	}
 	fprintf(out, "# Running 'sched/messaging' benchmark: %lld groups, %lld loops, %d CPUs "
-		"(%s, %s%s)\n", o->groups, o->loops, nr_cpus, name, slub_variant_name(o->variant),
+		"(%s, %s, placement %s%s)\n", o->groups, o->loops, nr_cpus, name,
+		slub_variant_name(o->variant), o->placement_v59 ? "v5.9" : "none",
 		cpu_accounting_note(acc.mode, acc.period, acc.warm, acc.window, note,
 				    sizeof note));
 	fprintf(out, "Total time: %.6f [sec] (simulated)\n", r[0].total_time_s);

@@ -64,6 +64,9 @@ struct bench_messaging_opts {
 	long long seed;          /* run seed, >= 0 */
 	long long repeat;        /* runs, each on a fresh world, 1..MAX_REPEAT */
 	enum slub_variant variant;
+	bool placement_v59;      /* --placement v5.9 (numasim run's default for
+				  * messaging); false: none, the bench's own
+				  * fixed configuration */
 	int accounting;          /* enum cpu_accounting (default exact) */
 	long long sample_period; /* sampled: 1 call in N exact, 1..MAX_SAMPLE_PERIOD */
 	enum cpu_warm sample_warm; /* sampled: what the others warm */
@@ -77,7 +80,12 @@ struct bench_messaging_opts {
  * warming). */
 void bench_slub_opts_default(struct bench_slub_opts *o);
 /* configs/skylake-2s.yaml, 20 groups, 50 loops, seed 1, 1 run, variant pre,
- * exact accounting (sampled: cpu_params_default's period and warming). */
+ * placement none, exact accounting (sampled: cpu_params_default's period
+ * and warming).  Placement stays none although numasim run's messaging
+ * default is v5.9 since 2026-12-07: the bench's simulated figures (Total
+ * time, events, context switches) and the speed figures of
+ * docs/design/slub-model.md §12 are of this configuration, and it is
+ * compared across builds; --placement v5.9 measures what run runs. */
 void bench_messaging_opts_default(struct bench_messaging_opts *o);
 
 /* Run the benchmark and write its report to out (see above); d is

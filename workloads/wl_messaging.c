@@ -1042,9 +1042,9 @@ static int messaging_params(const void *params, wl_param_fn fn, void *arg)
 		P_NUM("workload.warmup_messages", m->warmup_messages);
 	if (m->measure_messages)
 		P_NUM("workload.measure_messages", m->measure_messages);
-	/* only when set: the parameter rows of placement-none runs stay as before */
-	if (m->placement_v59)
-		P_TEXT("sched.placement", "v5.9");
+	/* always: v5.9 is the default since 2026-12-07, and a run stored
+	 * before it without the row ran with none */
+	P_TEXT("sched.placement", m->placement_v59 ? "v5.9" : "none");
 	return NS_OK;
 }
 #undef P_TEXT

@@ -225,7 +225,7 @@ struct scn_messaging {
 	/* windows and warm-up (0 = off): simulated ms, messages read */
 	uint32_t window_ms, warmup_ms;
 	uint64_t warmup_messages, measure_messages;
-	int placement_v59;              /* sched.placement v5.9 (a param when set) */
+	int placement_v59;              /* sched.placement v5.9 (the default) */
 };
 
 #endif

@@ -60,6 +60,11 @@ grep -q "^PRE6a  *[0-9]" "$tmp/out" && grep -q "^POST6 " "$tmp/out" && grep -q "
 	ok || bad "branch table rows"
 grep -q "^/slow " "$tmp/out" && ok || bad "per-free branch row"
 grep -q '^# Scheduler, mean per run' "$tmp/out" && ok || bad "scheduler block"
+# the default placement, v5.9, is named, and its migrations are a column
+grep -q '^# Scheduler, mean per run (% against the first point; task placement v5.9)$' "$tmp/out" &&
+	ok || bad "scheduler block: no task placement v5.9"
+mig0=$(printf '%.0f' "$(q "$db" "SELECT avg(value) FROM metrics JOIN runs USING (run_id) WHERE name = 'migrations' AND point = 0")")
+check "scheduler migrations" "$(grep '^slab_free_layout=pre-c270cf30  *ctx_switches' "$tmp/out" | sed -n 's/.*  migrations \([0-9]*\)$/\1/p')" "$mig0"
 check "scheduler rows" "$(grep -c '^slab_free_layout=[a-z0-9-]*  *ctx_switches [0-9]* .*receiver_blocks [0-9]*' "$tmp/out")" 2
 ctx0=$(printf '%.0f' "$(q "$db" "SELECT avg(value) FROM metrics JOIN runs USING (run_id) WHERE name = 'ctx_switches' AND point = 0")")
 check "scheduler mean" "$(grep '^slab_free_layout=pre-c270cf30  *ctx_switches' "$tmp/out" | sed 's/.*ctx_switches \([0-9]*\).*/\1/')" "$ctx0"

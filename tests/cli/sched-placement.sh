@@ -2,7 +2,8 @@
 # sched.placement: v5.9 (models/sched_fair.c's select_task_rq_fair and
 # load balancing) on tests/scenarios/tiny-messaging.yaml: runs, migrates
 # tasks, stores schedstat counters and the per-window path mix, gives the
-# same rows with --jobs 1 and --jobs 2, and differs from placement none;
+# same rows with --jobs 1 and --jobs 2, is the default, and differs from
+# placement none (`--set sched.placement=none`);
 # a bad value and bad window/warm-up values exit 2 with file:line:col.
 set -u
 
@@ -38,9 +39,26 @@ grep -q 'frozen/slow' "$tmp/j1.out" && ok || bad "no frozen/slow column"
 [ "$(q "$tmp/j1.db" "SELECT (SELECT value FROM samples WHERE run_id = 1 AND metric = 'window.free_slowpath' ORDER BY idx DESC LIMIT 1) = (SELECT sum(value) FROM counters WHERE run_id = 1 AND scope = 'cache' AND name = 'free_slowpath')")" = 1 ] &&
 	ok || bad "last window != all slow-path frees"
 
+# the default is v5.9 (the kernel the CFS model follows): the same rows as
+# placement v5.9 given explicitly, and the param names it
+"$NUMASIM" run "$TINY" --set workload.window_ms=1 --set repetitions=2 --db "$tmp/def.db" -q \
+	>/dev/null 2>"$tmp/def.err" && ok || bad "default placement: exit $?"
+res() {   # the results of DB, without what the --set lines change (scenario text, sha)
+	q "$1" "SELECT run_id, name, value FROM metrics ORDER BY 1, 2;
+		SELECT run_id, scope, scope_id, name, value FROM counters ORDER BY 1, 2, 3, 4;
+		SELECT run_id, key, value FROM params ORDER BY 1, 2"
+}
+[ -n "$(res "$tmp/def.db")" ] && [ "$(res "$tmp/def.db")" = "$(res "$tmp/j1.db")" ] && ok ||
+	bad "the default placement's results are not placement v5.9's"
+check "default placement param" "$(q "$tmp/def.db" "SELECT DISTINCT value FROM params WHERE key = 'sched.placement'")" "v5.9"
+
 # placement none gives other results, and stores neither counters nor windows
-"$NUMASIM" run "$TINY" --set repetitions=2 --db "$tmp/none.db" -q >/dev/null 2>"$tmp/none.err" && ok ||
-	bad "placement none: exit $?"
+"$NUMASIM" run "$TINY" --set sched.placement=none --set repetitions=2 --db "$tmp/none.db" \
+	>"$tmp/none.out" 2>"$tmp/none.err" && ok || bad "placement none: exit $?"
+grep -q '^# Scheduler, mean per run (% against the first point; task placement none)$' "$tmp/none.out" &&
+	ok || bad "placement none: the scheduler block does not name it"
+grep -q 'migrations' "$tmp/none.out" && bad "placement none: a migrations column" || ok
+check "placement none param" "$(q "$tmp/none.db" "SELECT DISTINCT value FROM params WHERE key = 'sched.placement'")" "none"
 [ "$(q "$tmp/none.db" "SELECT count(*) FROM counters WHERE name = 'ttwu_count'")" = 0 ] && ok ||
 	bad "placement none stored schedstat counters"
 [ "$(q "$tmp/none.db" "SELECT count(*) FROM metrics WHERE name = 'migrations'")" = 0 ] && ok ||

@@ -40,6 +40,8 @@ for k in type groups mode slab_free_layout compiler_layout; do
 done
 check "machine as seed-slub" "$(grep '^machine:' "$STEADY")" "$(grep '^machine:' "$SEED")"
 check "repetitions" "$(grep '^repetitions:' "$STEADY")" "repetitions: 1"
+# its figures are of the placement-none model; the default is v5.9
+check "placement none" "$(steady_key placement)" none
 
 # A one-value override of the slub_stats axis leaves 2 points: the axis
 # is really in the plan (not only in the comment).
