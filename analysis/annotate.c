@@ -313,7 +313,8 @@ static int unit_in(const struct run_info *ri, const struct cost_tables *t, const
  * `!n` blocks' (cost_register_units()). */
 struct unit_row {
 	char name[64];
-	uint64_t executed, cycles;
+	uint64_t executed;
+	double cycles;                  /* as charged (recorded), or the estimate */
 	char *booked;                   /* an inlined function's: the function
 					 * its cycles are booked to (owned) */
 };
@@ -350,9 +351,10 @@ static void block_row(FILE *out, int w, const struct run_info *ri, const struct 
 		char fn[128] = "";
 		if (sid >= 0)
 			cost_site_function(t->sites[sid], fn, sizeof fn);
-		if (b.exit_site)
-			source_of(KCODE_SITE, b.exit_site, annotate_kernel_file(fn[0] ? fn : ""),
-				  where, sizeof where);
+		const char *efile = annotate_kernel_file(fn[0] ? fn : function);
+		if (b.exit_site && (efile || kcode_line(KCODE_SITE, b.exit_site, &(const char *){0},
+							&(const char *){0})))
+			source_of(KCODE_SITE, b.exit_site, efile, where, sizeof where);
 		snprintf(what, sizeof what, "%" PRIu32 " uops%s%s, ends at %s%s%s%s%s%s", b.uops,
 			 b.kinds[0] ? ", accesses " : "", b.kinds,
 			 b.exit_site ? b.exit_site : "a call, a return or the next block",
@@ -362,7 +364,7 @@ static void block_row(FILE *out, int w, const struct run_info *ri, const struct 
 	}
 	if (!what[0])
 		snprintf(what, sizeof what, "%s", file ? file : "?");
-	double cyc = (double)u->cycles;
+	double cyc = u->cycles;
 	fprintf(out, "%-*s %12" PRIu64 " %54.0f %9.2f  %s%s%s\n", w, u->name, u->executed, cyc,
 		calls ? cyc / (double)calls : 0, what, u->booked ? "; booked to " : "",
 		u->booked ? u->booked : "");
@@ -407,7 +409,7 @@ static int read_units(sqlite3 *db, const char *dbname, const struct run_info *ri
 		memset(u, 0, sizeof *u);
 		snprintf(u->name, sizeof u->name, "%s", unit);
 		u->executed = (uint64_t)sqlite3_column_int64(st, 1);
-		u->cycles = (uint64_t)sqlite3_column_int64(st, 2);
+		u->cycles = (double)sqlite3_column_int64(st, 2);
 		if (strcmp(fn, function))
 			u->booked = strdup(fn);
 	}
@@ -525,13 +527,25 @@ int annotate_write(sqlite3 *db, const char *dbname, const struct cost_tables *t,
 	if (sqlite3_prepare_v2(db, "SELECT executed, taken, mispredicted FROM branches "
 			       "WHERE run_id = ?1 AND site = ?2", -1, &st, NULL) != SQLITE_OK)
 		return db_err(db, dbname, d);
-	int w = 4;              /* the site column: the longest name */
+	/* the recorded units of work (run --charges) */
+	struct units us = {0};
+	if ((rc = read_units(db, dbname, &ri, t, run, function, &us, d))) {
+		sqlite3_finalize(st);
+		return rc;
+	}
+	int w = 11;             /* the name column: the longest name, "branch-rest" */
 	for (int i = 0; i < t->nr_sites; i++) {
 		char fn[128];
 		int n = (int)strlen(t->sites[i]->name);
 		if (cost_site_function(t->sites[i], fn, sizeof fn) && !strcmp(fn, function))
 			w = n > w ? n : w;
 	}
+	for (int i = 0; i < us.n; i++)
+		w = (int)strlen(us.u[i].name) > w ? (int)strlen(us.u[i].name) : w;
+	struct mm_block_desc bd;
+	for (int i = 0; !us.n && !block_describe(&ri, i, &bd); i++)
+		if (unit_in(&ri, t, bd.name, function))
+			w = (int)strlen(bd.name) > w ? (int)strlen(bd.name) : w;
 	fprintf(out, "%-*s %12s %12s %7s %12s %7s %12s %9s  %s\n", w, "site", "executed", "taken",
 		"taken%", "mispredicted", "miss%", "core cycles", "per call",
 		"source: condition");
@@ -559,15 +573,14 @@ int annotate_write(sqlite3 *db, const char *dbname, const struct cost_tables *t,
 	/* the blocks that end at a site of this function, executions its
 	 * exit site's (every block, when the run recorded its units: then
 	 * each unit's executions and cycles as charged) */
-	struct units us = {0};
-	if (rc == NS_OK)
-		rc = read_units(db, dbname, &ri, t, run, function, &us, d);
 	int nblk = 0;
 	double block_sum = 0;
-	if (rc == NS_OK && us.n && inlined == 0) {
+	if (rc == NS_OK && us.n) {
+		/* as charged: booked to the function, or for an inlined one to
+		 * its callers (then not part of its self cycles) */
 		for (int i = 0; i < us.n; i++) {
 			block_row(out, w, &ri, t, &us.u[i], calls, nblk++ == 0, function, file);
-			block_sum += (double)us.u[i].cycles;
+			block_sum += inlined == 0 ? us.u[i].cycles : 0;
 		}
 	} else {
 		for (int i = 0; rc == NS_OK && nsites && ri.have_costs; i++) {
@@ -585,24 +598,18 @@ int annotate_write(sqlite3 *db, const char *dbname, const struct cost_tables *t,
 				break;
 			}
 			struct unit_row u = {.executed = c.executed,
-					     .cycles = (uint64_t)(block_cycles(&ri, &b) *
-								  (double)c.executed + 0.5),
+					     .cycles = block_cycles(&ri, &b) * (double)c.executed,
 					     .booked = NULL};
 			snprintf(u.name, sizeof u.name, "%s", b.name);
 			block_row(out, w, &ri, t, &u, calls, nblk++ == 0, function, file);
-			sum_cycles += (double)u.cycles;
-			block_sum += (double)u.cycles;
+			sum_cycles += u.cycles;
+			block_sum += u.cycles;
 		}
 	}
 	sqlite3_finalize(st);
 	if (rc) {
 		units_free(&us);
 		return rc;
-	}
-	if (us.n && inlined != 0) {
-		/* an inlined function's units are booked to its callers */
-		for (int i = 0; i < us.n; i++)
-			block_row(out, w, &ri, t, &us.u[i], calls, nblk++ == 0, function, file);
 	}
 	int recorded = us.n > 0;
 	units_free(&us);
