@@ -431,7 +431,8 @@ struct cpu_params {
 	struct cache_params cache;
 	int stack_depth;               /* shadow call stack capacity */
 	/* record each function's self cycles by charge kind (enum
-	 * cpu_charge, cpu_sys_charges()); memo accounting then runs exact
+	 * cpu_charge, cpu_sys_charges()) and its work by unit of work
+	 * (cpu_sys_units()); memo accounting then runs exact
 	 * (the same results), sampled is refused (NS_ERANGE).  Default off:
 	 * the steps then test one byte (c->kinds) */
 	bool charge_kinds;
