@@ -340,7 +340,7 @@ static void block_row(FILE *out, int w, const struct run_info *ri, const struct 
 	if (first)
 		fprintf(out, "%-*s %12s %54s %9s  %s\n", w, "block", "executed", "core cycles",
 			"per call", "straight-line code charged as one unit");
-	char what[256] = "";
+	char what[512] = "";
 	struct mm_block_desc b;
 	for (size_t i = 0; i < sizeof nblocks / sizeof nblocks[0]; i++)
 		if (!strcmp(nblocks[i].unit, u->name))
