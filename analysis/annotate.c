@@ -16,7 +16,9 @@
 
 #include "cost/cpu.h"
 #include "machine/machine.h"
+#include "models/kcode.h"
 #include "models/page_alloc.h"
+#include "models/slub.h"
 
 /*
  * Where each modelled function is defined.  Written from the kernel
@@ -101,6 +103,8 @@ struct run_info {
 	int code, iter;                 /* its page allocator layout (enum mm_code,
 					 * resolved) and zonelist iterator; -1:
 					 * unknown (no blocks are attributed) */
+	int slub_code, slub_variant;    /* SLUB's layout (resolved) and
+					 * enum slub_variant; -1: no SLUB */
 };
 
 /*
@@ -156,7 +160,12 @@ static int read_run(sqlite3 *db, const char *dbname, int64_t run, struct run_inf
 			       "p.key = 'cost.model'), (SELECT value FROM params p WHERE "
 			       "p.run_id = r.run_id AND p.key = 'cost.code'), (SELECT value FROM "
 			       "params p WHERE p.run_id = r.run_id AND p.key = "
-			       "'kernel.zonelist_iter') FROM runs r LEFT JOIN inputs i ON "
+			       "'kernel.zonelist_iter'), (SELECT value FROM params p WHERE "
+			       "p.run_id = r.run_id AND p.key = 'kernel.slab_free_layout'), "
+			       "(SELECT value FROM params p WHERE p.run_id = r.run_id AND p.key = "
+			       "'kernel.compiler_layout'), (SELECT value FROM params p WHERE "
+			       "p.run_id = r.run_id AND p.key = 'kernel.slub_stats') "
+			       "FROM runs r LEFT JOIN inputs i ON "
 			       "i.sha256 = r.machine_sha256 WHERE r.run_id = ?1", -1, &st,
 			       NULL) != SQLITE_OK)
 		return db_err(db, dbname, d);
@@ -177,6 +186,16 @@ static int read_run(sqlite3 *db, const char *dbname, int64_t run, struct run_inf
 		ri->code = code ? mm_code_parse(code)
 				: ri->ooo ? MM_CODE_COMPILED : MM_CODE_ESTIMATE;
 		ri->iter = iter ? mmzone_iter_parse(iter) : -1;
+		/* SLUB's layout as slub_world_create() resolves it: cost.code
+		 * when given, else compiled under ooo for gcc with stats on */
+		const char *sv = (const char *)sqlite3_column_text(st, 7);
+		const char *cc = (const char *)sqlite3_column_text(st, 8);
+		const char *ss = (const char *)sqlite3_column_text(st, 9);
+		ri->slub_variant = !sv ? -1 : strstr(sv, "pre") ? (int)SLUB_PRE
+					    : slub_variant_parse(sv);
+		int counted = cc && !strcmp(cc, "gcc") && ss && !strcmp(ss, "on");
+		ri->slub_code = code ? mm_code_parse(code)
+				     : ri->ooo && counted ? MM_CODE_COMPILED : MM_CODE_ESTIMATE;
 		const char *text = (const char *)sqlite3_column_text(st, 3);
 		struct machine *m = NULL;
 		struct diag md;
@@ -223,6 +242,183 @@ static double pct(uint64_t a, uint64_t b)
 	return b ? 100.0 * (double)a / (double)b : 0.0;
 }
 
+/* "file:line" of a name where models/kcode_lines.h knows its line,
+ * else the function's file. */
+static void source_of(enum kcode_kind kind, const char *name, const char *file, char *buf,
+		      size_t len)
+{
+	const char *release, *kfile;
+	int line = kcode_line(kind, name, &release, &kfile);
+	if (line > 0)
+		snprintf(buf, len, "%s:%d", kfile, line);
+	else  /* the file alone, without a note after it */
+		snprintf(buf, len, "%.*s", file ? (int)strcspn(file, " ") : 1, file ? file : "?");
+}
+
+/* Block i of the run's models (the page allocator's MM_BLOCKS, then
+ * SLUB's SLUB_BLOCKS) in the run's layouts: 0, or non-zero past the
+ * last. */
+static int block_describe(const struct run_info *ri, int i, struct mm_block_desc *b)
+{
+	int n = 0;
+	if (ri->code > 0 && ri->iter >= 0) {
+		n = mm_block_describe(i, (enum mm_code)ri->code, (enum mmzone_iter)ri->iter, b);
+		if (!n)
+			return 0;
+	} else {
+		struct mm_block_desc x;
+		n = mm_block_describe(-1, MM_CODE_ESTIMATE, MMZONE_ITER_PRE, &x);
+	}
+	if (ri->slub_variant < 0)
+		return 1;
+	return slub_block_describe(i - n, (enum mm_code)ri->slub_code,
+				   (enum slub_variant)ri->slub_variant, b);
+}
+
+/* Block `name` of the run's models into *b: 1 when found. */
+static int block_find(const struct run_info *ri, const char *name, struct mm_block_desc *b)
+{
+	for (int i = 0; !block_describe(ri, i, b); i++)
+		if (!strcmp(b->name, name))
+			return 1;
+	return 0;
+}
+
+/* SLUB's `!n` blocks of __slab_free (models/slub.c free_unlocked(),
+ * enum slub_block), units of their own. */
+static const struct {
+	const char *unit, *what;
+} nblocks[] = {
+	{"nblock_frozen", "__slab_free's `!n` block, was_frozen (FREE_FROZEN)"},
+	{"nblock_put", "__slab_free's `!n` block, new.frozen (put_cpu_partial)"},
+	{"nblock_none", "__slab_free's `!n` block, neither"},
+};
+
+/* Is unit's code in function: the function of its exit site, or
+ * __slab_free for a `!n` block. */
+static int unit_in(const struct run_info *ri, const struct cost_tables *t, const char *unit,
+		   const char *function)
+{
+	for (size_t i = 0; i < sizeof nblocks / sizeof nblocks[0]; i++)
+		if (!strcmp(nblocks[i].unit, unit))
+			return !strcmp(function, "__slab_free");
+	struct mm_block_desc b;
+	char fn[128];
+	int sid = block_find(ri, unit, &b) && b.exit_site ? cost_site_lookup(t, b.exit_site) : -1;
+	return sid >= 0 && cost_site_function(t->sites[sid], fn, sizeof fn) &&
+	       !strcmp(fn, function);
+}
+
+/* A unit of work in a function's rows: a block's or one of SLUB's
+ * `!n` blocks' (cost_register_units()). */
+struct unit_row {
+	char name[64];
+	uint64_t executed;
+	double cycles;                  /* as charged (recorded), or the estimate */
+	char *booked;                   /* an inlined function's: the function
+					 * its cycles are booked to (owned) */
+};
+struct units {
+	int n;
+	struct unit_row *u;
+};
+
+static void units_free(struct units *us)
+{
+	for (int i = 0; i < us->n; i++)
+		free(us->u[i].booked);
+	free(us->u);
+	memset(us, 0, sizeof *us);
+}
+
+/* One block row: executions, core cycles, per call, what the block is
+ * (its uops in the run's layout, accesses, exit site and its source). */
+static void block_row(FILE *out, int w, const struct run_info *ri, const struct cost_tables *t,
+		      const struct unit_row *u, uint64_t calls, int first, const char *function,
+		      const char *file)
+{
+	if (first)
+		fprintf(out, "%-*s %12s %54s %9s  %s\n", w, "block", "executed", "core cycles",
+			"per call", "straight-line code charged as one unit");
+	char what[512] = "";
+	struct mm_block_desc b;
+	for (size_t i = 0; i < sizeof nblocks / sizeof nblocks[0]; i++)
+		if (!strcmp(nblocks[i].unit, u->name))
+			snprintf(what, sizeof what, "%s", nblocks[i].what);
+	if (!what[0] && block_find(ri, u->name, &b)) {
+		char where[160] = "";
+		int sid = b.exit_site ? cost_site_lookup(t, b.exit_site) : -1;
+		char fn[128] = "";
+		if (sid >= 0)
+			cost_site_function(t->sites[sid], fn, sizeof fn);
+		const char *efile = annotate_kernel_file(fn[0] ? fn : function);
+		if (b.exit_site && (efile || kcode_line(KCODE_SITE, b.exit_site, &(const char *){0},
+							&(const char *){0})))
+			source_of(KCODE_SITE, b.exit_site, efile, where, sizeof where);
+		snprintf(what, sizeof what, "%" PRIu32 " uops%s%s, ends at %s%s%s%s%s%s", b.uops,
+			 b.kinds[0] ? ", accesses " : "", b.kinds,
+			 b.exit_site ? b.exit_site : "a call, a return or the next block",
+			 where[0] ? " (" : "", where, where[0] ? ")" : "",
+			 fn[0] && strcmp(fn, function) ? ", in " : "",
+			 fn[0] && strcmp(fn, function) ? fn : "");
+	}
+	if (!what[0])
+		snprintf(what, sizeof what, "%s", file ? file : "?");
+	double cyc = u->cycles;
+	fprintf(out, "%-*s %12" PRIu64 " %54.0f %9.2f  %s%s%s\n", w, u->name, u->executed, cyc,
+		calls ? cyc / (double)calls : 0, what, u->booked ? "; booked to " : "",
+		u->booked ? u->booked : "");
+}
+
+/* The work units of function as the run recorded them (profile_work,
+ * `numasim run --charges`), by cycles: booked to it; for a function the
+ * run inlined, the units whose exit site is in it, booked to its
+ * callers. */
+static int read_units(sqlite3 *db, const char *dbname, const struct run_info *ri,
+		      const struct cost_tables *t, int64_t run, const char *function,
+		      struct units *us, struct diag *d)
+{
+	sqlite3_stmt *st;
+	if (sqlite3_prepare_v2(db, "SELECT w.unit, w.executed, w.cycles, w.function FROM "
+			       "profile_work w JOIN profile p USING (run_id, function) "
+			       "WHERE w.run_id = ?1 AND (w.function = ?2 OR (SELECT inlined "
+			       "FROM profile WHERE run_id = ?1 AND function = ?2) = 1) "
+			       "ORDER BY w.cycles DESC, w.unit, w.function", -1, &st,
+			       NULL) != SQLITE_OK) {
+		/* a file of before schema 5 read-only has the table as TEMP: a
+		 * failure here is a damaged file */
+		return db_err(db, dbname, d);
+	}
+	sqlite3_bind_int64(st, 1, run);
+	sqlite3_bind_text(st, 2, function, -1, SQLITE_STATIC);
+	int s, rc = NS_OK;
+	while ((s = sqlite3_step(st)) == SQLITE_ROW) {
+		const char *unit = (const char *)sqlite3_column_text(st, 0);
+		const char *fn = (const char *)sqlite3_column_text(st, 3);
+		if (!unit || !fn)
+			continue;
+		if (strcmp(fn, function) && !unit_in(ri, t, unit, function))
+			continue;
+		struct unit_row *nu = realloc(us->u, (size_t)(us->n + 1) * sizeof *nu);
+		if (!nu) {
+			rc = NS_ENOMEM;
+			break;
+		}
+		us->u = nu;
+		struct unit_row *u = &us->u[us->n++];
+		memset(u, 0, sizeof *u);
+		snprintf(u->name, sizeof u->name, "%s", unit);
+		u->executed = (uint64_t)sqlite3_column_int64(st, 1);
+		u->cycles = (double)sqlite3_column_int64(st, 2);
+		if (strcmp(fn, function))
+			u->booked = strdup(fn);
+	}
+	if (rc == NS_OK && s != SQLITE_DONE)
+		rc = db_err(db, dbname, d);
+	sqlite3_finalize(st);
+	return rc;
+}
+
 /* The function's recorded self cycles by charge kind (profile_charges,
  * `numasim run --charges`), in enum cpu_charge order; *have: any row. */
 static int read_charges(sqlite3 *db, const char *dbname, int64_t run, const char *function,
@@ -251,7 +447,7 @@ static int read_charges(sqlite3 *db, const char *dbname, int64_t run, const char
 /* The charges section: each kind's recorded cycles, per call and share
  * of self; what the sites and blocks above estimate of branch and work. */
 static void write_charges(FILE *out, const uint64_t kc[CPU_NR_CHARGES], uint64_t self,
-			  uint64_t calls, double sites, double blocks)
+			  uint64_t calls, double sites, double blocks, int recorded)
 {
 	fprintf(out, "\nSelf cycles by charge (recorded by run --charges: the clock's "
 		"advance at each step of the run's timing model)\n");
@@ -263,9 +459,12 @@ static void write_charges(FILE *out, const uint64_t kc[CPU_NR_CHARGES], uint64_t
 			cpu_charge_desc((enum cpu_charge)k));
 		if (k == CPU_CHARGE_branch)
 			fprintf(out, " (the sites above: %.0f)", sites);
+		else if (k == CPU_CHARGE_work && recorded)
+			fprintf(out, " (the blocks above: %.0f, as charged; outside any "
+				"block: %.0f)", blocks, (double)kc[k] - blocks);
 		else if (k == CPU_CHARGE_work)
-			fprintf(out, " (the blocks above: %.0f; the rest: work tables, "
-				"blocks ending elsewhere, inlined callees)", blocks);
+			fprintf(out, " (the blocks above: %.0f; the rest: blocks ending "
+				"elsewhere, inlined callees)", blocks);
 		fputc('\n', out);
 	}
 }
@@ -328,13 +527,25 @@ int annotate_write(sqlite3 *db, const char *dbname, const struct cost_tables *t,
 	if (sqlite3_prepare_v2(db, "SELECT executed, taken, mispredicted FROM branches "
 			       "WHERE run_id = ?1 AND site = ?2", -1, &st, NULL) != SQLITE_OK)
 		return db_err(db, dbname, d);
-	int w = 4;              /* the site column: the longest name */
+	/* the recorded units of work (run --charges) */
+	struct units us = {0};
+	if ((rc = read_units(db, dbname, &ri, t, run, function, &us, d))) {
+		sqlite3_finalize(st);
+		return rc;
+	}
+	int w = 11;             /* the name column: the longest name, "branch-rest" */
 	for (int i = 0; i < t->nr_sites; i++) {
 		char fn[128];
 		int n = (int)strlen(t->sites[i]->name);
 		if (cost_site_function(t->sites[i], fn, sizeof fn) && !strcmp(fn, function))
 			w = n > w ? n : w;
 	}
+	for (int i = 0; i < us.n; i++)
+		w = (int)strlen(us.u[i].name) > w ? (int)strlen(us.u[i].name) : w;
+	struct mm_block_desc bd;
+	for (int i = 0; !us.n && !block_describe(&ri, i, &bd); i++)
+		if (unit_in(&ri, t, bd.name, function))
+			w = (int)strlen(bd.name) > w ? (int)strlen(bd.name) : w;
 	fprintf(out, "%-*s %12s %12s %7s %12s %7s %12s %9s  %s\n", w, "site", "executed", "taken",
 		"taken%", "mispredicted", "miss%", "core cycles", "per call",
 		"source: condition");
@@ -352,43 +563,56 @@ int annotate_write(sqlite3 *db, const char *dbname, const struct cost_tables *t,
 		double cyc = site_cycles(&ri, c.executed, c.taken, c.mispredicted);
 		sum_cycles += cyc;
 		nsites++;
+		char where[160];
+		source_of(KCODE_SITE, t->sites[i]->name, file, where, sizeof where);
 		fprintf(out, "%-*s %12" PRIu64 " %12" PRIu64 " %7.2f %12" PRIu64 " %7.2f %12.0f"
 			" %9.2f  %s: %s\n", w, t->sites[i]->name, c.executed, c.taken,
 			pct(c.taken, c.executed), c.mispredicted, pct(c.mispredicted, c.executed),
-			cyc, calls ? cyc / (double)calls : 0, file ? file : "?",
-			t->sites[i]->desc);
+			cyc, calls ? cyc / (double)calls : 0, where, t->sites[i]->desc);
 	}
-	/* the page allocator's blocks that end at a site of this function */
-	int nblocks = 0;
+	/* the blocks that end at a site of this function, executions its
+	 * exit site's (every block, when the run recorded its units: then
+	 * each unit's executions and cycles as charged) */
+	int nblk = 0;
 	double block_sum = 0;
-	for (int i = 0; rc == NS_OK && nsites && ri.have_costs && ri.code > 0 && ri.iter >= 0;
-	     i++) {
-		struct mm_block_desc b;
-		if (mm_block_describe(i, (enum mm_code)ri.code, (enum mmzone_iter)ri.iter, &b))
-			break;
-		int sid = b.exit_site ? cost_site_lookup(t, b.exit_site) : -1;
-		char fn[128];
-		if (sid < 0 || !cost_site_function(t->sites[sid], fn, sizeof fn) ||
-		    strcmp(fn, function))
-			continue;
-		struct site_counts c;
-		if (site_counts(st, run, b.exit_site, &c)) {
-			rc = db_err(db, dbname, d);
-			break;
+	if (rc == NS_OK && us.n) {
+		/* as charged: booked to the function, or for an inlined one to
+		 * its callers (then not part of its self cycles) */
+		for (int i = 0; i < us.n; i++) {
+			block_row(out, w, &ri, t, &us.u[i], calls, nblk++ == 0, function, file);
+			block_sum += inlined == 0 ? us.u[i].cycles : 0;
 		}
-		double cyc = block_cycles(&ri, &b) * (double)c.executed;
-		if (!nblocks++)
-			fprintf(out, "%-*s %12s %54s %9s  %s\n", w, "block", "executed", "core cycles",
-				"per call", "straight-line code charged as one unit");
-		sum_cycles += cyc;
-		block_sum += cyc;
-		fprintf(out, "%-*s %12" PRIu64 " %54.0f %9.2f  %" PRIu32 " uops%s%s, ends at %s\n",
-			w, b.name, c.executed, cyc, calls ? cyc / (double)calls : 0, b.uops,
-			b.kinds[0] ? ", accesses " : "", b.kinds, b.exit_site);
+	} else {
+		for (int i = 0; rc == NS_OK && nsites && ri.have_costs; i++) {
+			struct mm_block_desc b;
+			if (block_describe(&ri, i, &b))
+				break;
+			int sid = b.exit_site ? cost_site_lookup(t, b.exit_site) : -1;
+			char fn[128];
+			if (sid < 0 || !cost_site_function(t->sites[sid], fn, sizeof fn) ||
+			    strcmp(fn, function))
+				continue;
+			struct site_counts c;
+			if (site_counts(st, run, b.exit_site, &c)) {
+				rc = db_err(db, dbname, d);
+				break;
+			}
+			struct unit_row u = {.executed = c.executed,
+					     .cycles = block_cycles(&ri, &b) * (double)c.executed,
+					     .booked = NULL};
+			snprintf(u.name, sizeof u.name, "%s", b.name);
+			block_row(out, w, &ri, t, &u, calls, nblk++ == 0, function, file);
+			sum_cycles += u.cycles;
+			block_sum += u.cycles;
+		}
 	}
 	sqlite3_finalize(st);
-	if (rc)
+	if (rc) {
+		units_free(&us);
 		return rc;
+	}
+	int recorded = us.n > 0;
+	units_free(&us);
 	uint64_t kc[CPU_NR_CHARGES];
 	int have_kc;
 	if ((rc = read_charges(db, dbname, run, function, kc, &have_kc, d)))
@@ -396,40 +620,42 @@ int annotate_write(sqlite3 *db, const char *dbname, const struct cost_tables *t,
 	if (!nsites)
 		fprintf(out, "(no branch sites are modelled in %s)\n", function);
 	if (have_kc && inlined == 0) {
-		/* the recorded split: branch and work in the sites' and blocks'
-		 * place, what remains of them named, other what no step booked */
-		double sites = sum_cycles - block_sum, rest_b = (double)kc[CPU_CHARGE_branch] - sites;
+		/* the recorded split: branch in the sites' place, work in the
+		 * units' (as charged when the run recorded them), what remains
+		 * of them named, other what no step booked */
+		double sites = sum_cycles - (recorded ? 0 : block_sum);
+		double rest_b = (double)kc[CPU_CHARGE_branch] - sites;
 		double rest_w = (double)kc[CPU_CHARGE_work] - block_sum;
 		static const int named[] = {CPU_CHARGE_mem, CPU_CHARGE_call, CPU_CHARGE_lock};
-		if (nsites) {
-			fprintf(out, "%-*s %12s %54.0f %9.2f  branch charges beyond the sites' "
-				"estimate: inlined callees' sites; under ooo the wait for an "
-				"input\n", w,
-				"branch-rest", "", rest_b, calls ? rest_b / (double)calls : 0);
-			fprintf(out, "%-*s %12s %54.0f %9.2f  straight-line work outside the blocks "
-				"above (work tables, blocks ending elsewhere, inlined callees)\n", w,
-				"work-rest", "", rest_w, calls ? rest_w / (double)calls : 0);
-			for (size_t i = 0; i < sizeof named / sizeof named[0]; i++)
-				fprintf(out, "%-*s %12s %54" PRIu64 " %9.2f  %s\n", w,
-					cpu_charge_name((enum cpu_charge)named[i]), "", kc[named[i]],
-					calls ? (double)kc[named[i]] / (double)calls : 0,
-					cpu_charge_desc((enum cpu_charge)named[i]));
-			fprintf(out, "%-*s %12s %54" PRIu64 " %9.2f  %s\n", w, "other", "",
-				kc[CPU_CHARGE_other], calls ? (double)kc[CPU_CHARGE_other] /
-				(double)calls : 0, cpu_charge_desc(CPU_CHARGE_other));
-		}
-		write_charges(out, kc, self, calls, sites, block_sum);
+		fprintf(out, "%-*s %12s %54.0f %9.2f  branch charges beyond the sites' "
+			"estimate: inlined callees' sites; under ooo the wait for an "
+			"input\n", w, "branch-rest", "", rest_b, calls ? rest_b / (double)calls : 0);
+		fprintf(out, "%-*s %12s %54.0f %9.2f  %s\n", w, "work-rest", "", rest_w,
+			calls ? rest_w / (double)calls : 0, recorded ?
+			"straight-line work booked outside any block (work rows that are "
+			"not blocks: reclaim's, the scheduler's)" :
+			"straight-line work outside the blocks above (run with --charges "
+			"of this version to book it per block)");
+		for (size_t i = 0; i < sizeof named / sizeof named[0]; i++)
+			fprintf(out, "%-*s %12s %54" PRIu64 " %9.2f  %s\n", w,
+				cpu_charge_name((enum cpu_charge)named[i]), "", kc[named[i]],
+				calls ? (double)kc[named[i]] / (double)calls : 0,
+				cpu_charge_desc((enum cpu_charge)named[i]));
+		fprintf(out, "%-*s %12s %54" PRIu64 " %9.2f  %s\n", w, "other", "",
+			kc[CPU_CHARGE_other], calls ? (double)kc[CPU_CHARGE_other] /
+			(double)calls : 0, cpu_charge_desc(CPU_CHARGE_other));
+		write_charges(out, kc, self, calls, sites, block_sum, recorded);
 	} else if (nsites && inlined == 0) {
 		double rest = (double)self > sum_cycles ? (double)self - sum_cycles : 0;
 		fprintf(out, "%-*s %12s %54.0f %9.2f  the rest of the self cycles: %s\n", w,
-			"other", "", rest, calls ? rest / (double)calls : 0, nblocks ?
+			"other", "", rest, calls ? rest / (double)calls : 0, nblk ?
 			(ri.ooo ? "memory and the waits for it, calls, blocks ending elsewhere, "
 				  "inlined callees" :
 				  "memory beyond L1 hits, calls, blocks ending elsewhere, inlined "
 				  "callees") :
 			"straight-line work, memory, calls, inlined callees");
 		fprintf(out, "(run with --charges to split the self cycles by charge: "
-			"branch, work, mem, call, lock)\n");
+			"branch, work per block, mem, call, lock)\n");
 	}
 	return ferror(out) ? NS_EIO : NS_OK;
 }

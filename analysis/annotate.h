@@ -13,22 +13,28 @@
  * database (inputs, by machine_sha256): branch + taken_branch per taken +
  * mispredict per mispredict under cost.model inorder, the interval
  * model's dispatch, taken-branch and resolve + refill charges under ooo
- * (the run's model, from its params); then the page allocator's blocks
- * that end at the function's sites (models/page_alloc.h
- * mm_block_describe(): executions = the exit site's, the core cycles of
- * their straight-line code in the run's layout and model); the rest of
- * the function's self cycles (memory, calls, blocks ending elsewhere) is
- * printed as one remainder line, unless the run stored its charges
- * (`numasim run --charges`, table profile_charges: the function's self
- * cycles by cost/cpu.h enum cpu_charge, recorded step by step): then the
- * remainder is named (branch and work beyond the sites and blocks, mem,
- * call, lock as recorded, other) and a section lists each kind.
+ * (the run's model, from its params); then the blocks of straight-line
+ * code (the page allocator's MM_BLOCKS and SLUB's SLUB_BLOCKS:
+ * models/page_alloc.h mm_block_describe(), models/slub.h
+ * slub_block_describe()).  Without the run's charges a block is listed
+ * when it ends at a site of the function, with its exit site's
+ * executions and the core cycles its straight-line code costs in the
+ * run's layout and model, and the rest of the function's self cycles
+ * (memory, calls, blocks ending elsewhere) is one remainder line.  A
+ * run made with `numasim run --charges` stored the function's self
+ * cycles by cost/cpu.h enum cpu_charge (profile_charges) and its work
+ * cycles per block (profile_work), recorded step by step: then the
+ * blocks are those the function ran, as charged (an inlined callee's
+ * among them; for an inlined function, its blocks booked to its
+ * callers), the remainder is named (branch beyond the sites' estimate,
+ * work outside any block, mem, call, lock as recorded, other) and the
+ * rows sum to the self cycles; a section lists each kind.
  *
  * Kernel source: the file the function is defined in, at the run's kernel
  * model (runs.kernel_model), from annotate_kernel_file(): a table of the
  * modelled functions written from the v4.6 and v5.9 sources (see the
- * table's comment); line numbers are not given (numasim does not carry
- * the kernel tree; the site's condition as written in the source is).
+ * table's comment); per site and block exit, the line of the release the
+ * model follows where models/kcode_lines.h has it (kcode_line()).
  *
  * Error policy: NS_EINPUT with a message for an unknown run or function
  * (the caller offers the nearest name); NS_EDB, NS_ENOMEM.

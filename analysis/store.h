@@ -79,7 +79,7 @@
 #include "analysis/store_run.h"
 
 /* Bump on every schema change; see "Versioning" in docs/reference/schema.md. */
-#define STORE_SCHEMA_VERSION 4
+#define STORE_SCHEMA_VERSION 5
 /* PRAGMA application_id of numasim databases: "NSIM" in ASCII. */
 #define STORE_APPLICATION_ID 0x4E53494D
 /* How long a writer waits for another process's write lock. */

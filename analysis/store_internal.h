@@ -64,7 +64,9 @@ extern const char *const *const store_migrations[STORE_SCHEMA_VERSION];
 		"function, calls, self_cycles, mispredicted) "                 \
 		"VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)")                       \
 	X(CHARGE, "INSERT INTO profile_charges (run_id, function, kind, "      \
-		  "cycles) VALUES (?1, ?2, ?3, ?4)")
+		  "cycles) VALUES (?1, ?2, ?3, ?4)")                          \
+	X(WORK, "INSERT INTO profile_work (run_id, function, unit, executed, " \
+		"cycles) VALUES (?1, ?2, ?3, ?4, ?5)")
 
 enum store_stmt {
 #define STORE_STMT_ENUM(name, sql) ST_##name,

@@ -673,6 +673,25 @@ int store_profile_charge(struct store *s, int64_t run_id, const char *function,
 			  function);
 }
 
+int store_profile_work(struct store *s, int64_t run_id, const char *function,
+		       const char *unit, uint64_t executed, uint64_t cycles)
+{
+	int r = row_ok(s, run_id, "profile work", function);
+	if (r == NS_OK && (!unit || !*unit || !executed))
+		r = row_error(s, NS_EINTERNAL, "run %" PRId64 ": profile work of '%s' without "
+			      "a unit or executions", run_id, function);
+	if (r == NS_OK)
+		r = fits_int64(s, executed, "executed", function);
+	if (r == NS_OK)
+		r = fits_int64(s, cycles, "cycles", function);
+	if (r != NS_OK)
+		return r;
+	const struct col cols[] = {
+		COL_TEXT(function), COL_TEXT(unit), COL_INT(executed), COL_INT(cycles),
+	};
+	return insert_row(s, ST_WORK, run_id, cols, NR_COLS(cols), "profile work", function);
+}
+
 int store_branch(struct store *s, int64_t run_id,
 		 const struct store_branch_row *row)
 {

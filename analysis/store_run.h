@@ -197,6 +197,11 @@ int store_profile(struct store *s, int64_t run_id,
  * kind (cost/cpu.h enum cpu_charge), `numasim run --charges`. */
 int store_profile_charge(struct store *s, int64_t run_id, const char *function,
 			 const char *kind, uint64_t cycles);
+/* One row of profile_work: a function's work cycles charged to one unit
+ * of straight-line code and its executions (cost/cpu.h struct
+ * cpu_unit_row), `numasim run --charges`; executed > 0. */
+int store_profile_work(struct store *s, int64_t run_id, const char *function,
+		       const char *unit, uint64_t executed, uint64_t cycles);
 int store_branch(struct store *s, int64_t run_id,
 		 const struct store_branch_row *row);
 int store_call_path(struct store *s, int64_t run_id, const struct store_path_row *row);

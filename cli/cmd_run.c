@@ -134,7 +134,8 @@ static const struct cli_option run_options[] = {
 	{.name = "--charges", .kind = CLI_OPT_FLAG, .off = RUN_ARG(charges),
 	 .help = "also store each function's self cycles by charge\n"
 		 "kind (table profile_charges: branch, work, mem,\n"
-		 "call, lock; numasim annotate shows them); memo\n"
+		 "call, lock) and its work by block (profile_work;\n"
+		 "numasim annotate shows them); memo\n"
 		 "accounting then runs exact (the same rows, slower);\n"
 		 "not with sampled accounting"},
 	{.name = "--commit-runs", .arg = "N", .kind = CLI_OPT_NUM, .off = RUN_ARG(commit_runs),

@@ -24,6 +24,7 @@ void cost_tables_free(struct cost_tables *t)
 {
 	free(t->fn_names);
 	free(t->sites);
+	free(t->unit_names);
 	memset(t, 0, sizeof *t);
 }
 
@@ -56,6 +57,14 @@ int cost_site_lookup(const struct cost_tables *t, const char *name)
 {
 	for (int i = 0; i < t->nr_sites; i++)
 		if (strcmp(t->sites[i]->name, name) == 0)
+			return i;
+	return -1;
+}
+
+int cost_unit_lookup(const struct cost_tables *t, const char *name)
+{
+	for (int i = 0; i < t->nr_units; i++)
+		if (strcmp(t->unit_names[i], name) == 0)
 			return i;
 	return -1;
 }
@@ -184,6 +193,26 @@ int cost_register_sites(struct cost_tables *t, const struct cost_site_def *defs,
 	*base = t->nr_sites;
 	for (int i = 0; i < n; i++)
 		t->sites[t->nr_sites++] = &defs[i];
+	return NS_OK;
+}
+
+int cost_register_units(struct cost_tables *t, const char *const *names, int n, int *base)
+{
+	if (n < 0)
+		return NS_EINTERNAL;
+	for (int i = 0; i < n; i++) {
+		if (!names[i] || cost_unit_lookup(t, names[i]) >= 0)
+			return NS_EINTERNAL;
+		for (int j = 0; j < i; j++)
+			if (strcmp(names[i], names[j]) == 0)
+				return NS_EINTERNAL;
+	}
+	int rc = grow(&t->unit_names, &t->cap_units, t->nr_units + n, sizeof *t->unit_names);
+	if (rc)
+		return rc;
+	*base = t->nr_units;
+	for (int i = 0; i < n; i++)
+		t->unit_names[t->nr_units++] = names[i];
 	return NS_OK;
 }
 

@@ -73,6 +73,11 @@ struct cost_tables {
 	const char **fn_names;
 	int nr_sites, cap_sites;
 	const struct cost_site_def **sites;
+	/* the named units of straight-line work (a model's code blocks and
+	 * the work it charges outside them): a run with charge kinds books
+	 * each function's work cycles per unit (cpu_sys_units()) */
+	int nr_units, cap_units;
+	const char **unit_names;
 };
 
 void cost_tables_init(struct cost_tables *t);
@@ -83,9 +88,13 @@ int cost_register_fns(struct cost_tables *t, const char *const *names, int n,
 /* Append n sites; *base receives the id of defs[0]. */
 int cost_register_sites(struct cost_tables *t, const struct cost_site_def *defs,
 			int n, int *base);
-/* Id of a function / site by name, -1 if unknown. */
+/* Append n units of straight-line work (names unique among the units);
+ * *base receives the id of names[0]. */
+int cost_register_units(struct cost_tables *t, const char *const *names, int n, int *base);
+/* Id of a function / site / unit by name, -1 if unknown. */
 int cost_fn_lookup(const struct cost_tables *t, const char *name);
 int cost_site_lookup(const struct cost_tables *t, const char *name);
+int cost_unit_lookup(const struct cost_tables *t, const char *name);
 
 /*
  * The kernel function a site's branch is in, read from its description,

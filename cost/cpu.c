@@ -284,6 +284,7 @@ static void cpu_free_one(struct cpu *c)
 	free(c->stack);
 	free(c->fixed_disagree);
 	free(c->kcyc);
+	free(c->ucyc);
 }
 
 static int cpu_init_one(struct cpu_sys *s, struct cpu *c, int idx, int id,
@@ -310,7 +311,10 @@ static int cpu_init_one(struct cpu_sys *s, struct cpu *c, int idx, int id,
 	if (p->charge_kinds) {
 		c->kcyc = calloc(((size_t)s->tables->nr_fns + 1) * CPU_NR_CHARGES,
 				 sizeof *c->kcyc);
-		if (!c->kcyc)
+		c->ucols = s->tables->nr_units + 1;
+		c->ucyc = calloc(((size_t)s->tables->nr_fns + 1) * (size_t)c->ucols,
+				 sizeof *c->ucyc);
+		if (!c->kcyc || !c->ucyc)
 			return NS_ENOMEM;
 		c->kinds = 1;
 	}

@@ -431,7 +431,8 @@ struct cpu_params {
 	struct cache_params cache;
 	int stack_depth;               /* shadow call stack capacity */
 	/* record each function's self cycles by charge kind (enum
-	 * cpu_charge, cpu_sys_charges()); memo accounting then runs exact
+	 * cpu_charge, cpu_sys_charges()) and its work by unit of work
+	 * (cpu_sys_units()); memo accounting then runs exact
 	 * (the same results), sampled is refused (NS_ERANGE).  Default off:
 	 * the steps then test one byte (c->kinds) */
 	bool charge_kinds;
@@ -622,6 +623,8 @@ struct cpu_block {
 	uint8_t nextra;                /* accesses a code-change file added */
 	uint16_t extra;                /* their kinds, 2 bits each (cpu_block_edit) */
 	int32_t exit;                  /* exit site (global id), -1: not a branch */
+	int32_t unit;                  /* its unit of work (cost_register_units()),
+					* -1: none (cpu_blocks_units()) */
 };
 
 /* A block of uops and accesses `kinds` ("D" CPU_LOAD_DEP, "L" CPU_LOAD,
@@ -674,6 +677,11 @@ struct cpu_block_def {
  * NS_EINTERNAL at the first bad description. */
 int cpu_blocks_init(struct cpu_block *out, const struct cpu_block_def *defs, int n,
 		    const uint32_t *work, int site_base, const struct cpu_costs *k);
+
+/* Blocks out[0..n-1] are units unit_base .. unit_base + n - 1 of the
+ * tables (the model registered their names in that order); unit_base -1:
+ * none.  Only a run with charge kinds reads it (cpu_sys_units()). */
+void cpu_blocks_units(struct cpu_block *out, int n, int unit_base);
 
 /* Locked read-modify-write of the line at addr (home node id); returns cycles. */
 uint32_t cpu_atomic(struct cpu *c, uint64_t addr, int node);
@@ -742,7 +750,8 @@ struct cpu_counter_row {
  * The kinds of charge a function's self cycles are split into when
  * cpu_params.charge_kinds is on: the step that moved the clock.  Under
  * cost.model ooo a wait of dispatch for older memory ops (the ROB and
- * load-queue rule, cpu_ooo_window()) is `mem` whichever step dispatched;
+ * load-queue rule, cpu_ooo_window()) is `mem` whichever step dispatched
+ * (the dispatch before it is that step's kind);
  * so is the wait of a fence before a locked op (ooo_fence()); the locked
  * op itself is `lock`.  `other`: clock moves no step
  * booked (none in the exact engine; cpu_check() holds the split to
@@ -769,12 +778,27 @@ struct cpu_charge_row {
 	const char *kind;
 	uint64_t cycles;
 };
+/*
+ * One row of table profile_work(run_id, function, unit, executed,
+ * cycles): the work cycles of a function's self cycles (its `work`
+ * charge kind) that one unit of straight-line work was charged, and how
+ * often; the units' rows of a function sum to at most its work charge,
+ * the rest being work no unit was armed for (cpu_work() and cpu_insns()
+ * without cpu_work_unit(): the reclaim model's rows, the scheduler's and
+ * the workloads' own work).
+ */
+struct cpu_unit_row {
+	const char *function;
+	const char *unit;
+	uint64_t executed, cycles;
+};
 /* Callbacks return NS_OK to continue; any other value stops and is returned. */
 typedef int (*cpu_profile_cb)(void *arg, const struct cpu_profile_row *r);
 typedef int (*cpu_path_cb)(void *arg, const struct cpu_path_row *r);
 typedef int (*cpu_branch_cb)(void *arg, const struct cpu_branch_row *r);
 typedef int (*cpu_counter_cb)(void *arg, const struct cpu_counter_row *r);
 typedef int (*cpu_charge_cb)(void *arg, const struct cpu_charge_row *r);
+typedef int (*cpu_unit_cb)(void *arg, const struct cpu_unit_row *r);
 
 /*
  * Rows summed over all CPUs (cpu_id < 0) or for one machine CPU number, in
@@ -790,6 +814,9 @@ int cpu_sys_paths(struct cpu_sys *s, int cpu_id, cpu_path_cb cb, void *arg);
 /* Self cycles per (function, charge kind), functions in id order, kinds
  * in enum order, zero rows skipped; NS_ENOENT when charge_kinds is off. */
 int cpu_sys_charges(struct cpu_sys *s, int cpu_id, cpu_charge_cb cb, void *arg);
+/* Work cycles per (function, unit), functions then units in id order,
+ * rows never executed skipped; NS_ENOENT when charge_kinds is off. */
+int cpu_sys_units(struct cpu_sys *s, int cpu_id, cpu_unit_cb cb, void *arg);
 /* Every counter of every CPU (derived counters brought up to date). */
 int cpu_sys_counters(struct cpu_sys *s, cpu_counter_cb cb, void *arg);
 /*

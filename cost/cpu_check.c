@@ -124,7 +124,15 @@ int cpu_check(struct cpu *c)
 					(fn == c->attr ? c->kmark - c->last : 0);
 			if (sum != want)
 				return NS_EINTERNAL;
+			/* its work, per unit (column 0: no unit) */
+			uint64_t work = 0;
+			for (int u = 0; u < c->ucols; u++)
+				work += c->ucyc[(size_t)(fn + 1) * (size_t)c->ucols + (size_t)u].cycles;
+			if (work != c->kcyc[(size_t)(fn + 1) * CPU_NR_CHARGES + CPU_CHARGE_work])
+				return NS_EINTERNAL;
 		}
+		if (c->wunit < 0 || c->wunit >= c->ucols)
+			return NS_EINTERNAL;
 	}
 	if (c->ooo) {
 		const struct cpu_ooo *o = &c->o;

@@ -36,7 +36,24 @@ static inline void cpu_charge_to(struct cpu *c, enum cpu_charge k)
 	if (!c->kinds)
 		return;
 	c->kcyc[(size_t)(c->attr + 1) * CPU_NR_CHARGES + k] += c->now - c->kmark;
+	if (k == CPU_CHARGE_work) {
+		/* and to the armed unit of work (cpu_struct.h), which it disarms */
+		struct cpu_unit_cycles *u =
+			&c->ucyc[(size_t)(c->attr + 1) * (size_t)c->ucols +
+				 (size_t)c->wunit];
+		u->executed++;
+		u->cycles += c->now - c->kmark;
+		c->wunit = 0;
+	}
 	c->kmark = c->now;
+}
+
+/* The next work booked (cpu_work(), cpu_insns()) is unit `unit`'s (its
+ * id in the tables, -1 none): charge kinds only. */
+static inline void cpu_work_unit(struct cpu *c, int32_t unit)
+{
+	if (c->kinds)
+		c->wunit = unit + 1;
 }
 
 static inline void cpu_attribute(struct cpu *c)
@@ -232,7 +249,7 @@ static inline uint64_t cpu_fence_waited(const struct cpu *c)
  * line.  The model test in
  * each primitive is one predictable host branch.
  */
-void cpu_ooo_window(struct cpu *c);
+void cpu_ooo_window(struct cpu *c, enum cpu_charge k);
 void cpu_ooo_mispredict(struct cpu *c, uint64_t input);
 void cpu_ooo_call(struct cpu *c);
 void cpu_ooo_ret(struct cpu *c, bool rsb_hit);
@@ -256,7 +273,7 @@ static inline void cpu_ooo_restart(struct cpu *c, uint64_t t)
  * load-queue rule (uop p cannot dispatch before every op at least rob
  * uops, or load_queue loads, older than it has completed) when long ops
  * are in flight. */
-static inline void cpu_ooo_dispatch(struct cpu *c, uint32_t uops)
+static inline void cpu_ooo_dispatch(struct cpu *c, uint32_t uops, enum cpu_charge k)
 {
 	struct cpu_ooo *o = &c->o;
 	uint32_t t = o->slot + uops;
@@ -270,7 +287,7 @@ static inline void cpu_ooo_dispatch(struct cpu *c, uint32_t uops)
 	o->pos += uops;
 	c->ctr[CPU_CTR_uops] += uops;
 	if (o->n)
-		cpu_ooo_window(c);
+		cpu_ooo_window(c, k);
 }
 
 /* A taken branch ends its dispatch group: the next uop comes k_taken
@@ -544,7 +561,7 @@ static CPU_INLINE void cpu_insns(struct cpu *c, uint32_t insns)
 	if (c->mlog_on && cpu_memo_log(c, CPU_EV(CPU_EV_INSNS, insns)))
 		return;
 	if (c->ooo) {
-		cpu_ooo_dispatch(c, insns);
+		cpu_ooo_dispatch(c, insns, CPU_CHARGE_work);
 		cpu_charge_to(c, CPU_CHARGE_work);
 		return;
 	}
@@ -658,6 +675,7 @@ static inline void cpu_block_open(struct cpu *c, int32_t exit)
 static CPU_INLINE void cpu_block(struct cpu *c, const struct cpu_block *b)
 {
 	cpu_block_exit(c, -1);
+	cpu_work_unit(c, b->unit);
 	if (c->mlog_on || c->ooo || !b->nacc) {
 		cpu_insns(c, b->uops);  /* the steps in turn (above) */
 		if (b->nextra)
@@ -671,6 +689,12 @@ static CPU_INLINE void cpu_block(struct cpu *c, const struct cpu_block *b)
 		kc[CPU_CHARGE_work] += b->work;
 		kc[CPU_CHARGE_mem] += b->stall;
 		c->kmark += b->work + b->stall;
+		struct cpu_unit_cycles *u =
+			&c->ucyc[(size_t)(c->attr + 1) * (size_t)c->ucols +
+				 (size_t)c->wunit];
+		u->executed++;
+		u->cycles += b->work;
+		c->wunit = 0;
 	}
 	c->now += b->work + b->stall;
 	k[CPU_CTR_work_cycles] += b->work;

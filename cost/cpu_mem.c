@@ -192,6 +192,7 @@ int cpu_block_init(struct cpu_block *b, uint32_t uops, const char *kinds, int32_
 		   const struct cpu_costs *k)
 {
 	memset(b, 0, sizeof *b);
+	b->unit = -1;
 	b->uops = uops;
 	b->work = (uops + CPU_INORDER_IPC - 1) / CPU_INORDER_IPC;  /* cpu_insns() */
 	b->exit = exit;
@@ -259,6 +260,12 @@ int cpu_blocks_init(struct cpu_block *out, const struct cpu_block_def *defs, int
 			return rc;
 	}
 	return NS_OK;
+}
+
+void cpu_blocks_units(struct cpu_block *out, int n, int unit_base)
+{
+	for (int b = 0; b < n; b++)
+		out[b].unit = unit_base < 0 ? -1 : unit_base + b;
 }
 
 uint32_t cpu_block_miss(struct cpu *c, uint64_t addr, uint32_t bytes, int node,

@@ -34,7 +34,7 @@ void cpu_ooo_mispredict(struct cpu *c, uint64_t input)
  * open dependent chain (its value was consumed here). */
 void cpu_ooo_branch(struct cpu *c, unsigned taken, unsigned miss)
 {
-	cpu_ooo_dispatch(c, 1);
+	cpu_ooo_dispatch(c, 1, CPU_CHARGE_branch);
 	if (miss)
 		ooo_mispredict(c, c->o.chain);
 	else if (taken)
@@ -44,13 +44,13 @@ void cpu_ooo_branch(struct cpu *c, unsigned taken, unsigned miss)
 
 void cpu_ooo_call(struct cpu *c)
 {
-	cpu_ooo_dispatch(c, c->k_call);   /* k_call: call_uops under ooo */
+	cpu_ooo_dispatch(c, c->k_call, CPU_CHARGE_call);   /* k_call: call_uops under ooo */
 	ooo_taken(c);
 }
 
 void cpu_ooo_ret(struct cpu *c, bool rsb_hit)
 {
-	cpu_ooo_dispatch(c, c->k_ret);    /* k_ret: ret_uops */
+	cpu_ooo_dispatch(c, c->k_ret, CPU_CHARGE_call);    /* k_ret: ret_uops */
 	if (rsb_hit) {
 		ooo_taken(c);
 		return;
@@ -75,10 +75,10 @@ static void ooo_retire_oldest(struct cpu *c)
 	o->n--;
 }
 
-void cpu_ooo_window(struct cpu *c)
+void cpu_ooo_window(struct cpu *c, enum cpu_charge k)
 {
 	struct cpu_ooo *o = &c->o;
-	cpu_charge_to(c, CPU_CHARGE_work);  /* the dispatch before the wait */
+	cpu_charge_to(c, k);  /* the dispatch before the wait: its step's kind */
 	while (o->n && (o->rpos[o->head] + o->rob <= o->pos ||
 			(o->rload[o->head] && o->loads > o->load_queue))) {
 		ooo_retire_oldest(c);
@@ -131,7 +131,7 @@ uint32_t cpu_ooo_mem(struct cpu *c, enum cpu_access kind, uint32_t lat, bool mis
 	bool load = kind == CPU_LOAD_DEP || kind == CPU_LOAD;
 	if (load && o->lslot == o->load_ports)
 		ooo_restart(c, c->now + 1);  /* the load ports are taken */
-	cpu_ooo_dispatch(c, 1);
+	cpu_ooo_dispatch(c, 1, CPU_CHARGE_mem);
 	o->lslot += load;
 	c->ctr[CPU_CTR_mem_load_dep + (int)kind]++;
 	if (kind == CPU_STORE)

@@ -180,6 +180,40 @@ int cpu_sys_charges(struct cpu_sys *s, int cpu_id, cpu_charge_cb cb, void *arg)
 	return NS_OK;
 }
 
+int cpu_sys_units(struct cpu_sys *s, int cpu_id, cpu_unit_cb cb, void *arg)
+{
+	int lo, hi, rc = select_cpus(s, cpu_id, &lo, &hi);
+	if (rc)
+		return rc;
+	for (int i = lo; i < hi; i++) {
+		if (!s->cpu[i].kinds)
+			return NS_ENOENT;
+		cpu_memo_fold(&s->cpu[i]);
+		cpu_attribute(&s->cpu[i]);
+	}
+	size_t cols = (size_t)s->tables->nr_units + 1;
+	for (int fn = 0; fn < s->tables->nr_fns; fn++) {
+		for (int u = 0; u < s->tables->nr_units; u++) {
+			struct cpu_unit_row r = {
+				.function = s->tables->fn_names[fn],
+				.unit = s->tables->unit_names[u],
+			};
+			for (int i = lo; i < hi; i++) {
+				const struct cpu_unit_cycles *uc =
+					&s->cpu[i].ucyc[(size_t)(fn + 1) * cols + (size_t)u + 1];
+				r.executed += uc->executed;
+				r.cycles += uc->cycles;
+			}
+			if (!r.executed)
+				continue;
+			rc = cb(arg, &r);
+			if (rc)
+				return rc;
+		}
+	}
+	return NS_OK;
+}
+
 int cpu_sys_branches(struct cpu_sys *s, int cpu_id, cpu_branch_cb cb, void *arg)
 {
 	int lo, hi, rc = select_cpus(s, cpu_id, &lo, &hi);

@@ -180,6 +180,15 @@ struct cpu {
 	 * any function, row fn + 1; booked up to kmark (cpu_charge_to()) */
 	uint64_t *kcyc;
 	uint64_t kmark;
+	/* charge_kinds: [(nr_fns + 1) * (nr_units + 1)] work booked per
+	 * (function row as kcyc's, unit + 1; column 0 = no unit), and the unit
+	 * whose work the next booking of kind work is (+ 1; 0 none: armed by
+	 * cpu_block() and cpu_work_unit(), disarmed by that booking) */
+	struct cpu_unit_cycles {
+		uint64_t executed, cycles;
+	} *ucyc;
+	int32_t ucols;                 /* nr_units + 1: a row of ucyc */
+	int32_t wunit;
 };
 
 struct cpu_sys {

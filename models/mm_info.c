@@ -60,9 +60,26 @@ int mm_block_describe(int i, enum mm_code code, enum mmzone_iter iter,
 	return 0;
 }
 
+/* The blocks' names as units of work (cost_register_units()), in
+ * enum mm_block order: mm_blocks_init() numbers the blocks from the
+ * first one's id. */
+static const char *const mm_unit_names[MM_NR_BLOCK] = {
+#define MM_UNIT_NAME(name, r, k, e) [B_##name] = #name,
+	MM_BLOCKS(MM_UNIT_NAME)
+#undef MM_UNIT_NAME
+};
+static const char *const mm_sunit_names[MM_NR_SBLOCK] = {
+#define MM_SUNIT_NAME(name, r, k, e) [SB_##name] = #name,
+	MM_SERIES_BLOCKS(MM_SUNIT_NAME)
+#undef MM_SUNIT_NAME
+};
+
 int mm_register(struct cost_tables *t, int *fn_base, int *site_base)
 {
+	int unit_base;
 	int rc = cost_register_fns(t, mm_fn_names, MM_NR_FN, fn_base);
+	if (rc == NS_OK)
+		rc = cost_register_units(t, mm_unit_names, MM_NR_BLOCK, &unit_base);
 	if (rc != NS_OK)
 		return rc;
 	return cost_register_sites(t, mm_site_defs, MM_NR_SITE, site_base);
@@ -82,7 +99,10 @@ static const struct {
 
 int mm_series_register(struct cost_tables *t, int *fn_base, int *site_base)
 {
+	int unit_base;
 	int rc = cost_register_fns(t, mm_sfn_names, MM_NR_SFN, fn_base);
+	if (rc == NS_OK)
+		rc = cost_register_units(t, mm_sunit_names, MM_NR_SBLOCK, &unit_base);
 	if (rc != NS_OK)
 		return rc;
 	return cost_register_sites(t, mm_ssite_defs, MM_NR_SSITE, site_base);

@@ -337,6 +337,8 @@ static int mm_blocks_init(struct mm_world *w)
 	};
 	const struct mm_config *c = &w->cfg;
 	int rc = cpu_blocks_init(w->code, defs, MM_NR_BLOCK, work, w->ch.site_base, &w->s->k);
+	/* the units mm_register() named, for a run that books work per unit */
+	cpu_blocks_units(w->code, MM_NR_BLOCK, cost_unit_lookup(w->s->tables, names[0]));
 	if (rc == NS_OK)
 		rc = cpu_blocks_change(w->code, names, MM_NR_BLOCK, c->block_changes,
 				       c->nr_block_changes);
@@ -348,6 +350,7 @@ static int mm_blocks_init(struct mm_world *w)
 #undef MM_SBLOCK_DEF
 	};
 	rc = cpu_blocks_init(w->scode, sdefs, MM_NR_SBLOCK, work, w->sch.site_base, &w->s->k);
+	cpu_blocks_units(w->scode, MM_NR_SBLOCK, cost_unit_lookup(w->s->tables, snames[0]));
 	if (rc == NS_OK)
 		rc = cpu_blocks_change(w->scode, snames, MM_NR_SBLOCK, c->block_changes,
 				       c->nr_block_changes);

@@ -130,11 +130,13 @@ static CPU_INLINE void run_block(struct cpu *c, const struct slub_world *w, enum
 }
 
 /* Straight-line work outside the blocks (the `!n` block's, free_unlocked()):
- * n instructions, as cpu_insns() charges them. */
-static CPU_INLINE void insns(struct cpu *c, uint32_t n)
+ * its instructions, as cpu_insns() charges them, booked to its unit. */
+static CPU_INLINE void insns(struct cpu *c, const struct slub_world *w, enum slub_block b)
 {
-	if (!(SLUB_CHARGE & CHARGE_COPY))
-		cpu_insns(c, n);
+	if (!(SLUB_CHARGE & CHARGE_COPY)) {
+		cpu_work_unit(c, w->block_unit < 0 ? -1 : w->block_unit + (int32_t)b);
+		cpu_insns(c, w->block[b]);
+	}
 }
 
 /* A word at addr, its home node from the synthetic address (cost/cpu.h's
@@ -543,8 +545,9 @@ static void free_unlocked(struct cpu *c, struct slub_cache *s, uint32_t id, bool
 	const struct slub_config *cfg = &w->cfg;
 	bool put;
 	/* the estimate's spill (push + pop per register) or the compiled block */
-	insns(c, w->block[was_frozen ? SLUB_BLOCK_FROZEN
-			      : new_frozen ? SLUB_BLOCK_PUT : SLUB_BLOCK_NONE]);
+	enum slub_block nb = was_frozen ? SLUB_BLOCK_FROZEN
+			     : new_frozen ? SLUB_BLOCK_PUT : SLUB_BLOCK_NONE;
+	insns(c, w, nb);
 	if (!cfg->stats) {
 		if (cfg->compiler == SLUB_GCC)
 			put = test_new_frozen(c, w, new_frozen) && test_not_frozen(c, w, was_frozen);

@@ -153,6 +153,13 @@ enum slub_variant {
 };
 const char *slub_variant_name(enum slub_variant v);
 int slub_variant_parse(const char *s);          /* -1 if unknown */
+/* Block i of SLUB_BLOCKS (models/slub_internal.h) as `numasim annotate`
+ * prints it (models/page_alloc.h struct mm_block_desc): its name, declared
+ * accesses, exit site (NULL: a call, return or the next block ends it) and
+ * uops in layout code (resolved: not MM_CODE_DEFAULT) for variant v.
+ * Returns 0, or the number of blocks when i is out of range. */
+int slub_block_describe(int i, enum mm_code code, enum slub_variant v,
+			struct mm_block_desc *out);
 
 /*
  * The SLUB model's position in tree "slub" of models/kcommit.h

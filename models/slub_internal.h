@@ -509,6 +509,8 @@ struct slub_world {
 	const struct machine *m;
 	struct slub_config cfg;             /* cfg.code resolved (not DEFAULT) */
 	uint32_t block[SLUB_NR_BLOCK];      /* the `!n` block's work per outcome */
+	int32_t block_unit;                 /* its units (cost_register_units()):
+					     * block_unit + enum slub_block, -1 none */
 	struct cpu_block code[SLUB_NR_CODE]; /* SLUB_BLOCKS costed for s (slub_blocks_init()) */
 	struct cpu_sys *s;
 	struct mm_world *pa;

@@ -164,6 +164,30 @@ static const uint32_t slub_work_rows[][3] = {
 #undef SLUB_WORK_ROW
 };
 
+int slub_block_describe(int i, enum mm_code code, enum slub_variant v,
+			struct mm_block_desc *out)
+{
+	static const struct {
+		const char *name, *kinds;
+		int row, exit;
+	} defs[SLUB_NR_CODE] = {
+#define SLUB_CODE_DESC(name, r, k, e) [B_##name] = {#name, k, W_##r, e},
+		SLUB_BLOCKS(SLUB_CODE_DESC)
+#undef SLUB_CODE_DESC
+	};
+	if (i < 0 || i >= SLUB_NR_CODE)
+		return SLUB_NR_CODE;
+	uint32_t work[SLUB_NR_WORK];
+	cost_work_column(slub_work_rows, SLUB_NR_WORK, code != MM_CODE_COMPILED ? COST_WORK_EST
+						       : v == SLUB_PRE ? COST_WORK_PRE : COST_WORK_POST,
+			 work);
+	out->name = defs[i].name;
+	out->kinds = defs[i].kinds;
+	out->exit_site = defs[i].exit >= 0 ? slub_site_defs[defs[i].exit].name : NULL;
+	out->uops = work[defs[i].row];
+	return 0;
+}
+
 /* The `!n` block's compiled work (enum slub_block). */
 const uint8_t slub_block_compiled[2][SLUB_NR_BLOCK] = {
 	{3, 6, 1},      /* PRE: 8, 12, 6 instructions; 10, 15, 6 uops */
@@ -282,9 +306,25 @@ void slub_set_trace_hook(struct slub_world *w, slub_trace_fn fn, void *arg)
 
 /* --- registration and layout ---------------------------------------------- */
 
+/* The units of work (cost_register_units()): the blocks of SLUB_BLOCKS in
+ * enum slub_code order, then the `!n` block per outcome (enum slub_block);
+ * slub_blocks_init() numbers them from the first one's id. */
+static const char *const slub_unit_names[SLUB_NR_CODE + SLUB_NR_BLOCK] = {
+#define SLUB_UNIT_NAME(name, r, k, e) [B_##name] = #name,
+	SLUB_BLOCKS(SLUB_UNIT_NAME)
+#undef SLUB_UNIT_NAME
+	[SLUB_NR_CODE + SLUB_BLOCK_FROZEN] = "nblock_frozen",
+	[SLUB_NR_CODE + SLUB_BLOCK_PUT] = "nblock_put",
+	[SLUB_NR_CODE + SLUB_BLOCK_NONE] = "nblock_none",
+};
+
 int slub_register(struct cost_tables *t, int *fn_base, int *site_base)
 {
+	int unit_base;
 	int rc = cost_register_fns(t, slub_fn_names, SLUB_NR_FN, fn_base);
+	if (rc == NS_OK)
+		rc = cost_register_units(t, slub_unit_names, SLUB_NR_CODE + SLUB_NR_BLOCK,
+					 &unit_base);
 	if (rc != NS_OK)
 		return rc;
 	return cost_register_sites(t, slub_site_defs, SLUB_NR_SITE, site_base);
@@ -352,6 +392,10 @@ static int slub_blocks_init(struct slub_world *w, const uint32_t *work)
 #undef SLUB_CODE_NAME
 	};
 	int rc = cpu_blocks_init(w->code, defs, SLUB_NR_CODE, work, w->ch.site_base, &w->s->k);
+	/* the units slub_register() named, for a run that books work per unit */
+	int unit_base = cost_unit_lookup(w->s->tables, slub_unit_names[0]);
+	cpu_blocks_units(w->code, SLUB_NR_CODE, unit_base);
+	w->block_unit = unit_base < 0 ? -1 : unit_base + SLUB_NR_CODE;
 	if (rc == NS_OK)
 		rc = cpu_blocks_change(w->code, names, SLUB_NR_CODE, w->cfg.block_changes,
 				       w->cfg.nr_block_changes);

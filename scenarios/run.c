@@ -495,6 +495,13 @@ static int put_charge(void *arg, const struct cpu_charge_row *row)
 	return store_profile_charge(w->st, w->id, row->function, row->kind, row->cycles);
 }
 
+static int put_work(void *arg, const struct cpu_unit_row *row)
+{
+	struct writer *w = arg;
+	return store_profile_work(w->st, w->id, row->function, row->unit, row->executed,
+				  row->cycles);
+}
+
 static int put_path(void *arg, const struct cpu_path_row *row)
 {
 	struct writer *w = arg;
@@ -563,6 +570,7 @@ static int write_run(struct store *st, const struct scenario *s,
 	    (rc = cpu_sys_profile(&r->sys, -1, put_profile, &w)) ||
 	    (rc = cpu_sys_paths(&r->sys, -1, put_path, &w)) ||
 	    (r->charges && (rc = cpu_sys_charges(&r->sys, -1, put_charge, &w))) ||
+	    (r->charges && (rc = cpu_sys_units(&r->sys, -1, put_work, &w))) ||
 	    (rc = cpu_sys_branches(&r->sys, -1, put_branch, &w))) {
 		store_run_abort(st);
 		return rc;

@@ -1012,6 +1012,12 @@ static struct world *kinds_world(enum cpu_model model, enum cpu_accounting acc)
 	fix_machine(&w->m);
 	fix_ooo_figs(&w->m.costs);
 	assert_int_equal(fix_tables(&w->t), NS_OK);
+	/* two units of work (test_charge_units) */
+	static const char *const units[] = {"test_block", "test_row"};
+	int unit_base;
+	assert_int_equal(cost_register_units(&w->t, units, 2, &unit_base), NS_OK);
+	assert_int_equal(unit_base, 0);
+	assert_int_equal(cost_register_units(&w->t, units, 1, &unit_base), NS_EINTERNAL);
 	assert_int_equal(cost_layout_init(&w->l, &w->t, "test"), NS_OK);
 	int cpus[] = {0, 1, 2, 3};
 	int rc = cpu_sys_init(&w->s, &w->m, &w->t, &w->l, &p, cpus, 4);
@@ -1117,6 +1123,96 @@ static void test_charge_kinds(void **state)
 	memo_world_free(off);
 }
 
+struct units_sum {
+	uint64_t executed[2], cycles[2];
+	int rows;
+};
+
+static int units_cb(void *arg, const struct cpu_unit_row *r)
+{
+	struct units_sum *u = arg;
+	int i = !strcmp(r->unit, "test_row");
+	assert_true(i || !strcmp(r->unit, "test_block"));
+	assert_string_equal(r->function, "outer_fn");
+	u->executed[i] += r->executed;
+	u->cycles[i] += r->cycles;
+	u->rows++;
+	return NS_OK;
+}
+
+static int work_cb(void *arg, const struct cpu_charge_row *r)
+{
+	if (!strcmp(r->kind, "work"))
+		*(uint64_t *)arg += r->cycles;
+	return NS_OK;
+}
+
+/*
+ * The work per unit (cpu_sys_units()): a block's work is booked to its
+ * unit, work armed with cpu_work_unit() to that unit, unarmed work to
+ * none; the units and the rest sum to the function's work charge
+ * (cpu_check() too).  Under ooo, with a miss in flight every dispatch
+ * meets the window rule: the dispatch of the branches before their wait
+ * is branch, not work (a wrongly booked branch would leave work beyond
+ * the units).
+ */
+static void test_charge_units(void **state)
+{
+	(void)state;
+	for (int model = 0; model < 2; model++) {
+		enum cpu_model m = model ? CPU_MODEL_OOO : CPU_MODEL_INORDER;
+		struct world *w = kinds_world(m, CPU_ACCOUNTING_EXACT);
+		assert_non_null(w);
+		assert_string_equal(w->t.fn_names[0], "outer_fn");
+		struct cpu *c = &w->s.cpu[0];
+		struct cpu_block b;
+		assert_int_equal(cpu_block_init(&b, 9, "", -1, &w->s.k), NS_OK);
+		assert_int_equal(b.unit, -1);
+		cpu_blocks_units(&b, 1, 0);
+		assert_int_equal(b.unit, 0);
+		for (unsigned i = 0; i < 40; i++) {
+			cpu_call(c, 0);
+			cpu_mem(c, 0x40000000ull + 4096ull * i, 8, 0, CPU_LOAD);  /* a miss */
+			for (int j = 0; j < 8; j++)
+				cpu_branch(c, 0, j & 1);
+			cpu_block(c, &b);
+			cpu_work_unit(c, 1);
+			cpu_insns(c, 7);
+			cpu_ret(c);
+		}
+		assert_int_equal(cpu_check(c), NS_OK);
+		struct units_sum u = {0};
+		uint64_t work = 0;
+		assert_int_equal(cpu_sys_units(&w->s, -1, units_cb, &u), NS_OK);
+		assert_int_equal(cpu_sys_charges(&w->s, -1, work_cb, &work), NS_OK);
+		assert_int_equal(u.rows, 2);
+		assert_int_equal(u.executed[0], 40);
+		assert_int_equal(u.executed[1], 40);
+		if (m == CPU_MODEL_INORDER) {
+			assert_int_equal(u.cycles[0], 40 * 5);   /* ceil(9 / 2) */
+			assert_int_equal(u.cycles[1], 40 * 4);   /* ceil(7 / 2) */
+		}
+		assert_int_equal(u.cycles[0] + u.cycles[1], work);
+		/* unarmed work: booked to no unit */
+		cpu_call(c, 0);
+		cpu_insns(c, 6);
+		cpu_ret(c);
+		assert_int_equal(cpu_check(c), NS_OK);
+		struct units_sum u2 = {0};
+		uint64_t work2 = 0;
+		assert_int_equal(cpu_sys_units(&w->s, -1, units_cb, &u2), NS_OK);
+		assert_int_equal(cpu_sys_charges(&w->s, -1, work_cb, &work2), NS_OK);
+		assert_int_equal(u2.cycles[0] + u2.cycles[1], work);
+		if (m == CPU_MODEL_INORDER)
+			assert_int_equal(work2, work + 3);
+		memo_world_free(w);
+	}
+	struct world *off = memo_world(CPU_MODEL_INORDER, CPU_ACCOUNTING_EXACT);
+	struct units_sum u = {0};
+	assert_int_equal(cpu_sys_units(&off->s, -1, units_cb, &u), NS_ENOENT);
+	memo_world_free(off);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1147,6 +1243,7 @@ int main(void)
 		T(test_bad_setup),
 		cmocka_unit_test(test_block_is_its_steps),
 		cmocka_unit_test(test_charge_kinds),
+		cmocka_unit_test(test_charge_units),
 		T(test_block_static_cost),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

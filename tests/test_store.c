@@ -277,6 +277,8 @@ static void write_full_run(struct store *s, int64_t *out_id)
 	struct store_branch_row b2 = {"S5", NULL, -1, 10, 0, 0};
 	assert_int_equal(store_branch(s, id, &b1), NS_OK);
 	assert_int_equal(store_branch(s, id, &b2), NS_OK);
+	assert_int_equal(store_profile_work(s, id, "get_page_from_freelist", "gpfl_zone", 1000,
+					    6000), NS_OK);
 	assert_int_equal(store_check(s, STORE_CHECK_DATA), NS_OK);
 	assert_int_equal(store_run_commit(s, id), NS_OK);
 	assert_int_equal(store_open_run(s), 0);
@@ -321,6 +323,9 @@ static void test_all_tables_roundtrip(void **state)
 				       "sha256 = (SELECT machine_sha256 FROM runs)"),
 			    "name: epyc-7601-8n\n");
 	assert_int_equal(q_int(db, "SELECT count(*) FROM inputs"), 2);
+	assert_string_equal(q_text(db, "SELECT function || '|' || unit || '|' || executed || "
+				       "'|' || cycles FROM profile_work"),
+			    "get_page_from_freelist|gpfl_zone|1000|6000");
 
 	/* params keep their types; NULL stays NULL. */
 	assert_string_equal(q_text(db, "SELECT group_concat(key || ':' || "
@@ -520,6 +525,13 @@ static void test_error_mid_run_rolls_back(void **state)
 	assert_int_equal(store_run_begin(s, &i, &id), NS_OK);
 	struct store_profile_row p = {"__slab_free", 0, 1, 10, 5};
 	assert_int_equal(store_profile(s, id, &p), NS_EINTERNAL);
+	assert_int_equal(store_open_run(s), 0);
+	/* a unit of work that never ran has no row: one of none is refused */
+	diag_init(&d);
+	assert_int_equal(store_run_begin(s, &i, &id), NS_OK);
+	assert_int_equal(store_profile_work(s, id, "__slab_free", "slab_free_try", 0, 0),
+			 NS_EINTERNAL);
+	assert_non_null(strstr(d.msg, "without a unit or executions"));
 	assert_int_equal(store_open_run(s), 0);
 	assert_int_equal(q_int(db, "SELECT count(*) FROM runs"), 1);
 	assert_int_equal(child_rows(db), rows);
@@ -832,7 +844,7 @@ static void test_version1_file(void **state)
 		 "DROP VIEW v_metrics; DROP VIEW v_samples; "
 		 "DROP VIEW v_counters; DROP VIEW v_profile; "
 		 "DROP VIEW v_branches; DROP VIEW profile_stacks; "
-		 "DROP TABLE profile_paths; DROP TABLE profile_charges; "
+		 "DROP TABLE profile_paths; DROP TABLE profile_charges; DROP TABLE profile_work; "
 		 "DELETE FROM schema_version WHERE version >= 2; "
 		 "PRAGMA user_version = 1");
 	struct snap before = snap_take(path);
@@ -867,7 +879,7 @@ static void test_version2_file(void **state)
 	(void)state;
 	const char *path = tmp_path("v2.db");
 	old_file(path, "DROP VIEW profile_stacks; DROP TABLE profile_paths; "
-		 "DROP TABLE profile_charges; "
+		 "DROP TABLE profile_charges; DROP TABLE profile_work; "
 		 "DELETE FROM schema_version WHERE version >= 3; "
 		 "PRAGMA user_version = 2");
 	struct snap before = snap_take(path);

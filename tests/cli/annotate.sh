@@ -38,7 +38,7 @@ for site in A24a A27 A31; do
 done
 # block gpfl_zone (no declared accesses) ends at A24a: ceil(uops / 2) per execution
 read -r bn be bc bp bu rest <<<"$(awk '$1 == "gpfl_zone"' "$tmp/a1")"
-check "inorder block row" "$bn $be ${rest}" "gpfl_zone $(counts "$db" 2 A24a | cut -d' ' -f1) uops, ends at A24a"
+check "inorder block row" "$bn $be ${rest}" "gpfl_zone $(counts "$db" 2 A24a | cut -d' ' -f1) uops, ends at A24a (mm/page_alloc.c)"
 check "inorder block cycles" "$bc" "$((be * ((bu + 1) / 2)))"
 
 # --- out-of-order run (the default model): the interval model's charges ---------------------
@@ -64,7 +64,7 @@ grep -q '^block  *executed  *core cycles  *per call  straight-line code charged 
 [ "$(sitecycles "$tmp/a1" A24a)" != "$(sitecycles "$tmp/a2" A24a)" ] && ok || bad "ooo and inorder charge A24a alike"
 # other = self - the sites' cycles - the blocks'
 self=$(q "$db" "SELECT self_cycles FROM profile WHERE run_id = 2 AND function = 'get_page_from_freelist'")
-sites=$(awk '/  mm\/page_alloc\.c: / { s += $7 } END { print s }' "$tmp/a2")
+sites=$(awk '/  mm\/page_alloc\.c(:[0-9]+)?: / { s += $7 } END { print s }' "$tmp/a2")
 blocks=$(awk '/ uops.*, ends at / { s += $3 } END { print s }' "$tmp/a2")
 other=$(awk '$1 == "other" { print $2 }' "$tmp/a2")
 d=$(awk -v a="$self" -v b="$sites" -v k="$blocks" -v c="$other" 'BEGIN { x = a - b - k - c; print (x < 0 ? -x : x) <= 20 }')
@@ -113,7 +113,7 @@ for model in ooo inorder; do
 	check "$model other under 20 % of self ($other of $self)" "$small" 1
 	# the site table's remainder rows: sites + blocks + the rests + mem,
 	# call, lock, other = self (each rounded: within 20 cycles)
-	sum=$(awk '/  mm\/page_alloc\.c: / { s += $7 } / uops.*, ends at / { s += $3 }
+	sum=$(awk '/  mm\/page_alloc\.c(:[0-9]+)?: / { s += $7 } / uops.*, ends at / { s += $3 }
 		/^(branch-rest|work-rest|mem|call|lock|other) / && !done { s += $2 }
 		/^Self cycles by charge/ { done = 1 } END { printf "%.0f", s }' "$tmp/c-$model")
 	d=$(awk -v a="$self" -v b="$sum" 'BEGIN { x = a - b; print (x < 0 ? -x : x) <= 20 }')

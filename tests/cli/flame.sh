@@ -144,7 +144,7 @@ run_err_like "--diff without --flame" "are for --flame" plot "$db" --metric 'all
 # a database of schema version 2 (before call paths), read read-only
 old=$tmp/old.db
 cp "$db" "$old"
-sqlite3 "$old" "DROP VIEW profile_stacks; DROP TABLE profile_paths; DROP TABLE profile_charges;
+sqlite3 "$old" "DROP VIEW profile_stacks; DROP TABLE profile_paths; DROP TABLE profile_charges; DROP TABLE profile_work;
 	DELETE FROM schema_version WHERE version >= 3; PRAGMA user_version = 2;"
 run_err_like "v2 database" "has no call paths" export "$old" --format folded --run 1
 "$NUMASIM" report "$old" --format html -o "$tmp/old.html" && ok || bad "html report of a v2 database"
