@@ -45,7 +45,9 @@
  * Invariants (cost_layout_check()): a layout covers exactly the functions
  * and sites registered when it was created; fall-through and static
  * prediction are 0 or 1; the static prediction of a hinted site is the
- * hinted outcome, of an unhinted site "not taken".
+ * hinted outcome, of an unhinted site "not taken"; a call key names a
+ * function of the layout as callee, and one or -1 (every caller) as
+ * caller.
  *
  * Error policy: registration and layout set-up return NS_ENOMEM or
  * NS_EINTERNAL (bad id, duplicate name: model bugs, not user input);
