@@ -98,6 +98,32 @@ done
 check "param" "$(q "$tmp/ooo-exact.db" "select value from params where run_id = 2 and key = 'kernel.change'")" \
 	"zs-off@$(sha256sum "$tmp/off.yaml" | cut -c1-12)"
 
+# --- the table of keyable calls is the models' calls ------------------------------
+# a file keying off every call `list functions` names (call: CALLER ->
+# CALLEE for each KEY-CALLERS entry) leaves no call of a keyable callee,
+# on v4.6-rc2 and on v3 28 (479f854a207c), which adds the checks at the
+# pcp refill and drain: a caller missing from the table would keep calls
+{
+	printf 'change: all-off\noperations:\n'
+	awk 'NR > 1 && $5 != "-" { n = split($5, c, ","); for (i = 1; i <= n; i++)
+		printf "  - call: %s -> %s\n    static-key: off\n", c[i], $1 }' "$tmp/fn.txt"
+} >"$tmp/all.yaml"
+db=$tmp/all.db
+for k in v4.6-rc2 479f854a207c; do
+	for c in none "$tmp/all.yaml"; do
+		"$NUMASIM" run -q "$tmp/t.yaml" --set cost.accounting=exact --set kernel.commit=$k \
+			--set "kernel.change=$c" --db "$db" >/dev/null 2>"$tmp/err" ||
+			{ bad "all-off $k $(basename "$c")"; cat "$tmp/err"; }
+	done
+done
+keyed="'zone_statistics', '__inc_zone_state', 'inc_zone_page_state', 'check_new_page', 'free_pages_check'"
+kcalls() { q "$db" "select coalesce(sum(calls), 0) from v_profile where run_id = $1 and function in ($keyed)"; }
+[ "$(kcalls 1)" -gt 0 ] && [ "$(kcalls 3)" -gt 0 ] && ok || bad "all-off: no keyable call to take"
+check "all-off v4.6-rc2: no keyable call left" "$(kcalls 2)" "0"
+check "all-off v3 28: no keyable call left" "$(kcalls 4)" "0"
+[ "$(prof "$db" 3 check_new_page calls)" -gt 0 ] && [ "$(prof "$db" 3 free_pages_check calls)" -gt 0 ] &&
+	ok || bad "v3 28: the checks at the pcp refill and drain were not called"
+
 # --- sampled accounting refuses it, at the operation ----------------------------
 run_err_like "sampled" "off.yaml:3:31: error: .*a call behind a static key needs cost.accounting exact or memo" \
 	run "$tmp/t.yaml" --set cost.accounting=sampled --set "kernel.change=$tmp/off.yaml" --db "$tmp/s.db"
