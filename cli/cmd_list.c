@@ -91,7 +91,8 @@ static void print_help(const struct cli_spec *spec)
 	       "  commits    the kernel commits kernel.commit selects, in series\n"
 	       "             order: v3 number, id, status, title, what changes\n"
 	       "  functions  the models' functions (the names code-change files\n"
-	       "             use: docs/reference/changes.md): model, layout\n"
+	       "             use: docs/reference/changes.md): model, layout,\n"
+	       "             the callers whose call a static key can take\n"
 	       "  sites      the branch sites: model, kernel function, hint,\n"
 	       "             the outcome that falls through, condition\n"
 	       "  blocks     the code blocks: model, work row, accesses, exit site\n\n"
@@ -321,8 +322,8 @@ static int list_code(struct rec_doc *doc, FILE *txt, enum kcode_kind kind, struc
 				"a name of the models' tables (models/kcode.h) is not unique");
 	rec_table(doc, kind == KCODE_FN ? "functions" : kind == KCODE_SITE ? "sites" : "blocks");
 	if (txt && kind == KCODE_FN)
-		fprintf(txt, "%-28s %-9s %-11s %-25s %s\n", "FUNCTION", "MODEL", "LAYOUT", "SOURCE",
-			"KERNEL");
+		fprintf(txt, "%-28s %-9s %-11s %-25s %-46s %s\n", "FUNCTION", "MODEL", "LAYOUT",
+			"SOURCE", "KEY-CALLERS", "KERNEL");
 	if (txt && kind == KCODE_SITE)
 		fprintf(txt, "%-24s %-9s %-28s %-8s %-11s %-25s %s\n", "SITE", "MODEL", "FUNCTION",
 			"HINT", "FALLS-THRU", "SOURCE", "CONDITION");
@@ -341,9 +342,17 @@ static int list_code(struct rec_doc *doc, FILE *txt, enum kcode_kind kind, struc
 			rec_str(doc, "layout", lay);
 			rec_str(doc, "kernel", m.kernel);
 			code_source(doc, KCODE_FN, m.fns[i], src, sizeof src);
+			/* the calls a change file can put behind a static key
+			 * (`call: CALLER -> CALLEE`), by caller */
+			char callers[160], cell[160];
+			kcode_key_callers(m.fns[i], callers, sizeof callers);
+			rec_str(doc, "key_callers", callers);
+			snprintf(cell, sizeof cell, "%s", callers);
+			for (char *p = cell; (p = strstr(p, ", ")); )
+				memmove(p + 1, p + 2, strlen(p + 2) + 1);
 			if (txt)
-				fprintf(txt, "%-28s %-9s %-11s %-25s %s\n", m.fns[i], m.name, lay, src,
-					m.kernel);
+				fprintf(txt, "%-28s %-9s %-11s %-25s %-46s %s\n", m.fns[i], m.name, lay,
+					src, cell[0] ? cell : "-", m.kernel);
 		}
 		for (int i = 0; kind == KCODE_SITE && i < m.nr_sites; i++) {
 			const struct kcode_site *st = &m.sites[i];

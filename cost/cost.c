@@ -266,6 +266,7 @@ int cost_layout_init(struct cost_layout *l, const struct cost_tables *t,
 
 void cost_layout_free(struct cost_layout *l)
 {
+	free(l->keys);
 	free(l->fn_inline);
 	free(l->site);
 	memset(l, 0, sizeof *l);
@@ -325,11 +326,42 @@ int cost_layout_fix_site(struct cost_layout *l, int site, bool value)
 	return NS_OK;
 }
 
+int cost_layout_key_call(struct cost_layout *l, int caller, int callee, bool on)
+{
+	if (caller < -1 || caller >= l->nr_fns || callee < 0 || callee >= l->nr_fns)
+		return NS_EINTERNAL;
+	struct cost_call_key *k = realloc(l->keys, ((size_t)l->nr_keys + 1) * sizeof *k);
+	if (!k)
+		return NS_ENOMEM;
+	l->keys = k;
+	k[l->nr_keys++] = (struct cost_call_key){.caller = caller, .callee = callee, .on = on};
+	return NS_OK;
+}
+
+const struct cost_call_key *cost_layout_call_key(const struct cost_layout *l, int caller,
+						 int callee)
+{
+	for (int i = l->nr_keys - 1; i >= 0; i--) {
+		const struct cost_call_key *k = &l->keys[i];
+		if (k->callee == callee && (k->caller < 0 || k->caller == caller))
+			return k;
+	}
+	return NULL;
+}
+
 int cost_layout_check(const struct cost_layout *l, const struct cost_tables *t)
 {
 	int nr_fixed = 0;
 	if (l->nr_fns != t->nr_fns || l->nr_sites != t->nr_sites)
 		return NS_EINTERNAL;
+	if (l->nr_keys < 0 || (l->nr_keys && !l->keys))
+		return NS_EINTERNAL;
+	for (int i = 0; i < l->nr_keys; i++) {
+		const struct cost_call_key *k = &l->keys[i];
+		if (k->caller < -1 || k->caller >= l->nr_fns || k->callee < 0 ||
+		    k->callee >= l->nr_fns || k->on > 1)
+			return NS_EINTERNAL;
+	}
 	for (int i = 0; i < l->nr_fns; i++)
 		if (l->fn_inline[i] > 1)
 			return NS_EINTERNAL;

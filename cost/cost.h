@@ -45,7 +45,9 @@
  * Invariants (cost_layout_check()): a layout covers exactly the functions
  * and sites registered when it was created; fall-through and static
  * prediction are 0 or 1; the static prediction of a hinted site is the
- * hinted outcome, of an unhinted site "not taken".
+ * hinted outcome, of an unhinted site "not taken"; a call key names a
+ * function of the layout as callee, and one or -1 (every caller) as
+ * caller.
  *
  * Error policy: registration and layout set-up return NS_ENOMEM or
  * NS_EINTERNAL (bad id, duplicate name: model bugs, not user input);
@@ -146,12 +148,28 @@ struct cost_site_layout {
 				* `site: S, fixed: v`) */
 };
 
+/*
+ * A call behind a static key (a change file's `call: CALLER -> CALLEE` or
+ * `function: CALLEE` with `static-key:`): the calls of callee made from
+ * caller (-1: from any caller) are not made (on == 0: the key is off) or
+ * cost one uop more (on == 1: the jump the patched key site is).  The
+ * cost layer applies it at the call step (cost/cpu.h, "Calls behind a
+ * static key").
+ */
+struct cost_call_key {
+	int32_t caller;        /* function id, or -1: every caller */
+	int32_t callee;        /* function id */
+	uint8_t on;
+};
+
 struct cost_layout {
 	const char *name;      /* variant name, caller's string */
 	int nr_fns, nr_sites;
 	uint8_t *fn_inline;    /* [nr_fns]: 1 = inlined */
 	struct cost_site_layout *site; /* [nr_sites] */
 	int nr_fixed;          /* sites whose test is removed (fixed != 0) */
+	int nr_keys;           /* calls behind a static key, in the order given */
+	struct cost_call_key *keys;
 };
 
 /* A layout for every function and site registered in t so far (defaults above). */
@@ -172,6 +190,14 @@ int cost_layout_set_site(struct cost_layout *l, int site, enum cost_hint hint,
  * longer charged and cpu_branch() returns value (NS_EINTERNAL for a site
  * outside the layout). */
 int cost_layout_fix_site(struct cost_layout *l, int site, bool value);
+/* Put the calls of callee from caller (-1: any caller) behind a static
+ * key that is on or off (appended: a later key of the same call wins;
+ * NS_EINTERNAL for an id outside the layout, NS_ENOMEM). */
+int cost_layout_key_call(struct cost_layout *l, int caller, int callee, bool on);
+/* The key of a call of callee from caller: the last one given that
+ * names this callee and this caller or every caller; NULL when none. */
+const struct cost_call_key *cost_layout_call_key(const struct cost_layout *l, int caller,
+						 int callee);
 int cost_layout_check(const struct cost_layout *l, const struct cost_tables *t);
 
 /*

@@ -351,7 +351,8 @@ static void cpus_bind(struct cpu_sys *s)
 		c->k_mem_slot = s->k.mem_slot;
 		c->rsb_depth = s->k.return_stack;
 		c->site_layout = s->layout->site;
-		c->fn_inline = s->layout->fn_inline;
+		/* calls behind a static key: the keyed bytes (cost/cpu_key.c) */
+		c->fn_inline = s->fn_step ? s->fn_step : s->layout->fn_inline;
 		c->fixed_sites = s->layout->nr_fixed > 0;
 	}
 }
@@ -399,7 +400,11 @@ int cpu_sys_init(struct cpu_sys *s, const struct machine *m,
 		return NS_ERANGE;
 	/* charge kinds are booked step by step: memo's replays would add a
 	 * path's cost whole, so its calls run exact (the same results) */
-	s->acct = (uint8_t)(p->charge_kinds && p->accounting == CPU_ACCOUNTING_MEMO
+	/* so are calls behind a static key (cost/cpu_key.c: the caller of a
+	 * replayed call is not known), which sampled refuses */
+	if (l->nr_keys && p->accounting == CPU_ACCOUNTING_SAMPLED)
+		return NS_ERANGE;
+	s->acct = (uint8_t)((p->charge_kinds || l->nr_keys) && p->accounting == CPU_ACCOUNTING_MEMO
 			    ? CPU_ACCOUNTING_EXACT : p->accounting);
 	s->model = p->model;
 	s->m = m;
@@ -453,6 +458,8 @@ int cpu_sys_init(struct cpu_sys *s, const struct machine *m,
 	rc = cache_sys_init(&s->cache, &cp, n, llc, m->nr_nodes);
 	if (rc)
 		goto out;
+	if ((rc = cpu_key_bind(s, l)))
+		goto out;
 	cpus_bind(s);
 out:
 	free(llc);
@@ -468,6 +475,7 @@ void cpu_sys_free(struct cpu_sys *s)
 	free(s->cpu);
 	free(s->mem_lat);
 	free(s->xfer_lat);
+	free(s->fn_step);
 	cache_sys_free(&s->cache);
 	memset(s, 0, sizeof *s);
 }
@@ -479,6 +487,9 @@ int cpu_sys_set_layout(struct cpu_sys *s, const struct cost_layout *l)
 	for (int i = 0; i < s->nr_cpus; i++)
 		if (s->cpu[i].depth || s->cpu[i].lost)
 			return NS_EINTERNAL; /* frames carry the old layout */
+	int rc = cpu_key_bind(s, l);
+	if (rc)
+		return rc;
 	s->layout = l;
 	for (int i = 0; i < s->nr_cpus; i++) {
 		bpred_reset(&s->cpu[i].bp);
@@ -522,6 +533,10 @@ bool cpu_memo_begin(struct cpu *c, int fn)
 
 void cpu_memo_end(struct cpu *c)
 {
+	if (c->mlog_on == CPU_LOG_MUTE) {
+		cpu_key_end(c);        /* a muted call returned (cost/cpu_key.c) */
+		return;
+	}
 	cpu_acct(c->sys)->end(c);
 }
 

@@ -476,6 +476,51 @@ int cpu_costs_init(struct cpu_costs *k, const struct machine_costs *mc);
 /* ns -> cycles with the machine's clock (rounded). */
 uint32_t cpu_ns_to_cycles(const struct cpu_costs *k, double ns);
 
+/* --- calls behind a static key (a change file's `call:`) ----------------- */
+
+/*
+ * A layout may put calls behind a static key (cost/cost.h struct
+ * cost_call_key).  The CPUs read a function's layout byte at every call
+ * (c->fn_inline); when the layout keys calls, cpu_sys_init() binds them
+ * to a copy of it (s->fn_step) in which each keyed callee also has
+ * CPU_FN_KEYED, so that a call of any other function takes the steps it
+ * took before, and a call of a keyed callee goes out of line to
+ * cpu_call_keyed(), which looks at the caller (the frame below: inlined
+ * functions have frames too) and the layout's keys:
+ *   - no key for this caller: the call as before;
+ *   - on: one uop charged to the caller (the jump the patched key site
+ *     is), then the call as before;
+ *   - off: the call is not made.  Its frame is taken back (no call, path,
+ *     profile count), and the CPU mutes (c->mlog_on = CPU_LOG_MUTE,
+ *     c->mdepth the muted calls' depth) until its return: every step in
+ *     between (branch, call, return, block, work, memory access, locked
+ *     op, irq, lock) charges, counts and performs nothing (a branch
+ *     returns its condition; no predictor, cache or lock-cost state
+ *     moves), so the CPU's state is that of a kernel that never made the
+ *     call.  When the muted call returns, the same-line memos the models
+ *     registered (cpu_sys_add_memo()) are forgotten: they may name lines
+ *     the muted call would have touched.
+ * The model's C still runs: what the callee computes or counts in the
+ * model's own state is kept, so a change file only keys callees whose
+ * state nothing later reads (scenarios/kchange.h).  Memo accounting runs
+ * such a layout exactly (the same results: its replays would not see the
+ * caller), and sampled accounting refuses it (NS_ERANGE: a fast call
+ * counts its steps as it goes).
+ */
+#define CPU_FN_KEYED 2                 /* s->fn_step: a keyed callee */
+#define CPU_LOG_MUTE 3                 /* c->mlog_on: a call behind a key that is off */
+/* The call of fn whose frame cpu_call_exact() just pushed: true when a
+ * key that is off mutes it (its frame taken back), else false with the
+ * frame's inl set to the layout's (and the uop of a key that is on
+ * charged). */
+bool cpu_call_keyed(struct cpu *c, int fn);
+struct charge_memo;
+/* A model's same-line memo ([nr_cpus], cost/charge.h) that the end of a
+ * muted call resets; NS_ENOMEM beyond CPU_SYS_MAX_MEMOS. */
+#define CPU_SYS_MAX_MEMOS 4
+int cpu_sys_add_memo(struct cpu_sys *s, struct charge_memo *memo);
+void cpu_sys_remove_memo(struct cpu_sys *s, const struct charge_memo *memo);
+
 /* --- memoized paths (cost.accounting memo) ------------------------------ */
 
 /*

@@ -80,7 +80,7 @@ int cpu_check(struct cpu *c)
 	uint32_t ool = 0;
 	for (int i = 0; i < c->depth; i++) {
 		const struct cpu_frame *f = &c->stack[i];
-		if (f->fn < 0 || f->fn >= nfn || f->inl != c->fn_inline[f->fn])
+		if (f->fn < 0 || f->fn >= nfn || f->inl != (c->fn_inline[f->fn] & 1))
 			return NS_EINTERNAL;
 		int below = 0;
 		for (int j = 0; j < i; j++)

@@ -134,8 +134,8 @@ static inline void cpu_block_exit(struct cpu *c, int site)
  * the log is full. */
 static CPU_INLINE bool cpu_memo_log(struct cpu *c, uint64_t ev)
 {
-	if (c->mlog_on == CPU_LOG_FAST)
-		return true;           /* a fast call charges nothing itself */
+	if (c->mlog_on >= CPU_LOG_FAST)
+		return true;           /* a fast or a muted call charges nothing itself */
 	if (c->mlog_n < CPU_MEMO_LOG) {
 		c->mlog[c->mlog_n++] = ev;
 		return true;
@@ -319,9 +319,14 @@ static inline void cpu_call_exact(struct cpu *c, int fn)
 	f->inl = c->fn_inline[fn];
 	p->calls++;
 	if (f->inl) {
-		if (c->sampling)
-			cpu_sample_call(c, fn, -1);
-		return;
+		/* a callee a change file keyed (CPU_FN_KEYED, bound at set-up) */
+		if (f->inl > 1 && cpu_call_keyed(c, fn))
+			return;
+		if (f->inl) {
+			if (c->sampling)
+				cpu_sample_call(c, fn, -1);
+			return;
+		}
 	}
 	cpu_attribute(c);
 	f->prev_attr = c->attr;
@@ -365,6 +370,10 @@ static CPU_INLINE void cpu_call(struct cpu *c, int fn)
 	if (c->mlog_on) {
 		if (c->mlog_on == CPU_LOG_FAST) {
 			cpu_fast_call(c, fn);
+			return;
+		}
+		if (c->mlog_on == CPU_LOG_MUTE) {
+			c->mdepth++;   /* inside a muted call: nothing */
 			return;
 		}
 		if (c->mlog_n < CPU_MEMO_LOG && (int)c->mdepth < c->max_depth) {

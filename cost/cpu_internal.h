@@ -9,7 +9,8 @@
  * (the out-of-order interval model), cpu_lock.c (locks, interrupt flags,
  * idling), cpu_profile.c (call paths, export), cpu_check.c (the
  * invariants), and one file per accounting engine: cpu_exact.c,
- * cpu_memo.c, cpu_sampled.c (with cpu_sampled_lock.c).  The public
+ * cpu_memo.c, cpu_sampled.c (with cpu_sampled_lock.c); cpu_key.c the
+ * calls behind a static key.  The public
  * contract is cost/cpu.h, the layout of struct cpu cost/cpu_struct.h, the
  * inline hot steps cost/cpu_hot.h.
  *
@@ -72,6 +73,12 @@ static inline const struct cpu_acct_ops *cpu_acct(const struct cpu_sys *s)
 {
 	return cpu_acct_engines[s->acct];
 }
+
+/* Calls behind a static key (cost/cpu_key.c): the CPUs' function bytes
+ * for layout l (s->fn_step, NULL without keys; NS_ERANGE under sampled or
+ * memo accounting), and the end of a muted call (from cpu_memo_end()). */
+int cpu_key_bind(struct cpu_sys *s, const struct cost_layout *l);
+void cpu_key_end(struct cpu *c);
 
 /* The terms of a sampled path's signature after the branches' and calls'. */
 enum { SIG_LOCK, SIG_TERMS };

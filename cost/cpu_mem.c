@@ -117,6 +117,8 @@ uint32_t cpu_mem_line_slow(struct cpu *c, uint64_t line, int node, enum cpu_acce
 			cpu_fast_line(c, line, kind >= CPU_STORE);
 		return 0;
 	}
+	if (c->mlog_on == CPU_LOG_MUTE)
+		return 0;              /* a call behind a key that is off */
 	if (c->mlog_on) {
 		if (c->mlog_n + 2 <= CPU_MEMO_LOG) {
 			enum cache_src src = cache_access_slow(&c->sys->cache, c->idx, line,
@@ -143,6 +145,8 @@ uint32_t cpu_mem_line_slow(struct cpu *c, uint64_t line, int node, enum cpu_acce
 static bool memo_lines(struct cpu *c, uint64_t first, uint64_t last, int hp,
 		       enum cpu_access kind)
 {
+	if (c->mlog_on == CPU_LOG_MUTE)
+		return true;           /* a call behind a key that is off */
 	if (c->mlog_on == CPU_LOG_FAST) {
 		for (uint64_t line = first; cpu_fast_warms(c, kind) && line <= last; line++) {
 			int from = -1;
@@ -302,6 +306,8 @@ static uint32_t atomic_charge(struct cpu *c, enum cache_src src, uint32_t lat)
 uint32_t cpu_atomic(struct cpu *c, uint64_t addr, int node)
 {
 	uint64_t line = addr >> c->sys->cache.line_shift;
+	if (c->mlog_on == CPU_LOG_MUTE)
+		return 0;              /* a call behind a key that is off */
 	if (c->mlog_on == CPU_LOG_FAST) {
 		int from = -1;
 		if (c->fwarm)

@@ -89,7 +89,7 @@ static void derive(struct cpu *c)
 	k[CPU_CTR_busy_cycles] = k[CPU_CTR_cycles] - k[CPU_CTR_idle_cycles];
 	k[CPU_CTR_calls] = k[CPU_CTR_inlined_calls] = 0;
 	for (int fn = 0; fn < t->nr_fns; fn++)
-		k[c->fn_inline[fn] ? CPU_CTR_inlined_calls : CPU_CTR_calls] +=
+		k[c->fn_inline[fn] & 1 ? CPU_CTR_inlined_calls : CPU_CTR_calls] +=
 			c->prof[fn].calls;
 	k[CPU_CTR_branches] = k[CPU_CTR_branches_taken] = 0;
 	k[CPU_CTR_branch_mispredict] = 0;

@@ -208,6 +208,12 @@ struct cpu_sys {
 	struct cache_sys cache;
 	int nr_cpus;
 	struct cpu *cpu;               /* [nr_cpus] */
+	/* a layout that keys calls (cost/cpu.h, "Calls behind a static
+	 * key"): the CPUs' function bytes, the layout's with CPU_FN_KEYED;
+	 * NULL otherwise */
+	uint8_t *fn_step;
+	int nr_memos;                  /* the models' same-line memos */
+	struct charge_memo *memos[CPU_SYS_MAX_MEMOS];
 };
 
 /* The hot part's order (above): each field after the one before it. */

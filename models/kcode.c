@@ -3,6 +3,7 @@
  */
 #include "models/kcode.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include "base/diag.h"
@@ -117,6 +118,68 @@ const char *kcode_suggest(enum kcode_kind kind, const char *s, unsigned len)
 	return best;
 }
 
+const struct kcode_callee *kcode_key_callee(const char *fn)
+{
+	struct kcode_model m;
+	for (int k = 0; k < KCODE_NR_MODELS; k++) {
+		kcode_model(k, &m);
+		for (int i = 0; i < m.nr_key_callees; i++)
+			if (!strcmp(m.key_callees[i].name, fn))
+				return &m.key_callees[i];
+	}
+	return NULL;
+}
+
+int kcode_key_call(const char *caller, const char *callee)
+{
+	struct kcode_model m;
+	for (int k = 0; k < KCODE_NR_MODELS; k++) {
+		kcode_model(k, &m);
+		for (int i = 0; i < m.nr_key_calls; i++)
+			if (!strcmp(m.key_calls[i].caller, caller) &&
+			    !strcmp(m.key_calls[i].callee, callee))
+				return 1;
+	}
+	return 0;
+}
+
+/* s appended to buf[0 .. len) after ", " unless first. */
+static void join(char *buf, size_t len, const char *s)
+{
+	size_t at = strlen(buf);
+	if (at < len)
+		snprintf(buf + at, len - at, "%s%s", at ? ", " : "", s);
+}
+
+int kcode_key_callers(const char *callee, char *buf, size_t len)
+{
+	struct kcode_model m;
+	int n = 0;
+	if (len)
+		buf[0] = '\0';
+	for (int k = 0; k < KCODE_NR_MODELS; k++) {
+		kcode_model(k, &m);
+		for (int i = 0; i < m.nr_key_calls; i++)
+			if (!strcmp(m.key_calls[i].callee, callee)) {
+				join(buf, len, m.key_calls[i].caller);
+				n++;
+			}
+	}
+	return n;
+}
+
+void kcode_key_callees(char *buf, size_t len)
+{
+	struct kcode_model m;
+	if (len)
+		buf[0] = '\0';
+	for (int k = 0; k < KCODE_NR_MODELS; k++) {
+		kcode_model(k, &m);
+		for (int i = 0; i < m.nr_key_callees; i++)
+			join(buf, len, m.key_callees[i].name);
+	}
+}
+
 int kcode_check(void)
 {
 	struct kcode_model a, b;
@@ -134,5 +197,22 @@ int kcode_check(void)
 				}
 			}
 		}
+	/* every key call's caller and callee are functions, its callee a
+	 * keyable one, and every keyable callee has a call */
+	for (int k = 0; k < KCODE_NR_MODELS; k++) {
+		kcode_model(k, &a);
+		int idx;
+		for (int i = 0; i < a.nr_key_calls; i++)
+			if (kcode_find(KCODE_FN, a.key_calls[i].caller, &idx) < 0 ||
+			    kcode_find(KCODE_FN, a.key_calls[i].callee, &idx) < 0 ||
+			    !kcode_key_callee(a.key_calls[i].callee))
+				return NS_EINTERNAL;
+		for (int i = 0; i < a.nr_key_callees; i++) {
+			char buf[8];
+			if (kcode_find(KCODE_FN, a.key_callees[i].name, &idx) < 0 ||
+			    !kcode_key_callers(a.key_callees[i].name, buf, sizeof buf))
+				return NS_EINTERNAL;
+		}
+	}
 	return NS_OK;
 }

@@ -23,6 +23,7 @@
 #ifndef NUMASIM_KCODE_H
 #define NUMASIM_KCODE_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 struct kcode_site {
@@ -35,6 +36,16 @@ struct kcode_block {
 	const char *name, *row, *kinds, *exit; /* exit: a site name or "" */
 };
 
+/* A callee a change file can put behind a static key, and one call of
+ * it (models/mm_tables.h MM_KEY_CALLEES, MM_KEY_CALLS). */
+struct kcode_callee {
+	const char *name, *keeps;      /* what it changes, and who reads it */
+};
+
+struct kcode_call {
+	const char *caller, *callee;
+};
+
 struct kcode_model {
 	const char *name;              /* "mm", "mm-series", "slub", "vmscan" */
 	const char *kernel;            /* what it mirrors: "v4.6 mm/page_alloc.c, ..." */
@@ -45,6 +56,10 @@ struct kcode_model {
 	const struct kcode_site *sites;
 	int nr_blocks;
 	const struct kcode_block *blocks;
+	int nr_key_callees;            /* callees a static key may leave out */
+	const struct kcode_callee *key_callees;
+	int nr_key_calls;              /* every call of them in the model */
+	const struct kcode_call *key_calls;
 };
 
 /* The tables of each model (defined beside its registration). */
@@ -77,6 +92,16 @@ const char *kcode_kind_name(enum kcode_kind kind);
  */
 int kcode_line(enum kcode_kind kind, const char *name, const char **release,
 	       const char **file);
+/*
+ * Calls behind a static key: the callee entry of fn (NULL when a change
+ * file cannot key its calls); whether caller calls callee in a model
+ * (a row of its MM_KEY_CALLS); the callers of callee, ", "-joined, into
+ * buf (and their number); the keyable callees ", "-joined into buf.
+ */
+const struct kcode_callee *kcode_key_callee(const char *fn);
+int kcode_key_call(const char *caller, const char *callee);
+int kcode_key_callers(const char *callee, char *buf, size_t len);
+void kcode_key_callees(char *buf, size_t len);
 /* Names unique per kind across the models: NS_OK or NS_EINTERNAL. */
 int kcode_check(void);
 

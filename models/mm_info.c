@@ -141,6 +141,17 @@ static const uint8_t mm_kcode_inline[MM_NR_FN] = {
 };
 static const uint8_t mm_kcode_sinline[MM_NR_SFN] = {0};
 
+static const struct kcode_callee mm_kcode_key_callees[] = {
+#define MM_KCALLEE(name, keeps) {#name, keeps},
+	MM_KEY_CALLEES(MM_KCALLEE)
+#undef MM_KCALLEE
+};
+static const struct kcode_call mm_kcode_key_calls[] = {
+#define MM_KCALL(caller, callee) {#caller, #callee},
+	MM_KEY_CALLS(MM_KCALL)
+#undef MM_KCALL
+};
+
 void mm_kcode(struct kcode_model *out)
 {
 	*out = (struct kcode_model){
@@ -149,6 +160,10 @@ void mm_kcode(struct kcode_model *out)
 		.nr_fns = MM_NR_FN, .fns = mm_fn_names, .fn_inline = mm_kcode_inline,
 		.nr_sites = MM_NR_SITE, .sites = mm_kcode_sites,
 		.nr_blocks = MM_NR_BLOCK, .blocks = mm_kcode_blocks,
+		.nr_key_callees = (int)(sizeof mm_kcode_key_callees / sizeof mm_kcode_key_callees[0]),
+		.key_callees = mm_kcode_key_callees,
+		.nr_key_calls = (int)(sizeof mm_kcode_key_calls / sizeof mm_kcode_key_calls[0]),
+		.key_calls = mm_kcode_key_calls,
 	};
 }
 

@@ -469,6 +469,10 @@ static int setup_cpus(struct mm_world *w, struct diag *d)
 	w->sch.memo = w->ch.memo;
 	if (!w->cpus || !w->ch.memo)
 		return NS_ENOMEM;
+	/* forgotten when a call behind a static key returns (cost/cpu.h) */
+	int rc = cpu_sys_add_memo(w->s, w->ch.memo);
+	if (rc)
+		return rc;
 	for (int k = 0; k < w->s->nr_cpus; k++) {
 		const struct cpu *c = &w->s->cpu[k];
 		struct mm_cpu *ci = &w->cpus[k];
@@ -642,6 +646,8 @@ void mm_world_destroy(struct mm_world *w)
 	free(w->nodes);
 	free(w->blocks);
 	free(w->cpus);
+	if (w->ch.memo)
+		cpu_sys_remove_memo(w->s, w->ch.memo);
 	free(w->ch.memo);
 	zonelist_free(w->zl);
 	free(w);

@@ -177,6 +177,42 @@ enum mm_nevent {
 	/* appended so that no older function id moves */                     \
 	X(zone_local)
 
+/*
+ * The calls a code-change file can put behind a static key (`call:
+ * CALLER -> CALLEE`, `function: CALLEE` with `static-key: on|off`;
+ * scenarios/kchange.h, docs/reference/changes.md).  A callee is accepted
+ * when nothing the model runs after it reads what it changed, so that a
+ * call the key leaves out changes the cost only: X(callee, what it keeps,
+ * and who reads that).  Refused, because the allocator reads what they
+ * change: __mod_zone_page_state and mod_zone_page_state (NR_FREE_PAGES,
+ * read by the watermark checks; NR_ALLOC_BATCH, read by the fair zone
+ * policy), __dec_zone_state (NR_ALLOC_BATCH), every function of the
+ * buddy, pcp, zonelist, policy and cpuset code.
+ */
+#define MM_KEY_CALLEES(X)                                                      \
+	X(zone_statistics, "the NUMA event counters (numa_hit, numa_miss, numa_foreign, " \
+	  "local_node, other_node), read only by /proc/vmstat and numastat")  \
+	X(__inc_zone_state, "a NUMA event counter (per-cpu delta, folded into the zone's " \
+	  "and the global count), read only by /proc/vmstat and numastat")    \
+	X(inc_zone_page_state, "interleave_hit, read only by /proc/vmstat and numastat") \
+	X(check_new_page, "nothing: a debug check whose verdict is always 'good' in the " \
+	  "model (no bad page is modelled)")                                  \
+	X(free_pages_check, "nothing: a debug check whose verdict is always 'good' in the " \
+	  "model (no bad page is modelled)")
+/* Every call of those callees in the model, X(caller, callee): the
+ * caller is the function whose frame is below the callee's (inlined
+ * functions have frames too).  v3 27 and v3 28 add the checks at the
+ * pcp drain and refill and under zone->lock. */
+#define MM_KEY_CALLS(X)                                                        \
+	X(buffered_rmqueue, zone_statistics)                                   \
+	X(zone_statistics, __inc_zone_state)                                   \
+	X(alloc_page_interleave, inc_zone_page_state)                          \
+	X(prep_new_page, check_new_page)                                       \
+	X(buffered_rmqueue, check_new_page)                                    \
+	X(rmqueue_bulk, check_new_page)                                        \
+	X(free_pages_prepare, free_pages_check)                                \
+	X(free_pcppages_bulk, free_pages_check)
+
 /* Inlined in the `estimate` code layout (a 2016 gcc build as the source
  * reads, both variants), except next_zones_zonelist which the layout
  * decides per variant.  The `compiled` layout follows `nm -S` of the gcc

@@ -31,8 +31,10 @@ void kchange_free(struct kchange *c)
 {
 	if (!c)
 		return;
-	for (int i = 0; i < c->nr; i++)
+	for (int i = 0; i < c->nr; i++) {
 		free(c->ops[i].name);
+		free(c->ops[i].caller);
+	}
 	free(c->ops);
 	free(c->path);
 	free(c->file);
@@ -152,6 +154,113 @@ static int parse_count(const struct ytree *t, const struct ynode *n, const char 
 	return NS_OK;
 }
 
+/* A node standing for the part s[off ..) of scalar n's text: its own
+ * column when n is a plain scalar on one line (errors point at the name),
+ * else n's position. */
+static struct ynode part_node(const struct ynode *n, size_t off)
+{
+	struct ynode p = *n;
+	if (n->style == YSTYLE_PLAIN && !memchr(n->str, '\n', n->len))
+		p.col = n->col + (int)off;
+	return p;
+}
+
+/* A function name of a call operation at node n: known (with "did you
+ * mean"), *model its model. */
+static int call_fn(const struct ytree *t, const struct ynode *n, const char *name,
+		   const char *role, int *model, struct diag *d)
+{
+	int idx;
+	if ((*model = kcode_find(KCODE_FN, name, &idx)) >= 0)
+		return NS_OK;
+	char q[128];
+	ytree_quote(name, strlen(name), q, sizeof q);
+	const char *near = kcode_suggest(KCODE_FN, name, (unsigned)strlen(name));
+	if (near)
+		return ytree_error(t, n, d, "unknown %s function '%s' (did you mean '%s'?; numasim "
+				   "list functions)", role, q, near);
+	return ytree_error(t, n, d, "unknown %s function '%s' (numasim list functions)", role, q);
+}
+
+/*
+ * call: CALLER -> CALLEE, or function: CALLEE (every call of it), with
+ * static-key: on|off.  The callee must be one whose changes nothing the
+ * model runs later reads (models/kcode.h kcode_key_callee()), and the
+ * caller must call it in the model.
+ */
+static int parse_call(const struct ytree *t, const struct ynode *x, int has_caller,
+		      const struct ynode *key, const struct ynode *n, struct kchange_op *op,
+		      struct diag *d)
+{
+	const char *s;
+	int rc;
+	op->kind = KCH_CALL;
+	if ((rc = ytree_string(t, x, has_caller ? "call" : "function", 1, &s, d)))
+		return rc;
+	op->line = x->line;
+	op->col = x->col;
+	const char *callee = s;
+	size_t callee_off = 0;
+	char caller[128];
+	if (has_caller) {
+		const char *arrow = strstr(s, "->");
+		size_t a = arrow ? (size_t)(arrow - s) : 0;
+		while (a && s[a - 1] == ' ')
+			a--;
+		if (!arrow || !a || a >= sizeof caller || strstr(arrow + 2, "->"))
+			return ytree_error(t, x, d, "call is written 'CALLER -> CALLEE' (a call "
+					   "the model makes: numasim list functions, column "
+					   "KEY-CALLERS)");
+		memcpy(caller, s, a);
+		caller[a] = '\0';
+		callee_off = (size_t)(arrow + 2 - s);
+		while (s[callee_off] == ' ')
+			callee_off++;
+		callee = s + callee_off;
+		if (!*callee || strchr(callee, ' ') || strchr(caller, ' '))
+			return ytree_error(t, x, d, "call is written 'CALLER -> CALLEE' (a call "
+					   "the model makes: numasim list functions, column "
+					   "KEY-CALLERS)");
+		int m;
+		struct ynode at = part_node(x, 0);
+		if ((rc = call_fn(t, &at, caller, "caller", &m, d)))
+			return rc;
+		if (!(op->caller = strdup(caller)))
+			return ytree_nomem(t, d);
+	}
+	struct ynode at = part_node(x, callee_off);
+	if ((rc = call_fn(t, &at, callee, has_caller ? "callee" : "", &op->model, d)))
+		return rc;
+	if (!(op->name = strdup(callee)))
+		return ytree_nomem(t, d);
+	op->col = at.col;
+	char q[128], list[512];
+	ytree_quote(callee, strlen(callee), q, sizeof q);
+	if (!kcode_key_callee(callee)) {
+		kcode_key_callees(list, sizeof list);
+		return ytree_error(t, &at, d, "the calls of '%s' cannot be put behind a static "
+				   "key: the model reads later what it changes, so leaving it "
+				   "out would change the model's behaviour, not only its cost "
+				   "(accepted callees: %s; numasim list functions)", q, list);
+	}
+	if (has_caller && !kcode_key_call(caller, callee)) {
+		char qc[128];
+		ytree_quote(caller, strlen(caller), qc, sizeof qc);
+		kcode_key_callers(callee, list, sizeof list);
+		return ytree_error(t, x, d, "'%s' does not call '%s' in the model (its callers: "
+				   "%s; numasim list functions)", qc, q, list);
+	}
+	if (!key)
+		return ytree_error(t, n, d, "a %s operation sets static-key: on or off",
+				   has_caller ? "call" : "function");
+	if ((rc = ytree_string(t, key, "static-key", 1, &s, d)))
+		return rc;
+	if (strcmp(s, "on") && strcmp(s, "off"))
+		return ytree_error(t, key, d, "static-key must be on or off");
+	op->key_on = !strcmp(s, "on");
+	return NS_OK;
+}
+
 /* One operation (a mapping) into op. */
 static int parse_op(const struct ytree *t, const struct ynode *n, struct kchange_op *op,
 		    struct diag *d)
@@ -160,9 +269,10 @@ static int parse_op(const struct ytree *t, const struct ynode *n, struct kchange
 		{"inline", 0}, {"out-of-line", 0}, {"site", 0}, {"hint", 0},
 		{"fall-through", 0}, {"block", 0}, {"uops", 0}, {"loads", 0},
 		{"dep-loads", 0}, {"stores", 0}, {"static-key", 0}, {"fixed", 0},
+		{"call", 0}, {"function", 0},
 	};
 	enum { F_INLINE, F_OUTLINE, F_SITE, F_HINT, F_FT, F_BLOCK, F_UOPS, F_LOADS, F_DEP,
-	       F_STORES, F_KEY, F_FIXED, F_NR };
+	       F_STORES, F_KEY, F_FIXED, F_CALL, F_FUNCTION, F_NR };
 	const struct ynode *v[F_NR];
 	int rc;
 
@@ -171,10 +281,20 @@ static int parse_op(const struct ytree *t, const struct ynode *n, struct kchange
 		return rc;
 	op->hint = op->ft = KCH_KEEP;
 	int what = (v[F_INLINE] != NULL) + (v[F_OUTLINE] != NULL) + (v[F_SITE] != NULL) +
-		   (v[F_BLOCK] != NULL);
+		   (v[F_BLOCK] != NULL) + (v[F_CALL] != NULL) + (v[F_FUNCTION] != NULL);
 	if (what != 1)
-		return ytree_error(t, n, d, "an operation names one of inline, out-of-line, site "
-				   "or block (got %d)", what);
+		return ytree_error(t, n, d, "an operation names one of inline, out-of-line, site, "
+				   "block, call or function (got %d)", what);
+	if (v[F_CALL] || v[F_FUNCTION]) {
+		const char *key = v[F_CALL] ? "call" : "function";
+		for (int f = F_INLINE; f < F_NR; f++)
+			if (v[f] && f != F_KEY && f != F_CALL && f != F_FUNCTION)
+				return ytree_error(t, v[f], d, "'%s' does not go with %s (a call "
+						   "behind a static key: static-key: on or off)",
+						   fields[f].key, key);
+		return parse_call(t, v[F_CALL] ? v[F_CALL] : v[F_FUNCTION], v[F_CALL] != NULL,
+				  v[F_KEY], n, op, d);
+	}
 	if (v[F_INLINE] || v[F_OUTLINE]) {
 		const struct ynode *x = v[F_INLINE] ? v[F_INLINE] : v[F_OUTLINE];
 		op->kind = v[F_INLINE] ? KCH_INLINE : KCH_OUTLINE;
@@ -363,7 +483,9 @@ int kchange_check(const struct kchange *c, struct diag *d)
 		bad = "a change without a name, hash or operations";
 	for (int i = 0; !bad && i < c->nr; i++) {
 		const struct kchange_op *op = &c->ops[i];
-		enum kcode_kind kind = op->kind == KCH_INLINE || op->kind == KCH_OUTLINE ? KCODE_FN
+		enum kcode_kind kind = op->kind == KCH_INLINE || op->kind == KCH_OUTLINE ||
+						       op->kind == KCH_CALL
+					       ? KCODE_FN
 				       : op->kind == KCH_SITE || op->kind == KCH_FIX ? KCODE_SITE
 				       : KCODE_BLOCK;
 		int idx;
@@ -376,6 +498,12 @@ int kchange_check(const struct kchange *c, struct diag *d)
 			bad = "a site operation sets nothing";
 		else if (op->kind == KCH_FIX && op->fixed != 0 && op->fixed != 1)
 			bad = "a removed site fixed to neither true nor false";
+		else if (op->kind == KCH_CALL &&
+			 (!kcode_key_callee(op->name) || (op->key_on != 0 && op->key_on != 1) ||
+			  (op->caller && !kcode_key_call(op->caller, op->name))))
+			bad = "a call operation on a call no static key can take";
+		else if (op->kind != KCH_CALL && op->caller)
+			bad = "a caller on an operation other than a call";
 		else if (op->line < 1 || op->col < 1)
 			bad = "an operation without a position";
 	}
@@ -390,7 +518,8 @@ static int op_err(const struct kchange *c, const struct kchange_op *op, struct d
 {
 	return diag_set(d, NS_EINPUT, c->file, op->line, op->col, "%s '%s' is not in this "
 			"run's model: %s",
-			op->kind == KCH_SITE || op->kind == KCH_FIX ? "site" : "function", op->name,
+			op->kind == KCH_SITE || op->kind == KCH_FIX ? "site"
+			: op->kind == KCH_CALL ? "callee" : "function", op->name,
 			what);
 }
 
@@ -426,6 +555,15 @@ int kchange_apply_layout(const struct kchange *c, struct cost_layout *l,
 					      "or kernel.commit");
 			rc = cost_layout_fix_site(l, id, op->fixed);
 			break;
+		case KCH_CALL: {
+			int caller = -1;
+			if ((id = cost_fn_lookup(t, op->name)) < 0 ||
+			    (op->caller && (caller = cost_fn_lookup(t, op->caller)) < 0))
+				return op_err(c, op, d, "its model is not part of this workload "
+					      "or kernel.commit");
+			rc = cost_layout_key_call(l, caller, id, op->key_on);
+			break;
+		}
 		case KCH_WORK:
 		case KCH_KEY:
 			break;
@@ -435,6 +573,18 @@ int kchange_apply_layout(const struct kchange *c, struct cost_layout *l,
 					op->name, ns_status_msg(rc));
 	}
 	return NS_OK;
+}
+
+const struct kchange_op *kchange_first_call(struct kchange *const *cs, int n,
+					    const struct kchange **in)
+{
+	for (int k = 0; k < n; k++)
+		for (int i = 0; i < cs[k]->nr; i++)
+			if (cs[k]->ops[i].kind == KCH_CALL) {
+				*in = cs[k];
+				return &cs[k]->ops[i];
+			}
+	return NULL;
 }
 
 int kchange_block_changes(const struct kchange *c, struct cpu_block_change *out, int *n,

@@ -248,6 +248,15 @@ static int sim_setup(const struct scenario *s, struct sim_run *r)
 				"variant %s: --charges needs cost.accounting exact or "
 				"memo (sampled charges most calls a path's estimate, "
 				"not step by step)", pt->label);
+	/* a call behind a static key (kernel.change `call:`): the cost layer
+	 * mutes it at the call step, which a sampled fast call does not take */
+	const struct kchange *kin;
+	const struct kchange_op *kop = kchange_first_call(pt->changes, pt->nr_changes, &kin);
+	if (kop && cp.accounting == CPU_ACCOUNTING_SAMPLED)
+		return diag_set(&r->d, NS_EINPUT, kin->file, kop->line, kop->col,
+				"variant %s: a call behind a static key needs cost.accounting "
+				"exact or memo (a sampled run's fast calls count the callee's "
+				"steps as they go)", pt->label);
 	const int *cpus = run_cpus(s, r->point, &ncpus);
 	if (reclaim) {
 		if ((rc = fill_cpus(pt, r, &ncpus)))

@@ -18,7 +18,7 @@ CH=$SRC/scenarios/changes
 
 # --- the lists ----------------------------------------------------------------
 "$NUMASIM" list functions >"$tmp/fn.txt" 2>"$tmp/err" || bad "list functions: exit $?"
-check "functions heading" "$(head -1 "$tmp/fn.txt" | tr -s ' ')" "FUNCTION MODEL LAYOUT SOURCE KERNEL"
+check "functions heading" "$(head -1 "$tmp/fn.txt" | tr -s ' ')" "FUNCTION MODEL LAYOUT SOURCE KEY-CALLERS KERNEL"
 # the kernel source lines (models/kcode_lines.h, scripts/kernel-lines.py)
 check "zone_statistics source" "$(awk '$1=="zone_statistics"{print $4}' "$tmp/fn.txt")" "mm/vmstat.c:582"
 check "__slab_free source" "$(awk '$1=="__slab_free"{print $4}' "$tmp/fn.txt")" "mm/slub.c:2958"
