@@ -91,9 +91,26 @@
  * (cache_check()).
  */
 struct cache_way {
-	uint64_t tag;          /* line address (addr >> line_shift) or CACHE_TAG_INVALID */
+	uint64_t tag;          /* ~line (cache_tag_of()), 0 = empty (holds no line) */
 	uint64_t sa;           /* stamp << 9 | flag << 8 | LRU rank (0 = most recent) */
 };
+
+/*
+ * The stored form of a line: its complement, so that an empty way is all
+ * zero bytes (see "Lazy state" in cache.c: the mapping's zero pages are
+ * the empty state, and nothing is written before a set is first filled).
+ * CACHE_TAG_INVALID, the line no way holds, is stored as 0.
+ */
+static inline uint64_t cache_tag_of(uint64_t line)
+{
+	return ~line;
+}
+
+/* The line way w holds, CACHE_TAG_INVALID when empty. */
+static inline uint64_t cache_way_line(const struct cache_way *w)
+{
+	return ~w->tag;
+}
 
 #define CACHE_STAMP_MAX ((UINT64_C(1) << 55) - 1)
 #define CACHE_WAY_FLAG ((uint64_t)0x100)
@@ -108,6 +125,8 @@ static inline bool cache_way_flag(const struct cache_way *w)
 	return w->sa & CACHE_WAY_FLAG;
 }
 
+/* The stored rank; a set never filled stores 0 in every way and means
+ * way i of rank i (cache_rank()). */
 static inline uint8_t cache_way_age(const struct cache_way *w)
 {
 	return (uint8_t)w->sa;
@@ -222,7 +241,7 @@ struct cache_sys {
 	struct cache *llc;
 	bool coherence;
 	struct cache dir;
-	int32_t *dir_writer;   /* [dir ways] CPU index */
+	int32_t *dir_writer;   /* [dir ways] CPU index + 1, 0 = none (empty way) */
 	/* the flag of a directory way: dirty, only in the writer's cache */
 	uint64_t gstamp;       /* last write stamp handed out */
 	uint64_t dir_epoch;    /* directory entries created, + 1 */
@@ -275,7 +294,7 @@ static inline bool cache_l1_fast(const struct cache_sys *cs, int cpu, uint64_t l
 	const struct cache_cpu *pc = &cs->cpu[cpu];
 	uint32_t set = cache_set(&pc->l1, line);
 	size_t w = (size_t)set * pc->l1.assoc + pc->l1.mru[set];
-	return pc->l1.way[w].tag == line &&
+	return pc->l1.way[w].tag == cache_tag_of(line) &&
 	       (!cs->coherence ||
 		(!write ? pc->claim[w].own || pc->claim[w].clean == cs->dir_epoch
 			: pc->claim[w].excl &&
@@ -298,6 +317,9 @@ long cache_lookup(struct cache *c, uint64_t line);
 /* Insert (or refresh) a line; returns the evicted tag or CACHE_TAG_INVALID. */
 uint64_t cache_insert(struct cache *c, uint64_t line, uint64_t stamp);
 int cache_one_check(const struct cache *c);
+/* LRU rank of way w (index into c->way): what cache_way_age() stores, or
+ * w's place in its set when the set was never filled. */
+uint8_t cache_rank(const struct cache *c, size_t w);
 
 /* Synthetic address space: a 1 TiB window per node id. */
 #define CACHE_AS_SHIFT 40
