@@ -13,9 +13,19 @@
  * already the most recent, is a swap when it was second (two lines taking
  * turns in a set), and a scan of the ages otherwise.  Nothing is allocated
  * after init.
- * Invalid ways hold CACHE_TAG_INVALID; the initial ages are a permutation,
- * so the oldest way is always the victim and the first assoc fills of a set
- * land in distinct invalid ways.
+ *
+ * Lazy state.  The empty state is all zero bytes (cache.h, "Layout"): an
+ * empty way stores tag 0 (tags are stored complemented), a set never
+ * filled stores rank 0 in every way and means the identity permutation
+ * (way i of rank i, way 0 the mru), written at its first fill
+ * (set_first_fill()).  The ranks being a permutation from then on, the
+ * oldest way is always the victim and the first assoc fills of a set land
+ * in distinct empty ways, the last way first; so a set is unfilled exactly
+ * when its last way is empty.  Nothing is written at set-up: a fresh
+ * mapping is already empty, and pages the run never touches are never
+ * mapped.  (Before, set-up wrote every way's invalid tag and rank: the
+ * kernel then zeroed and the process kept every page of every CPU's
+ * caches, ~0.28 MiB per simulated CPU, run or not.)
  *
  * Speed without changing results.  The model's outcomes are defined by the
  * plain algorithm (probe the directory, then L1, L2, LLC; tests/test_cache.c
@@ -402,12 +412,14 @@ static uint64_t round_pow2(uint64_t x)
 
 /*
  * The arena.  A cache_sys keeps every array in one anonymous mapping,
- * 64-byte aligned so an 8-way set of tags is one host cache line, and asks
- * for transparent huge pages: the arrays of a 72-CPU machine are ~50 MB
- * touched at random, and with 4 KiB pages nearly every L2, LLC or
- * directory set looked up was also a host TLB miss.  carve() runs twice:
- * with no base it only counts the bytes, then it hands out the pointers.
- * (madvise failing, or THP off, only costs speed.)
+ * each array 64-byte aligned (a set's ways start on a host line).  The
+ * shared arrays (LLCs, directory: touched at random by every CPU) come
+ * first and ask for transparent huge pages: with 4 KiB pages nearly every
+ * LLC or directory set looked up was also a host TLB miss.  The per-CPU
+ * arrays follow on small pages (MADV_NOHUGEPAGE), so a huge page does not
+ * map the caches of CPUs that never run ("Lazy state").  carve() runs
+ * twice: with no base it only counts the bytes, then it hands out the
+ * pointers.  (madvise failing, or THP off, only costs speed or memory.)
  */
 struct arena {
 	char *base;
@@ -472,6 +484,8 @@ static int arena_map(struct cache_sys *cs, size_t bytes, size_t huge)
 	uintptr_t b = ((uintptr_t)m + HUGE_PAGE - 1) & ~(uintptr_t)(HUGE_PAGE - 1);
 	if (huge)
 		(void)madvise((void *)b, huge, MADV_HUGEPAGE);
+	if (bytes > huge)
+		(void)madvise((void *)(b + huge), bytes - huge, MADV_NOHUGEPAGE);
 	return NS_OK;
 }
 

@@ -57,15 +57,30 @@
  * reused addresses from a 1 TiB window per node id ((id + 1) << 40), so an
  * address also names its home node (cache_as_node()).
  *
+ * Layout (for the host; results do not depend on it).  Each cache is one
+ * array of 16-byte ways, set-major (the ways of a set contiguous, the sets
+ * of one cache contiguous), plus a byte per set naming its most recent
+ * way.  Every array of a cache_sys is carved from one mapping: first the
+ * shared arrays (LLCs, directory) on huge pages, then per CPU its L1, its
+ * L1 claims and its L2 together, on small pages.  The empty state is all
+ * zero bytes: a tag is stored complemented (cache_tag_of(), 0 = empty), a
+ * directory writer as CPU index + 1, and a set never filled stores rank 0
+ * in every way, read as way i of rank i (cache_rank()); its first fill
+ * writes the ranks.  So set-up writes nothing, the kernel's zero pages are
+ * the empty caches, and the memory of a simulated CPU is mapped only as
+ * far as that CPU's accesses reach: a CPU that never runs costs none.
+ *
  * Invariants (cache_check()): in every set of every cache, valid tags are
  * distinct and belong to that set, the ages are a permutation of
- * 0..assoc-1 and the mru way has age 0; directory writers are valid CPU
- * indices; no stamp is ahead of the global stamp; every L1 claim (struct
- * cache_cpu) holds.  A set in the empty state (every tag invalid, ages
- * 0..assoc-1 in way order, mru way 0) is recognised by one compare of its
- * bytes, so the walk costs about a read of the arrays (~1 ms for the
- * seed machine's two 40 MiB LLCs) and the per-way checks are paid only
- * by the sets a run touched.
+ * 0..assoc-1 and the mru way has age 0, and the last way holds a line
+ * (the first fill takes it); a set that is not all zero bytes is such a
+ * filled set; directory writers are valid CPU indices; no stamp is ahead
+ * of the global stamp; every L1 claim (struct cache_cpu) holds.  An empty
+ * set is recognised by one compare of its bytes with zero (runs of 64 sets
+ * at once), so the walk costs about a read of the arrays (~1 ms for the
+ * seed machine's two 40 MiB LLCs) and the per-way checks are paid only by
+ * the sets a run touched.  (The walk reads pages a run never touched; the
+ * kernel maps its shared zero page for them, which costs no memory.)
  *
  * Error policy: init returns NS_ERANGE for impossible geometry (line size
  * not a power of two, size smaller than one set, associativity outside

@@ -6,6 +6,8 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 #include <cmocka.h>
 
 #include "cost/cache.h"
@@ -868,6 +870,64 @@ static void test_pool_reuse(void **state)
 	test_free(again);
 }
 
+/* Pages of [p, p + bytes) the process has mapped (whole pages inside only). */
+static size_t resident_pages(const void *p, size_t bytes)
+{
+	size_t pg = (size_t)sysconf(_SC_PAGESIZE);
+	uintptr_t lo = ((uintptr_t)p + pg - 1) & ~(uintptr_t)(pg - 1);
+	uintptr_t hi = ((uintptr_t)p + bytes) & ~(uintptr_t)(pg - 1);
+	if (hi <= lo)
+		return 0;
+	size_t n = (hi - lo) / pg, r = 0;
+	unsigned char *v = test_malloc(n);
+	assert_int_equal(mincore((void *)lo, hi - lo, v), 0);
+	for (size_t i = 0; i < n; i++)
+		r += v[i] & 1;
+	test_free(v);
+	return r;
+}
+
+/*
+ * Lazy state: set-up writes nothing, so a CPU that never accesses memory
+ * has none of its L1, claims or L2 mapped; a set's ranks are identity
+ * until its first fill, which takes its last way.
+ */
+static void test_idle_cpu_untouched(void **state)
+{
+	(void)state;
+	struct cache_params p;
+	cache_params_default(&p);
+	struct cache_sys cs;
+	int llc[4] = {0, 0, 1, 1};
+	assert_int_equal(cache_sys_init(&cs, &p, 4, llc, 2), NS_OK);
+	const struct cache *l2 = &cs.cpu[0].l2;
+	for (uint32_t w = 0; w < l2->assoc; w++)
+		assert_int_equal(cache_rank(l2, w), w);
+	int from;
+	for (uint64_t line = 0; line < 100000; line++)
+		cache_access(&cs, (int)(line % 2), line * 7, line % 3 == 0, &from);
+	/* (before any walk: reading an unmapped page maps the zero page) */
+	size_t l2_bytes = (size_t)l2->nsets * l2->assoc * sizeof *l2->way;
+	assert_true(resident_pages(cs.cpu[0].l2.way, l2_bytes) > 0);
+	for (int i = 2; i < 4; i++) {
+		const struct cache_cpu *pc = &cs.cpu[i];
+		assert_int_equal(resident_pages(pc->l2.way, l2_bytes), 0);
+		assert_int_equal(resident_pages(pc->claim, (size_t)pc->l1.nsets * pc->l1.assoc *
+								   sizeof *pc->claim), 0);
+	}
+	assert_int_equal(cache_check(&cs), NS_OK);
+	/* the first fill of a set takes its last way, then the one before */
+	long w = (long)cache_set(&cs.cpu[3].l1, 5) * cs.cpu[3].l1.assoc;
+	cache_access(&cs, 3, 5, false, &from);
+	assert_int_equal(cache_way_line(&cs.cpu[3].l1.way[w + 7]), 5);
+	assert_int_equal(cache_rank(&cs.cpu[3].l1, (size_t)w + 7), 0);
+	assert_int_equal(cache_rank(&cs.cpu[3].l1, (size_t)w), 1);
+	cache_access(&cs, 3, 5 + cs.cpu[3].l1.nsets, false, &from);
+	assert_int_equal(cache_way_line(&cs.cpu[3].l1.way[w + 6]), 5 + cs.cpu[3].l1.nsets);
+	assert_int_equal(cache_check(&cs), NS_OK);
+	cache_sys_free(&cs);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -886,6 +946,7 @@ int main(void)
 		cmocka_unit_test(test_differential_single),
 		cmocka_unit_test(test_one_cpu_directory_decides_nothing),
 		cmocka_unit_test(test_pool_reuse),
+		cmocka_unit_test(test_idle_cpu_untouched),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
