@@ -412,19 +412,19 @@ static uint64_t round_pow2(uint64_t x)
 
 /*
  * The arena.  A cache_sys keeps every array in one anonymous mapping,
- * each array 64-byte aligned (a set's ways start on a host line).  The
- * shared arrays (LLCs, directory: touched at random by every CPU) come
- * first and ask for transparent huge pages: with 4 KiB pages nearly every
- * LLC or directory set looked up was also a host TLB miss.  The per-CPU
- * arrays follow on small pages (MADV_NOHUGEPAGE), so a huge page does not
- * map the caches of CPUs that never run ("Lazy state").  carve() runs
- * twice: with no base it only counts the bytes, then it hands out the
- * pointers.  (madvise failing, or THP off, only costs speed or memory.)
+ * each array 64-byte aligned (a set's ways start on a host line), and
+ * asks for transparent huge pages: with 4 KiB pages nearly every L2, LLC
+ * or directory set looked up was also a host TLB miss (the per-CPU arrays
+ * on small pages made bench messaging on 72 CPUs 1.19x slower, median of
+ * 7 alternated runs; docs/results/speed-cache-2026-12-07.md).  Pages are
+ * still mapped only where a run writes ("Lazy state"), at the huge page's
+ * granularity.  carve() runs twice: with no base it only counts the bytes,
+ * then it hands out the pointers.  (madvise failing, or THP off, only
+ * costs speed.)
  */
 struct arena {
 	char *base;
 	size_t used;
-	size_t shared;         /* bytes of the shared arrays (LLCs, directory) */
 };
 
 #define ARENA_ALIGN ((size_t)64)
@@ -446,9 +446,10 @@ static void carve_cache(struct cache *c, struct arena *a)
 
 /*
  * Every array of cs (geometry already set) from the arena: first the
- * shared ones (LLCs, directory), on huge pages, then per CPU its L1, its
- * claims and its L2 together, on small pages, so that a CPU that never
- * runs leaves its pages unmapped ("Lazy state").
+ * shared ones (LLCs, directory), then per CPU its L1, its claims and its
+ * L2 together, from a huge page boundary on, so that CPUs that never run
+ * leave their pages unmapped ("Lazy state"; a huge page holds the arrays
+ * of about seven CPUs).
  */
 static void carve(struct cache_sys *cs, struct arena *a)
 {
@@ -459,8 +460,7 @@ static void carve(struct cache_sys *cs, struct arena *a)
 		size_t ways = cache_ways(&cs->dir);
 		cs->dir_writer = arena_take(a, ways * sizeof *cs->dir_writer);
 	}
-	a->used = (a->used + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1);
-	a->shared = a->used;
+	a->used = (a->used + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1); /* CPU 0 starts a huge page */
 	for (int i = 0; i < cs->nr_cpus; i++) {
 		struct cache_cpu *pc = &cs->cpu[i];
 		carve_cache(&pc->l1, a);
@@ -470,9 +470,8 @@ static void carve(struct cache_sys *cs, struct arena *a)
 	}
 }
 
-/* Map `bytes` (zeroed), 2 MiB aligned, huge pages asked for the first
- * `huge` bytes. */
-static int arena_map(struct cache_sys *cs, size_t bytes, size_t huge)
+/* Map `bytes` (zeroed), 2 MiB aligned, huge pages asked for. */
+static int arena_map(struct cache_sys *cs, size_t bytes)
 {
 	size_t len = bytes + HUGE_PAGE;
 	void *m = mmap(NULL, len, PROT_READ | PROT_WRITE,
@@ -482,10 +481,7 @@ static int arena_map(struct cache_sys *cs, size_t bytes, size_t huge)
 	cs->map = m;
 	cs->map_len = len;
 	uintptr_t b = ((uintptr_t)m + HUGE_PAGE - 1) & ~(uintptr_t)(HUGE_PAGE - 1);
-	if (huge)
-		(void)madvise((void *)b, huge, MADV_HUGEPAGE);
-	if (bytes > huge)
-		(void)madvise((void *)(b + huge), bytes - huge, MADV_NOHUGEPAGE);
+	(void)madvise((void *)b, bytes, MADV_HUGEPAGE);
 	return NS_OK;
 }
 
@@ -681,11 +677,11 @@ int cache_sys_init(struct cache_sys *cs, const struct cache_params *p,
 	rc = sys_geometry(cs, p);
 	if (rc)
 		goto out;
-	struct arena a = {NULL, 0, 0};
+	struct arena a = {NULL, 0};
 	carve(cs, &a);
 	sys_key(cs, cs->key);
 	bool reused = pool_take(cs, p->pool, a.used, cs->key);
-	rc = reused ? NS_OK : arena_map(cs, a.used, a.shared);
+	rc = reused ? NS_OK : arena_map(cs, a.used);
 	if (rc)
 		goto out;
 	a.base = (char *)(((uintptr_t)cs->map + HUGE_PAGE - 1) &

@@ -60,15 +60,16 @@
  * Layout (for the host; results do not depend on it).  Each cache is one
  * array of 16-byte ways, set-major (the ways of a set contiguous, the sets
  * of one cache contiguous), plus a byte per set naming its most recent
- * way.  Every array of a cache_sys is carved from one mapping: first the
- * shared arrays (LLCs, directory) on huge pages, then per CPU its L1, its
- * L1 claims and its L2 together, on small pages.  The empty state is all
+ * way.  Every array of a cache_sys is carved from one mapping on huge
+ * pages: first the shared arrays (LLCs, directory), then per CPU its L1,
+ * its L1 claims and its L2 together.  The empty state is all
  * zero bytes: a tag is stored complemented (cache_tag_of(), 0 = empty), a
  * directory writer as CPU index + 1, and a set never filled stores rank 0
  * in every way, read as way i of rank i (cache_rank()); its first fill
  * writes the ranks.  So set-up writes nothing, the kernel's zero pages are
- * the empty caches, and the memory of a simulated CPU is mapped only as
- * far as that CPU's accesses reach: a CPU that never runs costs none.
+ * the empty caches, and the memory of simulated CPUs is mapped only as
+ * far as their accesses reach: a huge page holding only CPUs that never
+ * run (about seven CPUs' arrays) is never mapped.
  *
  * Invariants (cache_check()): in every set of every cache, valid tags are
  * distinct and belong to that set, the ages are a permutation of

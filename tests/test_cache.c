@@ -888,9 +888,11 @@ static size_t resident_pages(const void *p, size_t bytes)
 }
 
 /*
- * Lazy state: set-up writes nothing, so a CPU that never accesses memory
- * has none of its L1, claims or L2 mapped; a set's ranks are identity
- * until its first fill, which takes its last way.
+ * Lazy state: set-up writes nothing, so CPUs that never access memory
+ * have none of their L1, claims or L2 mapped (CPUs 8-15 of 16: their
+ * arrays start 8 x ~281 KiB past CPU 0's, beyond the huge page CPUs 0
+ * and 1 write); a set's ranks are identity until its first fill, which
+ * takes its last way.
  */
 static void test_idle_cpu_untouched(void **state)
 {
@@ -898,8 +900,10 @@ static void test_idle_cpu_untouched(void **state)
 	struct cache_params p;
 	cache_params_default(&p);
 	struct cache_sys cs;
-	int llc[4] = {0, 0, 1, 1};
-	assert_int_equal(cache_sys_init(&cs, &p, 4, llc, 2), NS_OK);
+	int llc[16];
+	for (int i = 0; i < 16; i++)
+		llc[i] = i / 8;
+	assert_int_equal(cache_sys_init(&cs, &p, 16, llc, 2), NS_OK);
 	const struct cache *l2 = &cs.cpu[0].l2;
 	for (uint32_t w = 0; w < l2->assoc; w++)
 		assert_int_equal(cache_rank(l2, w), w);
@@ -909,7 +913,7 @@ static void test_idle_cpu_untouched(void **state)
 	/* (before any walk: reading an unmapped page maps the zero page) */
 	size_t l2_bytes = (size_t)l2->nsets * l2->assoc * sizeof *l2->way;
 	assert_true(resident_pages(cs.cpu[0].l2.way, l2_bytes) > 0);
-	for (int i = 2; i < 4; i++) {
+	for (int i = 8; i < 16; i++) {
 		const struct cache_cpu *pc = &cs.cpu[i];
 		assert_int_equal(resident_pages(pc->l2.way, l2_bytes), 0);
 		assert_int_equal(resident_pages(pc->claim, (size_t)pc->l1.nsets * pc->l1.assoc *
@@ -917,13 +921,14 @@ static void test_idle_cpu_untouched(void **state)
 	}
 	assert_int_equal(cache_check(&cs), NS_OK);
 	/* the first fill of a set takes its last way, then the one before */
-	long w = (long)cache_set(&cs.cpu[3].l1, 5) * cs.cpu[3].l1.assoc;
-	cache_access(&cs, 3, 5, false, &from);
-	assert_int_equal(cache_way_line(&cs.cpu[3].l1.way[w + 7]), 5);
-	assert_int_equal(cache_rank(&cs.cpu[3].l1, (size_t)w + 7), 0);
-	assert_int_equal(cache_rank(&cs.cpu[3].l1, (size_t)w), 1);
-	cache_access(&cs, 3, 5 + cs.cpu[3].l1.nsets, false, &from);
-	assert_int_equal(cache_way_line(&cs.cpu[3].l1.way[w + 6]), 5 + cs.cpu[3].l1.nsets);
+	const struct cache *l1 = &cs.cpu[15].l1;
+	long w = (long)cache_set(l1, 5) * l1->assoc;
+	cache_access(&cs, 15, 5, false, &from);
+	assert_int_equal(cache_way_line(&l1->way[w + 7]), 5);
+	assert_int_equal(cache_rank(l1, (size_t)w + 7), 0);
+	assert_int_equal(cache_rank(l1, (size_t)w), 1);
+	cache_access(&cs, 15, 5 + l1->nsets, false, &from);
+	assert_int_equal(cache_way_line(&l1->way[w + 6]), 5 + l1->nsets);
 	assert_int_equal(cache_check(&cs), NS_OK);
 	cache_sys_free(&cs);
 }
