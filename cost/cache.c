@@ -918,16 +918,6 @@ static void pf_train(struct cache_sys *cs, int cpu, uint64_t line)
 		pf_fill(cs, cpu, ++st->ahead);
 }
 
-/* Ask the host for every line of line's set in c (no effect on results). */
-static inline void prefetch_set(const struct cache *c, uint64_t line)
-{
-	const char *p = (const char *)(c->way + set_base(c, line));
-	uintptr_t first = (uintptr_t)p & ~(uintptr_t)63;
-	uintptr_t last = (uintptr_t)(p + c->assoc * sizeof *c->way - 1);
-	for (uintptr_t a = first; a <= last; a += 64)
-		__builtin_prefetch((const void *)a);
-}
-
 enum cache_src cache_access_slow(struct cache_sys *cs, int cpu, uint64_t line,
 				 bool write, int *from)
 {
@@ -938,16 +928,6 @@ enum cache_src cache_access_slow(struct cache_sys *cs, int cpu, uint64_t line,
 	long d = -1;
 	bool remote = false;
 	uint64_t wstamp = 0;
-	if (w1 < 0) {
-		/*
-		 * An L1 miss looks up the directory, then L2 and maybe the LLC:
-		 * their sets are far apart and rarely in the host's cache, so
-		 * ask for them all now and let the host's misses overlap
-		 * instead of following one another.
-		 */
-		prefetch_set(&pc->l2, line);
-		prefetch_set(&cs->llc[pc->llc], line);
-	}
 	if (cs->coherence) {
 		/* the L1 claims answer without a directory probe when they can */
 		if (w1 >= 0 && pc->claim[w1].own) {
