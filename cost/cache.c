@@ -13,9 +13,19 @@
  * already the most recent, is a swap when it was second (two lines taking
  * turns in a set), and a scan of the ages otherwise.  Nothing is allocated
  * after init.
- * Invalid ways hold CACHE_TAG_INVALID; the initial ages are a permutation,
- * so the oldest way is always the victim and the first assoc fills of a set
- * land in distinct invalid ways.
+ *
+ * Lazy state.  The empty state is all zero bytes (cache.h, "Layout"): an
+ * empty way stores tag 0 (tags are stored complemented), a set never
+ * filled stores rank 0 in every way and means the identity permutation
+ * (way i of rank i, way 0 the mru), written at its first fill
+ * (set_first_fill()).  The ranks being a permutation from then on, the
+ * oldest way is always the victim and the first assoc fills of a set land
+ * in distinct empty ways, the last way first; so a set is unfilled exactly
+ * when its last way is empty.  Nothing is written at set-up: a fresh
+ * mapping is already empty, and pages the run never touches are never
+ * mapped.  (Before, set-up wrote every way's invalid tag and rank: the
+ * kernel then zeroed and the process kept every page of every CPU's
+ * caches, ~0.28 MiB per simulated CPU, run or not.)
  *
  * Speed without changing results.  The model's outcomes are defined by the
  * plain algorithm (probe the directory, then L1, L2, LLC; tests/test_cache.c
@@ -103,54 +113,30 @@ static size_t cache_ways(const struct cache *c)
 	return (size_t)c->nsets * c->assoc;
 }
 
-/*
- * The empty state of a set: every way invalid, way i of age i (so the
- * ages are a permutation and way 0 is the mru).  Every set of a cache
- * starts so.  struct empty holds as many empty sets in a row as fit in
- * ~4 KiB, so a walk compares whole runs of sets with one memcmp (per-set
- * calls cost more than the reading).
- */
-struct empty {
-	struct cache_way w[255];
-	uint32_t assoc, sets;  /* sets: empty sets in w (>= 1) */
-};
-
-static void empty_init(struct empty *e, uint32_t assoc)
-{
-	e->assoc = assoc;
-	e->sets = 255 / assoc;
-	for (uint32_t i = 0; i < e->sets * assoc; i++)
-		e->w[i] = (struct cache_way){CACHE_TAG_INVALID, i % assoc};
-}
-
 static bool zero(const void *p, size_t n)
 {
 	const unsigned char *b = p;
 	return !n || (b[0] == 0 && !memcmp(b, b + 1, n - 1));
 }
 
-/* Are sets [s, s + n) (n <= e->sets) all empty?  Two compares of their bytes. */
-static bool sets_empty(const struct cache *c, uint32_t s, uint32_t n, const struct empty *e)
+/*
+ * The empty state of a set is all zero bytes (cache.h, cache_tag_of():
+ * an empty way stores tag 0, a set never filled stores rank 0 in every
+ * way, meaning way i of rank i, and its mru byte is 0).  Are sets
+ * [s, s + n) all in it?
+ */
+static bool sets_empty(const struct cache *c, uint32_t s, uint32_t n)
 {
 	return zero(c->mru + s, n) &&
-	       !memcmp(c->way + (size_t)s * c->assoc, e->w, (size_t)n * c->assoc * sizeof *e->w);
+	       zero(c->way + (size_t)s * c->assoc, (size_t)n * c->assoc * sizeof *c->way);
 }
 
-/* The sets of the run of empty-set-sized chunks starting at s. */
-static uint32_t chunk(const struct cache *c, uint32_t s, const struct empty *e)
-{
-	return c->nsets - s < e->sets ? c->nsets - s : e->sets;
-}
+/* Sets compared at once when a walk skips empty runs. */
+#define EMPTY_RUN 64u
 
-/* Empty state: every set as struct empty has it, way 0 the mru. */
-static void cache_clear(struct cache *c)
+static uint32_t run_of(const struct cache *c, uint32_t s)
 {
-	struct empty e;
-	empty_init(&e, c->assoc);
-	for (uint32_t s = 0; s < c->nsets; s += e.sets)
-		memcpy(c->way + (size_t)s * c->assoc, e.w,
-		       (size_t)chunk(c, s, &e) * c->assoc * sizeof *e.w);
-	memset(c->mru, 0, c->nsets);
+	return c->nsets - s < EMPTY_RUN ? c->nsets - s : EMPTY_RUN;
 }
 
 int cache_init(struct cache *c, uint64_t size, uint32_t line_size, int assoc)
@@ -159,13 +145,12 @@ int cache_init(struct cache *c, uint64_t size, uint32_t line_size, int assoc)
 	if (rc)
 		return rc;
 	size_t n = cache_ways(c);
-	c->way = malloc(n * sizeof *c->way);
-	c->mru = malloc(c->nsets);
+	c->way = calloc(n, sizeof *c->way);
+	c->mru = calloc(c->nsets, 1);
 	if (!c->way || !c->mru) {
 		cache_free(c);
 		return NS_ENOMEM;
 	}
-	cache_clear(c);
 	return NS_OK;
 }
 
@@ -214,11 +199,11 @@ static inline size_t set_base(const struct cache *c, uint64_t line)
 
 /* Index of the way of t[0..n-1] holding line, or -1 (no early exit). */
 static inline __attribute__((always_inline)) long scan_tags(const struct cache_way *t,
-							    uint64_t line, uint32_t n)
+							    uint64_t key, uint32_t n)
 {
 	long hit = -1;
 	for (uint32_t i = 0; i < n; i++)
-		hit = t[i].tag == line ? (long)i : hit;
+		hit = t[i].tag == key ? (long)i : hit;
 	return hit;
 }
 
@@ -230,7 +215,8 @@ static inline long find(const struct cache *c, struct set s, uint64_t line)
 {
 	const struct cache_way *t = c->way + s.base;
 	long hit;
-	WAYS_SWITCH(c->assoc, hit = scan_tags(t, line, n));
+	uint64_t key = cache_tag_of(line);
+	WAYS_SWITCH(c->assoc, hit = scan_tags(t, key, n));
 	return hit < 0 ? -1 : (long)s.base + hit;
 }
 
@@ -243,7 +229,7 @@ static inline long find(const struct cache *c, struct set s, uint64_t line)
 static inline long find_mru(const struct cache *c, struct set s, uint64_t line)
 {
 	size_t m = s.base + c->mru[s.idx];
-	if (c->way[m].tag == line)
+	if (c->way[m].tag == cache_tag_of(line))
 		return (long)m;
 	return find(c, s, line);
 }
@@ -299,8 +285,33 @@ static inline __attribute__((always_inline)) uint32_t scan_oldest(const struct c
 	return v;
 }
 
-static inline size_t victim(const struct cache *c, size_t base)
+/*
+ * A set never filled stores rank 0 in every way and means way i of rank
+ * i; its first fill writes those ranks ("Lazy state").  Its last way is
+ * the oldest, so the first fill takes it, and no fill ever empties a way
+ * again: a set is unfilled exactly when its last way is empty.
+ */
+static inline bool set_unfilled(const struct cache *c, size_t base)
 {
+	return c->way[base + c->assoc - 1].tag == 0;
+}
+
+static void set_first_fill(struct cache *c, size_t base)
+{
+	for (uint32_t i = 0; i < c->assoc; i++)
+		c->way[base + i].sa = i;
+}
+
+uint8_t cache_rank(const struct cache *c, size_t w)
+{
+	size_t base = w - w % c->assoc;
+	return set_unfilled(c, base) ? (uint8_t)(w - base) : cache_way_age(&c->way[w]);
+}
+
+static inline size_t victim(struct cache *c, size_t base)
+{
+	if (set_unfilled(c, base))
+		set_first_fill(c, base);
 	const struct cache_way *set = c->way + base;
 	uint32_t v;
 	WAYS_SWITCH(c->assoc, v = scan_oldest(set, n));
@@ -327,8 +338,8 @@ static inline size_t insert_at(struct cache *c, struct set s, long w,
 	} else {
 		v = victim(c, s.base);
 		c->fills++;
-		*evicted = c->way[v].tag;
-		c->way[v].tag = line;
+		*evicted = cache_way_line(&c->way[v]);
+		c->way[v].tag = cache_tag_of(line);
 	}
 	set_stamp(&c->way[v], stamp);
 	touch(c, s, v);
@@ -352,16 +363,17 @@ static int one_check(const struct cache *c, uint64_t gstamp)
 	if (!c->way || !c->mru || c->assoc < 1 || c->assoc > 255)
 		return NS_EINTERNAL;
 	uint32_t seen[256 / 32];
-	struct empty e;
-	empty_init(&e, c->assoc);
 	for (uint32_t s = 0; s < c->nsets; s++) {
 		size_t base = (size_t)s * c->assoc;
-		if (s % e.sets == 0 && sets_empty(c, s, chunk(c, s, &e), &e)) {
-			s += chunk(c, s, &e) - 1;
+		if (s % EMPTY_RUN == 0 && sets_empty(c, s, run_of(c, s))) {
+			s += run_of(c, s) - 1;
 			continue;
 		}
-		if (sets_empty(c, s, 1, &e))
+		if (sets_empty(c, s, 1))
 			continue;
+		/* not all zero: a filled set (its last way holds a line) */
+		if (set_unfilled(c, base))
+			return NS_EINTERNAL;
 		if (c->mru[s] >= c->assoc || cache_way_age(&c->way[base + c->mru[s]]) != 0)
 			return NS_EINTERNAL;
 		memset(seen, 0, sizeof seen);
@@ -372,13 +384,13 @@ static int one_check(const struct cache *c, uint64_t gstamp)
 			seen[a / 32] |= 1u << (a % 32);
 			if (cache_way_stamp(&c->way[base + i]) > gstamp)
 				return NS_EINTERNAL;
-			uint64_t t = c->way[base + i].tag;
+			uint64_t t = cache_way_line(&c->way[base + i]);
 			if (t == CACHE_TAG_INVALID)
 				continue;
 			if (set_base(c, t) != base)
 				return NS_EINTERNAL;
 			for (uint32_t j = i + 1; j < c->assoc; j++)
-				if (c->way[base + j].tag == t)
+				if (cache_way_line(&c->way[base + j]) == t)
 					return NS_EINTERNAL;
 		}
 	}
@@ -400,12 +412,15 @@ static uint64_t round_pow2(uint64_t x)
 
 /*
  * The arena.  A cache_sys keeps every array in one anonymous mapping,
- * 64-byte aligned so an 8-way set of tags is one host cache line, and asks
- * for transparent huge pages: the arrays of a 72-CPU machine are ~50 MB
- * touched at random, and with 4 KiB pages nearly every L2, LLC or
- * directory set looked up was also a host TLB miss.  carve() runs twice:
- * with no base it only counts the bytes, then it hands out the pointers.
- * (madvise failing, or THP off, only costs speed.)
+ * each array 64-byte aligned (a set's ways start on a host line), and
+ * asks for transparent huge pages: with 4 KiB pages nearly every L2, LLC
+ * or directory set looked up was also a host TLB miss (the per-CPU arrays
+ * on small pages made bench messaging on 72 CPUs 1.19x slower, median of
+ * 7 alternated runs; docs/results/speed-cache-2026-12-07.md).  Pages are
+ * still mapped only where a run writes ("Lazy state"), at the huge page's
+ * granularity.  carve() runs twice: with no base it only counts the bytes,
+ * then it hands out the pointers.  (madvise failing, or THP off, only
+ * costs speed.)
  */
 struct arena {
 	char *base;
@@ -429,22 +444,29 @@ static void carve_cache(struct cache *c, struct arena *a)
 	c->mru = arena_take(a, c->nsets);
 }
 
-/* Every array of cs (geometry already set) from the arena. */
+/*
+ * Every array of cs (geometry already set) from the arena: first the
+ * shared ones (LLCs, directory), then per CPU its L1, its claims and its
+ * L2 together, from a huge page boundary on, so that CPUs that never run
+ * leave their pages unmapped ("Lazy state"; a huge page holds the arrays
+ * of about seven CPUs).
+ */
 static void carve(struct cache_sys *cs, struct arena *a)
 {
-	for (int i = 0; i < cs->nr_cpus; i++) {
-		struct cache_cpu *pc = &cs->cpu[i];
-		carve_cache(&pc->l1, a);
-		carve_cache(&pc->l2, a);
-		size_t ways = cache_ways(&pc->l1);
-		pc->claim = arena_take(a, ways * sizeof *pc->claim);
-	}
 	for (int i = 0; i < cs->nr_llc; i++)
 		carve_cache(&cs->llc[i], a);
 	if (cs->coherence) {
 		carve_cache(&cs->dir, a);
 		size_t ways = cache_ways(&cs->dir);
 		cs->dir_writer = arena_take(a, ways * sizeof *cs->dir_writer);
+	}
+	a->used = (a->used + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1); /* CPU 0 starts a huge page */
+	for (int i = 0; i < cs->nr_cpus; i++) {
+		struct cache_cpu *pc = &cs->cpu[i];
+		carve_cache(&pc->l1, a);
+		size_t ways = cache_ways(&pc->l1);
+		pc->claim = arena_take(a, ways * sizeof *pc->claim);
+		carve_cache(&pc->l2, a);
 	}
 }
 
@@ -493,64 +515,50 @@ static int sys_geometry(struct cache_sys *cs, const struct cache_params *p)
 	return cache_geom(&cs->dir, n << cs->line_shift, p->line_size, p->dir_assoc);
 }
 
-/* The empty state of every array (the mapping starts zeroed). */
-static void sys_clear(struct cache_sys *cs)
-{
-	for (int i = 0; i < cs->nr_cpus; i++) {
-		cache_clear(&cs->cpu[i].l1);
-		cache_clear(&cs->cpu[i].l2);
-	}
-	for (int i = 0; i < cs->nr_llc; i++)
-		cache_clear(&cs->llc[i]);
-	if (!cs->coherence)
-		return;
-	cache_clear(&cs->dir);
-	size_t ways = cache_ways(&cs->dir);
-	for (size_t i = 0; i < ways; i++)
-		cs->dir_writer[i] = -1;
-}
-
 /*
- * Back to the empty state, paying only for what changed.  A cache no way
- * of which was ever filled (fills == 0) is still empty: touch() and every
- * stamp or flag update act on a way holding a line, and a way only gets
- * one by a fill (insert_at); tags never become invalid again.  Otherwise
- * every set is compared with the empty one and only the touched ones are
- * rewritten.  (cache_check() walks every set, so a run whose model broke
- * that rule fails its check before its arena is reused; debug builds also
- * assert cache_sys_clear_check() at reuse.)
+ * Back to the empty state (all zero), paying only for what changed.  A
+ * cache no way of which was ever filled (fills == 0) is still empty:
+ * touch() and every stamp or flag update act on a way holding a line, and
+ * a way only gets one by a fill (insert_at); tags never become empty
+ * again.  Otherwise every set is compared with zero and only the touched
+ * ones are cleared.  (cache_check() walks every set, so a run whose model
+ * broke that rule fails its check before its arena is reused; debug
+ * builds also assert cache_sys_clear_check() at reuse.)
  */
 static void cache_reset(struct cache *c, int32_t *writer)
 {
 	if (!c->fills)
 		return;
-	struct empty e;
-	empty_init(&e, c->assoc);
 	for (uint32_t s = 0; s < c->nsets; s++) {
-		if (s % e.sets == 0 && sets_empty(c, s, chunk(c, s, &e), &e)) {
-			s += chunk(c, s, &e) - 1;
+		if (s % EMPTY_RUN == 0 && sets_empty(c, s, run_of(c, s))) {
+			s += run_of(c, s) - 1;
 			continue;
 		}
-		if (sets_empty(c, s, 1, &e))
+		if (sets_empty(c, s, 1))
 			continue;
 		size_t base = (size_t)s * c->assoc;
-		memcpy(c->way + base, e.w, c->assoc * sizeof *e.w);
-		for (uint32_t i = 0; writer && i < c->assoc; i++)
-			writer[base + i] = -1;
+		memset(c->way + base, 0, c->assoc * sizeof *c->way);
+		if (writer)
+			memset(writer + base, 0, c->assoc * sizeof *writer);
+		c->mru[s] = 0;
 	}
-	memset(c->mru, 0, c->nsets);
 	c->fills = 0;
 }
 
-/* Every array of cs back to the empty state sys_clear() makes. */
+/*
+ * Every array of cs back to the empty state of a fresh mapping.  The
+ * claims of an L1 never filled were never written (a claim is only set on
+ * a way holding a line).
+ */
 static void sys_reset(struct cache_sys *cs)
 {
 	for (int i = 0; i < cs->nr_cpus; i++) {
 		struct cache_cpu *pc = &cs->cpu[i];
 		size_t ways = cache_ways(&pc->l1);
+		if (pc->l1.fills)
+			memset(pc->claim, 0, ways * sizeof *pc->claim);
 		cache_reset(&pc->l1, NULL);
 		cache_reset(&pc->l2, NULL);
-		memset(pc->claim, 0, ways * sizeof *pc->claim);
 	}
 	for (int i = 0; i < cs->nr_llc; i++)
 		cache_reset(&cs->llc[i], NULL);
@@ -600,12 +608,7 @@ void cache_pool_free(struct cache_pool *pl)
 
 static bool ways_empty(const struct cache *c)
 {
-	struct empty e;
-	empty_init(&e, c->assoc);
-	for (uint32_t s = 0; s < c->nsets; s += e.sets)
-		if (!sets_empty(c, s, chunk(c, s, &e), &e))
-			return false;
-	return c->fills == 0;
+	return sets_empty(c, 0, c->nsets) && c->fills == 0;
 }
 
 int cache_sys_clear_check(const struct cache_sys *cs)
@@ -629,10 +632,8 @@ int cache_sys_clear_check(const struct cache_sys *cs)
 	if (!cs->coherence)
 		return NS_OK;
 	size_t ways = cache_ways(&cs->dir);
-	for (size_t i = 0; i < ways; i++)
-		if (cs->dir_writer[i] != -1)
-			return NS_EINTERNAL;
-	return ways_empty(&cs->dir) ? NS_OK : NS_EINTERNAL;
+	return ways_empty(&cs->dir) && zero(cs->dir_writer, ways * sizeof *cs->dir_writer)
+		       ? NS_OK : NS_EINTERNAL;
 }
 
 int cache_sys_init(struct cache_sys *cs, const struct cache_params *p,
@@ -687,8 +688,6 @@ int cache_sys_init(struct cache_sys *cs, const struct cache_params *p,
 			  ~(uintptr_t)(HUGE_PAGE - 1));
 	a.used = 0;
 	carve(cs, &a);
-	if (!reused)
-		sys_clear(cs);
 	assert(!reused || cache_sys_clear_check(cs) == NS_OK);
 	cs->pool = p->pool;
 	rc = NS_OK;
@@ -735,7 +734,7 @@ static bool copy_since(const struct cache *c, uint64_t line, uint64_t ws)
 static int excl_check(const struct cache_sys *cs, int i, size_t w)
 {
 	const struct cache_cpu *pc = &cs->cpu[i];
-	uint64_t t = pc->l1.way[w].tag, k = pc->claim[w].own;
+	uint64_t t = cache_way_line(&pc->l1.way[w]), k = pc->claim[w].own;
 	if (!k || !cache_way_flag(&cs->dir.way[k - 1]))
 		return NS_EINTERNAL;
 	uint64_t ws = cache_way_stamp(&cs->dir.way[k - 1]);
@@ -758,15 +757,15 @@ static int claims_check(const struct cache_sys *cs, int i)
 	const struct cache *llc = &cs->llc[pc->llc];
 	size_t llc_ways = (size_t)llc->nsets * llc->assoc;
 	for (size_t w = 0; w < n; w++) {
-		uint64_t t = pc->l1.way[w].tag, k = pc->claim[w].own;
+		uint64_t t = cache_way_line(&pc->l1.way[w]), k = pc->claim[w].own;
 		if (k && (t == CACHE_TAG_INVALID || k > ways ||
-			  cs->dir.way[k - 1].tag != t || cs->dir_writer[k - 1] != i))
+			  cache_way_line(&cs->dir.way[k - 1]) != t || cs->dir_writer[k - 1] != i + 1))
 			return NS_EINTERNAL;
 		if (pc->claim[w].clean > cs->dir_epoch || pc->claim[w].llc_way > llc_ways ||
 		    pc->claim[w].llc_fills > llc->fills)
 			return NS_EINTERNAL;
 		if (pc->claim[w].llc_way && pc->claim[w].llc_fills == llc->fills &&
-		    llc->way[pc->claim[w].llc_way - 1].tag != t)
+		    cache_way_line(&llc->way[pc->claim[w].llc_way - 1]) != t)
 			return NS_EINTERNAL;
 		if (pc->claim[w].clean == cs->dir_epoch &&
 		    (t == CACHE_TAG_INVALID || find(&cs->dir, set_of(&cs->dir, t), t) >= 0))
@@ -796,10 +795,10 @@ int cache_check(const struct cache_sys *cs)
 		return NS_EINTERNAL;
 	size_t ways = (size_t)cs->dir.nsets * cs->dir.assoc;
 	for (size_t i = 0; i < ways; i++) {
-		bool valid = cs->dir.way[i].tag != CACHE_TAG_INVALID;
+		bool valid = cache_way_line(&cs->dir.way[i]) != CACHE_TAG_INVALID;
 		int32_t w = cs->dir_writer[i];
-		if (valid ? (w < 0 || w >= cs->nr_cpus)
-			  : (w != -1 || cache_way_flag(&cs->dir.way[i])))
+		if (valid ? (w < 1 || w > cs->nr_cpus)
+			  : (w != 0 || cache_way_flag(&cs->dir.way[i])))
 			return NS_EINTERNAL;
 	}
 	for (int i = 0; i < cs->nr_cpus; i++)
@@ -835,14 +834,14 @@ static size_t dir_write(struct cache_sys *cs, long d, uint64_t line, int cpu)
 {
 	uint64_t st = ++cs->gstamp;
 	uint64_t ev;
-	if (d >= 0 && cs->dir_writer[d] != cpu)
-		disown(cs, cs->dir_writer[d], line);
+	if (d >= 0 && cs->dir_writer[d] != cpu + 1)
+		disown(cs, cs->dir_writer[d] - 1, line);
 	size_t v = insert_at(&cs->dir, set_of(&cs->dir, line), d, line, st, &ev);
 	if (ev != CACHE_TAG_INVALID)
-		disown(cs, cs->dir_writer[v], ev);
+		disown(cs, cs->dir_writer[v] - 1, ev);
 	if (d < 0)
 		cs->dir_epoch++;
-	cs->dir_writer[v] = cpu;
+	cs->dir_writer[v] = cpu + 1;
 	set_flag(&cs->dir.way[v], true);
 	return v;
 }
@@ -870,7 +869,7 @@ static void pf_fill(struct cache_sys *cs, int cpu, uint64_t line)
 		return;
 	if (cs->coherence) {
 		long d = find(&cs->dir, set_of(&cs->dir, line), line);
-		if (d >= 0 && cs->dir_writer[d] != cpu && cache_way_flag(&cs->dir.way[d]))
+		if (d >= 0 && cs->dir_writer[d] != cpu + 1 && cache_way_flag(&cs->dir.way[d]))
 			return;           /* dirty elsewhere: a demand access transfers it */
 	}
 	uint64_t ev, now = cs->gstamp;
@@ -939,7 +938,7 @@ enum cache_src cache_access_slow(struct cache_sys *cs, int cpu, uint64_t line,
 			__builtin_prefetch(cs->dir_writer + bd.base);
 			d = find(&cs->dir, bd, line);
 			if (d >= 0) {
-				remote = cs->dir_writer[d] != cpu;
+				remote = cs->dir_writer[d] != cpu + 1;
 				wstamp = cache_way_stamp(&cs->dir.way[d]);
 			}
 		}
@@ -963,8 +962,8 @@ enum cache_src cache_access_slow(struct cache_sys *cs, int cpu, uint64_t line,
 		struct set b3 = set_of(llc, line);
 		w3 = find(llc, b3, line);
 		if (remote && cache_way_flag(&cs->dir.way[d]) &&
-		    held(cs, cs->dir_writer[d], line)) {
-			*from = cs->dir_writer[d];
+		    held(cs, cs->dir_writer[d] - 1, line)) {
+			*from = cs->dir_writer[d] - 1;
 			set_flag(&cs->dir.way[d], false); /* now shared, written back */
 			src = CACHE_SRC_XFER;
 			w3 = (long)insert_at(llc, b3, w3, line, now, &ev);
@@ -985,7 +984,7 @@ enum cache_src cache_access_slow(struct cache_sys *cs, int cpu, uint64_t line,
 		pc->claim[v1].llc_way = 0;
 		pc->claim[v1].excl = 0;
 	}
-	if (w3 >= 0 && cs->llc[pc->llc].way[w3].tag == line) {
+	if (w3 >= 0 && cs->llc[pc->llc].way[w3].tag == cache_tag_of(line)) {
 		/* the LLC way just looked up (a prefetch may have refilled it) */
 		pc->claim[v1].llc_way = (uint32_t)(w3 + 1);
 		pc->claim[v1].llc_fills = cs->llc[pc->llc].fills;
@@ -1017,7 +1016,7 @@ done:
 		set_stamp(&pc->l1.way[v1], st);
 		struct cache *llc = &cs->llc[pc->llc];
 		long w = (long)pc->claim[v1].llc_way - 1;
-		if (w < 0 || (pc->claim[v1].llc_fills != llc->fills && llc->way[w].tag != line))
+		if (w < 0 || (pc->claim[v1].llc_fills != llc->fills && llc->way[w].tag != cache_tag_of(line)))
 			w = find(llc, set_of(llc, line), line);
 		pc->claim[v1].llc_way = (uint32_t)(w + 1);
 		pc->claim[v1].llc_fills = llc->fills;

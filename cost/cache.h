@@ -57,15 +57,31 @@
  * reused addresses from a 1 TiB window per node id ((id + 1) << 40), so an
  * address also names its home node (cache_as_node()).
  *
+ * Layout (for the host; results do not depend on it).  Each cache is one
+ * array of 16-byte ways, set-major (the ways of a set contiguous, the sets
+ * of one cache contiguous), plus a byte per set naming its most recent
+ * way.  Every array of a cache_sys is carved from one mapping on huge
+ * pages: first the shared arrays (LLCs, directory), then per CPU its L1,
+ * its L1 claims and its L2 together.  The empty state is all
+ * zero bytes: a tag is stored complemented (cache_tag_of(), 0 = empty), a
+ * directory writer as CPU index + 1, and a set never filled stores rank 0
+ * in every way, read as way i of rank i (cache_rank()); its first fill
+ * writes the ranks.  So set-up writes nothing, the kernel's zero pages are
+ * the empty caches, and the memory of simulated CPUs is mapped only as
+ * far as their accesses reach: a huge page holding only CPUs that never
+ * run (about seven CPUs' arrays) is never mapped.
+ *
  * Invariants (cache_check()): in every set of every cache, valid tags are
  * distinct and belong to that set, the ages are a permutation of
- * 0..assoc-1 and the mru way has age 0; directory writers are valid CPU
- * indices; no stamp is ahead of the global stamp; every L1 claim (struct
- * cache_cpu) holds.  A set in the empty state (every tag invalid, ages
- * 0..assoc-1 in way order, mru way 0) is recognised by one compare of its
- * bytes, so the walk costs about a read of the arrays (~1 ms for the
- * seed machine's two 40 MiB LLCs) and the per-way checks are paid only
- * by the sets a run touched.
+ * 0..assoc-1 and the mru way has age 0, and the last way holds a line
+ * (the first fill takes it); a set that is not all zero bytes is such a
+ * filled set; directory writers are valid CPU indices; no stamp is ahead
+ * of the global stamp; every L1 claim (struct cache_cpu) holds.  An empty
+ * set is recognised by one compare of its bytes with zero (runs of 64 sets
+ * at once), so the walk costs about a read of the arrays (~1 ms for the
+ * seed machine's two 40 MiB LLCs) and the per-way checks are paid only by
+ * the sets a run touched.  (The walk reads pages a run never touched; the
+ * kernel maps its shared zero page for them, which costs no memory.)
  *
  * Error policy: init returns NS_ERANGE for impossible geometry (line size
  * not a power of two, size smaller than one set, associativity outside
@@ -91,9 +107,26 @@
  * (cache_check()).
  */
 struct cache_way {
-	uint64_t tag;          /* line address (addr >> line_shift) or CACHE_TAG_INVALID */
+	uint64_t tag;          /* ~line (cache_tag_of()), 0 = empty (holds no line) */
 	uint64_t sa;           /* stamp << 9 | flag << 8 | LRU rank (0 = most recent) */
 };
+
+/*
+ * The stored form of a line: its complement, so that an empty way is all
+ * zero bytes (see "Lazy state" in cache.c: the mapping's zero pages are
+ * the empty state, and nothing is written before a set is first filled).
+ * CACHE_TAG_INVALID, the line no way holds, is stored as 0.
+ */
+static inline uint64_t cache_tag_of(uint64_t line)
+{
+	return ~line;
+}
+
+/* The line way w holds, CACHE_TAG_INVALID when empty. */
+static inline uint64_t cache_way_line(const struct cache_way *w)
+{
+	return ~w->tag;
+}
 
 #define CACHE_STAMP_MAX ((UINT64_C(1) << 55) - 1)
 #define CACHE_WAY_FLAG ((uint64_t)0x100)
@@ -108,6 +141,8 @@ static inline bool cache_way_flag(const struct cache_way *w)
 	return w->sa & CACHE_WAY_FLAG;
 }
 
+/* The stored rank; a set never filled stores 0 in every way and means
+ * way i of rank i (cache_rank()). */
 static inline uint8_t cache_way_age(const struct cache_way *w)
 {
 	return (uint8_t)w->sa;
@@ -222,7 +257,7 @@ struct cache_sys {
 	struct cache *llc;
 	bool coherence;
 	struct cache dir;
-	int32_t *dir_writer;   /* [dir ways] CPU index */
+	int32_t *dir_writer;   /* [dir ways] CPU index + 1, 0 = none (empty way) */
 	/* the flag of a directory way: dirty, only in the writer's cache */
 	uint64_t gstamp;       /* last write stamp handed out */
 	uint64_t dir_epoch;    /* directory entries created, + 1 */
@@ -275,7 +310,7 @@ static inline bool cache_l1_fast(const struct cache_sys *cs, int cpu, uint64_t l
 	const struct cache_cpu *pc = &cs->cpu[cpu];
 	uint32_t set = cache_set(&pc->l1, line);
 	size_t w = (size_t)set * pc->l1.assoc + pc->l1.mru[set];
-	return pc->l1.way[w].tag == line &&
+	return pc->l1.way[w].tag == cache_tag_of(line) &&
 	       (!cs->coherence ||
 		(!write ? pc->claim[w].own || pc->claim[w].clean == cs->dir_epoch
 			: pc->claim[w].excl &&
@@ -298,6 +333,9 @@ long cache_lookup(struct cache *c, uint64_t line);
 /* Insert (or refresh) a line; returns the evicted tag or CACHE_TAG_INVALID. */
 uint64_t cache_insert(struct cache *c, uint64_t line, uint64_t stamp);
 int cache_one_check(const struct cache *c);
+/* LRU rank of way w (index into c->way): what cache_way_age() stores, or
+ * w's place in its set when the set was never filled. */
+uint8_t cache_rank(const struct cache *c, size_t w);
 
 /* Synthetic address space: a 1 TiB window per node id. */
 #define CACHE_AS_SHIFT 40

@@ -6,6 +6,8 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 #include <cmocka.h>
 
 #include "cost/cache.h"
@@ -162,7 +164,7 @@ static long l1_way(struct cache_sys *cs, int cpu, uint64_t line)
 	struct cache *l1 = &cs->cpu[cpu].l1;
 	uint32_t set = cache_set(l1, line);
 	for (uint32_t i = 0; i < l1->assoc; i++)
-		if (l1->way[(size_t)set * l1->assoc + i].tag == line)
+		if (cache_way_line(&l1->way[(size_t)set * l1->assoc + i]) == line)
 			return (long)((size_t)set * l1->assoc + i);
 	return -1;
 }
@@ -478,8 +480,8 @@ static void same_cache(const struct cache *c, const struct ref_cache *r)
 	assert_int_equal(c->assoc, r->assoc);
 	size_t n = (size_t)r->nsets * r->assoc;
 	for (size_t w = 0; w < n; w++) {
-		assert_int_equal(c->way[w].tag, r->tag[w]);
-		assert_int_equal(cache_way_age(&c->way[w]), r->age[w]);
+		assert_int_equal(cache_way_line(&c->way[w]), r->tag[w]);
+		assert_int_equal(cache_rank(c, w), r->age[w]);
 	}
 }
 
@@ -521,9 +523,10 @@ static void same_sys(const struct cache_sys *cs, const struct ref_sys *r)
 		return;
 	same_cache(&cs->dir, &r->dir);
 	size_t n = (size_t)r->dir.nsets * r->dir.assoc;
-	assert_memory_equal(cs->dir_writer, r->writer, n * sizeof *r->writer);
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < n; i++) {
+		assert_int_equal(cs->dir_writer[i] - 1, r->writer[i]);
 		assert_int_equal(cache_way_flag(&cs->dir.way[i]), r->dirty[i]);
+	}
 	for (int i = 0; i < r->nr_cpus; i++) {
 		same_fresh(cs, r, &cs->cpu[i].l1, &r->l1[i], i);
 		same_fresh(cs, r, &cs->cpu[i].l2, &r->l2[i], i);
@@ -650,8 +653,8 @@ static void same_contents(const struct cache *a, const struct cache *b)
 	size_t n = (size_t)a->nsets * a->assoc;
 	assert_int_equal(n, (size_t)b->nsets * b->assoc);
 	for (size_t w = 0; w < n; w++) {
-		assert_int_equal(a->way[w].tag, b->way[w].tag);
-		assert_int_equal(cache_way_age(&a->way[w]), cache_way_age(&b->way[w]));
+		assert_int_equal(cache_way_line(&a->way[w]), cache_way_line(&b->way[w]));
+		assert_int_equal(cache_rank(a, w), cache_rank(b, w));
 	}
 }
 
@@ -845,9 +848,9 @@ static void test_pool_reuse(void **state)
 	assert_int_equal(pool.reused, 4);
 	assert_int_equal(cache_sys_clear_check(&cs), NS_OK);
 	/* a corrupt way in an otherwise empty LLC: the walk still sees it */
-	cs.llc[1].way[5 * cs.llc[1].assoc + 2].sa = 0;
-	assert_int_equal(cache_check(&cs), NS_EINTERNAL);
 	cs.llc[1].way[5 * cs.llc[1].assoc + 2].sa = 2;
+	assert_int_equal(cache_check(&cs), NS_EINTERNAL);
+	cs.llc[1].way[5 * cs.llc[1].assoc + 2].sa = 0;
 	assert_int_equal(cache_check(&cs), NS_OK);
 	cs.llc[1].mru[7] = 3;
 	assert_int_equal(cache_check(&cs), NS_EINTERNAL);
@@ -865,6 +868,69 @@ static void test_pool_reuse(void **state)
 	assert_null(pool.map);
 	test_free(fresh);
 	test_free(again);
+}
+
+/* Pages of [p, p + bytes) the process has mapped (whole pages inside only). */
+static size_t resident_pages(const void *p, size_t bytes)
+{
+	size_t pg = (size_t)sysconf(_SC_PAGESIZE);
+	uintptr_t lo = ((uintptr_t)p + pg - 1) & ~(uintptr_t)(pg - 1);
+	uintptr_t hi = ((uintptr_t)p + bytes) & ~(uintptr_t)(pg - 1);
+	if (hi <= lo)
+		return 0;
+	size_t n = (hi - lo) / pg, r = 0;
+	unsigned char *v = test_malloc(n);
+	assert_int_equal(mincore((void *)lo, hi - lo, v), 0);
+	for (size_t i = 0; i < n; i++)
+		r += v[i] & 1;
+	test_free(v);
+	return r;
+}
+
+/*
+ * Lazy state: set-up writes nothing, so CPUs that never access memory
+ * have none of their L1, claims or L2 mapped (CPUs 8-15 of 16: their
+ * arrays start 8 x ~281 KiB past CPU 0's, beyond the huge page CPUs 0
+ * and 1 write); a set's ranks are identity until its first fill, which
+ * takes its last way.
+ */
+static void test_idle_cpu_untouched(void **state)
+{
+	(void)state;
+	struct cache_params p;
+	cache_params_default(&p);
+	struct cache_sys cs;
+	int llc[16];
+	for (int i = 0; i < 16; i++)
+		llc[i] = i / 8;
+	assert_int_equal(cache_sys_init(&cs, &p, 16, llc, 2), NS_OK);
+	const struct cache *l2 = &cs.cpu[0].l2;
+	for (uint32_t w = 0; w < l2->assoc; w++)
+		assert_int_equal(cache_rank(l2, w), w);
+	int from;
+	for (uint64_t line = 0; line < 100000; line++)
+		cache_access(&cs, (int)(line % 2), line * 7, line % 3 == 0, &from);
+	/* (before any walk: reading an unmapped page maps the zero page) */
+	size_t l2_bytes = (size_t)l2->nsets * l2->assoc * sizeof *l2->way;
+	assert_true(resident_pages(cs.cpu[0].l2.way, l2_bytes) > 0);
+	for (int i = 8; i < 16; i++) {
+		const struct cache_cpu *pc = &cs.cpu[i];
+		assert_int_equal(resident_pages(pc->l2.way, l2_bytes), 0);
+		assert_int_equal(resident_pages(pc->claim, (size_t)pc->l1.nsets * pc->l1.assoc *
+								   sizeof *pc->claim), 0);
+	}
+	assert_int_equal(cache_check(&cs), NS_OK);
+	/* the first fill of a set takes its last way, then the one before */
+	const struct cache *l1 = &cs.cpu[15].l1;
+	long w = (long)cache_set(l1, 5) * l1->assoc;
+	cache_access(&cs, 15, 5, false, &from);
+	assert_int_equal(cache_way_line(&l1->way[w + 7]), 5);
+	assert_int_equal(cache_rank(l1, (size_t)w + 7), 0);
+	assert_int_equal(cache_rank(l1, (size_t)w), 1);
+	cache_access(&cs, 15, 5 + l1->nsets, false, &from);
+	assert_int_equal(cache_way_line(&l1->way[w + 6]), 5 + l1->nsets);
+	assert_int_equal(cache_check(&cs), NS_OK);
+	cache_sys_free(&cs);
 }
 
 int main(void)
@@ -885,6 +951,7 @@ int main(void)
 		cmocka_unit_test(test_differential_single),
 		cmocka_unit_test(test_one_cpu_directory_decides_nothing),
 		cmocka_unit_test(test_pool_reuse),
+		cmocka_unit_test(test_idle_cpu_untouched),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -216,7 +216,7 @@ static uint64_t *polluted_l2(uint64_t seed, uint32_t percent, size_t *ways, bool
 	uint64_t *tags = malloc(*ways * sizeof *tags);
 	assert_non_null(tags);
 	for (size_t i = 0; i < *ways; i++)
-		tags[i] = l2->way[i].tag;
+		tags[i] = cache_way_line(&l2->way[i]);
 	noise_fini(&n);
 	tw_check(t);
 	tw_destroy(t);
