@@ -33,11 +33,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* 24 bytes (the clock first, no hole): max_depth + 1 of them per CPU */
 struct cpu_frame {
+	uint64_t enter;                /* clock at the call */
 	int32_t fn;
 	int32_t prev_attr;             /* attribution target before this call */
 	int32_t prev_path;             /* call path before this call */
-	uint64_t enter;                /* clock at the call */
 	uint8_t inl, outer;
 };
 
@@ -173,8 +174,9 @@ struct cpu {
 	 * (cpu_set_task()): read by numasim trace's records only */
 	const char *task_comm;         /* NULL: not said */
 	int task_pid;
-	/* [nr_sites] with fixed_sites, else NULL: per removed site, how often
-	 * the model's condition was not the value the change fixed */
+	/* [nr_sites] from the first layout with removed sites on, else NULL:
+	 * per removed site, how often the model's condition was not the
+	 * value the change fixed */
 	uint64_t *fixed_disagree;
 	/* charge_kinds: [(nr_fns + 1) * CPU_NR_CHARGES], row 0 = outside
 	 * any function, row fn + 1; booked up to kmark (cpu_charge_to()) */
