@@ -304,9 +304,7 @@ static int cpu_init_one(struct cpu_sys *s, struct cpu *c, int idx, int id,
 	c->site = calloc((size_t)s->tables->nr_sites + 1, sizeof *c->site);
 	c->prof = calloc((size_t)s->tables->nr_fns + 1, sizeof *c->prof);
 	c->stack = calloc((size_t)p->stack_depth + 1, sizeof *c->stack);
-	/* kept for every run: cpu_sys_set_layout() may bring fixed sites */
-	c->fixed_disagree = calloc((size_t)s->tables->nr_sites + 1, sizeof *c->fixed_disagree);
-	if (!c->site || !c->prof || !c->stack || !c->fixed_disagree)
+	if (!c->site || !c->prof || !c->stack)
 		return NS_ENOMEM;
 	if (p->charge_kinds) {
 		c->kcyc = calloc(((size_t)s->tables->nr_fns + 1) * CPU_NR_CHARGES,
@@ -322,6 +320,28 @@ static int cpu_init_one(struct cpu_sys *s, struct cpu *c, int idx, int id,
 	if (!rc)
 		rc = cpu_acct(s)->init(c, p);
 	return rc;
+}
+
+/*
+ * The per-site disagreement counts of removed sites, for a layout that
+ * removes some (l->nr_fixed): made on the first such layout and kept from
+ * then on (cpu_sys_set_layout() may bring one later), so that a CPU of a
+ * world without removed sites holds none (memory per simulated CPU).
+ */
+static int fixed_disagree_alloc(struct cpu_sys *s, const struct cost_layout *l)
+{
+	if (!l->nr_fixed)
+		return NS_OK;
+	for (int i = 0; i < s->nr_cpus; i++) {
+		struct cpu *c = &s->cpu[i];
+		if (c->fixed_disagree)
+			continue;
+		c->fixed_disagree = calloc((size_t)s->tables->nr_sites + 1,
+					   sizeof *c->fixed_disagree);
+		if (!c->fixed_disagree)
+			return NS_ENOMEM;
+	}
+	return NS_OK;
 }
 
 /* Copy the hot figures and layout pointers into every CPU. */
@@ -458,7 +478,7 @@ int cpu_sys_init(struct cpu_sys *s, const struct machine *m,
 	rc = cache_sys_init(&s->cache, &cp, n, llc, m->nr_nodes);
 	if (rc)
 		goto out;
-	if ((rc = cpu_key_bind(s, l)))
+	if ((rc = fixed_disagree_alloc(s, l)) || (rc = cpu_key_bind(s, l)))
 		goto out;
 	cpus_bind(s);
 out:
@@ -487,6 +507,8 @@ int cpu_sys_set_layout(struct cpu_sys *s, const struct cost_layout *l)
 	for (int i = 0; i < s->nr_cpus; i++)
 		if (s->cpu[i].depth || s->cpu[i].lost)
 			return NS_EINTERNAL; /* frames carry the old layout */
+	if (fixed_disagree_alloc(s, l))
+		return NS_ENOMEM;
 	int rc = cpu_key_bind(s, l);
 	if (rc)
 		return rc;

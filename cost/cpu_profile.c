@@ -14,7 +14,7 @@
 
 #include "base/diag.h"
 
-#define PATHS_INITIAL 256u
+#define PATHS_INITIAL 16u
 
 /* Rebuild the path hash at 4x the capacity (load <= 1/4 when full). */
 static int path_rehash(struct cpu *c, uint32_t cap)

@@ -840,6 +840,16 @@ static void lost_split(struct cpu_sampled *sm, const struct sampled_after *a, ui
 	}
 }
 
+/* One more call of the top-level path of fn.  The path is found (or made)
+ * before the table is indexed: making it may move c->path (realloc), and
+ * in `c->path[cpu_path_child(...)]` the array's address may be read
+ * first. */
+static void sampled_top_path_call(struct cpu *c, int fn)
+{
+	int32_t p = cpu_path_child(c, 0, fn);
+	c->path[p].calls++;
+}
+
 /* A lost call of fn: its blocks' cycles booked where they ran and its
  * calls counted on their paths, as far as the samples show; the cycles
  * placed (the rest are the top-level function's own). */
@@ -879,7 +889,7 @@ static uint64_t lost_place(struct cpu *c, struct cpu_sampled *sm, int fn, uint64
 	if (calls)
 		sm->lost_calls_booked++;
 	else                            /* the top-level call's is certain */
-		c->path[cpu_path_child(c, 0, fn)].calls++;
+		sampled_top_path_call(c, fn);
 	return placed;
 }
 

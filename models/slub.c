@@ -346,6 +346,7 @@ static uint32_t allocate_slab(struct cpu *c, struct slub_cache *s)
 	sl->objects = (uint16_t)objects;
 	sl->lprev = sl->lnext = sl->pnext = NIL32;
 	sl->alloc_cpu = -1;
+	sl->chain_cpu = -1;
 	mem(c, w, sl->meta + PAGE_OFF_SLAB_CACHE, CPU_STORE); /* objects, slab_cache, flags */
 	/* build the free chain: set_freepointer on every object */
 	uint16_t *nx = nextp(s, id);
@@ -431,6 +432,7 @@ static void unfreeze_partials(struct cpu *c, struct slub_cache *s)
 		run_block(c, w, B_unfreeze_page);
 		bmem(c, w, sl->meta + PAGE_OFF_LRU, CPU_LOAD_DEP);
 		k->partial = sl->pnext;
+		sl->chain_cpu = -1;
 		bmem(c, w, k->addr + KCPU_OFF_PARTIAL, CPU_STORE);
 		struct slub_knode *n2 = get_node(s, sl->node);
 		if (br(c, w, S_uf_node, n != n2)) {
@@ -500,6 +502,7 @@ static void put_cpu_partial(struct cpu *c, struct slub_cache *s, uint32_t id, bo
 	sl->pages = pages;
 	sl->pobjects = in_pages ? 0 : pobjects;
 	sl->pnext = old;
+	sl->chain_cpu = (int16_t)c->idx;
 	mem(c, w, sl->meta + PAGE_OFF_LRU, CPU_STORE);
 	mem(c, w, sl->meta + PAGE_OFF_NEXT_PAGES, CPU_STORE);
 	this_cpu_cmpxchg(c);   /* this_cpu_cmpxchg(c->partial, old, page) */
@@ -1077,6 +1080,7 @@ new_slab:
 		s->slab[id].alloc_cpu = (int16_t)c->idx;
 		k->partial = s->slab[id].pnext;
 		s->slab[id].pnext = NIL32;
+		s->slab[id].chain_cpu = -1;
 		mem(c, w, k->addr + KCPU_OFF_PAGE, CPU_STORE);
 		mem(c, w, k->addr + KCPU_OFF_PARTIAL, CPU_STORE);
 		stat_inc(c, s, SLUB_CPU_PARTIAL_ALLOC);

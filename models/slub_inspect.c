@@ -399,6 +399,9 @@ static int check_cache(const struct slub_world *w, const struct slub_cache *s, s
 				rc = FAIL("%s: cpu %d: bad partial chain", s->name, w->s->cpu[i].id);
 			else
 				where[p] = 2;
+			if (rc == NS_OK && s->slab[p].chain_cpu != i)
+				rc = FAIL("%s: cpu %d: slab %u on its partial chain has chain_cpu %d",
+					  s->name, w->s->cpu[i].id, p, s->slab[p].chain_cpu);
 			if (++len > s->cap_slab)
 				rc = FAIL("%s: cpu %d: partial chain cycles", s->name, w->s->cpu[i].id);
 		}
@@ -460,6 +463,9 @@ static int check_cache(const struct slub_world *w, const struct slub_cache *s, s
 				  is_cpu ? "is" : "not");
 		if (rc == NS_OK && sl->on_list != (where[id] == 3))
 			rc = FAIL("%s: slab %u: on_list flag wrong", s->name, id);
+		if (rc == NS_OK && (sl->chain_cpu >= 0) != (where[id] == 2))
+			rc = FAIL("%s: slab %u: chain_cpu %d but %s a cpu's partial chain", s->name,
+				  id, sl->chain_cpu, where[id] == 2 ? "on" : "not on");
 		if (rc == NS_OK && (sl->freelist == NIL16) != (sl->inuse == sl->objects))
 			rc = FAIL("%s: slab %u: freelist %s but inuse %u of %u", s->name, id,
 				  sl->freelist == NIL16 ? "empty" : "non-empty", sl->inuse, sl->objects);

@@ -451,6 +451,10 @@ struct slub_slab {
 					 * its objects were allocated on), -1 never:
 					 * the model's, for the free-path where
 					 * counters (slub_where_*) */
+	int16_t chain_cpu;             /* cpu idx whose partial chain holds it, -1
+					 * none: a host index (slub_where() without
+					 * walking chains), kept by the chain's push
+					 * and pops, checked by slub_check() */
 };
 
 /* struct kmem_cache_cpu */
