@@ -151,17 +151,28 @@ int cpu_sys_profile(struct cpu_sys *s, int cpu_id, cpu_profile_cb cb, void *arg)
 	return NS_OK;
 }
 
-int cpu_sys_charges(struct cpu_sys *s, int cpu_id, cpu_charge_cb cb, void *arg)
+/* The CPUs of cpu_id (select_cpus) with their charge kinds and per-block
+ * work folded and attributed: NS_ENOENT unless the run kept them
+ * (cpu_params charge_kinds). */
+static int select_charged_cpus(struct cpu_sys *s, int cpu_id, int *lo, int *hi)
 {
-	int lo, hi, rc = select_cpus(s, cpu_id, &lo, &hi);
+	int rc = select_cpus(s, cpu_id, lo, hi);
 	if (rc)
 		return rc;
-	for (int i = lo; i < hi; i++) {
+	for (int i = *lo; i < *hi; i++) {
 		if (!s->cpu[i].kinds)
 			return NS_ENOENT;
 		cpu_memo_fold(&s->cpu[i]);
 		cpu_attribute(&s->cpu[i]);
 	}
+	return NS_OK;
+}
+
+int cpu_sys_charges(struct cpu_sys *s, int cpu_id, cpu_charge_cb cb, void *arg)
+{
+	int lo, hi, rc = select_charged_cpus(s, cpu_id, &lo, &hi);
+	if (rc)
+		return rc;
 	for (int fn = 0; fn < s->tables->nr_fns; fn++) {
 		for (int k = 0; k < CPU_NR_CHARGES; k++) {
 			struct cpu_charge_row r = {
@@ -182,15 +193,9 @@ int cpu_sys_charges(struct cpu_sys *s, int cpu_id, cpu_charge_cb cb, void *arg)
 
 int cpu_sys_units(struct cpu_sys *s, int cpu_id, cpu_unit_cb cb, void *arg)
 {
-	int lo, hi, rc = select_cpus(s, cpu_id, &lo, &hi);
+	int lo, hi, rc = select_charged_cpus(s, cpu_id, &lo, &hi);
 	if (rc)
 		return rc;
-	for (int i = lo; i < hi; i++) {
-		if (!s->cpu[i].kinds)
-			return NS_ENOENT;
-		cpu_memo_fold(&s->cpu[i]);
-		cpu_attribute(&s->cpu[i]);
-	}
 	size_t cols = (size_t)s->tables->nr_units + 1;
 	for (int fn = 0; fn < s->tables->nr_fns; fn++) {
 		for (int u = 0; u < s->tables->nr_units; u++) {

@@ -473,17 +473,6 @@ static void test_slub_tree(void **state)
 	assert_int_equal(KC_slub_02 + 1, KCOMMIT_NR);
 	assert_int_equal(kcommit_last_selectable("slub"), KC_slub_02);
 	assert_int_equal(kcommit_last_selectable("mm"), KC_v3_28);
-	/* the entry a commit behaves as: 'N' entries fall back to the 'M'
-	 * before them (scenario_point_twin) */
-	for (int k = KC_v3_07; k <= KC_v3_12; k++)
-		assert_int_equal(kcommit_effective((enum kcommit)k), KC_v3_06);
-	assert_int_equal(kcommit_effective(KC_v3_14), KC_v3_13);
-	assert_int_equal(kcommit_effective(KC_v3_17), KC_v3_16);
-	assert_int_equal(kcommit_effective(KC_v3_24), KC_v3_23);
-	assert_int_equal(kcommit_effective(KC_v3_05), KC_v3_05);
-	assert_int_equal(kcommit_effective(KC_v4_6_rc2), KC_v4_6_rc2);
-	assert_int_equal(kcommit_effective(KC_slub_02), KC_slub_02);
-	assert_int_equal(kcommit_effective(KCOMMIT_UNSET), KCOMMIT_UNSET);
 	assert_int_equal(kcommit_parse("slub", "b47291e"), KC_slub_01);
 	assert_string_equal(kcommit_suggest("slub", "b47291ef02b9"), "b47291ef02b0");
 	assert_string_equal(kcommit_suggest("slub", "v5.10"), "v5.9");
