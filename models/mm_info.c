@@ -74,6 +74,9 @@ static const char *const mm_sunit_names[MM_NR_SBLOCK] = {
 #undef MM_SUNIT_NAME
 };
 
+const char *const *mm_block_names(void) { return mm_unit_names; }
+const char *const *mm_series_block_names(void) { return mm_sunit_names; }
+
 int mm_register(struct cost_tables *t, int *fn_base, int *site_base)
 {
 	int unit_base;

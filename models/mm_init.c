@@ -325,16 +325,8 @@ static int mm_blocks_init(struct mm_world *w)
 		MM_BLOCKS(MM_BLOCK_DEF)
 #undef MM_BLOCK_DEF
 	};
-	static const char *const names[MM_NR_BLOCK] = {
-#define MM_BLOCK_NAME(name, r, k, e) [B_##name] = #name,
-		MM_BLOCKS(MM_BLOCK_NAME)
-	};
-#undef MM_BLOCK_NAME
-	static const char *const snames[MM_NR_SBLOCK] = {
-#define MM_SBLOCK_NAME(name, r, k, e) [SB_##name] = #name,
-		MM_SERIES_BLOCKS(MM_SBLOCK_NAME)
-#undef MM_SBLOCK_NAME
-	};
+	const char *const *names = mm_block_names();
+	const char *const *snames = mm_series_block_names();
 	const struct mm_config *c = &w->cfg;
 	int rc = cpu_blocks_init(w->code, defs, MM_NR_BLOCK, work, w->ch.site_base, &w->s->k);
 	/* the units mm_register() named, for a run that books work per unit */

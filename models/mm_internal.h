@@ -459,6 +459,11 @@ COPY_DECLARE(mm_free_pages);
 
 /* --- the cold files ------------------------------------------------------ */
 
+/* models/mm_info.c: the names of MM_BLOCKS and MM_SERIES_BLOCKS in enum
+ * order (the units mm_register() registers, the names change files use) */
+const char *const *mm_block_names(void);
+const char *const *mm_series_block_names(void);
+
 /* models/mm_init.c: set-up */
 void setup_pcp_sizes(struct mm_world *w, struct zone *z, int *high, int *batch);
 void compute_min_free(struct mm_world *w);
