@@ -2,7 +2,8 @@
 # scripts/build-pgo.sh DIR: an optimised numasim built twice, as CPython's
 # --enable-optimizations and GCC's own profiledbootstrap do: first
 # instrumented (-fprofile-generate), trained on short runs of every
-# accounting mode and workload the benches and the main job use, then
+# accounting mode and workload the benches and the main job use (and a
+# short trace import and replay), then
 # rebuilt from that profile with link-time optimisation (-fprofile-use
 # -flto).  The results are the plain release build's, bit for bit (the
 # same C, no -ffast-math: ISO C11 keeps floating-point contraction off);
