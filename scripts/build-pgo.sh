@@ -2,7 +2,8 @@
 # scripts/build-pgo.sh DIR: an optimised numasim built twice, as CPython's
 # --enable-optimizations and GCC's own profiledbootstrap do: first
 # instrumented (-fprofile-generate), trained on short runs of every
-# accounting mode and workload the benches and the main job use, then
+# accounting mode and workload the benches and the main job use (and a
+# short trace import and replay), then
 # rebuilt from that profile with link-time optimisation (-fprofile-use
 # -flto).  The results are the plain release build's, bit for bit (the
 # same C, no -ffast-math: ISO C11 keeps floating-point contraction off);
@@ -59,6 +60,14 @@ train run tests/scenarios/tiny-pagealloc.yaml --db "$tmp/z.db" --quiet \
 	--set cost.model=ooo --set cost.accounting=memo
 train run tests/scenarios/tiny-messaging.yaml --db "$tmp/s.db" --quiet
 train report "$tmp/z.db" --top 12
+# the replay workload (a main use: `numasim import trace` and `run` of a
+# replay scenario): the import's text parser and the replay's dispatch
+# over a short generated trace, replayed as fast as it goes
+bash tests/fixtures/traces/gen-long.sh 20000 >"$tmp/trace.txt"
+train import trace "$tmp/trace.txt" -o "$tmp/trace.nst"
+printf 'name: pgo-replay\nmachine: %s\nworkload:\n  type: replay\n  trace: %s\n  timing: asap\n' \
+	"$PWD/configs/seed-2016-2s.yaml" "$tmp/trace.nst" >"$tmp/replay.yaml"
+train run "$tmp/replay.yaml" --db "$tmp/r.db" --quiet
 phase 3 "optimised build from the profile (-fprofile-use -flto)" "after $((SECONDS - t0)) s"
 meson configure "$dir" -Db_lto=true -Db_pgo=use >/dev/null
 meson compile -C "$dir" >/dev/null

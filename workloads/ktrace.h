@@ -156,7 +156,7 @@ int ktrace_load_compact(struct ktrace *t, const char *name, const char *buf, siz
 int ktrace_read(struct ktrace *t, const char *name, const char *buf, size_t len,
 		int skip_bad, struct diag *d);
 /* Read the file path (`-`: standard input; at most KT_MAX_FILE bytes)
- * with ktrace_read. */
+ * with ktrace_read; a regular file is mapped (mmap), not copied. */
 int ktrace_read_file(struct ktrace *t, const char *path, int skip_bad, struct diag *d);
 /* The compact file of t, malloc'ed, in *out (*len bytes). */
 int ktrace_write_compact(const struct ktrace *t, char **out, size_t *len);

@@ -4,7 +4,7 @@
 # a count taken with grep; the perf kmem stat summary of the v4.6 fixture
 # equals the hand count; bad lines are file:line:col errors, exit 2, no
 # output file; --skip-bad counts them; the compact file reads back to the
-# same summary; a replay of each fixture stores its calls and paths.
+# same summary, from a file (mapped) or standard input (read); a replay of each fixture stores its calls and paths.
 set -u
 
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
@@ -56,6 +56,12 @@ fi
 check "magic" "$(head -c 8 "$tmp/p.nst")" NSKTRACE
 "$NUMASIM" import trace "$tmp/p.nst" >"$tmp/r.out" 2>&1
 check "compact reads back" "$(diff <(grep -v '^wrote' "$tmp/w.out" | sed '$d') "$tmp/r.out" && echo same)" same
+# a regular file is mapped, standard input is read: the same bytes, the
+# same compact file and the same report
+"$NUMASIM" import trace - -o "$tmp/p-stdin.nst" <"$fx/perf-script-v6.txt" >/dev/null 2>&1
+check "text from standard input" "$(cmp "$tmp/p.nst" "$tmp/p-stdin.nst" && echo same)" same
+"$NUMASIM" import trace - <"$tmp/p.nst" >"$tmp/r-stdin.out" 2>&1
+check "compact from standard input" "$(diff "$tmp/r.out" "$tmp/r-stdin.out" && echo same)" same
 
 # bad inputs: file:line:col, exit 2, nothing written
 for b in garbage:1:1 missing-pfn:1:49 order-range:2:103 truncated:3:91 unknown-field:1:182; do
