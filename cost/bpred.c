@@ -23,9 +23,6 @@
 
 #include <stdlib.h>
 #include <string.h>
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
 
 #include "base/diag.h"
 
@@ -301,47 +298,6 @@ static inline struct bpred_tage_entry *tage_entry(const struct bpred *bp, int i,
 }
 
 /*
- * The mask of the tables whose entry at idxs matches its lane of tags
- * and is not empty (counter 0).  With SSE2 (every x86-64 host) the four
- * entries are compared at once, without a host branch: a tag's match
- * depends on the simulated history, and the branches GCC made of the
- * scalar form below were what the host mispredicted (perf annotate of
- * the step; docs/results/speed-tage-2026-12-07.md).  The entries'
- * bytes against the tags widened to 32 bits: per table a nibble of the
- * byte mask, its bits 0 and 1 set when the tag's two bytes are equal,
- * bit 2 when the counter is 0; a hit is a nibble of 3 (bit 3, the
- * usefulness, masked off).  The nibbles' "not 3" bits, at 0, 4, 8 and
- * 12, are gathered to bits 9..12 by one multiply (0x249: the shifts 9,
- * 6, 3 and 0, whose other products land on no bit in 9..12).
- */
-#if defined(__SSE2__)
-static inline unsigned tage_hits(const struct bpred *bp, uint64_t idxs, uint64_t tags)
-{
-	__m128i e = _mm_setr_epi32((int)tage_word(tage_entry(bp, 0, idxs)),
-				   (int)tage_word(tage_entry(bp, 1, idxs)),
-				   (int)tage_word(tage_entry(bp, 2, idxs)),
-				   (int)tage_word(tage_entry(bp, 3, idxs)));
-	__m128i zero = _mm_setzero_si128();
-	__m128i t = _mm_unpacklo_epi16(_mm_cvtsi64_si128((long long)tags), zero);
-	unsigned m = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_xor_si128(e, t), zero));
-	unsigned y = (m & 0x7777u) ^ 0x3333u; /* a table's nibble 0 iff it hits */
-	unsigned miss = (y | y >> 1 | y >> 2) & 0x1111u;
-	return (((miss ^ 0x1111u) * 0x249u) >> 9) & 0xFu;
-}
-#else
-static inline unsigned tage_hits(const struct bpred *bp, uint64_t idxs, uint64_t tags)
-{
-	unsigned hit = 0;
-	for (int i = 0; i < BPRED_TAGE_TABLES; i++) {
-		uint32_t w = tage_word(tage_entry(bp, i, idxs));
-		/* the tag matches and the counter is not 0 (an empty entry) */
-		hit |= (unsigned)(((w ^ LANE_OF(tags, i)) & 0xFFFFu) == 0 && (w & 0xFF0000u)) << i;
-	}
-	return hit;
-}
-#endif
-
-/*
  * A mispredict that a longer table than the provider prov (-1: none)
  * could have caught: allocate an entry in the first longer table whose
  * entry is not useful, else age the longer tables' entries.  Out of
@@ -396,7 +352,12 @@ tage_step(struct bpred *bp, int site, unsigned static_taken, unsigned taken,
 	uint64_t idxs = (ts->idx ^ bp->fold[BPRED_FOLD_IDX]) & g->fold_mask[BPRED_FOLD_IDX];
 	uint64_t tags = (ts->tag ^ bp->fold[BPRED_FOLD_TAG] ^ bp->fold[BPRED_FOLD_TAG2] << 1) &
 			g->tag_mask;
-	unsigned hit = tage_hits(bp, idxs, tags);
+	unsigned hit = 0;
+	for (int i = 0; i < BPRED_TAGE_TABLES; i++) {
+		uint32_t w = tage_word(tage_entry(bp, i, idxs));
+		/* the tag matches and the counter is not 0 (an empty entry) */
+		hit |= (unsigned)(((w ^ LANE_OF(tags, i)) & 0xFFFFu) == 0 && (w & 0xFF0000u)) << i;
+	}
 	unsigned base_pred = b >> 1;
 	unsigned pred;
 	uint8_t dirty = bp->dirty;
