@@ -96,24 +96,20 @@
  *
  * Speed (the step runs once per modelled branch: about 82 times per
  * simulated page allocator pair).  What depends only on the site is
- * computed once at set-up: gshare's part of the index, already masked
- * to the table (ghash[]), TAGE's parts of the four indices and the tag
- * (tsite[]).  What depends only on TAGE's geometry is fixed at init
- * (struct bpred_tage_geom), and for the default geometry compiled in as
- * constants (bpred.c tage_def, chosen by bp->tage_default).  Per branch
- * the outcome decides no host branch in gshare (the cold rule and the
- * updates are masks and unconditional stores, every field read before
- * the first byte store so nothing is reloaded); TAGE reads each entry as
- * one word, gathers hit and usefulness masks of the four tables and takes
- * provider and alternate from them by table lookup (GCC still branches
- * on a tag's match: the branch-free form cost 9 % more host instructions
- * in the release build), and branches off for a mispredict and the
- * periodic usefulness decay.  The caller's charges
- * (cost/cpu_hot.h cpu_branch_as()) are inline and straight, with the
- * rare parts behind one test.  Predictions, tables, histories and
- * dirty flags equal the straightforward step's bit for bit: test_bpred
- * drives long random streams through both (the references in the
- * test); measured figures in docs/results/speed-bpred-2026-12-07.md.
+ * computed once at set-up: gshare's part of the index (ghash[]), TAGE's
+ * parts of the four indices and the tag (tsite[]).  What depends only on
+ * TAGE's geometry is fixed at init (struct bpred_tage_geom), and for the
+ * default geometry compiled in as constants (bpred.c tage_def, chosen by
+ * bp->tage_default): its masks, lane widths and history shifts are
+ * immediates.  TAGE reads each entry as one word, gathers the mask of
+ * the tables that hit and takes provider and alternate from it by table
+ * lookup; the rare parts, allocation on a mispredict (with the
+ * usefulness mask it alone needs) and the periodic usefulness decay, are
+ * out-of-line calls.  Predictions, tables, histories and dirty flags
+ * equal the straightforward step's bit for bit: test_bpred drives long
+ * random streams through both (the references in the test), the
+ * generic-geometry step too.  Measured figures, in the profile-guided
+ * build: docs/results/speed-tage-2026-12-07.md.
  *
  * Invariants (bpred_check()): every counter is 0..3, every site state is a
  * counter or BPRED_COLD (bimodal) / 0 or BPRED_COLD (gshare), the history
