@@ -113,7 +113,7 @@
  *
  * Invariants (bpred_check()): every counter is 0..3, every site state is a
  * counter or BPRED_COLD (bimodal) / 0 or BPRED_COLD (gshare), the history
- * fits in history_bits, each site's ghash is its hash masked to the table;
+ * fits in history_bits, each site's ghash is its hash (bpred_gshare_hash());
  * TAGE: every folded register equals its definition
  * (bpred_tage_fold(): the XOR of the width-bit chunks of the last L
  * outcomes), counters and usefulness in range.
