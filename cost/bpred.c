@@ -6,16 +6,18 @@
  * saturating update and a store.  The mode test is a host branch that never
  * changes within a run, so the host predicts it perfectly.  TAGE keeps its
  * twelve folded histories packed in three words and each site's hash
- * precomputed (bpred.h), so a branch costs about 166 host instructions
+ * precomputed (bpred.h), so a branch cost about 166 host instructions
  * where the one-register-at-a-time version cost 290 (docs/design/cost-model.md
  * §7); the packed registers equal the scalar ones bit for bit
- * (test_bpred, bpred_check).  Since 2026-12-07 both history predictors
- * do their per-site work at set-up (gshare's site hash is ghash[], like
- * TAGE's tsite[]) and step without data-dependent host branches where
- * the outcome decides: gshare's cold rule and updates through masks and
+ * (test_bpred, bpred_check).  Both history predictors do their per-site
+ * work at set-up (gshare's site hash is ghash[], like TAGE's
+ * tsite[]) and step without data-dependent host branches where the
+ * outcome decides: gshare's cold rule and updates through masks and
  * unconditional stores, TAGE's provider, alternate and allocation from
- * 4-bit masks of the tables; test_bpred holds both to a copy of the
- * previous code bit for bit (predictions, tables, dirty flags).
+ * 4-bit masks of the tables; TAGE's step is instantiated twice, with the
+ * default geometry's figures as constants and with the predictor's own
+ * (bpred.h "Speed"); test_bpred holds every step to a straightforward
+ * reference bit for bit (predictions, tables, dirty flags).
  */
 #include "cost/bpred.h"
 
@@ -30,7 +32,8 @@ void bpred_params_default(struct bpred_params *p)
 	p->mode = BPRED_GSHARE;
 	p->table_bits = 14;
 	p->history_bits = 12;
-	/* bpred.h BPRED_TAGE: a small TAGE, histories 5 * 2.2^i */
+	/* bpred.h BPRED_TAGE: a small TAGE, histories 5 * 2.2^i (the step
+	 * has these as constants, tage_def below) */
 	p->tage_bits = 10;
 	p->tage_tag_bits = 9;
 	static const int hist[BPRED_TAGE_TABLES] = {5, 11, 24, 52};
@@ -59,9 +62,6 @@ const char *bpred_mode_name(enum bpred_mode m)
 	return "unknown";
 }
 
-/* Width of the second tag register. */
-#define TAG2_BITS(bp) ((bp)->tag_bits > 1 ? (bp)->tag_bits - 1 : 1)
-
 _Static_assert(BPRED_TAGE_TABLES * 16 <= 64 && BPRED_TAGE_MAX_BITS < 16,
 	       "a folded register and its wrap bit fit a 16-bit lane");
 
@@ -69,22 +69,58 @@ _Static_assert(BPRED_TAGE_TABLES * 16 <= 64 && BPRED_TAGE_MAX_BITS < 16,
 #define LANE(i) (16 * (i))
 #define LANE_ONES 0x0001000100010001ull
 
-/* The packed folds' fixed figures (bpred.h struct bpred). */
-static void tage_fold_init(struct bpred *bp, const int *hist)
+/* The packed folds' figures for widths (index, tag) and histories. */
+static void tage_geom_init(struct bpred_tage_geom *g, int tage_bits, int tag_bits,
+			   const int *hist)
 {
-	int w[3] = {bp->tage_bits, bp->tag_bits, TAG2_BITS(bp)};
+	int w[3] = {tage_bits, tag_bits, tag_bits > 1 ? tag_bits - 1 : 1};
 	for (int k = 0; k < 3; k++) {
-		bp->fold_w[k] = (uint8_t)w[k];
-		bp->fold_mask[k] = bp->fold_out[k] = 0;
+		g->fold_w[k] = (uint8_t)w[k];
+		g->fold_mask[k] = g->fold_out[k] = 0;
 		for (int i = 0; i < BPRED_TAGE_TABLES; i++) {
-			bp->fold_mask[k] |= ((1ull << w[k]) - 1) << LANE(i);
-			bp->fold_out[k] |= 1ull << (hist[i] % w[k] + LANE(i));
+			g->fold_mask[k] |= ((1ull << w[k]) - 1) << LANE(i);
+			g->fold_out[k] |= 1ull << (hist[i] % w[k] + LANE(i));
 		}
 	}
+	for (int i = 0; i < BPRED_TAGE_TABLES; i++)
+		g->hist_m1[i] = (uint8_t)(hist[i] - 1);
+	g->tag_mask = ((1ull << tag_bits) - 1) * LANE_ONES;
+}
+
+/*
+ * The default geometry's figures as a constant (bpred_params_default():
+ * 2^10 entries, 9-bit tags, histories 5, 11, 24, 52), for the step
+ * instantiated with them: its masks, widths and shifts become immediates.
+ */
+#define TAGE_DEF_BITS 10
+#define TAGE_DEF_TAG 9
+#define TAGE_DEF_H0 5
+#define TAGE_DEF_H1 11
+#define TAGE_DEF_H2 24
+#define TAGE_DEF_H3 52
+#define DEF_MASK(w) (((1ull << (w)) - 1) * LANE_ONES)
+#define DEF_OUT(w)                                                             \
+	(1ull << (TAGE_DEF_H0 % (w)) | 1ull << (TAGE_DEF_H1 % (w) + 16) |      \
+	 1ull << (TAGE_DEF_H2 % (w) + 32) | 1ull << (TAGE_DEF_H3 % (w) + 48))
+static const struct bpred_tage_geom tage_def = {
+	.fold_mask = {DEF_MASK(TAGE_DEF_BITS), DEF_MASK(TAGE_DEF_TAG), DEF_MASK(TAGE_DEF_TAG - 1)},
+	.fold_out = {DEF_OUT(TAGE_DEF_BITS), DEF_OUT(TAGE_DEF_TAG), DEF_OUT(TAGE_DEF_TAG - 1)},
+	.tag_mask = DEF_MASK(TAGE_DEF_TAG),
+	.fold_w = {TAGE_DEF_BITS, TAGE_DEF_TAG, TAGE_DEF_TAG - 1},
+	.hist_m1 = {TAGE_DEF_H0 - 1, TAGE_DEF_H1 - 1, TAGE_DEF_H2 - 1, TAGE_DEF_H3 - 1},
+};
+
+static void tage_fold_init(struct bpred *bp, const int *hist)
+{
+	tage_geom_init(&bp->g, bp->tage_bits, bp->tag_bits, hist);
+	bool def = bp->tage_bits == TAGE_DEF_BITS && bp->tag_bits == TAGE_DEF_TAG;
+	static const int def_hist[BPRED_TAGE_TABLES] = {TAGE_DEF_H0, TAGE_DEF_H1, TAGE_DEF_H2,
+							 TAGE_DEF_H3};
 	for (int i = 0; i < BPRED_TAGE_TABLES; i++) {
 		bp->tage_hist[i] = hist[i];
-		bp->hist_m1[i] = (uint8_t)(hist[i] - 1);
+		def &= hist[i] == def_hist[i];
 	}
+	bp->tage_default = def;
 }
 
 /*
@@ -95,7 +131,6 @@ static void tage_fold_init(struct bpred *bp, const int *hist)
 static void tage_sites_init(struct bpred *bp, int nr_sites)
 {
 	uint32_t imask = (1u << bp->tage_bits) - 1, tmask = (1u << bp->tag_bits) - 1;
-	bp->tag_mask = tmask * LANE_ONES;
 	for (int site = 0; site <= nr_sites; site++) {
 		uint32_t h = (uint32_t)site * 2654435769u;
 		struct bpred_tage_site *ts = &bp->tsite[site];
@@ -204,45 +239,32 @@ uint32_t bpred_tage_fold(uint64_t ghist, int len, int width)
  * cancels the outcome now L old at bit L mod w (Seznec and Michaud 2006,
  * "folded history").  Packed four tables to a word (bpred.h): the shift,
  * the wrap of bit w to bit 0 and the XORs act on all four lanes at once.
+ * g is the geometry: a constant one (tage_def) folds to immediates.
  */
-static inline void tage_push(struct bpred *bp, unsigned taken)
+static inline __attribute__((always_inline)) void
+tage_push(struct bpred *bp, unsigned taken, const struct bpred_tage_geom *g)
 {
-	uint64_t g = bp->ghist;
+	uint64_t h = bp->ghist;
 	/* the outcomes leaving the windows, one per lane, then all-ones lanes */
-	uint64_t out = ((g >> bp->hist_m1[0]) & 1) | ((g >> bp->hist_m1[1]) & 1) << LANE(1) |
-		       ((g >> bp->hist_m1[2]) & 1) << LANE(2) |
-		       ((g >> bp->hist_m1[3]) & 1) << LANE(3);
+	uint64_t out = ((h >> g->hist_m1[0]) & 1) | ((h >> g->hist_m1[1]) & 1) << LANE(1) |
+		       ((h >> g->hist_m1[2]) & 1) << LANE(2) |
+		       ((h >> g->hist_m1[3]) & 1) << LANE(3);
 	uint64_t outs = out * 0xFFFFu;
 	uint64_t in = (uint64_t)taken * LANE_ONES;
 	for (int k = 0; k < 3; k++) {
 		uint64_t t = bp->fold[k] << 1 | in;
-		bp->fold[k] = ((t & bp->fold_mask[k]) ^ ((t >> bp->fold_w[k]) & LANE_ONES)) ^
-			      (outs & bp->fold_out[k]);
+		bp->fold[k] = ((t & g->fold_mask[k]) ^ ((t >> g->fold_w[k]) & LANE_ONES)) ^
+			      (outs & g->fold_out[k]);
 	}
-	bp->ghist = g << 1 | taken;
+	bp->ghist = h << 1 | taken;
 }
 
-static void tage_decay(struct bpred *bp)
+/* Every BPRED_TAGE_U_PERIOD updates: out of line (the step's rare part). */
+static __attribute__((noinline, cold)) void tage_decay(struct bpred *bp)
 {
 	for (int i = 0; i < BPRED_TAGE_TABLES; i++)
 		for (uint32_t j = 0; j < (1u << bp->tage_bits); j++)
 			bp->tt[i][j].u >>= 1;
-}
-
-/*
- * The four tables' indices and tags at once (lanes as the folds):
- * index = (site part ^ index fold) & mask, tag = (site part ^ tag fold ^
- * second tag fold << 1) & mask -- the paper's two tag registers.
- */
-static inline uint64_t tage_indices(const struct bpred *bp, int site)
-{
-	return (bp->tsite[site].idx ^ bp->fold[BPRED_FOLD_IDX]) & bp->fold_mask[BPRED_FOLD_IDX];
-}
-
-static inline uint64_t tage_tags(const struct bpred *bp, int site)
-{
-	return (bp->tsite[site].tag ^ bp->fold[BPRED_FOLD_TAG] ^ bp->fold[BPRED_FOLD_TAG2] << 1) &
-	       bp->tag_mask;
 }
 
 #define LANE_OF(w, i) ((uint32_t)((w) >> LANE(i)) & 0xFFFFu)
@@ -261,77 +283,125 @@ static const uint8_t tage_longer[5] = {0xF, 0xE, 0xC, 0x8, 0x0};
 static const uint8_t tage_ctr_next[16] = {0, 1, 1, 2, 1, 3, 2, 4, 3, 5, 4, 6, 5, 7, 6, 7};
 static const uint8_t tage_u_next[8] = {0, 1, 0, 2, 1, 3, 2, 3};
 
+/* An entry as one 32-bit word (little end first: tag, counter, usefulness). */
+static inline uint32_t tage_word(const struct bpred_tage_entry *e)
+{
+	uint32_t w;
+	memcpy(&w, e, sizeof w);
+	return w;
+}
+
+/* Table i's entry at the index lanes idxs. */
+static inline struct bpred_tage_entry *tage_entry(const struct bpred *bp, int i, uint64_t idxs)
+{
+	return &bp->tt[i][LANE_OF(idxs, i)];
+}
+
 /*
- * The TAGE step.  Set up once per site (tsite: its hash's part of the
- * indices and tags) and per history (the packed folds), it finds the
- * provider and the alternate from one 4-bit mask of the tables whose tag
- * matches (the longest two, by table lookups rather than a loop that
- * stops), updates the provider's counters through small tables and
- * picks the table to allocate in from a second mask (the first longer
- * table whose entry is not useful).  The predictions, entries and dirty
- * flags are those of the loop it replaced bit for bit (test_bpred runs
- * both on a long stream).
+ * A mispredict that a longer table than the provider prov (-1: none)
+ * could have caught: allocate an entry in the first longer table whose
+ * entry is not useful, else age the longer tables' entries.  Out of
+ * line: about one branch in a thousand of the page allocator's
+ * mispredicts, and keeping it in the step made the compiler keep more
+ * values live across the whole step.  The entries it reads are in
+ * tables longer than prov, which the provider's update did not touch.
  */
-unsigned bpred_tage_predict_update(struct bpred *bp, int site, unsigned static_taken,
-				   unsigned taken)
+static __attribute__((noinline)) void tage_allocate(struct bpred *bp, uint64_t idxs,
+						    uint64_t tags, int prov, unsigned taken)
+{
+	unsigned useful = 0;
+	for (int j = 0; j < BPRED_TAGE_TABLES; j++)
+		useful |= (unsigned)(tage_entry(bp, j, idxs)->u != 0) << j;
+	unsigned free_ = tage_longer[prov + 1] & ~useful;
+	if (free_) {
+		int j = __builtin_ctz(free_);
+		*tage_entry(bp, j, idxs) = (struct bpred_tage_entry){
+			(uint16_t)LANE_OF(tags, j), (uint8_t)(taken ? 4 : 3), 0};
+	} else {
+		for (int j = prov + 1; j < BPRED_TAGE_TABLES; j++)
+			tage_entry(bp, j, idxs)->u--;
+	}
+}
+
+/*
+ * The TAGE step, with the geometry g (constant for the default one).
+ * Set up once per site (tsite: its hash's part of the indices and tags)
+ * and per history (the packed folds), it finds the provider and the
+ * alternate from one 4-bit mask of the tables whose tag matches (the
+ * longest two, by table lookups rather than a loop that stops), each
+ * entry read as one word, and updates the provider's counters through
+ * small tables; the rare parts (allocation on a mispredict, the periodic
+ * usefulness decay) are calls.  The predictions, entries and dirty
+ * flags are those of the straightforward step bit for bit (test_bpred
+ * runs both on a long stream).
+ */
+static inline __attribute__((always_inline)) unsigned
+tage_step(struct bpred *bp, int site, unsigned static_taken, unsigned taken,
+	  const struct bpred_tage_geom *g)
 {
 	uint8_t *base = &bp->site[site];
-	if (*base == BPRED_COLD) {
+	uint8_t b = *base;
+	if (b == BPRED_COLD) {
 		/* a BTB miss: the static rule, then the base counter learns */
 		*base = (uint8_t)(1u + taken);
 		bp->dirty = 1;
-		tage_push(bp, taken);
+		tage_push(bp, taken, g);
 		return static_taken;
 	}
-	uint64_t idxs = tage_indices(bp, site), tags = tage_tags(bp, site);
-	struct bpred_tage_entry *e[BPRED_TAGE_TABLES];
-	unsigned hit = 0, useful = 0;
+	const struct bpred_tage_site *ts = &bp->tsite[site];
+	uint64_t idxs = (ts->idx ^ bp->fold[BPRED_FOLD_IDX]) & g->fold_mask[BPRED_FOLD_IDX];
+	uint64_t tags = (ts->tag ^ bp->fold[BPRED_FOLD_TAG] ^ bp->fold[BPRED_FOLD_TAG2] << 1) &
+			g->tag_mask;
+	unsigned hit = 0;
 	for (int i = 0; i < BPRED_TAGE_TABLES; i++) {
-		e[i] = &bp->tt[i][LANE_OF(idxs, i)];
-		hit |= (unsigned)((e[i]->tag == LANE_OF(tags, i)) & (e[i]->ctr != 0)) << i;
-		useful |= (unsigned)(e[i]->u != 0) << i;
+		uint32_t w = tage_word(tage_entry(bp, i, idxs));
+		/* the tag matches and the counter is not 0 (an empty entry) */
+		hit |= (unsigned)(((w ^ LANE_OF(tags, i)) & 0xFFFFu) == 0 && (w & 0xFF0000u)) << i;
 	}
-	int prov = tage_top[hit], alt = tage_top[tage_rest[hit]];
-	unsigned base_pred = *base >> 1;
+	unsigned base_pred = b >> 1;
 	unsigned pred;
-	uint8_t dirty = 0;
+	uint8_t dirty = bp->dirty;
+	int prov = tage_top[hit];
 	if (prov >= 0) {
-		struct bpred_tage_entry *p = e[prov];
-		unsigned alt_pred = alt >= 0 ? e[alt]->ctr >> 2 : base_pred;
-		pred = p->ctr >> 2;
+		int alt = tage_top[tage_rest[hit]];
+		struct bpred_tage_entry *p = tage_entry(bp, prov, idxs);
+		unsigned alt_pred = alt >= 0 ? tage_entry(bp, alt, idxs)->ctr >> 2 : base_pred;
+		uint8_t pu = p->u, pc = p->ctr;
+		pred = pc >> 2;
 		/* usefulness moves only when the provider and the alternate differ */
-		uint8_t u = pred != alt_pred ? tage_u_next[p->u << 1 | (pred == taken)] : p->u;
-		uint8_t ctr = tage_ctr_next[p->ctr << 1 | taken];
-		dirty |= (uint8_t)((u != p->u) | (ctr != p->ctr));
+		uint8_t u = pred != alt_pred ? tage_u_next[pu << 1 | (pred == taken)] : pu;
+		uint8_t ctr = tage_ctr_next[pc << 1 | taken];
+		dirty |= (uint8_t)((u != pu) | (ctr != pc));
 		p->u = u;
 		p->ctr = ctr;
 	} else {
 		pred = base_pred;
-		uint8_t nv = bpred_next(*base, taken);
-		dirty |= (uint8_t)(nv != *base);
+		uint8_t nv = bpred_next(b, taken);
+		dirty |= (uint8_t)(nv != b);
 		*base = nv;
 	}
-	if (pred != taken && prov < BPRED_TAGE_TABLES - 1) {
-		unsigned longer = tage_longer[prov + 1];
-		unsigned free_ = longer & ~useful;
-		if (free_) {
-			int j = __builtin_ctz(free_);
-			*e[j] = (struct bpred_tage_entry){
-				(uint16_t)LANE_OF(tags, j), (uint8_t)(taken ? 4 : 3), 0};
-		} else {
-			for (int j = prov + 1; j < BPRED_TAGE_TABLES; j++)
-				e[j]->u--;
-		}
+	if (__builtin_expect(pred != taken, 0) && prov < BPRED_TAGE_TABLES - 1) {
+		tage_allocate(bp, idxs, tags, prov, taken);
 		dirty = 1;
 	}
-	if (++bp->updates == BPRED_TAGE_U_PERIOD) {
+	if (__builtin_expect(++bp->updates == BPRED_TAGE_U_PERIOD, 0)) {
 		bp->updates = 0;
 		tage_decay(bp);
 		dirty = 1;
 	}
-	bp->dirty |= dirty;
-	tage_push(bp, taken);
+	bp->dirty = dirty;
+	tage_push(bp, taken, g);
 	return pred;
+}
+
+/* The step with the default geometry's figures as constants, else with
+ * the predictor's own (one host branch that never changes in a run). */
+unsigned bpred_tage_predict_update(struct bpred *bp, int site, unsigned static_taken,
+				   unsigned taken)
+{
+	if (bp->tage_default)
+		return tage_step(bp, site, static_taken, taken, &tage_def);
+	return tage_step(bp, site, static_taken, taken, &bp->g);
 }
 
 int bpred_check(const struct bpred *bp)
@@ -348,7 +418,7 @@ int bpred_check(const struct bpred *bp)
 				return NS_EINTERNAL;
 			for (int k = 0; k < 3; k++)
 				if (((bp->fold[k] >> LANE(i)) & 0xFFFFu) !=
-				    bpred_tage_fold(bp->ghist, bp->tage_hist[i], bp->fold_w[k]))
+				    bpred_tage_fold(bp->ghist, bp->tage_hist[i], bp->g.fold_w[k]))
 					return NS_EINTERNAL;
 			for (uint32_t j = 0; j < (1u << bp->tage_bits); j++) {
 				const struct bpred_tage_entry *e = &bp->tt[i][j];

@@ -94,9 +94,27 @@
  *                  statistical corrector, and the base table is per site
  *                  (ideal, no aliasing) like BPRED_BIMODAL.
  *
+ * Speed (the step runs once per modelled branch: about 82 times per
+ * simulated page allocator pair).  What depends only on the site is
+ * computed once at set-up: gshare's part of the index (ghash[]), TAGE's
+ * parts of the four indices and the tag (tsite[]).  What depends only on
+ * TAGE's geometry is fixed at init (struct bpred_tage_geom), and for the
+ * default geometry compiled in as constants (bpred.c tage_def, chosen by
+ * bp->tage_default): its masks, lane widths and history shifts are
+ * immediates.  TAGE reads each entry as one word, gathers the mask of
+ * the tables that hit and takes provider and alternate from it by table
+ * lookup; the rare parts, allocation on a mispredict (with the
+ * usefulness mask it alone needs) and the periodic usefulness decay, are
+ * out-of-line calls.  Predictions, tables, histories and dirty flags
+ * equal the straightforward step's bit for bit: test_bpred drives long
+ * random streams through both (the references in the test), the
+ * generic-geometry step too.  Measured figures, in the profile-guided
+ * build: docs/results/speed-tage-2026-12-07.md.
+ *
  * Invariants (bpred_check()): every counter is 0..3, every site state is a
  * counter or BPRED_COLD (bimodal) / 0 or BPRED_COLD (gshare), the history
- * fits in history_bits; TAGE: every folded register equals its definition
+ * fits in history_bits, each site's ghash is its hash (bpred_gshare_hash());
+ * TAGE: every folded register equals its definition
  * (bpred_tage_fold(): the XOR of the width-bit chunks of the last L
  * outcomes), counters and usefulness in range.
  *
@@ -155,6 +173,19 @@ struct bpred_tage_site {
 	uint64_t idx, tag;
 };
 
+/*
+ * The packed folds' figures, fixed at init (struct bpred, fold[]): per
+ * kind the lane width, the lane masks and the lane bits where the
+ * outcome leaving each table's window lands (tage_hist[i] % width); per
+ * table its history length less one; tag_bits in every lane.
+ */
+struct bpred_tage_geom {
+	uint64_t fold_mask[3], fold_out[3];
+	uint64_t tag_mask;
+	uint8_t fold_w[3];
+	uint8_t hist_m1[BPRED_TAGE_TABLES]; /* tage_hist[i] - 1 */
+};
+
 struct bpred {
 	enum bpred_mode mode;
 	int nr_sites;
@@ -174,14 +205,10 @@ struct bpred {
 	 * the second tag fold (tag_bits - 1).  One push updates the four
 	 * tables of a kind with one shift, one wrap and one XOR of the word
 	 * (bpred.c tage_push); widths are at most 15 bits so a lane never
-	 * spills into the next.  Fixed at init: per kind the lane width, the
-	 * lane masks and the lane bits where the outcome leaving each
-	 * table's window lands (tage_hist[i] % width).
+	 * spills into the next.  Their figures: g (struct bpred_tage_geom).
 	 */
 	uint64_t fold[3];
-	uint64_t fold_mask[3], fold_out[3];
-	uint8_t fold_w[3];
-	uint8_t hist_m1[BPRED_TAGE_TABLES]; /* tage_hist[i] - 1 */
+	struct bpred_tage_geom g;
 	/*
 	 * Per site, computed at init (a site's hash never changes), one
 	 * array by mode (a union, so struct cpu's pinned layout around it,
@@ -193,13 +220,15 @@ struct bpred {
 		struct bpred_tage_site *tsite;
 		uint32_t *ghash;
 	};
-	uint64_t tag_mask;     /* tag_bits in every lane */
 	uint32_t updates;      /* since the last usefulness decay */
 	/* set when an update changed a table entry or counter (and by resets,
 	 * usefulness decays); the memo of cost/cpu_memo.c clears it and skips the
 	 * predictor for a path whose last run changed nothing while nothing
 	 * changed since */
 	uint8_t dirty;
+	/* tage: the geometry is the default one (bpred_params_default()), whose
+	 * step has its figures as constants (bpred.c) */
+	uint8_t tage_default;
 };
 
 int bpred_init(struct bpred *bp, int nr_sites, const struct bpred_params *p);

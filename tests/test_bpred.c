@@ -1,4 +1,7 @@
-/* Tests for sim/bpred: cold static rule, 2-bit counters, gshare history. */
+/* Tests for cost/bpred: cold static rule, 2-bit counters, gshare history,
+ * TAGE; the set-up-time, branch-free steps (TAGE's with the default
+ * geometry as constants and the generic one) against straightforward
+ * references. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -420,6 +423,26 @@ static unsigned ref_gshare(struct ref_pred *r, int site, unsigned static_taken,
 	return pred;
 }
 
+static unsigned ref_bimodal(struct ref_pred *r, int site, unsigned static_taken,
+			    unsigned taken)
+{
+	uint8_t *s = &r->site[site];
+	unsigned pred;
+	if (*s == BPRED_COLD) {
+		pred = static_taken;
+		*s = (uint8_t)(1u + taken);
+		r->dirty = 1;
+		return pred;
+	}
+	pred = *s >= 2;
+	uint8_t nv = taken ? (uint8_t)(*s + (*s < 3)) : (uint8_t)(*s - (*s > 0));
+	if (nv != *s) {
+		*s = nv;
+		r->dirty = 1;
+	}
+	return pred;
+}
+
 static unsigned ref_tage(struct ref_pred *r, int site, unsigned static_taken,
 			 unsigned taken)
 {
@@ -504,13 +527,18 @@ static unsigned ref_tage(struct ref_pred *r, int site, unsigned static_taken,
  * the reference: every prediction and dirty flag equal, and the tables
  * equal at the end.  Also run with the mode chosen at run time.
  */
-static void check_against_ref(enum bpred_mode mode, int steps)
+static void check_against_ref(enum bpred_mode mode, int steps, bool generic)
 {
 	struct bpred_params p;
 	bpred_params_default(&p);
 	p.mode = mode;
 	struct bpred bp;
 	assert_int_equal(bpred_init(&bp, REF_SITES, &p), NS_OK);
+	/* TAGE's default geometry runs the step with constant figures;
+	 * generic: the one that reads them from bp->g */
+	assert_int_equal(bp.tage_default, mode == BPRED_TAGE);
+	if (generic)
+		bp.tage_default = 0;
 	static struct ref_pred r;
 	ref_init(&r, &p);
 	uint64_t x = 0xC0FFEE123ull + (uint64_t)mode;
@@ -530,8 +558,9 @@ static void check_against_ref(enum bpred_mode mode, int steps)
 		bp.dirty = 0;
 		r.dirty = 0;
 		unsigned got = bpred_predict_update(&bp, site, st, t);
-		unsigned want = mode == BPRED_TAGE ? ref_tage(&r, site, st, t)
-						   : ref_gshare(&r, site, st, t);
+		unsigned want = mode == BPRED_TAGE    ? ref_tage(&r, site, st, t)
+				: mode == BPRED_GSHARE ? ref_gshare(&r, site, st, t)
+						       : ref_bimodal(&r, site, st, t);
 		if (got != want || bp.dirty != r.dirty)
 			fail_msg("step %d site %d: prediction %u/%u dirty %u/%u", n, site, got,
 				 want, bp.dirty, r.dirty);
@@ -547,7 +576,7 @@ static void check_against_ref(enum bpred_mode mode, int steps)
 		assert_int_equal(bp.updates, r.updates);
 		for (int i = 0; i < BPRED_TAGE_TABLES; i++)
 			assert_memory_equal(bp.tt[i], r.tt[i], sizeof r.tt[i]);
-	} else {
+	} else if (mode == BPRED_GSHARE) {
 		assert_int_equal(bp.hist, r.hist);
 		assert_memory_equal(bp.pht, r.pht, sizeof r.pht);
 	}
@@ -558,14 +587,35 @@ static void check_against_ref(enum bpred_mode mode, int steps)
 static void test_gshare_same_as_reference(void **state)
 {
 	(void)state;
-	check_against_ref(BPRED_GSHARE, 400000);
+	check_against_ref(BPRED_GSHARE, 400000, false);
+}
+
+static void test_bimodal_same_as_reference(void **state)
+{
+	(void)state;
+	check_against_ref(BPRED_BIMODAL, 200000, false);
 }
 
 static void test_tage_same_as_reference(void **state)
 {
 	(void)state;
 	/* past two usefulness decays (BPRED_TAGE_U_PERIOD updates each) */
-	check_against_ref(BPRED_TAGE, 2 * (int)BPRED_TAGE_U_PERIOD + 100000);
+	check_against_ref(BPRED_TAGE, 2 * (int)BPRED_TAGE_U_PERIOD + 100000, false);
+}
+
+static void test_tage_generic_same_as_reference(void **state)
+{
+	(void)state;
+	check_against_ref(BPRED_TAGE, (int)BPRED_TAGE_U_PERIOD + 50000, true);
+	/* any other geometry takes the generic step */
+	struct bpred_params p;
+	bpred_params_default(&p);
+	p.mode = BPRED_TAGE;
+	p.tage_hist[3] = 51;
+	struct bpred bp;
+	assert_int_equal(bpred_init(&bp, 4, &p), NS_OK);
+	assert_int_equal(bp.tage_default, 0);
+	bpred_free(&bp);
 }
 
 int main(void)
@@ -582,7 +632,9 @@ int main(void)
 		cmocka_unit_test(test_tage_params),
 		cmocka_unit_test(test_tage_packed_folds),
 		cmocka_unit_test(test_gshare_same_as_reference),
+		cmocka_unit_test(test_bimodal_same_as_reference),
 		cmocka_unit_test(test_tage_same_as_reference),
+		cmocka_unit_test(test_tage_generic_same_as_reference),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
