@@ -5,7 +5,8 @@
 #   bash scripts/docs-figures.sh          # every step; numasim from build/ (or $NUMASIM)
 #   bash scripts/docs-figures.sh STEP...  # only these steps: quickstart,
 #                                         # seed-zonelist, seed-slub, cpuset,
-#                                         # zone-reclaim, html-layout, check;
+#                                         # zone-reclaim, series-2016, html-layout,
+#                                         # check;
 #                                         # then the splice
 #   bash scripts/docs-figures.sh --splice # only copy the stored outputs into
 #                                         # the pages (and regenerate sites.md)
@@ -32,7 +33,7 @@ NUMASIM=${NUMASIM:-$ROOT/build/numasim}
 OUT=$ROOT/docs/results/out
 IMG=$ROOT/docs/results
 mkdir -p "$OUT"
-all_steps="quickstart seed-zonelist seed-slub cpuset zone-reclaim html-layout check"
+all_steps="quickstart seed-zonelist seed-slub cpuset zone-reclaim series-2016 html-layout check"
 steps=${*:-$all_steps}
 [ "$steps" = --splice ] && steps=
 for s in $steps; do
@@ -124,6 +125,14 @@ numasim run scenarios/zone-reclaim.yaml --db zone-reclaim.db --jobs 2 -q >/dev/n
 fig "$OUT/zone-reclaim.txt" \
 	"numasim query zone-reclaim.db \"SELECT machine, (SELECT value FROM v_params p WHERE p.run_id = m.run_id AND p.key = 'kernel.zone_reclaim_mode') AS mode, CAST(round(max(CASE name WHEN 'alloc_latency_p50' THEN value END)) AS INTEGER) AS p50, CAST(round(max(CASE name WHEN 'alloc_latency_p99' THEN value END)) AS INTEGER) AS p99, CAST(round(max(CASE name WHEN 'alloc_latency_max' THEN value END)) AS INTEGER) AS max, CAST(round(max(CASE name WHEN 'alloc_latency_mean' THEN value END)) AS INTEGER) AS mean, printf('%.1f %%', 100 * max(CASE name WHEN 'remote_share' THEN value END)) AS remote, CAST(round(max(CASE name WHEN 'reclaim_cycles_per_alloc' THEN value END)) AS INTEGER) AS reclaim_per_alloc, CAST(round(max(CASE name WHEN 'reclaimed_prefill' THEN value END)) AS INTEGER) AS reclaimed, CAST(round(max(CASE name WHEN 'kswapd_steps' THEN value END)) AS INTEGER) AS kswapd_steps, CAST(round(max(CASE name WHEN 'access_cycles_local' THEN value END)) AS INTEGER) AS read_local, CAST(round(max(CASE name WHEN 'access_cycles_remote' THEN value END)) AS INTEGER) AS read_remote FROM v_metrics m GROUP BY run_id ORDER BY machine, mode\""
 
+fi
+
+# --- the 2016 series as shipped: its report, one column per kernel (about 7 min of 2 cores) ---
+if want series-2016; then
+step series-2016
+numasim run -q scenarios/series-2016.yaml --db series-2016.db --jobs 2 >/dev/null
+numasim report series-2016.db --format html -o series-2016.html
+shot series-2016 4000
 fi
 
 # --- the HTML report at 2, 6 and 29 variants (docs/guide/plots.md, tests/cli/html-layout.sh) ---
