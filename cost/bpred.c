@@ -26,17 +26,26 @@
 
 #include "base/diag.h"
 
+/* bpred.h BPRED_TAGE, the default geometry: a small TAGE, 2^10 entries,
+ * 9-bit tags, histories 5 * 2.2^i (bpred_params_default() and the step
+ * instantiated with them as constants, tage_def below) */
+#define TAGE_DEF_BITS 10
+#define TAGE_DEF_TAG 9
+#define TAGE_DEF_H0 5
+#define TAGE_DEF_H1 11
+#define TAGE_DEF_H2 24
+#define TAGE_DEF_H3 52
+
 void bpred_params_default(struct bpred_params *p)
 {
 	/* bpred.h "Default": the K8/K10 global-history table */
 	p->mode = BPRED_GSHARE;
 	p->table_bits = 14;
 	p->history_bits = 12;
-	/* bpred.h BPRED_TAGE: a small TAGE, histories 5 * 2.2^i (the step
-	 * has these as constants, tage_def below) */
-	p->tage_bits = 10;
-	p->tage_tag_bits = 9;
-	static const int hist[BPRED_TAGE_TABLES] = {5, 11, 24, 52};
+	p->tage_bits = TAGE_DEF_BITS;
+	p->tage_tag_bits = TAGE_DEF_TAG;
+	static const int hist[BPRED_TAGE_TABLES] = {TAGE_DEF_H0, TAGE_DEF_H1, TAGE_DEF_H2,
+						    TAGE_DEF_H3};
 	for (int i = 0; i < BPRED_TAGE_TABLES; i++)
 		p->tage_hist[i] = hist[i];
 }
@@ -92,12 +101,6 @@ static void tage_geom_init(struct bpred_tage_geom *g, int tage_bits, int tag_bit
  * 2^10 entries, 9-bit tags, histories 5, 11, 24, 52), for the step
  * instantiated with them: its masks, widths and shifts become immediates.
  */
-#define TAGE_DEF_BITS 10
-#define TAGE_DEF_TAG 9
-#define TAGE_DEF_H0 5
-#define TAGE_DEF_H1 11
-#define TAGE_DEF_H2 24
-#define TAGE_DEF_H3 52
 #define DEF_MASK(w) (((1ull << (w)) - 1) * LANE_ONES)
 #define DEF_OUT(w)                                                             \
 	(1ull << (TAGE_DEF_H0 % (w)) | 1ull << (TAGE_DEF_H1 % (w) + 16) |      \
